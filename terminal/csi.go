@@ -1,0 +1,625 @@
+package terminal
+
+import (
+	"github.com/charmbracelet/x/ansi"
+)
+
+// maxParam bounds every numeric parameter; larger values are clamped so
+// hostile input cannot ask for unbounded work.
+const maxParam = 65535
+
+// param returns parameter i, or def when it is missing or zero-defaulted.
+func param(ps ansi.Params, i, def int) int {
+	if i >= len(ps) {
+		return def
+	}
+	v := ps[i].Param(def)
+	if v > maxParam || v < 0 {
+		return maxParam
+	}
+	return v
+}
+
+// count returns parameter i as a count: missing or 0 mean 1.
+func count(ps ansi.Params, i int) int {
+	if v := param(ps, i, 1); v > 0 {
+		return v
+	}
+	return 1
+}
+
+func (e *Emulator) handleCSI(cmd ansi.Cmd, ps ansi.Params) {
+	prefix, inter, final := cmd.Prefix(), cmd.Intermediate(), cmd.Final()
+	if prefix == 0 && inter == 0 {
+		e.csiPlain(final, ps)
+		return
+	}
+	switch {
+	case prefix == '?' && inter == 0 && (final == 'h' || final == 'l'):
+		for i := range ps {
+			e.setPrivateMode(param(ps, i, 0), final == 'h')
+		}
+	case prefix == '?' && inter == 0 && final == 'J':
+		e.eraseDisplay(param(ps, 0, 0))
+	case prefix == '?' && inter == 0 && final == 'K':
+		e.eraseLine(param(ps, 0, 0))
+	case prefix == '?' && inter == 0 && final == 'n':
+		if param(ps, 0, 0) == 6 { // DECXCPR
+			e.replyf("\x1b[?%d;%dR", e.reportY()+1, e.x+1)
+		}
+	case prefix == '>' && inter == 0 && final == 'c': // DA2
+		e.reply("\x1b[>1;10;0c")
+	case prefix == '>' && inter == 0 && final == 'q': // XTVERSION
+		e.reply("\x1bP>|Paneflow\x1b\\")
+	case prefix == '?' && inter == '$' && final == 'p': // DECRQM (private)
+		e.replyf("\x1b[?%d;%d$y", param(ps, 0, 0), e.privateModeState(param(ps, 0, 0)))
+	case prefix == 0 && inter == '$' && final == 'p': // DECRQM (ANSI)
+		e.replyf("\x1b[%d;%d$y", param(ps, 0, 0), e.ansiModeState(param(ps, 0, 0)))
+	case prefix == 0 && inter == ' ' && final == 'q': // DECSCUSR
+		e.setCursorStyle(param(ps, 0, 0))
+	case prefix == 0 && inter == '!' && final == 'p': // DECSTR soft reset
+		e.softReset()
+	}
+}
+
+func (e *Emulator) csiPlain(final byte, ps ansi.Params) {
+	switch final {
+	case '@': // ICH
+		e.wrapNext = false
+		e.insertBlanks(e.cur.rows[e.y], e.x, count(ps, 0))
+	case 'A': // CUU
+		e.cursorUp(count(ps, 0))
+	case 'B', 'e': // CUD, VPR
+		e.cursorDown(count(ps, 0))
+	case 'C', 'a': // CUF, HPR
+		e.wrapNext = false
+		e.x = min(e.x+count(ps, 0), e.cols-1)
+	case 'D': // CUB
+		e.wrapNext = false
+		e.x = max(e.x-count(ps, 0), 0)
+	case 'E': // CNL
+		e.cursorDown(count(ps, 0))
+		e.x = 0
+	case 'F': // CPL
+		e.cursorUp(count(ps, 0))
+		e.x = 0
+	case 'G', '`': // CHA, HPA
+		e.wrapNext = false
+		e.x = clamp(count(ps, 0)-1, 0, e.cols-1)
+	case 'H', 'f': // CUP, HVP
+		e.moveTo(count(ps, 1)-1, count(ps, 0)-1)
+	case 'I': // CHT
+		e.tabForward(count(ps, 0))
+	case 'J':
+		e.eraseDisplay(param(ps, 0, 0))
+	case 'K':
+		e.eraseLine(param(ps, 0, 0))
+	case 'L': // IL
+		e.insertLines(count(ps, 0))
+	case 'M': // DL
+		e.deleteLines(count(ps, 0))
+	case 'P': // DCH
+		e.wrapNext = false
+		e.deleteCells(e.cur.rows[e.y], e.x, count(ps, 0))
+	case 'S': // SU
+		e.scrollUp(count(ps, 0))
+	case 'T': // SD
+		if len(ps) <= 1 {
+			e.scrollDown(count(ps, 0))
+		}
+	case 'X': // ECH
+		e.wrapNext = false
+		r := e.cur.rows[e.y]
+		n := min(count(ps, 0), e.cols-e.x)
+		e.clearWideAt(r, e.x)
+		e.clearWideAt(r, e.x+n-1)
+		r.fill(e.x, e.x+n, e.eraseCell())
+	case 'Z': // CBT
+		e.tabBackward(count(ps, 0))
+	case 'b': // REP
+		if e.lastPrint != 0 {
+			n := min(count(ps, 0), e.cols*e.rows)
+			for range n {
+				e.printRune(e.lastPrint)
+			}
+		}
+	case 'c': // DA1
+		if param(ps, 0, 0) == 0 {
+			e.reply("\x1b[?62;22c")
+		}
+	case 'd': // VPA
+		e.moveTo(e.x, count(ps, 0)-1)
+	case 'g': // TBC
+		switch param(ps, 0, 0) {
+		case 0:
+			e.tabs[e.x] = false
+		case 3:
+			clear(e.tabs)
+		}
+	case 'h', 'l':
+		for i := range ps {
+			e.setANSIMode(param(ps, i, 0), final == 'h')
+		}
+	case 'm':
+		e.sgr(ps)
+	case 'n': // DSR
+		switch param(ps, 0, 0) {
+		case 5:
+			e.reply("\x1b[0n")
+		case 6:
+			e.replyf("\x1b[%d;%dR", e.reportY()+1, e.x+1)
+		}
+	case 'r': // DECSTBM
+		top := count(ps, 0) - 1
+		bot := param(ps, 1, e.rows)
+		if bot == 0 {
+			bot = e.rows
+		}
+		bot = min(bot, e.rows) - 1
+		if top < bot {
+			e.top, e.bot = top, bot
+			e.moveTo(0, 0)
+		}
+	case 's': // SCOSC
+		e.saveCursor()
+	case 'u': // SCORC
+		e.restoreCursor()
+	case 't': // window manipulation: only the title stack
+		switch param(ps, 0, 0) {
+		case 22:
+			if len(e.titleStack) < 32 {
+				e.titleStack = append(e.titleStack, e.title)
+			}
+		case 23:
+			if n := len(e.titleStack); n > 0 {
+				e.title = e.titleStack[n-1]
+				e.titleStack = e.titleStack[:n-1]
+			}
+		}
+	}
+}
+
+// reportY is the cursor row as reported by CPR (relative to the region in
+// origin mode).
+func (e *Emulator) reportY() int {
+	if e.originMode {
+		return e.y - e.top
+	}
+	return e.y
+}
+
+func (e *Emulator) cursorUp(n int) {
+	e.wrapNext = false
+	lo := 0
+	if e.y >= e.top {
+		lo = e.top
+	}
+	e.y = max(e.y-n, lo)
+}
+
+func (e *Emulator) cursorDown(n int) {
+	e.wrapNext = false
+	hi := e.rows - 1
+	if e.y <= e.bot {
+		hi = e.bot
+	}
+	e.y = min(e.y+n, hi)
+}
+
+func (e *Emulator) insertLines(n int) {
+	if e.y < e.top || e.y > e.bot {
+		return
+	}
+	top := e.top
+	e.top = e.y
+	e.scrollDown(n)
+	e.top = top
+	e.x, e.wrapNext = 0, false
+}
+
+func (e *Emulator) deleteLines(n int) {
+	if e.y < e.top || e.y > e.bot {
+		return
+	}
+	top := e.top
+	e.top = e.y
+	// Lines deleted inside the screen never go to scrollback.
+	e.scrollRegionUpNoHistory(n)
+	e.top = top
+	e.x, e.wrapNext = 0, false
+}
+
+// scrollRegionUpNoHistory is scrollUp without saving lines to scrollback.
+func (e *Emulator) scrollRegionUpNoHistory(n int) {
+	top, bot := e.top, e.bot
+	n = min(n, bot-top+1)
+	rows := e.cur.rows
+	for range n {
+		r := rows[top]
+		copy(rows[top:bot], rows[top+1:bot+1])
+		r.clear()
+		rows[bot] = r
+		if c := e.eraseCell(); c != (Cell{}) {
+			r.fill(0, e.cols, c)
+		}
+	}
+}
+
+func (e *Emulator) eraseLine(mode int) {
+	r := e.cur.rows[e.y]
+	blank := e.eraseCell()
+	switch mode {
+	case 0:
+		e.clearWideAt(r, e.x)
+		r.fill(e.x, e.cols, blank)
+		r.wrapped = false
+	case 1:
+		e.clearWideAt(r, e.x)
+		r.fill(0, e.x+1, blank)
+	case 2:
+		r.fill(0, e.cols, blank)
+		r.wrapped = false
+	}
+}
+
+func (e *Emulator) eraseDisplay(mode int) {
+	blank := e.eraseCell()
+	rows := e.cur.rows
+	switch mode {
+	case 0:
+		e.eraseLine(0)
+		for _, r := range rows[e.y+1:] {
+			r.clear()
+			r.fill(0, e.cols, blank)
+		}
+	case 1:
+		for _, r := range rows[:e.y] {
+			r.clear()
+			r.fill(0, e.cols, blank)
+		}
+		e.eraseLine(1)
+	case 2:
+		// Like tmux and kitty, clearing the main screen keeps what was on it
+		// in the scrollback instead of losing it.
+		if e.cur == e.main && e.histCap > 0 {
+			last := -1
+			for i, r := range rows {
+				if r.used > 0 {
+					last = i
+				}
+			}
+			for _, r := range rows[:last+1] {
+				e.hist.push(e, r)
+			}
+			e.hist.pullable = 0
+		}
+		for _, r := range rows {
+			r.clear()
+			r.fill(0, e.cols, blank)
+		}
+	case 3:
+		if e.cur == e.main {
+			e.hist.reset()
+		}
+	}
+}
+
+// setCursorStyle applies DECSCUSR.
+func (e *Emulator) setCursorStyle(n int) {
+	switch n {
+	case 0, 1:
+		e.cursorShape, e.cursorBlink = CursorBlock, n != 2
+		if n == 0 {
+			e.cursorShape = CursorDefault
+		}
+	case 2:
+		e.cursorShape, e.cursorBlink = CursorBlock, false
+	case 3, 4:
+		e.cursorShape, e.cursorBlink = CursorUnderline, n == 3
+	case 5, 6:
+		e.cursorShape, e.cursorBlink = CursorBar, n == 5
+	}
+}
+
+func (e *Emulator) saveCursor() {
+	e.cur.saved = savedCursor{
+		valid: true, x: e.x, y: e.y, wrapNext: e.wrapNext, pen: e.pen,
+		originMode: e.originMode, charsets: e.charsets, gl: e.gl,
+	}
+}
+
+func (e *Emulator) restoreCursor() {
+	s := e.cur.saved
+	if !s.valid {
+		// xterm restores the home position and default rendition.
+		s = savedCursor{}
+	}
+	e.x, e.y = min(s.x, e.cols-1), min(s.y, e.rows-1)
+	e.wrapNext = s.wrapNext && e.x == e.cols-1
+	e.pen, e.originMode = s.pen, s.originMode
+	e.charsets, e.gl = s.charsets, s.gl
+	e.updateLineDraw()
+}
+
+func (e *Emulator) softReset() {
+	e.cursorHidden = false
+	e.originMode, e.insertMode = false, false
+	e.autowrap = true
+	e.top, e.bot = 0, e.rows-1
+	e.pen = Style{}
+	e.charsets, e.gl = [4]charset{}, 0
+	e.updateLineDraw()
+	e.in.AppCursor, e.in.AppKeypad = false, false
+	e.cur.saved = savedCursor{}
+}
+
+// fullReset is RIS: everything back to power-on, scrollback included.
+func (e *Emulator) fullReset() {
+	if e.cur == e.alt {
+		e.cur = e.main
+		e.alt = nil
+	}
+	for _, r := range e.main.rows {
+		r.clear()
+	}
+	e.main.saved = savedCursor{}
+	e.hist.reset()
+	e.title, e.iconTitle, e.titleStack = "", "", nil
+	e.resetState()
+}
+
+func (e *Emulator) setANSIMode(mode int, on bool) {
+	switch mode {
+	case 4:
+		e.insertMode = on
+	case 20:
+		e.newlineMode = on
+	}
+}
+
+func (e *Emulator) ansiModeState(mode int) int {
+	switch mode {
+	case 4:
+		return modeState(e.insertMode)
+	case 20:
+		return modeState(e.newlineMode)
+	}
+	return 0
+}
+
+func modeState(on bool) int {
+	if on {
+		return 1
+	}
+	return 2
+}
+
+func (e *Emulator) setPrivateMode(mode int, on bool) {
+	switch mode {
+	case 1:
+		e.in.AppCursor = on
+	case 5:
+		e.reverseVideo = on
+	case 6:
+		e.originMode = on
+		e.moveTo(0, 0)
+	case 7:
+		e.autowrap = on
+		if !on {
+			e.wrapNext = false
+		}
+	case 9:
+		e.setMouse(MouseX10, on)
+	case 12:
+		e.cursorBlink = on
+	case 25:
+		e.cursorHidden = !on
+	case 47, 1047:
+		e.switchScreen(on, false)
+	case 1049:
+		if on {
+			e.saveCursor()
+			e.switchScreen(true, true)
+		} else {
+			e.switchScreen(false, false)
+			e.restoreCursor()
+		}
+	case 1048:
+		if on {
+			e.saveCursor()
+		} else {
+			e.restoreCursor()
+		}
+	case 1000:
+		e.setMouse(MouseNormal, on)
+	case 1002:
+		e.setMouse(MouseDrag, on)
+	case 1003:
+		e.setMouse(MouseAny, on)
+	case 1004:
+		e.in.FocusEvents = on
+	case 1005:
+		e.setMouseEnc(MouseEncUTF8, on)
+	case 1006:
+		e.setMouseEnc(MouseEncSGR, on)
+	case 1015:
+		e.setMouseEnc(MouseEncURXVT, on)
+	case 1007:
+		e.in.AltScroll = on
+	case 2004:
+		e.in.BracketedPaste = on
+	case 2026:
+		e.syncOutput = on
+	}
+}
+
+func (e *Emulator) setMouse(m MouseMode, on bool) {
+	if on {
+		e.in.Mouse = m
+	} else if e.in.Mouse == m {
+		e.in.Mouse = MouseOff
+	}
+}
+
+func (e *Emulator) setMouseEnc(m MouseEncoding, on bool) {
+	if on {
+		e.in.MouseEnc = m
+	} else if e.in.MouseEnc == m {
+		e.in.MouseEnc = MouseEncX10
+	}
+}
+
+func (e *Emulator) privateModeState(mode int) int {
+	switch mode {
+	case 1:
+		return modeState(e.in.AppCursor)
+	case 5:
+		return modeState(e.reverseVideo)
+	case 6:
+		return modeState(e.originMode)
+	case 7:
+		return modeState(e.autowrap)
+	case 9:
+		return modeState(e.in.Mouse == MouseX10)
+	case 12:
+		return modeState(e.cursorBlink)
+	case 25:
+		return modeState(!e.cursorHidden)
+	case 47, 1047, 1049:
+		return modeState(e.cur == e.alt)
+	case 1000:
+		return modeState(e.in.Mouse == MouseNormal)
+	case 1002:
+		return modeState(e.in.Mouse == MouseDrag)
+	case 1003:
+		return modeState(e.in.Mouse == MouseAny)
+	case 1004:
+		return modeState(e.in.FocusEvents)
+	case 1005:
+		return modeState(e.in.MouseEnc == MouseEncUTF8)
+	case 1006:
+		return modeState(e.in.MouseEnc == MouseEncSGR)
+	case 1015:
+		return modeState(e.in.MouseEnc == MouseEncURXVT)
+	case 1007:
+		return modeState(e.in.AltScroll)
+	case 2004:
+		return modeState(e.in.BracketedPaste)
+	case 2026:
+		return modeState(e.syncOutput)
+	}
+	return 0
+}
+
+// switchScreen enters or leaves the alternate screen. clearAlt clears it on
+// entry (1049); 47/1047 keep whatever the alternate screen last held.
+func (e *Emulator) switchScreen(toAlt, clearAlt bool) {
+	if toAlt == (e.cur == e.alt) {
+		return
+	}
+	if toAlt {
+		if e.alt == nil {
+			e.alt = newScreen(e.cols, e.rows)
+		} else if clearAlt {
+			for _, r := range e.alt.rows {
+				r.clear()
+			}
+		}
+		e.cur = e.alt
+	} else {
+		e.cur = e.main
+	}
+	e.wrapNext = false
+	e.x, e.y = min(e.x, e.cols-1), min(e.y, e.rows-1)
+}
+
+func (e *Emulator) handleESC(cmd ansi.Cmd) {
+	inter, final := cmd.Intermediate(), cmd.Final()
+	switch inter {
+	case 0:
+		switch final {
+		case '7':
+			e.saveCursor()
+		case '8':
+			e.restoreCursor()
+		case 'D': // IND
+			e.lineFeed()
+		case 'E': // NEL
+			e.lineFeed()
+			e.x = 0
+		case 'H': // HTS
+			e.tabs[e.x] = true
+		case 'M': // RI
+			e.reverseIndex()
+		case 'N':
+			e.singleSS = 2
+		case 'O':
+			e.singleSS = 3
+		case 'c': // RIS
+			e.fullReset()
+		case '=':
+			e.in.AppKeypad = true
+		case '>':
+			e.in.AppKeypad = false
+		case 'n': // LS2
+			e.gl = 2
+			e.updateLineDraw()
+		case 'o': // LS3
+			e.gl = 3
+			e.updateLineDraw()
+		}
+	case '(', ')', '*', '+':
+		g := int(inter - '(')
+		switch final {
+		case '0':
+			e.charsets[g] = charsetDECSpecial
+		case 'A':
+			e.charsets[g] = charsetUK
+		default:
+			e.charsets[g] = charsetASCII
+		}
+		e.updateLineDraw()
+	case '#':
+		if final == '8' { // DECALN
+			for _, r := range e.cur.rows {
+				r.clear()
+				r.fill(0, e.cols, Cell{Char: 'E'})
+			}
+			e.top, e.bot = 0, e.rows-1
+			e.moveTo(0, 0)
+		}
+	}
+}
+
+func (e *Emulator) handleDCS(cmd ansi.Cmd, ps ansi.Params, data []byte) {
+	// DECRQSS (DCS $ q … ST): answer what we track, refuse the rest.
+	if cmd.Intermediate() == '$' && cmd.Final() == 'q' {
+		switch string(data) {
+		case "r":
+			e.replyf("\x1bP1$r%d;%dr\x1b\\", e.top+1, e.bot+1)
+		case " q":
+			e.replyf("\x1bP1$r%d q\x1b\\", e.decscusr())
+		default:
+			e.reply("\x1bP0$r\x1b\\")
+		}
+	}
+}
+
+func (e *Emulator) decscusr() int {
+	switch e.cursorShape {
+	case CursorUnderline:
+		return 4 - btoi(e.cursorBlink)
+	case CursorBar:
+		return 6 - btoi(e.cursorBlink)
+	case CursorBlock:
+		return 2 - btoi(e.cursorBlink)
+	}
+	return 0
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,783 @@
+package terminal
+
+import (
+	"sync"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/ansi/parser"
+)
+
+// DefaultScrollback is the number of scrollback lines an emulator keeps when
+// [EmulatorOptions.Scrollback] is zero.
+const DefaultScrollback = 10000
+
+// NoScrollback, as [EmulatorOptions.Scrollback], keeps no scrollback at all.
+const NoScrollback = -1
+
+// Limits on out-of-line tables, so hostile output cannot grow memory without
+// bound. Past them, new clusters keep only their first code point and new
+// hyperlinks are dropped.
+const (
+	maxClusters = 1 << 16
+	maxLinks    = 1 << 12
+	maxTitleLen = 4096
+)
+
+// EmulatorOptions configures [NewEmulator]. The zero value is a usable
+// default: 10,000 lines of scrollback, no replies, OSC 52 ignored.
+type EmulatorOptions struct {
+	// Scrollback is the number of lines kept above the screen: 0 means
+	// DefaultScrollback and NoScrollback keeps none.
+	Scrollback int
+
+	// Reply receives bytes the terminal sends back to the program (answers
+	// to DA, DSR, CPR, DECRQM and colour queries). It is called after the
+	// emulator's lock is released, from the goroutine that called Write,
+	// and must not block; nil discards replies.
+	Reply func(p []byte)
+
+	// AllowOSC52 lets programs set the clipboard with OSC 52. When false
+	// (the default) such requests are ignored. Queries are never answered.
+	AllowOSC52 bool
+
+	// Clipboard receives OSC 52 writes when AllowOSC52 is set: the
+	// selection letters (e.g. "c") and the decoded data. It is called
+	// after the lock is released and must not block.
+	Clipboard func(selection string, data []byte)
+
+	// Bell is called (outside the lock) for each BEL the program prints.
+	Bell func()
+
+	// Foreground and Background are the default colours reported to
+	// OSC 10/11 queries. Zero values report a light grey on black.
+	Foreground, Background [3]uint8
+}
+
+// Emulator is an xterm-compatible screen model: it parses what a program
+// writes (via [Emulator.Write]) into a grid of cells with scrollback, and
+// answers read-side queries (snapshots, text, search).
+//
+// Construct it with [NewEmulator]; the zero value is not usable. All methods
+// are safe for concurrent use: one goroutine typically calls Write while
+// others take snapshots. Write holds the lock for the duration of one chunk;
+// read methods hold it only to copy what they need.
+type Emulator struct {
+	mu sync.Mutex
+
+	opts    EmulatorOptions
+	histCap int
+
+	cols, rows int
+	main, alt  *screen
+	cur        *screen // main or alt
+	hist       history
+
+	// Cursor state on the current screen.
+	x, y     int
+	wrapNext bool // the last print reached the right margin; next print wraps first
+	pen      Style
+
+	top, bot int // scroll region, inclusive rows
+
+	tabs []bool
+
+	// Modes.
+	originMode   bool
+	autowrap     bool
+	insertMode   bool
+	newlineMode  bool // LNM: LF also returns the carriage
+	cursorHidden bool
+	cursorShape  CursorShape
+	cursorBlink  bool
+	reverseVideo bool
+	syncOutput   bool
+	in           InputModes
+
+	// Character sets: G0–G3 designations and which is invoked into GL.
+	charsets  [4]charset
+	gl        int
+	singleSS  int // SS2/SS3 single shift pending: 2 or 3, else 0
+	lineDraw  bool
+	lastPrint rune // for REP
+
+	title, iconTitle string
+	titleStack       []string
+	cwd              string
+
+	clusters  []string
+	clusterID map[string]int32
+	links     []string // index = id-1
+	linkID    map[string]uint16
+
+	parser  *ansi.Parser
+	partial [utf8.UTFMax]byte // an incomplete UTF-8 sequence held over from the last Write
+	npart   int
+
+	gen     uint64
+	changed chan struct{}
+	bells   int
+
+	// Deferred callbacks, collected under the lock and run after it.
+	replies  []byte
+	clipSel  string
+	clipData []byte
+	clipSet  bool
+	rang     int
+}
+
+// CursorShape is the cursor style a program selected with DECSCUSR. The zero
+// value is the user's default (a block).
+type CursorShape uint8
+
+const (
+	CursorDefault CursorShape = iota
+	CursorBlock
+	CursorUnderline
+	CursorBar
+)
+
+type charset uint8
+
+const (
+	charsetASCII charset = iota
+	charsetDECSpecial
+	charsetUK
+)
+
+// screen is one of the two screens (main or alternate).
+type screen struct {
+	rows  []*row
+	saved savedCursor
+}
+
+type savedCursor struct {
+	valid      bool
+	x, y       int
+	wrapNext   bool
+	pen        Style
+	originMode bool
+	charsets   [4]charset
+	gl         int
+}
+
+// row is one screen line.
+type row struct {
+	cells []Cell
+	// used is an upper bound on the written extent: every cell at index
+	// used or beyond is the zero Cell.
+	used int
+	// wrapped reports that the line continues on the next row (soft wrap).
+	wrapped bool
+}
+
+func newRow(cols int) *row { return &row{cells: make([]Cell, cols)} }
+
+func (r *row) clear() {
+	clear(r.cells[:r.used])
+	r.used = 0
+	r.wrapped = false
+}
+
+// fill sets cells [a, b) to c, keeping used accurate.
+func (r *row) fill(a, b int, c Cell) {
+	if a >= b {
+		return
+	}
+	if c == (Cell{}) {
+		if a >= r.used {
+			return
+		}
+		if b > r.used {
+			b = r.used
+		}
+		clear(r.cells[a:b])
+		if b == r.used {
+			r.used = a
+		}
+		return
+	}
+	for i := a; i < b; i++ {
+		r.cells[i] = c
+	}
+	if b > r.used {
+		r.used = b
+	}
+}
+
+func newScreen(cols, rows int) *screen {
+	s := &screen{rows: make([]*row, rows)}
+	for i := range s.rows {
+		s.rows[i] = newRow(cols)
+	}
+	return s
+}
+
+// NewEmulator returns an emulator with a cols×rows screen (each at least 1).
+func NewEmulator(cols, rows int, o EmulatorOptions) *Emulator {
+	cols, rows = max(cols, 1), max(rows, 1)
+	e := &Emulator{opts: o, cols: cols, rows: rows}
+	switch {
+	case o.Scrollback == 0:
+		e.histCap = DefaultScrollback
+	case o.Scrollback < 0:
+		e.histCap = 0
+	default:
+		e.histCap = o.Scrollback
+	}
+	e.hist.setCap(e.histCap)
+	e.main = newScreen(cols, rows)
+	e.cur = e.main
+	e.parser = ansi.NewParser()
+	e.parser.SetDataSize(1 << 16)
+	e.parser.SetHandler(ansi.Handler{
+		Print:     e.handlePrint,
+		Execute:   e.execute,
+		HandleCsi: e.handleCSI,
+		HandleEsc: e.handleESC,
+		HandleOsc: e.handleOSC,
+		HandleDcs: e.handleDCS,
+	})
+	e.resetState()
+	return e
+}
+
+// resetState puts modes, cursor and tabs into their power-on state without
+// touching screen contents or scrollback.
+func (e *Emulator) resetState() {
+	e.x, e.y, e.wrapNext = 0, 0, false
+	e.pen = Style{}
+	e.top, e.bot = 0, e.rows-1
+	e.originMode, e.insertMode, e.newlineMode = false, false, false
+	e.autowrap = true
+	e.cursorHidden, e.cursorShape, e.cursorBlink = false, CursorDefault, false
+	e.reverseVideo, e.syncOutput = false, false
+	e.in = InputModes{}
+	e.charsets = [4]charset{}
+	e.gl, e.singleSS = 0, 0
+	e.lineDraw = false
+	e.resetTabs()
+}
+
+func (e *Emulator) resetTabs() {
+	e.tabs = make([]bool, e.cols)
+	for i := 8; i < e.cols; i += 8 {
+		e.tabs[i] = true
+	}
+}
+
+// Write parses program output p into the screen. It never fails and never
+// blocks on anything but the emulator's own lock; replies the program asked
+// for go to [EmulatorOptions.Reply] after the lock is released.
+func (e *Emulator) Write(p []byte) (int, error) {
+	e.mu.Lock()
+	e.writeLocked(p)
+	e.gen++
+	ch := e.changed
+	e.changed = nil
+	replies, clipSet, clipSel, clipData, rang := e.replies, e.clipSet, e.clipSel, e.clipData, e.rang
+	e.replies, e.clipSet, e.clipData, e.rang = e.replies[len(e.replies):], false, nil, 0
+	e.mu.Unlock()
+
+	if ch != nil {
+		close(ch)
+	}
+	if len(replies) > 0 && e.opts.Reply != nil {
+		e.opts.Reply(replies)
+	}
+	if clipSet && e.opts.Clipboard != nil {
+		e.opts.Clipboard(clipSel, clipData)
+	}
+	if e.opts.Bell != nil {
+		for range rang {
+			e.opts.Bell()
+		}
+	}
+	return len(p), nil
+}
+
+// writeLocked is the parser loop. Printable text and the common C0 controls
+// are handled here directly; escape sequences go through the x/ansi state
+// machine until it returns to the ground state.
+func (e *Emulator) writeLocked(p []byte) {
+	if e.npart > 0 {
+		p = e.finishPartial(p)
+	}
+	for len(p) > 0 {
+		if st := e.parser.State(); st != parser.GroundState {
+			// C0 controls inside escape and control sequences are executed
+			// as if they came before the sequence. We run them ourselves:
+			// x/ansi's execute action overwrites the sequence's packed
+			// command, which would corrupt the sequence being collected.
+			if c := p[0]; c < 0x20 && c != 0x18 && c != 0x1a && c != 0x1b && executesInState(st) {
+				e.execute(c)
+			} else {
+				e.parser.Advance(c)
+			}
+			p = p[1:]
+			continue
+		}
+		c := p[0]
+		switch {
+		case c >= 0x20 && c < 0x7f:
+			n := 1
+			for n < len(p) && p[n] >= 0x20 && p[n] < 0x7f {
+				n++
+			}
+			e.printASCII(p[:n])
+			p = p[n:]
+		case c >= 0x80:
+			n := 1
+			for n < len(p) && p[n] >= 0x80 {
+				n++
+			}
+			e.printUTF8(p[:n])
+			p = p[n:]
+		case c == 0x1b:
+			e.parser.Advance(c)
+			p = p[1:]
+		case c == 0x7f:
+			p = p[1:]
+		default:
+			e.execute(c)
+			p = p[1:]
+		}
+	}
+}
+
+// executesInState reports whether the parser state executes C0 controls
+// (rather than collecting them into a string or ignoring them).
+func executesInState(st parser.State) bool {
+	switch st {
+	case parser.EscapeState, parser.EscapeIntermediateState,
+		parser.CsiEntryState, parser.CsiParamState, parser.CsiIntermediateState,
+		parser.DcsEntryState, parser.DcsParamState, parser.DcsIntermediateState:
+		return true
+	}
+	return false
+}
+
+// finishPartial completes a UTF-8 sequence split across writes.
+func (e *Emulator) finishPartial(p []byte) []byte {
+	for len(p) > 0 && p[0] >= 0x80 && p[0] < 0xc0 && e.npart < utf8.UTFMax && !utf8.FullRune(e.partial[:e.npart]) {
+		e.partial[e.npart] = p[0]
+		e.npart++
+		p = p[1:]
+	}
+	if !utf8.FullRune(e.partial[:e.npart]) && len(p) == 0 {
+		return p // still incomplete; wait for more
+	}
+	buf := e.partial[:e.npart]
+	e.npart = 0
+	r, _ := utf8.DecodeRune(buf)
+	e.printRune(r)
+	return p
+}
+
+// printUTF8 prints a run of bytes ≥ 0x80 as code points. An incomplete
+// sequence at the end is held back for the next Write.
+func (e *Emulator) printUTF8(b []byte) {
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 && !utf8.FullRune(b) && len(b) < utf8.UTFMax {
+			// Possibly a sequence cut by the end of this write. If more
+			// input follows in this run it is invalid; otherwise keep it.
+			e.npart = copy(e.partial[:], b)
+			return
+		}
+		e.printRune(r)
+		b = b[size:]
+	}
+}
+
+// handlePrint receives printable runes from the x/ansi parser; only reached
+// for text that arrives while the parser is mid-sequence, which it then
+// hands back as print actions.
+func (e *Emulator) handlePrint(r rune) { e.printRune(r) }
+
+// execute handles a C0 control.
+func (e *Emulator) execute(c byte) {
+	switch c {
+	case 0x07: // BEL
+		e.bells++
+		e.rang++
+	case 0x08: // BS
+		e.wrapNext = false
+		if e.x > 0 {
+			e.x--
+		}
+	case 0x09: // HT
+		e.tabForward(1)
+	case 0x0a, 0x0b, 0x0c: // LF, VT, FF
+		e.lineFeed()
+		if e.newlineMode {
+			e.x = 0
+		}
+	case 0x0d: // CR
+		e.x = 0
+		e.wrapNext = false
+	case 0x0e: // SO
+		e.gl = 1
+		e.updateLineDraw()
+	case 0x0f: // SI
+		e.gl = 0
+		e.updateLineDraw()
+	}
+}
+
+func (e *Emulator) updateLineDraw() {
+	e.lineDraw = e.charsets[e.gl] != charsetASCII
+}
+
+// printASCII writes a run of printable ASCII bytes with the current pen.
+// This is the hot path for plain output.
+func (e *Emulator) printASCII(b []byte) {
+	if e.lineDraw || e.singleSS != 0 || e.insertMode {
+		for _, c := range b {
+			e.printRune(rune(c))
+		}
+		return
+	}
+	e.lastPrint = rune(b[len(b)-1])
+	cols := e.cols
+	for len(b) > 0 {
+		if e.wrapNext {
+			e.wrapLine()
+		}
+		r := e.cur.rows[e.y]
+		x := e.x
+		n := min(cols-x, len(b))
+		cells := r.cells[x : x+n]
+		if cells[0].Attrs&attrWideCont != 0 && x > 0 {
+			r.cells[x-1] = Cell{Style: Style{Bg: r.cells[x-1].Bg}}
+		}
+		if end := x + n; end < cols && r.cells[end].Attrs&attrWideCont != 0 {
+			r.cells[end] = Cell{Style: Style{Bg: r.cells[end].Bg}}
+		}
+		pen := e.pen
+		for i, c := range b[:n] {
+			cells[i] = Cell{Char: rune(c), Style: pen}
+		}
+		if x+n > r.used {
+			r.used = x + n
+		}
+		b = b[n:]
+		x += n
+		if x >= cols {
+			if e.autowrap {
+				e.x = cols - 1
+				e.wrapNext = true
+				continue
+			}
+			// Without autowrap the rest of the run overwrites the last column.
+			if len(b) > 0 {
+				cells[n-1].Char = rune(b[len(b)-1])
+				b = nil
+			}
+			x = cols - 1
+		}
+		e.x = x
+	}
+}
+
+// wrapLine performs the deferred autowrap: the current row is marked as
+// continuing and the cursor moves to the start of the next line.
+func (e *Emulator) wrapLine() {
+	e.cur.rows[e.y].wrapped = true
+	e.wrapNext = false
+	e.x = 0
+	e.lineFeed()
+}
+
+// printRune prints one code point: it handles character-set translation,
+// combining characters (which join the previous cell) and wide characters.
+func (e *Emulator) printRune(r rune) {
+	if r < 0x80 && (e.lineDraw || e.singleSS != 0) {
+		cs := e.charsets[e.gl]
+		if e.singleSS != 0 {
+			cs = e.charsets[e.singleSS]
+			e.singleSS = 0
+		}
+		r = translateCharset(cs, r)
+	}
+	if r >= 0x80 && r < 0xa0 {
+		return // C1 controls encoded as UTF-8 are not text
+	}
+	w := runeWidth(r)
+	if w == 0 || isRegionalIndicator(r) || isPictographic(r) {
+		// Combining marks join the cell before the cursor (dropped at the
+		// start of a line, as tmux does); so do emoji after a ZWJ and the
+		// second half of a flag.
+		c, ok := e.previousCell()
+		if ok && (w == 0 || e.joinsCell(c, r)) {
+			e.appendToCluster(c, r)
+			return
+		}
+		if w == 0 {
+			return
+		}
+	}
+	e.lastPrint = r
+	e.putGrapheme(r, w)
+}
+
+// previousCell returns the cell the next combining character would join:
+// the one just before the cursor on its row.
+func (e *Emulator) previousCell() (*Cell, bool) {
+	x := e.x
+	if !e.wrapNext {
+		x--
+	}
+	if x < 0 {
+		return nil, false
+	}
+	r := e.cur.rows[e.y]
+	if r.cells[x].Attrs&attrWideCont != 0 && x > 0 {
+		x--
+	}
+	c := &r.cells[x]
+	if c.Char == 0 {
+		return nil, false
+	}
+	return c, true
+}
+
+// graphemeLocked returns the text of a cell's Char.
+func (e *Emulator) graphemeLocked(ch rune) string {
+	if ch&clusterBit != 0 {
+		return e.clusters[ch&^clusterBit]
+	}
+	if ch == 0 {
+		return " "
+	}
+	return string(ch)
+}
+
+// clusterEnds returns the last and first code points of a cell's cluster
+// and how many code points it has.
+func (e *Emulator) clusterEnds(ch rune) (last, first rune, n int) {
+	if ch&clusterBit == 0 {
+		return ch, ch, 1
+	}
+	s := e.clusters[ch&^clusterBit]
+	first, _ = utf8.DecodeRuneInString(s)
+	last, _ = utf8.DecodeLastRuneInString(s)
+	return last, first, utf8.RuneCountInString(s)
+}
+
+// putGrapheme writes a new cell holding ch of width w (1 or 2).
+func (e *Emulator) putGrapheme(ch rune, w int) {
+	if e.wrapNext {
+		e.wrapLine()
+	}
+	cols := e.cols
+	if w > cols {
+		w = 1
+	}
+	if e.x+w > cols {
+		if !e.autowrap {
+			e.x = cols - w
+		} else {
+			// A wide character that does not fit wraps to the next line,
+			// leaving the last column blank.
+			r := e.cur.rows[e.y]
+			e.clearWideAt(r, e.x)
+			r.fill(e.x, cols, e.eraseCell())
+			e.wrapLine()
+		}
+	}
+	r := e.cur.rows[e.y]
+	if e.insertMode {
+		e.insertBlanks(r, e.x, w)
+	}
+	e.clearWideAt(r, e.x)
+	if w == 2 {
+		e.clearWideAt(r, e.x+1)
+		r.cells[e.x] = Cell{Char: ch, Style: e.pen}
+		r.cells[e.x].Attrs |= attrWide
+		r.cells[e.x+1] = Cell{Style: e.pen}
+		r.cells[e.x+1].Attrs |= attrWideCont
+	} else {
+		r.cells[e.x] = Cell{Char: ch, Style: e.pen}
+	}
+	if e.x+w > r.used {
+		r.used = e.x + w
+	}
+	e.x += w
+	if e.x >= cols {
+		e.x = cols - 1
+		e.wrapNext = e.autowrap
+	}
+}
+
+// clearWideAt blanks the other half of a wide character that overlaps
+// column x, so overwriting half of a wide glyph never leaves the other half.
+func (e *Emulator) clearWideAt(r *row, x int) {
+	if x < 0 || x >= len(r.cells) {
+		return
+	}
+	c := r.cells[x]
+	switch {
+	case c.Attrs&attrWideCont != 0 && x > 0:
+		r.cells[x-1] = Cell{Style: Style{Bg: r.cells[x-1].Bg}}
+		r.cells[x].Attrs &^= attrWideCont
+	case c.Attrs&attrWide != 0 && x+1 < len(r.cells):
+		r.cells[x+1] = Cell{Style: Style{Bg: r.cells[x+1].Bg}}
+		r.cells[x].Attrs &^= attrWide
+	}
+}
+
+// eraseCell is what erased cells become: blank, keeping the pen's
+// background colour (xterm's "background colour erase").
+func (e *Emulator) eraseCell() Cell {
+	return Cell{Style: Style{Bg: e.pen.Bg}}
+}
+
+// lineFeed moves the cursor down one line, scrolling the region when the
+// cursor is on its bottom margin.
+func (e *Emulator) lineFeed() {
+	e.wrapNext = false
+	switch {
+	case e.y == e.bot:
+		e.scrollUp(1)
+	case e.y < e.rows-1:
+		e.y++
+	}
+}
+
+// reverseIndex moves the cursor up, scrolling down at the top margin.
+func (e *Emulator) reverseIndex() {
+	e.wrapNext = false
+	switch {
+	case e.y == e.top:
+		e.scrollDown(1)
+	case e.y > 0:
+		e.y--
+	}
+}
+
+// scrollUp scrolls the scroll region up by n lines. Lines leaving the top
+// of a full-width main-screen region go to scrollback.
+func (e *Emulator) scrollUp(n int) {
+	top, bot := e.top, e.bot
+	n = min(n, bot-top+1)
+	if n <= 0 {
+		return
+	}
+	rows := e.cur.rows
+	toHistory := e.cur == e.main && top == 0
+	for i := 0; i < n; i++ {
+		r := rows[top]
+		if toHistory {
+			e.hist.push(e, r)
+		}
+		copy(rows[top:bot], rows[top+1:bot+1])
+		r.clear()
+		rows[bot] = r
+		if c := e.eraseCell(); c != (Cell{}) {
+			r.fill(0, e.cols, c)
+		}
+	}
+}
+
+// scrollDown scrolls the scroll region down by n lines.
+func (e *Emulator) scrollDown(n int) {
+	top, bot := e.top, e.bot
+	n = min(n, bot-top+1)
+	if n <= 0 {
+		return
+	}
+	rows := e.cur.rows
+	for i := 0; i < n; i++ {
+		r := rows[bot]
+		copy(rows[top+1:bot+1], rows[top:bot])
+		r.clear()
+		rows[top] = r
+		if c := e.eraseCell(); c != (Cell{}) {
+			r.fill(0, e.cols, c)
+		}
+	}
+}
+
+func (e *Emulator) tabForward(n int) {
+	e.wrapNext = false
+	for ; n > 0 && e.x < e.cols-1; n-- {
+		x := e.x + 1
+		for x < e.cols-1 && !e.tabs[x] {
+			x++
+		}
+		e.x = x
+	}
+}
+
+func (e *Emulator) tabBackward(n int) {
+	e.wrapNext = false
+	for ; n > 0 && e.x > 0; n-- {
+		x := e.x - 1
+		for x > 0 && !e.tabs[x] {
+			x--
+		}
+		e.x = x
+	}
+}
+
+// insertBlanks shifts cells at x and to the right by n, blanking [x, x+n).
+func (e *Emulator) insertBlanks(r *row, x, n int) {
+	cols := e.cols
+	n = min(n, cols-x)
+	if n <= 0 {
+		return
+	}
+	e.clearWideAt(r, x)
+	copy(r.cells[x+n:], r.cells[x:cols-n])
+	// A wide character cut in half at the right margin goes away.
+	if last := &r.cells[cols-1]; last.Attrs&attrWide != 0 {
+		*last = Cell{Style: Style{Bg: last.Bg}}
+	}
+	blank := e.eraseCell()
+	for i := x; i < x+n; i++ {
+		r.cells[i] = blank
+	}
+	r.used = min(cols, max(r.used+n, x+n))
+}
+
+// deleteCells removes n cells at x, shifting the rest left.
+func (e *Emulator) deleteCells(r *row, x, n int) {
+	cols := e.cols
+	n = min(n, cols-x)
+	if n <= 0 {
+		return
+	}
+	e.clearWideAt(r, x)
+	e.clearWideAt(r, x+n)
+	copy(r.cells[x:], r.cells[x+n:])
+	blank := e.eraseCell()
+	for i := cols - n; i < cols; i++ {
+		r.cells[i] = blank
+	}
+	if blank != (Cell{}) {
+		r.used = cols
+	}
+}
+
+// moveTo puts the cursor at (x, y), honouring origin mode for y.
+func (e *Emulator) moveTo(x, y int) {
+	e.wrapNext = false
+	if e.originMode {
+		y += e.top
+		e.y = clamp(y, e.top, e.bot)
+	} else {
+		e.y = clamp(y, 0, e.rows-1)
+	}
+	e.x = clamp(x, 0, e.cols-1)
+}
+
+func clamp(v, lo, hi int) int {
+	if v < lo {
+		return lo
+	}
+	if v > hi {
+		return hi
+	}
+	return v
+}

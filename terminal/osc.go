@@ -1,0 +1,169 @@
+package terminal
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+func (e *Emulator) handleOSC(cmd int, data []byte) {
+	// data is the whole string, "<cmd>;<payload>".
+	_, payload, _ := bytes.Cut(data, []byte{';'})
+	switch cmd {
+	case 0:
+		e.title = sanitizeTitle(payload)
+		e.iconTitle = e.title
+	case 1:
+		e.iconTitle = sanitizeTitle(payload)
+	case 2:
+		e.title = sanitizeTitle(payload)
+	case 4:
+		e.oscPalette(payload)
+	case 7:
+		e.setCwd(payload)
+	case 8:
+		e.setLink(payload)
+	case 10, 11:
+		if string(payload) == "?" {
+			c := e.opts.Foreground
+			if cmd == 11 {
+				c = e.opts.Background
+			} else if c == ([3]uint8{}) {
+				c = [3]uint8{0xd0, 0xd0, 0xd0}
+			}
+			e.replyf("\x1b]%d;rgb:%02x%02x/%02x%02x/%02x%02x\x1b\\", cmd, c[0], c[0], c[1], c[1], c[2], c[2])
+		}
+	case 52:
+		e.oscClipboard(payload)
+	}
+}
+
+// sanitizeTitle keeps titles printable and bounded.
+func sanitizeTitle(p []byte) string {
+	if len(p) > maxTitleLen {
+		p = p[:maxTitleLen]
+	}
+	s := strings.ToValidUTF8(string(p), "\uFFFD")
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// setCwd handles OSC 7: file://host/path, percent-encoded.
+func (e *Emulator) setCwd(p []byte) {
+	u, err := url.Parse(string(p))
+	if err != nil || u.Scheme != "file" || u.Path == "" {
+		return
+	}
+	if len(u.Path) <= 4096 && utf8.ValidString(u.Path) {
+		e.cwd = u.Path
+	}
+}
+
+// setLink handles OSC 8: "params;URI" starts a hyperlink, an empty URI ends it.
+func (e *Emulator) setLink(p []byte) {
+	_, uri, ok := bytes.Cut(p, []byte{';'})
+	if !ok || len(uri) == 0 || len(uri) > 2048 {
+		e.pen.Link = 0
+		return
+	}
+	s := string(uri)
+	if id, ok := e.linkID[s]; ok {
+		e.pen.Link = id
+		return
+	}
+	if len(e.links) >= maxLinks {
+		e.pen.Link = 0
+		return
+	}
+	if e.linkID == nil {
+		e.linkID = make(map[string]uint16)
+	}
+	e.links = append(e.links, s)
+	id := uint16(len(e.links))
+	e.linkID[s] = id
+	e.pen.Link = id
+}
+
+// oscPalette answers OSC 4 queries ("4;n;?") with the xterm default palette.
+// Palette changes are not applied.
+func (e *Emulator) oscPalette(p []byte) {
+	parts := strings.Split(string(p), ";")
+	for i := 0; i+1 < len(parts); i += 2 {
+		n, err := strconv.Atoi(parts[i])
+		if err != nil || n < 0 || n > 255 || parts[i+1] != "?" {
+			continue
+		}
+		r, g, b := xtermPalette(uint8(n))
+		e.replyf("\x1b]4;%d;rgb:%02x%02x/%02x%02x/%02x%02x\x1b\\", n, r, r, g, g, b, b)
+	}
+}
+
+// oscClipboard handles OSC 52 "selection;base64". It only acts when the
+// embedder allowed it; queries ("?") are never answered so programs cannot
+// read the clipboard.
+func (e *Emulator) oscClipboard(p []byte) {
+	if !e.opts.AllowOSC52 {
+		return
+	}
+	sel, data, ok := bytes.Cut(p, []byte{';'})
+	if !ok || string(data) == "?" {
+		return
+	}
+	dec, err := base64.StdEncoding.DecodeString(string(data))
+	if err != nil {
+		return
+	}
+	if len(sel) == 0 {
+		sel = []byte("c")
+	}
+	e.clipSel, e.clipData, e.clipSet = string(sel), dec, true
+}
+
+// reply queues bytes for the program; they are delivered after the lock is
+// released (see Write).
+func (e *Emulator) reply(s string) {
+	if len(e.replies) < 1<<16 {
+		e.replies = append(e.replies, s...)
+	}
+}
+
+func (e *Emulator) replyf(format string, args ...any) {
+	if len(e.replies) < 1<<16 {
+		e.replies = fmt.Appendf(e.replies, format, args...)
+	}
+}
+
+// xtermPalette returns the RGB value xterm uses for palette index n.
+func xtermPalette(n uint8) (r, g, b uint8) {
+	base := [16][3]uint8{
+		{0, 0, 0}, {205, 0, 0}, {0, 205, 0}, {205, 205, 0},
+		{0, 0, 238}, {205, 0, 205}, {0, 205, 205}, {229, 229, 229},
+		{127, 127, 127}, {255, 0, 0}, {0, 255, 0}, {255, 255, 0},
+		{92, 92, 255}, {255, 0, 255}, {0, 255, 255}, {255, 255, 255},
+	}
+	switch {
+	case n < 16:
+		c := base[n]
+		return c[0], c[1], c[2]
+	case n < 232:
+		n -= 16
+		lvl := func(v uint8) uint8 {
+			if v == 0 {
+				return 0
+			}
+			return 55 + 40*v
+		}
+		return lvl(n / 36), lvl(n / 6 % 6), lvl(n % 6)
+	default:
+		v := 8 + 10*(n-232)
+		return v, v, v
+	}
+}

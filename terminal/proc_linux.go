@@ -1,0 +1,128 @@
+package terminal
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// foregroundPgrp returns the terminal's foreground process group.
+func (p *PTY) foregroundPgrp() (int, error) {
+	return p.ttyPgrp()
+}
+
+// processInGroup describes the leader of process group pgrp or, when the
+// leader has exited while the group lives on (the first command of a
+// finished pipeline stage, say), its oldest remaining member.
+func processInGroup(pgrp int) (Process, error) {
+	pid := pgrp
+	if st, err := readProcStat(pgrp); err != nil || st.pgrp != pgrp {
+		if pid, err = oldestInGroup(pgrp); err != nil {
+			return Process{}, err
+		}
+	}
+	return describeProcess(pid)
+}
+
+// describeProcess reads argv and cwd of pid from /proc. A process whose
+// command line is empty (a zombie, or one that cleared it) is described by
+// its kernel name (comm). Only a process that vanished is an error.
+func describeProcess(pid int) (Process, error) {
+	dir := "/proc/" + strconv.Itoa(pid)
+	pr := Process{Pid: pid}
+	if b, err := os.ReadFile(dir + "/cmdline"); err == nil {
+		pr.Argv = splitNUL(b)
+	}
+	if len(pr.Argv) == 0 {
+		st, err := readProcStat(pid)
+		if err != nil {
+			return Process{}, err
+		}
+		pr.Argv = []string{st.comm}
+	}
+	if cwd, err := os.Readlink(dir + "/cwd"); err == nil {
+		pr.Cwd = cwd
+	}
+	return pr, nil
+}
+
+// splitNUL splits a NUL-separated, NUL-terminated list such as
+// /proc/<pid>/cmdline.
+func splitNUL(b []byte) []string {
+	b = bytes.TrimRight(b, "\x00")
+	if len(b) == 0 {
+		return nil
+	}
+	parts := bytes.Split(b, []byte{0})
+	out := make([]string, len(parts))
+	for i, s := range parts {
+		out[i] = string(s)
+	}
+	return out
+}
+
+// procStat holds the fields of /proc/<pid>/stat this package uses.
+type procStat struct {
+	comm      string
+	pgrp      int
+	startTime uint64 // clock ticks since boot
+}
+
+func readProcStat(pid int) (procStat, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return procStat{}, err
+	}
+	return parseProcStat(string(b))
+}
+
+// parseProcStat parses "pid (comm) state ppid pgrp ... starttime ...".
+// comm may contain spaces and parentheses, so it ends at the last ')'.
+func parseProcStat(s string) (procStat, error) {
+	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open < 0 || end < open {
+		return procStat{}, fmt.Errorf("malformed /proc stat %q", s)
+	}
+	// Fields after comm, counting from field 3 (state) as index 0.
+	f := strings.Fields(s[end+1:])
+	if len(f) < 20 {
+		return procStat{}, fmt.Errorf("malformed /proc stat %q", s)
+	}
+	pgrp, err := strconv.Atoi(f[2])
+	if err != nil {
+		return procStat{}, fmt.Errorf("malformed /proc stat pgrp %q", f[2])
+	}
+	start, err := strconv.ParseUint(f[19], 10, 64)
+	if err != nil {
+		return procStat{}, fmt.Errorf("malformed /proc stat starttime %q", f[19])
+	}
+	return procStat{comm: s[open+1 : end], pgrp: pgrp, startTime: start}, nil
+}
+
+// oldestInGroup scans /proc for the earliest started member of pgrp.
+func oldestInGroup(pgrp int) (int, error) {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0, err
+	}
+	best, bestStart := 0, uint64(0)
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		st, err := readProcStat(pid)
+		if err != nil || st.pgrp != pgrp {
+			continue
+		}
+		if best == 0 || st.startTime < bestStart {
+			best, bestStart = pid, st.startTime
+		}
+	}
+	if best == 0 {
+		return 0, errNoForeground
+	}
+	return best, nil
+}

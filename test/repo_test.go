@@ -1,0 +1,408 @@
+package test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// module describes the main module, found with `go list -m`.
+type module struct {
+	Path string // import path, e.g. github.com/paneflow-go/paneflow
+	Dir  string // repository root
+}
+
+func mainModule(t *testing.T) module {
+	t.Helper()
+	out := goCmd(t, nil, "list", "-m", "-json")
+	var m module
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatalf("go list -m -json: %v", err)
+	}
+	if m.Path == "" || m.Dir == "" {
+		t.Fatalf("go list -m -json gave path %q, dir %q; want both set", m.Path, m.Dir)
+	}
+	return m
+}
+
+// goCmd runs the go command with extra environment variables and returns its
+// stdout, failing the test with its stderr on error.
+func goCmd(t *testing.T, env []string, args ...string) []byte {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = "/usr/local/go/bin/go"
+	}
+	cmd := exec.Command(goBin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", strings.Join(env, " "), strings.Join(args, " "), err, stderr.String())
+	}
+	return out
+}
+
+// skipDir reports whether a directory holds no packages of ours: hidden and
+// underscore directories and testdata are ignored by the go command, bin is
+// build output.
+func skipDir(name string) bool {
+	return name == "testdata" || name == "vendor" || name == "bin" ||
+		strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
+}
+
+// TestPackageDocs checks that every package has its doc comment in exactly
+// one file: "// Package x ..." for libraries, any comment for commands.
+func TestPackageDocs(t *testing.T) {
+	root := mainModule(t).Dir
+	type pkgDocs struct {
+		name  string   // package name
+		files []string // non-test files of the package
+		docs  []string // files that carry a package comment
+		bad   []string // docs that do not start "Package <name> "
+	}
+	pkgs := map[string]*pkgDocs{} // by directory, relative to root
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != root && skipDir(d.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.PackageClauseOnly|parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		if isIgnored(f.Comments, f.Package) {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		dir := filepath.ToSlash(filepath.Dir(rel))
+		pd := pkgs[dir]
+		if pd == nil {
+			pd = &pkgDocs{name: f.Name.Name}
+			pkgs[dir] = pd
+		}
+		pd.files = append(pd.files, filepath.Base(p))
+		if f.Doc == nil {
+			return nil
+		}
+		pd.docs = append(pd.docs, filepath.Base(p))
+		if text := f.Doc.Text(); f.Name.Name != "main" && !strings.HasPrefix(text, "Package "+f.Name.Name+" ") {
+			pd.bad = append(pd.bad, filepath.Base(p))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("walking %s: %v", root, err)
+	}
+	if len(pkgs) == 0 {
+		t.Fatalf("found no Go packages under %s", root)
+	}
+	for _, dir := range slices.Sorted(maps.Keys(pkgs)) {
+		pd := pkgs[dir]
+		t.Run(dir, func(t *testing.T) {
+			switch len(pd.docs) {
+			case 1:
+			case 0:
+				t.Errorf("package %s (%s) has no package comment in any of %v; want exactly one file starting \"// Package %s ...\" (doc.go when it is long)",
+					pd.name, dir, pd.files, pd.name)
+			default:
+				t.Errorf("package %s (%s) has package comments in %v; want exactly one", pd.name, dir, pd.docs)
+			}
+			for _, f := range pd.bad {
+				t.Errorf("%s/%s: package comment does not start with \"Package %s \"", dir, f, pd.name)
+			}
+		})
+	}
+}
+
+// isIgnored reports whether a file is excluded from every build by a
+// "//go:build ignore" line above its package clause (generators, examples).
+func isIgnored(comments []*ast.CommentGroup, pkgPos token.Pos) bool {
+	for _, g := range comments {
+		if g.Pos() > pkgPos {
+			break
+		}
+		for _, c := range g.List {
+			if strings.TrimSpace(c.Text) == "//go:build ignore" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// anyOtherModulePackage, as a banned import, stands for every package of this
+// module outside the checked package's own directory tree.
+const anyOtherModulePackage = "<module>"
+
+// notForClients lists what the small client binaries (the hook, the MCP
+// bridge) must not link: the toolkit, the GUI, and the core except ipc,
+// whose client they use.
+var notForClients = []string{"fyne.io", "app", "workspace", "terminal", "conductor", "worktree", "flow", "bus"}
+
+// importRules say which imports a package must never have, directly or
+// indirectly. Paths not starting with a domain are relative to the module.
+// Rows for packages that do not exist yet are skipped, so a rule can be
+// written before its package.
+var importRules = []struct {
+	pkg    string   // package, relative to the module
+	tags   string   // build tags to list its dependencies with
+	banned []string // import path prefixes, module-relative or absolute, or anyOtherModulePackage
+	why    string
+}{
+	{
+		pkg:    "terminal",
+		banned: []string{"fyne.io", anyOtherModulePackage},
+		why:    "the terminal engine is the bottom layer that the GUI, the headless server and the socket API stand on: it depends on no other package of ours and never on the UI toolkit",
+	},
+	{
+		pkg:    "workspace",
+		banned: []string{"fyne.io"},
+		why:    "the headless core runs in `paneflow serve` with no display; the GUI is only one of its consumers",
+	},
+	{
+		pkg:    "ipc",
+		banned: []string{"fyne.io"},
+		why:    "the headless core runs in `paneflow serve` with no display, and the hook and MCP binaries link the ipc client",
+	},
+	{
+		pkg:    "conductor",
+		banned: []string{"fyne.io"},
+		why:    "the headless core runs in `paneflow serve` with no display",
+	},
+	{
+		pkg:    "worktree",
+		banned: []string{"fyne.io"},
+		why:    "the headless core runs in `paneflow serve` with no display",
+	},
+	{
+		pkg:    "bus",
+		banned: []string{"fyne.io"},
+		why:    "the headless core runs in `paneflow serve` with no display",
+	},
+	{
+		pkg:    "cmd/paneflow",
+		tags:   "nogui",
+		banned: []string{"fyne.io"},
+		why:    "the nogui build is the server and CI binary: it must build with CGO_ENABLED=0 and run without a display",
+	},
+	{
+		pkg:    "cmd/paneflow-ai-hook",
+		banned: notForClients,
+		why:    "the hook binary starts on every agent hook event: it links only the ipc client, neither Fyne nor the core",
+	},
+	{
+		pkg:    "cmd/paneflow-mcp",
+		banned: notForClients,
+		why:    "the MCP bridge is a socket client: it links only the ipc client, neither Fyne nor the core",
+	},
+}
+
+// TestImportRules checks importRules on every platform we ship for, with
+// `go list -deps -json`.
+func TestImportRules(t *testing.T) {
+	mod := mainModule(t)
+	for _, rule := range importRules {
+		for _, goos := range []string{"linux", "darwin", "windows"} {
+			t.Run(rule.pkg+"/"+goos, func(t *testing.T) {
+				if !hasGoFiles(filepath.Join(mod.Dir, filepath.FromSlash(rule.pkg))) {
+					t.Skipf("%s does not exist yet", rule.pkg)
+				}
+				self := mod.Path + "/" + rule.pkg
+				for _, dep := range listDeps(t, goos, rule.tags, self) {
+					for _, b := range rule.banned {
+						if isBanned(dep, b, self, mod.Path) {
+							t.Errorf("%s imports %s (GOOS=%s, tags %q), which it must not: %s",
+								rule.pkg, dep, goos, rule.tags, rule.why)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// isBanned reports whether the import path dep matches the banned entry b
+// for the package self of module mod.
+func isBanned(dep, b, self, mod string) bool {
+	switch {
+	case b == anyOtherModulePackage:
+		return within(dep, mod) && !within(dep, self)
+	case strings.Contains(strings.SplitN(b, "/", 2)[0], "."): // a domain: absolute path
+		return within(dep, b)
+	default:
+		return within(dep, mod+"/"+b)
+	}
+}
+
+// within reports whether import path p is prefix or below it.
+func within(p, prefix string) bool {
+	return p == prefix || strings.HasPrefix(p, prefix+"/")
+}
+
+func TestIsBanned(t *testing.T) {
+	const mod = "example.com/m"
+	tests := []struct {
+		dep, banned, self string
+		want              bool
+	}{
+		{"fyne.io/fyne/v2", "fyne.io", mod + "/terminal", true},
+		{"fyne.io", "fyne.io", mod + "/terminal", true},
+		{"fyne.iox/thing", "fyne.io", mod + "/terminal", false},
+		{mod + "/bus", anyOtherModulePackage, mod + "/terminal", true},
+		{mod + "/terminal", anyOtherModulePackage, mod + "/terminal", false},
+		{mod + "/terminal/internal/x", anyOtherModulePackage, mod + "/terminal", false},
+		{"golang.org/x/sys/unix", anyOtherModulePackage, mod + "/terminal", false},
+		{mod + "/workspace", "workspace", mod + "/cmd/paneflow-ai-hook", true},
+		{mod + "/workspacex", "workspace", mod + "/cmd/paneflow-ai-hook", false},
+		{mod + "/ipc", "workspace", mod + "/cmd/paneflow-ai-hook", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.dep+" vs "+tt.banned, func(t *testing.T) {
+			if got := isBanned(tt.dep, tt.banned, tt.self, mod); got != tt.want {
+				t.Errorf("isBanned(%q, %q, %q) = %v, want %v", tt.dep, tt.banned, tt.self, got, tt.want)
+			}
+		})
+	}
+}
+
+// hasGoFiles reports whether dir holds non-test Go files.
+func hasGoFiles(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if n := e.Name(); !e.IsDir() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
+			return true
+		}
+	}
+	return false
+}
+
+// listDeps returns the import paths pkg depends on, itself included, when
+// built for goos with tags.
+func listDeps(t *testing.T, goos, tags, pkg string) []string {
+	t.Helper()
+	args := []string{"list", "-deps", "-json=ImportPath"}
+	if tags != "" {
+		args = append(args, "-tags", tags)
+	}
+	out := goCmd(t, []string{"GOOS=" + goos, "CGO_ENABLED=0"}, append(args, pkg)...)
+	var deps []string
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p struct{ ImportPath string }
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatalf("decoding go list output for %s: %v", pkg, err)
+		}
+		deps = append(deps, p.ImportPath)
+	}
+	if len(deps) == 0 {
+		t.Fatalf("go list -deps %s listed nothing", pkg)
+	}
+	return deps
+}
+
+// TestReadmeOpensWithSetupCommands checks the README contract: its first two
+// commands, in the first code block and anywhere in the text, are `make run`
+// then `make test`.
+func TestReadmeOpensWithSetupCommands(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(mainModule(t).Dir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"make run", "make test"}
+
+	mentions := regexp.MustCompile(`make (run|test)`).FindAllString(string(data), 2)
+	if !slices.Equal(mentions, want) {
+		t.Errorf("first two mentions of `make run|test` in README.md = %q, want %q", mentions, want)
+	}
+
+	var cmds []string
+	inBlock := false
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() && len(cmds) < 2 {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "```") {
+			if inBlock {
+				break // end of the first code block
+			}
+			inBlock = true
+			continue
+		}
+		if !inBlock || line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		line = strings.TrimPrefix(line, "$ ")
+		if i := strings.Index(line, " #"); i >= 0 {
+			line = line[:i] // a trailing shell comment
+		}
+		cmds = append(cmds, strings.TrimSpace(line))
+	}
+	if !slices.Equal(cmds, want) {
+		t.Errorf("first commands of README.md's first code block = %q, want %q", cmds, want)
+	}
+}
+
+// TestCIRunsMakeTest checks that .ci/run, which CI runs on a fresh clone, is
+// an executable bash script that fails on errors and runs `make test`.
+func TestCIRunsMakeTest(t *testing.T) {
+	p := filepath.Join(mainModule(t).Dir, ".ci", "run")
+	info, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode()&0o111 == 0 {
+		t.Errorf(".ci/run mode = %v, want it executable", info.Mode())
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"#!/usr/bin/env bash", "set -euo pipefail", "make test"} {
+		if !bytes.Contains(data, []byte(want)) {
+			t.Errorf(".ci/run does not contain %q", want)
+		}
+	}
+}
+
+// TestMakefileTargets checks that the Makefile declares the targets README.md
+// and CI rely on.
+func TestMakefileTargets(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(mainModule(t).Dir, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{"run", "test", "bench", "fuzz", "lint", "build", "deps", "clean"} {
+		re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(target) + `:`)
+		if !re.Match(data) {
+			t.Errorf("Makefile has no %q target", target)
+		}
+	}
+}
