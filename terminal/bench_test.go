@@ -36,6 +36,7 @@ func benchSGR() []byte {
 
 func benchTUI() []byte {
 	var b bytes.Buffer
+	b.WriteString("\x1b[?1049h")
 	for f := 0; b.Len() < 4<<20; f++ {
 		b.WriteString("\x1b[H\x1b[2J")
 		for y := 1; y <= 50; y++ {

@@ -111,6 +111,9 @@ type Emulator struct {
 	linkID    map[string]uint16
 
 	parser  *ansi.Parser
+	params  [parser.MaxParamsSize]ansi.Param // fastCSI's parameter buffer
+	// slowPath disables fastCSI/fastESC (tests compare both paths).
+	slowPath bool
 	partial [utf8.UTFMax]byte // an incomplete UTF-8 sequence held over from the last Write
 	npart   int
 
@@ -334,8 +337,19 @@ func (e *Emulator) writeLocked(p []byte) {
 			e.printUTF8(p[:n])
 			p = p[n:]
 		case c == 0x1b:
-			e.parser.Advance(c)
-			p = p[1:]
+			n := 0
+			if len(p) > 1 && !e.slowPath {
+				if p[1] == '[' {
+					n = e.fastCSI(p)
+				} else {
+					n = e.fastESC(p)
+				}
+			}
+			if n == 0 {
+				e.parser.Advance(c)
+				n = 1
+			}
+			p = p[n:]
 		case c == 0x7f:
 			p = p[1:]
 		default:

@@ -2,6 +2,7 @@ package terminal
 
 import (
 	"encoding/binary"
+	"slices"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -166,15 +167,19 @@ func trimmedEnd(cells []Cell, wrapped bool) int {
 // encodeCells appends the compact form of cells to buf.
 func (e *Emulator) encodeCells(buf []byte, cells []Cell, wrapped bool) histLine {
 	cells = cells[:trimmedEnd(cells, wrapped)]
-	// Fast path: unstyled ASCII.
+	// Fast path: unstyled ASCII, written without per-byte append checks.
+	buf = slices.Grow(buf, len(cells)+histTrailer)
+	n := len(buf)
+	ascii := buf[n : n+len(cells)]
 	i := 0
 	for ; i < len(cells); i++ {
-		c := cells[i]
-		if c.Char <= 0 || c.Char >= 0x80 || c.Style != (Style{}) {
+		c := &cells[i]
+		if uint32(c.Char)-1 >= 0x7f || c.Style != (Style{}) {
 			break
 		}
-		buf = append(buf, byte(c.Char))
+		ascii[i] = byte(c.Char)
 	}
+	buf = buf[:n+i]
 	styled := false
 	for _, c := range cells[i:] {
 		if c.Attrs&attrWideCont != 0 {

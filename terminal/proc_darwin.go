@@ -49,6 +49,26 @@ func processInGroup(pgrp int) (Process, error) {
 	return pr, nil
 }
 
+// groupAlive reports whether process group pgrp has a process that is not
+// a zombie. Zombies count as gone: they are dead, and an orphan stays one
+// for as long as its new parent does not reap it.
+func groupAlive(pgrp int) bool {
+	if unix.Kill(-pgrp, 0) == unix.ESRCH {
+		return false
+	}
+	procs, err := unix.SysctlKinfoProcSlice("kern.proc.pgrp", pgrp)
+	if err != nil {
+		return true
+	}
+	const zombie = 5 // SZOMB in <sys/proc.h>
+	for i := range procs {
+		if procs[i].Proc.P_stat != zombie {
+			return true
+		}
+	}
+	return false
+}
+
 func oldestInGroup(pgrp int) (*unix.KinfoProc, error) {
 	procs, err := unix.SysctlKinfoProcSlice("kern.proc.pgrp", pgrp)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // foregroundPgrp returns the terminal's foreground process group.
@@ -66,6 +68,7 @@ func splitNUL(b []byte) []string {
 // procStat holds the fields of /proc/<pid>/stat this package uses.
 type procStat struct {
 	comm      string
+	state     byte // R, S, D, Z (zombie), X (dead), ...
 	pgrp      int
 	startTime uint64 // clock ticks since boot
 }
@@ -98,10 +101,33 @@ func parseProcStat(s string) (procStat, error) {
 	if err != nil {
 		return procStat{}, fmt.Errorf("malformed /proc stat starttime %q", f[19])
 	}
-	return procStat{comm: s[open+1 : end], pgrp: pgrp, startTime: start}, nil
+	return procStat{comm: s[open+1 : end], state: f[0][0], pgrp: pgrp, startTime: start}, nil
 }
 
-// oldestInGroup scans /proc for the earliest started member of pgrp.
+// groupAlive reports whether process group pgrp has a process that is not
+// a zombie. Zombies count as gone: they are dead, and an orphan stays one
+// for as long as its new parent (a container's init, say) does not reap it.
+func groupAlive(pgrp int) bool {
+	if unix.Kill(-pgrp, 0) == unix.ESRCH {
+		return false
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return true
+	}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if st, err := readProcStat(pid); err == nil && st.pgrp == pgrp && st.state != 'Z' && st.state != 'X' {
+			return true
+		}
+	}
+	return false
+}
+
+// oldestInGroup scans /proc for the earliest started live member of pgrp.
 func oldestInGroup(pgrp int) (int, error) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
@@ -114,7 +140,7 @@ func oldestInGroup(pgrp int) (int, error) {
 			continue
 		}
 		st, err := readProcStat(pid)
-		if err != nil || st.pgrp != pgrp {
+		if err != nil || st.pgrp != pgrp || st.state == 'Z' || st.state == 'X' {
 			continue
 		}
 		if best == 0 || st.startTime < bestStart {

@@ -2,6 +2,8 @@
 
 package terminal
 
+import "golang.org/x/sys/unix"
+
 // foregroundPgrp returns the terminal's foreground process group.
 func (p *PTY) foregroundPgrp() (int, error) {
 	return p.ttyPgrp()
@@ -12,4 +14,10 @@ func (p *PTY) foregroundPgrp() (int, error) {
 // process tables, so Argv and Cwd stay empty.
 func processInGroup(pgrp int) (Process, error) {
 	return Process{Pid: pgrp}, nil
+}
+
+// groupAlive reports whether process group pgrp has any process left
+// (zombies included: this package reads no process tables here).
+func groupAlive(pgrp int) bool {
+	return unix.Kill(-pgrp, 0) != unix.ESRCH
 }

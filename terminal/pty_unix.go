@@ -246,15 +246,15 @@ func signalGroups(groups []int, sigs ...unix.Signal) {
 	}
 }
 
-// awaitGroupsEmpty waits until every group in groups is empty or expired
-// fires, and returns the groups that still have processes.
+// awaitGroupsEmpty waits until no group in groups has a live process or
+// expired fires, and returns the groups that still have live processes.
 func awaitGroupsEmpty(groups []int, expired <-chan time.Time) []int {
 	tick := time.NewTicker(groupPollInterval)
 	defer tick.Stop()
 	for {
 		live := groups[:0:0]
 		for _, g := range groups {
-			if unix.Kill(-g, 0) != unix.ESRCH {
+			if groupAlive(g) {
 				live = append(live, g)
 			}
 		}

@@ -17,6 +17,7 @@ import (
 func TestLsColor(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
+	needPrograms(t, "ls", "head")
 	f.capture("ls.out", "ls --color=always -la /usr/bin | head -50")
 	p := f.start("cat ls.out")
 	p.waitDone("ls")
@@ -26,6 +27,7 @@ func TestLsColor(t *testing.T) {
 func TestTop(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
+	needPrograms(t, "top")
 	// top -b pads some header lines to exactly 80 columns, which exercises
 	// the pending-wrap state at the right margin.
 	f.capture("top.out", "top -b -n 1")
@@ -83,6 +85,7 @@ func textFile(n int) []byte {
 func TestVim(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
+	needPrograms(t, "vim")
 	f.writeFile("file.txt", textFile(120))
 	p := f.start("vim -u NONE -N file.txt")
 
@@ -115,6 +118,7 @@ func TestVim(t *testing.T) {
 func TestLess(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
+	needPrograms(t, "less")
 	data := textFile(200)
 	// Overstrike (bold and underline) that less renders with attributes.
 	data = append(data, []byte("b\bbo\bol\bld\bd and _\bu_\bn_\bd_\be_\br\n")...)
@@ -178,6 +182,7 @@ func TestWideAndCombining(t *testing.T) {
 func TestResizeSeq(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
+	needPrograms(t, "seq")
 	p := f.start(`seq 1 30; printf "$ "`)
 	p.waitDone("seq")
 	p.expectSame("seq 1 30 at 80x24")

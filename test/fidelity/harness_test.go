@@ -29,6 +29,9 @@ const (
 	// pollInterval is how often tmux is polled while waiting.
 	pollInterval = 50 * time.Millisecond
 
+	// maxReportedRows caps the differing rows listed in one failure.
+	maxReportedRows = 40
+
 	// term is the TERM both sides run with.
 	term = "xterm-256color"
 )
@@ -112,6 +115,18 @@ func newFixture(t *testing.T) *fixture {
 	}
 	f.tm = tmuxtest.New(t, tmuxtest.Options{Env: f.sideEnv("tmux"), Term: term})
 	return f
+}
+
+// needPrograms fails the test with a clear message when a program it runs is
+// not installed (scripts/deps.sh installs them; a missing one is a broken
+// setup, not a reason to skip).
+func needPrograms(t *testing.T, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		if _, err := exec.LookPath(n); err != nil {
+			t.Fatalf("%s is not installed; the fidelity tests need it (scripts/deps.sh installs it): %v", n, err)
+		}
+	}
 }
 
 // dir is the working directory of one side.
@@ -228,6 +243,11 @@ func (p *pair) waitDone(step string) {
 		for {
 			if _, err := os.Stat(sig); err == nil {
 				break
+			}
+			select {
+			case <-p.pf.Done():
+				p.t.Fatalf("%s: the program on the paneflow side exited before the script completed; screen:\n%s", step, numbered(p.paneflow().Screen))
+			default:
 			}
 			if time.Now().After(deadline) {
 				p.t.Fatalf("%s: the script did not complete on the %s side within %v", step, side, stateTimeout)
@@ -361,8 +381,12 @@ func (p *pair) compare(step string, diff func(pf, tm snapshot) []string) {
 			prevPF, prevTM, stableSince = pf, tm, time.Now()
 		}
 		if time.Since(stableSince) >= disagreeFor || time.Now().After(deadline) {
+			n := len(left)
+			if len(left) > maxReportedRows {
+				left = append(left[:maxReportedRows], fmt.Sprintf("  … and %d more", n-maxReportedRows))
+			}
 			p.t.Errorf("%s: Paneflow differs from tmux in %d row(s) (screen %d rows, history paneflow %d / tmux %d rows):\n%s\npaneflow screen:\n%s\ntmux screen:\n%s",
-				step, len(left), len(tm.Screen), len(pf.History), len(tm.History),
+				step, n, len(tm.Screen), len(pf.History), len(tm.History),
 				strings.Join(left, "\n"), numbered(pf.Screen), numbered(tm.Screen))
 			return
 		}

@@ -1,0 +1,237 @@
+// Command benchtable reads the output of go test -bench for package
+// test/bench (usually several runs via -count) and prints one table of
+// Paneflow against tmux: the median of each metric on each side, their ratio
+// and whether the issue's target is met. scripts/bench.sh (make bench) runs it.
+//
+// A benchmark named X/paneflow is paired with X/tmux; any other benchmark is a
+// Paneflow-only row. Lines that are not benchmark results are ignored.
+//
+// Usage:
+//
+//	go test -run '^$' -bench . -count 3 ./test/bench/ | go run ./test/bench/benchtable [-strict]
+//
+// With -strict it exits 1 when a target is missed.
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Exit codes.
+const (
+	exitOK     = 0
+	exitFailed = 1 // no results, or a missed target with -strict
+	exitUsage  = 2
+)
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("benchtable", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	strict := fs.Bool("strict", false, "exit 1 when a target is missed")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	res, err := parse(stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "benchtable: %v\n", err)
+		return exitFailed
+	}
+	if len(res.order) == 0 {
+		fmt.Fprintln(stderr, "benchtable: no benchmark results in the input")
+		return exitFailed
+	}
+	missed := res.print(stdout)
+	if missed > 0 && *strict {
+		return exitFailed
+	}
+	return exitOK
+}
+
+// results holds every sample, keyed by benchmark (without the side), side and
+// unit, in the order benchmarks first appeared.
+type results struct {
+	order   []string
+	units   map[string][]string                        // benchmark → units in order
+	samples map[string]map[string]map[string][]float64 // benchmark → side → unit → values
+}
+
+var (
+	// resultLine matches "BenchmarkX/y-2   3   123 ns/op   4.5 MB/s ...".
+	resultLine = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
+	errSyntax  = errors.New("malformed metric")
+)
+
+// parse reads go test -bench output.
+func parse(r io.Reader) (*results, error) {
+	res := &results{units: map[string][]string{}, samples: map[string]map[string]map[string][]float64{}}
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		m := resultLine.FindStringSubmatch(strings.TrimSpace(sc.Text()))
+		if m == nil {
+			continue
+		}
+		name, side := strings.TrimPrefix(m[1], "Benchmark"), "paneflow"
+		if base, s, ok := cutSide(name); ok {
+			name, side = base, s
+		}
+		f := strings.Fields(m[2])
+		if len(f)%2 != 0 {
+			return nil, fmt.Errorf("%w in %q", errSyntax, sc.Text())
+		}
+		for i := 0; i < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				return nil, fmt.Errorf("%w in %q: %v", errSyntax, sc.Text(), err)
+			}
+			res.add(name, side, f[i+1], v)
+		}
+	}
+	return res, sc.Err()
+}
+
+// cutSide splits "PTY/plain/tmux" into "PTY/plain" and "tmux".
+func cutSide(name string) (base, side string, ok bool) {
+	i := strings.LastIndexByte(name, '/')
+	if i < 0 {
+		return "", "", false
+	}
+	switch s := name[i+1:]; s {
+	case "paneflow", "tmux":
+		return name[:i], s, true
+	}
+	return "", "", false
+}
+
+func (r *results) add(name, side, unit string, v float64) {
+	if unit == "ns/op" || unit == "B/op" || unit == "allocs/op" {
+		return
+	}
+	if _, ok := r.samples[name]; !ok {
+		r.order = append(r.order, name)
+		r.samples[name] = map[string]map[string][]float64{}
+	}
+	if !slices.Contains(r.units[name], unit) {
+		r.units[name] = append(r.units[name], unit)
+	}
+	if r.samples[name][side] == nil {
+		r.samples[name][side] = map[string][]float64{}
+	}
+	r.samples[name][side][unit] = append(r.samples[name][side][unit], v)
+}
+
+// target is a goal from the issue for one benchmark metric.
+type target struct {
+	text string
+	met  func(paneflow, tmux float64, haveTmux bool) (ok, known bool)
+}
+
+// targetFor returns the goal for a benchmark metric, if there is one.
+func targetFor(name, unit string) (target, bool) {
+	switch {
+	case strings.HasPrefix(name, "PTY/") && strings.Count(name, "/") == 1 && unit == "MB/s":
+		return target{text: "≥ 2× tmux", met: func(p, t float64, have bool) (bool, bool) {
+			return have && p >= 2*t, have
+		}}, true
+	case name == "ScrollbackMemory" && unit == "bytes/pane":
+		return target{text: "≤ 2 MB", met: func(p, _ float64, _ bool) (bool, bool) {
+			return p <= 2e6, true
+		}}, true
+	}
+	return target{}, false
+}
+
+// print writes the table and returns how many targets were missed.
+func (r *results) print(w io.Writer) int {
+	rows := [][]string{{"benchmark", "metric", "paneflow", "tmux", "ratio", "target", "result"}}
+	missed, runs := 0, 0
+	for _, name := range r.order {
+		for _, unit := range r.units[name] {
+			pv, pok := r.median(name, "paneflow", unit)
+			tv, tok := r.median(name, "tmux", unit)
+			runs = max(runs, len(r.samples[name]["paneflow"][unit]), len(r.samples[name]["tmux"][unit]))
+			ratio := "-"
+			if pok && tok && tv != 0 {
+				ratio = fmt.Sprintf("%.2f×", pv/tv)
+			}
+			goal, result := "", ""
+			if t, ok := targetFor(name, unit); ok && pok {
+				goal = t.text
+				switch met, known := t.met(pv, tv, tok); {
+				case !known:
+					result = "no tmux"
+				case met:
+					result = "ok"
+				default:
+					result = "MISS"
+					missed++
+				}
+			}
+			rows = append(rows, []string{name, unit, format(pv, pok, unit), format(tv, tok, unit), ratio, goal, result})
+		}
+	}
+	writeTable(w, rows)
+	fmt.Fprintf(w, "medians of up to %d runs; ratio = paneflow / tmux (higher is better for MB/s, lower for bytes/pane)\n", runs)
+	return missed
+}
+
+// writeTable prints rows in aligned columns: names and targets on the left,
+// numbers on the right.
+func writeTable(w io.Writer, rows [][]string) {
+	width := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for i, c := range row {
+			width[i] = max(width[i], utf8.RuneCountInString(c))
+		}
+	}
+	for _, row := range rows {
+		var b strings.Builder
+		for i, c := range row {
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
+			if i >= 2 && i <= 4 {
+				b.WriteString(pad + c)
+			} else {
+				b.WriteString(c + pad)
+			}
+			b.WriteString("  ")
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+func (r *results) median(name, side, unit string) (float64, bool) {
+	xs := r.samples[name][side][unit]
+	if len(xs) == 0 {
+		return 0, false
+	}
+	s := slices.Sorted(slices.Values(xs))
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2], true
+	}
+	return (s[n/2-1] + s[n/2]) / 2, true
+}
+
+func format(v float64, ok bool, unit string) string {
+	switch {
+	case !ok:
+		return "-"
+	case unit == "bytes/pane":
+		return fmt.Sprintf("%.2f MB", v/1e6)
+	default:
+		return fmt.Sprintf("%.1f", v)
+	}
+}

@@ -1,0 +1,224 @@
+//go:build linux
+
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paneflow-go/paneflow/terminal"
+	"github.com/paneflow-go/paneflow/test/internal/tmuxtest"
+)
+
+// benchTimeout bounds one measured run; a healthy run takes seconds.
+const benchTimeout = 10 * time.Minute
+
+// Pane size of the PTY and memory benchmarks.
+const (
+	paneCols = 200
+	paneRows = 50
+)
+
+// tmuxEnv names the environment variable that enables the tmux side.
+const tmuxEnv = "PANEFLOW_BENCH_TMUX"
+
+// requireTmux skips b unless the tmux side is enabled and tmux is installed.
+func requireTmux(b *testing.B) {
+	b.Helper()
+	if os.Getenv(tmuxEnv) != "1" {
+		b.Skipf("tmux side skipped; set %s=1 (scripts/bench.sh does)", tmuxEnv)
+	}
+	if _, err := tmuxtest.LookPath(); err != nil {
+		b.Skipf("tmux side skipped: %v", err)
+	}
+}
+
+// median returns the median of xs (the mean of the middle two for an even
+// count); xs must not be empty.
+func median(xs []float64) float64 {
+	s := slices.Sorted(slices.Values(xs))
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// rates collects one throughput sample per iteration and reports the medians.
+type rates struct {
+	wall, cpu []float64
+}
+
+func (r *rates) add(bytes int64, wall, cpu time.Duration) {
+	r.wall = append(r.wall, float64(bytes)/1e6/wall.Seconds())
+	if cpu > 0 {
+		r.cpu = append(r.cpu, float64(bytes)/1e6/cpu.Seconds())
+	}
+}
+
+func (r *rates) report(b *testing.B) {
+	if len(r.wall) > 0 {
+		b.ReportMetric(median(r.wall), "MB/s")
+	}
+	if len(r.cpu) > 0 {
+		b.ReportMetric(median(r.cpu), "MB/cpu-s")
+	}
+}
+
+func BenchmarkPTY(b *testing.B) {
+	inputs := []struct {
+		name string
+		gen  func() []byte
+	}{
+		{name: "plain", gen: func() []byte { return plainLines(plainFileSize, "\n") }},
+		{name: "sgr", gen: func() []byte { return sgrLines(sgrFileSize, "\n") }},
+	}
+	for _, in := range inputs {
+		b.Run(in.name, func(b *testing.B) {
+			path := dataFile(b, in.name+".txt", in.gen)
+			st, err := os.Stat(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run("paneflow", func(b *testing.B) { benchPaneflowCat(b, path, st.Size()) })
+			b.Run("tmux", func(b *testing.B) { benchTmuxCat(b, path, st.Size()) })
+			b.Run("pty-only", func(b *testing.B) { benchPTYOnly(b, path, st.Size()) })
+		})
+	}
+}
+
+// benchPaneflowCat measures a Paneflow terminal running cat path, from
+// launch until the program exited and all of its output was parsed.
+func benchPaneflowCat(b *testing.B, path string, size int64) {
+	var r rates
+	for range b.N {
+		c0 := selfCPU()
+		start := time.Now()
+		t, err := terminal.Start(terminal.Options{Argv: []string{"cat", path}, Cols: paneCols, Rows: paneRows})
+		if err != nil {
+			b.Fatal(err)
+		}
+		select {
+		case <-t.Done():
+		case <-time.After(benchTimeout):
+			t.Close()
+			b.Fatalf("cat did not finish within %v", benchTimeout)
+		}
+		wall, cpu := time.Since(start), selfCPU()-c0
+		screen := t.Emulator().ScreenLines()
+		if err := t.Close(); err != nil {
+			b.Logf("close: %v", err)
+		}
+		if !slices.Contains(screen, endMarker) {
+			b.Fatalf("the screen does not show the end of the input:\n%s", strings.Join(screen, "\n"))
+		}
+		r.add(size, wall, cpu)
+	}
+	r.report(b)
+}
+
+// benchPTYOnly measures Paneflow's PTY layer alone running cat path, with
+// the output read and discarded: the ceiling for the paneflow side on this
+// machine, since the emulator can only add work to it.
+func benchPTYOnly(b *testing.B, path string, size int64) {
+	var r rates
+	buf := make([]byte, 64<<10)
+	for range b.N {
+		c0 := selfCPU()
+		start := time.Now()
+		p, err := terminal.StartPTY(terminal.Cmd{Argv: []string{"cat", path}, Cols: paneCols, Rows: paneRows})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var got int64
+		for {
+			n, err := p.Read(buf)
+			got += int64(n)
+			if err != nil {
+				break // EOF, or EIO once cat has exited and the terminal hung up
+			}
+		}
+		if _, err := p.Wait(); err != nil {
+			b.Fatal(err)
+		}
+		wall, cpu := time.Since(start), selfCPU()-c0
+		if err := p.Close(); err != nil {
+			b.Logf("close: %v", err)
+		}
+		// The terminal turns each LF into CR LF.
+		if got < size {
+			b.Fatalf("read %d bytes, want at least %d", got, size)
+		}
+		r.add(size, wall, cpu)
+	}
+	r.report(b)
+}
+
+// benchTmuxCat measures a tmux pane running cat path, from launching the
+// session until the pane signals that cat has finished. The CPU time is the
+// tmux server's.
+func benchTmuxCat(b *testing.B, path string, size int64) {
+	requireTmux(b)
+	s := tmuxtest.New(b, tmuxtest.Options{})
+	pid, err := s.PID()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var r rates
+	for i := range b.N {
+		session, channel := fmt.Sprintf("cat%d", i), fmt.Sprintf("cat-done-%d", i)
+		c0, err := procCPU(pid)
+		if err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		if _, err := s.Command("new-session", "-d", "-s", session, "-x", fmt.Sprint(paneCols), "-y", fmt.Sprint(paneRows),
+			"sh", "-c", `cat "$1"; tmux wait-for -S "$2"; exec sleep 1000000`, "sh", path, channel); err != nil {
+			b.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), benchTimeout)
+		err = s.WaitFor(ctx, channel)
+		cancel()
+		if err != nil {
+			b.Fatal(err)
+		}
+		wall := time.Since(start)
+		c1, err := procCPU(pid)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := waitTmuxScreen(s, session, endMarker); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Command("kill-session", "-t", session); err != nil {
+			b.Fatal(err)
+		}
+		r.add(size, wall, c1-c0)
+	}
+	r.report(b)
+}
+
+// waitTmuxScreen waits until the screen of target shows a row equal to want.
+// tmux may still be parsing the last bytes when the pane's signal arrives.
+func waitTmuxScreen(s *tmuxtest.Server, target, want string) error {
+	deadline := time.Now().Add(time.Minute)
+	for {
+		out, err := s.Command("capture-pane", "-p", "-t", target)
+		if err != nil {
+			return err
+		}
+		if slices.Contains(strings.Split(out, "\n"), want) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return errors.New("tmux: the screen does not show the end of the input:\n" + out)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
