@@ -110,12 +110,12 @@ type Emulator struct {
 	links     []string // index = id-1
 	linkID    map[string]uint16
 
-	parser  *ansi.Parser
-	params  [parser.MaxParamsSize]ansi.Param // fastCSI's parameter buffer
+	parser *ansi.Parser
+	params [parser.MaxParamsSize]ansi.Param // fastCSI's parameter buffer
 	// slowPath disables fastCSI/fastESC (tests compare both paths).
 	slowPath bool
-	partial [utf8.UTFMax]byte // an incomplete UTF-8 sequence held over from the last Write
-	npart   int
+	partial  [utf8.UTFMax]byte // an incomplete UTF-8 sequence held over from the last Write
+	npart    int
 
 	gen     uint64
 	changed chan struct{}
