@@ -2,16 +2,19 @@
 # bench.sh: Paneflow's terminal benchmarks against tmux, in one run, printed
 # as a table of medians and ratios (make bench).
 #
-# It runs test/bench twice with go test: the PTY and scrollback-memory
-# benchmarks once per sample (-benchtime=1x; each sample pushes 100 MB or
-# 30 MB through a real PTY into Paneflow and into a tmux pane) with the tmux
-# side enabled, then the parse-only benchmarks by time. The raw go test output
-# is printed as it comes and kept in $BENCH_OUT if that is set.
+# Each sample round runs the PTY and scrollback-memory benchmarks of
+# test/bench once (-benchtime=1x) with the tmux side enabled: 100 MB of plain
+# lines and 30 MB of dense SGR output through a real PTY into a 200x50
+# Paneflow terminal, into a tmux pane, and into a bare PTY read loop, then
+# 10,000 scrollback lines in each. Rounds rather than go test -count keep the
+# Paneflow and tmux samples of a round seconds apart, so load from other work
+# on the machine affects both sides alike. The parse-only benchmarks run
+# last, by time. The input files are generated once and shared by the rounds.
 #
 # Environment:
-#   BENCH_COUNT  samples per benchmark (default 3; the table shows medians)
+#   BENCH_COUNT     sample rounds (default 3; the table shows medians)
 #   BENCH_STRICT=1  exit 1 when a target from the issue is missed
-#   BENCH_OUT    file to keep the raw go test output in
+#   BENCH_OUT       file to keep the raw go test output in
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -23,7 +26,7 @@ raw=${BENCH_OUT:-$tmp/raw.txt}
 : >"$raw"
 
 if ! command -v tmux >/dev/null 2>&1; then
-	echo "bench: tmux is not installed; the tmux column will be empty (make test installs it)" >&2
+	echo "bench: tmux is not installed; the tmux column will be empty (make deps installs it)" >&2
 fi
 
 # go test's exit status is lost in a pipe; it is recorded in a file instead.
@@ -36,12 +39,19 @@ run() {
 	fi
 }
 
-echo "== PTY throughput and scrollback memory (Paneflow and tmux, $count samples each)"
-run env PANEFLOW_BENCH_TMUX=1 go test -run '^$' -bench '^Benchmark(PTY|ScrollbackMemory)$' \
-	-benchtime=1x -count="$count" -timeout=30m ./test/bench/
+go test -c -o "$tmp/bench.test" ./test/bench/
+
+i=1
+while [ "$i" -le "$count" ]; do
+	echo "== round $i of $count: PTY throughput and scrollback memory (Paneflow, tmux, bare PTY)"
+	run env PANEFLOW_BENCH_TMUX=1 PANEFLOW_BENCH_DATA="$tmp/data" "$tmp/bench.test" \
+		-test.run '^$' -test.bench '^Benchmark(PTY|ScrollbackMemory)$' -test.benchtime=1x -test.timeout=30m
+	i=$((i + 1))
+done
 
 echo "== Emulator parse-only throughput ($count samples of 1s each)"
-run go test -run '^$' -bench '^BenchmarkParse$' -benchtime=1s -count="$count" -timeout=10m ./test/bench/
+run "$tmp/bench.test" -test.run '^$' -test.bench '^BenchmarkParse$' -test.benchtime=1s \
+	-test.count="$count" -test.timeout=10m
 
 echo
 echo "== Paneflow vs tmux (200x50 panes; MB = 10^6 bytes)"

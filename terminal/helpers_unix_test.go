@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -25,6 +28,57 @@ func init() {
 			fmt.Printf("%dx%d\n", ws.Col, ws.Row)
 			<-winch
 		}
+	}
+	// query: put the terminal in raw mode, ask for DA1 and the cursor
+	// position, and print the replies Go-quoted (or "timeout").
+	helpers["query"] = func([]string) int {
+		fd := int(os.Stdin.Fd())
+		old, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "query:", err)
+			return 1
+		}
+		raw := *old
+		raw.Lflag &^= unix.ICANON | unix.ECHO
+		raw.Cc[unix.VMIN], raw.Cc[unix.VTIME] = 1, 0
+		if err := unix.IoctlSetTermios(fd, unix.TCSETS, &raw); err != nil {
+			fmt.Fprintln(os.Stderr, "query:", err)
+			return 1
+		}
+		os.Stdout.WriteString("\x1b[c\x1b[3;5H\x1b[6n")
+		got := make(chan string, 1)
+		go func() {
+			var reply []byte
+			buf := make([]byte, 64)
+			for !strings.HasSuffix(string(reply), "R") {
+				n, err := os.Stdin.Read(buf)
+				if err != nil {
+					break
+				}
+				reply = append(reply, buf[:n]...)
+			}
+			got <- string(reply)
+		}()
+		select {
+		case r := <-got:
+			unix.IoctlSetTermios(fd, unix.TCSETS, old)
+			fmt.Printf("\r\nreply %q\r\n", r)
+			return 0
+		case <-time.After(20 * time.Second):
+			fmt.Println("timeout")
+			return 1
+		}
+	}
+	// flood N: ask for N device-attribute replies without ever reading
+	// them, then print "flooded". The terminal must not stall.
+	helpers["flood"] = func(args []string) int {
+		n, _ := strconv.Atoi(args[0])
+		q := strings.Repeat("\x1b[c", 1000)
+		for i := 0; i < n; i += 1000 {
+			os.Stdout.WriteString(q)
+		}
+		fmt.Println("flooded")
+		return 0
 	}
 }
 

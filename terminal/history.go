@@ -101,7 +101,13 @@ func (h *history) pushCells(e *Emulator, cells []Cell, wrapped bool) {
 		h.n++
 	case h.n < h.cap:
 		// Grow the ring. It only grows while it is not yet wrapped around,
-		// so the lines are in order from start == 0.
+		// so the lines are in order from start == 0. Growth doubles but
+		// never past the cap, so a full ring holds no spare slots.
+		if len(h.lines) == cap(h.lines) {
+			grown := make([]histLine, len(h.lines), min(h.cap, max(64, 2*len(h.lines))))
+			copy(grown, h.lines)
+			h.lines = grown
+		}
 		h.lines = append(h.lines, nil)
 		slot = &h.lines[len(h.lines)-1]
 		h.n++

@@ -131,7 +131,9 @@ func (p Process) Name() string {
 // unblocks a pending Read, but it neither kills the process nor waits for
 // it: closing the master hangs the terminal up, which on Unix sends SIGHUP
 // to the program and on Windows ends the programs attached to the console.
-// An owner that wants the process gone calls Kill, then Close.
+// An owner that wants the process gone calls Kill, then Close. On Windows
+// the internal goroutine also closes the pseudo console by itself once the
+// output has gone quiet after the exit (see [PTY.Read]).
 //
 // # Concurrency
 //
@@ -183,6 +185,15 @@ func StartPTY(c Cmd) (*PTY, error) {
 	env := c.Env
 	if env == nil {
 		env = os.Environ()
+	}
+	// The error of a failed chdir in the child names neither the
+	// directory nor the step; check first, as os/exec does.
+	if c.Dir != "" {
+		if fi, err := os.Stat(c.Dir); err != nil {
+			return nil, fmt.Errorf("terminal: start %q: chdir: %w", c.Argv[0], err)
+		} else if !fi.IsDir() {
+			return nil, fmt.Errorf("terminal: start %q: chdir %s: not a directory", c.Argv[0], c.Dir)
+		}
 	}
 	path, err := findExecutable(c.Argv[0], c.Dir, env)
 	if err != nil {

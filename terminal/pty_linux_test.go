@@ -3,6 +3,7 @@ package terminal
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -24,9 +25,17 @@ func openFDs(t *testing.T) map[string]string {
 }
 
 // TestPTYNoFDLeak starts and closes 50 PTYs, half of them exiting by
-// themselves and half killed, and checks no descriptor is left behind.
+// themselves and half killed, plus 50 failed starts, and checks no
+// descriptor is left behind.
 func TestPTYNoFDLeak(t *testing.T) {
+	missingDir := filepath.Join(t.TempDir(), "missing")
 	cycle := func(i int) {
+		bad := helperCmd(t, "exit", "0")
+		bad.Dir = missingDir
+		if p, err := StartPTY(bad); err == nil {
+			_ = p.Close()
+			t.Fatalf("cycle %d: StartPTY in a missing directory succeeded", i)
+		}
 		var c Cmd
 		if i%2 == 0 {
 			c = helperCmd(t, "exit", "0", "bye")

@@ -66,7 +66,15 @@ func findExecutable(name, dir string, env []string) (string, error) {
 		if !filepath.IsAbs(file) && dir != "" {
 			file = filepath.Join(dir, file)
 		}
-		return findWithExt(file, exts)
+		found, err := findWithExt(file, exts)
+		if err != nil {
+			// Report a missing file as such (wrapping fs.ErrNotExist),
+			// as on Unix.
+			if _, serr := os.Stat(file); serr != nil {
+				return "", serr
+			}
+		}
+		return found, err
 	}
 	path, ok := envValue(env, "PATH", true)
 	if !ok {

@@ -138,9 +138,17 @@ const (
 	sgrFileSize   = 30_000_000
 )
 
+// dataEnv names the environment variable that points the benchmarks at a
+// directory for their input files. Files there are kept and reused by later
+// runs (scripts/bench.sh runs go test once per sample and removes the
+// directory at the end); without it each test binary writes its own files
+// and removes them on exit.
+const dataEnv = "PANEFLOW_BENCH_DATA"
+
 var (
 	dataDirOnce sync.Once
 	dataDir     string
+	dataDirOwn  bool // dataDir was created by this process and is removed by TestMain
 	dataDirErr  error
 
 	filesMu sync.Mutex
@@ -148,10 +156,17 @@ var (
 )
 
 // dataFile returns the path of a generated input file, writing it on first
-// use into a temporary directory that TestMain removes.
+// use. The name must change whenever the generator's output does.
 func dataFile(tb testing.TB, name string, gen func() []byte) string {
 	tb.Helper()
-	dataDirOnce.Do(func() { dataDir, dataDirErr = os.MkdirTemp("", "paneflow-bench-") })
+	dataDirOnce.Do(func() {
+		if dataDir = os.Getenv(dataEnv); dataDir != "" {
+			dataDirErr = os.MkdirAll(dataDir, 0o755)
+			return
+		}
+		dataDir, dataDirErr = os.MkdirTemp("", "paneflow-bench-")
+		dataDirOwn = dataDirErr == nil
+	})
 	if dataDirErr != nil {
 		tb.Fatal(dataDirErr)
 	}
@@ -161,8 +176,16 @@ func dataFile(tb testing.TB, name string, gen func() []byte) string {
 		return p
 	}
 	p := filepath.Join(dataDir, name)
-	if err := os.WriteFile(p, gen(), 0o644); err != nil {
-		tb.Fatal(err)
+	if _, err := os.Stat(p); err != nil {
+		// Write under a temporary name first so that an interrupted run
+		// never leaves a truncated file for the next one to reuse.
+		tmp := p + ".tmp"
+		if err := os.WriteFile(tmp, gen(), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.Rename(tmp, p); err != nil {
+			tb.Fatal(err)
+		}
 	}
 	files[name] = p
 	return p
@@ -170,7 +193,7 @@ func dataFile(tb testing.TB, name string, gen func() []byte) string {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if dataDir != "" {
+	if dataDirOwn {
 		os.RemoveAll(dataDir)
 	}
 	os.Exit(code)

@@ -81,7 +81,7 @@ func BenchmarkPTY(b *testing.B) {
 	}
 	for _, in := range inputs {
 		b.Run(in.name, func(b *testing.B) {
-			path := dataFile(b, in.name+".txt", in.gen)
+			path := dataFile(b, in.name+"-v1.txt", in.gen)
 			st, err := os.Stat(path)
 			if err != nil {
 				b.Fatal(err)

@@ -89,7 +89,7 @@ func benchPaneflowMemory(b *testing.B) {
 // would be reused.
 func benchTmuxMemory(b *testing.B) {
 	requireTmux(b)
-	path := dataFile(b, "scrollback.txt", func() []byte { return scrollbackLines("\n") })
+	path := dataFile(b, "scrollback-v1.txt", func() []byte { return scrollbackLines("\n") })
 	var samples []float64
 	for range b.N {
 		d, err := tmuxPaneRSS(path)

@@ -267,8 +267,9 @@ func TestResizeReflow(t *testing.T) {
 
 	p.resize(80, 24)
 	p.waitScreen("resize to 80x24", func(s []string) bool { return len(s) == 24 })
-	// Narrowing 100x30 to 80 rewraps three rows into six while the 30-row
-	// screen still has eleven blank rows below the prompt. tmux's reflow
+	// Narrowing 100x30 to 80 columns rewraps the long lines into three more
+	// rows while the 30-row screen still has blank rows below the prompt.
+	// tmux's reflow
 	// keeps the last 30 rows of the rewrapped grid as the screen, blank rows
 	// included, so it pushes the three oldest rows into history and then
 	// drops blank rows from the bottom for the height change. Paneflow uses

@@ -85,6 +85,7 @@ type fixture struct {
 	root string
 	env  []string // without HOME, which is per side
 	tm   *tmuxtest.Server
+	runs int // programs started, for unique signal file names
 }
 
 // newFixture prepares a fixture, skipping the test when tmux or a UTF-8
@@ -182,8 +183,9 @@ type pair struct {
 func (f *fixture) start(script string) *pair {
 	f.t.Helper()
 	p := &pair{t: f.t, sig: map[string]string{}}
+	f.runs++
 	argv := func(side string) []string {
-		sig := filepath.Join(f.root, "done-"+side)
+		sig := filepath.Join(f.root, fmt.Sprintf("done-%d-%s", f.runs, side))
 		p.sig[side] = sig
 		return []string{"sh", "-c", script + "\n: > \"$1\"\nexec sleep 1000000", "sh", sig}
 	}
@@ -205,19 +207,22 @@ func (f *fixture) start(script string) *pair {
 	return p
 }
 
-// paneflow returns a consistent snapshot of the Paneflow side.
+// paneflow returns a snapshot of the Paneflow side, retrying (a bounded
+// number of times) when output arrived between reading history and screen.
 func (p *pair) paneflow() snapshot {
 	e := p.pf.Emulator()
-	for {
+	var s snapshot
+	for range 100 {
 		g := e.Generation()
-		s := snapshot{History: e.Lines(0, e.HistoryLen()), Screen: e.ScreenLines()}
+		s = snapshot{History: e.Lines(0, e.HistoryLen()), Screen: e.ScreenLines()}
 		if e.Generation() == g {
-			if s.History == nil {
-				s.History = []string{}
-			}
-			return s
+			break
 		}
 	}
+	if s.History == nil {
+		s.History = []string{}
+	}
+	return s
 }
 
 // tmux returns a snapshot of the tmux side.
@@ -345,7 +350,15 @@ type knownDiff struct {
 // row-by-row diff.
 func (p *pair) expectSame(step string, known ...knownDiff) {
 	p.t.Helper()
-	p.compare(step, func(pf, tm snapshot) []string { return diffSnapshots(pf, tm, known) })
+	excused := 0
+	p.compare(step, func(pf, tm snapshot) []string {
+		var left []string
+		left, excused = diffSnapshots(pf, tm, known)
+		return left
+	})
+	if excused > 0 && !p.t.Failed() {
+		p.t.Logf("%s: agrees with tmux apart from %d row(s) of known differences", step, excused)
+	}
 }
 
 // expectSameText is expectSame for states where the sides may split the same
@@ -361,7 +374,13 @@ func (p *pair) expectSameText(step string) {
 		}
 		return snapshot{History: []string{}, Screen: all}
 	}
-	p.compare(step, func(pf, tm snapshot) []string { return diffSnapshots(join(pf), join(tm), nil) })
+	p.compare(step, func(pf, tm snapshot) []string {
+		left, _ := diffSnapshots(join(pf), join(tm), nil)
+		return left
+	})
+	if strict, _ := diffSnapshots(p.paneflow(), p.tmux(), nil); len(strict) == 0 {
+		p.t.Logf("%s: screen and history now agree row for row; the text-only comparison could be made strict", step)
+	}
 }
 
 // compare polls both sides until diff reports nothing, or until the sides have
@@ -395,13 +414,17 @@ func (p *pair) compare(step string, diff func(pf, tm snapshot) []string) {
 }
 
 // diffSnapshots returns one readable entry per differing row, skipping the
-// known differences. History rows are aligned from the newest row (the one
+// known differences, and how many rows it skipped. History rows are aligned from the newest row (the one
 // next to the screen), so a different history length shows up as rows
 // missing at the old end.
-func diffSnapshots(pf, tm snapshot, known []knownDiff) []string {
+func diffSnapshots(pf, tm snapshot, known []knownDiff) (diffs []string, excused int) {
 	var out []string
 	row := func(area string, i int, a, b string, aok, bok bool) {
-		if aok && bok && (a == b || slices.Contains(known, knownDiff{paneflow: a, tmux: b})) {
+		if aok && bok && a == b {
+			return
+		}
+		if aok && bok && slices.Contains(known, knownDiff{paneflow: a, tmux: b}) {
+			excused++
 			return
 		}
 		show := func(s string, ok bool) string {
@@ -430,7 +453,7 @@ func diffSnapshots(pf, tm snapshot, known []knownDiff) []string {
 		}
 		row("history", i, a, b, aok, bok)
 	}
-	return out
+	return out, excused
 }
 
 func at(s []string, i int) (string, bool) {

@@ -135,7 +135,6 @@ func Start(o Options) (*Server, error) {
 	// window-size is manual. [Server.NewPane] sets it per window instead.
 	out, err := s.Command("start-server", ";",
 		"set-option", "-s", "exit-empty", "off", ";",
-		"set-option", "-s", "escape-time", "0", ";",
 		"set-option", "-g", "history-limit", strconv.Itoa(hist), ";",
 		"set-option", "-g", "default-terminal", term, ";",
 		"display-message", "-p", "#{socket_path}")

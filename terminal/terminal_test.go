@@ -1,0 +1,137 @@
+//go:build !windows
+
+package terminal
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// waitScreen waits (pushed by the emulator's change notifications, with a
+// generous overall limit for loaded machines) until cond holds for the
+// terminal's text: scrollback and screen.
+func waitScreen(t *testing.T, term *Terminal, what string, cond func(text string) bool) string {
+	t.Helper()
+	e := term.Emulator()
+	deadline := time.After(30 * time.Second)
+	for {
+		_, ch := e.Watch()
+		text := strings.Join(e.Lines(0, e.HistoryLen()+1000), "\n")
+		if cond(text) {
+			return text
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatalf("timed out waiting for %s; terminal shows:\n%s", what, text)
+		}
+	}
+}
+
+func startHelper(t *testing.T, name string, args ...string) *Terminal {
+	t.Helper()
+	c := helperCmd(t, name, args...)
+	term, err := Start(Options{Argv: c.Argv, Env: c.Env, Dir: c.Dir, Cols: 80, Rows: 24})
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Cleanup(func() { term.Close() })
+	return term
+}
+
+func waitDone(t *testing.T, term *Terminal) ExitStatus {
+	t.Helper()
+	select {
+	case <-term.Done():
+	case <-time.After(30 * time.Second):
+		t.Fatal("program did not finish")
+	}
+	st, ok := term.ExitStatus()
+	if !ok {
+		t.Fatal("ExitStatus not available after Done")
+	}
+	return st
+}
+
+func TestTerminalOutputAndExit(t *testing.T) {
+	term := startHelper(t, "exit", "3", "hello", "world")
+	st := waitDone(t, term)
+	if st.Code != 3 {
+		t.Errorf("exit code = %d, want 3", st.Code)
+	}
+	// All output is parsed by the time Done is closed.
+	if got := term.Emulator().ScreenLines()[0]; got != "hello world" {
+		t.Errorf("first row = %q, want %q", got, "hello world")
+	}
+	if err := term.SendInput([]byte("x")); err != ErrClosed {
+		t.Errorf("SendInput after exit = %v, want ErrClosed", err)
+	}
+}
+
+func TestTerminalInput(t *testing.T) {
+	term := startHelper(t, "cat")
+	if err := term.SendInput([]byte("ping\r")); err != nil {
+		t.Fatal(err)
+	}
+	// The line discipline echoes "ping", then cat prints it again.
+	waitScreen(t, term, "echo and cat output", func(s string) bool { return strings.Count(s, "ping") == 2 })
+}
+
+func TestTerminalReplies(t *testing.T) {
+	term := startHelper(t, "query")
+	text := waitScreen(t, term, "query replies", func(s string) bool { return strings.Contains(s, "reply ") || strings.Contains(s, "timeout") })
+	if want := `reply "\x1b[?62;22c\x1b[3;5R"`; !strings.Contains(text, want) {
+		t.Errorf("terminal shows %q, want it to contain %q", text, want)
+	}
+}
+
+func TestTerminalQueryFloodDoesNotStall(t *testing.T) {
+	term := startHelper(t, "flood", "200000")
+	waitDone(t, term)
+	// The line discipline echoes the unread replies, so "flooded" may have
+	// scrolled into the scrollback.
+	e := term.Emulator()
+	if text := strings.Join(e.Lines(0, e.HistoryLen()+100), "\n"); !strings.Contains(text, "flooded") {
+		t.Errorf("terminal text does not contain %q", "flooded")
+	}
+}
+
+func TestTerminalResize(t *testing.T) {
+	term := startHelper(t, "size")
+	waitScreen(t, term, "initial size", func(s string) bool { return strings.Contains(s, "80x24") })
+	if err := term.Resize(100, 30); err != nil {
+		t.Fatal(err)
+	}
+	if c, r := term.Emulator().Size(); c != 100 || r != 30 {
+		t.Errorf("emulator size = %dx%d, want 100x30", c, r)
+	}
+	waitScreen(t, term, "resized size", func(s string) bool { return strings.Contains(s, "100x30") })
+	if err := term.Resize(0, 5); err == nil {
+		t.Error("Resize(0, 5) succeeded, want an error")
+	}
+}
+
+func TestTerminalCloseKillsAndIsIdempotent(t *testing.T) {
+	term := startHelper(t, "hang", "-ignore-term")
+	waitScreen(t, term, "ready", func(s string) bool { return strings.Contains(s, "ready") })
+	term.Close()
+	select {
+	case <-term.Done():
+	default:
+		t.Fatal("Done not closed after Close")
+	}
+	if st, _ := term.ExitStatus(); !st.Signaled {
+		t.Errorf("exit status = %+v, want killed by a signal", st)
+	}
+	term.Close()
+}
+
+func TestStartErrors(t *testing.T) {
+	if _, err := Start(Options{}); err == nil {
+		t.Error("Start with no argv succeeded")
+	}
+	if _, err := Start(Options{Argv: []string{"/nonexistent/program"}}); err == nil {
+		t.Error("Start of a missing program succeeded")
+	}
+}
