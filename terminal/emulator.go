@@ -469,8 +469,12 @@ func (e *Emulator) printASCII(b []byte) {
 			r.cells[end] = Cell{Style: Style{Bg: r.cells[end].Bg}}
 		}
 		pen := e.pen
+		// Field stores: building a whole Cell value here compiles to a
+		// stack temporary with overlapping stores, several times slower.
 		for i, c := range b[:n] {
-			cells[i] = Cell{Char: rune(c), Style: pen}
+			cell := &cells[i]
+			cell.Char = rune(c)
+			cell.Style = pen
 		}
 		if x+n > r.used {
 			r.used = x + n

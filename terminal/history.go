@@ -173,44 +173,39 @@ func trimmedEnd(cells []Cell, wrapped bool) int {
 // encodeCells appends the compact form of cells to buf.
 func (e *Emulator) encodeCells(buf []byte, cells []Cell, wrapped bool) histLine {
 	cells = cells[:trimmedEnd(cells, wrapped)]
-	// Fast path: unstyled ASCII, written without per-byte append checks.
 	buf = slices.Grow(buf, len(cells)+histTrailer)
-	n := len(buf)
-	ascii := buf[n : n+len(cells)]
-	i := 0
-	for ; i < len(cells); i++ {
-		c := &cells[i]
-		if uint32(c.Char)-1 >= 0x7f || c.Style != (Style{}) {
-			break
-		}
-		ascii[i] = byte(c.Char)
-	}
-	buf = buf[:n+i]
 	styled := false
-	for _, c := range cells[i:] {
-		if c.Attrs&attrWideCont != 0 {
-			continue
+	for i := range cells {
+		c := &cells[i]
+		if !styled && (c.Fg|c.Bg|c.Underline != 0 || c.Link != 0 || c.Attrs&attrStyleMask != 0) {
+			styled = true
 		}
-		buf = e.appendGrapheme(buf, c.Char)
-		s := c.Style
-		s.Attrs &= attrStyleMask
-		styled = styled || s != (Style{})
+		switch ch := c.Char; {
+		case uint32(ch)-1 < 0x7f:
+			buf = append(buf, byte(ch))
+		case c.Attrs&attrWideCont != 0:
+		default:
+			buf = e.appendGrapheme(buf, ch)
+		}
 	}
 	textLen := len(buf)
 	if styled {
 		var run Style
 		n := 0
-		for _, c := range cells {
+		for i := range cells {
+			c := &cells[i]
 			if c.Attrs&attrWideCont != 0 {
 				continue
 			}
-			s := c.Style
-			s.Attrs &= attrStyleMask
-			if n > 0 && (s != run || n == maxRunLength) {
+			if n > 0 && (c.Fg != run.Fg || c.Bg != run.Bg || c.Underline != run.Underline || c.Link != run.Link ||
+				c.Attrs&attrStyleMask != run.Attrs || n == maxRunLength) {
 				buf = appendRun(buf, n, run)
 				n = 0
 			}
-			run = s
+			if n == 0 {
+				run = c.Style
+				run.Attrs &= attrStyleMask
+			}
 			n++
 		}
 		if n > 0 {

@@ -87,13 +87,15 @@ func TestTerminalReplies(t *testing.T) {
 }
 
 func TestTerminalQueryFloodDoesNotStall(t *testing.T) {
+	// The program asks for far more replies than the tty's input buffer
+	// and our reply queue hold, and never reads them. It must still be
+	// able to write everything and exit: replies past the cap are dropped,
+	// the reader never blocks. (The check is the exit status, not the
+	// screen: the line discipline echoes replies into the output at
+	// arbitrary points.)
 	term := startHelper(t, "flood", "200000")
-	waitDone(t, term)
-	// The line discipline echoes the unread replies, so "flooded" may have
-	// scrolled into the scrollback.
-	e := term.Emulator()
-	if text := strings.Join(e.Lines(0, e.HistoryLen()+100), "\n"); !strings.Contains(text, "flooded") {
-		t.Errorf("terminal text does not contain %q", "flooded")
+	if st := waitDone(t, term); st.Code != 0 || st.Signaled {
+		t.Errorf("flood helper ended with %v, want exit status 0", st)
 	}
 }
 
