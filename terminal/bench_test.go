@@ -63,3 +63,29 @@ func benchWrite(b *testing.B, data []byte) {
 func BenchmarkParsePlain(b *testing.B) { benchWrite(b, benchPlain()) }
 func BenchmarkParseSGR(b *testing.B)   { benchWrite(b, benchSGR()) }
 func BenchmarkParseTUI(b *testing.B)   { benchWrite(b, benchTUI()) }
+
+// BenchmarkSnapshot measures taking a snapshot of a full 200×50 screen,
+// which is how long a reader holds the emulator's lock.
+func BenchmarkSnapshot(b *testing.B) {
+	e := NewEmulator(200, 50, EmulatorOptions{})
+	e.Write(benchSGR()[:1<<16])
+	var s Snapshot
+	e.Snapshot(&s)
+	b.ResetTimer()
+	for range b.N {
+		e.Snapshot(&s)
+	}
+}
+
+// BenchmarkReadText200 measures reading the last 200 lines as text (what
+// `paneflow read --lines 200` asks for) from a full scrollback.
+func BenchmarkReadText200(b *testing.B) {
+	e := NewEmulator(200, 50, EmulatorOptions{})
+	e.Write(benchPlain())
+	b.ResetTimer()
+	for range b.N {
+		if _, err := e.ReadText(200, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

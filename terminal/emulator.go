@@ -172,6 +172,10 @@ type row struct {
 	used int
 	// wrapped reports that the line continues on the next row (soft wrap).
 	wrapped bool
+	// rich reports that some cell may hold a style or a non-ASCII
+	// character. While it is false the row is plain ASCII text in the
+	// default style, which scrollback encodes without inspecting styles.
+	rich bool
 }
 
 func newRow(cols int) *row { return &row{cells: make([]Cell, cols)} }
@@ -180,7 +184,11 @@ func (r *row) clear() {
 	clear(r.cells[:r.used])
 	r.used = 0
 	r.wrapped = false
+	r.rich = false
 }
+
+// isRich reports whether writing c makes a row rich.
+func isRich(c Cell) bool { return c.Style != (Style{}) || c.Char >= 0x80 }
 
 // fill sets cells [a, b) to c, keeping used accurate.
 func (r *row) fill(a, b int, c Cell) {
@@ -200,6 +208,7 @@ func (r *row) fill(a, b int, c Cell) {
 		}
 		return
 	}
+	r.rich = r.rich || isRich(c)
 	for i := a; i < b; i++ {
 		r.cells[i] = c
 	}
@@ -469,6 +478,9 @@ func (e *Emulator) printASCII(b []byte) {
 			r.cells[end] = Cell{Style: Style{Bg: r.cells[end].Bg}}
 		}
 		pen := e.pen
+		if pen != (Style{}) {
+			r.rich = true
+		}
 		// Field stores: building a whole Cell value here compiles to a
 		// stack temporary with overlapping stores, several times slower.
 		for i, c := range b[:n] {
@@ -529,6 +541,7 @@ func (e *Emulator) printRune(r rune) {
 		c, ok := e.previousCell()
 		if ok && (w == 0 || e.joinsCell(c, r)) {
 			e.appendToCluster(c, r)
+			e.cur.rows[e.y].rich = true
 			return
 		}
 		if w == 0 {
@@ -605,6 +618,7 @@ func (e *Emulator) putGrapheme(ch rune, w int) {
 		}
 	}
 	r := e.cur.rows[e.y]
+	r.rich = r.rich || ch >= 0x80 || e.pen != (Style{})
 	if e.insertMode {
 		e.insertBlanks(r, e.x, w)
 	}
@@ -756,6 +770,7 @@ func (e *Emulator) insertBlanks(r *row, x, n int) {
 	for i := x; i < x+n; i++ {
 		r.cells[i] = blank
 	}
+	r.rich = r.rich || isRich(blank)
 	r.used = min(cols, max(r.used+n, x+n))
 }
 
@@ -775,6 +790,7 @@ func (e *Emulator) deleteCells(r *row, x, n int) {
 	}
 	if blank != (Cell{}) {
 		r.used = cols
+		r.rich = true
 	}
 }
 

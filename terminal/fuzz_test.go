@@ -37,6 +37,9 @@ func checkInvariants(t *testing.T, e *Emulator) {
 				t.Fatalf("row %d has %d cells, want %d", y, len(r.cells), e.cols)
 			}
 			for x, c := range r.cells {
+				if !r.rich && isRich(c) {
+					t.Fatalf("row %d cell %d = %+v in a row not marked rich", y, x, c)
+				}
 				if x >= r.used && c != (Cell{}) {
 					t.Fatalf("row %d cell %d = %+v beyond used %d", y, x, c, r.used)
 				}

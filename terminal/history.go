@@ -83,11 +83,11 @@ func (h *history) at(i int) histLine {
 // full. The evicted line's buffer is reused, so a full ring does not
 // allocate.
 func (h *history) push(e *Emulator, r *row) {
-	h.pushCells(e, r.cells[:r.used], r.wrapped)
+	h.pushCells(e, r.cells[:r.used], r.wrapped, !r.rich)
 	h.pullable = min(h.pullable+1, h.n)
 }
 
-func (h *history) pushCells(e *Emulator, cells []Cell, wrapped bool) {
+func (h *history) pushCells(e *Emulator, cells []Cell, wrapped, plain bool) {
 	if h.cap <= 0 {
 		h.dropped++
 		return
@@ -120,7 +120,32 @@ func (h *history) pushCells(e *Emulator, cells []Cell, wrapped bool) {
 		}
 		h.dropped++
 	}
-	*slot = e.encodeCells(buf, cells, wrapped)
+	if plain {
+		*slot = encodePlain(buf, cells, wrapped)
+	} else {
+		*slot = e.encodeCells(buf, cells, wrapped)
+	}
+}
+
+// encodePlain is encodeCells for cells known to hold only default-style
+// ASCII (a row that is not rich). buf must be empty.
+func encodePlain(buf []byte, cells []Cell, wrapped bool) histLine {
+	cells = cells[:trimmedEnd(cells, wrapped)]
+	buf = slices.Grow(buf, len(cells)+histTrailer)
+	text := buf[len(buf) : len(buf)+len(cells)]
+	for i := range cells {
+		ch := byte(cells[i].Char)
+		if ch == 0 {
+			ch = ' '
+		}
+		text[i] = ch
+	}
+	buf = buf[:len(buf)+len(cells)]
+	meta := uint32(len(buf))
+	if wrapped {
+		meta |= histWrapped
+	}
+	return binary.LittleEndian.AppendUint32(buf, meta)
 }
 
 // popNewest removes and returns the newest line.
@@ -170,7 +195,8 @@ func trimmedEnd(cells []Cell, wrapped bool) int {
 	return end
 }
 
-// encodeCells appends the compact form of cells to buf.
+// encodeCells returns the compact form of cells, reusing the capacity of
+// buf, which must be empty.
 func (e *Emulator) encodeCells(buf []byte, cells []Cell, wrapped bool) histLine {
 	cells = cells[:trimmedEnd(cells, wrapped)]
 	buf = slices.Grow(buf, len(cells)+histTrailer)

@@ -114,6 +114,7 @@ func (e *Emulator) rowFromLine(l histLine, cols int) *row {
 	}
 	r.used = n
 	r.wrapped = l.wrapped()
+	r.rich = l.runs() != nil || !isASCII(l.text())
 	return r
 }
 

@@ -38,6 +38,12 @@ const (
 	// closeGrace is how long Close lets the process group react to
 	// SIGHUP/SIGTERM before SIGKILL.
 	closeGrace = time.Second
+	// pendingMax bounds output read but not yet parsed; past it the
+	// reader stops reading, which pushes back on the program.
+	pendingMax = 1 << 20
+	// parseChunk bounds how much output one Emulator.Write takes, so the
+	// emulator's lock is never held for long.
+	parseChunk = 32 << 10
 )
 
 var (
@@ -50,8 +56,10 @@ var (
 )
 
 // Terminal is a program running on a pseudo-terminal with an [Emulator]
-// following its output. It owns two goroutines: a reader that feeds the
-// emulator and a writer that delivers input and replies without ever
+// following its output. It owns its goroutines: a reader that drains the
+// pseudo-terminal as fast as the kernel delivers, a parser that feeds what
+// was read to the emulator in batches (so reading and parsing overlap on
+// two cores), and a writer that delivers input and replies without ever
 // blocking the reader or the caller.
 //
 // All methods are safe for concurrent use. Close must be called to release
@@ -66,8 +74,17 @@ type Terminal struct {
 	wake    chan struct{}
 	closing bool
 
+	// Output read but not parsed yet, guarded by outMu. The reader
+	// appends and waits on outSpace when pendingMax is reached; the
+	// parser swaps the buffer out when outReady fires.
+	outMu    sync.Mutex
+	out      []byte
+	outEOF   bool
+	outReady chan struct{}
+	outSpace *sync.Cond
+
 	done       chan struct{} // closed when the program exited and output is drained
-	readerDone chan struct{}
+	readerDone chan struct{} // closed when the reader and the parser have both stopped
 	writerDone chan struct{}
 	exit       ExitStatus
 	exitErr    error
@@ -85,6 +102,7 @@ func Start(o Options) (*Terminal, error) {
 	}
 	t := &Terminal{
 		wake:       make(chan struct{}, 1),
+		outReady:   make(chan struct{}, 1),
 		done:       make(chan struct{}),
 		readerDone: make(chan struct{}),
 		writerDone: make(chan struct{}),
@@ -101,7 +119,9 @@ func Start(o Options) (*Terminal, error) {
 		return nil, err
 	}
 	t.pty = p
+	t.outSpace = sync.NewCond(&t.outMu)
 	go t.readLoop()
+	go t.parseLoop()
 	go t.writeLoop()
 	go t.waitLoop()
 	return t, nil
@@ -203,16 +223,50 @@ func (t *Terminal) Close() error {
 	return err
 }
 
+// readLoop drains the pseudo-terminal into t.out until end of output.
 func (t *Terminal) readLoop() {
-	defer close(t.readerDone)
 	buf := make([]byte, 64<<10)
 	for {
 		n, err := t.pty.Read(buf)
-		if n > 0 {
-			t.emu.Write(buf[:n])
+		t.outMu.Lock()
+		for n > 0 && len(t.out) >= pendingMax && !t.outEOF {
+			t.outSpace.Wait()
+		}
+		t.out = append(t.out, buf[:n]...)
+		if err != nil {
+			t.outEOF = true
+		}
+		t.outMu.Unlock()
+		select {
+		case t.outReady <- struct{}{}:
+		default:
 		}
 		if err != nil {
 			return
+		}
+	}
+}
+
+// parseLoop feeds what the reader collected to the emulator, all of it at
+// once, in chunks of parseChunk. It closes t.readerDone after the last
+// byte of output was parsed.
+func (t *Terminal) parseLoop() {
+	defer close(t.readerDone)
+	var batch []byte
+	for {
+		<-t.outReady
+		t.outMu.Lock()
+		batch, t.out = t.out, batch[:0]
+		eof := t.outEOF
+		t.outSpace.Broadcast()
+		t.outMu.Unlock()
+		for p := batch; len(p) > 0; {
+			n := min(len(p), parseChunk)
+			t.emu.Write(p[:n])
+			p = p[n:]
+		}
+		if eof {
+			return // the reader appends nothing after end of output
 		}
 	}
 }
