@@ -33,7 +33,7 @@ func init() {
 	// position, and print the replies Go-quoted (or "timeout").
 	helpers["query"] = func([]string) int {
 		fd := int(os.Stdin.Fd())
-		old, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+		old, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "query:", err)
 			return 1
@@ -41,7 +41,7 @@ func init() {
 		raw := *old
 		raw.Lflag &^= unix.ICANON | unix.ECHO
 		raw.Cc[unix.VMIN], raw.Cc[unix.VTIME] = 1, 0
-		if err := unix.IoctlSetTermios(fd, unix.TCSETS, &raw); err != nil {
+		if err := unix.IoctlSetTermios(fd, ioctlSetTermios, &raw); err != nil {
 			fmt.Fprintln(os.Stderr, "query:", err)
 			return 1
 		}
@@ -61,7 +61,7 @@ func init() {
 		}()
 		select {
 		case r := <-got:
-			unix.IoctlSetTermios(fd, unix.TCSETS, old)
+			unix.IoctlSetTermios(fd, ioctlSetTermios, old)
 			fmt.Printf("\r\nreply %q\r\n", r)
 			return 0
 		case <-time.After(20 * time.Second):
