@@ -1,0 +1,127 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    string
+		edit  func(*Config)
+		warns []string
+	}{
+		{name: "empty", in: ""},
+		{
+			name: "all keys",
+			in: `default_shell = "/bin/zsh"
+submit_paste_delay_ms = 120
+ai_unrestricted = true
+ai_injection_fence = false
+agent_stall_threshold_secs = 90
+[terminal]
+scrollback_lines = 500
+env = { FOO = "bar", EDITOR = "vim" }
+`,
+			edit: func(c *Config) {
+				c.DefaultShell = "/bin/zsh"
+				c.SubmitPasteDelay = 120 * time.Millisecond
+				c.AIUnrestricted, c.AIInjectionFence = true, false
+				c.AgentStallThreshold = 90 * time.Second
+				c.Terminal.ScrollbackLines = 500
+				c.Terminal.Env = map[string]string{"FOO": "bar", "EDITOR": "vim"}
+			},
+		},
+		{
+			name:  "unknown keys warn",
+			in:    "font_sise = 12\n[terminal]\nshell = 'x'\n",
+			warns: []string{`unknown key "font_sise" (ignored)`, `unknown key "terminal.shell" (ignored)`},
+		},
+		{
+			name:  "bad values keep defaults",
+			in:    "submit_paste_delay_ms = 1\nai_unrestricted = \"yes\"\n[terminal]\nscrollback_lines = -5\nenv = { A = 1, \"B=C\" = \"x\", D = \"ok\" }\n",
+			edit:  func(c *Config) { c.Terminal.Env = map[string]string{"D": "ok"} },
+			warns: []string{
+				"ai_unrestricted: want true or false, got yes; using false",
+				"submit_paste_delay_ms: want an integer from 10 to 5000, got 1; using 70",
+				"terminal.env.A: want a string, got an integer; ignored",
+				"terminal.env: invalid variable name \"B=C\"; ignored",
+				"terminal.scrollback_lines: want an integer from 100 to 100000, got -5; using 10000",
+			},
+		},
+		{
+			name:  "wrong table type",
+			in:    "terminal = 3\n",
+			warns: []string{"terminal: want a table, got an integer; using defaults"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, warns := Parse([]byte(tt.in))
+			want := Default()
+			if tt.edit != nil {
+				tt.edit(&want)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("config (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.warns, warns); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestParseUnparseable(t *testing.T) {
+	got, warns := Parse([]byte("this is = = not toml"))
+	if !cmp.Equal(got, Default()) {
+		t.Errorf("config = %+v, want defaults", got)
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0], "cannot parse") {
+		t.Errorf("warnings = %q, want one parse warning", warns)
+	}
+}
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	if c, warns := Load(filepath.Join(dir, "missing.toml")); !cmp.Equal(c, Default()) || warns != nil {
+		t.Errorf("missing file: %+v %q, want defaults and no warnings", c, warns)
+	}
+	p := filepath.Join(dir, FileName)
+	os.WriteFile(p, []byte("bogus = 1\n"), 0o600)
+	if _, warns := Load(p); len(warns) != 1 || !strings.HasPrefix(warns[0], p+": ") {
+		t.Errorf("warnings = %q, want one prefixed with the path", warns)
+	}
+	if _, warns := Load(dir); len(warns) != 1 {
+		t.Errorf("reading a directory: warnings = %q, want one", warns)
+	}
+}
+
+func TestDir(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	tests := []struct {
+		goos string
+		env  map[string]string
+		want string
+	}{
+		{"linux", map[string]string{"XDG_CONFIG_HOME": "/x", "HOME": "/h"}, "/x/paneflow"},
+		{"linux", map[string]string{"XDG_CONFIG_HOME": "rel", "HOME": "/h"}, "/h/.config/paneflow"},
+		{"darwin", map[string]string{"HOME": "/h"}, "/h/Library/Application Support/paneflow"},
+		{"windows", map[string]string{"APPDATA": `C:\Users\u\AppData\Roaming`}, filepath.Join(`C:\Users\u\AppData\Roaming`, "paneflow")},
+	}
+	for _, tt := range tests {
+		got, err := Dir(env(tt.env), tt.goos)
+		if err != nil || got != tt.want {
+			t.Errorf("Dir(%v, %s) = %q, %v; want %q", tt.env, tt.goos, got, err, tt.want)
+		}
+	}
+	if _, err := Dir(env(nil), "linux"); err == nil {
+		t.Error("Dir with no HOME succeeded")
+	}
+}
