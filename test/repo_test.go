@@ -185,8 +185,28 @@ var importRules = []struct {
 	},
 	{
 		pkg:    "ipc",
-		banned: []string{"fyne.io"},
-		why:    "the headless core runs in `paneflow serve` with no display, and the hook and MCP binaries link the ipc client",
+		banned: []string{"fyne.io", anyOtherModulePackage},
+		why:    "the transport is a leaf: the hook and MCP binaries link its client, so it must not drag the core in",
+	},
+	{
+		pkg:    "workspace",
+		banned: []string{"ipc", "api", "cli", "core", "conductor", "config"},
+		why:    "the model knows nothing of the socket or of other subsystems; core wires them",
+	},
+	{
+		pkg:    "api",
+		banned: []string{"fyne.io", "cli", "core", "conductor", "config"},
+		why:    "the methods use the model through its API; configuration reaches them as options from core",
+	},
+	{
+		pkg:    "cli",
+		banned: []string{"fyne.io", "workspace", "terminal", "api", "core", "bus", "conductor"},
+		why:    "the CLI is a socket client: it must work against any server, including a remote one over a forwarded socket",
+	},
+	{
+		pkg:    "config",
+		banned: []string{"fyne.io", anyOtherModulePackage},
+		why:    "configuration is plain data that every subsystem may be given",
 	},
 	{
 		pkg:    "conductor",
@@ -200,8 +220,13 @@ var importRules = []struct {
 	},
 	{
 		pkg:    "bus",
-		banned: []string{"fyne.io"},
-		why:    "the headless core runs in `paneflow serve` with no display",
+		banned: []string{"fyne.io", anyOtherModulePackage},
+		why:    "the bus and its event types are the leaf every subsystem shares; it imports none of them",
+	},
+	{
+		pkg:    "core",
+		banned: []string{"fyne.io", "cli", "app"},
+		why:    "the headless core runs in `paneflow serve` with no display; the GUI hosts it, not the other way round",
 	},
 	{
 		pkg:    "cmd/paneflow",

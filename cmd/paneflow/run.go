@@ -7,17 +7,21 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 
+	"github.com/paneflow-go/paneflow/cli"
 	"github.com/paneflow-go/paneflow/version"
 )
 
 // Exit codes of the paneflow binary. They are part of its interface: scripts
-// and agents branch on them, so a code never changes meaning.
+// and agents branch on them, so a code never changes meaning. The client
+// verbs add cli.ExitNoTarget (3), cli.ExitTimeout (4) and
+// cli.ExitInterrupted (130); package cli owns the whole list.
 const (
-	exitOK      = 0 // success, including --help
-	exitFailure = 1 // the command ran and failed
-	exitUsage   = 2 // bad arguments or an unknown verb; nothing was done
+	exitOK      = cli.ExitOK      // success, including --help
+	exitFailure = cli.ExitFailure // the command ran and failed
+	exitUsage   = cli.ExitUsage   // bad arguments or an unknown verb; nothing was done
 )
 
 // exitError carries an exit code up to [run] together with the message to
@@ -53,23 +57,51 @@ type invocation struct {
 	goos   string
 }
 
-// command is one verb of the paneflow binary.
+// command is one verb of the paneflow binary: a row of the verb table.
 type command struct {
 	name    string
-	args    string // argument synopsis for the usage text; empty when none
-	summary string
+	aliases []string // other names that run it, e.g. list_panes for ls
+	summary string   // one line for the usage text
+	help    string   // its own help text for `paneflow help <verb>`; empty: the general usage
 	run     func(ctx context.Context, inv *invocation, args []string) error
 }
 
 // commands lists every verb this build has, in the order usage shows them.
-// It is filled in init because the help verb prints this very list.
+// It is filled in init because the help verb prints this very list. The
+// verbs that run in this process come first (one row each); the client
+// verbs of package cli follow.
 var commands []command
 
 func init() {
 	commands = []command{
-		{name: "help", summary: "print this help", run: runHelp},
+		{name: "help", summary: "print this help, or with a verb that verb's help", run: runHelp},
 		{name: "version", summary: "print the version", run: runVersion},
 	}
+	commands = append(commands, clientCommands()...)
+}
+
+// clientCommands returns a row for each verb of package cli. Each runs
+// cli.Run, which prints its own results and errors, so a failure comes back
+// as an exitError with the code and no message.
+func clientCommands() []command {
+	var rows []command
+	for _, v := range cli.Verbs() {
+		help, _ := cli.Help(v.Name)
+		rows = append(rows, command{
+			name:    v.Name,
+			aliases: v.Aliases,
+			summary: v.Summary,
+			help:    help,
+			run: func(ctx context.Context, inv *invocation, args []string) error {
+				argv := append([]string{v.Name}, args...)
+				if code := cli.Run(ctx, argv, inv.stdin, inv.stdout, inv.stderr, inv.getenv); code != exitOK {
+					return &exitError{Code: code}
+				}
+				return nil
+			},
+		})
+	}
+	return rows
 }
 
 // run is the whole program: main only adds the signal context and exits
@@ -118,21 +150,32 @@ func dispatch(ctx context.Context, inv *invocation, args []string) error {
 	}
 }
 
-// lookup returns the command called name, or nil.
+// lookup returns the command called name (or aliased so), or nil.
 func lookup(name string) *command {
 	for i := range commands {
-		if commands[i].name == name {
-			return &commands[i]
+		c := &commands[i]
+		if c.name == name || slices.Contains(c.aliases, name) {
+			return c
 		}
 	}
 	return nil
 }
 
-// runHelp prints the usage text to stdout. `help` takes no arguments yet:
-// verb-specific help arrives with the first verb that has flags.
+// runHelp prints the usage text to stdout, or with one argument that verb's
+// own help (the same text as `paneflow <verb> --help`).
 func runHelp(_ context.Context, inv *invocation, args []string) error {
-	if len(args) > 0 {
-		return usageErrorf("help takes no arguments; see `paneflow --help`")
+	switch {
+	case len(args) > 1:
+		return usageErrorf("help takes at most one verb; see `paneflow --help`")
+	case len(args) == 1:
+		c := lookup(args[0])
+		if c == nil {
+			return usageErrorf("unknown verb '%s'; see `paneflow --help` for the verb list", args[0])
+		}
+		if c.help != "" {
+			_, err := io.WriteString(inv.stdout, c.help)
+			return err
+		}
 	}
 	writeUsage(inv.stdout)
 	return nil
@@ -182,15 +225,20 @@ func writeUsage(w io.Writer) {
 	b.WriteString("  paneflow <verb> [args]    run a verb and exit\n\n")
 	b.WriteString("Verbs:\n")
 	for _, c := range commands {
-		name := c.name
-		if c.args != "" {
-			name += " " + c.args
+		summary := c.summary
+		if len(c.aliases) > 0 {
+			summary += " (also: " + strings.Join(c.aliases, ", ") + ")"
 		}
-		fmt.Fprintf(&b, "  %-24s  %s\n", name, c.summary)
+		fmt.Fprintf(&b, "  %-8s  %s\n", c.name, summary)
 	}
+	b.WriteString("\nRun `paneflow <verb> --help` (or `paneflow help <verb>`) for a verb's arguments.\n")
+	b.WriteString("Verbs that act on a pane take a target: a surface id, a pane name or the start of one,\n")
+	b.WriteString("cmdline:TEXT (its command contains TEXT) or cwd:PATH (it runs in PATH or below).\n")
+	b.WriteString("Output is JSON unless a verb says otherwise.\n")
 	b.WriteString("\nFlags:\n")
 	b.WriteString("  -h, --help                print this help\n")
 	b.WriteString("  -v, --version             print the version\n\n")
-	fmt.Fprintf(&b, "Exit codes: %d ok, %d failure, %d usage error.\n", exitOK, exitFailure, exitUsage)
+	fmt.Fprintf(&b, "Exit codes: %d ok, %d failure, %d usage error, %d no pane or several panes match the target,\n"+
+		"%d wait timed out, %d interrupted.\n", exitOK, exitFailure, exitUsage, cli.ExitNoTarget, cli.ExitTimeout, cli.ExitInterrupted)
 	io.WriteString(w, b.String())
 }

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/paneflow-go/paneflow/cli"
 	"github.com/paneflow-go/paneflow/version"
 )
 
@@ -15,6 +17,7 @@ func TestRun(t *testing.T) {
 		name       string
 		args       []string
 		display    string // DISPLAY for this case; empty means no display
+		socket     string // a file name in a temp dir for PANEFLOW_SOCKET_PATH; empty leaves it unset
 		wantCode   int
 		wantStdout string   // exact, when wantUsage is false
 		wantUsage  bool     // stdout is the usage text
@@ -30,8 +33,24 @@ func TestRun(t *testing.T) {
 		{name: "help long flag", args: []string{"--help"}, wantCode: exitOK, wantUsage: true},
 		{name: "help short flag", args: []string{"-h"}, wantCode: exitOK, wantUsage: true},
 		{name: "help flag after an unknown flag", args: []string{"--bogus", "--help"}, wantCode: exitOK, wantUsage: true},
-		{name: "help with an argument", args: []string{"help", "version"}, wantCode: exitUsage,
-			wantStderr: []string{"help takes no arguments"}},
+		{name: "help with a local verb", args: []string{"help", "version"}, wantCode: exitOK, wantUsage: true},
+		{name: "help with a client verb", args: []string{"help", "read"}, wantCode: exitOK, wantStdout: cliHelp("read")},
+		{name: "help with an alias", args: []string{"help", "list_panes"}, wantCode: exitOK, wantStdout: cliHelp("ls")},
+		{name: "help with an unknown verb", args: []string{"help", "frob"}, wantCode: exitUsage,
+			wantStderr: []string{"paneflow: unknown verb 'frob'"}},
+		{name: "help with two arguments", args: []string{"help", "read", "ls"}, wantCode: exitUsage,
+			wantStderr: []string{"help takes at most one verb"}},
+		{name: "client verb help", args: []string{"read", "--help"}, wantCode: exitOK, wantStdout: cliHelp("read")},
+		{name: "client verb help after arguments", args: []string{"send", "x", "y", "-h"}, wantCode: exitOK, wantStdout: cliHelp("send")},
+		{name: "client alias help", args: []string{"search_pane", "--help"}, wantCode: exitOK, wantStdout: cliHelp("search")},
+		{name: "client verb usage error", args: []string{"read"}, wantCode: exitUsage,
+			wantStderr: []string{"paneflow: read: missing <target>; see `paneflow read --help`\n"},
+			notStderr:  []string{"exit status"}},
+		{name: "client verb unreachable", args: []string{"ls"}, socket: "none", wantCode: exitFailure,
+			wantStderr: []string{"paneflow: paneflow IPC unreachable at ", "is Paneflow running?"},
+			notStderr:  []string{"exit status"}},
+		{name: "client verb no target", args: []string{"wait", "--match", "x", "--idle"}, socket: "none", wantCode: cli.ExitNoTarget,
+			wantStderr: []string{"paneflow: wait --idle failed: paneflow IPC unreachable"}},
 		{name: "unknown verb", args: []string{"frobnicate"}, wantCode: exitUsage,
 			wantStderr: []string{"paneflow: unknown verb 'frobnicate'; see `paneflow --help` for the verb list"}},
 		{name: "unknown verb before help flag", args: []string{"frobnicate", "--help"}, wantCode: exitOK, wantUsage: true},
@@ -48,6 +67,10 @@ func TestRun(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("DISPLAY", tt.display)
 			t.Setenv("WAYLAND_DISPLAY", "")
+			t.Setenv("PANEFLOW_SOCKET_PATH", "")
+			if tt.socket != "" {
+				t.Setenv("PANEFLOW_SOCKET_PATH", filepath.Join(t.TempDir(), tt.socket))
+			}
 			var stdout, stderr bytes.Buffer
 			got := run(context.Background(), tt.args, strings.NewReader(""), &stdout, &stderr)
 			if got != tt.wantCode {
@@ -77,6 +100,15 @@ func TestRun(t *testing.T) {
 	}
 }
 
+// cliHelp is the help text of a client verb.
+func cliHelp(name string) string {
+	h, ok := cli.Help(name)
+	if !ok {
+		panic("no cli verb " + name)
+	}
+	return h
+}
+
 func usageText() string {
 	var b strings.Builder
 	writeUsage(&b)
@@ -90,8 +122,21 @@ func TestUsageListsEveryVerb(t *testing.T) {
 			t.Errorf("usage does not list verb %q:\n%s", c.name, usage)
 		}
 	}
+	for _, v := range cli.Verbs() {
+		if lookup(v.Name) == nil {
+			t.Errorf("client verb %q has no row in commands", v.Name)
+		}
+		for _, a := range v.Aliases {
+			if c := lookup(a); c == nil || c.name != v.Name {
+				t.Errorf("alias %q does not run verb %q", a, v.Name)
+			}
+			if !strings.Contains(usage, a) {
+				t.Errorf("usage does not mention alias %q:\n%s", a, usage)
+			}
+		}
+	}
 	// Verbs that do not exist yet must not be advertised.
-	for _, absent := range []string{"serve", "ls", "send"} {
+	for _, absent := range []string{"up", "flow", "mcp", "hooks"} {
 		if strings.Contains(usage, "\n  "+absent+" ") {
 			t.Errorf("usage lists verb %q, which this build does not have:\n%s", absent, usage)
 		}

@@ -1,0 +1,183 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/terminal"
+	"github.com/paneflow-go/paneflow/workspace"
+)
+
+// Options configures [Register]. The zero value is usable: the scripting
+// gate follows PANEFLOW_IPC_SCRIPTING, reads are fenced, pastes are
+// submitted after 70 ms.
+type Options struct {
+	// Scripting reports whether the scripting gate is open (it opens
+	// surface.send_text and surface.send_keystroke). It is called on every
+	// gated request. nil means os.Getenv("PANEFLOW_IPC_SCRIPTING") == "1",
+	// read at call time.
+	Scripting func() bool
+	// Unrestricted reports whether the config's ai_unrestricted is on,
+	// which opens surface.send_text (not send_keystroke) even with the
+	// gate closed. It is called on every send_text. nil means false.
+	Unrestricted func() bool
+	// Fenced reports the default of surface.read's "fenced" parameter (the
+	// config's ai_injection_fence). nil means true.
+	Fenced func() bool
+	// PasteDelay is how long a submitted paste waits before its Enter
+	// (submit_paste_delay_ms); 0 means 70 ms. It is clamped to 10 ms..5 s.
+	PasteDelay time.Duration
+	// Version is reported by system.identify.
+	Version string
+	// Logf receives audit lines (writes authorized by Unrestricted); nil
+	// discards them.
+	Logf func(format string, args ...any)
+
+	// heartbeat overrides heartbeatInterval (tests).
+	heartbeat time.Duration
+}
+
+// Wire limits (spec limits.md).
+const (
+	defaultPasteDelay = 70 * time.Millisecond
+	minPasteDelay     = 10 * time.Millisecond
+	maxPasteDelay     = 5 * time.Second
+	// pasteEchoGrace is how long past the paste delay the deferred Enter
+	// waits for the program to echo the paste before sending anyway.
+	pasteEchoGrace = 500 * time.Millisecond
+)
+
+// server holds what the handlers share.
+type server struct {
+	o   Options
+	reg *ipc.Registry
+	m   *workspace.Manager
+	b   *bus.Bus
+	// heartbeat is the quiet time before a stream's heartbeat frame.
+	heartbeat time.Duration
+	// subscribers numbers events.subscribe streams from 1.
+	subscribers atomic.Uint64
+}
+
+// Register adds Paneflow's socket methods (spec ipc.md §6 plus
+// surface.resize, surface.close and surface.wait) to r, serving the
+// workspaces of m and the events of b. Methods that change state are
+// registered with [ipc.Mutating], surface.wait with [ipc.Long],
+// events.subscribe as a stream.
+//
+// Errors are always JSON-RPC errors: invalid params -32602 with the
+// spec's messages, a closed scripting gate -32601, a timed-out wait
+// -32002, anything unexpected -32603.
+func Register(r *ipc.Registry, m *workspace.Manager, b *bus.Bus, o Options) {
+	if o.Scripting == nil {
+		o.Scripting = func() bool { return os.Getenv("PANEFLOW_IPC_SCRIPTING") == "1" }
+	}
+	if o.Unrestricted == nil {
+		o.Unrestricted = func() bool { return false }
+	}
+	if o.Fenced == nil {
+		o.Fenced = func() bool { return true }
+	}
+	if o.PasteDelay <= 0 {
+		o.PasteDelay = defaultPasteDelay
+	}
+	o.PasteDelay = min(max(o.PasteDelay, minPasteDelay), maxPasteDelay)
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	s := &server{o: o, reg: r, m: m, b: b, heartbeat: heartbeatInterval}
+	if o.heartbeat > 0 {
+		s.heartbeat = o.heartbeat
+	}
+	mut := ipc.Mutating()
+
+	r.Register("system.ping", s.ping)
+	r.Register("system.capabilities", s.capabilities)
+	r.Register("system.identify", s.identify)
+
+	r.Register("workspace.list", s.workspaceList)
+	r.Register("workspace.current", s.workspaceCurrent)
+	r.Register("workspace.create", s.workspaceCreate, mut)
+	r.Register("workspace.select", s.workspaceSelect, mut)
+	r.Register("workspace.close", s.workspaceClose, mut)
+	r.Register("workspace.restore_layout", s.workspaceRestoreLayout, mut)
+	r.Register("workspace.up", s.workspaceUp, mut)
+
+	r.Register("surface.list", s.surfaceList)
+	r.Register("surface.read", s.surfaceRead)
+	r.Register("surface.search", s.surfaceSearch)
+	r.Register("surface.status", s.surfaceStatus)
+	r.Register("surface.rename", s.surfaceRename, mut)
+	r.Register("surface.focus", s.surfaceFocus, mut)
+	r.Register("surface.split", s.surfaceSplit, mut)
+	r.Register("surface.resize", s.surfaceResize, mut)
+	r.Register("surface.close", s.surfaceClose, mut)
+	r.Register("surface.send_text", s.sendText, mut)
+	r.Register("surface.send_keystroke", s.sendKeystroke, mut)
+	r.Register("surface.wait", s.surfaceWait, ipc.Long())
+
+	r.Register("fleet.list", s.fleetList)
+	r.RegisterStream("events.subscribe", s.subscribe)
+}
+
+// decode unmarshals a params object into v. Absent or null params are an
+// empty object; anything but an object, or a field of the wrong type, is
+// -32602 "invalid params: <detail>". Unknown fields are ignored.
+func decode(params json.RawMessage, v any) error {
+	p := bytes.TrimSpace(params)
+	if len(p) == 0 || bytes.Equal(p, []byte("null")) {
+		p = []byte("{}")
+	}
+	if p[0] != '{' {
+		return ipc.InvalidParams("invalid params: expected an object")
+	}
+	if err := json.Unmarshal(p, v); err != nil {
+		return ipc.InvalidParams("invalid params: %s", jsonDetail(err))
+	}
+	return nil
+}
+
+// jsonDetail turns a decoding error into a short client-facing text.
+func jsonDetail(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field != "" {
+			return "field " + te.Field + ": expected " + te.Type.String() + ", got " + te.Value
+		}
+		return "expected " + te.Type.String() + ", got " + te.Value
+	}
+	return err.Error()
+}
+
+// fail maps a model error to a JSON-RPC error: request errors (not found,
+// limits, bad values) are -32602 with the model's message; a closed
+// manager is -32000; anything else is -32603.
+func fail(err error) error {
+	var ie *ipc.Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ie):
+		return ie
+	case errors.Is(err, workspace.ErrClosed):
+		return ipc.Errorf(ipc.CodeBusy, "Paneflow is shutting down")
+	case errors.Is(err, workspace.ErrNotFound), errors.Is(err, workspace.ErrLimit),
+		errors.Is(err, workspace.ErrLastWorkspace), errors.Is(err, workspace.ErrInvalid):
+		return ipc.InvalidParams("%s", err.Error())
+	case errors.Is(err, terminal.ErrInputQueueFull):
+		return ipc.Errorf(ipc.CodeBusy, "%s", err.Error())
+	}
+	return ipc.Errorf(ipc.CodeInternal, "%s", err.Error())
+}
+
+// handler is the signature shared by every request method.
+type handler = func(ctx context.Context, params json.RawMessage) (any, error)
+
+var _ ipc.Handler = handler(nil)

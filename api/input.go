@@ -1,0 +1,246 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/terminal"
+	"github.com/paneflow-go/paneflow/workspace"
+)
+
+// sendTextMax is the largest send_text payload in bytes (spec §9).
+const sendTextMax = 64 << 10
+
+// Gate messages (spec ipc.md §4).
+const (
+	msgSendTextGate      = "surface.send_text disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable"
+	msgSendKeystrokeGate = "surface.send_keystroke disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable"
+)
+
+// agentBinaries are the agent CLIs send_text recognizes by the pane's
+// foreground command (spec conductor.md §1).
+var agentBinaries = map[string]bool{
+	"claude": true, "codex": true, "opencode": true, "pi": true, "hermes": true,
+	"grok": true, "amp": true, "cursor-agent": true, "gemini": true, "kiro-cli": true,
+	"agy": true, "copilot": true, "codebuddy": true, "droid": true, "qodercli": true,
+	"openclaw": true,
+}
+
+// agentTool returns the agent binary running in the foreground of sf, or
+// "".
+func agentTool(sf *workspace.Surface) string {
+	argv, ok := sf.ForegroundArgv()
+	if !ok || len(argv) == 0 {
+		return ""
+	}
+	name := terminal.Process{Argv: argv[:1]}.Name()
+	if agentBinaries[name] {
+		return name
+	}
+	return ""
+}
+
+// inputTarget resolves the surface of send_text/send_keystroke: the given
+// id, else the active workspace's first pane.
+func (s *server) inputTarget(id *uint64, unknown, none string) (*workspace.Surface, error) {
+	if id != nil {
+		sf, ok := s.m.Surface(*id)
+		if !ok {
+			return nil, ipc.InvalidParams("%s", unknown)
+		}
+		return sf, nil
+	}
+	sf, ok := s.m.ActiveSurface()
+	if !ok {
+		return nil, ipc.InvalidParams("%s", none)
+	}
+	return sf, nil
+}
+
+// sendInput writes to a pane, mapping a pane whose program is gone to
+// -32602.
+func sendInput(sf *workspace.Surface, p []byte) error {
+	err := sf.Terminal().SendInput(p)
+	if errors.Is(err, terminal.ErrClosed) {
+		return ipc.InvalidParams("surface %d has exited", sf.ID())
+	}
+	return fail(err)
+}
+
+type sendTextParams struct {
+	SurfaceID *uint64 `json:"surface_id"`
+	Text      string  `json:"text"`
+	Submit    bool    `json:"submit"`
+	Paste     *bool   `json:"paste"`
+}
+
+type sendTextResult struct {
+	Sent                   bool    `json:"sent"`
+	Length                 int     `json:"length"`
+	Submitted              bool    `json:"submitted"`
+	Paste                  bool    `json:"paste"`
+	SubmitMode             *string `json:"submit_mode"`
+	AgentTarget            bool    `json:"agent_target"`
+	AgentTool              *string `json:"agent_tool"`
+	TerminalBracketedPaste bool    `json:"terminal_bracketed_paste"`
+}
+
+// sendText types text into a pane (spec ipc.md §9).
+func (s *server) sendText(_ context.Context, params json.RawMessage) (any, error) {
+	scripting := s.o.Scripting()
+	unrestricted := !scripting && s.o.Unrestricted()
+	if !scripting && !unrestricted {
+		return nil, ipc.Errorf(ipc.CodeMethodNotFound, msgSendTextGate)
+	}
+	var p sendTextParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	if p.Text == "" && !p.Submit {
+		return nil, ipc.InvalidParams("Missing 'text' parameter")
+	}
+	if len(p.Text) > sendTextMax {
+		return nil, ipc.InvalidParams("Text exceeds 64 KiB limit")
+	}
+	sf, err := s.inputTarget(p.SurfaceID, "Surface not found", "No active terminal")
+	if err != nil {
+		return nil, err
+	}
+	emu := sf.Terminal().Emulator()
+	bracketed := emu.Modes().BracketedPaste
+	tool := agentTool(sf)
+	paste := p.Submit && (tool != "" || bracketed)
+	if p.Paste != nil {
+		paste = *p.Paste
+	}
+	res := sendTextResult{
+		Sent: true, Length: len(p.Text), Submitted: p.Submit, Paste: paste,
+		AgentTarget: tool != "", TerminalBracketedPaste: bracketed,
+	}
+	if tool != "" {
+		res.AgentTool = &tool
+	}
+	if unrestricted {
+		s.o.Logf("paneflow: ai_unrestricted: send_text to surface %d: %d bytes, submit=%t, paste=%t", sf.ID(), len(p.Text), p.Submit, paste)
+	}
+	if p.Text != "" {
+		data := []byte(p.Text)
+		if paste && bracketed {
+			data = bracketPaste(p.Text)
+		}
+		if err := sendInput(sf, data); err != nil {
+			return nil, err
+		}
+	}
+	if !p.Submit {
+		return res, nil
+	}
+	mode := "inline_cr"
+	if paste && p.Text != "" {
+		mode = "deferred_paste_cr"
+		gen := emu.Generation()
+		delay := s.o.PasteDelay
+		if !s.m.Go(func(stop <-chan struct{}) { deferredEnter(sf, gen, delay, stop) }) {
+			return nil, ipc.Errorf(ipc.CodeBusy, "Paneflow is shutting down")
+		}
+	} else if err := sendInput(sf, []byte{'\r'}); err != nil {
+		return nil, err
+	}
+	res.SubmitMode = &mode
+	return res, nil
+}
+
+// deferredEnter presses Enter after a paste: once delay has passed and
+// the program echoed something since the paste (its output generation
+// moved past gen), or pasteEchoGrace later at the latest. Nothing is sent
+// if the pane closes or the manager stops first.
+func deferredEnter(sf *workspace.Surface, gen uint64, delay time.Duration, stop <-chan struct{}) {
+	t := time.NewTimer(delay)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-sf.Closed():
+		return
+	case <-stop:
+		return
+	}
+	if g, ch := sf.Terminal().Emulator().Watch(); g == gen {
+		t.Reset(pasteEchoGrace)
+		select {
+		case <-ch:
+		case <-t.C:
+		case <-sf.Closed():
+			return
+		case <-stop:
+			return
+		}
+	}
+	_ = sf.Terminal().SendInput([]byte{'\r'}) // the pane may have exited meanwhile
+}
+
+// bracketPaste wraps text in ESC[200~ … ESC[201~ after removing every ESC
+// and C1 control (U+0080–U+009F, and stray bytes 0x80–0x9F), so the text
+// cannot end the paste early. Line endings are left alone.
+func bracketPaste(text string) []byte {
+	out := make([]byte, 0, len(text)+12)
+	out = append(out, "\x1b[200~"...)
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r == 0x1b:
+		case r >= 0x80 && r <= 0x9f:
+		case r == utf8.RuneError && size == 1 && text[i] >= 0x80 && text[i] <= 0x9f:
+		default:
+			out = append(out, text[i:i+size]...)
+		}
+		i += size
+	}
+	return append(out, "\x1b[201~"...)
+}
+
+type sendKeystrokeParams struct {
+	SurfaceID *uint64 `json:"surface_id"`
+	Keystroke string  `json:"keystroke"`
+}
+
+// sendKeystroke presses one named key (spec ipc.md §10).
+func (s *server) sendKeystroke(_ context.Context, params json.RawMessage) (any, error) {
+	if !s.o.Scripting() {
+		return nil, ipc.Errorf(ipc.CodeMethodNotFound, msgSendKeystrokeGate)
+	}
+	var p sendKeystrokeParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	if p.Keystroke == "" {
+		return nil, ipc.InvalidParams("Missing 'keystroke' parameter")
+	}
+	if strings.ContainsAny(p.Keystroke, "\r\n") {
+		return nil, ipc.InvalidParams("keystroke must not contain CR or LF bytes")
+	}
+	sf, err := s.inputTarget(p.SurfaceID, "No active terminal", "No active terminal")
+	if err != nil {
+		return nil, err
+	}
+	ev, err := terminal.ParseKey(p.Keystroke)
+	if err != nil {
+		return nil, ipc.InvalidParams("Invalid keystroke %q: %s", p.Keystroke, strings.TrimPrefix(err.Error(), "terminal: "))
+	}
+	b, ok := terminal.EncodeKey(ev, sf.Terminal().Emulator().Modes())
+	if !ok {
+		return map[string]bool{"sent": true}, nil // no encoding: nothing to write
+	}
+	if bytes.ContainsAny(b, "\r\n") {
+		return nil, ipc.InvalidParams("keystroke '%s' would submit (CR/LF); use surface.send_text with submit=true (`paneflow send --submit`) instead", p.Keystroke)
+	}
+	if err := sendInput(sf, b); err != nil {
+		return nil, err
+	}
+	return map[string]bool{"sent": true}, nil
+}

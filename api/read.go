@@ -1,0 +1,173 @@
+package api
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/paneflow-go/paneflow/terminal"
+)
+
+// Read limits (spec limits.md).
+const (
+	readDefaultLines = 200
+	readMaxRows      = 4000    // rows in the read source
+	readMaxChars     = 400_000 // characters in the read source
+)
+
+// source is the text surface.read pages through: the newest ≤4000 grid
+// rows (right-trimmed, trailing empty rows dropped), joined with "\n", cut
+// to the newest ≤400,000 characters at a line boundary.
+type source struct {
+	text       string
+	rows       int
+	generation uint64
+}
+
+// readSource takes the read source of an emulator.
+func readSource(emu *terminal.Emulator) source {
+	w, _ := emu.ReadText(readMaxRows, 0) // offset 0 is always in range
+	text := w.Text
+	if len(text) > readMaxChars { // bytes ≥ characters: only then can the cap apply
+		if n := utf8.RuneCountInString(text); n > readMaxChars {
+			cut := 0
+			for skip := n - readMaxChars; skip > 0; skip-- {
+				_, size := utf8.DecodeRuneInString(text[cut:])
+				cut += size
+			}
+			// Keep whole lines only: drop the partial first one.
+			if cut > 0 && text[cut-1] != '\n' {
+				if i := strings.IndexByte(text[cut:], '\n'); i >= 0 {
+					cut += i + 1
+				} else {
+					cut = len(text)
+				}
+			}
+			text = text[cut:]
+		}
+	}
+	rows := 0
+	if text != "" {
+		rows = strings.Count(text, "\n") + 1
+	}
+	return source{text: text, rows: rows, generation: w.Generation}
+}
+
+// window returns rows [start, end) of the source as text.
+func (s source) window(start, end int) string {
+	if start >= end {
+		return ""
+	}
+	// Byte offset of the start of row i: after the i-th newline.
+	from := 0
+	for i := 0; i < start; i++ {
+		from += strings.IndexByte(s.text[from:], '\n') + 1
+	}
+	to := from
+	for i := start; i < end; i++ {
+		j := strings.IndexByte(s.text[to:], '\n')
+		if j < 0 {
+			return s.text[from:]
+		}
+		to += j + 1
+	}
+	return s.text[from : to-1]
+}
+
+// keepTail returns the newest whole lines of text that fit in max bytes.
+func keepTail(text string, max int) string {
+	if len(text) <= max {
+		return text
+	}
+	cut := len(text) - max
+	if text[cut-1] != '\n' {
+		i := strings.IndexByte(text[cut:], '\n')
+		if i < 0 {
+			return ""
+		}
+		cut += i + 1
+	}
+	return text[cut:]
+}
+
+// fenceTag is the envelope element around untrusted terminal text.
+const fenceTag = "untrusted_terminal_output"
+
+// newFenceID returns 16 lowercase hex characters from 64 random bits.
+func newFenceID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go ≥ 1.24)
+	return hex.EncodeToString(b[:])
+}
+
+// fence wraps body in the untrusted-output envelope (spec ipc.md
+// surface.read). Every closing tag in body, in any letter case, is
+// defanged with a zero-width space after "<" so it cannot end the
+// envelope early.
+func fence(body string, surfaceID uint64, totalLines int, eof bool, id string) string {
+	var b strings.Builder
+	b.Grow(len(body) + 200)
+	b.WriteString("<" + fenceTag + ` source="surface:`)
+	b.WriteString(strconv.FormatUint(surfaceID, 10))
+	b.WriteString(`" total_lines="`)
+	b.WriteString(strconv.Itoa(totalLines))
+	b.WriteString(`" eof="`)
+	b.WriteString(strconv.FormatBool(eof))
+	b.WriteString(`" id="` + id + "\">\n")
+	b.WriteString(defang(body))
+	b.WriteString("\n</" + fenceTag + ` id="` + id + `">`)
+	return b.String()
+}
+
+// closingTag is what defang neutralizes.
+const closingTag = "</" + fenceTag
+
+// defang rewrites every case-insensitive occurrence of
+// "</untrusted_terminal_output" to "<\u200b/untrusted_terminal_output"
+// (keeping the original letters).
+func defang(s string) string {
+	if !containsFold(s, closingTag) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for {
+		i := indexFold(s, closingTag)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		b.WriteString("<\u200b")
+		b.WriteString(s[i+1 : i+len(closingTag)])
+		s = s[i+len(closingTag):]
+	}
+}
+
+func containsFold(s, sub string) bool { return indexFold(s, sub) >= 0 }
+
+// indexFold finds sub (ASCII, lowercase) in s ignoring ASCII case.
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i] != '<' {
+			continue
+		}
+		j := 1
+		for j < len(sub) && lowerASCII(s[i+j]) == sub[j] {
+			j++
+		}
+		if j == len(sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+func lowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}

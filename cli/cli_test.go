@@ -1,0 +1,213 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestVerbHelp(t *testing.T) {
+	for _, v := range verbs {
+		for _, args := range [][]string{{v.name, "--help"}, {v.name, "-h"}, append(append([]string{v.name}, v.params...), "--help")} {
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				f := &fakeServer{t: t}
+				code, stdout, stderr := runFake(context.Background(), f, args...)
+				if code != ExitOK {
+					t.Errorf("exit code = %d, want %d (stderr %q)", code, ExitOK, stderr)
+				}
+				if stdout != v.help() {
+					t.Errorf("stdout = %q, want the help text %q", stdout, v.help())
+				}
+				if stderr != "" || len(f.timeouts) != 0 {
+					t.Errorf("stderr %q, %d dials; want none", stderr, len(f.timeouts))
+				}
+			})
+		}
+	}
+}
+
+func TestHelpTextContents(t *testing.T) {
+	for _, v := range verbs {
+		t.Run(v.name, func(t *testing.T) {
+			h := v.help()
+			want := []string{"Usage: paneflow " + v.name + " " + v.synopsis + "\n", v.summary, "-h, --help", "Exit codes:"}
+			for _, f := range v.flags {
+				want = append(want, "--"+f.name, f.usage)
+			}
+			for _, a := range v.aliases {
+				want = append(want, a)
+			}
+			if len(v.params) > 0 && v.params[0] == "<target>" {
+				want = append(want, "cwd:PATH")
+			}
+			for _, w := range want {
+				if !strings.Contains(h, w) {
+					t.Errorf("help of %s does not contain %q:\n%s", v.name, w, h)
+				}
+			}
+			for _, line := range strings.Split(h, "\n") {
+				if len(line) > 120 {
+					t.Errorf("help of %s has a line of %d characters: %q", v.name, len(line), line)
+				}
+			}
+		})
+	}
+}
+
+func TestDispatchErrors(t *testing.T) {
+	tests := []struct {
+		args       []string
+		wantStderr string
+	}{
+		{nil, "paneflow: no verb given"},
+		{[]string{"frobnicate"}, "paneflow: unknown verb 'frobnicate'; see `paneflow --help` for the verb list\n"},
+		{[]string{"read", "--lines=5", "--json=maybe", "x"}, "read: flag --json takes no value, or true/false; got 'maybe'"},
+	}
+	for _, tt := range tests {
+		code, stdout, stderr := runFake(context.Background(), &fakeServer{t: t}, tt.args...)
+		if code != ExitUsage || stdout != "" || !strings.Contains(stderr, tt.wantStderr) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d and stderr containing %q", tt.args, code, stdout, stderr, ExitUsage, tt.wantStderr)
+		}
+	}
+}
+
+func TestBoolFlagValues(t *testing.T) {
+	h := map[string]handlerFunc{"surface.read": answer(map[string]any{"text": "x"})}
+	runVerbCases(t, []verbCase{
+		{name: "raw=false", args: []string{"read", "claude", "--raw=false"}, handlers: h,
+			wantCalls: []string{listCall, `surface.read {"surface_id":2}`}, wantStdout: "x"},
+		{name: "raw=true", args: []string{"read", "claude", "--raw=true"}, handlers: h,
+			wantCalls: []string{listCall, `surface.read {"fenced":false,"surface_id":2}`}, wantStdout: "x"},
+	})
+}
+
+func TestVerbsAndIsVerb(t *testing.T) {
+	var names []string
+	for _, v := range Verbs() {
+		names = append(names, v.Name)
+		names = append(names, v.Aliases...)
+	}
+	want := []string{"ls", "list_panes", "read", "read_pane", "search", "search_pane", "new", "select", "split", "focus",
+		"resize", "rename", "close", "send", "key", "wait", "watch", "ps", "status"}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("Verbs() names differ (-want +got):\n%s", diff)
+	}
+	for _, n := range want {
+		if !IsVerb(n) {
+			t.Errorf("IsVerb(%q) = false, want true", n)
+		}
+	}
+	for _, n := range []string{"", "help", "serve", "version", "LS"} {
+		if IsVerb(n) {
+			t.Errorf("IsVerb(%q) = true, want false", n)
+		}
+	}
+}
+
+// TestRunUnreachable drives the exported Run with a real ipc client against
+// a socket path where nothing listens.
+func TestRunUnreachable(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "none.sock")
+	env := map[string]string{"PANEFLOW_SOCKET_PATH": sock}
+	var stdout, stderr bytes.Buffer
+	code := Run(context.Background(), []string{"ls"}, strings.NewReader(""), &stdout, &stderr, func(k string) string { return env[k] })
+	if code != ExitFailure {
+		t.Errorf("exit code = %d, want %d", code, ExitFailure)
+	}
+	if want := "paneflow: paneflow IPC unreachable at " + sock; !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("stderr = %q, want it to start with %q", stderr.String(), want)
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("stdout = %q, want it empty", stdout.String())
+	}
+}
+
+func TestSubmitConfirmation(t *testing.T) {
+	sentAgent := map[string]any{"sent": true, "length": 2, "submitted": true, "paste": true, "submit_mode": "deferred_paste_cr", "agent_target": true}
+	// status answers the given snapshots in turn, repeating the last.
+	status := func(states ...map[string]any) handlerFunc {
+		i := 0
+		return func(map[string]any) (any, error) {
+			s := states[min(i, len(states)-1)]
+			i++
+			return s, nil
+		}
+	}
+	idle := map[string]any{"surface_id": 2, "state": "idle", "hooked": true, "output_generation": 5}
+	thinking := map[string]any{"surface_id": 2, "state": "thinking", "hooked": true, "output_generation": 5}
+	printed := map[string]any{"surface_id": 2, "state": "idle", "hooked": false, "output_generation": 6}
+	unhookedIdle := map[string]any{"surface_id": 2, "state": "idle", "hooked": false, "output_generation": 5}
+	sendCall := `surface.send_text {"submit":true,"surface_id":2,"text":"go"}`
+	statusCall := `surface.status {"surface_id":2}`
+	withStart := func(reason string) string {
+		// the fake server's keys are sorted; the CLI appends its own after them
+		return "{\n  \"agent_target\": true,\n  \"length\": 2,\n  \"paste\": true,\n  \"sent\": true,\n  \"submit_mode\": \"deferred_paste_cr\",\n  \"submitted\": true,\n" +
+			"  \"started\": true,\n  \"start_reason\": \"" + reason + "\"\n}\n"
+	}
+	tests := []verbCase{
+		{name: "hook state changed", args: []string{"send", "claude", "go", "--submit"},
+			handlers:   map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(idle, idle, thinking)},
+			wantCalls:  []string{listCall, statusCall, sendCall, statusCall, statusCall},
+			wantStdout: withStart("hook_state_changed")},
+		{name: "output generation changed", args: []string{"send", "claude", "go", "--submit"},
+			handlers:   map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(unhookedIdle, printed)},
+			wantCalls:  []string{listCall, statusCall, sendCall, statusCall},
+			wantStdout: withStart("output_generation_changed")},
+		{name: "no confirmation", args: []string{"send", "claude", "go", "--submit"},
+			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(unhookedIdle)},
+			wantCode: ExitFailure,
+			// one snapshot, then a poll every 60 ms for 3000 ms
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 50)...),
+			wantStderr: "paneflow: submit was written to agent pane 2, but no turn start was confirmed within 3000ms (no_hook_state_or_output_confirmation)\n"},
+		{name: "broadcast records an unconfirmed pane as sent and failed", args: []string{"send", "2", "go", "--submit", "--broadcast"},
+			handlers:  map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(unhookedIdle)},
+			wantCode:  ExitFailure,
+			wantCalls: append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 50)...),
+			wantStdout: "{\n  \"sent\": [\n    2\n  ],\n  \"failed\": [\n    {\n      \"surface_id\": 2,\n" +
+				"      \"error\": \"submit was written to agent pane 2, but no turn start was confirmed within 3000ms (no_hook_state_or_output_confirmation)\"\n" +
+				"    }\n  ],\n  \"submitted\": true\n}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) { checkVerbCase(t, tt) })
+		})
+	}
+}
+
+func repeat(s string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}
+
+func TestHelp(t *testing.T) {
+	for _, name := range []string{"read", "read_pane"} {
+		got, ok := Help(name)
+		if want := lookupVerb("read").help(); !ok || got != want {
+			t.Errorf("Help(%q) = %q, %v; want %q, true", name, got, ok, want)
+		}
+	}
+	if got, ok := Help("serve"); ok || got != "" {
+		t.Errorf("Help(\"serve\") = %q, %v; want \"\", false", got, ok)
+	}
+}
+
+func TestInterruptedVerbIsSilent(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f := &fakeServer{t: t, surfaces: fixture(), handlers: map[string]handlerFunc{"surface.read": func(map[string]any) (any, error) {
+		cancel() // Ctrl-C while the call is in flight
+		return nil, context.Canceled
+	}}}
+	code, stdout, stderr := runFake(ctx, f, "read", "claude")
+	if code != ExitInterrupted || stdout != "" || stderr != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and no output", code, stdout, stderr, ExitInterrupted)
+	}
+}

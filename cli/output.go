@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// printRaw writes a JSON result from the server pretty-printed (two-space
+// indent, keys in the server's order) and a newline.
+func (s *session) printRaw(raw json.RawMessage) error {
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		return fmt.Errorf("unexpected result from the server: %v", err)
+	}
+	b.WriteByte('\n')
+	_, err := s.stdout.Write(b.Bytes())
+	return err
+}
+
+// printJSON writes v as pretty JSON and a newline, without escaping <, >
+// and & (terminal text is shown as it is).
+func (s *session) printJSON(v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := s.stdout.Write(b.Bytes())
+	return err
+}
+
+// withFields returns the JSON object raw with the given key/value pairs
+// appended (keys must not already be present), keeping the server's order.
+func withFields(raw json.RawMessage, kv ...any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return nil, err
+	}
+	obj := b.Bytes()
+	if len(obj) < 2 || obj[0] != '{' || obj[len(obj)-1] != '}' {
+		return nil, fmt.Errorf("result is not a JSON object")
+	}
+	out := append([]byte(nil), obj[:len(obj)-1]...)
+	for i := 0; i+1 < len(kv); i += 2 {
+		k, err := json.Marshal(kv[i])
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(kv[i+1])
+		if err != nil {
+			return nil, err
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, k...)
+		out = append(out, ':')
+		out = append(out, v...)
+	}
+	return append(out, '}'), nil
+}
+
+// orDash returns *p, or "-" when p is nil or empty.
+func orDash(p *string) string {
+	if p == nil || *p == "" {
+		return "-"
+	}
+	return *p
+}
+
+// deref returns *p, or "" when p is nil.
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// writeLines writes lines joined with newlines and a final newline, in one
+// write.
+func writeLines(w io.Writer, lines []string) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
+	return err
+}

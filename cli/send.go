@@ -1,0 +1,171 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/paneflow-go/paneflow/ipc"
+)
+
+// Submit confirmation (spec cli.md §6): after `send --submit` to an agent
+// pane, surface.status is polled until the agent visibly starts its turn.
+const (
+	submitPollInterval = 60 * time.Millisecond
+	submitConfirmLimit = 3000 * time.Millisecond
+)
+
+// gateError explains a closed scripting gate (-32601 from send_text or
+// send_keystroke) and how to open it.
+func gateError(err error) error {
+	return exitErrorf(ExitFailure, "writing into panes is disabled on this Paneflow server (%v); start the server with PANEFLOW_IPC_SCRIPTING=1 (e.g. `PANEFLOW_IPC_SCRIPTING=1 paneflow serve`) to allow send and key", err)
+}
+
+// isGateClosed reports whether err is the scripting gate's -32601.
+func isGateClosed(err error) bool {
+	code, ok := rpcCode(err)
+	return ok && code == ipc.CodeMethodNotFound
+}
+
+// statusSnapshot is what submit confirmation compares against.
+type statusSnapshot struct {
+	State      string `json:"state"`
+	Hooked     bool   `json:"hooked"`
+	Generation uint64 `json:"output_generation"`
+}
+
+// snapshot reads surface.status; nil when it fails (then no confirmation is
+// attempted: the send itself will report a missing pane).
+func snapshot(ctx context.Context, c caller, id uint64) *statusSnapshot {
+	var st statusSnapshot
+	if _, err := callInto(ctx, c, "surface.status", map[string]any{"surface_id": id}, &st); err != nil {
+		return nil
+	}
+	return &st
+}
+
+// confirmStart polls surface.status until the agent in pane id visibly
+// started its turn after a submit: a hooked session moved to a working state,
+// or the pane printed something. It returns the start_reason, or an error
+// saying the text was delivered but no start was seen.
+func (s *session) confirmStart(ctx context.Context, c caller, id uint64, before *statusSnapshot) (string, error) {
+	deadline := time.Now().Add(submitConfirmLimit)
+	t := time.NewTicker(submitPollInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-t.C:
+		}
+		if now := snapshot(ctx, c, id); now != nil {
+			switch {
+			case now.Hooked && now.State != before.State && workingStates[now.State]:
+				return "hook_state_changed", nil
+			case now.Generation > before.Generation:
+				return "output_generation_changed", nil
+			}
+		}
+		if !time.Now().Before(deadline) {
+			return "", fmt.Errorf("submit was written to agent pane %d, but no turn start was confirmed within %dms (no_hook_state_or_output_confirmation)", id, submitConfirmLimit.Milliseconds())
+		}
+	}
+}
+
+// workingStates are the agent states that show a submitted turn started.
+var workingStates = map[string]bool{"thinking": true, "waiting_for_input": true, "finished": true}
+
+// sendOne sends text to one pane and, for a submit to an agent pane,
+// confirms the turn started. It returns the result to print.
+func (s *session) sendOne(ctx context.Context, c caller, id uint64, text string, submit, paste bool) (json.RawMessage, error) {
+	p := map[string]any{"surface_id": id, "text": text, "submit": submit}
+	if paste {
+		p["paste"] = true // never an explicit false: the server decides then
+	}
+	var before *statusSnapshot
+	if submit {
+		before = snapshot(ctx, c, id)
+	}
+	var res struct {
+		AgentTarget bool `json:"agent_target"`
+	}
+	raw, err := callInto(ctx, c, "surface.send_text", p, &res)
+	if err != nil {
+		return nil, err
+	}
+	if !submit || !res.AgentTarget || before == nil {
+		return raw, nil
+	}
+	reason, err := s.confirmStart(ctx, c, id, before)
+	if err != nil {
+		return raw, err
+	}
+	return withFields(raw, "started", true, "start_reason", reason)
+}
+
+func runSend(ctx context.Context, s *session, in *input) error {
+	text := in.args[1]
+	submit, paste, broadcast := in.bool("submit"), in.bool("paste"), in.bool("broadcast")
+	c, err := s.connect()
+	if err != nil {
+		return err
+	}
+	if !broadcast {
+		t, err := s.target(ctx, c, in)
+		if err != nil {
+			return err
+		}
+		raw, err := s.sendOne(ctx, c, t.ID, text, submit, paste)
+		if isGateClosed(err) {
+			return gateError(err)
+		}
+		if err != nil {
+			return err
+		}
+		return s.printRaw(raw)
+	}
+	targets, err := s.resolve(ctx, c, in.args[0])
+	if err != nil {
+		return err
+	}
+	type failure struct {
+		SurfaceID uint64 `json:"surface_id"`
+		Error     string `json:"error"`
+	}
+	out := struct {
+		Sent      []uint64  `json:"sent"`
+		Failed    []failure `json:"failed"`
+		Submitted bool      `json:"submitted"`
+	}{Sent: []uint64{}, Failed: []failure{}, Submitted: submit}
+	for i, t := range targets {
+		raw, err := s.sendOne(ctx, c, t.ID, text, submit, paste)
+		if err != nil && i == 0 && isGateClosed(err) {
+			return gateError(err) // the gate is the server's: no other pane would take it either
+		}
+		if err != nil && ctx.Err() != nil {
+			return err // interrupted: stop here, report nothing half-done as a pane failure
+		}
+		if raw != nil {
+			out.Sent = append(out.Sent, t.ID) // delivered, even if the start was not confirmed
+		}
+		if err != nil {
+			out.Failed = append(out.Failed, failure{t.ID, err.Error()})
+		}
+	}
+	if err := s.printJSON(out); err != nil {
+		return err
+	}
+	if len(out.Failed) > 0 {
+		return &exitError{Code: ExitFailure}
+	}
+	return nil
+}
+
+func runKey(ctx context.Context, s *session, in *input) error {
+	err := s.simple(ctx, in, "surface.send_keystroke", map[string]any{"keystroke": in.args[1]})
+	if isGateClosed(err) {
+		return gateError(err)
+	}
+	return err
+}

@@ -1,0 +1,171 @@
+// Package core assembles Paneflow's headless core: the event bus, the
+// workspace model with its terminals, the JSON-RPC socket and the methods
+// served on it.
+//
+// It is the composition root shared by `paneflow serve` (no window) and the
+// desktop app (which hosts the same Core in-process and adds a window as one
+// more bus subscriber). Subsystem packages never import each other or this
+// package; only core and cmd/paneflow wire them together.
+//
+// # Concurrency
+//
+// A Core is created by [New], runs with [Core.Serve] and is stopped with
+// [Core.Shutdown], which may be called from any goroutine. Its exported
+// subsystems are safe for concurrent use.
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+
+	"github.com/paneflow-go/paneflow/api"
+	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/config"
+	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/version"
+	"github.com/paneflow-go/paneflow/workspace"
+)
+
+// Options configures [New]. The zero value serves on the default socket
+// path with 200×50 panes.
+type Options struct {
+	// SocketPath is where the JSON-RPC socket listens; "" resolves it from
+	// the environment (PANEFLOW_SOCKET_PATH, XDG_RUNTIME_DIR, …).
+	SocketPath string
+	// Cols and Rows are the size of new panes; 0 means 200×50.
+	Cols, Rows int
+	// Getenv reads the server's environment (the scripting gate is read
+	// from it at call time); nil means os.Getenv.
+	Getenv func(string) string
+	// Logf receives diagnostics; nil discards them.
+	Logf func(format string, args ...any)
+	// NoInitialWorkspace skips creating the first workspace with one shell
+	// pane (tests that build their own layout use it).
+	NoInitialWorkspace bool
+	// Config is the configuration to run with; nil loads paneflow.toml
+	// from the config directory, reporting its warnings through Logf.
+	Config *config.Config
+}
+
+// Core is a running headless Paneflow.
+type Core struct {
+	Bus        *bus.Bus
+	Workspaces *workspace.Manager
+	Registry   *ipc.Registry
+	// SocketPath is the resolved endpoint the server listens on.
+	SocketPath string
+
+	server *ipc.Server
+	exec   *ipc.QueueExecutor
+	logf   func(format string, args ...any)
+}
+
+// New builds the core and claims the socket. It fails if another live
+// Paneflow already serves on the same path.
+func New(o Options) (*Core, error) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	logf := o.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	path := o.SocketPath
+	if path == "" {
+		p, err := ipc.ServerSocketPath(getenv)
+		if err != nil {
+			return nil, fmt.Errorf("core: %w", err)
+		}
+		path = p
+	}
+	cols, rows := o.Cols, o.Rows
+	if cols <= 0 || rows <= 0 {
+		cols, rows = 200, 50
+	}
+	cfg := loadConfig(o.Config, getenv, logf)
+	var shell []string
+	if cfg.DefaultShell != "" {
+		shell = []string{cfg.DefaultShell}
+	}
+	env := make([]string, 0, len(cfg.Terminal.Env))
+	for k, v := range cfg.Terminal.Env {
+		env = append(env, k+"="+v)
+	}
+	sort.Strings(env)
+	c := &Core{Bus: bus.New(), SocketPath: path, logf: logf}
+	c.Workspaces = workspace.NewManager(workspace.Options{
+		Cols: cols, Rows: rows, SocketPath: path, Bus: c.Bus, Getenv: getenv,
+		Shell: shell, Env: env, Scrollback: cfg.Terminal.ScrollbackLines, Version: version.String(),
+	})
+	c.Registry = ipc.NewRegistry()
+	api.Register(c.Registry, c.Workspaces, c.Bus, api.Options{
+		Scripting:    func() bool { return getenv("PANEFLOW_IPC_SCRIPTING") == "1" },
+		Unrestricted: func() bool { return cfg.AIUnrestricted },
+		Fenced:       func() bool { return cfg.AIInjectionFence },
+		PasteDelay:   cfg.SubmitPasteDelay,
+		Version:      version.String(),
+		Logf:         logf,
+	})
+	c.exec = ipc.NewQueueExecutor(256)
+	c.exec.Start()
+	c.server = &ipc.Server{Path: path, Registry: c.Registry, Executor: c.exec, Logf: logf}
+	if err := c.server.Listen(); err != nil {
+		c.exec.Close()
+		c.Workspaces.Close()
+		c.Bus.Close()
+		return nil, err
+	}
+	if getenv("PANEFLOW_IPC_SCRIPTING") == "1" {
+		logf("paneflow: PANEFLOW_IPC_SCRIPTING=1: any process of this user can type into panes")
+	}
+	if !o.NoInitialWorkspace {
+		if _, err := c.Workspaces.CreateWorkspace("Terminal", "", nil, true); err != nil {
+			c.Shutdown(context.Background())
+			return nil, fmt.Errorf("core: first workspace: %w", err)
+		}
+	}
+	return c, nil
+}
+
+// loadConfig returns cfg, or the configuration file's content when cfg is
+// nil. Problems with the file are reported and never fatal.
+func loadConfig(cfg *config.Config, getenv func(string) string, logf func(string, ...any)) config.Config {
+	if cfg != nil {
+		return *cfg
+	}
+	dir, err := config.Dir(getenv, runtime.GOOS)
+	if err != nil {
+		logf("paneflow: %v; using the default configuration", err)
+		return config.Default()
+	}
+	c, warns := config.Load(filepath.Join(dir, config.FileName))
+	for _, w := range warns {
+		logf("paneflow: config: %s", w)
+	}
+	return c
+}
+
+// Serve answers requests until ctx is done or Shutdown is called. It always
+// returns a non-nil error; after a shutdown it is ipc.ErrServerClosed.
+func (c *Core) Serve(ctx context.Context) error {
+	return c.server.Serve(ctx)
+}
+
+// Shutdown stops the socket (removing its file), closes every pane and
+// stops the bus. It is bounded by ctx and by the panes' kill grace.
+func (c *Core) Shutdown(ctx context.Context) error {
+	err := c.server.Shutdown(ctx)
+	c.exec.Close()
+	c.Workspaces.Close()
+	c.Bus.Close()
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("core: shutdown: %w", err)
+	}
+	return err
+}

@@ -1,0 +1,298 @@
+package ipc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultCallTimeout is the per-call timeout of a [Client] whose Timeout is
+// zero.
+const DefaultCallTimeout = 10 * time.Second
+
+// lastID numbers requests across all clients of the process.
+var lastID atomic.Int64
+
+// errClosedWithoutReply is the transport error when the server closes the
+// connection before answering.
+var errClosedWithoutReply = errors.New("connection closed without a reply")
+
+// Client calls a Paneflow server. Each call uses a fresh connection, so a
+// Client holds no resources, its zero value (with Path set) is ready to
+// use, and it is safe for concurrent use.
+type Client struct {
+	// Path is the socket path (pipe name on Windows), e.g. from
+	// ClientSocketPath.
+	Path string
+
+	// Timeout bounds each Call, from dialing to the end of the reply, and
+	// the wait for a Subscribe's first frame. Zero means
+	// DefaultCallTimeout (10 s); negative means no timeout. A deadline on
+	// the call's ctx applies too, and the earlier one wins. Long methods
+	// (e.g. surface.wait) need a Timeout longer than their own wait.
+	Timeout time.Duration
+}
+
+// timeout returns the client's own limit, or 0 for none.
+func (c *Client) timeout() time.Duration {
+	switch {
+	case c.Timeout == 0:
+		return DefaultCallTimeout
+	case c.Timeout < 0:
+		return 0
+	}
+	return c.Timeout
+}
+
+// Call sends one request and decodes the reply's result into result (which
+// may be nil to discard it; a *json.RawMessage keeps it raw). params is
+// encoded with encoding/json; nil sends no params.
+//
+// Errors: an *[Error] when the server answered with a JSON-RPC error (or a
+// legacy {"error": "..."} result, given [CodeInternal]); an
+// *[UnreachableError] when the server could not be reached or closed the
+// connection without answering; a *[TimeoutError] when it did not answer
+// within Timeout; ctx.Err() when ctx ended first; [ErrResponseTooLarge]
+// when the reply exceeds [MaxFrame].
+func (c *Client) Call(ctx context.Context, method string, params, result any) error {
+	id := lastID.Add(1)
+	line, err := encodeRequest(id, method, params)
+	if err != nil {
+		return err
+	}
+	s, err := c.open(ctx, line)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	frame, err := s.fr.next()
+	if err != nil {
+		return c.readError(ctx, s, err)
+	}
+	return decodeResponse(frame, id, result)
+}
+
+// Notify sends a notification (a request without an id, which the server
+// runs but never answers) and returns once it is written.
+func (c *Client) Notify(ctx context.Context, method string, params any) error {
+	line, err := encodeRequest(-1, method, params)
+	if err != nil {
+		return err
+	}
+	s, err := c.open(ctx, line)
+	if err != nil {
+		return err
+	}
+	return s.Close()
+}
+
+// Subscribe sends a stream request (events.subscribe) and returns the
+// stream once its first frame has arrived (within Timeout). If that frame
+// is a JSON-RPC error reply, Subscribe returns it as an *[Error]; otherwise
+// [Stream.Next] returns it first. Cancelling ctx closes the stream.
+func (c *Client) Subscribe(ctx context.Context, method string, params any) (*Stream, error) {
+	id := lastID.Add(1)
+	line, err := encodeRequest(id, method, params)
+	if err != nil {
+		return nil, err
+	}
+	s, err := c.open(ctx, line)
+	if err != nil {
+		return nil, err
+	}
+	frame, err := s.fr.next()
+	if err != nil {
+		s.Close()
+		return nil, c.readError(ctx, s, err)
+	}
+	if isErrorReply(frame) {
+		s.Close()
+		return nil, decodeResponse(frame, id, nil)
+	}
+	s.pending = bytes.Clone(frame)
+	s.nc.SetDeadline(time.Time{}) // a stream may be quiet for a long time
+	return s, nil
+}
+
+// encodeRequest builds a request line, refusing one the server would
+// reject as too long.
+func encodeRequest(id int64, method string, params any) ([]byte, error) {
+	var raw json.RawMessage
+	if params != nil {
+		var err error
+		if raw, err = json.Marshal(params); err != nil {
+			return nil, fmt.Errorf("ipc: encoding params of %s: %w", method, err)
+		}
+	}
+	line, err := appendRequest(nil, id, method, raw)
+	if err != nil {
+		return nil, fmt.Errorf("ipc: encoding %s: %w", method, err)
+	}
+	if len(line) > MaxFrame {
+		return nil, &Error{Code: CodeInvalidRequest, Message: msgTooLarge}
+	}
+	return line, nil
+}
+
+// open dials, arms the deadline and ctx, and writes line. A failed write is
+// not final: the server may have refused the connection with a frame
+// (busy, permission) that is waiting to be read, so open returns the stream
+// and leaves the verdict to the read.
+func (c *Client) open(ctx context.Context, line []byte) (*Stream, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	timeout := c.timeout()
+	var deadline time.Time
+	if timeout > 0 {
+		deadline = time.Now().Add(timeout)
+	}
+	dctx := ctx
+	if !deadline.IsZero() {
+		var cancel context.CancelFunc
+		dctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+	}
+	nc, err := dialEndpoint(dctx, c.Path)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if dctx.Err() != nil {
+			return nil, &TimeoutError{After: timeout}
+		}
+		return nil, &UnreachableError{Path: c.Path, Err: err}
+	}
+	s := &Stream{ctx: ctx, nc: nc, fr: newFrameReader(nc, MaxFrame), timeout: timeout}
+	s.stop = context.AfterFunc(ctx, func() { nc.SetDeadline(aLongTimeAgo) })
+	nc.SetDeadline(deadline)
+	if _, err := nc.Write(line); err != nil {
+		s.writeErr = err
+	}
+	return s, nil
+}
+
+// readError turns a failed read of the reply into the error Call returns.
+func (c *Client) readError(ctx context.Context, s *Stream, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, errFrameTooLarge):
+		return ErrResponseTooLarge
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		if s.timeout > 0 {
+			return &TimeoutError{After: s.timeout}
+		}
+		return context.DeadlineExceeded // the ctx's deadline, just before ctx noticed
+	case s.writeErr != nil:
+		return &UnreachableError{Path: c.Path, Err: s.writeErr}
+	case errors.Is(err, io.EOF):
+		return &UnreachableError{Path: c.Path, Err: errClosedWithoutReply}
+	}
+	return &UnreachableError{Path: c.Path, Err: err}
+}
+
+// isErrorReply reports whether frame is a JSON-RPC error reply rather than
+// a stream frame.
+func isErrorReply(frame []byte) bool {
+	var probe struct {
+		JSONRPC string          `json:"jsonrpc"`
+		Error   json.RawMessage `json:"error"`
+	}
+	return json.Unmarshal(frame, &probe) == nil && probe.JSONRPC != "" && len(probe.Error) > 0 && string(probe.Error) != "null"
+}
+
+// decodeResponse decodes a reply to request id into result.
+func decodeResponse(frame []byte, id int64, result any) error {
+	var resp struct {
+		Result json.RawMessage `json:"result"`
+		Error  *Error          `json:"error"`
+		ID     json.RawMessage `json:"id"`
+	}
+	if err := json.Unmarshal(frame, &resp); err != nil {
+		return fmt.Errorf("ipc: malformed reply: %v", err)
+	}
+	if resp.Error != nil {
+		return resp.Error
+	}
+	var gotID int64
+	if err := json.Unmarshal(resp.ID, &gotID); err != nil || gotID != id {
+		return fmt.Errorf("ipc: reply has id %s, want %d", resp.ID, id)
+	}
+	if len(resp.Result) > 0 && resp.Result[0] == '{' {
+		var legacy struct {
+			Error *string `json:"error"`
+		}
+		if json.Unmarshal(resp.Result, &legacy) == nil && legacy.Error != nil {
+			return &Error{Code: CodeInternal, Message: *legacy.Error}
+		}
+	}
+	if result == nil || len(resp.Result) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(resp.Result, result); err != nil {
+		return fmt.Errorf("ipc: decoding the result: %w", err)
+	}
+	return nil
+}
+
+// Stream is the reading end of a push stream opened with
+// [Client.Subscribe]. Next must not be called concurrently with itself;
+// Close may be called from any goroutine, including to unblock Next.
+type Stream struct {
+	ctx      context.Context
+	nc       net.Conn
+	fr       *frameReader
+	stop     func() bool // stops the ctx watch
+	timeout  time.Duration
+	writeErr error  // a failed request write (see open)
+	pending  []byte // the first frame, read by Subscribe
+
+	closeOnce sync.Once
+	closed    atomic.Bool
+}
+
+// Next returns the next frame, one JSON value without its newline, in a
+// slice the caller may keep. It returns io.EOF when the server closed the
+// stream, ctx.Err() once the Subscribe ctx is done, [net.ErrClosed] after
+// Close, and [ErrResponseTooLarge] for a frame over [MaxFrame] (the stream
+// is then unusable).
+func (s *Stream) Next() (json.RawMessage, error) {
+	if p := s.pending; p != nil {
+		s.pending = nil
+		return p, nil
+	}
+	frame, err := s.fr.next()
+	if err == nil {
+		return bytes.Clone(frame), nil
+	}
+	switch {
+	case s.closed.Load():
+		return nil, net.ErrClosed
+	case s.ctx.Err() != nil:
+		return nil, s.ctx.Err()
+	case errors.Is(err, errFrameTooLarge):
+		return nil, ErrResponseTooLarge
+	}
+	return nil, err
+}
+
+// Close closes the connection, which ends the subscription on the server.
+// It is idempotent.
+func (s *Stream) Close() error {
+	var err error
+	s.closeOnce.Do(func() {
+		s.closed.Store(true)
+		s.stop()
+		err = s.nc.Close()
+	})
+	return err
+}

@@ -1,0 +1,314 @@
+package ipc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// errDeadline is what reads and writes fail with past a deadline (net and
+// go-winio connections both wrap it).
+var errDeadline = os.ErrDeadlineExceeded
+
+// conn is one served connection. Its goroutine (serve) owns fr and wbuf.
+type conn struct {
+	s    *Server
+	nc   net.Conn
+	fr   *frameReader
+	wbuf []byte
+
+	// disconnected is set by a watcher when the client went away while a
+	// Long or stream handler ran.
+	disconnected atomic.Bool
+}
+
+// serve runs the request loop until the client leaves, a frame is bad
+// beyond repair, the connection idles out, or the server shuts down.
+func (c *conn) serve(parent context.Context) {
+	defer c.s.released(c)
+	defer c.nc.Close()
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+
+	if !c.s.peerAllowed(c.nc) {
+		c.write(nullID, nil, &Error{Code: CodePermission, Message: msgPeerUID})
+		return
+	}
+	c.fr = newFrameReader(c.nc, MaxFrame)
+	idle := c.s.idleTimeout()
+	for {
+		// Set the deadline, then check for shutdown: Shutdown sets the
+		// flag, then the deadline, so one of the two stops this read.
+		c.nc.SetReadDeadline(time.Now().Add(idle))
+		if c.s.closing.Load() {
+			return
+		}
+		frame, err := c.fr.next()
+		if errors.Is(err, errFrameTooLarge) {
+			c.write(nullID, nil, &Error{Code: CodeInvalidRequest, Message: msgTooLarge})
+			return
+		}
+		if err != nil {
+			return // EOF, idle deadline, shutdown: close silently
+		}
+		if isBlank(frame) {
+			continue
+		}
+		req, errID, rerr := decodeRequest(frame)
+		if rerr != nil {
+			if !c.write(errID, nil, rerr) {
+				return
+			}
+			continue
+		}
+		m := c.s.Registry.lookup(req.method)
+		if m == nil {
+			if !req.notification() && !c.write(req.id, nil, Errorf(CodeMethodNotFound, "method not found: %s", req.method)) {
+				return
+			}
+			continue
+		}
+		if m.stream != nil {
+			c.serveStream(ctx, m, &req)
+			return
+		}
+		result, rpcErr, reply := c.call(ctx, m, &req)
+		if !reply || req.notification() {
+			if c.disconnected.Load() {
+				return
+			}
+			continue
+		}
+		if !c.write(req.id, result, rpcErr) {
+			return
+		}
+	}
+}
+
+// write sends a reply: result when rpcErr is nil, else the error. It
+// reports whether the write succeeded.
+func (c *conn) write(id, result json.RawMessage, rpcErr *Error) bool {
+	if rpcErr != nil {
+		c.wbuf = appendError(c.wbuf[:0], id, rpcErr)
+	} else {
+		c.wbuf = appendResult(c.wbuf[:0], id, result)
+	}
+	c.nc.SetWriteDeadline(time.Now().Add(c.s.idleTimeout()))
+	_, err := c.nc.Write(c.wbuf)
+	if cap(c.wbuf) > 64<<10 {
+		c.wbuf = nil // do not pin a large reply's buffer for the connection's lifetime
+	}
+	return err == nil
+}
+
+// outcome is what a handler goroutine hands back.
+type outcome struct {
+	result json.RawMessage
+	err    error
+}
+
+// call runs a request/response method and returns the reply to send.
+// reply is false when nothing must be sent (the client disconnected).
+func (c *conn) call(ctx context.Context, m *method, req *request) (result json.RawMessage, rpcErr *Error, reply bool) {
+	s := c.s
+	if ctx.Err() != nil {
+		return nil, &Error{Code: CodeBusy, Message: msgShuttingDown}, true
+	}
+	var hctx context.Context
+	var cancel context.CancelFunc
+	if m.long {
+		hctx, cancel = context.WithCancel(ctx)
+		stop := c.watchDisconnect(cancel, false)
+		defer stop()
+	} else {
+		hctx, cancel = context.WithTimeout(ctx, s.dispatchTimeout())
+	}
+	defer cancel()
+
+	done := make(chan outcome, 1)
+	s.wg.Add(1) // the connection goroutine is counted, so the counter is > 0
+	go func() {
+		defer s.wg.Done()
+		var out outcome
+		run := func() { out = s.invoke(hctx, m, req) }
+		if m.mutating && s.Executor != nil {
+			if err := s.Executor.Do(hctx, run); err != nil {
+				out = outcome{err: err}
+			}
+		} else {
+			run()
+		}
+		done <- out
+	}()
+
+	var out outcome
+	select {
+	case out = <-done:
+		if out.err == nil {
+			return out.result, nil, true
+		}
+	case <-hctx.Done():
+		out.err = hctx.Err()
+	}
+	if c.disconnected.Load() {
+		return nil, nil, false
+	}
+	return nil, s.rpcError(out.err, hctx, req.method), true
+}
+
+// invoke calls the handler, recovering a panic, and encodes its result.
+func (s *Server) invoke(ctx context.Context, m *method, req *request) (out outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = outcome{err: &panicError{value: r, stack: debug.Stack()}}
+		}
+	}()
+	v, err := m.handler(ctx, req.params)
+	if err != nil {
+		var e *Error
+		if !errors.As(err, &e) || e != nil { // a typed nil *Error means success
+			return outcome{err: err}
+		}
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return outcome{err: fmt.Errorf("internal error: encoding the result: %v", err)}
+	}
+	return outcome{result: data}
+}
+
+// rpcError maps a handler's or the executor's error to the error sent.
+func (s *Server) rpcError(err error, hctx context.Context, method string) *Error {
+	var e *Error
+	var p *panicError
+	switch {
+	case errors.As(err, &e) && e != nil:
+		return e
+	case errors.Is(err, ErrBusy):
+		return &Error{Code: CodeBusy, Message: msgQueueFull}
+	case errors.Is(err, ErrExecutorClosed):
+		return &Error{Code: CodeBusy, Message: msgShuttingDown}
+	case errors.As(err, &p):
+		s.logf("ipc: %s: %v\n%s", method, p.value, p.stack)
+		return &Error{Code: CodeInternal, Message: msgInternalPanic}
+	case hctx.Err() != nil && s.closing.Load():
+		return &Error{Code: CodeBusy, Message: msgShuttingDown}
+	case errors.Is(hctx.Err(), context.DeadlineExceeded):
+		return &Error{Code: CodeTimeout, Message: msgTimeout}
+	}
+	return &Error{Code: CodeInternal, Message: err.Error()}
+}
+
+// watchDisconnect watches the connection while a Long or stream handler
+// runs, and calls cancel when the client goes away (a read fails with
+// anything but a deadline). With discard, it consumes and drops whatever the
+// client sends (streams); otherwise it only peeks, so a pipelined next
+// request stays buffered for the request loop. The returned stop function
+// ends the watch and must be called before the connection is read again.
+func (c *conn) watchDisconnect(cancel context.CancelFunc, discard bool) (stop func()) {
+	c.nc.SetReadDeadline(time.Time{})
+	done := make(chan struct{})
+	c.s.wg.Add(1)
+	go func() {
+		defer c.s.wg.Done()
+		defer close(done)
+		for {
+			var err error
+			if discard {
+				_, err = c.fr.r.Discard(max(c.fr.r.Buffered(), 1))
+			} else {
+				_, err = c.fr.r.Peek(1)
+				if err == nil {
+					return // the client sent more: it is still there
+				}
+			}
+			if err != nil {
+				if !errors.Is(err, errDeadline) {
+					c.disconnected.Store(true)
+					cancel()
+				}
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.nc.SetReadDeadline(aLongTimeAgo)
+			<-done
+		})
+	}
+}
+
+// serveStream hands the connection to a stream handler.
+func (c *conn) serveStream(ctx context.Context, m *method, req *request) {
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := c.watchDisconnect(cancel, true)
+	defer stop()
+	c.nc.SetWriteDeadline(time.Time{})
+	w := &frameWriter{ctx: sctx, nc: c.nc, timeout: c.s.idleTimeout()}
+	err := m.stream(sctx, req.params, w)
+	if err == nil {
+		return
+	}
+	if w.started() || req.notification() || c.disconnected.Load() {
+		c.s.logf("ipc: %s stream ended: %v", req.method, err)
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	c.write(req.id, nil, c.s.rpcError(err, sctx, req.method))
+}
+
+// frameWriter is the FrameWriter of a stream connection.
+type frameWriter struct {
+	ctx     context.Context // the stream's: once done, writes fail
+	nc      net.Conn
+	timeout time.Duration
+
+	mu    sync.Mutex
+	wrote bool  // guarded by mu
+	err   error // first write error, guarded by mu
+	buf   []byte
+}
+
+// WriteFrame implements [FrameWriter].
+func (w *frameWriter) WriteFrame(v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("ipc: encoding a frame: %w", err)
+	}
+	if len(data)+1 > MaxFrame {
+		return fmt.Errorf("ipc: frame of %d bytes exceeds the %d-byte cap", len(data)+1, MaxFrame)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return w.err
+	}
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	w.buf = append(append(w.buf[:0], data...), '\n')
+	w.nc.SetWriteDeadline(time.Now().Add(w.timeout))
+	if _, err := w.nc.Write(w.buf); err != nil {
+		w.err = fmt.Errorf("ipc: writing a frame: %w", err)
+		return w.err
+	}
+	w.wrote = true
+	return nil
+}
+
+func (w *frameWriter) started() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.wrote || w.err != nil
+}

@@ -1,0 +1,109 @@
+// Package ipctest starts [ipc.Server]s for tests: on a fresh, short socket
+// path, serving in the background, shut down when the test ends.
+package ipctest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/paneflow-go/paneflow/ipc"
+)
+
+// ShutdownTimeout bounds the shutdown that Start registers with t.Cleanup.
+const ShutdownTimeout = 10 * time.Second
+
+// Start starts a server for reg on a fresh endpoint and returns it; see
+// [StartServer].
+func Start(t testing.TB, reg *ipc.Registry) *ipc.Server {
+	t.Helper()
+	return StartServer(t, &ipc.Server{Registry: reg})
+}
+
+// StartServer listens and serves s in the background. An empty s.Path gets
+// a fresh endpoint: a socket in a new short temporary directory (removed at
+// cleanup; t.TempDir's paths can exceed the 104-byte socket limit) or, on
+// Windows, a uniquely named pipe. A nil s.Logf logs through t.Logf while
+// the test runs. At cleanup the server is shut down, and the test fails if
+// Shutdown times out or Serve returned anything but [ipc.ErrServerClosed].
+func StartServer(t testing.TB, s *ipc.Server) *ipc.Server {
+	t.Helper()
+	if s.Path == "" {
+		s.Path = NewPath(t)
+	}
+	var logMu sync.Mutex
+	logging := true
+	if s.Logf == nil {
+		s.Logf = func(format string, args ...any) {
+			logMu.Lock()
+			defer logMu.Unlock()
+			if logging {
+				t.Logf(format, args...)
+			}
+		}
+	}
+	if err := s.Listen(); err != nil {
+		t.Fatalf("ipctest: listening on %s: %v", s.Path, err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(context.Background()) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+		defer cancel()
+		if err := s.Shutdown(ctx); err != nil {
+			t.Errorf("ipctest: Shutdown: %v", err)
+		}
+		if err := <-served; !errors.Is(err, ipc.ErrServerClosed) {
+			t.Errorf("ipctest: Serve returned %v, want %v", err, ipc.ErrServerClosed)
+		}
+		logMu.Lock()
+		logging = false
+		logMu.Unlock()
+	})
+	return s
+}
+
+// NewPath returns an unused endpoint: on Unix "<short temp dir>/paneflow.sock"
+// (the directory is removed at cleanup), on Windows a random pipe name.
+func NewPath(t testing.TB) string {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		var b [8]byte
+		rand.Read(b[:])
+		return `\\.\pipe\paneflow-test-` + hex.EncodeToString(b[:])
+	}
+	dir, err := os.MkdirTemp("", "pf")
+	if err != nil {
+		t.Fatalf("ipctest: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	p := filepath.Join(dir, "paneflow.sock")
+	if len(p) >= ipc.MaxSocketPath {
+		t.Fatalf("ipctest: socket path %s is too long (%d bytes); set TMPDIR to a shorter directory", p, len(p))
+	}
+	return p
+}
+
+// Client returns a client for s with the default timeout.
+func Client(s *ipc.Server) *ipc.Client {
+	return &ipc.Client{Path: s.Path}
+}
+
+// Call calls method on s and returns the raw result, failing the test on
+// any error.
+func Call(t testing.TB, s *ipc.Server, method string, params any) json.RawMessage {
+	t.Helper()
+	var raw json.RawMessage
+	if err := Client(s).Call(context.Background(), method, params, &raw); err != nil {
+		t.Fatalf("ipctest: %s: %v", method, err)
+	}
+	return raw
+}

@@ -1,0 +1,107 @@
+//go:build unix
+
+package ipc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// chmodSocket sets the socket file's mode; a variable so a test can make
+// it fail.
+var chmodSocket = os.Chmod
+
+// listenEndpoint binds the Unix socket at path (see [Server.Listen]) and
+// returns a function that removes the socket file if it is still the one
+// bound here.
+func listenEndpoint(path string, replaceRunning bool, logf func(string, ...any)) (net.Listener, func(), error) {
+	prepareDir(filepath.Dir(path), logf)
+
+	switch fi, err := os.Lstat(path); {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, nil, fmt.Errorf("ipc: %w", err)
+	case fi.Mode().Type() != fs.ModeSocket:
+		return nil, nil, fmt.Errorf("ipc: %s exists and is not a socket; refusing to replace it", path)
+	default:
+		if !replaceRunning {
+			if line, alive := ProbeInstance(path, ProbeTimeout); alive {
+				return nil, nil, &InstanceRunningError{Path: path, Identify: line}
+			}
+		}
+		// Stale (nothing answers) or a squatter that is not Paneflow.
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("ipc: removing stale socket: %w", err)
+		}
+		logf("ipc: replaced a stale socket at %s", path)
+	}
+
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		return nil, nil, fmt.Errorf("ipc: %w", err)
+	}
+	ln.SetUnlinkOnClose(false) // Shutdown removes it, and only if it is still ours
+	if err := chmodSocket(path, 0o600); err != nil {
+		ln.Close()
+		os.Remove(path)
+		return nil, nil, fmt.Errorf("ipc: cannot make %s private (%w); refusing to serve", path, err)
+	}
+	var dev, ino uint64
+	if st, err := os.Stat(path); err == nil {
+		if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+			dev, ino = uint64(sys.Dev), uint64(sys.Ino)
+		}
+	}
+	remove := func() {
+		st, err := os.Lstat(path)
+		if err != nil {
+			return
+		}
+		if sys, ok := st.Sys().(*syscall.Stat_t); ok && (uint64(sys.Dev) != dev || uint64(sys.Ino) != ino) {
+			logf("ipc: %s was replaced by another process; leaving it", path)
+			return
+		}
+		os.Remove(path)
+	}
+	return ln, remove, nil
+}
+
+// prepareDir creates dir (and missing parents) with mode 0700. An existing
+// directory is tightened to 0700 only when it is Paneflow's own
+// ("…/paneflow") and owned by us: an override such as
+// PANEFLOW_SOCKET_PATH=$HOME/pf.sock must not change $HOME's mode. Errors
+// are logged and otherwise ignored; binding reports what matters.
+func prepareDir(dir string, logf func(string, ...any)) {
+	fi, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			logf("ipc: creating %s: %v", dir, err)
+			return
+		}
+		if err := os.Chmod(dir, 0o700); err != nil { // MkdirAll is subject to umask
+			logf("ipc: chmod %s: %v", dir, err)
+		}
+		return
+	}
+	if err != nil || !fi.IsDir() || filepath.Base(dir) != socketDirName || fi.Mode().Perm() == 0o700 {
+		return
+	}
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Geteuid() {
+		return
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		logf("ipc: chmod %s: %v", dir, err)
+	}
+}
+
+// dialEndpoint connects to the Unix socket at path.
+func dialEndpoint(ctx context.Context, path string) (net.Conn, error) {
+	var d net.Dialer
+	return d.DialContext(ctx, "unix", path)
+}

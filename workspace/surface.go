@@ -1,0 +1,282 @@
+package workspace
+
+import (
+	"strings"
+	"time"
+
+	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/terminal"
+)
+
+// Surface is one pane: a terminal running a program, placed in a
+// workspace's layout. Surfaces are created by the [Manager] and live until
+// they are closed; a surface whose program exited stays (as "exited")
+// until then. Its ID is unique for the life of the process.
+//
+// All methods are safe for concurrent use. The zero value is not usable.
+type Surface struct {
+	id      uint64
+	m       *Manager
+	term    *terminal.Terminal
+	dir     string // working directory it was started in
+	command string // PaneSpec.Command ("" for a shell)
+	gone    chan struct{}
+
+	// Guarded by m.mu.
+	ws     *wsState
+	leaf   *node
+	custom string
+	closed bool
+}
+
+// ID returns the surface's id (surface_id on the wire).
+func (s *Surface) ID() uint64 { return s.id }
+
+// Terminal returns the surface's terminal. It stays readable after the
+// surface is closed (its program is gone by then).
+func (s *Surface) Terminal() *terminal.Terminal { return s.term }
+
+// Command returns the command line the pane was started with, "" for an
+// interactive shell.
+func (s *Surface) Command() string { return s.command }
+
+// CustomName returns the user-given name ("" for an automatic name).
+func (s *Surface) CustomName() string {
+	s.m.mu.Lock()
+	defer s.m.mu.Unlock()
+	return s.custom
+}
+
+// Closed returns a channel that is closed when the surface is closed
+// (removed from its workspace).
+func (s *Surface) Closed() <-chan struct{} { return s.gone }
+
+// Exited reports how the surface's program ended; ok is false while it
+// runs.
+func (s *Surface) Exited() (st terminal.ExitStatus, ok bool) { return s.term.ExitStatus() }
+
+// Info describes the surface as surface.list does, with its resolved
+// name. ok is false once the surface is closed.
+func (s *Surface) Info() (info SurfaceInfo, ok bool) {
+	for _, in := range s.m.Surfaces() {
+		if in.ID == s.id {
+			return in, true
+		}
+	}
+	return SurfaceInfo{}, false
+}
+
+// probe is what a surface reports about its program right now.
+type probe struct {
+	title  string
+	cwd    string // "" when unknown
+	cmd    *string
+	base   string
+	exited bool
+	code   *int
+}
+
+// probe reads the title, working directory and foreground command. It
+// reads /proc (or the platform's equivalent) and must not run under m.mu.
+func (s *Surface) probe() probe {
+	emu := s.term.Emulator()
+	p := probe{title: emu.Title(), cwd: emu.Cwd()}
+	if st, ok := s.term.ExitStatus(); ok {
+		p.exited = true
+		code := st.Code
+		p.code = &code
+	} else if argv, cmdline, cwd, ok := s.foreground(); ok {
+		p.base = commandName(argv)
+		p.cmd = &cmdline
+		if p.cwd == "" {
+			p.cwd = cwd
+		}
+	}
+	if p.base == "" {
+		p.base = titleName(p.title)
+	}
+	if p.base == "" && s.command != "" {
+		p.base = commandName(splitCommand(s.command))
+	}
+	if p.base == "" {
+		p.base = "shell"
+	}
+	return p
+}
+
+// foreground reads the foreground process: its argv, command line and
+// working directory. For the pane's own "$SHELL -c <command>" process it
+// gives the command's words and text instead of the shell's.
+func (s *Surface) foreground() (argv []string, cmdline, cwd string, ok bool) {
+	fg, err := s.term.Foreground()
+	if err != nil || len(fg.Argv) == 0 {
+		return nil, "", "", false
+	}
+	if fg.Pid == s.term.Pid() && s.command != "" {
+		return splitCommand(s.command), s.command, fg.Cwd, true
+	}
+	return fg.Argv, strings.Join(fg.Argv, " "), fg.Cwd, true
+}
+
+// ForegroundArgv reports the command running in the foreground of the
+// pane: the job an interactive shell runs (or the shell itself when
+// idle), or for a pane started with a command, that command's words. ok
+// is false once the program exited or when it cannot be read. It reads
+// /proc (or the platform's equivalent).
+func (s *Surface) ForegroundArgv() (argv []string, ok bool) {
+	argv, _, _, ok = s.foreground()
+	return argv, ok
+}
+
+// splitCommand splits a shell command line into words, honouring single
+// and double quotes and backslash escapes; it stops at the first shell
+// operator (; | & < > newline) since only the first words name a pane.
+func splitCommand(s string) []string {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	var quote rune
+	esc := false
+	for _, r := range s {
+		switch {
+		case esc:
+			cur.WriteRune(r)
+			esc = false
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			} else if r == '\\' && quote == '"' {
+				esc = true
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '\\':
+			esc, inWord = true, true
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case strings.ContainsRune(";|&<>\n", r):
+			if inWord {
+				words = append(words, cur.String())
+			}
+			return words
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words
+}
+
+// watch publishes the surface's output, title and exit on the bus. It
+// runs on its own goroutine (counted in m.wg) until the program exited or
+// the surface was closed.
+func (m *Manager) watch(s *Surface) {
+	defer m.wg.Done()
+	emu := s.term.Emulator()
+	gen, ch := emu.Watch()
+	title := emu.Title()
+	report := func() {
+		g, next := emu.Watch()
+		ch = next
+		if g != gen {
+			gen = g
+			m.publish(bus.SurfaceChanged{SurfaceID: s.id, Generation: g})
+		}
+		if t := emu.Title(); t != title {
+			title = t
+			m.publish(bus.TitleChanged{SurfaceID: s.id, Title: t})
+		}
+	}
+	for {
+		select {
+		case <-ch:
+			report()
+		case <-s.term.Done():
+			// Done is closed after the last output was parsed.
+			report()
+			st, _ := s.term.ExitStatus()
+			m.publish(bus.SurfaceExited{SurfaceID: s.id, ExitCode: st.Code, Signal: st.Signal})
+			return
+		case <-s.gone:
+			return
+		}
+	}
+}
+
+// Settle says when a pane's output has settled: Floor has passed since
+// the wait began and no output arrived for Quiet, or Max has passed. The
+// zero value of a field means its default in [Options.PromptSettle].
+type Settle struct {
+	Floor, Quiet, Max time.Duration
+}
+
+// withDefaults fills zero fields from d.
+func (st Settle) withDefaults(d Settle) Settle {
+	if st.Floor <= 0 {
+		st.Floor = d.Floor
+	}
+	if st.Quiet <= 0 {
+		st.Quiet = d.Quiet
+	}
+	if st.Max <= 0 {
+		st.Max = d.Max
+	}
+	return st
+}
+
+// defaultPromptSettle is the prompt prefill settle (spec limits.md: floor
+// 1800 ms, poll 200 ms, cap 8000 ms).
+var defaultPromptSettle = Settle{Floor: 1800 * time.Millisecond, Quiet: 200 * time.Millisecond, Max: 8 * time.Second}
+
+// WaitSettled blocks until the surface's output settled according to st
+// (see [Settle]; zero fields take the prompt defaults) and reports true,
+// or reports false as soon as the surface is closed, its program exits,
+// or stop is closed. It is driven by the emulator's change notifications,
+// not by polling.
+func (s *Surface) WaitSettled(st Settle, stop <-chan struct{}) bool {
+	st = st.withDefaults(defaultPromptSettle)
+	deadline := time.NewTimer(st.Max)
+	defer deadline.Stop()
+	floor := time.NewTimer(st.Floor)
+	defer floor.Stop()
+	select {
+	case <-floor.C:
+	case <-deadline.C:
+		return true
+	case <-s.gone:
+		return false
+	case <-s.term.Done():
+		return false
+	case <-stop:
+		return false
+	}
+	emu := s.term.Emulator()
+	quiet := time.NewTimer(st.Quiet)
+	defer quiet.Stop()
+	for {
+		_, ch := emu.Watch()
+		select {
+		case <-ch:
+			quiet.Reset(st.Quiet)
+		case <-quiet.C:
+			return true
+		case <-deadline.C:
+			return true
+		case <-s.gone:
+			return false
+		case <-s.term.Done():
+			return false
+		case <-stop:
+			return false
+		}
+	}
+}
