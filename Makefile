@@ -42,7 +42,7 @@ run: build
 ifeq ($(HAS_DISPLAY)$(ARGS),)
 	@echo "make run: built $(BIN)/paneflow$(EXE) ($$(./$(BIN)/paneflow$(EXE) version)), but there is no display"
 	@echo "  (DISPLAY and WAYLAND_DISPLAY are unset), so no window could open here."
-	@echo "  On a headless machine use \`$(BIN)/paneflow serve\`, the headless server (it arrives with the next release)."
+	@echo "  On a headless machine use \`$(BIN)/paneflow serve\`, the headless server."
 else
 	./$(BIN)/paneflow$(EXE) $(ARGS)
 endif

@@ -25,15 +25,16 @@ const (
 
 // Wait modes sent to surface.wait.
 const (
-	waitAny  = "any"  // done when one of surface_ids matched the pattern
-	waitAll  = "all"  // done when every one of surface_ids matched
-	waitIdle = "idle" // done when the single surface printed nothing for idle_ms (or matched pattern)
+	waitAny = "any" // done when one of surface_ids is done
+	waitAll = "all" // done when every one of surface_ids is done
 )
 
-// waitParams are surface.wait's parameters. The server subscribes to output
-// notifications of the surfaces, ignores text that was there when the wait
-// began, compiles pattern with (?m) so anchors are per line, and answers when
-// the mode is satisfied or with -32002 after timeout_ms.
+// waitParams are surface.wait's parameters. The server watches the
+// surfaces' output notifications, ignores text that was there when the wait
+// began and compiles pattern with (?m), so anchors are per line. A surface is
+// done when new output matches pattern or, with idle_ms, when it printed
+// nothing for that long. The server answers when the mode is satisfied, or
+// with -32002 after timeout_ms.
 type waitParams struct {
 	SurfaceIDs []uint64 `json:"surface_ids"`
 	Pattern    string   `json:"pattern,omitempty"`
@@ -102,7 +103,7 @@ func runWait(ctx context.Context, s *session, in *input) error {
 		if err != nil {
 			return idleResolveError(err)
 		}
-		p.SurfaceIDs, p.Mode, p.IdleMS = []uint64{t.ID}, waitIdle, idleFor.Milliseconds()
+		p.SurfaceIDs, p.IdleMS = []uint64{t.ID}, idleFor.Milliseconds()
 	case anyMode || allMode:
 		ts, err := s.resolve(ctx, c, match)
 		if err != nil {

@@ -76,6 +76,10 @@ func init() {
 	commands = []command{
 		{name: "help", summary: "print this help, or with a verb that verb's help", run: runHelp},
 		{name: "version", summary: "print the version", run: runVersion},
+		{name: "serve", summary: "run the headless server (panes and socket, no window)", help: serveUsage,
+			run: func(ctx context.Context, inv *invocation, args []string) error {
+				return runServe(ctx, inv.stderr, inv.getenv, args)
+			}},
 	}
 	commands = append(commands, clientCommands()...)
 }
@@ -204,7 +208,7 @@ func runDesktop(inv *invocation) error {
 // noDisplayMessage explains what to do on a machine without a display. The
 // Makefile's `run` target prints the same advice.
 const noDisplayMessage = "paneflow: no display found (DISPLAY and WAYLAND_DISPLAY are unset), so no window could open here;\n" +
-	"paneflow: on a headless machine use `paneflow serve`, the headless server (it arrives with the next release)."
+	"paneflow: on a headless machine use `paneflow serve`, the headless server."
 
 // hasDisplay reports whether a window could open: macOS and Windows always
 // have a display, other systems announce X11 or Wayland in the environment.
