@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -76,6 +75,11 @@ type server struct {
 // spec's messages, a closed scripting gate -32601, a timed-out wait
 // -32002, anything unexpected -32603.
 func Register(r *ipc.Registry, m *workspace.Manager, b *bus.Bus, o Options) {
+	newServer(r, m, b, o).register()
+}
+
+// newServer applies the defaults of o.
+func newServer(r *ipc.Registry, m *workspace.Manager, b *bus.Bus, o Options) *server {
 	if o.Scripting == nil {
 		o.Scripting = func() bool { return os.Getenv("PANEFLOW_IPC_SCRIPTING") == "1" }
 	}
@@ -96,35 +100,55 @@ func Register(r *ipc.Registry, m *workspace.Manager, b *bus.Bus, o Options) {
 	if o.heartbeat > 0 {
 		s.heartbeat = o.heartbeat
 	}
-	mut := ipc.Mutating()
+	return s
+}
 
-	r.Register("system.ping", s.ping)
-	r.Register("system.capabilities", s.capabilities)
-	r.Register("system.identify", s.identify)
+// register adds the methods to s.reg.
+func (s *server) register() {
+	for _, md := range s.methods() {
+		s.reg.Register(md.name, md.h, md.opts...)
+	}
+	s.reg.RegisterStream("events.subscribe", s.subscribe)
+}
 
-	r.Register("workspace.list", s.workspaceList)
-	r.Register("workspace.current", s.workspaceCurrent)
-	r.Register("workspace.create", s.workspaceCreate, mut)
-	r.Register("workspace.select", s.workspaceSelect, mut)
-	r.Register("workspace.close", s.workspaceClose, mut)
-	r.Register("workspace.restore_layout", s.workspaceRestoreLayout, mut)
-	r.Register("workspace.up", s.workspaceUp, mut)
+// methodDef is one request/response method.
+type methodDef struct {
+	name string
+	h    ipc.Handler
+	opts []ipc.Option
+}
 
-	r.Register("surface.list", s.surfaceList)
-	r.Register("surface.read", s.surfaceRead)
-	r.Register("surface.search", s.surfaceSearch)
-	r.Register("surface.status", s.surfaceStatus)
-	r.Register("surface.rename", s.surfaceRename, mut)
-	r.Register("surface.focus", s.surfaceFocus, mut)
-	r.Register("surface.split", s.surfaceSplit, mut)
-	r.Register("surface.resize", s.surfaceResize, mut)
-	r.Register("surface.close", s.surfaceClose, mut)
-	r.Register("surface.send_text", s.sendText, mut)
-	r.Register("surface.send_keystroke", s.sendKeystroke, mut)
-	r.Register("surface.wait", s.surfaceWait, ipc.Long())
+// methods lists the request/response methods Register adds.
+func (s *server) methods() []methodDef {
+	mut := []ipc.Option{ipc.Mutating()}
+	return []methodDef{
+		{"system.ping", s.ping, nil},
+		{"system.capabilities", s.capabilities, nil},
+		{"system.identify", s.identify, nil},
 
-	r.Register("fleet.list", s.fleetList)
-	r.RegisterStream("events.subscribe", s.subscribe)
+		{"workspace.list", s.workspaceList, nil},
+		{"workspace.current", s.workspaceCurrent, nil},
+		{"workspace.create", s.workspaceCreate, mut},
+		{"workspace.select", s.workspaceSelect, mut},
+		{"workspace.close", s.workspaceClose, mut},
+		{"workspace.restore_layout", s.workspaceRestoreLayout, mut},
+		{"workspace.up", s.workspaceUp, mut},
+
+		{"surface.list", s.surfaceList, nil},
+		{"surface.read", s.surfaceRead, nil},
+		{"surface.search", s.surfaceSearch, nil},
+		{"surface.status", s.surfaceStatus, nil},
+		{"surface.rename", s.surfaceRename, mut},
+		{"surface.focus", s.surfaceFocus, mut},
+		{"surface.split", s.surfaceSplit, mut},
+		{"surface.resize", s.surfaceResize, mut},
+		{"surface.close", s.surfaceClose, mut},
+		{"surface.send_text", s.sendText, mut},
+		{"surface.send_keystroke", s.sendKeystroke, mut},
+		{"surface.wait", s.surfaceWait, []ipc.Option{ipc.Long()}},
+
+		{"fleet.list", s.fleetList, nil},
+	}
 }
 
 // decode unmarshals a params object into v. Absent or null params are an
@@ -176,8 +200,3 @@ func fail(err error) error {
 	}
 	return ipc.Errorf(ipc.CodeInternal, "%s", err.Error())
 }
-
-// handler is the signature shared by every request method.
-type handler = func(ctx context.Context, params json.RawMessage) (any, error)
-
-var _ ipc.Handler = handler(nil)

@@ -86,6 +86,9 @@ func eventFrame(e bus.Event, now time.Time) (json.RawMessage, error) {
 	b := make([]byte, 0, len(fields)+48)
 	b = append(b, `{"type":`...)
 	b = append(b, typ...)
+	if len(fields) < 2 || fields[0] != '{' {
+		fields = []byte("{}") // not an object: no fields to add
+	}
 	if inner := bytes.TrimSpace(fields[1 : len(fields)-1]); len(inner) > 0 {
 		b = append(b, ',')
 		b = append(b, inner...)

@@ -17,63 +17,66 @@ const (
 	readMaxChars     = 400_000 // characters in the read source
 )
 
-// source is the text surface.read pages through: the newest ≤4000 grid
-// rows (right-trimmed, trailing empty rows dropped), joined with "\n", cut
-// to the newest ≤400,000 characters at a line boundary.
-type source struct {
+// page is one surface.read window.
+type page struct {
 	text       string
-	rows       int
+	lines      int
+	total      int // rows in the source (the newest ≤ readMaxRows)
+	eof        bool
 	generation uint64
 }
 
-// readSource takes the read source of an emulator.
-func readSource(emu *terminal.Emulator) source {
-	w, _ := emu.ReadText(readMaxRows, 0) // offset 0 is always in range
-	text := w.Text
-	if len(text) > readMaxChars { // bytes ≥ characters: only then can the cap apply
-		if n := utf8.RuneCountInString(text); n > readMaxChars {
-			cut := 0
-			for skip := n - readMaxChars; skip > 0; skip-- {
-				_, size := utf8.DecodeRuneInString(text[cut:])
-				cut += size
+// readPage returns up to lines rows ending offset rows before the newest
+// one, from a source made of the newest ≤4000 grid rows (right-trimmed,
+// trailing empty rows dropped). The window is cut to its newest
+// ≤400,000 characters at a line boundary (eof is then false). Reading
+// costs the window, not the whole source. ok is false, with the source's
+// size in total, when offset is out of range.
+func readPage(emu *terminal.Emulator, lines, offset int) (p page, ok bool) {
+	if offset < 0 || offset > readMaxRows {
+		w, _ := emu.ReadText(0, 0)
+		return page{total: min(w.TotalLines, readMaxRows)}, false
+	}
+	w, err := emu.ReadText(min(lines, readMaxRows-offset), offset)
+	p = page{total: min(w.TotalLines, readMaxRows), generation: w.Generation}
+	if err != nil {
+		return p, false
+	}
+	p.text, p.lines = w.Text, w.Lines
+	p.eof = p.total-offset-p.lines == 0
+	if len(p.text) > readMaxChars { // bytes ≥ characters: only then can the cap apply
+		if cut := charCut(p.text, readMaxChars); cut > 0 {
+			p.text = p.text[cut:]
+			p.lines = strings.Count(p.text, "\n") + 1
+			if p.text == "" {
+				p.lines = 0
 			}
-			// Keep whole lines only: drop the partial first one.
-			if cut > 0 && text[cut-1] != '\n' {
-				if i := strings.IndexByte(text[cut:], '\n'); i >= 0 {
-					cut += i + 1
-				} else {
-					cut = len(text)
-				}
-			}
-			text = text[cut:]
+			p.eof = false
 		}
 	}
-	rows := 0
-	if text != "" {
-		rows = strings.Count(text, "\n") + 1
-	}
-	return source{text: text, rows: rows, generation: w.Generation}
+	return p, true
 }
 
-// window returns rows [start, end) of the source as text.
-func (s source) window(start, end int) string {
-	if start >= end {
-		return ""
+// charCut returns the byte offset where the newest whole lines of text
+// holding at most max characters start (0 when all of it fits).
+func charCut(text string, max int) int {
+	n := utf8.RuneCountInString(text)
+	if n <= max {
+		return 0
 	}
-	// Byte offset of the start of row i: after the i-th newline.
-	from := 0
-	for i := 0; i < start; i++ {
-		from += strings.IndexByte(s.text[from:], '\n') + 1
+	cut := 0
+	for skip := n - max; skip > 0; skip-- {
+		_, size := utf8.DecodeRuneInString(text[cut:])
+		cut += size
 	}
-	to := from
-	for i := start; i < end; i++ {
-		j := strings.IndexByte(s.text[to:], '\n')
-		if j < 0 {
-			return s.text[from:]
+	if text[cut-1] != '\n' {
+		if i := strings.IndexByte(text[cut:], '\n'); i >= 0 {
+			cut += i + 1
+		} else {
+			cut = len(text)
 		}
-		to += j + 1
 	}
-	return s.text[from : to-1]
+	return cut
 }
 
 // keepTail returns the newest whole lines of text that fit in max bytes.

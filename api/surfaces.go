@@ -79,16 +79,11 @@ func (s *server) surfaceRead(_ context.Context, params json.RawMessage) (any, er
 	if err != nil {
 		return nil, err
 	}
-	src := readSource(sf.Terminal().Emulator())
-	if offset < 0 || offset > src.rows {
-		return nil, ipc.InvalidParams("offset %d out of range (total_lines=%d)", offset, src.rows)
+	pg, ok := readPage(sf.Terminal().Emulator(), lines, offset)
+	if !ok {
+		return nil, ipc.InvalidParams("offset %d out of range (total_lines=%d)", offset, pg.total)
 	}
-	end := src.rows - offset
-	start := max(0, end-lines)
-	res := readResult{
-		Text: src.window(start, end), Lines: end - start, TotalLines: src.rows,
-		EOF: start == 0, Generation: src.generation,
-	}
+	res := readResult{Text: pg.text, Lines: pg.lines, TotalLines: pg.total, EOF: pg.eof, Generation: pg.generation}
 	fenced := s.o.Fenced()
 	if p.Fenced != nil {
 		fenced = *p.Fenced

@@ -87,6 +87,9 @@ func (s *server) parseWait(params json.RawMessage) (waitRequest, error) {
 	case len(p.Pattern) > waitMaxPattern:
 		return r, ipc.InvalidParams("pattern exceeds %d bytes", waitMaxPattern)
 	case p.Pattern != "":
+		if _, err := regexp.Compile(p.Pattern); err != nil {
+			return r, ipc.InvalidParams("invalid pattern: %s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		}
 		re, err := regexp.Compile("(?m)" + p.Pattern)
 		if err != nil {
 			return r, ipc.InvalidParams("invalid pattern: %s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
@@ -118,10 +121,14 @@ type waitPane struct {
 	exited  atomic.Bool
 	closed  atomic.Bool
 
-	// Baseline, taken when the wait began.
-	baseAbs   uint64   // absolute main-buffer row of the cursor (dropped + history + y)
+	// Baseline, taken when the wait began. Absolute rows count every
+	// main-buffer row ever written (dropped + history + screen row), so
+	// they survive scrolling and eviction.
+	baseAbs   uint64   // absolute row of the cursor
 	prefix    string   // text of that row left of the cursor
 	prefixOn  bool     // prefix applies (the wait began on the main screen)
+	topAbs    uint64   // absolute row of the top of the screen
+	above     []string // screen rows above the cursor (rows topAbs…baseAbs-1)
 	altBase   []string // screen rows when the wait began on the alternate screen
 	scannedTo uint64   // absolute row: scrollback below it was examined
 
@@ -143,6 +150,7 @@ func (wp *waitPane) baseline() {
 		}
 		wp.lastGen = snap.Generation
 		top := dropped + uint64(hist)
+		wp.topAbs = top
 		if snap.AltScreen {
 			// The main screen is hidden: all of it counts once it is
 			// back; the alternate screen is compared row by row.
@@ -153,6 +161,10 @@ func (wp *waitPane) baseline() {
 			}
 		} else {
 			wp.baseAbs, wp.prefixOn = top+uint64(snap.Cursor.Y), true
+			wp.above = make([]string, snap.Cursor.Y)
+			for y := range snap.Cursor.Y {
+				wp.above[y] = snap.RowText(y)
+			}
 			var b strings.Builder
 			for _, c := range snap.Row(snap.Cursor.Y)[:min(snap.Cursor.X, snap.Cols)] {
 				b.WriteString(snap.Grapheme(c))
@@ -162,11 +174,10 @@ func (wp *waitPane) baseline() {
 		wp.scannedTo = wp.baseAbs
 		return
 	}
-	// Output never paused: start from the end of what is there.
+	// Output never paused: start from the cursor's row as it is now.
 	wp.lastGen = wp.emu.Generation()
-	wp.baseAbs = wp.emu.DroppedLines() + uint64(wp.emu.HistoryLen())
-	cx := wp.emu.Cursor()
-	wp.baseAbs += uint64(cx.Y)
+	wp.topAbs = wp.emu.DroppedLines() + uint64(wp.emu.HistoryLen())
+	wp.baseAbs = wp.topAbs + uint64(wp.emu.Cursor().Y)
 	wp.scannedTo = wp.baseAbs
 }
 
@@ -197,6 +208,17 @@ func (wp *waitPane) newLines() (lines []string, ok bool) {
 		return int(abs - dropped)
 	}
 	base := rel(wp.baseAbs)
+	// Rows that were above the cursor count where they changed (a clear
+	// or a redraw writes there).
+	var above []string
+	if aFrom, aTo := max(rel(wp.topAbs), 0), max(base, 0); aFrom < aTo {
+		above = emu.Lines(aFrom, aTo)
+		for i, l := range above {
+			if j := dropped + uint64(aFrom+i) - wp.topAbs; l != "" && l != wp.above[j] {
+				lines = append(lines, l)
+			}
+		}
+	}
 	from := max(base, 0)
 	if wp.scannedTo > wp.baseAbs {
 		from = max(from, rel(wp.scannedTo)-waitOverlap)
@@ -212,7 +234,7 @@ func (wp *waitPane) newLines() (lines []string, ok bool) {
 	for len(cur) > 0 && cur[len(cur)-1] == "" {
 		cur = cur[:len(cur)-1]
 	}
-	return cur, true
+	return append(lines, cur...), true
 }
 
 // suffixAfter returns the part of row cur written after the baseline

@@ -37,8 +37,8 @@ type currentResult struct {
 }
 
 // workspaceCurrent returns the active workspace with its layout and each
-// pane's recent text inline (the read source: ≤4000 rows, ≤400,000
-// characters), shortened from the oldest side when all of it would pass
+// pane's recent text inline (as surface.read with 4000 lines: ≤4000
+// rows, ≤400,000 characters), shortened from the oldest side when all of it would pass
 // currentScrollbackBudget; "scrollback": false leaves the text out.
 func (s *server) workspaceCurrent(_ context.Context, params json.RawMessage) (any, error) {
 	var p currentParams
@@ -56,7 +56,8 @@ func (s *server) workspaceCurrent(_ context.Context, params json.RawMessage) (an
 		total := 0
 		for i, d := range defs {
 			if sf, ok := s.m.Surface(d.SurfaceID); ok {
-				texts[i] = readSource(sf.Terminal().Emulator()).text
+				pg, _ := readPage(sf.Terminal().Emulator(), readMaxRows, 0)
+				texts[i] = pg.text
 				total += len(texts[i])
 			}
 		}
@@ -207,7 +208,7 @@ type paneParams struct {
 }
 
 // spec validates the unsupported fields and converts to a PaneSpec.
-// label wins over name; env keeps only string values.
+// A non-empty label wins over name; env keeps only string values.
 func (p *paneParams) spec(prefix string) (workspace.PaneSpec, error) {
 	for _, f := range []struct {
 		name string
@@ -221,7 +222,7 @@ func (p *paneParams) spec(prefix string) (workspace.PaneSpec, error) {
 	}
 	sp := workspace.PaneSpec{Cwd: p.Cwd, Command: p.Command, Prompt: p.Prompt}
 	switch {
-	case p.Label != nil:
+	case p.Label != nil && *p.Label != "":
 		sp.Name = *p.Label
 	case p.Name != nil:
 		sp.Name = *p.Name

@@ -19,7 +19,7 @@ import (
 // on timing, only that things happen before it.
 const testDeadline = 15 * time.Second
 
-func newManager(t *testing.T, o Options) (*Manager, *bus.Subscription) {
+func newManager(t *testing.T, o Options) (*Manager, *eventLog) {
 	t.Helper()
 	if o.Shell == nil {
 		o.Shell = []string{"/bin/sh"}
@@ -32,7 +32,7 @@ func newManager(t *testing.T, o Options) (*Manager, *bus.Subscription) {
 		m.Close()
 		b.Close()
 	})
-	return m, sub
+	return m, &eventLog{sub: sub}
 }
 
 // waitText waits until the pane's text contains want.
@@ -54,19 +54,31 @@ func waitText(t *testing.T, s *Surface, want string) string {
 	}
 }
 
-// waitEvent drains sub until an event satisfies ok.
-func waitEvent(t *testing.T, sub *bus.Subscription, ok func(bus.Event) bool) bus.Event {
+// eventLog reads a test subscription, keeping events not consumed yet.
+type eventLog struct {
+	sub     *bus.Subscription
+	pending []bus.Event
+}
+
+// waitEvent consumes events until one satisfies ok and returns it.
+func waitEvent(t *testing.T, l *eventLog, ok func(bus.Event) bool) bus.Event {
 	t.Helper()
 	deadline := time.After(testDeadline)
 	for {
-		evs, _ := sub.Drain(nil)
-		for _, e := range evs {
+		for len(l.pending) > 0 {
+			e := l.pending[0]
+			l.pending = l.pending[1:]
 			if ok(e) {
 				return e
 			}
 		}
+		evs, _ := l.sub.Drain(nil)
+		l.pending = evs
+		if len(evs) > 0 {
+			continue
+		}
 		select {
-		case <-sub.Ready():
+		case <-l.sub.Ready():
 		case <-deadline:
 			t.Fatalf("event never arrived")
 		}

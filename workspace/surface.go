@@ -182,8 +182,11 @@ func splitCommand(s string) []string {
 func (m *Manager) watch(s *Surface) {
 	defer m.wg.Done()
 	emu := s.term.Emulator()
-	gen, ch := emu.Watch()
-	title := emu.Title()
+	// Start from the emulator's initial state, so output (or a title)
+	// that arrived before this goroutine ran is reported too.
+	var gen uint64
+	var title string
+	var ch <-chan struct{}
 	report := func() {
 		g, next := emu.Watch()
 		ch = next
@@ -196,6 +199,7 @@ func (m *Manager) watch(s *Surface) {
 			m.publish(bus.TitleChanged{SurfaceID: s.id, Title: t})
 		}
 	}
+	report()
 	for {
 		select {
 		case <-ch:

@@ -1,0 +1,282 @@
+//go:build !windows
+
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/ipc/ipctest"
+	"github.com/paneflow-go/paneflow/workspace"
+)
+
+type waitOut struct {
+	Matched bool     `json:"matched"`
+	Idle    bool     `json:"idle"`
+	Panes   []uint64 `json:"panes"`
+	Matches []struct {
+		SurfaceID uint64   `json:"surface_id"`
+		Lines     []string `json:"lines"`
+	} `json:"matches"`
+}
+
+type waitReply struct {
+	res waitOut
+	err error
+}
+
+// startWait runs surface.wait in the background.
+func (e *env) startWait(params string) <-chan waitReply {
+	ch := make(chan waitReply, 1)
+	go func() {
+		res, err := e.handlers["surface.wait"](context.Background(), json.RawMessage(params))
+		var out waitOut
+		if err == nil {
+			b, _ := json.Marshal(res)
+			_ = json.Unmarshal(b, &out)
+		}
+		ch <- waitReply{out, err}
+	}()
+	return ch
+}
+
+// feed types input into panes every 20 ms until the wait returns: the
+// wait only sees output that arrives after it began, and the test cannot
+// know when that was.
+func feed(t *testing.T, ch <-chan waitReply, input string, panes ...*workspace.Surface) waitReply {
+	t.Helper()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(testDeadline)
+	for {
+		for _, p := range panes {
+			_ = p.Terminal().SendInput([]byte(input))
+		}
+		select {
+		case r := <-ch:
+			return r
+		case <-tick.C:
+		case <-deadline:
+			t.Fatal("surface.wait never returned")
+		}
+	}
+}
+
+func wantTimeout(t *testing.T, r waitReply, msg string) {
+	t.Helper()
+	if r.err == nil {
+		t.Fatalf("wait = %+v, want a timeout", r.res)
+	}
+	if ie := rpcErr(t, r.err); ie.Code != ipc.CodeTimeout || ie.Message != msg {
+		t.Errorf("wait error = %d %q, want %d %q", ie.Code, ie.Message, ipc.CodeTimeout, msg)
+	}
+}
+
+func TestWaitPattern(t *testing.T) {
+	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
+	sf := e.split(`echo DONE; printf 'DONE> '; exec cat`)
+	waitText(t, sf, "DONE>")
+	id := itoa(sf.ID())
+
+	// Text on screen before the call never matches, not even left of the
+	// cursor on its row.
+	r := feed(t, e.startWait(`{"surface_ids":[`+id+`],"pattern":"DONE","timeout_ms":300}`), "")
+	wantTimeout(t, r, "wait timed out after 0.3s")
+
+	// ^ and $ anchor per line: "xOK" does not match ^OK$.
+	r = feed(t, e.startWait(`{"surface_ids":[`+id+`],"pattern":"^OK$","timeout_ms":400}`), "xOK\n", sf)
+	wantTimeout(t, r, "wait timed out after 0.4s")
+	r = feed(t, e.startWait(`{"surface_ids":[`+id+`],"pattern":"^OK$"}`), "OK\n", sf)
+	if r.err != nil || !r.res.Matched || r.res.Idle || !slices.Equal(r.res.Panes, []uint64{sf.ID()}) {
+		t.Fatalf("wait = %+v, %v; want matched in pane %s", r.res, r.err, id)
+	}
+	if len(r.res.Matches) != 1 || len(r.res.Matches[0].Lines) == 0 {
+		t.Fatalf("matches = %+v", r.res.Matches)
+	}
+	for _, l := range r.res.Matches[0].Lines {
+		if l != "OK" {
+			t.Errorf("matching line %q, want only OK lines", l)
+		}
+	}
+
+}
+
+func TestWaitBaselineRow(t *testing.T) {
+	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
+	sf := e.split(`printf 'DONE> '; exec cat`)
+	waitText(t, sf, "DONE>")
+	ch := e.startWait(`{"surface_ids":[` + itoa(sf.ID()) + `],"pattern":"DONE","timeout_ms":300}`)
+	wantTimeout(t, feed(t, ch, ""), "wait timed out after 0.3s")
+	// Typed text echoes on the prompt's row, after the baseline column.
+	// Only the echo is fed (no newline), so the match is on that row.
+	ch = e.startWait(`{"surface_ids":[` + itoa(sf.ID()) + `],"pattern":"DONE"}`)
+	r := feed(t, ch, "DONE", sf)
+	if r.err != nil || !r.res.Matched {
+		t.Fatalf("wait = %+v, %v; want a match on the prompt row", r.res, r.err)
+	}
+	if l := r.res.Matches[0].Lines; len(l) == 0 || !strings.HasPrefix(l[0], "DONE") {
+		t.Errorf("matching lines %q, want the new text after the prompt", l)
+	}
+}
+
+func TestWaitMultiLineAndAltScreen(t *testing.T) {
+	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
+	sf := e.split(`exec cat`)
+	r := feed(t, e.startWait(`{"surface_ids":[`+itoa(sf.ID())+`],"pattern":"^A1\\nB1$"}`), "A1\nB1\n", sf)
+	if r.err != nil || !r.res.Matched {
+		t.Fatalf("multi-line wait = %+v, %v", r.res, r.err)
+	}
+	if l := r.res.Matches[0].Lines; len(l) < 2 || l[0] != "A1" || l[1] != "B1" {
+		t.Errorf("multi-line matching lines = %q, want [A1 B1 …]", l)
+	}
+
+	alt := e.split(`printf '\033[?1049h'; echo ALTDONE; echo READY; exec cat`)
+	waitText(t, alt, "READY")
+	id := itoa(alt.ID())
+	wantTimeout(t, feed(t, e.startWait(`{"surface_ids":[`+id+`],"pattern":"ALTDONE","timeout_ms":200}`), ""), "wait timed out after 0.2s")
+	r = feed(t, e.startWait(`{"surface_ids":[`+id+`],"pattern":"ALTDONE"}`), "ALTDONE\n", alt)
+	if r.err != nil || !r.res.Matched {
+		t.Fatalf("alt-screen wait = %+v, %v", r.res, r.err)
+	}
+}
+
+// TestWaitAboveBaseline: output written above the row the cursor was on
+// when the wait began (after a clear) counts; unchanged rows do not.
+func TestWaitAboveBaseline(t *testing.T) {
+	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
+	// Each newline clears the screen and prints at the top; the counter
+	// makes every redraw differ from what the wait saw at its start.
+	sf := e.split(`stty -echo; echo FINISHED-EARLY; echo READY; n=0; while read x; do n=$((n+1)); printf '\033[H\033[2JFINISHED %s\n' $n; done`)
+	waitText(t, sf, "READY")
+	r := feed(t, e.startWait(`{"surface_ids":[`+itoa(sf.ID())+`],"pattern":"^FINISHED \\d+$"}`), "\n", sf)
+	if r.err != nil || !r.res.Matched || len(r.res.Matches[0].Lines) != 1 || !strings.HasPrefix(r.res.Matches[0].Lines[0], "FINISHED ") {
+		t.Fatalf("wait after a clear = %+v, %v; want FINISHED n matched", r.res, r.err)
+	}
+}
+
+func TestWaitAnyAll(t *testing.T) {
+	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
+	a, b := e.split(`exec cat`), e.split(`exec cat`)
+	ids := itoa(a.ID()) + "," + itoa(b.ID())
+
+	r := feed(t, e.startWait(`{"surface_ids":[`+ids+`],"pattern":"X1","mode":"all","timeout_ms":400}`), "X1\n", a)
+	wantTimeout(t, r, "wait timed out after 0.4s")
+
+	r = feed(t, e.startWait(`{"surface_ids":[`+ids+`],"pattern":"X2","mode":"all"}`), "X2\n", a, b)
+	if r.err != nil || !r.res.Matched || !slices.Equal(r.res.Panes, []uint64{a.ID(), b.ID()}) || len(r.res.Matches) != 2 {
+		t.Fatalf("all = %+v, %v; want both panes", r.res, r.err)
+	}
+
+	r = feed(t, e.startWait(`{"surface_ids":[`+ids+`],"pattern":"X3","mode":"any"}`), "X3\n", b)
+	if r.err != nil || !r.res.Matched || !slices.Equal(r.res.Panes, []uint64{b.ID()}) {
+		t.Fatalf("any = %+v, %v; want pane %d", r.res, r.err, b.ID())
+	}
+}
+
+func TestWaitIdle(t *testing.T) {
+	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
+	quiet, quiet2 := e.split(`exec cat`), e.split(`exec cat`)
+	busy := e.split(`while :; do echo tick; sleep 0.05; done`)
+	waitText(t, busy, "tick")
+
+	r := feed(t, e.startWait(`{"surface_ids":[`+itoa(quiet.ID())+`,`+itoa(quiet2.ID())+`],"idle_ms":50,"mode":"all"}`), "")
+	if r.err != nil || !r.res.Idle || r.res.Matched || !slices.Equal(r.res.Panes, []uint64{quiet.ID(), quiet2.ID()}) {
+		t.Fatalf("idle all = %+v, %v", r.res, r.err)
+	}
+	r = feed(t, e.startWait(`{"surface_ids":[`+itoa(busy.ID())+`,`+itoa(quiet.ID())+`],"idle_ms":300}`), "")
+	if r.err != nil || !r.res.Idle || !slices.Contains(r.res.Panes, quiet.ID()) {
+		t.Fatalf("idle any = %+v, %v; want the quiet pane", r.res, r.err)
+	}
+	// A sentinel ends an idle wait early.
+	r = feed(t, e.startWait(`{"surface_ids":[`+itoa(quiet.ID())+`],"idle_ms":60000,"pattern":"SENTINEL"}`), "SENTINEL\n", quiet)
+	if r.err != nil || !r.res.Matched || r.res.Idle {
+		t.Fatalf("idle with sentinel = %+v, %v", r.res, r.err)
+	}
+}
+
+func TestWaitPanesGone(t *testing.T) {
+	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
+	sf := e.split(`read x; echo bye`)
+	r := feed(t, e.startWait(`{"surface_ids":[`+itoa(sf.ID())+`],"pattern":"NEVER"}`), "\n", sf)
+	if r.err == nil || rpcErr(t, r.err).Message != "all target panes closed before the pattern appeared" {
+		t.Fatalf("wait on an exiting pane = %+v, %v", r.res, r.err)
+	}
+	// A pane that already exited is gone from the start.
+	r = feed(t, e.startWait(`{"surface_ids":[`+itoa(sf.ID())+`],"pattern":"NEVER"}`), "")
+	if r.err == nil || rpcErr(t, r.err).Code != ipc.CodeInvalidParams {
+		t.Fatalf("wait on an exited pane = %+v, %v", r.res, r.err)
+	}
+	// all: one pane that can never match fails the wait.
+	live := e.split(`exec cat`)
+	r = feed(t, e.startWait(`{"surface_ids":[`+itoa(sf.ID())+`,`+itoa(live.ID())+`],"pattern":"NEVER","mode":"all"}`), "")
+	if want := "target pane " + itoa(sf.ID()) + " closed before the pattern appeared"; r.err == nil || rpcErr(t, r.err).Message != want {
+		t.Fatalf("all with an exited pane = %+v, %v; want %q", r.res, r.err, want)
+	}
+	// Closing the pane ends the wait (or, if the close wins the race,
+	// the wait does not find it).
+	closing := e.split(`exec cat`)
+	ch := e.startWait(`{"surface_ids":[` + itoa(closing.ID()) + `],"pattern":"NEVER"}`)
+	if err := e.m.CloseSurface(closing.ID()); err != nil {
+		t.Fatal(err)
+	}
+	r = feed(t, ch, "")
+	if r.err == nil || rpcErr(t, r.err).Code != ipc.CodeInvalidParams {
+		t.Fatalf("wait on a closed pane = %+v, %v", r.res, r.err)
+	}
+}
+
+func TestMatchLines(t *testing.T) {
+	tests := []struct {
+		re    string
+		lines []string
+		want  []string
+	}{
+		{`(?m)^OK$`, []string{"xOK", "OK", "OKx", "OK"}, []string{"OK", "OK"}},
+		{`(?m)B\nC`, []string{"A", "B", "C", "D"}, []string{"B", "C"}},
+		{`(?m)^$`, []string{"a", "", "b"}, []string{""}},
+		{`(?m)Z`, []string{"a"}, nil},
+		{`(?m)a`, slices.Repeat([]string{"a"}, 500), slices.Repeat([]string{"a"}, waitMaxLines)},
+	}
+	for _, tt := range tests {
+		got := matchLines(regexp.MustCompile(tt.re), tt.lines)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("matchLines(%s) mismatch (-want +got):\n%s", tt.re, diff)
+		}
+	}
+}
+
+func TestSuffixAfter(t *testing.T) {
+	tests := []struct{ cur, prefix, want string }{
+		{"$ ls", "$ ", "ls"},
+		{"$", "$ ", ""},
+		{"", "", ""},
+		{"DONE", "Build: ", "DONE"},
+		{"abc", "abc", ""},
+	}
+	for _, tt := range tests {
+		if got := suffixAfter(tt.cur, tt.prefix); got != tt.want {
+			t.Errorf("suffixAfter(%q, %q) = %q, want %q", tt.cur, tt.prefix, got, tt.want)
+		}
+	}
+}
+
+// TestWaitOverSocket checks surface.wait is Long: it outlives the
+// dispatch timeout.
+func TestWaitOverSocket(t *testing.T) {
+	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
+	sf := e.split(`exec cat`)
+	srv := ipctest.StartServer(t, &ipc.Server{Registry: e.reg, DispatchTimeout: 50 * time.Millisecond})
+	c := &ipc.Client{Path: srv.Path, Timeout: testDeadline}
+	var out waitOut
+	err := c.Call(context.Background(), "surface.wait", map[string]any{"surface_ids": []uint64{sf.ID()}, "idle_ms": 200}, &out)
+	if err != nil || !out.Idle {
+		t.Fatalf("surface.wait over the socket = %+v, %v; want idle", out, err)
+	}
+}
