@@ -78,6 +78,10 @@ type createParams struct {
 	Name   *string         `json:"name"`
 	Cwd    string          `json:"cwd"`
 	Layout json.RawMessage `json:"layout"`
+	// Command and Env start the workspace's one pane (our extension, used
+	// by `paneflow new --command/--env`); they cannot go with Layout.
+	Command string                     `json:"command"`
+	Env     map[string]json.RawMessage `json:"env"`
 }
 
 type createResult struct {
@@ -115,8 +119,21 @@ func (s *server) workspaceCreate(_ context.Context, params json.RawMessage) (any
 	if err != nil {
 		return nil, err
 	}
-	info, err := s.m.CreateWorkspace(title, p.Cwd, layout, layout != nil)
-	if err != nil {
+	var info workspace.WorkspaceInfo
+	if p.Command != "" || len(p.Env) > 0 {
+		if layout != nil {
+			return nil, ipc.InvalidParams("'command' and 'env' cannot be combined with 'layout'")
+		}
+		pp := paneParams{Cwd: p.Cwd, Command: p.Command, Env: p.Env}
+		spec, err := pp.spec("")
+		if err != nil {
+			return nil, err
+		}
+		info, err = s.m.CreateWorkspaceWith(title, spec, false)
+		if err != nil {
+			return nil, fail(err)
+		}
+	} else if info, err = s.m.CreateWorkspace(title, p.Cwd, layout, layout != nil); err != nil {
 		return nil, fail(err)
 	}
 	return createResult{Index: info.Index, Title: info.Title, Panes: info.Panes}, nil

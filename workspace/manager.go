@@ -431,6 +431,15 @@ func (m *Manager) CreateWorkspace(title, cwd string, layout *LayoutNode, activat
 	return info, err
 }
 
+// CreateWorkspaceWith appends a workspace holding one pane started from
+// spec (its command, environment and name); spec.Cwd, when set, is also
+// the workspace's cwd. Like CreateWorkspace without a layout it does not
+// change the active workspace unless activate is set.
+func (m *Manager) CreateWorkspaceWith(title string, spec PaneSpec, activate bool) (WorkspaceInfo, error) {
+	info, _, err := m.create(title, spec.Cwd, LayoutNode{Type: NodePane}, []PaneSpec{spec}, nil, -1, activate)
+	return info, err
+}
+
 // create is the common part of CreateWorkspace and Up: specs[order[k]]
 // fills the k-th leaf of tree; focus is the focused pane's index in specs
 // (-1: the first leaf). It returns the surfaces in specs order.
