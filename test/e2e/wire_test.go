@@ -1,0 +1,370 @@
+//go:build linux
+
+package e2e
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestWire speaks raw newline-delimited JSON-RPC to a live server.
+func TestWire(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+
+	t.Run("several requests on one connection", func(t *testing.T) {
+		c := s.with(t).dial()
+		for i := 1; i <= 3; i++ {
+			c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"system.ping"}`, i))
+			if f := c.recv(); string(f.ID) != fmt.Sprint(i) || string(f.Result) != `{"pong":true}` {
+				t.Errorf("ping %d: got %s, want {pong:true} with id %d", i, f.raw, i)
+			}
+		}
+		c.send(`{"jsonrpc":"2.0","id":"str-id","method":"system.identify"}`)
+		if f := c.recv(); string(f.ID) != `"str-id"` || !strings.Contains(string(f.Result), `"name":"Paneflow"`) {
+			t.Errorf("system.identify: got %s", f.raw)
+		}
+	})
+
+	t.Run("malformed JSON keeps the connection", func(t *testing.T) {
+		c := s.with(t).dial()
+		c.send(`{"jsonrpc":"2.0","id":1,"method":`)
+		if f := c.recv(); f.Error == nil || f.Error.Code != -32700 || string(f.ID) != "null" {
+			t.Errorf("malformed JSON: got %s, want a -32700 error with id null", f.raw)
+		}
+		c.send(`not json at all`)
+		if f := c.recv(); f.Error == nil || f.Error.Code != -32700 {
+			t.Errorf("garbage: got %s, want -32700", f.raw)
+		}
+		c.send(`{"jsonrpc":"2.0","id":2,"method":"system.ping"}`)
+		if f := c.recv(); string(f.ID) != "2" || string(f.Result) != `{"pong":true}` {
+			t.Errorf("ping after malformed JSON: got %s, want a normal reply", f.raw)
+		}
+	})
+
+	t.Run("unknown method", func(t *testing.T) {
+		c := s.with(t).dial()
+		c.send(`{"jsonrpc":"2.0","id":5,"method":"no.such_method"}`)
+		f := c.recv()
+		if f.Error == nil || f.Error.Code != -32601 || f.Error.Message != "method not found: no.such_method" || string(f.ID) != "5" {
+			t.Errorf("unknown method: got %s, want -32601 \"method not found: no.such_method\" with id 5", f.raw)
+		}
+		if f.Result != nil {
+			t.Errorf("unknown method: reply has a result (legacy shape): %s", f.raw)
+		}
+	})
+
+	t.Run("invalid params", func(t *testing.T) {
+		c := s.with(t).dial()
+		c.send(`{"jsonrpc":"2.0","id":6,"method":"surface.read","params":{"surface_id":"one"}}`)
+		if f := c.recv(); f.Error == nil || f.Error.Code != -32602 {
+			t.Errorf("surface.read with a string surface_id: got %s, want -32602", f.raw)
+		}
+		c.send(`{"jsonrpc":"2.0","id":7,"method":"surface.read","params":{"surface_id":424242}}`)
+		if f := c.recv(); f.Error == nil || f.Error.Code != -32602 || !strings.Contains(f.Error.Message, "424242 not found") {
+			t.Errorf("surface.read of a missing pane: got %s, want -32602 not found", f.raw)
+		}
+	})
+
+	t.Run("notifications get no reply", func(t *testing.T) {
+		c := s.with(t).dial()
+		c.send(`{"jsonrpc":"2.0","method":"system.ping"}`)
+		c.send(`{"jsonrpc":"2.0","method":"no.such_method"}`)
+		c.send(`{"jsonrpc":"2.0","method":"workspace.select","params":{"index":0}}`)
+		c.send(`{"jsonrpc":"2.0","id":9,"method":"system.ping"}`)
+		if f := c.recv(); string(f.ID) != "9" {
+			t.Errorf("first reply after three notifications: got %s, want the reply to id 9", f.raw)
+		}
+	})
+
+	t.Run("oversized frame", func(t *testing.T) {
+		c := s.with(t).dial()
+		big := `{"jsonrpc":"2.0","id":1,"method":"system.ping","params":{"pad":"` + strings.Repeat("a", 300<<10) + `"}}` + "\n"
+		go func() { // the server stops reading at the cap, so the write may fail
+			c.c.SetWriteDeadline(time.Now().Add(30 * time.Second))
+			c.c.Write([]byte(big))
+		}()
+		f := c.recv()
+		if f.Error == nil || f.Error.Code != -32600 || f.Error.Message != "request exceeds maximum length" {
+			t.Errorf("oversized frame: got %.200s, want -32600 \"request exceeds maximum length\"", f.raw)
+		}
+		c.wantEOF()
+		// A frame just under the cap is fine.
+		c = s.with(t).dial()
+		c.send(`{"jsonrpc":"2.0","id":2,"method":"system.ping","params":{"pad":"` + strings.Repeat("b", 200<<10) + `"}}`)
+		if f := c.recv(); string(f.Result) != `{"pong":true}` {
+			t.Errorf("a 200 KiB frame: got %.200s, want a normal reply", f.raw)
+		}
+	})
+
+	t.Run("events.subscribe", func(t *testing.T) {
+		s := s.with(t)
+		c := s.dial()
+		c.send(`{"jsonrpc":"2.0","id":1,"method":"events.subscribe","params":{"types":["surface_created","surface_closed"]}}`)
+		if f := c.recv(); f.Type != "subscribed" {
+			t.Fatalf("events.subscribe: first frame %s, want {type:subscribed}", f.raw)
+		}
+		p := s.command("exec sleep 1000")
+		s.mustCLI(nil, "close", id(p))
+		for _, want := range []string{"surface_created", "surface_closed"} {
+			f := c.recv()
+			if f.Type != want || !strings.Contains(f.raw, fmt.Sprintf(`"surface_id":%d`, p)) {
+				t.Errorf("events.subscribe: got %s, want %s of pane %d", f.raw, want, p)
+			}
+		}
+		c2 := s.dial()
+		c2.send(`{"jsonrpc":"2.0","id":1,"method":"events.subscribe","params":{"types":["nope"]}}`)
+		if f := c2.recv(); f.Error == nil || f.Error.Code != -32602 || f.Error.Message != "unknown event type: nope" {
+			t.Errorf("events.subscribe with an unknown type: got %s, want -32602 unknown event type: nope", f.raw)
+		}
+	})
+}
+
+// TestConnectionLimit holds 16 connections (streams and idle ones) and
+// checks the 17th gets a -32000 frame, then that a freed slot is reused.
+func TestConnectionLimit(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	var held []*rawConn
+	for i := range 16 {
+		c := s.dial()
+		// Each connection is made to answer, so the server surely counts
+		// it before the next one is opened.
+		if i%2 == 0 {
+			c.send(`{"jsonrpc":"2.0","id":1,"method":"events.subscribe","params":{}}`)
+			if f := c.recv(); f.Type != "subscribed" {
+				t.Fatalf("connection %d: events.subscribe answered %s", i+1, f.raw)
+			}
+		} else {
+			c.send(`{"jsonrpc":"2.0","id":1,"method":"system.ping"}`)
+			if f := c.recv(); string(f.Result) != `{"pong":true}` {
+				t.Fatalf("connection %d: ping answered %s", i+1, f.raw)
+			}
+		}
+		held = append(held, c)
+	}
+	// The refusal is sent without reading anything, so the 17th client
+	// just reads (a request written now could meet a closed socket).
+	extra := s.dial()
+	f := extra.recv()
+	if f.Error == nil || f.Error.Code != -32000 || f.Error.Message != "server busy: too many concurrent connections" {
+		t.Fatalf("17th connection: got %s, want -32000 \"server busy: too many concurrent connections\"", f.raw)
+	}
+	extra.wantEOF()
+	// The CLI reports the refusal as a failure.
+	if r := s.cli("ls"); r.code != 1 || !strings.Contains(r.stderr, "-32000") {
+		t.Errorf("ls with 16 connections held: want exit 1 with the -32000 message:\n%s", r)
+	}
+
+	// Free one stream and one idle slot; new clients get through again.
+	held[0].c.Close()
+	held[1].c.Close()
+	s.eventually("a freed connection slot to be reused", func() (bool, string) {
+		reply, err := tryRPC(s.sock, `{"jsonrpc":"2.0","id":1,"method":"system.ping"}`)
+		return err == nil && strings.Contains(reply, `"pong":true`), fmt.Sprint(reply, err)
+	})
+	s.mustCLI(nil, "ls")
+}
+
+// TestPeerUID connects as another user (nobody) and checks the -32001
+// refusal. It needs root and setpriv.
+func TestPeerUID(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to run a client as another user")
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("needs setpriv to run a client as another user")
+	}
+	s := startServer(t)
+	// Open the socket and its directory for this test's server only, and
+	// give the client a binary nobody can execute.
+	client := filepath.Join(s.dir, "paneflow-client")
+	copyFile(t, bin, client, 0o755)
+	for path, mode := range map[string]os.FileMode{s.dir: 0o755, s.sock: 0o666} {
+		if err := os.Chmod(path, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=/nonexistent", "PANEFLOW_SOCKET_PATH=" + s.sock, "GORACE=atexit_sleep_ms=0"}
+	args := []string{"--reuid=65534", "--regid=65534", "--clear-groups", client}
+
+	t.Run("CLI", func(t *testing.T) {
+		r := runCLIWith(t, env, s.dir, setpriv, append(args, "ls")...)
+		if r.code != 1 || !strings.Contains(r.stderr, "paneflow error -32001: permission denied: peer UID mismatch") {
+			t.Errorf("ls as nobody: want exit 1 and the -32001 refusal:\n%s", r)
+		}
+	})
+	t.Run("raw frame", func(t *testing.T) {
+		// This test binary doubles as a raw client (see rawClientMain).
+		self, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw := filepath.Join(s.dir, "rawclient")
+		copyFile(t, self, raw, 0o755)
+		renv := append(env, rawClientEnv+"="+s.sock)
+		r := runCLIWith(t, renv, s.dir, setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", raw)
+		line := strings.TrimSpace(r.stdout)
+		want := `{"jsonrpc":"2.0","error":{"code":-32001,"message":"permission denied: peer UID mismatch"},"id":null}`
+		if r.code != 0 || line != want {
+			t.Errorf("raw ping as nobody: got %q, want the frame %s:\n%s", line, want, r)
+		}
+	})
+	if !strings.Contains(s.stderr.String(), "refused a connection from UID 65534") {
+		t.Errorf("server log does not record the refused UID:\n%s", indent(s.stderr.String()))
+	}
+	// The owner is still served.
+	s.mustCLI(nil, "ls")
+}
+
+// runCLIWith runs an arbitrary program (e.g. setpriv wrapping paneflow)
+// like runCLI runs paneflow.
+func runCLIWith(t testing.TB, env []string, dir, prog string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(prog, args...)
+	cmd.Env, cmd.Dir = env, dir
+	var out, errb syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(cliTimeout):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("%s %s did not finish within %v", prog, strings.Join(args, " "), cliTimeout)
+	}
+	r := result{prog: filepath.Base(prog), args: args, stdout: out.String(), stderr: errb.String()}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// copyFile copies src to dst with mode.
+func copyFile(t testing.TB, src, dst string, mode os.FileMode) {
+	t.Helper()
+	in, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLoad fires 1,000 short connections in bursts (100 clients × 10
+// pings each) at a live server: every reply is a result or a -32000 busy
+// frame, the server survives and keeps answering, and its file descriptor
+// count returns to the baseline.
+func TestLoad(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	baseline := fdCount(t, s.pid())
+
+	const clients, perClient = 100, 10
+	var mu sync.Mutex
+	counts := map[string]int{}
+	var problems []string
+	var wg sync.WaitGroup
+	for c := range clients {
+		wg.Go(func() {
+			for i := range perClient {
+				kind, detail := loadPing(s.sock, c*perClient+i+1)
+				mu.Lock()
+				counts[kind]++
+				if detail != "" && len(problems) < 20 {
+					problems = append(problems, detail)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("1000 pings: %v", counts)
+	if counts["result"]+counts["busy"] != clients*perClient {
+		t.Errorf("got %v; want every reply to be a result or a -32000 busy frame; problems:\n%s", counts, strings.Join(problems, "\n"))
+	}
+	if counts["result"] == 0 {
+		t.Errorf("no ping succeeded under load: %v", counts)
+	}
+
+	select {
+	case <-s.exited:
+		t.Fatalf("the server exited under load: %v", s.waitErr)
+	default:
+	}
+	s.mustCLI(nil, "ls")
+	s.eventually(fmt.Sprintf("the server's fd count to return to its baseline (%d)", baseline), func() (bool, string) {
+		n := fdCount(t, s.pid())
+		return n <= baseline+3, fmt.Sprintf("%d open fds", n)
+	})
+}
+
+// loadPing makes one connection, sends one ping and classifies the reply:
+// "result", "busy" (-32000), or "other" with a description.
+func loadPing(sock string, n int) (kind, detail string) {
+	var c net.Conn
+	var err error
+	for attempt := 0; ; attempt++ {
+		c, err = net.Dial("unix", sock)
+		// A full accept backlog is the kernel's refusal, not the
+		// server's; such a client retries like a real one would.
+		if err == nil || !errors.Is(err, syscall.EAGAIN) || attempt == 100 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err != nil {
+		return "other", fmt.Sprintf("ping %d: dial: %v", n, err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(60 * time.Second))
+	// A refused connection may be closed before the request is written;
+	// the refusal frame is still there to read.
+	fmt.Fprintf(c, `{"jsonrpc":"2.0","id":%d,"method":"system.ping"}`+"\n", n)
+	buf := make([]byte, 0, 256)
+	tmp := make([]byte, 256)
+	for !strings.Contains(string(buf), "\n") {
+		k, err := c.Read(tmp)
+		buf = append(buf, tmp[:k]...)
+		if err != nil {
+			break
+		}
+	}
+	line := strings.TrimSpace(string(buf))
+	switch {
+	case line == fmt.Sprintf(`{"jsonrpc":"2.0","result":{"pong":true},"id":%d}`, n):
+		return "result", ""
+	case strings.Contains(line, `"code":-32000`):
+		return "busy", ""
+	}
+	return "other", fmt.Sprintf("ping %d: reply %q", n, line)
+}
