@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/paneflow-go/paneflow/cli"
+	"github.com/paneflow-go/paneflow/hook"
 	"github.com/paneflow-go/paneflow/version"
 )
 
@@ -79,6 +80,13 @@ func init() {
 		{name: "serve", summary: "run the headless server (panes and socket, no window)", help: serveUsage,
 			run: func(ctx context.Context, inv *invocation, args []string) error {
 				return runServe(ctx, inv.stderr, inv.getenv, args)
+			}},
+		{name: "hooks", summary: "install, check or remove the Claude Code hooks (setup, status, uninstall)", help: hook.Usage,
+			run: func(_ context.Context, inv *invocation, args []string) error {
+				if code := hook.RunCommand(args, inv.stdout, inv.stderr, inv.getenv); code != exitOK {
+					return &exitError{Code: code}
+				}
+				return nil
 			}},
 	}
 	commands = append(commands, clientCommands()...)
