@@ -44,9 +44,9 @@ env = { FOO = "bar", EDITOR = "vim" }
 			warns: []string{`unknown key "font_sise" (ignored)`, `unknown key "terminal.shell" (ignored)`},
 		},
 		{
-			name:  "bad values keep defaults",
-			in:    "submit_paste_delay_ms = 1\nai_unrestricted = \"yes\"\n[terminal]\nscrollback_lines = -5\nenv = { A = 1, \"B=C\" = \"x\", D = \"ok\" }\n",
-			edit:  func(c *Config) { c.Terminal.Env = map[string]string{"D": "ok"} },
+			name: "bad values keep defaults",
+			in:   "submit_paste_delay_ms = 1\nai_unrestricted = \"yes\"\n[terminal]\nscrollback_lines = -5\nenv = { A = 1, \"B=C\" = \"x\", D = \"ok\" }\n",
+			edit: func(c *Config) { c.Terminal.Env = map[string]string{"D": "ok"} },
 			warns: []string{
 				"ai_unrestricted: want true or false, got yes; using false",
 				"submit_paste_delay_ms: want an integer from 10 to 5000, got 1; using 70",
