@@ -38,9 +38,29 @@ type Options struct {
 	// Logf receives audit lines (writes authorized by Unrestricted); nil
 	// discards them.
 	Logf func(format string, args ...any)
+	// Agents answers surface.status and fleet.list (the conductor). nil
+	// means no agent is ever known: surface.status reports every pane
+	// "idle" and not hooked, fleet.list an empty fleet.
+	Agents AgentReporter
 
 	// heartbeat overrides heartbeatInterval (tests).
 	heartbeat time.Duration
+}
+
+// AgentReporter tells surface.status and fleet.list what the agents in the
+// panes are doing (spec conductor.md §4). The conductor implements it; the
+// api does not import the conductor. Its methods are called from request
+// goroutines, concurrently, and must not block for long.
+type AgentReporter interface {
+	// SurfaceStatus returns the surface.status result for a pane that
+	// runs a known agent (hooked, or found by the process scan), given the
+	// pane's current output generation to include in it. ok is false when
+	// no agent is known there; surface.status then answers "idle", not
+	// hooked.
+	SurfaceStatus(surfaceID, outputGeneration uint64) (status any, ok bool)
+	// Fleet returns the fleet.list result: an object with an "agents"
+	// array.
+	Fleet() any
 }
 
 // Wire limits (spec limits.md).

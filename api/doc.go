@@ -10,7 +10,10 @@
 // wait, -32603 for internal failures), the scripting gate, the
 // surface.read source caps and untrusted-output fence, send_text's paste
 // and submit rules and send_keystroke's key grammar. It does not own
-// the transport (package ipc) or the model (package workspace).
+// the transport (package ipc), the model (package workspace) or the agent
+// states: surface.status and fleet.list ask an [AgentReporter] (the
+// conductor, given in [Options]), which also registers the ai.* methods
+// itself.
 //
 // # Concurrency
 //

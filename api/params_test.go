@@ -131,7 +131,8 @@ func TestSubscribeParams(t *testing.T) {
 		{`{"surfaces":[1,"x",2]}`, ""},
 		{`{"types":["nope"]}`, "unknown event type: nope"},
 		{`{"types":["surface_changed",7]}`, "unknown event type: 7"},
-		{`{"types":["ai.stop"]}`, "unknown event type: ai.stop"},
+		{`{"types":["ai.stop","ai.notification","agent_state"]}`, ""},
+		{`{"types":["ai.bogus"]}`, "unknown event type: ai.bogus"},
 		{`[]`, "invalid params: expected an object"},
 	}
 	for _, tt := range tests {

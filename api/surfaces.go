@@ -153,7 +153,8 @@ type statusResult struct {
 	Generation uint64 `json:"output_generation"`
 }
 
-// surfaceStatus reports "idle" and not hooked until the conductor exists.
+// surfaceStatus reports the agent in the pane (Options.Agents), else
+// "idle" and not hooked.
 func (s *server) surfaceStatus(_ context.Context, params json.RawMessage) (any, error) {
 	var p targetParams
 	if err := decode(params, &p); err != nil {
@@ -163,7 +164,13 @@ func (s *server) surfaceStatus(_ context.Context, params json.RawMessage) (any, 
 	if err != nil {
 		return nil, err
 	}
-	return statusResult{SurfaceID: sf.ID(), State: "idle", Generation: sf.Terminal().Emulator().Generation()}, nil
+	gen := sf.Terminal().Emulator().Generation()
+	if s.o.Agents != nil {
+		if st, ok := s.o.Agents.SurfaceStatus(sf.ID(), gen); ok {
+			return st, nil
+		}
+	}
+	return statusResult{SurfaceID: sf.ID(), State: "idle", Generation: gen}, nil
 }
 
 type renameParams struct {

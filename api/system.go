@@ -47,7 +47,10 @@ type fleetResult struct {
 	Agents []any `json:"agents"`
 }
 
-// fleetList is empty until the conductor exists.
+// fleetList lists the agents Options.Agents knows, else none.
 func (s *server) fleetList(context.Context, json.RawMessage) (any, error) {
+	if s.o.Agents != nil {
+		return s.o.Agents.Fleet(), nil
+	}
 	return fleetResult{Agents: []any{}}, nil
 }
