@@ -1,15 +1,24 @@
 #!/bin/sh
-# bench.sh: Paneflow's terminal benchmarks against tmux, in one run, printed
-# as a table of medians and ratios (make bench).
+# bench.sh: Paneflow's benchmarks against tmux, in one run, printed as a
+# table of medians and ratios (make bench).
 #
-# Each sample round runs the PTY and scrollback-memory benchmarks of
-# test/bench once (-benchtime=1x) with the tmux side enabled: 100 MB of plain
-# lines and 30 MB of dense SGR output through a real PTY into a 200x50
-# Paneflow terminal, into a tmux pane, and into a bare PTY read loop, then
-# 10,000 scrollback lines in each. Rounds rather than go test -count keep the
-# Paneflow and tmux samples of a round seconds apart, so load from other work
-# on the machine affects both sides alike. The parse-only benchmarks run
-# last, by time. The input files are generated once and shared by the rounds.
+# Each sample round runs, once each (-benchtime=1x) and with the tmux side
+# enabled:
+#   - the terminal benchmarks of test/bench: 100 MB of plain lines and 30 MB
+#     of dense SGR output through a real PTY into a 200x50 Paneflow
+#     terminal, into a tmux pane, and into a bare PTY read loop, then 10,000
+#     scrollback lines in each;
+#   - the server benchmarks (issue 3), `paneflow serve` against a tmux
+#     server, 80x24 panes: `paneflow read` vs `tmux capture-pane` (process
+#     starts), surface.read over the socket, the delay from a line printed to
+#     a waiter seeing it (surface.wait, `paneflow wait`; tmux control mode,
+#     capture-pane polled every 500 ms), creating a pane until its first
+#     output is seen, and creating a pane and pinging the server while 100
+#     panes stream 1 MB each. Each reports the median of several samples.
+# Rounds rather than go test -count keep the Paneflow and tmux samples of a
+# round seconds apart, so load from other work on the machine affects both
+# sides alike. The parse-only benchmarks run last, by time. The input files
+# and the nogui paneflow binary are built once and shared by the rounds.
 #
 # Environment:
 #   BENCH_COUNT     sample rounds (default 3; the table shows medians)
@@ -40,12 +49,19 @@ run() {
 }
 
 go test -c -o "$tmp/bench.test" ./test/bench/
+# The server benchmarks run the headless binary as `make build TAGS=nogui`
+# builds it.
+go build -tags nogui -o "$tmp/paneflow" ./cmd/paneflow
 
 i=1
 while [ "$i" -le "$count" ]; do
 	echo "== round $i of $count: PTY throughput and scrollback memory (Paneflow, tmux, bare PTY)"
 	run env PANEFLOW_BENCH_TMUX=1 PANEFLOW_BENCH_DATA="$tmp/data" "$tmp/bench.test" \
 		-test.run '^$' -test.bench '^Benchmark(PTY|ScrollbackMemory)$' -test.benchtime=1x -test.timeout=30m
+	echo "== round $i of $count: server (paneflow serve, tmux server)"
+	run env PANEFLOW_BENCH_TMUX=1 PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.test" \
+		-test.run '^$' -test.bench '^Benchmark(CLIRead|SocketRead|WaitDelay|FirstOutput|Flood)$' \
+		-test.benchtime=1x -test.timeout=30m
 	i=$((i + 1))
 done
 
@@ -54,7 +70,7 @@ run "$tmp/bench.test" -test.run '^$' -test.bench '^BenchmarkParse$' -test.bencht
 	-test.count="$count" -test.timeout=10m
 
 echo
-echo "== Paneflow vs tmux (200x50 panes; MB = 10^6 bytes)"
+echo "== Paneflow vs tmux (terminal rows: 200x50 panes, MB = 10^6 bytes; server rows: 80x24 panes, times in ms unless -s)"
 strict=
 if [ "${BENCH_STRICT:-}" = 1 ]; then
 	strict=-strict

@@ -1,7 +1,8 @@
 // Command benchtable reads the output of go test -bench for package
 // test/bench (usually several runs via -count) and prints one table of
 // Paneflow against tmux: the median of each metric on each side, their ratio
-// and whether the issue's target is met. scripts/bench.sh (make bench) runs it.
+// and whether the issue's target is met, then a note on what the tmux side
+// of each server benchmark does. scripts/bench.sh (make bench) runs it.
 //
 // A benchmark named X/paneflow is paired with X/tmux; any other benchmark is a
 // Paneflow-only row. Lines that are not benchmark results are ignored.
@@ -139,6 +140,18 @@ type target struct {
 	met  func(paneflow, tmux float64, haveTmux bool) (ok, known bool)
 }
 
+// atMost is the goal "paneflow ≤ limit" for a metric where lower is
+// better.
+func atMost(limit float64, text string) target {
+	return target{text: text, met: func(p, _ float64, _ bool) (bool, bool) { return p <= limit, true }}
+}
+
+// notSlowerThanTmux is the goal "paneflow ≤ 1× tmux" for a metric where
+// lower is better.
+var notSlowerThanTmux = target{text: "≤ 1× tmux", met: func(p, t float64, have bool) (bool, bool) {
+	return have && p <= t, have
+}}
+
 // targetFor returns the goal for a benchmark metric, if there is one.
 func targetFor(name, unit string) (target, bool) {
 	switch {
@@ -147,11 +160,32 @@ func targetFor(name, unit string) (target, bool) {
 			return have && p >= 2*t, have
 		}}, true
 	case name == "ScrollbackMemory" && unit == "bytes/pane":
-		return target{text: "≤ 2 MB", met: func(p, _ float64, _ bool) (bool, bool) {
-			return p <= 2e6, true
-		}}, true
+		return atMost(2e6, "≤ 2 MB"), true
+	case name == "CLIRead" && unit == "ms":
+		return notSlowerThanTmux, true
+	case strings.HasPrefix(name, "SocketRead/") && unit == "ms":
+		return atMost(0.3, "≤ 0.3 ms"), true
+	case strings.HasPrefix(name, "WaitDelay/") && unit == "ms":
+		return atMost(2, "≤ 2 ms"), true
+	case strings.HasPrefix(name, "FirstOutput/") && unit == "ms":
+		return notSlowerThanTmux, true
+	case name == "Flood" && (unit == "split-ms" || unit == "cli-split-ms" || unit == "ping-ms"):
+		return atMost(50, "≤ 50 ms"), true
 	}
 	return target{}, false
+}
+
+// notes explains what the tmux column holds for benchmarks whose tmux side
+// is not the same operation by the same means; print lists those present.
+var notes = []struct{ prefix, text string }{
+	{"CLIRead", "CLIRead: `paneflow read <pane> --lines 200` vs `tmux capture-pane -p -S -200`, a process start each, 3,000-line pane"},
+	{"SocketRead/fresh", "SocketRead/fresh: surface.read (200 lines) on a new connection each (dial, request, reply, close); tmux has no equivalent"},
+	{"SocketRead/reused", "SocketRead/reused: surface.read on one connection vs capture-pane -S -200 over a tmux control-mode (-C) client"},
+	{"WaitDelay/socket", "WaitDelay/socket: line printed → reply of a surface.wait already in flight vs → %output at a tmux -C client"},
+	{"WaitDelay/cli", "WaitDelay/cli: line printed → output of `paneflow wait --pattern` vs → tmux capture-pane polled every 500 ms"},
+	{"FirstOutput/socket", "FirstOutput/socket: surface.split + events.subscribe/surface.read vs split-window over tmux -C + %output"},
+	{"FirstOutput/cli", "FirstOutput/cli: `paneflow split` vs `tmux split-window` (process starts), output watched as in /socket"},
+	{"Flood", "Flood: 100 panes of `yes | head -c 1000000`; while they stream: split-ms over the socket (tmux: -C client), cli-split-ms by a process start, ping-ms system.ping (tmux: display-message over -C) every 10 ms"},
 }
 
 // print writes the table and returns how many targets were missed.
@@ -184,7 +218,12 @@ func (r *results) print(w io.Writer) int {
 		}
 	}
 	writeTable(w, rows)
-	fmt.Fprintf(w, "medians of up to %d runs; ratio = paneflow / tmux (higher is better for MB/s, lower for bytes/pane)\n", runs)
+	fmt.Fprintf(w, "medians of up to %d runs; ratio = paneflow / tmux (higher is better for MB/s, lower for bytes/pane and times)\n", runs)
+	for _, n := range notes {
+		if slices.ContainsFunc(r.order, func(name string) bool { return name == n.prefix || strings.HasPrefix(name, n.prefix+"/") }) {
+			fmt.Fprintln(w, "  "+n.text)
+		}
+	}
 	return missed
 }
 
@@ -231,6 +270,18 @@ func format(v float64, ok bool, unit string) string {
 		return "-"
 	case unit == "bytes/pane":
 		return fmt.Sprintf("%.2f MB", v/1e6)
+	case strings.Contains(unit, "/"): // a rate such as MB/cpu-s
+		return fmt.Sprintf("%.1f", v)
+	case unit == "ms" || strings.HasSuffix(unit, "-ms"):
+		switch {
+		case v < 1:
+			return fmt.Sprintf("%.3f", v)
+		case v < 100:
+			return fmt.Sprintf("%.2f", v)
+		}
+		return fmt.Sprintf("%.0f", v)
+	case unit == "s" || strings.HasSuffix(unit, "-s"):
+		return fmt.Sprintf("%.2f", v)
 	default:
 		return fmt.Sprintf("%.1f", v)
 	}

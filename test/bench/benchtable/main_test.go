@@ -23,6 +23,20 @@ BenchmarkParse/plain-2                	       1	  84107680 ns/op	  99.74 MB/s
 PASS
 `
 
+const serverSample = `BenchmarkCLIRead/paneflow-2    1  170769663 ns/op   2.000 ms
+BenchmarkCLIRead/tmux-2        1  140384592 ns/op   2.500 ms
+BenchmarkSocketRead/fresh/paneflow-2   1  193596367 ns/op  0.2500 ms
+BenchmarkSocketRead/reused/paneflow-2  1  292736419 ns/op  0.4062 ms
+BenchmarkSocketRead/reused/tmux-2      1  222215995 ns/op  0.2893 ms
+BenchmarkWaitDelay/cli/paneflow-2  1  1563437817 ns/op  0.7495 ms
+BenchmarkWaitDelay/cli/tmux-2      1  3071284794 ns/op  196.8 ms
+BenchmarkFirstOutput/cli/paneflow-2  1  129551765 ns/op  7.371 ms
+BenchmarkFirstOutput/cli/tmux-2      1  150594466 ns/op  5.580 ms
+BenchmarkFlood/paneflow-2  1  16707260627 ns/op  425.6 cli-split-ms  16.67 drain-s  40.0 ping-ms  396.0 ping-p99-ms  129.4 split-ms  7143 start-ms
+BenchmarkFlood/tmux-2      1  34800742369 ns/op  634.3 cli-split-ms  34.77 drain-s  168.6 ping-ms  731.3 ping-p99-ms  221.8 split-ms  587.0 start-ms
+PASS
+`
+
 func TestRun(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -46,7 +60,33 @@ func TestRun(t *testing.T) {
 				"medians of up to 3 runs",
 			},
 		},
+		{
+			name:     "server rows",
+			in:       serverSample,
+			wantCode: exitOK,
+			wantRows: []string{
+				"CLIRead  ms  2.00  2.50  0.80×  ≤ 1× tmux  ok",
+				"SocketRead/fresh  ms  0.250  -  -  ≤ 0.3 ms  ok",
+				"SocketRead/reused  ms  0.406  0.289  1.40×  ≤ 0.3 ms  MISS",
+				"WaitDelay/cli  ms  0.750  197  0.00×  ≤ 2 ms  ok",
+				"FirstOutput/cli  ms  7.37  5.58  1.32×  ≤ 1× tmux  MISS",
+				"Flood  cli-split-ms  426  634  0.67×  ≤ 50 ms  MISS",
+				"Flood  drain-s  16.67  34.77  0.48×",
+				"Flood  ping-ms  40.00  169  0.24×  ≤ 50 ms  ok",
+				"Flood  ping-p99-ms  396  731  0.54×",
+				"Flood  split-ms  129  222  0.58×  ≤ 50 ms  MISS",
+				"Flood  start-ms  7143  587  12.17×",
+				"lower for bytes/pane and times",
+				"CLIRead: `paneflow read",
+				"SocketRead/fresh:",
+				"SocketRead/reused:",
+				"WaitDelay/cli:",
+				"FirstOutput/cli:",
+				"Flood: 100 panes",
+			},
+		},
 		{name: "strict miss", args: []string{"-strict"}, in: sample, wantCode: exitFailed},
+		{name: "strict server miss", args: []string{"-strict"}, in: serverSample, wantCode: exitFailed},
 		{name: "no results", in: "PASS\n", wantCode: exitFailed},
 		{name: "bad flag", args: []string{"-nope"}, in: sample, wantCode: exitUsage},
 		{name: "malformed", in: "BenchmarkX-2  1  12 ns/op  4.5\n", wantCode: exitFailed},

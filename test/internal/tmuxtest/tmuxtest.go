@@ -6,6 +6,11 @@
 // configuration file (-f /dev/null), so neither the user's tmux nor their
 // ~/.tmux.conf is touched. The server is killed when the test ends.
 //
+// [Server.Control] starts a control-mode client (tmux -C): one connection that
+// sends commands without a process start each and receives the output of the
+// attached session's panes as it happens, the fastest way tmux offers to
+// drive it and watch it.
+//
 // The package does not start tmux clients that attach to a terminal, does not
 // parse tmux's escape-sequence output, and does not work on Windows (tmux has no
 // Windows build); [New] skips the test when tmux is not installed.
@@ -14,7 +19,8 @@
 //
 // A [Server] and its [Pane] values may be used from several goroutines at once:
 // every method runs one tmux client process and keeps no mutable state besides
-// the server's close-once guard.
+// the server's close-once guard. A [Control] client serializes its own
+// commands.
 package tmuxtest
 
 import (
@@ -171,6 +177,15 @@ func (s *Server) CommandContext(ctx context.Context, args ...string) (string, er
 		return stdout.String(), fmt.Errorf("tmux %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return stdout.String(), nil
+}
+
+// Cmd returns an unstarted tmux client process for the command line args,
+// with the server's socket and environment, for callers that run the process
+// themselves (e.g. to time it). Its standard streams are unset.
+func (s *Server) Cmd(args ...string) *exec.Cmd {
+	cmd := exec.Command(s.bin, append([]string{"-L", s.socket, "-f", "/dev/null"}, args...)...)
+	cmd.Env = s.env
+	return cmd
 }
 
 // PID returns the process id of the tmux server.
