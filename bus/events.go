@@ -1,6 +1,9 @@
 package bus
 
-import "slices"
+import (
+	"encoding/json"
+	"slices"
+)
 
 // Event is a value published on a [Bus]. EventType returns its wire type
 // name, the "type" of the frame events.subscribe writes for it (for
@@ -46,6 +49,15 @@ const (
 	TypeWorkspaceClosed   = "workspace_closed"
 	TypeWorkspaceSelected = "workspace_selected"
 	TypeLayoutChanged     = "layout_changed"
+
+	TypeAISessionStart = "ai.session_start"
+	TypeAIPromptSubmit = "ai.prompt_submit"
+	TypeAIToolUse      = "ai.tool_use"
+	TypeAINotification = "ai.notification"
+	TypeAIStop         = "ai.stop"
+	TypeAIExit         = "ai.exit"
+	TypeAISessionEnd   = "ai.session_end"
+	TypeAgentState     = "agent_state"
 )
 
 // eventTypes is every wire type name defined here, sorted.
@@ -54,6 +66,8 @@ var eventTypes = func() []string {
 		TypeSurfaceChanged, TypeSurfaceCreated, TypeSurfaceExited, TypeSurfaceClosed,
 		TypeSurfaceRenamed, TypeTitleChanged, TypeFocusChanged, TypeWorkspaceCreated,
 		TypeWorkspaceClosed, TypeWorkspaceSelected, TypeLayoutChanged,
+		TypeAISessionStart, TypeAIPromptSubmit, TypeAIToolUse, TypeAINotification,
+		TypeAIStop, TypeAIExit, TypeAISessionEnd, TypeAgentState,
 	}
 	slices.Sort(t)
 	return t
@@ -70,7 +84,8 @@ func EventTypes() []string { return slices.Clone(eventTypes) }
 // Its publisher is the workspace model: one goroutine per pane waits on the
 // emulator's Watch channel and publishes one SurfaceChanged per wake-up. Its
 // subscribers are the socket API (surface_changed frames, which drive the
-// CLI's wait and watch) and the GUI (repaint). Queues coalesce it: see the
+// CLI's wait and watch), the GUI (repaint) and the conductor (a debounced
+// scan of the pane's processes for agents). Queues coalesce it: see the
 // package documentation.
 type SurfaceChanged struct {
 	SurfaceID  uint64 `json:"surface_id"`
@@ -84,11 +99,13 @@ func (SurfaceChanged) EventType() string { return TypeSurfaceChanged }
 func (e SurfaceChanged) Surface() (uint64, bool) { return e.SurfaceID, true }
 
 // SurfaceCreated says that a surface was added to workspace WorkspaceID,
-// named Name (its resolved display name), with its process started.
+// with its process started. Name is the pane's own name (its custom name,
+// else the one derived from its command); the unique display name, which
+// depends on the other panes, comes from surface.list.
 //
 // Its publisher is the workspace model (workspace creation, split, layout
 // restore, presets that add panes). Its subscribers are the socket API
-// (events.subscribe) and the GUI.
+// (events.subscribe), the GUI and the conductor (which tracks panes).
 type SurfaceCreated struct {
 	SurfaceID   uint64 `json:"surface_id"`
 	WorkspaceID uint64 `json:"workspace_id"`
@@ -108,8 +125,8 @@ func (e SurfaceCreated) Surface() (uint64, bool) { return e.SurfaceID, true }
 // Signal is "" when the process exited by itself.
 //
 // Its publisher is the workspace model, once per surface. Its subscribers
-// are the socket API (events.subscribe; waits on the surface end early) and
-// the GUI (exited marker); later the conductor.
+// are the socket API (events.subscribe; waits on the surface end early),
+// the GUI (exited marker) and the conductor (ends the pane's agents).
 type SurfaceExited struct {
 	SurfaceID uint64 `json:"surface_id"`
 	ExitCode  int    `json:"exit_code"`
@@ -127,7 +144,8 @@ func (e SurfaceExited) Surface() (uint64, bool) { return e.SurfaceID, true }
 // used again.
 //
 // Its publisher is the workspace model. Its subscribers are the socket API
-// (events.subscribe; waits on the surface end) and the GUI.
+// (events.subscribe; waits on the surface end), the GUI and the conductor
+// (which forgets the pane's agents).
 type SurfaceClosed struct {
 	SurfaceID   uint64 `json:"surface_id"`
 	WorkspaceID uint64 `json:"workspace_id"`
@@ -247,6 +265,182 @@ type LayoutChanged struct {
 // EventType returns "layout_changed".
 func (LayoutChanged) EventType() string { return TypeLayoutChanged }
 
+// AgentFrame is the content of the ai.* events: one agent hook frame the
+// conductor accepted, with the agent session as it stands after the frame
+// (spec ipc.md §7). Zero values are absent and encode as JSON null:
+// WorkspaceID 0 (unknown), SurfaceID 0 (the session is not bound to a
+// pane), PID 0 (the frame named no process), empty strings, and ExitCode
+// unless HasExitCode.
+//
+// It is embedded by the seven ai.* event types, which differ only in their
+// wire type; its methods (JSON encoding, Surface) are theirs.
+type AgentFrame struct {
+	WorkspaceID    uint64 // the pane's workspace (PANEFLOW_WORKSPACE_ID)
+	SurfaceID      uint64 // the pane the session is bound to
+	PID            int    // the session's process (normally the launch shim's pid)
+	Tool           string // the agent's binary name, e.g. "claude"
+	State          string // the session's wire state after the frame; "" when no session remains
+	Message        string // the waiting question (ai.notification)
+	ActiveToolName string // the tool the agent runs (ai.tool_use)
+	LastResult     string // the turn's summary (ai.stop)
+	ExitCode       int    // the agent's exit code (ai.exit), when HasExitCode
+	HasExitCode    bool
+}
+
+// agentFrameJSON is the wire form of [AgentFrame].
+type agentFrameJSON struct {
+	WorkspaceID    *uint64 `json:"workspace_id"`
+	PID            *int    `json:"pid"`
+	Tool           *string `json:"tool"`
+	State          *string `json:"state"`
+	SurfaceID      *uint64 `json:"surface_id"`
+	Message        *string `json:"message"`
+	ActiveToolName *string `json:"active_tool_name"`
+	LastResult     *string `json:"last_result"`
+	ExitCode       *int    `json:"exit_code"`
+}
+
+// MarshalJSON encodes f with the wire names of spec ipc.md §7
+// (workspace_id, pid, tool, state, surface_id, message, active_tool_name)
+// plus last_result and exit_code, absent values as null.
+func (f AgentFrame) MarshalJSON() ([]byte, error) {
+	w := agentFrameJSON{
+		WorkspaceID: nonZero(f.WorkspaceID), PID: nonZero(f.PID), Tool: nonZero(f.Tool),
+		State: nonZero(f.State), SurfaceID: nonZero(f.SurfaceID), Message: nonZero(f.Message),
+		ActiveToolName: nonZero(f.ActiveToolName), LastResult: nonZero(f.LastResult),
+	}
+	if f.HasExitCode {
+		w.ExitCode = &f.ExitCode
+	}
+	return json.Marshal(w)
+}
+
+// Surface returns f.SurfaceID and whether the session is bound to a pane:
+// frames of unbound sessions reach no surface-scoped subscriber.
+func (f AgentFrame) Surface() (uint64, bool) { return f.SurfaceID, f.SurfaceID != 0 }
+
+// nonZero returns a pointer to v, or nil when v is its type's zero value.
+func nonZero[T comparable](v T) *T {
+	var zero T
+	if v == zero {
+		return nil
+	}
+	return &v
+}
+
+// The ai.* events mirror the agent hook frames the conductor accepted, one
+// type per method (spec conductor.md §3): an agent session registered
+// (AISessionStart), a prompt was submitted (AIPromptSubmit), a tool runs
+// (AIToolUse), the agent asks the user something (AINotification), its turn
+// ended (AIStop), it exited (AIExit), its session ended (AISessionEnd).
+// Each is published once per accepted frame, after the frame changed the
+// session, and never for a refused frame.
+//
+// Their publisher is the conductor. Their subscribers are the socket API
+// (events.subscribe frames, which `paneflow watch --type ai.stop` reads)
+// and the GUI.
+type (
+	// AISessionStart is the "ai.session_start" event.
+	AISessionStart struct{ AgentFrame }
+	// AIPromptSubmit is the "ai.prompt_submit" event.
+	AIPromptSubmit struct{ AgentFrame }
+	// AIToolUse is the "ai.tool_use" event.
+	AIToolUse struct{ AgentFrame }
+	// AINotification is the "ai.notification" event.
+	AINotification struct{ AgentFrame }
+	// AIStop is the "ai.stop" event.
+	AIStop struct{ AgentFrame }
+	// AIExit is the "ai.exit" event.
+	AIExit struct{ AgentFrame }
+	// AISessionEnd is the "ai.session_end" event.
+	AISessionEnd struct{ AgentFrame }
+)
+
+// EventType returns "ai.session_start".
+func (AISessionStart) EventType() string { return TypeAISessionStart }
+
+// EventType returns "ai.prompt_submit".
+func (AIPromptSubmit) EventType() string { return TypeAIPromptSubmit }
+
+// EventType returns "ai.tool_use".
+func (AIToolUse) EventType() string { return TypeAIToolUse }
+
+// EventType returns "ai.notification".
+func (AINotification) EventType() string { return TypeAINotification }
+
+// EventType returns "ai.stop".
+func (AIStop) EventType() string { return TypeAIStop }
+
+// EventType returns "ai.exit".
+func (AIExit) EventType() string { return TypeAIExit }
+
+// EventType returns "ai.session_end".
+func (AISessionEnd) EventType() string { return TypeAISessionEnd }
+
+// AgentState says that what Paneflow knows about one agent changed: a
+// hooked session changed state (or its message, active tool or result),
+// a session ended, or the process scan found or lost an agent that sends
+// no hooks. State is the new wire state (thinking, waiting_for_input,
+// finished, errored, stalled, unknown_running, or idle when the agent is
+// gone) and Previous the one before ("" for an agent seen for the first
+// time). Unlike the ai.* events it is also published for changes no frame
+// caused: a stalled agent, a crashed one, one found by the process scan.
+// Zero values encode as null, like [AgentFrame].
+//
+// Its publisher is the conductor. Its subscribers are the GUI (the
+// sidebar's agent dots and questions, attention counts, desktop
+// notifications) and the socket API (events.subscribe).
+type AgentState struct {
+	SurfaceID      uint64 // the pane; 0 when the session is not bound to one
+	WorkspaceID    uint64 // the pane's workspace, 0 when unknown
+	PID            int    // the session's or detected agent's process, 0 when unknown
+	Tool           string // the agent's binary name
+	State          string // the new wire state
+	Previous       string // the previous wire state, "" for a new agent
+	Hooked         bool   // the state comes from the agent's hooks, not only the process scan
+	Reason         string // why the state is not hooked: "no_hook"; "" when hooked
+	Message        string
+	ActiveToolName string
+	LastResult     string
+	ExitCode       int // when HasExitCode
+	HasExitCode    bool
+}
+
+// EventType returns "agent_state".
+func (AgentState) EventType() string { return TypeAgentState }
+
+// Surface returns e.SurfaceID and whether the agent is in a known pane.
+func (e AgentState) Surface() (uint64, bool) { return e.SurfaceID, e.SurfaceID != 0 }
+
+// MarshalJSON encodes e with snake_case wire names (surface_id,
+// workspace_id, pid, tool, state, previous_state, hooked, reason, message,
+// active_tool_name, last_result, exit_code), absent values as null.
+func (e AgentState) MarshalJSON() ([]byte, error) {
+	w := struct {
+		SurfaceID      *uint64 `json:"surface_id"`
+		WorkspaceID    *uint64 `json:"workspace_id"`
+		PID            *int    `json:"pid"`
+		Tool           *string `json:"tool"`
+		State          *string `json:"state"`
+		Previous       *string `json:"previous_state"`
+		Hooked         bool    `json:"hooked"`
+		Reason         *string `json:"reason"`
+		Message        *string `json:"message"`
+		ActiveToolName *string `json:"active_tool_name"`
+		LastResult     *string `json:"last_result"`
+		ExitCode       *int    `json:"exit_code"`
+	}{
+		SurfaceID: nonZero(e.SurfaceID), WorkspaceID: nonZero(e.WorkspaceID), PID: nonZero(e.PID),
+		Tool: nonZero(e.Tool), State: nonZero(e.State), Previous: nonZero(e.Previous), Hooked: e.Hooked,
+		Reason: nonZero(e.Reason), Message: nonZero(e.Message), ActiveToolName: nonZero(e.ActiveToolName),
+		LastResult: nonZero(e.LastResult),
+	}
+	if e.HasExitCode {
+		w.ExitCode = &e.ExitCode
+	}
+	return json.Marshal(w)
+}
+
 // Interface guards.
 var (
 	_ SurfaceEvent = SurfaceChanged{}
@@ -260,4 +454,12 @@ var (
 	_ Event        = WorkspaceClosed{}
 	_ Event        = WorkspaceSelected{}
 	_ Event        = LayoutChanged{}
+	_ SurfaceEvent = AISessionStart{}
+	_ SurfaceEvent = AIPromptSubmit{}
+	_ SurfaceEvent = AIToolUse{}
+	_ SurfaceEvent = AINotification{}
+	_ SurfaceEvent = AIStop{}
+	_ SurfaceEvent = AIExit{}
+	_ SurfaceEvent = AISessionEnd{}
+	_ SurfaceEvent = AgentState{}
 )

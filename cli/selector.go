@@ -2,11 +2,15 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/paneflow-go/paneflow/ipc"
 )
 
 // surfaceInfo is one row of surface.list's "surfaces", as selectors see it.
@@ -234,4 +238,35 @@ func (s *session) resolveOne(ctx context.Context, c caller, raw string) (surface
 		return surfaceInfo{}, exitErrorf(ExitNoTarget, "ambiguous target '%s'; matches: %s", raw, strings.Join(ids, ", "))
 	}
 	return m[0], nil
+}
+
+// callTarget calls a read-only method on the single pane the selector raw
+// names, with params["surface_id"] set, decoding the result into out. A
+// numeric selector is sent as is, saving the surface.list round trip; only
+// when the server rejects it (-32602) is the selector resolved the slow way,
+// so that a pane that does not exist still gets the no-match message and
+// exit code 3.
+func (s *session) callTarget(ctx context.Context, c caller, raw, method string, params map[string]any, out any) (json.RawMessage, error) {
+	sel, err := parseSelector(raw, s.absPath)
+	if err != nil {
+		return nil, err
+	}
+	if sel.kind == byID {
+		params["surface_id"] = sel.id
+		res, err := callInto(ctx, c, method, params, out)
+		var e *ipc.Error
+		if err == nil || !errors.As(err, &e) || e.Code != ipc.CodeInvalidParams {
+			return res, err
+		}
+		if _, rerr := s.resolveOne(ctx, c, raw); rerr != nil {
+			return nil, rerr
+		}
+		return nil, err
+	}
+	t, err := s.resolveOne(ctx, c, raw)
+	if err != nil {
+		return nil, err
+	}
+	params["surface_id"] = t.ID
+	return callInto(ctx, c, method, params, out)
 }

@@ -280,15 +280,10 @@ func runRead(ctx context.Context, s *session, in *input) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.target(ctx, c, in)
-	if err != nil {
-		return err
-	}
-	extra["surface_id"] = t.ID
 	var res struct {
 		Text string `json:"text"`
 	}
-	raw, err := callInto(ctx, c, "surface.read", extra, &res)
+	raw, err := s.callTarget(ctx, c, in.args[0], "surface.read", extra, &res)
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,7 @@ run() {
 go test -c -o "$tmp/bench.test" ./test/bench/
 # The server benchmarks run the headless binary as `make build TAGS=nogui`
 # builds it.
-go build -tags nogui -o "$tmp/paneflow" ./cmd/paneflow
+CGO_ENABLED=0 go build -tags nogui -o "$tmp/paneflow" ./cmd/paneflow
 
 i=1
 while [ "$i" -le "$count" ]; do

@@ -2,6 +2,7 @@ package terminal
 
 import (
 	"errors"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -45,6 +46,14 @@ const (
 	// emulator's lock is never held for long.
 	parseChunk = 32 << 10
 )
+
+// parseSlots bounds how many terminals parse output at the same time to
+// one less than the processors Go may use (at least one). A hundred panes
+// flooding output would otherwise keep every processor busy parsing, and a
+// socket request or a keystroke would wait behind them for the scheduler's
+// 10 ms preemption slices; with a processor always left over they do not.
+// One busy pane is not slowed: it only ever needs one slot.
+var parseSlots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))
 
 var (
 	// ErrClosed is returned when writing to a terminal that was closed or
@@ -262,7 +271,9 @@ func (t *Terminal) parseLoop() {
 		t.outMu.Unlock()
 		for p := batch; len(p) > 0; {
 			n := min(len(p), parseChunk)
+			parseSlots <- struct{}{}
 			t.emu.Write(p[:n])
+			<-parseSlots
 			p = p[n:]
 		}
 		if eof {

@@ -400,18 +400,29 @@ func (m *Manager) attachLocked(ws *wsState, ps []pending) {
 	}
 }
 
-// createdEvents builds SurfaceCreated events with resolved names; it must
-// not run under m.mu.
+// createdEvents builds SurfaceCreated events carrying each new pane's own
+// name; it must not run under m.mu. It probes only the new panes: resolving
+// every pane's display name here would read /proc for all of them on each
+// split, which under load costs far more than the split itself.
 func (m *Manager) createdEvents(wsID uint64, ss []*Surface) []bus.Event {
-	names := map[uint64]string{}
-	for _, in := range m.Surfaces() {
-		names[in.ID] = in.Name
-	}
 	evs := make([]bus.Event, 0, len(ss))
 	for _, s := range ss {
-		evs = append(evs, bus.SurfaceCreated{SurfaceID: s.id, WorkspaceID: wsID, Name: names[s.id]})
+		evs = append(evs, bus.SurfaceCreated{SurfaceID: s.id, WorkspaceID: wsID, Name: m.ownName(s)})
 	}
 	return evs
+}
+
+// ownName is a pane's name before collisions with other panes are
+// resolved: its custom name, else the name derived from its command or
+// title. It must not run under m.mu.
+func (m *Manager) ownName(s *Surface) string {
+	m.mu.Lock()
+	custom := s.custom
+	m.mu.Unlock()
+	if custom != "" {
+		return custom
+	}
+	return s.probe().base
 }
 
 // CreateWorkspace appends a workspace titled title whose panes start in
@@ -742,12 +753,15 @@ func (m *Manager) Split(target uint64, dir Direction, spec PaneSpec) (SurfaceInf
 	count := ws.root.count()
 	m.mu.Unlock()
 
-	info := SurfaceInfo{ID: s.id, WorkspaceID: ws.id}
-	for _, in := range m.Surfaces() {
-		if in.ID == s.id {
-			info = in
-		}
+	// Describe only the new pane (its own name, not the resolved one):
+	// probing every pane here would cost a /proc read per pane per split.
+	r := surfaceRef{s: s, index: m.indexOf(ws.id), wsID: ws.id, custom: SanitizeName(spec.Name)}
+	p := s.probe()
+	name := r.custom
+	if name == "" {
+		name = p.base
 	}
+	info := r.info(p, name)
 	m.publish(bus.SurfaceCreated{SurfaceID: s.id, WorkspaceID: ws.id, Name: info.Name}, bus.LayoutChanged{WorkspaceID: ws.id})
 	return info, count, nil
 }
@@ -1011,6 +1025,18 @@ type surfaceRef struct {
 }
 
 // refs lists every surface in workspace order, then depth-first.
+// indexOf returns the sidebar index of workspace id, or -1.
+func (m *Manager) indexOf(id uint64) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i, ws := range m.wss {
+		if ws.id == id {
+			return i
+		}
+	}
+	return -1
+}
+
 func (m *Manager) refs() []surfaceRef {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -1037,19 +1063,23 @@ func (m *Manager) Surfaces() []SurfaceInfo {
 	names := resolveNames(entries)
 	out := make([]SurfaceInfo, len(refs))
 	for i, r := range refs {
-		p := probes[i]
-		in := SurfaceInfo{
-			ID: r.s.id, Name: names[i], Title: p.title, Cmd: p.cmd,
-			Workspace: r.index, WorkspaceID: r.wsID, CustomName: r.custom,
-			Exited: p.exited, ExitCode: p.code,
-		}
-		if p.cwd != "" {
-			cwd := p.cwd
-			in.Cwd = &cwd
-		}
-		out[i] = in
+		out[i] = r.info(probes[i], names[i])
 	}
 	return out
+}
+
+// info builds the description of r's surface from a probe of it.
+func (r surfaceRef) info(p probe, name string) SurfaceInfo {
+	in := SurfaceInfo{
+		ID: r.s.id, Name: name, Title: p.title, Cmd: p.cmd,
+		Workspace: r.index, WorkspaceID: r.wsID, CustomName: r.custom,
+		Exited: p.exited, ExitCode: p.code,
+	}
+	if p.cwd != "" {
+		cwd := p.cwd
+		in.Cwd = &cwd
+	}
+	return in
 }
 
 // ResolveTarget finds the surface a request names (spec ipc.md §5): by id
