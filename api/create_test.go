@@ -3,6 +3,9 @@
 package api
 
 import (
+	"fmt"
+
+	"github.com/paneflow-go/paneflow/ipc"
 	"testing"
 
 	"github.com/paneflow-go/paneflow/workspace"
@@ -34,5 +37,25 @@ func TestWorkspaceCreateWithCommand(t *testing.T) {
 	_, err := e.call("workspace.create", `{"command":"true","layout":{"type":"pane","surfaces":[{}]}}`)
 	if ie := rpcErr(t, err); ie.Message != "'command' and 'env' cannot be combined with 'layout'" {
 		t.Errorf("command with layout: error %q", ie.Message)
+	}
+}
+
+// TestWaitFromStart: text already in a pane only satisfies a wait that
+// asks for it with from_start.
+func TestWaitFromStart(t *testing.T) {
+	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
+	sf := e.split("echo first-output-7; exec sleep 100")
+	waitText(t, sf, "first-output-7")
+	params := func(from bool) string {
+		return fmt.Sprintf(`{"surface_ids":[%d],"pattern":"^first-output-[0-9]$","timeout_ms":300,"from_start":%v}`, sf.ID(), from)
+	}
+	var res waitResult
+	e.ok("surface.wait", params(true), &res)
+	if !res.Matched || len(res.Matches) != 1 || res.Matches[0].Lines[0] != "first-output-7" {
+		t.Errorf("from_start wait = %+v, want a match on first-output-7", res)
+	}
+	_, err := e.call("surface.wait", params(false))
+	if ie := rpcErr(t, err); ie.Code != ipc.CodeTimeout {
+		t.Errorf("plain wait on old text: error %v, want a timeout", ie)
 	}
 }

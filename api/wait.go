@@ -29,6 +29,9 @@ type waitParams struct {
 	Mode       string   `json:"mode"`
 	IdleMS     *int64   `json:"idle_ms"`
 	TimeoutMS  *int64   `json:"timeout_ms"`
+	// FromStart counts the text already in the panes as new, so a wait
+	// issued right after starting a pane cannot miss its first output.
+	FromStart bool `json:"from_start"`
 }
 
 type waitMatch struct {
@@ -50,6 +53,8 @@ type waitRequest struct {
 	idle    time.Duration // 0: no idle condition
 	timeout time.Duration
 	panes   []*workspace.Surface
+	// fromStart: all text already in the panes counts as new.
+	fromStart bool
 }
 
 func (s *server) parseWait(params json.RawMessage) (waitRequest, error) {
@@ -57,7 +62,7 @@ func (s *server) parseWait(params json.RawMessage) (waitRequest, error) {
 	if err := decode(params, &p); err != nil {
 		return waitRequest{}, err
 	}
-	var r waitRequest
+	r := waitRequest{fromStart: p.FromStart}
 	if len(p.SurfaceIDs) == 0 {
 		return r, ipc.InvalidParams("missing or empty 'surface_ids' parameter")
 	}
@@ -181,6 +186,15 @@ func (wp *waitPane) baseline() {
 	wp.scannedTo = wp.baseAbs
 }
 
+// baselineFromStart makes every row the pane holds count as new: the
+// oldest scrollback row is the baseline and nothing is remembered as seen.
+func (wp *waitPane) baselineFromStart() {
+	wp.lastGen = wp.emu.Generation()
+	wp.baseAbs = wp.emu.DroppedLines()
+	wp.topAbs, wp.scannedTo = wp.baseAbs, wp.baseAbs
+	wp.prefixOn, wp.above, wp.altBase = false, nil, nil
+}
+
 // newLines returns the rows that changed since the baseline; ok is false
 // when output moved the buffer during the read (a later wake-up follows).
 func (wp *waitPane) newLines() (lines []string, ok bool) {
@@ -300,7 +314,20 @@ func (s *server) surfaceWait(ctx context.Context, params json.RawMessage) (any, 
 	for i, sf := range r.panes {
 		wp := &waitPane{sf: sf, emu: sf.Terminal().Emulator(), lastOut: start}
 		_, ch := wp.emu.Watch() // before the baseline: nothing after it is missed
-		wp.baseline()
+		if r.fromStart {
+			wp.baselineFromStart()
+			if r.re != nil {
+				// What is already there is checked now; a concurrent change
+				// that spoils this read wakes the loop below.
+				if lines, ok := wp.newLines(); ok {
+					if m := matchLines(r.re, lines); m != nil {
+						wp.matched, wp.lines = true, m
+					}
+				}
+			}
+		} else {
+			wp.baseline()
+		}
 		panes[i] = wp
 		wg.Go(func() { notify(wp, ch, wake, quit) })
 	}

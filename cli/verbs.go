@@ -133,7 +133,7 @@ func init() {
 			run: runKey,
 		},
 		{
-			name: "wait", synopsis: "--match <target> (--pattern <regex> | --idle) [--for DURATION] [--timeout DURATION] [--any | --all]",
+			name: "wait", synopsis: "--match <target> (--pattern <regex> | --idle) [--for D] [--timeout D] [--any|--all] [--from-start]",
 			summary: "block until a pane prints a pattern or goes quiet",
 			flags: []flagSpec{
 				{name: "match", kind: valueFlag, value: "<target>", usage: "the pane(s) to watch (required)"},
@@ -143,9 +143,10 @@ func init() {
 				{name: "timeout", kind: valueFlag, value: "DURATION", usage: "give up after this: seconds or e.g. 90s, 5m (default 300s)"},
 				{name: "any", kind: boolFlag, usage: "watch every matching pane; done when one of them matches"},
 				{name: "all", kind: boolFlag, usage: "watch every matching pane; done when all of them have matched"},
+				{name: "from-start", kind: boolFlag, usage: "count the text already in the pane too (for a pane you just started)"},
 			},
 			details: "Only output that appears after wait starts counts: text already in the pane never\n" +
-				"satisfies it. The pattern uses Go's regexp syntax; ^ and $ anchor to each line.\n" +
+				"satisfies it, unless --from-start is given. The pattern uses Go's regexp syntax; ^ and $ anchor to each line.\n" +
 				"Without --any or --all the target must match exactly one pane. With --idle, a\n" +
 				"--pattern also ends the wait when it appears. The server pushes output to wait, so\n" +
 				"a match is seen within milliseconds. Prints the server's result as JSON; on timeout\n" +

@@ -41,6 +41,7 @@ type waitParams struct {
 	Mode       string   `json:"mode"`
 	IdleMS     int64    `json:"idle_ms,omitempty"`
 	TimeoutMS  int64    `json:"timeout_ms"`
+	FromStart  bool     `json:"from_start,omitempty"`
 }
 
 func runWait(ctx context.Context, s *session, in *input) error {
@@ -88,7 +89,7 @@ func runWait(ctx context.Context, s *session, in *input) error {
 		}
 	}
 
-	p := waitParams{Pattern: pattern, Mode: waitAny, TimeoutMS: timeout.Milliseconds()}
+	p := waitParams{Pattern: pattern, Mode: waitAny, TimeoutMS: timeout.Milliseconds(), FromStart: in.bool("from-start")}
 	c, err := s.connect()
 	if err != nil {
 		if idle {
