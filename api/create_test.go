@@ -4,10 +4,9 @@ package api
 
 import (
 	"fmt"
-
-	"github.com/paneflow-go/paneflow/ipc"
 	"testing"
 
+	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 

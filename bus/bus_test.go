@@ -27,6 +27,12 @@ func seqs(from, to int) []bus.Event {
 	return evs
 }
 
+// agentTypes are the event types whose surface is optional.
+var agentTypes = map[string]bool{
+	"ai.session_start": true, "ai.prompt_submit": true, "ai.tool_use": true, "ai.notification": true,
+	"ai.stop": true, "ai.exit": true, "ai.session_end": true, "agent_state": true,
+}
+
 func TestEventWire(t *testing.T) {
 	tests := []struct {
 		ev          bus.Event
@@ -57,6 +63,23 @@ func TestEventWire(t *testing.T) {
 			`{"workspace_id":12,"index":0,"title":"y"}`, 0, false},
 		{bus.LayoutChanged{WorkspaceID: 13}, "layout_changed",
 			`{"workspace_id":13}`, 0, false},
+		{bus.AISessionStart{bus.AgentFrame{WorkspaceID: 2, PID: 4242, Tool: "claude"}}, "ai.session_start",
+			`{"workspace_id":2,"pid":4242,"tool":"claude","state":null,"surface_id":null,"message":null,"active_tool_name":null,"last_result":null,"exit_code":null}`, 0, false},
+		{bus.AIPromptSubmit{bus.AgentFrame{WorkspaceID: 2, SurfaceID: 7, Tool: "codex", State: "thinking"}}, "ai.prompt_submit",
+			`{"workspace_id":2,"pid":null,"tool":"codex","state":"thinking","surface_id":7,"message":null,"active_tool_name":null,"last_result":null,"exit_code":null}`, 7, true},
+		{bus.AIToolUse{bus.AgentFrame{SurfaceID: 7, Tool: "claude", State: "thinking", ActiveToolName: "Bash"}}, "ai.tool_use",
+			`{"workspace_id":null,"pid":null,"tool":"claude","state":"thinking","surface_id":7,"message":null,"active_tool_name":"Bash","last_result":null,"exit_code":null}`, 7, true},
+		{bus.AINotification{bus.AgentFrame{SurfaceID: 7, Tool: "claude", State: "waiting_for_input", Message: "Allow?"}}, "ai.notification",
+			`{"workspace_id":null,"pid":null,"tool":"claude","state":"waiting_for_input","surface_id":7,"message":"Allow?","active_tool_name":null,"last_result":null,"exit_code":null}`, 7, true},
+		{bus.AIStop{bus.AgentFrame{SurfaceID: 8, Tool: "gemini", State: "finished", LastResult: "done"}}, "ai.stop",
+			`{"workspace_id":null,"pid":null,"tool":"gemini","state":"finished","surface_id":8,"message":null,"active_tool_name":null,"last_result":"done","exit_code":null}`, 8, true},
+		{bus.AIExit{bus.AgentFrame{SurfaceID: 8, PID: 9, Tool: "codex", State: "finished", HasExitCode: true}}, "ai.exit",
+			`{"workspace_id":null,"pid":9,"tool":"codex","state":"finished","surface_id":8,"message":null,"active_tool_name":null,"last_result":null,"exit_code":0}`, 8, true},
+		{bus.AISessionEnd{bus.AgentFrame{PID: 9, Tool: "codex"}}, "ai.session_end",
+			`{"workspace_id":null,"pid":9,"tool":"codex","state":null,"surface_id":null,"message":null,"active_tool_name":null,"last_result":null,"exit_code":null}`, 0, false},
+		{bus.AgentState{SurfaceID: 3, WorkspaceID: 1, PID: 50, Tool: "claude", State: "errored", Previous: "thinking",
+			Hooked: true, ExitCode: 2, HasExitCode: true}, "agent_state",
+			`{"surface_id":3,"workspace_id":1,"pid":50,"tool":"claude","state":"errored","previous_state":"thinking","hooked":true,"reason":null,"message":null,"active_tool_name":null,"last_result":null,"exit_code":2}`, 3, true},
 	}
 	var seen []string
 	for _, tt := range tests {
@@ -75,8 +98,11 @@ func TestEventWire(t *testing.T) {
 			if id != tt.wantSurface || ok != tt.wantHasSurf {
 				t.Errorf("SurfaceOf() = %d, %v, want %d, %v", id, ok, tt.wantSurface, tt.wantHasSurf)
 			}
-			if _, isSE := tt.ev.(bus.SurfaceEvent); isSE != tt.wantHasSurf {
-				t.Errorf("implements SurfaceEvent = %v, want %v", isSE, tt.wantHasSurf)
+			// Agent events always implement SurfaceEvent: whether they
+			// carry a surface depends on the session being bound to a pane.
+			wantSE := tt.wantHasSurf || agentTypes[tt.wantType]
+			if _, isSE := tt.ev.(bus.SurfaceEvent); isSE != wantSE {
+				t.Errorf("implements SurfaceEvent = %v, want %v", isSE, wantSE)
 			}
 		})
 		seen = append(seen, tt.wantType)

@@ -3,8 +3,9 @@
 //
 // Subsystems never import each other: the workspace model publishes what
 // happened (a pane produced output, a workspace was created, focus moved),
-// and the socket API's events.subscribe streams, the GUI and later the
-// conductor subscribe to it. The events are plain structs in this package
+// and the socket API's events.subscribe streams, the GUI and the conductor
+// subscribe to it; the conductor publishes what agents do (the ai.* events
+// and [AgentState]). The events are plain structs in this package
 // ([SurfaceChanged], [SurfaceCreated], [WorkspaceSelected], …), each naming its
 // publisher and its subscribers, with JSON tags that give the wire names
 // used in event frames and an [Event.EventType] method that gives the frame's
@@ -89,5 +90,5 @@
 //
 // Events are shared between subscribers by value inside an interface; they
 // must not contain anything a subscriber could mutate (the types here hold
-// only numbers and strings).
+// only numbers, booleans and strings).
 package bus

@@ -1,6 +1,6 @@
 // Package core assembles Paneflow's headless core: the event bus, the
-// workspace model with its terminals, the JSON-RPC socket and the methods
-// served on it.
+// workspace model with its terminals, the conductor (agent states), the
+// JSON-RPC socket and the methods served on it.
 //
 // It is the composition root shared by `paneflow serve` (no window) and the
 // desktop app (which hosts the same Core in-process and adds a window as one
@@ -25,6 +25,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/api"
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/conductor"
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/version"
@@ -56,7 +57,10 @@ type Options struct {
 type Core struct {
 	Bus        *bus.Bus
 	Workspaces *workspace.Manager
-	Registry   *ipc.Registry
+	// Conductor knows what the agents in the panes are doing; the GUI
+	// reads it and subscribes to its events on Bus.
+	Conductor *conductor.Conductor
+	Registry  *ipc.Registry
 	// SocketPath is the resolved endpoint the server listens on.
 	SocketPath string
 
@@ -103,7 +107,13 @@ func New(o Options) (*Core, error) {
 		Cols: cols, Rows: rows, SocketPath: path, Bus: c.Bus, Getenv: getenv,
 		Shell: shell, Env: env, Scrollback: cfg.Terminal.ScrollbackLines, Version: version.String(),
 	})
+	c.Conductor = conductor.New(conductor.Options{
+		Bus:            c.Bus,
+		Panes:          paneSource{c.Workspaces},
+		StallThreshold: cfg.AgentStallThreshold,
+	})
 	c.Registry = ipc.NewRegistry()
+	c.Conductor.Register(c.Registry)
 	api.Register(c.Registry, c.Workspaces, c.Bus, api.Options{
 		Scripting:    func() bool { return getenv("PANEFLOW_IPC_SCRIPTING") == "1" },
 		Unrestricted: func() bool { return cfg.AIUnrestricted },
@@ -111,6 +121,7 @@ func New(o Options) (*Core, error) {
 		PasteDelay:   cfg.SubmitPasteDelay,
 		Version:      version.String(),
 		Logf:         logf,
+		Agents:       c.Conductor,
 	})
 	c.exec = ipc.NewQueueExecutor(256)
 	c.exec.Start()
@@ -121,6 +132,8 @@ func New(o Options) (*Core, error) {
 		c.Bus.Close()
 		return nil, err
 	}
+	// Started before the first workspace, so it sees every pane created.
+	c.Conductor.Start()
 	if getenv("PANEFLOW_IPC_SCRIPTING") == "1" {
 		logf("paneflow: PANEFLOW_IPC_SCRIPTING=1: any process of this user can type into panes")
 	}
@@ -157,15 +170,48 @@ func (c *Core) Serve(ctx context.Context) error {
 	return c.server.Serve(ctx)
 }
 
-// Shutdown stops the socket (removing its file), closes every pane and
-// stops the bus. It is bounded by ctx and by the panes' kill grace.
+// Shutdown stops the socket (removing its file), closes every pane, stops
+// the conductor and the bus. It is bounded by ctx and by the panes' kill grace.
 func (c *Core) Shutdown(ctx context.Context) error {
 	err := c.server.Shutdown(ctx)
 	c.exec.Close()
 	c.Workspaces.Close()
+	c.Conductor.Close()
 	c.Bus.Close()
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("core: shutdown: %w", err)
 	}
 	return err
+}
+
+// paneSource shows the workspace model to the conductor, which does not
+// import it.
+type paneSource struct{ m *workspace.Manager }
+
+// Panes lists every pane with its resolved name and workspace.
+func (p paneSource) Panes() []conductor.Pane {
+	infos := p.m.Surfaces()
+	out := make([]conductor.Pane, 0, len(infos))
+	for _, in := range infos {
+		pid := 0
+		if s, ok := p.m.Surface(in.ID); ok && !in.Exited {
+			pid = s.Terminal().Pid()
+		}
+		out = append(out, conductor.Pane{
+			SurfaceID: in.ID, WorkspaceID: in.WorkspaceID, Workspace: in.Workspace, Name: in.Name, PID: pid,
+		})
+	}
+	return out
+}
+
+// Process returns the pid of the process pane id runs, 0 once it exited.
+func (p paneSource) Process(id uint64) (int, bool) {
+	s, ok := p.m.Surface(id)
+	if !ok {
+		return 0, false
+	}
+	if _, exited := s.Exited(); exited {
+		return 0, true
+	}
+	return s.Terminal().Pid(), true
 }

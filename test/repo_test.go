@@ -210,8 +210,8 @@ var importRules = []struct {
 	},
 	{
 		pkg:    "conductor",
-		banned: []string{"fyne.io"},
-		why:    "the headless core runs in `paneflow serve` with no display",
+		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "config", "hook", "app", "worktree", "flow", "mcp"},
+		why:    "the conductor is a subsystem of the headless core (no display): it learns of panes from bus events and a PaneSource that core implements over the model, the api asks it through its own AgentReporter interface, hooks reach it only over the socket, and its settings come from core as Options",
 	},
 	{
 		pkg:    "worktree",
