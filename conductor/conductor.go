@@ -1,0 +1,388 @@
+package conductor
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/ipc"
+)
+
+// Defaults of [Options].
+const (
+	// DefaultStallThreshold is how long a thinking agent may send no hook
+	// frame before it counts as stalled (agent_stall_threshold_secs).
+	DefaultStallThreshold = 60 * time.Second
+	// DefaultScanDelay is how long after a pane's activity its process
+	// tree is scanned; activity during the delay is covered by the same
+	// scan.
+	DefaultScanDelay = 500 * time.Millisecond
+)
+
+// Pane is what the conductor needs to know about one pane.
+type Pane struct {
+	SurfaceID   uint64 // the pane (surface_id)
+	WorkspaceID uint64 // its workspace's id (PANEFLOW_WORKSPACE_ID)
+	Workspace   int    // its workspace's position in the list, 0-based
+	Name        string // its resolved display name
+	PID         int    // the process the pane runs (its PTY child); 0 once it exited
+}
+
+// PaneSource tells the conductor about panes. The composition root
+// implements it over the workspace model; the conductor does not import
+// the model. Its methods are called from the conductor's goroutines and
+// request handlers, concurrently, never with the conductor's lock held.
+type PaneSource interface {
+	// Panes lists every open pane, in workspace order then layout order.
+	// It may be slow (it resolves display names); the conductor calls it
+	// for fleet.list and when a frame names a pane it has not heard of.
+	Panes() []Pane
+	// Process returns the pid of the process a pane runs (0 once it
+	// exited) and whether the pane is open. It must be cheap.
+	Process(surfaceID uint64) (pid int, open bool)
+}
+
+// Options configures [New].
+type Options struct {
+	// Bus is where the conductor learns of panes (surface_created,
+	// surface_changed, surface_exited, surface_closed) and publishes the
+	// ai.* and agent_state events. nil means no events either way: frames
+	// still work, panes are looked up through Panes, and nothing is
+	// scanned.
+	Bus *bus.Bus
+	// Panes tells the conductor about panes; it is required.
+	Panes PaneSource
+	// StallThreshold is how long a thinking agent may stay silent before
+	// it is stalled. 0 means DefaultStallThreshold; a negative value turns
+	// stall detection off.
+	StallThreshold time.Duration
+	// ScanDelay is the debounce of process scans after pane activity. 0
+	// means DefaultScanDelay; a negative value turns process scans off
+	// (agents are then known only from their hooks).
+	ScanDelay time.Duration
+	// Clock drives timers and the waiting_ms and idle_ms durations; nil
+	// means the system clock.
+	Clock Clock
+
+	// procs replaces the system's process table (tests); noProcs forces
+	// hooks-only operation.
+	procs   procTable
+	noProcs bool
+}
+
+// Conductor knows what the agents in the panes are doing. It serves the
+// ai.* methods (see [Conductor.Register]), answers surface.status and
+// fleet.list (it implements the socket API's agent reporter), and
+// publishes what changes on the bus.
+//
+// Create one with [New] (the zero value is not usable), register its
+// methods, then [Conductor.Start] it; [Conductor.Close] stops it. All
+// methods are safe for concurrent use.
+type Conductor struct {
+	o         Options
+	clock     Clock
+	procs     procTable // nil: hooks only
+	stall     time.Duration
+	scanDelay time.Duration
+
+	mu          sync.Mutex
+	sessions    map[uint64]*session // by session.id
+	nextSession uint64
+	panes       map[uint64]*pane // by surface id
+	outbox      []bus.Event      // events to publish, in order
+	started     bool
+	closed      bool
+
+	pubMu sync.Mutex // serializes flushes so events keep their order
+	stop  chan struct{}
+	wg    sync.WaitGroup // the event loop and transcript readers
+}
+
+// pane is the conductor's view of one pane; guarded by Conductor.mu.
+type pane struct {
+	id          uint64
+	workspaceID uint64
+	pid         int        // the pane's process; 0 once it exited
+	exited      bool       // its process ended
+	detected    []detected // agents the last scan found, nearest first
+	rootTool    string     // the agent that is the pane's own process, if any
+	scanTimer   Timer      // pending scan
+	scanning    bool       // a scan is reading /proc
+	rescan      bool       // activity arrived during the scan
+}
+
+// session is one hooked agent; guarded by Conductor.mu.
+type session struct {
+	id          uint64 // conductor-internal, never on the wire
+	pid         int    // the frames' pid (the launch shim's); 0 when they carry none
+	start       uint64 // pid's start time when the session began; 0 unknown
+	tool        string
+	state       State
+	activeTool  string
+	message     string
+	lastResult  string
+	exitCode    int
+	hasExit     bool
+	surface     uint64 // bound pane, 0 while unresolved
+	workspaceID uint64 // the frame's or the pane's workspace
+
+	waitingSince time.Time
+	lastActivity time.Time
+	stallTimer   Timer
+	stallGen     uint64 // invalidates callbacks of replaced stall timers
+
+	seen bool   // a process scan saw the agent in its pane (pid-less sessions)
+	seq  uint64 // frames applied; a late transcript read checks it
+}
+
+// New returns a conductor for o. It panics if o.Panes is nil.
+func New(o Options) *Conductor {
+	if o.Panes == nil {
+		panic("conductor: Options.Panes is nil")
+	}
+	c := &Conductor{
+		o:         o,
+		clock:     o.Clock,
+		procs:     o.procs,
+		stall:     o.StallThreshold,
+		scanDelay: o.ScanDelay,
+		sessions:  map[uint64]*session{},
+		panes:     map[uint64]*pane{},
+		stop:      make(chan struct{}),
+	}
+	if c.clock == nil {
+		c.clock = systemClock{}
+	}
+	if c.procs == nil && !o.noProcs {
+		c.procs = systemProcs()
+	}
+	if o.noProcs {
+		c.procs = nil
+	}
+	if c.stall == 0 {
+		c.stall = DefaultStallThreshold
+	}
+	if c.scanDelay == 0 {
+		c.scanDelay = DefaultScanDelay
+	}
+	return c
+}
+
+// Register adds the ai.* methods to r. Requests with an id get a small
+// acknowledgement ({"ok":true,"state":…,"surface_id":…}) or a -32602
+// error; notifications (no id, what the hook binary sends) get nothing, as
+// JSON-RPC says. The methods are not [ipc.Mutating]: they change only the
+// conductor's own state, under its own lock, so a hook frame never waits
+// behind a slow workspace mutation.
+func (c *Conductor) Register(r *ipc.Registry) {
+	for _, m := range methods {
+		r.Register(m, func(_ context.Context, params json.RawMessage) (any, error) {
+			f, err := decodeFrame(m, params)
+			if err != nil {
+				return nil, err
+			}
+			return c.apply(f)
+		})
+	}
+}
+
+// Start subscribes to pane events and scans the panes that already exist.
+// It returns at once; calling it again does nothing.
+func (c *Conductor) Start() {
+	c.mu.Lock()
+	if c.started || c.closed {
+		c.mu.Unlock()
+		return
+	}
+	c.started = true
+	var sub *bus.Subscription
+	if c.o.Bus != nil {
+		// Subscribed before the panes are listed, so no pane is missed.
+		sub = c.o.Bus.Subscribe("conductor", bus.MatchTypes(
+			bus.TypeSurfaceCreated, bus.TypeSurfaceChanged, bus.TypeSurfaceExited, bus.TypeSurfaceClosed), 0)
+		c.wg.Add(1)
+	}
+	c.mu.Unlock()
+	if sub != nil {
+		go c.loop(sub)
+	}
+	c.resync()
+}
+
+// Close stops the conductor: timers are stopped, the event loop and any
+// transcript read end, and later frames are refused with -32000. It waits
+// for its goroutines and is idempotent.
+func (c *Conductor) Close() {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
+	c.closed = true
+	for _, p := range c.panes {
+		stopTimer(&p.scanTimer)
+	}
+	for _, s := range c.sessions {
+		stopTimer(&s.stallTimer)
+	}
+	c.mu.Unlock()
+	close(c.stop)
+	c.wg.Wait()
+}
+
+// stopTimer stops *t, if any, and clears it.
+func stopTimer(t *Timer) {
+	if *t != nil {
+		(*t).Stop()
+		*t = nil
+	}
+}
+
+// loop handles pane events until Close or the bus closes.
+func (c *Conductor) loop(sub *bus.Subscription) {
+	defer c.wg.Done()
+	defer sub.Close()
+	var buf []bus.Event
+	for {
+		select {
+		case <-c.stop:
+			return
+		case <-sub.Done():
+			return
+		case <-sub.Ready():
+		}
+		evs, dropped := sub.Drain(buf)
+		for _, e := range evs {
+			c.handleEvent(e)
+		}
+		if dropped > 0 {
+			c.resync() // a surface_closed may be among the lost events
+		}
+		clear(evs)
+		buf = evs[:0]
+	}
+}
+
+// handleEvent applies one pane event.
+func (c *Conductor) handleEvent(e bus.Event) {
+	switch e := e.(type) {
+	case bus.SurfaceCreated:
+		c.paneCreated(e.SurfaceID, e.WorkspaceID)
+	case bus.SurfaceChanged:
+		c.mu.Lock()
+		if p := c.panes[e.SurfaceID]; p != nil && !p.exited {
+			c.scheduleScanLocked(p)
+		}
+		c.mu.Unlock()
+	case bus.SurfaceExited:
+		c.paneExited(e.SurfaceID, e.ExitCode)
+	case bus.SurfaceClosed:
+		c.mu.Lock()
+		c.forgetPaneLocked(e.SurfaceID)
+		c.mu.Unlock()
+		c.flush()
+	}
+}
+
+// paneCreated starts tracking a new pane and schedules its first scan.
+func (c *Conductor) paneCreated(id, workspaceID uint64) {
+	pid, open := c.o.Panes.Process(id)
+	if !open {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.addPaneLocked(id, workspaceID, pid)
+	c.scheduleScanLocked(p)
+}
+
+// addPaneLocked returns the pane id, adding it if it is new.
+func (c *Conductor) addPaneLocked(id, workspaceID uint64, pid int) *pane {
+	p := c.panes[id]
+	if p == nil {
+		p = &pane{id: id, workspaceID: workspaceID, pid: pid, exited: pid == 0}
+		c.panes[id] = p
+	}
+	if p.workspaceID == 0 {
+		p.workspaceID = workspaceID
+	}
+	return p
+}
+
+// resync reconciles the pane table with the model: panes it lacks are
+// added (and scanned), panes the model no longer has are forgotten.
+func (c *Conductor) resync() {
+	listed := c.o.Panes.Panes()
+	c.mu.Lock()
+	var gone []uint64
+	inList := make(map[uint64]bool, len(listed))
+	for _, in := range listed {
+		inList[in.SurfaceID] = true
+		if c.closed {
+			break
+		}
+		if _, known := c.panes[in.SurfaceID]; !known {
+			c.scheduleScanLocked(c.addPaneLocked(in.SurfaceID, in.WorkspaceID, in.PID))
+		}
+	}
+	for id := range c.panes {
+		if !inList[id] {
+			gone = append(gone, id)
+		}
+	}
+	c.mu.Unlock()
+	// A pane missing from the list may have been created since; only the
+	// model's own answer closes it.
+	for _, id := range gone {
+		if _, open := c.o.Panes.Process(id); !open {
+			c.mu.Lock()
+			c.forgetPaneLocked(id)
+			c.mu.Unlock()
+		}
+	}
+	c.flush()
+}
+
+// emitLocked queues e for publication by the next flush.
+func (c *Conductor) emitLocked(e bus.Event) { c.outbox = append(c.outbox, e) }
+
+// flush publishes the queued events, in the order they were queued. Every
+// path that may have queued events calls it after unlocking c.mu.
+func (c *Conductor) flush() {
+	c.pubMu.Lock()
+	defer c.pubMu.Unlock()
+	c.mu.Lock()
+	evs := c.outbox
+	c.outbox = nil
+	c.mu.Unlock()
+	for _, e := range evs {
+		c.o.Bus.Publish(e)
+	}
+}
+
+// sessionsLocked returns the sessions keep accepts, oldest first, so that
+// everything derived from them is deterministic.
+func (c *Conductor) sessionsLocked(keep func(*session) bool) []*session {
+	var out []*session
+	for _, s := range c.sessions {
+		if keep(s) {
+			out = append(out, s)
+		}
+	}
+	slices.SortFunc(out, func(a, b *session) int { return cmp.Compare(a.id, b.id) })
+	return out
+}
+
+// hasSessionLocked reports whether a session of tool is bound to pane id.
+func (c *Conductor) hasSessionLocked(id uint64, tool string) bool {
+	for _, s := range c.sessions {
+		if s.surface == id && s.tool == tool {
+			return true
+		}
+	}
+	return false
+}

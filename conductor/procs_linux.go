@@ -1,0 +1,6 @@
+package conductor
+
+import "os"
+
+// systemProcs reads /proc.
+func systemProcs() procTable { return procFS{fsys: os.DirFS("/proc")} }

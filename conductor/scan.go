@@ -1,0 +1,198 @@
+package conductor
+
+import (
+	"slices"
+
+	"github.com/paneflow-go/paneflow/bus"
+)
+
+// scheduleScanLocked arranges a scan of p's process tree after the scan
+// delay, unless one is pending; activity during a running scan schedules
+// another when it ends. Process scans replace the original's periodic
+// sweeps: a pane's agents change only when something happens in it.
+func (c *Conductor) scheduleScanLocked(p *pane) {
+	if c.procs == nil || c.scanDelay < 0 || c.closed {
+		return
+	}
+	if p.scanning {
+		p.rescan = true
+		return
+	}
+	if p.scanTimer != nil {
+		return
+	}
+	id := p.id
+	p.scanTimer = c.clock.AfterFunc(c.scanDelay, func() { c.scan(id) })
+}
+
+// liveness is a session whose process a scan checks.
+type liveness struct {
+	id    uint64
+	pid   int
+	start uint64
+	alive bool
+}
+
+// scan reads pane id's process tree, records the agents in it, ends the
+// sessions whose agent is gone and publishes what changed.
+func (c *Conductor) scan(id uint64) {
+	c.mu.Lock()
+	p := c.panes[id]
+	if c.closed || p == nil {
+		c.mu.Unlock()
+		return
+	}
+	p.scanTimer = nil
+	p.scanning = true
+	var checks []liveness
+	for _, s := range c.sessionsLocked(func(s *session) bool { return s.surface == id && s.pid != 0 && s.state != Errored }) {
+		checks = append(checks, liveness{id: s.id, pid: s.pid, start: s.start})
+	}
+	c.mu.Unlock()
+
+	pid, open := c.o.Panes.Process(id)
+	var procs []process
+	if open && pid > 0 {
+		procs, _ = c.procs.Descendants(pid, maxScanPIDs)
+	}
+	found := detect(procs)
+	for i := range checks {
+		checks[i].alive = c.alive(procs, checks[i].pid, checks[i].start)
+	}
+
+	c.mu.Lock()
+	if p = c.panes[id]; p != nil {
+		p.scanning = false
+		switch {
+		case !open:
+			c.forgetPaneLocked(id)
+		case !c.closed:
+			p.pid = pid
+			c.applyScanLocked(p, found, checks)
+			if p.rescan {
+				p.rescan = false
+				c.scheduleScanLocked(p)
+			}
+		}
+	}
+	c.mu.Unlock()
+	c.flush()
+}
+
+// alive reports whether pid still runs the process that started at start:
+// it is in the scanned tree with that start time, or, failing that (it
+// may have been reparented), the process table says so.
+func (c *Conductor) alive(tree []process, pid int, start uint64) bool {
+	for _, p := range tree {
+		if p.PID == pid {
+			return !p.Dead && (start == 0 || p.Start == 0 || p.Start == start)
+		}
+	}
+	p, err := c.procs.Process(pid)
+	if err != nil {
+		return false
+	}
+	return !p.Dead && (start == 0 || p.Start == 0 || p.Start == start)
+}
+
+// applyScanLocked records a scan of p: agents that appeared or left
+// without a session publish agent_state (unknown_running, then idle);
+// sessions whose process is gone, and pid-less sessions whose agent the
+// scan saw before and no longer sees, end. Errored sessions stay.
+func (c *Conductor) applyScanLocked(p *pane, found []detected, checks []liveness) {
+	old := p.detected
+	p.detected = found
+	p.rootTool = ""
+	for _, d := range found {
+		if d.PID == p.pid {
+			p.rootTool = d.Tool
+		}
+	}
+	for _, d := range found {
+		if !hasTool(old, d.Tool) && !c.hasSessionLocked(p.id, d.Tool) {
+			c.emitLocked(c.unhookedEventLocked(p, d, UnknownRunning, ""))
+		}
+	}
+	for _, d := range old {
+		if !hasTool(found, d.Tool) && !c.hasSessionLocked(p.id, d.Tool) {
+			c.emitLocked(c.unhookedEventLocked(p, d, Idle, UnknownRunning))
+		}
+	}
+	for _, ch := range checks {
+		if s := c.sessions[ch.id]; s != nil && !ch.alive && s.pid == ch.pid && s.state != Errored {
+			c.removeLocked(s)
+		}
+	}
+	for _, s := range c.sessionsLocked(func(s *session) bool { return s.surface == p.id && s.pid == 0 && s.state != Errored }) {
+		switch {
+		case hasTool(found, s.tool):
+			s.seen = true
+		case s.seen:
+			c.removeLocked(s) // the agent left without telling
+		}
+	}
+}
+
+// unhookedEventLocked describes an agent without hooks in pane p.
+func (c *Conductor) unhookedEventLocked(p *pane, d detected, st, previous State) bus.AgentState {
+	e := bus.AgentState{
+		SurfaceID: p.id, WorkspaceID: p.workspaceID, PID: d.PID, Tool: d.Tool,
+		State: string(st), Previous: string(previous),
+	}
+	if st == UnknownRunning {
+		e.Reason = reasonNoHook
+	}
+	return e
+}
+
+// paneExited handles the end of pane id's process: its sessions end
+// (errored ones stay until the pane closes or another agent starts there),
+// and an agent that was the pane's process itself and had no shim to
+// report its exit is finished or errored by the pane's exit code.
+func (c *Conductor) paneExited(id uint64, code int) {
+	c.mu.Lock()
+	p := c.panes[id]
+	if p == nil {
+		c.mu.Unlock()
+		return
+	}
+	stopTimer(&p.scanTimer)
+	p.exited, p.pid = true, 0
+	unhooked := slices.DeleteFunc(slices.Clone(p.detected), func(d detected) bool { return c.hasSessionLocked(id, d.Tool) })
+	root := p.rootTool
+	p.detected, p.rootTool = nil, ""
+	now := c.clock.Now()
+	for _, s := range c.sessionsLocked(func(s *session) bool { return s.surface == id && s.state != Errored }) {
+		if s.pid == 0 && s.tool == root && s.state != Finished && stateAfterExit(code) == Errored {
+			prev := s.state
+			c.setStateLocked(s, Errored, now)
+			s.message, s.activeTool = "", ""
+			s.exitCode, s.hasExit = code, true
+			c.emitStateLocked(s, prev)
+			continue
+		}
+		c.removeLocked(s)
+	}
+	for _, d := range unhooked {
+		c.emitLocked(c.unhookedEventLocked(p, d, Idle, UnknownRunning))
+	}
+	c.mu.Unlock()
+	c.flush()
+}
+
+// forgetPaneLocked drops pane id (closed) with every session bound to it.
+func (c *Conductor) forgetPaneLocked(id uint64) {
+	p := c.panes[id]
+	if p == nil {
+		return
+	}
+	stopTimer(&p.scanTimer)
+	unhooked := slices.DeleteFunc(slices.Clone(p.detected), func(d detected) bool { return c.hasSessionLocked(id, d.Tool) })
+	delete(c.panes, id)
+	for _, s := range c.sessionsLocked(func(s *session) bool { return s.surface == id }) {
+		c.removeLocked(s)
+	}
+	for _, d := range unhooked {
+		c.emitLocked(c.unhookedEventLocked(p, d, Idle, UnknownRunning))
+	}
+}

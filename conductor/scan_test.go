@@ -1,0 +1,247 @@
+package conductor
+
+import (
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/paneflow-go/paneflow/bus"
+)
+
+// countingProcs counts process tree scans.
+type countingProcs struct {
+	procTable
+	scans atomic.Int32
+}
+
+func (c *countingProcs) Descendants(root, limit int) ([]process, error) {
+	c.scans.Add(1)
+	return c.procTable.Descendants(root, limit)
+}
+
+// TestScanDebounce checks that a burst of output in a pane costs one scan,
+// and that a quiet pane costs none.
+func TestScanDebounce(t *testing.T) {
+	h := newHarness(t, Options{})
+	cp := &countingProcs{procTable: h.procs}
+	h.c.procs = cp
+	for range 50 {
+		h.event(bus.SurfaceChanged{SurfaceID: 1, Generation: 1})
+	}
+	if n := cp.scans.Load(); n != 0 {
+		t.Errorf("scans before the delay = %d, want 0", n)
+	}
+	h.clock.Advance(h.c.scanDelay)
+	if n := cp.scans.Load(); n != 1 {
+		t.Errorf("scans after a burst = %d, want 1", n)
+	}
+	h.clock.Advance(h.c.scanDelay * 100)
+	if n := cp.scans.Load(); n != 1 {
+		t.Errorf("scans while quiet = %d, want still 1 (no sweeps)", n)
+	}
+	h.event(bus.SurfaceChanged{SurfaceID: 1, Generation: 2})
+	h.event(bus.SurfaceChanged{SurfaceID: 2, Generation: 2})
+	h.clock.Advance(h.c.scanDelay)
+	if n := cp.scans.Load(); n != 3 {
+		t.Errorf("scans after activity in two panes = %d, want 3", n)
+	}
+}
+
+// TestUnhookedAgents checks agents found only by the scan: reported as
+// unknown_running with reason no_hook, replaced by a hooked session when
+// the hooks speak, and back to idle when they leave.
+func TestUnhookedAgents(t *testing.T) {
+	h := newHarness(t, Options{})
+	h.procs.set(fakeProc{pid: 110, ppid: 100, start: 1100, comm: "codex", argv: []string{"codex"}})
+	h.activity(1)
+	if got, want := h.states(), []string{"1:codex:>unknown_running"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("agent_state after codex started = %q, want %q", got, want)
+	}
+	st, ok := h.c.Status(1)
+	if !ok || st.State != UnknownRunning || st.Hooked || deref(st.Reason) != "no_hook" || st.Tool != "codex" || st.PID == nil || *st.PID != 110 {
+		t.Errorf("status = %+v, want unknown_running codex pid 110, not hooked, reason no_hook", st)
+	}
+
+	// Its hooks speak (no pid: a user-installed hook): now it is hooked.
+	h.mustSend(MethodPromptSubmit, `{"surface_id":1,"tool":"codex"}`)
+	if got, want := h.states(), []string{"1:codex:unknown_running>thinking"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("agent_state after its first frame = %q, want %q", got, want)
+	}
+	rows := h.c.List().Agents
+	if len(rows) != 1 || !rows[0].Hooked || rows[0].PID == nil || *rows[0].PID != 110 {
+		t.Errorf("fleet = %+v, want one hooked codex row with the scanned pid 110", rows)
+	}
+
+	// The agent exits without a word (no shim): the next scan ends it.
+	h.procs.kill(110)
+	h.activity(1)
+	if got, want := h.states(), []string{"1:codex:thinking>idle"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("agent_state after codex left = %q, want %q", got, want)
+	}
+	if st, ok := h.c.Status(1); ok {
+		t.Errorf("status after codex left = %+v, want none", st)
+	}
+
+	// An unhooked agent that leaves goes back to idle.
+	h.procs.set(fakeProc{pid: 120, ppid: 100, start: 1200, comm: "amp", argv: []string{"amp"}})
+	h.activity(1)
+	h.procs.kill(120)
+	h.activity(1)
+	if got, want := h.states(), []string{"1:amp:>unknown_running", "1:amp:unknown_running>idle"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("agent_state for amp = %q, want %q", got, want)
+	}
+}
+
+// TestSessionEndShowsScannedAgent checks that a session ending while its
+// agent still runs leaves the pane unknown_running, not idle.
+func TestSessionEndShowsScannedAgent(t *testing.T) {
+	h := newHarness(t, Options{})
+	h.procs.set(fakeProc{pid: 130, ppid: 100, start: 1300, comm: "claude", argv: []string{"claude"}})
+	h.activity(1)
+	h.mustSend(MethodPromptSubmit, `{"surface_id":1,"pid":130,"tool":"claude"}`)
+	h.mustSend(MethodSessionEnd, `{"surface_id":1,"pid":130,"tool":"claude"}`)
+	if st := h.status(1); st.State != UnknownRunning || st.Hooked {
+		t.Errorf("status = %s hooked %v, want unknown_running, not hooked", st.State, st.Hooked)
+	}
+}
+
+// TestPaneExitAndClose checks sessions when a pane's process ends and when
+// the pane closes.
+func TestPaneExitAndClose(t *testing.T) {
+	tests := []struct {
+		name       string
+		setup      func(h *harness)
+		code       int
+		wantState  State // after the exit; "" = no agent
+		wantEvents []string
+	}{
+		{
+			name: "shell exits under a hooked session",
+			setup: func(h *harness) {
+				h.mustSend(MethodPromptSubmit, `{"surface_id":1,"pid":140,"tool":"claude"}`)
+			},
+			code: 0, wantEvents: []string{"1:claude:thinking>idle"},
+		},
+		{
+			name: "the pane's own agent crashes",
+			setup: func(h *harness) {
+				h.procs.set(fakeProc{pid: 100, ppid: 10, start: 1000, comm: "gemini", argv: []string{"gemini"}})
+				h.activity(1)
+				h.mustSend(MethodPromptSubmit, `{"surface_id":1,"tool":"gemini"}`)
+				h.drain()
+			},
+			code: 1, wantState: Errored, wantEvents: []string{"1:gemini:thinking>errored"},
+		},
+		{
+			name: "the pane's own agent is interrupted",
+			setup: func(h *harness) {
+				h.procs.set(fakeProc{pid: 100, ppid: 10, start: 1000, comm: "gemini", argv: []string{"gemini"}})
+				h.activity(1)
+				h.mustSend(MethodPromptSubmit, `{"surface_id":1,"tool":"gemini"}`)
+				h.drain()
+			},
+			code: 130, wantEvents: []string{"1:gemini:thinking>idle"},
+		},
+		{
+			name: "an errored session stays after the exit",
+			setup: func(h *harness) {
+				h.mustSend(MethodExit, `{"surface_id":1,"pid":150,"tool":"codex","exit_code":3}`)
+			},
+			code: 0, wantState: Errored, wantEvents: nil,
+		},
+		{
+			name: "an unhooked agent goes with its pane's process",
+			setup: func(h *harness) {
+				h.procs.set(fakeProc{pid: 160, ppid: 100, start: 1600, comm: "opencode", argv: []string{"opencode"}})
+				h.activity(1)
+			},
+			code: 0, wantEvents: []string{"1:opencode:unknown_running>idle"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, Options{})
+			tt.setup(h)
+			h.drain()
+			h.panes.setPID(1, 0)
+			h.event(bus.SurfaceExited{SurfaceID: 1, ExitCode: tt.code})
+			if got := h.states(); strings.Join(got, ",") != strings.Join(tt.wantEvents, ",") {
+				t.Errorf("agent_state after exit %d = %q, want %q", tt.code, got, tt.wantEvents)
+			}
+			st, ok := h.c.Status(1)
+			if tt.wantState == "" && ok || tt.wantState != "" && st.State != tt.wantState {
+				t.Errorf("status after exit = %+v (known %v), want %q", st, ok, tt.wantState)
+			}
+			// Output after the exit scans nothing, and closing the pane
+			// forgets everything.
+			h.activity(1)
+			h.panes.remove(1)
+			h.event(bus.SurfaceClosed{SurfaceID: 1, WorkspaceID: 1})
+			if st, ok := h.c.Status(1); ok {
+				t.Errorf("status after close = %+v, want none", st)
+			}
+			for _, r := range h.c.List().Agents {
+				if r.SurfaceID != nil && *r.SurfaceID == 1 {
+					t.Errorf("fleet row %+v for a closed pane", r)
+				}
+			}
+		})
+	}
+}
+
+// TestNewPanes checks that panes created later are tracked, and that a
+// frame naming a pane the conductor has not heard of yet is accepted
+// after asking the model.
+func TestNewPanes(t *testing.T) {
+	h := newHarness(t, Options{})
+	h.procs.set(
+		fakeProc{pid: 400, ppid: 10, start: 4000, comm: "bash", argv: []string{"bash"}},
+		fakeProc{pid: 410, ppid: 400, start: 4100, comm: "claude", argv: []string{"claude"}},
+	)
+	h.panes.add(Pane{SurfaceID: 4, WorkspaceID: 2, Workspace: 1, Name: "new", PID: 400})
+	h.event(bus.SurfaceCreated{SurfaceID: 4, WorkspaceID: 2, Name: "new"})
+	h.clock.Advance(h.c.scanDelay)
+	if st := h.status(4); st.State != UnknownRunning {
+		t.Errorf("new pane 4 = %s, want unknown_running", st.State)
+	}
+
+	h.panes.add(Pane{SurfaceID: 5, WorkspaceID: 2, Workspace: 1, Name: "newer", PID: 0})
+	if _, err := h.send(MethodPromptSubmit, `{"surface_id":5,"workspace_id":2}`); err != nil {
+		t.Errorf("frame for a pane created before its event arrived: %v", err)
+	}
+	if st := h.status(5); st.State != Thinking {
+		t.Errorf("pane 5 = %s, want thinking", st.State)
+	}
+}
+
+// TestHooksOnly checks the mode without a process table: frames work,
+// nothing is scanned, fleet.list says so.
+func TestHooksOnly(t *testing.T) {
+	h := newHarness(t, Options{noProcs: true})
+	h.activity(1)
+	if n := h.clock.pending(); n != 0 {
+		t.Errorf("pending timers = %d, want 0 (no scans)", n)
+	}
+	h.mustSend(MethodPromptSubmit, `{"surface_id":1}`)
+	if _, err := h.send(MethodPromptSubmit, `{"pid":4000}`); err != nil {
+		t.Errorf("pid-only frame: %v", err)
+	}
+	l := h.c.List()
+	if l.Detection != DetectHooksOnly || len(l.Agents) != 2 {
+		t.Errorf("fleet = %+v, want 2 rows and detection hooks_only", l)
+	}
+}
+
+// TestZombieAgent checks that an agent that ended but was not reaped yet
+// counts as gone.
+func TestZombieAgent(t *testing.T) {
+	h := newHarness(t, Options{})
+	h.procs.set(fakeProc{pid: 170, ppid: 100, start: 1700, comm: "claude", argv: []string{"claude"}})
+	h.activity(1)
+	h.mustSend(MethodPromptSubmit, `{"surface_id":1,"pid":170,"tool":"claude"}`)
+	h.procs.set(fakeProc{pid: 170, ppid: 100, start: 1700, comm: "claude", zombie: true})
+	h.activity(1)
+	if st, ok := h.c.Status(1); ok {
+		t.Errorf("status with a zombie agent = %+v, want none", st)
+	}
+}
