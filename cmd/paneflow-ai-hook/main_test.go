@@ -435,6 +435,8 @@ func TestRetryable(t *testing.T) {
 		{&ipc.TimeoutError{After: time.Second}, false},
 		{context.DeadlineExceeded, false},
 		{&ipc.Error{Code: ipc.CodeInvalidRequest, Message: "too long"}, false},
+		{&ipc.Error{Code: ipc.CodeInvalidParams, Message: "surface_id 9 not found"}, false},
+		{&ipc.Error{Code: ipc.CodeBusy, Message: "server busy: too many concurrent connections"}, true},
 		{&ipc.UnreachableError{Path: "/s", Err: errors.New("resource temporarily unavailable")}, true},
 	}
 	for _, tt := range tests {

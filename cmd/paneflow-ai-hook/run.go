@@ -86,8 +86,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, getenv func(string
 	return exitOK
 }
 
-// send delivers one notification: up to three attempts of at most
-// attemptTimeout each, all within sendBudget. Only a transient failure is
+// send delivers one frame: up to three attempts of at most
+// attemptTimeout each, all within sendBudget. The frame is a request with
+// an id, not a notification, and send waits for the server's small ack:
+// that is how a frame refused while the server is at its connection cap
+// (-32000) is noticed and retried instead of lost, and why two hook calls
+// in a row reach the server in order. Only a transient failure is
 // retried: with no socket file or no listener there is no server to wait
 // for.
 func send(ctx context.Context, socket, method string, params map[string]any) error {
@@ -98,7 +102,7 @@ func send(ctx context.Context, socket, method string, params map[string]any) err
 			return context.DeadlineExceeded
 		}
 		actx, cancel := context.WithTimeout(ctx, timeout)
-		err := (&ipc.Client{Path: socket, Timeout: timeout}).Notify(actx, method, params)
+		err := (&ipc.Client{Path: socket, Timeout: timeout}).Call(actx, method, params, nil)
 		cancel()
 		if err == nil || !retryable(err) || attempt >= len(retryBackoff) {
 			return err
@@ -115,12 +119,16 @@ func send(ctx context.Context, socket, method string, params map[string]any) err
 	}
 }
 
-// retryable reports whether another attempt could succeed: not when the
-// socket does not exist or nothing listens on it, and not after a timeout,
-// which has used the budget already.
+// retryable reports whether another attempt could succeed: after a busy
+// refusal, yes; not when the socket does not exist or nothing listens on
+// it, not when the server rejected the frame itself, and not after a
+// timeout, which has used the budget already.
 func retryable(err error) bool {
 	var te *ipc.TimeoutError
 	var je *ipc.Error
+	if errors.As(err, &je) && je.Code == ipc.CodeBusy {
+		return true
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ENOTDIR),
 		errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled),
