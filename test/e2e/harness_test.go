@@ -37,7 +37,13 @@ const (
 // when the tests themselves run with it).
 var bin string
 
+// hookBin is the paneflow-ai-hook binary, built next to bin.
+var hookBin string
+
 func TestMain(m *testing.M) {
+	if os.Getenv(fakeAgentEnv) != "" {
+		os.Exit(fakeAgentMain(os.Args[1:]))
+	}
 	if sock := os.Getenv(rawClientEnv); sock != "" {
 		os.Exit(rawClientMain(sock))
 	}
@@ -56,6 +62,19 @@ func TestMain(m *testing.M) {
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e: building paneflow:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	hookBin = filepath.Join(dir, "paneflow-ai-hook")
+	args = []string{"build", "-o", hookBin}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	args = append(args, "github.com/paneflow-go/paneflow/cmd/paneflow-ai-hook")
+	cmd = exec.Command("go", args...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: building paneflow-ai-hook:", err)
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
