@@ -596,8 +596,10 @@ func (m *Manager) Up(u UpSpec) (WorkspaceInfo, []*Surface, error) {
 	return m.create(u.Title, wsCwd, tree, specs, order, focus, true)
 }
 
-// SelectWorkspace makes the workspace at index the active one.
-func (m *Manager) SelectWorkspace(index int) error {
+// lockIndex locks m.mu for a method on the workspace at index: it returns
+// with the lock held, or with an error (ErrClosed, or index out of range)
+// and the lock released.
+func (m *Manager) lockIndex(index int) error {
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
@@ -606,6 +608,14 @@ func (m *Manager) SelectWorkspace(index int) error {
 	if index < 0 || index >= len(m.wss) {
 		m.mu.Unlock()
 		return errorf(ErrNotFound, msgIndexOutOfBounds)
+	}
+	return nil
+}
+
+// SelectWorkspace makes the workspace at index the active one.
+func (m *Manager) SelectWorkspace(index int) error {
+	if err := m.lockIndex(index); err != nil {
+		return err
 	}
 	var evs []bus.Event
 	if m.active != index {
@@ -621,14 +631,8 @@ func (m *Manager) SelectWorkspace(index int) error {
 // only workspace cannot be closed. When it was active, the one that takes
 // its position (or the new last one) becomes active.
 func (m *Manager) CloseWorkspace(index int) error {
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		return ErrClosed
-	}
-	if index < 0 || index >= len(m.wss) {
-		m.mu.Unlock()
-		return errorf(ErrNotFound, msgIndexOutOfBounds)
+	if err := m.lockIndex(index); err != nil {
+		return err
 	}
 	if len(m.wss) == 1 {
 		m.mu.Unlock()
@@ -906,14 +910,8 @@ func (m *Manager) ApplyPreset(index int, preset string) error {
 	if !ValidPreset(preset) {
 		return errorf(ErrInvalid, "unknown layout preset %q (want one of %s)", preset, strings.Join(Presets, ", "))
 	}
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		return ErrClosed
-	}
-	if index < 0 || index >= len(m.wss) {
-		m.mu.Unlock()
-		return errorf(ErrNotFound, msgIndexOutOfBounds)
+	if err := m.lockIndex(index); err != nil {
+		return err
 	}
 	ws := m.wss[index]
 	leaves := ws.root.leaves(nil)
