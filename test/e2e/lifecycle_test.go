@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestKilledPane kills a pane's process with SIGKILL: the pane stays
@@ -75,8 +76,18 @@ func TestStaleSocket(t *testing.T) {
 	if fi, err := os.Lstat(sock); err != nil || fi.Mode().Type() != fs.ModeSocket {
 		t.Fatalf("setting up a stale socket: %v, %v", fi, err)
 	}
-	if _, err := net.Dial("unix", sock); err == nil {
-		t.Fatal("the stale socket still accepts connections")
+	// A process that parallel tests fork in the same instant can hold a
+	// copy of the listener until it execs (the fd is close-on-exec), so the
+	// socket may accept for a moment after Close: wait until it refuses.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		c, err := net.Dial("unix", sock)
+		if err != nil {
+			break
+		}
+		c.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("the stale socket still accepts connections")
+		}
 	}
 
 	s := startServerAt(t, dir, sock)
