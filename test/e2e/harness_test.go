@@ -604,6 +604,23 @@ func fdCount(t testing.TB, pid int) int {
 	return len(ents)
 }
 
+// socketFDs counts the sockets process pid has open (0 when it cannot be
+// read, e.g. the process is gone).
+func socketFDs(pid int) int {
+	dir := fmt.Sprintf("/proc/%d/fd", pid)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range ents {
+		if l, err := os.Readlink(filepath.Join(dir, e.Name())); err == nil && strings.HasPrefix(l, "socket:") {
+			n++
+		}
+	}
+	return n
+}
+
 // id formats a surface id as a CLI target.
 func id(n uint64) string { return strconv.FormatUint(n, 10) }
 

@@ -100,7 +100,6 @@ func TestWait(t *testing.T) {
 		q := s.command("exec sleep 1000")
 		// Ctrl-C ends a wait with 130, like a shell command killed by
 		// SIGINT.
-		base := fdCount(t, s.pid())
 		cmd := exec.Command(bin, "wait", "--match", id(q), "--pattern", "never", "--timeout", "300")
 		cmd.Env, cmd.Dir = s.clientEnv(), s.dir
 		var out, errb syncBuffer
@@ -110,12 +109,13 @@ func TestWait(t *testing.T) {
 		}
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
-		// Signal only once the wait is blocked in the server (its
-		// connection shows in the server's fds), so the CLI's signal
-		// handling is surely installed.
-		s.eventually("the wait to reach the server", func() (bool, string) {
-			n := fdCount(t, s.pid())
-			return n > base, fmt.Sprintf("%d fds, %d before the wait", n, base)
+		// Signal only once the CLI has dialled the server (a socket shows
+		// in its own fds): main installs the signal handling before that.
+		// (Counting the server's fds instead is racy: parallel subtests
+		// open and close connections to the same server.)
+		s.eventually("the wait to dial the server", func() (bool, string) {
+			n := socketFDs(cmd.Process.Pid)
+			return n > 0, fmt.Sprintf("%d sockets open in the CLI", n)
 		})
 		cmd.Process.Signal(os.Interrupt)
 		select {
