@@ -165,9 +165,10 @@ func TestSubscribeHeartbeatAndDropped(t *testing.T) {
 	done2 := make(chan error, 1)
 	go func() { done2 <- e2.s.subscribe(ctx, json.RawMessage(`{"types":["workspace_selected"]}`), w2) }()
 	w2.waitFrames(t, 1)
-	const n = bus.DefaultQueue + 500
 	// Whenever the stream takes its first event it blocks writing it, so
-	// the queue overflows.
+	// the queue overflows. The stream may have drained up to a whole queue
+	// before blocking, so more than two queues' worth are published.
+	const n = 2*bus.DefaultQueue + 500
 	for i := range n {
 		e2.b.Publish(bus.WorkspaceSelected{WorkspaceID: uint64(i + 1), Index: i})
 	}
