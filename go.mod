@@ -3,6 +3,7 @@ module github.com/paneflow-go/paneflow
 go 1.26.0
 
 require (
+	fyne.io/fyne/v2 v2.7.1
 	github.com/BurntSushi/toml v1.6.0
 	github.com/Microsoft/go-winio v0.6.4
 	github.com/UserExistsError/conpty v0.1.4
