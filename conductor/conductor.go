@@ -68,6 +68,15 @@ type Options struct {
 	// means the system clock.
 	Clock Clock
 
+	// Processes lists the system's processes, for agent detection where
+	// there is no /proc to read (macOS, Windows; Linux ignores it). nil,
+	// or a first call that fails, means hooks-only detection there.
+	Processes func() ([]ProcessInfo, error)
+	// ProcessArgs reads one process's command line for Processes' rows
+	// (agents run by an interpreter are found from their argv); nil
+	// leaves command lines unknown.
+	ProcessArgs func(pid int) []string
+
 	// procs replaces the system's process table (tests); noProcs forces
 	// hooks-only operation.
 	procs   procTable
@@ -159,6 +168,11 @@ func New(o Options) *Conductor {
 	}
 	if c.procs == nil && !o.noProcs {
 		c.procs = systemProcs()
+	}
+	if c.procs == nil && !o.noProcs && o.Processes != nil {
+		if _, err := o.Processes(); err == nil {
+			c.procs = listProcs{list: o.processes, args: o.ProcessArgs}
+		}
 	}
 	if o.noProcs {
 		c.procs = nil

@@ -46,9 +46,14 @@
 //   - Every change publishes a [bus.AgentState] event, including those no
 //     frame caused (stall, crash, agent found or gone), for the GUI.
 //
-// Only Linux has a process table reader (/proc). Elsewhere agents are known
+// On Linux the conductor reads /proc itself. On macOS and Windows it reads
+// the process table through Options.Processes (core passes the terminal
+// package's ListProcesses: sysctl kern.proc.all, a ToolHelp snapshot), one
+// consistent list per scan. Where neither is available agents are known
 // from their hooks only, frames must carry surface_id, and fleet.list says
-// "detection": "hooks_only".
+// "detection": "hooks_only". On Windows command lines are read with
+// NtQueryInformationProcess, so node-run agents are found there too; that
+// code is compiled and vetted here but has never run on Windows or macOS.
 //
 // The package does not notify the desktop or draw anything (the GUI
 // subscribes to its events), does not install hooks (package hook, the

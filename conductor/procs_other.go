@@ -2,8 +2,9 @@
 
 package conductor
 
-// systemProcs returns nil: on this system the conductor does not read the
-// process table, so agents are known only from their hooks (fleet.list
-// reports "detection": "hooks_only"), frames must name their pane with
-// surface_id, and PID reuse is not detected.
+// systemProcs returns nil: outside Linux the conductor reads the process
+// table only through Options.Processes (core wires the terminal package's
+// ListProcesses on macOS and Windows). Without it agents are known only
+// from their hooks (fleet.list reports "detection": "hooks_only"), frames
+// must name their pane with surface_id, and PID reuse is not detected.
 func systemProcs() procTable { return nil }

@@ -28,6 +28,7 @@ import (
 	"github.com/paneflow-go/paneflow/conductor"
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/terminal"
 	"github.com/paneflow-go/paneflow/version"
 	"github.com/paneflow-go/paneflow/workspace"
 )
@@ -111,6 +112,8 @@ func New(o Options) (*Core, error) {
 		Bus:            c.Bus,
 		Panes:          paneSource{c.Workspaces},
 		StallThreshold: cfg.AgentStallThreshold,
+		Processes:      systemProcesses,
+		ProcessArgs:    terminal.ProcessArgs,
 	})
 	c.Registry = ipc.NewRegistry()
 	c.Conductor.Register(c.Registry)

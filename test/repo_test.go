@@ -235,6 +235,36 @@ var importRules = []struct {
 		why:    "the nogui build is the server and CI binary: it must build with CGO_ENABLED=0 and run without a display",
 	},
 	{
+		pkg:    "app/render",
+		banned: []string{"fyne.io", "workspace", "api", "cli", "core", "conductor", "config", "ipc", "bus", "hook", "app/termview", "app/session"},
+		why:    "the rasteriser turns a terminal snapshot into pixels: pure Go over the terminal package, testable and benchmarkable without the toolkit",
+	},
+	{
+		pkg:    "app/termview",
+		banned: []string{"workspace", "api", "cli", "core", "conductor", "config", "ipc", "hook", "app/session", "app/keymap"},
+		why:    "the terminal widget sees a pane only through its Pane interface, so a window attached to a remote core can reuse it unchanged",
+	},
+	{
+		pkg:    "app/keymap",
+		banned: []string{anyOtherModulePackage},
+		why:    "keybindings are plain data over the toolkit's key names",
+	},
+	{
+		pkg:    "app/fontfind",
+		banned: []string{"fyne.io", anyOtherModulePackage},
+		why:    "finding installed fonts is plain file and font-table reading",
+	},
+	{
+		pkg:    "app/session",
+		banned: []string{"fyne.io", "api", "cli", "core", "conductor", "ipc", "hook", "app/termview", "app/render"},
+		why:    "session files are the model's layout as data; saving and restoring them needs no window",
+	},
+	{
+		pkg:    "cmd/paneflow-shim",
+		banned: notForClients,
+		why:    "the launch shim runs in front of every agent start: it links only the ipc client, neither Fyne nor the core",
+	},
+	{
 		pkg:    "cmd/paneflow-ai-hook",
 		banned: notForClients,
 		why:    "the hook binary starts on every agent hook event: it links only the ipc client, neither Fyne nor the core",
