@@ -30,8 +30,13 @@ PATH. Our entries are marked "_paneflow_managed": true; your own hooks are
 kept as they are. A settings file that is not valid JSON is reported and
 left untouched.
 
-Codex, Gemini CLI and opencode have no persistent install: they get
-per-launch hooks from Paneflow's launch shim, which is not available yet.
+Codex, Gemini CLI and opencode have no persistent install: in panes
+started by Paneflow, the launch shim gives each run its hooks (Codex:
+./.codex/hooks.json and the codex_hooks feature; Gemini CLI:
+./.gemini/settings.json; opencode: a plugin in ./.opencode/plugins/) and
+removes them when the agent exits. Without user-scope hooks, Claude Code
+gets its hooks from the shim too, on its command line (--settings). Other
+agents are found by a scan of the pane's processes only.
 `
 
 // Exit codes of RunCommand, the same as the paneflow binary's.
@@ -44,10 +49,16 @@ const (
 // otherAgents are the agents reported after Claude Code, with what they
 // support today.
 var otherAgents = []struct{ name, binary, line string }{
-	{"codex", "codex", "unsupported for now: no user-scope install; per-launch hooks via the launch shim are not yet available"},
-	{"gemini", "gemini", "unsupported for now: no user-scope install; per-launch hooks via the launch shim are not yet available"},
-	{"opencode", "opencode", "unsupported for now: plugins only; the per-launch plugin via the launch shim is not yet available"},
+	{"codex", "codex", shimLine + " (./.codex/hooks.json + codex_hooks feature)"},
+	{"gemini", "gemini", shimLine + " (./.gemini/settings.json)"},
+	{"opencode", "opencode", shimLine + " (plugin in ./.opencode/plugins/)"},
 }
+
+// shimLine is what the agents with per-launch hooks support.
+const shimLine = "per-launch via the Paneflow shim (panes started by Paneflow)"
+
+// scanOnly lists the agents without hooks, which status reports last.
+const scanOnly = "pi, hermes, grok, amp, cursor-agent, kiro-cli, agy, copilot, codebuddy, droid, qodercli, openclaw"
 
 // command is one run of `paneflow hooks`, with what it consults.
 type command struct {
@@ -187,7 +198,7 @@ func (c *command) fail(err error) int {
 }
 
 // otherAgents prints what the other agents support: every one for status,
-// only those on PATH for setup.
+// only those on PATH for setup, and for status the agents without hooks.
 func (c *command) otherAgents(onlyPresent bool) {
 	for _, a := range otherAgents {
 		if onlyPresent {
@@ -196,6 +207,9 @@ func (c *command) otherAgents(onlyPresent bool) {
 			}
 		}
 		fmt.Fprintf(c.stdout, "%s: %s\n", a.name, a.line)
+	}
+	if !onlyPresent {
+		fmt.Fprintf(c.stdout, "%s: process scan only\n", scanOnly)
 	}
 }
 

@@ -94,10 +94,11 @@ func TestRunCommandUsage(t *testing.T) {
 func TestRunCommandLifecycle(t *testing.T) {
 	e := newCmdEnv(t, true, false, "claude", "codex")
 	hookPath := filepath.Join(e.exeDir, HookBinary)
-	otherLines := "codex: unsupported for now: no user-scope install; per-launch hooks via the launch shim are not yet available\n"
+	otherLines := "codex: per-launch via the Paneflow shim (panes started by Paneflow) (./.codex/hooks.json + codex_hooks feature)\n"
 	allOthers := otherLines +
-		"gemini: unsupported for now: no user-scope install; per-launch hooks via the launch shim are not yet available\n" +
-		"opencode: unsupported for now: plugins only; the per-launch plugin via the launch shim is not yet available\n"
+		"gemini: per-launch via the Paneflow shim (panes started by Paneflow) (./.gemini/settings.json)\n" +
+		"opencode: per-launch via the Paneflow shim (panes started by Paneflow) (plugin in ./.opencode/plugins/)\n" +
+		"pi, hermes, grok, amp, cursor-agent, kiro-cli, agy, copilot, codebuddy, droid, qodercli, openclaw: process scan only\n"
 	steps := []struct {
 		args       []string
 		wantStdout string

@@ -57,6 +57,11 @@ type Options struct {
 	PromptSettle Settle
 	// Getenv reads $SHELL, $HOME and friends; nil means os.Getenv.
 	Getenv func(string) string
+	// ShimDir returns the agent launch shim directory, which goes first
+	// in each pane's PATH and into PANEFLOW_BIN_DIR. It is called at
+	// every pane start, outside the manager's lock, possibly from several
+	// goroutines at once; nil, or "", means no shims.
+	ShimDir func() string
 }
 
 // PaneSpec describes a pane to start.
@@ -331,7 +336,7 @@ func (m *Manager) startSurface(id, wsID uint64, index int, spec PaneSpec, cwd st
 	if spec.Command != "" {
 		argv = commandArgv(m.shell, spec.Command)
 	}
-	env := paneEnv(baseEnv(), m.o.Env, spec.Env, m.fixedEnv(id, wsID, index))
+	env := withShimDir(paneEnv(baseEnv(), m.o.Env, spec.Env, m.fixedEnv(id, wsID, index)), m.shimDir())
 	t, err := terminal.Start(terminal.Options{
 		Argv: argv, Dir: cwd, Env: env,
 		Cols: m.o.Cols, Rows: m.o.Rows, Scrollback: m.o.Scrollback,

@@ -1,0 +1,153 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"slices"
+)
+
+// LaunchGroup is one matcher group a launch shim puts under hooks.<Event>
+// of a hooks-shaped JSON config (Claude Code's and Codex's
+// {"hooks":{"Event":[{…"hooks":[{"type":"command",…}]}]}}, which Gemini CLI
+// shares). Group is compact JSON; it should carry "_paneflow_managed": true
+// or run paneflow-ai-hook, so that [RemoveLaunchGroups] recognizes it.
+type LaunchGroup struct {
+	Event string
+	Group json.RawMessage
+}
+
+// LaunchEdit is what [AddLaunchGroups] or [RemoveLaunchGroups] did to a
+// file.
+type LaunchEdit struct {
+	// Changed is set when the file was written (or deleted).
+	Changed bool
+	// Created is set when AddLaunchGroups created the file.
+	Created bool
+	// Deleted is set when RemoveLaunchGroups deleted the file because
+	// nothing but an empty object was left.
+	Deleted bool
+	// Skipped lists events whose hooks value is not an array: they are
+	// left alone, without our group.
+	Skipped []string
+}
+
+// AddLaunchGroups puts groups into the config at path with the rules of
+// the persistent installer: any group of ours already there is removed
+// first (so a stale path is healed and a second call changes nothing), a
+// file that is not a JSON object, or whose "hooks" is not an object, is a
+// *[ParseError] and stays untouched, byte for byte, and a changed file is
+// replaced atomically, keeping its mode. When the file existed, its old
+// bytes are first copied to path+".bak" (once per changed write, like
+// `paneflow hooks setup`). A missing file (and its directory) is created
+// with mode 0600.
+func AddLaunchGroups(path string, groups []LaunchGroup) (LaunchEdit, error) {
+	in := &Installer{SettingsPath: path}
+	f, err := in.load()
+	if err != nil {
+		return LaunchEdit{}, err
+	}
+	ours := map[string]bool{}
+	for _, g := range groups {
+		ours[g.Event] = true
+	}
+	hooks, _, firstAt := stripOurs(f.hooks, func(event string) bool { return !ours[event] })
+	var res LaunchEdit
+	for _, g := range groups {
+		raw := hooks.get(g.Event)
+		if raw == nil {
+			hooks.set(g.Event, encodeArray([]json.RawMessage{g.Group}))
+			continue
+		}
+		arr, ok := parseArray(raw)
+		if !ok {
+			res.Skipped = append(res.Skipped, g.Event)
+			continue
+		}
+		pos, ok := firstAt[g.Event]
+		if !ok || pos > len(arr) {
+			pos = len(arr)
+		}
+		firstAt[g.Event] = pos + 1 // a second group for the same event goes after the first
+		hooks.set(g.Event, encodeArray(slices.Insert(arr, pos, g.Group)))
+	}
+	f.root.set("hooks", hooks.encode())
+	out := f.root.encode()
+	if f.exists && bytes.Equal(out, compactOf(f.data)) {
+		return res, nil
+	}
+	if err := in.save(f, out); err != nil {
+		return LaunchEdit{}, err
+	}
+	res.Changed, res.Created = true, !f.exists
+	return res, nil
+}
+
+// RemoveLaunchGroups removes every group of ours (marked, or a handler
+// running paneflow-ai-hook) from every event of the config at path, then
+// the event arrays and the "hooks" object that became empty. When the
+// file is left as an empty object and deleteIfEmpty is set, the file is
+// deleted; otherwise it is replaced atomically, without a backup (the
+// user's own content is unchanged). A missing file, or one with nothing
+// of ours, is not written. A file we cannot parse is a *[ParseError] and
+// stays untouched.
+func RemoveLaunchGroups(path string, deleteIfEmpty bool) (LaunchEdit, error) {
+	in := &Installer{SettingsPath: path}
+	f, err := in.load()
+	if err != nil {
+		return LaunchEdit{}, err
+	}
+	if !f.exists {
+		return LaunchEdit{}, nil
+	}
+	hooks, removed, _ := stripOurs(f.hooks, func(string) bool { return true })
+	if removed == 0 {
+		return LaunchEdit{}, nil
+	}
+	if len(hooks) == 0 {
+		f.root.del("hooks")
+	} else {
+		f.root.set("hooks", hooks.encode())
+	}
+	if len(f.root) == 0 && deleteIfEmpty {
+		if err := os.Remove(f.target); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return LaunchEdit{}, err
+		}
+		return LaunchEdit{Changed: true, Deleted: true}, nil
+	}
+	if err := in.writeAtomic(f.target, pretty(f.root.encode()), f.mode); err != nil {
+		return LaunchEdit{}, err
+	}
+	return LaunchEdit{Changed: true}, nil
+}
+
+// LaunchHookGroup returns the matcher group a launch shim writes for
+// event in Claude Code's and Codex's format: marked as ours, one command
+// handler running hookPath with event, timeout 5 s — the shape
+// [Installer.Setup] writes, so each recognizes the other's.
+func LaunchHookGroup(hookPath, event, goos string) json.RawMessage {
+	return (&Installer{HookPath: hookPath, GOOS: goos}).group(event)
+}
+
+// UserHooksProgram returns the first paneflow-ai-hook program that the
+// persistent hooks in the Claude settings file at path run, and whether
+// that program exists as a regular file: when it does, the persistent
+// install is live and a launch shim must not add hooks of its own (Claude
+// Code would run both). A missing file gives "", false, nil.
+func UserHooksProgram(path string) (program string, exists bool, err error) {
+	res, err := (&Installer{SettingsPath: path}).Status()
+	if err != nil {
+		return "", false, err
+	}
+	for _, p := range res.Programs {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p, true, nil
+		}
+	}
+	if len(res.Programs) > 0 {
+		return res.Programs[0], false, nil
+	}
+	return "", false, nil
+}

@@ -1,0 +1,204 @@
+package shim
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+)
+
+// Launch describes one agent launch that hooks are injected for.
+type Launch struct {
+	// Tool is the agent, one of [Tools].
+	Tool string
+	// Args are the agent's arguments, without argv[0].
+	Args []string
+	// Dir is the agent's working directory, absolute: project-scope
+	// configs go there.
+	Dir string
+	// HookPath is the absolute path of paneflow-ai-hook the hooks run.
+	HookPath string
+	// Home is the user's home directory (user-scope configs).
+	Home string
+	// Getenv reads CODEX_HOME and CLAUDE_CONFIG_DIR; nil means os.Getenv.
+	Getenv func(string) string
+	// GOOS selects the hook command form; "" means the running system's.
+	GOOS string
+	// StateDir holds the reference counts of injected files (see the
+	// package doc); "" disables counting, so that this launch's cleanup
+	// removes the hooks whoever else uses them.
+	StateDir string
+	// PID is the shim's pid, recorded as a user of each injected file.
+	PID int
+}
+
+// Injection is what [Inject] did for a launch. Its zero value did
+// nothing. It is not safe for concurrent use.
+type Injection struct {
+	// Args are the agent's arguments to run with: Launch.Args, or with
+	// Claude's --settings added in front.
+	Args []string
+	// Hooked reports whether the agent's hooks are in place for this
+	// launch (injected now, or installed for the user).
+	Hooked bool
+	// Warnings say what could not be done and why, for the user.
+	Warnings []string
+
+	cleanups []func() error // run by Cleanup, last first
+}
+
+// Inject puts the hooks of l.Tool in place for one launch: Codex,
+// Gemini CLI and opencode get project files (and Codex its feature
+// flag), Claude Code gets --settings unless its user-scope hooks are
+// installed; other tools get nothing. Problems are warnings: the agent
+// then runs without hooks. [Injection.Cleanup] undoes it.
+func Inject(l Launch) *Injection {
+	if l.Getenv == nil {
+		l.Getenv = os.Getenv
+	}
+	if l.GOOS == "" {
+		l.GOOS = runtime.GOOS
+	}
+	in := &Injection{Args: l.Args}
+	reg := registry{dir: l.StateDir, pid: l.PID}
+	switch l.Tool {
+	case "claude":
+		injectClaude(l, in)
+	case "codex":
+		ok := in.hooksFile(reg, filepath.Join(l.Dir, ".codex"), "hooks.json", codexGroups(l))
+		if ok {
+			ok = in.codexFeature(reg, codexConfigPath(l))
+		}
+		in.Hooked = ok
+	case "gemini":
+		in.Hooked = in.hooksFile(reg, filepath.Join(l.Dir, ".gemini"), "settings.json", geminiGroups(l))
+	case "opencode":
+		in.Hooked = in.opencodePlugin(reg, filepath.Join(l.Dir, ".opencode", "plugins"), l)
+	}
+	return in
+}
+
+// Cleanup removes what Inject added, when this launch is the last live
+// one using it, and returns what it could not remove. Calling it again
+// does nothing.
+func (in *Injection) Cleanup() []string {
+	var warns []string
+	for i := len(in.cleanups) - 1; i >= 0; i-- {
+		if err := in.cleanups[i](); err != nil {
+			warns = append(warns, err.Error())
+		}
+	}
+	in.cleanups = nil
+	return warns
+}
+
+func (in *Injection) warnf(format string, args ...any) {
+	in.Warnings = append(in.Warnings, fmt.Sprintf(format, args...))
+}
+
+// checkConfigDir checks that dir may hold our file: it is a real
+// directory (not a symlink, which could point outside the project) or
+// does not exist yet.
+func checkConfigDir(dir string) error {
+	fi, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("%s is a symlink; not touched", dir)
+	case !fi.IsDir():
+		return fmt.Errorf("%s is not a directory; not touched", dir)
+	}
+	return nil
+}
+
+// hooksFile injects groups into the hooks-shaped JSON file dir/name and
+// arranges their removal.
+func (in *Injection) hooksFile(reg registry, dir, name string, groups []hookGroup) bool {
+	path := filepath.Join(dir, name)
+	if err := checkConfigDir(dir); err != nil {
+		in.warnf("no hooks for this launch: %v", err)
+		return false
+	}
+	err := reg.acquire(path, func(u *users) error {
+		created, err := mkdirAllRecord(dir)
+		if err != nil {
+			return err
+		}
+		edit, err := addGroups(path, groups)
+		if err != nil {
+			removeEmptyDirs(created)
+			return err
+		}
+		if len(edit.Skipped) > 0 {
+			in.warnf("%s: hooks.%s is not an array; left as it is", path, strings.Join(edit.Skipped, ", hooks."))
+		}
+		u.CreatedFile = u.CreatedFile || edit.Created
+		u.CreatedDirs = append(u.CreatedDirs, created...)
+		return nil
+	})
+	if err != nil {
+		in.warnf("no hooks for this launch: %v", err)
+		return false
+	}
+	in.cleanups = append(in.cleanups, func() error {
+		return reg.release(path, func(u *users) error {
+			edit, err := removeGroups(path, u.CreatedFile)
+			if err != nil {
+				return fmt.Errorf("removing our hooks: %v", err)
+			}
+			if edit.Deleted || !u.CreatedFile {
+				removeEmptyDirs(u.CreatedDirs)
+			}
+			return nil
+		})
+	})
+	return true
+}
+
+// writeOwnedFile writes content to path, a file wholly ours (it holds
+// marker), unless a file without the marker is there.
+func writeOwnedFile(path, content, marker string) (created bool, err error) {
+	old, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		created = true
+	case err != nil:
+		return false, err
+	case !strings.Contains(string(old), marker):
+		return false, fmt.Errorf("%s exists and is not Paneflow's; not touched", path)
+	case string(old) == content:
+		return false, nil
+	}
+	return created, writeAtomic(path, strings.NewReader(content), 0o644)
+}
+
+// removeOwnedFile deletes path if it holds marker.
+func removeOwnedFile(path, marker string) error {
+	old, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !strings.Contains(string(old), marker) {
+		return nil
+	}
+	return os.Remove(path)
+}
+
+// managedMarker marks what Paneflow wrote, in JSON groups (as a key) and
+// in other files (in a comment).
+const managedMarker = "_paneflow_managed"
+
+// hasArg reports whether args hold flag, alone or as flag=value.
+func hasArg(args []string, flag string) bool {
+	return slices.ContainsFunc(args, func(a string) bool { return a == flag || strings.HasPrefix(a, flag+"=") })
+}

@@ -1,0 +1,247 @@
+//go:build linux
+
+package shim
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// pollTimeout bounds how long a state may take to appear on a loaded
+// machine; no test asserts speed.
+const pollTimeout = 60 * time.Second
+
+// binDir holds paneflow, paneflow-shim and paneflow-ai-hook, built once.
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "pf-shim-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	for _, b := range []struct{ pkg, tags string }{
+		{"cmd/paneflow", "nogui"}, {"cmd/paneflow-shim", ""}, {"cmd/paneflow-ai-hook", ""},
+	} {
+		args := []string{"build", "-o", dir + "/"}
+		if b.tags != "" {
+			args = append(args, "-tags", b.tags)
+		}
+		if raceEnabled {
+			args = append(args, "-race")
+		}
+		args = append(args, "github.com/paneflow-go/paneflow/"+b.pkg)
+		cmd := exec.Command("go", args...)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED="+map[bool]string{true: "1", false: "0"}[raceEnabled])
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "building", b.pkg+":", err)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// fakeCodex behaves like Codex with hooks enabled, as far as Paneflow can
+// tell: it runs the UserPromptSubmit hook of ./.codex/hooks.json with a
+// Codex payload, keeps a copy of the file, then waits for $OUT/go and
+// exits with the code written there.
+const fakeCodex = `#!/bin/sh
+cp .codex/hooks.json "$OUT/hooks-during.json" || exit 90
+cmd=$(grep -o '"[^"]*paneflow-ai-hook UserPromptSubmit"' .codex/hooks.json | tr -d '"')
+[ -n "$cmd" ] || exit 91
+echo '{"session_id":"s1","turn_id":"t1","hook_event_name":"UserPromptSubmit","prompt":"hi"}' | sh -c "$cmd"
+echo "$PANEFLOW_AI_TOOL $PANEFLOW_AI_PID" > "$OUT/env"
+while [ ! -e "$OUT/go" ]; do sleep 0.05; done
+exit $(cat "$OUT/go")
+`
+
+type env struct {
+	t              *testing.T
+	dir, sock, out string
+	project, vars  string
+	environ        []string
+	serve          *exec.Cmd
+	stderr         bytes.Buffer
+	exited         chan struct{}
+}
+
+func start(t *testing.T) *env {
+	dir, err := os.MkdirTemp("", "pfs-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	e := &env{t: t, dir: dir, sock: filepath.Join(dir, "pf.sock"), out: filepath.Join(dir, "out"),
+		project: filepath.Join(dir, "project"), exited: make(chan struct{})}
+	fake := filepath.Join(dir, "fake")
+	for _, d := range []string{e.out, e.project, fake} {
+		os.MkdirAll(d, 0o755)
+	}
+	if err := os.WriteFile(filepath.Join(fake, "codex"), []byte(fakeCodex), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.environ = []string{
+		"HOME=" + dir, "PATH=" + fake + ":" + os.Getenv("PATH"), "SHELL=/bin/sh", "LANG=C.UTF-8",
+		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "XDG_CACHE_HOME=" + filepath.Join(dir, "cache"),
+		"XDG_RUNTIME_DIR=" + filepath.Join(dir, "run"), "XDG_STATE_HOME=" + filepath.Join(dir, "state"),
+		"PANEFLOW_SOCKET_PATH=" + e.sock, "GORACE=atexit_sleep_ms=0",
+	}
+	e.serve = exec.Command(filepath.Join(binDir, "paneflow"), "serve", "--socket", e.sock, "--size", "80x24")
+	e.serve.Env, e.serve.Dir, e.serve.Stderr = e.environ, dir, &e.stderr
+	if err := e.serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { e.serve.Wait(); close(e.exited) }()
+	t.Cleanup(func() {
+		e.serve.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-e.exited:
+		case <-time.After(30 * time.Second):
+			e.serve.Process.Kill()
+			<-e.exited
+		}
+		if t.Failed() {
+			t.Logf("serve stderr:\n%s", e.stderr.String())
+		}
+	})
+	e.waitFor("the server", func() bool { _, err := e.cli("ps", "--json"); return err == nil })
+	return e
+}
+
+// cli runs a paneflow verb against the server and returns its stdout.
+func (e *env) cli(args ...string) (string, error) {
+	cmd := exec.Command(filepath.Join(binDir, "paneflow"), args...)
+	cmd.Env, cmd.Dir = e.environ, e.dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return string(out), fmt.Errorf("paneflow %s: %v: %s", strings.Join(args, " "), err, stderr.String())
+	}
+	return string(out), nil
+}
+
+// waitFor polls cond until it holds, failing the test after pollTimeout.
+func (e *env) waitFor(what string, cond func() bool) {
+	e.t.Helper()
+	deadline := time.Now().Add(pollTimeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			e.t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// codexRow returns the fleet row of the codex agent, if any.
+func (e *env) codexRow() (map[string]any, bool) {
+	out, err := e.cli("ps", "--json")
+	if err != nil {
+		return nil, false
+	}
+	var fl struct {
+		Agents []map[string]any `json:"agents"`
+	}
+	if json.Unmarshal([]byte(out), &fl) != nil {
+		return nil, false
+	}
+	for _, a := range fl.Agents {
+		if a["tool"] == "codex" {
+			return a, true
+		}
+	}
+	return nil, false
+}
+
+func TestCodexThroughShim(t *testing.T) {
+	e := start(t)
+	script := fmt.Sprintf("cd %s && codex; echo $? > %s/exit; sleep 600", e.project, e.out)
+	if _, err := e.cli("new", "--command", script, "--env", "OUT="+e.out); err != nil {
+		t.Fatal(err)
+	}
+	envFile := filepath.Join(e.out, "env")
+	e.waitFor("the fake codex to run its hook", func() bool { _, err := os.Stat(envFile); return err == nil })
+
+	// The shim started it: the agent got its tool and the shim's pid, and
+	// the hooks were in the project while it ran.
+	data, _ := os.ReadFile(envFile)
+	fields := strings.Fields(string(data))
+	if len(fields) != 2 || fields[0] != "codex" {
+		t.Fatalf("the agent saw PANEFLOW_AI_TOOL/PID %q; want codex and a pid", data)
+	}
+	during, _ := os.ReadFile(filepath.Join(e.out, "hooks-during.json"))
+	if !strings.Contains(string(during), `"_paneflow_managed": true`) || !strings.Contains(string(during), "paneflow-ai-hook Stop") {
+		t.Errorf("hooks.json during the run:\n%s", during)
+	}
+
+	// The conductor knows a hooked, thinking codex keyed by the shim's pid.
+	var row map[string]any
+	e.waitFor("a hooked thinking codex in ps", func() bool {
+		r, ok := e.codexRow()
+		row = r
+		return ok && r["hooked"] == true && r["state"] == "thinking"
+	})
+	if fmt.Sprint(row["pid"]) != fields[1] {
+		t.Errorf("ps pid %v; want the shim's pid %s", row["pid"], fields[1])
+	}
+
+	// The agent exits with 5: the shell sees 5, the session ends errored,
+	// and the hooks are gone.
+	os.WriteFile(filepath.Join(e.out, "go"), []byte("5"), 0o644)
+	exitFile := filepath.Join(e.out, "exit")
+	e.waitFor("the shell to see codex exit", func() bool { _, err := os.Stat(exitFile); return err == nil })
+	if got, _ := os.ReadFile(exitFile); strings.TrimSpace(string(got)) != "5" {
+		t.Errorf("the shell saw exit status %q; want 5", got)
+	}
+	e.waitFor("codex errored in ps", func() bool {
+		r, ok := e.codexRow()
+		return ok && r["state"] == "errored" && fmt.Sprint(r["exit_code"]) == "5"
+	})
+	if _, err := os.Stat(filepath.Join(e.project, ".codex")); err == nil {
+		t.Error(".codex still in the project after codex exited")
+	}
+	if _, err := os.Stat(filepath.Join(e.dir, ".codex", "config.toml")); err == nil {
+		t.Error("~/.codex/config.toml left after codex exited (it did not exist before)")
+	}
+}
+
+func TestCodexOutsidePaneflow(t *testing.T) {
+	e := start(t)
+	shimDir := ""
+	e.waitFor("the shim directory", func() bool {
+		m, _ := filepath.Glob(filepath.Join(e.dir, "cache", "paneflow", "bin", "*", "codex"))
+		if len(m) == 1 {
+			shimDir = filepath.Dir(m[0])
+		}
+		return shimDir != ""
+	})
+	// Run through the shim with no pane: it execs the real binary untouched.
+	os.WriteFile(filepath.Join(e.out, "go"), []byte("7"), 0o644)
+	cmd := exec.Command(filepath.Join(shimDir, "codex"))
+	cmd.Dir = e.project
+	os.MkdirAll(filepath.Join(e.project, ".codex"), 0o755)
+	os.WriteFile(filepath.Join(e.project, ".codex", "hooks.json"), []byte(`{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"/nonexistent/paneflow-ai-hook UserPromptSubmit"}]}]}}`), 0o644)
+	cmd.Env = []string{"PATH=" + shimDir + ":" + filepath.Join(e.dir, "fake") + ":/usr/bin:/bin", "OUT=" + e.out, "HOME=" + e.dir}
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 7 {
+		t.Fatalf("codex outside a pane: %v; want exit status 7", err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(e.out, "env")); strings.TrimSpace(string(data)) != "" {
+		t.Errorf("outside a pane the agent saw PANEFLOW_AI_TOOL/PID %q; want none", data)
+	}
+}
