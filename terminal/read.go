@@ -36,9 +36,13 @@ type Snapshot struct {
 	Cwd        string
 	// Generation is the emulator's output generation at snapshot time.
 	Generation uint64
+	// Offset is how many lines the view is scrolled back into the
+	// scrollback ([Emulator.SnapshotAt]); 0 is the live screen.
+	Offset int
 
 	clusters []string // append-only table shared with the emulator
 	links    []string
+	decode   []Cell // SnapshotAt's buffer for decoding scrollback lines
 }
 
 // Row returns the cells of row y.
@@ -103,6 +107,7 @@ func (e *Emulator) Snapshot(s *Snapshot) {
 	s.SyncOutput = e.syncOutput
 	s.Title, s.Cwd = e.title, e.cwd
 	s.Generation = e.gen
+	s.Offset = 0
 	s.clusters, s.links = e.clusters, e.links
 }
 
