@@ -1,12 +1,3 @@
-// Package config reads Paneflow's configuration file, paneflow.toml.
-//
-// The file is optional and forgiving: a missing file means defaults, and a
-// key that is unknown, of the wrong type or out of range produces a
-// warning and keeps its default, so a typo never stops Paneflow from
-// starting. Warnings name the key and say what was wrong.
-//
-// This package only reads. It does not watch the file (the desktop app
-// reloads it) and never writes it.
 package config
 
 import (
@@ -26,41 +17,135 @@ import (
 const FileName = "paneflow.toml"
 
 // Config is Paneflow's configuration. The zero value is not the default:
-// use [Default] or [Load].
+// use [Default] or [Load]. Each field's comment names its TOML key, its
+// default and what it accepts; a value outside that keeps the default
+// with a warning.
 type Config struct {
-	// DefaultShell is the shell new panes run ("" = $SHELL, else /bin/sh).
+	// DefaultShell (default_shell) is the shell new panes run ("" =
+	// $SHELL, else /bin/sh).
 	DefaultShell string
-	// SubmitPasteDelay is how long send_text waits after a bracketed
-	// paste before sending the separate carriage return (10 ms–5 s).
+	// SubmitPasteDelay (submit_paste_delay_ms, 10–5000, default 70) is
+	// how long send_text waits after a bracketed paste before sending the
+	// separate carriage return.
 	SubmitPasteDelay time.Duration
-	// AIUnrestricted opens surface.send_text without
-	// PANEFLOW_IPC_SCRIPTING=1 (send_keystroke stays gated).
+	// AIUnrestricted (ai_unrestricted, default false) opens
+	// surface.send_text without PANEFLOW_IPC_SCRIPTING=1 (send_keystroke
+	// stays gated).
 	AIUnrestricted bool
-	// AIInjectionFence is the default for fencing surface.read output as
-	// untrusted.
+	// AIInjectionFence (ai_injection_fence, default true) is the default
+	// for fencing surface.read output as untrusted.
 	AIInjectionFence bool
-	// AgentStallThreshold is when a silent agent counts as stalled
-	// (30 s–24 h).
+	// AgentStallThreshold (agent_stall_threshold_secs, 30–86400, default
+	// 60) is when a silent agent counts as stalled.
 	AgentStallThreshold time.Duration
-	Terminal            Terminal
+
+	// FontFamily (font_family, default "") is the terminal font family,
+	// matched case-insensitively against the installed fonts' family
+	// names; "" (or ".PaneflowMono") means the monospace font bundled
+	// with the app. A family that is not installed falls back to the
+	// bundled font with a message (the app decides; this package cannot
+	// know what is installed).
+	FontFamily string
+	// FontSize (font_size, 8–32, default 13) is the terminal font size in
+	// points. Integers and decimals are both accepted.
+	FontSize float64
+	// LineHeight (line_height, 1.0–2.5, default 1.2) multiplies the
+	// font's natural line height.
+	LineHeight float64
+	// Theme (theme, default "dark") is "dark" or "light", matched
+	// case-insensitively; the original app's names "One Dark" and
+	// "PaneFlow Light" are accepted and stored as "dark" and "light".
+	Theme string
+	// Shortcuts ([shortcuts] table, default empty) maps keystrokes to
+	// action names, as in "ctrl+shift+d" = "split_horizontally". It is
+	// kept as written: keystrokes and action names are checked by the
+	// keymap that applies them (whose warnings the app shows); here
+	// only entries whose value is not a string are dropped with a
+	// warning. The value "none" (or "") unbinds the keystroke.
+	Shortcuts map[string]string
+	// NotifyWhenAgentWaiting (notify_when_agent_waiting, default
+	// "PrimaryScreen") says whether desktop notifications are shown when
+	// an agent needs attention: "PrimaryScreen", "AllScreens" or "Never"
+	// (matched case-insensitively, stored in this spelling). See
+	// [Config.Notify].
+	NotifyWhenAgentWaiting string
+
+	Terminal Terminal
 }
+
+// Values of [Config.NotifyWhenAgentWaiting].
+const (
+	NotifyPrimaryScreen = "PrimaryScreen"
+	NotifyAllScreens    = "AllScreens"
+	NotifyNever         = "Never"
+)
+
+// Values of [Config.Theme].
+const (
+	ThemeDark  = "dark"
+	ThemeLight = "light"
+)
+
+// Values of [Terminal.CursorShape].
+const (
+	CursorBlock     = "block"
+	CursorBeam      = "beam"
+	CursorUnderline = "underline"
+)
+
+// Values of [Terminal.CursorBlink].
+const (
+	BlinkOn                 = "on"
+	BlinkOff                = "off"
+	BlinkTerminalControlled = "terminal_controlled"
+)
+
+// Notify reports whether desktop notifications are wanted at all
+// (NotifyWhenAgentWaiting is not "Never").
+func (c Config) Notify() bool { return c.NotifyWhenAgentWaiting != NotifyNever }
 
 // Terminal is the [terminal] table.
 type Terminal struct {
-	// ScrollbackLines is the scrollback kept per pane (100–100,000).
+	// ScrollbackLines (terminal.scrollback_lines, 100–100000, default
+	// 10000) is the scrollback kept per pane; it applies to panes created
+	// afterwards.
 	ScrollbackLines int
-	// Env is added to every pane's environment (protected variables such
-	// as TERM and PANEFLOW_* cannot be overridden).
+	// Env (terminal.env, a table of strings) is added to every pane's
+	// environment (protected variables such as TERM and PANEFLOW_* cannot
+	// be overridden).
 	Env map[string]string
+	// CursorShape (terminal.cursor_shape, default "block") is the cursor
+	// drawn when the program has not chosen one: "block", "beam" (also
+	// accepted: "bar") or "underline".
+	CursorShape string
+	// CursorBlink (terminal.cursor_blink, default "terminal_controlled")
+	// is "on", "off" or "terminal_controlled" (the program's choice,
+	// made with DECSCUSR; steady when it made none). true and false are
+	// accepted for "on" and "off".
+	CursorBlink string
+	// ScrollMultiplier (terminal.scroll_multiplier, 0.1–10, default 1)
+	// scales mouse-wheel scrolling.
+	ScrollMultiplier float64
 }
 
 // Default returns the built-in configuration.
 func Default() Config {
 	return Config{
-		SubmitPasteDelay:    70 * time.Millisecond,
-		AIInjectionFence:    true,
-		AgentStallThreshold: 60 * time.Second,
-		Terminal:            Terminal{ScrollbackLines: 10000, Env: map[string]string{}},
+		SubmitPasteDelay:       70 * time.Millisecond,
+		AIInjectionFence:       true,
+		AgentStallThreshold:    60 * time.Second,
+		FontSize:               13,
+		LineHeight:             1.2,
+		Theme:                  ThemeDark,
+		Shortcuts:              map[string]string{},
+		NotifyWhenAgentWaiting: NotifyPrimaryScreen,
+		Terminal: Terminal{
+			ScrollbackLines:  10000,
+			Env:              map[string]string{},
+			CursorShape:      CursorBlock,
+			CursorBlink:      BlinkTerminalControlled,
+			ScrollMultiplier: 1,
+		},
 	}
 }
 
@@ -149,6 +234,52 @@ func Parse(data []byte) (Config, []string) {
 			} else {
 				warn("agent_stall_threshold_secs: want an integer from 30 to 86400, got %v; using 60", v)
 			}
+		case "font_family":
+			if str, ok := v.(string); ok {
+				c.FontFamily = strings.TrimSpace(str)
+				if strings.EqualFold(c.FontFamily, ".PaneflowMono") {
+					c.FontFamily = ""
+				}
+			} else {
+				warn("font_family: want a string, got %s; using the bundled font", typeName(v))
+			}
+		case "font_size":
+			if f, ok := floatIn(v, 8, 32); ok {
+				c.FontSize = f
+			} else {
+				warn("font_size: want a number from 8 to 32, got %v; using 13", v)
+			}
+		case "line_height":
+			if f, ok := floatIn(v, 1, 2.5); ok {
+				c.LineHeight = f
+			} else {
+				warn("line_height: want a number from 1.0 to 2.5, got %v; using 1.2", v)
+			}
+		case "theme":
+			if th, ok := themeName(v); ok {
+				c.Theme = th
+			} else {
+				warn("theme: want \"dark\" or \"light\", got %v; using dark", v)
+			}
+		case "notify_when_agent_waiting":
+			if n, ok := oneOf(v, NotifyPrimaryScreen, NotifyAllScreens, NotifyNever); ok {
+				c.NotifyWhenAgentWaiting = n
+			} else {
+				warn("notify_when_agent_waiting: want \"PrimaryScreen\", \"AllScreens\" or \"Never\", got %v; using PrimaryScreen", v)
+			}
+		case "shortcuts":
+			m, ok := v.(map[string]any)
+			if !ok {
+				warn("shortcuts: want a table of \"keys\" = \"action\", got %s; ignored", typeName(v))
+				continue
+			}
+			for _, k := range sortedKeys(m) {
+				if a, ok := m[k].(string); ok {
+					c.Shortcuts[k] = strings.TrimSpace(a)
+				} else {
+					warn("shortcuts.%q: want an action name, got %s; ignored", k, typeName(m[k]))
+				}
+			}
 		case "terminal":
 			t, ok := v.(map[string]any)
 			if !ok {
@@ -190,6 +321,24 @@ func parseTerminal(t *Terminal, raw map[string]any, warn func(string, ...any)) {
 					t.Env[name] = s
 				}
 			}
+		case "cursor_shape":
+			if sh, ok := cursorShape(v); ok {
+				t.CursorShape = sh
+			} else {
+				warn("terminal.cursor_shape: want \"block\", \"beam\" or \"underline\", got %v; using block", v)
+			}
+		case "cursor_blink":
+			if b, ok := cursorBlink(v); ok {
+				t.CursorBlink = b
+			} else {
+				warn("terminal.cursor_blink: want \"on\", \"off\" or \"terminal_controlled\", got %v; using terminal_controlled", v)
+			}
+		case "scroll_multiplier":
+			if f, ok := floatIn(v, 0.1, 10); ok {
+				t.ScrollMultiplier = f
+			} else {
+				warn("terminal.scroll_multiplier: want a number from 0.1 to 10, got %v; using 1.0", v)
+			}
 		default:
 			warn("unknown key \"terminal.%s\" (ignored)", key)
 		}
@@ -199,6 +348,67 @@ func parseTerminal(t *Terminal, raw map[string]any, warn func(string, ...any)) {
 func intIn(v any, lo, hi int64) (int64, bool) {
 	n, ok := v.(int64)
 	return n, ok && n >= lo && n <= hi
+}
+
+// floatIn accepts a TOML integer or float within [lo, hi].
+func floatIn(v any, lo, hi float64) (float64, bool) {
+	var f float64
+	switch n := v.(type) {
+	case int64:
+		f = float64(n)
+	case float64:
+		f = n
+	default:
+		return 0, false
+	}
+	return f, f >= lo && f <= hi // false for NaN
+}
+
+// oneOf matches a string case-insensitively against the allowed values and
+// returns the allowed spelling.
+func oneOf(v any, allowed ...string) (string, bool) {
+	s, ok := v.(string)
+	if !ok {
+		return "", false
+	}
+	s = strings.TrimSpace(s)
+	for _, a := range allowed {
+		if strings.EqualFold(s, a) {
+			return a, true
+		}
+	}
+	return "", false
+}
+
+func themeName(v any) (string, bool) {
+	s, ok := oneOf(v, ThemeDark, ThemeLight, "One Dark", "PaneFlow Light")
+	switch {
+	case !ok:
+		return "", false
+	case s == "One Dark":
+		return ThemeDark, true
+	case s == "PaneFlow Light":
+		return ThemeLight, true
+	}
+	return s, true
+}
+
+func cursorShape(v any) (string, bool) {
+	s, ok := oneOf(v, CursorBlock, CursorBeam, CursorUnderline, "bar")
+	if s == "bar" {
+		s = CursorBeam
+	}
+	return s, ok
+}
+
+func cursorBlink(v any) (string, bool) {
+	if b, ok := v.(bool); ok {
+		if b {
+			return BlinkOn, true
+		}
+		return BlinkOff, true
+	}
+	return oneOf(v, BlinkOn, BlinkOff, BlinkTerminalControlled)
 }
 
 func typeName(v any) string {

@@ -56,6 +56,81 @@ env = { FOO = "bar", EDITOR = "vim" }
 			},
 		},
 		{
+			name: "gui keys",
+			in: `font_family = " JetBrains Mono "
+font_size = 14
+line_height = 1.5
+theme = "Light"
+notify_when_agent_waiting = "allscreens"
+[shortcuts]
+"ctrl+t" = "new_workspace"
+"ctrl+shift+d" = " none "
+[terminal]
+cursor_shape = "Beam"
+cursor_blink = true
+scroll_multiplier = 2.5
+`,
+			edit: func(c *Config) {
+				c.FontFamily, c.FontSize, c.LineHeight, c.Theme = "JetBrains Mono", 14, 1.5, ThemeLight
+				c.NotifyWhenAgentWaiting = NotifyAllScreens
+				c.Shortcuts = map[string]string{"ctrl+t": "new_workspace", "ctrl+shift+d": "none"}
+				c.Terminal.CursorShape, c.Terminal.CursorBlink, c.Terminal.ScrollMultiplier = CursorBeam, BlinkOn, 2.5
+			},
+		},
+		{
+			name: "original app spellings",
+			in: `font_family = ".PaneflowMono"
+font_size = 12.5
+theme = "One Dark"
+notify_when_agent_waiting = "Never"
+[terminal]
+cursor_shape = "bar"
+cursor_blink = "terminal_controlled"
+scroll_multiplier = 1
+`,
+			edit: func(c *Config) {
+				c.FontSize, c.NotifyWhenAgentWaiting, c.Terminal.CursorShape = 12.5, NotifyNever, CursorBeam
+			},
+		},
+		{
+			name: "light theme by its old name, blink off",
+			in:   "theme = \"PaneFlow Light\"\n[terminal]\ncursor_blink = false\ncursor_shape = \"underline\"\n",
+			edit: func(c *Config) {
+				c.Theme, c.Terminal.CursorBlink, c.Terminal.CursorShape = ThemeLight, BlinkOff, CursorUnderline
+			},
+		},
+		{
+			name: "bad gui values keep defaults",
+			in: `font_family = 3
+font_size = 40
+line_height = 0.5
+theme = "solarized"
+notify_when_agent_waiting = true
+shortcuts = "ctrl+t"
+[terminal]
+cursor_shape = "hollow"
+cursor_blink = "sometimes"
+scroll_multiplier = 0
+`,
+			warns: []string{
+				"font_family: want a string, got an integer; using the bundled font",
+				"font_size: want a number from 8 to 32, got 40; using 13",
+				"line_height: want a number from 1.0 to 2.5, got 0.5; using 1.2",
+				`notify_when_agent_waiting: want "PrimaryScreen", "AllScreens" or "Never", got true; using PrimaryScreen`,
+				`shortcuts: want a table of "keys" = "action", got a string; ignored`,
+				"terminal.cursor_blink: want \"on\", \"off\" or \"terminal_controlled\", got sometimes; using terminal_controlled",
+				"terminal.cursor_shape: want \"block\", \"beam\" or \"underline\", got hollow; using block",
+				"terminal.scroll_multiplier: want a number from 0.1 to 10, got 0; using 1.0",
+				`theme: want "dark" or "light", got solarized; using dark`,
+			},
+		},
+		{
+			name:  "bad shortcut value",
+			in:    "[shortcuts]\n\"ctrl+t\" = 5\n\"ctrl+y\" = \"quit\"\n",
+			edit:  func(c *Config) { c.Shortcuts = map[string]string{"ctrl+y": "quit"} },
+			warns: []string{`shortcuts."ctrl+t": want an action name, got an integer; ignored`},
+		},
+		{
 			name:  "wrong table type",
 			in:    "terminal = 3\n",
 			warns: []string{"terminal: want a table, got an integer; using defaults"},
@@ -75,6 +150,19 @@ env = { FOO = "bar", EDITOR = "vim" }
 				t.Errorf("warnings (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestNotify(t *testing.T) {
+	for _, tt := range []struct {
+		v    string
+		want bool
+	}{{NotifyPrimaryScreen, true}, {NotifyAllScreens, true}, {NotifyNever, false}} {
+		c := Default()
+		c.NotifyWhenAgentWaiting = tt.v
+		if got := c.Notify(); got != tt.want {
+			t.Errorf("Notify() with %q = %v, want %v", tt.v, got, tt.want)
+		}
 	}
 }
 

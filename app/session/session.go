@@ -1,0 +1,202 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/paneflow-go/paneflow/workspace"
+)
+
+// Version is the session file format written by [Save] and read by
+// [Load].
+const Version = 1
+
+// FileName is the session file's name inside its directory.
+const FileName = "session.json"
+
+// Session is what is saved: the workspaces in order and which one is
+// active. The zero value is an empty session (Version 0, which [Save]
+// sets to [Version]).
+type Session struct {
+	// Version is the file format, [Version].
+	Version int `json:"version"`
+	// Active is the index in Workspaces of the active workspace.
+	Active int `json:"active"`
+	// Workspaces are the workspaces in sidebar order.
+	Workspaces []Workspace `json:"workspaces"`
+}
+
+// Workspace is one saved workspace.
+type Workspace struct {
+	// Title is the sidebar title.
+	Title string `json:"title"`
+	// Cwd is the workspace's directory (new panes' default).
+	Cwd string `json:"cwd"`
+	// Layout is the layout tree. Each pane has one surface definition
+	// carrying its CustomName ("" for an automatic name), Cwd (its live
+	// directory when saved), Command (the command it was started with,
+	// "" for a shell) and Focus (the workspace's focused pane). A
+	// workspace that had no pane has a zero Layout, restored as one
+	// shell.
+	Layout workspace.LayoutNode `json:"layout"`
+}
+
+// Path returns the session file's path for goos: on Linux and other Unix
+// systems $XDG_STATE_HOME/paneflow/session.json (an absolute
+// XDG_STATE_HOME only, else ~/.local/state/paneflow/session.json), on
+// macOS ~/Library/Application Support/paneflow/session.json, on Windows
+// %LOCALAPPDATA%\paneflow\session.json.
+func Path(getenv func(string) string, goos string) (string, error) {
+	switch goos {
+	case "windows":
+		if d := getenv("LOCALAPPDATA"); d != "" {
+			return filepath.Join(d, "paneflow", FileName), nil
+		}
+		return "", errors.New("session: LOCALAPPDATA is not set")
+	case "darwin":
+		if h := getenv("HOME"); h != "" {
+			return filepath.Join(h, "Library", "Application Support", "paneflow", FileName), nil
+		}
+		return "", errors.New("session: HOME is not set")
+	}
+	if d := getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "paneflow", FileName), nil
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".local", "state", "paneflow", FileName), nil
+	}
+	return "", errors.New("session: neither XDG_STATE_HOME nor HOME is set")
+}
+
+// Capture reads the manager's workspaces into a Session. It reads each
+// pane's live directory (see workspace.Manager.Layout), so it takes a
+// little time per pane; it holds no lock of its own. Surface ids and
+// titles are not kept.
+func Capture(m *workspace.Manager) Session {
+	s := Session{Version: Version}
+	for i := 0; ; i++ {
+		info, l, ok := m.Layout(i)
+		if !ok {
+			break
+		}
+		w := Workspace{Title: info.Title, Cwd: info.Cwd}
+		if l != nil {
+			l.EachSurface(func(d *workspace.SurfaceDefinition) {
+				*d = workspace.SurfaceDefinition{
+					SurfaceType: d.SurfaceType, CustomName: d.CustomName,
+					Cwd: d.Cwd, Command: d.Command, Focus: d.Focus,
+				}
+			})
+			w.Layout = *l
+		}
+		if info.Active {
+			s.Active = len(s.Workspaces)
+		}
+		s.Workspaces = append(s.Workspaces, w)
+	}
+	return s
+}
+
+// Restore recreates the session's workspaces in m, after any it already
+// has: each with its title, directory, layout shape and ratios, pane
+// names, and panes started fresh in their saved directories (a shell, or
+// the pane's original command). A directory that no longer exists falls
+// back to the workspace's, then to the home directory, with a warning. Then the saved
+// active workspace becomes the active one; each workspace's saved focused
+// pane is its focused pane.
+//
+// Problems with single workspaces (a cap reached, a program that fails
+// to start) are warnings and the rest is restored; err is non-nil only
+// when the session had workspaces and none could be restored.
+func Restore(m *workspace.Manager, s Session) (warnings []string, err error) {
+	warn := func(format string, args ...any) { warnings = append(warnings, fmt.Sprintf(format, args...)) }
+	home, _ := os.UserHomeDir() // $HOME on Unix, %USERPROFILE% on Windows
+	base := len(m.Workspaces())
+	restored := 0
+	active := -1
+	var lastErr error
+	for i, w := range s.Workspaces {
+		name := w.Title
+		if name == "" {
+			name = fmt.Sprintf("#%d", i+1)
+		}
+		cwd := w.Cwd
+		if _, err := m.CanonicalCwd(cwd); cwd == "" || err != nil {
+			fallback := home
+			if _, err := m.CanonicalCwd(fallback); fallback == "" || err != nil {
+				fallback = "" // the manager's default
+			}
+			if cwd != "" {
+				warn("workspace %q: directory %s no longer exists; using %s", name, cwd, orDefault(fallback))
+			}
+			cwd = fallback
+		}
+		layout := w.Layout
+		layout = withPaneCwds(m, layout, func(paneCwd string) {
+			warn("workspace %q: pane directory %s no longer exists; using %s", name, paneCwd, orDefault(cwd))
+		})
+		info, _, err := m.CreateFromLayout(w.Title, cwd, layout, false)
+		if err != nil {
+			if errors.Is(err, workspace.ErrClosed) {
+				return warnings, fmt.Errorf("session: restore: %w", err)
+			}
+			warn("workspace %q: %v; not restored", name, err)
+			lastErr = err
+			continue
+		}
+		restored++
+		if i == s.Active {
+			active = info.Index
+		}
+	}
+	if restored == 0 && len(s.Workspaces) > 0 {
+		return warnings, fmt.Errorf("session: no workspace could be restored: %w", lastErr)
+	}
+	switch {
+	case active >= 0:
+		err = m.SelectWorkspace(active)
+	case restored > 0 && base == 0:
+		err = m.SelectWorkspace(0)
+	}
+	if err != nil {
+		return warnings, fmt.Errorf("session: restore: %w", err)
+	}
+	return warnings, nil
+}
+
+// orDefault names a fallback directory in a warning.
+func orDefault(dir string) string {
+	if dir == "" {
+		return "the default directory"
+	}
+	return dir
+}
+
+// withPaneCwds returns a copy of l in which each pane cwd that no longer
+// exists is cleared (so the pane starts in the workspace's directory),
+// calling gone for each.
+func withPaneCwds(m *workspace.Manager, l workspace.LayoutNode, gone func(string)) workspace.LayoutNode {
+	c := l
+	if l.Surfaces != nil {
+		c.Surfaces = append([]workspace.SurfaceDefinition(nil), l.Surfaces...)
+		for i := range c.Surfaces {
+			d := &c.Surfaces[i]
+			if d.Cwd == "" {
+				continue
+			}
+			if _, err := m.CanonicalCwd(d.Cwd); err != nil {
+				gone(d.Cwd)
+				d.Cwd = ""
+			}
+		}
+	}
+	if l.Children != nil {
+		c.Children = make([]workspace.LayoutNode, len(l.Children))
+		for i := range l.Children {
+			c.Children[i] = withPaneCwds(m, l.Children[i], gone)
+		}
+	}
+	return c
+}
