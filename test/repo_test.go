@@ -260,6 +260,16 @@ var importRules = []struct {
 		why:    "session files are the model's layout as data; saving and restoring them needs no window",
 	},
 	{
+		pkg:    "app",
+		banned: []string{"cli"},
+		why:    "the window hosts the core in-process; it never goes through the CLI client",
+	},
+	{
+		pkg:    "shim",
+		banned: append(notForClients, "core", "api", "cli", "config"),
+		why:    "the shim's logic links into paneflow-shim, which runs in front of every agent start: only hook and the ipc client",
+	},
+	{
 		pkg:    "cmd/paneflow-shim",
 		banned: notForClients,
 		why:    "the launch shim runs in front of every agent start: it links only the ipc client, neither Fyne nor the core",

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -140,8 +141,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // dispatch picks what args ask for: a verb, a global flag, or, with no
 // arguments at all, the desktop app.
 func dispatch(ctx context.Context, inv *invocation, args []string) error {
-	if len(args) == 0 {
-		return runDesktop(inv)
+	if len(args) == 0 || isGUIFlag(args[0]) {
+		return runGUI(ctx, inv, args)
 	}
 	if c := lookup(args[0]); c != nil {
 		return c.run(ctx, inv, args[1:])
@@ -203,21 +204,49 @@ func runVersion(_ context.Context, inv *invocation, args []string) error {
 	return nil
 }
 
-// runDesktop is what a bare `paneflow` does. The desktop window does not
-// exist yet, so it says so and points at what does exist.
-func runDesktop(inv *invocation) error {
-	fmt.Fprintln(inv.stderr, "paneflow: this build has no desktop window yet; so far only the terminal engine exists.")
-	if !hasDisplay(inv.getenv, inv.goos) {
-		fmt.Fprintln(inv.stderr, noDisplayMessage)
+// guiUsage is the help of the desktop app's own flags.
+const guiUsage = `usage: paneflow [--socket PATH]
+
+Open the desktop app: the workspaces, panes and socket of ` + "`paneflow serve`" + `
+with a window over them. Every CLI verb works against it.
+
+  --socket PATH   socket to listen on (default: $PANEFLOW_SOCKET_PATH, else
+                  $XDG_RUNTIME_DIR/paneflow/paneflow.sock and fallbacks)
+`
+
+// isGUIFlag reports whether a first argument is a flag of the desktop app
+// (so `paneflow --socket PATH` opens the window).
+func isGUIFlag(a string) bool {
+	return a == "--socket" || strings.HasPrefix(a, "--socket=")
+}
+
+// parseGUIArgs parses the desktop app's flags and returns the socket path
+// ("" for the default).
+func parseGUIArgs(args []string) (socket string, err error) {
+	fs := flag.NewFlagSet("paneflow", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	s := fs.String("socket", "", "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return "", &exitError{Code: exitUsage, Err: errors.New(guiUsage)}
+		}
+		return "", usageErrorf("%v\n%s", err, guiUsage)
 	}
-	fmt.Fprintln(inv.stderr, "paneflow: run `paneflow help` for the verbs this build has.")
-	return &exitError{Code: exitFailure}
+	if fs.NArg() > 0 {
+		return "", usageErrorf("unexpected argument %q\n%s", fs.Arg(0), guiUsage)
+	}
+	return *s, nil
 }
 
 // noDisplayMessage explains what to do on a machine without a display. The
 // Makefile's `run` target prints the same advice.
-const noDisplayMessage = "paneflow: no display found (DISPLAY and WAYLAND_DISPLAY are unset), so no window could open here;\n" +
-	"paneflow: on a headless machine use `paneflow serve`, the headless server."
+const noDisplayMessage = "paneflow: no display found (DISPLAY/WAYLAND_DISPLAY unset). The desktop app needs a graphical session; " +
+	"run `paneflow serve` for the headless server, then drive it with the CLI."
+
+// noGUIMessage is what a binary built with the nogui tag says when asked
+// for the window.
+const noGUIMessage = "paneflow: this binary was built without the desktop app (nogui tag). " +
+	"Run `paneflow serve` for the headless server, then drive it with the CLI; build without -tags nogui (cgo) for the window."
 
 // hasDisplay reports whether a window could open: macOS and Windows always
 // have a display, other systems announce X11 or Wayland in the environment.
@@ -234,7 +263,7 @@ func writeUsage(w io.Writer) {
 	var b strings.Builder
 	b.WriteString("Paneflow: a terminal workspace for running coding agents side by side.\n\n")
 	b.WriteString("Usage:\n")
-	b.WriteString("  paneflow                  open the desktop app (not built yet)\n")
+	b.WriteString("  paneflow [--socket PATH]  open the desktop app\n")
 	b.WriteString("  paneflow <verb> [args]    run a verb and exit\n\n")
 	b.WriteString("Verbs:\n")
 	for _, c := range commands {

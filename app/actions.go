@@ -1,0 +1,311 @@
+package app
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+
+	"github.com/paneflow-go/paneflow/app/keymap"
+	"github.com/paneflow-go/paneflow/workspace"
+)
+
+// msgUnzoomFirst is shown when a split is asked for while a pane is
+// zoomed (spec gui.md §4).
+const msgUnzoomFirst = "Unzoom before splitting panes"
+
+// onViewKey is the views' key handler: it runs the app action bound to
+// the key, if any, and reports whether it did. Views call it on the UI
+// goroutine without holding their own lock.
+func (s *shell) onViewKey(key fyne.KeyName, mods fyne.KeyModifier) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.handleKeyLocked(key, mods)
+}
+
+// handleKeyLocked looks key up in the keymap and runs its action.
+func (s *shell) handleKeyLocked(key fyne.KeyName, mods fyne.KeyModifier) bool {
+	if s.keys == nil {
+		return false
+	}
+	a, ok := s.keys.Lookup(key, mods)
+	if !ok {
+		return false
+	}
+	s.runActionLocked(a)
+	return true
+}
+
+// installCanvasKeysLocked routes keys that reach the window canvas (no
+// pane has the keyboard focus) through the keymap. The desktop driver
+// reports modifiers only as key presses, so they are tracked.
+func (s *shell) installCanvasKeysLocked() {
+	c := s.w.Canvas()
+	dc, ok := c.(desktop.Canvas)
+	if !ok {
+		return
+	}
+	dc.SetOnKeyDown(func(ev *fyne.KeyEvent) {
+		s.guard(func() {
+			if s.modsStale.Swap(false) {
+				s.heldMods = 0
+			}
+			if m := modifierOf(ev.Name); m != 0 {
+				s.heldMods |= m
+				return
+			}
+			if s.heldMods != 0 {
+				s.handleKeyLocked(ev.Name, s.heldMods)
+			}
+		})
+	})
+	dc.SetOnKeyUp(func(ev *fyne.KeyEvent) {
+		s.guard(func() { s.heldMods &^= modifierOf(ev.Name) })
+	})
+	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		s.guard(func() {
+			if s.modsStale.Swap(false) {
+				s.heldMods = 0
+			}
+			if s.heldMods == 0 {
+				s.handleKeyLocked(ev.Name, 0)
+			}
+		})
+	})
+}
+
+// modifierOf returns the modifier a modifier key sets, 0 for other keys.
+func modifierOf(k fyne.KeyName) fyne.KeyModifier {
+	switch k {
+	case desktop.KeyShiftLeft, desktop.KeyShiftRight:
+		return fyne.KeyModifierShift
+	case desktop.KeyControlLeft, desktop.KeyControlRight:
+		return fyne.KeyModifierControl
+	case desktop.KeyAltLeft, desktop.KeyAltRight:
+		return fyne.KeyModifierAlt
+	case desktop.KeySuperLeft, desktop.KeySuperRight:
+		return fyne.KeyModifierSuper
+	}
+	return 0
+}
+
+// presetOf maps the layout actions to the model's presets.
+var presetOf = map[keymap.Action]string{
+	keymap.LayoutEvenHorizontal: workspace.PresetEvenH,
+	keymap.LayoutEvenVertical:   workspace.PresetEvenV,
+	keymap.LayoutMainVertical:   workspace.PresetMainVertical,
+	keymap.LayoutTiled:          workspace.PresetTiled,
+}
+
+// focusDir maps the focus actions to directions.
+var focusDir = map[keymap.Action]direction{
+	keymap.FocusLeft: dirLeft, keymap.FocusRight: dirRight, keymap.FocusUp: dirUp, keymap.FocusDown: dirDown,
+}
+
+// selectIndex maps select_workspace_N to N-1.
+var selectIndex = map[keymap.Action]int{
+	keymap.SelectWorkspace1: 0, keymap.SelectWorkspace2: 1, keymap.SelectWorkspace3: 2,
+	keymap.SelectWorkspace4: 3, keymap.SelectWorkspace5: 4, keymap.SelectWorkspace6: 5,
+	keymap.SelectWorkspace7: 6, keymap.SelectWorkspace8: 7, keymap.SelectWorkspace9: 8,
+}
+
+// runActionLocked runs an app action on the UI goroutine. Model changes
+// go to the worker; the window follows from their events.
+func (s *shell) runActionLocked(a keymap.Action) {
+	if p, ok := presetOf[a]; ok {
+		index := s.activeIndexLocked()
+		s.zoom = 0
+		s.mutate("layout", func() error { return s.m.ApplyPreset(index, p) })
+		return
+	}
+	if d, ok := focusDir[a]; ok {
+		s.moveFocusLocked(d)
+		return
+	}
+	if i, ok := selectIndex[a]; ok {
+		s.selectWorkspaceLocked(i)
+		return
+	}
+	v := s.focusedViewLocked()
+	switch a {
+	case keymap.SplitHorizontally:
+		s.splitLocked(workspace.Horizontal)
+	case keymap.SplitVertically:
+		s.splitLocked(workspace.Vertical)
+	case keymap.ClosePane:
+		if id := s.focus; id != 0 {
+			s.mutate("close pane", func() error { return s.m.CloseSurface(id) })
+		}
+	case keymap.NewWorkspace:
+		s.newWorkspaceLocked()
+	case keymap.CloseWorkspace:
+		index := s.activeIndexLocked()
+		s.mutate("close workspace", func() error { return s.m.CloseWorkspace(index) })
+	case keymap.NextWorkspace:
+		if n := len(s.snap.Workspaces); n > 0 {
+			s.selectWorkspaceLocked((s.activeIndexLocked() + 1) % n)
+		}
+	case keymap.PrevWorkspace:
+		if n := len(s.snap.Workspaces); n > 0 {
+			s.selectWorkspaceLocked((s.activeIndexLocked() + n - 1) % n)
+		}
+	case keymap.ToggleZoom:
+		s.toggleZoomLocked()
+	case keymap.SplitEqualize:
+		index := s.activeIndexLocked()
+		s.mutate("equalize", func() error { return s.m.Equalize(index) })
+	case keymap.JumpNextWaiting:
+		s.jumpNextWaitingLocked()
+	case keymap.RenamePane:
+		if s.focus != 0 {
+			s.renameLocked(s.focus)
+		}
+	case keymap.FontSizeIncrease:
+		s.setFontSizeLocked(s.fontSize + 1)
+	case keymap.FontSizeDecrease:
+		s.setFontSizeLocked(s.fontSize - 1)
+	case keymap.FontSizeReset:
+		s.setFontSizeLocked(s.cfg.FontSize)
+	case keymap.Quit:
+		s.closeRequestedLocked()
+	case keymap.TerminalCopy:
+		if v != nil {
+			v.Copy()
+		}
+	case keymap.TerminalPaste:
+		if v != nil {
+			v.Paste()
+		}
+	case keymap.ScrollPageUp:
+		if v != nil {
+			v.ScrollPages(-1)
+		}
+	case keymap.ScrollPageDown:
+		if v != nil {
+			v.ScrollPages(1)
+		}
+	case keymap.ToggleSearch:
+		if v != nil {
+			v.Find()
+		}
+	default:
+		s.banner.show(fmt.Sprintf("%s is not available in this version", s.keys.Label(a)))
+	}
+}
+
+// activeIndexLocked is the index of the workspace shown.
+func (s *shell) activeIndexLocked() int {
+	if s.snap == nil || !s.snap.HasActive {
+		return -1
+	}
+	return s.snap.Active.Index
+}
+
+// selectWorkspaceLocked switches to the workspace at index.
+func (s *shell) selectWorkspaceLocked(index int) {
+	if s.snap == nil || index < 0 || index >= len(s.snap.Workspaces) {
+		return
+	}
+	s.mutate("select workspace", func() error { return s.m.SelectWorkspace(index) })
+}
+
+// splitLocked splits the focused pane in dir; the new pane starts in the
+// focused pane's working directory.
+func (s *shell) splitLocked(dir workspace.Direction) {
+	if s.zoom != 0 {
+		s.banner.show(msgUnzoomFirst)
+		return
+	}
+	target := s.focus
+	s.mutate("split", func() error {
+		spec := workspace.PaneSpec{}
+		if sf, ok := s.m.Surface(target); ok {
+			if in, ok := sf.Info(); ok && in.Cwd != nil {
+				if fi, err := os.Stat(*in.Cwd); err == nil && fi.IsDir() {
+					spec.Cwd = *in.Cwd
+				}
+			}
+		} else {
+			target = 0
+		}
+		info, _, err := s.m.Split(target, dir, spec)
+		if err != nil {
+			return err
+		}
+		_, err = s.m.Focus(info.ID)
+		return err
+	})
+}
+
+// toggleZoomLocked shows the focused pane alone, or the whole layout
+// again.
+func (s *shell) toggleZoomLocked() {
+	if s.zoom != 0 {
+		s.zoom = 0
+	} else if s.focus != 0 && s.snap != nil && s.snap.Tree != nil && s.snap.Tree.Leaves() > 1 {
+		s.zoom = s.focus
+	}
+	s.area.setTree(s.area.tree, s.area.views, s.zoom, s.focus)
+	s.focusViewLocked(s.focus)
+}
+
+// moveFocusLocked focuses the pane next to the focused one in dir.
+func (s *shell) moveFocusLocked(d direction) {
+	if s.snap == nil || s.snap.Tree == nil || s.zoom != 0 {
+		return
+	}
+	t := tile(s.snap.Tree, rect{W: 1000, H: 1000}, 0)
+	if id, ok := neighbour(t.Panes, t.Order, s.focus, d); ok {
+		s.mutate("focus", func() error { _, err := s.m.Focus(id); return err })
+	}
+}
+
+// jumpNextWaitingLocked focuses the next pane (in sidebar order, across
+// workspaces) whose agent waits for input.
+func (s *shell) jumpNextWaitingLocked() {
+	waiting := s.agents.waiting()
+	if len(waiting) == 0 || s.snap == nil {
+		return
+	}
+	var order []uint64
+	for _, id := range s.snap.Order {
+		if slices.Contains(waiting, id) {
+			order = append(order, id)
+		}
+	}
+	if len(order) == 0 {
+		return
+	}
+	next := order[0]
+	if i := slices.Index(order, s.jumpCursor); i >= 0 {
+		next = order[(i+1)%len(order)]
+	}
+	s.jumpCursor = next
+	s.mutate("focus", func() error { _, err := s.m.Focus(next); return err })
+}
+
+// newWorkspaceLocked asks for a folder and opens a workspace there.
+func (s *shell) newWorkspaceLocked() {
+	dialog.ShowFolderOpen(func(dir fyne.ListableURI, err error) {
+		if err != nil {
+			s.guard(func() { s.banner.show("new workspace: " + err.Error()) })
+			return
+		}
+		if dir == nil {
+			return // cancelled
+		}
+		s.createWorkspace(dir.Path())
+	}, s.w)
+}
+
+// createWorkspace opens a workspace in dir, titled after the folder.
+func (s *shell) createWorkspace(dir string) {
+	s.mutate("new workspace", func() error {
+		_, err := s.m.CreateWorkspace(filepath.Base(dir), dir, nil, true)
+		return err
+	})
+}

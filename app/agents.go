@@ -1,0 +1,218 @@
+package app
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/conductor"
+	"github.com/paneflow-go/paneflow/config"
+)
+
+// Agent wire states as the conductor publishes them (spec conductor.md §3).
+const (
+	stateThinking = "thinking"
+	stateWaiting  = "waiting_for_input"
+	stateFinished = "finished"
+	stateErrored  = "errored"
+	stateStalled  = "stalled"
+	stateRunning  = "unknown_running"
+	stateIdle     = "idle"
+)
+
+// agentKey names one agent in a pane: hooked sessions and scanned
+// processes are told apart by tool and pid.
+type agentKey struct {
+	tool string
+	pid  int
+}
+
+// agentBoard is what the window knows about the agents in its panes,
+// built from AgentState events. The zero value is empty and ready; it is
+// used on the UI goroutine only.
+type agentBoard struct {
+	panes map[uint64]map[agentKey]bus.AgentState
+}
+
+// apply records ev. An agent whose state is idle (or empty) is gone.
+func (b *agentBoard) apply(ev bus.AgentState) {
+	if ev.SurfaceID == 0 {
+		return // not bound to a pane: nothing in the window shows it
+	}
+	if b.panes == nil {
+		b.panes = map[uint64]map[agentKey]bus.AgentState{}
+	}
+	k := agentKey{ev.Tool, ev.PID}
+	m := b.panes[ev.SurfaceID]
+	if ev.State == stateIdle || ev.State == "" {
+		delete(m, k)
+		if len(m) == 0 {
+			delete(b.panes, ev.SurfaceID)
+		}
+		return
+	}
+	if m == nil {
+		m = map[agentKey]bus.AgentState{}
+		b.panes[ev.SurfaceID] = m
+	}
+	// A hooked session replaces what the process scan said about the same
+	// tool in the pane.
+	if ev.Hooked {
+		for key, old := range m {
+			if !old.Hooked && key.tool == ev.Tool {
+				delete(m, key)
+			}
+		}
+	}
+	m[k] = ev
+}
+
+// forget drops the agents of a closed pane.
+func (b *agentBoard) forget(surface uint64) { delete(b.panes, surface) }
+
+// salience orders states by how much they need the user.
+func salience(state string) int {
+	switch state {
+	case stateErrored:
+		return 6
+	case stateWaiting:
+		return 5
+	case stateStalled:
+		return 4
+	case stateThinking:
+		return 3
+	case stateFinished:
+		return 2
+	case stateRunning:
+		return 1
+	}
+	return 0
+}
+
+// status returns the most pressing agent of pane surface.
+func (b *agentBoard) status(surface uint64) (bus.AgentState, bool) {
+	var best bus.AgentState
+	found := false
+	for _, ev := range b.panes[surface] {
+		if !found || salience(ev.State) > salience(best.State) ||
+			(salience(ev.State) == salience(best.State) && (ev.Tool < best.Tool || (ev.Tool == best.Tool && ev.PID < best.PID))) {
+			best, found = ev, true
+		}
+	}
+	return best, found
+}
+
+// waiting lists the panes whose most pressing agent waits for input.
+func (b *agentBoard) waiting() []uint64 {
+	var ids []uint64
+	for id := range b.panes {
+		if st, ok := b.status(id); ok && st.State == stateWaiting {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// agentName is the display name of tool ("Claude Code" for claude).
+func agentName(tool string) string {
+	if a, ok := conductor.LookupAgent(tool); ok {
+		return a.Name
+	}
+	if tool == "" {
+		return "Agent"
+	}
+	return tool
+}
+
+// firstLine is s's first non-empty line, trimmed and cut to max runes.
+func firstLine(s string, max int) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			if r := []rune(l); len(r) > max {
+				return string(r[:max-1]) + "…"
+			}
+			return l
+		}
+	}
+	return ""
+}
+
+// statusLine is the glyph and text the sidebar shows for an agent.
+func statusLine(ev bus.AgentState) (glyph, text string) {
+	switch ev.State {
+	case stateThinking:
+		if ev.ActiveToolName != "" {
+			return "◐", "thinking… (" + ev.ActiveToolName + ")"
+		}
+		return "◐", "thinking…"
+	case stateWaiting:
+		if q := firstLine(ev.Message, 60); q != "" {
+			return "●", "needs input: " + q
+		}
+		return "●", "needs input"
+	case stateFinished:
+		return "✓", "done"
+	case stateErrored:
+		if ev.HasExitCode {
+			return "✗", fmt.Sprintf("errored (exit %d)", ev.ExitCode)
+		}
+		return "✗", "errored"
+	case stateStalled:
+		return "⚠", "stalled"
+	case stateRunning:
+		return "○", agentName(ev.Tool) + " running"
+	}
+	return "○", ev.State
+}
+
+// notification decides whether an agent state change deserves a desktop
+// notification, and builds it: an agent started waiting for input (with
+// its question), finished a turn, errored or stalled, while the window is
+// not focused and notifications are not turned off (mode
+// config.NotifyNever). pane
+// names the pane in the text. It is pure so tests can drive it.
+func notification(ev bus.AgentState, windowFocused bool, mode, pane string) (*fyne.Notification, bool) {
+	if windowFocused || strings.EqualFold(mode, config.NotifyNever) || ev.State == ev.Previous {
+		return nil, false
+	}
+	name := agentName(ev.Tool)
+	where := ""
+	if pane != "" {
+		where = " in " + pane
+	}
+	switch ev.State {
+	case stateWaiting:
+		body := firstLine(ev.Message, 200)
+		if body == "" {
+			body = name + " is waiting for you" + where + "."
+		}
+		return fyne.NewNotification(name+" needs input"+where, body), true
+	case stateFinished:
+		body := firstLine(ev.LastResult, 200)
+		if body == "" {
+			body = name + " finished its turn" + where + "."
+		}
+		return fyne.NewNotification(name+" finished"+where, body), true
+	case stateErrored:
+		body := name + " exited unexpectedly" + where + "."
+		if ev.HasExitCode {
+			body = fmt.Sprintf("%s exited with code %d%s.", name, ev.ExitCode, where)
+		}
+		return fyne.NewNotification(name+" errored"+where, body), true
+	case stateStalled:
+		return fyne.NewNotification(name+" may be stuck"+where, name+" has been silent for a while"+where+"."), true
+	}
+	return nil, false
+}
+
+// windowTitle is the window's title for a number of waiting agents.
+func windowTitle(waiting int) string {
+	if waiting == 0 {
+		return "Paneflow"
+	}
+	return fmt.Sprintf("Paneflow — %d waiting", waiting)
+}

@@ -1,0 +1,102 @@
+package app
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/paneflow-go/paneflow/bus"
+)
+
+func TestNotificationDecision(t *testing.T) {
+	tests := []struct {
+		name      string
+		ev        bus.AgentState
+		focused   bool
+		mode      string
+		wantTitle string // "" means no notification
+		wantBody  string
+	}{
+		{"waiting, unfocused", bus.AgentState{Tool: "claude", State: stateWaiting, Previous: stateThinking, Message: "Allow Bash?\nrm -rf build"},
+			false, "", "Claude Code needs input in api", "Allow Bash?"},
+		{"waiting, focused", bus.AgentState{Tool: "claude", State: stateWaiting, Previous: stateThinking}, true, "", "", ""},
+		{"turned off", bus.AgentState{Tool: "claude", State: stateWaiting, Previous: stateThinking}, false, "Never", "", ""},
+		{"other modes notify", bus.AgentState{Tool: "codex", State: stateFinished, Previous: stateThinking, LastResult: "All tests pass"},
+			false, "AllScreens", "Codex finished in api", "All tests pass"},
+		{"errored with a code", bus.AgentState{Tool: "gemini", State: stateErrored, Previous: stateThinking, ExitCode: 3, HasExitCode: true},
+			false, "", "Gemini errored in api", "Gemini exited with code 3 in api."},
+		{"stalled", bus.AgentState{Tool: "claude", State: stateStalled, Previous: stateThinking},
+			false, "", "Claude Code may be stuck in api", "Claude Code has been silent for a while in api."},
+		{"same state again (message update)", bus.AgentState{Tool: "claude", State: stateWaiting, Previous: stateWaiting}, false, "", "", ""},
+		{"thinking is not news", bus.AgentState{Tool: "claude", State: stateThinking, Previous: stateWaiting}, false, "", "", ""},
+		{"unknown tool", bus.AgentState{Tool: "mytool", State: stateWaiting}, false, "", "mytool needs input in api", "mytool is waiting for you in api."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n, ok := notification(tt.ev, tt.focused, tt.mode, "api")
+			if tt.wantTitle == "" {
+				if ok {
+					t.Errorf("notification = %+v, want none", n)
+				}
+				return
+			}
+			if !ok || n.Title != tt.wantTitle || n.Content != tt.wantBody {
+				t.Errorf("notification = %+v, %v; want %q / %q", n, ok, tt.wantTitle, tt.wantBody)
+			}
+		})
+	}
+}
+
+func TestAgentBoard(t *testing.T) {
+	var b agentBoard
+	b.apply(bus.AgentState{SurfaceID: 1, Tool: "claude", PID: 10, State: stateRunning})
+	b.apply(bus.AgentState{SurfaceID: 1, Tool: "claude", PID: 11, State: stateThinking, Hooked: true})
+	if st, _ := b.status(1); st.State != stateThinking || len(b.panes[1]) != 1 {
+		t.Errorf("status = %+v (%d agents), want the hooked session to replace the scanned process", st, len(b.panes[1]))
+	}
+	b.apply(bus.AgentState{SurfaceID: 2, Tool: "codex", PID: 20, State: stateWaiting, Hooked: true})
+	b.apply(bus.AgentState{SurfaceID: 2, Tool: "claude", PID: 21, State: stateFinished, Hooked: true})
+	b.apply(bus.AgentState{SurfaceID: 3, Tool: "claude", PID: 30, State: stateWaiting, Hooked: true})
+	b.apply(bus.AgentState{SurfaceID: 0, Tool: "claude", PID: 40, State: stateWaiting, Hooked: true}) // unbound
+	if st, _ := b.status(2); st.State != stateWaiting {
+		t.Errorf("status(2) = %s, want the most pressing (waiting)", st.State)
+	}
+	if got := b.waiting(); !slices.Equal(got, []uint64{2, 3}) {
+		t.Errorf("waiting = %v, want [2 3]", got)
+	}
+	b.apply(bus.AgentState{SurfaceID: 3, Tool: "claude", PID: 30, State: stateIdle, Hooked: true})
+	b.forget(2)
+	if got := b.waiting(); len(got) != 0 {
+		t.Errorf("waiting = %v after the agents left, want none", got)
+	}
+	if _, ok := b.status(3); ok {
+		t.Error("pane 3 still has an agent after it went idle")
+	}
+}
+
+func TestStatusLine(t *testing.T) {
+	tests := []struct {
+		ev   bus.AgentState
+		want string
+	}{
+		{bus.AgentState{State: stateThinking}, "thinking…"},
+		{bus.AgentState{State: stateThinking, ActiveToolName: "Bash"}, "thinking… (Bash)"},
+		{bus.AgentState{State: stateWaiting, Message: "\n  Allow edit of main.go?  \nmore"}, "needs input: Allow edit of main.go?"},
+		{bus.AgentState{State: stateFinished}, "done"},
+		{bus.AgentState{State: stateErrored, ExitCode: 1, HasExitCode: true}, "errored (exit 1)"},
+		{bus.AgentState{State: stateStalled}, "stalled"},
+		{bus.AgentState{State: stateRunning, Tool: "codex"}, "Codex running"},
+	}
+	for _, tt := range tests {
+		if _, got := statusLine(tt.ev); got != tt.want {
+			t.Errorf("statusLine(%s) = %q, want %q", tt.ev.State, got, tt.want)
+		}
+	}
+	long := strings.Repeat("x", 100)
+	if _, got := statusLine(bus.AgentState{State: stateWaiting, Message: long}); len([]rune(got)) != len("needs input: ")+60 {
+		t.Errorf("long question not cut to 60 runes: %q", got)
+	}
+	if windowTitle(0) != "Paneflow" || windowTitle(2) != "Paneflow — 2 waiting" {
+		t.Errorf("windowTitle = %q, %q", windowTitle(0), windowTitle(2))
+	}
+}

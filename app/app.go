@@ -1,0 +1,553 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+
+	"github.com/paneflow-go/paneflow/app/keymap"
+	"github.com/paneflow-go/paneflow/app/render"
+	"github.com/paneflow-go/paneflow/app/termview"
+	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/config"
+	"github.com/paneflow-go/paneflow/core"
+	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/workspace"
+)
+
+// ID is the desktop app's application id (Fyne's unique id, also used by
+// the desktop for notifications).
+const ID = "io.paneflow.app"
+
+// Timings of the shell. None of them is asserted on by tests.
+const (
+	// refreshEvery re-reads the panes' working directories and foreground
+	// commands, which no event carries.
+	refreshEvery = 1500 * time.Millisecond
+	// shutdownGrace bounds closing the socket and the panes at quit.
+	shutdownGrace = 15 * time.Second
+)
+
+// Options configures [Run].
+type Options struct {
+	// Core is the headless core the window hosts. Run serves its socket
+	// and shuts it down (closing every pane, removing the socket) when the
+	// app quits. It should be created with NoInitialWorkspace: Run
+	// restores the saved session, or creates the default "Terminal"
+	// workspace when there is none. Required.
+	Core *core.Core
+	// Config is the configuration the window starts with.
+	Config config.Config
+	// ConfigWarnings are the problems found reading Config from its file;
+	// the window shows them.
+	ConfigWarnings []string
+	// ConfigPath is the configuration file to watch for changes; "" does
+	// not watch.
+	ConfigPath string
+	// SessionPath is the session file restored at start and saved on
+	// every structural change and at quit; "" keeps no session.
+	SessionPath string
+	// Context quits the app (as the quit action does, without asking)
+	// when it is done; nil never does.
+	Context context.Context
+	// Logf receives diagnostics; nil writes them to stderr.
+	Logf func(format string, args ...any)
+}
+
+// Run opens the window on a and blocks until the app quits: the window was
+// closed (after a confirmation when programs run in panes), the quit
+// action ran, or o.Context is done. It then saves the session, shuts the
+// core down and returns. It must be called on the main goroutine with a
+// GLFW app (a.Run is called inside). With Fyne's test app, whose Run
+// returns at once, it still blocks until one of the above happens. When
+// it fails before the window opens (o.Core is nil), nothing was started.
+func Run(a fyne.App, o Options) error {
+	s, err := start(a, o)
+	if err != nil {
+		return err
+	}
+	a.Run()
+	<-s.quitCh
+	return s.stop()
+}
+
+// shell is the running desktop app: one window over one core.
+//
+// # Concurrency
+//
+// Fyne calls the shell on its UI goroutine; the shell's own goroutines
+// (bus reader, model worker, session saver, config watcher) reach the UI
+// only through [shell.do]. Fyne's test driver runs fyne.Do callbacks on the
+// calling goroutine, so every entry point that touches UI state also holds
+// mu: it is uncontended with the real driver and keeps tests race-free.
+// Callbacks Fyne may run while mu is held (a view gaining focus because
+// the shell focused it) must not take mu.
+type shell struct {
+	a    fyne.App
+	w    fyne.Window
+	o    Options
+	m    *workspace.Manager
+	logf func(format string, args ...any)
+	home string
+
+	mu             sync.Mutex // guards the UI state below; see the type's doc
+	cfg            config.Config
+	keys           *keymap.Map
+	fonts          *render.FontSet
+	fontSize       float64  // the zoomed size; cfg.FontSize is the reset size
+	fontScaleBuilt float32  // the canvas scale fonts were built for
+	fallbacks      [][]byte // fallback font data; nil until first read
+	palette        render.Palette
+	views          map[uint64]*termview.View
+	area           *splitArea
+	side           *sidebar
+	banner         *banner
+	agents         agentBoard
+	snap           *snapshot
+	zoom           uint64 // the zoomed pane, 0 when none
+	wsID           uint64 // the workspace shown
+	focus          uint64 // the focused pane of the workspace shown
+	attention      map[uint64]bool
+	heldMods       fyne.KeyModifier // modifiers held, for keys reaching the canvas
+	jumpCursor     uint64           // the last pane jump_next_waiting went to
+	quitting       bool
+	startMsgs      []string // problems found before the banner existed
+
+	// selfFocus is the pane whose view the shell is focusing right now
+	// (0 otherwise); the views' OnFocus reads it without mu.
+	selfFocus atomic.Uint64
+	// fgFocused says whether the window has the keyboard focus, and
+	// modsStale that held modifiers must be forgotten (the focus moved).
+	// Fyne's lifecycle hooks set them without mu: the GLFW driver runs
+	// them inside App.Quit, which the shell calls holding mu.
+	fgFocused atomic.Bool
+	modsStale atomic.Bool
+
+	pmu       sync.Mutex // guards the reader's hand-over below
+	pending   *snapshot
+	pevents   []bus.Event
+	scheduled bool
+
+	work     chan func() // model mutations, run in order off the UI goroutine
+	done     chan struct{}
+	wg       sync.WaitGroup
+	quitOnce sync.Once
+	quitCh   chan struct{} // closed when the app quits
+	stopOnce sync.Once
+	saver    *saver
+	served   chan error
+	cancel   context.CancelFunc
+}
+
+// start builds the window and starts the shell's goroutines; it does not
+// run the Fyne event loop.
+func start(a fyne.App, o Options) (*shell, error) {
+	if o.Core == nil {
+		return nil, errors.New("app: Options.Core is nil")
+	}
+	logf := o.Logf
+	if logf == nil {
+		logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+	}
+	home, _ := os.UserHomeDir()
+	s := &shell{
+		a: a, o: o, m: o.Core.Workspaces, logf: logf, home: home,
+		cfg: o.Config, views: map[uint64]*termview.View{}, attention: map[uint64]bool{},
+		work: make(chan func(), 256), done: make(chan struct{}), quitCh: make(chan struct{}),
+		served: make(chan error, 1),
+	}
+	s.fgFocused.Store(true)
+	s.restoreOrCreate()
+
+	s.mu.Lock()
+	s.applyConfigLocked(o.Config, o.ConfigWarnings, true)
+	s.buildWindowLocked()
+	s.mu.Unlock()
+
+	if o.SessionPath != "" {
+		s.saver = newSaver(s.m, o.SessionPath, logf)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	sub := o.Core.Bus.Subscribe("gui", func(e bus.Event) bool { return e.EventType() != bus.TypeSurfaceChanged }, 4096)
+	s.wg.Add(3)
+	go s.readEvents(sub)
+	go s.runWork()
+	go func() {
+		defer s.wg.Done()
+		s.served <- o.Core.Serve(context.WithoutCancel(ctx))
+	}()
+	if o.ConfigPath != "" {
+		s.watchConfig(ctx, o.ConfigPath)
+	}
+	if o.Context != nil {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			select {
+			case <-o.Context.Done():
+				s.do(s.quitLocked)
+			case <-s.done:
+			}
+		}()
+	}
+
+	// The first picture, synchronously, so the window opens complete.
+	snap := takeSnapshot(s.m)
+	s.mu.Lock()
+	s.applyLocked(snap, nil)
+	s.mu.Unlock()
+
+	lc := a.Lifecycle()
+	lc.SetOnEnteredForeground(func() { s.fgFocused.Store(true); s.modsStale.Store(true) })
+	lc.SetOnExitedForeground(func() { s.fgFocused.Store(false); s.modsStale.Store(true) })
+	lc.SetOnStarted(func() { logf("paneflow: window ready socket=%s", o.Core.SocketPath) })
+	lc.SetOnStopped(func() { s.quitOnce.Do(func() { close(s.quitCh) }) })
+	s.w.Show()
+	return s, nil
+}
+
+// restoreOrCreate fills the model: the saved session when there is one,
+// else (or when restoring fails) the default workspace.
+func (s *shell) restoreOrCreate() {
+	if s.o.SessionPath != "" {
+		warns, err := restoreSession(s.m, s.o.SessionPath)
+		if err != nil {
+			warns = append(warns, err.Error())
+		}
+		for _, w := range warns {
+			s.logf("paneflow: session: %s", w)
+			s.startMsgs = append(s.startMsgs, "session: "+w)
+		}
+	}
+	if len(s.m.Workspaces()) == 0 {
+		if _, err := s.m.CreateWorkspace("Terminal", "", nil, true); err != nil {
+			s.logf("paneflow: first workspace: %v", err)
+		}
+	}
+}
+
+// buildWindowLocked creates the window and its widgets.
+func (s *shell) buildWindowLocked() {
+	s.w = s.a.NewWindow(windowTitle(0))
+	s.area = newSplitArea(func(path []int, ratios []float64) {
+		wsID := s.wsID
+		s.mutate("resize panes", func() error { return s.m.SetRatios(wsID, path, ratios) })
+	})
+	s.side = newSidebar(
+		func(i int) { s.guard(func() { s.selectWorkspaceLocked(i) }) },
+		func(id uint64) { s.mutate("focus", func() error { _, err := s.m.Focus(id); return err }) },
+		func() { s.guard(s.newWorkspaceLocked) },
+		s.home,
+	)
+	s.banner = newBanner()
+	for _, m := range s.startMsgs {
+		s.banner.show(m)
+	}
+	main := container.NewBorder(s.toolbarLocked(), nil, nil, nil, s.area)
+	s.w.SetContent(container.NewBorder(s.banner.root, nil, s.side.root, nil, main))
+	s.w.Resize(fyne.NewSize(1280, 800))
+	s.w.SetCloseIntercept(func() { s.guard(s.closeRequestedLocked) })
+	s.installCanvasKeysLocked()
+}
+
+// guard runs f holding mu: the entry for Fyne callbacks (see shell).
+func (s *shell) guard(f func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f()
+}
+
+// do runs f on the UI goroutine holding mu.
+func (s *shell) do(f func()) {
+	fyne.Do(func() { s.guard(f) })
+}
+
+// mutate queues a model change for the worker goroutine (model methods
+// start programs and read /proc, too slow for the UI goroutine); a
+// failure is shown in the banner, labelled with what.
+func (s *shell) mutate(what string, f func() error) {
+	select {
+	case s.work <- func() {
+		if err := f(); err != nil && !errors.Is(err, workspace.ErrClosed) {
+			s.do(func() { s.banner.show(fmt.Sprintf("%s: %v", what, err)) })
+		}
+	}:
+	case <-s.done:
+	}
+}
+
+// runWork runs queued model changes in order until the shell stops.
+func (s *shell) runWork() {
+	defer s.wg.Done()
+	for {
+		select {
+		case f := <-s.work:
+			f()
+		case <-s.done:
+			return
+		}
+	}
+}
+
+// snapshot is the model as the window shows it, read off the UI
+// goroutine (reading pane names and working directories reads /proc).
+type snapshot struct {
+	Workspaces []workspace.WorkspaceInfo
+	Surfaces   []workspace.SurfaceInfo
+	Active     workspace.WorkspaceInfo
+	HasActive  bool
+	Tree       *workspace.LayoutNode // the active workspace's; nil when empty
+	Focused    map[uint64]bool       // the focused pane of each workspace
+	Open       map[uint64]uint64     // every open pane → its workspace id
+	Order      []uint64              // every open pane, in sidebar order
+}
+
+func takeSnapshot(m *workspace.Manager) *snapshot {
+	s := &snapshot{Focused: map[uint64]bool{}, Open: map[uint64]uint64{}}
+	s.Active, s.Tree, s.HasActive = m.ActiveTree()
+	s.Workspaces = m.Workspaces()
+	for _, p := range m.Panes() {
+		s.Open[p.ID] = p.WorkspaceID
+		s.Order = append(s.Order, p.ID)
+		if p.Focused {
+			s.Focused[p.ID] = true
+		}
+	}
+	s.Surfaces = m.Surfaces()
+	return s
+}
+
+// readEvents drains the GUI's bus subscription: each batch of events
+// (and a periodic tick, for working directories and commands) gives one
+// model snapshot, handed to the UI goroutine. Batches that arrive while
+// the UI has not taken the previous one are merged into it.
+func (s *shell) readEvents(sub *bus.Subscription) {
+	defer s.wg.Done()
+	defer sub.Close()
+	tick := time.NewTicker(refreshEvery)
+	defer tick.Stop()
+	var buf []bus.Event
+	for {
+		select {
+		case <-sub.Ready():
+		case <-tick.C:
+		case <-sub.Done():
+			return
+		case <-s.done:
+			return
+		}
+		evs, _ := sub.Drain(buf)
+		snap := takeSnapshot(s.m)
+		s.pmu.Lock()
+		s.pending = snap
+		s.pevents = append(s.pevents, evs...)
+		schedule := !s.scheduled
+		s.scheduled = true
+		s.pmu.Unlock()
+		buf = evs[:0]
+		if schedule {
+			s.do(s.flushLocked)
+		}
+	}
+}
+
+// flushLocked applies what the reader handed over.
+func (s *shell) flushLocked() {
+	s.pmu.Lock()
+	snap, evs := s.pending, s.pevents
+	s.pending, s.pevents, s.scheduled = nil, nil, false
+	s.pmu.Unlock()
+	if snap != nil && !s.quitting {
+		s.applyLocked(snap, evs)
+	}
+}
+
+// applyLocked brings the window up to date with snap, after handling evs
+// (agent states, notifications, session saves).
+func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
+	structural := false
+	for _, e := range evs {
+		switch ev := e.(type) {
+		case bus.AgentState:
+			s.agentChangedLocked(ev, snap)
+		case bus.SurfaceClosed:
+			s.agents.forget(ev.SurfaceID)
+			structural = true
+		case bus.SurfaceCreated, bus.SurfaceRenamed, bus.WorkspaceCreated, bus.WorkspaceClosed,
+			bus.WorkspaceSelected, bus.LayoutChanged, bus.FocusChanged:
+			structural = true
+		}
+	}
+	if structural && s.saver != nil {
+		s.saver.trigger()
+	}
+	s.snap = snap
+	s.checkScaleLocked()
+
+	// Views: close the ones whose pane is gone.
+	for id, v := range s.views {
+		if _, ok := snap.Open[id]; !ok {
+			v.Close()
+			delete(s.views, id)
+			delete(s.attention, id)
+			if s.zoom == id {
+				s.zoom = 0
+			}
+		}
+	}
+	if snap.Active.ID != s.wsID {
+		s.zoom = 0
+		s.wsID = snap.Active.ID
+	}
+	views := map[uint64]fyne.CanvasObject{}
+	focus := uint64(0)
+	if snap.Tree != nil {
+		snap.Tree.EachSurface(func(d *workspace.SurfaceDefinition) {
+			if _, open := snap.Open[d.SurfaceID]; !open {
+				return
+			}
+			if v := s.viewLocked(d.SurfaceID); v != nil {
+				views[d.SurfaceID] = v
+			}
+			if d.Focus {
+				focus = d.SurfaceID
+			}
+		})
+	}
+	if _, ok := views[s.zoom]; !ok || s.zoom != focus {
+		s.zoom = 0 // the zoomed pane closed, or the focus moved away from it
+	}
+	s.area.setTree(snap.Tree, views, s.zoom, focus)
+	if focus != s.focus || s.w.Canvas().Focused() == nil {
+		s.focus = focus
+		s.focusViewLocked(focus)
+	}
+	s.refreshAttentionLocked()
+	s.side.update(sidebarModel(snap, &s.agents))
+}
+
+// viewLocked returns the view of pane id, creating it the first time.
+func (s *shell) viewLocked(id uint64) *termview.View {
+	if v := s.views[id]; v != nil {
+		return v
+	}
+	sf, ok := s.m.Surface(id)
+	if !ok {
+		return nil
+	}
+	v := termview.New(surfacePane{m: s.m, s: sf}, s.viewOptionsLocked(id))
+	s.views[id] = v
+	return v
+}
+
+// focusViewLocked gives pane id's view the keyboard focus. The view's
+// OnFocus, which runs inside, then knows the model already agrees and
+// does not queue a Focus that could undo a later one.
+func (s *shell) focusViewLocked(id uint64) {
+	v := s.views[id]
+	if v == nil || s.quitting {
+		return
+	}
+	s.selfFocus.Store(id)
+	s.w.Canvas().Focus(v)
+	s.selfFocus.Store(0)
+}
+
+// focusedViewLocked is the view of the focused pane, nil when there is none.
+func (s *shell) focusedViewLocked() *termview.View { return s.views[s.focus] }
+
+// agentChangedLocked records an agent state and sends the desktop
+// notification it deserves.
+func (s *shell) agentChangedLocked(ev bus.AgentState, snap *snapshot) {
+	s.agents.apply(ev)
+	name := ""
+	for _, in := range snap.Surfaces {
+		if in.ID == ev.SurfaceID {
+			name = in.Name
+		}
+	}
+	if n, ok := notification(ev, s.fgFocused.Load(), s.cfg.NotifyWhenAgentWaiting, name); ok {
+		s.a.SendNotification(n)
+	}
+}
+
+// refreshAttentionLocked marks the panes whose agent waits and puts their
+// count in the window title.
+func (s *shell) refreshAttentionLocked() {
+	waiting := s.agents.waiting()
+	now := map[uint64]bool{}
+	for _, id := range waiting {
+		now[id] = true
+	}
+	for id, v := range s.views {
+		if now[id] != s.attention[id] {
+			v.SetAttention(now[id])
+		}
+	}
+	s.attention = now
+	s.w.SetTitle(windowTitle(len(waiting)))
+}
+
+// quitLocked quits without asking: the session is saved, the Fyne app
+// told to quit and Run released.
+func (s *shell) quitLocked() {
+	if s.quitting {
+		return
+	}
+	s.quitting = true
+	// The views stop drawing while Fyne's loop still runs: the panes'
+	// programs print while they are closed, after it stopped.
+	s.closeViewsLocked()
+	s.a.Quit()
+	s.quitOnce.Do(func() { close(s.quitCh) })
+}
+
+// closeViewsLocked closes every pane view.
+func (s *shell) closeViewsLocked() {
+	for id, v := range s.views {
+		v.Close()
+		delete(s.views, id)
+	}
+}
+
+// stop ends the shell after the app quit: the goroutines stop, the views
+// close, the session is saved and the core shut down (closing every pane
+// and removing the socket). Later calls return nil.
+func (s *shell) stop() error {
+	var err error
+	s.stopOnce.Do(func() {
+		s.guard(func() {
+			s.quitting = true
+			s.closeViewsLocked()
+		})
+		if s.saver != nil {
+			s.saver.close() // saves once more while the panes still exist
+		}
+		s.cancel()
+		close(s.done)
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+		defer cancel()
+		err = s.o.Core.Shutdown(ctx)
+		if errors.Is(err, ipc.ErrServerClosed) {
+			err = nil
+		}
+		s.wg.Wait()
+		if serr := <-s.served; err == nil && !errors.Is(serr, ipc.ErrServerClosed) {
+			err = serr
+		}
+		s.guard(s.closeViewsLocked)
+	})
+	return err
+}
+
+// goos is the platform keybindings are built for; tests may change it.
+var goos = runtime.GOOS

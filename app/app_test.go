@@ -1,0 +1,615 @@
+//go:build !windows
+
+package app
+
+import (
+	"context"
+	"fmt"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/config"
+	"github.com/paneflow-go/paneflow/core"
+	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/ipc/ipctest"
+	"github.com/paneflow-go/paneflow/workspace"
+)
+
+// testDeadline bounds every wait; nothing asserts on how long things take.
+const testDeadline = 20 * time.Second
+
+// harness is a window over a real core with /bin/sh panes, on Fyne's
+// test driver.
+type harness struct {
+	t  *testing.T
+	a  fyne.App
+	c  *core.Core
+	s  *shell
+	cl *ipc.Client
+}
+
+// newHarness starts a core and a shell over it; mod may change the
+// options first.
+func newHarness(t *testing.T, mod func(*Options)) *harness {
+	t.Helper()
+	tmp := t.TempDir()
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"} {
+		d := filepath.Join(tmp, strings.ToLower(k))
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv(k, d)
+	}
+	t.Setenv("SHELL", "/bin/sh")
+	goos = "linux"
+	cfg := config.Default()
+	cfg.DefaultShell = "/bin/sh"
+	c, err := core.New(core.Options{
+		SocketPath: ipctest.NewPath(t), Cols: 80, Rows: 24, Config: &cfg,
+		Getenv: func(k string) string {
+			if k == "PANEFLOW_IPC_SCRIPTING" {
+				return "1" // surface.send_text types into panes
+			}
+			return ""
+		},
+		NoInitialWorkspace: true, Logf: t.Logf,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Core: c, Config: cfg, Logf: t.Logf}
+	if mod != nil {
+		mod(&o)
+	}
+	a := test.NewApp()
+	s, err := start(a, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, a: a, c: c, s: s, cl: &ipc.Client{Path: c.SocketPath}}
+	t.Cleanup(func() { h.quit() })
+	return h
+}
+
+// quit quits the app and waits for the shell to stop.
+func (h *harness) quit() {
+	h.s.guard(h.s.quitLocked)
+	if err := h.s.stop(); err != nil {
+		h.t.Errorf("stop: %v", err)
+	}
+}
+
+// waitFor polls cond (run holding the shell's UI lock) until it holds.
+func (h *harness) waitFor(what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(testDeadline)
+	for {
+		ok := false
+		h.s.guard(func() { ok = cond() })
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// call makes a socket request.
+func (h *harness) call(method string, params any, result any) {
+	h.t.Helper()
+	if err := h.cl.Call(context.Background(), method, params, result); err != nil {
+		h.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+// key presses a key as a focused pane view reports it; the caller holds
+// the shell's UI lock (h.s.guard).
+func (h *harness) key(k fyne.KeyName, mods fyne.KeyModifier) bool {
+	return h.s.handleKeyLocked(k, mods)
+}
+
+// shape is the active workspace's layout shape, e.g. "V[p H[p p]]".
+func (h *harness) shape() string {
+	_, l, _ := h.s.m.ActiveTree()
+	return shapeOf(l)
+}
+
+func shapeOf(l *workspace.LayoutNode) string {
+	if l == nil {
+		return "<nil>"
+	}
+	if l.Type != workspace.NodeSplit {
+		return "p"
+	}
+	var parts []string
+	for i := range l.Children {
+		parts = append(parts, shapeOf(&l.Children[i]))
+	}
+	d := "H"
+	if l.Direction == "vertical" {
+		d = "V"
+	}
+	return d + "[" + strings.Join(parts, " ") + "]"
+}
+
+// cardTitles lists the sidebar's workspace titles and pane counts.
+func (h *harness) cards() []workspaceCard {
+	return h.s.side.shown
+}
+
+func TestSidebarFollowsSocket(t *testing.T) {
+	h := newHarness(t, nil)
+	h.waitFor("the default workspace", func() bool {
+		c := h.cards()
+		return len(c) == 1 && c[0].Title == "Terminal" && len(c[0].Panes) == 1 && c[0].Active
+	})
+	dir := t.TempDir()
+	var created map[string]any
+	h.call("workspace.create", map[string]any{"name": "api", "cwd": dir}, &created)
+	h.waitFor("the new workspace's card", func() bool {
+		c := h.cards()
+		return len(c) == 2 && c[1].Title == "api" && c[0].Active && !c[1].Active && len(c[1].Panes) == 1
+	})
+	h.call("workspace.select", map[string]any{"index": 1}, nil)
+	h.waitFor("the new workspace shown", func() bool {
+		c := h.cards()
+		return c[1].Active && h.s.wsID == c[1].ID && len(h.s.area.shown()) == 1
+	})
+	var id uint64
+	h.s.guard(func() { id = h.cards()[1].Panes[0].ID })
+	h.call("surface.rename", map[string]any{"surface_id": id, "new_name": "server"}, nil)
+	h.waitFor("the renamed pane", func() bool {
+		c := h.cards()
+		return len(c) == 2 && c[1].Panes[0].Name == "server"
+	})
+	h.call("surface.send_text", map[string]any{"surface_id": id, "text": "exit 3\n"}, nil)
+	h.waitFor("the exited pane", func() bool {
+		p := h.cards()[1].Panes[0]
+		return p.Exited && p.Code == 3
+	})
+	h.call("workspace.select", map[string]any{"index": 0}, nil)
+	h.waitFor("the first workspace shown", func() bool {
+		c := h.cards()
+		return c[0].Active && h.s.wsID == c[0].ID && len(h.s.area.shown()) == 1
+	})
+	h.call("workspace.close", map[string]any{"index": 1}, nil)
+	h.waitFor("the card gone and the pane's view closed", func() bool {
+		_, viewed := h.s.views[id]
+		return len(h.cards()) == 1 && !viewed
+	})
+}
+
+func TestSplitShortcutAndDividerDrag(t *testing.T) {
+	h := newHarness(t, nil)
+	h.s.guard(func() { h.s.w.Resize(fyne.NewSize(1000, 600)) })
+	var first uint64
+	h.waitFor("a view", func() bool { first = h.s.focus; return first != 0 && h.s.views[first] != nil })
+	// secondary-shift-e (ctrl on Linux): split_vertically, side by side.
+	var handled bool
+	h.s.guard(func() { handled = h.key(fyne.KeyE, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
+	if !handled {
+		t.Fatal("ctrl+shift+e was not taken as an app shortcut")
+	}
+	h.waitFor("two panes, each with a view, the new one focused", func() bool {
+		return h.shape() == "V[p p]" && len(h.s.views) == 2 && h.s.focus != first && len(h.s.area.shown()) == 2
+	})
+	if h.s.onViewKey(fyne.KeyA, 0) {
+		t.Error("a plain key was taken as an app shortcut")
+	}
+
+	var d *divider
+	var span float32
+	h.s.guard(func() {
+		d = h.s.area.dividers[0]
+		span = d.at.Span
+	})
+	if span <= 0 {
+		t.Fatalf("divider span = %v", span)
+	}
+	h.s.guard(func() {
+		d.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DX: span / 8}})
+		d.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DX: span / 8}})
+		d.DragEnd()
+	})
+	// The model (what workspace.current reports over the socket) agrees.
+	h.waitFor("the model's ratios after the drag", func() bool {
+		_, l, _ := h.c.Workspaces.CurrentLayout()
+		return l != nil && len(l.Ratios) == 2 && math.Abs(l.Ratios[0]-0.75) < 0.01
+	})
+	var cur struct {
+		Layout workspace.LayoutNode `json:"layout"`
+	}
+	h.call("workspace.current", nil, &cur)
+	if r := cur.Layout.Ratios; len(r) != 2 || math.Abs(r[0]-0.75) > 0.01 {
+		t.Errorf("workspace.current ratios = %v, want [0.75 0.25]", r)
+	}
+	// The panes are laid out along the new ratio (once the model's last
+	// layout event is applied).
+	h.waitFor("the left pane at 3/4 of the width", func() bool {
+		left := h.s.area.tiles.Panes[first]
+		return math.Abs(float64(left.W-span*0.75)) <= 2
+	})
+}
+
+func TestFocusMoveZoomAndPresets(t *testing.T) {
+	h := newHarness(t, nil)
+	m := h.c.Workspaces
+	var ids [3]uint64
+	h.waitFor("the first pane", func() bool { ids[0] = h.s.focus; return ids[0] != 0 })
+	b, _, err := m.Split(ids[0], workspace.Vertical, workspace.PaneSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := m.Split(b.ID, workspace.Horizontal, workspace.PaneSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids[1], ids[2] = b.ID, c.ID
+	if _, err := m.Focus(ids[2]); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("V[p H[p p]] with the lower right pane focused", func() bool {
+		return h.shape() == "V[p H[p p]]" && h.s.focus == ids[2] && len(h.s.views) == 3
+	})
+	moves := []struct {
+		key  fyne.KeyName
+		want uint64
+	}{
+		{fyne.KeyUp, ids[1]},
+		{fyne.KeyLeft, ids[0]},
+		{fyne.KeyRight, ids[1]}, // the upper of the two right panes
+		{fyne.KeyDown, ids[2]},
+	}
+	for _, mv := range moves {
+		h.s.guard(func() { h.key(mv.key, fyne.KeyModifierAlt) })
+		h.waitFor("focus on pane after alt+"+string(mv.key), func() bool {
+			id, _ := m.FocusedSurface(h.s.wsID)
+			return id == mv.want && h.s.focus == mv.want
+		})
+	}
+
+	// Zoom (secondary-shift-z) shows the focused pane alone; splitting is
+	// refused while zoomed.
+	h.s.guard(func() { h.key(fyne.KeyZ, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
+	h.s.guard(func() {
+		if got := h.s.area.shown(); len(got) != 1 || got[0] != ids[2] {
+			t.Errorf("zoomed area shows %v, want [%d]", got, ids[2])
+		}
+		h.key(fyne.KeyD, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift)
+		if !strings.Contains(h.s.banner.text.Text, msgUnzoomFirst) {
+			t.Errorf("banner = %q after a split while zoomed, want %q", h.s.banner.text.Text, msgUnzoomFirst)
+		}
+		h.key(fyne.KeyZ, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift)
+		if got := h.s.area.shown(); len(got) != 3 {
+			t.Errorf("unzoomed area shows %v, want all 3 panes", got)
+		}
+	})
+	if n := len(m.Surfaces()); n != 3 {
+		t.Errorf("%d panes after a refused split, want 3", n)
+	}
+
+	// Presets: secondary-alt-1..4.
+	presets := []struct {
+		key  fyne.KeyName
+		want string
+	}{
+		{fyne.Key2, "H[p p p]"},
+		{fyne.Key1, "V[p p p]"},
+		{fyne.Key4, "H[V[p p] p]"},
+		{fyne.Key3, "V[p H[p p]]"},
+	}
+	for _, p := range presets {
+		h.s.guard(func() { h.key(p.key, fyne.KeyModifierShortcutDefault|fyne.KeyModifierAlt) })
+		h.waitFor("layout "+p.want, func() bool { return h.shape() == p.want && len(h.s.area.shown()) == 3 })
+	}
+	// main_vertical put the focused pane first.
+	if _, l, _ := m.ActiveTree(); l.Children[0].Surfaces[0].SurfaceID != ids[2] {
+		t.Errorf("main_vertical main pane = %d, want the focused %d", l.Children[0].Surfaces[0].SurfaceID, ids[2])
+	}
+	// Equalize (secondary-shift-=).
+	if err := m.SetRatios(h.s.wsID, nil, []float64{0.8, 0.2}); err != nil {
+		t.Fatal(err)
+	}
+	h.s.guard(func() { h.key(fyne.KeyEqual, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
+	h.waitFor("equal ratios", func() bool {
+		_, l, _ := m.ActiveTree()
+		return math.Abs(l.Ratios[0]-0.5) < 1e-9
+	})
+}
+
+func TestCloseAsksWhenAProgramRuns(t *testing.T) {
+	h := newHarness(t, nil)
+	var id uint64
+	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 })
+	if n := busyPanes(h.c.Workspaces); n != 0 {
+		t.Fatalf("busyPanes = %d with an idle shell, want 0", n)
+	}
+	h.call("surface.send_text", map[string]any{"surface_id": id, "text": "sleep 60\n"}, nil)
+	deadline := time.Now().Add(testDeadline)
+	for busyPanes(h.c.Workspaces) != 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the pane never showed sleep in the foreground")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	h.s.guard(h.s.closeRequestedLocked)
+	select {
+	case <-h.s.quitCh:
+		t.Fatal("the app quit without asking while sleep ran")
+	default:
+	}
+	h.s.guard(func() {
+		if top := h.s.w.Canvas().Overlays().Top(); top == nil {
+			t.Error("no confirmation dialog shown")
+		}
+	})
+}
+
+func TestCloseQuitsWhenIdle(t *testing.T) {
+	h := newHarness(t, nil)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.s.guard(h.s.closeRequestedLocked)
+	select {
+	case <-h.s.quitCh:
+	default:
+		t.Fatal("closing an idle window did not quit")
+	}
+}
+
+// lifecycleHooks reaches the test app's focus hooks.
+type lifecycleHooks interface {
+	OnEnteredForeground() func()
+	OnExitedForeground() func()
+}
+
+func TestNotificationsAndAttention(t *testing.T) {
+	h := newHarness(t, nil)
+	var id uint64
+	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 })
+	second, _, err := h.c.Workspaces.Split(id, workspace.Vertical, workspace.PaneSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := ""
+	h.waitFor("the second pane's name", func() bool {
+		for _, in := range h.s.snap.Surfaces {
+			if in.ID == second.ID {
+				name = in.Name
+			}
+		}
+		return name != ""
+	})
+	lc := h.a.Lifecycle().(lifecycleHooks)
+	publish := func(sid uint64, state, prev, msg string) {
+		h.c.Bus.Publish(bus.AgentState{SurfaceID: sid, WorkspaceID: h.s.wsID, Tool: "claude", PID: int(sid) + 1000,
+			State: state, Previous: prev, Hooked: true, Message: msg})
+	}
+	// Focused window: no notification, but the title counts the waiting agent.
+	lc.OnEnteredForeground()()
+	test.AssertNotificationSent(t, nil, func() {
+		publish(id, stateWaiting, stateThinking, "Allow Bash?")
+		h.waitFor("one waiting", func() bool { return h.s.w.Title() == "Paneflow — 1 waiting" })
+	})
+	// Unfocused: the question goes to the desktop.
+	lc.OnExitedForeground()()
+	test.AssertNotificationSent(t, fyne.NewNotification("Claude Code needs input in "+name, "Run the migration?"), func() {
+		publish(second.ID, stateWaiting, stateThinking, "Run the migration?")
+		h.waitFor("two waiting", func() bool { return h.s.w.Title() == "Paneflow — 2 waiting" })
+	})
+	h.waitFor("the sidebar's status row", func() bool {
+		for _, c := range h.cards() {
+			for _, p := range c.Panes {
+				if p.ID == second.ID {
+					return p.Waiting && p.Status == "needs input: Run the migration?"
+				}
+			}
+		}
+		return false
+	})
+	h.s.guard(func() {
+		if !h.s.attention[id] || !h.s.attention[second.ID] {
+			t.Errorf("attention = %v, want both panes", h.s.attention)
+		}
+	})
+	publish(id, stateThinking, stateWaiting, "")
+	h.waitFor("one waiting again", func() bool { return h.s.w.Title() == "Paneflow — 1 waiting" && !h.s.attention[id] })
+}
+
+func TestSessionSavedAndRestored(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "session.json")
+	h := newHarness(t, func(o *Options) { o.SessionPath = path })
+	var id uint64
+	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 })
+	dir := t.TempDir()
+	if _, err := h.c.Workspaces.CreateWorkspace("second", dir, nil, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := h.c.Workspaces.Split(0, workspace.Horizontal, workspace.PaneSpec{Name: "logs"}); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("a save after the changes", func() bool {
+		b, err := os.ReadFile(path)
+		return err == nil && strings.Contains(string(b), "logs") && strings.Contains(string(b), "second")
+	})
+	h.quit()
+
+	h2 := newHarness(t, func(o *Options) { o.SessionPath = path })
+	h2.waitFor("the restored workspaces", func() bool {
+		c := h2.cards()
+		if len(c) != 2 || c[0].Title != "Terminal" || c[1].Title != "second" || len(c[1].Panes) != 2 {
+			return false
+		}
+		return c[1].Panes[1].Name == "logs"
+	})
+}
+
+func TestConfigReload(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "paneflow.toml")
+	h := newHarness(t, func(o *Options) { o.ConfigPath = path })
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	body := "theme = \"light\"\nfont_size = 99\n[shortcuts]\n\"ctrl+shift+y\" = \"toggle_zoom\"\n"
+	// The watcher compares with the content it read when it started, which
+	// may be after a first write: rewrite (with a new comment) until the
+	// change shows.
+	n := 0
+	h.waitFor("the reloaded configuration", func() bool {
+		if h.s.cfg.Theme == config.ThemeLight {
+			return true
+		}
+		if n%20 == 0 {
+			if err := os.WriteFile(path, []byte(fmt.Sprintf("# %d\n%s", n, body)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		n++
+		return false
+	})
+	h.s.guard(func() {
+		if !strings.Contains(h.s.banner.text.Text, "font_size") {
+			t.Errorf("banner = %q, want the bad font_size reported", h.s.banner.text.Text)
+		}
+		if !h.key(fyne.KeyY, fyne.KeyModifierControl|fyne.KeyModifierShift) {
+			t.Error("the shortcut from the reloaded configuration is not bound")
+		}
+		if th, ok := h.a.Settings().Theme().(variantTheme); !ok || th.dark {
+			t.Errorf("theme = %#v, want the light variant", h.a.Settings().Theme())
+		}
+	})
+}
+
+func TestFontZoom(t *testing.T) {
+	h := newHarness(t, nil)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.s.guard(func() {
+		base := h.s.fontSize
+		h.key(fyne.KeyEqual, fyne.KeyModifierShortcutDefault)
+		if h.s.fontSize != base+1 {
+			t.Errorf("font size after secondary-= is %v, want %v", h.s.fontSize, base+1)
+		}
+		h.key(fyne.KeyMinus, fyne.KeyModifierShortcutDefault)
+		h.key(fyne.KeyMinus, fyne.KeyModifierShortcutDefault)
+		if h.s.fontSize != base-1 {
+			t.Errorf("font size after two secondary-- is %v, want %v", h.s.fontSize, base-1)
+		}
+		h.key(fyne.Key0, fyne.KeyModifierShortcutDefault)
+		if h.s.fontSize != base {
+			t.Errorf("font size after secondary-0 is %v, want %v", h.s.fontSize, base)
+		}
+	})
+}
+
+// TestScreenshot writes the test window's picture when PANEFLOW_SCREENSHOT
+// names a file, for a look at the layout.
+func TestScreenshot(t *testing.T) {
+	out := os.Getenv("PANEFLOW_SCREENSHOT")
+	if out == "" {
+		t.Skip("set PANEFLOW_SCREENSHOT=file.png to write the window's picture")
+	}
+	h := newHarness(t, nil)
+	h.s.guard(func() { h.s.w.Resize(fyne.NewSize(1200, 700)) })
+	var id uint64
+	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 })
+	if _, _, err := h.c.Workspaces.Split(id, workspace.Vertical, workspace.PaneSpec{}); err != nil {
+		t.Fatal(err)
+	}
+	h.c.Bus.Publish(bus.AgentState{SurfaceID: id, Tool: "claude", PID: 1, State: stateWaiting, Hooked: true, Message: "Allow Bash: go test ./...?"})
+	h.call("surface.send_text", map[string]any{"surface_id": id, "text": "echo hello from paneflow\n"}, nil)
+	h.waitFor("two panes", func() bool { return len(h.s.area.shown()) == 2 })
+	time.Sleep(500 * time.Millisecond) // let the views draw; only a picture depends on it
+	var f *os.File
+	h.s.guard(func() {
+		img := h.s.w.Canvas().Capture()
+		var err error
+		if f, err = os.Create(out); err == nil {
+			err = png.Encode(f, img)
+			f.Close()
+		}
+		if err != nil {
+			t.Error(err)
+		}
+	})
+}
+
+func TestWorkspaceKeysCloseAndJump(t *testing.T) {
+	h := newHarness(t, nil)
+	m := h.c.Workspaces
+	var first uint64
+	h.waitFor("the first pane", func() bool { first = h.s.focus; return first != 0 })
+	ws2, err := m.CreateWorkspace("two", t.TempDir(), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var second uint64
+	for _, p := range m.Panes() {
+		if p.WorkspaceID == ws2.ID {
+			second = p.ID
+		}
+	}
+	extra, _, err := m.Split(first, workspace.Vertical, workspace.PaneSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("two workspaces, three panes", func() bool { return len(h.cards()) == 2 && len(h.s.snap.Open) == 3 })
+
+	// secondary-2 selects the second workspace, secondary-tab cycles back.
+	h.s.guard(func() { h.key(fyne.Key2, fyne.KeyModifierShortcutDefault) })
+	h.waitFor("workspace two shown", func() bool { return h.s.wsID == ws2.ID && h.s.focus == second })
+	h.s.guard(func() { h.key(fyne.KeyTab, fyne.KeyModifierShortcutDefault) })
+	h.waitFor("workspace one shown", func() bool { return h.s.wsID != ws2.ID && h.s.wsID != 0 })
+
+	// jump_next_waiting (secondary-shift-j) cycles through waiting panes
+	// across workspaces, in sidebar order.
+	for _, id := range []uint64{second, first} {
+		h.c.Bus.Publish(bus.AgentState{SurfaceID: id, Tool: "codex", PID: int(id), State: stateWaiting, Hooked: true})
+	}
+	h.waitFor("two waiting", func() bool { return len(h.s.agents.waiting()) == 2 })
+	for _, want := range []uint64{first, second, first} {
+		h.s.guard(func() { h.key(fyne.KeyJ, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
+		h.waitFor(fmt.Sprintf("pane %d focused by the jump", want), func() bool {
+			id, _ := m.FocusedSurface(h.s.wsID)
+			return h.s.focus == want && id == want
+		})
+	}
+
+	// close_pane (secondary-shift-w) closes the focused pane and its view.
+	if _, err := m.Focus(extra.ID); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the extra pane focused", func() bool { return h.s.focus == extra.ID && h.s.views[extra.ID] != nil })
+	h.s.guard(func() { h.key(fyne.KeyW, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
+	h.waitFor("the pane and its view gone", func() bool {
+		_, open := m.Surface(extra.ID)
+		return !open && h.s.views[extra.ID] == nil && len(h.s.area.shown()) == 1
+	})
+}
+
+// TestQuitRunsLifecycleHooks: the GLFW driver runs the focus hooks inside
+// App.Quit, which the shell calls holding its lock; they must not take it.
+func TestQuitRunsLifecycleHooks(t *testing.T) {
+	h := newHarness(t, nil)
+	lc := h.a.Lifecycle().(lifecycleHooks)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.s.guard(func() {
+			lc.OnExitedForeground()()
+			lc.OnEnteredForeground()()
+		})
+	}()
+	select {
+	case <-done:
+	case <-time.After(testDeadline):
+		t.Fatal("a lifecycle hook blocked on the shell's lock")
+	}
+}

@@ -1,0 +1,127 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/paneflow-go/paneflow/app/keymap"
+)
+
+// maxBannerLines caps the messages the banner keeps.
+const maxBannerLines = 6
+
+// banner is a dismissable strip above everything that shows problems
+// (bad configuration values, refused actions). Its methods run on the UI
+// goroutine.
+type banner struct {
+	root  *fyne.Container
+	text  *widget.Label
+	lines []string
+}
+
+func newBanner() *banner {
+	b := &banner{text: widget.NewLabel("")}
+	b.text.Wrapping = fyne.TextWrapWord
+	b.text.Importance = widget.WarningImportance
+	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), b.dismiss)
+	closeBtn.Importance = widget.LowImportance
+	b.root = container.NewBorder(nil, nil, nil, closeBtn, b.text)
+	b.root.Hide()
+	return b
+}
+
+// show adds a message (repeats of the last one are not added twice).
+func (b *banner) show(msg string) {
+	if n := len(b.lines); n > 0 && b.lines[n-1] == msg {
+		return
+	}
+	b.lines = append(b.lines, msg)
+	if len(b.lines) > maxBannerLines {
+		b.lines = b.lines[len(b.lines)-maxBannerLines:]
+	}
+	b.text.SetText(strings.Join(b.lines, "\n"))
+	b.root.Show()
+}
+
+// dismiss hides the banner and forgets its messages.
+func (b *banner) dismiss() {
+	b.lines = nil
+	b.text.SetText("")
+	b.root.Hide()
+}
+
+// toolbarLocked builds the row of buttons above the panes.
+func (s *shell) toolbarLocked() fyne.CanvasObject {
+	act := func(a keymap.Action) func() {
+		return func() { s.guard(func() { s.runActionLocked(a) }) }
+	}
+	btn := func(label string, a keymap.Action) *widget.Button {
+		b := widget.NewButton(label, act(a))
+		b.Importance = widget.LowImportance
+		return b
+	}
+	presets := widget.NewSelect([]string{"even horizontal", "even vertical", "main vertical", "tiled"}, nil)
+	presets.PlaceHolder = "layout"
+	presets.OnChanged = func(v string) {
+		actions := map[string]keymap.Action{
+			"even horizontal": keymap.LayoutEvenHorizontal, "even vertical": keymap.LayoutEvenVertical,
+			"main vertical": keymap.LayoutMainVertical, "tiled": keymap.LayoutTiled,
+		}
+		if a, ok := actions[v]; ok {
+			s.guard(func() { s.runActionLocked(a) })
+		}
+		presets.ClearSelected()
+	}
+	return container.NewHBox(
+		btn("Split →", keymap.SplitVertically),
+		btn("Split ↓", keymap.SplitHorizontally),
+		btn("Zoom", keymap.ToggleZoom),
+		btn("Equalize", keymap.SplitEqualize),
+		btn("Rename", keymap.RenamePane),
+		btn("Close pane", keymap.ClosePane),
+		presets,
+	)
+}
+
+// closeRequestedLocked handles the window's close button: it asks first
+// when programs other than shells run in panes.
+func (s *shell) closeRequestedLocked() {
+	busy := busyPanes(s.m)
+	if busy == 0 {
+		s.quitLocked()
+		return
+	}
+	msg := fmt.Sprintf("%d pane is running a program. Quit Paneflow and stop it?", busy)
+	if busy > 1 {
+		msg = fmt.Sprintf("%d panes are running programs. Quit Paneflow and stop them?", busy)
+	}
+	dialog.ShowConfirm("Quit Paneflow?", msg, func(ok bool) {
+		if ok {
+			s.guard(s.quitLocked)
+		}
+	}, s.w)
+}
+
+// renameLocked asks for a new name for pane id.
+func (s *shell) renameLocked(id uint64) {
+	sf, ok := s.m.Surface(id)
+	if !ok {
+		return
+	}
+	entry := widget.NewEntry()
+	entry.SetText(sf.CustomName())
+	entry.SetPlaceHolder("automatic name")
+	dialog.ShowForm("Rename pane", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Name", entry)}, func(ok bool) {
+		if !ok {
+			return
+		}
+		name := entry.Text
+		s.mutate("rename", func() error { _, err := s.m.Rename(id, name); return err })
+	}, s.w)
+}

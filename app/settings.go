@@ -1,0 +1,261 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"os"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+
+	"github.com/paneflow-go/paneflow/app/fontfind"
+	"github.com/paneflow-go/paneflow/app/keymap"
+	"github.com/paneflow-go/paneflow/app/render"
+	"github.com/paneflow-go/paneflow/app/termview"
+	"github.com/paneflow-go/paneflow/config"
+)
+
+// Font size limits of the font zoom (spec gui.md §5: 8–32 pt).
+const (
+	minFontSize = 8
+	maxFontSize = 32
+)
+
+// applyConfigLocked takes a configuration (at start, or reloaded): the
+// keymap with the user's shortcuts, fonts, palette and Fyne theme. Its
+// problems and warns (from reading the file) go to the banner; nothing
+// here fails.
+func (s *shell) applyConfigLocked(cfg config.Config, warns []string, initial bool) {
+	old := s.cfg
+	s.cfg = cfg
+	var msgs []string
+	msgs = append(msgs, warns...)
+
+	keys := keymap.Default(goos)
+	msgs = append(msgs, keys.Override(cfg.Shortcuts)...)
+	s.keys = keys
+
+	if initial || cfg.FontFamily != old.FontFamily || cfg.LineHeight != old.LineHeight || cfg.FontSize != old.FontSize {
+		s.fontSize = cfg.FontSize
+		if err := s.rebuildFontsLocked(); err != nil {
+			msgs = append(msgs, err.Error())
+		}
+	}
+	dark := !strings.EqualFold(cfg.Theme, "light")
+	if dark {
+		s.palette = render.DarkPalette()
+	} else {
+		s.palette = render.LightPalette()
+	}
+	if th, ok := s.a.Settings().Theme().(variantTheme); !ok || th.dark != dark {
+		s.a.Settings().SetTheme(variantTheme{dark: dark})
+		if s.side != nil && s.snap != nil {
+			s.side.shown = nil // its texts carry colours: rebuild them
+			s.side.update(sidebarModel(s.snap, &s.agents))
+		}
+	}
+	for _, v := range s.views {
+		v.SetFonts(s.fonts)
+		v.SetPalette(s.palette)
+	}
+	if s.banner != nil {
+		for _, m := range msgs {
+			s.banner.show("config: " + m)
+		}
+	} else {
+		for _, m := range msgs {
+			s.logf("paneflow: config: %s", m)
+			s.startMsgs = append(s.startMsgs, "config: "+m)
+		}
+	}
+}
+
+// fontScale is the canvas scale fonts are built for.
+func (s *shell) fontScale() float32 {
+	if s.w != nil {
+		if sc := s.w.Canvas().Scale(); sc > 0 {
+			return sc
+		}
+	}
+	return 1
+}
+
+// rebuildFontsLocked builds the font set for the configured family at
+// the current zoomed size. A family that cannot be found falls back to
+// Fyne's bundled monospace font, with an error saying so.
+func (s *shell) rebuildFontsLocked() error {
+	fc := render.DefaultFontConfig()
+	fc.Size = s.fontSize
+	fc.LineHeight = s.cfg.LineHeight
+	fc.Scale = float64(s.fontScale())
+	var problem error
+	if s.cfg.FontFamily != "" {
+		ff, err := fontfind.Family(s.cfg.FontFamily)
+		if err != nil {
+			problem = fmt.Errorf("font_family %q: %v; using the bundled monospace font", s.cfg.FontFamily, err)
+		} else if fc.Regular, fc.Bold, fc.Italic, fc.BoldItalic, err = ff.Read(); err != nil {
+			problem = fmt.Errorf("font_family %q: %v; using the bundled monospace font", s.cfg.FontFamily, err)
+			fc.Regular, fc.Bold, fc.Italic, fc.BoldItalic = nil, nil, nil, nil
+		}
+	}
+	if fc.Regular == nil {
+		fc.Regular = theme.DefaultTextMonospaceFont().Content()
+	}
+	fc.Fallbacks = s.fallbackFontsLocked()
+	fs, err := render.NewFontSet(fc)
+	if err != nil {
+		fc.Regular, fc.Bold, fc.Italic, fc.BoldItalic = theme.DefaultTextMonospaceFont().Content(), nil, nil, nil
+		if fs, err = render.NewFontSet(fc); err != nil {
+			return fmt.Errorf("fonts: %v", err)
+		}
+		problem = fmt.Errorf("font_family %q: %v; using the bundled monospace font", s.cfg.FontFamily, err)
+	}
+	s.fonts = fs
+	s.fontScaleBuilt = s.fontScale()
+	return problem
+}
+
+// fallbackFontsLocked returns the installed fonts tried for characters
+// the terminal font lacks (CJK, symbols), read once.
+func (s *shell) fallbackFontsLocked() [][]byte {
+	if s.fallbacks != nil {
+		return s.fallbacks
+	}
+	s.fallbacks = [][]byte{}
+	for _, p := range fontfind.Fallbacks() {
+		if b, err := fontfind.ReadFace(p, 0); err == nil {
+			s.fallbacks = append(s.fallbacks, b)
+		}
+	}
+	return s.fallbacks
+}
+
+// setFontSizeLocked zooms every pane's font to size points (clamped to
+// 8–32).
+func (s *shell) setFontSizeLocked(size float64) {
+	size = min(max(size, minFontSize), maxFontSize)
+	if size == s.fontSize {
+		return
+	}
+	s.fontSize = size
+	if err := s.rebuildFontsLocked(); err != nil {
+		s.banner.show(err.Error())
+	}
+	for _, v := range s.views {
+		v.SetFonts(s.fonts)
+	}
+}
+
+// checkScaleLocked rebuilds the fonts when the canvas scale changed (the
+// window moved to another monitor, or the scale was only known once the
+// window showed).
+func (s *shell) checkScaleLocked() {
+	if s.fontScale() == s.fontScaleBuilt {
+		return
+	}
+	if err := s.rebuildFontsLocked(); err != nil {
+		s.logf("paneflow: %v", err)
+	}
+	for _, v := range s.views {
+		v.SetFonts(s.fonts)
+	}
+}
+
+// viewOptionsLocked are the options of a new pane view.
+func (s *shell) viewOptionsLocked(id uint64) termview.Options {
+	o := termview.Options{
+		Fonts:            s.fonts,
+		Palette:          s.palette,
+		ScrollMultiplier: s.cfg.Terminal.ScrollMultiplier,
+		Keys:             s.onViewKey,
+		OnFocus: func() {
+			// Runs while the shell may hold mu (when it focused the view
+			// itself, after the model changed): no UI state here.
+			if s.selfFocus.Load() == id {
+				return
+			}
+			s.mutate("focus", func() error {
+				if cur, ok := s.m.FocusedSurface(s.workspaceOf(id)); ok && cur == id {
+					return nil
+				}
+				_, err := s.m.Focus(id)
+				return err
+			})
+		},
+		ProbeName:   fmt.Sprint(id),
+		CursorBlink: blinkMode(s.cfg.Terminal.CursorBlink),
+	}
+	if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
+		o.Probe = os.Stderr
+	}
+	return o
+}
+
+// workspaceOf returns the id of pane id's workspace, 0 if it is gone.
+func (s *shell) workspaceOf(id uint64) uint64 {
+	for _, p := range s.m.Panes() {
+		if p.ID == id {
+			return p.WorkspaceID
+		}
+	}
+	return 0
+}
+
+// blinkMode maps terminal.cursor_blink to the view's mode.
+func blinkMode(v string) termview.BlinkMode {
+	switch strings.ToLower(v) {
+	case "on":
+		return termview.BlinkOn
+	case "off":
+		return termview.BlinkOff
+	}
+	return termview.BlinkProgram
+}
+
+// watchConfig reloads the configuration file when it changes and applies
+// it on the UI goroutine.
+func (s *shell) watchConfig(ctx context.Context, path string) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		err := config.Watch(ctx, path, func(c config.Config, warns []string) {
+			s.do(func() {
+				if !s.quitting {
+					s.applyConfigLocked(c, warns, false)
+				}
+			})
+		})
+		if err != nil && ctx.Err() == nil {
+			s.logf("paneflow: config watch: %v", err)
+		}
+	}()
+}
+
+// variantTheme is Fyne's default theme forced to the dark or light
+// variant, following the configured theme.
+type variantTheme struct{ dark bool }
+
+var _ fyne.Theme = variantTheme{}
+
+func (t variantTheme) variant() fyne.ThemeVariant {
+	if t.dark {
+		return theme.VariantDark
+	}
+	return theme.VariantLight
+}
+
+// Color returns the default theme's colour in the forced variant.
+func (t variantTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
+	return theme.DefaultTheme().Color(n, t.variant())
+}
+
+// Font returns the default theme's font.
+func (t variantTheme) Font(s fyne.TextStyle) fyne.Resource { return theme.DefaultTheme().Font(s) }
+
+// Icon returns the default theme's icon.
+func (t variantTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return theme.DefaultTheme().Icon(n) }
+
+// Size returns the default theme's size.
+func (t variantTheme) Size(n fyne.ThemeSizeName) float32 { return theme.DefaultTheme().Size(n) }

@@ -1,0 +1,250 @@
+package app
+
+import (
+	"fmt"
+	"image/color"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// sidebarWidth is the sidebar's width in window units (spec gui.md §1).
+const sidebarWidth = 240
+
+// paneRow is what the sidebar shows about one pane.
+type paneRow struct {
+	ID      uint64
+	Name    string // display name, or the title when it says more
+	Cwd     string
+	Cmd     string
+	Exited  bool
+	Code    int
+	Focused bool
+	Waiting bool
+	Glyph   string // agent status glyph, "" without an agent
+	Status  string // agent status text
+}
+
+// workspaceCard is what the sidebar shows about one workspace.
+type workspaceCard struct {
+	Index  int
+	ID     uint64
+	Title  string
+	Cwd    string
+	Active bool
+	Agents int // panes with an agent
+	Panes  []paneRow
+}
+
+// sidebarModel builds the cards from a model snapshot and the agents
+// known; the result is compared to the shown one to skip useless
+// rebuilds.
+func sidebarModel(snap *snapshot, agents *agentBoard) []workspaceCard {
+	cards := make([]workspaceCard, len(snap.Workspaces))
+	byWS := map[uint64]int{}
+	for i, w := range snap.Workspaces {
+		cards[i] = workspaceCard{Index: i, ID: w.ID, Title: w.Title, Cwd: w.Cwd, Active: w.Active}
+		byWS[w.ID] = i
+	}
+	for _, s := range snap.Surfaces {
+		i, ok := byWS[s.WorkspaceID]
+		if !ok {
+			continue
+		}
+		row := paneRow{ID: s.ID, Name: s.Name, Exited: s.Exited, Focused: snap.Focused[s.ID]}
+		if s.Title != "" && s.CustomName == "" && !strings.EqualFold(s.Title, s.Name) {
+			row.Name = s.Name + " — " + s.Title
+		}
+		if s.Cwd != nil {
+			row.Cwd = *s.Cwd
+		}
+		if s.Cmd != nil {
+			row.Cmd = *s.Cmd
+		}
+		if s.ExitCode != nil {
+			row.Code = *s.ExitCode
+		}
+		if st, ok := agents.status(s.ID); ok {
+			row.Glyph, row.Status = statusLine(st)
+			row.Waiting = st.State == stateWaiting
+			cards[i].Agents++
+		}
+		cards[i].Panes = append(cards[i].Panes, row)
+	}
+	return cards
+}
+
+// sidebar is the left column: a "+" button and one card per workspace.
+// Its methods run on the UI goroutine.
+type sidebar struct {
+	root    fyne.CanvasObject
+	list    *fyne.Container
+	shown   []workspaceCard
+	onWS    func(index int) // a workspace card was tapped
+	onPane  func(id uint64) // a pane row was tapped
+	onNewWS func()          // the "+" button
+	home    func() string   // the home directory, to shorten paths
+}
+
+func newSidebar(onWS func(int), onPane func(uint64), onNewWS func(), home string) *sidebar {
+	sb := &sidebar{onWS: onWS, onPane: onPane, onNewWS: onNewWS, home: func() string { return home }}
+	sb.list = container.NewVBox()
+	add := widget.NewButtonWithIcon("", theme.ContentAddIcon(), func() { sb.onNewWS() })
+	add.Importance = widget.LowImportance
+	header := container.NewBorder(nil, nil, widget.NewLabelWithStyle("Workspaces", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), add)
+	width := canvas.NewRectangle(color.Transparent)
+	width.SetMinSize(fyne.NewSize(sidebarWidth, 0))
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameHeaderBackground))
+	sb.root = container.NewStack(bg, width, container.NewBorder(header, nil, nil, nil, container.NewVScroll(sb.list)))
+	return sb
+}
+
+// update shows cards, rebuilding only when something changed.
+func (sb *sidebar) update(cards []workspaceCard) {
+	if slices.EqualFunc(cards, sb.shown, cardEqual) {
+		return
+	}
+	sb.shown = cards
+	objs := make([]fyne.CanvasObject, 0, len(cards))
+	for _, c := range cards {
+		objs = append(objs, sb.card(c))
+	}
+	sb.list.Objects = objs
+	sb.list.Refresh()
+}
+
+func cardEqual(a, b workspaceCard) bool {
+	return a.Index == b.Index && a.ID == b.ID && a.Title == b.Title && a.Cwd == b.Cwd &&
+		a.Active == b.Active && a.Agents == b.Agents && slices.Equal(a.Panes, b.Panes)
+}
+
+// shortPath replaces the home directory with "~".
+func (sb *sidebar) shortPath(p string) string {
+	if h := sb.home(); h != "" && (p == h || strings.HasPrefix(p, h+string(filepath.Separator))) {
+		return "~" + p[len(h):]
+	}
+	return p
+}
+
+// Text sizes of the sidebar.
+const (
+	titleSize   = 14
+	nameSize    = 13
+	captionSize = 11
+)
+
+// text is one line of sidebar text cut to fit the sidebar.
+func text(s string, size float32, c color.Color, bold bool) *canvas.Text {
+	// A rough glyph width keeps lines inside the column; Fyne's canvas
+	// text does not truncate by itself.
+	maxRunes := int((sidebarWidth - 24) / (size * 0.5))
+	if r := []rune(s); len(r) > maxRunes {
+		s = string(r[:maxRunes-1]) + "…"
+	}
+	t := canvas.NewText(s, c)
+	t.TextSize = size
+	t.TextStyle.Bold = bold
+	return t
+}
+
+// statusColor is the colour of an agent status line.
+func statusColor(p paneRow) color.Color {
+	switch {
+	case p.Waiting:
+		return theme.Color(theme.ColorNameWarning)
+	case p.Glyph == "✗":
+		return theme.Color(theme.ColorNameError)
+	case p.Glyph == "✓":
+		return theme.Color(theme.ColorNameSuccess)
+	case p.Glyph == "◐":
+		return theme.Color(theme.ColorNamePrimary)
+	}
+	return theme.Color(theme.ColorNamePlaceHolder)
+}
+
+// card builds one workspace's card.
+func (sb *sidebar) card(c workspaceCard) fyne.CanvasObject {
+	title := fmt.Sprintf("%d  %s", c.Index+1, c.Title)
+	if c.Agents > 0 {
+		title += "  ●"
+	}
+	fg := theme.Color(theme.ColorNameForeground)
+	muted := theme.Color(theme.ColorNamePlaceHolder)
+	rows := []fyne.CanvasObject{text(title, titleSize, fg, true), text(sb.shortPath(c.Cwd), captionSize, muted, false)}
+	for _, p := range c.Panes {
+		rows = append(rows, sb.paneRow(p))
+	}
+	idx := c.Index
+	card := newTapBox(container.New(layout.NewCustomPaddedLayout(6, 6, 8, 6), container.NewVBox(rows...)), func() { sb.onWS(idx) })
+	card.setHighlight(c.Active)
+	return card
+}
+
+// paneRow builds one pane's lines.
+func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
+	mark := "   "
+	if p.Focused {
+		mark = "▸ "
+	}
+	fg := theme.Color(theme.ColorNameForeground)
+	muted := theme.Color(theme.ColorNamePlaceHolder)
+	var detail []string
+	switch {
+	case p.Exited:
+		detail = append(detail, fmt.Sprintf("exited (%d)", p.Code))
+	case p.Cmd != "":
+		detail = append(detail, p.Cmd)
+	}
+	if p.Cwd != "" {
+		detail = append(detail, sb.shortPath(p.Cwd))
+	}
+	lines := []fyne.CanvasObject{text(mark+p.Name, nameSize, fg, p.Focused), text("    "+strings.Join(detail, " · "), captionSize, muted, false)}
+	if p.Glyph != "" {
+		lines = append(lines, text("    "+p.Glyph+" "+p.Status, captionSize, statusColor(p), p.Waiting))
+	}
+	id := p.ID
+	return newTapBox(container.New(layout.NewCustomPaddedLayout(2, 2, 0, 0), container.NewVBox(lines...)), func() { sb.onPane(id) })
+}
+
+// tapBox is a tappable container with an optional highlight behind it.
+type tapBox struct {
+	widget.BaseWidget
+	content fyne.CanvasObject
+	bg      *canvas.Rectangle
+	onTap   func()
+}
+
+func newTapBox(content fyne.CanvasObject, onTap func()) *tapBox {
+	b := &tapBox{content: content, onTap: onTap, bg: canvas.NewRectangle(color.Transparent)}
+	b.bg.CornerRadius = 4
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+func (b *tapBox) setHighlight(on bool) {
+	if on {
+		b.bg.FillColor = theme.Color(theme.ColorNameSelection)
+	} else {
+		b.bg.FillColor = color.Transparent
+	}
+	b.bg.Refresh()
+}
+
+// Tapped runs the box's action.
+func (b *tapBox) Tapped(*fyne.PointEvent) {
+	if b.onTap != nil {
+		b.onTap()
+	}
+}
+
+// CreateRenderer is part of fyne.Widget.
+func (b *tapBox) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(container.NewStack(b.bg, b.content))
+}

@@ -1,0 +1,374 @@
+package termview
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/paneflow-go/paneflow/app/render"
+)
+
+// droppedCounter is an optional Pane capability: the number of lines that
+// left the scrollback for good (terminal.Emulator.DroppedLines). With it
+// the View keeps a scrolled view and the selection anchored on their
+// content even when the scrollback is full and every new line evicts one.
+type droppedCounter interface {
+	DroppedLines() uint64
+}
+
+// watch is the watcher goroutine: it waits for output and posts at most
+// one pending frame at a time, at most one per minFrameInterval. It never
+// touches the View's state except through atomics and v.post.
+func (v *View) watch() {
+	defer close(v.done)
+	for {
+		gen, changed := v.pane.Watch()
+		if gen == v.drawnGen.Load() {
+			select {
+			case <-changed:
+				continue
+			case <-v.stop:
+				return
+			}
+		}
+		if wait := minFrameInterval - time.Duration(time.Now().UnixNano()-v.lastFrame.Load()); wait > 0 {
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-v.stop:
+				t.Stop()
+				return
+			}
+		}
+		v.requestFrame()
+		select {
+		case <-v.frameDone:
+		case <-v.stop:
+			return
+		}
+	}
+}
+
+// requestFrame posts a frame unless one is pending already. Safe from any
+// goroutine.
+func (v *View) requestFrame() {
+	// A pending frame snapshots after it starts, so it draws whatever
+	// arrived before it runs; it signals frameDone when it is done.
+	if v.pending.CompareAndSwap(false, true) {
+		v.post(v.frame)
+	}
+}
+
+// frame runs on the UI goroutine for a posted frame.
+func (v *View) frame() {
+	v.pending.Store(false)
+	v.lastFrame.Store(time.Now().UnixNano())
+	v.mu.Lock()
+	if !v.closed {
+		if v.buf == nil {
+			// Not laid out yet: nothing to draw, but the output is seen.
+			g, _ := v.pane.Watch()
+			v.drawnGen.Store(g)
+		} else {
+			v.drawLocked()
+		}
+	}
+	v.mu.Unlock()
+	select {
+	case v.frameDone <- struct{}{}:
+	default:
+	}
+}
+
+// totalLocked returns the absolute line number of the top row of the live
+// screen (lines dropped from the scrollback plus the scrollback length)
+// and the scrollback length.
+func (v *View) totalLocked() (total, hist int) {
+	hist = v.pane.HistoryLen()
+	total = hist
+	if d, ok := v.pane.(droppedCounter); ok {
+		total += int(d.DroppedLines())
+	}
+	return total, hist
+}
+
+// anchorLocked keeps a scrolled-back view on the same content as output
+// moves lines into (or out of) the scrollback, as tmux copy mode does.
+func (v *View) anchorLocked() {
+	total, hist := v.totalLocked()
+	if v.offset > 0 {
+		v.offset += total - v.lastTotal
+	}
+	v.offset = min(max(v.offset, 0), hist)
+	v.lastTotal, v.histLen = total, hist
+}
+
+// topLineLocked is the absolute line number of the snapshot's top row.
+func (v *View) topLineLocked() int { return v.lastTotal - v.offset }
+
+// scrollByLocked scrolls n lines back (n < 0: forward) and redraws.
+func (v *View) scrollByLocked(n int) {
+	v.anchorLocked()
+	if v.snap.AltScreen {
+		n = -v.offset
+	}
+	off := min(max(v.offset+n, 0), v.histLen)
+	if off == v.offset {
+		return
+	}
+	v.offset = off
+	v.drawLocked()
+}
+
+// drawLocked takes a snapshot and renders the changed rows into the
+// buffer, honouring DECSET 2026 holds. It returns the rows drawn.
+func (v *View) drawLocked() int {
+	if v.closed || v.buf == nil {
+		return 0
+	}
+	start := time.Now()
+	v.anchorLocked()
+	v.pane.Snapshot(&v.snap, v.offset)
+	if v.snap.AltScreen && v.offset > 0 {
+		// The alternate screen has no scrollback of its own.
+		v.offset = 0
+		v.pane.Snapshot(&v.snap, 0)
+	}
+	v.drawnGen.Store(v.snap.Generation)
+
+	if v.snap.SyncOutput {
+		if v.syncSince.IsZero() {
+			v.syncSince = start
+		}
+		if held := start.Sub(v.syncSince); held < syncHoldMax {
+			if v.syncTimer == nil {
+				v.syncTimer = time.AfterFunc(syncHoldMax-held, v.syncExpired)
+			}
+			return 0
+		}
+		v.syncSince = start // drew a frame; hold the next ones again
+	} else {
+		v.syncSince = time.Time{}
+		if v.syncTimer != nil {
+			v.syncTimer.Stop()
+			v.syncTimer = nil
+		}
+	}
+
+	if b := v.pane.Bells(); b != v.bells {
+		if b > v.bells {
+			v.flashUntil = start.Add(flashDuration)
+			if v.flashTimer != nil {
+				v.flashTimer.Stop()
+			}
+			v.flashTimer = time.AfterFunc(flashDuration, v.requestFrame)
+		}
+		v.bells = b
+	}
+
+	v.buildOverlayLocked(start)
+	rows := v.rend.Render(v.buf, &v.snap, &v.ov)
+	if rows > 0 {
+		v.img.Refresh()
+	}
+	v.updateIndicatorLocked()
+	if v.probe != nil {
+		v.probe.record(rows, time.Since(start))
+	}
+	return rows
+}
+
+// syncExpired runs on a timer goroutine when a DECSET 2026 hold reached
+// its limit.
+func (v *View) syncExpired() {
+	v.post(func() {
+		v.mu.Lock()
+		v.syncTimer = nil
+		v.drawLocked()
+		v.mu.Unlock()
+	})
+}
+
+// buildOverlayLocked fills v.ov for the current snapshot.
+func (v *View) buildOverlayLocked(now time.Time) {
+	ov := &v.ov
+	top := v.topLineLocked()
+	ov.Selection, ov.Block = false, v.sel.block
+	if s, e, ok := v.sel.bounds(v.snap.Cols); ok {
+		s.line -= top
+		e.line -= top
+		if e.line >= 0 && s.line < v.snap.Rows {
+			if s.line < 0 {
+				s = absPoint{0, 0}
+				if v.sel.block {
+					s.col = v.sel.blockCols().c0
+				}
+			}
+			if e.line >= v.snap.Rows {
+				e = absPoint{v.snap.Rows - 1, v.snap.Cols}
+				if v.sel.block {
+					e.col = v.sel.blockCols().c1
+				}
+			}
+			ov.Selection = true
+			ov.SelStart = render.Point{Row: s.line, Col: s.col}
+			ov.SelEnd = render.Point{Row: e.line, Col: e.col}
+		}
+	}
+	ov.Matches, ov.Current = v.find.visibleMatchesLocked(v.matchBuf[:0], top, &v.snap)
+	v.matchBuf = ov.Matches
+	ov.Link = render.Span{}
+	if v.linkURL != "" {
+		ov.Link = v.link
+	}
+	ov.CursorOff = v.offset > 0 || v.blinkOff
+	ov.Unfocused = !v.focused
+	ov.Flash = now.Before(v.flashUntil)
+	v.manageBlinkLocked(now)
+}
+
+// blinking reports whether the cursor should blink now.
+func (v *View) blinkingLocked(now time.Time) bool {
+	if !v.focused || v.offset > 0 || !v.snap.Cursor.Visible {
+		return false
+	}
+	switch v.opts.CursorBlink {
+	case BlinkOff:
+		return false
+	case BlinkProgram:
+		if !v.snap.Cursor.Blink {
+			return false
+		}
+	}
+	return now.Sub(v.lastInput) < blinkIdleStop
+}
+
+// manageBlinkLocked starts or stops the blink timer. The timer runs only
+// while the cursor blinks, so an idle or unfocused View has no wake-ups.
+func (v *View) manageBlinkLocked(now time.Time) {
+	if !v.blinkingLocked(now) {
+		v.blinkOff = false
+		v.ov.CursorOff = v.offset > 0
+		if v.blinkTimer != nil {
+			v.blinkTimer.Stop()
+			v.blinkTimer = nil
+		}
+		return
+	}
+	if v.blinkTimer == nil {
+		v.blinkTimer = time.AfterFunc(blinkInterval, v.blinkTick)
+	}
+}
+
+// blinkTick runs on a timer goroutine every blinkInterval while blinking.
+func (v *View) blinkTick() {
+	v.post(func() {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		if v.closed || v.blinkTimer == nil {
+			return
+		}
+		v.blinkTimer = nil
+		if v.blinkingLocked(time.Now()) {
+			v.blinkOff = !v.blinkOff
+		}
+		v.drawLocked() // re-arms the timer while blinking
+	})
+}
+
+// inputLocked notes user input: the cursor shows steadily and the blink
+// idle timer restarts.
+func (v *View) inputLocked() {
+	v.lastInput = time.Now()
+	if v.blinkOff {
+		v.blinkOff = false
+		v.drawLocked()
+	}
+}
+
+// updateIndicatorLocked shows "[offset/history]" while scrolled back.
+func (v *View) updateIndicatorLocked() {
+	if v.offset == 0 {
+		if v.indText.Visible() {
+			v.indText.Hide()
+			v.indBg.Hide()
+		}
+		return
+	}
+	t := fmt.Sprintf("[%d/%d]", v.offset, v.histLen)
+	if t != v.indText.Text || !v.indText.Visible() {
+		v.indText.Text = t
+		v.indText.Show()
+		v.indBg.Show()
+		v.placeOverlaysLocked()
+		v.indText.Refresh()
+		v.indBg.Refresh()
+	}
+}
+
+// probe accumulates frame statistics and prints them once a second while
+// frames happen. Its own mutex guards it: record runs on the UI goroutine,
+// flush on a timer goroutine.
+type probe struct {
+	w    io.Writer
+	name string
+
+	mu      sync.Mutex
+	frames  int
+	rows    int
+	cost    time.Duration
+	maxCost time.Duration
+	start   time.Time
+	timer   *time.Timer
+	closed  bool
+}
+
+func newProbe(w io.Writer, name string) *probe {
+	if name == "" {
+		name = "?"
+	}
+	return &probe{w: w, name: name}
+}
+
+// record adds one frame; the first frame of a window arms the flush.
+func (p *probe) record(rows int, cost time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	if p.frames == 0 {
+		p.start = time.Now()
+		p.timer = time.AfterFunc(time.Second, p.flush)
+	}
+	p.frames++
+	p.rows += rows
+	p.cost += cost
+	p.maxCost = max(p.maxCost, cost)
+}
+
+// flush prints and resets the window.
+func (p *probe) flush() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.frames == 0 || p.closed {
+		return
+	}
+	secs := time.Since(p.start).Seconds()
+	n := float64(p.frames)
+	fmt.Fprintf(p.w, "render-probe pane=%s fps=%.1f frames=%d rows=%.1f cost_ms=%.3f max_ms=%.3f\n",
+		p.name, n/secs, p.frames, float64(p.rows)/n,
+		p.cost.Seconds()*1000/n, p.maxCost.Seconds()*1000)
+	p.frames, p.rows, p.cost, p.maxCost = 0, 0, 0, 0
+}
+
+// close stops the probe; a pending window is dropped.
+func (p *probe) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	if p.timer != nil {
+		p.timer.Stop()
+	}
+}

@@ -1,0 +1,559 @@
+package termview
+
+import (
+	"image"
+	"image/color"
+	"io"
+	"math"
+	"net/url"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/paneflow-go/paneflow/app/render"
+	"github.com/paneflow-go/paneflow/terminal"
+)
+
+// BlinkMode says when the cursor blinks. The zero value, [BlinkProgram],
+// lets the program decide (DECSCUSR / DECSET 12), the "terminal
+// controlled" setting.
+type BlinkMode uint8
+
+// The blink modes.
+const (
+	BlinkProgram BlinkMode = iota // blink when the program asks for a blinking cursor
+	BlinkOn                       // always blink
+	BlinkOff                      // never blink
+)
+
+// Options configure a [View]. Every field is optional; the zero value gives
+// Fyne's monospace font at 13 pt, the dark palette, a scroll multiplier of
+// 1, no application keybindings, links opened by the Fyne app, no probe and
+// a program-controlled cursor blink.
+type Options struct {
+	// Fonts draws the cells. It must be built at the canvas scale
+	// (FontConfig.Scale = the window canvas's Scale()), since the View
+	// draws in device pixels; nil means the View builds its own from Fyne's
+	// bundled monospace font at 13 pt and rebuilds it when the scale
+	// changes. Share one FontSet between views of the same window.
+	Fonts *render.FontSet
+	// Palette colours the screen; the zero value means render.DarkPalette().
+	Palette render.Palette
+	// ScrollMultiplier scales wheel scrolling (3 lines per notch times
+	// this); 0 means 1. Values are clamped to [0.1, 10].
+	ScrollMultiplier float64
+	// Keys sees every key press first (see [KeyHandler]); nil means none.
+	Keys KeyHandler
+	// OpenURL opens a link the user Ctrl+clicked (Cmd on macOS); nil means
+	// fyne.CurrentApp().OpenURL. Only http, https, file and mailto links
+	// are ever passed. It runs on the UI goroutine.
+	OpenURL func(*url.URL) error
+	// OnFocus is called on the UI goroutine when the View gains keyboard
+	// focus (the app marks the pane active); nil means nothing.
+	OnFocus func()
+	// Probe, when non-nil, receives one "render-probe" line per second
+	// while frames are drawn (the app sets it for PANEFLOW_RENDER_PROBE=1).
+	// Writes happen on a timer goroutine, never concurrently with each
+	// other for one View.
+	Probe io.Writer
+	// ProbeName names the pane in probe lines (pane=<ProbeName>); "" means "?".
+	ProbeName string
+	// CursorBlink says when the cursor blinks. Blinking runs only while
+	// the View is focused and stops (cursor shown) after 10 s without
+	// input.
+	CursorBlink BlinkMode
+}
+
+// Timing constants.
+const (
+	minFrameInterval = time.Second / 60       // frame pacing
+	flashDuration    = 150 * time.Millisecond // visual bell
+	blinkInterval    = 500 * time.Millisecond
+	blinkIdleStop    = 10 * time.Second
+	multiClickDelay  = 400 * time.Millisecond
+)
+
+// wheelNotch is the scroll delta Fyne's GLFW driver reports for one wheel
+// notch (its scrollSpeed: 10 on macOS, 25 elsewhere).
+var wheelNotch = func() float32 {
+	if runtime.GOOS == "darwin" {
+		return 10
+	}
+	return 25
+}()
+
+// syncHoldMax is the longest a DECSET 2026 update holds frames (a
+// variable for tests).
+var syncHoldMax = 150 * time.Millisecond
+
+// View is a Fyne widget that shows one [Pane] and drives it: it draws the
+// pane's screen through an app/render Renderer into one image, sends keys,
+// text, pastes, focus changes and mouse reports to the program, and offers
+// selection and copy, scrollback, find in pane, links, the visual bell and
+// an attention ring. Create it with [New]; stop it with [View.Close].
+//
+// # Concurrency
+//
+// All of the View's state is owned by the Fyne UI goroutine: Fyne calls its
+// event methods there, and the app calls its exported methods there. The
+// only other goroutines are the View's watcher (which waits on
+// [Pane.Watch]) and short-lived timers (bell, blink, sync hold, probe);
+// they never touch the state directly but post work with fyne.Do. Because
+// Fyne's test driver runs fyne.Do callbacks on the calling goroutine, every
+// entry point additionally takes an internal mutex, so the View is also
+// race-free under the test driver. Callbacks (Options.Keys, OnFocus,
+// OpenURL) run without that mutex held and may call back into the View.
+type View struct {
+	widget.BaseWidget
+
+	pane Pane
+	opts Options
+
+	// post runs a function on the UI goroutine (fyne.Do).
+	post func(func())
+
+	// Frame pacing, shared with the watcher goroutine: atomics and
+	// channels, not guarded by mu.
+	pending   atomic.Bool   // a frame is posted and has not started
+	frameDone chan struct{} // a posted frame finished (buffered, 1)
+	drawnGen  atomic.Uint64 // output generation of the last snapshot drawn
+	lastFrame atomic.Int64  // unix nanos of the last frame start
+	stop      chan struct{} // closed by Close
+	done      chan struct{} // closed when the watcher exits
+
+	mu sync.Mutex // guards everything below; see the type doc
+
+	closed bool
+
+	// Drawing.
+	rend     *render.Renderer
+	fonts    *render.FontSet
+	ownFonts bool    // fonts were built by the View (Options.Fonts nil)
+	scale    float32 // canvas scale the buffer and own fonts were built for
+	buf      *image.RGBA
+	img      *canvas.Image
+	ring     *canvas.Rectangle
+	indBg    *canvas.Rectangle
+	indText  *canvas.Text
+	snap     terminal.Snapshot
+	ov       render.Overlay
+	matchBuf []render.Span
+	size     fyne.Size // widget size at the last layout
+	cols     int       // grid the pane was last resized to
+	rows     int
+	// resizePending: cols×rows changed and the pane is to be resized
+	// once v.mu is released (see unlockResize).
+	resizePending bool
+
+	// Scrollback: offset lines scrolled back, anchored on content.
+	offset    int
+	lastTotal int // dropped+history at the last anchoring
+	histLen   int
+
+	syncSince time.Time   // first held frame of a DECSET 2026 update
+	syncTimer *time.Timer // forces a frame after syncHoldMax
+
+	// Bell.
+	bells      int
+	flashUntil time.Time
+	flashTimer *time.Timer
+
+	// Cursor blink.
+	focused    bool
+	blinkOff   bool // blink phase: cursor hidden
+	blinkTimer *time.Timer
+	lastInput  time.Time
+
+	attention bool
+
+	// Keyboard.
+	mods         fyne.KeyModifier // tracked from KeyDown/KeyUp
+	lastKeyDown  fyne.KeyName
+	suppressRune bool // Keys consumed a printable key: drop its TypedRune
+
+	// Mouse.
+	sel          selection
+	pressed      terminal.MouseButton // button held, for reporting
+	reporting    bool                 // the current press is reported to the program
+	lastReport   render.Point         // last reported cell (motion dedupe)
+	clicks       int
+	lastClick    time.Time
+	lastClickPos render.Point
+	sawDown      bool // a MouseDown preceded the current Tapped/DoubleTapped
+	selecting    bool // the left button is down for a selection
+	dragMoved    bool
+	wheelAcc     float32
+	hover        render.Point
+	hoverIn      bool
+	link         render.Span
+	linkURL      string
+
+	// Find.
+	find *findBar
+
+	probe *probe
+}
+
+var (
+	_ fyne.Widget         = (*View)(nil)
+	_ fyne.Focusable      = (*View)(nil)
+	_ fyne.Tabbable       = (*View)(nil)
+	_ fyne.Shortcutable   = (*View)(nil)
+	_ desktop.Keyable     = (*View)(nil)
+	_ desktop.Mouseable   = (*View)(nil)
+	_ desktop.Hoverable   = (*View)(nil)
+	_ desktop.Cursorable  = (*View)(nil)
+	_ fyne.Draggable      = (*View)(nil)
+	_ fyne.Scrollable     = (*View)(nil)
+	_ fyne.Tappable       = (*View)(nil)
+	_ fyne.DoubleTappable = (*View)(nil)
+)
+
+// New returns a View showing p and starts its watcher goroutine; call
+// [View.Close] when the View is discarded. It must be called on the UI
+// goroutine (or before the app runs).
+func New(p Pane, o Options) *View {
+	if o.ScrollMultiplier == 0 {
+		o.ScrollMultiplier = 1
+	}
+	o.ScrollMultiplier = min(max(o.ScrollMultiplier, 0.1), 10)
+	if o.Palette == (render.Palette{}) {
+		o.Palette = render.DarkPalette()
+	}
+	v := &View{
+		pane:      p,
+		opts:      o,
+		post:      fyne.Do,
+		frameDone: make(chan struct{}, 1),
+		stop:      make(chan struct{}),
+		done:      make(chan struct{}),
+		bells:     p.Bells(),
+		scale:     1,
+	}
+	v.fonts = o.Fonts
+	if v.fonts == nil {
+		v.ownFonts = true
+		v.fonts = defaultFonts(1)
+	}
+	v.rend = render.NewRenderer(v.fonts, o.Palette)
+	v.img = canvas.NewImageFromImage(nil)
+	v.img.FillMode = canvas.ImageFillStretch
+	v.img.ScaleMode = canvas.ImageScalePixels
+	v.ring = canvas.NewRectangle(color.Transparent)
+	v.ring.StrokeWidth = 2
+	v.ring.StrokeColor = color.NRGBA{R: 0xf5, G: 0xa5, B: 0x24, A: 0xff}
+	v.ring.Hide()
+	v.indBg = canvas.NewRectangle(color.Transparent)
+	v.indText = canvas.NewText("", color.White)
+	v.indText.TextStyle = fyne.TextStyle{Monospace: true}
+	v.indText.TextSize = theme.CaptionTextSize()
+	v.indBg.Hide()
+	v.indText.Hide()
+	v.find = newFindBar(v)
+	if o.Probe != nil {
+		v.probe = newProbe(o.Probe, o.ProbeName)
+	}
+	v.ExtendBaseWidget(v)
+	go v.watch()
+	return v
+}
+
+// defaultFonts builds the View's own font set at canvas scale s.
+func defaultFonts(s float32) *render.FontSet {
+	c := render.DefaultFontConfig()
+	c.Regular = theme.DefaultTextMonospaceFont().Content()
+	c.Scale = float64(s)
+	f, err := render.NewFontSet(c)
+	if err != nil {
+		// Fyne's bundled font always parses; anything else is a broken build.
+		panic("termview: bundled monospace font: " + err.Error())
+	}
+	return f
+}
+
+// CreateRenderer implements fyne.Widget.
+func (v *View) CreateRenderer() fyne.WidgetRenderer {
+	return &viewRenderer{v: v}
+}
+
+// Close stops the View's watcher and timers and waits for the watcher to
+// exit. The View draws nothing afterwards. Close is idempotent.
+func (v *View) Close() {
+	v.mu.Lock()
+	if v.closed {
+		v.mu.Unlock()
+		return
+	}
+	v.closed = true
+	for _, t := range []*time.Timer{v.syncTimer, v.flashTimer, v.blinkTimer} {
+		if t != nil {
+			t.Stop()
+		}
+	}
+	v.mu.Unlock()
+	close(v.stop)
+	<-v.done
+	if v.probe != nil {
+		v.probe.close()
+	}
+}
+
+// SetFonts switches the font set (nil: the View's own default) and
+// re-lays out the grid, resizing the pane when the cell count changes.
+func (v *View) SetFonts(f *render.FontSet) {
+	v.mu.Lock()
+	v.ownFonts = f == nil
+	if f == nil {
+		f = defaultFonts(v.scale)
+	}
+	v.fonts = f
+	v.rend.SetFontSet(f)
+	v.layoutLocked(v.size)
+	v.unlockResize()
+}
+
+// SetPalette switches colours and redraws.
+func (v *View) SetPalette(p render.Palette) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.opts.Palette = p
+	v.rend.SetPalette(p)
+	v.styleIndicatorLocked()
+	v.drawLocked()
+}
+
+// SetAttention shows or hides the attention ring (an agent in the pane
+// waits for input).
+func (v *View) SetAttention(on bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.attention = on
+	if on {
+		v.ring.Show()
+	} else {
+		v.ring.Hide()
+	}
+	v.ring.Refresh()
+}
+
+// Cells reports the grid size the View last resized the pane to (0, 0
+// before its first layout).
+func (v *View) Cells() (cols, rows int) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.cols, v.rows
+}
+
+// ScrollPages scrolls the view by n pages: n < 0 up into the scrollback
+// (Shift+PageUp is ScrollPages(-1)), n > 0 down towards the live screen.
+// A page is the screen height minus one line. It does nothing on the
+// alternate screen.
+func (v *View) ScrollPages(n int) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.scrollByLocked(-n * max(1, v.rows-1))
+}
+
+// ScrollToBottom shows the live screen.
+func (v *View) ScrollToBottom() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.scrollByLocked(-v.offset)
+}
+
+// Offset reports how many lines the view is scrolled back (0: the live
+// screen).
+func (v *View) Offset() int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.offset
+}
+
+// Copy copies the selection to the clipboard; it does nothing without one.
+func (v *View) Copy() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.copyLocked()
+}
+
+// Paste sends the clipboard's text to the program as a paste (bracketed
+// when the program enabled it) and scrolls to the live screen.
+func (v *View) Paste() {
+	cb := clipboard()
+	if cb == nil {
+		return
+	}
+	text := cb.Content()
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.pasteLocked(text)
+}
+
+// SelectedText returns the selected text as Copy would put it on the
+// clipboard ("" without a selection).
+func (v *View) SelectedText() string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.selectedTextLocked()
+}
+
+// Find opens the find bar and focuses its entry.
+func (v *View) Find() {
+	v.find.open()
+}
+
+// clipboard returns the app's clipboard, or nil without an app.
+func clipboard() fyne.Clipboard {
+	a := fyne.CurrentApp()
+	if a == nil {
+		return nil
+	}
+	return a.Clipboard()
+}
+
+// canvasScale returns the scale of the canvas showing v, 1 when it is not
+// shown yet.
+func (v *View) canvasScale() float32 {
+	a := fyne.CurrentApp()
+	if a == nil {
+		return 1
+	}
+	if c := a.Driver().CanvasForObject(v); c != nil && c.Scale() > 0 {
+		return c.Scale()
+	}
+	return 1
+}
+
+// layoutLocked sizes the pixel buffer for widget size s at the canvas
+// scale, resizes the pane when the grid changes, places the overlays and
+// redraws.
+func (v *View) layoutLocked(s fyne.Size) {
+	v.size = s
+	sc := v.canvasScale()
+	if sc != v.scale {
+		v.scale = sc
+		if v.ownFonts {
+			v.fonts = defaultFonts(sc)
+			v.rend.SetFontSet(v.fonts)
+		}
+	}
+	w := int(math.Round(float64(s.Width * sc)))
+	h := int(math.Round(float64(s.Height * sc)))
+	if w <= 0 || h <= 0 {
+		return
+	}
+	if v.buf == nil || v.buf.Rect.Dx() != w || v.buf.Rect.Dy() != h {
+		v.buf = image.NewRGBA(image.Rect(0, 0, w, h))
+		v.img.Image = v.buf
+		v.rend.Invalidate()
+	}
+	v.img.Resize(s)
+	v.img.Move(fyne.Position{})
+	v.ring.Resize(s)
+	v.ring.Move(fyne.Position{})
+	cols, rows := v.rend.Grid(w, h)
+	if cols != v.cols || rows != v.rows {
+		v.cols, v.rows = cols, rows
+		v.resizePending = true
+		// The emulator reflows its lines: positions found before no
+		// longer point at the same text.
+		v.sel = selection{}
+		v.selecting = false
+		if v.find.visible() && v.find.query != "" {
+			v.find.searchLocked()
+			v.find.current = min(v.find.current, len(v.find.matches)-1)
+		}
+	}
+	v.placeOverlaysLocked()
+	v.drawLocked()
+}
+
+// unlockResize releases v.mu and then resizes the pane if the last
+// layout changed the grid. The pane is resized without the mutex held
+// because an implementation may publish events that reach back into the
+// View synchronously (fyne.Do runs inline under the test driver and
+// before the app runs); the View redraws at the new size afterwards.
+func (v *View) unlockResize() {
+	if !v.resizePending || v.closed {
+		v.mu.Unlock()
+		return
+	}
+	v.resizePending = false
+	cols, rows := v.cols, v.rows
+	v.mu.Unlock()
+	_ = v.pane.Resize(cols, rows) // a failing PTY resize leaves the old size; nothing to show
+	v.mu.Lock()
+	v.drawLocked()
+	v.mu.Unlock()
+}
+
+// placeOverlaysLocked positions the find bar and the scroll indicator at
+// the top right.
+func (v *View) placeOverlaysLocked() {
+	pad := theme.Padding()
+	y := pad
+	if v.find.visible() {
+		ms := v.find.box.MinSize()
+		ms.Width = max(min(max(ms.Width, 320), v.size.Width-2*pad), 0)
+		v.find.box.Resize(ms)
+		v.find.box.Move(fyne.NewPos(v.size.Width-ms.Width-pad, pad))
+		y += ms.Height + pad
+	}
+	ts := v.indText.MinSize()
+	v.indText.Resize(ts)
+	v.indText.Move(fyne.NewPos(v.size.Width-ts.Width-2*pad, y))
+	v.indBg.Resize(ts.AddWidthHeight(2*pad, 0))
+	v.indBg.Move(fyne.NewPos(v.size.Width-ts.Width-3*pad, y))
+}
+
+// styleIndicatorLocked colours the scroll indicator from the palette.
+func (v *View) styleIndicatorLocked() {
+	p := v.opts.Palette
+	v.indText.Color = p.Background
+	fg := p.Foreground
+	fg.A = 0xd0
+	v.indBg.FillColor = fg
+}
+
+// viewRenderer lays out the View's canvas objects.
+type viewRenderer struct{ v *View }
+
+func (r *viewRenderer) Layout(s fyne.Size) {
+	r.v.mu.Lock()
+	r.v.styleIndicatorLocked()
+	r.v.layoutLocked(s)
+	r.v.unlockResize()
+}
+
+func (r *viewRenderer) MinSize() fyne.Size {
+	r.v.mu.Lock()
+	defer r.v.mu.Unlock()
+	cw, ch := r.v.fonts.CellSize()
+	return fyne.NewSize(float32(cw*2)/r.v.scale, float32(ch)/r.v.scale)
+}
+
+// Refresh redraws everything (after a theme or scale change).
+func (r *viewRenderer) Refresh() {
+	r.v.mu.Lock()
+	if r.v.canvasScale() != r.v.scale {
+		r.v.layoutLocked(r.v.size)
+		r.v.unlockResize()
+		return
+	}
+	r.v.rend.Invalidate()
+	r.v.drawLocked()
+	r.v.mu.Unlock()
+}
+
+func (r *viewRenderer) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.v.img, r.v.indBg, r.v.indText, r.v.find.box, r.v.ring}
+}
+
+func (r *viewRenderer) Destroy() {}

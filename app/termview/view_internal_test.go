@@ -1,0 +1,313 @@
+package termview
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/paneflow-go/paneflow/app/render"
+)
+
+func TestFind(t *testing.T) {
+	h := newHarness(t, 30, 5, Options{})
+	h.p.write("first Foo\r\n")
+	for i := range 10 {
+		h.p.write(fmt.Sprintf("filler %d\r\n", i))
+	}
+	h.p.write("a foo and FOO\r\nlast")
+	h.settle()
+
+	h.v.Find()
+	if !h.v.find.visible() {
+		t.Fatal("find bar not shown")
+	}
+	if h.w.Canvas().Focused() != fyne.Focusable(h.v.find.entry) {
+		t.Error("find entry not focused")
+	}
+	test.Type(h.v.find.entry, "foo")
+	count := func() string {
+		h.v.mu.Lock()
+		defer h.v.mu.Unlock()
+		return h.v.find.count.Text
+	}
+	if got := count(); got != "3/3" {
+		t.Errorf("count = %q, want 3/3 (newest match current)", got)
+	}
+	h.v.mu.Lock()
+	matches, cur := append([]render.Span(nil), h.v.ov.Matches...), h.v.ov.Current
+	h.v.mu.Unlock()
+	want := []render.Span{{Row: 3, Col0: 2, Col1: 5}, {Row: 3, Col0: 10, Col1: 13}}
+	if fmt.Sprint(matches) != fmt.Sprint(want) || cur != 1 {
+		t.Errorf("visible matches = %v current %d, want %v current 1", matches, cur, want)
+	}
+
+	// Shift+Enter goes up to the match in the scrollback.
+	e := h.v.find.entry
+	e.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	e.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	if got := count(); got != "1/3" {
+		t.Errorf("count after two previous = %q, want 1/3", got)
+	}
+	if h.v.Offset() == 0 {
+		t.Error("view did not scroll to the match in the scrollback")
+	}
+	h.v.mu.Lock()
+	top := h.v.topLineLocked()
+	h.v.mu.Unlock()
+	if line := h.v.find.matches[0].line; line < top || line >= top+5 {
+		t.Errorf("match line %d not visible (top %d)", line, top)
+	}
+	// Enter goes down and wraps.
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if got := count(); got != "1/3" {
+		t.Errorf("count after wrapping = %q, want 1/3", got)
+	}
+
+	// New output is found on the next step.
+	h.output("\r\nfoo again")
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if got := count(); got != "2/4" {
+		t.Errorf("count after new output = %q, want 2/4", got)
+	}
+
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if h.v.find.visible() {
+		t.Error("Escape did not close the bar")
+	}
+	h.v.mu.Lock()
+	n := len(h.v.ov.Matches)
+	h.v.mu.Unlock()
+	if n != 0 {
+		t.Errorf("%d matches still highlighted after closing", n)
+	}
+	if h.w.Canvas().Focused() != fyne.Focusable(h.v) {
+		t.Error("focus did not return to the view")
+	}
+}
+
+func TestIndexFold(t *testing.T) {
+	tests := []struct {
+		s, q   string
+		b0, b1 int
+		ok     bool
+	}{
+		{"Hello World", "world", 6, 11, true},
+		{"ÉCOLE école", "école", 0, 6, true},
+		{"straße", "STRASSE", 0, 0, false},
+		{"ab", "abc", 0, 0, false},
+		{"xxÄÖü", "öü", 4, 8, true},
+	}
+	for _, tc := range tests {
+		b0, b1, ok := indexFold(tc.s, strings.ToLower(tc.q))
+		if ok != tc.ok || ok && (b0 != tc.b0 || b1 != tc.b1) {
+			t.Errorf("indexFold(%q, %q) = %d, %d, %v; want %d, %d, %v", tc.s, tc.q, b0, b1, ok, tc.b0, tc.b1, tc.ok)
+		}
+	}
+}
+
+func TestResize(t *testing.T) {
+	h := newHarness(t, 20, 5, Options{})
+	h.w.Resize(fyne.NewSize(33*h.cw+3, 12*h.ch+1))
+	if got := h.p.lastResize(); got != [2]int{33, 12} {
+		t.Errorf("pane resized to %v, want [33 12]", got)
+	}
+	if c, r := h.v.Cells(); c != 33 || r != 12 {
+		t.Errorf("Cells = %d, %d; want 33, 12", c, r)
+	}
+	n := len(h.p.resizes)
+	h.w.Resize(fyne.NewSize(33*h.cw+5, 12*h.ch+2)) // same grid
+	if len(h.p.resizes) != n {
+		t.Errorf("resize within the same grid resized the pane again")
+	}
+	// At canvas scale 2 the View's own fonts are rebuilt at scale 2: twice
+	// the pixels, the same grid.
+	h.w.Canvas().(interface{ SetScale(float32) }).SetScale(2)
+	h.v.Refresh()
+	if c, r := h.v.Cells(); c != 33 || r != 12 {
+		t.Errorf("Cells at scale 2 = %d, %d; want 33, 12", c, r)
+	}
+	h.v.mu.Lock()
+	w, cw := h.v.buf.Rect.Dx(), 0
+	cw, _ = h.v.fonts.CellSize()
+	h.v.mu.Unlock()
+	if want := int(2 * (33*h.cw + 5)); w != want {
+		t.Errorf("buffer width at scale 2 = %d, want %d", w, want)
+	}
+	if d := cw - 2*int(h.cw); d < -1 || d > 1 {
+		t.Errorf("cell width at scale 2 = %d, want about %d", cw, 2*int(h.cw))
+	}
+}
+
+func TestBellFlash(t *testing.T) {
+	h := newHarness(t, 20, 5, Options{})
+	flash := func() bool {
+		h.v.mu.Lock()
+		defer h.v.mu.Unlock()
+		return h.v.ov.Flash
+	}
+	h.output("quiet")
+	if flash() {
+		t.Fatal("flash without a bell")
+	}
+	h.output("\a")
+	if !flash() {
+		t.Fatal("no flash after a bell")
+	}
+	waitFor(t, "flash to end", func() bool { return !flash() })
+}
+
+func TestSyncOutputHoldsFrames(t *testing.T) {
+	old := syncHoldMax
+	syncHoldMax = time.Hour
+	t.Cleanup(func() { syncHoldMax = old })
+	h := newHarness(t, 20, 5, Options{})
+	h.output("before")
+	pixels := func() []byte {
+		h.v.mu.Lock()
+		defer h.v.mu.Unlock()
+		return append([]byte(nil), h.v.buf.Pix...)
+	}
+	p0 := pixels()
+	h.output("\x1b[?2026h\r\nduring the update")
+	if !bytes.Equal(pixels(), p0) {
+		t.Error("frame drawn during a synchronized update")
+	}
+	h.output("\x1b[?2026l")
+	if bytes.Equal(pixels(), p0) {
+		t.Error("no frame after the synchronized update ended")
+	}
+
+	// A hold that is never released ends after syncHoldMax.
+	h.v.mu.Lock()
+	syncHoldMax = time.Millisecond
+	h.v.mu.Unlock()
+	p1 := pixels()
+	h.output("\x1b[?2026hmore")
+	waitFor(t, "held frame", func() bool { return !bytes.Equal(pixels(), p1) })
+}
+
+// lockedBuffer is a bytes.Buffer safe for the probe's timer goroutine.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+func TestRenderProbe(t *testing.T) {
+	var out lockedBuffer
+	h := newHarness(t, 20, 5, Options{Probe: &out, ProbeName: "p7"})
+	h.output("hello")
+	re := regexp.MustCompile(`^render-probe pane=p7 fps=[0-9.]+ frames=[1-9][0-9]* rows=[0-9.]+ cost_ms=[0-9.]+ max_ms=[0-9.]+\n`)
+	waitFor(t, "probe line", func() bool { return out.String() != "" })
+	if got := out.String(); !re.MatchString(got) {
+		t.Errorf("probe printed %q", got)
+	}
+}
+
+func TestCursorBlinkTimer(t *testing.T) {
+	h := newHarness(t, 20, 5, Options{CursorBlink: BlinkOn})
+	running := func() bool {
+		h.v.mu.Lock()
+		defer h.v.mu.Unlock()
+		return h.v.blinkTimer != nil
+	}
+	if running() {
+		t.Error("blink timer runs while unfocused")
+	}
+	h.w.Canvas().Focus(h.v)
+	if !running() {
+		t.Error("blink timer not started on focus")
+	}
+	h.w.Canvas().Unfocus()
+	if running() {
+		t.Error("blink timer still runs after focus loss")
+	}
+
+	h2 := newHarness(t, 20, 5, Options{})
+	h2.w.Canvas().Focus(h2.v)
+	h2.v.mu.Lock()
+	steady := h2.v.blinkTimer == nil
+	h2.v.mu.Unlock()
+	if !steady {
+		t.Error("BlinkProgram blinks a steady cursor")
+	}
+	h2.output("\x1b[1 q") // blinking block
+	h2.v.mu.Lock()
+	steady = h2.v.blinkTimer == nil
+	h2.v.mu.Unlock()
+	if steady {
+		t.Error("BlinkProgram does not blink when the program asks")
+	}
+}
+
+func TestAttentionRing(t *testing.T) {
+	h := newHarness(t, 20, 5, Options{})
+	h.v.SetAttention(true)
+	if !h.v.ring.Visible() {
+		t.Error("ring hidden after SetAttention(true)")
+	}
+	h.v.SetAttention(false)
+	if h.v.ring.Visible() {
+		t.Error("ring shown after SetAttention(false)")
+	}
+}
+
+func TestGoldens(t *testing.T) {
+	styled := "\x1b[1mbold\x1b[0m \x1b[3mitalic\x1b[0m \x1b[4munder\x1b[0m \x1b[9mstrike\x1b[0m\r\n" +
+		"\x1b[31mred \x1b[32mgreen \x1b[34mblue \x1b[38;5;208m208 \x1b[38;2;200;100;250mtrue\x1b[0m\r\n" +
+		"\x1b[7m inverse \x1b[0m \x1b[44;97m bg \x1b[0m 中文 wide\r\n" +
+		"┌──┬──┐ ▀▄█░▒▓\r\n" +
+		"└──┴──┘ $ "
+	t.Run("styled", func(t *testing.T) {
+		h := newHarness(t, 32, 6, Options{})
+		h.output(styled)
+		h.w.Canvas().Focus(h.v)
+		assertGolden(t, "styled", h.capture())
+	})
+	t.Run("selection", func(t *testing.T) {
+		h := newHarness(t, 32, 6, Options{})
+		h.output(styled)
+		h.drag(5, 0, 8, 2, 0)
+		assertGolden(t, "selection", h.capture())
+	})
+	t.Run("find", func(t *testing.T) {
+		h := newHarness(t, 48, 6, Options{})
+		h.output("find me\r\nand find me too\r\nnot here")
+		h.v.Find()
+		test.Type(h.v.find.entry, "find")
+		assertGolden(t, "find", h.capture())
+	})
+	t.Run("scrolled", func(t *testing.T) {
+		h := newHarness(t, 32, 6, Options{Palette: render.LightPalette()})
+		for i := range 20 {
+			h.p.write(fmt.Sprintf("line %d\r\n", i))
+		}
+		h.settle()
+		h.v.ScrollPages(-1)
+		h.v.SetAttention(true)
+		assertGolden(t, "scrolled", h.capture())
+	})
+}

@@ -1,0 +1,55 @@
+//go:build !nogui
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	fyneapp "fyne.io/fyne/v2/app"
+
+	"github.com/paneflow-go/paneflow/app"
+	"github.com/paneflow-go/paneflow/app/session"
+	"github.com/paneflow-go/paneflow/config"
+	"github.com/paneflow-go/paneflow/core"
+)
+
+// runGUI opens the desktop app: the headless core with a window over it.
+// It returns when the app quits (the window closed, the quit action, or
+// SIGINT/SIGTERM through ctx).
+func runGUI(ctx context.Context, inv *invocation, args []string) error {
+	socket, err := parseGUIArgs(args)
+	if err != nil {
+		return err
+	}
+	if !hasDisplay(inv.getenv, inv.goos) {
+		fmt.Fprintln(inv.stderr, noDisplayMessage)
+		return &exitError{Code: exitUsage}
+	}
+	logf := func(format string, args ...any) { fmt.Fprintf(inv.stderr, format+"\n", args...) }
+	cfg := config.Default()
+	cfgPath := ""
+	var warns []string
+	if dir, err := config.Dir(inv.getenv, inv.goos); err != nil {
+		logf("paneflow: %v; using the default configuration", err)
+	} else {
+		cfgPath = filepath.Join(dir, config.FileName)
+		cfg, warns = config.Load(cfgPath) // the window shows the warnings
+	}
+	sessionPath, err := session.Path(inv.getenv, inv.goos)
+	if err != nil {
+		logf("paneflow: session: %v; the session will not be kept", err)
+		sessionPath = ""
+	}
+	c, err := core.New(core.Options{
+		SocketPath: socket, Getenv: inv.getenv, Logf: logf, NoInitialWorkspace: true, Config: &cfg,
+	})
+	if err != nil {
+		return err
+	}
+	a := fyneapp.NewWithID(app.ID)
+	return app.Run(a, app.Options{
+		Core: c, Config: cfg, ConfigWarnings: warns, ConfigPath: cfgPath, SessionPath: sessionPath, Context: ctx, Logf: logf,
+	})
+}
