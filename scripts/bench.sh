@@ -15,6 +15,11 @@
 #     capture-pane polled every 500 ms), creating a pane until its first
 #     output is seen, and creating a pane and pinging the server while 100
 #     panes stream 1 MB each. Each reports the median of several samples.
+# Then, once, the desktop app's rendering (BenchmarkGUI in test/gui, under
+# its own Xvfb): a 200x50 pane catting 30 MB of dense SGR output (frame rate
+# and frame cost from the widget's render probe, throughput against the same
+# cat through `paneflow serve`), 5 s of idling (frames drawn, CPU used) and
+# keystroke-to-screen latency, printed as a second table.
 # Rounds rather than go test -count keep the Paneflow and tmux samples of a
 # round seconds apart, so load from other work on the machine affects both
 # sides alike. The parse-only benchmarks run last, by time. The input files
@@ -24,6 +29,9 @@
 #   BENCH_COUNT     sample rounds (default 3; the table shows medians)
 #   BENCH_STRICT=1  exit 1 when a target from the issue is missed
 #   BENCH_OUT       file to keep the raw go test output in
+#   PANEFLOW_GUI_BIN the desktop app to measure (make bench builds
+#                   bin/paneflow-gui and sets it; else built here)
+#   BENCH_GUI=0     skip the GUI rendering benchmark
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -76,3 +84,23 @@ if [ "${BENCH_STRICT:-}" = 1 ]; then
 	strict=-strict
 fi
 go run ./test/bench/benchtable $strict <"$raw"
+
+if [ "${BENCH_GUI:-1}" != 0 ]; then
+	gui=${PANEFLOW_GUI_BIN:-}
+	if [ -z "$gui" ]; then
+		gui=$tmp/paneflow-gui
+		CGO_ENABLED=1 go build -o "$gui" ./cmd/paneflow
+	fi
+	case $gui in
+	/*) ;;
+	*) gui=$PWD/$gui ;;
+	esac
+	go test -c -o "$tmp/gui.test" ./test/gui/
+	# The GUI benchmark prints its own table (its rows are not Paneflow vs
+	# tmux), so its output stays out of $raw.
+	(cd test/gui && PANEFLOW_GUI_BIN=$gui "$tmp/gui.test" -test.run '^$' -test.bench '^BenchmarkGUI$' \
+		-test.benchtime=1x -test.timeout=30m) || {
+		echo "bench: the GUI rendering benchmark failed" >&2
+		exit 1
+	}
+fi

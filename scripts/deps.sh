@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # deps.sh installs the system packages Paneflow's build and tests need, and only
-# the ones that are missing. `make test`, `make fuzz` and `make bench` run it first.
+# the ones that are missing. `make run`, `make test`, `make fuzz` and `make bench` run it first.
 #
-#   scripts/deps.sh [group...]      groups: base (the default), gui
+#   scripts/deps.sh [group...]      groups: base, gui (both by default)
 #
 # On Debian and Ubuntu it checks each package with dpkg-query and, if any are
 # missing, runs `apt-get update` once and installs just those, non-interactively,
@@ -17,7 +17,7 @@
 # or newer from https://go.dev/dl/ into /usr/local/go.
 set -euo pipefail
 
-# base: what `make test` needs today.
+# base: the headless build and its tests.
 #   make, ca-certificates  the build itself; Go module downloads over HTTPS
 #   git                    version stamping; worktree tests use the real git
 #   gcc, libc6-dev         cgo, which `go test -race` needs
@@ -27,21 +27,25 @@ set -euo pipefail
 #                          Paneflow terminal and a tmux pane
 base=(make ca-certificates git gcc libc6-dev locales tmux vim less procps)
 
-# gui: the Fyne desktop window (cgo with GL and X11 headers) and its tests under
-# a virtual display (Xvfb, xdotool, ImageMagick). Not installed yet: there is no
-# window to build. When it lands, add gui to default_groups.
+# gui: the Fyne desktop window (cgo with GL and X11 headers: `make run`,
+# bin/paneflow-gui) and its end-to-end tests under a virtual display (Xvfb,
+# xdotool to type and click, ImageMagick's import for screenshots; test/gui),
+# and a CJK fallback font so wide characters render as glyphs, not boxes
+# (fonts-droid-fallback; app/render's CJK golden skips without one).
 gui=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev
 	libxinerama-dev libxi-dev libxxf86vm-dev libgl1-mesa-dri xvfb xauth xdotool
-	imagemagick)
+	imagemagick fonts-droid-fallback)
 
-default_groups=(base)
+default_groups=(base gui)
 
 # commands_of maps a group to the commands that show it is present, for
 # systems without apt.
 commands_of() {
 	case $1 in
 	base) echo make git gcc tmux vim less top ;;
-	gui) echo gcc pkg-config Xvfb xdotool convert ;;
+	# macOS builds the window with Xcode's compiler and has no use for the
+	# X11 test tools (test/gui runs on Linux only).
+	gui) if [ "$(uname -s)" = Darwin ]; then echo cc; else echo gcc pkg-config Xvfb xdotool import; fi ;;
 	esac
 }
 

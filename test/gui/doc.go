@@ -1,0 +1,25 @@
+// Package gui runs the desktop app end to end: the real GUI binary (cgo,
+// default build tags) in a virtual X display (Xvfb), driven over its socket
+// by the nogui CLI and by synthetic keyboard and mouse input (xdotool), and
+// checked through the socket and through screenshots (ImageMagick's import)
+// whose pixels the tests decode.
+//
+// The GUI binary is $PANEFLOW_GUI_BIN: `make test` builds bin/paneflow-gui
+// once and sets it (scripts/check.sh, step gui). TestMain builds the nogui
+// CLI itself. Without the GUI binary, Xvfb, xdotool or import the tests
+// skip and say what is missing, except under CI=true, where a missing
+// prerequisite fails them.
+//
+// The tests share one Xvfb (1600x1000x24, on a display number Xvfb picks
+// itself with -displayfd) and run one at a time, each with its own app in a
+// fresh directory that is also its HOME and XDG base. Screenshots are kept
+// as artifacts in $PANEFLOW_ARTIFACTS, else test/gui/artifacts (ignored by
+// git), named after the test.
+//
+// BenchmarkGUI (make bench, scripts/bench.sh) measures rendering in its
+// own larger Xvfb: frame rate and frame cost while a 200x50 pane shows 30
+// MB of coloured output, that throughput against `paneflow serve`, idle
+// frames and CPU, and keystroke-to-screen latency. It prints a table.
+//
+// Linux only: Xvfb, /proc and the X tools.
+package gui

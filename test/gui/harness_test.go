@@ -1,0 +1,805 @@
+//go:build linux
+
+package gui
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Generous bounds for a loaded 2-core machine with a software OpenGL. They
+// only bound how long a broken build takes to fail; no test asserts that
+// anything is fast.
+const (
+	xStartTimeout   = 30 * time.Second // Xvfb until it accepts clients
+	appStartTimeout = 90 * time.Second // the app until its window is shown
+	stopTimeout     = 30 * time.Second // SIGTERM until exit
+	cliTimeout      = 60 * time.Second // one CLI or X tool run
+	pollTimeout     = 30 * time.Second // output, state or pixels to appear
+	pollEvery       = 100 * time.Millisecond
+)
+
+// The screen of the tests' shared display.
+const screenW, screenH = 1600, 1000
+
+var (
+	guiBin    string // the desktop app under test ($PANEFLOW_GUI_BIN)
+	cliBin    string // the nogui CLI, built by TestMain
+	missing   string // why the tests cannot run; "" when they can
+	artifacts string // where screenshots go
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(testMain(m))
+}
+
+func testMain(m *testing.M) int {
+	guiBin = os.Getenv("PANEFLOW_GUI_BIN")
+	var why []string
+	if guiBin == "" {
+		why = append(why, "PANEFLOW_GUI_BIN is unset (make test builds bin/paneflow-gui and sets it)")
+	} else if abs, err := filepath.Abs(guiBin); err != nil {
+		why = append(why, err.Error())
+	} else if _, err := os.Stat(abs); err != nil {
+		why = append(why, fmt.Sprintf("PANEFLOW_GUI_BIN: %v", err))
+	} else {
+		guiBin = abs
+	}
+	for _, tool := range []string{"Xvfb", "xdotool", "import"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			why = append(why, tool+" is not installed (scripts/deps.sh gui installs it)")
+		}
+	}
+	missing = strings.Join(why, "; ")
+
+	artifacts = os.Getenv("PANEFLOW_ARTIFACTS")
+	if artifacts == "" {
+		artifacts = "artifacts"
+	}
+	if abs, err := filepath.Abs(artifacts); err == nil {
+		artifacts = abs
+	}
+
+	dir, err := os.MkdirTemp("", "paneflow-gui-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	cliBin = filepath.Join(dir, "paneflow")
+	cmd := exec.Command("go", "build", "-tags", "nogui", "-o", cliBin, "github.com/paneflow-go/paneflow/cmd/paneflow")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "gui: building the nogui paneflow CLI:", err)
+		return 1
+	}
+	code := m.Run()
+	stopSharedX()
+	return code
+}
+
+// need skips the test when a prerequisite is missing, or fails it under
+// CI=true, where everything must be present.
+func need(t testing.TB) {
+	t.Helper()
+	if missing == "" {
+		return
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("cannot run the GUI tests under CI=true: %s", missing)
+	}
+	t.Skipf("skipping the GUI tests: %s", missing)
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and concurrent readers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// logLine is one line a process wrote, with when it arrived.
+type logLine struct {
+	at   time.Time
+	text string
+}
+
+// lineLog collects a process's output line by line, time-stamped, for
+// waiting on a line and for parsing probe lines. Safe for one writer and
+// concurrent readers.
+type lineLog struct {
+	mu      sync.Mutex
+	partial []byte
+	lines   []logLine
+	changed chan struct{} // closed and replaced on every new line
+}
+
+func newLineLog() *lineLog { return &lineLog{changed: make(chan struct{})} }
+
+func (l *lineLog) Write(p []byte) (int, error) {
+	now := time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.partial = append(l.partial, p...)
+	added := false
+	for {
+		i := bytes.IndexByte(l.partial, '\n')
+		if i < 0 {
+			break
+		}
+		l.lines = append(l.lines, logLine{at: now, text: string(l.partial[:i])})
+		l.partial = l.partial[i+1:]
+		added = true
+	}
+	if added {
+		close(l.changed)
+		l.changed = make(chan struct{})
+	}
+	return len(p), nil
+}
+
+// snapshot returns the lines so far (from index from on) and a channel
+// closed when more arrive.
+func (l *lineLog) snapshot(from int) ([]logLine, chan struct{}) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if from > len(l.lines) {
+		from = len(l.lines)
+	}
+	return append([]logLine(nil), l.lines[from:]...), l.changed
+}
+
+// count is the number of complete lines so far.
+func (l *lineLog) count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.lines)
+}
+
+// String is everything written, for failure messages.
+func (l *lineLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var b strings.Builder
+	for _, ln := range l.lines {
+		b.WriteString(ln.text)
+		b.WriteByte('\n')
+	}
+	b.Write(l.partial)
+	return b.String()
+}
+
+// indent prefixes every line of text for log output.
+func indent(text string) string {
+	if text == "" {
+		return "    (empty)"
+	}
+	return "    " + strings.ReplaceAll(strings.TrimRight(text, "\n"), "\n", "\n    ")
+}
+
+// tempDir returns a fresh directory with a short path (socket paths must
+// stay under ~104 bytes), removed when the test ends.
+func tempDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "pfg-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+// xserver is a running Xvfb.
+type xserver struct {
+	display string // ":N"
+	fbdir   string // where Xvfb keeps its framebuffer file (-fbdir)
+	cmd     *exec.Cmd
+	stderr  *syncBuffer
+	exited  chan struct{}
+}
+
+// startX starts Xvfb with one w×h×24 screen on a free display number,
+// which Xvfb picks and reports through -displayfd.
+func startX(w, h int) (*xserver, error) {
+	fbdir, err := os.MkdirTemp("", "pfg-x-")
+	if err != nil {
+		return nil, err
+	}
+	r, wr, err := os.Pipe()
+	if err != nil {
+		os.RemoveAll(fbdir)
+		return nil, err
+	}
+	defer r.Close()
+	x := &xserver{fbdir: fbdir, stderr: new(syncBuffer), exited: make(chan struct{})}
+	x.cmd = exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", w, h),
+		"-nolisten", "tcp", "-noreset", "-fbdir", fbdir)
+	x.cmd.ExtraFiles = []*os.File{wr}
+	x.cmd.Stderr = x.stderr
+	// Pdeathsig: a test binary that dies (a panic, a timeout) takes its
+	// display along rather than leaving it running.
+	x.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	if err := x.cmd.Start(); err != nil {
+		wr.Close()
+		os.RemoveAll(fbdir)
+		return nil, fmt.Errorf("starting Xvfb: %w", err)
+	}
+	wr.Close()
+	go func() {
+		x.cmd.Wait()
+		close(x.exited)
+	}()
+	got := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(r).ReadString('\n')
+		got <- strings.TrimSpace(line)
+	}()
+	select {
+	case n := <-got:
+		if _, err := strconv.Atoi(n); err != nil {
+			x.stop()
+			return nil, fmt.Errorf("Xvfb reported display %q; stderr:\n%s", n, indent(x.stderr.String()))
+		}
+		x.display = ":" + n
+	case <-time.After(xStartTimeout):
+		x.stop()
+		return nil, fmt.Errorf("Xvfb did not report a display within %v; stderr:\n%s", xStartTimeout, indent(x.stderr.String()))
+	}
+	return x, nil
+}
+
+// stop ends Xvfb and removes its framebuffer directory.
+func (x *xserver) stop() {
+	select {
+	case <-x.exited:
+	default:
+		x.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-x.exited:
+		case <-time.After(stopTimeout):
+			x.cmd.Process.Kill()
+			<-x.exited
+		}
+	}
+	os.RemoveAll(x.fbdir)
+}
+
+var (
+	sharedMu  sync.Mutex
+	sharedX   *xserver
+	sharedErr error
+)
+
+// display returns the tests' shared Xvfb, starting it on first use.
+func display(t testing.TB) *xserver {
+	t.Helper()
+	need(t)
+	sharedMu.Lock()
+	defer sharedMu.Unlock()
+	if sharedX == nil && sharedErr == nil {
+		sharedX, sharedErr = startX(screenW, screenH)
+	}
+	if sharedErr != nil {
+		t.Fatal(sharedErr)
+	}
+	return sharedX
+}
+
+func stopSharedX() {
+	sharedMu.Lock()
+	defer sharedMu.Unlock()
+	if sharedX != nil {
+		sharedX.stop()
+		sharedX = nil
+	}
+}
+
+// app is a running desktop app.
+type app struct {
+	t    testing.TB
+	x    *xserver
+	dir  string // working directory, HOME and XDG base
+	sock string
+	env  []string
+	cmd  *exec.Cmd
+	log  *lineLog // stderr
+
+	exited  chan struct{}
+	waitErr error
+	win     string // X window id
+}
+
+// appEnv is the environment of the app and of the CLI runs against it:
+// an isolated HOME and XDG tree, a UTF-8 locale, a plain shell with a
+// short prompt, no session bus, and Fyne's scale pinned to 1 so pixel
+// positions do not depend on the virtual screen's reported size.
+func appEnv(dir, displayName string) []string {
+	return []string{
+		"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "LANG=en_US.UTF-8", "SHELL=/bin/sh", "PS1=$ ",
+		"DISPLAY=" + displayName, "FYNE_SCALE=1", "DBUS_SESSION_BUS_ADDRESS=unix:path=" + filepath.Join(dir, "no-bus"),
+		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "XDG_STATE_HOME=" + filepath.Join(dir, "state"),
+		"XDG_RUNTIME_DIR=" + filepath.Join(dir, "run"), "XDG_CACHE_HOME=" + filepath.Join(dir, "cache"),
+		"XDG_DATA_HOME=" + filepath.Join(dir, "data"),
+		"PANEFLOW_IPC_SCRIPTING=1",
+	}
+}
+
+// startApp runs the GUI binary with --socket on x and waits until it logs
+// that its window is shown, the socket answers and the window can be
+// found. extra adds environment variables.
+func startApp(t testing.TB, x *xserver, extra ...string) *app {
+	t.Helper()
+	a := launch(t, x, guiBin, []string{"--socket"}, extra)
+	if _, err := a.waitLine(regexp.MustCompile(`^paneflow: window ready socket=`), 0, appStartTimeout); err != nil {
+		t.Fatalf("the app did not log `paneflow: window ready`: %v\nstderr:\n%s", err, indent(a.log.String()))
+	}
+	if want := "socket=" + a.sock; !strings.Contains(a.log.String(), want) {
+		t.Errorf("the window-ready line does not name the socket (want %q):\n%s", want, indent(a.log.String()))
+	}
+	a.waitPing()
+	a.eventually("the Paneflow window to be mapped", func() (bool, string) {
+		r := runTool(t, a.env, "xdotool", "search", "--all", "--onlyvisible", "--pid", strconv.Itoa(a.pid()), "--name", "^Paneflow")
+		ids := strings.Fields(r.stdout)
+		if len(ids) == 0 {
+			return false, r.String()
+		}
+		a.win = ids[len(ids)-1]
+		return true, ""
+	})
+	return a
+}
+
+// startServe runs the headless server (`paneflow serve --size COLSxROWS`,
+// the nogui CLI) in a fresh directory, for comparisons with the window.
+func startServe(t testing.TB, size string) *app {
+	t.Helper()
+	a := launch(t, nil, cliBin, []string{"serve", "--size", size, "--socket"}, nil)
+	a.waitPing()
+	return a
+}
+
+// launch starts prog with args and the socket path appended, in a fresh
+// directory that is its HOME and XDG base, on x's display when x is not
+// nil. The process is stopped (SIGTERM, checked to exit 0) when the test
+// ends.
+func launch(t testing.TB, x *xserver, prog string, args, extra []string) *app {
+	t.Helper()
+	dir := tempDir(t)
+	for _, d := range []string{"config", "state", "run", "cache", "data"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := &app{t: t, x: x, dir: dir, sock: filepath.Join(dir, "pf.sock"), log: newLineLog(), exited: make(chan struct{})}
+	displayName := ""
+	if x != nil {
+		displayName = x.display
+	}
+	a.env = append(appEnv(dir, displayName), extra...)
+	a.cmd = exec.Command(prog, append(args, a.sock)...)
+	a.cmd.Env = a.env
+	a.cmd.Dir = dir
+	a.cmd.Stderr = a.log
+	a.cmd.Stdout = a.log
+	a.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
+	if err := a.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		a.waitErr = a.cmd.Wait()
+		close(a.exited)
+	}()
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("%s (pid %d, socket %s) output:\n%s", filepath.Base(prog), a.cmd.Process.Pid, a.sock, indent(a.log.String()))
+		}
+	})
+	t.Cleanup(a.stop)
+	return a
+}
+
+// waitPing waits until the socket answers system.ping.
+func (a *app) waitPing() {
+	a.t.Helper()
+	a.eventually("the socket to answer system.ping", func() (bool, string) {
+		res, err := a.tryRPC("system.ping", nil)
+		return err == nil && strings.Contains(string(res), `"pong":true`), fmt.Sprint(string(res), err)
+	})
+}
+
+func (a *app) pid() int { return a.cmd.Process.Pid }
+
+// waitLine waits until a line from index from on matches re and returns
+// it, or fails when the app exits or timeout passes.
+func (a *app) waitLine(re *regexp.Regexp, from int, timeout time.Duration) (logLine, error) {
+	deadline := time.After(timeout)
+	for {
+		lines, changed := a.log.snapshot(from)
+		for _, l := range lines {
+			if re.MatchString(l.text) {
+				return l, nil
+			}
+		}
+		from += len(lines)
+		select {
+		case <-changed:
+		case <-a.exited:
+			lines, _ := a.log.snapshot(from)
+			for _, l := range lines {
+				if re.MatchString(l.text) {
+					return l, nil
+				}
+			}
+			return logLine{}, fmt.Errorf("the app exited (%v) first", a.waitErr)
+		case <-deadline:
+			return logLine{}, fmt.Errorf("no line matched /%s/ within %v", re, timeout)
+		}
+	}
+}
+
+// terminate sends SIGTERM and returns the exit error (nil for exit 0),
+// failing the test when the app does not exit in time.
+func (a *app) terminate() error {
+	a.t.Helper()
+	select {
+	case <-a.exited:
+		return a.waitErr
+	default:
+	}
+	a.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-a.exited:
+		return a.waitErr
+	case <-time.After(stopTimeout):
+		a.cmd.Process.Kill()
+		<-a.exited
+		a.t.Errorf("the app did not exit within %v of SIGTERM", stopTimeout)
+		return a.waitErr
+	}
+}
+
+// stop ends the app if it still runs, checking it exits cleanly.
+func (a *app) stop() {
+	select {
+	case <-a.exited:
+		return
+	default:
+	}
+	if err := a.terminate(); err != nil {
+		a.t.Errorf("the app exited with %v after SIGTERM, want exit 0", err)
+	}
+}
+
+// eventually polls cond until it reports true, failing the test with the
+// last state it described after pollTimeout.
+func (a *app) eventually(what string, cond func() (bool, string)) {
+	a.t.Helper()
+	deadline := time.Now().Add(pollTimeout)
+	for {
+		ok, state := cond()
+		if ok {
+			return
+		}
+		select {
+		case <-a.exited:
+			a.t.Fatalf("the app exited (%v) while waiting for %s", a.waitErr, what)
+		default:
+		}
+		if time.Now().After(deadline) {
+			a.t.Fatalf("gave up after %v waiting for %s; last state:\n%s", pollTimeout, what, indent(state))
+		}
+		time.Sleep(pollEvery)
+	}
+}
+
+// result is one run of a program.
+type result struct {
+	prog           string
+	args           []string
+	stdout, stderr string
+	code           int
+}
+
+func (r result) String() string {
+	return fmt.Sprintf("`%s %s` exited %d\n  stdout:\n%s\n  stderr:\n%s",
+		r.prog, strings.Join(r.args, " "), r.code, indent(r.stdout), indent(r.stderr))
+}
+
+// runTool runs prog with env, failing the test only when it cannot start
+// or does not finish within cliTimeout.
+func runTool(t testing.TB, env []string, prog string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), cliTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, prog, args...)
+	cmd.Env = env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	r := result{prog: filepath.Base(prog), args: args, stdout: out.String(), stderr: errb.String()}
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		t.Fatalf("%s did not finish within %v", r, cliTimeout)
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("%s %s: %v", prog, strings.Join(args, " "), err)
+	}
+	return r
+}
+
+// mustTool runs prog and fails the test unless it exits 0.
+func mustTool(t testing.TB, env []string, prog string, args ...string) string {
+	t.Helper()
+	r := runTool(t, env, prog, args...)
+	if r.code != 0 {
+		t.Fatalf("want exit 0:\n%s", r)
+	}
+	return r.stdout
+}
+
+// cli runs the nogui paneflow CLI against the app.
+func (a *app) cli(args ...string) result {
+	a.t.Helper()
+	return runTool(a.t, append(append([]string{}, a.env...), "PANEFLOW_SOCKET_PATH="+a.sock), cliBin, args...)
+}
+
+// mustCLI runs the CLI, fails the test unless it exits 0, and decodes its
+// stdout as JSON into v when v is not nil.
+func (a *app) mustCLI(v any, args ...string) string {
+	a.t.Helper()
+	r := a.cli(args...)
+	if r.code != 0 {
+		a.t.Fatalf("want exit 0:\n%s", r)
+	}
+	if v != nil {
+		if err := json.Unmarshal([]byte(r.stdout), v); err != nil {
+			a.t.Fatalf("output is not the expected JSON (%v):\n%s", err, r)
+		}
+	}
+	return r.stdout
+}
+
+// xdo runs xdotool on the app's display.
+func (a *app) xdo(args ...string) string {
+	a.t.Helper()
+	return mustTool(a.t, a.env, "xdotool", args...)
+}
+
+// tryRPC calls method on a fresh connection and returns its result.
+func (a *app) tryRPC(method string, params any) (json.RawMessage, error) {
+	c, err := net.Dial("unix", a.sock)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(cliTimeout))
+	req := map[string]any{"jsonrpc": "2.0", "id": 1, "method": method}
+	if params != nil {
+		req["params"] = params
+	}
+	line, _ := json.Marshal(req)
+	if _, err := c.Write(append(line, '\n')); err != nil {
+		return nil, err
+	}
+	reply, err := bufio.NewReader(c).ReadBytes('\n')
+	if err != nil {
+		return nil, err
+	}
+	var f struct {
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(reply, &f); err != nil {
+		return nil, fmt.Errorf("reply %q: %w", reply, err)
+	}
+	if f.Error != nil {
+		return nil, fmt.Errorf("%s: error %d: %s", method, f.Error.Code, f.Error.Message)
+	}
+	return f.Result, nil
+}
+
+// rpc calls method and decodes its result into v, failing the test on
+// error.
+func (a *app) rpc(v any, method string, params any) {
+	a.t.Helper()
+	res, err := a.tryRPC(method, params)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	if v != nil {
+		if err := json.Unmarshal(res, v); err != nil {
+			a.t.Fatalf("%s result %s: %v", method, res, err)
+		}
+	}
+}
+
+// layoutNode is the part of workspace.current's layout tree the tests use.
+type layoutNode struct {
+	Type      string       `json:"type"`
+	Direction string       `json:"direction"`
+	Ratios    []float64    `json:"ratios"`
+	Children  []layoutNode `json:"children"`
+	Surfaces  []struct {
+		SurfaceID  uint64 `json:"surface_id"`
+		CustomName string `json:"custom_name"`
+		Focus      bool   `json:"focus"`
+	} `json:"surfaces"`
+}
+
+// current is workspace.current's result.
+type current struct {
+	Index  int         `json:"index"`
+	Title  string      `json:"title"`
+	Panes  int         `json:"panes"`
+	Layout *layoutNode `json:"layout"`
+}
+
+// current returns the active workspace without scrollback.
+func (a *app) current() current {
+	a.t.Helper()
+	var c current
+	a.rpc(&c, "workspace.current", map[string]any{"scrollback": false})
+	return c
+}
+
+// focused returns the focused pane of the active workspace, 0 for none.
+func (c current) focused() uint64 {
+	var walk func(n *layoutNode) uint64
+	walk = func(n *layoutNode) uint64 {
+		for _, s := range n.Surfaces {
+			if s.Focus {
+				return s.SurfaceID
+			}
+		}
+		for i := range n.Children {
+			if id := walk(&n.Children[i]); id != 0 {
+				return id
+			}
+		}
+		return 0
+	}
+	if c.Layout == nil {
+		return 0
+	}
+	return walk(c.Layout)
+}
+
+// listing is `paneflow ls`'s output.
+type listing struct {
+	PaneCount int `json:"pane_count"`
+	Workspace int `json:"workspace"`
+	Surfaces  []struct {
+		ID        uint64 `json:"surface_id"`
+		Name      string `json:"name"`
+		Workspace int    `json:"workspace"`
+	} `json:"surfaces"`
+}
+
+func (a *app) ls() listing {
+	a.t.Helper()
+	var l listing
+	a.mustCLI(&l, "ls")
+	return l
+}
+
+// readRaw returns the text of a pane's newest rows.
+func (a *app) readRaw(target string) string {
+	a.t.Helper()
+	return a.mustCLI(nil, "read", target, "--raw", "--lines", "400")
+}
+
+// waitOutput polls `read --raw` until the pane's text matches re.
+func (a *app) waitOutput(target, re string) {
+	a.t.Helper()
+	rx := regexp.MustCompile(re)
+	a.eventually(fmt.Sprintf("pane %s to show /%s/", target, re), func() (bool, string) {
+		text := a.readRaw(target)
+		return rx.MatchString(text), text
+	})
+}
+
+// geometry is a window's position and size on the screen.
+type geometry struct{ X, Y, W, H int }
+
+// geometry asks xdotool where the app's window is.
+func (a *app) geometry() geometry {
+	a.t.Helper()
+	out := a.xdo("getwindowgeometry", "--shell", a.win)
+	var g geometry
+	for _, f := range strings.Fields(out) {
+		k, v, _ := strings.Cut(f, "=")
+		n, _ := strconv.Atoi(v)
+		switch k {
+		case "X":
+			g.X = n
+		case "Y":
+			g.Y = n
+		case "WIDTH":
+			g.W = n
+		case "HEIGHT":
+			g.H = n
+		}
+	}
+	if g.W == 0 || g.H == 0 {
+		a.t.Fatalf("xdotool getwindowgeometry gave %q", out)
+	}
+	return g
+}
+
+// shots numbers the screenshot names of each test in order of first use:
+// a name taken again (polling until something shows) overwrites its file.
+var (
+	shotsMu sync.Mutex
+	shots   = map[string]map[string]int{} // test → name → number
+)
+
+// screenshot captures the app's window with ImageMagick's import, keeps
+// it as an artifact named after the test and name, and decodes it.
+func (a *app) screenshot(name string) image.Image {
+	a.t.Helper()
+	if err := os.MkdirAll(artifacts, 0o755); err != nil {
+		a.t.Fatal(err)
+	}
+	shotsMu.Lock()
+	names := shots[a.t.Name()]
+	if names == nil {
+		names = map[string]int{}
+		shots[a.t.Name()] = names
+	}
+	n, ok := names[name]
+	if !ok {
+		n = len(names) + 1
+		names[name] = n
+	}
+	shotsMu.Unlock()
+	base := strings.NewReplacer("/", "-", " ", "_").Replace(a.t.Name())
+	path := filepath.Join(artifacts, fmt.Sprintf("%s-%02d-%s.png", base, n, name))
+	mustTool(a.t, a.env, "import", "-display", a.x.display, "-window", a.win, path)
+	f, err := os.Open(path)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		a.t.Fatalf("decoding %s: %v", path, err)
+	}
+	if !ok {
+		a.t.Logf("screenshot %s (%dx%d)", path, img.Bounds().Dx(), img.Bounds().Dy())
+	}
+	return img
+}
