@@ -28,6 +28,11 @@ type Config struct {
 	// how long send_text waits after a bracketed paste before sending the
 	// separate carriage return.
 	SubmitPasteDelay time.Duration
+	// ShellIntegration (shell_integration, default true) starts bash, zsh
+	// and fish panes with Paneflow's startup hook: it keeps the agent
+	// launch shim first in PATH at every prompt (login profiles often reset
+	// PATH) and reports the directory with OSC 7. Applies to new panes.
+	ShellIntegration bool
 	// AIUnrestricted (ai_unrestricted, default false) opens
 	// surface.send_text without PANEFLOW_IPC_SCRIPTING=1 (send_keystroke
 	// stays gated).
@@ -133,6 +138,7 @@ func Default() Config {
 	return Config{
 		SubmitPasteDelay:       70 * time.Millisecond,
 		AIInjectionFence:       true,
+		ShellIntegration:       true,
 		AgentStallThreshold:    60 * time.Second,
 		FontSize:               13,
 		LineHeight:             1.2,
@@ -215,6 +221,12 @@ func Parse(data []byte) (Config, []string) {
 				c.SubmitPasteDelay = time.Duration(n) * time.Millisecond
 			} else {
 				warn("submit_paste_delay_ms: want an integer from 10 to 5000, got %v; using 70", v)
+			}
+		case "shell_integration":
+			if b, ok := v.(bool); ok {
+				c.ShellIntegration = b
+			} else {
+				warn("shell_integration: want true or false, got %v; using true", v)
 			}
 		case "ai_unrestricted":
 			if b, ok := v.(bool); ok {

@@ -24,6 +24,7 @@ func TestParse(t *testing.T) {
 submit_paste_delay_ms = 120
 ai_unrestricted = true
 ai_injection_fence = false
+shell_integration = false
 agent_stall_threshold_secs = 90
 [terminal]
 scrollback_lines = 500
@@ -33,6 +34,7 @@ env = { FOO = "bar", EDITOR = "vim" }
 				c.DefaultShell = "/bin/zsh"
 				c.SubmitPasteDelay = 120 * time.Millisecond
 				c.AIUnrestricted, c.AIInjectionFence = true, false
+				c.ShellIntegration = false
 				c.AgentStallThreshold = 90 * time.Second
 				c.Terminal.ScrollbackLines = 500
 				c.Terminal.Env = map[string]string{"FOO": "bar", "EDITOR": "vim"}
@@ -45,10 +47,11 @@ env = { FOO = "bar", EDITOR = "vim" }
 		},
 		{
 			name: "bad values keep defaults",
-			in:   "submit_paste_delay_ms = 1\nai_unrestricted = \"yes\"\n[terminal]\nscrollback_lines = -5\nenv = { A = 1, \"B=C\" = \"x\", D = \"ok\" }\n",
+			in:   "submit_paste_delay_ms = 1\nai_unrestricted = \"yes\"\nshell_integration = 1\n[terminal]\nscrollback_lines = -5\nenv = { A = 1, \"B=C\" = \"x\", D = \"ok\" }\n",
 			edit: func(c *Config) { c.Terminal.Env = map[string]string{"D": "ok"} },
 			warns: []string{
 				"ai_unrestricted: want true or false, got yes; using false",
+				"shell_integration: want true or false, got 1; using true",
 				"submit_paste_delay_ms: want an integer from 10 to 5000, got 1; using 70",
 				"terminal.env.A: want a string, got an integer; ignored",
 				"terminal.env: invalid variable name \"B=C\"; ignored",

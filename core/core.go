@@ -108,7 +108,7 @@ func New(o Options) (*Core, error) {
 	c.Workspaces = workspace.NewManager(workspace.Options{
 		Cols: cols, Rows: rows, SocketPath: path, Bus: c.Bus, Getenv: getenv,
 		Shell: shell, Env: env, Scrollback: cfg.Terminal.ScrollbackLines, Version: version.String(),
-		ShimDir: shims.dir,
+		ShimDir: shims.dir, NoShellIntegration: !cfg.ShellIntegration,
 	})
 	c.Conductor = conductor.New(conductor.Options{
 		Bus:            c.Bus,

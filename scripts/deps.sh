@@ -25,7 +25,9 @@ set -euo pipefail
 #   tmux, vim, less, procps (top)
 #                          programs the terminal fidelity tests run in both a
 #                          Paneflow terminal and a tmux pane
-base=(make ca-certificates git gcc libc6-dev locales tmux vim less procps)
+#   zsh, fish              shells whose integration (shim first in PATH, OSC 7)
+#                          is tested in real panes, like bash's
+base=(make ca-certificates git gcc libc6-dev locales tmux vim less procps zsh fish)
 
 # gui: the Fyne desktop window (cgo with GL and X11 headers: `make run`,
 # bin/paneflow-gui) and its end-to-end tests under a virtual display (Xvfb,
@@ -42,7 +44,7 @@ default_groups=(base gui)
 # systems without apt.
 commands_of() {
 	case $1 in
-	base) echo make git gcc tmux vim less top ;;
+	base) echo make git gcc tmux vim less top zsh fish ;;
 	# macOS builds the window with Xcode's compiler and has no use for the
 	# X11 test tools (test/gui runs on Linux only).
 	gui) if [ "$(uname -s)" = Darwin ]; then echo cc; else echo gcc pkg-config Xvfb xdotool import; fi ;;

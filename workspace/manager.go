@@ -62,6 +62,13 @@ type Options struct {
 	// every pane start, outside the manager's lock, possibly from several
 	// goroutines at once; nil, or "", means no shims.
 	ShimDir func() string
+	// NoShellIntegration turns off shell integration: by default a pane
+	// running bash, zsh or fish interactively (no command; Shell with no
+	// arguments or just -l/--login) is started so that, after the user's
+	// startup files, PANEFLOW_BIN_DIR is put first in PATH again at every
+	// prompt and the shell reports its directory with OSC 7. Other shells
+	// and Windows are never changed.
+	NoShellIntegration bool
 }
 
 // PaneSpec describes a pane to start.
@@ -336,7 +343,7 @@ func (m *Manager) startSurface(id, wsID uint64, index int, spec PaneSpec, cwd st
 	if spec.Command != "" {
 		argv = commandArgv(m.shell, spec.Command)
 	}
-	env := withShimDir(paneEnv(baseEnv(), m.o.Env, spec.Env, m.fixedEnv(id, wsID, index)), m.shimDir())
+	argv, env := m.integrate(argv, spec, withShimDir(paneEnv(baseEnv(), m.o.Env, spec.Env, m.fixedEnv(id, wsID, index)), m.shimDir()))
 	t, err := terminal.Start(terminal.Options{
 		Argv: argv, Dir: cwd, Env: env,
 		Cols: m.o.Cols, Rows: m.o.Rows, Scrollback: m.o.Scrollback,
