@@ -343,6 +343,7 @@ func (m *Manager) startSurface(id, wsID uint64, index int, spec PaneSpec, cwd st
 	if spec.Command != "" {
 		argv = commandArgv(m.shell, spec.Command)
 	}
+	shown := argv
 	argv, env := m.integrate(argv, spec, withShimDir(paneEnv(baseEnv(), m.o.Env, spec.Env, m.fixedEnv(id, wsID, index)), m.shimDir()))
 	t, err := terminal.Start(terminal.Options{
 		Argv: argv, Dir: cwd, Env: env,
@@ -352,7 +353,7 @@ func (m *Manager) startSurface(id, wsID uint64, index int, spec PaneSpec, cwd st
 		return nil, fmt.Errorf("workspace: start %q: %w", argv[0], err)
 	}
 	return &Surface{
-		id: id, m: m, term: t, dir: cwd, command: spec.Command,
+		id: id, m: m, term: t, dir: cwd, command: spec.Command, argv: shown,
 		custom: SanitizeName(spec.Name), gone: make(chan struct{}),
 	}, nil
 }

@@ -131,10 +131,11 @@ func TestIntegrateShellRefusesSharedDir(t *testing.T) {
 
 // shellCase is a real pane running one shell with integration.
 type shellCase struct {
-	t    *testing.T
-	home string
-	shim string
-	s    *Surface
+	t         *testing.T
+	home      string
+	shim      string
+	shellPath string // the shell's path, as $SHELL gave it
+	s         *Surface
 }
 
 // startShellPane starts a pane running shell as $SHELL -l, with HOME a
@@ -189,7 +190,7 @@ func startShellPane(t *testing.T, shell string, files map[string]string) *shellC
 	if !ok {
 		t.Fatal("no pane")
 	}
-	return &shellCase{t: t, home: home, shim: shim, s: s}
+	return &shellCase{t: t, home: home, shim: shim, shellPath: path, s: s}
 }
 
 // run types a command line and waits for want in the pane.
@@ -250,6 +251,10 @@ func TestBashIntegrationKeepsUserRc(t *testing.T) {
 		".bashrc":       "alias pfalias='echo ALIAS$((40+2))'\nPROMPT_COMMAND='pfcount=$((pfcount+1))'\n",
 	})
 	c.check()
+	// The idle shell is shown as configured, not with the --rcfile words.
+	if argv, ok := c.s.ForegroundArgv(); !ok || strings.Join(argv, " ") != c.shellPath+" -l" {
+		t.Errorf("ForegroundArgv = %q, %v; want the configured %q", argv, ok, c.shellPath+" -l")
+	}
 	c.run("pfalias", "ALIAS42")
 	c.run("echo C${pfcount:+ok}$?", "Cok0")
 	// A command dropping the shim directory is undone at the next prompt.

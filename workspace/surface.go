@@ -20,7 +20,11 @@ type Surface struct {
 	term    *terminal.Terminal
 	dir     string // working directory it was started in
 	command string // PaneSpec.Command ("" for a shell)
-	gone    chan struct{}
+	// argv is the program as configured, before shell integration
+	// rewrote its arguments: what the pane reports while its own
+	// process is in the foreground.
+	argv []string
+	gone chan struct{}
 
 	// Guarded by m.mu.
 	ws     *wsState
@@ -112,8 +116,15 @@ func (s *Surface) foreground() (argv []string, cmdline, cwd string, ok bool) {
 	if err != nil || len(fg.Argv) == 0 {
 		return nil, "", "", false
 	}
-	if fg.Pid == s.term.Pid() && s.command != "" {
-		return splitCommand(s.command), s.command, fg.Cwd, true
+	if fg.Pid == s.term.Pid() {
+		switch {
+		case s.command != "":
+			return splitCommand(s.command), s.command, fg.Cwd, true
+		case len(s.argv) > 0:
+			// The shell itself: shown as configured ("/bin/bash -l"), not
+			// with the integration's --rcfile arguments.
+			return s.argv, strings.Join(s.argv, " "), fg.Cwd, true
+		}
 	}
 	return fg.Argv, strings.Join(fg.Argv, " "), fg.Cwd, true
 }
