@@ -1,0 +1,79 @@
+package e2e
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestNoVerbHandsOverToTheDesktopApp checks that the static `paneflow`
+// with no verb runs the desktop app's binary installed next to it (through
+// a symlink too), passing its arguments and exit code, and explains itself
+// when there is none.
+func TestNoVerbHandsOverToTheDesktopApp(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("shell script stand-in")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	pf := filepath.Join(dir, "paneflow")
+	raw, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pf, raw, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := func(path string, args ...string) (string, string, int) {
+		t.Helper()
+		cmd := exec.Command(path, args...)
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "LANG=en_US.UTF-8", "HOME=" + dir}
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		var ee *exec.ExitError
+		switch {
+		case errors.As(err, &ee):
+			return out.String(), errb.String(), ee.ExitCode()
+		case err != nil:
+			t.Fatal(err)
+		}
+		return out.String(), errb.String(), 0
+	}
+
+	// No desktop app installed: the message, exit 2.
+	_, stderr, code := run(pf, "--socket", filepath.Join(dir, "s.sock"))
+	if code != 2 || !strings.Contains(stderr, "paneflow serve") {
+		t.Fatalf("without paneflow-gui: exit %d, stderr %q; want 2 and a pointer to paneflow serve", code, stderr)
+	}
+
+	// A stand-in desktop app: it gets the arguments, its exit code comes back.
+	gui := "#!/bin/sh\necho \"GUI $*\"\nexit 7\n"
+	if err := os.WriteFile(filepath.Join(dir, "paneflow-gui"), []byte(gui), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "s.sock")
+	stdout, stderr, code := run(pf, "--socket", sock)
+	if code != 7 || strings.TrimSpace(stdout) != "GUI --socket "+sock {
+		t.Fatalf("hand-off: exit %d, stdout %q, stderr %q; want 7 and the arguments passed on", code, stdout, stderr)
+	}
+
+	// Through a symlink elsewhere (how `paneflow` is often put on PATH).
+	link := filepath.Join(t.TempDir(), "paneflow")
+	if err := os.Symlink(pf, link); err != nil {
+		t.Fatal(err)
+	}
+	if stdout, _, code := run(link); code != 7 || strings.TrimSpace(stdout) != "GUI" {
+		t.Errorf("hand-off through a symlink: exit %d, stdout %q", code, stdout)
+	}
+
+	// A verb never hands over.
+	if stdout, _, code := run(pf, "version"); code != 0 || strings.Contains(stdout, "GUI") {
+		t.Errorf("paneflow version: exit %d, stdout %q; want the CLI's own answer", code, stdout)
+	}
+}
