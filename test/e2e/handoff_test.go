@@ -1,3 +1,5 @@
+//go:build linux
+
 package e2e
 
 import (
@@ -6,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -16,9 +17,6 @@ import (
 // a symlink too), passing its arguments and exit code, and explains itself
 // when there is none.
 func TestNoVerbHandsOverToTheDesktopApp(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("shell script stand-in")
-	}
 	t.Parallel()
 	dir := t.TempDir()
 	pf := filepath.Join(dir, "paneflow")
