@@ -15,6 +15,7 @@ import (
 	"github.com/paneflow-go/paneflow/app/render"
 	"github.com/paneflow-go/paneflow/app/termview"
 	"github.com/paneflow-go/paneflow/config"
+	"github.com/paneflow-go/paneflow/terminal"
 )
 
 // Font size limits of the font zoom (spec gui.md §5: 8–32 pt).
@@ -59,6 +60,8 @@ func (s *shell) applyConfigLocked(cfg config.Config, warns []string, initial boo
 	for _, v := range s.views {
 		v.SetFonts(s.fonts)
 		v.SetPalette(s.palette)
+		v.SetCursor(cursorShape(cfg.Terminal.CursorShape), blinkMode(cfg.Terminal.CursorBlink))
+		v.SetScrollMultiplier(cfg.Terminal.ScrollMultiplier)
 	}
 	if s.banner != nil {
 		for _, m := range msgs {
@@ -186,6 +189,7 @@ func (s *shell) viewOptionsLocked(id uint64) termview.Options {
 		},
 		ProbeName:   fmt.Sprint(id),
 		CursorBlink: blinkMode(s.cfg.Terminal.CursorBlink),
+		CursorShape: cursorShape(s.cfg.Terminal.CursorShape),
 	}
 	if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
 		o.Probe = os.Stderr
@@ -201,6 +205,18 @@ func (s *shell) workspaceOf(id uint64) uint64 {
 		}
 	}
 	return 0
+}
+
+// cursorShape maps terminal.cursor_shape to the shape drawn while the
+// program has chosen none.
+func cursorShape(v string) terminal.CursorShape {
+	switch v {
+	case config.CursorBeam:
+		return terminal.CursorBar
+	case config.CursorUnderline:
+		return terminal.CursorUnderline
+	}
+	return terminal.CursorBlock
 }
 
 // blinkMode maps terminal.cursor_blink to the view's mode.

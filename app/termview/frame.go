@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/app/render"
+	"github.com/paneflow-go/paneflow/terminal"
 )
 
 // droppedCounter is an optional Pane capability: the number of lines that
@@ -136,6 +137,9 @@ func (v *View) drawLocked() int {
 		v.pane.Snapshot(&v.snap, 0)
 	}
 	v.drawnGen.Store(v.snap.Generation)
+	if v.snap.Cursor.Shape == terminal.CursorDefault {
+		v.snap.Cursor.Shape = v.opts.CursorShape
+	}
 
 	if v.snap.SyncOutput {
 		if v.syncSince.IsZero() {

@@ -69,6 +69,10 @@ type Options struct {
 	// the View is focused and stops (cursor shown) after 10 s without
 	// input.
 	CursorBlink BlinkMode
+	// CursorShape is the cursor drawn while the program has not chosen one
+	// with DECSCUSR (the config's terminal.cursor_shape); the zero value,
+	// terminal.CursorDefault, draws a block.
+	CursorShape terminal.CursorShape
 }
 
 // Timing constants.
@@ -327,6 +331,26 @@ func (v *View) SetPalette(p render.Palette) {
 	v.rend.SetPalette(p)
 	v.styleIndicatorLocked()
 	v.drawLocked()
+}
+
+// SetCursor changes the default cursor shape and the blink mode (a
+// configuration reload) and redraws.
+func (v *View) SetCursor(shape terminal.CursorShape, blink BlinkMode) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.opts.CursorShape, v.opts.CursorBlink = shape, blink
+	v.drawLocked()
+}
+
+// SetScrollMultiplier changes how far one wheel notch scrolls (3 lines
+// times m, clamped to 0.1–10; 0 means 1).
+func (v *View) SetScrollMultiplier(m float64) {
+	if m == 0 {
+		m = 1
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.opts.ScrollMultiplier = min(max(m, 0.1), 10)
 }
 
 // SetAttention shows or hides the attention ring (an agent in the pane

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/paneflow-go/paneflow/app/render"
+	"github.com/paneflow-go/paneflow/terminal"
 )
 
 func TestFind(t *testing.T) {
@@ -310,4 +311,35 @@ func TestGoldens(t *testing.T) {
 		h.v.SetAttention(true)
 		assertGolden(t, "scrolled", h.capture())
 	})
+}
+
+func TestCursorShapeDefault(t *testing.T) {
+	h := newHarness(t, 20, 5, Options{CursorShape: terminal.CursorBar})
+	h.output("$ ")
+	shape := func() terminal.CursorShape {
+		h.v.mu.Lock()
+		defer h.v.mu.Unlock()
+		return h.v.snap.Cursor.Shape
+	}
+	if got := shape(); got != terminal.CursorBar {
+		t.Fatalf("configured bar cursor: drawn shape %v", got)
+	}
+	// The program's own choice (DECSCUSR 4: steady underline) wins.
+	h.output("\x1b[4 q")
+	if got := shape(); got != terminal.CursorUnderline {
+		t.Fatalf("after DECSCUSR 4: drawn shape %v, want underline", got)
+	}
+	// Back to the user's default (DECSCUSR 0), now changed by a reload.
+	h.v.SetCursor(terminal.CursorBlock, BlinkOff)
+	h.output("\x1b[0 q")
+	if got := shape(); got != terminal.CursorBlock {
+		t.Fatalf("after DECSCUSR 0 and SetCursor(block): drawn shape %v", got)
+	}
+	h.v.SetScrollMultiplier(50)
+	h.v.mu.Lock()
+	m := h.v.opts.ScrollMultiplier
+	h.v.mu.Unlock()
+	if m != 10 {
+		t.Errorf("SetScrollMultiplier(50) kept %v, want the 10 cap", m)
+	}
 }
