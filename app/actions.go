@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/paneflow-go/paneflow/app/keymap"
+	"github.com/paneflow-go/paneflow/app/termview"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -54,7 +55,7 @@ func (s *shell) installCanvasKeysLocked() {
 			if s.modsStale.Swap(false) {
 				s.heldMods = 0
 			}
-			if m := modifierOf(ev.Name); m != 0 {
+			if m := termview.ModifierOf(ev.Name); m != 0 {
 				s.heldMods |= m
 				return
 			}
@@ -64,7 +65,7 @@ func (s *shell) installCanvasKeysLocked() {
 		})
 	})
 	dc.SetOnKeyUp(func(ev *fyne.KeyEvent) {
-		s.guard(func() { s.heldMods &^= modifierOf(ev.Name) })
+		s.guard(func() { s.heldMods &^= termview.ModifierOf(ev.Name) })
 	})
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		s.guard(func() {
@@ -76,21 +77,6 @@ func (s *shell) installCanvasKeysLocked() {
 			}
 		})
 	})
-}
-
-// modifierOf returns the modifier a modifier key sets, 0 for other keys.
-func modifierOf(k fyne.KeyName) fyne.KeyModifier {
-	switch k {
-	case desktop.KeyShiftLeft, desktop.KeyShiftRight:
-		return fyne.KeyModifierShift
-	case desktop.KeyControlLeft, desktop.KeyControlRight:
-		return fyne.KeyModifierControl
-	case desktop.KeyAltLeft, desktop.KeyAltRight:
-		return fyne.KeyModifierAlt
-	case desktop.KeySuperLeft, desktop.KeySuperRight:
-		return fyne.KeyModifierSuper
-	}
-	return 0
 }
 
 // presetOf maps the layout actions to the model's presets.

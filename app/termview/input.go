@@ -104,8 +104,10 @@ func termMods(m fyne.KeyModifier) terminal.Mod {
 	return t
 }
 
-// modifierBit returns the modifier a modifier key holds, 0 for other keys.
-func modifierBit(name fyne.KeyName) fyne.KeyModifier {
+// ModifierOf returns the modifier a modifier key (left or right Shift,
+// Control, Alt, Super) holds, 0 for other keys: widgets that track held
+// modifiers from desktop.Keyable events share it.
+func ModifierOf(name fyne.KeyName) fyne.KeyModifier {
 	switch name {
 	case desktop.KeyShiftLeft, desktop.KeyShiftRight:
 		return fyne.KeyModifierShift
@@ -136,7 +138,7 @@ func (v *View) KeyDown(ev *fyne.KeyEvent) {
 	defer v.mu.Unlock()
 	v.suppressRune = false
 	v.lastKeyDown = ev.Name
-	if m := modifierBit(ev.Name); m != 0 {
+	if m := ModifierOf(ev.Name); m != 0 {
 		v.mods |= m
 		if m == secondaryMod {
 			v.updateLinkLocked(v.modsLocked() | m)
@@ -148,7 +150,7 @@ func (v *View) KeyDown(ev *fyne.KeyEvent) {
 func (v *View) KeyUp(ev *fyne.KeyEvent) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if m := modifierBit(ev.Name); m != 0 {
+	if m := ModifierOf(ev.Name); m != 0 {
 		v.mods &^= m
 		if m == secondaryMod {
 			v.updateLinkLocked(v.modsLocked() &^ m)
