@@ -1,11 +1,8 @@
 package render_test
 
 import (
-	"bytes"
 	"flag"
-	"fmt"
 	"image"
-	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/paneflow-go/paneflow/app/internal/goldenpng"
 	"github.com/paneflow-go/paneflow/app/render"
 	"github.com/paneflow-go/paneflow/terminal"
 )
@@ -104,67 +102,16 @@ func draw(t testing.TB, r *render.Renderer, s *terminal.Snapshot, o *render.Over
 	return img
 }
 
-// golden compares img with testdata/name.png (rewriting it with -update);
-// a mismatch is written to testdata/failed/name.png.
+// goldenTolerance allows anti-aliased edges to differ by a few levels
+// between CPU architectures (fused multiply-add in the rasteriser); a
+// real change moves a pixel much further.
+const goldenTolerance = 24
+
+// golden compares img with testdata/name.png (rewriting it with -update).
 func golden(t *testing.T, name string, img *image.RGBA) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".png")
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatalf("golden %s: %v (run with -update to create it)", path, err)
-	}
-	defer f.Close()
-	want, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := imageDiff(want, img); diff != "" {
-		failed := filepath.Join("testdata", "failed", name+".png")
-		_ = os.MkdirAll(filepath.Dir(failed), 0o755)
-		_ = os.WriteFile(failed, buf.Bytes(), 0o644)
-		t.Errorf("%s differs from its golden: %s; got written to %s", name, diff, failed)
-	}
+	goldenpng.Check(t, "testdata", name, img, *update, goldenTolerance)
 }
 
 // imageDiff describes how a and b differ ("" when equal).
-func imageDiff(a image.Image, b *image.RGBA) string {
-	if a.Bounds() != b.Bounds() {
-		return "bounds " + a.Bounds().String() + " vs " + b.Bounds().String()
-	}
-	// Anti-aliased edges may differ by a few levels between CPU
-	// architectures (fused multiply-add in the rasteriser); a real change
-	// moves a pixel much further.
-	const tolerance = 24 << 8
-	far := func(u, v uint32) bool { return u > v+tolerance || v > u+tolerance }
-	n := 0
-	var first image.Point
-	for y := b.Rect.Min.Y; y < b.Rect.Max.Y; y++ {
-		for x := b.Rect.Min.X; x < b.Rect.Max.X; x++ {
-			r1, g1, b1, a1 := a.At(x, y).RGBA()
-			r2, g2, b2, a2 := b.At(x, y).RGBA()
-			if far(r1, r2) || far(g1, g2) || far(b1, b2) || far(a1, a2) {
-				if n == 0 {
-					first = image.Pt(x, y)
-				}
-				n++
-			}
-		}
-	}
-	if n == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%d pixels differ, first at %v", n, first)
-}
+func imageDiff(a image.Image, b *image.RGBA) string { return goldenpng.Diff(a, b, goldenTolerance) }

@@ -1,12 +1,8 @@
 package termview
 
 import (
-	"bytes"
 	"flag"
 	"image"
-	"image/png"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -14,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/paneflow-go/paneflow/app/internal/goldenpng"
 	"github.com/paneflow-go/paneflow/terminal"
 )
 
@@ -164,53 +161,8 @@ func (h *harness) capture() image.Image {
 func clipboardText() string { return fyne.CurrentApp().Clipboard().Content() }
 
 // assertGolden compares img with testdata/<name>.png (rewritten with
-// -update); on a mismatch it writes testdata/failed/<name>.png.
+// -update) exactly.
 func assertGolden(t testing.TB, name string, img image.Image) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".png")
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatalf("golden %s: %v (run with -update)", path, err)
-	}
-	defer f.Close()
-	want, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !sameImage(want, img) {
-		failed := filepath.Join("testdata", "failed", name+".png")
-		_ = os.MkdirAll(filepath.Dir(failed), 0o755)
-		_ = os.WriteFile(failed, buf.Bytes(), 0o644)
-		t.Errorf("image differs from %s; got %s", path, failed)
-	}
-}
-
-func sameImage(a, b image.Image) bool {
-	if a.Bounds().Size() != b.Bounds().Size() {
-		return false
-	}
-	ab, bb := a.Bounds(), b.Bounds()
-	for y := 0; y < ab.Dy(); y++ {
-		for x := 0; x < ab.Dx(); x++ {
-			r1, g1, b1, a1 := a.At(ab.Min.X+x, ab.Min.Y+y).RGBA()
-			r2, g2, b2, a2 := b.At(bb.Min.X+x, bb.Min.Y+y).RGBA()
-			if r1>>8 != r2>>8 || g1>>8 != g2>>8 || b1>>8 != b2>>8 || a1>>8 != a2>>8 {
-				return false
-			}
-		}
-	}
-	return true
+	goldenpng.Check(t, "testdata", name, img, *update, 0)
 }
