@@ -114,17 +114,7 @@ func drawBoxRune(g *glyph, r rune, t int) {
 			if k == 1 {
 				near, far = down, up
 			}
-			var ext int
-			switch {
-			case near == 3:
-				ext = -gap // stop at the inner stroke
-			case far == 3:
-				ext = gap + t
-			case near != 0 || far != 0:
-				ext = (t + 1) / 2
-			default:
-				ext = 1
-			}
+			ext := doubleStrokeExt(near, far, gap, t)
 			if side == 0 {
 				fillMask(g, 0, yy, mx+ext, yy+t, 255)
 			} else {
@@ -152,17 +142,7 @@ func drawBoxRune(g *glyph, r rune, t int) {
 			if k == 1 {
 				near, far = right, left
 			}
-			var ext int
-			switch {
-			case near == 3:
-				ext = -gap
-			case far == 3:
-				ext = gap + t
-			case near != 0 || far != 0:
-				ext = (t + 1) / 2
-			default:
-				ext = 1
-			}
+			ext := doubleStrokeExt(near, far, gap, t)
 			if side == 0 {
 				fillMask(g, xx, 0, xx+t, my+ext, 255)
 			} else {
@@ -331,3 +311,21 @@ func drawBlock(g *glyph, r rune) {
 func hypot(a, b float64) float64 { return math.Sqrt(a*a + b*b) }
 
 func abs64(v float64) float64 { return math.Abs(v) }
+
+// doubleStrokeExt is how far one stroke of a double arm reaches past the
+// cell's centre line, given the weights of the crossing arms on its near
+// and far side (3 = double): it stops at the inner stroke of a double arm
+// on its side (inner corner), runs to the outer stroke of one on the
+// other side (outer corner), meets a single crossing arm half-way, and
+// otherwise just closes the centre.
+func doubleStrokeExt(near, far byte, gap, t int) int {
+	switch {
+	case near == 3:
+		return -gap
+	case far == 3:
+		return gap + t
+	case near != 0 || far != 0:
+		return (t + 1) / 2
+	}
+	return 1
+}
