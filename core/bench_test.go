@@ -5,13 +5,12 @@ package core
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/ipc/ipctest"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -23,7 +22,6 @@ import (
 func BenchmarkHookToStatus(b *testing.B) {
 	c, cl := startCore(b, true)
 	pane := c.Workspaces.Surfaces()[0]
-	ctx := context.Background()
 	base := fmt.Sprintf(`"workspace_id":%d,"surface_id":%d,"tool":"claude","pid":4242`, pane.WorkspaceID, pane.ID)
 	frames := []struct {
 		method string
@@ -40,33 +38,8 @@ func BenchmarkHookToStatus(b *testing.B) {
 		f := frames[i%len(frames)]
 		i++
 		start := time.Now()
-		if err := cl.Notify(ctx, f.method, f.params); err != nil {
-			b.Fatal(err)
-		}
-		deadline, resend := start.Add(testDeadline), start.Add(time.Second)
-		for {
-			var st agentStatus
-			if err := cl.Call(ctx, "surface.status", map[string]any{"surface_id": pane.ID}, &st); isBusy(err) {
-				busy++ // the server still counts connections this loop closed
-				continue
-			} else if err != nil {
-				b.Fatal(err)
-			}
-			if st.State == f.want {
-				break
-			}
-			if now := time.Now(); now.After(deadline) {
-				b.Fatalf("after %s, surface.status = %+v, want %s", f.method, st, f.want)
-			} else if now.After(resend) {
-				// The notification was lost (a server at its connection
-				// limit refuses it, and a notification reads no reply).
-				lost++
-				resend = now.Add(time.Second)
-				if err := cl.Notify(ctx, f.method, f.params); err != nil {
-					b.Fatal(err)
-				}
-			}
-		}
+		n := ipctest.NotifyUntilState(b, cl, f.method, f.params, pane.ID, string(f.want), testDeadline)
+		lost, busy = lost+n.Lost, busy+n.Busy
 		lat = append(lat, time.Since(start))
 	}
 	slices.Sort(lat)
@@ -121,10 +94,4 @@ func BenchmarkFleetList100(b *testing.B) {
 		b.Fatalf("fleet.list = %d rows (%v), want 100", len(l.Agents), err)
 	}
 	b.ReportMetric(float64(len(raw)), "reply-bytes")
-}
-
-// isBusy reports whether err is the server's -32000 refusal.
-func isBusy(err error) bool {
-	var ie *ipc.Error
-	return errors.As(err, &ie) && ie.Code == ipc.CodeBusy
 }

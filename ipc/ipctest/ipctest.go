@@ -107,3 +107,54 @@ func Call(t testing.TB, s *ipc.Server, method string, params any) json.RawMessag
 	}
 	return raw
 }
+
+// FrameCounts counts what [NotifyUntilState] had to work around.
+type FrameCounts struct {
+	// Lost is how many times the notification was sent again because the
+	// state had not changed within a second (a server at its connection
+	// limit refuses a notification, and a notification reads no reply).
+	Lost int
+	// Busy is how many surface.status calls were refused with -32000
+	// (the server still counted connections the loop had closed).
+	Busy int
+}
+
+// NotifyUntilState sends the notification method(params) and then calls
+// surface.status for surfaceID, one connection per call as the CLI makes
+// them, until its "state" is want; it fails tb after timeout. Benchmarks
+// of "a hook frame until its state is visible" share it.
+func NotifyUntilState(tb testing.TB, cl *ipc.Client, method string, params any, surfaceID uint64, want string, timeout time.Duration) FrameCounts {
+	tb.Helper()
+	ctx := context.Background()
+	var n FrameCounts
+	if err := cl.Notify(ctx, method, params); err != nil {
+		tb.Fatal(err)
+	}
+	start := time.Now()
+	deadline, resend := start.Add(timeout), start.Add(time.Second)
+	for {
+		var st struct {
+			State string `json:"state"`
+		}
+		err := cl.Call(ctx, "surface.status", map[string]any{"surface_id": surfaceID}, &st)
+		var ie *ipc.Error
+		if errors.As(err, &ie) && ie.Code == ipc.CodeBusy {
+			n.Busy++
+			continue
+		} else if err != nil {
+			tb.Fatal(err)
+		}
+		if st.State == want {
+			return n
+		}
+		if now := time.Now(); now.After(deadline) {
+			tb.Fatalf("after %s, surface.status state = %q, want %q", method, st.State, want)
+		} else if now.After(resend) {
+			n.Lost++
+			resend = now.Add(time.Second)
+			if err := cl.Notify(ctx, method, params); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+}
