@@ -50,6 +50,9 @@ const maxAncestorHops = 32
 // true. It stops at pid 1, at a process that is its own parent, and at a
 // process it cannot read.
 func ancestorIn(pt procTable, pid int, in func(pid int) bool) (int, bool) {
+	if f, ok := pt.(interface{ frozen() procTable }); ok {
+		pt = f.frozen() // one process list for the whole walk, not one per hop
+	}
 	for hop := 0; hop <= maxAncestorHops && pid > 1; hop++ {
 		if in(pid) {
 			return pid, true

@@ -32,6 +32,16 @@ func (l listProcs) withArgs(p process) process {
 	return p
 }
 
+// frozen returns a table over one reading of the process list, for walks
+// that look up many processes (ancestorIn); on error it returns l.
+func (l listProcs) frozen() procTable {
+	all, err := l.list()
+	if err != nil {
+		return l
+	}
+	return listProcs{list: func() ([]process, error) { return all, nil }, args: l.args}
+}
+
 // Process finds pid in a fresh list.
 func (l listProcs) Process(pid int) (process, error) {
 	all, err := l.list()

@@ -60,9 +60,14 @@ func TestListProcsDescendants(t *testing.T) {
 	if _, err := l.Process(99); !errors.Is(err, errNoProcess) {
 		t.Errorf("Process(99) err %v", err)
 	}
-	// ancestorIn walks up through the same table.
-	if pid, ok := ancestorIn(l, 40, func(pid int) bool { return pid == 10 }); !ok || pid != 10 {
+	// ancestorIn walks up through the same table, reading it once.
+	lists := 0
+	counted := listProcs{list: func() ([]process, error) { lists++; return slices.Clone(table), nil }}
+	if pid, ok := ancestorIn(counted, 40, func(pid int) bool { return pid == 10 }); !ok || pid != 10 {
 		t.Errorf("ancestorIn(40) = %d, %v; want the shell 10", pid, ok)
+	}
+	if lists != 1 {
+		t.Errorf("ancestorIn read the process list %d times, want once", lists)
 	}
 	boom := errors.New("boom")
 	bad := listProcs{list: func() ([]process, error) { return nil, boom }}
