@@ -169,8 +169,30 @@ type PTY struct {
 // error of the operating system (wrapping [os.ErrNotExist],
 // [os.ErrPermission], ...). On error nothing is left running or open.
 func StartPTY(c Cmd) (*PTY, error) {
+	pc, err := prepare(c)
+	if err != nil {
+		return nil, err
+	}
+	return pc.start()
+}
+
+// preparedCmd is a [Cmd] whose checks passed: the size is valid, the
+// directory exists and the program was found. Only opening the terminal
+// and starting the process remain, the part that can take long on a busy
+// machine.
+type preparedCmd struct {
+	path       string // resolved program
+	argv       []string
+	dir        string
+	env        []string
+	cols, rows int
+}
+
+// prepare checks c and resolves its program, with the errors documented
+// on [StartPTY].
+func prepare(c Cmd) (preparedCmd, error) {
 	if len(c.Argv) == 0 || c.Argv[0] == "" {
-		return nil, errors.New("terminal: start: empty Argv")
+		return preparedCmd{}, errors.New("terminal: start: empty Argv")
 	}
 	cols, rows := c.Cols, c.Rows
 	if cols == 0 {
@@ -180,7 +202,7 @@ func StartPTY(c Cmd) (*PTY, error) {
 		rows = DefaultRows
 	}
 	if err := checkPTYSize(cols, rows); err != nil {
-		return nil, fmt.Errorf("terminal: start %q: %w", c.Argv[0], err)
+		return preparedCmd{}, fmt.Errorf("terminal: start %q: %w", c.Argv[0], err)
 	}
 	env := c.Env
 	if env == nil {
@@ -190,18 +212,23 @@ func StartPTY(c Cmd) (*PTY, error) {
 	// directory nor the step; check first, as os/exec does.
 	if c.Dir != "" {
 		if fi, err := os.Stat(c.Dir); err != nil {
-			return nil, fmt.Errorf("terminal: start %q: chdir: %w", c.Argv[0], err)
+			return preparedCmd{}, fmt.Errorf("terminal: start %q: chdir: %w", c.Argv[0], err)
 		} else if !fi.IsDir() {
-			return nil, fmt.Errorf("terminal: start %q: chdir %s: not a directory", c.Argv[0], c.Dir)
+			return preparedCmd{}, fmt.Errorf("terminal: start %q: chdir %s: not a directory", c.Argv[0], c.Dir)
 		}
 	}
 	path, err := findExecutable(c.Argv[0], c.Dir, env)
 	if err != nil {
-		return nil, fmt.Errorf("terminal: start %q: %w", c.Argv[0], err)
+		return preparedCmd{}, fmt.Errorf("terminal: start %q: %w", c.Argv[0], err)
 	}
+	return preparedCmd{path: path, argv: c.Argv, dir: c.Dir, env: env, cols: cols, rows: rows}, nil
+}
+
+// start opens the pseudo-terminal and starts the process.
+func (pc preparedCmd) start() (*PTY, error) {
 	p := &PTY{done: make(chan struct{})}
-	if err := p.start(path, c.Argv, c.Dir, env, cols, rows); err != nil {
-		return nil, fmt.Errorf("terminal: start %q: %w", c.Argv[0], err)
+	if err := p.start(pc.path, pc.argv, pc.dir, pc.env, pc.cols, pc.rows); err != nil {
+		return nil, fmt.Errorf("terminal: start %q: %w", pc.argv[0], err)
 	}
 	go p.wait()
 	return p, nil

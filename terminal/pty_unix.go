@@ -128,17 +128,54 @@ func exitStatusOf(ps *os.ProcessState, err error) (ExitStatus, error) {
 	return ExitStatus{Code: ws.ExitStatus()}, nil
 }
 
+// readSlot admits one terminal read at a time across the process; see
+// [PTY.read].
+var readSlot = make(chan struct{}, 1)
+
+// read waits until the master has output and reads it. The read itself
+// happens while holding readSlot: when many terminals stream at once,
+// their readers then take turns instead of each keeping a processor busy,
+// so that (with the parse slots of the Terminal type bounding the other
+// half of the work) output floods leave a processor free for socket
+// requests and the user interface. Without that, a hundred flooding panes
+// delayed every request by a few hundred milliseconds; one read is a copy
+// of at most len(b) bytes, so waiting for a turn costs one pane little.
 func (p *PTY) read(b []byte) (int, error) {
-	n, err := p.master.Read(b)
-	if err == nil {
+	rc, err := p.master.SyscallConn()
+	if err != nil {
+		return 0, io.EOF // closed
+	}
+	var n int
+	var rerr error
+	err = rc.Read(func(fd uintptr) bool {
+		readSlot <- struct{}{}
+		for {
+			n, rerr = unix.Read(int(fd), b)
+			if rerr != unix.EINTR {
+				break
+			}
+		}
+		<-readSlot
+		return rerr != unix.EAGAIN // false: wait until readable, then call again
+	})
+	switch {
+	case err != nil:
+		// The poller failed the wait: the master was closed (the
+		// poller's "use of closed file" is not os.ErrClosed) or a
+		// deadline passed.
+		if p.closed.Load() {
+			return 0, io.EOF
+		}
+		return 0, fmt.Errorf("terminal: read: %w", err)
+	case rerr == nil && n > 0:
 		return n, nil
+	case rerr == nil:
+		// Zero bytes: the slave side is gone (BSDs; Linux says EIO).
+		return 0, io.EOF
+	case errors.Is(rerr, syscall.EIO):
+		return 0, io.EOF
 	}
-	// Linux reports a terminal whose slave side is gone with EIO; others
-	// return 0 bytes, which os.File turns into io.EOF.
-	if errors.Is(err, io.EOF) || errors.Is(err, syscall.EIO) || errors.Is(err, os.ErrClosed) {
-		return n, io.EOF
-	}
-	return n, fmt.Errorf("terminal: read: %w", err)
+	return 0, fmt.Errorf("terminal: read: %w", rerr)
 }
 
 func (p *PTY) write(b []byte) (int, error) {

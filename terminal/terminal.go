@@ -2,6 +2,8 @@ package terminal
 
 import (
 	"errors"
+	"io/fs"
+	"os"
 	"runtime"
 	"sync"
 	"time"
@@ -24,6 +26,19 @@ type Options struct {
 	AllowOSC52 bool
 	Clipboard  func(selection string, data []byte)
 	Bell       func()
+
+	// Background makes Start return once the program was found and the
+	// working directory checked, before the pseudo-terminal is opened and
+	// the process forked; that part then runs on a goroutine. On a machine
+	// whose processors are saturated, forking and waiting for the exec
+	// can take hundreds of milliseconds, which a caller such as a socket
+	// request should not wait for. Until the program runs, [Terminal.Pid]
+	// is 0, [Terminal.Foreground] fails, input is queued and a resize is
+	// applied when the program starts; [Terminal.Started] reports when it
+	// did. Should the start fail after all (fork refused, exec error), the
+	// screen shows why and the terminal ends as if the program had exited
+	// with code 126 (127 when the program vanished meanwhile).
+	Background bool
 }
 
 // Input queue bounds: replies beyond replyQueueMax are dropped (a program
@@ -48,12 +63,31 @@ const (
 )
 
 // parseSlots bounds how many terminals parse output at the same time to
-// one less than the processors Go may use (at least one). A hundred panes
-// flooding output would otherwise keep every processor busy parsing, and a
-// socket request or a keystroke would wait behind them for the scheduler's
-// 10 ms preemption slices; with a processor always left over they do not.
-// One busy pane is not slowed: it only ever needs one slot.
+// one less than the processors Go could use when the program started (at
+// least one). With the single read slot of the Unix PTY reader, output
+// processing then occupies at most that many processors; a hundred panes
+// flooding output would otherwise keep every processor busy, and a socket
+// request or a keystroke would wait behind them for hundreds of
+// milliseconds. [SpareProcessor] adds the processor that stays free. One
+// busy pane is not slowed: it only ever needs one slot of each kind.
 var parseSlots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))
+
+// SpareProcessor lets Go use one processor more than terminals' output
+// processing may occupy (see parseSlots), so that while many panes flood
+// output a processor stays free for socket requests and the user
+// interface. A program hosting terminals calls it once, early in main. It
+// does nothing when the GOMAXPROCS environment variable is set: the
+// user's setting wins. It returns the GOMAXPROCS in effect afterwards.
+func SpareProcessor() int {
+	if os.Getenv("GOMAXPROCS") != "" {
+		return runtime.GOMAXPROCS(0)
+	}
+	n := cap(parseSlots) + 2 // parsers, the reader, the spare
+	if n > runtime.GOMAXPROCS(0) {
+		runtime.GOMAXPROCS(n)
+	}
+	return runtime.GOMAXPROCS(0)
+}
 
 var (
 	// ErrClosed is returned when writing to a terminal that was closed or
@@ -74,8 +108,17 @@ var (
 // All methods are safe for concurrent use. Close must be called to release
 // the terminal, even after the program exited.
 type Terminal struct {
-	pty *PTY
-	emu *Emulator
+	// pty is set before started is closed and never changes afterwards;
+	// it stays nil when the program could not be started. Read it only
+	// after started is closed (see [Terminal.started]).
+	pty      *PTY
+	started  chan struct{}
+	startErr error // set before started is closed
+	emu      *Emulator
+
+	// sizeMu orders resizes of the emulator and the pseudo-terminal, so
+	// the program's size always ends up as the last Resize said.
+	sizeMu sync.Mutex
 
 	mu      sync.Mutex
 	input   []byte // queued program input (user input and replies)
@@ -100,7 +143,10 @@ type Terminal struct {
 	closeOnce  sync.Once
 }
 
-// Start runs a program on a new pseudo-terminal.
+// Start runs a program on a new pseudo-terminal. Errors in the
+// arguments (no program, a missing working directory, a program not found
+// in PATH) are returned in any case; see [Options.Background] for when the
+// process itself is started.
 func Start(o Options) (*Terminal, error) {
 	if len(o.Argv) == 0 {
 		return nil, errors.New("terminal: no program to run")
@@ -109,13 +155,19 @@ func Start(o Options) (*Terminal, error) {
 	if cols <= 0 || rows <= 0 {
 		cols, rows = 80, 24
 	}
+	pc, err := prepare(Cmd{Argv: o.Argv, Dir: o.Dir, Env: o.Env, Cols: cols, Rows: rows})
+	if err != nil {
+		return nil, err
+	}
 	t := &Terminal{
+		started:    make(chan struct{}),
 		wake:       make(chan struct{}, 1),
 		outReady:   make(chan struct{}, 1),
 		done:       make(chan struct{}),
 		readerDone: make(chan struct{}),
 		writerDone: make(chan struct{}),
 	}
+	t.outSpace = sync.NewCond(&t.outMu)
 	t.emu = NewEmulator(cols, rows, EmulatorOptions{
 		Scrollback: o.Scrollback,
 		Reply:      t.queueReply,
@@ -123,28 +175,127 @@ func Start(o Options) (*Terminal, error) {
 		Clipboard:  o.Clipboard,
 		Bell:       o.Bell,
 	})
-	p, err := StartPTY(Cmd{Argv: o.Argv, Dir: o.Dir, Env: o.Env, Cols: cols, Rows: rows})
+	if o.Background {
+		go t.launch(pc)
+		return t, nil
+	}
+	p, err := pc.start()
 	if err != nil {
 		return nil, err
 	}
+	t.run(p)
+	return t, nil
+}
+
+// launch starts the program of a terminal created with
+// [Options.Background].
+func (t *Terminal) launch(pc preparedCmd) {
+	if testHookLaunch != nil {
+		testHookLaunch(pc)
+	}
+	p, err := pc.start()
+	if err != nil {
+		t.failStart(err)
+		return
+	}
+	t.sizeMu.Lock()
+	defer t.sizeMu.Unlock()
+	// A Resize before now changed only the emulator.
+	if cols, rows := t.emu.Size(); cols != pc.cols || rows != pc.rows {
+		_ = p.Resize(cols, rows)
+	}
+	t.run(p)
+}
+
+// testHookLaunch, when set by a test before Start, runs on the launch
+// goroutine just before a background start.
+var testHookLaunch func(preparedCmd)
+
+// run publishes the started program and starts the terminal's goroutines.
+func (t *Terminal) run(p *PTY) {
 	t.pty = p
-	t.outSpace = sync.NewCond(&t.outMu)
+	close(t.started)
 	go t.readLoop()
 	go t.parseLoop()
 	go t.writeLoop()
 	go t.waitLoop()
-	return t, nil
 }
+
+// failStart ends a terminal whose program could not be started in the
+// background: the reason is shown on its screen, and it is done with the
+// exit status a shell reports for a program it could not run.
+func (t *Terminal) failStart(err error) {
+	t.startErr = err
+	close(t.started)
+	t.emu.Write([]byte("\r\n" + err.Error() + "\r\n"))
+	code := 126
+	if errors.Is(err, fs.ErrNotExist) {
+		code = 127
+	}
+	t.exit, t.exitErr = ExitStatus{Code: code}, err
+	t.mu.Lock()
+	t.closing = true
+	t.input = nil
+	t.mu.Unlock()
+	close(t.readerDone)
+	close(t.writerDone)
+	close(t.done)
+}
+
+// running returns the started program's PTY, or nil while it is being
+// started in the background and when it could not be started.
+func (t *Terminal) running() *PTY {
+	select {
+	case <-t.started:
+		return t.pty
+	default:
+		return nil
+	}
+}
+
+// Started returns a channel closed once the program was started, or could
+// not be (then [Terminal.Done] is closed too). Without
+// [Options.Background] it is closed when Start returns.
+func (t *Terminal) Started() <-chan struct{} { return t.started }
 
 // Emulator returns the terminal's screen model.
 func (t *Terminal) Emulator() *Emulator { return t.emu }
 
-// Pid reports the program's process id.
-func (t *Terminal) Pid() int { return t.pty.Pid() }
+// Pid reports the program's process id; 0 while the program is being
+// started in the background and when it could not be started.
+func (t *Terminal) Pid() int {
+	if p := t.running(); p != nil {
+		return p.Pid()
+	}
+	return 0
+}
 
 // Foreground reports the terminal's foreground process (the job the user
 // would interact with), best effort on non-Linux systems.
-func (t *Terminal) Foreground() (Process, error) { return t.pty.Foreground() }
+func (t *Terminal) Foreground() (Process, error) {
+	p := t.running()
+	if p == nil {
+		if isClosed(t.started) && t.startErr != nil {
+			return Process{}, t.startErr
+		}
+		return Process{}, errNotStarted
+	}
+	return p.Foreground()
+}
+
+// errNotStarted is the error of [Terminal.Foreground] while the program
+// is being started in the background.
+var errNotStarted = errors.New("terminal: the program is still starting")
+
+// isClosed reports whether c is closed.
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
 
 // SendInput queues p as keyboard input for the program. It never blocks:
 // input is written by the terminal's writer goroutine in order.
@@ -193,8 +344,13 @@ func (t *Terminal) Resize(cols, rows int) error {
 	if cols <= 0 || rows <= 0 {
 		return errors.New("terminal: size must be positive")
 	}
+	t.sizeMu.Lock()
+	defer t.sizeMu.Unlock()
 	t.emu.Resize(cols, rows)
-	return t.pty.Resize(cols, rows)
+	if p := t.running(); p != nil {
+		return p.Resize(cols, rows)
+	}
+	return nil // applied by launch, or there is no program to tell
 }
 
 // Done returns a channel closed once the program has exited and all of its
@@ -221,9 +377,14 @@ func (t *Terminal) Close() error {
 		t.closing = true
 		t.signal()
 		t.mu.Unlock()
-		err = t.pty.Kill(closeGrace)
-		if cerr := t.pty.Close(); err == nil {
-			err = cerr
+		// A program being started in the background is waited for: it
+		// must not start after Close returned.
+		<-t.started
+		if t.pty != nil {
+			err = t.pty.Kill(closeGrace)
+			if cerr := t.pty.Close(); err == nil {
+				err = cerr
+			}
 		}
 		<-t.readerDone
 		<-t.writerDone

@@ -345,9 +345,14 @@ func (m *Manager) startSurface(id, wsID uint64, index int, spec PaneSpec, cwd st
 	}
 	shown := argv
 	argv, env := m.integrate(argv, spec, withShimDir(paneEnv(baseEnv(), m.o.Env, spec.Env, m.fixedEnv(id, wsID, index)), m.shimDir()))
+	// The process starts in the background: the pane exists (listed,
+	// readable, taking input) as soon as its program was found, and a
+	// request creating it does not wait for fork and exec, which take
+	// hundreds of milliseconds when other panes keep the processors busy.
 	t, err := terminal.Start(terminal.Options{
 		Argv: argv, Dir: cwd, Env: env,
 		Cols: m.o.Cols, Rows: m.o.Rows, Scrollback: m.o.Scrollback,
+		Background: true,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("workspace: start %q: %w", argv[0], err)

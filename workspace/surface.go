@@ -112,19 +112,33 @@ func (s *Surface) probe() probe {
 // working directory. For the pane's own "$SHELL -c <command>" process it
 // gives the command's words and text instead of the shell's.
 func (s *Surface) foreground() (argv []string, cmdline, cwd string, ok bool) {
+	select {
+	case <-s.term.Started():
+	default:
+		// Still being started: it will be the pane's own program, in the
+		// directory the pane was started in.
+		return s.describe(terminal.Process{Cwd: s.dir}, true)
+	}
 	fg, err := s.term.Foreground()
 	if err != nil || len(fg.Argv) == 0 {
 		return nil, "", "", false
 	}
-	if fg.Pid == s.term.Pid() {
-		switch {
-		case s.command != "":
-			return splitCommand(s.command), s.command, fg.Cwd, true
-		case len(s.argv) > 0:
-			// The shell itself: shown as configured ("/bin/bash -l"), not
-			// with the integration's --rcfile arguments.
-			return s.argv, strings.Join(s.argv, " "), fg.Cwd, true
-		}
+	return s.describe(fg, fg.Pid == s.term.Pid())
+}
+
+// describe gives the argv, command line and working directory of the
+// foreground process fg. For the pane's own program (own) that is, for a
+// pane started with a command, the command's words and text, and for a
+// shell, the shell as configured ("/bin/bash -l", not with the shell
+// integration's --rcfile arguments).
+func (s *Surface) describe(fg terminal.Process, own bool) (argv []string, cmdline, cwd string, ok bool) {
+	switch {
+	case own && s.command != "":
+		return splitCommand(s.command), s.command, fg.Cwd, true
+	case own && len(s.argv) > 0:
+		return s.argv, strings.Join(s.argv, " "), fg.Cwd, true
+	case len(fg.Argv) == 0:
+		return nil, "", "", false
 	}
 	return fg.Argv, strings.Join(fg.Argv, " "), fg.Cwd, true
 }

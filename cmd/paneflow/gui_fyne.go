@@ -13,6 +13,7 @@ import (
 	"github.com/paneflow-go/paneflow/app/session"
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/core"
+	"github.com/paneflow-go/paneflow/terminal"
 )
 
 // runGUI opens the desktop app: the headless core with a window over it.
@@ -42,6 +43,9 @@ func runGUI(ctx context.Context, inv *invocation, args []string) error {
 		logf("paneflow: session: %v; the session will not be kept", err)
 		sessionPath = ""
 	}
+	// A processor beyond what pane output may occupy keeps requests (and
+	// the window) responsive while many panes flood output.
+	terminal.SpareProcessor()
 	c, err := core.New(core.Options{
 		SocketPath: socket, Getenv: inv.getenv, Logf: logf, NoInitialWorkspace: true, Config: &cfg,
 	})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/core"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/terminal"
 )
 
 // serveShutdownGrace bounds a signal-triggered shutdown: closing the socket
@@ -52,6 +53,9 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 		return usageErrorf("serve: --size: %v", err)
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
+	// A processor beyond what pane output may occupy keeps requests (and
+	// the window) responsive while many panes flood output.
+	terminal.SpareProcessor()
 	c, err := core.New(core.Options{SocketPath: *socket, Cols: cols, Rows: rows, Getenv: getenv, Logf: logf})
 	if err != nil {
 		return err

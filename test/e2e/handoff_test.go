@@ -9,7 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestNoVerbHandsOverToTheDesktopApp checks that the static `paneflow`
@@ -29,11 +31,23 @@ func TestNoVerbHandsOverToTheDesktopApp(t *testing.T) {
 	}
 	run := func(path string, args ...string) (string, string, int) {
 		t.Helper()
-		cmd := exec.Command(path, args...)
-		cmd.Env = []string{"PATH=/usr/bin:/bin", "LANG=en_US.UTF-8", "HOME=" + dir}
 		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
+		var err error
+		// Parallel tests fork all the time, and a child forked while
+		// this test had one of its executables open for writing holds
+		// that descriptor until it execs (golang.org/issue/22315): the
+		// exec then fails with "text file busy" for a moment.
+		for try := 0; try == 0 || errors.Is(err, syscall.ETXTBSY) && try < 50; try++ {
+			if try > 0 {
+				time.Sleep(20 * time.Millisecond)
+			}
+			out.Reset()
+			errb.Reset()
+			cmd := exec.Command(path, args...)
+			cmd.Env = []string{"PATH=/usr/bin:/bin", "LANG=en_US.UTF-8", "HOME=" + dir}
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			err = cmd.Run()
+		}
 		var ee *exec.ExitError
 		switch {
 		case errors.As(err, &ee):
