@@ -33,7 +33,7 @@ help:
 	@echo "make lint    static checks only: gofmt, vet, Windows/macOS/no-cgo builds"
 	@echo "make fuzz    run every fuzz target for FUZZTIME (default 2m each)"
 	@echo "make bench   throughput and memory against tmux, GUI rendering (scripts/bench.sh)"
-	@echo "make build   build $(BIN)/paneflow-gui and every cmd/ binary, nogui and static, into $(BIN)/"
+	@echo "make build   build $(BIN)/paneflow-gui, the CLI client $(BIN)/paneflow, $(BIN)/paneflow-server and the other cmd/ binaries (static) into $(BIN)/"
 	@echo "make gui     build the desktop app only: $(GUI)"
 	@echo "make deps    install missing system packages (Debian/Ubuntu, root or sudo)"
 	@echo "make clean   remove $(BIN)/ and test leftovers"
@@ -51,8 +51,14 @@ gui: $(GUI)
 $(GUI):
 	CGO_ENABLED=1 $(GO) build $(if $(TAGS),-tags '$(TAGS)') $(if $(LDFLAGS),-ldflags '$(LDFLAGS)') -o $@ ./cmd/paneflow
 
+# The installed layout: $(BIN)/paneflow is the command-line client (tags
+# nogui,client: no server linked in, so every CLI call starts faster), which
+# hands `serve` over to $(BIN)/paneflow-server (the full headless program)
+# and the desktop app over to $(GUI).
 build: $(if $(findstring nogui,$(TAGS)),,$(GUI))
 	CGO_ENABLED=0 $(GO) build -tags '$(sort nogui $(TAGS))' $(if $(LDFLAGS),-ldflags '$(LDFLAGS)') -o $(BIN)/ ./cmd/...
+	CGO_ENABLED=0 $(GO) build -tags '$(sort nogui $(TAGS))' $(if $(LDFLAGS),-ldflags '$(LDFLAGS)') -o $(BIN)/paneflow-server$(EXE) ./cmd/paneflow
+	CGO_ENABLED=0 $(GO) build -tags '$(sort client nogui $(TAGS))' $(if $(LDFLAGS),-ldflags '$(LDFLAGS)') -o $(BIN)/paneflow$(EXE) ./cmd/paneflow
 
 deps:
 	@bash scripts/deps.sh

@@ -50,6 +50,12 @@ type Verb struct {
 	Aliases []string // other names that run the same verb, e.g. "read_pane"
 	Args    string   // synopsis of its arguments, e.g. "<target> [--lines N]"
 	Summary string   // one line
+
+	// Interruptible is set for the verbs that can run for long (wait,
+	// watch). Their caller should cancel [Run]'s ctx on Ctrl-C: watch then
+	// ends with ExitOK and wait with ExitInterrupted. The other verbs end
+	// in moments; a caller may leave the signal's default action to them.
+	Interruptible bool
 }
 
 // Verbs returns every verb this package implements, in the order the usage
@@ -57,7 +63,10 @@ type Verb struct {
 func Verbs() []Verb {
 	out := make([]Verb, 0, len(verbs))
 	for _, v := range verbs {
-		out = append(out, Verb{Name: v.name, Aliases: append([]string(nil), v.aliases...), Args: v.synopsis, Summary: v.summary})
+		out = append(out, Verb{
+			Name: v.name, Aliases: append([]string(nil), v.aliases...), Args: v.synopsis, Summary: v.summary,
+			Interruptible: v.interruptible,
+		})
 	}
 	return out
 }
@@ -171,7 +180,9 @@ type verb struct {
 	params   []string // names of the positional arguments; the verb takes exactly these
 	flags    []flagSpec
 	details  string // paragraphs for --help, each line ending in "\n"
-	run      func(ctx context.Context, s *session, in *input) error
+	// interruptible: see Verb.Interruptible
+	interruptible bool
+	run           func(ctx context.Context, s *session, in *input) error
 }
 
 // lookupVerb returns the verb called name (or aliased so), or nil.

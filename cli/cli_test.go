@@ -87,10 +87,16 @@ func TestBoolFlagValues(t *testing.T) {
 }
 
 func TestVerbsAndIsVerb(t *testing.T) {
-	var names []string
+	var names, long []string
 	for _, v := range Verbs() {
 		names = append(names, v.Name)
 		names = append(names, v.Aliases...)
+		if v.Interruptible {
+			long = append(long, v.Name)
+		}
+	}
+	if diff := cmp.Diff([]string{"wait", "watch"}, long); diff != "" {
+		t.Errorf("interruptible verbs differ (-want +got):\n%s", diff)
 	}
 	want := []string{"ls", "list_panes", "read", "read_pane", "search", "search_pane", "new", "select", "split", "focus",
 		"resize", "rename", "close", "send", "key", "wait", "watch", "ps", "status"}

@@ -97,28 +97,13 @@ func call(ctx context.Context, c caller, method string, params any) (json.RawMes
 		}
 		return nil, err
 	}
-	if msg, ok := legacyError(raw); ok {
+	if msg, ok := ipc.LegacyError(raw); ok {
 		return nil, errors.New(msg)
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, fmt.Errorf("%s: the server answered with neither a result nor an error", method)
 	}
 	return raw, nil
-}
-
-// legacyError reports whether a result is the legacy failure shape
-// {"error":"<text>"} and returns the text.
-func legacyError(raw json.RawMessage) (string, bool) {
-	var probe struct {
-		Error *string `json:"error"`
-	}
-	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-		return "", false
-	}
-	if json.Unmarshal(raw, &probe) != nil || probe.Error == nil {
-		return "", false
-	}
-	return *probe.Error, true
 }
 
 // callInto makes one request and decodes its result into out.

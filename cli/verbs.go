@@ -133,7 +133,7 @@ func init() {
 			run: runKey,
 		},
 		{
-			name: "wait", synopsis: "--match <target> (--pattern <regex> | --idle) [--for D] [--timeout D] [--any|--all] [--from-start]",
+			name: "wait", interruptible: true, synopsis: "--match <target> (--pattern <regex> | --idle) [--for D] [--timeout D] [--any|--all] [--from-start]",
 			summary: "block until a pane prints a pattern or goes quiet",
 			flags: []flagSpec{
 				{name: "match", kind: valueFlag, value: "<target>", usage: "the pane(s) to watch (required)"},
@@ -154,7 +154,7 @@ func init() {
 			run: runWait,
 		},
 		{
-			name: "watch", synopsis: "[--surface <target>] [--type TYPE]...",
+			name: "watch", interruptible: true, synopsis: "[--surface <target>] [--type TYPE]...",
 			summary: "print the server's event stream as JSON lines until interrupted",
 			flags: []flagSpec{
 				{name: "surface", kind: valueFlag, value: "<target>", usage: "only events of this pane"},

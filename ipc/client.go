@@ -227,21 +227,40 @@ func decodeResponse(frame []byte, id int64, result any) error {
 	if err := json.Unmarshal(resp.ID, &gotID); err != nil || gotID != id {
 		return fmt.Errorf("ipc: reply has id %s, want %d", resp.ID, id)
 	}
-	if len(resp.Result) > 0 && resp.Result[0] == '{' {
-		var legacy struct {
-			Error *string `json:"error"`
-		}
-		if json.Unmarshal(resp.Result, &legacy) == nil && legacy.Error != nil {
-			return &Error{Code: CodeInternal, Message: *legacy.Error}
-		}
+	if msg, ok := LegacyError(resp.Result); ok {
+		return &Error{Code: CodeInternal, Message: msg}
 	}
 	if result == nil || len(resp.Result) == 0 {
+		return nil
+	}
+	if raw, ok := result.(*json.RawMessage); ok {
+		// Already validated with the envelope: a copy, not two more
+		// passes over what can be a large read.
+		*raw = append((*raw)[:0], resp.Result...)
 		return nil
 	}
 	if err := json.Unmarshal(resp.Result, result); err != nil {
 		return fmt.Errorf("ipc: decoding the result: %w", err)
 	}
 	return nil
+}
+
+// LegacyError reports whether a result has the legacy failure shape
+// {"error":"<text>"} (a top-level string "error", which our server never
+// produces but older ones do) and returns the text. Results without the
+// word in them are not decoded: a large surface.read costs one scan.
+func LegacyError(result json.RawMessage) (string, bool) {
+	t := bytes.TrimSpace(result)
+	if len(t) == 0 || t[0] != '{' || !bytes.Contains(t, []byte(`"error"`)) {
+		return "", false
+	}
+	var legacy struct {
+		Error *string `json:"error"`
+	}
+	if json.Unmarshal(t, &legacy) != nil || legacy.Error == nil {
+		return "", false
+	}
+	return *legacy.Error, true
 }
 
 // Stream is the reading end of a push stream opened with

@@ -57,9 +57,11 @@ run() {
 }
 
 go test -c -o "$tmp/bench.test" ./test/bench/
-# The server benchmarks run the headless binary as `make build TAGS=nogui`
-# builds it.
-CGO_ENABLED=0 go build -tags nogui -o "$tmp/paneflow" ./cmd/paneflow
+# The server benchmarks run the binaries as `make build` installs them: the
+# command-line client as paneflow, which hands serve over to the headless
+# server next to it.
+CGO_ENABLED=0 go build -tags nogui,client -o "$tmp/paneflow" ./cmd/paneflow
+CGO_ENABLED=0 go build -tags nogui -o "$tmp/paneflow-server" ./cmd/paneflow
 
 i=1
 while [ "$i" -le "$count" ]; do

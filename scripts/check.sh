@@ -8,8 +8,8 @@
 # Steps:
 #   lint     fmt, vet, windows, darwin and nocgo, in that order
 #   fmt      gofmt: fail listing the files it would change
-#   vet      go vet -tags nogui ./...
-#   windows  GOOS=windows go build and go vet -tags nogui ./...
+#   vet      go vet -tags nogui ./... (and the client build of cmd/paneflow)
+#   windows  GOOS=windows go build and go vet -tags nogui ./... (and the client)
 #   darwin   GOOS=darwin CGO_ENABLED=0 go vet -tags nogui ./..., less the
 #            packages whose dependencies need cgo on macOS (Fyne's widgets)
 #   nocgo    CGO_ENABLED=0 go build -tags nogui ./...
@@ -84,16 +84,22 @@ step_fmt() {
 	footer
 }
 
+# clientPkg is also built with the client tag: the command-line client
+# (serve_client.go instead of the server).
+clientPkg=./cmd/paneflow
+
 step_vet() {
-	header "go vet -tags $TAGS ./..."
+	header "go vet -tags $TAGS ./... (and -tags $TAGS,client $clientPkg)"
 	go vet -tags "$TAGS" ./...
+	go vet -tags "$TAGS,client" "$clientPkg"
 	footer
 }
 
 step_windows() {
-	header "GOOS=windows go build + go vet -tags $TAGS ./..."
+	header "GOOS=windows go build + go vet -tags $TAGS ./... (and -tags $TAGS,client $clientPkg)"
 	GOOS=windows go build -tags "$TAGS" ./...
 	GOOS=windows go vet -tags "$TAGS" ./...
+	GOOS=windows go vet -tags "$TAGS,client" "$clientPkg"
 	footer
 }
 

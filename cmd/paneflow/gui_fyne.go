@@ -1,4 +1,4 @@
-//go:build !nogui
+//go:build !nogui && !client
 
 package main
 
@@ -20,6 +20,8 @@ import (
 // It returns when the app quits (the window closed, the quit action, or
 // SIGINT/SIGTERM through ctx).
 func runGUI(ctx context.Context, inv *invocation, args []string) error {
+	ctx, stop := interruptible(ctx)
+	defer stop()
 	socket, err := parseGUIArgs(args)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-//go:build nogui
+//go:build nogui || client
 
 package main
 
@@ -23,7 +23,7 @@ func runGUI(_ context.Context, inv *invocation, args []string) error {
 	if _, err := parseGUIArgs(args); err != nil {
 		return err
 	}
-	if path, ok := siblingGUI(inv.goos); ok {
+	if path, ok := sibling(guiBinary, inv.goos); ok {
 		code, err := handOff(path, args)
 		if err != nil {
 			return fmt.Errorf("starting the desktop app %s: %w", path, err)
@@ -37,10 +37,10 @@ func runGUI(_ context.Context, inv *invocation, args []string) error {
 	return &exitError{Code: exitUsage}
 }
 
-// siblingGUI finds the desktop app's binary in this executable's
-// directory (symlinks resolved, so a `paneflow` linked into PATH still
-// finds it).
-func siblingGUI(goos string) (string, bool) {
+// sibling finds the program name (the desktop app's binary, or the
+// server's for the client build) in this executable's directory (symlinks
+// resolved, so a `paneflow` linked into PATH still finds it).
+func sibling(name, goos string) (string, bool) {
 	self, err := os.Executable()
 	if err != nil {
 		return "", false
@@ -48,7 +48,6 @@ func siblingGUI(goos string) (string, bool) {
 	if real, err := filepath.EvalSymlinks(self); err == nil {
 		self = real
 	}
-	name := guiBinary
 	if goos == "windows" || runtime.GOOS == "windows" {
 		name += ".exe"
 	}

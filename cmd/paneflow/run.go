@@ -107,6 +107,11 @@ func clientCommands() []command {
 			// cost 0.3 ms of every CLI call.
 			help: func() string { h, _ := cli.Help(v.Name); return h },
 			run: func(ctx context.Context, inv *invocation, args []string) error {
+				if v.Interruptible {
+					var stop context.CancelFunc
+					ctx, stop = interruptible(ctx)
+					defer stop()
+				}
 				argv := append([]string{v.Name}, args...)
 				if code := cli.Run(ctx, argv, inv.stdin, inv.stdout, inv.stderr, inv.getenv); code != exitOK {
 					return &exitError{Code: code}

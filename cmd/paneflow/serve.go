@@ -1,3 +1,5 @@
+//go:build !client
+
 package main
 
 import (
@@ -20,17 +22,6 @@ import (
 // serveShutdownGrace bounds a signal-triggered shutdown: closing the socket
 // and killing every pane's process group.
 const serveShutdownGrace = 15 * time.Second
-
-const serveUsage = `usage: paneflow serve [--socket PATH] [--size COLSxROWS]
-
-Run Paneflow headless: the workspaces, panes and JSON-RPC socket of the
-desktop app, without a window. Every CLI verb works against it. SIGINT or
-SIGTERM closes the panes, removes the socket and exits.
-
-  --socket PATH   socket to listen on (default: $PANEFLOW_SOCKET_PATH, else
-                  $XDG_RUNTIME_DIR/paneflow/paneflow.sock and fallbacks)
-  --size CxR      size of new panes (default 200x50)
-`
 
 // runServe is the `serve` verb.
 func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string, args []string) error {

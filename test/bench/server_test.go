@@ -50,9 +50,11 @@ var (
 	binErr  error
 )
 
-// paneflowBin returns the nogui paneflow binary: $PANEFLOW_BENCH_BIN, else
-// one built on first use next to the benchmark binary (go test's work
-// directory, removed after the run; make bench sets the variable).
+// paneflowBin returns the paneflow command-line client (tags nogui and
+// client), with the headless server it hands `serve` over to next to it as
+// paneflow-server: $PANEFLOW_BENCH_BIN (make bench builds both), else both
+// built on first use next to the benchmark binary (go test's work
+// directory, removed after the run).
 func paneflowBin(b testing.TB) string {
 	b.Helper()
 	binOnce.Do(func() {
@@ -64,10 +66,15 @@ func paneflowBin(b testing.TB) string {
 			binErr = err
 			return
 		}
-		binPath = filepath.Join(filepath.Dir(exe), "paneflow-nogui")
-		cmd := exec.Command("go", "build", "-tags", "nogui", "-o", binPath, "github.com/paneflow-go/paneflow/cmd/paneflow")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("building paneflow: %v\n%s", err, out)
+		dir := filepath.Join(filepath.Dir(exe), "paneflow-bench-bin")
+		binPath = filepath.Join(dir, "paneflow")
+		for _, c := range []struct{ out, tags string }{{binPath, "nogui,client"}, {filepath.Join(dir, "paneflow-server"), "nogui"}} {
+			cmd := exec.Command("go", "build", "-tags", c.tags, "-o", c.out, "github.com/paneflow-go/paneflow/cmd/paneflow")
+			cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				binErr = fmt.Errorf("building %s: %v\n%s", filepath.Base(c.out), err, out)
+				return
+			}
 		}
 	})
 	if binErr != nil {

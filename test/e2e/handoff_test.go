@@ -15,9 +15,10 @@ import (
 )
 
 // TestNoVerbHandsOverToTheDesktopApp checks that the static `paneflow`
-// with no verb runs the desktop app's binary installed next to it (through
-// a symlink too), passing its arguments and exit code, and explains itself
-// when there is none.
+// client with no verb runs the desktop app's binary installed next to it
+// (through a symlink too), passing its arguments and exit code, and
+// explains itself when there is none; and the same for serve and the
+// server's binary.
 func TestNoVerbHandsOverToTheDesktopApp(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -87,5 +88,22 @@ func TestNoVerbHandsOverToTheDesktopApp(t *testing.T) {
 	// A verb never hands over.
 	if stdout, _, code := run(pf, "version"); code != 0 || strings.Contains(stdout, "GUI") {
 		t.Errorf("paneflow version: exit %d, stdout %q; want the CLI's own answer", code, stdout)
+	}
+
+	// The client build hands serve over to paneflow-server, and says so
+	// when there is none. (The GUI stand-in above does not speak serve;
+	// paneflow-server is looked for first.)
+	if err := os.Remove(filepath.Join(dir, "paneflow-gui")); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := run(pf, "serve", "--socket", sock); code != 1 || !strings.Contains(stderr, "paneflow-server") {
+		t.Errorf("serve without paneflow-server: exit %d, stderr %q; want 1 and the missing server named", code, stderr)
+	}
+	server := "#!/bin/sh\necho \"SERVER $*\"\nexit 5\n"
+	if err := os.WriteFile(filepath.Join(dir, "paneflow-server"), []byte(server), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if stdout, stderr, code := run(link, "serve", "--socket", sock); code != 5 || strings.TrimSpace(stdout) != "SERVER serve --socket "+sock {
+		t.Errorf("serve hand-off: exit %d, stdout %q, stderr %q; want 5 and the arguments passed on", code, stdout, stderr)
 	}
 }

@@ -34,8 +34,14 @@ const (
 )
 
 // bin is the paneflow binary built once for the whole package (with -race
-// when the tests themselves run with it).
+// when the tests themselves run with it), as installed: the command-line
+// client (tags nogui and client), with the full headless program next to
+// it as paneflow-server, to which `paneflow serve` hands over. Every test
+// thus goes through that hand-over and the client build.
 var bin string
+
+// serverBin is the full headless program (tag nogui), next to bin.
+var serverBin string
 
 // hookBin is the paneflow-ai-hook binary, built next to bin.
 var hookBin string
@@ -53,30 +59,27 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	bin = filepath.Join(dir, "paneflow")
-	args := []string{"build", "-tags", "nogui", "-o", bin}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	args = append(args, "github.com/paneflow-go/paneflow/cmd/paneflow")
-	cmd := exec.Command("go", args...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "e2e: building paneflow:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
+	serverBin = filepath.Join(dir, "paneflow-server")
 	hookBin = filepath.Join(dir, "paneflow-ai-hook")
-	args = []string{"build", "-o", hookBin}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	args = append(args, "github.com/paneflow-go/paneflow/cmd/paneflow-ai-hook")
-	cmd = exec.Command("go", args...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "e2e: building paneflow-ai-hook:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
+	for _, b := range []struct{ out, tags, pkg string }{
+		{bin, "nogui,client", "cmd/paneflow"},
+		{serverBin, "nogui", "cmd/paneflow"},
+		{hookBin, "", "cmd/paneflow-ai-hook"},
+	} {
+		args := []string{"build", "-o", b.out}
+		if b.tags != "" {
+			args = append(args, "-tags", b.tags)
+		}
+		if raceEnabled {
+			args = append(args, "-race")
+		}
+		cmd := exec.Command("go", append(args, "github.com/paneflow-go/paneflow/"+b.pkg)...)
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintf(os.Stderr, "e2e: building %s: %v\n", filepath.Base(b.out), err)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)

@@ -84,11 +84,11 @@ func testMain(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	cliBin = filepath.Join(dir, "paneflow")
-	cmd := exec.Command("go", "build", "-tags", "nogui", "-o", cliBin, "github.com/paneflow-go/paneflow/cmd/paneflow")
+	cmd := exec.Command("go", "build", "-tags", "nogui,client", "-o", cliBin, "github.com/paneflow-go/paneflow/cmd/paneflow")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "gui: building the nogui paneflow CLI:", err)
+		fmt.Fprintln(os.Stderr, "gui: building the paneflow CLI client:", err)
 		return 1
 	}
 	code := m.Run()
