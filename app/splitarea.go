@@ -1,7 +1,6 @@
 package app
 
 import (
-	"image/color"
 	"slices"
 
 	"fyne.io/fyne/v2"
@@ -10,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/paneflow-go/paneflow/app/internal/outline"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -37,7 +37,7 @@ type splitArea struct {
 	onRatios func(path []int, ratios []float64)
 
 	bg       *canvas.Rectangle
-	ring     *canvas.Rectangle
+	ring     *outline.Outline
 	dividers []*divider
 	objects  []fyne.CanvasObject
 	tiles    tiling // from the last layout
@@ -46,8 +46,7 @@ type splitArea struct {
 func newSplitArea(onRatios func(path []int, ratios []float64)) *splitArea {
 	a := &splitArea{onRatios: onRatios, views: map[uint64]fyne.CanvasObject{}}
 	a.bg = canvas.NewRectangle(theme.Color(theme.ColorNameSeparator))
-	a.ring = canvas.NewRectangle(color.Transparent)
-	a.ring.StrokeWidth = focusRingPx
+	a.ring = outline.New(focusRingPx, theme.Color(theme.ColorNamePrimary))
 	a.ExtendBaseWidget(a)
 	return a
 }
@@ -112,8 +111,13 @@ func (a *splitArea) layout(size fyne.Size) {
 	if a.tree == nil {
 		a.tiles = tiling{}
 		a.ring.Hide()
+		a.bg.Show()
 		return
 	}
+	// The panes and dividers tile the whole area: a background under them
+	// would only cost a full-area fill on every frame, which the software
+	// renderers of VMs and remote desktops feel.
+	a.bg.Hide()
 	if a.zoom != 0 {
 		a.tiles = tiling{Panes: map[uint64]rect{a.zoom: area}, Order: []uint64{a.zoom}}
 	} else {
@@ -136,7 +140,7 @@ func (a *splitArea) layout(size fyne.Size) {
 		d.Resize(fyne.NewSize(d.at.R.W, d.at.R.H))
 	}
 	if r, ok := a.tiles.Panes[a.focus]; ok && len(a.tiles.Panes) > 1 {
-		a.ring.StrokeColor = theme.Color(theme.ColorNamePrimary)
+		a.ring.SetColor(theme.Color(theme.ColorNamePrimary))
 		a.ring.Move(fyne.NewPos(r.X, r.Y))
 		a.ring.Resize(fyne.NewSize(r.W, r.H))
 		a.ring.Show()

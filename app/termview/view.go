@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/paneflow-go/paneflow/app/internal/outline"
 	"github.com/paneflow-go/paneflow/app/render"
 	"github.com/paneflow-go/paneflow/terminal"
 )
@@ -143,7 +144,7 @@ type View struct {
 	scale    float32 // canvas scale the buffer and own fonts were built for
 	buf      *image.RGBA
 	img      *canvas.Image
-	ring     *canvas.Rectangle
+	ring     *outline.Outline
 	indBg    *canvas.Rectangle
 	indText  *canvas.Text
 	snap     terminal.Snapshot
@@ -250,9 +251,7 @@ func New(p Pane, o Options) *View {
 	v.img = canvas.NewImageFromImage(nil)
 	v.img.FillMode = canvas.ImageFillStretch
 	v.img.ScaleMode = canvas.ImageScalePixels
-	v.ring = canvas.NewRectangle(color.Transparent)
-	v.ring.StrokeWidth = 2
-	v.ring.StrokeColor = color.NRGBA{R: 0xf5, G: 0xa5, B: 0x24, A: 0xff}
+	v.ring = outline.New(2, color.NRGBA{R: 0xf5, G: 0xa5, B: 0x24, A: 0xff})
 	v.ring.Hide()
 	v.indBg = canvas.NewRectangle(color.Transparent)
 	v.indText = canvas.NewText("", color.White)
@@ -364,7 +363,6 @@ func (v *View) SetAttention(on bool) {
 	} else {
 		v.ring.Hide()
 	}
-	v.ring.Refresh()
 }
 
 // Cells reports the grid size the View last resized the pane to (0, 0

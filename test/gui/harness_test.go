@@ -83,13 +83,17 @@ func testMain(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
+	// The installed layout: the CLI client, and next to it the headless
+	// server its `serve` hands over to (the benchmark's headless side).
 	cliBin = filepath.Join(dir, "paneflow")
-	cmd := exec.Command("go", "build", "-tags", "nogui,client", "-o", cliBin, "github.com/paneflow-go/paneflow/cmd/paneflow")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "gui: building the paneflow CLI client:", err)
-		return 1
+	for _, b := range []struct{ out, tags string }{{cliBin, "nogui,client"}, {filepath.Join(dir, "paneflow-server"), "nogui"}} {
+		cmd := exec.Command("go", "build", "-tags", b.tags, "-o", b.out, "github.com/paneflow-go/paneflow/cmd/paneflow")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintf(os.Stderr, "gui: building %s: %v\n", filepath.Base(b.out), err)
+			return 1
+		}
 	}
 	code := m.Run()
 	stopSharedX()
