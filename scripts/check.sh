@@ -172,6 +172,16 @@ fuzz_targets() {
 		sort -u
 }
 
+# fuzz_deadline_race reports whether the fuzz run logged in $1 failed only
+# with the bare "context deadline exceeded" of Go's fuzz coordinator at the
+# end of -fuzztime (go.dev/issue/75804): no failing input written, no panic,
+# no other failure message.
+fuzz_deadline_race() {
+	grep -q '^    context deadline exceeded$' "$1" &&
+		! grep -q 'Failing input written\|panic:\|--- FAIL: .*\n.*Error' "$1" &&
+		[ "$(grep -c '^    ' "$1")" -eq 1 ]
+}
+
 step_fuzz() {
 	isolate
 	local targets dir name
@@ -181,9 +191,22 @@ step_fuzz() {
 		footer
 		return 0
 	fi
+	local out rc
+	out=$(mktemp)
 	while read -r dir name; do
 		header "fuzz $name in $dir for $FUZZTIME"
-		go test -tags "$TAGS" -run '^$' -fuzz "^$name\$" -fuzztime="$FUZZTIME" "$dir" </dev/null
+		rc=0
+		go test -tags "$TAGS" -run '^$' -fuzz "^$name\$" -fuzztime="$FUZZTIME" "$dir" </dev/null 2>&1 | tee "$out" || rc=$?
+		[ "$rc" -ne 0 ] || rc=$(grep -c '^FAIL' "$out" || true)
+		if [ "$rc" -ne 0 ] && fuzz_deadline_race "$out"; then
+			echo "(ignored: Go 1.26's fuzz coordinator reported its own -fuzztime deadline as a failure,"
+			echo " go.dev/issue/75804, fixed in Go 1.27; no failing input was found or written)"
+			rc=0
+		fi
+		if [ "$rc" -ne 0 ]; then
+			rm -f "$out"
+			return 1
+		fi
 		footer
 	done <<EOF
 $targets
