@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/paneflow-go/paneflow/internal/atomicfile"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -310,54 +312,18 @@ func (in *Installer) save(f *settingsFile, out []byte) error {
 	return nil
 }
 
-// writeAtomic replaces path with data: a temporary file in the same
-// directory is written, synced, given perm and renamed over path, so
-// readers see the old file or the new one, never a part. On failure the
-// temporary file is removed and path is untouched.
-func (in *Installer) writeAtomic(path string, data []byte, perm fs.FileMode) (err error) {
-	createTemp, write := os.CreateTemp, (*os.File).Write
-	if in.createTemp != nil {
-		createTemp = in.createTemp
-	}
+// writeAtomic replaces path with data, so readers see the old file or
+// the new one, never a part (see [atomicfile.Writer]). On failure path is
+// untouched.
+func (in *Installer) writeAtomic(path string, data []byte, perm fs.FileMode) error {
+	w := atomicfile.Writer{CreateTemp: in.createTemp}
 	if in.write != nil {
-		write = in.write
-	}
-	dir := filepath.Dir(path)
-	tmp, err := createTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+		w.Copy = func(dst *os.File, src io.Reader) (int64, error) {
+			n, err := in.write(dst, data)
+			return int64(n), err
 		}
-	}()
-	if _, err = write(tmp, data); err != nil {
-		return err
 	}
-	if err = tmp.Chmod(perm); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	syncDir(dir)
-	return nil
-}
-
-// syncDir makes a rename in dir durable where the system supports it.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // not supported on every system; the rename itself is done
-		d.Close()
-	}
+	return w.Write(path, bytes.NewReader(data), perm)
 }
 
 // stripOurs returns hooks without any hook of ours, how many groups or

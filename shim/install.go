@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"github.com/paneflow-go/paneflow/internal/atomicfile"
 	"io"
 	"io/fs"
 	"os"
@@ -278,41 +279,9 @@ func symlinkIfChanged(target, dst string) (bool, error) {
 	return true, nil
 }
 
-// writeAtomic replaces path with what r holds: a temporary file in the
-// same directory is written, given perm, synced and renamed over path.
-// On failure path is untouched and the temporary file removed.
-func writeAtomic(path string, r io.Reader, perm fs.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = io.Copy(tmp, r); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(perm); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // not supported everywhere; the rename is done either way
-		d.Close()
-	}
-	return nil
+// writeAtomic replaces path with what r holds (see [atomicfile.Write]).
+func writeAtomic(path string, r io.Reader, perm fs.FileMode) error {
+	return atomicfile.Write(path, r, perm)
 }
 
 // FindBinaries finds paneflow-shim and paneflow-ai-hook for a Paneflow

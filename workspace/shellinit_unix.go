@@ -3,11 +3,12 @@
 package workspace
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
-	"errors"
 	"fmt"
+	"github.com/paneflow-go/paneflow/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,18 +109,7 @@ func writeShellInit(base string) (string, error) {
 		if old, err := os.ReadFile(dst); err == nil && string(old) == string(data[n]) {
 			continue
 		}
-		f, err := os.CreateTemp(dir, ".tmp-*")
-		if err != nil {
-			return "", err
-		}
-		_, werr := f.Write(data[n])
-		cerr := f.Close()
-		if err := errors.Join(werr, cerr); err != nil {
-			os.Remove(f.Name())
-			return "", err
-		}
-		if err := os.Rename(f.Name(), dst); err != nil {
-			os.Remove(f.Name())
+		if err := atomicfile.Write(dst, bytes.NewReader(data[n]), 0o600); err != nil {
 			return "", err
 		}
 	}

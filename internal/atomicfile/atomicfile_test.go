@@ -1,0 +1,56 @@
+package atomicfile
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestWriteReplacesAndSetsMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.json")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(path, strings.NewReader("new"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || string(got) != "new" {
+		t.Fatalf("content = %q, %v; want new", got, err)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode = %v, want 0600", fi.Mode().Perm())
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Errorf("directory holds %d entries, want only the file", len(entries))
+	}
+}
+
+func TestWriteFailureLeavesTheOldFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f.json")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	full := errors.New("no space left on device")
+	w := Writer{Copy: func(dst *os.File, src io.Reader) (int64, error) {
+		dst.Write([]byte("partial"))
+		return 7, full
+	}}
+	if err := w.Write(path, strings.NewReader("new"), 0o644); !errors.Is(err, full) {
+		t.Fatalf("Write = %v, want the copy error", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "old" {
+		t.Errorf("content = %q after a failed write, want old", got)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("directory holds %d entries, want the temporary file removed", len(entries))
+	}
+	w = Writer{CreateTemp: func(string, string) (*os.File, error) { return nil, full }}
+	if err := w.Write(path, strings.NewReader("new"), 0o644); !errors.Is(err, full) {
+		t.Errorf("Write = %v, want the create error", err)
+	}
+}
