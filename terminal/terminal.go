@@ -110,7 +110,7 @@ var (
 type Terminal struct {
 	// pty is set before started is closed and never changes afterwards;
 	// it stays nil when the program could not be started. Read it only
-	// after started is closed (see [Terminal.started]).
+	// after started is closed (see running).
 	pty      *PTY
 	started  chan struct{}
 	startErr error // set before started is closed
@@ -245,12 +245,10 @@ func (t *Terminal) failStart(err error) {
 // running returns the started program's PTY, or nil while it is being
 // started in the background and when it could not be started.
 func (t *Terminal) running() *PTY {
-	select {
-	case <-t.started:
+	if isClosed(t.started) {
 		return t.pty
-	default:
-		return nil
 	}
+	return nil
 }
 
 // Started returns a channel closed once the program was started, or could
