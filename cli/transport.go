@@ -106,11 +106,12 @@ func call(ctx context.Context, c caller, method string, params any) (json.RawMes
 	return raw, nil
 }
 
-// callInto makes one request and decodes its result into out.
+// callInto makes one request and decodes its result into out, unless out
+// is nil.
 func callInto(ctx context.Context, c caller, method string, params, out any) (json.RawMessage, error) {
 	raw, err := call(ctx, c, method, params)
-	if err != nil {
-		return nil, err
+	if err != nil || out == nil {
+		return raw, err
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
 		return nil, fmt.Errorf("%s: unexpected result from the server: %v", method, err)

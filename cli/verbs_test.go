@@ -559,3 +559,32 @@ func TestWatchStdoutClosed(t *testing.T) {
 		t.Errorf("stderr = %q, want the write error", stderr.String())
 	}
 }
+
+// TestReadText checks the read verb's own decoding of a result against
+// what encoding/json makes of the same bytes.
+func TestReadText(t *testing.T) {
+	for _, raw := range []string{
+		`{"text":"a\nb","lines":2}`,
+		`{"lines":2,"text":"\u003cx\u003e \"q\" caf\u00e9 \ud83d\ude00 \ud83d"}`,
+		`{"lines":0}`,
+		`{"text":null}`,
+		`{"Text":"folded"}`,
+		`{"text":"first","text":"last"}`,
+	} {
+		var want struct {
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal([]byte(raw), &want); err != nil {
+			t.Fatal(err)
+		}
+		got, err := readText(json.RawMessage(raw))
+		if err != nil || got != want.Text {
+			t.Errorf("readText(%s) = %q, %v; want %q", raw, got, err, want.Text)
+		}
+	}
+	for _, raw := range []string{`{"text":1}`, `{"text":"a"`, `[]`, `{"text":"\q"}`} {
+		if got, err := readText(json.RawMessage(raw)); err == nil {
+			t.Errorf("readText(%s) = %q, want an error", raw, got)
+		}
+	}
+}

@@ -9,9 +9,12 @@ import (
 	"io"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/paneflow-go/paneflow/internal/jsonscan"
 )
 
 // DefaultCallTimeout is the per-call timeout of a [Client] whose Timeout is
@@ -68,7 +71,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	if err != nil {
 		return err
 	}
-	s, err := c.open(ctx, line)
+	s, err := c.open(ctx, line, dialCall)
 	if err != nil {
 		return err
 	}
@@ -87,7 +90,7 @@ func (c *Client) Notify(ctx context.Context, method string, params any) error {
 	if err != nil {
 		return err
 	}
-	s, err := c.open(ctx, line)
+	s, err := c.open(ctx, line, dialCall)
 	if err != nil {
 		return err
 	}
@@ -104,7 +107,7 @@ func (c *Client) Subscribe(ctx context.Context, method string, params any) (*Str
 	if err != nil {
 		return nil, err
 	}
-	s, err := c.open(ctx, line)
+	s, err := c.open(ctx, line, dialStream)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +129,10 @@ func (c *Client) Subscribe(ctx context.Context, method string, params any) (*Str
 // reject as too long.
 func encodeRequest(id int64, method string, params any) ([]byte, error) {
 	var raw json.RawMessage
-	if params != nil {
+	if m, ok := params.(map[string]any); ok {
+		raw, _ = appendParams(nil, m)
+	}
+	if raw == nil && params != nil {
 		var err error
 		if raw, err = json.Marshal(params); err != nil {
 			return nil, fmt.Errorf("ipc: encoding params of %s: %w", method, err)
@@ -146,7 +152,7 @@ func encodeRequest(id int64, method string, params any) ([]byte, error) {
 // not final: the server may have refused the connection with a frame
 // (busy, permission) that is waiting to be read, so open returns the stream
 // and leaves the verdict to the read.
-func (c *Client) open(ctx context.Context, line []byte) (*Stream, error) {
+func (c *Client) open(ctx context.Context, line []byte, dial dialFunc) (*Stream, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -155,23 +161,17 @@ func (c *Client) open(ctx context.Context, line []byte) (*Stream, error) {
 	if timeout > 0 {
 		deadline = time.Now().Add(timeout)
 	}
-	dctx := ctx
-	if !deadline.IsZero() {
-		var cancel context.CancelFunc
-		dctx, cancel = context.WithDeadline(ctx, deadline)
-		defer cancel()
-	}
-	nc, err := dialEndpoint(dctx, c.Path)
+	nc, err := dial(ctx, c.Path, deadline)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if dctx.Err() != nil {
+		if !deadline.IsZero() && !time.Now().Before(deadline) {
 			return nil, &TimeoutError{After: timeout}
 		}
 		return nil, &UnreachableError{Path: c.Path, Err: err}
 	}
-	s := &Stream{ctx: ctx, nc: nc, fr: newFrameReader(nc, MaxFrame), timeout: timeout}
+	s := &Stream{ctx: ctx, nc: nc, fr: newFrameReader(nc, MaxFrame, clientReadBuffer), timeout: timeout}
 	s.stop = context.AfterFunc(ctx, func() { nc.SetDeadline(aLongTimeAgo) })
 	nc.SetDeadline(deadline)
 	if _, err := nc.Write(line); err != nil {
@@ -212,34 +212,48 @@ func isErrorReply(frame []byte) bool {
 
 // decodeResponse decodes a reply to request id into result.
 func decodeResponse(frame []byte, id int64, result any) error {
-	var resp struct {
-		Result json.RawMessage `json:"result"`
-		Error  *Error          `json:"error"`
-		ID     json.RawMessage `json:"id"`
-	}
-	if err := json.Unmarshal(frame, &resp); err != nil {
+	// jsonscan validates and splits the frame in one pass: encoding/json
+	// took two over a reply that can be a 16 KB read. Keys match the way
+	// encoding/json matches struct fields (case-insensitively, the last
+	// duplicate winning); a null member counts as absent, as there.
+	var resResult, resError, resID []byte
+	err := jsonscan.Members(frame, func(key string, value []byte) {
+		switch {
+		case strings.EqualFold(key, "result"):
+			resResult = value
+		case strings.EqualFold(key, "error"):
+			resError = value
+		case strings.EqualFold(key, "id"):
+			resID = value
+		}
+	})
+	if err != nil {
 		return fmt.Errorf("ipc: malformed reply: %v", err)
 	}
-	if resp.Error != nil {
-		return resp.Error
+	if resError != nil && string(resError) != "null" {
+		var e Error
+		if err := json.Unmarshal(resError, &e); err != nil {
+			return fmt.Errorf("ipc: malformed reply: %v", err)
+		}
+		return &e
 	}
 	var gotID int64
-	if err := json.Unmarshal(resp.ID, &gotID); err != nil || gotID != id {
-		return fmt.Errorf("ipc: reply has id %s, want %d", resp.ID, id)
+	if err := json.Unmarshal(resID, &gotID); err != nil || gotID != id {
+		return fmt.Errorf("ipc: reply has id %s, want %d", resID, id)
 	}
-	if msg, ok := LegacyError(resp.Result); ok {
+	if msg, ok := LegacyError(resResult); ok {
 		return &Error{Code: CodeInternal, Message: msg}
 	}
-	if result == nil || len(resp.Result) == 0 {
+	if result == nil || len(resResult) == 0 {
 		return nil
 	}
 	if raw, ok := result.(*json.RawMessage); ok {
 		// Already validated with the envelope: a copy, not two more
 		// passes over what can be a large read.
-		*raw = append((*raw)[:0], resp.Result...)
+		*raw = append((*raw)[:0], resResult...)
 		return nil
 	}
-	if err := json.Unmarshal(resp.Result, result); err != nil {
+	if err := json.Unmarshal(resResult, result); err != nil {
 		return fmt.Errorf("ipc: decoding the result: %w", err)
 	}
 	return nil
@@ -263,12 +277,34 @@ func LegacyError(result json.RawMessage) (string, bool) {
 	return *legacy.Error, true
 }
 
+// streamConn is the connection under a [Stream]: a net.Conn, or for a
+// one-shot call on Linux a blockingConn (see dialCall).
+type streamConn interface {
+	io.ReadWriteCloser
+	SetDeadline(time.Time) error
+}
+
+// dialFunc connects to the server at path, giving up at deadline (none
+// when zero) or when ctx ends.
+type dialFunc func(ctx context.Context, path string, deadline time.Time) (streamConn, error)
+
+// dialStream connects for a push stream, which another goroutine may close
+// to unblock a read: always through package net.
+func dialStream(ctx context.Context, path string, deadline time.Time) (streamConn, error) {
+	if !deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+	}
+	return dialEndpoint(ctx, path)
+}
+
 // Stream is the reading end of a push stream opened with
 // [Client.Subscribe]. Next must not be called concurrently with itself;
 // Close may be called from any goroutine, including to unblock Next.
 type Stream struct {
 	ctx      context.Context
-	nc       net.Conn
+	nc       streamConn
 	fr       *frameReader
 	stop     func() bool // stops the ctx watch
 	timeout  time.Duration

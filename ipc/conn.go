@@ -1,6 +1,7 @@
 package ipc
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +17,20 @@ import (
 // errDeadline is what reads and writes fail with past a deadline (net and
 // go-winio connections both wrap it).
 var errDeadline = os.ErrDeadlineExceeded
+
+// marshal encodes v like json.Marshal but leaves <, > and & as they are:
+// terminal text is full of them, and escaping each as \u003c made a read's
+// reply longer and slower to encode and decode, for the benefit of HTML
+// pages the socket never feeds.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
 
 // conn is one served connection. Its goroutine (serve) owns fr and wbuf.
 type conn struct {
@@ -41,7 +56,7 @@ func (c *conn) serve(parent context.Context) {
 		c.write(nullID, nil, &Error{Code: CodePermission, Message: msgPeerUID})
 		return
 	}
-	c.fr = newFrameReader(c.nc, MaxFrame)
+	c.fr = newFrameReader(c.nc, MaxFrame, serverReadBuffer)
 	idle := c.s.idleTimeout()
 	for {
 		// Set the deadline, then check for shutdown: Shutdown sets the
@@ -177,7 +192,7 @@ func (s *Server) invoke(ctx context.Context, m *method, req *request) (out outco
 			return outcome{err: err}
 		}
 	}
-	data, err := json.Marshal(v)
+	data, err := marshal(v)
 	if err != nil {
 		return outcome{err: fmt.Errorf("internal error: encoding the result: %v", err)}
 	}
@@ -282,7 +297,7 @@ type frameWriter struct {
 
 // WriteFrame implements [FrameWriter].
 func (w *frameWriter) WriteFrame(v any) error {
-	data, err := json.Marshal(v)
+	data, err := marshal(v)
 	if err != nil {
 		return fmt.Errorf("ipc: encoding a frame: %w", err)
 	}

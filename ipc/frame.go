@@ -25,9 +25,19 @@ type frameReader struct {
 	buf []byte // reused between frames
 }
 
-func newFrameReader(r io.Reader, max int) *frameReader {
-	return &frameReader{r: bufio.NewReaderSize(r, 4096), max: max}
+// newFrameReader reads frames of under max bytes from r through a buffer
+// of size bytes: servers keep many connections and want a small one;
+// a client reading one reply wants it large enough to take a whole read of
+// a pane in one system call.
+func newFrameReader(r io.Reader, max, size int) *frameReader {
+	return &frameReader{r: bufio.NewReaderSize(r, size), max: max}
 }
+
+// Buffer sizes for newFrameReader.
+const (
+	serverReadBuffer = 4 << 10
+	clientReadBuffer = 64 << 10
+)
 
 // next returns the next line without its "\n". The slice is valid until
 // the next call. A final line without a newline is returned when the

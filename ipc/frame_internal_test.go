@@ -15,7 +15,7 @@ import (
 // readAllFrames reads frames until an error and returns them (copied) and
 // the error.
 func readAllFrames(r io.Reader, max int) ([]string, error) {
-	fr := newFrameReader(r, max)
+	fr := newFrameReader(r, max, 16)
 	var frames []string
 	for {
 		f, err := fr.next()

@@ -50,7 +50,7 @@ func probeOnce(path string, timeout time.Duration) (string, error) {
 	if _, err := nc.Write([]byte(probeRequest)); err != nil {
 		return "", err
 	}
-	line, err := newFrameReader(nc, MaxFrame).next()
+	line, err := newFrameReader(nc, MaxFrame, serverReadBuffer).next()
 	if err != nil {
 		return "", err
 	}

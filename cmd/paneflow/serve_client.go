@@ -41,5 +41,3 @@ func runServe(_ context.Context, _ io.Writer, _ func(string) string, args []stri
 	}
 	return fmt.Errorf("serve: this paneflow is the command-line client; the server (%s) is not installed next to it", serverBinary)
 }
-
-func init() { runtime.GOMAXPROCS(1) }

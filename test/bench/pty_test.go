@@ -31,12 +31,21 @@ const tmuxEnv = "PANEFLOW_BENCH_TMUX"
 // requireTmux skips b unless the tmux side is enabled and tmux is installed.
 func requireTmux(b *testing.B) {
 	b.Helper()
+	if why := tmuxMissing(); why != "" {
+		b.Skip(why)
+	}
+}
+
+// tmuxMissing says why the tmux side of a benchmark cannot run, or returns
+// "" when it can.
+func tmuxMissing() string {
 	if os.Getenv(tmuxEnv) != "1" {
-		b.Skipf("tmux side skipped; set %s=1 (scripts/bench.sh does)", tmuxEnv)
+		return "tmux side skipped; set " + tmuxEnv + "=1 (scripts/bench.sh does)"
 	}
 	if _, err := tmuxtest.LookPath(); err != nil {
-		b.Skipf("tmux side skipped: %v", err)
+		return "tmux side skipped: " + err.Error()
 	}
+	return ""
 }
 
 // median returns the median of xs (the mean of the middle two for an even

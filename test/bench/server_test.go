@@ -111,6 +111,29 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+// userEnv returns the environment of the user running the benchmark with
+// overrides (KEY=value) applied, and without the variables that would
+// point a command at another Paneflow or tmux server. Both sides' commands
+// run with it, as they would from the user's shell: what a client does with
+// its environment is part of its cost (a tmux client sends every variable
+// to its server), so neither side gets a trimmed one.
+func userEnv(overrides ...string) []string {
+	set := map[string]bool{}
+	for _, kv := range overrides {
+		k, _, _ := strings.Cut(kv, "=")
+		set[k] = true
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if set[k] || k == "TMUX" || k == "TMUX_PANE" || strings.HasPrefix(k, "PANEFLOW_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, overrides...)
+}
+
 // startPaneflow starts `paneflow serve --size 80x24` with an isolated HOME
 // and XDG tree and /bin/sh as the shell, waits until it answers
 // system.ping and stops it (SIGTERM) when b ends.
@@ -123,12 +146,12 @@ func startPaneflow(b testing.TB) *pfServer {
 	}
 	b.Cleanup(func() { os.RemoveAll(dir) })
 	s := &pfServer{bin: bin, sock: filepath.Join(dir, "pf.sock"), errs: &lockedBuffer{}}
-	s.env = []string{
-		"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "SHELL=/bin/sh",
-		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "XDG_STATE_HOME=" + filepath.Join(dir, "state"),
-		"XDG_RUNTIME_DIR=" + filepath.Join(dir, "run"), "XDG_CACHE_HOME=" + filepath.Join(dir, "cache"),
-		"PANEFLOW_SOCKET_PATH=" + s.sock,
-	}
+	s.env = userEnv(
+		"HOME="+dir, "LANG=C.UTF-8", "SHELL=/bin/sh",
+		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_STATE_HOME="+filepath.Join(dir, "state"),
+		"XDG_RUNTIME_DIR="+filepath.Join(dir, "run"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"),
+		"PANEFLOW_SOCKET_PATH="+s.sock,
+	)
 	s.cmd = exec.Command(bin, "serve", "--socket", s.sock, "--size", fmt.Sprintf("%dx%d", srvCols, srvRows))
 	s.cmd.Env = s.env
 	s.cmd.Stderr = s.errs
@@ -383,7 +406,7 @@ const benchSession = "bench"
 func startTmux(b *testing.B) *tmuxSide {
 	b.Helper()
 	requireTmux(b)
-	s := tmuxtest.New(b, tmuxtest.Options{})
+	s := tmuxtest.New(b, tmuxtest.Options{Env: userEnv("LANG=C.UTF-8")})
 	// Paneflow's panes run commands with /bin/sh -c (SHELL=/bin/sh); so do
 	// tmux's, whatever the user's login shell is.
 	if _, err := s.Command("set-option", "-g", "default-shell", "/bin/sh"); err != nil {
