@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -295,7 +294,7 @@ func runRead(ctx context.Context, s *session, in *input) error {
 	if err != nil {
 		return fmt.Errorf("surface.read: unexpected result from the server: %v", err)
 	}
-	_, err = io.WriteString(s.stdout, text)
+	_, err = s.stdout.Write(text)
 	return err
 }
 
@@ -303,7 +302,7 @@ func runRead(ctx context.Context, s *session, in *input) error {
 // way encoding/json would into a string field (a missing or null text is
 // ""), with one fast pass instead of its two slow ones: this is most of
 // the client's own work in `paneflow read`.
-func readText(raw json.RawMessage) (string, error) {
+func readText(raw json.RawMessage) ([]byte, error) {
 	var text []byte
 	err := jsonscan.Members(raw, func(key string, value []byte) {
 		if strings.EqualFold(key, "text") {
@@ -311,9 +310,9 @@ func readText(raw json.RawMessage) (string, error) {
 		}
 	})
 	if err != nil || text == nil || string(text) == "null" {
-		return "", err
+		return nil, err
 	}
-	return jsonscan.String(text)
+	return jsonscan.AppendString(make([]byte, 0, len(text)), text) // the text is never longer than its literal
 }
 
 func runSearch(ctx context.Context, s *session, in *input) error {

@@ -578,7 +578,7 @@ func TestReadText(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, err := readText(json.RawMessage(raw))
-		if err != nil || got != want.Text {
+		if err != nil || string(got) != want.Text {
 			t.Errorf("readText(%s) = %q, %v; want %q", raw, got, err, want.Text)
 		}
 	}

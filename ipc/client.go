@@ -138,10 +138,7 @@ func encodeRequest(id int64, method string, params any) ([]byte, error) {
 			return nil, fmt.Errorf("ipc: encoding params of %s: %w", method, err)
 		}
 	}
-	line, err := appendRequest(nil, id, method, raw)
-	if err != nil {
-		return nil, fmt.Errorf("ipc: encoding %s: %w", method, err)
-	}
+	line := appendRequest(nil, id, method, raw)
 	if len(line) > MaxFrame {
 		return nil, &Error{Code: CodeInvalidRequest, Message: msgTooLarge}
 	}
@@ -248,9 +245,12 @@ func decodeResponse(frame []byte, id int64, result any) error {
 		return nil
 	}
 	if raw, ok := result.(*json.RawMessage); ok {
-		// Already validated with the envelope: a copy, not two more
-		// passes over what can be a large read.
-		*raw = append((*raw)[:0], resResult...)
+		// Already validated with the envelope, and not copied either:
+		// the frame's buffer belongs to this call's connection, which
+		// is never read again, so the result can keep it. The capacity
+		// is cut so that appending to the result cannot write into the
+		// rest of the frame.
+		*raw = resResult[:len(resResult):len(resResult)]
 		return nil
 	}
 	if err := json.Unmarshal(resResult, result); err != nil {

@@ -176,11 +176,7 @@ func appendError(dst []byte, id json.RawMessage, e *Error) []byte {
 }
 
 // appendRequest appends a request line. id < 0 makes it a notification.
-func appendRequest(dst []byte, id int64, method string, params json.RawMessage) ([]byte, error) {
-	m, err := json.Marshal(method)
-	if err != nil {
-		return nil, err
-	}
+func appendRequest(dst []byte, id int64, method string, params json.RawMessage) []byte {
 	dst = append(dst, `{"jsonrpc":"2.0",`...)
 	if id >= 0 {
 		dst = append(dst, `"id":`...)
@@ -188,10 +184,10 @@ func appendRequest(dst []byte, id int64, method string, params json.RawMessage) 
 		dst = append(dst, ',')
 	}
 	dst = append(dst, `"method":`...)
-	dst = append(dst, m...)
+	dst = appendString(dst, method) // as json.Marshal would, without its reflection
 	if params != nil {
 		dst = append(dst, `,"params":`...)
 		dst = append(dst, params...)
 	}
-	return append(dst, "}\n"...), nil
+	return append(dst, "}\n"...)
 }

@@ -110,36 +110,57 @@ func decodeKey(lit []byte) string {
 // (surrounding whitespace allowed), the way encoding/json decodes it into a
 // Go string. It returns a *SyntaxError for anything else.
 func String(value []byte) (string, error) {
+	inner, simple, err := stringLiteral(value)
+	if err != nil {
+		return "", err
+	}
+	if simple {
+		return string(inner), nil
+	}
+	return string(unquote(make([]byte, 0, len(inner)), inner)), nil
+}
+
+// AppendString is [String] appending the text to dst instead: no string
+// is made, which saves a copy of a large value on its way to a writer.
+func AppendString(dst, value []byte) ([]byte, error) {
+	inner, simple, err := stringLiteral(value)
+	if err != nil {
+		return dst, err
+	}
+	if simple {
+		return append(dst, inner...), nil
+	}
+	return unquote(dst, inner), nil
+}
+
+// stringLiteral validates value as one string literal and returns its
+// inside, and whether that is its text as it is (no escapes, all ASCII).
+func stringLiteral(value []byte) (inner []byte, simple bool, err error) {
 	s := scanner{data: value}
 	s.skipSpace()
 	if s.i >= len(value) || value[s.i] != '"' {
 		if s.i < len(value) {
 			if err := s.value(); err != nil {
-				return "", err
+				return nil, false, err
 			}
 		}
-		return "", &SyntaxError{Msg: "not a string", Offset: s.i}
+		return nil, false, &SyntaxError{Msg: "not a string", Offset: s.i}
 	}
 	start := s.i
-	simple, err := s.str()
+	simple, err = s.str()
 	if err != nil {
-		return "", err
+		return nil, false, err
 	}
-	lit := value[start:s.i]
+	end := s.i
 	if err := s.end(); err != nil {
-		return "", err
+		return nil, false, err
 	}
-	inner := lit[1 : len(lit)-1]
-	if simple {
-		return string(inner), nil
-	}
-	return unquote(inner), nil
+	return value[start+1 : end-1], simple, nil
 }
 
-// unquote decodes the inside of a valid string literal that has escapes or
-// non-ASCII bytes, as encoding/json does.
-func unquote(inner []byte) string {
-	b := make([]byte, 0, len(inner))
+// unquote appends the text of the inside of a valid string literal to b,
+// decoding escapes and replacing invalid UTF-8 as encoding/json does.
+func unquote(b, inner []byte) []byte {
 	for i := 0; i < len(inner); {
 		c := inner[i]
 		switch {
@@ -188,7 +209,7 @@ func unquote(inner []byte) string {
 			b = utf8.AppendRune(b, r)
 		}
 	}
-	return string(b)
+	return b
 }
 
 // hex4 returns the value of four hex digits already checked by the scanner.

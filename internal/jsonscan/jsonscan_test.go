@@ -215,6 +215,10 @@ func FuzzString(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := String(data)
+		app, aerr := AppendString([]byte("pre"), data)
+		if (aerr == nil) != (err == nil) || err == nil && string(app) != "pre"+got {
+			t.Fatalf("AppendString(%q) = %q, %v; String = %q, %v", data, app, aerr, got, err)
+		}
 		var v any
 		werr := json.Unmarshal(data, &v)
 		want, isString := v.(string)
