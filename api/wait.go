@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
+	"regexp/syntax"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -48,7 +50,7 @@ type waitResult struct {
 
 // waitRequest is a validated surface.wait request.
 type waitRequest struct {
-	re      *regexp.Regexp // nil: idle only
+	pat     *linePattern // nil: idle only
 	all     bool
 	idle    time.Duration // 0: no idle condition
 	timeout time.Duration
@@ -95,11 +97,11 @@ func (s *server) parseWait(params json.RawMessage) (waitRequest, error) {
 		if _, err := regexp.Compile(p.Pattern); err != nil {
 			return r, ipc.InvalidParams("invalid pattern: %s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 		}
-		re, err := regexp.Compile("(?m)" + p.Pattern)
+		pat, err := compileLinePattern(p.Pattern)
 		if err != nil {
 			return r, ipc.InvalidParams("invalid pattern: %s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 		}
-		r.re = re
+		r.pat = pat
 	}
 	seen := map[uint64]bool{}
 	for _, id := range p.SurfaceIDs {
@@ -265,9 +267,74 @@ func suffixAfter(cur, prefix string) string {
 	return cur
 }
 
+// linePattern is a compiled surface.wait pattern: the regexp, with ^ and $
+// anchoring at each line, and a literal that every match contains, when
+// there is one. The literal is a prefilter: text without it cannot match,
+// and strings.Contains rules that out many times faster than the regexp
+// engine, which cannot skip ahead on a pattern that starts with (?m)^ and
+// otherwise runs over every line a flood of output brings.
+// A linePattern is immutable and safe for concurrent use.
+type linePattern struct {
+	re  *regexp.Regexp
+	lit string // "" when no literal is required
+}
+
+// compileLinePattern compiles a pattern in Go's regexp syntax for per-line
+// matching.
+func compileLinePattern(pattern string) (*linePattern, error) {
+	re, err := regexp.Compile("(?m)" + pattern)
+	if err != nil {
+		return nil, err
+	}
+	p := &linePattern{re: re}
+	if tree, err := syntax.Parse("(?m)"+pattern, syntax.Perl); err == nil {
+		p.lit = requiredLiteral(tree.Simplify())
+	}
+	return p, nil
+}
+
+// requiredLiteral returns the longest case-sensitive literal that every
+// match of re must contain, or "".
+func requiredLiteral(re *syntax.Regexp) string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return ""
+		}
+		return string(re.Rune)
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredLiteral(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return requiredLiteral(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		best := ""
+		for _, sub := range re.Sub {
+			if l := requiredLiteral(sub); len(l) > len(best) {
+				best = l
+			}
+		}
+		return best
+	}
+	return ""
+}
+
+// matchLines reports the lines a match of p touches (at most
+// waitMaxLines), or nil when p does not match the lines joined with "\n".
+func (p *linePattern) matchLines(lines []string) []string {
+	if p.lit != "" && !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, p.lit) }) {
+		// A literal cannot span lines unless it holds a newline, and
+		// then it is looked for in the joined text by the regexp itself.
+		if !strings.Contains(p.lit, "\n") {
+			return nil
+		}
+	}
+	return matchLines(p.re, lines)
+}
+
 // matchLines reports the lines a match of re touches (at most
-// waitMaxLines), or nil when re does not match the lines joined with
-// "\n".
+// waitMaxLines), or nil when re does not match the lines joined with "\n".
 func matchLines(re *regexp.Regexp, lines []string) []string {
 	locs := re.FindAllStringIndex(strings.Join(lines, "\n"), -1)
 	if locs == nil {
@@ -316,11 +383,11 @@ func (s *server) surfaceWait(ctx context.Context, params json.RawMessage) (any, 
 		_, ch := wp.emu.Watch() // before the baseline: nothing after it is missed
 		if r.fromStart {
 			wp.baselineFromStart()
-			if r.re != nil {
+			if r.pat != nil {
 				// What is already there is checked now; a concurrent change
 				// that spoils this read wakes the loop below.
 				if lines, ok := wp.newLines(); ok {
-					if m := matchLines(r.re, lines); m != nil {
+					if m := r.pat.matchLines(lines); m != nil {
 						wp.matched, wp.lines = true, m
 					}
 				}
@@ -341,9 +408,9 @@ func (s *server) surfaceWait(ctx context.Context, params json.RawMessage) (any, 
 			}
 			if g := wp.emu.Generation(); g != wp.lastGen {
 				wp.lastGen, wp.lastOut = g, now
-				if r.re != nil && !wp.matched {
+				if r.pat != nil && !wp.matched {
 					if lines, ok := wp.newLines(); ok {
-						if m := matchLines(r.re, lines); m != nil {
+						if m := r.pat.matchLines(lines); m != nil {
 							wp.matched, wp.lines = true, m
 						}
 					}
@@ -397,7 +464,7 @@ func (r *waitRequest) decide(panes []*waitPane, now time.Time) (waitResult, erro
 			dead++
 		}
 	}
-	if r.re != nil && matched > 0 && (!r.all || matched == len(panes)) {
+	if r.pat != nil && matched > 0 && (!r.all || matched == len(panes)) {
 		res.Matched = true
 		for _, wp := range panes {
 			if wp.matched {
@@ -417,12 +484,12 @@ func (r *waitRequest) decide(panes []*waitPane, now time.Time) (waitResult, erro
 		return res, nil, true
 	}
 	if open == 0 {
-		if r.re != nil {
+		if r.pat != nil {
 			return res, ipc.InvalidParams("all target panes closed before the pattern appeared"), true
 		}
 		return res, ipc.InvalidParams("all target panes closed before going idle"), true
 	}
-	if r.re != nil && r.idle == 0 {
+	if r.pat != nil && r.idle == 0 {
 		if dead == len(panes) {
 			return res, ipc.InvalidParams("all target panes closed before the pattern appeared"), true
 		}

@@ -280,3 +280,82 @@ func TestWaitOverSocket(t *testing.T) {
 		t.Fatalf("surface.wait over the socket = %+v, %v; want idle", out, err)
 	}
 }
+
+// TestRequiredLiteral checks the literal every match must contain, which
+// linePattern looks for before running the regexp.
+func TestRequiredLiteral(t *testing.T) {
+	for pattern, want := range map[string]string{
+		`^DONE-42$`:           "DONE-42",
+		`error: (\d+) files?`: "error: ",
+		`(build (ok|failed))`: "build ",
+		`(?i)done`:            "",
+		`ok|fail`:             "",
+		`a*`:                  "",
+		`(xyz)+ end`:          " end",
+		`x{2,3}yz`:            "yz",
+		`^\$ $`:               "$ ",
+		`caf\x{e9} ouvert`:    "café ouvert",
+		`line1\nline2`:        "line1\nline2",
+		`[abc]def`:            "def",
+		`\bword\b`:            "word",
+	} {
+		p, err := compileLinePattern(pattern)
+		if err != nil {
+			t.Fatalf("%s: %v", pattern, err)
+		}
+		if p.lit != want {
+			t.Errorf("literal of %s = %q, want %q", pattern, p.lit, want)
+		}
+	}
+}
+
+// TestLinePatternPrefilter checks that the prefilter never changes what
+// matches: linePattern.matchLines against the regexp alone.
+func TestLinePatternPrefilter(t *testing.T) {
+	patterns := []string{`^DONE-42$`, `error: (\d+) files?`, `(?i)done`, `ok|fail`, `line1\nline2`,
+		`^\$ $`, `x{2,3}yz`, `caf\x{e9}`, `DONE`, `^$`}
+	texts := [][]string{
+		{"DONE-42"}, {"xx DONE-42"}, {"a", "DONE-42", "b"}, {"done", "DONE"},
+		{"error: 3 files", "error: x"}, {"line1", "line2"}, {"line1line2"}, {"$ ", "$"},
+		{"xxyz", "xyz"}, {"café", "cafe"}, {""}, {}, {"nothing here"},
+	}
+	for _, pattern := range patterns {
+		p, err := compileLinePattern(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lines := range texts {
+			got, want := p.matchLines(lines), matchLines(p.re, lines)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s on %q: prefiltered result differs (-regexp +prefiltered):\n%s", pattern, lines, diff)
+			}
+		}
+	}
+}
+
+// BenchmarkWaitMatch is surface.wait's work on a screenful of new output
+// that does not match: 50 lines of 200 columns against ^DONE-…$.
+func BenchmarkWaitMatch(b *testing.B) {
+	lines := make([]string, 50)
+	for i := range lines {
+		lines[i] = strings.Repeat("the quick brown fox jumps over the lazy dog ", 5)[:200]
+	}
+	p, err := compileLinePattern(`^DONE-1234$`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("prefiltered", func(b *testing.B) {
+		for b.Loop() {
+			if p.matchLines(lines) != nil {
+				b.Fatal("matched")
+			}
+		}
+	})
+	b.Run("regexp", func(b *testing.B) {
+		for b.Loop() {
+			if matchLines(p.re, lines) != nil {
+				b.Fatal("matched")
+			}
+		}
+	})
+}
