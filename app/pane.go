@@ -45,3 +45,9 @@ func (p surfacePane) Resize(cols, rows int) error {
 	rows = min(max(rows, 1), workspace.MaxPaneDim)
 	return p.m.Resize(p.s.ID(), cols, rows)
 }
+
+// SetOutputGate installs the view's paint gate on the pane's terminal.
+func (p surfacePane) SetOutputGate(g terminal.OutputGate) { p.s.Terminal().SetOutputGate(g) }
+
+// ClearOutputGate removes g from the pane's terminal if it is installed.
+func (p surfacePane) ClearOutputGate(g terminal.OutputGate) { p.s.Terminal().ClearOutputGate(g) }

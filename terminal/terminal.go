@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -134,6 +135,10 @@ type Terminal struct {
 	outEOF   bool
 	outReady chan struct{}
 	outSpace *sync.Cond
+
+	// gate, when set, is passed before each read and each parsed chunk
+	// of output (see SetOutputGate).
+	gate atomic.Pointer[gateBox]
 
 	done       chan struct{} // closed when the program exited and output is drained
 	readerDone chan struct{} // closed when the reader and the parser have both stopped
@@ -395,6 +400,7 @@ func (t *Terminal) Close() error {
 func (t *Terminal) readLoop() {
 	buf := make([]byte, 64<<10)
 	for {
+		t.passGate()
 		n, err := t.pty.Read(buf)
 		t.outMu.Lock()
 		for n > 0 && len(t.out) >= pendingMax && !t.outEOF {
@@ -415,6 +421,42 @@ func (t *Terminal) readLoop() {
 	}
 }
 
+// OutputGate holds a terminal's output back: see [Terminal.SetOutputGate].
+type OutputGate interface {
+	// Pass returns when output may flow. It may block for a moment, and
+	// must return soon (tens of milliseconds) whatever happens.
+	Pass()
+}
+
+// gateBox lets an OutputGate live in an atomic.Pointer.
+type gateBox struct{ g OutputGate }
+
+// SetOutputGate installs g, whose Pass the terminal calls before each read
+// of the program's output and before parsing each chunk of it. The desktop
+// app's gate blocks while the window paints a pane's last frame, so that
+// on a busy machine a flood of output does not starve the painting of
+// processor time; the program meanwhile blocks on its full terminal, as it
+// does whenever its reader is slower than it. Safe for concurrent use.
+func (t *Terminal) SetOutputGate(g OutputGate) { t.gate.Store(&gateBox{g}) }
+
+// ClearOutputGate removes g if it is the installed gate (a gate installed
+// since stays). Safe for concurrent use.
+func (t *Terminal) ClearOutputGate(g OutputGate) {
+	for {
+		b := t.gate.Load()
+		if b == nil || b.g != g || t.gate.CompareAndSwap(b, nil) {
+			return
+		}
+	}
+}
+
+// passGate calls the output gate, if any.
+func (t *Terminal) passGate() {
+	if b := t.gate.Load(); b != nil {
+		b.g.Pass()
+	}
+}
+
 // parseLoop feeds what the reader collected to the emulator, all of it at
 // once, in chunks of parseChunk. It closes t.readerDone after the last
 // byte of output was parsed.
@@ -430,6 +472,7 @@ func (t *Terminal) parseLoop() {
 		t.outMu.Unlock()
 		for p := batch; len(p) > 0; {
 			n := min(len(p), parseChunk)
+			t.passGate()
 			parseSlots <- struct{}{}
 			t.emu.Write(p[:n])
 			<-parseSlots

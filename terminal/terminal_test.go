@@ -4,6 +4,7 @@ package terminal
 
 import (
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -135,5 +136,54 @@ func TestStartErrors(t *testing.T) {
 	}
 	if _, err := Start(Options{Argv: []string{"/nonexistent/program"}}); err == nil {
 		t.Error("Start of a missing program succeeded")
+	}
+}
+
+// blockingGate holds output until open is closed, counting its passes.
+type blockingGate struct {
+	open   chan struct{}
+	passes atomic.Int64
+}
+
+func (g *blockingGate) Pass() {
+	g.passes.Add(1)
+	<-g.open
+}
+
+// TestTerminalOutputGate checks that a gate holds the program's output
+// back until it opens, and that ClearOutputGate removes only its own gate.
+func TestTerminalOutputGate(t *testing.T) {
+	term := startHelper(t, "cat")
+	waitStarted(t, term)
+	g := &blockingGate{open: make(chan struct{})}
+	term.SetOutputGate(g)
+	if err := term.SendInput([]byte("gated\r")); err != nil {
+		t.Fatal(err)
+	}
+	// The reader is already waiting in its read when the gate goes in, so
+	// the first output may get through to the parser; the parser's pass
+	// holds it there.
+	for deadline := time.Now().Add(30 * time.Second); g.passes.Load() == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the output never reached the gate")
+		}
+	}
+	if text := strings.Join(term.Emulator().ScreenLines(), "\n"); strings.Contains(text, "gated") {
+		t.Fatalf("output reached the screen through a closed gate:\n%s", text)
+	}
+	other := &blockingGate{open: make(chan struct{})}
+	term.ClearOutputGate(other) // not the installed gate: no effect
+	close(g.open)
+	waitScreen(t, term, "the gated output", func(s string) bool { return strings.Count(s, "gated") == 2 })
+
+	term.ClearOutputGate(g)
+	n := g.passes.Load()
+	if err := term.SendInput([]byte("free\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitScreen(t, term, "output after the gate is gone", func(s string) bool { return strings.Count(s, "free") == 2 })
+	// At most the read that was waiting when the gate went can pass it.
+	if got := g.passes.Load(); got > n+1 {
+		t.Errorf("the cleared gate was passed %d more times", got-n)
 	}
 }

@@ -175,6 +175,7 @@ func (v *View) drawLocked() int {
 	rows := v.rend.Render(v.buf, &v.snap, &v.ov)
 	if rows > 0 {
 		v.img.Refresh()
+		v.gate.drawn() // output is held while the window paints it
 	}
 	v.updateIndicatorLocked()
 	if v.probe != nil {

@@ -204,6 +204,10 @@ type View struct {
 	find *findBar
 
 	probe *probe
+
+	// gate holds the pane's output back while a drawn frame is painted,
+	// when the pane supports it (outputGater).
+	gate paintGate
 }
 
 var (
@@ -224,7 +228,11 @@ var (
 // New returns a View showing p and starts its watcher goroutine; call
 // [View.Close] when the View is discarded. It must be called on the UI
 // goroutine (or before the app runs).
-func New(p Pane, o Options) *View {
+func New(p Pane, o Options) *View { return newView(p, o, fyne.Do) }
+
+// newView is New with the function that runs work on the UI goroutine
+// (tests record it instead).
+func newView(p Pane, o Options, post func(func())) *View {
 	if o.ScrollMultiplier == 0 {
 		o.ScrollMultiplier = 1
 	}
@@ -235,7 +243,7 @@ func New(p Pane, o Options) *View {
 	v := &View{
 		pane:      p,
 		opts:      o,
-		post:      fyne.Do,
+		post:      post,
 		frameDone: make(chan struct{}, 1),
 		stop:      make(chan struct{}),
 		done:      make(chan struct{}),
@@ -262,6 +270,9 @@ func New(p Pane, o Options) *View {
 	v.find = newFindBar(v)
 	if o.Probe != nil {
 		v.probe = newProbe(o.Probe, o.ProbeName)
+	}
+	if g, ok := p.(outputGater); ok {
+		g.SetOutputGate(&v.gate)
 	}
 	v.ExtendBaseWidget(v)
 	go v.watch()
@@ -303,6 +314,10 @@ func (v *View) Close() {
 	v.mu.Unlock()
 	close(v.stop)
 	<-v.done
+	if g, ok := v.pane.(outputGater); ok {
+		g.ClearOutputGate(&v.gate)
+	}
+	v.gate.stop()
 	if v.probe != nil {
 		v.probe.close()
 	}
@@ -575,6 +590,11 @@ func (r *viewRenderer) Refresh() {
 }
 
 func (r *viewRenderer) Objects() []fyne.CanvasObject {
+	if h := r.v.gate.painting(time.Now()); h != nil {
+		// Fyne walks the objects on its way to painting the window; a
+		// function posted now runs after that paint.
+		r.v.post(func() { r.v.gate.release(h) })
+	}
 	return []fyne.CanvasObject{r.v.img, r.v.indBg, r.v.indText, r.v.find.box, r.v.ring}
 }
 

@@ -21,7 +21,7 @@ import (
 // The render benchmark's setup.
 const (
 	benchCols, benchRows = 200, 50
-	benchBytes           = 120_000_000 // the coloured output catted into the pane: a few seconds of flood, so the fps are 1 s windows
+	benchBytes           = 400_000_000 // the coloured output catted into the pane: several seconds of flood, so the fps are the median of several 1 s windows
 	idleFor              = 5 * time.Second
 	keySamples           = 15
 	// The benchmark's own screen, large enough for a 200x50 pane beside
