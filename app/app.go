@@ -12,6 +12,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/paneflow-go/paneflow/app/keymap"
 	"github.com/paneflow-go/paneflow/app/render"
@@ -119,7 +120,12 @@ type shell struct {
 	heldMods       fyne.KeyModifier // modifiers held, for keys reaching the canvas
 	jumpCursor     uint64           // the last pane jump_next_waiting went to
 	quitting       bool
-	startMsgs      []string // problems found before the banner existed
+	// uiThread is the OS thread Fyne's loop runs on (the main thread, to
+	// which the desktop driver locks the main goroutine), or 0 when that
+	// is not checked (Fyne's test driver runs posted work on the caller's
+	// goroutine by design). Set before the shell's goroutines start.
+	uiThread  int64
+	startMsgs []string // problems found before the banner existed
 
 	// selfFocus is the pane whose view the shell is focusing right now
 	// (0 otherwise); the views' OnFocus reads it without mu.
@@ -163,6 +169,11 @@ func start(a fyne.App, o Options) (*shell, error) {
 		cfg: o.Config, views: map[uint64]*termview.View{}, attention: map[uint64]bool{},
 		work: make(chan func(), 256), done: make(chan struct{}), quitCh: make(chan struct{}),
 		served: make(chan error, 1),
+	}
+	if _, ok := a.Driver().(desktop.Driver); ok {
+		// start runs on the main goroutine, which the desktop driver
+		// keeps on the main thread; its loop will run there.
+		s.uiThread = threadID()
 	}
 	s.fgFocused.Store(true)
 	s.restoreOrCreate()
@@ -267,8 +278,25 @@ func (s *shell) guard(f func()) {
 }
 
 // do runs f on the UI goroutine holding mu.
-func (s *shell) do(f func()) {
-	fyne.Do(func() { s.guard(f) })
+//
+// Once Fyne's loop has ended, fyne.Do runs what it is given at once on the
+// caller's goroutine instead, and UI calls there crash in GLFW. That
+// happens when Fyne's own SIGINT/SIGTERM handler quits the loop before the
+// shell's (both see the signal): posted work then finds the window gone.
+// With the desktop driver, f is therefore dropped when it would run on
+// another thread than the UI thread; the shell's own shutdown (stop) still
+// closes the views, saves the session and shuts the core down.
+func (s *shell) do(f func()) { s.post(func() { s.guard(f) }) }
+
+// post runs f on the UI goroutine, unless Fyne's loop has ended (see do).
+// The pane views post their frames through it too.
+func (s *shell) post(f func()) {
+	fyne.Do(func() {
+		if s.uiThread != 0 && threadID() != s.uiThread {
+			return
+		}
+		f()
+	})
 }
 
 // mutate queues a model change for the worker goroutine (model methods

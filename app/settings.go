@@ -169,6 +169,7 @@ func (s *shell) checkScaleLocked() {
 // viewOptionsLocked are the options of a new pane view.
 func (s *shell) viewOptionsLocked(id uint64) termview.Options {
 	o := termview.Options{
+		Post:             s.post,
 		Fonts:            s.fonts,
 		Palette:          s.palette,
 		ScrollMultiplier: s.cfg.Terminal.ScrollMultiplier,

@@ -59,6 +59,10 @@ type Options struct {
 	// OnFocus is called on the UI goroutine when the View gains keyboard
 	// focus (the app marks the pane active); nil means nothing.
 	OnFocus func()
+	// Post runs work on the UI goroutine; nil means fyne.Do. The desktop
+	// app passes one that drops the work once Fyne's loop has ended (when
+	// fyne.Do would run it on the calling goroutine).
+	Post func(func())
 	// Probe, when non-nil, receives one "render-probe" line per second
 	// while frames are drawn (the app sets it for PANEFLOW_RENDER_PROBE=1).
 	// Writes happen on a timer goroutine, never concurrently with each
@@ -228,7 +232,13 @@ var (
 // New returns a View showing p and starts its watcher goroutine; call
 // [View.Close] when the View is discarded. It must be called on the UI
 // goroutine (or before the app runs).
-func New(p Pane, o Options) *View { return newView(p, o, fyne.Do) }
+func New(p Pane, o Options) *View {
+	post := o.Post
+	if post == nil {
+		post = fyne.Do
+	}
+	return newView(p, o, post)
+}
 
 // newView is New with the function that runs work on the UI goroutine
 // (tests record it instead).
