@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,7 +51,8 @@ const (
 // server answers. A probe measures the server's responsiveness meanwhile
 // (system.ping; tmux display-message over the control client) every 10 ms.
 // Metrics, each the median of the flood's samples unless named otherwise:
-// split-ms, cli-split-ms, ping-ms, ping-p99-ms (99th percentile),
+// split-ms, cli-split-ms, true-ms (/bin/true, the process-start floor under
+// the same load), ping-ms, ping-p99-ms (99th percentile),
 // start-ms (creating the 100 waiting panes, before the flood) and drain-s
 // (release until every pane's program has ended).
 func BenchmarkFlood(b *testing.B) {
@@ -70,8 +72,11 @@ func BenchmarkFlood(b *testing.B) {
 // floodStats is what one flood measured.
 type floodStats struct {
 	split, cliSplit, ping []float64 // ms
-	start                 time.Duration
-	drain                 time.Duration
+	// trueStart is /bin/true started, run and reaped during the flood
+	// (ms): the floor under any command-line split, Paneflow's or tmux's.
+	trueStart []float64
+	start     time.Duration
+	drain     time.Duration
 }
 
 func (f *floodStats) report(b *testing.B) {
@@ -81,10 +86,22 @@ func (f *floodStats) report(b *testing.B) {
 	}
 	b.ReportMetric(median(f.split), "split-ms")
 	b.ReportMetric(median(f.cliSplit), "cli-split-ms")
+	b.ReportMetric(median(f.trueStart), "true-ms")
 	b.ReportMetric(median(f.ping), "ping-ms")
 	b.ReportMetric(percentile(f.ping, 99), "ping-p99-ms")
 	b.ReportMetric(ms(f.start), "start-ms")
 	b.ReportMetric(f.drain.Seconds(), "drain-s")
+}
+
+// timeTrue times one run of /bin/true (the smallest process start there
+// is) into f.trueStart. out is clobbered.
+func (f *floodStats) timeTrue(out *bytes.Buffer) error {
+	d, err := timeProcess(exec.Command("true"), out)
+	if err != nil {
+		return err
+	}
+	f.trueStart = append(f.trueStart, ms(d))
+	return nil
 }
 
 // prober runs a probe every floodPingEvery until stopped and keeps its
@@ -197,6 +214,9 @@ func floodPaneflow(b *testing.B) *floodStats {
 			if err := c.call("surface.close", map[string]any{"surface_id": r.SurfaceID}, nil); err != nil {
 				b.Fatal(err)
 			}
+			if err := st.timeTrue(&out); err != nil {
+				b.Fatal(err)
+			}
 		}
 		done, err := floodDone(c, flood)
 		if err != nil {
@@ -303,6 +323,9 @@ func floodTmux(b *testing.B) *floodStats {
 			}
 			st.cliSplit = append(st.cliSplit, ms(d))
 			if _, err := t.command("kill-pane -t " + strings.TrimSpace(out.String())); err != nil {
+				b.Fatal(err)
+			}
+			if err := st.timeTrue(&out); err != nil {
 				b.Fatal(err)
 			}
 		}

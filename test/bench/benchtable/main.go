@@ -185,7 +185,7 @@ var notes = []struct{ prefix, text string }{
 	{"WaitDelay/cli", "WaitDelay/cli: line printed → output of `paneflow wait --pattern` vs → tmux capture-pane polled every 500 ms"},
 	{"FirstOutput/socket", "FirstOutput/socket: surface.split + events.subscribe/surface.read vs split-window over tmux -C + %output"},
 	{"FirstOutput/cli", "FirstOutput/cli: `paneflow split` vs `tmux split-window` (process starts), output watched as in /socket"},
-	{"Flood", "Flood: 100 panes of `yes | head -c 1000000`; while they stream: split-ms over the socket (tmux: -C client), cli-split-ms by a process start, ping-ms system.ping (tmux: display-message over -C) every 10 ms"},
+	{"Flood", "Flood: 100 panes of `yes | head -c 1000000`; while they stream: split-ms over the socket (tmux: -C client), cli-split-ms by a process start (true-ms: /bin/true, the floor of any process start under that load), ping-ms system.ping (tmux: display-message over -C) every 10 ms"},
 }
 
 // print writes the table and returns how many targets were missed.
