@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneflow-go/paneflow/test/internal/proctest"
 	"github.com/paneflow-go/paneflow/test/internal/tmuxtest"
 )
 
@@ -89,26 +90,8 @@ type pfServer struct {
 	sock string
 	env  []string // of the server and of CLI processes (PANEFLOW_SOCKET_PATH set)
 	cmd  *exec.Cmd
-	errs *lockedBuffer
+	errs *proctest.Buffer
 	once sync.Once // guards stop
-}
-
-// lockedBuffer is a bytes.Buffer safe for a writer goroutine and a reader.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // userEnv returns the environment of the user running the benchmark with
@@ -145,7 +128,7 @@ func startPaneflow(b testing.TB) *pfServer {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { os.RemoveAll(dir) })
-	s := &pfServer{bin: bin, sock: filepath.Join(dir, "pf.sock"), errs: &lockedBuffer{}}
+	s := &pfServer{bin: bin, sock: filepath.Join(dir, "pf.sock"), errs: new(proctest.Buffer)}
 	s.env = userEnv(
 		"HOME="+dir, "LANG=C.UTF-8", "SHELL=/bin/sh",
 		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_STATE_HOME="+filepath.Join(dir, "state"),

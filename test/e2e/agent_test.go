@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/paneflow-go/paneflow/test/internal/proctest"
 )
 
 // The fake agent: the test binary itself, run under the name "claude"
@@ -149,7 +151,7 @@ func agentDir(t *testing.T, steps ...string) (args []string, hookLog string) {
 	t.Cleanup(func() {
 		if t.Failed() {
 			data, _ := os.ReadFile(hookLog)
-			t.Logf("paneflow-ai-hook log:\n%s", indent(string(data)))
+			t.Logf("paneflow-ai-hook log:\n%s", proctest.Indent(string(data)))
 		}
 	})
 	return []string{

@@ -17,10 +17,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/paneflow-go/paneflow/test/internal/proctest"
 )
 
 // Generous bounds for a loaded 2-core machine running race-built binaries.
@@ -110,36 +111,14 @@ func rawClientMain(sock string) int {
 	return 0
 }
 
-// syncBuffer is a bytes.Buffer safe for one writer (os/exec's copying
-// goroutine) and concurrent readers (the test).
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // server is a running `paneflow serve`.
 type server struct {
 	t      testing.TB
 	sock   string
 	dir    string // the server's working directory and HOME; the CLI runs here too
-	cmd    *exec.Cmd
-	stderr *syncBuffer
+	proc   *proctest.Process
+	stderr *proctest.Buffer
 	env    []string
-
-	exited  chan struct{} // closed when the process has been waited for
-	waitErr error         // cmd.Wait's result, valid once exited is closed
 }
 
 // baseEnv is the environment every process of a test gets: an isolated
@@ -180,22 +159,19 @@ func startServer(t testing.TB, extra ...string) *server {
 // system.ping. When the test fails, the server's stderr is logged.
 func startServerAt(t testing.TB, dir, sock string, extra ...string) *server {
 	t.Helper()
-	s := &server{t: t, dir: dir, sock: sock, stderr: new(syncBuffer), exited: make(chan struct{})}
+	s := &server{t: t, dir: dir, sock: sock, stderr: new(proctest.Buffer)}
 	s.env = append(baseEnv(dir), extra...)
-	s.cmd = exec.Command(bin, "serve", "--socket", s.sock, "--size", "80x24")
-	s.cmd.Env = s.env
-	s.cmd.Dir = dir
-	s.cmd.Stderr = s.stderr
-	if err := s.cmd.Start(); err != nil {
+	cmd := exec.Command(bin, "serve", "--socket", s.sock, "--size", "80x24")
+	cmd.Env = s.env
+	cmd.Dir = dir
+	cmd.Stderr = s.stderr
+	var err error
+	if s.proc, err = proctest.Start(cmd); err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		s.waitErr = s.cmd.Wait()
-		close(s.exited)
-	}()
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("server (pid %d, socket %s) stderr:\n%s", s.cmd.Process.Pid, s.sock, indent(s.stderr.String()))
+			t.Logf("server (pid %d, socket %s) stderr:\n%s", s.proc.Pid(), s.sock, proctest.Indent(s.stderr.String()))
 		}
 	})
 	t.Cleanup(s.stop)
@@ -205,61 +181,29 @@ func startServerAt(t testing.TB, dir, sock string, extra ...string) *server {
 			return s
 		}
 		select {
-		case <-s.exited:
-			t.Fatalf("paneflow serve exited during start-up (%v); stderr:\n%s", s.waitErr, indent(s.stderr.String()))
+		case <-s.proc.Exited():
+			t.Fatalf("paneflow serve exited during start-up (%v); stderr:\n%s", s.proc.Err(), proctest.Indent(s.stderr.String()))
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("paneflow serve did not answer on %s within %v; stderr:\n%s", s.sock, startTimeout, indent(s.stderr.String()))
+			t.Fatalf("paneflow serve did not answer on %s within %v; stderr:\n%s", s.sock, startTimeout, proctest.Indent(s.stderr.String()))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 }
 
 // pid is the server's process id.
-func (s *server) pid() int { return s.cmd.Process.Pid }
+func (s *server) pid() int { return s.proc.Pid() }
 
 // terminate sends SIGTERM and returns the process's exit error (nil for a
 // clean exit 0). It fails the test if the server does not exit in time.
 func (s *server) terminate() error {
 	s.t.Helper()
-	select {
-	case <-s.exited:
-		return s.waitErr
-	default:
-	}
-	s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.exited:
-		return s.waitErr
-	case <-time.After(stopTimeout):
-		s.cmd.Process.Kill()
-		<-s.exited
-		s.t.Errorf("paneflow serve did not exit within %v of SIGTERM", stopTimeout)
-		return s.waitErr
-	}
+	return s.proc.TerminateOrFail(s.t, "paneflow serve", stopTimeout)
 }
 
-// stop sends SIGTERM and checks the server exits cleanly (a no-op when it
-// already exited).
-func (s *server) stop() {
-	select {
-	case <-s.exited:
-		return
-	default:
-	}
-	if err := s.terminate(); err != nil {
-		s.t.Errorf("paneflow serve exited with %v after SIGTERM, want exit 0", err)
-	}
-}
-
-// indent prefixes every line of text for log output.
-func indent(text string) string {
-	if text == "" {
-		return "    (empty)"
-	}
-	return "    " + strings.ReplaceAll(strings.TrimRight(text, "\n"), "\n", "\n    ")
-}
+// stop ends the process if it still runs, checking it exits cleanly.
+func (s *server) stop() { s.proc.StopOrFail(s.t, "paneflow serve", stopTimeout) }
 
 // result is one CLI run.
 type result struct {
@@ -276,7 +220,7 @@ func (r result) String() string {
 		prog = "paneflow"
 	}
 	return fmt.Sprintf("`%s %s` exited %d\n  stdout:\n%s\n  stderr:\n%s",
-		prog, strings.Join(quoteArgs(r.args), " "), r.code, indent(r.stdout), indent(r.stderr))
+		prog, strings.Join(quoteArgs(r.args), " "), r.code, proctest.Indent(r.stdout), proctest.Indent(r.stderr))
 }
 
 // quoteArgs quotes arguments that need it, for readable messages.
@@ -307,7 +251,7 @@ func runCLI(t testing.TB, env []string, dir string, args ...string) result {
 	switch {
 	case ctx.Err() != nil:
 		t.Fatalf("paneflow %s did not finish within %v\n  stdout:\n%s\n  stderr:\n%s",
-			strings.Join(quoteArgs(args), " "), cliTimeout, indent(r.stdout), indent(r.stderr))
+			strings.Join(quoteArgs(args), " "), cliTimeout, proctest.Indent(r.stdout), proctest.Indent(r.stderr))
 	case errors.As(err, &ee):
 		r.code = ee.ExitCode()
 	case err != nil:
@@ -546,7 +490,7 @@ func (s *server) eventually(what string, cond func() (bool, string)) {
 			return
 		}
 		if time.Now().After(deadline) {
-			s.t.Fatalf("gave up after %v waiting for %s; last state:\n%s", pollTimeout, what, indent(state))
+			s.t.Fatalf("gave up after %v waiting for %s; last state:\n%s", pollTimeout, what, proctest.Indent(state))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -632,7 +576,7 @@ type watcher struct {
 	s      *server
 	cmd    *exec.Cmd
 	frames chan string
-	stderr *syncBuffer
+	stderr *proctest.Buffer
 	done   chan struct{}
 	err    error
 }
@@ -641,7 +585,7 @@ type watcher struct {
 // the test ends if it is still running.
 func (s *server) startWatch(args ...string) *watcher {
 	s.t.Helper()
-	w := &watcher{s: s, frames: make(chan string, 1024), stderr: new(syncBuffer), done: make(chan struct{})}
+	w := &watcher{s: s, frames: make(chan string, 1024), stderr: new(proctest.Buffer), done: make(chan struct{})}
 	w.cmd = exec.Command(bin, append([]string{"watch"}, args...)...)
 	w.cmd.Env = s.clientEnv()
 	w.cmd.Dir = s.dir
@@ -682,7 +626,7 @@ func (w *watcher) next() map[string]any {
 	case line, ok := <-w.frames:
 		if !ok {
 			<-w.done
-			w.s.t.Fatalf("watch ended (%v) before the expected frame; stderr:\n%s", w.err, indent(w.stderr.String()))
+			w.s.t.Fatalf("watch ended (%v) before the expected frame; stderr:\n%s", w.err, proctest.Indent(w.stderr.String()))
 		}
 		var f map[string]any
 		if err := json.Unmarshal([]byte(line), &f); err != nil {
@@ -690,7 +634,7 @@ func (w *watcher) next() map[string]any {
 		}
 		return f
 	case <-time.After(pollTimeout):
-		w.s.t.Fatalf("watch printed nothing for %v; stderr:\n%s", pollTimeout, indent(w.stderr.String()))
+		w.s.t.Fatalf("watch printed nothing for %v; stderr:\n%s", pollTimeout, proctest.Indent(w.stderr.String()))
 	}
 	return nil
 }
@@ -725,6 +669,6 @@ func (w *watcher) wantExit(code int) {
 		got = -1
 	}
 	if got != code {
-		w.s.t.Errorf("watch exited %d (%v), want %d; stderr:\n%s", got, w.err, code, indent(w.stderr.String()))
+		w.s.t.Errorf("watch exited %d (%v), want %d; stderr:\n%s", got, w.err, code, proctest.Indent(w.stderr.String()))
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/paneflow-go/paneflow/test/internal/proctest"
 )
 
 // TestKilledPane kills a pane's process with SIGKILL: the pane stays
@@ -93,7 +95,7 @@ func TestStaleSocket(t *testing.T) {
 	s := startServerAt(t, dir, sock)
 	s.mustCLI(nil, "ls")
 	if !strings.Contains(s.stderr.String(), "replaced a stale socket at "+sock) {
-		t.Errorf("serve did not report replacing the stale socket:\n%s", indent(s.stderr.String()))
+		t.Errorf("serve did not report replacing the stale socket:\n%s", proctest.Indent(s.stderr.String()))
 	}
 	if fi, err := os.Stat(sock); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("the new socket: %v, %v; want mode 0600", fi, err)
@@ -108,13 +110,13 @@ func TestStaleSocket(t *testing.T) {
 		var ee *exec.ExitError
 		switch {
 		case ctx.Err() != nil:
-			t.Fatalf("a second serve on %s kept running (want it to refuse); output:\n%s", sock, indent(string(out)))
+			t.Fatalf("a second serve on %s kept running (want it to refuse); output:\n%s", sock, proctest.Indent(string(out)))
 		case !errors.As(err, &ee) || ee.ExitCode() != 1:
-			t.Errorf("second serve: got %v, want exit 1; output:\n%s", err, indent(string(out)))
+			t.Errorf("second serve: got %v, want exit 1; output:\n%s", err, proctest.Indent(string(out)))
 		}
 		for _, want := range []string{"already serving at " + sock, "close it or use another socket path"} {
 			if !strings.Contains(string(out), want) {
-				t.Errorf("second serve's message does not contain %q:\n%s", want, indent(string(out)))
+				t.Errorf("second serve's message does not contain %q:\n%s", want, proctest.Indent(string(out)))
 			}
 		}
 		// The first server still owns the socket.

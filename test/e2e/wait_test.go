@@ -11,6 +11,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/paneflow-go/paneflow/test/internal/proctest"
 )
 
 // ticker is a pane command that prints a numbered pair of lines five times
@@ -102,7 +104,7 @@ func TestWait(t *testing.T) {
 		// SIGINT.
 		cmd := exec.Command(bin, "wait", "--match", id(q), "--pattern", "never", "--timeout", "300")
 		cmd.Env, cmd.Dir = s.clientEnv(), s.dir
-		var out, errb syncBuffer
+		var out, errb proctest.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)

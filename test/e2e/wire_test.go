@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/paneflow-go/paneflow/test/internal/proctest"
 )
 
 // TestWire speaks raw newline-delimited JSON-RPC to a live server.
@@ -223,7 +225,7 @@ func TestPeerUID(t *testing.T) {
 		}
 	})
 	if !strings.Contains(s.stderr.String(), "refused a connection from UID 65534") {
-		t.Errorf("server log does not record the refused UID:\n%s", indent(s.stderr.String()))
+		t.Errorf("server log does not record the refused UID:\n%s", proctest.Indent(s.stderr.String()))
 	}
 	// The owner is still served.
 	s.mustCLI(nil, "ls")
@@ -235,7 +237,7 @@ func runCLIWith(t testing.TB, env []string, dir, prog string, args ...string) re
 	t.Helper()
 	cmd := exec.Command(prog, args...)
 	cmd.Env, cmd.Dir = env, dir
-	var out, errb syncBuffer
+	var out, errb proctest.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -317,8 +319,8 @@ func TestLoad(t *testing.T) {
 	}
 
 	select {
-	case <-s.exited:
-		t.Fatalf("the server exited under load: %v", s.waitErr)
+	case <-s.proc.Exited():
+		t.Fatalf("the server exited under load: %v", s.proc.Err())
 	default:
 	}
 	s.mustCLI(nil, "ls")

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/paneflow-go/paneflow/test/internal/proctest"
 )
 
 // The render benchmark's setup.
@@ -166,7 +168,7 @@ func (a *app) catFlood(id, file string, n int) time.Duration {
 	a.waitOutput(id, promptRe)
 	wait := exec.Command(cliBin, "wait", "--match", id, "--pattern", "^"+done+"$", "--from-start", "--timeout", "900s")
 	wait.Env = append(append([]string{}, a.env...), "PANEFLOW_SOCKET_PATH="+a.sock)
-	var out syncBuffer
+	var out proctest.Buffer
 	wait.Stdout, wait.Stderr = &out, &out
 	if err := wait.Start(); err != nil {
 		a.t.Fatal(err)
@@ -176,7 +178,7 @@ func (a *app) catFlood(id, file string, n int) time.Duration {
 	err := wait.Wait()
 	took := time.Since(start)
 	if err != nil {
-		a.t.Fatalf("paneflow wait for %q: %v\n%s", done, err, indent(out.String()))
+		a.t.Fatalf("paneflow wait for %q: %v\n%s", done, err, proctest.Indent(out.String()))
 	}
 	return took
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/paneflow-go/paneflow/test/internal/proctest"
 )
 
 // sidebarPx is the sidebar's width (spec gui.md §1) at scale 1; the split
@@ -379,11 +381,11 @@ func TestNoDisplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	if code != 2 {
-		t.Errorf("paneflow-gui without DISPLAY exited %d, want 2; output:\n%s", code, indent(string(out)))
+		t.Errorf("paneflow-gui without DISPLAY exited %d, want 2; output:\n%s", code, proctest.Indent(string(out)))
 	}
 	for _, want := range []string{"no display", "paneflow serve"} {
 		if !strings.Contains(string(out), want) {
-			t.Errorf("output without DISPLAY lacks %q:\n%s", want, indent(string(out)))
+			t.Errorf("output without DISPLAY lacks %q:\n%s", want, proctest.Indent(string(out)))
 		}
 	}
 }
@@ -412,7 +414,7 @@ func TestTerminateWhileBusy(t *testing.T) {
 			t.Errorf("round %d: the app exited with %v after SIGTERM during a flood, want exit 0", round, err)
 		}
 		if log := a.log.String(); strings.Contains(log, "panic") || strings.Contains(log, "should have been called in fyne.Do") {
-			t.Fatalf("round %d: the app logged a panic or a UI call off the UI thread at SIGTERM:\n%s", round, indent(log))
+			t.Fatalf("round %d: the app logged a panic or a UI call off the UI thread at SIGTERM:\n%s", round, proctest.Indent(log))
 		}
 	}
 }

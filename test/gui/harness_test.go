@@ -22,6 +22,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/paneflow-go/paneflow/test/internal/proctest"
 )
 
 // Generous bounds for a loaded 2-core machine with a software OpenGL. They
@@ -113,24 +115,6 @@ func need(t testing.TB) {
 	t.Skipf("skipping the GUI tests: %s", missing)
 }
 
-// syncBuffer is a bytes.Buffer safe for one writer and concurrent readers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // logLine is one line a process wrote, with when it arrived.
 type logLine struct {
 	at   time.Time
@@ -202,14 +186,6 @@ func (l *lineLog) String() string {
 	return b.String()
 }
 
-// indent prefixes every line of text for log output.
-func indent(text string) string {
-	if text == "" {
-		return "    (empty)"
-	}
-	return "    " + strings.ReplaceAll(strings.TrimRight(text, "\n"), "\n", "\n    ")
-}
-
 // tempDir returns a fresh directory with a short path (socket paths must
 // stay under ~104 bytes), removed when the test ends.
 func tempDir(t testing.TB) string {
@@ -226,9 +202,8 @@ func tempDir(t testing.TB) string {
 type xserver struct {
 	display string // ":N"
 	fbdir   string // where Xvfb keeps its framebuffer file (-fbdir)
-	cmd     *exec.Cmd
-	stderr  *syncBuffer
-	exited  chan struct{}
+	proc    *proctest.Process
+	stderr  *proctest.Buffer
 }
 
 // startX starts Xvfb with one w×h×24 screen on a free display number,
@@ -244,24 +219,20 @@ func startX(w, h int) (*xserver, error) {
 		return nil, err
 	}
 	defer r.Close()
-	x := &xserver{fbdir: fbdir, stderr: new(syncBuffer), exited: make(chan struct{})}
-	x.cmd = exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", w, h),
+	x := &xserver{fbdir: fbdir, stderr: new(proctest.Buffer)}
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", w, h),
 		"-nolisten", "tcp", "-noreset", "-fbdir", fbdir)
-	x.cmd.ExtraFiles = []*os.File{wr}
-	x.cmd.Stderr = x.stderr
+	cmd.ExtraFiles = []*os.File{wr}
+	cmd.Stderr = x.stderr
 	// Pdeathsig: a test binary that dies (a panic, a timeout) takes its
 	// display along rather than leaving it running.
-	x.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
-	if err := x.cmd.Start(); err != nil {
-		wr.Close()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	x.proc, err = proctest.Start(cmd)
+	wr.Close()
+	if err != nil {
 		os.RemoveAll(fbdir)
 		return nil, fmt.Errorf("starting Xvfb: %w", err)
 	}
-	wr.Close()
-	go func() {
-		x.cmd.Wait()
-		close(x.exited)
-	}()
 	got := make(chan string, 1)
 	go func() {
 		line, _ := bufio.NewReader(r).ReadString('\n')
@@ -271,29 +242,19 @@ func startX(w, h int) (*xserver, error) {
 	case n := <-got:
 		if _, err := strconv.Atoi(n); err != nil {
 			x.stop()
-			return nil, fmt.Errorf("Xvfb reported display %q; stderr:\n%s", n, indent(x.stderr.String()))
+			return nil, fmt.Errorf("Xvfb reported display %q; stderr:\n%s", n, proctest.Indent(x.stderr.String()))
 		}
 		x.display = ":" + n
 	case <-time.After(xStartTimeout):
 		x.stop()
-		return nil, fmt.Errorf("Xvfb did not report a display within %v; stderr:\n%s", xStartTimeout, indent(x.stderr.String()))
+		return nil, fmt.Errorf("Xvfb did not report a display within %v; stderr:\n%s", xStartTimeout, proctest.Indent(x.stderr.String()))
 	}
 	return x, nil
 }
 
 // stop ends Xvfb and removes its framebuffer directory.
 func (x *xserver) stop() {
-	select {
-	case <-x.exited:
-	default:
-		x.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-x.exited:
-		case <-time.After(stopTimeout):
-			x.cmd.Process.Kill()
-			<-x.exited
-		}
-	}
+	x.proc.Terminate(stopTimeout)
 	os.RemoveAll(x.fbdir)
 }
 
@@ -334,12 +295,10 @@ type app struct {
 	dir  string // working directory, HOME and XDG base
 	sock string
 	env  []string
-	cmd  *exec.Cmd
+	proc *proctest.Process
 	log  *lineLog // stderr
 
-	exited  chan struct{}
-	waitErr error
-	win     string // X window id
+	win string // X window id
 }
 
 // appEnv is the environment of the app and of the CLI runs against it:
@@ -364,10 +323,10 @@ func startApp(t testing.TB, x *xserver, extra ...string) *app {
 	t.Helper()
 	a := launch(t, x, guiBin, []string{"--socket"}, extra)
 	if _, err := a.waitLine(regexp.MustCompile(`^paneflow: window ready socket=`), 0, appStartTimeout); err != nil {
-		t.Fatalf("the app did not log `paneflow: window ready`: %v\nstderr:\n%s", err, indent(a.log.String()))
+		t.Fatalf("the app did not log `paneflow: window ready`: %v\nstderr:\n%s", err, proctest.Indent(a.log.String()))
 	}
 	if want := "socket=" + a.sock; !strings.Contains(a.log.String(), want) {
-		t.Errorf("the window-ready line does not name the socket (want %q):\n%s", want, indent(a.log.String()))
+		t.Errorf("the window-ready line does not name the socket (want %q):\n%s", want, proctest.Indent(a.log.String()))
 	}
 	a.waitPing()
 	a.eventually("the Paneflow window to be mapped", func() (bool, string) {
@@ -403,28 +362,25 @@ func launch(t testing.TB, x *xserver, prog string, args, extra []string) *app {
 			t.Fatal(err)
 		}
 	}
-	a := &app{t: t, x: x, dir: dir, sock: filepath.Join(dir, "pf.sock"), log: newLineLog(), exited: make(chan struct{})}
+	a := &app{t: t, x: x, dir: dir, sock: filepath.Join(dir, "pf.sock"), log: newLineLog()}
 	displayName := ""
 	if x != nil {
 		displayName = x.display
 	}
 	a.env = append(appEnv(dir, displayName), extra...)
-	a.cmd = exec.Command(prog, append(args, a.sock)...)
-	a.cmd.Env = a.env
-	a.cmd.Dir = dir
-	a.cmd.Stderr = a.log
-	a.cmd.Stdout = a.log
-	a.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
-	if err := a.cmd.Start(); err != nil {
+	cmd := exec.Command(prog, append(args, a.sock)...)
+	cmd.Env = a.env
+	cmd.Dir = dir
+	cmd.Stderr = a.log
+	cmd.Stdout = a.log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
+	var err error
+	if a.proc, err = proctest.Start(cmd); err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		a.waitErr = a.cmd.Wait()
-		close(a.exited)
-	}()
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("%s (pid %d, socket %s) output:\n%s", filepath.Base(prog), a.cmd.Process.Pid, a.sock, indent(a.log.String()))
+			t.Logf("%s (pid %d, socket %s) output:\n%s", filepath.Base(prog), a.proc.Pid(), a.sock, proctest.Indent(a.log.String()))
 		}
 	})
 	t.Cleanup(a.stop)
@@ -440,7 +396,7 @@ func (a *app) waitPing() {
 	})
 }
 
-func (a *app) pid() int { return a.cmd.Process.Pid }
+func (a *app) pid() int { return a.proc.Pid() }
 
 // waitLine waits until a line from index from on matches re and returns
 // it, or fails when the app exits or timeout passes.
@@ -456,14 +412,14 @@ func (a *app) waitLine(re *regexp.Regexp, from int, timeout time.Duration) (logL
 		from += len(lines)
 		select {
 		case <-changed:
-		case <-a.exited:
+		case <-a.proc.Exited():
 			lines, _ := a.log.snapshot(from)
 			for _, l := range lines {
 				if re.MatchString(l.text) {
 					return l, nil
 				}
 			}
-			return logLine{}, fmt.Errorf("the app exited (%v) first", a.waitErr)
+			return logLine{}, fmt.Errorf("the app exited (%v) first", a.proc.Err())
 		case <-deadline:
 			return logLine{}, fmt.Errorf("no line matched /%s/ within %v", re, timeout)
 		}
@@ -474,34 +430,11 @@ func (a *app) waitLine(re *regexp.Regexp, from int, timeout time.Duration) (logL
 // failing the test when the app does not exit in time.
 func (a *app) terminate() error {
 	a.t.Helper()
-	select {
-	case <-a.exited:
-		return a.waitErr
-	default:
-	}
-	a.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-a.exited:
-		return a.waitErr
-	case <-time.After(stopTimeout):
-		a.cmd.Process.Kill()
-		<-a.exited
-		a.t.Errorf("the app did not exit within %v of SIGTERM", stopTimeout)
-		return a.waitErr
-	}
+	return a.proc.TerminateOrFail(a.t, "the app", stopTimeout)
 }
 
-// stop ends the app if it still runs, checking it exits cleanly.
-func (a *app) stop() {
-	select {
-	case <-a.exited:
-		return
-	default:
-	}
-	if err := a.terminate(); err != nil {
-		a.t.Errorf("the app exited with %v after SIGTERM, want exit 0", err)
-	}
-}
+// stop ends the process if it still runs, checking it exits cleanly.
+func (a *app) stop() { a.proc.StopOrFail(a.t, "the app", stopTimeout) }
 
 // eventually polls cond until it reports true, failing the test with the
 // last state it described after pollTimeout.
@@ -514,12 +447,12 @@ func (a *app) eventually(what string, cond func() (bool, string)) {
 			return
 		}
 		select {
-		case <-a.exited:
-			a.t.Fatalf("the app exited (%v) while waiting for %s", a.waitErr, what)
+		case <-a.proc.Exited():
+			a.t.Fatalf("the app exited (%v) while waiting for %s", a.proc.Err(), what)
 		default:
 		}
 		if time.Now().After(deadline) {
-			a.t.Fatalf("gave up after %v waiting for %s; last state:\n%s", pollTimeout, what, indent(state))
+			a.t.Fatalf("gave up after %v waiting for %s; last state:\n%s", pollTimeout, what, proctest.Indent(state))
 		}
 		time.Sleep(pollEvery)
 	}
@@ -535,7 +468,7 @@ type result struct {
 
 func (r result) String() string {
 	return fmt.Sprintf("`%s %s` exited %d\n  stdout:\n%s\n  stderr:\n%s",
-		r.prog, strings.Join(r.args, " "), r.code, indent(r.stdout), indent(r.stderr))
+		r.prog, strings.Join(r.args, " "), r.code, proctest.Indent(r.stdout), proctest.Indent(r.stderr))
 }
 
 // runTool runs prog with env, failing the test only when it cannot start
