@@ -1,5 +1,3 @@
-//go:build unix
-
 // Package proctest runs the programs end-to-end tests drive (paneflow
 // serve, the desktop app, Xvfb) as child processes: their output kept in
 // a [Buffer] the test may read while they run, their end awaited exactly

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/paneflow-go/paneflow/test/internal/proctest"
 )
 
 // ErrControlClosed is returned by [Control.Command] once the control client
@@ -44,7 +46,7 @@ type Control struct {
 	stdin io.WriteCloser
 	out   func(pane string, data []byte, at time.Time)
 
-	stderr *lockedBuffer
+	stderr *proctest.Buffer
 
 	mu      sync.Mutex // serializes writes with the order of pending
 	pending []chan controlReply
@@ -78,7 +80,7 @@ func (s *Server) Control(o ControlOptions) (*Control, error) {
 	if err != nil {
 		return nil, err
 	}
-	stderr := &lockedBuffer{}
+	stderr := new(proctest.Buffer)
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("tmuxtest: starting the control client: %v", err)
@@ -237,25 +239,6 @@ func (c *Control) failPending() {
 		ch <- controlReply{err: err}
 	}
 	c.pending = nil
-}
-
-// lockedBuffer is a bytes.Buffer safe for one writer and concurrent
-// readers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // unescapeOutput appends data to dst with tmux's escaping undone: control
