@@ -212,7 +212,8 @@ func decodeResponse(frame []byte, id int64, result any) error {
 	// jsonscan validates and splits the frame in one pass: encoding/json
 	// took two over a reply that can be a 16 KB read. Keys match the way
 	// encoding/json matches struct fields (case-insensitively, the last
-	// duplicate winning); a null member counts as absent, as there.
+	// duplicate winning), and a null error is no error, as it was for the
+	// *Error field there.
 	var resResult, resError, resID []byte
 	err := jsonscan.Members(frame, func(key string, value []byte) {
 		switch {
