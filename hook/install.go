@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/paneflow-go/paneflow/internal/atomicfile"
 	"io"
 	"io/fs"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/paneflow-go/paneflow/internal/atomicfile"
 )
 
 // HookBinary is the name of the hook program (plus ".exe" on Windows).

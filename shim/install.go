@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"github.com/paneflow-go/paneflow/internal/atomicfile"
 	"io"
 	"io/fs"
 	"os"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/paneflow-go/paneflow/internal/atomicfile"
 )
 
 // Installer keeps a shim directory current (see the package doc). Dir,
