@@ -129,7 +129,8 @@ func (c *Client) Subscribe(ctx context.Context, method string, params any) (*Str
 // reject as too long.
 func encodeRequest(id int64, method string, params any) ([]byte, error) {
 	var raw json.RawMessage
-	if m, ok := params.(map[string]any); ok {
+	if m, ok := params.(map[string]any); ok && m != nil {
+		// A nil map stays json.Marshal's: "params":null.
 		raw, _ = appendParams(nil, m)
 	}
 	if raw == nil && params != nil {

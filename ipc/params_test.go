@@ -49,3 +49,28 @@ func FuzzAppendParams(f *testing.F) {
 		}
 	})
 }
+
+// TestEncodeRequestParams checks that a request's params come out as
+// json.Marshal makes them whether or not appendParams handles them.
+func TestEncodeRequestParams(t *testing.T) {
+	for _, params := range []any{
+		nil, map[string]any(nil), map[string]any{}, map[string]any{"lines": 200, "surface_id": uint64(3)},
+		map[string]any{"ratio": 0.5}, struct{ A int }{1},
+	} {
+		line, err := encodeRequest(7, "surface.read", params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `{"jsonrpc":"2.0","id":7,"method":"surface.read"}` + "\n"
+		if params != nil {
+			p, err := json.Marshal(params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = `{"jsonrpc":"2.0","id":7,"method":"surface.read","params":` + string(p) + "}\n"
+		}
+		if string(line) != want {
+			t.Errorf("encodeRequest(%#v) = %s, want %s", params, line, want)
+		}
+	}
+}
