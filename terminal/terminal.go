@@ -432,12 +432,19 @@ type OutputGate interface {
 type gateBox struct{ g OutputGate }
 
 // SetOutputGate installs g, whose Pass the terminal calls before each read
-// of the program's output and before parsing each chunk of it. The desktop
-// app's gate blocks while the window paints a pane's last frame, so that
-// on a busy machine a flood of output does not starve the painting of
-// processor time; the program meanwhile blocks on its full terminal, as it
-// does whenever its reader is slower than it. Safe for concurrent use.
-func (t *Terminal) SetOutputGate(g OutputGate) { t.gate.Store(&gateBox{g}) }
+// of the program's output and before parsing each chunk of it; nil removes
+// the gate. The desktop app's gate blocks for the start of each paint of
+// the pane, so that on a busy machine a flood of output does not starve
+// the painting of processor time; the program meanwhile blocks on its full
+// terminal, as it does whenever its reader is slower than it. Safe for
+// concurrent use.
+func (t *Terminal) SetOutputGate(g OutputGate) {
+	if g == nil {
+		t.gate.Store(nil)
+		return
+	}
+	t.gate.Store(&gateBox{g})
+}
 
 // ClearOutputGate removes g if it is the installed gate (a gate installed
 // since stays). Safe for concurrent use.

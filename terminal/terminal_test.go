@@ -182,6 +182,11 @@ func TestTerminalOutputGate(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitScreen(t, term, "output after the gate is gone", func(s string) bool { return strings.Count(s, "free") == 2 })
+	term.SetOutputGate(nil) // no gate: nothing to call
+	if err := term.SendInput([]byte("nil\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitScreen(t, term, "output with a nil gate set", func(s string) bool { return strings.Count(s, "nil") == 2 })
 	// At most the read that was waiting when the gate went can pass it.
 	if got := g.passes.Load(); got > n+1 {
 		t.Errorf("the cleared gate was passed %d more times", got-n)
