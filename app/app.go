@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -61,6 +62,12 @@ type Options struct {
 	Context context.Context
 	// Logf receives diagnostics; nil writes them to stderr.
 	Logf func(format string, args ...any)
+	// Events, when not nil, lets the UI loop sleep in the window system's
+	// event wait while the app is idle, instead of polling 60 times a
+	// second; posted work wakes it. It is used only with the desktop
+	// driver on platforms where the shell can tell the UI thread (Linux,
+	// Windows).
+	Events EventWaiter
 }
 
 // Run opens the window on a and blocks until the app quits: the window was
@@ -126,6 +133,12 @@ type shell struct {
 	// goroutine by design). Set before the shell's goroutines start.
 	uiThread  int64
 	startMsgs []string // problems found before the banner existed
+	// idle sleeps the UI loop while nothing happens; nil when it polls.
+	// Set before the shell's goroutines start.
+	idle *idler
+	// started is closed once Fyne's loop has started.
+	started     chan struct{}
+	startedOnce sync.Once
 
 	// selfFocus is the pane whose view the shell is focusing right now
 	// (0 otherwise); the views' OnFocus reads it without mu.
@@ -168,12 +181,18 @@ func start(a fyne.App, o Options) (*shell, error) {
 		a: a, o: o, m: o.Core.Workspaces, logf: logf, home: home,
 		cfg: o.Config, views: map[uint64]*termview.View{}, attention: map[uint64]bool{},
 		work: make(chan func(), 256), done: make(chan struct{}), quitCh: make(chan struct{}),
-		served: make(chan error, 1),
+		served: make(chan error, 1), started: make(chan struct{}),
 	}
 	if _, ok := a.Driver().(desktop.Driver); ok {
 		// start runs on the main goroutine, which the desktop driver
 		// keeps on the main thread; its loop will run there.
 		s.uiThread = threadID()
+	}
+	if o.Events != nil && s.uiThread != 0 {
+		s.idle = newIdler(o.Events)
+		if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
+			s.idle.probe = os.Stderr
+		}
 	}
 	s.fgFocused.Store(true)
 	s.restoreOrCreate()
@@ -199,6 +218,10 @@ func start(a fyne.App, o Options) (*shell, error) {
 	if o.ConfigPath != "" {
 		s.watchConfig(ctx, o.ConfigPath)
 	}
+	if s.idle != nil {
+		s.wg.Add(1)
+		go s.runIdle()
+	}
 	if o.Context != nil {
 		s.wg.Add(1)
 		go func() {
@@ -220,7 +243,10 @@ func start(a fyne.App, o Options) (*shell, error) {
 	lc := a.Lifecycle()
 	lc.SetOnEnteredForeground(func() { s.fgFocused.Store(true); s.modsStale.Store(true) })
 	lc.SetOnExitedForeground(func() { s.fgFocused.Store(false); s.modsStale.Store(true) })
-	lc.SetOnStarted(func() { logf("paneflow: window ready socket=%s", o.Core.SocketPath) })
+	lc.SetOnStarted(func() {
+		s.startedOnce.Do(func() { close(s.started) })
+		logf("paneflow: window ready socket=%s", o.Core.SocketPath)
+	})
 	lc.SetOnStopped(func() { s.quitOnce.Do(func() { close(s.quitCh) }) })
 	s.w.Show()
 	return s, nil
@@ -289,8 +315,17 @@ func (s *shell) guard(f func()) {
 func (s *shell) do(f func()) { s.post(func() { s.guard(f) }) }
 
 // post runs f on the UI goroutine, unless Fyne's loop has ended (see do).
-// The pane views post their frames through it too.
+// The pane views post their frames through it too. It wakes the loop when
+// it sleeps (see idler).
 func (s *shell) post(f func()) {
+	if s.idle != nil {
+		s.idle.posted()
+	}
+	s.postQuiet(f)
+}
+
+// postQuiet is post without noting activity, for the idler's own naps.
+func (s *shell) postQuiet(f func()) {
 	fyne.Do(func() {
 		if s.uiThread != 0 && threadID() != s.uiThread {
 			return
@@ -357,17 +392,22 @@ func takeSnapshot(m *workspace.Manager) *snapshot {
 // readEvents drains the GUI's bus subscription: each batch of events
 // (and a periodic tick, for working directories and commands) gives one
 // model snapshot, handed to the UI goroutine. Batches that arrive while
-// the UI has not taken the previous one are merged into it.
+// the UI has not taken the previous one are merged into it. A tick that
+// finds nothing changed hands nothing over, so an idle window is not woken
+// for it.
 func (s *shell) readEvents(sub *bus.Subscription) {
 	defer s.wg.Done()
 	defer sub.Close()
 	tick := time.NewTicker(refreshEvery)
 	defer tick.Stop()
 	var buf []bus.Event
+	var last *snapshot
 	for {
+		ticked := false
 		select {
 		case <-sub.Ready():
 		case <-tick.C:
+			ticked = true
 		case <-sub.Done():
 			return
 		case <-s.done:
@@ -375,6 +415,10 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 		}
 		evs, _ := sub.Drain(buf)
 		snap := takeSnapshot(s.m)
+		if ticked && len(evs) == 0 && reflect.DeepEqual(snap, last) {
+			continue
+		}
+		last = snap
 		s.pmu.Lock()
 		s.pending = snap
 		s.pevents = append(s.pevents, evs...)

@@ -134,6 +134,7 @@ func (v *View) modsLocked() fyne.KeyModifier {
 
 // KeyDown tracks modifiers (desktop.Keyable).
 func (v *View) KeyDown(ev *fyne.KeyEvent) {
+	v.noteInput()
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.suppressRune = false
@@ -143,6 +144,13 @@ func (v *View) KeyDown(ev *fyne.KeyEvent) {
 		if m == secondaryMod {
 			v.updateLinkLocked(v.modsLocked() | m)
 		}
+	}
+}
+
+// noteInput calls Options.OnInput.
+func (v *View) noteInput() {
+	if v.opts.OnInput != nil {
+		v.opts.OnInput()
 	}
 }
 

@@ -76,6 +76,7 @@ func (v *View) focusSelf() {
 // MouseDown starts a report, a selection (word on a double click, line
 // on a triple click, block with Alt) or opens a link (Ctrl/Cmd+click).
 func (v *View) MouseDown(ev *desktop.MouseEvent) {
+	v.noteInput()
 	v.focusSelf()
 	v.mu.Lock()
 	// Fyne follows a primary click that was not a drag with Tapped (or

@@ -59,6 +59,10 @@ type Options struct {
 	// OnFocus is called on the UI goroutine when the View gains keyboard
 	// focus (the app marks the pane active); nil means nothing.
 	OnFocus func()
+	// OnInput is called on the UI goroutine at each key press and mouse
+	// button press the View receives, before it handles them (the app
+	// keeps its UI loop awake after input); nil means nothing.
+	OnInput func()
 	// Post runs work on the UI goroutine; nil means fyne.Do. The desktop
 	// app passes one that drops the work once Fyne's loop has ended (when
 	// fyne.Do would run it on the calling goroutine).

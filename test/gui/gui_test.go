@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -417,4 +418,63 @@ func TestTerminateWhileBusy(t *testing.T) {
 			t.Fatalf("round %d: the app logged a panic or a UI call off the UI thread at SIGTERM:\n%s", round, proctest.Indent(log))
 		}
 	}
+}
+
+// TestIdleSleeps checks that an idle window sleeps in the event wait
+// (PANEFLOW_RENDER_PROBE=1 logs each sleep and what ended it) and that
+// what happens during a sleep still reaches the screen: output from the
+// socket is drawn, typed keys reach the pane.
+func TestIdleSleeps(t *testing.T) {
+	x := display(t)
+	a := startApp(t, x, "PANEFLOW_RENDER_PROBE=1")
+	id := strconv.FormatUint(a.ls().Surfaces[0].ID, 10)
+	a.waitOutput(id, promptRe)
+	g := a.geometry()
+	pane := image.Rect(sidebarPx, 0, g.W, g.H)
+	asleep := regexp.MustCompile(`^idle-probe slept_ms=\S+ end=timeout$`)
+
+	// during runs prepare, waits until the window sleeps, runs act during
+	// the next sleep, then check, and waits until the probe says a sleep
+	// ended because of want (post or event). Sleeping and acting race, so
+	// it tries a few times.
+	during := func(what, want string, prepare, act, check func(round int)) {
+		t.Helper()
+		ended := regexp.MustCompile(`^idle-probe slept_ms=\S+ end=` + want + `$`)
+		for round := range 5 {
+			prepare(round)
+			if _, err := a.waitLine(asleep, a.log.count(), 20*time.Second); err != nil {
+				t.Fatalf("%s: the idle window never slept until a timeout: %v", what, err)
+			}
+			time.Sleep(200 * time.Millisecond) // into the next sleep
+			from := a.log.count()
+			act(round)
+			check(round)
+			if _, err := a.waitLine(ended, from, 5*time.Second); err == nil {
+				return
+			}
+			t.Logf("%s, round %d: no sleep ended by %s; the window was awake, trying again", what, round, want)
+		}
+		t.Fatalf("%s: in 5 rounds no sleep ended by %s", what, want)
+	}
+
+	var before image.Image
+	during("output from the socket", "post", func(round int) {
+		before = a.stable(fmt.Sprintf("idle-before-%d", round), pane)
+	}, func(round int) {
+		a.mustCLI(nil, "send", id, "--submit", fmt.Sprintf("echo woke-$((40+%d))", round))
+	}, func(round int) {
+		a.waitOutput(id, fmt.Sprintf(`(?m)^woke-%d$`, 40+round))
+		a.eventually("the output on screen", func() (bool, string) {
+			n := changed(before, a.screenshot(fmt.Sprintf("idle-after-%d", round)), pane, 0)
+			return n > 0, fmt.Sprintf("%d pixels of the pane changed", n)
+		})
+	})
+
+	during("typing", "event", func(int) {}, func(round int) {
+		a.xdo("windowfocus", "--sync", a.win)
+		a.xdo("type", "--delay", "30", fmt.Sprintf("echo $((%d*2))typed", round+10))
+		a.xdo("key", "Return")
+	}, func(round int) {
+		a.waitOutput(id, fmt.Sprintf(`(?m)^%dtyped$`, 2*(round+10)))
+	})
 }

@@ -1,0 +1,220 @@
+package app
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/paneflow-go/paneflow/app/termview"
+)
+
+// EventWaiter blocks the UI thread in the window system's event wait. It
+// lets the app sleep while nothing happens: Fyne's desktop loop otherwise
+// wakes 60 times a second to poll for events, which costs about 1.5 % of
+// a core with no frame drawn (see [Options.Events]).
+type EventWaiter interface {
+	// WaitEvents blocks until the window system has an event, Wake is
+	// called, or timeout passes, and handles the events that arrived
+	// (Fyne's callbacks run inside). It is called on the UI thread only,
+	// from work posted to Fyne's running loop.
+	WaitEvents(timeout time.Duration)
+	// Wake makes a WaitEvents in progress return. It may be called from
+	// any goroutine, but only while a WaitEvents is in progress: the
+	// shell makes sure of that.
+	Wake()
+}
+
+// Idle timing. The UI loop sleeps once nothing was posted to it for
+// quietAfterPost and no window-system event ended a sleep for
+// quietAfterInput; each sleep lasts at most napMax.
+const (
+	// quietAfterPost leaves time for the frame a post asked for to be
+	// painted (a tick is 16.7 ms), for Fyne's 300 ms animations that
+	// follow a change (a button's tap) to finish, and for posts that come
+	// in bursts, such as a program printing a line every 100 ms, not to
+	// sleep between each.
+	quietAfterPost = 350 * time.Millisecond
+	// quietAfterInput covers what Fyne does after input without posting
+	// through the shell: button tap animations and the 300 ms wait that
+	// tells a tap from a double tap.
+	quietAfterInput = time.Second
+	// napMax bounds how late work that reaches Fyne's queue without the
+	// shell (Fyne's own: the system settings watcher, a notification's
+	// reply) runs while the loop sleeps. Each sleep costs a few hundred
+	// microseconds of CPU, mostly the Go runtime's sysmon thread spinning
+	// down after the cgo call.
+	napMax = time.Second
+	// awakeBetweenNaps lets the loop run at least a tick between two
+	// sleeps, so what Fyne queued during one is painted before the next.
+	awakeBetweenNaps = 40 * time.Millisecond
+)
+
+// idler puts the UI loop to sleep in an [EventWaiter] while the app is
+// idle, and wakes it when work is posted.
+//
+// The zero value is not usable; make one with newIdler. Its methods are
+// safe for concurrent use; nap must run on the UI thread.
+type idler struct {
+	w     EventWaiter
+	clock func() time.Duration // monotonic time since some origin
+	// probe, when not nil, gets a line per nap (PANEFLOW_RENDER_PROBE=1).
+	probe io.Writer
+
+	mu        sync.Mutex
+	napping   bool // a WaitEvents is in progress
+	woken     bool // Wake was called during this nap
+	lastPost  time.Duration
+	lastInput time.Duration // the end of the last nap an event cut short
+	lastNap   time.Duration // the end of the last nap
+}
+
+func newIdler(w EventWaiter) *idler {
+	origin := time.Now()
+	i := &idler{w: w, clock: func() time.Duration { return time.Since(origin) }}
+	i.lastPost = i.clock()
+	return i
+}
+
+// posted notes that work is being posted to the UI loop and wakes the loop
+// if it sleeps. It must be called before the work is queued.
+func (i *idler) posted() {
+	i.mu.Lock()
+	i.lastPost = i.clock()
+	if i.napping && !i.woken {
+		i.woken = true
+		i.w.Wake()
+	}
+	i.mu.Unlock()
+}
+
+// input notes user input the app saw itself (a key or button press in a
+// pane), which Fyne may follow with work it does not post (a tap after the
+// double-tap delay).
+func (i *idler) input() {
+	i.mu.Lock()
+	i.lastInput = i.clock()
+	i.mu.Unlock()
+}
+
+// due returns how long until the loop may sleep; 0 or less means now.
+func (i *idler) due() time.Duration {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	return i.dueLocked(i.clock())
+}
+
+func (i *idler) dueLocked(now time.Duration) time.Duration {
+	at := max(i.lastPost+quietAfterPost, i.lastInput+quietAfterInput, i.lastNap+awakeBetweenNaps)
+	return at - now
+}
+
+// nap sleeps in the event wait for at most napMax, unless the loop is not
+// idle after all (work was posted since due said it was). It returns at
+// once when allowed, checked first, says the UI must stay awake (a text
+// field's cursor blinks, a dialog is open).
+func (i *idler) nap(allowed func() bool) {
+	if !allowed() {
+		i.mu.Lock()
+		i.lastInput = i.clock() // look again later
+		i.mu.Unlock()
+		return
+	}
+	i.mu.Lock()
+	start := i.clock()
+	if i.dueLocked(start) > 0 {
+		i.mu.Unlock()
+		return
+	}
+	i.napping, i.woken = true, false
+	i.mu.Unlock()
+
+	i.w.WaitEvents(napMax)
+
+	i.mu.Lock()
+	end := i.clock()
+	i.napping = false
+	i.lastNap = end
+	why := "timeout"
+	switch {
+	case i.woken:
+		why = "post"
+	case end-start < napMax-napMax/20:
+		why = "event"
+		i.lastInput = end // a window-system event ended it
+	}
+	i.mu.Unlock()
+	if i.probe != nil {
+		fmt.Fprintf(i.probe, "idle-probe slept_ms=%.1f end=%s\n", float64(end-start)/float64(time.Millisecond), why)
+	}
+}
+
+// run naps whenever the loop is idle until done is closed. post runs a
+// function on the UI thread (or drops it once the loop has ended).
+func (i *idler) run(done <-chan struct{}, post func(func()), allowed func() bool) {
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		if d := i.due(); d > 0 {
+			timer.Reset(d)
+			select {
+			case <-timer.C:
+			case <-done:
+				return
+			}
+			continue
+		}
+		ran := make(chan struct{})
+		post(func() {
+			defer close(ran)
+			i.nap(allowed)
+		})
+		select {
+		case <-ran:
+		case <-done:
+			return
+		}
+	}
+}
+
+// runIdle lets the UI loop sleep whenever it is idle, from the loop's start
+// until the shell stops.
+func (s *shell) runIdle() {
+	defer s.wg.Done()
+	select {
+	case <-s.started:
+	case <-s.done:
+		return
+	}
+	s.idle.posted() // the first frames are painted before any sleep
+	s.idle.run(s.done, s.postQuiet, s.napAllowed)
+}
+
+// noteInput keeps the UI loop awake after input a pane received.
+func (s *shell) noteInput() {
+	if s.idle != nil {
+		s.idle.input()
+	}
+}
+
+// napAllowed reports, on the UI thread, whether the loop may sleep: not
+// while the app quits, a dialog or menu is open (Fyne fills them from its
+// own goroutines) or a text field has the focus (its cursor blinks by
+// animation, which only runs while the loop polls).
+func (s *shell) napAllowed() bool {
+	s.mu.Lock()
+	quitting := s.quitting
+	s.mu.Unlock()
+	if quitting {
+		return false
+	}
+	c := s.w.Canvas()
+	if c.Overlays().Top() != nil {
+		return false
+	}
+	switch c.Focused().(type) {
+	case nil, *termview.View:
+		return true
+	}
+	return false
+}

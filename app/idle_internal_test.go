@@ -1,0 +1,218 @@
+package app
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// fakeWaiter is an EventWaiter whose WaitEvents blocks until Wake is
+// called or the test ends the wait, optionally moving a fake clock.
+type fakeWaiter struct {
+	mu       sync.Mutex
+	timeouts []time.Duration
+	wakes    int
+	entered  chan struct{} // receives when WaitEvents starts
+	end      chan struct{} // ends a wait, as an event or a timeout would
+	woke     chan struct{} // Wake's signal to the wait in progress
+	during   func()        // runs inside WaitEvents (e.g. a post)
+	advance  func()        // runs as the wait ends (moves the clock)
+}
+
+func newFakeWaiter() *fakeWaiter {
+	return &fakeWaiter{entered: make(chan struct{}, 16), end: make(chan struct{}, 16), woke: make(chan struct{}, 16)}
+}
+
+func (f *fakeWaiter) WaitEvents(timeout time.Duration) {
+	f.mu.Lock()
+	f.timeouts = append(f.timeouts, timeout)
+	during := f.during
+	f.mu.Unlock()
+	f.entered <- struct{}{}
+	if during != nil {
+		during()
+	}
+	select {
+	case <-f.woke:
+	case <-f.end:
+	}
+	if f.advance != nil {
+		f.advance()
+	}
+}
+
+func (f *fakeWaiter) Wake() {
+	f.mu.Lock()
+	f.wakes++
+	f.mu.Unlock()
+	f.woke <- struct{}{}
+}
+
+func (f *fakeWaiter) counts() (waits, wakes int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.timeouts), f.wakes
+}
+
+// fakeClock is a settable monotonic clock for an idler.
+type fakeClock struct{ now atomic.Int64 }
+
+func (c *fakeClock) get() time.Duration  { return time.Duration(c.now.Load()) }
+func (c *fakeClock) set(d time.Duration) { c.now.Store(int64(d)) }
+func (c *fakeClock) add(d time.Duration) { c.now.Add(int64(d)) }
+func allow() bool                        { return true }
+func newTestIdler(w EventWaiter) (*idler, *fakeClock) {
+	c := &fakeClock{}
+	i := newIdler(w)
+	i.clock = c.get
+	i.lastPost, i.lastInput, i.lastNap = 0, -time.Hour, -time.Hour
+	return i, c
+}
+
+func TestIdlerDue(t *testing.T) {
+	i, c := newTestIdler(newFakeWaiter())
+	if d := i.due(); d != quietAfterPost {
+		t.Errorf("due right after a post = %v, want %v", d, quietAfterPost)
+	}
+	c.set(time.Minute)
+	i.posted()
+	c.add(100 * time.Millisecond)
+	if d := i.due(); d != quietAfterPost-100*time.Millisecond {
+		t.Errorf("due 100 ms after a post = %v, want %v", d, quietAfterPost-100*time.Millisecond)
+	}
+	i.input()
+	if d := i.due(); d != quietAfterInput {
+		t.Errorf("due right after input = %v, want %v", d, quietAfterInput)
+	}
+	c.add(quietAfterInput)
+	if d := i.due(); d > 0 {
+		t.Errorf("due after quietAfterInput = %v, want ≤ 0", d)
+	}
+}
+
+func TestIdlerNapSkippedWhenBusy(t *testing.T) {
+	w := newFakeWaiter()
+	i, c := newTestIdler(w)
+	c.set(time.Minute)
+	i.posted() // work arrived after the idler decided to nap
+	i.nap(allow)
+	if waits, _ := w.counts(); waits != 0 {
+		t.Errorf("nap slept %d time(s) right after a post, want none", waits)
+	}
+
+	c.add(time.Minute)
+	i.nap(func() bool { return false })
+	if waits, _ := w.counts(); waits != 0 {
+		t.Errorf("nap slept %d time(s) though not allowed, want none", waits)
+	}
+	if d := i.due(); d != quietAfterInput {
+		t.Errorf("due after a refused nap = %v, want %v (look again later)", d, quietAfterInput)
+	}
+}
+
+func TestIdlerPostWakesNap(t *testing.T) {
+	w := newFakeWaiter()
+	i, c := newTestIdler(w)
+	c.set(time.Minute)
+	i.posted() // not napping: no wake
+	if _, wakes := w.counts(); wakes != 0 {
+		t.Fatalf("a post while awake woke the waiter %d time(s)", wakes)
+	}
+	c.add(quietAfterPost)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		i.nap(allow)
+	}()
+	<-w.entered
+	c.add(10 * time.Millisecond)
+	i.posted()
+	i.posted() // a second post in the same nap does not wake again
+	<-done
+	waits, wakes := w.counts()
+	if waits != 1 || wakes != 1 {
+		t.Errorf("one nap with two posts: %d wait(s), %d wake(s), want 1 and 1", waits, wakes)
+	}
+	if w.timeouts[0] != napMax {
+		t.Errorf("the nap waited up to %v, want napMax %v", w.timeouts[0], napMax)
+	}
+	if d := i.due(); d != quietAfterPost {
+		t.Errorf("due right after a woken nap = %v, want %v", d, quietAfterPost)
+	}
+}
+
+func TestIdlerPostFromInsideWait(t *testing.T) {
+	// Fyne runs its callbacks inside the wait; one that posts must wake
+	// the wait it runs in.
+	w := newFakeWaiter()
+	i, c := newTestIdler(w)
+	c.set(time.Minute)
+	w.during = i.posted
+	i.nap(allow)
+	if waits, wakes := w.counts(); waits != 1 || wakes != 1 {
+		t.Errorf("a post from inside the wait: %d wait(s), %d wake(s), want 1 and 1", waits, wakes)
+	}
+}
+
+func TestIdlerNapEnd(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		slept time.Duration
+		due   time.Duration
+	}{
+		{"an event cut it short", 20 * time.Millisecond, quietAfterInput},
+		{"it timed out", napMax, awakeBetweenNaps},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newFakeWaiter()
+			i, c := newTestIdler(w)
+			c.set(time.Minute)
+			w.advance = func() { c.add(tc.slept) }
+			w.end <- struct{}{}
+			i.nap(allow)
+			if d := i.due(); d != tc.due {
+				t.Errorf("due after a nap of %v = %v, want %v", tc.slept, d, tc.due)
+			}
+		})
+	}
+}
+
+func TestIdlerRun(t *testing.T) {
+	t.Run("naps on the UI thread until done", func(t *testing.T) {
+		w := newFakeWaiter()
+		i := newIdler(w)
+		var posts atomic.Int32
+		post := func(f func()) { posts.Add(1); go f() }
+		done := make(chan struct{})
+		stopped := make(chan struct{})
+		go func() {
+			defer close(stopped)
+			i.run(done, post, allow)
+		}()
+		<-w.entered // the first nap, once quiet
+		i.posted()  // wakes it
+		<-w.entered // naps again once quiet again
+		close(done)
+		w.end <- struct{}{}
+		<-stopped
+		if n := posts.Load(); n < 2 {
+			t.Errorf("run posted %d nap(s), want at least 2", n)
+		}
+	})
+	t.Run("returns when posts are dropped", func(t *testing.T) {
+		// Once Fyne's loop has ended, the shell drops posted work.
+		var posts atomic.Int32
+		done := make(chan struct{})
+		stopped := make(chan struct{})
+		go func() {
+			defer close(stopped)
+			newIdler(newFakeWaiter()).run(done, func(func()) { posts.Add(1) }, allow)
+		}()
+		for posts.Load() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		close(done)
+		<-stopped
+	})
+}

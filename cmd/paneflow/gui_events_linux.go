@@ -1,0 +1,25 @@
+//go:build !nogui && !client
+
+package main
+
+import (
+	"time"
+
+	"github.com/go-gl/glfw/v3.3/glfw"
+
+	"github.com/paneflow-go/paneflow/app"
+)
+
+// glfwEvents is GLFW's event wait, which Fyne's desktop driver is built on:
+// with it the app sleeps while idle instead of polling 60 times a second.
+// Only Linux uses it: on Windows and macOS it is untested.
+type glfwEvents struct{}
+
+// WaitEvents waits for events on the main thread, where the app calls it.
+func (glfwEvents) WaitEvents(timeout time.Duration) { glfw.WaitEventsTimeout(timeout.Seconds()) }
+
+// Wake posts an empty event, which GLFW allows from any thread.
+func (glfwEvents) Wake() { glfw.PostEmptyEvent() }
+
+// eventWaiter returns the event wait the app sleeps in when idle.
+func eventWaiter() app.EventWaiter { return glfwEvents{} }
