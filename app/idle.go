@@ -64,6 +64,7 @@ type idler struct {
 	mu        sync.Mutex
 	napping   bool // a WaitEvents is in progress
 	woken     bool // Wake was called during this nap
+	sawInput  bool // input was noted during this nap
 	lastPost  time.Duration
 	lastInput time.Duration // the end of the last nap an event cut short
 	lastNap   time.Duration // the end of the last nap
@@ -91,9 +92,12 @@ func (i *idler) posted() {
 // input notes user input the app saw itself (a key or button press in a
 // pane), which Fyne may follow with work it does not post (a tap after the
 // double-tap delay).
-func (i *idler) input() {
+func (i *idler) noteInput() {
 	i.mu.Lock()
 	i.lastInput = i.clock()
+	if i.napping {
+		i.sawInput = true
+	}
 	i.mu.Unlock()
 }
 
@@ -126,7 +130,7 @@ func (i *idler) nap(allowed func() bool) {
 		i.mu.Unlock()
 		return
 	}
-	i.napping, i.woken = true, false
+	i.napping, i.woken, i.sawInput = true, false, false
 	i.mu.Unlock()
 
 	i.w.WaitEvents(napMax)
@@ -137,6 +141,9 @@ func (i *idler) nap(allowed func() bool) {
 	i.lastNap = end
 	why := "timeout"
 	switch {
+	case i.sawInput:
+		// Input handled inside the wait; its handler may have posted too.
+		why = "event"
 	case i.woken:
 		why = "post"
 	case end-start < napMax-napMax/20:
@@ -193,7 +200,7 @@ func (s *shell) runIdle() {
 // noteInput keeps the UI loop awake after input a pane received.
 func (s *shell) noteInput() {
 	if s.idle != nil {
-		s.idle.input()
+		s.idle.noteInput()
 	}
 }
 

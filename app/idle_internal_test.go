@@ -1,6 +1,7 @@
 package app
 
 import (
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -81,7 +82,7 @@ func TestIdlerDue(t *testing.T) {
 	if d := i.due(); d != quietAfterPost-100*time.Millisecond {
 		t.Errorf("due 100 ms after a post = %v, want %v", d, quietAfterPost-100*time.Millisecond)
 	}
-	i.input()
+	i.noteInput()
 	if d := i.due(); d != quietAfterInput {
 		t.Errorf("due right after input = %v, want %v", d, quietAfterInput)
 	}
@@ -157,22 +158,37 @@ func TestIdlerPostFromInsideWait(t *testing.T) {
 
 func TestIdlerNapEnd(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		slept time.Duration
-		due   time.Duration
+		name   string
+		during func(*idler)
+		slept  time.Duration
+		due    time.Duration
+		probe  string
 	}{
-		{"an event cut it short", 20 * time.Millisecond, quietAfterInput},
-		{"it timed out", napMax, awakeBetweenNaps},
+		{"an event cut it short", nil, 20 * time.Millisecond, quietAfterInput, "end=event"},
+		{"it timed out", nil, napMax, awakeBetweenNaps, "end=timeout"},
+		// The post and the input come 20 ms before the wait ends.
+		{"a post woke it", (*idler).posted, 20 * time.Millisecond, quietAfterPost - 20*time.Millisecond, "end=post"},
+		// A key press handled inside the wait, whose handler posts.
+		{"input inside the wait", func(i *idler) { i.noteInput(); i.posted() }, 20 * time.Millisecond, quietAfterInput - 20*time.Millisecond, "end=event"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newFakeWaiter()
 			i, c := newTestIdler(w)
+			var probe strings.Builder
+			i.probe = &probe
 			c.set(time.Minute)
 			w.advance = func() { c.add(tc.slept) }
-			w.end <- struct{}{}
+			if tc.during != nil {
+				w.during = func() { tc.during(i) }
+			} else {
+				w.end <- struct{}{}
+			}
 			i.nap(allow)
 			if d := i.due(); d != tc.due {
-				t.Errorf("due after a nap of %v = %v, want %v", tc.slept, d, tc.due)
+				t.Errorf("due after the nap = %v, want %v", d, tc.due)
+			}
+			if got := probe.String(); !strings.HasPrefix(got, "idle-probe slept_ms=") || !strings.HasSuffix(got, " "+tc.probe+"\n") {
+				t.Errorf("probe line %q, want idle-probe slept_ms=... %s", got, tc.probe)
 			}
 		})
 	}

@@ -457,6 +457,30 @@ func TestIdleSleeps(t *testing.T) {
 		t.Fatalf("%s: in 5 rounds no sleep ended by %s", what, want)
 	}
 
+	// Idle, nothing but the sleeps' own timeouts wakes the window (a
+	// periodic refresh that finds nothing new posts nothing).
+	if _, err := a.waitLine(asleep, 0, 20*time.Second); err != nil {
+		t.Fatalf("the idle window never slept until a timeout: %v", err)
+	}
+	from := a.log.count()
+	time.Sleep(3 * time.Second)
+	lines, _ := a.log.snapshot(from)
+	var sleeps []string
+	for _, l := range lines {
+		if strings.HasPrefix(l.text, "idle-probe ") {
+			sleeps = append(sleeps, l.text)
+		}
+	}
+	if len(sleeps) < 2 {
+		t.Errorf("in 3 s of idling the window slept %d time(s), want at least 2 (a sleep lasts at most 1 s):\n%s", len(sleeps), strings.Join(sleeps, "\n"))
+	}
+	for _, l := range sleeps {
+		if !asleep.MatchString(l) {
+			t.Errorf("an idle window's sleep ended early: %q, want only timeouts; all sleeps:\n%s", l, strings.Join(sleeps, "\n"))
+			break
+		}
+	}
+
 	var before image.Image
 	during("output from the socket", "post", func(round int) {
 		before = a.stable(fmt.Sprintf("idle-before-%d", round), pane)
