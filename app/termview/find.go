@@ -2,6 +2,7 @@ package termview
 
 import (
 	"image/color"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,15 +33,21 @@ type findMatch struct{ line, b0, b1 int }
 //
 // The search runs over the scrollback and the screen (Pane.Lines),
 // case-insensitively, when the query changes and again on next/previous
-// once new output arrived. Next moves down (towards newer output),
-// previous up; a new query starts at the newest match.
+// once new output arrived. The query is a substring, or a regular
+// expression (Go syntax, case-insensitive) once the ".*" button or Alt+R
+// turned regex mode on. Next moves down (towards newer output), previous
+// up; a new query starts at the newest match.
 type findBar struct {
-	v     *View
-	entry *findEntry
-	count *widget.Label
-	box   *fyne.Container
+	v      *View
+	entry  *findEntry
+	count  *widget.Label
+	regexB *widget.Button
+	box    *fyne.Container
 
 	query   string
+	regex   bool           // the query is a regular expression
+	re      *regexp.Regexp // the compiled query in regex mode; nil when it does not compile
+	reFor   string         // the query re was compiled from
 	matches []findMatch
 	current int
 	capped  bool
@@ -55,7 +62,8 @@ func newFindBar(v *View) *findBar {
 	prev := widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { f.step(-1) })
 	next := widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { f.step(1) })
 	closeB := widget.NewButtonWithIcon("", theme.CancelIcon(), f.close)
-	for _, b := range []*widget.Button{prev, next, closeB} {
+	f.regexB = widget.NewButton(".*", f.toggleRegex)
+	for _, b := range []*widget.Button{f.regexB, prev, next, closeB} {
 		b.Importance = widget.LowImportance
 	}
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
@@ -63,7 +71,7 @@ func newFindBar(v *View) *findBar {
 	bg.StrokeWidth = 1
 	bg.CornerRadius = theme.InputRadiusSize()
 	f.entry.OnChanged = f.setQuery
-	row := container.NewBorder(nil, nil, nil, container.NewHBox(f.count, prev, next, closeB), f.entry)
+	row := container.NewBorder(nil, nil, nil, container.NewHBox(f.count, f.regexB, prev, next, closeB), f.entry)
 	f.box = container.NewStack(bg, container.NewPadded(row))
 	f.box.Hide()
 	return f
@@ -116,6 +124,26 @@ func (f *findBar) setQuery(q string) {
 	f.showCurrentLocked()
 }
 
+// toggleRegex switches between substring and regular-expression queries
+// and searches again (the ".*" button and Alt+R).
+func (f *findBar) toggleRegex() {
+	v := f.v
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	f.regex = !f.regex
+	f.regexB.Importance = widget.LowImportance
+	placeholder := "Find"
+	if f.regex {
+		f.regexB.Importance = widget.HighImportance
+		placeholder = "Find (regex)"
+	}
+	f.regexB.Refresh()
+	f.entry.SetPlaceHolder(placeholder)
+	f.searchLocked()
+	f.current = len(f.matches) - 1
+	f.showCurrentLocked()
+}
+
 // step moves to the next (dir 1) or previous (dir -1) match.
 func (f *findBar) step(dir int) {
 	v := f.v
@@ -148,6 +176,8 @@ func (f *findBar) showCurrentLocked() {
 	v := f.v
 	n := len(f.matches)
 	switch {
+	case n == 0 && f.badRegexLocked():
+		f.count.SetText("bad regex")
 	case n == 0:
 		f.count.SetText("0/0")
 	default:
@@ -170,6 +200,10 @@ func (f *findBar) showCurrentLocked() {
 	v.drawLocked()
 }
 
+// badRegexLocked reports whether the query is a regular expression that
+// does not compile.
+func (f *findBar) badRegexLocked() bool { return f.regex && f.query != "" && f.re == nil }
+
 // searchLocked finds every case-insensitive occurrence of the query in
 // the scrollback and the screen, oldest first, up to maxMatches.
 func (f *findBar) searchLocked() {
@@ -181,8 +215,12 @@ func (f *findBar) searchLocked() {
 	}
 	total, hist := v.totalLocked()
 	base := total - hist
-	q := strings.ToLower(f.query)
 	lines := v.pane.Lines(0, hist+max(v.snap.Rows, v.rows))
+	if f.regex {
+		f.searchRegexLocked(lines, base)
+		return
+	}
+	q := strings.ToLower(f.query)
 	for i, l := range lines {
 		for from := 0; from < len(l); {
 			b0, b1, ok := indexFold(l[from:], q)
@@ -195,6 +233,30 @@ func (f *findBar) searchLocked() {
 			}
 			f.matches = append(f.matches, findMatch{base + i, from + b0, from + b1})
 			from += max(b1, 1)
+		}
+	}
+}
+
+// searchRegexLocked is searchLocked in regex mode. Empty matches (of
+// "x*", say) are skipped: there is nothing to highlight.
+func (f *findBar) searchRegexLocked(lines []string, base int) {
+	if f.reFor != f.query {
+		f.re, _ = regexp.Compile("(?i)" + f.query)
+		f.reFor = f.query
+	}
+	if f.re == nil {
+		return
+	}
+	for i, l := range lines {
+		for _, m := range f.re.FindAllStringIndex(l, maxMatches+1) {
+			if m[0] == m[1] {
+				continue
+			}
+			if len(f.matches) == maxMatches {
+				f.capped = true
+				return
+			}
+			f.matches = append(f.matches, findMatch{base + i, m[0], m[1]})
 		}
 	}
 }
@@ -288,7 +350,8 @@ func byteColumns(cols []int, s *terminal.Snapshot, y int) []int {
 }
 
 // findEntry is the find bar's entry: Enter goes to the next match,
-// Shift+Enter to the previous one, Escape closes the bar.
+// Shift+Enter to the previous one, Escape closes the bar, Alt+R toggles
+// regex mode.
 type findEntry struct {
 	widget.Entry
 	f     *findBar
@@ -315,6 +378,16 @@ func (e *findEntry) KeyUp(ev *fyne.KeyEvent) {
 		e.shift = false
 	}
 	e.Entry.KeyUp(ev)
+}
+
+// TypedShortcut toggles regex mode on Alt+R and leaves the rest to the
+// entry.
+func (e *findEntry) TypedShortcut(s fyne.Shortcut) {
+	if cs, ok := s.(*desktop.CustomShortcut); ok && cs.KeyName == fyne.KeyR && cs.Modifier == fyne.KeyModifierAlt {
+		e.f.toggleRegex()
+		return
+	}
+	e.Entry.TypedShortcut(s)
 }
 
 // TypedKey handles Enter, Shift+Enter and Escape.

@@ -343,3 +343,56 @@ func TestCursorShapeDefault(t *testing.T) {
 		t.Errorf("SetScrollMultiplier(50) kept %v, want the 10 cap", m)
 	}
 }
+
+func TestFindRegex(t *testing.T) {
+	h := newHarness(t, 30, 5, Options{})
+	h.p.write("id=12 ID=345\r\nnone here\r\nid=6789")
+	h.settle()
+	h.v.Find()
+	e := h.v.find.entry
+	count := func() string {
+		h.v.mu.Lock()
+		defer h.v.mu.Unlock()
+		return h.v.find.count.Text
+	}
+	test.Type(e, `id=\d+`)
+	if got := count(); got != "0/0" {
+		t.Errorf("substring mode: count = %q, want 0/0 (the query is literal)", got)
+	}
+
+	// Alt+R turns regex mode on; the search runs again, ignoring case.
+	e.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyR, Modifier: fyne.KeyModifierAlt})
+	if got := count(); got != "3/3" {
+		t.Errorf("regex mode: count = %q, want 3/3", got)
+	}
+	h.v.mu.Lock()
+	got := fmt.Sprint(h.v.find.matches)
+	h.v.mu.Unlock()
+	if want := "[{0 0 5} {0 6 12} {2 0 7}]"; got != want {
+		t.Errorf("regex matches (line, byte range) = %s, want %s", got, want)
+	}
+	if e.PlaceHolder != "Find (regex)" {
+		t.Errorf("placeholder %q in regex mode, want %q", e.PlaceHolder, "Find (regex)")
+	}
+
+	// A pattern that does not compile finds nothing and says so; one that
+	// only matches empty strings finds nothing.
+	e.SetText("(id")
+	if got := count(); got != "bad regex" {
+		t.Errorf("count for %q = %q, want %q", "(id", got, "bad regex")
+	}
+	e.SetText("x*")
+	if got := count(); got != "0/0" {
+		t.Errorf("count for x* = %q, want 0/0 (empty matches skipped)", got)
+	}
+
+	// The ".*" button turns it off again.
+	e.SetText("id=1")
+	test.Tap(h.v.find.regexB)
+	if got := count(); got != "1/1" {
+		t.Errorf("back to substring mode: count = %q, want 1/1", got)
+	}
+	if e.PlaceHolder != "Find" {
+		t.Errorf("placeholder %q in substring mode, want Find", e.PlaceHolder)
+	}
+}
