@@ -178,8 +178,32 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		if v != nil {
 			v.Find()
 		}
+	case keymap.ClearScrollHistory:
+		if v != nil {
+			v.ClearScrollback()
+		}
+	case keymap.ResetTerminal:
+		if v != nil {
+			v.ResetTerminal()
+		}
 	default:
 		s.banner.show(fmt.Sprintf("%s is not available in this version", s.keys.Label(a)))
+	}
+}
+
+// paneMenu is the app's part of a pane's context menu: actions on the
+// focused pane, which the right click that opens the menu focuses.
+func (s *shell) paneMenu() []*fyne.MenuItem {
+	item := func(label string, a keymap.Action) *fyne.MenuItem {
+		return fyne.NewMenuItem(label, func() { s.guard(func() { s.runActionLocked(a) }) })
+	}
+	return []*fyne.MenuItem{
+		item("Split Right", keymap.SplitVertically),
+		item("Split Down", keymap.SplitHorizontally),
+		item("Zoom", keymap.ToggleZoom),
+		item("Rename…", keymap.RenamePane),
+		fyne.NewMenuItemSeparator(),
+		item("Close Pane", keymap.ClosePane),
 	}
 }
 

@@ -35,6 +35,12 @@ func (p surfacePane) Watch() (uint64, <-chan struct{}) { return p.s.Terminal().E
 // Bells counts the bells rung so far.
 func (p surfacePane) Bells() int { return p.s.Terminal().Emulator().Bells() }
 
+// ClearScrollback drops the surface's scrollback.
+func (p surfacePane) ClearScrollback() { p.s.Terminal().Emulator().ClearScrollback() }
+
+// Reset resets the surface's terminal (not its program).
+func (p surfacePane) Reset() { p.s.Terminal().Emulator().Reset() }
+
 // SendInput queues bytes for the program.
 func (p surfacePane) SendInput(b []byte) error { return p.s.Terminal().SendInput(b) }
 

@@ -284,9 +284,7 @@ func (e *Emulator) resetTabs() {
 func (e *Emulator) Write(p []byte) (int, error) {
 	e.mu.Lock()
 	e.writeLocked(p)
-	e.gen++
-	ch := e.changed
-	e.changed = nil
+	ch := e.nextGenLocked()
 	replies, clipSet, clipSel, clipData, rang := e.replies, e.clipSet, e.clipSel, e.clipData, e.rang
 	e.replies, e.clipSet, e.clipData, e.rang = e.replies[len(e.replies):], false, nil, 0
 	e.mu.Unlock()
@@ -306,6 +304,37 @@ func (e *Emulator) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// nextGenLocked advances the output generation and returns the channel
+// to close once the lock is released (nil when nobody watches).
+func (e *Emulator) nextGenLocked() chan struct{} {
+	e.gen++
+	ch := e.changed
+	e.changed = nil
+	return ch
+}
+
+// ClearScrollback drops the scrollback, as the user's "clear scroll
+// history" does (and as ED 3 does on the main screen); the screen stays.
+func (e *Emulator) ClearScrollback() { e.apply(func() { e.hist.reset() }) }
+
+// Reset brings the terminal back to its power-on state, as RIS does:
+// screen, scrollback, modes, character sets and title. The program is not
+// told; the user's "reset terminal" uses it to recover from a program that
+// left the terminal in a bad state.
+func (e *Emulator) Reset() { e.apply(e.fullReset) }
+
+// apply runs f under the lock as a change of the screen: watchers see a
+// new generation.
+func (e *Emulator) apply(f func()) {
+	e.mu.Lock()
+	f()
+	ch := e.nextGenLocked()
+	e.mu.Unlock()
+	if ch != nil {
+		close(ch)
+	}
 }
 
 // writeLocked is the parser loop. Printable text and the common C0 controls

@@ -3,6 +3,7 @@ package terminal
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -297,4 +298,52 @@ func TestNotifications(t *testing.T) {
 	default:
 		t.Fatal("changed not closed after resize")
 	}
+}
+
+func TestClearScrollbackAndReset(t *testing.T) {
+	t.Run("clear scrollback", func(t *testing.T) {
+		e := newEmu(t, 10, 2)
+		e.feed("one\r\ntwo\r\nthree\r\nfour")
+		if n := e.HistoryLen(); n != 2 {
+			t.Fatalf("history before = %d lines, want 2", n)
+		}
+		gen, changed := e.Watch()
+		e.ClearScrollback()
+		if n := e.HistoryLen(); n != 0 {
+			t.Errorf("history after ClearScrollback = %d lines, want 0", n)
+		}
+		if got, want := e.screen(), []string{"three", "four"}; !slices.Equal(got, want) {
+			t.Errorf("screen after ClearScrollback = %q, want %q (unchanged)", got, want)
+		}
+		select {
+		case <-changed:
+		default:
+			t.Error("ClearScrollback did not signal watchers")
+		}
+		if g := e.Generation(); g <= gen {
+			t.Errorf("generation %d after ClearScrollback, want > %d", g, gen)
+		}
+	})
+	t.Run("reset", func(t *testing.T) {
+		e := newEmu(t, 10, 2)
+		e.feed("one\r\ntwo\r\nthree\x1b]2;title\x07\x1b[?1h\x1b[?1049hALT")
+		_, changed := e.Watch()
+		e.Reset()
+		if e.AltScreen() || e.HistoryLen() != 0 || e.Title() != "" || e.Modes().AppCursor || len(e.screen()) != 0 {
+			t.Errorf("after Reset: alt %v, history %d, title %q, app cursor %v, screen %q; want the power-on state",
+				e.AltScreen(), e.HistoryLen(), e.Title(), e.Modes().AppCursor, e.screen())
+		}
+		if c := e.Cursor(); c.X != 0 || c.Y != 0 {
+			t.Errorf("cursor at %d,%d after Reset, want 0,0", c.X, c.Y)
+		}
+		select {
+		case <-changed:
+		default:
+			t.Error("Reset did not signal watchers")
+		}
+		e.feed("ok")
+		if got := e.screen(); !slices.Equal(got, []string{"ok"}) {
+			t.Errorf("output after Reset = %q, want [ok]", got)
+		}
+	})
 }

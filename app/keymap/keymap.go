@@ -47,6 +47,8 @@ const (
 	ScrollPageUp         Action = "scroll_page_up"
 	ScrollPageDown       Action = "scroll_page_down"
 	ToggleSearch         Action = "toggle_search"
+	ClearScrollHistory   Action = "clear_scroll_history"
+	ResetTerminal        Action = "reset_terminal"
 	FontSizeIncrease     Action = "font_size_increase"
 	FontSizeDecrease     Action = "font_size_decrease"
 	FontSizeReset        Action = "font_size_reset"
@@ -66,6 +68,8 @@ var actions = []Action{
 	LayoutEvenHorizontal, LayoutEvenVertical, LayoutMainVertical, LayoutTiled,
 	SplitEqualize, ToggleSearch, FontSizeIncrease, FontSizeDecrease, FontSizeReset,
 	RenamePane, Quit,
+	// Not in the spec's table.
+	ClearScrollHistory, ResetTerminal,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -162,6 +166,9 @@ var darwinOnly = []struct {
 	{"cmd+c", TerminalCopy},
 	{"cmd+v", TerminalPaste},
 	{"cmd+q", Quit},
+	// As in macOS's Terminal.
+	{"cmd+k", ClearScrollHistory},
+	{"cmd+alt+r", ResetTerminal},
 }
 
 // othersOnly are for Linux and Windows: Ctrl+C and Ctrl+V belong to the
@@ -172,6 +179,9 @@ var othersOnly = []struct {
 }{
 	{"ctrl+shift+c", TerminalCopy},
 	{"ctrl+shift+v", TerminalPaste},
+	// As in kitty; Ctrl+Shift+K is the original's attention queue.
+	{"ctrl+shift+backspace", ClearScrollHistory},
+	{"ctrl+shift+delete", ResetTerminal},
 }
 
 // Default returns the default keymap for goos (a runtime.GOOS value; ""

@@ -43,6 +43,8 @@ func (p *fakePane) Watch() (uint64, <-chan struct{})          { return p.emu.Wat
 func (p *fakePane) Bells() int                                { return p.emu.Bells() }
 func (p *fakePane) DroppedLines() uint64                      { return p.emu.DroppedLines() }
 func (p *fakePane) Modes() terminal.InputModes                { return p.emu.Modes() }
+func (p *fakePane) ClearScrollback()                          { p.emu.ClearScrollback() }
+func (p *fakePane) Reset()                                    { p.emu.Reset() }
 
 func (p *fakePane) SendInput(b []byte) error {
 	p.mu.Lock()

@@ -74,7 +74,9 @@ func (v *View) focusSelf() {
 }
 
 // MouseDown starts a report, a selection (word on a double click, line
-// on a triple click, block with Alt) or opens a link (Ctrl/Cmd+click).
+// on a triple click, block with Alt), opens a link (Ctrl/Cmd+click) or,
+// with the right button, the context menu (unless the program asked for
+// mouse reports: hold Shift to get the menu then).
 func (v *View) MouseDown(ev *desktop.MouseEvent) {
 	v.noteInput()
 	v.focusSelf()
@@ -92,6 +94,11 @@ func (v *View) MouseDown(ev *desktop.MouseEvent) {
 		v.pressed, v.reporting = btn, true
 		v.reportLocked(btn, terminal.MousePress, cell, ev.Modifier)
 		v.mu.Unlock()
+		return
+	}
+	if ev.Button == desktop.MouseButtonSecondary {
+		v.mu.Unlock()
+		v.showContextMenu(ev.AbsolutePosition)
 		return
 	}
 	if btn != terminal.MouseLeft {

@@ -363,3 +363,93 @@ func TestSafeURL(t *testing.T) {
 		}
 	}
 }
+
+func TestContextMenu(t *testing.T) {
+	var appItem int
+	h := newHarness(t, 20, 3, Options{Menu: func() []*fyne.MenuItem {
+		return []*fyne.MenuItem{fyne.NewMenuItem("App Item", func() { appItem++ })}
+	}})
+	h.output("one\r\ntwo\r\nthree\r\nfour\r\n\x1b]2;garbled\x07five")
+	overlay := func() fyne.CanvasObject { return h.w.Canvas().Overlays().Top() }
+	labels := func(m *fyne.Menu) []string {
+		var out []string
+		for _, it := range m.Items {
+			out = append(out, it.Label)
+		}
+		return out
+	}
+	item := func(label string) *fyne.MenuItem {
+		t.Helper()
+		for _, it := range h.v.contextMenu().Items {
+			if it.Label == label {
+				return it
+			}
+		}
+		t.Fatalf("no %q in the context menu %q", label, labels(h.v.contextMenu()))
+		return nil
+	}
+
+	// A right click opens the menu; the app's items come last.
+	h.mouseDown(1, 1, desktop.MouseButtonSecondary, 0)
+	if overlay() == nil {
+		t.Fatal("a right click opened no menu")
+	}
+	h.w.Canvas().Overlays().Remove(h.w.Canvas().Overlays().Top())
+	want := []string{"Copy", "Paste", "", "Find…", "Clear Scrollback", "Reset Terminal", "", "App Item"}
+	if got := labels(h.v.contextMenu()); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("menu items %q, want %q", got, want)
+	}
+	if !item("Copy").Disabled {
+		t.Error("Copy is enabled without a selection")
+	}
+	item("App Item").Action()
+	if appItem != 1 {
+		t.Errorf("the app's item ran %d times, want 1", appItem)
+	}
+
+	// Clear Scrollback drops the history and shows the live screen.
+	h.v.ScrollPages(-1)
+	if h.v.Offset() == 0 || h.p.HistoryLen() == 0 {
+		t.Fatalf("setup: offset %d, history %d; want both > 0", h.v.Offset(), h.p.HistoryLen())
+	}
+	item("Clear Scrollback").Action()
+	if n := h.p.HistoryLen(); n != 0 {
+		t.Errorf("history after Clear Scrollback = %d lines, want 0", n)
+	}
+	if o := h.v.Offset(); o != 0 {
+		t.Errorf("offset after Clear Scrollback = %d, want 0", o)
+	}
+	if got := strings.Join(h.p.emu.ScreenLines(), "|"); got != "three|four|five" {
+		t.Errorf("screen after Clear Scrollback = %q, want it unchanged", got)
+	}
+
+	// Reset Terminal blanks the screen and forgets the title and modes;
+	// the program is told nothing.
+	h.output("\x1b[?1h")
+	h.p.takeInput()
+	item("Reset Terminal").Action()
+	if got := strings.TrimRight(strings.Join(h.p.emu.ScreenLines(), ""), " "); got != "" || h.p.emu.Title() != "" || h.p.Modes().AppCursor {
+		t.Errorf("after Reset Terminal: screen %q, title %q, app cursor %v; want blank, none, off", got, h.p.emu.Title(), h.p.Modes().AppCursor)
+	}
+	if in := h.p.takeInput(); in != "" {
+		t.Errorf("Reset Terminal sent %q to the program, want nothing", in)
+	}
+
+	// With mouse reporting on, the right button goes to the program;
+	// Shift+right click still opens the menu.
+	h.output("\x1b[?1000h\x1b[?1006h")
+	h.mouseDown(1, 1, desktop.MouseButtonSecondary, 0)
+	if overlay() != nil {
+		t.Error("a reported right click opened the menu")
+	}
+	if in := h.p.takeInput(); in != "\x1b[<2;2;2M" {
+		t.Errorf("reported right click sent %q, want %q", in, "\x1b[<2;2;2M")
+	}
+	h.mouseDown(1, 1, desktop.MouseButtonSecondary, fyne.KeyModifierShift)
+	if overlay() == nil {
+		t.Error("Shift+right click opened no menu while the program reports the mouse")
+	}
+	if in := h.p.takeInput(); in != "" {
+		t.Errorf("Shift+right click sent %q to the program", in)
+	}
+}

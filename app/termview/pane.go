@@ -31,6 +31,11 @@ type Pane interface {
 	SendInput(p []byte) error
 	// Resize sets the terminal size in cells (and the PTY's).
 	Resize(cols, rows int) error
+	// ClearScrollback drops the scrollback (terminal.Emulator.ClearScrollback).
+	ClearScrollback()
+	// Reset brings the terminal back to its power-on state
+	// (terminal.Emulator.Reset); the program is not told.
+	Reset()
 }
 
 // KeyHandler sees a key press before the View encodes it for the program.

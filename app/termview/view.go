@@ -59,6 +59,10 @@ type Options struct {
 	// OnFocus is called on the UI goroutine when the View gains keyboard
 	// focus (the app marks the pane active); nil means nothing.
 	OnFocus func()
+	// Menu returns items the app adds to the View's context menu (split,
+	// close, ...), shown below the View's own; nil means none. It is
+	// called on the UI goroutine each time the menu opens.
+	Menu func() []*fyne.MenuItem
 	// OnInput is called on the UI goroutine at each key press and mouse
 	// button press the View receives, before it handles them (the app
 	// keeps its UI loop awake after input); nil means nothing.
@@ -458,6 +462,68 @@ func (v *View) SelectedText() string {
 // Find opens the find bar and focuses its entry.
 func (v *View) Find() {
 	v.find.open()
+}
+
+// ClearScrollback drops the pane's scrollback ("clear scroll history") and
+// shows the live screen.
+func (v *View) ClearScrollback() {
+	v.pane.ClearScrollback()
+	v.afterWipe()
+}
+
+// ResetTerminal resets the pane's terminal to its power-on state (screen,
+// scrollback, modes, title), for when a program left it garbled; the
+// program keeps running and is not told.
+func (v *View) ResetTerminal() {
+	v.pane.Reset()
+	v.afterWipe()
+}
+
+// afterWipe shows the live screen, without a selection, after the
+// scrollback went away.
+func (v *View) afterWipe() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.offset = 0
+	v.clearSelectionLocked()
+	if v.find.visible() {
+		v.find.searchLocked()
+		v.find.current = len(v.find.matches) - 1
+		v.find.showCurrentLocked()
+	}
+	v.drawLocked()
+}
+
+// contextMenu is the menu a right click opens: the View's own items, then
+// the app's (Options.Menu).
+func (v *View) contextMenu() *fyne.Menu {
+	copyItem := fyne.NewMenuItem("Copy", v.Copy)
+	copyItem.Disabled = v.SelectedText() == ""
+	items := []*fyne.MenuItem{
+		copyItem,
+		fyne.NewMenuItem("Paste", v.Paste),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Find…", v.Find),
+		fyne.NewMenuItem("Clear Scrollback", v.ClearScrollback),
+		fyne.NewMenuItem("Reset Terminal", v.ResetTerminal),
+	}
+	if v.opts.Menu != nil {
+		if more := v.opts.Menu(); len(more) > 0 {
+			items = append(append(items, fyne.NewMenuItemSeparator()), more...)
+		}
+	}
+	return fyne.NewMenu("", items...)
+}
+
+// showContextMenu opens the context menu at pos (absolute, in the canvas).
+func (v *View) showContextMenu(pos fyne.Position) {
+	a := fyne.CurrentApp()
+	if a == nil {
+		return
+	}
+	if c := a.Driver().CanvasForObject(v); c != nil {
+		widget.ShowPopUpMenuAtPosition(v.contextMenu(), c, pos)
+	}
 }
 
 // clipboard returns the app's clipboard, or nil without an app.

@@ -502,3 +502,50 @@ func TestIdleSleeps(t *testing.T) {
 		a.waitOutput(id, fmt.Sprintf(`(?m)^%dtyped$`, 2*(round+10)))
 	})
 }
+
+// TestContextMenu opens a pane's context menu with a right click in the
+// real window, picks Clear Scrollback with the keyboard, and checks that
+// the scrollback is gone (the read reports only the screen's lines).
+func TestContextMenu(t *testing.T) {
+	x := display(t)
+	a := startApp(t, x)
+	id := strconv.FormatUint(a.ls().Surfaces[0].ID, 10)
+	a.waitOutput(id, promptRe)
+	a.mustCLI(nil, "send", id, "--submit", "seq 1 300")
+	a.waitOutput(id, `(?m)^300$`)
+	total := func() int {
+		var r struct {
+			Total int `json:"total_lines"`
+		}
+		a.mustCLI(&r, "read", id, "--json", "--lines", "1")
+		return r.Total
+	}
+	before := total()
+	if before < 300 {
+		t.Fatalf("total_lines %d after seq 1 300, want ≥ 300", before)
+	}
+
+	g := a.geometry()
+	px, py := sidebarPx+(g.W-sidebarPx)/2, g.H/3
+	shot := a.stable("before-menu", image.Rect(0, 0, g.W, g.H))
+	a.xdo("mousemove", "--sync", strconv.Itoa(g.X+px), strconv.Itoa(g.Y+py), "sleep", "0.1", "click", "3")
+	menu := image.Rect(px, py, min(px+120, g.W), min(py+200, g.H))
+	a.eventually("the context menu on screen", func() (bool, string) {
+		img := a.screenshot("menu")
+		n := changed(shot, img, menu, 0)
+		// Light menu text on the dark theme, once Fyne's opening
+		// animation is done.
+		text := find(img, menu, func(c rgb) bool { return c.R > 180 && c.G > 180 && c.B > 180 })
+		return n > 2000 && text.N > 100, fmt.Sprintf("%d pixels changed right below the click (%v), %d light (text) pixels", n, menu, text.N)
+	})
+	// Copy (disabled without a selection), Paste, Find…, Clear Scrollback.
+	a.xdo("key", "--delay", "100", "Down", "Down", "Down", "Down", "Return")
+	a.eventually("the scrollback to be cleared", func() (bool, string) {
+		n := total()
+		return n < 100, fmt.Sprintf("total_lines %d (was %d)", n, before)
+	})
+	a.eventually("the menu to close", func() (bool, string) {
+		n := changed(shot, a.screenshot("after-menu"), menu, 0)
+		return n < 200, fmt.Sprintf("%d pixels below the click still differ from before the menu", n)
+	})
+}
