@@ -66,7 +66,7 @@ type idler struct {
 	woken     bool // Wake was called during this nap
 	sawInput  bool // input was noted during this nap
 	lastPost  time.Duration
-	lastInput time.Duration // the end of the last nap an event cut short
+	lastInput time.Duration // the last input: a pane's key or button press, or a nap an event cut short
 	lastNap   time.Duration // the end of the last nap
 }
 
@@ -89,7 +89,7 @@ func (i *idler) posted() {
 	i.mu.Unlock()
 }
 
-// input notes user input the app saw itself (a key or button press in a
+// noteInput notes user input the app saw itself (a key or button press in a
 // pane), which Fyne may follow with work it does not post (a tap after the
 // double-tap delay).
 func (i *idler) noteInput() {
