@@ -19,7 +19,22 @@ type glfwEvents struct{}
 func (glfwEvents) WaitEvents(timeout time.Duration) { glfw.WaitEventsTimeout(timeout.Seconds()) }
 
 // Wake posts an empty event, which GLFW allows from any thread.
-func (glfwEvents) Wake() { glfw.PostEmptyEvent() }
+//
+// go-gl hands GLFW errors over through one process-wide channel, so this
+// call, made off the UI thread, can take an error that a GLFW call on the
+// UI thread raised at the same moment (a clipboard read inside the wait)
+// and panic with it. That error is not Wake's: it is dropped, and the
+// call that raised it sees none, which go-gl's callers treat as success.
+func (glfwEvents) Wake() {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(*glfw.Error); !ok {
+				panic(r)
+			}
+		}
+	}()
+	glfw.PostEmptyEvent()
+}
 
 // eventWaiter returns the event wait the app sleeps in when idle.
 func eventWaiter() app.EventWaiter { return glfwEvents{} }
