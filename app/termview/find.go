@@ -91,10 +91,8 @@ func (f *findBar) open() {
 		v.drawLocked()
 	}
 	v.mu.Unlock()
-	if a := fyne.CurrentApp(); a != nil {
-		if c := a.Driver().CanvasForObject(v); c != nil {
-			c.Focus(f.entry)
-		}
+	if c := v.canvas(); c != nil {
+		c.Focus(f.entry)
 	}
 }
 
@@ -119,6 +117,11 @@ func (f *findBar) setQuery(q string) {
 		q = q[:512]
 	}
 	f.query = q
+	f.restartLocked()
+}
+
+// restartLocked searches again and makes the newest match current.
+func (f *findBar) restartLocked() {
 	f.searchLocked()
 	f.current = len(f.matches) - 1
 	f.showCurrentLocked()
@@ -139,9 +142,7 @@ func (f *findBar) toggleRegex() {
 	}
 	f.regexB.Refresh()
 	f.entry.SetPlaceHolder(placeholder)
-	f.searchLocked()
-	f.current = len(f.matches) - 1
-	f.showCurrentLocked()
+	f.restartLocked()
 }
 
 // step moves to the next (dir 1) or previous (dir -1) match.

@@ -64,11 +64,7 @@ func (v *View) reportLocked(btn terminal.MouseButton, act terminal.MouseAction, 
 
 // focusSelf gives the View keyboard focus. It must be called without v.mu.
 func (v *View) focusSelf() {
-	a := fyne.CurrentApp()
-	if a == nil {
-		return
-	}
-	if c := a.Driver().CanvasForObject(v); c != nil && c.Focused() != fyne.Focusable(v) {
+	if c := v.canvas(); c != nil && c.Focused() != fyne.Focusable(v) {
 		c.Focus(v)
 	}
 }

@@ -487,9 +487,7 @@ func (v *View) afterWipe() {
 	v.offset = 0
 	v.clearSelectionLocked()
 	if v.find.visible() {
-		v.find.searchLocked()
-		v.find.current = len(v.find.matches) - 1
-		v.find.showCurrentLocked()
+		v.find.restartLocked()
 	}
 	v.drawLocked()
 }
@@ -517,13 +515,19 @@ func (v *View) contextMenu() *fyne.Menu {
 
 // showContextMenu opens the context menu at pos (absolute, in the canvas).
 func (v *View) showContextMenu(pos fyne.Position) {
-	a := fyne.CurrentApp()
-	if a == nil {
-		return
-	}
-	if c := a.Driver().CanvasForObject(v); c != nil {
+	if c := v.canvas(); c != nil {
 		widget.ShowPopUpMenuAtPosition(v.contextMenu(), c, pos)
 	}
+}
+
+// canvas returns the canvas showing v, nil when it is not shown (or there
+// is no app).
+func (v *View) canvas() fyne.Canvas {
+	a := fyne.CurrentApp()
+	if a == nil {
+		return nil
+	}
+	return a.Driver().CanvasForObject(v)
 }
 
 // clipboard returns the app's clipboard, or nil without an app.
@@ -538,11 +542,7 @@ func clipboard() fyne.Clipboard {
 // canvasScale returns the scale of the canvas showing v, 1 when it is not
 // shown yet.
 func (v *View) canvasScale() float32 {
-	a := fyne.CurrentApp()
-	if a == nil {
-		return 1
-	}
-	if c := a.Driver().CanvasForObject(v); c != nil && c.Scale() > 0 {
+	if c := v.canvas(); c != nil && c.Scale() > 0 {
 		return c.Scale()
 	}
 	return 1
