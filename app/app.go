@@ -83,6 +83,11 @@ func Run(a fyne.App, o Options) error {
 		return err
 	}
 	a.Run()
+	if s.uiThread != 0 {
+		// The desktop driver's Run returns only once its loop has ended:
+		// the app has quit, whoever quit it.
+		s.runStoppedHooks()
+	}
 	<-s.quitCh
 	return s.stop()
 }
@@ -136,6 +141,10 @@ type shell struct {
 	// idle sleeps the UI loop while nothing happens; nil when it polls.
 	// Set before the shell's goroutines start.
 	idle *idler
+	// stoppedHooks are the lifecycle's stopped hooks (the shell's and
+	// Fyne's own), taken from Fyne's desktop loop by takeStoppedHooks and
+	// run by Run once the loop has ended; nil when the loop runs them.
+	stoppedHooks func()
 	// started is closed once Fyne's loop has started.
 	started     chan struct{}
 	startedOnce sync.Once
@@ -248,8 +257,53 @@ func start(a fyne.App, o Options) (*shell, error) {
 		logf("paneflow: window ready socket=%s", o.Core.SocketPath)
 	})
 	lc.SetOnStopped(func() { s.quitOnce.Do(func() { close(s.quitCh) }) })
+	if s.uiThread != 0 {
+		s.takeStoppedHooks(lc)
+	}
 	s.w.Show()
 	return s, nil
+}
+
+// stoppedHookOwner reaches the stopped hooks on Fyne's lifecycle: the
+// shell's and the clean-up Fyne adds (it saves Fyne's preferences).
+// These are exported methods of Fyne's internal lifecycle type, which an
+// interface can call.
+type stoppedHookOwner interface {
+	OnStopped() func()
+	SetOnStoppedHookExecuted(func())
+}
+
+// takeStoppedHooks takes the stopped hooks from Fyne's desktop loop, for
+// Run to call once the loop has ended.
+//
+// Fyne 2.7.1's loop, once quit, queues the stopped hooks on its lifecycle
+// goroutine, which hands them back to the loop's thread with fyne.Do and
+// waits, while the loop, on its way out, releases what is still queued
+// without running it and then closes its queue. Who wins is a matter of
+// scheduling: the hooks run (on the lifecycle goroutine), are dropped
+// (the shell then never learnt that the app quit and Run waited forever
+// when Fyne's own SIGINT/SIGTERM handler had quit it), or are left in
+// the closed queue with the lifecycle goroutine waiting for them, and
+// App.Run, which waits for that goroutine, never returns. With no hook
+// set the loop queues nothing. When Fyne lacks these methods the hooks stay
+// with the loop.
+func (s *shell) takeStoppedHooks(lc fyne.Lifecycle) {
+	h, ok := lc.(stoppedHookOwner)
+	if !ok {
+		return
+	}
+	s.stoppedHooks = h.OnStopped()
+	h.SetOnStoppedHookExecuted(nil)
+	lc.SetOnStopped(nil)
+}
+
+// runStoppedHooks runs the hooks takeStoppedHooks took, if any, and
+// releases Run.
+func (s *shell) runStoppedHooks() {
+	if s.stoppedHooks != nil {
+		s.stoppedHooks()
+	}
+	s.quitOnce.Do(func() { close(s.quitCh) })
 }
 
 // restoreOrCreate fills the model: the saved session when there is one,
@@ -579,7 +633,21 @@ func (s *shell) quitLocked() {
 	// The views stop drawing while Fyne's loop still runs: the panes'
 	// programs print while they are closed, after it stopped.
 	s.closeViewsLocked()
-	s.a.Quit()
+	// The driver quits, not the app: fyne.App.Quit first closes every
+	// window, which Fyne then treats as gone (its GLFW handle reads nil)
+	// while GLFW still has it and delivers its events, until the loop's
+	// next turn destroys it. Events queued behind the one being handled
+	// (quit is often a click or a key) are dispatched in the same poll,
+	// and the loop may poll once more before it sees the quit (its select
+	// picks at random among the quit, its ticker and posted work). A
+	// pointer move that changes the cursor shape then calls GLFW through
+	// the nil handle: SIGSEGV (fyne-io/fyne#5981). The driver's Quit
+	// leaves the window whole until the loop ends and terminates GLFW,
+	// which destroys it with its callbacks removed; Fyne's own
+	// SIGINT/SIGTERM handler quits the same way. (App.Quit's other step,
+	// stopping the settings file watcher, matters only to a process that
+	// goes on.)
+	s.a.Driver().Quit()
 	s.quitOnce.Do(func() { close(s.quitCh) })
 }
 

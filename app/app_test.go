@@ -613,3 +613,36 @@ func TestQuitRunsLifecycleHooks(t *testing.T) {
 		t.Fatal("a lifecycle hook blocked on the shell's lock")
 	}
 }
+
+// TestTakeStoppedHooks: with the desktop driver the shell takes the
+// stopped hooks from Fyne's loop and runs them itself once the loop has
+// ended (see takeStoppedHooks). Fyne's test app has the same lifecycle
+// type as the desktop one, so this also catches a Fyne upgrade that drops
+// the methods the shell relies on.
+func TestTakeStoppedHooks(t *testing.T) {
+	lc := test.NewApp().Lifecycle()
+	owner, ok := lc.(stoppedHookOwner)
+	if !ok {
+		t.Fatalf("Fyne's lifecycle (%T) lacks OnStopped or SetOnStoppedHookExecuted: the desktop app could hang at quit again (see takeStoppedHooks)", lc)
+	}
+	var ran []string
+	lc.SetOnStopped(func() { ran = append(ran, "shell") })
+	owner.SetOnStoppedHookExecuted(func() { ran = append(ran, "fyne") })
+	s := &shell{quitCh: make(chan struct{})}
+	s.takeStoppedHooks(lc)
+	if owner.OnStopped() != nil {
+		t.Error("Fyne's loop still has a stopped hook to run")
+	}
+	if len(ran) != 0 {
+		t.Fatalf("hooks ran when taken: %v", ran)
+	}
+	s.runStoppedHooks()
+	if got := strings.Join(ran, ","); got != "shell,fyne" {
+		t.Errorf("hooks ran as %q, want the shell's, then Fyne's", got)
+	}
+	select {
+	case <-s.quitCh:
+	default:
+		t.Error("runStoppedHooks did not release Run")
+	}
+}
