@@ -32,6 +32,7 @@ help:
 	@echo "make test    install missing packages, then lint, race tests, the GUI under Xvfb, brief fuzzing"
 	@echo "make lint    static checks only: gofmt, vet, Windows/macOS/no-cgo builds"
 	@echo "make fuzz    run every fuzz target for FUZZTIME (default 2m each)"
+	@echo "make stress-gui  end the desktop app every way it can end while busy, ROUNDS times each (default 13)"
 	@echo "make bench   throughput and memory against tmux, GUI rendering (scripts/bench.sh)"
 	@echo "make build   build $(BIN)/paneflow-gui, the CLI client $(BIN)/paneflow, $(BIN)/paneflow-server and the other cmd/ binaries (static) into $(BIN)/"
 	@echo "make gui     build the desktop app only: $(GUI)"
@@ -70,6 +71,14 @@ test: deps $(GUI)
 
 lint:
 	@bash scripts/check.sh lint
+
+# stress-gui ends the desktop app in each way it can end while a pane floods
+# output and the pointer moves (test/gui's TestQuitWhileBusy: SIGTERM,
+# SIGINT, closing the window, the quit keystroke), ROUNDS times each: 52
+# endings by default. `make test` runs 2 of each.
+.PHONY: stress-gui
+stress-gui: deps $(GUI)
+	@PANEFLOW_GUI_BIN="$(abspath $(GUI))" PANEFLOW_QUIT_ROUNDS=$(or $(ROUNDS),13) GUI_RUN='^TestQuitWhileBusy$$' GUI_TIMEOUT=60m bash scripts/check.sh gui
 
 fuzz: deps
 	@FUZZTIME=$(or $(FUZZTIME),2m) bash scripts/check.sh fuzz

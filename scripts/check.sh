@@ -20,6 +20,8 @@
 #            bin/paneflow-gui and sets it). Not vetted with the default tags:
 #            go vet would rebuild the cgo dependencies (minutes, cold), and
 #            the build already type-checks the one file the nogui vet misses.
+#            $GUI_RUN, when set, runs only the tests it matches (go test
+#            -run) and $GUI_TIMEOUT replaces the 10m timeout (make stress-gui).
 #   fuzz     every `func FuzzXxx` in the tree for $FUZZTIME (default 10s)
 #
 # test, gui and fuzz run with LANG=en_US.UTF-8 and the XDG base directories
@@ -158,8 +160,8 @@ step_gui() {
 		CGO_ENABLED=1 go build -o "$bin" ./cmd/paneflow
 		footer
 	fi
-	header "go test -count=1 -v $guiTests   (PANEFLOW_GUI_BIN=$bin, under Xvfb)"
-	PANEFLOW_GUI_BIN=$bin go test -count=1 -v -timeout 10m "$guiTests" </dev/null
+	header "go test -count=1 -v ${GUI_RUN:+-run $GUI_RUN }$guiTests   (PANEFLOW_GUI_BIN=$bin, under Xvfb)"
+	PANEFLOW_GUI_BIN=$bin go test -count=1 -v -timeout "${GUI_TIMEOUT:-10m}" ${GUI_RUN:+-run "$GUI_RUN"} "$guiTests" </dev/null
 	footer
 }
 

@@ -398,28 +398,6 @@ func absInt(n int) int {
 	return n
 }
 
-// TestTerminateWhileBusy sends SIGTERM while a pane floods output, so the
-// shell's event reader keeps posting work to the UI at the moment Fyne's
-// own SIGTERM handler ends its loop (after which Fyne runs posted work on
-// the poster's goroutine). The app must exit 0 without a panic, every
-// time; before the fix about one run in three panicked in a GLFW call.
-func TestTerminateWhileBusy(t *testing.T) {
-	x := display(t)
-	for round := range 4 {
-		a := startApp(t, x)
-		id := strconv.FormatUint(a.ls().Surfaces[0].ID, 10)
-		a.waitOutput(id, promptRe)
-		a.mustCLI(nil, "send", id, "--submit", "yes paneflow-terminate-test")
-		a.waitOutput(id, `paneflow-terminate-test`)
-		if err := a.terminate(); err != nil {
-			t.Errorf("round %d: the app exited with %v after SIGTERM during a flood, want exit 0", round, err)
-		}
-		if log := a.log.String(); strings.Contains(log, "panic") || strings.Contains(log, "should have been called in fyne.Do") {
-			t.Fatalf("round %d: the app logged a panic or a UI call off the UI thread at SIGTERM:\n%s", round, proctest.Indent(log))
-		}
-	}
-}
-
 // TestIdleSleeps checks that an idle window sleeps in the event wait
 // (PANEFLOW_RENDER_PROBE=1 logs each sleep and what ended it) and that
 // what happens during a sleep still reaches the screen: output from the
