@@ -155,7 +155,7 @@ type shell struct {
 	// fgFocused says whether the window has the keyboard focus, and
 	// modsStale that held modifiers must be forgotten (the focus moved).
 	// Fyne's lifecycle hooks set them without mu: the GLFW driver runs
-	// them inside App.Quit, which the shell calls holding mu.
+	// them inside its Quit, which the shell calls holding mu.
 	fgFocused atomic.Bool
 	modsStale atomic.Bool
 
@@ -623,8 +623,8 @@ func (s *shell) refreshAttentionLocked() {
 	s.w.SetTitle(windowTitle(len(waiting)))
 }
 
-// quitLocked quits without asking: the session is saved, the Fyne app
-// told to quit and Run released.
+// quitLocked quits without asking: the views close, Fyne's driver is
+// told to quit and Run released (which then saves the session).
 func (s *shell) quitLocked() {
 	if s.quitting {
 		return

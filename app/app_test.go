@@ -595,7 +595,7 @@ func TestWorkspaceKeysCloseAndJump(t *testing.T) {
 }
 
 // TestQuitRunsLifecycleHooks: the GLFW driver runs the focus hooks inside
-// App.Quit, which the shell calls holding its lock; they must not take it.
+// its Quit, which the shell calls holding its lock; they must not take it.
 func TestQuitRunsLifecycleHooks(t *testing.T) {
 	h := newHarness(t, nil)
 	lc := h.a.Lifecycle().(lifecycleHooks)
