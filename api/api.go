@@ -76,7 +76,7 @@ const (
 // server holds what the handlers share.
 type server struct {
 	o   Options
-	reg *ipc.Registry
+	reg ipc.Registrar
 	m   *workspace.Manager
 	b   *bus.Bus
 	// heartbeat is the quiet time before a stream's heartbeat frame.
@@ -94,12 +94,12 @@ type server struct {
 // Errors are always JSON-RPC errors: invalid params -32602 with the
 // spec's messages, a closed scripting gate -32601, a timed-out wait
 // -32002, anything unexpected -32603.
-func Register(r *ipc.Registry, m *workspace.Manager, b *bus.Bus, o Options) {
+func Register(r ipc.Registrar, m *workspace.Manager, b *bus.Bus, o Options) {
 	newServer(r, m, b, o).register()
 }
 
 // newServer applies the defaults of o.
-func newServer(r *ipc.Registry, m *workspace.Manager, b *bus.Bus, o Options) *server {
+func newServer(r ipc.Registrar, m *workspace.Manager, b *bus.Bus, o Options) *server {
 	if o.Scripting == nil {
 		o.Scripting = func() bool { return os.Getenv("PANEFLOW_IPC_SCRIPTING") == "1" }
 	}
