@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/terminal"
 	"github.com/paneflow-go/paneflow/workspace"
@@ -42,6 +43,9 @@ type Options struct {
 	// means no agent is ever known: surface.status reports every pane
 	// "idle" and not hooked, fleet.list an empty fleet.
 	Agents AgentReporter
+	// Clock times surface.wait's timeout and idle windows; nil means the
+	// system clock.
+	Clock clock.Clock
 
 	// heartbeat overrides heartbeatInterval (tests).
 	heartbeat time.Duration
@@ -116,6 +120,7 @@ func newServer(r ipc.Registrar, m *workspace.Manager, b *bus.Bus, o Options) *se
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
+	o.Clock = clock.Or(o.Clock)
 	s := &server{o: o, reg: r, m: m, b: b, heartbeat: heartbeatInterval}
 	if o.heartbeat > 0 {
 		s.heartbeat = o.heartbeat

@@ -180,27 +180,6 @@ func TestWaitAnyAll(t *testing.T) {
 	}
 }
 
-func TestWaitIdle(t *testing.T) {
-	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
-	quiet, quiet2 := e.split(`exec cat`), e.split(`exec cat`)
-	busy := e.split(`while :; do echo tick; sleep 0.05; done`)
-	waitText(t, busy, "tick")
-
-	r := feed(t, e.startWait(`{"surface_ids":[`+itoa(quiet.ID())+`,`+itoa(quiet2.ID())+`],"idle_ms":50,"mode":"all"}`), "")
-	if r.err != nil || !r.res.Idle || r.res.Matched || !slices.Equal(r.res.Panes, []uint64{quiet.ID(), quiet2.ID()}) {
-		t.Fatalf("idle all = %+v, %v", r.res, r.err)
-	}
-	r = feed(t, e.startWait(`{"surface_ids":[`+itoa(busy.ID())+`,`+itoa(quiet.ID())+`],"idle_ms":300}`), "")
-	if r.err != nil || !r.res.Idle || !slices.Contains(r.res.Panes, quiet.ID()) {
-		t.Fatalf("idle any = %+v, %v; want the quiet pane", r.res, r.err)
-	}
-	// A sentinel ends an idle wait early.
-	r = feed(t, e.startWait(`{"surface_ids":[`+itoa(quiet.ID())+`],"idle_ms":60000,"pattern":"SENTINEL"}`), "SENTINEL\n", quiet)
-	if r.err != nil || !r.res.Matched || r.res.Idle {
-		t.Fatalf("idle with sentinel = %+v, %v", r.res, r.err)
-	}
-}
-
 func TestWaitPanesGone(t *testing.T) {
 	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
 	sf := e.split(`read x; echo bye`)

@@ -35,8 +35,9 @@
 //
 // # Concurrency
 //
-// A Group's Start and Shutdown must not run concurrently with each other;
-// Shutdown may follow a Start from another goroutine. [Methods] is safe for
-// concurrent use. Subsystems' Init and Shutdown run one at a time, on the
+// A Group's methods are safe for concurrent use: Start and Shutdown run
+// one at a time (a second Shutdown finds nothing to stop). A subsystem's
+// Init must not call back into its Group. [Methods] is safe for concurrent
+// use. Subsystems' Init and Shutdown run one at a time, on the
 // goroutine that called Start or Shutdown.
 package subsystem

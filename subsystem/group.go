@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/internal/clock"
@@ -30,6 +32,7 @@ type Options struct {
 // Group is the list of running subsystems that the core keeps. Create it
 // with [NewGroup]; the zero value is not usable.
 type Group struct {
+	mu      sync.Mutex // held by Start and Shutdown for their whole run
 	o       Options
 	reg     *ipc.Registry
 	owners  map[string]string // namespace → subsystem name
@@ -62,6 +65,8 @@ func NewGroup(o Options) *Group {
 // claimed twice, a method outside the subsystem's namespaces or registered
 // twice.
 func (g *Group) Start(subs ...Subsystem) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	for _, s := range subs {
 		if s == nil {
 			panic("subsystem: Start with a nil Subsystem")
@@ -96,10 +101,10 @@ func (g *Group) Start(subs ...Subsystem) error {
 			g.release(name)
 		default:
 			g.release(name)
-			err = fmt.Errorf("%s: %w", name, err)
+			err = named(name, err)
 			// A start-up failure is not bounded by the caller: the
 			// subsystems' own Shutdown bounds apply.
-			return errors.Join(err, g.Shutdown(context.Background()))
+			return errors.Join(err, g.shutdownLocked(context.Background()))
 		}
 	}
 	return nil
@@ -116,6 +121,8 @@ func (g *Group) release(name string) {
 
 // Started lists the names of the running subsystems in start order.
 func (g *Group) Started() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	names := make([]string, len(g.started))
 	for i, s := range g.started {
 		names[i] = s.Name()
@@ -128,13 +135,28 @@ func (g *Group) Started() []string {
 // an earlier one failed or ctx is done; the errors are joined, each
 // prefixed with the subsystem's name. Calling it again does nothing.
 func (g *Group) Shutdown(ctx context.Context) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.shutdownLocked(ctx)
+}
+
+func (g *Group) shutdownLocked(ctx context.Context) error {
 	var errs []error
 	for i := len(g.started) - 1; i >= 0; i-- {
 		s := g.started[i]
 		if err := s.Shutdown(ctx); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", s.Name(), err))
+			errs = append(errs, named(s.Name(), err))
 		}
 	}
 	g.started = nil
 	return errors.Join(errs...)
+}
+
+// named prefixes err's message with the subsystem's name, unless it
+// already starts with it (errors of package ipc start with "ipc: ").
+func named(name string, err error) error {
+	if strings.HasPrefix(err.Error(), name+": ") {
+		return err
+	}
+	return fmt.Errorf("%s: %w", name, err)
 }

@@ -212,6 +212,9 @@ func TestProgrammingErrorsPanic(t *testing.T) {
 		{"uppercase method", func(j *journal) []subsystem.Subsystem {
 			return []subsystem.Subsystem{&fake{name: "flow", j: j, register: []string{"flow.Run"}}}
 		}, `method "flow.Run" is not named`},
+		{"empty method", func(j *journal) []subsystem.Subsystem {
+			return []subsystem.Subsystem{&fake{name: "flow", j: j, register: []string{"flow."}}}
+		}, `method "flow." is not named`},
 		{"duplicate method in one subsystem", func(j *journal) []subsystem.Subsystem {
 			return []subsystem.Subsystem{&fake{name: "flow", j: j, register: []string{"flow.run", "flow.run"}}}
 		}, `method "flow.run" registered twice`},
@@ -252,5 +255,13 @@ func TestDuplicateOfExistingMethodPanics(t *testing.T) {
 	msg := mustPanic(t, func() { _ = g.Start(&fake{name: "flow", j: &journal{}, register: []string{"flow.run"}}) })
 	if !strings.Contains(msg, `method "flow.run" registered twice`) {
 		t.Errorf("panic %q, want a duplicate-method panic", msg)
+	}
+}
+
+func TestErrorNamesSubsystemOnce(t *testing.T) {
+	g, _, _ := newGroup(t)
+	err := g.Start(&fake{name: "ipc", j: &journal{}, initErr: errors.New("ipc: already serving at /x")})
+	if err == nil || err.Error() != "ipc: already serving at /x" {
+		t.Errorf("Start = %v, want the error as is (it names its subsystem)", err)
 	}
 }

@@ -69,6 +69,12 @@ type Options struct {
 	// prompt and the shell reports its directory with OSC 7. Other shells
 	// and Windows are never changed.
 	NoShellIntegration bool
+	// Start starts a pane's program; nil means terminal.Start. Tests of
+	// the model give one that returns terminal.Detached terminals, so
+	// they need no processes (real programs are tested end to end). It is
+	// called outside the manager's lock, possibly from several goroutines
+	// at once.
+	Start func(terminal.Options) (*terminal.Terminal, error)
 }
 
 // PaneSpec describes a pane to start.
@@ -157,6 +163,9 @@ func NewManager(o Options) *Manager {
 	}
 	if o.Cols <= 0 || o.Rows <= 0 {
 		o.Cols, o.Rows = terminal.DefaultCols, terminal.DefaultRows
+	}
+	if o.Start == nil {
+		o.Start = terminal.Start
 	}
 	o.Cols, o.Rows = min(o.Cols, MaxPaneDim), min(o.Rows, MaxPaneDim)
 	m := &Manager{
@@ -349,7 +358,7 @@ func (m *Manager) startSurface(id, wsID uint64, index int, spec PaneSpec, cwd st
 	// readable, taking input) as soon as its program was found, and a
 	// request creating it does not wait for fork and exec, which take
 	// hundreds of milliseconds when other panes keep the processors busy.
-	t, err := terminal.Start(terminal.Options{
+	t, err := m.o.Start(terminal.Options{
 		Argv: argv, Dir: cwd, Env: env,
 		Cols: m.o.Cols, Rows: m.o.Rows, Scrollback: m.o.Scrollback,
 		Background: true,

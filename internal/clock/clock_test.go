@@ -95,6 +95,13 @@ func TestFakeBlockUntil(t *testing.T) {
 	if err := <-armed; err != nil {
 		t.Fatalf("BlockUntil = %v", err)
 	}
+	if err := c.BlockUntilArmed(context.Background(), 2); err != nil {
+		t.Fatalf("BlockUntilArmed = %v", err)
+	}
+	c.Advance(time.Second)
+	if err := c.BlockUntilArmed(context.Background(), 2); err != nil { // counts fired timers too
+		t.Fatalf("BlockUntilArmed after Advance = %v", err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go cancel()
 	if err := c.BlockUntil(ctx, 3); err != context.Canceled {

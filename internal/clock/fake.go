@@ -16,6 +16,7 @@ type Fake struct {
 	changed *sync.Cond // broadcast when a timer is armed, stopped or fired
 	now     time.Time
 	timers  []*fakeTimer
+	armed   int // AfterFunc calls so far
 }
 
 type fakeTimer struct {
@@ -50,6 +51,7 @@ func (c *Fake) AfterFunc(d time.Duration, f func()) Timer {
 	defer c.mu.Unlock()
 	t := &fakeTimer{c: c, at: c.now.Add(max(d, 0)), f: f}
 	c.timers = append(c.timers, t)
+	c.armed++
 	c.changed.Broadcast()
 	return t
 }
@@ -116,6 +118,19 @@ func (c *Fake) Advance(d time.Duration) {
 // error is returned). Tests use it to know that the code under test has
 // reached its wait before they Advance.
 func (c *Fake) BlockUntil(ctx context.Context, n int) error {
+	return c.block(ctx, func() bool { return c.pendingLocked() >= n })
+}
+
+// BlockUntilArmed waits until AfterFunc was called at least n times in
+// all since NewFake, or ctx is done (its error is returned). Code that
+// re-arms its timer on every pass of a loop shows the test that it made a
+// pass this way.
+func (c *Fake) BlockUntilArmed(ctx context.Context, n int) error {
+	return c.block(ctx, func() bool { return c.armed >= n })
+}
+
+// block waits, under c.mu, until ok reports true or ctx is done.
+func (c *Fake) block(ctx context.Context, ok func() bool) error {
 	stop := context.AfterFunc(ctx, func() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
@@ -124,7 +139,7 @@ func (c *Fake) BlockUntil(ctx context.Context, n int) error {
 	defer stop()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for c.pendingLocked() < n {
+	for !ok() {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
