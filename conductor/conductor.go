@@ -91,8 +91,9 @@ type Options struct {
 // publishes what changes on the bus.
 //
 // Create one with [New] (the zero value is not usable), register its
-// methods, then [Conductor.Start] it; [Conductor.Close] stops it. All
-// methods are safe for concurrent use.
+// methods, then [Conductor.Start] it; [Conductor.Close] stops it. The core
+// does all three through the subsystem contract ([Conductor.Init],
+// [Conductor.Shutdown]). All methods are safe for concurrent use.
 type Conductor struct {
 	o         Options
 	clock     clock.Clock

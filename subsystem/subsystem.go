@@ -33,7 +33,8 @@ type Subsystem interface {
 
 // Namespaced is implemented by a subsystem whose methods are not all
 // named after it: Namespaces lists every namespace it registers in (the
-// conductor's methods are "ai.*"). Without it the namespace is the name.
+// conductor's methods are "ai.*"); an empty list means it registers no
+// methods. Without it the namespace is the name.
 type Namespaced interface {
 	Namespaces() []string
 }
