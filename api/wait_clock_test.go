@@ -5,6 +5,7 @@ package api
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,5 +111,142 @@ func TestWaitIdleOnClock(t *testing.T) {
 	r = reply(t, ch)
 	if r.err != nil || !r.res.Matched || r.res.Idle {
 		t.Fatalf("idle with sentinel = %+v, %v", r.res, r.err)
+	}
+}
+
+// clockWaits runs surface.wait requests on a clock env one at a time,
+// counting the passes of the wait's loop (it arms its timer once per
+// pass), so a test knows the wait has seen what it wrote before it moves
+// the clock.
+type clockWaits struct {
+	t    *testing.T
+	e    *env
+	fc   *clock.Fake
+	arms int
+}
+
+// start begins a wait and returns once it made its first pass.
+func (w *clockWaits) start(params string) <-chan waitReply {
+	w.t.Helper()
+	ch := w.e.startWait(params)
+	w.arms++
+	armed(w.t, w.fc, w.arms)
+	return ch
+}
+
+// write writes output into a pane the running wait watches and does not
+// end, and returns once the wait has seen it.
+func (w *clockWaits) write(sf *workspace.Surface, out string) {
+	w.t.Helper()
+	sf.Terminal().Emulator().Write([]byte(out))
+	w.arms++
+	armed(w.t, w.fc, w.arms)
+}
+
+// timeout lets the running wait's timeout pass and checks its error.
+func (w *clockWaits) timeout(ch <-chan waitReply, d time.Duration, msg string) {
+	w.t.Helper()
+	w.fc.Advance(d)
+	wantTimeout(w.t, reply(w.t, ch), msg)
+}
+
+func TestWaitPattern(t *testing.T) {
+	e, fc := newClockEnv(t)
+	w := &clockWaits{t: t, e: e, fc: fc}
+	sf, _ := e.m.ActiveSurface()
+	sf.Terminal().Emulator().Write([]byte("DONE\r\nDONE> "))
+	id := itoa(sf.ID())
+
+	// Text on screen before the call never matches, not even left of the
+	// cursor on its row.
+	w.timeout(w.start(`{"surface_ids":[`+id+`],"pattern":"DONE","timeout_ms":300}`), 300*time.Millisecond, "wait timed out after 0.3s")
+
+	// ^ and $ anchor per line: "xOK" does not match ^OK$.
+	ch := w.start(`{"surface_ids":[` + id + `],"pattern":"^OK$","timeout_ms":400}`)
+	w.write(sf, "xOK\r\n")
+	w.timeout(ch, 400*time.Millisecond, "wait timed out after 0.4s")
+	ch = w.start(`{"surface_ids":[` + id + `],"pattern":"^OK$"}`)
+	sf.Terminal().Emulator().Write([]byte("OK\r\n"))
+	r := reply(t, ch)
+	if r.err != nil || !r.res.Matched || r.res.Idle || !slices.Equal(r.res.Panes, []uint64{sf.ID()}) {
+		t.Fatalf("wait = %+v, %v; want matched in pane %s", r.res, r.err, id)
+	}
+	if len(r.res.Matches) != 1 || len(r.res.Matches[0].Lines) == 0 {
+		t.Fatalf("matches = %+v", r.res.Matches)
+	}
+	for _, l := range r.res.Matches[0].Lines {
+		if l != "OK" {
+			t.Errorf("matching line %q, want only OK lines", l)
+		}
+	}
+}
+
+func TestWaitBaselineRow(t *testing.T) {
+	e, fc := newClockEnv(t)
+	w := &clockWaits{t: t, e: e, fc: fc}
+	sf, _ := e.m.ActiveSurface()
+	sf.Terminal().Emulator().Write([]byte("DONE> "))
+	id := itoa(sf.ID())
+	w.timeout(w.start(`{"surface_ids":[`+id+`],"pattern":"DONE","timeout_ms":300}`), 300*time.Millisecond, "wait timed out after 0.3s")
+	// Text echoed on the prompt's row, after the baseline column, matches
+	// on that row.
+	ch := w.start(`{"surface_ids":[` + id + `],"pattern":"DONE"}`)
+	sf.Terminal().Emulator().Write([]byte("DONE"))
+	r := reply(t, ch)
+	if r.err != nil || !r.res.Matched {
+		t.Fatalf("wait = %+v, %v; want a match on the prompt row", r.res, r.err)
+	}
+	if l := r.res.Matches[0].Lines; len(l) == 0 || !strings.HasPrefix(l[0], "DONE") {
+		t.Errorf("matching lines %q, want the new text after the prompt", l)
+	}
+}
+
+func TestWaitMultiLineAndAltScreen(t *testing.T) {
+	e, fc := newClockEnv(t)
+	w := &clockWaits{t: t, e: e, fc: fc}
+	sf, _ := e.m.ActiveSurface()
+	ch := w.start(`{"surface_ids":[` + itoa(sf.ID()) + `],"pattern":"^A1\\nB1$"}`)
+	sf.Terminal().Emulator().Write([]byte("A1\r\nB1\r\n"))
+	r := reply(t, ch)
+	if r.err != nil || !r.res.Matched {
+		t.Fatalf("multi-line wait = %+v, %v", r.res, r.err)
+	}
+	if l := r.res.Matches[0].Lines; len(l) < 2 || l[0] != "A1" || l[1] != "B1" {
+		t.Errorf("multi-line matching lines = %q, want [A1 B1 …]", l)
+	}
+
+	alt := e.split("")
+	alt.Terminal().Emulator().Write([]byte("\x1b[?1049hALTDONE\r\nREADY\r\n"))
+	id := itoa(alt.ID())
+	w.timeout(w.start(`{"surface_ids":[`+id+`],"pattern":"ALTDONE","timeout_ms":200}`), 200*time.Millisecond, "wait timed out after 0.2s")
+	ch = w.start(`{"surface_ids":[` + id + `],"pattern":"ALTDONE"}`)
+	alt.Terminal().Emulator().Write([]byte("ALTDONE\r\n"))
+	if r = reply(t, ch); r.err != nil || !r.res.Matched {
+		t.Fatalf("alt-screen wait = %+v, %v", r.res, r.err)
+	}
+}
+
+func TestWaitAnyAll(t *testing.T) {
+	e, fc := newClockEnv(t)
+	w := &clockWaits{t: t, e: e, fc: fc}
+	a, b := e.split(""), e.split("")
+	ids := itoa(a.ID()) + "," + itoa(b.ID())
+
+	ch := w.start(`{"surface_ids":[` + ids + `],"pattern":"X1","mode":"all","timeout_ms":400}`)
+	w.write(a, "X1\r\n")
+	w.timeout(ch, 400*time.Millisecond, "wait timed out after 0.4s")
+
+	ch = w.start(`{"surface_ids":[` + ids + `],"pattern":"X2","mode":"all"}`)
+	w.write(a, "X2\r\n")
+	b.Terminal().Emulator().Write([]byte("X2\r\n"))
+	r := reply(t, ch)
+	if r.err != nil || !r.res.Matched || !slices.Equal(r.res.Panes, []uint64{a.ID(), b.ID()}) || len(r.res.Matches) != 2 {
+		t.Fatalf("all = %+v, %v; want both panes", r.res, r.err)
+	}
+
+	ch = w.start(`{"surface_ids":[` + ids + `],"pattern":"X3","mode":"any"}`)
+	b.Terminal().Emulator().Write([]byte("X3\r\n"))
+	if r = reply(t, ch); r.err != nil || !r.res.Matched || !slices.Equal(r.res.Panes, []uint64{b.ID()}) {
+		t.Fatalf("any = %+v, %v; want pane %d", r.res, r.err, b.ID())
 	}
 }

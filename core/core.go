@@ -181,7 +181,9 @@ func (c *Core) Serve(ctx context.Context) error {
 }
 
 // Shutdown stops the subsystems in reverse start order (the socket,
-// removing its file; every pane; the conductor), then the bus. It is bounded by ctx and by the panes' kill grace.
+// removing its file; every pane; the conductor), then the bus. It is
+// bounded by ctx and by the panes' kill grace. Calling it again does
+// nothing.
 func (c *Core) Shutdown(ctx context.Context) error {
 	err := c.group.Shutdown(ctx)
 	c.Bus.Close()
