@@ -4,7 +4,7 @@
 // subsystems): how one is started with what it may use, how it is stopped,
 // and how it says it cannot run here.
 //
-// A [Subsystem] has a name, an [Subsystem.Init] that receives a [Host]
+// A [Subsystem] has a name, a [Subsystem.Init] that receives a [Host]
 // (the event bus, a method registry checked against the subsystem's
 // namespaces, a logger, the clock, the environment) and a
 // [Subsystem.Shutdown] bounded by a context. Init returning [ErrSkip]

@@ -44,8 +44,8 @@ type Namespaced interface {
 // a feature): it is logged and left out, and the core runs without it.
 var ErrSkip = errors.New("not available here")
 
-// Host is what a subsystem receives at Init. Fields are never nil when the
-// Host comes from a [Group].
+// Host is what a subsystem receives at Init. When it comes from a
+// [Group], only Bus may be nil (a group built without one, in tests).
 type Host struct {
 	// Bus carries the core's events; subscribe with the subsystem's name.
 	Bus *bus.Bus
