@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/terminal"
 	"github.com/paneflow-go/paneflow/workspace"
@@ -42,6 +43,9 @@ type Options struct {
 	// means no agent is ever known: surface.status reports every pane
 	// "idle" and not hooked, fleet.list an empty fleet.
 	Agents AgentReporter
+	// Clock times surface.wait's timeout and idle windows; nil means the
+	// system clock.
+	Clock clock.Clock
 
 	// heartbeat overrides heartbeatInterval (tests).
 	heartbeat time.Duration
@@ -76,7 +80,7 @@ const (
 // server holds what the handlers share.
 type server struct {
 	o   Options
-	reg *ipc.Registry
+	reg ipc.Registrar
 	m   *workspace.Manager
 	b   *bus.Bus
 	// heartbeat is the quiet time before a stream's heartbeat frame.
@@ -94,12 +98,12 @@ type server struct {
 // Errors are always JSON-RPC errors: invalid params -32602 with the
 // spec's messages, a closed scripting gate -32601, a timed-out wait
 // -32002, anything unexpected -32603.
-func Register(r *ipc.Registry, m *workspace.Manager, b *bus.Bus, o Options) {
+func Register(r ipc.Registrar, m *workspace.Manager, b *bus.Bus, o Options) {
 	newServer(r, m, b, o).register()
 }
 
 // newServer applies the defaults of o.
-func newServer(r *ipc.Registry, m *workspace.Manager, b *bus.Bus, o Options) *server {
+func newServer(r ipc.Registrar, m *workspace.Manager, b *bus.Bus, o Options) *server {
 	if o.Scripting == nil {
 		o.Scripting = func() bool { return os.Getenv("PANEFLOW_IPC_SCRIPTING") == "1" }
 	}
@@ -116,6 +120,7 @@ func newServer(r *ipc.Registry, m *workspace.Manager, b *bus.Bus, o Options) *se
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
+	o.Clock = clock.Or(o.Clock)
 	s := &server{o: o, reg: r, m: m, b: b, heartbeat: heartbeatInterval}
 	if o.heartbeat > 0 {
 		s.heartbeat = o.heartbeat

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/terminal"
 	"github.com/paneflow-go/paneflow/workspace"
@@ -368,9 +369,17 @@ func (s *server) surfaceWait(ctx context.Context, params json.RawMessage) (any, 
 	if err != nil {
 		return nil, err
 	}
-	start := time.Now()
+	clk := s.o.Clock
+	start := clk.Now()
 	deadline := start.Add(r.timeout)
 	wake := make(chan struct{}, 1)
+	tick := make(chan struct{}, 1) // the clock's timer fired
+	var timer clock.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
 	defer func() {
@@ -398,10 +407,8 @@ func (s *server) surfaceWait(ctx context.Context, params json.RawMessage) (any, 
 		panes[i] = wp
 		wg.Go(func() { notify(wp, ch, wake, quit) })
 	}
-	timer := time.NewTimer(r.timeout)
-	defer timer.Stop()
 	for {
-		now := time.Now()
+		now := clk.Now()
 		for _, wp := range panes {
 			if !wp.pending.Swap(false) || wp.closed.Load() {
 				continue
@@ -433,10 +440,19 @@ func (s *server) surfaceWait(ctx context.Context, params json.RawMessage) (any, 
 				}
 			}
 		}
-		timer.Reset(max(time.Until(next), 0))
+		// A tick from a timer replaced here only costs one more pass.
+		if timer != nil {
+			timer.Stop()
+		}
+		timer = clk.AfterFunc(next.Sub(now), func() {
+			select {
+			case tick <- struct{}{}:
+			default:
+			}
+		})
 		select {
 		case <-wake:
-		case <-timer.C:
+		case <-tick:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/ipc"
 )
 
@@ -65,8 +66,9 @@ type Options struct {
 	// (agents are then known only from their hooks).
 	ScanDelay time.Duration
 	// Clock drives timers and the waiting_ms and idle_ms durations; nil
-	// means the system clock.
-	Clock Clock
+	// means the system clock. Tests share one clock.Fake with the other
+	// timed parts of the core.
+	Clock clock.Clock
 
 	// Processes lists the system's processes, for agent detection where
 	// there is no /proc to read (macOS, Windows; Linux ignores it). nil,
@@ -89,11 +91,12 @@ type Options struct {
 // publishes what changes on the bus.
 //
 // Create one with [New] (the zero value is not usable), register its
-// methods, then [Conductor.Start] it; [Conductor.Close] stops it. All
-// methods are safe for concurrent use.
+// methods, then [Conductor.Start] it; [Conductor.Close] stops it. The core
+// does all three through the subsystem contract ([Conductor.Init],
+// [Conductor.Shutdown]). All methods are safe for concurrent use.
 type Conductor struct {
 	o         Options
-	clock     Clock
+	clock     clock.Clock
 	procs     procTable // nil: hooks only
 	stall     time.Duration
 	scanDelay time.Duration
@@ -115,13 +118,13 @@ type Conductor struct {
 type pane struct {
 	id          uint64
 	workspaceID uint64
-	pid         int        // the pane's process; 0 once it exited
-	exited      bool       // its process ended
-	detected    []detected // agents the last scan found, nearest first
-	rootTool    string     // the agent that is the pane's own process, if any
-	scanTimer   Timer      // pending scan
-	scanning    bool       // a scan is reading /proc
-	rescan      bool       // activity arrived during the scan
+	pid         int         // the pane's process; 0 once it exited
+	exited      bool        // its process ended
+	detected    []detected  // agents the last scan found, nearest first
+	rootTool    string      // the agent that is the pane's own process, if any
+	scanTimer   clock.Timer // pending scan
+	scanning    bool        // a scan is reading /proc
+	rescan      bool        // activity arrived during the scan
 }
 
 // session is one hooked agent; guarded by Conductor.mu.
@@ -141,7 +144,7 @@ type session struct {
 
 	waitingSince time.Time
 	lastActivity time.Time
-	stallTimer   Timer
+	stallTimer   clock.Timer
 	stallGen     uint64 // invalidates callbacks of replaced stall timers
 
 	seen bool   // a process scan saw the agent in its pane (pid-less sessions)
@@ -155,16 +158,13 @@ func New(o Options) *Conductor {
 	}
 	c := &Conductor{
 		o:         o,
-		clock:     o.Clock,
+		clock:     clock.Or(o.Clock),
 		procs:     o.procs,
 		stall:     o.StallThreshold,
 		scanDelay: o.ScanDelay,
 		sessions:  map[uint64]*session{},
 		panes:     map[uint64]*pane{},
 		stop:      make(chan struct{}),
-	}
-	if c.clock == nil {
-		c.clock = systemClock{}
 	}
 	if c.procs == nil && !o.noProcs {
 		c.procs = systemProcs()
@@ -192,7 +192,7 @@ func New(o Options) *Conductor {
 // JSON-RPC says. The methods are not [ipc.Mutating]: they change only the
 // conductor's own state, under its own lock, so a hook frame never waits
 // behind a slow workspace mutation.
-func (c *Conductor) Register(r *ipc.Registry) {
+func (c *Conductor) Register(r ipc.Registrar) {
 	for _, m := range methods {
 		r.Register(m, func(_ context.Context, params json.RawMessage) (any, error) {
 			f, err := decodeFrame(m, params)
@@ -249,7 +249,7 @@ func (c *Conductor) Close() {
 }
 
 // stopTimer stops *t, if any, and clears it.
-func stopTimer(t *Timer) {
+func stopTimer(t *clock.Timer) {
 	if *t != nil {
 		(*t).Stop()
 		*t = nil

@@ -15,88 +15,8 @@ import (
 
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/bus/bustest"
+	"github.com/paneflow-go/paneflow/internal/clock"
 )
-
-// fakeClock is a manual Clock: time moves only in Advance, which runs the
-// due timers in order on the caller's goroutine.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*fakeTimer
-}
-
-type fakeTimer struct {
-	c    *fakeClock
-	at   time.Time
-	f    func()
-	done bool // fired or stopped
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) AfterFunc(d time.Duration, f func()) Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &fakeTimer{c: c, at: c.now.Add(d), f: f}
-	c.timers = append(c.timers, t)
-	return t
-}
-
-func (t *fakeTimer) Stop() bool {
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	was := !t.done
-	t.done = true
-	return was
-}
-
-// pending counts the timers that have not fired or been stopped.
-func (c *fakeClock) pending() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n := 0
-	for _, t := range c.timers {
-		if !t.done {
-			n++
-		}
-	}
-	return n
-}
-
-// Advance moves time forward by d, firing each due timer at its time.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	target := c.now.Add(d)
-	for {
-		var next *fakeTimer
-		for _, t := range c.timers {
-			if !t.done && !t.at.After(target) && (next == nil || t.at.Before(next.at)) {
-				next = t
-			}
-		}
-		if next == nil {
-			break
-		}
-		next.done = true
-		if next.at.After(c.now) {
-			c.now = next.at
-		}
-		c.mu.Unlock()
-		next.f()
-		c.mu.Lock()
-	}
-	c.now = target
-	c.timers = slices.DeleteFunc(c.timers, func(t *fakeTimer) bool { return t.done })
-	c.mu.Unlock()
-}
 
 // fakePanes is a PaneSource holding a list of panes.
 type fakePanes struct {
@@ -288,7 +208,7 @@ func loadProcTree(t *testing.T, path string) *fakeProcs {
 type harness struct {
 	t     *testing.T
 	c     *Conductor
-	clock *fakeClock
+	clock *clock.Fake
 	panes *fakePanes
 	procs *fakeProcs
 	bus   *bus.Bus
@@ -299,7 +219,7 @@ type harness struct {
 // shells are pids 100 and 200; workspace 2 (index 1) holds pane 3, pid 300.
 func newHarness(t *testing.T, o Options) *harness {
 	t.Helper()
-	h := &harness{t: t, clock: newFakeClock(), bus: bustest.NewBus(t)}
+	h := &harness{t: t, clock: clock.NewFake(time.Time{}), bus: bustest.NewBus(t)}
 	h.panes = &fakePanes{panes: []Pane{
 		{SurfaceID: 1, WorkspaceID: 1, Workspace: 0, Name: "api", PID: 100},
 		{SurfaceID: 2, WorkspaceID: 1, Workspace: 0, Name: "web", PID: 200},

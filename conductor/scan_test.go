@@ -219,7 +219,7 @@ func TestNewPanes(t *testing.T) {
 func TestHooksOnly(t *testing.T) {
 	h := newHarness(t, Options{noProcs: true})
 	h.activity(1)
-	if n := h.clock.pending(); n != 0 {
+	if n := h.clock.Pending(); n != 0 {
 		t.Errorf("pending timers = %d, want 0 (no scans)", n)
 	}
 	h.mustSend(MethodPromptSubmit, `{"surface_id":1}`)

@@ -215,16 +215,16 @@ func TestStallThreshold(t *testing.T) {
 // that settled sessions have none: no sweeps, no leftover timers.
 func TestStallTimers(t *testing.T) {
 	h := newHarness(t, Options{})
-	if n := h.clock.pending(); n != 0 {
+	if n := h.clock.Pending(); n != 0 {
 		t.Fatalf("pending timers at rest = %d, want 0", n)
 	}
 	runSteps(t, h, []string{"prompt", "tool A", "tool B", "tool C"})
 	// One stall timer, plus the scan that confirms a pid-less session.
-	if n := h.clock.pending(); n != 2 {
+	if n := h.clock.Pending(); n != 2 {
 		t.Errorf("pending timers while thinking = %d, want 2 (stall + confirming scan)", n)
 	}
 	runSteps(t, h, []string{"+1s", "stop ok", "+1s"})
-	if n := h.clock.pending(); n != 0 {
+	if n := h.clock.Pending(); n != 0 {
 		t.Errorf("pending timers when finished = %d, want 0", n)
 	}
 }

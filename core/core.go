@@ -16,7 +16,6 @@ package core
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,7 +26,9 @@ import (
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/conductor"
 	"github.com/paneflow-go/paneflow/config"
+	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/subsystem"
 	"github.com/paneflow-go/paneflow/terminal"
 	"github.com/paneflow-go/paneflow/version"
 	"github.com/paneflow-go/paneflow/workspace"
@@ -52,6 +53,9 @@ type Options struct {
 	// Config is the configuration to run with; nil loads paneflow.toml
 	// from the config directory, reporting its warnings through Logf.
 	Config *config.Config
+	// Clock is the time source of every subsystem's timers; nil means the
+	// system clock. Tests give a clock.Fake.
+	Clock clock.Clock
 }
 
 // Core is a running headless Paneflow.
@@ -66,7 +70,7 @@ type Core struct {
 	SocketPath string
 
 	server *ipc.Server
-	exec   *ipc.QueueExecutor
+	group  *subsystem.Group // what started, shut down in reverse
 	logf   func(format string, args ...any)
 }
 
@@ -118,27 +122,28 @@ func New(o Options) (*Core, error) {
 		ProcessArgs:    terminal.ProcessArgs,
 	})
 	c.Registry = ipc.NewRegistry()
-	c.Conductor.Register(c.Registry)
-	api.Register(c.Registry, c.Workspaces, c.Bus, api.Options{
-		Scripting:    func() bool { return getenv("PANEFLOW_IPC_SCRIPTING") == "1" },
-		Unrestricted: func() bool { return cfg.AIUnrestricted },
-		Fenced:       func() bool { return cfg.AIInjectionFence },
-		PasteDelay:   cfg.SubmitPasteDelay,
-		Version:      version.String(),
-		Logf:         logf,
-		Agents:       c.Conductor,
-	})
-	c.exec = ipc.NewQueueExecutor(256)
-	c.exec.Start()
-	c.server = &ipc.Server{Path: path, Registry: c.Registry, Executor: c.exec, Logf: logf}
-	if err := c.server.Listen(); err != nil {
-		c.exec.Close()
-		c.Workspaces.Close()
+	exec := ipc.NewQueueExecutor(256)
+	c.server = &ipc.Server{Path: path, Registry: c.Registry, Executor: exec, Logf: logf}
+	c.group = subsystem.NewGroup(subsystem.Options{Registry: c.Registry, Bus: c.Bus, Logf: logf, Clock: o.Clock, Getenv: getenv})
+	// Start order: the conductor first, so it sees every pane created;
+	// shutdown runs the other way (socket, panes, conductor).
+	err := c.group.Start(
+		c.Conductor,
+		&modelMethods{m: c.Workspaces, o: api.Options{
+			Scripting:    func() bool { return getenv("PANEFLOW_IPC_SCRIPTING") == "1" },
+			Unrestricted: func() bool { return cfg.AIUnrestricted },
+			Fenced:       func() bool { return cfg.AIInjectionFence },
+			PasteDelay:   cfg.SubmitPasteDelay,
+			Version:      version.String(),
+			Logf:         logf,
+			Agents:       c.Conductor,
+		}},
+		&socket{srv: c.server, exec: exec},
+	)
+	if err != nil {
 		c.Bus.Close()
-		return nil, err
+		return nil, err // named after the subsystem that failed
 	}
-	// Started before the first workspace, so it sees every pane created.
-	c.Conductor.Start()
 	if getenv("PANEFLOW_IPC_SCRIPTING") == "1" {
 		logf("paneflow: PANEFLOW_IPC_SCRIPTING=1: any process of this user can type into panes")
 	}
@@ -175,18 +180,17 @@ func (c *Core) Serve(ctx context.Context) error {
 	return c.server.Serve(ctx)
 }
 
-// Shutdown stops the socket (removing its file), closes every pane, stops
-// the conductor and the bus. It is bounded by ctx and by the panes' kill grace.
+// Shutdown stops the subsystems in reverse start order (the socket,
+// removing its file; every pane; the conductor), then the bus. It is
+// bounded by ctx and by the panes' kill grace. Calling it again does
+// nothing.
 func (c *Core) Shutdown(ctx context.Context) error {
-	err := c.server.Shutdown(ctx)
-	c.exec.Close()
-	c.Workspaces.Close()
-	c.Conductor.Close()
+	err := c.group.Shutdown(ctx)
 	c.Bus.Close()
-	if errors.Is(err, context.DeadlineExceeded) {
+	if err != nil {
 		return fmt.Errorf("core: shutdown: %w", err)
 	}
-	return err
+	return nil
 }
 
 // paneSource shows the workspace model to the conductor, which does not

@@ -137,3 +137,15 @@ func (r *Registry) lookup(name string) *method {
 	defer r.mu.RUnlock()
 	return r.methods[name]
 }
+
+// Registrar adds methods to a registry: a *[Registry] itself, or a view of
+// one that checks the names a subsystem may use (subsystem.Methods).
+// Methods lists every method of the underlying registry, as
+// [Registry.Methods] does.
+type Registrar interface {
+	Register(name string, h Handler, opts ...Option)
+	RegisterStream(name string, h StreamHandler)
+	Methods() []string
+}
+
+var _ Registrar = (*Registry)(nil)

@@ -146,6 +146,8 @@ type Terminal struct {
 	exit       ExitStatus
 	exitErr    error
 	closeOnce  sync.Once
+
+	detached *detachedState // non-nil: made by Detached, no program
 }
 
 // Start runs a program on a new pseudo-terminal. Errors in the
@@ -278,6 +280,9 @@ func (t *Terminal) Pid() int {
 func (t *Terminal) Foreground() (Process, error) {
 	p := t.running()
 	if p == nil {
+		if t.detached != nil {
+			return Process{}, errDetached
+		}
 		if isClosed(t.started) && t.startErr != nil {
 			return Process{}, t.startErr
 		}
@@ -289,6 +294,10 @@ func (t *Terminal) Foreground() (Process, error) {
 // errNotStarted is the error of [Terminal.Foreground] while the program
 // is being started in the background.
 var errNotStarted = errors.New("terminal: the program is still starting")
+
+// errDetached is the error of [Terminal.Foreground] on a terminal made by
+// [Detached].
+var errDetached = errors.New("terminal: no program (detached terminal)")
 
 // isClosed reports whether c is closed.
 func isClosed(c <-chan struct{}) bool {
@@ -380,6 +389,8 @@ func (t *Terminal) Close() error {
 		t.closing = true
 		t.signal()
 		t.mu.Unlock()
+		// A detached terminal ends as a program killed by SIGHUP would.
+		t.endDetached(ExitStatus{Code: 129, Signal: "hangup", Signaled: true})
 		// A program being started in the background is waited for: it
 		// must not start after Close returned.
 		<-t.started

@@ -292,6 +292,16 @@ var importRules = []struct {
 		why:    "the hook binary starts on every agent hook event: it links only the ipc client, neither Fyne nor the core",
 	},
 	{
+		pkg:    "subsystem",
+		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "conductor", "config", "hook", "app", "worktree", "flow", "mcp"},
+		why:    "the subsystem contract is what every subsystem imports: it may name only the shared leaves (bus, ipc, the clock), never a subsystem or the model",
+	},
+	{
+		pkg:    "internal/clock",
+		banned: []string{anyOtherModulePackage, "internal/jsonscan", "internal/atomicfile"},
+		why:    "the clock is a helper leaf that the conductor, surface.wait and the flow engine share: standard library only",
+	},
+	{
 		pkg:    "cmd/paneflow-mcp",
 		banned: notForClients,
 		why:    "the MCP bridge is a socket client: it links only the ipc client, neither Fyne nor the core",

@@ -24,7 +24,7 @@ func realDir(t *testing.T) string {
 }
 
 func TestLayoutOfAnyWorkspace(t *testing.T) {
-	m, _ := newManager(t, Options{})
+	m, _ := newProcessManager(t, Options{})
 	dirA, dirB, sub := realDir(t), realDir(t), ""
 	sub = filepath.Join(dirB, "sub")
 	if err := os.Mkdir(sub, 0o700); err != nil {
@@ -106,7 +106,7 @@ func TestLayoutEmptyWorkspace(t *testing.T) {
 }
 
 func TestCreateFromLayout(t *testing.T) {
-	m, _ := newManager(t, Options{})
+	m, _ := newProcessManager(t, Options{})
 	wsDir, paneDir := realDir(t), realDir(t)
 	if _, err := m.CreateWorkspace("first", "", nil, true); err != nil {
 		t.Fatal(err)

@@ -13,13 +13,39 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/terminal"
 )
 
 // testDeadline bounds every wait for a real program; tests never assert
 // on timing, only that things happen before it.
 const testDeadline = 15 * time.Second
 
+// newManager returns a manager whose panes run no process: each is a
+// terminal.Detached that echoes its input, as a terminal in cooked mode
+// does. Tests that need a real program use newProcessManager.
 func newManager(t *testing.T, o Options) (*Manager, *eventLog) {
+	t.Helper()
+	if o.Start == nil {
+		o.Start = startDetached
+	}
+	return newProcessManager(t, o)
+}
+
+// startDetached is the model tests' Options.Start: a terminal with no
+// program that echoes its input to its screen.
+func startDetached(o terminal.Options) (*terminal.Terminal, error) {
+	var t *terminal.Terminal
+	ready := make(chan struct{})
+	t = terminal.Detached(o, func(p []byte) {
+		<-ready
+		t.Emulator().Write(p)
+	})
+	close(ready)
+	return t, nil
+}
+
+// newProcessManager returns a manager whose panes run /bin/sh.
+func newProcessManager(t *testing.T, o Options) (*Manager, *eventLog) {
 	t.Helper()
 	if o.Shell == nil {
 		o.Shell = []string{"/bin/sh"}
@@ -300,7 +326,7 @@ func TestFocusRenameResize(t *testing.T) {
 }
 
 func TestPaneEnvironmentAndExit(t *testing.T) {
-	m, sub := newManager(t, Options{SocketPath: "/tmp/pf.sock", Env: []string{"FOO=global", "TERM=dumb"}})
+	m, sub := newProcessManager(t, Options{SocketPath: "/tmp/pf.sock", Env: []string{"FOO=global", "TERM=dumb"}})
 	if _, err := m.CreateWorkspace("a", "", nil, true); err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +363,7 @@ func TestPaneEnvironmentAndExit(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	m, _ := newManager(t, Options{})
+	m, _ := newProcessManager(t, Options{})
 	a, b := t.TempDir(), t.TempDir()
 	if err := os.Mkdir(filepath.Join(a, "api"), 0o755); err != nil {
 		t.Fatal(err)

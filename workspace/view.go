@@ -7,8 +7,9 @@ import (
 )
 
 // This file holds the model methods a window needs and the socket API does
-// not: reading a workspace's tree cheaply (without probing the panes'
-// processes), the focused pane, and changing ratios from a divider drag.
+// not: listing panes cheaply (without probing their processes), the
+// focused pane, and changing ratios from a divider drag. The window's
+// layout tree is [Manager.ActiveTree], in layouts.go.
 // They follow the manager's rules: one lock, nothing slow under it, events
 // published after unlocking.
 
@@ -31,27 +32,6 @@ func (m *Manager) Panes() []PanePlace {
 		out[i] = PanePlace{ID: r.s.id, WorkspaceID: r.wsID, Workspace: r.index, Focused: r.focused}
 	}
 	return out
-}
-
-// ActiveTree describes the active workspace and its layout tree like
-// [Manager.CurrentLayout], but without reading the panes' processes or
-// titles: each pane's surface definition carries only SurfaceType,
-// SurfaceID, CustomName and Focus. The layout is nil for a workspace
-// without panes; ok is false when there is no workspace.
-func (m *Manager) ActiveTree() (info WorkspaceInfo, layout *LayoutNode, ok bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.active < 0 {
-		return WorkspaceInfo{}, nil, false
-	}
-	ws := m.wss[m.active]
-	if ws.root != nil {
-		l := ws.root.layout(func(s *Surface) SurfaceDefinition {
-			return SurfaceDefinition{SurfaceType: "terminal", SurfaceID: s.id, CustomName: s.custom, Focus: ws.focus == s}
-		})
-		layout = &l
-	}
-	return m.infoLocked(m.active), layout, true
 }
 
 // FocusedSurface returns the focused pane of the workspace with id wsID;
