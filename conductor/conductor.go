@@ -122,6 +122,12 @@ type pane struct {
 	scanTimer   Timer      // pending scan
 	scanning    bool       // a scan is reading /proc
 	rescan      bool       // activity arrived during the scan
+	// ended holds the launch shims that reported their agent's exit
+	// (ai.exit), by pid, with their start times: a shim lives on for a
+	// moment after that (its last frames, its config cleanup), and a scan
+	// in that moment must not take it for an agent without hooks. An entry
+	// goes when a scan no longer finds its process.
+	ended map[int]uint64
 }
 
 // session is one hooked agent; guarded by Conductor.mu.

@@ -81,9 +81,11 @@ func (c *Conductor) SurfaceStatus(surfaceID, outputGeneration uint64) (any, bool
 // Status reports the agent in pane surfaceID: the most pressing of the
 // sessions bound to it (errored, waiting, stalled, thinking, finished,
 // idle; then the most recently active), else the nearest agent the
-// process scan found there. ok is false for a pane with neither.
+// process scan found there and that still runs. ok is false for a pane
+// with neither.
 // OutputGeneration is left 0.
 func (c *Conductor) Status(surfaceID uint64) (Status, bool) {
+	c.pruneDetected(surfaceID)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.clock.Now()
@@ -128,6 +130,7 @@ func (c *Conductor) Fleet() any { return c.List() }
 // telling are dropped first.
 func (c *Conductor) List() FleetList {
 	c.pruneUnbound()
+	c.pruneDetected(0)
 	panes := c.o.Panes.Panes()
 	byID := make(map[uint64]Pane, len(panes))
 	wsIndex := make(map[uint64]int, len(panes))

@@ -1,6 +1,7 @@
 package conductor
 
 import (
+	"slices"
 	"time"
 
 	"github.com/paneflow-go/paneflow/bus"
@@ -181,6 +182,7 @@ func (c *Conductor) apply(f frame) (any, error) {
 		c.setStateLocked(s, stateAfterExit(f.exitCode), now)
 		s.message, s.activeTool = "", ""
 		s.exitCode, s.hasExit = f.exitCode, true
+		c.shimEndedLocked(s)
 	case MethodSessionEnd:
 		cleared := s.state != Errored
 		ack.Cleared = &cleared
@@ -371,6 +373,26 @@ func (c *Conductor) removeLocked(s *session) {
 		}
 	}
 	c.emitLocked(e)
+}
+
+// shimEndedLocked records that the process of session s (the launch
+// shim, which sends ai.exit once the agent it ran has exited) is ending:
+// its pane's scans stop counting it as an agent, the entry the last scan
+// made for it goes, and the pane is scanned again, so no stale
+// unknown_running outlives it even when the pane prints nothing more.
+func (c *Conductor) shimEndedLocked(s *session) {
+	p := c.panes[s.surface]
+	if s.pid == 0 || s.surface == 0 || p == nil {
+		return
+	}
+	if p.ended == nil {
+		p.ended = map[int]uint64{}
+	}
+	p.ended[s.pid] = s.start
+	p.detected = slices.DeleteFunc(p.detected, func(d detected) bool { return d.PID == s.pid })
+	if !p.exited {
+		c.scheduleScanLocked(p)
+	}
 }
 
 // reasonNoHook is the reason of an agent the process scan found but that
