@@ -1,0 +1,136 @@
+//go:build linux
+
+package agents
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/paneflow-go/paneflow/test/internal/fakemodel"
+)
+
+// claudeKey is the fake API key; interactive mode wants its last 20
+// characters approved in ~/.claude.json.
+const claudeKey = "sk-ant-fake-0123456789abcdefghijklmnop"
+
+// claudeProfile points Claude Code at the fake model.
+func claudeProfile(m *fakemodel.Server) string {
+	return "export ANTHROPIC_BASE_URL=" + m.URL + " ANTHROPIC_API_KEY=" + claudeKey + "\n"
+}
+
+// bashTurns is a Claude Code turn with one Bash call whose answer waits
+// for hold: while it waits the agent is thinking, with Bash as its last
+// tool.
+func bashTurns(hold chan struct{}, command, result string) []fakemodel.Turn {
+	return []fakemodel.Turn{
+		{Text: "Running it.", Calls: []fakemodel.Call{{Name: "Bash", Args: map[string]any{"command": command, "description": "run the command"}}}},
+		{Text: result, Hold: hold},
+	}
+}
+
+// hooksSetup runs `paneflow hooks setup` as a user would, with claude on
+// PATH, and returns its output.
+func (e *env) hooksSetup() string {
+	e.t.Helper()
+	cmd := exec.Command(filepath.Join(binDir, "paneflow"), "hooks", "setup")
+	cmd.Env = append(append([]string(nil), e.environ...), "PATH="+filepath.Dir(agents["claude"])+":"+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		e.t.Fatalf("paneflow hooks setup: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
+// claudePrintTurn runs `claude -p` with one Bash call in pane 1 and checks
+// what Paneflow makes of it, up to the pane being idle again after the
+// exit (issue 13's stale state).
+func (e *env) claudePrintTurn(hold chan struct{}) {
+	e.t.Helper()
+	e.typeLine(`claude -p "run the echo please"`)
+	st := e.waitStatus("claude thinking while Bash's result is with the model", func(s status) bool {
+		return s.State == "thinking" && str(s.ActiveToolName) == "Bash"
+	})
+	if !st.Hooked || st.Tool != "claude" || st.PID == nil {
+		e.t.Fatalf("status while thinking = %s, want hooked claude with the shim's pid", st)
+	}
+	close(hold)
+	evs := e.waitEvent("ai.session_end", func(ev event) bool { return ev.Type == "ai.session_end" })
+	e.inOrder(evs,
+		step("agent_state thinking (prompt submitted)", func(ev event) bool {
+			return isState("thinking")(ev) && ev.ActiveToolName == nil && ev.Hooked
+		}),
+		step("agent_state thinking/Bash", func(ev event) bool {
+			return isState("thinking")(ev) && str(ev.ActiveToolName) == "Bash"
+		}),
+		step("agent_state finished with last_result", func(ev event) bool {
+			return isState("finished")(ev) && str(ev.LastResult) == "All done here."
+		}),
+		step("ai.exit 0", func(ev event) bool { return ev.Type == "ai.exit" && ev.ExitCode != nil && *ev.ExitCode == 0 }),
+		step("ai.session_end", func(ev event) bool { return ev.Type == "ai.session_end" }),
+	)
+	last := e.waitEvent("agent_state idle after the session ended", func(ev event) bool {
+		return isState("idle")(ev) && str(ev.Previous) == "finished"
+	})
+	for _, ev := range last {
+		if isState("unknown_running")(ev) {
+			e.t.Errorf("the exit published %s (the stale state of issue 13)", ev)
+		}
+	}
+	e.notStale("claude", *st.PID)
+
+	// The model got the Bash call's result.
+	var sawResult bool
+	for _, r := range e.model.Requests() {
+		if r.Turn == 1 && strings.Contains(string(r.Body), "tool_result") && strings.Contains(string(r.Body), "from-bash") {
+			sawResult = true
+		}
+	}
+	if !sawResult {
+		e.t.Errorf("no model request carried the Bash tool_result with its output")
+	}
+}
+
+// TestClaudePrintHooksSetup: Claude Code 2.1.332 in print mode with the
+// persistent hooks of `paneflow hooks setup`.
+func TestClaudePrintHooksSetup(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	model := fakemodel.Start(t, bashTurns(hold, "echo from-bash", "All done here.")...)
+	e := newEnv(t, model, options{profile: claudeProfile(model)})
+	if out := e.hooksSetup(); !strings.Contains(out, "hooks installed") {
+		t.Fatalf("paneflow hooks setup said:\n%s", out)
+	}
+	settings, err := os.ReadFile(filepath.Join(e.home, ".claude", "settings.json"))
+	if err != nil || !strings.Contains(string(settings), "paneflow-ai-hook Stop") {
+		t.Fatalf("~/.claude/settings.json after setup: %v\n%s", err, settings)
+	}
+	e.claudePrintTurn(hold)
+	if _, err := os.Stat(filepath.Join(e.project, ".claude")); err == nil {
+		t.Errorf("the launch left %s/.claude behind", e.project)
+	}
+}
+
+// TestClaudePrintShimOnly: Claude Code without `hooks setup`: the launch
+// shim's per-launch --settings hooks give the same states, and the user's
+// own settings files stay as they were.
+func TestClaudePrintShimOnly(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	model := fakemodel.Start(t, bashTurns(hold, "echo from-bash", "All done here.")...)
+	userSettings := "{\n  \"theme\": \"dark\",\n  \"hooks\": {}\n}\n"
+	e := newEnv(t, model, options{profile: claudeProfile(model), setup: func(e *env) {
+		e.write(".claude/settings.json", userSettings)
+	}})
+	e.claudePrintTurn(hold)
+	if got, _ := os.ReadFile(filepath.Join(e.home, ".claude", "settings.json")); string(got) != userSettings {
+		t.Errorf("~/.claude/settings.json changed:\n%s", got)
+	}
+	for _, p := range []string{filepath.Join(e.project, ".claude"), filepath.Join(e.home, ".claude", "settings.json.bak")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("the launch left %s behind", p)
+		}
+	}
+}
