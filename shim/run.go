@@ -199,7 +199,7 @@ func (p Program) supervise(tool, real string) int {
 	}
 
 	cmd := &exec.Cmd{
-		Path: real, Args: append([]string{p.Args[0]}, inj.Args...), Env: env, Dir: p.Dir,
+		Path: real, Args: append([]string{p.Args[0]}, inj.Args...), Env: agentEnv(env, inj.Env), Dir: p.Dir,
 		Stdin: p.Stdin, Stdout: p.Stdout, Stderr: p.Stderr,
 	}
 	sigs := make(chan os.Signal, 16)
@@ -307,4 +307,14 @@ func deliver(socket, method string, params map[string]any) {
 		}
 		time.Sleep(pause)
 	}
+}
+
+// agentEnv is env with the "NAME=value" settings of extra applied.
+func agentEnv(env, extra []string) []string {
+	for _, kv := range extra {
+		if name, value, ok := strings.Cut(kv, "="); ok {
+			env = withEnv(env, name, value)
+		}
+	}
+	return env
 }

@@ -44,17 +44,27 @@ func (e *env) hooksSetup() string {
 	return string(out)
 }
 
-// claudePrintTurn runs `claude -p` with one Bash call in pane 1 and checks
-// what Paneflow makes of it, up to the pane being idle again after the
-// exit (issue 13's stale state).
-func (e *env) claudePrintTurn(hold chan struct{}) {
+// turn describes one scripted agent run for printTurn.
+type turn struct {
+	tool       string // the agent, as the conductor names it
+	command    string // the command line typed into the pane
+	activeTool string // the tool name while the tool's result is with the model
+	lastResult string // the expected last_result; "" when the agent reports none
+	output     string // what the tool call prints, which the model must get back
+}
+
+// printTurn runs a one-shot agent turn with one tool call in pane 1 and
+// checks what Paneflow makes of it, up to the pane being idle again after
+// the exit (issue 13's stale state). hold holds the model's answer to the
+// tool's result, so the test sees the agent thinking meanwhile.
+func (e *env) printTurn(tr turn, hold chan struct{}) {
 	e.t.Helper()
-	e.typeLine(`claude -p "run the echo please"`)
-	st := e.waitStatus("claude thinking while Bash's result is with the model", func(s status) bool {
-		return s.State == "thinking" && str(s.ActiveToolName) == "Bash"
+	e.typeLine(tr.command)
+	st := e.waitStatus(tr.tool+" thinking while the "+tr.activeTool+" result is with the model", func(s status) bool {
+		return s.State == "thinking" && str(s.ActiveToolName) == tr.activeTool
 	})
-	if !st.Hooked || st.Tool != "claude" || st.PID == nil {
-		e.t.Fatalf("status while thinking = %s, want hooked claude with the shim's pid", st)
+	if !st.Hooked || st.Tool != tr.tool || st.PID == nil {
+		e.t.Fatalf("status while thinking = %s, want hooked %s with the shim's pid", st, tr.tool)
 	}
 	close(hold)
 	evs := e.waitEvent("ai.session_end", func(ev event) bool { return ev.Type == "ai.session_end" })
@@ -62,11 +72,11 @@ func (e *env) claudePrintTurn(hold chan struct{}) {
 		step("agent_state thinking (prompt submitted)", func(ev event) bool {
 			return isState("thinking")(ev) && ev.ActiveToolName == nil && ev.Hooked
 		}),
-		step("agent_state thinking/Bash", func(ev event) bool {
-			return isState("thinking")(ev) && str(ev.ActiveToolName) == "Bash"
+		step("agent_state thinking/"+tr.activeTool, func(ev event) bool {
+			return isState("thinking")(ev) && str(ev.ActiveToolName) == tr.activeTool
 		}),
-		step("agent_state finished with last_result", func(ev event) bool {
-			return isState("finished")(ev) && str(ev.LastResult) == "All done here."
+		step("agent_state finished with last_result "+tr.lastResult, func(ev event) bool {
+			return isState("finished")(ev) && str(ev.LastResult) == tr.lastResult
 		}),
 		step("ai.exit 0", func(ev event) bool { return ev.Type == "ai.exit" && ev.ExitCode != nil && *ev.ExitCode == 0 }),
 		step("ai.session_end", func(ev event) bool { return ev.Type == "ai.session_end" }),
@@ -76,22 +86,25 @@ func (e *env) claudePrintTurn(hold chan struct{}) {
 	})
 	for _, ev := range last {
 		if isState("unknown_running")(ev) {
-			e.t.Errorf("the exit published %s (the stale state of issue 13)", ev)
+			e.t.Errorf("the run published %s (the stale state of issue 13)", ev)
 		}
 	}
-	e.notStale("claude", *st.PID)
+	e.notStale(tr.tool, *st.PID)
 
-	// The model got the Bash call's result.
+	// The model got the tool's output back.
 	var sawResult bool
 	for _, r := range e.model.Requests() {
-		if r.Turn == 1 && strings.Contains(string(r.Body), "tool_result") && strings.Contains(string(r.Body), "from-bash") {
+		if r.Turn == 1 && strings.Contains(string(r.Body), tr.output) {
 			sawResult = true
 		}
 	}
 	if !sawResult {
-		e.t.Errorf("no model request carried the Bash tool_result with its output")
+		e.t.Errorf("no model request carried the tool's output %q", tr.output)
 	}
 }
+
+// claudeTurn is the Claude Code print-mode run of the tests.
+var claudeTurn = turn{tool: "claude", command: `claude -p "run the echo please"`, activeTool: "Bash", lastResult: "All done here.", output: "from-bash"}
 
 // TestClaudePrintHooksSetup: Claude Code 2.1.332 in print mode with the
 // persistent hooks of `paneflow hooks setup`.
@@ -107,7 +120,7 @@ func TestClaudePrintHooksSetup(t *testing.T) {
 	if err != nil || !strings.Contains(string(settings), "paneflow-ai-hook Stop") {
 		t.Fatalf("~/.claude/settings.json after setup: %v\n%s", err, settings)
 	}
-	e.claudePrintTurn(hold)
+	e.printTurn(claudeTurn, hold)
 	if _, err := os.Stat(filepath.Join(e.project, ".claude")); err == nil {
 		t.Errorf("the launch left %s/.claude behind", e.project)
 	}
@@ -124,7 +137,7 @@ func TestClaudePrintShimOnly(t *testing.T) {
 	e := newEnv(t, model, options{profile: claudeProfile(model), setup: func(e *env) {
 		e.write(".claude/settings.json", userSettings)
 	}})
-	e.claudePrintTurn(hold)
+	e.printTurn(claudeTurn, hold)
 	if got, _ := os.ReadFile(filepath.Join(e.home, ".claude", "settings.json")); string(got) != userSettings {
 		t.Errorf("~/.claude/settings.json changed:\n%s", got)
 	}
