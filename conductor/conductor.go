@@ -150,6 +150,11 @@ type session struct {
 	stallTimer   Timer
 	stallGen     uint64 // invalidates callbacks of replaced stall timers
 
+	// unhooked marks an agent its launch shim reported running without
+	// hooks (reason says why); its first hook frame clears it.
+	unhooked bool
+	reason   string
+
 	seen bool   // a process scan saw the agent in its pane (pid-less sessions)
 	seq  uint64 // frames applied; a late transcript read checks it
 }

@@ -323,3 +323,39 @@ func TestSilentExitNotStale(t *testing.T) {
 		t.Errorf("fleet after gemini ended = %+v, want none", rows)
 	}
 }
+
+// TestUnhookedLaunch checks an agent whose launch shim reports that its
+// hooks cannot run (Gemini CLI in an untrusted folder): hooked false with
+// the shim's reason while it runs and after its exit, and hooked again
+// once a hook frame arrives after all.
+func TestUnhookedLaunch(t *testing.T) {
+	h := newHarness(t, Options{})
+	reason := "untrusted_folder: trust the folder"
+	h.mustSend(MethodSessionStart, `{"surface_id":1,"pid":160,"tool":"gemini","hooked":false,"reason":"`+reason+`"}`)
+	st := h.status(1)
+	if st.State != UnknownRunning || st.Hooked || deref(st.Reason) != reason || st.Tool != "gemini" {
+		t.Errorf("status = %+v, want unknown_running gemini, not hooked, reason %q", st, reason)
+	}
+	if rows := h.c.List().Agents; len(rows) != 1 || rows[0].Hooked || deref(rows[0].Reason) != reason {
+		t.Errorf("fleet = %+v, want one unhooked gemini row with the reason", rows)
+	}
+	var sawEvent bool
+	for _, e := range h.drain() {
+		if s, ok := e.(bus.AgentState); ok && s.State == string(UnknownRunning) && !s.Hooked && s.Reason == reason {
+			sawEvent = true
+		}
+	}
+	if !sawEvent {
+		t.Error("no agent_state unknown_running event with the reason")
+	}
+	h.mustSend(MethodExit, `{"surface_id":1,"pid":160,"tool":"gemini","exit_code":55}`)
+	if st := h.status(1); st.State != Errored || st.Hooked || deref(st.Reason) != reason {
+		t.Errorf("status after exit 55 = %+v, want errored, not hooked, the reason", st)
+	}
+	// A hook that speaks after all makes it hooked.
+	h.mustSend(MethodSessionStart, `{"surface_id":2,"pid":170,"tool":"gemini","hooked":false,"reason":"x"}`)
+	h.mustSend(MethodPromptSubmit, `{"surface_id":2,"pid":170,"tool":"gemini"}`)
+	if st := h.status(2); st.State != Thinking || !st.Hooked || st.Reason != nil {
+		t.Errorf("status after a hook frame = %+v, want thinking, hooked, no reason", st)
+	}
+}

@@ -30,12 +30,15 @@ type view struct {
 	message, activeTool, lastResult string
 	exitCode                        int
 	hasExit                         bool
+	unhooked                        bool
+	reason                          string
 }
 
 func (s *session) view() view {
 	return view{
 		state: s.state, tool: s.tool, pid: s.pid, surface: s.surface, message: s.message,
 		activeTool: s.activeTool, lastResult: s.lastResult, exitCode: s.exitCode, hasExit: s.hasExit,
+		unhooked: s.unhooked, reason: s.reason,
 	}
 }
 
@@ -158,10 +161,18 @@ func (c *Conductor) apply(f frame) (any, error) {
 		s.tool = f.tool
 	}
 	s.seq++
+	if f.method != MethodSessionStart && f.method != MethodExit && f.method != MethodSessionEnd {
+		s.unhooked, s.reason = false, "" // a hook spoke after all
+	}
 	removed := false
 	switch f.method {
 	case MethodSessionStart:
 		s.lastActivity = now
+		if f.unhooked {
+			// Running, but no hook will say what it does.
+			s.unhooked, s.reason = true, f.reason
+			c.setStateLocked(s, UnknownRunning, now)
+		}
 	case MethodPromptSubmit:
 		c.setStateLocked(s, Thinking, now)
 		s.message, s.activeTool, s.hasExit = "", "", false
@@ -412,7 +423,7 @@ func (c *Conductor) goneStateLocked(surface uint64, tool string) State {
 func (c *Conductor) emitStateLocked(s *session, previous State) {
 	c.emitLocked(bus.AgentState{
 		SurfaceID: s.surface, WorkspaceID: s.workspaceID, PID: s.pid, Tool: s.tool,
-		State: string(s.state), Previous: string(previous), Hooked: true,
+		State: string(s.state), Previous: string(previous), Hooked: !s.unhooked, Reason: s.reason,
 		Message: s.message, ActiveToolName: s.activeTool, LastResult: s.lastResult,
 		ExitCode: s.exitCode, HasExitCode: s.hasExit,
 	})

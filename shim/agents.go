@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -216,6 +218,7 @@ func injectCodex(l Launch, in *Injection) {
 		if (a == "-c" || a == "--config") && i+1 < len(l.Args) {
 			if v := strings.ReplaceAll(l.Args[i+1], " ", ""); v == "features.hooks=false" || v == "features.codex_hooks=false" {
 				in.warnf("codex runs with %s; no Paneflow hooks for this launch", l.Args[i+1])
+				in.Reason = "hooks_disabled: codex was started with -c " + l.Args[i+1] + "; start it without that to get Paneflow's states"
 				return
 			}
 		}
@@ -322,4 +325,64 @@ func (in *Injection) opencodePlugin(reg registry, dir string, l Launch) bool {
 		})
 	})
 	return true
+}
+
+// geminiUntrusted returns why Gemini CLI will run no hooks in l.Dir, or ""
+// when it will (or cannot tell). Gemini CLI (0.61.0) runs hooks, like MCP
+// servers, only in a trusted folder: GEMINI_CLI_TRUST_WORKSPACE=true, folder
+// trust turned off (security.folderTrust.enabled false in
+// ~/.gemini/settings.json), or ~/.gemini/trustedFolders.json trusting the
+// directory (TRUST_FOLDER: it and below; TRUST_PARENT: its parent and
+// below; the longest matching path decides, DO_NOT_TRUST distrusts).
+func geminiUntrusted(l Launch) string {
+	if strings.EqualFold(l.Getenv("GEMINI_CLI_TRUST_WORKSPACE"), "true") {
+		return ""
+	}
+	gemini := filepath.Join(l.Home, ".gemini")
+	if data, err := os.ReadFile(filepath.Join(gemini, "settings.json")); err == nil {
+		var set struct {
+			Security struct {
+				FolderTrust struct {
+					Enabled *bool `json:"enabled"`
+				} `json:"folderTrust"`
+			} `json:"security"`
+		}
+		if json.Unmarshal(data, &set) != nil {
+			return "" // JSONC or broken: Gemini decides, we cannot tell
+		}
+		if e := set.Security.FolderTrust.Enabled; e != nil && !*e {
+			return ""
+		}
+	}
+	trusted := false
+	best := -1
+	if data, err := os.ReadFile(filepath.Join(gemini, "trustedFolders.json")); err == nil {
+		var rules map[string]string
+		if json.Unmarshal(data, &rules) != nil {
+			return ""
+		}
+		for path, level := range rules {
+			base := filepath.Clean(path)
+			if level == "TRUST_PARENT" {
+				base = filepath.Dir(base)
+			}
+			if !within(l.Dir, base) || len(base) <= best {
+				continue
+			}
+			best, trusted = len(base), level == "TRUST_FOLDER" || level == "TRUST_PARENT"
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return ""
+	}
+	if trusted {
+		return ""
+	}
+	return "untrusted_folder: Gemini CLI runs no hooks in a folder it does not trust; trust " + l.Dir +
+		" (Gemini's trust prompt or /permissions, or ~/.gemini/trustedFolders.json) and start gemini again"
+}
+
+// within reports whether dir is base or inside it.
+func within(dir, base string) bool {
+	rel, err := filepath.Rel(base, filepath.Clean(dir))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -50,6 +50,10 @@ type Injection struct {
 	// Env are "NAME=value" settings the agent runs with, on top of the
 	// shim's environment.
 	Env []string
+	// Reason says, when Hooked is false for a launch of an agent Paneflow
+	// integrates, why and what the user can do about it; the shim reports
+	// it to the conductor, and surface.status shows it with hooked:false.
+	Reason string
 
 	cleanups []func() error // run by Cleanup, last first
 }
@@ -75,6 +79,10 @@ func Inject(l Launch) *Injection {
 	case "codex":
 		injectCodex(l, in)
 	case "gemini":
+		if why := geminiUntrusted(l); why != "" {
+			in.Reason = why
+			break
+		}
 		in.Hooked = in.hooksFile(reg, filepath.Join(l.Dir, ".gemini"), "settings.json", geminiGroups(l))
 	case "opencode":
 		if l.Getenv("OPENCODE_CONFIG_DIR") == "" && l.StateDir != "" {
@@ -82,6 +90,9 @@ func Inject(l Launch) *Injection {
 		} else {
 			in.Hooked = in.opencodePlugin(reg, filepath.Join(l.Dir, ".opencode", "plugins"), l)
 		}
+	}
+	if !in.Hooked && in.Reason == "" && len(in.Warnings) > 0 && slices.Contains([]string{"claude", "codex", "gemini", "opencode"}, l.Tool) {
+		in.Reason = "hooks_not_installed: " + in.Warnings[0]
 	}
 	return in
 }

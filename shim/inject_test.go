@@ -23,7 +23,8 @@ func launchFor(t *testing.T, tool string) Launch {
 		Tool: tool, Dir: filepath.Join(root, "project"), Home: filepath.Join(root, "home"),
 		HookPath: "/opt/paneflow/bin/paneflow-ai-hook", GOOS: "linux",
 		StateDir: filepath.Join(root, "state"), PID: os.Getpid(),
-		Getenv: func(string) string { return "" },
+		// Gemini CLI trusts the folder (its hooks run only there).
+		Getenv: func(name string) string { return map[string]string{"GEMINI_CLI_TRUST_WORKSPACE": "true"}[name] },
 	}
 	os.MkdirAll(l.Dir, 0o755)
 	os.MkdirAll(l.Home, 0o755)
@@ -334,4 +335,39 @@ func TestInjectOtherTool(t *testing.T) {
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+func TestGeminiUntrusted(t *testing.T) {
+	l := launchFor(t, "gemini")
+	l.Getenv = func(string) string { return "" }
+	trusted := filepath.Join(l.Home, ".gemini", "trustedFolders.json")
+	for _, tt := range []struct {
+		settings, folders string
+		trusted           bool
+	}{
+		{"", "", false},
+		{"", `{"` + l.Dir + `":"TRUST_FOLDER"}`, true},
+		{"", `{"` + filepath.Dir(l.Dir) + `":"TRUST_FOLDER"}`, true},
+		{"", `{"` + filepath.Join(l.Dir, "sub") + `":"TRUST_PARENT"}`, true},
+		{"", `{"` + filepath.Dir(l.Dir) + `":"TRUST_FOLDER","` + l.Dir + `":"DO_NOT_TRUST"}`, false},
+		{"", `{"` + l.Dir + `x":"TRUST_FOLDER"}`, false},
+		{`{"security":{"folderTrust":{"enabled":false}}}`, "", true},
+		{"// jsonc\n{}", "", true}, // cannot tell: Gemini decides
+	} {
+		os.RemoveAll(filepath.Join(l.Home, ".gemini"))
+		if tt.settings != "" {
+			writeFile(t, filepath.Join(l.Home, ".gemini", "settings.json"), tt.settings)
+		}
+		if tt.folders != "" {
+			writeFile(t, trusted, tt.folders)
+		}
+		in := Inject(l)
+		if in.Hooked != tt.trusted || (in.Reason != "") == tt.trusted {
+			t.Errorf("settings %q folders %q: hooked %v reason %q; want hooked %v", tt.settings, tt.folders, in.Hooked, in.Reason, tt.trusted)
+		}
+		if !tt.trusted && (!strings.HasPrefix(in.Reason, "untrusted_folder: ") || exists(filepath.Join(l.Dir, ".gemini"))) {
+			t.Errorf("untrusted: reason %q, or the project file was written", in.Reason)
+		}
+		in.Cleanup()
+	}
 }

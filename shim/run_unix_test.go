@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/paneflow-go/paneflow/hook"
@@ -143,16 +144,18 @@ func TestRunSignalledAgent(t *testing.T) {
 
 func TestRunInterruptSendsStop(t *testing.T) {
 	var once sync.Once
-	var stopped string
+	// Set before the agent runs, read by the server's goroutine; the
+	// socket between them is no synchronization the race detector sees.
+	var stopped atomic.Pointer[string]
 	sock, log := recorder(t, func(m string) {
 		if m == hook.MethodStop {
-			once.Do(func() { os.WriteFile(stopped, nil, 0o644) })
+			once.Do(func() { os.WriteFile(*stopped.Load(), nil, 0o644) })
 		}
 	})
 	p, out := paneProgram(t, sock, `kill -INT $PPID
 while [ ! -e "$OUT/stopped" ]; do sleep 0.05; done
 exit 130`)
-	stopped = filepath.Join(out, "stopped")
+	stopped.Store(ptrTo(filepath.Join(out, "stopped")))
 	if code, stderr := runProgram(t, p); code != 130 {
 		t.Fatalf("Run = %d (stderr %q); want 130", code, stderr)
 	}
@@ -185,3 +188,5 @@ func TestRunUnhookedTool(t *testing.T) {
 		t.Fatalf("frames %v; want ai.exit, ai.session_end", methods)
 	}
 }
+
+func ptrTo[T any](v T) *T { return &v }

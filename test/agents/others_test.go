@@ -5,6 +5,7 @@ package agents
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/paneflow-go/paneflow/test/internal/fakemodel"
@@ -100,5 +101,33 @@ func TestCodex(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(e.project, ".codex")); err == nil {
 		t.Errorf("the launch left %s/.codex behind", e.project)
+	}
+}
+
+// TestGeminiUntrusted: in a folder Gemini CLI does not trust it runs no
+// hooks (and `-p` exits 55): the pane says so, hooked:false with a reason
+// the user can act on, instead of a session that never moves.
+func TestGeminiUntrusted(t *testing.T) {
+	t.Parallel()
+	model := fakemodel.Start(t, fakemodel.Turn{Text: "never asked"})
+	e := newEnv(t, model, options{profile: geminiProfile(model), setup: geminiSetup(false)})
+	e.typeLine(`gemini -m gemini-2.5-flash -p "hello"`)
+	evs := e.waitEvent("ai.exit", func(ev event) bool { return ev.Type == "ai.exit" })
+	e.inOrder(evs,
+		step("agent_state unknown_running, not hooked, reason untrusted_folder", func(ev event) bool {
+			return isState("unknown_running")(ev) && !ev.Hooked && strings.HasPrefix(str(ev.Reason), "untrusted_folder: ") &&
+				strings.Contains(str(ev.Reason), e.project)
+		}),
+		step("ai.exit 55", func(ev event) bool { return ev.Type == "ai.exit" && ev.ExitCode != nil && *ev.ExitCode == 55 }),
+	)
+	st := e.waitStatus("errored after exit 55", func(s status) bool { return s.State == "errored" })
+	if st.Hooked || !strings.HasPrefix(str(st.Reason), "untrusted_folder: ") || st.Tool != "gemini" {
+		t.Errorf("status = %s, want gemini errored, hooked false, reason untrusted_folder", st)
+	}
+	if _, err := os.Stat(filepath.Join(e.project, ".gemini")); err == nil {
+		t.Errorf("hooks were written into the untrusted folder")
+	}
+	if n := model.Turns(); n != 0 {
+		t.Errorf("gemini asked the model %d times in an untrusted folder", n)
 	}
 }
