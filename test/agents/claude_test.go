@@ -147,3 +147,68 @@ func TestClaudePrintShimOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestClaudeInteractive: the Claude Code TUI with hooks from `paneflow hooks
+// setup`: a prompt → thinking with Bash as the active tool → the
+// permission prompt → waiting_for_input with Claude's own question →
+// approved → thinking → finished with the turn's last_result; /exit ends
+// the session, and `paneflow watch` saw the ai.* events in that order.
+func TestClaudeInteractive(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	model := fakemodel.Start(t,
+		fakemodel.Turn{Text: "Running it.", Calls: []fakemodel.Call{{Name: "Bash", Args: map[string]any{
+			"command": `node -e "console.log('from-' + 'tui')"`, "description": "print a word"}}}},
+		fakemodel.Turn{Text: "TUI turn done.", Hold: hold})
+	e := newEnv(t, model, options{profile: claudeProfile(model), setup: func(e *env) {
+		e.write(".claude.json", `{"hasCompletedOnboarding":true,"projects":{"`+e.project+`":{"hasTrustDialogAccepted":true}},`+
+			`"customApiKeyResponses":{"approved":["`+claudeKey[len(claudeKey)-20:]+`"],"rejected":[]}}`+"\n")
+	}})
+	if out := e.hooksSetup(); !strings.Contains(out, "hooks installed") {
+		t.Fatalf("paneflow hooks setup said:\n%s", out)
+	}
+	// "auto", the default mode, asks the vendor's server about each tool
+	// call; acceptEdits still asks the user before running a program.
+	e.typeLine("claude --permission-mode acceptEdits")
+	e.waitFor("the Claude Code prompt", func() bool {
+		out, _ := e.cli("read", "1")
+		return strings.Contains(out, "accept edits on")
+	})
+	e.typeLine("run the node one-liner please")
+
+	st := e.waitStatus("the permission prompt", func(s status) bool { return s.State == "waiting_for_input" })
+	if !st.Hooked || st.Tool != "claude" || !strings.Contains(str(st.Message), "permission") {
+		t.Errorf("status at the permission prompt = %s, want hooked claude waiting with Claude's question", st)
+	}
+	// Yes is the first, selected choice.
+	e.mustCLI("send", "1", "1")
+	st = e.waitStatus("thinking after the approval", func(s status) bool {
+		return s.State == "thinking" && str(s.ActiveToolName) == "Bash"
+	})
+	close(hold)
+	e.waitStatus("finished", func(s status) bool { return s.State == "finished" && str(s.LastResult) == "TUI turn done." })
+
+	e.typeLine("/exit")
+	evs := e.waitEvent("ai.session_end", func(ev event) bool { return ev.Type == "ai.session_end" })
+	e.inOrder(evs,
+		step("ai.prompt_submit", func(ev event) bool { return ev.Type == "ai.prompt_submit" }),
+		step("ai.tool_use Bash (PreToolUse)", func(ev event) bool { return ev.Type == "ai.tool_use" && str(ev.ActiveToolName) == "Bash" }),
+		step("ai.notification (permission prompt)", func(ev event) bool {
+			return ev.Type == "ai.notification" && str(ev.State) == "waiting_for_input" && str(ev.Message) != ""
+		}),
+		step("ai.tool_use Bash (PostToolUse)", func(ev event) bool { return ev.Type == "ai.tool_use" && str(ev.ActiveToolName) == "Bash" }),
+		step("ai.stop with last_result", func(ev event) bool { return ev.Type == "ai.stop" && str(ev.LastResult) == "TUI turn done." }),
+		step("ai.exit 0", func(ev event) bool { return ev.Type == "ai.exit" && ev.ExitCode != nil && *ev.ExitCode == 0 }),
+		step("ai.session_end", func(ev event) bool { return ev.Type == "ai.session_end" }),
+	)
+	e.notStale("claude", *st.PID)
+	var sawResult bool
+	for _, r := range model.Requests() {
+		if r.Turn == 1 && strings.Contains(string(r.Body), "from-tui") {
+			sawResult = true
+		}
+	}
+	if !sawResult {
+		t.Errorf("the model never got the approved command's output")
+	}
+}
