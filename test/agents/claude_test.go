@@ -59,6 +59,13 @@ type turn struct {
 // tool's result, so the test sees the agent thinking meanwhile.
 func (e *env) printTurn(tr turn, hold chan struct{}) {
 	e.t.Helper()
+	prove(e.t, tr.tool, "hooks", "yes")
+	prove(e.t, tr.tool, "states", "yes")
+	if tr.lastResult != "" {
+		prove(e.t, tr.tool, "last_result", "yes")
+	} else {
+		prove(e.t, tr.tool, "last_result", "no")
+	}
 	e.typeLine(tr.command)
 	st := e.waitStatus(tr.tool+" thinking while the "+tr.activeTool+" result is with the model", func(s status) bool {
 		return s.State == "thinking" && str(s.ActiveToolName) == tr.activeTool
@@ -167,6 +174,7 @@ func TestClaudeInteractive(t *testing.T) {
 	if out := e.hooksSetup(); !strings.Contains(out, "hooks installed") {
 		t.Fatalf("paneflow hooks setup said:\n%s", out)
 	}
+	prove(t, "claude", "permission wait", "yes")
 	// "auto", the default mode, asks the vendor's server about each tool
 	// call; acceptEdits still asks the user before running a program.
 	e.typeLine("claude --permission-mode acceptEdits")

@@ -57,7 +57,14 @@ func testMain(m *testing.M) int {
 			return 1
 		}
 	}
-	return m.Run()
+	code := m.Run()
+	if code == 0 {
+		if err := checkCompat(); err != nil {
+			fmt.Fprintln(os.Stderr, "FAIL:", err)
+			return 1
+		}
+	}
+	return code
 }
 
 // installAgents runs scripts/agents.sh (which installs what is missing
@@ -93,7 +100,7 @@ func installAgents() error {
 // server, and a `paneflow serve` whose first pane (surface 1) runs bash in
 // the project directory.
 type env struct {
-	t       *testing.T
+	t       testing.TB
 	dir     string // the temporary root
 	home    string
 	project string // the pane's working directory
@@ -116,7 +123,7 @@ type options struct {
 }
 
 // newEnv starts a run with model as the model server.
-func newEnv(t *testing.T, model *fakemodel.Server, o options) *env {
+func newEnv(t testing.TB, model *fakemodel.Server, o options) *env {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "pfa-")
 	if err != nil {
