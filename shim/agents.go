@@ -250,13 +250,37 @@ function send(event, payload) {
   } catch {}
 }
 
+// The assistant's text, for the turn's last_result: roles by message id
+// (message.updated) and the text parts of each message (message.part.updated).
+const roles = new Map();
+const texts = new Map();
+let lastAssistant = "";
+
+function track(event) {
+  const props = event?.properties ?? {};
+  if (event?.type === "message.updated" && props.info?.id) {
+    roles.set(props.info.id, props.info.role);
+    if (props.info.role === "assistant") lastAssistant = props.info.id;
+  } else if (event?.type === "message.part.updated" && props.part?.type === "text" && props.part.messageID) {
+    const parts = texts.get(props.part.messageID) ?? new Map();
+    parts.set(props.part.id ?? "", props.part.text ?? "");
+    texts.set(props.part.messageID, parts);
+  }
+}
+
+function lastText() {
+  if (!lastAssistant || roles.get(lastAssistant) !== "assistant") return "";
+  return [...(texts.get(lastAssistant)?.values() ?? [])].join("\n").trim();
+}
+
 export const PaneflowStatus = async () => ({
   "chat.message": async () => send("chat.message", {}),
   "tool.execute.before": async (input) => send("tool.execute.before", { tool_name: input?.tool }),
   "tool.execute.after": async (input) => send("tool.execute.after", { tool_name: input?.tool }),
   event: async ({ event }) => {
     const type = event?.type;
-    if (type === "session.idle") send(type, { type });
+    track(event);
+    if (type === "session.idle") send(type, { type, last_assistant_message: lastText() });
     else if (type === "permission.asked" || type === "permission.updated")
       send(type, { type, properties: { title: event?.properties?.title } });
   },
@@ -264,7 +288,6 @@ export const PaneflowStatus = async () => ({
 `
 }
 
-// opencodePlugin writes our plugin into dir for the launch.
 // opencodeConfigDir gives opencode its plugin in a directory of this
 // launch's own, <StateDir>/opencode-<pid>/plugins, named by
 // OPENCODE_CONFIG_DIR (which opencode reads in addition to the user's
@@ -288,6 +311,7 @@ func (in *Injection) opencodeConfigDir(l Launch) bool {
 	return true
 }
 
+// opencodePlugin writes our plugin into dir for the launch.
 func (in *Injection) opencodePlugin(reg registry, dir string, l Launch) bool {
 	path := filepath.Join(dir, opencodePluginName)
 	for _, d := range []string{filepath.Dir(dir), dir} {

@@ -50,8 +50,9 @@
 //     Notification, each running paneflow-ai-hook with the Claude event
 //     name.
 //   - opencode: a plugin, paneflow-status.js, that runs paneflow-ai-hook
-//     for chat.message, tool.execute.before/after, session.idle and
-//     permission events, in <state dir>/opencode-<pid>/plugins named by
+//     for chat.message, tool.execute.before/after, session.idle (with the
+//     last assistant text, followed through message.updated and
+//     message.part.updated events) and permission events, in <state dir>/opencode-<pid>/plugins named by
 //     OPENCODE_CONFIG_DIR for the run (nothing in the project: opencode
 //     1.18.33 adds files of its own next to a project plugins directory);
 //     in ./.opencode/plugins/ when the user sets OPENCODE_CONFIG_DIR.

@@ -59,7 +59,7 @@ func TestOpencode(t *testing.T) {
 		}})
 	e.printTurn(turn{
 		tool: "opencode", command: `opencode run "run the echo please"`,
-		activeTool: "bash", lastResult: "", output: "from-opencode-bash",
+		activeTool: "bash", lastResult: "opencode is done.", output: "from-opencode-bash",
 	}, hold)
 	if _, err := os.Stat(filepath.Join(e.project, ".opencode")); err == nil {
 		t.Errorf("the launch left %s/.opencode behind", e.project)
