@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -407,6 +406,3 @@ func (e *env) notStale(tool string, pid int) {
 		e.t.Errorf("ps after %s exited still lists it:\n%s", tool, out)
 	}
 }
-
-// sharedRun serializes what must not overlap between parallel tests.
-var sharedRun sync.Mutex
