@@ -37,6 +37,7 @@ help:
 	@echo "make build   build $(BIN)/paneflow-gui, the CLI client $(BIN)/paneflow, $(BIN)/paneflow-server and the other cmd/ binaries (static) into $(BIN)/"
 	@echo "make gui     build the desktop app only: $(GUI)"
 	@echo "make deps    install missing system packages (Debian/Ubuntu, root or sudo)"
+	@echo "make agents  install the pinned agent CLIs the interop tests run (npm, cached outside the clone)"
 	@echo "make clean   remove $(BIN)/ and test leftovers"
 
 # run starts the desktop app. Without a display (Linux/BSD with neither
@@ -66,8 +67,15 @@ deps:
 
 # The desktop app is built once, here, and its end-to-end tests (test/gui,
 # the "gui" step) run that binary under Xvfb.
-test: deps $(GUI)
+test: deps agents $(GUI)
 	@PANEFLOW_GUI_BIN="$(abspath $(GUI))" FUZZTIME=$(or $(FUZZTIME),10s) bash scripts/check.sh lint test gui fuzz
+
+# agents installs the pinned real agent CLIs (Claude Code, Codex, Gemini CLI,
+# opencode) that test/agents drives, into ~/.cache/paneflow/agents (outside the
+# clone; a second run downloads nothing).
+.PHONY: agents
+agents: deps
+	@bash scripts/agents.sh
 
 lint:
 	@bash scripts/check.sh lint
@@ -83,7 +91,7 @@ stress-gui: deps $(GUI)
 fuzz: deps
 	@FUZZTIME=$(or $(FUZZTIME),2m) bash scripts/check.sh fuzz
 
-bench: deps $(GUI)
+bench: deps agents $(GUI)
 	@if [ -f scripts/bench.sh ]; then PANEFLOW_GUI_BIN="$(abspath $(GUI))" bash scripts/bench.sh; \
 	else echo "make bench: scripts/bench.sh does not exist yet" >&2; exit 1; fi
 

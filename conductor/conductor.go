@@ -125,6 +125,12 @@ type pane struct {
 	scanTimer   clock.Timer // pending scan
 	scanning    bool        // a scan is reading /proc
 	rescan      bool        // activity arrived during the scan
+	// ended holds the launch shims that reported their agent's exit
+	// (ai.exit), by pid, with their start times: a shim lives on for a
+	// moment after that (its last frames, its config cleanup), and a scan
+	// in that moment must not take it for an agent without hooks. An entry
+	// goes when a scan no longer finds its process.
+	ended map[int]uint64
 }
 
 // session is one hooked agent; guarded by Conductor.mu.
@@ -146,6 +152,11 @@ type session struct {
 	lastActivity time.Time
 	stallTimer   clock.Timer
 	stallGen     uint64 // invalidates callbacks of replaced stall timers
+
+	// unhooked marks an agent its launch shim reported running without
+	// hooks (reason says why); its first hook frame clears it.
+	unhooked bool
+	reason   string
 
 	seen bool   // a process scan saw the agent in its pane (pid-less sessions)
 	seq  uint64 // frames applied; a late transcript read checks it

@@ -43,6 +43,11 @@ type frame struct {
 	lastResult     string // ai.stop
 	transcriptPath string // ai.stop, absolute, when lastResult is ""
 	exitCode       int    // ai.exit
+	// unhooked is set by an ai.session_start with "hooked": false: the
+	// launch shim started an agent whose hooks cannot run (reason says
+	// why, for the user).
+	unhooked bool
+	reason   string
 }
 
 // wireFrame is the params object of an ai.* request. The hook binary sends
@@ -60,6 +65,8 @@ type wireFrame struct {
 	Result         *string         `json:"result"`
 	TranscriptPath *string         `json:"transcript_path"`
 	ExitCode       *int64          `json:"exit_code"`
+	Hooked         *bool           `json:"hooked"`
+	Reason         *string         `json:"reason"`
 	HookPayload    json.RawMessage `json:"hook_payload"`
 }
 
@@ -112,6 +119,13 @@ func decodeFrame(method string, params json.RawMessage) (frame, error) {
 		f.tool = tool
 	}
 	switch method {
+	case MethodSessionStart:
+		if w.Hooked != nil && !*w.Hooked {
+			f.unhooked = true
+			if w.Reason != nil {
+				f.reason = sanitize(*w.Reason, MaxReason, false)
+			}
+		}
 	case MethodToolUse:
 		f.toolName = sanitize(firstText(hp, w.ToolName, "tool_name"), MaxActiveToolName, true)
 	case MethodNotification:

@@ -14,7 +14,10 @@ type Status struct {
 	State     State  `json:"state"`
 	// Hooked is true when the state comes from the agent's hook frames,
 	// false for an agent only the process scan found (state
-	// unknown_running, reason "no_hook").
+	// unknown_running, reason "no_hook") and for one whose launch shim
+	// reported that its hooks cannot run (reason: why, and what to do,
+	// e.g. "untrusted_folder: …"; the state is unknown_running while it
+	// runs, then finished or errored by its exit code).
 	Hooked         bool    `json:"hooked"`
 	Reason         *string `json:"reason"`
 	Tool           string  `json:"tool"`
@@ -81,9 +84,11 @@ func (c *Conductor) SurfaceStatus(surfaceID, outputGeneration uint64) (any, bool
 // Status reports the agent in pane surfaceID: the most pressing of the
 // sessions bound to it (errored, waiting, stalled, thinking, finished,
 // idle; then the most recently active), else the nearest agent the
-// process scan found there. ok is false for a pane with neither.
+// process scan found there and that still runs. ok is false for a pane
+// with neither.
 // OutputGeneration is left 0.
 func (c *Conductor) Status(surfaceID uint64) (Status, bool) {
+	c.pruneDetected(surfaceID)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.clock.Now()
@@ -96,7 +101,7 @@ func (c *Conductor) Status(surfaceID uint64) (Status, bool) {
 	if best != nil {
 		r := c.rowLocked(best, now)
 		return Status{
-			SurfaceID: surfaceID, State: r.State, Hooked: true, Tool: r.Tool, PID: r.PID,
+			SurfaceID: surfaceID, State: r.State, Hooked: r.Hooked, Reason: r.Reason, Tool: r.Tool, PID: r.PID,
 			ActiveToolName: r.ActiveToolName, Message: r.Message, LastResult: r.LastResult,
 			ExitCode: r.ExitCode, WaitingMS: r.WaitingMS, IdleMS: r.IdleMS,
 		}, true
@@ -128,6 +133,7 @@ func (c *Conductor) Fleet() any { return c.List() }
 // telling are dropped first.
 func (c *Conductor) List() FleetList {
 	c.pruneUnbound()
+	c.pruneDetected(0)
 	panes := c.o.Panes.Panes()
 	byID := make(map[uint64]Pane, len(panes))
 	wsIndex := make(map[uint64]int, len(panes))
@@ -210,7 +216,7 @@ func cmpBool(a, b bool) int {
 // rowLocked describes session s at now (without pane name and workspace).
 func (c *Conductor) rowLocked(s *session, now time.Time) FleetRow {
 	r := FleetRow{
-		Tool: s.tool, State: s.state, Hooked: true,
+		Tool: s.tool, State: s.state, Hooked: !s.unhooked, Reason: nonEmpty(s.reason),
 		ActiveToolName: nonEmpty(s.activeTool), Message: nonEmpty(s.message), LastResult: nonEmpty(s.lastResult),
 		IdleMS: ptr(max(now.Sub(s.lastActivity), 0).Milliseconds()),
 	}

@@ -11,6 +11,7 @@ const (
 	MaxMessage        = 512  // the waiting question (message)
 	MaxLastResult     = 2048 // the turn's summary (last_result)
 	MaxActiveToolName = 128  // active_tool_name
+	MaxReason         = 512  // why an agent runs without hooks (reason)
 	maxPathBytes      = 4096 // transcript_path; longer paths are ignored
 )
 

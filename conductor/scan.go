@@ -1,6 +1,7 @@
 package conductor
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/paneflow-go/paneflow/bus"
@@ -48,6 +49,7 @@ func (c *Conductor) scan(id uint64) {
 	for _, s := range c.sessionsLocked(func(s *session) bool { return s.surface == id && s.pid != 0 && s.state != Errored }) {
 		checks = append(checks, liveness{id: s.id, pid: s.pid, start: s.start})
 	}
+	ended := maps.Clone(p.ended)
 	c.mu.Unlock()
 
 	pid, open := c.o.Panes.Process(id)
@@ -55,10 +57,22 @@ func (c *Conductor) scan(id uint64) {
 	if open && pid > 0 {
 		procs, _ = c.procs.Descendants(pid, maxScanPIDs)
 	}
-	found := detect(procs)
 	for i := range checks {
 		checks[i].alive = c.alive(procs, checks[i].pid, checks[i].start)
 	}
+	// Shims that reported their agent's exit are no agents, and an entry
+	// whose process is gone is forgotten.
+	gone := map[int]uint64{}
+	for pid, start := range ended {
+		if !slices.ContainsFunc(procs, func(pr process) bool { return pr.PID == pid && sameStart(pr.Start, start) }) {
+			gone[pid] = start
+			delete(ended, pid)
+		}
+	}
+	found := detect(slices.DeleteFunc(slices.Clone(procs), func(pr process) bool {
+		start, ok := ended[pr.PID]
+		return ok && sameStart(pr.Start, start)
+	}))
 
 	c.mu.Lock()
 	if p = c.panes[id]; p != nil {
@@ -68,6 +82,16 @@ func (c *Conductor) scan(id uint64) {
 			c.forgetPaneLocked(id)
 		case !c.closed:
 			p.pid = pid
+			for pid, start := range gone {
+				if st, ok := p.ended[pid]; ok && st == start {
+					delete(p.ended, pid)
+				}
+			}
+			// A shim may have reported its agent's exit during the scan.
+			found = slices.DeleteFunc(found, func(d detected) bool {
+				start, ok := p.ended[d.PID]
+				return ok && sameStart(d.Start, start)
+			})
 			c.applyScanLocked(p, found, checks)
 			if p.rescan {
 				p.rescan = false
@@ -94,6 +118,67 @@ func (c *Conductor) alive(tree []process, pid int, start uint64) bool {
 	}
 	return !p.Dead && (start == 0 || p.Start == 0 || p.Start == start)
 }
+
+// pruneDetected checks that the agents the last scans found without hooks
+// still run, in pane only (every pane when only is 0), and forgets those
+// that do not: their pane shows idle again (an agent_state event says so)
+// and is scanned anew. Scans follow a pane's output, so an agent that ends
+// while its pane prints nothing more (a script's trailing sleep, a shell
+// that redraws nothing) would otherwise be reported forever; answers
+// about agents (surface.status, fleet.list) call this first. It reads one
+// /proc entry per such agent, never under c.mu.
+func (c *Conductor) pruneDetected(only uint64) {
+	if c.procs == nil {
+		return
+	}
+	type entry struct {
+		pane uint64
+		d    detected
+	}
+	var all []entry
+	c.mu.Lock()
+	for id, p := range c.panes {
+		if only == 0 || id == only {
+			for _, d := range p.detected {
+				all = append(all, entry{id, d})
+			}
+		}
+	}
+	c.mu.Unlock()
+	var dead []entry
+	for _, e := range all {
+		if pr, err := c.procs.Process(e.d.PID); err != nil || pr.Dead || !sameStart(pr.Start, e.d.Start) {
+			dead = append(dead, e)
+		}
+	}
+	if len(dead) == 0 {
+		return
+	}
+	c.mu.Lock()
+	for _, e := range dead {
+		p := c.panes[e.pane]
+		if p == nil || c.closed {
+			continue
+		}
+		i := slices.Index(p.detected, e.d)
+		if i < 0 {
+			continue // a scan replaced it meanwhile
+		}
+		p.detected = slices.Delete(p.detected, i, i+1)
+		if !c.hasSessionLocked(p.id, e.d.Tool) {
+			c.emitLocked(c.unhookedEventLocked(p, e.d, Idle, UnknownRunning))
+		}
+		if !p.exited {
+			c.scheduleScanLocked(p)
+		}
+	}
+	c.mu.Unlock()
+	c.flush()
+}
+
+// sameStart reports whether two start times may be the same process's (0
+// is unknown and matches anything).
+func sameStart(a, b uint64) bool { return a == 0 || b == 0 || a == b }
 
 // applyScanLocked records a scan of p: agents that appeared or left
 // without a session publish agent_state (unknown_running, then idle);

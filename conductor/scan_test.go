@@ -245,3 +245,117 @@ func TestZombieAgent(t *testing.T) {
 		t.Errorf("status with a zombie agent = %+v, want none", st)
 	}
 }
+
+// TestShimExitNotStale checks the end of an agent run through the launch
+// shim (issue 13, seen with the real Claude Code, Gemini CLI and opencode):
+// the shim reports the exit and the session's end and then lives on for a
+// moment (its config cleanup), and a scan in that moment used to take the
+// shim, named after the agent, for an agent without hooks: the pane stayed
+// unknown_running with the dead shim's pid, as nothing printed afterwards
+// scanned it again.
+func TestShimExitNotStale(t *testing.T) {
+	h := newHarness(t, Options{})
+	h.procs.set(
+		fakeProc{pid: 140, ppid: 100, start: 1400, comm: "claude", argv: []string{"claude", "-p", "hi"}},
+		fakeProc{pid: 141, ppid: 140, start: 1401, comm: "claude.exe", argv: []string{"claude", "-p", "hi"}},
+	)
+	h.mustSend(MethodSessionStart, `{"surface_id":1,"pid":140,"tool":"claude"}`)
+	h.activity(1)
+	h.mustSend(MethodPromptSubmit, `{"surface_id":1,"pid":140,"tool":"claude"}`)
+	h.mustSend(MethodStop, `{"surface_id":1,"pid":140,"tool":"claude","last_result":"done"}`)
+	h.activity(1)
+	h.states()
+
+	// The agent exits; the shim says so, then ends the session.
+	h.procs.kill(141)
+	h.mustSend(MethodExit, `{"surface_id":1,"pid":140,"tool":"claude","exit_code":0}`)
+	h.mustSend(MethodSessionEnd, `{"surface_id":1,"pid":140,"tool":"claude"}`)
+	if got, want := h.states(), []string{"1:claude:finished>finished", "1:claude:finished>idle"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("agent_state at the exit = %q, want %q", got, want)
+	}
+	// A scan while the shim still runs does not count it.
+	h.clock.Advance(h.c.scanDelay)
+	h.activity(1)
+	if got := h.states(); len(got) != 0 {
+		t.Errorf("agent_state while the shim cleans up = %q, want none", got)
+	}
+	if st, ok := h.c.Status(1); ok {
+		t.Errorf("status while the shim cleans up = %+v, want none (idle)", st)
+	}
+	// The shim ends; the pane prints nothing more.
+	h.procs.kill(140)
+	if st, ok := h.c.Status(1); ok {
+		t.Errorf("status after the shim ended = %+v, want none (idle)", st)
+	}
+	if rows := h.c.List().Agents; len(rows) != 0 {
+		t.Errorf("fleet after the shim ended = %+v, want none", rows)
+	}
+	// The shim's pid, once reused by another claude, is an agent again.
+	h.procs.set(fakeProc{pid: 140, ppid: 100, start: 1500, comm: "claude", argv: []string{"claude"}})
+	h.activity(1)
+	if st := h.status(1); st.State != UnknownRunning || st.PID == nil || *st.PID != 140 {
+		t.Errorf("status of a new claude with the old pid = %+v, want unknown_running pid 140", st)
+	}
+}
+
+// TestSilentExitNotStale checks that an agent without hooks that ends while
+// its pane prints nothing is not reported as running: surface.status and
+// fleet.list check the process first.
+func TestSilentExitNotStale(t *testing.T) {
+	h := newHarness(t, Options{})
+	h.procs.set(fakeProc{pid: 150, ppid: 100, start: 1500, comm: "codex", argv: []string{"codex"}})
+	h.activity(1)
+	if st := h.status(1); st.State != UnknownRunning {
+		t.Fatalf("status = %+v, want unknown_running", st)
+	}
+	h.states()
+	h.procs.kill(150)
+	if st, ok := h.c.Status(1); ok {
+		t.Errorf("status after codex ended = %+v, want none (idle)", st)
+	}
+	if got, want := h.states(), []string{"1:codex:unknown_running>idle"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("agent_state after codex ended = %q, want %q", got, want)
+	}
+	h.procs.set(fakeProc{pid: 151, ppid: 100, start: 1510, comm: "gemini", argv: []string{"gemini"}})
+	h.activity(1)
+	h.procs.kill(151)
+	if rows := h.c.List().Agents; len(rows) != 0 {
+		t.Errorf("fleet after gemini ended = %+v, want none", rows)
+	}
+}
+
+// TestUnhookedLaunch checks an agent whose launch shim reports that its
+// hooks cannot run (Gemini CLI in an untrusted folder): hooked false with
+// the shim's reason while it runs and after its exit, and hooked again
+// once a hook frame arrives after all.
+func TestUnhookedLaunch(t *testing.T) {
+	h := newHarness(t, Options{})
+	reason := "untrusted_folder: trust the folder"
+	h.mustSend(MethodSessionStart, `{"surface_id":1,"pid":160,"tool":"gemini","hooked":false,"reason":"`+reason+`"}`)
+	st := h.status(1)
+	if st.State != UnknownRunning || st.Hooked || deref(st.Reason) != reason || st.Tool != "gemini" {
+		t.Errorf("status = %+v, want unknown_running gemini, not hooked, reason %q", st, reason)
+	}
+	if rows := h.c.List().Agents; len(rows) != 1 || rows[0].Hooked || deref(rows[0].Reason) != reason {
+		t.Errorf("fleet = %+v, want one unhooked gemini row with the reason", rows)
+	}
+	var sawEvent bool
+	for _, e := range h.drain() {
+		if s, ok := e.(bus.AgentState); ok && s.State == string(UnknownRunning) && !s.Hooked && s.Reason == reason {
+			sawEvent = true
+		}
+	}
+	if !sawEvent {
+		t.Error("no agent_state unknown_running event with the reason")
+	}
+	h.mustSend(MethodExit, `{"surface_id":1,"pid":160,"tool":"gemini","exit_code":55}`)
+	if st := h.status(1); st.State != Errored || st.Hooked || deref(st.Reason) != reason {
+		t.Errorf("status after exit 55 = %+v, want errored, not hooked, the reason", st)
+	}
+	// A hook that speaks after all makes it hooked.
+	h.mustSend(MethodSessionStart, `{"surface_id":2,"pid":170,"tool":"gemini","hooked":false,"reason":"x"}`)
+	h.mustSend(MethodPromptSubmit, `{"surface_id":2,"pid":170,"tool":"gemini"}`)
+	if st := h.status(2); st.State != Thinking || !st.Hooked || st.Reason != nil {
+		t.Errorf("status after a hook frame = %+v, want thinking, hooked, no reason", st)
+	}
+}

@@ -1,6 +1,7 @@
 package conductor
 
 import (
+	"slices"
 	"time"
 
 	"github.com/paneflow-go/paneflow/bus"
@@ -29,12 +30,15 @@ type view struct {
 	message, activeTool, lastResult string
 	exitCode                        int
 	hasExit                         bool
+	unhooked                        bool
+	reason                          string
 }
 
 func (s *session) view() view {
 	return view{
 		state: s.state, tool: s.tool, pid: s.pid, surface: s.surface, message: s.message,
 		activeTool: s.activeTool, lastResult: s.lastResult, exitCode: s.exitCode, hasExit: s.hasExit,
+		unhooked: s.unhooked, reason: s.reason,
 	}
 }
 
@@ -157,10 +161,18 @@ func (c *Conductor) apply(f frame) (any, error) {
 		s.tool = f.tool
 	}
 	s.seq++
+	if f.method != MethodSessionStart && f.method != MethodExit && f.method != MethodSessionEnd {
+		s.unhooked, s.reason = false, "" // a hook spoke after all
+	}
 	removed := false
 	switch f.method {
 	case MethodSessionStart:
 		s.lastActivity = now
+		if f.unhooked {
+			// Running, but no hook will say what it does.
+			s.unhooked, s.reason = true, f.reason
+			c.setStateLocked(s, UnknownRunning, now)
+		}
 	case MethodPromptSubmit:
 		c.setStateLocked(s, Thinking, now)
 		s.message, s.activeTool, s.hasExit = "", "", false
@@ -181,6 +193,7 @@ func (c *Conductor) apply(f frame) (any, error) {
 		c.setStateLocked(s, stateAfterExit(f.exitCode), now)
 		s.message, s.activeTool = "", ""
 		s.exitCode, s.hasExit = f.exitCode, true
+		c.shimEndedLocked(s)
 	case MethodSessionEnd:
 		cleared := s.state != Errored
 		ack.Cleared = &cleared
@@ -373,6 +386,26 @@ func (c *Conductor) removeLocked(s *session) {
 	c.emitLocked(e)
 }
 
+// shimEndedLocked records that the process of session s (the launch
+// shim, which sends ai.exit once the agent it ran has exited) is ending:
+// its pane's scans stop counting it as an agent, the entry the last scan
+// made for it goes, and the pane is scanned again, so no stale
+// unknown_running outlives it even when the pane prints nothing more.
+func (c *Conductor) shimEndedLocked(s *session) {
+	p := c.panes[s.surface]
+	if s.pid == 0 || s.surface == 0 || p == nil {
+		return
+	}
+	if p.ended == nil {
+		p.ended = map[int]uint64{}
+	}
+	p.ended[s.pid] = s.start
+	p.detected = slices.DeleteFunc(p.detected, func(d detected) bool { return d.PID == s.pid })
+	if !p.exited {
+		c.scheduleScanLocked(p)
+	}
+}
+
 // reasonNoHook is the reason of an agent the process scan found but that
 // sends no hook frames.
 const reasonNoHook = "no_hook"
@@ -390,7 +423,7 @@ func (c *Conductor) goneStateLocked(surface uint64, tool string) State {
 func (c *Conductor) emitStateLocked(s *session, previous State) {
 	c.emitLocked(bus.AgentState{
 		SurfaceID: s.surface, WorkspaceID: s.workspaceID, PID: s.pid, Tool: s.tool,
-		State: string(s.state), Previous: string(previous), Hooked: true,
+		State: string(s.state), Previous: string(previous), Hooked: !s.unhooked, Reason: s.reason,
 		Message: s.message, ActiveToolName: s.activeTool, LastResult: s.lastResult,
 		ExitCode: s.exitCode, HasExitCode: s.hasExit,
 	})

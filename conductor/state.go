@@ -3,10 +3,11 @@ package conductor
 // State is an agent's wire state (spec conductor.md §2, §4).
 type State string
 
-// The wire states. Idle and UnknownRunning are never stored on a session:
-// Idle reports a pane with no agent session (a hooked session that has not
-// had its first prompt yet is Idle too), UnknownRunning an agent the
-// process scan found that sends no hooks.
+// The wire states. Idle reports a pane with no agent session (a hooked
+// session that has not had its first prompt yet is Idle too).
+// UnknownRunning is an agent that sends no hooks: one the process scan
+// found, or one whose launch shim reported that its hooks cannot run (the
+// only session stored in that state, with a reason).
 const (
 	Idle            State = "idle"
 	Thinking        State = "thinking"

@@ -32,7 +32,7 @@ left untouched.
 
 Codex, Gemini CLI and opencode have no persistent install: in panes
 started by Paneflow, the launch shim gives each run its hooks (Codex:
-./.codex/hooks.json and the codex_hooks feature; Gemini CLI:
+-c overrides that declare the hooks and trust just them, no file written; Gemini CLI:
 ./.gemini/settings.json; opencode: a plugin in ./.opencode/plugins/) and
 removes them when the agent exits. Without user-scope hooks, Claude Code
 gets its hooks from the shim too, on its command line (--settings). Other
@@ -49,7 +49,7 @@ const (
 // otherAgents are the agents reported after Claude Code, with what they
 // support today.
 var otherAgents = []struct{ name, binary, line string }{
-	{"codex", "codex", shimLine + " (./.codex/hooks.json + codex_hooks feature)"},
+	{"codex", "codex", shimLine + " (-c hook overrides, trusted for that run only)"},
 	{"gemini", "gemini", shimLine + " (./.gemini/settings.json)"},
 	{"opencode", "opencode", shimLine + " (plugin in ./.opencode/plugins/)"},
 }

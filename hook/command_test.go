@@ -94,7 +94,7 @@ func TestRunCommandUsage(t *testing.T) {
 func TestRunCommandLifecycle(t *testing.T) {
 	e := newCmdEnv(t, true, false, "claude", "codex")
 	hookPath := filepath.Join(e.exeDir, HookBinary)
-	otherLines := "codex: per-launch via the Paneflow shim (panes started by Paneflow) (./.codex/hooks.json + codex_hooks feature)\n"
+	otherLines := "codex: per-launch via the Paneflow shim (panes started by Paneflow) (-c hook overrides, trusted for that run only)\n"
 	allOthers := otherLines +
 		"gemini: per-launch via the Paneflow shim (panes started by Paneflow) (./.gemini/settings.json)\n" +
 		"opencode: per-launch via the Paneflow shim (panes started by Paneflow) (plugin in ./.opencode/plugins/)\n" +

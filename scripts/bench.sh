@@ -32,6 +32,7 @@
 #   PANEFLOW_GUI_BIN the desktop app to measure (make bench builds
 #                   bin/paneflow-gui and sets it; else built here)
 #   BENCH_GUI=0     skip the GUI rendering benchmark
+#   BENCH_AGENTS=0  skip the real agent CLIs' hook-to-status benchmark
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -103,6 +104,20 @@ if [ "${BENCH_GUI:-1}" != 0 ]; then
 	(cd test/gui && PANEFLOW_GUI_BIN=$gui "$tmp/gui.test" -test.run '^$' -test.bench '^BenchmarkGUI$' \
 		-test.benchtime=1x -test.timeout=30m) || {
 		echo "bench: the GUI rendering benchmark failed" >&2
+		exit 1
+	}
+fi
+
+# The real agent CLIs (test/agents, installed by scripts/agents.sh, which
+# `make bench` runs first): from the model's last answer to `finished` in
+# surface.status, per agent, against Paneflow's own part (hook-binary).
+if [ "${BENCH_AGENTS:-1}" != 0 ]; then
+	echo
+	echo "== Agent hook → surface.status (real CLIs; ms-median of 5 runs each)"
+	go test -c -o "$tmp/agents.test" ./test/agents/
+	(cd test/agents && "$tmp/agents.test" -test.run '^$' -test.bench '^BenchmarkHookToStatus$' \
+		-test.benchtime=5x -test.timeout=30m) || {
+		echo "bench: the agent hook benchmark failed" >&2
 		exit 1
 	}
 fi

@@ -140,6 +140,18 @@ if [ ${#todo[@]} -gt 0 ]; then
 	[ ${#still[@]} -eq 0 ] || die "apt-get did not install: ${still[*]}"
 fi
 
+# node and npm: scripts/agents.sh installs the real agent CLIs that test/agents
+# drives with them. Installed from Debian only when npm is missing, so a Node.js
+# from elsewhere (NodeSource, nvm) is kept as it is.
+if ! command -v npm >/dev/null 2>&1; then
+	need_root "installing nodejs and npm" "apt-get update && apt-get install -y --no-install-recommends nodejs npm"
+	echo "deps: installing nodejs npm"
+	apt=(env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300)
+	as_root "${apt[@]}" update -qq </dev/null
+	as_root "${apt[@]}" install -y -qq --no-install-recommends -o Dpkg::Use-Pty=0 nodejs npm </dev/null
+	command -v npm >/dev/null 2>&1 || die "apt-get did not install npm"
+fi
+
 has_locale() { locale -a 2>/dev/null | grep -qiE '^en_US\.utf-?8$'; }
 
 if ! has_locale; then

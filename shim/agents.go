@@ -1,13 +1,14 @@
 package shim
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -41,14 +42,6 @@ var GeminiEvents = [][2]string{
 
 // geminiTimeoutMS is the timeout of a Gemini hook, in milliseconds.
 const geminiTimeoutMS = 5000
-
-func codexGroups(l Launch) []hookGroup {
-	var gs []hookGroup
-	for _, ev := range CodexEvents {
-		gs = append(gs, hookGroup{Event: ev, Group: hook.LaunchHookGroup(l.HookPath, ev, l.GOOS)})
-	}
-	return gs
-}
 
 // geminiGroups are Gemini's groups: no matcher (every tool, every
 // lifecycle event), a named command handler, the timeout in ms.
@@ -118,127 +111,120 @@ func ClaudeSettings(hookPath, goos string) string {
 	return b.String()
 }
 
-// codexConfigPath is Codex's user config: $CODEX_HOME/config.toml, else
-// ~/.codex/config.toml.
-func codexConfigPath(l Launch) string {
-	if h := l.Getenv("CODEX_HOME"); h != "" {
-		return filepath.Join(h, "config.toml")
+// codexTimeout is the timeout of a Codex hook, in seconds. It is part of
+// the hook's trust hash, so it must be the value Codex normalizes to (any
+// 1..600 for these events).
+const codexTimeout = 5
+
+// codexSessionFlags is the source path Codex gives the config layer that
+// `-c key=value` builds (its "session flags"): the first part of the trust
+// key of every hook declared that way.
+func codexSessionFlags(goos string) string {
+	if goos == "windows" {
+		return `C:\<session-flags>\config.toml`
 	}
-	return filepath.Join(l.Home, ".codex", "config.toml")
+	return "/<session-flags>/config.toml"
 }
 
-// The Codex feature flag. Our lines end with the marker comment, which is
-// how they are found again.
-var (
-	codexFlagRE     = regexp.MustCompile(`(?m)^[ \t]*(?:features\.)?(?:codex_)?hooks[ \t]*=[ \t]*(true|false)\b`)
-	codexFeaturesRE = regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*features[ \t]*\][ \t]*(?:#.*)?$`)
-)
-
-const (
-	codexFlagLine    = "codex_hooks = true # " + managedMarker
-	codexFeatureHead = "[features] # " + managedMarker
-)
-
-// codexFeature turns on Codex's hooks feature in its config.toml for the
-// launch, under the registry's lock: nothing when the user has set the
-// flag (if it is false, the launch gets no hooks), our line under an
-// existing [features] table, else a [features] table of ours at the end.
-func (in *Injection) codexFeature(reg registry, path string) bool {
-	var off bool
-	err := reg.acquire(path, func(u *users) error {
-		data, err := os.ReadFile(path)
-		exists := err == nil
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		text := string(data)
-		if m := codexFlagRE.FindStringSubmatch(text); m != nil {
-			if m[1] == "false" {
-				off = true
+// codexSnake is Codex's snake_case label of a hook event, as in trust keys
+// and hashes: "UserPromptSubmit" → "user_prompt_submit".
+func codexSnake(event string) string {
+	var b strings.Builder
+	for i, r := range event {
+		if 'A' <= r && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('_')
 			}
-			if strings.Contains(text, codexFlagLine) {
-				u.Added = true // ours, from an earlier launch
-			}
-			return nil // the user's flag, or ours already
+			r += 'a' - 'A'
 		}
-		var out string
-		if loc := codexFeaturesRE.FindStringIndex(text); loc != nil {
-			out = text[:loc[1]] + "\n" + codexFlagLine + text[loc[1]:]
-		} else {
-			if text != "" && !strings.HasSuffix(text, "\n") {
-				text += "\n"
-			}
-			out = text + codexFeatureHead + "\n" + codexFlagLine + "\n"
-		}
-		var created []string
-		if !exists {
-			if created, err = mkdirAllRecord(filepath.Dir(path)); err != nil {
-				return err
-			}
-		}
-		perm := fs.FileMode(0o600)
-		if fi, err := os.Stat(path); err == nil {
-			perm = fi.Mode().Perm()
-		}
-		if err := writeAtomic(path, strings.NewReader(out), perm); err != nil {
-			removeEmptyDirs(created)
-			return err
-		}
-		u.Added = true
-		u.CreatedFile = u.CreatedFile || !exists
-		u.CreatedDirs = append(u.CreatedDirs, created...)
-		return nil
-	})
-	if err != nil {
-		in.warnf("codex hooks feature not enabled in %s: %v", path, err)
-		return false
+		b.WriteRune(r)
 	}
-	in.cleanups = append(in.cleanups, func() error {
-		return reg.release(path, func(u *users) error {
-			if !u.Added {
-				return nil
-			}
-			return removeCodexFeature(path, u.CreatedFile, u.CreatedDirs)
-		})
-	})
-	if off {
-		in.warnf("%s sets the codex hooks feature to false; no hooks for this launch", path)
-		return false
-	}
-	return true
+	return b.String()
 }
 
-// removeCodexFeature removes our marked lines from config.toml, and the
-// file (and directories) we created when nothing else is left.
-func removeCodexFeature(path string, createdFile bool, createdDirs []string) error {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	lines := strings.SplitAfter(string(data), "\n")
-	kept := slices.DeleteFunc(slices.Clone(lines), func(l string) bool {
-		t := strings.TrimRight(l, "\r\n")
-		return t == codexFlagLine || t == codexFeatureHead
+// CodexTrustHash is the hash by which Codex (0.169.0, measured) trusts a
+// command hook that is alone in its matcher group and has no matcher:
+// "sha256:" and the hex SHA-256 of the compact, key-sorted JSON of
+// {"event_name":<snake event>,"hooks":[{"async":false,"command":…,
+// "timeout":…,"type":"command"}]}. test/agents proves it against the real
+// CLI: a wrong hash makes Codex skip the hook silently.
+func CodexTrustHash(event, command string, timeout int) string {
+	var buf strings.Builder
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(map[string]any{
+		"event_name": codexSnake(event),
+		"hooks":      []any{map[string]any{"async": false, "command": command, "timeout": timeout, "type": "command"}},
 	})
-	if len(kept) == len(lines) {
-		return nil
-	}
-	out := strings.Join(kept, "")
-	if createdFile && strings.TrimSpace(out) == "" {
-		if err := os.Remove(path); err != nil {
-			return err
+	sum := sha256.Sum256([]byte(strings.TrimSuffix(buf.String(), "\n")))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// tomlString quotes s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
 		}
-		removeEmptyDirs(createdDirs)
-		return nil
 	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return err
+	b.WriteByte('"')
+	return b.String()
+}
+
+// CodexOverrides are the `-c` arguments a Codex launch gets: one hooks.<Event>
+// override per [CodexEvents] running paneflow-ai-hook, and one hooks.state
+// override that trusts exactly these hooks, by their hashes, for this run.
+// Nothing is written: the user's config.toml, their own hooks and their
+// trust decisions stay as they are (an untrusted hook of theirs still does
+// not run), and Codex (0.169.0) merges the session-flags layer's trust
+// records with the user's.
+func CodexOverrides(hookPath, goos string) []string {
+	var args, trust []string
+	for _, ev := range CodexEvents {
+		cmd := hook.HookCommand(hookPath, ev, goos)
+		args = append(args, "-c", fmt.Sprintf("hooks.%s=[{hooks=[{type=\"command\",command=%s,timeout=%d}]}]", ev, tomlString(cmd), codexTimeout))
+		key := codexSessionFlags(goos) + ":" + codexSnake(ev) + ":0:0"
+		trust = append(trust, fmt.Sprintf("%s={trusted_hash=%s}", tomlString(key), tomlString(CodexTrustHash(ev, cmd, codexTimeout))))
 	}
-	return writeAtomic(path, strings.NewReader(out), fi.Mode().Perm())
+	return append(args, "-c", "hooks.state={"+strings.Join(trust, ",")+"}")
+}
+
+// codexNoSession are Codex's subcommands and flags that start no agent
+// session: a launch with one of them first gets no hooks.
+var codexNoSession = []string{
+	"login", "logout", "mcp", "mcp-server", "app-server", "completion", "sandbox", "debug",
+	"apply", "features", "help", "-h", "--help", "-V", "--version",
+}
+
+// injectCodex gives Codex its hooks for this launch through `-c` overrides
+// in front of its arguments (see [CodexOverrides]); a launch that turns
+// hooks off, or runs a subcommand that starts no session, gets nothing.
+func injectCodex(l Launch, in *Injection) {
+	if len(l.Args) > 0 && slices.Contains(codexNoSession, l.Args[0]) {
+		return
+	}
+	for i, a := range l.Args {
+		if a == "--" {
+			break
+		}
+		if (a == "-c" || a == "--config") && i+1 < len(l.Args) {
+			if v := strings.ReplaceAll(l.Args[i+1], " ", ""); v == "features.hooks=false" || v == "features.codex_hooks=false" {
+				in.warnf("codex runs with %s; no Paneflow hooks for this launch", l.Args[i+1])
+				in.Reason = "hooks_disabled: codex was started with -c " + l.Args[i+1] + "; start it without that to get Paneflow's states"
+				return
+			}
+		}
+	}
+	in.Args = append(CodexOverrides(l.HookPath, l.GOOS), l.Args...)
+	in.Hooked = true
 }
 
 // opencodePluginName is the plugin file a launch writes.
@@ -264,18 +250,65 @@ function send(event, payload) {
   } catch {}
 }
 
+// The assistant's text, for the turn's last_result: roles by message id
+// (message.updated) and the text parts of each message (message.part.updated).
+const roles = new Map();
+const texts = new Map();
+let lastAssistant = "";
+
+function track(event) {
+  const props = event?.properties ?? {};
+  if (event?.type === "message.updated" && props.info?.id) {
+    roles.set(props.info.id, props.info.role);
+    if (props.info.role === "assistant") lastAssistant = props.info.id;
+  } else if (event?.type === "message.part.updated" && props.part?.type === "text" && props.part.messageID) {
+    const parts = texts.get(props.part.messageID) ?? new Map();
+    parts.set(props.part.id ?? "", props.part.text ?? "");
+    texts.set(props.part.messageID, parts);
+  }
+}
+
+function lastText() {
+  if (!lastAssistant || roles.get(lastAssistant) !== "assistant") return "";
+  return [...(texts.get(lastAssistant)?.values() ?? [])].join("\n").trim();
+}
+
 export const PaneflowStatus = async () => ({
   "chat.message": async () => send("chat.message", {}),
   "tool.execute.before": async (input) => send("tool.execute.before", { tool_name: input?.tool }),
   "tool.execute.after": async (input) => send("tool.execute.after", { tool_name: input?.tool }),
   event: async ({ event }) => {
     const type = event?.type;
-    if (type === "session.idle") send(type, { type });
+    track(event);
+    if (type === "session.idle") send(type, { type, last_assistant_message: lastText() });
     else if (type === "permission.asked" || type === "permission.updated")
       send(type, { type, properties: { title: event?.properties?.title } });
   },
 });
 `
+}
+
+// opencodeConfigDir gives opencode its plugin in a directory of this
+// launch's own, <StateDir>/opencode-<pid>/plugins, named by
+// OPENCODE_CONFIG_DIR (which opencode reads in addition to the user's
+// config): nothing is written into the project, where opencode would add
+// files of its own next to a plugins directory (measured with 1.18.33).
+// The directory is removed when the agent exits.
+func (in *Injection) opencodeConfigDir(l Launch) bool {
+	dir := filepath.Join(l.StateDir, fmt.Sprintf("opencode-%d", l.PID))
+	os.RemoveAll(dir) // left by a crashed shim whose pid this one got
+	plugins := filepath.Join(dir, "plugins")
+	if err := os.MkdirAll(plugins, 0o700); err != nil {
+		in.warnf("no opencode plugin for this launch: %v", err)
+		return false
+	}
+	in.cleanups = append(in.cleanups, func() error { return os.RemoveAll(dir) })
+	if err := writeAtomic(filepath.Join(plugins, opencodePluginName), strings.NewReader(OpencodePlugin(l.HookPath)), 0o600); err != nil {
+		in.warnf("no opencode plugin for this launch: %v", err)
+		return false
+	}
+	in.Env = append(in.Env, "OPENCODE_CONFIG_DIR="+dir)
+	return true
 }
 
 // opencodePlugin writes our plugin into dir for the launch.
@@ -316,4 +349,64 @@ func (in *Injection) opencodePlugin(reg registry, dir string, l Launch) bool {
 		})
 	})
 	return true
+}
+
+// geminiUntrusted returns why Gemini CLI will run no hooks in l.Dir, or ""
+// when it will (or cannot tell). Gemini CLI (0.61.0) runs hooks, like MCP
+// servers, only in a trusted folder: GEMINI_CLI_TRUST_WORKSPACE=true, folder
+// trust turned off (security.folderTrust.enabled false in
+// ~/.gemini/settings.json), or ~/.gemini/trustedFolders.json trusting the
+// directory (TRUST_FOLDER: it and below; TRUST_PARENT: its parent and
+// below; the longest matching path decides, DO_NOT_TRUST distrusts).
+func geminiUntrusted(l Launch) string {
+	if strings.EqualFold(l.Getenv("GEMINI_CLI_TRUST_WORKSPACE"), "true") {
+		return ""
+	}
+	gemini := filepath.Join(l.Home, ".gemini")
+	if data, err := os.ReadFile(filepath.Join(gemini, "settings.json")); err == nil {
+		var set struct {
+			Security struct {
+				FolderTrust struct {
+					Enabled *bool `json:"enabled"`
+				} `json:"folderTrust"`
+			} `json:"security"`
+		}
+		if json.Unmarshal(data, &set) != nil {
+			return "" // JSONC or broken: Gemini decides, we cannot tell
+		}
+		if e := set.Security.FolderTrust.Enabled; e != nil && !*e {
+			return ""
+		}
+	}
+	trusted := false
+	best := -1
+	if data, err := os.ReadFile(filepath.Join(gemini, "trustedFolders.json")); err == nil {
+		var rules map[string]string
+		if json.Unmarshal(data, &rules) != nil {
+			return ""
+		}
+		for path, level := range rules {
+			base := filepath.Clean(path)
+			if level == "TRUST_PARENT" {
+				base = filepath.Dir(base)
+			}
+			if !within(l.Dir, base) || len(base) <= best {
+				continue
+			}
+			best, trusted = len(base), level == "TRUST_FOLDER" || level == "TRUST_PARENT"
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return ""
+	}
+	if trusted {
+		return ""
+	}
+	return "untrusted_folder: Gemini CLI runs no hooks in a folder it does not trust; trust " + l.Dir +
+		" (Gemini's trust prompt or /permissions, or ~/.gemini/trustedFolders.json) and start gemini again"
+}
+
+// within reports whether dir is base or inside it.
+func within(dir, base string) bool {
+	rel, err := filepath.Rel(base, filepath.Clean(dir))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

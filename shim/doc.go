@@ -39,18 +39,23 @@
 //
 // # Per-launch hooks
 //
-//   - Codex: ./.codex/hooks.json gets our marked groups, and
-//     ~/.codex/config.toml (or $CODEX_HOME/config.toml) gets
-//     `[features]` + `codex_hooks = true` when it has neither the flag nor
-//     a [features] table (an existing table without the flag is left
-//     alone, with a warning).
+//   - Codex: nothing is written. Its hooks go on the command line as
+//     `-c hooks.<Event>=[…]` overrides, with a `-c hooks.state={…}` that
+//     trusts exactly those hooks by their hashes ([CodexTrustHash]):
+//     Codex 0.169.0 runs a hook only once trusted, and skips untrusted
+//     ones silently. The user's config.toml, hooks and trust decisions are
+//     left alone (their untrusted hooks still do not run).
 //   - Gemini CLI: ./.gemini/settings.json (project scope) gets marked
 //     groups for BeforeAgent, AfterAgent, BeforeTool, AfterTool and
 //     Notification, each running paneflow-ai-hook with the Claude event
 //     name.
-//   - opencode: ./.opencode/plugins/paneflow-status.js, a plugin that runs
-//     paneflow-ai-hook for chat.message, tool.execute.before/after,
-//     session.idle and permission events.
+//   - opencode: a plugin, paneflow-status.js, that runs paneflow-ai-hook
+//     for chat.message, tool.execute.before/after, session.idle (with the
+//     last assistant text, followed through message.updated and
+//     message.part.updated events) and permission events, in <state dir>/opencode-<pid>/plugins named by
+//     OPENCODE_CONFIG_DIR for the run (nothing in the project: opencode
+//     1.18.33 adds files of its own next to a project plugins directory);
+//     in ./.opencode/plugins/ when the user sets OPENCODE_CONFIG_DIR.
 //   - Claude Code: nothing when the user-scope hooks of `paneflow hooks
 //     setup` are installed and their program exists; otherwise the hooks
 //     go on the command line (`claude --settings '{"hooks":…}'`), which

@@ -47,14 +47,22 @@ type Injection struct {
 	Hooked bool
 	// Warnings say what could not be done and why, for the user.
 	Warnings []string
+	// Env are "NAME=value" settings the agent runs with, on top of the
+	// shim's environment.
+	Env []string
+	// Reason says, when Hooked is false for a launch of an agent Paneflow
+	// integrates, why and what the user can do about it; the shim reports
+	// it to the conductor, and surface.status shows it with hooked:false.
+	Reason string
 
 	cleanups []func() error // run by Cleanup, last first
 }
 
-// Inject puts the hooks of l.Tool in place for one launch: Codex,
-// Gemini CLI and opencode get project files (and Codex its feature
-// flag), Claude Code gets --settings unless its user-scope hooks are
-// installed; other tools get nothing. Problems are warnings: the agent
+// Inject puts the hooks of l.Tool in place for one launch: Codex gets -c
+// overrides, Gemini CLI a project file, opencode a plugin in a private
+// OPENCODE_CONFIG_DIR (a project file when the user set that variable),
+// Claude Code --settings unless its user-scope hooks are installed; other
+// tools get nothing. Problems are warnings: the agent
 // then runs without hooks. [Injection.Cleanup] undoes it.
 func Inject(l Launch) *Injection {
 	if l.Getenv == nil {
@@ -69,15 +77,22 @@ func Inject(l Launch) *Injection {
 	case "claude":
 		injectClaude(l, in)
 	case "codex":
-		ok := in.hooksFile(reg, filepath.Join(l.Dir, ".codex"), "hooks.json", codexGroups(l))
-		if ok {
-			ok = in.codexFeature(reg, codexConfigPath(l))
-		}
-		in.Hooked = ok
+		injectCodex(l, in)
 	case "gemini":
+		if why := geminiUntrusted(l); why != "" {
+			in.Reason = why
+			break
+		}
 		in.Hooked = in.hooksFile(reg, filepath.Join(l.Dir, ".gemini"), "settings.json", geminiGroups(l))
 	case "opencode":
-		in.Hooked = in.opencodePlugin(reg, filepath.Join(l.Dir, ".opencode", "plugins"), l)
+		if l.Getenv("OPENCODE_CONFIG_DIR") == "" && l.StateDir != "" {
+			in.Hooked = in.opencodeConfigDir(l)
+		} else {
+			in.Hooked = in.opencodePlugin(reg, filepath.Join(l.Dir, ".opencode", "plugins"), l)
+		}
+	}
+	if !in.Hooked && in.Reason == "" && len(in.Warnings) > 0 && slices.Contains([]string{"claude", "codex", "gemini", "opencode"}, l.Tool) {
+		in.Reason = "hooks_not_installed: " + in.Warnings[0]
 	}
 	return in
 }

@@ -3,9 +3,11 @@ package shim
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,7 +23,8 @@ func launchFor(t *testing.T, tool string) Launch {
 		Tool: tool, Dir: filepath.Join(root, "project"), Home: filepath.Join(root, "home"),
 		HookPath: "/opt/paneflow/bin/paneflow-ai-hook", GOOS: "linux",
 		StateDir: filepath.Join(root, "state"), PID: os.Getpid(),
-		Getenv: func(string) string { return "" },
+		// Gemini CLI trusts the folder (its hooks run only there).
+		Getenv: func(name string) string { return map[string]string{"GEMINI_CLI_TRUST_WORKSPACE": "true"}[name] },
 	}
 	os.MkdirAll(l.Dir, 0o755)
 	os.MkdirAll(l.Home, 0o755)
@@ -51,118 +54,72 @@ func hookEvents(t *testing.T, p string) []string {
 	return out
 }
 
-func TestInjectCodexFresh(t *testing.T) {
+// TestCodexTrustHash pins the hash against one that Codex 0.169.0's
+// app-server (hooks/list, currentHash) reported for such a hook.
+func TestCodexTrustHash(t *testing.T) {
+	got := CodexTrustHash("Stop", "/tmp/i13c/hook.sh Stop", 10)
+	if want := "sha256:559ff572b0648024afb619876e203e593018654a8338b33f59f7dd2f6ec82479"; got != want {
+		t.Errorf("CodexTrustHash = %s; want %s", got, want)
+	}
+	if got, want := codexSnake("UserPromptSubmit"), "user_prompt_submit"; got != want {
+		t.Errorf("codexSnake = %q; want %q", got, want)
+	}
+}
+
+func TestInjectCodex(t *testing.T) {
 	l := launchFor(t, "codex")
+	l.Args = []string{"exec", "fix it"}
+	cfg := filepath.Join(l.Home, ".codex", "config.toml")
+	userCfg := "model = \"o3\"\n\n[features]\nweb_search = true\n"
+	writeFile(t, cfg, userCfg)
 	in := Inject(l)
 	if !in.Hooked || len(in.Warnings) > 0 {
 		t.Fatalf("Inject = hooked %v, warnings %q; want hooked, none", in.Hooked, in.Warnings)
 	}
-	hooksPath := filepath.Join(l.Dir, ".codex", "hooks.json")
-	if got := hookEvents(t, hooksPath); len(got) != len(CodexEvents) {
-		t.Errorf("hooks.json has our groups for %v; want %v", got, CodexEvents)
+	want := append(CodexOverrides(l.HookPath, l.GOOS), "exec", "fix it")
+	if !slices.Equal(in.Args, want) {
+		t.Errorf("args = %q; want %q", in.Args, want)
 	}
-	if !strings.Contains(readFile(t, hooksPath), `"/opt/paneflow/bin/paneflow-ai-hook PreToolUse"`) {
-		t.Errorf("hooks.json lacks the hook command:\n%s", readFile(t, hooksPath))
-	}
-	cfg := filepath.Join(l.Home, ".codex", "config.toml")
-	if got := readFile(t, cfg); got != codexFeatureHead+"\n"+codexFlagLine+"\n" {
-		t.Errorf("config.toml = %q", got)
-	}
-	if w := in.Cleanup(); len(w) > 0 {
-		t.Fatalf("Cleanup: %q", w)
-	}
-	for _, p := range []string{filepath.Join(l.Dir, ".codex"), filepath.Join(l.Home, ".codex")} {
-		if exists(p) {
-			t.Errorf("%s left after cleanup", p)
+	joined := strings.Join(in.Args, "\n")
+	for _, ev := range CodexEvents {
+		cmd := "/opt/paneflow/bin/paneflow-ai-hook " + ev
+		if !strings.Contains(joined, "hooks."+ev+`=[{hooks=[{type="command",command="`+cmd+`",timeout=5}]}]`) {
+			t.Errorf("no hooks.%s override in %q", ev, in.Args)
+		}
+		key := `"/<session-flags>/config.toml:` + codexSnake(ev) + `:0:0"={trusted_hash="` + CodexTrustHash(ev, cmd, 5) + `"}`
+		if !strings.Contains(joined, key) {
+			t.Errorf("no trust for %s (%s) in %q", ev, key, in.Args)
 		}
 	}
-	if entries, _ := os.ReadDir(l.StateDir); len(entries) > 2 { // only lock files remain
-		t.Errorf("state dir holds %d entries after cleanup", len(entries))
+	if exists(filepath.Join(l.Dir, ".codex")) {
+		t.Errorf("the launch wrote %s/.codex", l.Dir)
 	}
-}
-
-func TestInjectCodexKeepsUserContent(t *testing.T) {
-	l := launchFor(t, "codex")
-	hooksPath := filepath.Join(l.Dir, ".codex", "hooks.json")
-	user := `{
-  "hooks": {
-    "Stop": [
-      {"hooks": [{"type": "command", "command": "notify-send done"}]}
-    ]
-  },
-  "other": 1
-}
-`
-	writeFile(t, hooksPath, user)
-	cfg := filepath.Join(l.Home, ".codex", "config.toml")
-	userCfg := "model = \"o3\"\n\n[features]\nweb_search = true\n\n[tui]\nnotifications = true\n"
-	writeFile(t, cfg, userCfg)
-
-	in := Inject(l)
-	if !in.Hooked {
-		t.Fatalf("Inject not hooked: %q", in.Warnings)
-	}
-	data := readFile(t, hooksPath)
-	if !strings.Contains(data, "notify-send done") || len(hookEvents(t, hooksPath)) != len(CodexEvents) {
-		t.Errorf("hooks.json after Inject:\n%s", data)
-	}
-	if got := readFile(t, cfg); got != "model = \"o3\"\n\n[features]\n"+codexFlagLine+"\nweb_search = true\n\n[tui]\nnotifications = true\n" {
-		t.Errorf("config.toml after Inject = %q", got)
-	}
-	// A second launch (same pid here) changes nothing: idempotent.
-	again := Inject(l)
-	if got := readFile(t, hooksPath); got != data {
-		t.Errorf("a second Inject changed hooks.json:\n%s", got)
-	}
-	again.Cleanup()
 	in.Cleanup()
-	var got, want any
-	json.Unmarshal([]byte(readFile(t, hooksPath)), &got)
-	json.Unmarshal([]byte(user), &want)
-	if g, _ := json.Marshal(got); string(g) != mustJSON(want) {
-		t.Errorf("hooks.json after cleanup = %s; want the user's %s", g, mustJSON(want))
-	}
 	if got := readFile(t, cfg); got != userCfg {
-		t.Errorf("config.toml after cleanup = %q; want %q", got, userCfg)
+		t.Errorf("config.toml = %q; want the user's %q", got, userCfg)
 	}
 }
 
-func mustJSON(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-func TestInjectCodexUserFlag(t *testing.T) {
-	for _, tt := range []struct {
-		cfg    string
-		hooked bool
-	}{
-		{"[features]\ncodex_hooks = true\n", true},
-		{"features.hooks = true\n", true},
-		{"[features]\ncodex_hooks = false\n", false},
-	} {
+func TestInjectCodexNoSession(t *testing.T) {
+	for _, args := range [][]string{{"login"}, {"mcp", "list"}, {"--version"}} {
 		l := launchFor(t, "codex")
-		cfg := filepath.Join(l.Home, ".codex", "config.toml")
-		writeFile(t, cfg, tt.cfg)
-		in := Inject(l)
-		if in.Hooked != tt.hooked {
-			t.Errorf("config %q: hooked = %v; want %v (warnings %q)", tt.cfg, in.Hooked, tt.hooked, in.Warnings)
+		l.Args = args
+		if in := Inject(l); in.Hooked || !slices.Equal(in.Args, args) {
+			t.Errorf("codex %q: hooked %v, args %q; want no hooks", args, in.Hooked, in.Args)
 		}
-		if got := readFile(t, cfg); got != tt.cfg {
-			t.Errorf("config %q changed by Inject: %q", tt.cfg, got)
-		}
-		in.Cleanup()
-		if got := readFile(t, cfg); got != tt.cfg {
-			t.Errorf("config %q changed by Cleanup: %q", tt.cfg, got)
-		}
+	}
+	l := launchFor(t, "codex")
+	l.Args = []string{"-c", "features.hooks=false", "exec", "x"}
+	if in := Inject(l); in.Hooked || len(in.Warnings) != 1 || !slices.Equal(in.Args, l.Args) {
+		t.Errorf("hooks turned off: hooked %v, warnings %q, args %q", in.Hooked, in.Warnings, in.Args)
 	}
 }
 
 func TestInjectUnparseableLeftAlone(t *testing.T) {
-	for _, tool := range []string{"codex", "gemini"} {
+	for _, tool := range []string{"gemini"} {
 		t.Run(tool, func(t *testing.T) {
 			l := launchFor(t, tool)
-			p := filepath.Join(l.Dir, "."+tool, map[string]string{"codex": "hooks.json", "gemini": "settings.json"}[tool])
+			p := filepath.Join(l.Dir, "."+tool, "settings.json")
 			bad := "{\"hooks\": {  // a comment\n"
 			writeFile(t, p, bad)
 			in := Inject(l)
@@ -227,8 +184,41 @@ func TestInjectGemini(t *testing.T) {
 	}
 }
 
+// TestInjectOpencodeConfigDir: by default opencode's plugin goes into a
+// directory of the launch's own, named by OPENCODE_CONFIG_DIR; nothing is
+// written into the project.
+func TestInjectOpencodeConfigDir(t *testing.T) {
+	l := launchFor(t, "opencode")
+	in := Inject(l)
+	if !in.Hooked || len(in.Warnings) > 0 {
+		t.Fatalf("Inject = hooked %v, warnings %q", in.Hooked, in.Warnings)
+	}
+	dir := filepath.Join(l.StateDir, fmt.Sprintf("opencode-%d", l.PID))
+	if !slices.Equal(in.Env, []string{"OPENCODE_CONFIG_DIR=" + dir}) {
+		t.Errorf("env = %q; want OPENCODE_CONFIG_DIR=%s", in.Env, dir)
+	}
+	if got := readFile(t, filepath.Join(dir, "plugins", opencodePluginName)); got != OpencodePlugin(l.HookPath) {
+		t.Errorf("plugin = %q", got)
+	}
+	if exists(filepath.Join(l.Dir, ".opencode")) {
+		t.Error("the launch wrote into the project")
+	}
+	in.Cleanup()
+	if exists(dir) {
+		t.Error("the launch's config dir left behind")
+	}
+}
+
+// TestInjectOpencode: when the user sets OPENCODE_CONFIG_DIR, the plugin
+// goes into the project's .opencode/plugins for the run.
 func TestInjectOpencode(t *testing.T) {
 	l := launchFor(t, "opencode")
+	l.Getenv = func(name string) string {
+		if name == "OPENCODE_CONFIG_DIR" {
+			return "/somewhere/of/theirs"
+		}
+		return ""
+	}
 	os.MkdirAll(filepath.Join(l.Dir, ".opencode"), 0o755) // the user's
 	in := Inject(l)
 	if !in.Hooked {
@@ -260,7 +250,7 @@ func TestInjectOpencode(t *testing.T) {
 }
 
 func TestInjectSharedByTwoLaunches(t *testing.T) {
-	l := launchFor(t, "codex")
+	l := launchFor(t, "gemini")
 	other := exec.Command("sleep", "60")
 	if err := other.Start(); err != nil {
 		t.Skip("no sleep:", err)
@@ -270,13 +260,13 @@ func TestInjectSharedByTwoLaunches(t *testing.T) {
 	l2.PID = other.Process.Pid // a second live shim in the same project
 
 	first, second := Inject(l), Inject(l2)
-	hooksPath := filepath.Join(l.Dir, ".codex", "hooks.json")
+	hooksPath := filepath.Join(l.Dir, ".gemini", "settings.json")
 	first.Cleanup()
-	if !exists(hooksPath) || len(hookEvents(t, hooksPath)) != len(CodexEvents) {
+	if !exists(hooksPath) || len(hookEvents(t, hooksPath)) != len(GeminiEvents) {
 		t.Fatal("the first launch's exit removed the hooks the second still uses")
 	}
 	second.Cleanup()
-	if exists(filepath.Join(l.Dir, ".codex")) {
+	if exists(filepath.Join(l.Dir, ".gemini")) {
 		t.Fatal("the last launch's exit left the hooks")
 	}
 
@@ -339,5 +329,45 @@ func TestInjectOtherTool(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(l.Dir); len(entries) > 0 {
 		t.Errorf("amp launch wrote %v", entries)
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func TestGeminiUntrusted(t *testing.T) {
+	l := launchFor(t, "gemini")
+	l.Getenv = func(string) string { return "" }
+	trusted := filepath.Join(l.Home, ".gemini", "trustedFolders.json")
+	for _, tt := range []struct {
+		settings, folders string
+		trusted           bool
+	}{
+		{"", "", false},
+		{"", `{"` + l.Dir + `":"TRUST_FOLDER"}`, true},
+		{"", `{"` + filepath.Dir(l.Dir) + `":"TRUST_FOLDER"}`, true},
+		{"", `{"` + filepath.Join(l.Dir, "sub") + `":"TRUST_PARENT"}`, true},
+		{"", `{"` + filepath.Dir(l.Dir) + `":"TRUST_FOLDER","` + l.Dir + `":"DO_NOT_TRUST"}`, false},
+		{"", `{"` + l.Dir + `x":"TRUST_FOLDER"}`, false},
+		{`{"security":{"folderTrust":{"enabled":false}}}`, "", true},
+		{"// jsonc\n{}", "", true}, // cannot tell: Gemini decides
+	} {
+		os.RemoveAll(filepath.Join(l.Home, ".gemini"))
+		if tt.settings != "" {
+			writeFile(t, filepath.Join(l.Home, ".gemini", "settings.json"), tt.settings)
+		}
+		if tt.folders != "" {
+			writeFile(t, trusted, tt.folders)
+		}
+		in := Inject(l)
+		if in.Hooked != tt.trusted || (in.Reason != "") == tt.trusted {
+			t.Errorf("settings %q folders %q: hooked %v reason %q; want hooked %v", tt.settings, tt.folders, in.Hooked, in.Reason, tt.trusted)
+		}
+		if !tt.trusted && (!strings.HasPrefix(in.Reason, "untrusted_folder: ") || exists(filepath.Join(l.Dir, ".gemini"))) {
+			t.Errorf("untrusted: reason %q, or the project file was written", in.Reason)
+		}
+		in.Cleanup()
 	}
 }

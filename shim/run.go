@@ -196,10 +196,13 @@ func (p Program) supervise(tool, real string) int {
 	fr := &framer{env: env, socket: p.getenv(hook.EnvSocketPath)}
 	if inj.Hooked {
 		fr.send("SessionStart")
+	} else if inj.Reason != "" {
+		// The conductor shows the agent as running without hooks, and why.
+		fr.sendWith("SessionStart", nil, map[string]any{"hooked": false, "reason": inj.Reason})
 	}
 
 	cmd := &exec.Cmd{
-		Path: real, Args: append([]string{p.Args[0]}, inj.Args...), Env: env, Dir: p.Dir,
+		Path: real, Args: append([]string{p.Args[0]}, inj.Args...), Env: agentEnv(env, inj.Env), Dir: p.Dir,
 		Stdin: p.Stdin, Stdout: p.Stdout, Stderr: p.Stderr,
 	}
 	sigs := make(chan os.Signal, 16)
@@ -269,23 +272,28 @@ func (f *framer) getenv(extra map[string]string) func(string) string {
 }
 
 // send sends the frame of event (with an empty payload).
-func (f *framer) send(event string) { f.sendWith(event, nil) }
+func (f *framer) send(event string) { f.sendWith(event, nil, nil) }
 
 // sendExit sends ai.exit with code.
 func (f *framer) sendExit(code int) {
-	f.sendWith("Exit", map[string]string{hook.EnvExitCode: strconv.Itoa(code)})
+	f.sendWith("Exit", map[string]string{hook.EnvExitCode: strconv.Itoa(code)}, nil)
 }
 
-func (f *framer) sendWith(event string, extra map[string]string) {
+// sendWith sends the frame of event with extra environment for the
+// mapping and params added to the frame's own.
+func (f *framer) sendWith(event string, extra map[string]string, params map[string]any) {
 	var stdin []byte
 	if hook.ReadsStdin(event, nil) {
 		stdin = []byte("{}")
 	}
-	method, params, ok := hook.Map(event, nil, stdin, f.getenv(extra))
+	method, mapped, ok := hook.Map(event, nil, stdin, f.getenv(extra))
 	if !ok {
 		return
 	}
-	deliver(f.socket, method, params)
+	for k, v := range params {
+		mapped[k] = v
+	}
+	deliver(f.socket, method, mapped)
 }
 
 // deliver sends one request, retrying while the server is busy, within
@@ -307,4 +315,14 @@ func deliver(socket, method string, params map[string]any) {
 		}
 		time.Sleep(pause)
 	}
+}
+
+// agentEnv is env with the "NAME=value" settings of extra applied.
+func agentEnv(env, extra []string) []string {
+	for _, kv := range extra {
+		if name, value, ok := strings.Cut(kv, "="); ok {
+			env = withEnv(env, name, value)
+		}
+	}
+	return env
 }

@@ -306,6 +306,16 @@ var importRules = []struct {
 		banned: notForClients,
 		why:    "the MCP bridge is a socket client: it links only the ipc client, neither Fyne nor the core",
 	},
+	{
+		pkg:    "test/internal/fakemodel",
+		banned: []string{anyOtherModulePackage},
+		why:    "the fake model server is a test helper the agent, MCP and team harnesses share: standard library only",
+	},
+	{
+		pkg:    "test/agents",
+		banned: []string{"fyne.io", "conductor", "hook", "shim", "workspace", "core", "api", "ipc"},
+		why:    "the interop harness drives the built binaries and the real agent CLIs from outside, as a user does",
+	},
 }
 
 // TestImportRules checks importRules on every platform we ship for, with

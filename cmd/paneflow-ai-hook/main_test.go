@@ -157,8 +157,10 @@ func execHook(env map[string]string, stdin io.Reader, args ...string) (hookRun, 
 	return r, nil
 }
 
-// check fails unless the run exited 0, printed nothing and returned
-// within the sanity bound.
+// check fails unless the run exited 0 and printed nothing. A hook that
+// hangs is caught by runHook, which kills it after 4×sanityBound; how long
+// a run took is not asserted (a 20 MiB stdin under -race on a loaded
+// machine took 9 s once, which is no hang).
 func (r hookRun) check(t testing.TB) {
 	t.Helper()
 	if r.code != exitOK {
@@ -166,9 +168,6 @@ func (r hookRun) check(t testing.TB) {
 	}
 	if r.stdout != "" || r.stderr != "" {
 		t.Errorf("output: stdout %q, stderr %q; want none", r.stdout, r.stderr)
-	}
-	if r.elapsed > sanityBound {
-		t.Errorf("took %v, want well under %v", r.elapsed, sanityBound)
 	}
 }
 
@@ -206,8 +205,8 @@ func waitFrame(t *testing.T, frames chan frame) frame {
 	select {
 	case f := <-frames:
 		return f
-	case <-time.After(sanityBound):
-		t.Fatalf("no frame reached the server within %v", sanityBound)
+	case <-time.After(4 * sanityBound):
+		t.Fatalf("no frame reached the server within %v", 4*sanityBound)
 		return frame{}
 	}
 }

@@ -56,14 +56,16 @@ func TestMain(m *testing.M) {
 }
 
 // fakeCodex behaves like Codex with hooks enabled, as far as Paneflow can
-// tell: it runs the UserPromptSubmit hook of ./.codex/hooks.json with a
-// Codex payload, keeps a copy of the file, then waits for $OUT/go and
-// exits with the code written there.
+// tell: it runs the UserPromptSubmit hook given to it with -c (as the
+// launch shim gives Codex its hooks) with a Codex payload, keeps a copy of
+// its arguments, then waits for $OUT/go and exits with the code written
+// there.
 const fakeCodex = `#!/bin/sh
-cp .codex/hooks.json "$OUT/hooks-during.json" || exit 90
-cmd=$(grep -o '"[^"]*paneflow-ai-hook UserPromptSubmit"' .codex/hooks.json | tr -d '"')
-[ -n "$cmd" ] || exit 91
-echo '{"session_id":"s1","turn_id":"t1","hook_event_name":"UserPromptSubmit","prompt":"hi"}' | sh -c "$cmd"
+printf '%s\n' "$@" > "$OUT/args-during"
+cmd=$(printf '%s\n' "$@" | sed -n 's/^hooks\.UserPromptSubmit=.*command="\([^"]*\)".*/\1/p')
+if [ -n "$cmd" ]; then
+	echo '{"session_id":"s1","turn_id":"t1","hook_event_name":"UserPromptSubmit","prompt":"hi"}' | sh -c "$cmd"
+fi
 echo "$PANEFLOW_AI_TOOL $PANEFLOW_AI_PID" > "$OUT/env"
 while [ ! -e "$OUT/go" ]; do sleep 0.05; done
 exit $(cat "$OUT/go")
@@ -183,9 +185,9 @@ func TestCodexThroughShim(t *testing.T) {
 	if len(fields) != 2 || fields[0] != "codex" {
 		t.Fatalf("the agent saw PANEFLOW_AI_TOOL/PID %q; want codex and a pid", data)
 	}
-	during, _ := os.ReadFile(filepath.Join(e.out, "hooks-during.json"))
-	if !strings.Contains(string(during), `"_paneflow_managed": true`) || !strings.Contains(string(during), "paneflow-ai-hook Stop") {
-		t.Errorf("hooks.json during the run:\n%s", during)
+	during, _ := os.ReadFile(filepath.Join(e.out, "args-during"))
+	if !strings.Contains(string(during), "paneflow-ai-hook Stop") || !strings.Contains(string(during), "hooks.state=") {
+		t.Errorf("codex's arguments during the run (want -c hooks and their trust):\n%s", during)
 	}
 
 	// The conductor knows a hooked, thinking codex keyed by the shim's pid.
@@ -233,8 +235,6 @@ func TestCodexOutsidePaneflow(t *testing.T) {
 	os.WriteFile(filepath.Join(e.out, "go"), []byte("7"), 0o644)
 	cmd := exec.Command(filepath.Join(shimDir, "codex"))
 	cmd.Dir = e.project
-	os.MkdirAll(filepath.Join(e.project, ".codex"), 0o755)
-	os.WriteFile(filepath.Join(e.project, ".codex", "hooks.json"), []byte(`{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"/nonexistent/paneflow-ai-hook UserPromptSubmit"}]}]}}`), 0o644)
 	cmd.Env = []string{"PATH=" + shimDir + ":" + filepath.Join(e.dir, "fake") + ":/usr/bin:/bin", "OUT=" + e.out, "HOME=" + e.dir}
 	err := cmd.Run()
 	var ee *exec.ExitError

@@ -1,0 +1,133 @@
+//go:build linux
+
+package agents
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/paneflow-go/paneflow/test/internal/fakemodel"
+)
+
+// geminiSetup configures Gemini CLI 0.61.0 for the fake model; trusted
+// adds the project to the trusted folders.
+func geminiSetup(trusted bool) func(e *env) {
+	return func(e *env) {
+		e.write(".gemini/settings.json", `{"security":{"auth":{"selectedType":"gemini-api-key"}}}`+"\n")
+		if trusted {
+			e.write(".gemini/trustedFolders.json", `{"`+e.project+`":"TRUST_FOLDER"}`+"\n")
+		}
+	}
+}
+
+func geminiProfile(m *fakemodel.Server) string {
+	return "export GOOGLE_GEMINI_BASE_URL=" + m.URL + " GEMINI_API_KEY=fake-gemini-key\n"
+}
+
+// TestGeminiTrusted: Gemini CLI in a trusted folder, through the shim
+// (project hooks in ./.gemini/settings.json, Gemini's own event names).
+func TestGeminiTrusted(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	model := fakemodel.Start(t,
+		fakemodel.Turn{Calls: []fakemodel.Call{{Name: "run_shell_command", Args: map[string]any{"command": "echo from-gemini-shell", "description": "echo"}}}},
+		fakemodel.Turn{Text: "Gemini is done.", Hold: hold})
+	e := newEnv(t, model, options{profile: geminiProfile(model), setup: geminiSetup(true)})
+	e.printTurn(turn{
+		tool: "gemini", command: `gemini -m gemini-2.5-flash --yolo -p "run the echo please"`,
+		activeTool: "run_shell_command", lastResult: "Gemini is done.", output: "from-gemini-shell",
+	}, hold)
+	if _, err := os.Stat(filepath.Join(e.project, ".gemini")); err == nil {
+		t.Errorf("the launch left %s/.gemini behind", e.project)
+	}
+}
+
+// TestOpencode: opencode through the shim; its plugin drives the states.
+func TestOpencode(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	model := fakemodel.Start(t,
+		fakemodel.Turn{Calls: []fakemodel.Call{{Name: "bash", Args: map[string]any{"command": "echo from-opencode-bash", "description": "echo"}}}},
+		fakemodel.Turn{Text: "opencode is done.", Hold: hold})
+	model.SetSide("A title")
+	e := newEnv(t, model, options{
+		profile: "export OPENCODE_DISABLE_MODELS_FETCH=true OPENCODE_DISABLE_AUTOUPDATE=true npm_config_offline=true\n",
+		setup: func(e *env) {
+			e.write(".config/opencode/opencode.json", `{"provider":{"fake":{"npm":"@ai-sdk/openai-compatible","options":{"baseURL":"`+model.URL+`/v1","apiKey":"x"},"models":{"fake-model":{"tool_call":true}}}},"model":"fake/fake-model","permission":{"*":"allow"}}`+"\n")
+		}})
+	e.printTurn(turn{
+		tool: "opencode", command: `opencode run "run the echo please"`,
+		activeTool: "bash", lastResult: "opencode is done.", output: "from-opencode-bash",
+	}, hold)
+	if _, err := os.Stat(filepath.Join(e.project, ".opencode")); err == nil {
+		t.Errorf("the launch left %s/.opencode behind", e.project)
+	}
+}
+
+// TestCodex: Codex 0.169.0 runs a hook only once it is trusted. The shim
+// passes its hooks and their trust on the command line (-c), so they fire
+// without any file written, while the user's own untrusted hook stays
+// skipped.
+func TestCodex(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	model := fakemodel.Start(t,
+		fakemodel.Turn{Calls: []fakemodel.Call{{Name: "exec_command", Args: map[string]any{"cmd": "echo from-codex-exec"}}}},
+		fakemodel.Turn{Text: "Codex is done.", Hold: hold})
+	var config, userHooks string
+	marker := ""
+	e := newEnv(t, model, options{setup: func(e *env) {
+		config = "model = \"fake-model\"\nmodel_provider = \"fake\"\n\n[model_providers.fake]\nname = \"Fake\"\nbase_url = \"" + model.URL + "/v1\"\nwire_api = \"responses\"\n"
+		e.write(".codex/config.toml", config)
+		// A hook of the user's own that they never trusted.
+		marker = filepath.Join(e.dir, "untrusted-hook-ran")
+		userHooks = `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"touch ` + marker + `","timeout":5}]}]}}` + "\n"
+		e.write(".codex/hooks.json", userHooks)
+	}})
+	e.printTurn(turn{
+		tool: "codex", command: `codex exec --skip-git-repo-check "run the echo please" </dev/null`,
+		activeTool: "Bash", lastResult: "Codex is done.", output: "from-codex-exec",
+	}, hold)
+	if got, _ := os.ReadFile(filepath.Join(e.home, ".codex", "config.toml")); string(got) != config {
+		t.Errorf("~/.codex/config.toml changed:\n%s", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(e.home, ".codex", "hooks.json")); string(got) != userHooks {
+		t.Errorf("~/.codex/hooks.json changed:\n%s", got)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("the user's untrusted Stop hook ran: the launch weakened Codex's hook trust")
+	}
+	if _, err := os.Stat(filepath.Join(e.project, ".codex")); err == nil {
+		t.Errorf("the launch left %s/.codex behind", e.project)
+	}
+}
+
+// TestGeminiUntrusted: in a folder Gemini CLI does not trust it runs no
+// hooks (and `-p` exits 55): the pane says so, hooked:false with a reason
+// the user can act on, instead of a session that never moves.
+func TestGeminiUntrusted(t *testing.T) {
+	t.Parallel()
+	model := fakemodel.Start(t, fakemodel.Turn{Text: "never asked"})
+	e := newEnv(t, model, options{profile: geminiProfile(model), setup: geminiSetup(false)})
+	e.typeLine(`gemini -m gemini-2.5-flash -p "hello"`)
+	evs := e.waitEvent("ai.exit", func(ev event) bool { return ev.Type == "ai.exit" })
+	e.inOrder(evs,
+		step("agent_state unknown_running, not hooked, reason untrusted_folder", func(ev event) bool {
+			return isState("unknown_running")(ev) && !ev.Hooked && strings.HasPrefix(str(ev.Reason), "untrusted_folder: ") &&
+				strings.Contains(str(ev.Reason), e.project)
+		}),
+		step("ai.exit 55", func(ev event) bool { return ev.Type == "ai.exit" && ev.ExitCode != nil && *ev.ExitCode == 55 }),
+	)
+	st := e.waitStatus("errored after exit 55", func(s status) bool { return s.State == "errored" })
+	if st.Hooked || !strings.HasPrefix(str(st.Reason), "untrusted_folder: ") || st.Tool != "gemini" {
+		t.Errorf("status = %s, want gemini errored, hooked false, reason untrusted_folder", st)
+	}
+	if _, err := os.Stat(filepath.Join(e.project, ".gemini")); err == nil {
+		t.Errorf("hooks were written into the untrusted folder")
+	}
+	if n := model.Turns(); n != 0 {
+		t.Errorf("gemini asked the model %d times in an untrusted folder", n)
+	}
+}
