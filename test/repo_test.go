@@ -231,6 +231,11 @@ var importRules = []struct {
 		why:    "the headless core runs in `paneflow serve` with no display",
 	},
 	{
+		pkg:    "worktree",
+		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "conductor", "config", "ipc", "bus", "hook", "app", "flow", "mcp"},
+		why:    "worktrees are a subsystem of their own: plain git through os/exec, used by the CLI (up, flow) and by core (teardown, prune) through their own wiring",
+	},
+	{
 		pkg:    "bus",
 		banned: []string{"fyne.io", anyOtherModulePackage},
 		why:    "the bus and its event types are the leaf every subsystem shares; it imports none of them",
