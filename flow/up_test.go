@@ -209,7 +209,7 @@ func TestResolveErrors(t *testing.T) {
 	pane := "[[panes]]\n"
 	for _, c := range []struct {
 		name, in, want string
-		wt         *fakeWorktrees
+		wt             *fakeWorktrees
 	}{
 		{"missing cwd", pane + pane + "cwd = \"nope\"\n", "pane 1: cwd 'nope' does not exist or is not a directory", nil},
 		{"not a repo", pane + "cwd = \"api\"\nworktree = \"b\"\n", "pane 0: cwd '$DIR/api' is not inside a git repository (required by `worktree`)", &fakeWorktrees{notRepo: true}},
