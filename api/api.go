@@ -42,6 +42,10 @@ type Options struct {
 	// means no agent is ever known: surface.status reports every pane
 	// "idle" and not hooked, fleet.list an empty fleet.
 	Agents AgentReporter
+	// Worktrees takes the managed worktrees of workspace.up and
+	// surface.split; nil refuses a managed_worktree param as not
+	// supported.
+	Worktrees WorktreeOwner
 
 	// heartbeat overrides heartbeatInterval (tests).
 	heartbeat time.Duration

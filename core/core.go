@@ -52,6 +52,21 @@ type Options struct {
 	// Config is the configuration to run with; nil loads paneflow.toml
 	// from the config directory, reporting its warnings through Logf.
 	Config *config.Config
+	// WorktreeRegistry is the file that records the git worktrees
+	// Paneflow created (see package worktree); "" means
+	// $XDG_STATE_HOME/paneflow/worktrees.json, "-" keeps no record.
+	WorktreeRegistry string
+}
+
+// worktreeRegistry resolves Options.WorktreeRegistry.
+func (o Options) worktreeRegistry(getenv func(string) string) string {
+	switch o.WorktreeRegistry {
+	case "":
+		return worktreeRegistryPath(getenv)
+	case "-":
+		return ""
+	}
+	return o.WorktreeRegistry
 }
 
 // Core is a running headless Paneflow.
@@ -65,9 +80,10 @@ type Core struct {
 	// SocketPath is the resolved endpoint the server listens on.
 	SocketPath string
 
-	server *ipc.Server
-	exec   *ipc.QueueExecutor
-	logf   func(format string, args ...any)
+	server    *ipc.Server
+	exec      *ipc.QueueExecutor
+	worktrees *worktreeOwner
+	logf      func(format string, args ...any)
 }
 
 // New builds the core and claims the socket. It fails if another live
@@ -117,6 +133,7 @@ func New(o Options) (*Core, error) {
 		Processes:      systemProcesses,
 		ProcessArgs:    terminal.ProcessArgs,
 	})
+	c.worktrees = newWorktreeOwner(c.Bus, o.worktreeRegistry(getenv), func(id uint64) bool { _, ok := c.Workspaces.Surface(id); return ok }, logf)
 	c.Registry = ipc.NewRegistry()
 	c.Conductor.Register(c.Registry)
 	api.Register(c.Registry, c.Workspaces, c.Bus, api.Options{
@@ -127,12 +144,14 @@ func New(o Options) (*Core, error) {
 		Version:      version.String(),
 		Logf:         logf,
 		Agents:       c.Conductor,
+		Worktrees:    c.worktrees,
 	})
 	c.exec = ipc.NewQueueExecutor(256)
 	c.exec.Start()
 	c.server = &ipc.Server{Path: path, Registry: c.Registry, Executor: c.exec, Logf: logf}
 	if err := c.server.Listen(); err != nil {
 		c.exec.Close()
+		c.worktrees.Close()
 		c.Workspaces.Close()
 		c.Bus.Close()
 		return nil, err
@@ -180,6 +199,7 @@ func (c *Core) Serve(ctx context.Context) error {
 func (c *Core) Shutdown(ctx context.Context) error {
 	err := c.server.Shutdown(ctx)
 	c.exec.Close()
+	c.worktrees.Close() // before the panes close: quitting tears no worktree down
 	c.Workspaces.Close()
 	c.Conductor.Close()
 	c.Bus.Close()
