@@ -221,3 +221,13 @@ func splitWords(s string) ([]string, error) {
 	}
 	return w, nil
 }
+
+// sortedKeys returns m's keys in order.
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -18,14 +18,15 @@ func (p *Plan) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "workspace %s: %d pane(s), layout %s\n", name, len(p.Panes), p.Layout)
 	for i := range p.Panes {
-		writePane(&b, fmt.Sprintf("pane %d", i), &p.Panes[i])
+		writePane(&b, fmt.Sprintf("pane %d", i), &p.Panes[i], false)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// writePane prints one planned pane under a heading.
-func writePane(b *strings.Builder, head string, pp *PlannedPane) {
+// writePane prints one planned pane under a heading; submit says the
+// prompt is submitted by the flow engine rather than prefilled.
+func writePane(b *strings.Builder, head string, pp *PlannedPane, submit bool) {
 	if pp.Name != "" {
 		head += " " + strconv.Quote(pp.Name)
 	}
@@ -47,7 +48,11 @@ func writePane(b *strings.Builder, head string, pp *PlannedPane) {
 	}
 	fmt.Fprintf(b, "  cwd       %s\n", cwd)
 	if pp.Prompt != "" {
-		fmt.Fprintf(b, "  prompt    %s (prefilled, not submitted)\n", strconv.Quote(pp.Prompt))
+		how := "prefilled, not submitted"
+		if submit {
+			how = "fed and submitted once the pane settles"
+		}
+		fmt.Fprintf(b, "  prompt    %s (%s)\n", strconv.Quote(pp.Prompt), how)
 	}
 	if len(pp.Env) > 0 {
 		keys := make([]string, 0, len(pp.Env))

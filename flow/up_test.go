@@ -335,3 +335,8 @@ func FuzzParseWorkspace(f *testing.F) {
 		}
 	})
 }
+
+func jsonIndent(v any) (string, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	return string(b), err
+}
