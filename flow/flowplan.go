@@ -254,7 +254,7 @@ func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
 // TruncatedMarker.
 func substitute(text string, get func(key string) (string, bool)) (string, error) {
 	var missing string
-	out := tokenRE.ReplaceAllStringFunc(text, func(tok string) string {
+	out := tokenRE().ReplaceAllStringFunc(text, func(tok string) string {
 		key := tok[2 : len(tok)-1]
 		v, ok := get(key)
 		if !ok && missing == "" {

@@ -65,7 +65,7 @@ const (
 	TruncatedMarker = "…[truncated]"
 )
 
-var varNameRE = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
+var varNameRE = lazyRE(`^[A-Za-z0-9_]+$`)
 
 // ParseFlow decodes a flow spec and runs every static validation of spec
 // specs.md §5 (and ours: captures must come from a step the consumer
@@ -118,7 +118,7 @@ func (f *Flow) validate() error {
 		s := &f.Steps[i]
 		if c := s.Capture; c != nil {
 			switch {
-			case !varNameRE.MatchString(c.Var):
+			case !varNameRE().MatchString(c.Var):
 				return fmt.Errorf("step '%s': capture var '%s' must be [A-Za-z0-9_]+", s.ID, c.Var)
 			case c.Lines < 1 || c.Lines > maxCaptureLines:
 				return fmt.Errorf("step '%s': capture.lines must be 1..=%d", s.ID, maxCaptureLines)
@@ -265,7 +265,7 @@ func (s *Step) checkVars(captures map[string]*Step, byID map[string]*Step) error
 		if err := unclosed(f.value); err != nil {
 			return fmt.Errorf("step '%s': %s: unclosed `${`", s.ID, f.name)
 		}
-		for _, m := range tokenRE.FindAllStringSubmatch(f.value, -1) {
+		for _, m := range tokenRE().FindAllStringSubmatch(f.value, -1) {
 			tok := m[1]
 			if tok == "item" {
 				if !foreach {

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mattn/go-shellwords"
 )
@@ -98,7 +99,12 @@ func checkPane(p *Pane) error {
 // slugEmpty reports whether a branch has no filesystem-safe name (the
 // worktree package's Slug would be empty).
 func slugEmpty(b string) bool {
-	return strings.Trim(regexp.MustCompile(`[^A-Za-z0-9._-]`).ReplaceAllString(b, "-"), "-.") == ""
+	for _, r := range b {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' {
+			return false
+		}
+	}
+	return true // only '.', '-' and characters that become '-'
 }
 
 // checkWords reports whether s splits into shell words (balanced quotes,
@@ -114,7 +120,14 @@ func checkWords(s string) error {
 	return nil
 }
 
-var tokenRE = regexp.MustCompile(`\$\{([^}]*)\}`)
+// tokenRE matches a ${…} token. Compiled on first use: the CLI client
+// links this package, and its start-up is kept short.
+var tokenRE = lazyRE(`\$\{([^}]*)\}`)
+
+// lazyRE compiles a regular expression the first time it is used.
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // checkEnvTokens checks every ${…} of the env values against allowed
 // (spec specs.md §1 step 4); keys are visited in sorted order so the first
@@ -130,7 +143,7 @@ func checkEnvTokens(env map[string]string, allowed ...string) error {
 		if err := unclosed(v); err != nil {
 			return fmt.Errorf("env `%s`: unclosed `${`", k)
 		}
-		for _, m := range tokenRE.FindAllStringSubmatch(v, -1) {
+		for _, m := range tokenRE().FindAllStringSubmatch(v, -1) {
 			ok := false
 			for _, a := range allowed {
 				ok = ok || m[1] == a

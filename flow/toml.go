@@ -36,7 +36,7 @@ func decodeStrict(data []byte, v any) error {
 	return fmt.Errorf("line %d: unknown key `%s`", bestLine, best)
 }
 
-var headerRE = regexp.MustCompile(`^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$`)
+var headerRE = lazyRE(`^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$`)
 
 // keyLine finds the 1-based line where key k is defined (0 if it cannot
 // tell): a line under a table header that is a prefix of k's table, which
@@ -50,7 +50,7 @@ func keyLine(text string, k toml.Key) int {
 	parent := k[:len(k)-1]
 	var header []string
 	for i, line := range strings.Split(text, "\n") {
-		if m := headerRE.FindStringSubmatch(line); m != nil {
+		if m := headerRE().FindStringSubmatch(line); m != nil {
 			header = nil
 			for _, p := range strings.Split(m[1], ".") {
 				header = append(header, strings.Trim(strings.TrimSpace(p), `"'`))

@@ -444,9 +444,11 @@ func rollback(wt Worktrees, created []Worktree, warn func(string)) {
 }
 
 // Up carries a plan out: the planned worktrees are created (with copy_env
-// and setup), then one workspace.up call opens the panes. If any step
-// fails, the worktrees this call created are rolled back and nothing else
-// remains. warn receives non-fatal diagnostics (one line each).
+// and setup), then one workspace.up call opens the panes. If a creation
+// fails or the server refuses the call, the worktrees this call created
+// are rolled back and nothing else remains; when the server does not
+// answer at all (it may have opened the panes) they are kept and named
+// in a warning. warn receives non-fatal diagnostics (one line each).
 func Up(ctx context.Context, plan *Plan, wt Worktrees, c Caller, warn func(string)) (*UpResult, error) {
 	ptrs := make([]*PlannedPane, len(plan.Panes))
 	for i := range plan.Panes {
@@ -463,7 +465,18 @@ func Up(ctx context.Context, plan *Plan, wt Worktrees, c Caller, warn func(strin
 	}
 	var res UpResult
 	if err := c.Call(ctx, "workspace.up", params, &res); err != nil {
-		rollback(wt, created, warn)
+		// An error reply means the server created nothing (workspace.up
+		// checks everything first). Without one (a timeout, a lost
+		// connection) the panes may exist, so their worktrees stay.
+		if _, refused := rpcCode(err); refused || len(created) == 0 {
+			rollback(wt, created, warn)
+		} else {
+			var paths []string
+			for _, w := range created {
+				paths = append(paths, w.Path)
+			}
+			warn("the instance did not answer; kept the worktrees created for it: " + strings.Join(paths, ", "))
+		}
 		return nil, err
 	}
 	if len(res.SurfaceIDs) != len(plan.Panes) {

@@ -270,7 +270,9 @@ func TestUpRollsBack(t *testing.T) {
 			`create a|copy_env a|setup a "make" 5m0s|create c|copy_env c`},
 		{"create fails", &fakeWorktrees{failCreate: "c"}, nil, "pane 2: git worktree add: fatal: nope",
 			`create a|copy_env a|setup a "make" 5m0s|create b|copy_env b|rollback b|rollback a`},
-		{"up fails", &fakeWorktrees{reuse: map[string]bool{"a": true}}, errors.New("paneflow error -32602: pane 1: cwd"), "paneflow error -32602: pane 1: cwd",
+		{"no answer", &fakeWorktrees{}, errors.New("paneflow did not respond within 10s"), "paneflow did not respond within 10s",
+			`create a|copy_env a|setup a "make" 5m0s|create b|copy_env b|create c|copy_env c`},
+		{"up fails", &fakeWorktrees{reuse: map[string]bool{"a": true}}, codedErr{-32602, "pane 1: cwd"}, "paneflow error -32602: pane 1: cwd",
 			`create b|copy_env b|create c|copy_env c|rollback c|rollback b`},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -236,6 +236,11 @@ var importRules = []struct {
 		why:    "worktrees are a subsystem of their own: plain git through os/exec, used by the CLI (up, flow) and by core (teardown, prune) through their own wiring",
 	},
 	{
+		pkg:    "flow",
+		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "conductor", "config", "ipc", "bus", "hook", "app", "worktree", "mcp"},
+		why:    "the spec parsers and the flow engine are a subsystem the CLI links: they reach the server through a Caller and git through a Worktrees interface of their own",
+	},
+	{
 		pkg:    "bus",
 		banned: []string{"fyne.io", anyOtherModulePackage},
 		why:    "the bus and its event types are the leaf every subsystem shares; it imports none of them",
