@@ -2,6 +2,7 @@ package flow
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -49,10 +50,10 @@ func rpcCode(err error) (int, bool) {
 	return 0, false
 }
 
-// Settle rule: before text is fed to a pane, its output must have been
-// quiet for settleQuiet; a pane the flow just opened also gets
-// settleFloor from its start for its program to come up. After settleCap
-// the text is fed anyway.
+// Settle rule, before a submitting spawn unit's prompt is fed to the pane
+// it just opened: settleFloor from its start for its program to come up,
+// then its output quiet for settleQuiet; after settleCap the prompt is fed
+// anyway. Send units feed at once.
 var (
 	settleFloor = 1800 * time.Millisecond
 	settleQuiet = 300 * time.Millisecond
@@ -463,44 +464,63 @@ func (e *engine) runUnit(ctx context.Context, i int) outcome {
 		}
 		out.sid = sid
 	}
-	feed := ""
+	feed, hasFeed := "", false
 	if u.Kind == "send" {
-		feed = u.Send.Text
-	} else if u.Submit {
-		feed = u.Pane.Prompt
+		feed, hasFeed = u.Send.Text, true
+	} else if u.Submit && u.Pane.Prompt != "" {
+		feed, hasFeed = u.Pane.Prompt, true
 	}
-	if u.Kind == "send" || (u.Submit && feed != "") {
-		floor := time.Duration(0)
+	var send map[string]any
+	if hasFeed {
+		// A pane this unit just opened is let settle before its prompt
+		// is fed (its program is starting); a send goes out at once, so
+		// a barrier's match reaches the next pane within milliseconds
+		// (the server defers a submitted paste's Enter until the program
+		// echoed it).
 		if u.Kind == "spawn" {
-			floor = settleFloor - e.o.Now().Sub(spawned)
-		}
-		if err := e.settle(ctx, out.sid, floor); err != nil {
-			return fail(err)
+			if err := e.settle(ctx, out.sid, settleFloor-e.o.Now().Sub(spawned)); err != nil {
+				return fail(err)
+			}
 		}
 		text, err := substitute(feed, e.capture)
 		if err != nil {
 			return fail(unitError{err})
 		}
-		if err := e.o.Calls.Call(ctx, "surface.send_text", map[string]any{"surface_id": out.sid, "text": text, "submit": u.Submit}, nil); err != nil {
-			return fail(err)
-		}
+		send = map[string]any{"text": text, "submit": u.Submit}
 	}
 	if u.Ready == nil {
+		if send != nil {
+			send["surface_id"] = out.sid
+			if err := e.o.Calls.Call(ctx, "surface.send_text", send, nil); err != nil {
+				return fail(err)
+			}
+		}
 		return out
 	}
-	// A pane this unit opened and has typed nothing into: everything it
-	// shows is new. Otherwise only output after this point counts.
-	fromStart := u.Kind == "spawn" && !(u.Submit && feed != "")
-	params := map[string]any{"surface_ids": []uint64{out.sid}, "pattern": u.Ready.Pattern, "timeout_ms": u.Ready.TimeoutSecs * 1000, "from_start": fromStart}
-	if err := e.o.Waits.Call(ctx, "surface.wait", params, nil); err != nil {
-		if code, ok := rpcCode(err); ok && code == codeTimeout {
+	// The barrier counts what the pane prints from here on: a pane this
+	// unit opened and types nothing into counts everything it shows; a
+	// fed text goes out with the wait, once the server took its baseline,
+	// so even an instant answer to it is seen.
+	params := map[string]any{"surface_ids": []uint64{out.sid}, "pattern": u.Ready.Pattern, "timeout_ms": u.Ready.TimeoutSecs * 1000, "from_start": u.Kind == "spawn" && send == nil}
+	if send != nil {
+		params["send"] = send
+	}
+	var res struct {
+		Sent json.RawMessage `json:"sent"`
+	}
+	if err := e.o.Waits.Call(ctx, "surface.wait", params, &res); err != nil {
+		code, coded := rpcCode(err)
+		switch {
+		case coded && code == codeTimeout:
 			out.err, out.timedOut = fmt.Errorf("timed out after %ds waiting for /%s/", u.Ready.TimeoutSecs, u.Ready.Pattern), true
 			return out
-		}
-		if code, ok := rpcCode(err); ok && code != codeMethodNotFound {
+		case coded && strings.Contains(err.Error(), "closed before"):
 			return fail(unitError{errors.New("pane closed before the pattern appeared")})
 		}
 		return fail(err)
+	}
+	if send != nil && len(res.Sent) == 0 {
+		return fail(unitError{errors.New("the instance did not send the text with its wait; is it older than the flow engine?")})
 	}
 	if c := u.Capture; c != nil {
 		var page struct {

@@ -54,6 +54,10 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 		FromStart  bool       `json:"from_start"`
 		Direction  string     `json:"direction"`
 		Lines      int        `json:"lines"`
+		Send       *struct {
+			Text   string `json:"text"`
+			Submit bool   `json:"submit"`
+		} `json:"send"`
 	}
 	json.Unmarshal(raw, &p)
 	f.mu.Lock()
@@ -99,8 +103,18 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 			<-ctx.Done()
 			return ctx.Err()
 		}
-		out, ok := f.out[name]
 		f.log = append(f.log, fmt.Sprintf("wait %s /%s/ from_start=%t", name, p.Pattern, p.FromStart))
+		var sent any
+		if p.Send != nil {
+			if f.gate {
+				f.mu.Unlock()
+				return codedErr{-32601, "surface.send_text disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable"}
+			}
+			f.sent[name] = p.Send.Text
+			f.log = append(f.log, fmt.Sprintf("send %s %q submit=%t", name, p.Send.Text, p.Send.Submit))
+			sent = map[string]any{"sent": true}
+		}
+		out, ok := f.out[name]
 		if !ok {
 			f.mu.Unlock()
 			return codedErr{-32002, "wait timed out"}
@@ -113,7 +127,7 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 			f.mu.Unlock()
 			return codedErr{-32002, "wait timed out"}
 		}
-		return reply(map[string]any{"matched": true})
+		return reply(map[string]any{"matched": true, "sent": sent})
 	case "surface.read":
 		return reply(map[string]any{"text": f.out[f.names[p.SurfaceID]]})
 	}
