@@ -239,14 +239,20 @@ func Run(ctx context.Context, plan *FlowPlan, o RunOptions) (*Report, error) {
 		}
 		select {
 		case <-ctx.Done():
-			aborted = "interrupted (panes left running)"
 		case out := <-e.results:
 			running--
-			if out.abort != "" {
+			switch {
+			case ctx.Err() != nil:
+				// Interrupted: what the unit did last (likely failing
+				// because of the interruption) is not its outcome.
+			case out.abort != "":
 				aborted = out.abort
-				break
+			default:
+				e.finish(out)
 			}
-			e.finish(out)
+		}
+		if ctx.Err() != nil {
+			aborted = "interrupted (panes left running)"
 		}
 	}
 	cancel()
@@ -351,7 +357,7 @@ func (e *engine) schedule(launch func(int) string) (bool, string) {
 // report builds the final report.
 func (e *engine) report(aborted string) *Report {
 	r := &Report{Flow: e.plan.Name, Status: "ready"}
-	anyFailed, anyTimeout, allReady := false, false, true
+	anyTimeout, allReady := false, true
 	for _, st := range e.units {
 		sr := StepReport{ID: st.u.ID, Status: st.status}
 		if !st.start.IsZero() && !st.end.IsZero() {
@@ -367,7 +373,6 @@ func (e *engine) report(aborted string) *Report {
 			sr.Error = &msg
 		}
 		r.Steps = append(r.Steps, sr)
-		anyFailed = anyFailed || st.status == StatusFailed
 		anyTimeout = anyTimeout || (st.status == StatusFailed && st.timedOut)
 		allReady = allReady && st.status == StatusReady
 	}
@@ -380,7 +385,6 @@ func (e *engine) report(aborted string) *Report {
 		r.Status, r.Exit = "failed", exitTimeout
 	default:
 		r.Status, r.Exit = "failed", exitFailure
-		_ = anyFailed
 	}
 	return r
 }
@@ -418,14 +422,11 @@ func (e *engine) bootstrap(ctx context.Context) error {
 	for k, i := range roots {
 		st := e.units[i]
 		st.sid = res.SurfaceIDs[k]
-		e.panes[*st.u.Pane.namePtr()] = st.sid
+		e.panes[st.u.Pane.Name] = st.sid
 		e.set(st, StatusRunning, "")
 	}
 	return nil
 }
-
-// namePtr returns the pane's name (units always have one).
-func (pp *PlannedPane) namePtr() *string { return &pp.Name }
 
 // createWorktrees creates the planned worktrees of some units' panes
 // (never rolled back: the flow's panes stay, so do their worktrees).
