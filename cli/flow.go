@@ -1,3 +1,5 @@
+//go:build !client
+
 package cli
 
 import (
@@ -8,28 +10,6 @@ import (
 
 	"github.com/paneflow-go/paneflow/flow"
 )
-
-// flowVerb is `paneflow flow run <file> [--dry-run] [--json]`.
-func flowVerb() verb {
-	return verb{
-		name: "flow", interruptible: true, synopsis: "run <file> [--dry-run] [--json]",
-		summary: "run a pipeline of agents from a TOML flow spec (a DAG of steps with ready barriers)",
-		params:  []string{"run", "<file>"},
-		flags: []flagSpec{
-			{name: "dry-run", kind: boolFlag, usage: "print the resolved units and change nothing"},
-			{name: "json", kind: boolFlag, usage: "print the plan (with --dry-run) or the final report as JSON"},
-		},
-		details: "The whole spec is checked before anything happens (unknown keys, needs and cycles,\n" +
-			"patterns, captures, the pane budget, agents, worktrees, ports); a flow that submits\n" +
-			"checks the scripting gate first, even with --dry-run. Root steps open the workspace,\n" +
-			"the others start when every step they need is READY. A ready barrier waits for a\n" +
-			"line printed after its step began (^ and $ anchor at each line) and is told of output\n" +
-			"as it arrives. One progress line per transition goes to stderr; the report (a table,\n" +
-			"or --json) to stdout. Ctrl-C stops the orchestration and leaves every pane running.\n" +
-			"Exit 0 when every step is READY, 4 when a barrier timed out, 1 otherwise.\n",
-		run: runFlow,
-	}
-}
 
 // RPCCode lets package flow tell JSON-RPC errors from transport failures.
 func (r *rpcError) RPCCode() int { return r.e.Code }

@@ -1,3 +1,5 @@
+//go:build !client
+
 package cli
 
 import (
@@ -13,25 +15,9 @@ import (
 	"github.com/paneflow-go/paneflow/worktree"
 )
 
-// upVerb is `paneflow up <file> [--dry-run] [--json]`.
-func upVerb() verb {
-	return verb{
-		name: "up", interruptible: true, synopsis: "<file> [--dry-run] [--json]",
-		summary: "create a whole workspace (panes, agents, prompts, worktrees, ports) from a TOML spec",
-		params:  []string{"<file>"},
-		flags: []flagSpec{
-			{name: "dry-run", kind: boolFlag, usage: "print the resolved plan and change nothing"},
-			{name: "json", kind: boolFlag, usage: "print the plan (with --dry-run) or workspace.up's result as JSON"},
-		},
-		details: "The spec (paneflow.workspace.toml) is checked whole before anything happens: unknown\n" +
-			"keys, every pane rule, each cwd (~ and relative paths resolve here), agents on PATH,\n" +
-			"worktrees (planned read-only) and ${port_offset} ports. Then the planned worktrees are\n" +
-			"created (copy_env, setup), and one workspace.up call opens the panes; if that fails, the\n" +
-			"worktrees it created are removed again. Prompts are typed into the panes once they\n" +
-			"settle, never submitted.\n",
-		run: runUp,
-	}
-}
+// The spec verbs (up, flow) run here in every build but the client one,
+// which hands them to the server binary (see specverbs.go).
+const specVerbsInServer = false
 
 // flowCaller adapts a caller to flow.Caller, with the CLI's error
 // handling (JSON-RPC errors as "paneflow error <code>: …").

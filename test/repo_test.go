@@ -257,6 +257,12 @@ var importRules = []struct {
 		why:    "the nogui build is the server and CI binary: it must build with CGO_ENABLED=0 and run without a display",
 	},
 	{
+		pkg:    "cmd/paneflow",
+		tags:   "nogui,client",
+		banned: []string{"github.com/BurntSushi/toml", "flow", "worktree", "workspace", "terminal", "core"},
+		why:    "the command-line client starts on every CLI call: up and flow (TOML, git) are handed to paneflow-server like serve",
+	},
+	{
 		pkg:    "app/render",
 		banned: []string{"fyne.io", "workspace", "api", "cli", "core", "conductor", "config", "ipc", "bus", "hook", "app/termview", "app/session"},
 		why:    "the rasteriser turns a terminal snapshot into pixels: pure Go over the terminal package, testable and benchmarkable without the toolkit",
