@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -423,8 +424,13 @@ func prepareWorktrees(ctx context.Context, wt Worktrees, panes []*PlannedPane, l
 }
 
 // warnCommand makes a pane print msg before running command ("" = the
-// user's shell), so a failed setup shows in the pane itself.
+// user's shell), so a failed setup shows in the pane itself. On Windows,
+// whose pane shells are not POSIX, the command is left as it is (the
+// warning is on the CLI's stderr only).
 func warnCommand(msg, command string) string {
+	if runtime.GOOS == "windows" {
+		return command
+	}
 	q := shellJoin([]string{msg})
 	if command == "" {
 		return "printf '%s\\n' " + q + ` >&2; exec "${SHELL:-sh}"`
