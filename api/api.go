@@ -46,6 +46,10 @@ type Options struct {
 	// Clock times surface.wait's timeout and idle windows; nil means the
 	// system clock.
 	Clock clock.Clock
+	// Worktrees takes the managed worktrees of workspace.up and
+	// surface.split; nil refuses a managed_worktree param as not
+	// supported.
+	Worktrees WorktreeOwner
 
 	// heartbeat overrides heartbeatInterval (tests).
 	heartbeat time.Duration

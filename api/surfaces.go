@@ -261,6 +261,10 @@ func (s *server) surfaceSplit(_ context.Context, params json.RawMessage) (any, e
 	if err != nil {
 		return nil, err
 	}
+	wt, err := s.managedWorktree(p.ManagedWorktree, "")
+	if err != nil {
+		return nil, err
+	}
 	var target uint64
 	if p.SurfaceID != nil {
 		if *p.SurfaceID == 0 {
@@ -271,6 +275,9 @@ func (s *server) surfaceSplit(_ context.Context, params json.RawMessage) (any, e
 	info, panes, err := s.m.Split(target, dir, spec)
 	if err != nil {
 		return nil, fail(err)
+	}
+	if wt != nil {
+		s.o.Worktrees.Adopt(info.ID, *wt)
 	}
 	return splitResult{Split: true, Direction: p.Direction, Panes: panes, SurfaceID: info.ID}, nil
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"regexp"
@@ -35,6 +36,11 @@ type waitParams struct {
 	// FromStart counts the text already in the panes as new, so a wait
 	// issued right after starting a pane cannot miss its first output.
 	FromStart bool `json:"from_start"`
+	// Send, when set, is a surface.send_text request (text, submit,
+	// paste) for the one watched pane, carried out once the baseline is
+	// taken: output the text provokes, however fast, counts as new. The
+	// flow engine's barriers use it.
+	Send json.RawMessage `json:"send"`
 }
 
 type waitMatch struct {
@@ -47,6 +53,8 @@ type waitResult struct {
 	Idle    bool        `json:"idle"`
 	Panes   []uint64    `json:"panes"`
 	Matches []waitMatch `json:"matches"`
+	// Sent is surface.send_text's result for a request with "send".
+	Sent any `json:"sent,omitempty"`
 }
 
 // waitRequest is a validated surface.wait request.
@@ -58,6 +66,9 @@ type waitRequest struct {
 	panes   []*workspace.Surface
 	// fromStart: all text already in the panes counts as new.
 	fromStart bool
+	// send: surface.send_text params for the one pane, sent after the
+	// baseline; nil for none.
+	send map[string]json.RawMessage
 }
 
 func (s *server) parseWait(params json.RawMessage) (waitRequest, error) {
@@ -103,6 +114,15 @@ func (s *server) parseWait(params json.RawMessage) (waitRequest, error) {
 			return r, ipc.InvalidParams("invalid pattern: %s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 		}
 		r.pat = pat
+	}
+	if v := bytes.TrimSpace(p.Send); len(v) > 0 && !bytes.Equal(v, []byte("null")) {
+		if len(p.SurfaceIDs) != 1 {
+			return r, ipc.InvalidParams("'send' needs exactly one pane in 'surface_ids'")
+		}
+		if err := json.Unmarshal(v, &r.send); err != nil {
+			return r, ipc.InvalidParams("send: %s", jsonDetail(err))
+		}
+		r.send["surface_id"] = json.RawMessage(strconv.FormatUint(p.SurfaceIDs[0], 10))
 	}
 	seen := map[uint64]bool{}
 	for _, id := range p.SurfaceIDs {
@@ -407,6 +427,14 @@ func (s *server) surfaceWait(ctx context.Context, params json.RawMessage) (any, 
 		panes[i] = wp
 		wg.Go(func() { notify(wp, ch, wake, quit) })
 	}
+	var sent any
+	if r.send != nil {
+		// After the baseline, so an answer to the text cannot be missed.
+		raw, _ := json.Marshal(r.send)
+		if sent, err = s.sendText(ctx, raw); err != nil {
+			return nil, err
+		}
+	}
 	for {
 		now := clk.Now()
 		for _, wp := range panes {
@@ -425,6 +453,7 @@ func (s *server) surfaceWait(ctx context.Context, params json.RawMessage) (any, 
 			}
 		}
 		if res, err, done := r.decide(panes, now); done {
+			res.Sent = sent
 			return res, err
 		}
 		if !now.Before(deadline) {

@@ -217,11 +217,13 @@ type paneParams struct {
 	Focus   bool                       `json:"focus"`
 	Label   *string                    `json:"label"`
 	Name    *string                    `json:"name"`
-	// Not supported yet (worktrees, context files and profiles come
-	// with later issues): present and not null/empty means an error.
-	Profile         json.RawMessage `json:"profile"`
-	Context         json.RawMessage `json:"context"`
+	// ManagedWorktree is handed to Options.Worktrees (see
+	// server.managedWorktree).
 	ManagedWorktree json.RawMessage `json:"managed_worktree"`
+	// Not supported yet (context files and profiles come with later
+	// issues): present and not null/empty means an error.
+	Profile json.RawMessage `json:"profile"`
+	Context json.RawMessage `json:"context"`
 }
 
 // spec validates the unsupported fields and converts to a PaneSpec.
@@ -230,7 +232,7 @@ func (p *paneParams) spec(prefix string) (workspace.PaneSpec, error) {
 	for _, f := range []struct {
 		name string
 		raw  json.RawMessage
-	}{{"managed_worktree", p.ManagedWorktree}, {"context", p.Context}, {"profile", p.Profile}} {
+	}{{"context", p.Context}, {"profile", p.Profile}} {
 		v := bytes.TrimSpace(f.raw)
 		if len(v) == 0 || bytes.Equal(v, []byte("null")) || bytes.Equal(v, []byte(`""`)) {
 			continue
@@ -284,12 +286,16 @@ func (s *server) workspaceUp(_ context.Context, params json.RawMessage) (any, er
 		return nil, ipc.InvalidParams("layout exceeds maximum pane count (%d)", s.m.MaxPanes())
 	}
 	u := workspace.UpSpec{Title: "Workspace", Preset: p.Layout, Focus: -1}
+	wts := make([]*ManagedWorktree, len(p.Panes))
 	if p.Name != nil {
 		u.Title = *p.Name
 	}
 	for i := range p.Panes {
 		sp, err := p.Panes[i].spec(fmt.Sprintf("pane %d: ", i))
 		if err != nil {
+			return nil, err
+		}
+		if wts[i], err = s.managedWorktree(p.Panes[i].ManagedWorktree, fmt.Sprintf("pane %d: ", i)); err != nil {
 			return nil, err
 		}
 		u.Panes = append(u.Panes, sp)
@@ -302,7 +308,10 @@ func (s *server) workspaceUp(_ context.Context, params json.RawMessage) (any, er
 		return nil, fail(err)
 	}
 	res := upResult{Index: info.Index, Title: info.Title, Panes: info.Panes, SurfaceIDs: []uint64{}, Labels: []*string{}}
-	for _, sf := range surfaces {
+	for i, sf := range surfaces {
+		if wts[i] != nil {
+			s.o.Worktrees.Adopt(sf.ID(), *wts[i])
+		}
 		res.SurfaceIDs = append(res.SurfaceIDs, sf.ID())
 		if name := sf.CustomName(); name != "" {
 			res.Labels = append(res.Labels, &name)

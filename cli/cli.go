@@ -56,6 +56,12 @@ type Verb struct {
 	// ends with ExitOK and wait with ExitInterrupted. The other verbs end
 	// in moments; a caller may leave the signal's default action to them.
 	Interruptible bool
+
+	// InServer is set when this build does not carry the verb out: the
+	// command-line client (build tag client) leaves out what up and flow
+	// need, and its caller must hand the whole command line to the server
+	// binary instead of calling [Run].
+	InServer bool
 }
 
 // Verbs returns every verb this package implements, in the order the usage
@@ -65,7 +71,7 @@ func Verbs() []Verb {
 	for _, v := range verbs {
 		out = append(out, Verb{
 			Name: v.name, Aliases: append([]string(nil), v.aliases...), Args: v.synopsis, Summary: v.summary,
-			Interruptible: v.interruptible,
+			Interruptible: v.interruptible, InServer: v.inServer && specVerbsInServer,
 		})
 	}
 	return out
@@ -182,7 +188,10 @@ type verb struct {
 	details  string // paragraphs for --help, each line ending in "\n"
 	// interruptible: see Verb.Interruptible
 	interruptible bool
-	run           func(ctx context.Context, s *session, in *input) error
+	// inServer: the verb needs packages the client build leaves out;
+	// see Verb.InServer.
+	inServer bool
+	run      func(ctx context.Context, s *session, in *input) error
 }
 
 // lookupVerb returns the verb called name (or aliased so), or nil.

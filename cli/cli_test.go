@@ -95,11 +95,11 @@ func TestVerbsAndIsVerb(t *testing.T) {
 			long = append(long, v.Name)
 		}
 	}
-	if diff := cmp.Diff([]string{"wait", "watch"}, long); diff != "" {
+	if diff := cmp.Diff([]string{"wait", "watch", "up", "flow"}, long); diff != "" {
 		t.Errorf("interruptible verbs differ (-want +got):\n%s", diff)
 	}
 	want := []string{"ls", "list_panes", "read", "read_pane", "search", "search_pane", "new", "select", "split", "focus",
-		"resize", "rename", "close", "send", "key", "wait", "watch", "ps", "status"}
+		"resize", "rename", "close", "send", "key", "wait", "watch", "ps", "status", "up", "flow"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("Verbs() names differ (-want +got):\n%s", diff)
 	}

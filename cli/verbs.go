@@ -183,6 +183,7 @@ func init() {
 			run: runStatus,
 		},
 	}
+	verbs = append(verbs, upVerb(), flowVerb())
 }
 
 // humanFlag is the --human flag of the verbs that have a table form.

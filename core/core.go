@@ -56,6 +56,21 @@ type Options struct {
 	// Clock is the time source of every subsystem's timers; nil means the
 	// system clock. Tests give a clock.Fake.
 	Clock clock.Clock
+	// WorktreeRegistry is the file that records the git worktrees
+	// Paneflow created (see package worktree); "" means
+	// $XDG_STATE_HOME/paneflow/worktrees.json, "-" keeps no record.
+	WorktreeRegistry string
+}
+
+// worktreeRegistry resolves Options.WorktreeRegistry.
+func (o Options) worktreeRegistry(getenv func(string) string) string {
+	switch o.WorktreeRegistry {
+	case "":
+		return worktreeRegistryPath(getenv)
+	case "-":
+		return ""
+	}
+	return o.WorktreeRegistry
 }
 
 // Core is a running headless Paneflow.
@@ -121,12 +136,18 @@ func New(o Options) (*Core, error) {
 		Processes:      systemProcesses,
 		ProcessArgs:    terminal.ProcessArgs,
 	})
+	// The worktree owner must exist before the api methods are
+	// registered (they hand it managed worktrees); it starts, and so
+	// stops, after the "workspace" subsystem.
+	worktrees := newWorktreeOwner(o.worktreeRegistry(getenv), func(id uint64) bool { _, ok := c.Workspaces.Surface(id); return ok })
 	c.Registry = ipc.NewRegistry()
 	exec := ipc.NewQueueExecutor(256)
 	c.server = &ipc.Server{Path: path, Registry: c.Registry, Executor: exec, Logf: logf}
 	c.group = subsystem.NewGroup(subsystem.Options{Registry: c.Registry, Bus: c.Bus, Logf: logf, Clock: o.Clock, Getenv: getenv})
 	// Start order: the conductor first, so it sees every pane created;
-	// shutdown runs the other way (socket, panes, conductor).
+	// the worktree owner after the model, so it stops following pane
+	// closes before the panes close (quitting tears no worktree down).
+	// Shutdown runs the other way (socket, worktrees, panes, conductor).
 	err := c.group.Start(
 		c.Conductor,
 		&modelMethods{m: c.Workspaces, o: api.Options{
@@ -137,7 +158,9 @@ func New(o Options) (*Core, error) {
 			Version:      version.String(),
 			Logf:         logf,
 			Agents:       c.Conductor,
+			Worktrees:    worktrees,
 		}},
+		worktrees,
 		&socket{srv: c.server, exec: exec},
 	)
 	if err != nil {
@@ -181,7 +204,8 @@ func (c *Core) Serve(ctx context.Context) error {
 }
 
 // Shutdown stops the subsystems in reverse start order (the socket,
-// removing its file; every pane; the conductor), then the bus. It is
+// removing its file; the worktree owner; every pane; the conductor), then
+// the bus. It is
 // bounded by ctx and by the panes' kill grace. Calling it again does
 // nothing.
 func (c *Core) Shutdown(ctx context.Context) error {

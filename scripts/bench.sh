@@ -15,6 +15,9 @@
 #     capture-pane polled every 500 ms), creating a pane until its first
 #     output is seen, and creating a pane and pinging the server while 100
 #     panes stream 1 MB each. Each reports the median of several samples.
+#   - the flow engine's barrier (issue 14): a line printed in one pane → the
+#     dependent `send` step's text read in another, through `flow run`; and
+#     `paneflow up` of 8 command panes against the same layout built by tmux.
 # Then, once, the desktop app's rendering (BenchmarkGUI in test/gui, under
 # its own Xvfb): a 200x50 pane catting 30 MB of dense SGR output (frame rate
 # and frame cost from the widget's render probe, throughput against the same
@@ -71,7 +74,7 @@ while [ "$i" -le "$count" ]; do
 		-test.run '^$' -test.bench '^Benchmark(PTY|ScrollbackMemory)$' -test.benchtime=1x -test.timeout=30m
 	echo "== round $i of $count: server (paneflow serve, tmux server)"
 	run env PANEFLOW_BENCH_TMUX=1 PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.test" \
-		-test.run '^$' -test.bench '^Benchmark(CLIRead|SocketRead|WaitDelay|FirstOutput|Flood)$' \
+		-test.run '^$' -test.bench '^Benchmark(CLIRead|SocketRead|WaitDelay|FirstOutput|Flood|FlowBarrier|Up)$' \
 		-test.benchtime=1x -test.timeout=30m
 	i=$((i + 1))
 done

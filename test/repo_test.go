@@ -231,6 +231,26 @@ var importRules = []struct {
 		why:    "the headless core runs in `paneflow serve` with no display",
 	},
 	{
+		pkg:    "worktree",
+		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "conductor", "config", "ipc", "bus", "hook", "app", "flow", "mcp"},
+		why:    "worktrees are a subsystem of their own: plain git through os/exec, used by the CLI (up, flow) and by core (teardown, prune) through their own wiring",
+	},
+	{
+		pkg:    "flow",
+		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "conductor", "config", "ipc", "bus", "hook", "app", "worktree", "mcp"},
+		why:    "the spec parsers and the flow engine are a subsystem the CLI links: they reach the server through a Caller and git through a Worktrees interface of their own",
+	},
+	{
+		pkg:    "worktree",
+		banned: []string{"subsystem", "internal/clock"},
+		why:    "package worktree is plain git that the CLI links too; its server-side owner (a subsystem: teardown, prune) lives in core (up.go)",
+	},
+	{
+		pkg:    "flow",
+		banned: []string{"subsystem"},
+		why:    "the flow engine runs in the CLI process, not in the core: it is no subsystem and needs none of the contract",
+	},
+	{
 		pkg:    "bus",
 		banned: []string{"fyne.io", anyOtherModulePackage},
 		why:    "the bus and its event types are the leaf every subsystem shares; it imports none of them",
@@ -245,6 +265,12 @@ var importRules = []struct {
 		tags:   "nogui",
 		banned: []string{"fyne.io"},
 		why:    "the nogui build is the server and CI binary: it must build with CGO_ENABLED=0 and run without a display",
+	},
+	{
+		pkg:    "cmd/paneflow",
+		tags:   "nogui,client",
+		banned: []string{"github.com/BurntSushi/toml", "flow", "worktree", "workspace", "terminal", "core"},
+		why:    "the command-line client starts on every CLI call: up and flow (TOML, git) are handed to paneflow-server like serve",
 	},
 	{
 		pkg:    "app/render",

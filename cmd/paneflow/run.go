@@ -107,6 +107,9 @@ func clientCommands() []command {
 			// cost 0.3 ms of every CLI call.
 			help: func() string { h, _ := cli.Help(v.Name); return h },
 			run: func(ctx context.Context, inv *invocation, args []string) error {
+				if v.InServer {
+					return runInServer(inv, append([]string{v.Name}, args...))
+				}
 				if v.Interruptible {
 					var stop context.CancelFunc
 					ctx, stop = interruptible(ctx)

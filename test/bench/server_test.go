@@ -119,8 +119,9 @@ func userEnv(overrides ...string) []string {
 
 // startPaneflow starts `paneflow serve --size 80x24` with an isolated HOME
 // and XDG tree and /bin/sh as the shell, waits until it answers
-// system.ping and stops it (SIGTERM) when b ends.
-func startPaneflow(b testing.TB) *pfServer {
+// system.ping and stops it (SIGTERM) when b ends. extra adds environment
+// variables (KEY=value) to the server's and the CLI's.
+func startPaneflow(b testing.TB, extra ...string) *pfServer {
 	b.Helper()
 	bin := paneflowBin(b)
 	dir, err := os.MkdirTemp("", "pfb-")
@@ -135,6 +136,7 @@ func startPaneflow(b testing.TB) *pfServer {
 		"XDG_RUNTIME_DIR="+filepath.Join(dir, "run"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"),
 		"PANEFLOW_SOCKET_PATH="+s.sock,
 	)
+	s.env = append(s.env, extra...)
 	s.cmd = exec.Command(bin, "serve", "--socket", s.sock, "--size", fmt.Sprintf("%dx%d", srvCols, srvRows))
 	s.cmd.Env = s.env
 	s.cmd.Stderr = s.errs

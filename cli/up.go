@@ -1,0 +1,142 @@
+//go:build !client
+
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/paneflow-go/paneflow/flow"
+	"github.com/paneflow-go/paneflow/worktree"
+)
+
+// The spec verbs (up, flow) run here in every build but the client one,
+// which hands them to the server binary (see specverbs.go).
+const specVerbsInServer = false
+
+// flowCaller adapts a caller to flow.Caller, with the CLI's error
+// handling (JSON-RPC errors as "paneflow error <code>: …").
+type flowCaller struct{ c caller }
+
+func (f flowCaller) Call(ctx context.Context, method string, params, result any) error {
+	_, err := callInto(ctx, f.c, method, params, result)
+	return err
+}
+
+// gitWorktrees adapts package worktree to flow.Worktrees.
+type gitWorktrees struct{ env []string }
+
+func (gitWorktrees) Plan(ctx context.Context, cwd, branch string) (flow.Worktree, error) {
+	p, err := worktree.PlanFor(ctx, cwd, branch)
+	if err != nil {
+		return flow.Worktree{}, err
+	}
+	return flow.Worktree{Path: p.Path, RepoRoot: p.RepoRoot, Branch: p.Branch, Action: string(p.Action), NewBranch: p.NewBranch, Private: p}, nil
+}
+
+func plan(w flow.Worktree) worktree.Plan {
+	if p, ok := w.Private.(worktree.Plan); ok {
+		return p
+	}
+	return worktree.Plan{Path: w.Path, RepoRoot: w.RepoRoot, Branch: w.Branch, Action: worktree.Action(w.Action), NewBranch: w.NewBranch}
+}
+
+func (gitWorktrees) Create(ctx context.Context, w flow.Worktree) error {
+	return worktree.Create(ctx, plan(w))
+}
+
+func (gitWorktrees) CopyEnv(ctx context.Context, w flow.Worktree) ([]string, error) {
+	return worktree.CopyEnv(ctx, w.RepoRoot, w.Path)
+}
+
+func (g gitWorktrees) Setup(ctx context.Context, w flow.Worktree, script string, timeout time.Duration) error {
+	return worktree.RunSetup(ctx, w.Path, script, g.env, timeout)
+}
+
+func (gitWorktrees) Rollback(ctx context.Context, w flow.Worktree) error {
+	return worktree.Rollback(ctx, plan(w))
+}
+
+// flowHost is what resolving a spec consults here: this process's
+// directory, HOME, PATH, a bind probe, and git.
+func (s *session) flowHost() flow.Host {
+	home := s.getenv("HOME")
+	if home == "" && s.goos == "windows" {
+		home = s.getenv("USERPROFILE")
+	}
+	return flow.Host{Getwd: s.getwd, Home: home, LookPath: exec.LookPath, Worktrees: gitWorktrees{}}
+}
+
+// readSpec reads a spec file named on the command line.
+func (s *session) readSpec(name string) ([]byte, error) {
+	p := name
+	if !filepath.IsAbs(p) {
+		wd, err := s.getwd()
+		if err != nil {
+			return nil, err
+		}
+		p = filepath.Join(wd, p)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("cannot read %s: %v", name, err)
+	}
+	return b, nil
+}
+
+func runUp(ctx context.Context, s *session, in *input) error {
+	file := in.args[0]
+	data, err := s.readSpec(file)
+	if err != nil {
+		return err
+	}
+	spec, err := flow.ParseWorkspace(data)
+	if err != nil {
+		return fmt.Errorf("%s: %v", file, err)
+	}
+	plan, err := flow.ResolveWorkspace(ctx, spec, s.flowHost())
+	if err != nil {
+		return err
+	}
+	if in.bool("dry-run") {
+		if in.bool("json") {
+			return s.printJSON(plan)
+		}
+		return plan.WriteText(s.stdout)
+	}
+	c, err := s.connect()
+	if err != nil {
+		return err
+	}
+	warn := func(msg string) { fmt.Fprintf(s.stderr, "paneflow: %s\n", msg) }
+	res, err := flow.Up(ctx, plan, gitWorktrees{}, flowCaller{c}, warn)
+	if err != nil {
+		return err
+	}
+	if in.bool("json") {
+		return s.printJSON(res)
+	}
+	fmt.Fprintf(s.stdout, "workspace %q (index %d): %d pane(s)\n", res.Title, res.Index, res.Panes)
+	for i, id := range res.SurfaceIDs {
+		name := ""
+		if i < len(res.Labels) && res.Labels[i] != nil {
+			name = *res.Labels[i]
+		}
+		pp := plan.Panes[i]
+		what := pp.Command
+		if what == "" {
+			what = "(shell)"
+		}
+		fmt.Fprintf(s.stdout, "%4d  %-16s %s  [%s]\n", id, name, what, pp.Cwd)
+	}
+	return nil
+}

@@ -1,0 +1,246 @@
+//go:build !windows
+
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/paneflow-go/paneflow/config"
+	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/ipc/ipctest"
+	"github.com/paneflow-go/paneflow/subsystem"
+	"github.com/paneflow-go/paneflow/worktree"
+)
+
+func gitT(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// TestManagedWorktreeTeardown: closing a workspace removes the clean
+// worktree Paneflow created, keeps a dirty one, never touches one it did
+// not create; an orphan recorded by an earlier run is pruned at start.
+func TestManagedWorktreeTeardown(t *testing.T) {
+	ctx := context.Background()
+	root := newRepo(t)
+	plans := map[string]worktree.Plan{}
+	for _, b := range []string{"clean", "dirty", "orphan"} {
+		p, err := worktree.PlanFor(ctx, root, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := worktree.Create(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		plans[b] = p
+	}
+	foreign := filepath.Join(filepath.Dir(root), "foreign")
+	gitT(t, root, "worktree", "add", "-q", "-b", "foreign", foreign)
+	regPath := filepath.Join(t.TempDir(), "worktrees.json")
+	o := plans["orphan"]
+	if err := worktree.OpenRegistry(regPath).Add(worktree.Record{Path: o.Path, RepoRoot: o.RepoRoot, Branch: "orphan", Teardown: "auto"}); err != nil {
+		t.Fatal(err)
+	}
+
+	logs := make(chan string, 100)
+	cfg := config.Default()
+	cfg.DefaultShell = "/bin/sh"
+	c, err := New(Options{
+		SocketPath: ipctest.NewPath(t), Cols: 80, Rows: 24, Config: &cfg, WorktreeRegistry: regPath,
+		Getenv: func(string) string { return "" },
+		Logf: func(f string, a ...any) {
+			t.Logf(f, a...)
+			select {
+			case logs <- fmt.Sprintf(f, a...):
+			default:
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- c.Serve(ctx) }()
+	cl := &ipc.Client{Path: c.SocketPath}
+	mw := func(p worktree.Plan, action string) map[string]any {
+		return map[string]any{"path": p.Path, "repo_root": p.RepoRoot, "branch": p.Branch, "action": action}
+	}
+	var up struct {
+		Index int `json:"index"`
+	}
+	err = cl.Call(ctx, "workspace.up", map[string]any{"panes": []any{
+		map[string]any{"cwd": plans["clean"].Path, "managed_worktree": mw(plans["clean"], "create")},
+		map[string]any{"cwd": plans["dirty"].Path, "managed_worktree": mw(plans["dirty"], "create")},
+		map[string]any{"cwd": foreign, "managed_worktree": mw(worktree.Plan{Path: foreign, RepoRoot: plans["clean"].RepoRoot, Branch: "foreign"}, "reuse")},
+	}}, &up)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(plans["dirty"].Path, "wip"), []byte("x"), 0o644)
+	if err := cl.Call(ctx, "workspace.close", map[string]any{"index": up.Index}, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{
+		"paneflow: orphan worktree " + o.Path + ": removed":                      true,
+		"paneflow: worktree " + plans["clean"].Path + ": removed":                true,
+		"paneflow: worktree kept: uncommitted changes in " + plans["dirty"].Path: true,
+	}
+	for len(want) > 0 {
+		l := <-logs // the test's deadline bounds this
+		delete(want, l)
+	}
+	sctx, cancel := context.WithTimeout(ctx, testDeadline)
+	defer cancel()
+	if err := c.Shutdown(sctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-served; !errors.Is(err, ipc.ErrServerClosed) {
+		t.Fatal(err)
+	}
+	for _, p := range []string{plans["dirty"].Path, foreign} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s was removed", p)
+		}
+	}
+	for _, p := range []string{plans["clean"].Path, o.Path} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s is still there", p)
+		}
+	}
+	recs, _ := worktree.OpenRegistry(regPath).Records()
+	if len(recs) != 1 || recs[0].Path != plans["dirty"].Path {
+		t.Errorf("registry keeps %+v, want only the dirty worktree", recs)
+	}
+}
+
+// newRepo makes a git repository with one commit in a directory whose
+// path holds a space.
+func newRepo(t *testing.T) string {
+	t.Helper()
+	root := filepath.Join(t.TempDir(), "a repo")
+	os.MkdirAll(root, 0o755)
+	gitT(t, root, "init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(root, "f"), []byte("x"), 0o644)
+	gitT(t, root, "add", ".")
+	gitT(t, root, "commit", "-q", "-m", "one")
+	return root
+}
+
+// TestQuitKeepsWorktrees: the worktree subsystem starts after the
+// workspace model, so it shuts down before the panes close: quitting
+// leaves a clean worktree Paneflow created, and its record, for the next
+// start to prune.
+func TestQuitKeepsWorktrees(t *testing.T) {
+	ctx := context.Background()
+	root := newRepo(t)
+	p, err := worktree.PlanFor(ctx, root, "quit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := worktree.Create(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	regPath := filepath.Join(t.TempDir(), "worktrees.json")
+	cfg := config.Default()
+	cfg.DefaultShell = "/bin/sh"
+	c, err := New(Options{
+		SocketPath: ipctest.NewPath(t), Cols: 80, Rows: 24, Config: &cfg, WorktreeRegistry: regPath,
+		Getenv: func(string) string { return "" }, NoInitialWorkspace: true, Logf: t.Logf,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := c.group.Started()
+	if w, m := slices.Index(got, "worktree"), slices.Index(got, "workspace"); w < 0 || m < 0 || w < m {
+		t.Fatalf("started %q: want worktree after workspace", got)
+	}
+	served := make(chan error, 1)
+	go func() { served <- c.Serve(ctx) }()
+	cl := &ipc.Client{Path: c.SocketPath}
+	err = cl.Call(ctx, "workspace.up", map[string]any{"panes": []any{
+		map[string]any{"cwd": p.Path, "managed_worktree": map[string]any{"path": p.Path, "repo_root": p.RepoRoot, "branch": p.Branch, "action": "create"}},
+	}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sctx, cancel := context.WithTimeout(ctx, testDeadline)
+	defer cancel()
+	if err := c.Shutdown(sctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-served; !errors.Is(err, ipc.ErrServerClosed) {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p.Path); err != nil {
+		t.Errorf("quitting removed the worktree: %v", err)
+	}
+	recs, _ := worktree.OpenRegistry(regPath).Records()
+	if len(recs) != 1 || recs[0].Path != p.Path {
+		t.Errorf("registry keeps %+v, want the worktree", recs)
+	}
+}
+
+// TestWorktreeSkippedWithoutGit: without git on PATH the worktree
+// subsystem is left out (logged) and managed worktrees are refused with
+// the reason, before any pane is made; the rest of the core runs.
+func TestWorktreeSkippedWithoutGit(t *testing.T) {
+	t.Setenv("PATH", t.TempDir()) // the core's own exec.LookPath("git")
+	logs := make(chan string, 100)
+	cfg := config.Default()
+	cfg.DefaultShell = "/bin/sh"
+	c, err := New(Options{
+		SocketPath: ipctest.NewPath(t), Cols: 80, Rows: 24, Config: &cfg, WorktreeRegistry: "-",
+		Getenv: func(string) string { return "" }, NoInitialWorkspace: true,
+		Logf: func(f string, a ...any) {
+			t.Logf(f, a...)
+			select {
+			case logs <- fmt.Sprintf(f, a...):
+			default:
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), testDeadline)
+		defer cancel()
+		c.Shutdown(sctx)
+	}()
+	if got := c.group.Started(); slices.Contains(got, "worktree") {
+		t.Fatalf("started %q with no git on PATH", got)
+	}
+	skipped := false
+	for len(logs) > 0 { // New logged the skip before it returned
+		l := <-logs
+		skipped = skipped || strings.HasPrefix(l, "paneflow: worktree skipped: git not found") && strings.HasSuffix(l, subsystem.ErrSkip.Error())
+	}
+	if !skipped {
+		t.Error("the skip was not logged")
+	}
+	go c.Serve(context.Background())
+	cl := &ipc.Client{Path: c.SocketPath}
+	dir := t.TempDir()
+	err = cl.Call(context.Background(), "workspace.up", map[string]any{"panes": []any{
+		map[string]any{"cwd": dir, "managed_worktree": map[string]any{"path": dir, "repo_root": dir, "branch": "b", "action": "create"}},
+	}}, nil)
+	var re *ipc.Error
+	if !errors.As(err, &re) || re.Code != ipc.CodeInvalidParams || !strings.HasPrefix(re.Message, "pane 0: managed_worktree is not supported by this server: git not found") {
+		t.Fatalf("workspace.up: %v, want managed_worktree refused", err)
+	}
+	if n := len(c.Workspaces.Surfaces()); n != 0 {
+		t.Errorf("%d panes after the refused up", n)
+	}
+}

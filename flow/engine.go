@@ -1,0 +1,663 @@
+package flow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Unit states as the report shows them.
+const (
+	StatusPending = "PENDING"
+	StatusRunning = "RUNNING"
+	StatusReady   = "READY"
+	StatusFailed  = "FAILED"
+	StatusSkipped = "SKIPPED"
+)
+
+// Exit codes of a flow run (package cli owns the list; these match it).
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitTimeout = 4
+)
+
+// JSON-RPC error codes the engine tells apart.
+const (
+	codeMethodNotFound = -32601 // the scripting gate is closed
+	codeTimeout        = -32002 // surface.wait gave up
+)
+
+// CodedError is an error that carries a JSON-RPC error code; the CLI's
+// errors for error replies implement it. Errors without a code are
+// transport failures (the instance is unreachable).
+type CodedError interface {
+	error
+	RPCCode() int
+}
+
+// rpcCode returns err's JSON-RPC code, if it has one.
+func rpcCode(err error) (int, bool) {
+	var ce CodedError
+	if errors.As(err, &ce) {
+		return ce.RPCCode(), true
+	}
+	return 0, false
+}
+
+// Settle rule, before a submitting spawn unit's prompt is fed to the pane
+// it just opened: settleFloor from its start for its program to come up,
+// then its output quiet for settleQuiet; after settleCap the prompt is fed
+// anyway. Send units feed at once.
+var (
+	settleFloor = 1800 * time.Millisecond
+	settleQuiet = 300 * time.Millisecond
+	settleCap   = 8 * time.Second
+)
+
+// RunOptions is what [Run] works with. Calls and Waits must be set.
+type RunOptions struct {
+	// Calls makes the short requests (workspace.up, surface.split,
+	// surface.send_text, surface.read, system.capabilities).
+	Calls Caller
+	// Waits makes the blocking surface.wait requests; its calls must be
+	// allowed to last as long as the longest barrier.
+	Waits Caller
+	// Worktrees creates the planned worktrees; nil makes a flow with
+	// worktrees fail.
+	Worktrees Worktrees
+	// Resolve finds a pane by any CLI selector, for a send target that
+	// names no pane of the flow.
+	Resolve func(ctx context.Context, target string) (uint64, error)
+	// Progress receives one line per unit transition; nil discards them.
+	Progress io.Writer
+	// Warn receives diagnostics; nil discards them.
+	Warn func(string)
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// StepReport is one unit in a [Report].
+type StepReport struct {
+	ID         string  `json:"id"`
+	Status     string  `json:"status"`
+	DurationMS *int64  `json:"duration_ms"`
+	SurfaceID  *uint64 `json:"surface_id"`
+	Error      *string `json:"error"`
+}
+
+// Report is the outcome of a flow run.
+type Report struct {
+	Flow    string       `json:"flow"`
+	Status  string       `json:"status"` // "ready", "failed" or "aborted"
+	Aborted *string      `json:"aborted"`
+	Steps   []StepReport `json:"steps"`
+	// Exit is the process exit code: 0 all READY, 4 a barrier timed out,
+	// 1 otherwise (or aborted).
+	Exit int `json:"-"`
+}
+
+// WriteText prints the report as a table.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("---\n")
+	for _, s := range r.Steps {
+		e := ""
+		if s.Error != nil {
+			e = *s.Error
+		}
+		fmt.Fprintf(&b, "%-24s %-8s %s\n", s.ID, s.Status, e)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// unitState is a unit as the engine tracks it; owned by Run's goroutine.
+type unitState struct {
+	u        *Unit
+	status   string
+	start    time.Time
+	end      time.Time
+	sid      uint64
+	err      string
+	timedOut bool
+}
+
+// outcome is what a unit's worker hands back.
+type outcome struct {
+	i        int
+	sid      uint64
+	err      error
+	timedOut bool
+	abort    string // non-empty: the whole flow stops with this reason
+}
+
+// engine is one run of a plan.
+type engine struct {
+	plan    *FlowPlan
+	o       RunOptions
+	start   time.Time
+	units   []*unitState
+	anchor  uint64
+	results chan outcome
+
+	mu       sync.Mutex
+	captures map[string]string
+	panes    map[string]uint64 // pane name → surface id, once spawned
+	splits   int               // split calls so far (directions alternate)
+}
+
+// CheckGate asks the instance whether the scripting gate is open, as a
+// flow that submits needs it: an error when it is closed, nil when it is
+// open or the instance predates the field.
+func CheckGate(ctx context.Context, c Caller) error {
+	var caps struct {
+		Scripting *bool `json:"scripting"`
+	}
+	if err := c.Call(ctx, "system.capabilities", struct{}{}, &caps); err != nil {
+		return err
+	}
+	if caps.Scripting != nil && !*caps.Scripting {
+		return ErrGateClosed
+	}
+	return nil
+}
+
+// ErrGateClosed is CheckGate's answer for a closed scripting gate.
+var ErrGateClosed = errors.New("this flow submits prompts: relaunch Paneflow with PANEFLOW_IPC_SCRIPTING=1 (or drop the `submit = true` flags)")
+
+// Run carries a plan out: the root units open the workspace in one
+// workspace.up, the others start as their needs become READY. It returns
+// the report, or an error when the bootstrap failed (nothing to report).
+// Cancelling ctx (Ctrl-C) stops the orchestration; panes, agents and
+// worktrees are never closed by the engine.
+func Run(ctx context.Context, plan *FlowPlan, o RunOptions) (*Report, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Warn == nil {
+		o.Warn = func(string) {}
+	}
+	if o.Progress == nil {
+		o.Progress = io.Discard
+	}
+	e := &engine{plan: plan, o: o, start: o.Now(), results: make(chan outcome),
+		captures: map[string]string{}, panes: map[string]uint64{}}
+	for _, u := range plan.Units {
+		e.units = append(e.units, &unitState{u: u, status: StatusPending})
+	}
+	if err := e.bootstrap(ctx); err != nil {
+		return nil, err
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	running := 0
+	// launch starts a unit: a spawn unit's pane is opened here, in unit
+	// order, so that the layout does not depend on goroutine scheduling;
+	// the rest of its work runs on a goroutine of its own.
+	launch := func(i int) string {
+		st := e.units[i]
+		if st.u.Kind == "spawn" && st.sid == 0 {
+			sid, err := e.spawn(wctx, i)
+			if err != nil {
+				out := e.failure(wctx, outcome{i: i}, err)
+				if out.abort == "" {
+					e.finish(out)
+				}
+				return out.abort
+			}
+			st.sid = sid
+		}
+		running++
+		wg.Go(func() {
+			out := e.runUnit(wctx, i)
+			select {
+			case e.results <- out:
+			case <-wctx.Done():
+			}
+		})
+		return ""
+	}
+	aborted := ""
+	for i, st := range e.units {
+		if st.status == StatusRunning && aborted == "" {
+			aborted = launch(i)
+		}
+	}
+	for aborted == "" {
+		done, abort := e.schedule(launch)
+		if aborted = abort; done || aborted != "" {
+			break
+		}
+		if running == 0 {
+			break // nothing runs and nothing can start: every unit is terminal
+		}
+		select {
+		case <-ctx.Done():
+		case out := <-e.results:
+			running--
+			switch {
+			case ctx.Err() != nil:
+				// Interrupted: what the unit did last (likely failing
+				// because of the interruption) is not its outcome.
+			case out.abort != "":
+				aborted = out.abort
+			default:
+				e.finish(out)
+			}
+		}
+		if ctx.Err() != nil {
+			aborted = "interrupted (panes left running)"
+		}
+	}
+	cancel()
+	wg.Wait()
+	return e.report(aborted), nil
+}
+
+// progress prints a unit's transition.
+func (e *engine) progress(st *unitState) {
+	line := fmt.Sprintf("[%7.1fs] %s → %s", e.o.Now().Sub(e.start).Seconds(), st.u.ID, st.status)
+	if st.err != "" {
+		line += " (" + st.err + ")"
+	}
+	fmt.Fprintln(e.o.Progress, line)
+}
+
+// set moves a unit to a state and reports it.
+func (e *engine) set(st *unitState, status, msg string) {
+	st.status, st.err = status, msg
+	switch status {
+	case StatusRunning:
+		st.start = e.o.Now()
+	case StatusReady, StatusFailed, StatusSkipped:
+		st.end = e.o.Now()
+	}
+	e.progress(st)
+}
+
+// finish applies a worker's outcome.
+func (e *engine) finish(out outcome) {
+	st := e.units[out.i]
+	if out.sid != 0 {
+		st.sid = out.sid
+	}
+	if out.err != nil {
+		st.timedOut = out.timedOut
+		e.set(st, StatusFailed, out.err.Error())
+		return
+	}
+	e.set(st, StatusReady, "")
+}
+
+// groups summarises each step: every unit READY, any FAILED or SKIPPED.
+func (e *engine) groups() (ready, bad map[string]bool) {
+	ready, bad = map[string]bool{}, map[string]bool{}
+	for _, st := range e.units {
+		id := st.u.Step
+		if _, ok := ready[id]; !ok {
+			ready[id] = true
+		}
+		ready[id] = ready[id] && st.status == StatusReady
+		bad[id] = bad[id] || st.status == StatusFailed || st.status == StatusSkipped
+	}
+	return ready, bad
+}
+
+// schedule skips what can no longer run, starts what can, and applies
+// fail_fast; it reports whether the run is over, or why it must abort.
+func (e *engine) schedule(launch func(int) string) (bool, string) {
+	failed := false
+	for _, st := range e.units {
+		failed = failed || st.status == StatusFailed
+	}
+	if failed && e.plan.OnFailure != "continue" {
+		for _, st := range e.units {
+			if st.status == StatusPending {
+				e.set(st, StatusSkipped, "fail_fast: an earlier step failed")
+			}
+		}
+		return true, ""
+	}
+	for changed := true; changed; {
+		changed = false
+		ready, bad := e.groups()
+		for i, st := range e.units {
+			if st.status != StatusPending {
+				continue
+			}
+			allReady, skip := true, ""
+			for _, d := range st.u.Needs {
+				if bad[d] && skip == "" {
+					skip = d
+				}
+				allReady = allReady && ready[d]
+			}
+			switch {
+			case skip != "":
+				e.set(st, StatusSkipped, fmt.Sprintf("dependency '%s' failed or was skipped", skip))
+				changed = true
+			case allReady:
+				e.set(st, StatusRunning, "")
+				if abort := launch(i); abort != "" {
+					return true, abort
+				}
+				changed = true
+			}
+		}
+	}
+	return false, ""
+}
+
+// report builds the final report.
+func (e *engine) report(aborted string) *Report {
+	r := &Report{Flow: e.plan.Name, Status: "ready"}
+	anyTimeout, allReady := false, true
+	for _, st := range e.units {
+		sr := StepReport{ID: st.u.ID, Status: st.status}
+		if !st.start.IsZero() && !st.end.IsZero() {
+			ms := st.end.Sub(st.start).Milliseconds()
+			sr.DurationMS = &ms
+		}
+		if st.sid != 0 {
+			sid := st.sid
+			sr.SurfaceID = &sid
+		}
+		if st.err != "" {
+			msg := st.err
+			sr.Error = &msg
+		}
+		r.Steps = append(r.Steps, sr)
+		anyTimeout = anyTimeout || (st.status == StatusFailed && st.timedOut)
+		allReady = allReady && st.status == StatusReady
+	}
+	switch {
+	case aborted != "":
+		r.Status, r.Aborted, r.Exit = "aborted", &aborted, exitFailure
+	case allReady:
+		r.Exit = exitOK
+	case anyTimeout:
+		r.Status, r.Exit = "failed", exitTimeout
+	default:
+		r.Status, r.Exit = "failed", exitFailure
+	}
+	return r
+}
+
+// bootstrap creates the roots' worktrees and opens the workspace with
+// every root unit in one workspace.up.
+func (e *engine) bootstrap(ctx context.Context) error {
+	var roots []int
+	var panes []*PlannedPane
+	for i, st := range e.units {
+		if st.u.Kind == "spawn" && len(st.u.Needs) == 0 {
+			roots = append(roots, i)
+			panes = append(panes, st.u.Pane)
+		}
+	}
+	if err := e.createWorktrees(ctx, panes, roots); err != nil {
+		return err
+	}
+	params := upParams{Name: &e.plan.Name, Layout: e.plan.Layout}
+	for k, pp := range panes {
+		w := pp.wire()
+		if e.units[roots[k]].u.Submit {
+			w.Prompt = "" // fed by the engine once the pane settled
+		}
+		params.Panes = append(params.Panes, w)
+	}
+	var res UpResult
+	if err := e.o.Calls.Call(ctx, "workspace.up", params, &res); err != nil {
+		return err
+	}
+	if len(res.SurfaceIDs) != len(roots) {
+		return fmt.Errorf("workspace.up returned %d surface ids for %d panes; is the instance older than the flow engine?", len(res.SurfaceIDs), len(roots))
+	}
+	e.anchor = res.SurfaceIDs[0]
+	for k, i := range roots {
+		st := e.units[i]
+		st.sid = res.SurfaceIDs[k]
+		e.panes[st.u.Pane.Name] = st.sid
+		e.set(st, StatusRunning, "")
+	}
+	return nil
+}
+
+// createWorktrees creates the planned worktrees of some units' panes
+// (never rolled back: the flow's panes stay, so do their worktrees).
+func (e *engine) createWorktrees(ctx context.Context, panes []*PlannedPane, idx []int) error {
+	need := false
+	for _, pp := range panes {
+		need = need || (pp.Worktree != nil && pp.Worktree.Action == "create")
+	}
+	if !need {
+		return nil
+	}
+	if e.o.Worktrees == nil {
+		return errors.New("worktrees are not available here")
+	}
+	_, err := prepareWorktrees(ctx, noRollback{e.o.Worktrees}, panes, func(k int) string { return "unit '" + e.units[idx[k]].u.ID + "'" }, e.o.Warn)
+	return err
+}
+
+// noRollback keeps worktrees a flow created even when a later one fails.
+type noRollback struct{ Worktrees }
+
+func (noRollback) Rollback(context.Context, Worktree) error { return nil }
+
+// runUnit does one unit's work after it started: open its pane (a
+// non-root spawn), feed its text, wait for its barrier, capture.
+func (e *engine) runUnit(ctx context.Context, i int) outcome {
+	st := e.units[i]
+	u := st.u
+	out := outcome{i: i, sid: st.sid}
+	fail := func(err error) outcome { return e.failure(ctx, out, err) }
+	spawned := e.o.Now()
+	if u.Kind == "send" {
+		sid, err := e.target(ctx, u.Send.Target)
+		if err != nil {
+			return fail(unitError{fmt.Errorf("cannot resolve send target: %v", err)})
+		}
+		out.sid = sid
+	}
+	feed, hasFeed := "", false
+	if u.Kind == "send" {
+		feed, hasFeed = u.Send.Text, true
+	} else if u.Submit && u.Pane.Prompt != "" {
+		feed, hasFeed = u.Pane.Prompt, true
+	}
+	var send map[string]any
+	if hasFeed {
+		// A pane this unit just opened is let settle before its prompt
+		// is fed (its program is starting); a send goes out at once, so
+		// a barrier's match reaches the next pane within milliseconds
+		// (the server defers a submitted paste's Enter until the program
+		// echoed it).
+		if u.Kind == "spawn" {
+			if err := e.settle(ctx, out.sid, settleFloor-e.o.Now().Sub(spawned)); err != nil {
+				return fail(err)
+			}
+		}
+		text, err := substitute(feed, e.capture)
+		if err != nil {
+			return fail(unitError{err})
+		}
+		send = map[string]any{"text": text, "submit": u.Submit}
+	}
+	if u.Ready == nil {
+		if send != nil {
+			send["surface_id"] = out.sid
+			if err := e.o.Calls.Call(ctx, "surface.send_text", send, nil); err != nil {
+				return fail(err)
+			}
+		}
+		return out
+	}
+	// The barrier counts what the pane prints from here on: a pane this
+	// unit opened and types nothing into counts everything it shows; a
+	// fed text goes out with the wait, once the server took its baseline,
+	// so even an instant answer to it is seen.
+	params := map[string]any{"surface_ids": []uint64{out.sid}, "pattern": u.Ready.Pattern, "timeout_ms": u.Ready.TimeoutSecs * 1000, "from_start": u.Kind == "spawn" && send == nil}
+	if send != nil {
+		params["send"] = send
+	}
+	var res struct {
+		Sent json.RawMessage `json:"sent"`
+	}
+	if err := e.o.Waits.Call(ctx, "surface.wait", params, &res); err != nil {
+		code, coded := rpcCode(err)
+		switch {
+		case coded && code == codeTimeout:
+			out.err, out.timedOut = fmt.Errorf("timed out after %ds waiting for /%s/", u.Ready.TimeoutSecs, u.Ready.Pattern), true
+			return out
+		case coded && strings.Contains(err.Error(), "closed before"):
+			return fail(unitError{errors.New("pane closed before the pattern appeared")})
+		}
+		return fail(err)
+	}
+	if send != nil && len(res.Sent) == 0 {
+		return fail(unitError{errors.New("the instance did not send the text with its wait; is it older than the flow engine?")})
+	}
+	if c := u.Capture; c != nil {
+		var page struct {
+			Text string `json:"text"`
+		}
+		if err := e.o.Calls.Call(ctx, "surface.read", map[string]any{"surface_id": out.sid, "lines": c.Lines, "fenced": true}, &page); err != nil {
+			return fail(err)
+		}
+		e.mu.Lock()
+		e.captures[c.Var] = page.Text
+		e.mu.Unlock()
+	}
+	return out
+}
+
+// failure turns an error into a unit's outcome: a JSON-RPC error fails
+// the unit (a closed scripting gate aborts the flow), a unitError fails
+// it, anything else means the instance is unreachable and aborts.
+func (e *engine) failure(ctx context.Context, out outcome, err error) outcome {
+	if code, ok := rpcCode(err); ok {
+		if code == codeMethodNotFound {
+			out.abort = "scripting gate is off on the instance; relaunch Paneflow with PANEFLOW_IPC_SCRIPTING=1 (" + err.Error() + ")"
+			return out
+		}
+		out.err = err
+		return out
+	}
+	if ctx.Err() != nil {
+		out.err = ctx.Err()
+		return out
+	}
+	var ue unitError
+	if errors.As(err, &ue) {
+		out.err = err
+		return out
+	}
+	out.abort = "instance unreachable: " + err.Error()
+	return out
+}
+
+// spawn opens a non-root spawn unit's pane: its worktree, then a split
+// of the anchor.
+func (e *engine) spawn(ctx context.Context, i int) (uint64, error) {
+	u := e.units[i].u
+	if err := e.createWorktrees(ctx, []*PlannedPane{u.Pane}, []int{i}); err != nil {
+		return 0, unitError{err}
+	}
+	return e.split(ctx, u)
+}
+
+// unitError fails its unit without aborting the flow.
+type unitError struct{ err error }
+
+func (u unitError) Error() string { return u.err.Error() }
+func (u unitError) Unwrap() error { return u.err }
+
+// capture returns a captured value.
+func (e *engine) capture(key string) (string, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	v, ok := e.captures[key]
+	return v, ok
+}
+
+// split opens a non-root unit's pane next to the anchor; directions
+// alternate vertical, horizontal, …
+func (e *engine) split(ctx context.Context, u *Unit) (uint64, error) {
+	e.mu.Lock()
+	dir := "vertical"
+	if e.splits%2 == 1 {
+		dir = "horizontal"
+	}
+	e.splits++
+	e.mu.Unlock()
+	w := u.Pane.wire()
+	if u.Submit {
+		w.Prompt = ""
+	}
+	params := struct {
+		wirePane
+		Direction string `json:"direction"`
+		SurfaceID uint64 `json:"surface_id"`
+	}{w, dir, e.anchor}
+	var res struct {
+		SurfaceID uint64 `json:"surface_id"`
+	}
+	if err := e.o.Calls.Call(ctx, "surface.split", params, &res); err != nil {
+		return 0, err
+	}
+	if res.SurfaceID == 0 {
+		return 0, unitError{errors.New("surface.split returned no surface_id")}
+	}
+	e.mu.Lock()
+	e.panes[u.Pane.Name] = res.SurfaceID
+	e.mu.Unlock()
+	return res.SurfaceID, nil
+}
+
+// target resolves a send target: a pane of this flow by name, else any
+// selector of the instance.
+func (e *engine) target(ctx context.Context, t string) (uint64, error) {
+	e.mu.Lock()
+	sid, ok := e.panes[t]
+	e.mu.Unlock()
+	if ok {
+		return sid, nil
+	}
+	if e.o.Resolve == nil {
+		return 0, fmt.Errorf("no pane named '%s' in this flow", t)
+	}
+	return e.o.Resolve(ctx, t)
+}
+
+// settle waits until the pane's output has been quiet for settleQuiet
+// (after floor, when positive), at most settleCap; then the text is fed
+// whatever the pane does.
+func (e *engine) settle(ctx context.Context, sid uint64, floor time.Duration) error {
+	capLeft := settleCap
+	if floor > 0 {
+		t := time.NewTimer(floor)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+		capLeft -= floor
+	}
+	params := map[string]any{"surface_ids": []uint64{sid}, "idle_ms": settleQuiet.Milliseconds(), "timeout_ms": max(capLeft, settleQuiet).Milliseconds()}
+	err := e.o.Waits.Call(ctx, "surface.wait", params, nil)
+	if code, ok := rpcCode(err); ok && code == codeTimeout {
+		e.o.Warn(fmt.Sprintf("pane %d did not go quiet within %v; feeding it anyway", sid, settleCap))
+		return nil
+	}
+	if code, ok := rpcCode(err); ok && code != codeMethodNotFound {
+		return unitError{errors.New("pane closed before the text could be fed")}
+	}
+	return err
+}

@@ -1,0 +1,303 @@
+package flow
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// codedErr is a JSON-RPC error reply.
+type codedErr struct {
+	code int
+	msg  string
+}
+
+func (e codedErr) Error() string { return fmt.Sprintf("paneflow error %d: %s", e.code, e.msg) }
+func (e codedErr) RPCCode() int  { return e.code }
+
+// fakeInstance plays the server for the engine: panes are numbered from
+// 1; each pane's "output" is what its name maps to in out (a pane that
+// has none never prints anything, so its barrier times out), and a pane
+// named in block never answers a wait until the call is cancelled.
+type fakeInstance struct {
+	mu     sync.Mutex
+	out    map[string]string // pane name → its output
+	block  map[string]bool
+	gate   bool // send_text refused with -32601
+	names  map[uint64]string
+	next   uint64
+	log    []string
+	sent   map[string]string // pane name → text fed
+	waited chan string       // pane names whose wait started (blocking ones)
+}
+
+func newFake(out map[string]string) *fakeInstance {
+	return &fakeInstance{out: out, block: map[string]bool{}, names: map[uint64]string{}, sent: map[string]string{}, waited: make(chan string, 10)}
+}
+
+func (f *fakeInstance) Call(ctx context.Context, method string, params, result any) error {
+	raw, _ := json.Marshal(params)
+	var p struct {
+		Panes      []wirePane `json:"panes"`
+		Name       string     `json:"name"`
+		SurfaceID  uint64     `json:"surface_id"`
+		SurfaceIDs []uint64   `json:"surface_ids"`
+		Text       string     `json:"text"`
+		Submit     bool       `json:"submit"`
+		Pattern    string     `json:"pattern"`
+		IdleMS     int64      `json:"idle_ms"`
+		FromStart  bool       `json:"from_start"`
+		Direction  string     `json:"direction"`
+		Lines      int        `json:"lines"`
+		Send       *struct {
+			Text   string `json:"text"`
+			Submit bool   `json:"submit"`
+		} `json:"send"`
+	}
+	json.Unmarshal(raw, &p)
+	f.mu.Lock()
+	reply := func(v any) error {
+		f.mu.Unlock()
+		if result == nil {
+			return nil
+		}
+		b, _ := json.Marshal(v)
+		return json.Unmarshal(b, result)
+	}
+	switch method {
+	case "workspace.up":
+		var ids []uint64
+		for _, pn := range p.Panes {
+			f.next++
+			f.names[f.next] = pn.Name
+			ids = append(ids, f.next)
+			f.log = append(f.log, fmt.Sprintf("up %s prompt=%q", pn.Name, pn.Prompt))
+		}
+		return reply(UpResult{SurfaceIDs: ids})
+	case "surface.split":
+		f.next++
+		f.names[f.next] = p.Name
+		f.log = append(f.log, fmt.Sprintf("split %s %s of %d", p.Name, p.Direction, p.SurfaceID))
+		return reply(map[string]any{"surface_id": f.next})
+	case "surface.send_text":
+		if f.gate {
+			f.mu.Unlock()
+			return codedErr{-32601, "surface.send_text disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable"}
+		}
+		f.sent[f.names[p.SurfaceID]] = p.Text
+		f.log = append(f.log, fmt.Sprintf("send %s %q submit=%t", f.names[p.SurfaceID], p.Text, p.Submit))
+		return reply(map[string]any{"sent": true})
+	case "surface.wait":
+		name := f.names[p.SurfaceIDs[0]]
+		if p.IdleMS > 0 {
+			return reply(map[string]any{"idle": true})
+		}
+		if f.block[name] {
+			f.mu.Unlock()
+			f.waited <- name
+			<-ctx.Done()
+			return ctx.Err()
+		}
+		f.log = append(f.log, fmt.Sprintf("wait %s /%s/ from_start=%t", name, p.Pattern, p.FromStart))
+		var sent any
+		if p.Send != nil {
+			if f.gate {
+				f.mu.Unlock()
+				return codedErr{-32601, "surface.send_text disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable"}
+			}
+			f.sent[name] = p.Send.Text
+			f.log = append(f.log, fmt.Sprintf("send %s %q submit=%t", name, p.Send.Text, p.Send.Submit))
+			sent = map[string]any{"sent": true}
+		}
+		out, ok := f.out[name]
+		if !ok {
+			f.mu.Unlock()
+			return codedErr{-32002, "wait timed out"}
+		}
+		if out == "CLOSED" {
+			f.mu.Unlock()
+			return codedErr{-32602, "all target panes closed before the pattern appeared"}
+		}
+		if !regexp.MustCompile("(?m)" + p.Pattern).MatchString(out) {
+			f.mu.Unlock()
+			return codedErr{-32002, "wait timed out"}
+		}
+		return reply(map[string]any{"matched": true, "sent": sent})
+	case "surface.read":
+		return reply(map[string]any{"text": f.out[f.names[p.SurfaceID]]})
+	}
+	f.mu.Unlock()
+	return fmt.Errorf("unexpected %s", method)
+}
+
+func runFake(t *testing.T, spec string, f *fakeInstance, ctx context.Context) (*Report, string) {
+	t.Helper()
+	settleFloor = 0
+	fl, err := ParseFlow([]byte(spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := testHost(t, &fakeWorktrees{})
+	plan, err := ResolveFlow(context.Background(), fl, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress bytes.Buffer
+	rep, err := Run(ctx, plan, RunOptions{Calls: f, Waits: f, Worktrees: &fakeWorktrees{}, Progress: &progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep, progress.String()
+}
+
+func statuses(r *Report) string {
+	var s []string
+	for _, st := range r.Steps {
+		x := st.ID + "=" + st.Status
+		if st.Error != nil {
+			x += "(" + *st.Error + ")"
+		}
+		s = append(s, x)
+	}
+	return strings.Join(s, " ")
+}
+
+const pipeline = `name = "p"
+[defaults]
+timeout_secs = 5
+
+[[step]]
+id = "impl"
+pane = { command = "impl" }
+ready = { pattern = "^DONE:" }
+capture = { var = "summary", lines = 2 }
+
+[[step]]
+id = "test"
+needs = ["impl"]
+foreach = ["a", "b"]
+pane = { command = "t" }
+ready = { pattern = "^ok ${item}$" }
+capture = { var = "out", lines = 1 }
+
+[[step]]
+id = "review"
+needs = ["test"]
+submit = true
+pane = { command = "r", prompt = "review ${summary} ${out.a}" }
+
+[[step]]
+id = "tell"
+needs = ["review"]
+send = { target = "impl", text = "b said ${out.b}", submit = true }
+ready = { pattern = "^thanks" }
+`
+
+func TestEngineRunsTheDAG(t *testing.T) {
+	f := newFake(map[string]string{
+		"impl":   "working\nDONE: fixed it\nthanks",
+		"test-a": "ok a",
+		"test-b": "ok b",
+	})
+	rep, progress := runFake(t, pipeline, f, context.Background())
+	if want := "impl=READY test[a]=READY test[b]=READY review=READY tell=READY"; statuses(rep) != want || rep.Exit != 0 || rep.Status != "ready" {
+		t.Fatalf("report %s (exit %d, %s), want %s", statuses(rep), rep.Exit, rep.Status, want)
+	}
+	if got := f.sent["review"]; got != "review working\nDONE: fixed it\nthanks ok a" {
+		t.Errorf("review was fed %q", got)
+	}
+	if got := f.sent["impl"]; got != "b said ok b" {
+		t.Errorf("tell sent %q", got)
+	}
+	log := strings.Join(f.log, "\n")
+	for _, want := range []string{
+		`up impl prompt=""`,
+		"wait impl /^DONE:/ from_start=true",
+		"split test-a vertical of 1", "split test-b horizontal of 1",
+		"wait test-a /^ok a$/ from_start=true",
+		`split review vertical of 1`,
+		"wait impl /^thanks/ from_start=false",
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("no %q in the calls:\n%s", want, log)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^\[ +\d+\.\ds\] test\[a\] → READY$`).MatchString(progress) {
+		t.Errorf("progress lines:\n%s", progress)
+	}
+}
+
+func TestEngineBarrierTimeout(t *testing.T) {
+	f := newFake(map[string]string{"impl": "DONE: x", "test-a": "ok a"}) // test-b never prints
+	rep, _ := runFake(t, pipeline, f, context.Background())
+	// test[a] may still be RUNNING when fail_fast ends the run.
+	want := `impl=READY test\[a\]=(READY|RUNNING) test\[b\]=FAILED\(timed out after 5s waiting for /\^ok b\$/\) review=SKIPPED\(fail_fast: an earlier step failed\) tell=SKIPPED\(fail_fast: an earlier step failed\)`
+	if !regexp.MustCompile("^"+want+"$").MatchString(statuses(rep)) || rep.Exit != 4 || rep.Status != "failed" {
+		t.Fatalf("report %s (exit %d)\nwant %s (exit 4)", statuses(rep), rep.Exit, want)
+	}
+}
+
+func TestEngineContinue(t *testing.T) {
+	spec := strings.Replace(pipeline, "timeout_secs = 5", "timeout_secs = 5\non_failure = \"continue\"", 1) +
+		"\n[[step]]\nid = \"side\"\nneeds = [\"impl\"]\npane = { command = \"s\" }\nready = { pattern = \"side\" }\n"
+	f := newFake(map[string]string{"impl": "DONE: x", "test-a": "ok a", "test-b": "CLOSED", "side": "side"})
+	rep, _ := runFake(t, spec, f, context.Background())
+	want := "impl=READY test[a]=READY test[b]=FAILED(pane closed before the pattern appeared) review=SKIPPED(dependency 'test' failed or was skipped) tell=SKIPPED(dependency 'review' failed or was skipped) side=READY"
+	if statuses(rep) != want || rep.Exit != 1 {
+		t.Fatalf("report %s (exit %d)\nwant %s (exit 1)", statuses(rep), rep.Exit, want)
+	}
+}
+
+func TestEngineInterrupt(t *testing.T) {
+	f := newFake(map[string]string{})
+	f.block["impl"] = true
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-f.waited
+		cancel()
+	}()
+	rep, _ := runFake(t, pipeline, f, ctx)
+	if rep.Aborted == nil || *rep.Aborted != "interrupted (panes left running)" || rep.Exit != 1 || rep.Status != "aborted" {
+		t.Fatalf("report %+v", rep)
+	}
+	if got := statuses(rep); got != "impl=RUNNING test[a]=PENDING test[b]=PENDING review=PENDING tell=PENDING" {
+		t.Fatalf("statuses %s", got)
+	}
+	for _, l := range f.log {
+		if strings.HasPrefix(l, "close") {
+			t.Fatal("the engine closed a pane")
+		}
+	}
+}
+
+func TestEngineGateAborts(t *testing.T) {
+	f := newFake(map[string]string{"impl": "DONE: x", "test-a": "ok a", "test-b": "ok b"})
+	f.gate = true
+	rep, _ := runFake(t, pipeline, f, context.Background())
+	if rep.Aborted == nil || !strings.HasPrefix(*rep.Aborted, "scripting gate is off on the instance") || rep.Exit != 1 {
+		t.Fatalf("report %+v", rep)
+	}
+}
+
+func TestCheckGate(t *testing.T) {
+	for _, c := range []struct {
+		caps string
+		want error
+	}{{`{"scripting":false}`, ErrGateClosed}, {`{"scripting":true}`, nil}, {`{}`, nil}} {
+		err := CheckGate(context.Background(), capsCaller(c.caps))
+		if err != c.want {
+			t.Errorf("%s: %v, want %v", c.caps, err, c.want)
+		}
+	}
+}
+
+type capsCaller string
+
+func (c capsCaller) Call(_ context.Context, _ string, _, result any) error {
+	return json.Unmarshal([]byte(c), result)
+}

@@ -1,0 +1,170 @@
+//go:build linux
+
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// flowReport is `paneflow flow run --json`'s report.
+type flowReport struct {
+	Flow    string  `json:"flow"`
+	Status  string  `json:"status"`
+	Aborted *string `json:"aborted"`
+	Steps   []struct {
+		ID        string  `json:"id"`
+		Status    string  `json:"status"`
+		SurfaceID *uint64 `json:"surface_id"`
+		Error     *string `json:"error"`
+	} `json:"steps"`
+}
+
+func writeSpec(t *testing.T, dir, name, text string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// pipeFlow: impl prints DONE and then echoes what it is sent; two checks
+// fan out over foreach items and report PASS; a fake reviewer agent gets
+// a prompt built from the captures, submitted; then a send tells impl the
+// result, and impl's echo satisfies that step's barrier.
+const pipeFlow = `name = "pipe"
+[defaults]
+timeout_secs = 60
+
+[[step]]
+id = "impl"
+pane = { command = "echo working; echo 'DONE: built the thing'; exec cat" }
+ready = { pattern = "^DONE:" }
+capture = { var = "summary", lines = 3 }
+
+[[step]]
+id = "check"
+needs = ["impl"]
+foreach = ["lint", "unit"]
+pane = { command = "echo \"PASS $ITEM\"; exec sleep 1000", env = { ITEM = "${item}" } }
+ready = { pattern = "^PASS ${item}$" }
+capture = { var = "out", lines = 2 }
+
+[[step]]
+id = "review"
+needs = ["check"]
+submit = true
+pane = { command = "while read -r l; do echo \"GOT: $l\"; echo REVIEWED; done", prompt = "lint said ${out.lint} and impl said ${summary}" }
+ready = { pattern = "^REVIEWED" }
+
+[[step]]
+id = "tell"
+needs = ["review"]
+send = { target = "impl", text = "thanks for ${out.unit}", submit = true }
+ready = { pattern = "^thanks for" }
+`
+
+func TestFlowRun(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "PANEFLOW_IPC_SCRIPTING=1")
+	writeSpec(t, s.dir, "pipe.toml", pipeFlow)
+
+	r := s.mustCLI(nil, "flow", "run", "pipe.toml", "--dry-run")
+	if !strings.Contains(r.stdout, "spawn check[unit] (needs impl) \"check-unit\"") || !strings.Contains(r.stdout, "ready     /^PASS unit$/ within 60s") {
+		t.Fatalf("dry run:\n%s", r)
+	}
+	if l := s.ls(); len(l.Surfaces) != 1 {
+		t.Fatalf("--dry-run opened panes: %d", len(l.Surfaces))
+	}
+
+	var rep flowReport
+	r = s.mustCLI(&rep, "flow", "run", "pipe.toml", "--json")
+	if rep.Status != "ready" || len(rep.Steps) != 5 {
+		t.Fatalf("report %+v\n%s", rep, r)
+	}
+	ids := map[string]uint64{}
+	for _, st := range rep.Steps {
+		if st.Status != "READY" || st.SurfaceID == nil {
+			t.Fatalf("step %s: %s\n%s", st.ID, st.Status, r)
+		}
+		ids[st.ID] = *st.SurfaceID
+	}
+	for _, want := range []string{"] impl → RUNNING", "] check[lint] → READY", "] tell → READY"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("no progress line %q on stderr:\n%s", want, r)
+		}
+	}
+	if ids["tell"] != ids["impl"] {
+		t.Errorf("tell went to pane %d, impl is %d", ids["tell"], ids["impl"])
+	}
+	review := s.readRaw(id(ids["review"]))
+	for _, want := range []string{"GOT: lint said ", "PASS lint", "DONE: built the thing", "untrusted_terminal_output"} {
+		if !strings.Contains(review, want) {
+			t.Errorf("the reviewer's pane lacks %q:\n%s", want, review)
+		}
+	}
+	if impl := s.readRaw(id(ids["impl"])); !strings.Contains(impl, "thanks for ") || !strings.Contains(impl, "PASS unit") {
+		t.Errorf("impl's pane lacks the send:\n%s", impl)
+	}
+	// Every pane is still there: the engine never closes one.
+	if l := s.ls(); len(l.Surfaces) != 1+5-1 {
+		t.Errorf("want the first pane and the flow's 4 panes, got %d", len(l.Surfaces))
+	}
+}
+
+// TestFlowGateAndTimeout: a flow that submits is refused (even with
+// --dry-run) while the scripting gate is closed; a barrier that never
+// matches fails its step with exit 4 and skips its dependents.
+func TestFlowGateAndTimeout(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	writeSpec(t, s.dir, "pipe.toml", pipeFlow)
+	for _, args := range [][]string{{"flow", "run", "pipe.toml", "--dry-run"}, {"flow", "run", "pipe.toml"}} {
+		s.wantCode(1, []string{"this flow submits prompts: relaunch Paneflow with PANEFLOW_IPC_SCRIPTING=1"}, args...)
+	}
+	if l := s.ls(); len(l.Surfaces) != 1 {
+		t.Fatalf("a refused flow opened panes: %d", len(l.Surfaces))
+	}
+
+	writeSpec(t, s.dir, "slow.toml", `name = "slow"
+[[step]]
+id = "a"
+pane = { command = "echo NEVER-on-this-line; exec sleep 1000" }
+ready = { pattern = "^NEVER$", timeout_secs = 1 }
+
+[[step]]
+id = "b"
+needs = ["a"]
+pane = { command = "echo b" }
+
+[[step]]
+id = "c"
+pane = { command = "echo ok c; exec sleep 1000" }
+ready = { pattern = "ok c", timeout_secs = 60 }
+`)
+	r := s.cli("flow", "run", "slow.toml", "--json")
+	if r.code != 4 {
+		t.Fatalf("want exit 4:\n%s", r)
+	}
+	var rep flowReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("report: %v\n%s", err, r)
+	}
+	got := map[string]string{}
+	for _, st := range rep.Steps {
+		got[st.ID] = st.Status
+		if st.Error != nil {
+			got[st.ID] += ": " + *st.Error
+		}
+	}
+	if got["a"] != "FAILED: timed out after 1s waiting for /^NEVER$/" || got["b"] != "SKIPPED: fail_fast: an earlier step failed" || rep.Status != "failed" {
+		t.Fatalf("report %v\n%s", got, r)
+	}
+	// The human report.
+	r = s.cli("flow", "run", "slow.toml")
+	if r.code != 4 || !strings.Contains(r.stdout, "---\na                        FAILED   timed out after 1s waiting for /^NEVER$/\n") {
+		t.Fatalf("human report:\n%s", r)
+	}
+}

@@ -1,0 +1,70 @@
+package worktree
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// Time limits for git calls (spec specs.md §3): listing and status are
+// quick, adding a worktree checks out a whole tree.
+const (
+	queryTimeout = 10 * time.Second
+	addTimeout   = 120 * time.Second
+)
+
+// GitError is a git command that failed: Args are its arguments (after
+// "git"), Stderr git's own message (trimmed), Err how it ended.
+type GitError struct {
+	Args   []string
+	Stderr string
+	Err    error
+}
+
+func (e *GitError) Error() string {
+	msg := lastLine(e.Stderr)
+	if msg == "" {
+		msg = e.Err.Error()
+	}
+	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
+}
+
+func (e *GitError) Unwrap() error { return e.Err }
+
+// lastLine returns the last non-empty line of s (git prints its fatal
+// message last).
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+// git runs `git args...` with a time limit and returns its standard
+// output. Git never prompts (no terminal), and its messages are in English
+// so that callers can quote them to the user the same way everywhere.
+func git(ctx context.Context, timeout time.Duration, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_OPTIONAL_LOCKS=0")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.WaitDelay = 2 * time.Second
+	err := cmd.Run()
+	if err != nil {
+		if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			err = fmt.Errorf("timed out after %v", timeout)
+		}
+		return out.String(), &GitError{Args: args, Stderr: errb.String(), Err: err}
+	}
+	return out.String(), nil
+}
