@@ -292,6 +292,11 @@ var importRules = []struct {
 		why:    "the hook binary starts on every agent hook event: it links only the ipc client, neither Fyne nor the core",
 	},
 	{
+		pkg:    "mcp",
+		banned: append(notForClients, "core", "api", "cli", "config", "hook", "shim"),
+		why:    "the bridge's logic links into paneflow-mcp, a socket client that agents start: the ipc client and the MCP SDK only",
+	},
+	{
 		pkg:    "cmd/paneflow-mcp",
 		banned: notForClients,
 		why:    "the MCP bridge is a socket client: it links only the ipc client, neither Fyne nor the core",
