@@ -292,6 +292,17 @@ var importRules = []struct {
 		why:    "the hook binary starts on every agent hook event: it links only the ipc client, neither Fyne nor the core",
 	},
 	{
+		pkg:    "mcpinstall",
+		banned: append(notForClients, "core", "api", "cli", "mcp", "github.com/modelcontextprotocol"),
+		why:    "`paneflow mcp install` runs in the CLI client: it edits files and must not link the MCP SDK or the bridge",
+	},
+	{
+		pkg:    "cmd/paneflow",
+		tags:   "nogui,client",
+		banned: []string{"github.com/modelcontextprotocol", "mcp"},
+		why:    "the CLI client starts on every call: the MCP SDK belongs to paneflow-mcp only",
+	},
+	{
 		pkg:    "mcp",
 		banned: append(notForClients, "core", "api", "cli", "config", "hook", "shim"),
 		why:    "the bridge's logic links into paneflow-mcp, a socket client that agents start: the ipc client and the MCP SDK only",

@@ -13,6 +13,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/cli"
 	"github.com/paneflow-go/paneflow/hook"
+	"github.com/paneflow-go/paneflow/mcpinstall"
 	"github.com/paneflow-go/paneflow/version"
 )
 
@@ -85,6 +86,13 @@ func init() {
 		{name: "hooks", summary: "install, check or remove the Claude Code hooks (setup, status, uninstall)", help: func() string { return hook.Usage },
 			run: func(_ context.Context, inv *invocation, args []string) error {
 				if code := hook.RunCommand(args, inv.stdout, inv.stderr, inv.getenv); code != exitOK {
+					return &exitError{Code: code}
+				}
+				return nil
+			}},
+		{name: "mcp", summary: "register the MCP bridge with the agent CLIs (install, status, uninstall)", help: func() string { return mcpinstall.Usage },
+			run: func(_ context.Context, inv *invocation, args []string) error {
+				if code := mcpinstall.RunCommand(args, inv.stdout, inv.stderr, mcpinstall.Env{Getenv: inv.getenv, GOOS: inv.goos}); code != exitOK {
 					return &exitError{Code: code}
 				}
 				return nil
