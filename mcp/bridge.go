@@ -56,6 +56,13 @@ type Bridge struct {
 	subs      map[string]uint64 // subscribed URIs → surface_id
 	limiters  map[string]*limiter
 	live      chan struct{} // closed while the watcher's event stream is open
+	// panes caches surface.list for name resolution while the event
+	// stream is open (panesOK); every created/closed/renamed event
+	// invalidates it and bumps panesGen, so a list fetched before an
+	// event is never stored after it.
+	panes    []Pane
+	panesOK  bool
+	panesGen uint64
 }
 
 // New builds the bridge's MCP server: tools, the resource template and the
@@ -171,12 +178,22 @@ func (b *Bridge) list(ctx context.Context) ([]Pane, error) {
 }
 
 // resolve turns a target into a surface_id: ids as given (the server
-// reports unknown ones), names through one surface.list and [Resolve].
+// reports unknown ones), names through [Resolve] over the cached pane
+// list (see Bridge.panes) or, when there is none or it finds no single
+// pane, one fresh surface.list.
 func (b *Bridge) resolve(ctx context.Context, t Target) (uint64, error) {
 	if !t.ByName {
 		return t.ID, nil
 	}
-	panes, err := b.list(ctx)
+	b.mu.Lock()
+	cached, ok := b.panes, b.panesOK
+	b.mu.Unlock()
+	if ok {
+		if p, err := Resolve(cached, t.Name); err == nil {
+			return p.ID, nil
+		}
+	}
+	panes, err := b.listCached(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -185,4 +202,40 @@ func (b *Bridge) resolve(ctx context.Context, t Target) (uint64, error) {
 		return 0, err
 	}
 	return p.ID, nil
+}
+
+// listCached lists the panes and caches the list while the event stream
+// is open and no event came in meanwhile.
+func (b *Bridge) listCached(ctx context.Context) ([]Pane, error) {
+	b.mu.Lock()
+	gen := b.panesGen
+	b.mu.Unlock()
+	panes, err := b.list(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	if gen == b.panesGen && isClosed(b.live) {
+		b.panes, b.panesOK = panes, true
+	}
+	b.mu.Unlock()
+	return panes, nil
+}
+
+// invalidatePanes drops the cached pane list.
+func (b *Bridge) invalidatePanes() {
+	b.mu.Lock()
+	b.panes, b.panesOK = nil, false
+	b.panesGen++
+	b.mu.Unlock()
+}
+
+// isClosed reports whether ch is closed.
+func isClosed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }

@@ -210,6 +210,7 @@ func (b *Bridge) watch(ctx context.Context) {
 			case "surface_changed":
 				b.outputIn(ev.SurfaceID)
 			case "surface_created", "surface_closed", "surface_renamed", "dropped":
+				b.invalidatePanes()
 				select {
 				case refresh <- struct{}{}:
 				default:
@@ -222,6 +223,7 @@ func (b *Bridge) watch(ctx context.Context) {
 		b.mu.Lock()
 		b.live = make(chan struct{})
 		b.mu.Unlock()
+		b.invalidatePanes()
 	}
 }
 
@@ -230,7 +232,7 @@ func (b *Bridge) watch(ctx context.Context) {
 func (b *Bridge) refresh(ctx context.Context) {
 	b.refreshMu.Lock()
 	defer b.refreshMu.Unlock()
-	panes, err := b.list(ctx)
+	panes, err := b.listCached(ctx)
 	if err != nil {
 		panes = nil
 	}

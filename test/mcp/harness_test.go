@@ -242,7 +242,10 @@ func connect(t testing.TB, env []string, sock, version string) *session {
 		},
 	})
 	cmd := exec.Command(bridgeBin)
-	cmd.Env = append(env[:len(env):len(env)], "PANEFLOW_MCP_DEBUG=1")
+	cmd.Env = env[:len(env):len(env)]
+	if _, bench := t.(*testing.B); !bench {
+		cmd.Env = append(cmd.Env, "PANEFLOW_MCP_DEBUG=1") // the SDK's trace, logged when a test fails
+	}
 	if sock != "" {
 		cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], "PANEFLOW_SOCKET_PATH="+sock)
 	}

@@ -237,9 +237,24 @@ func TestResolution(t *testing.T) {
 			t.Errorf("read_pane %v: isError=%v %q, want an error containing %q", tc.args, isErr, text, tc.want)
 		}
 	}
+	// Names resolve against the panes as they are now: the bridge's cached
+	// list never hides a renamed or a new pane.
+	s.rpc("surface.rename", map[string]any{"surface_id": ids["build-web"], "new_name": "frontend"}, nil)
+	if _, _, body := unfence(t, c.mustCall(t, "read_pane", map[string]any{"target": "frontend"})); !strings.Contains(body, "pane-build-web") {
+		t.Errorf("renamed pane: %s", body)
+	}
+	late := s.split("late-pane", "echo pane-late; exec sleep 600")
+	s.waitText(late, "pane-late")
+	if _, _, body := unfence(t, c.mustCall(t, "read_pane", map[string]any{"target": "late-pane"})); !strings.Contains(body, "pane-late") {
+		t.Errorf("new pane: %s", body)
+	}
+	if text, isErr := c.call(t, "read_pane", map[string]any{"target": "build"}); isErr {
+		t.Errorf("'build' after the rename (one build-* left): %s", text)
+	}
+
 	// The same resolution in every tool that takes a target.
 	for _, tool := range []string{"search_pane", "agent_status", "wait_for"} {
-		text, isErr := c.call(t, tool, map[string]any{"target": "build", "pattern": "x", "idle_seconds": 1})
+		text, isErr := c.call(t, tool, map[string]any{"target": "TEST", "pattern": "x", "idle_seconds": 1})
 		if !isErr || !strings.Contains(text, "is ambiguous across 2 surfaces") {
 			t.Errorf("%s: %v %q", tool, isErr, text)
 		}
