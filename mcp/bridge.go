@@ -37,6 +37,15 @@ type Options struct {
 	// Logf, if set, receives diagnostics (the bridge's stderr); nil
 	// discards them.
 	Logf func(format string, args ...any)
+	// Orchestrate offers the orchestration tools (spawn_agent,
+	// send_to_agent, read_from_agent, wait_for_idle, kill_agent) when
+	// Paneflow's scripting gate is open too; otherwise they are not
+	// listed. paneflow-mcp sets it with --orchestrate, which
+	// `paneflow mcp install --orchestrate` writes into the entries.
+	Orchestrate bool
+	// SelfSurface is the pane the bridge's agent runs in
+	// ($PANEFLOW_SURFACE_ID), which kill_agent refuses; 0 when unknown.
+	SelfSurface uint64
 	// Logger, if set, receives the SDK's own trace (paneflow-mcp sets it
 	// when PANEFLOW_MCP_DEBUG=1).
 	Logger *slog.Logger
@@ -63,6 +72,8 @@ type Bridge struct {
 	panes    []Pane
 	panesOK  bool
 	panesGen uint64
+	gateOpen bool           // the orchestration tools are registered
+	lastRead map[uint64]int // read_from_agent: total_lines at the last read per pane
 }
 
 // New builds the bridge's MCP server: tools, the resource template and the
@@ -81,6 +92,7 @@ func New(o Options) *Bridge {
 		subs:      map[string]uint64{},
 		limiters:  map[string]*limiter{},
 		live:      make(chan struct{}),
+		lastRead:  map[uint64]int{},
 	}
 	b.srv = sdk.NewServer(&sdk.Implementation{Name: "paneflow", Title: "Paneflow", Version: o.Version}, &sdk.ServerOptions{
 		Instructions:       Instructions,
@@ -88,7 +100,7 @@ func New(o Options) *Bridge {
 		SubscribeHandler:   b.subscribe,
 		UnsubscribeHandler: b.unsubscribe,
 		Capabilities: &sdk.ServerCapabilities{
-			Tools:     &sdk.ToolCapabilities{ListChanged: false},
+			Tools:     &sdk.ToolCapabilities{ListChanged: o.Orchestrate},
 			Resources: &sdk.ResourceCapabilities{Subscribe: true, ListChanged: true},
 		},
 	})
@@ -122,6 +134,7 @@ func (b *Bridge) Server() *sdk.Server { return b.srv }
 func (b *Bridge) Run(ctx context.Context, t sdk.Transport) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	b.gate(ctx) // before the first tools/list
 	var wg sync.WaitGroup
 	wg.Go(func() { b.watch(ctx) })
 	err := b.srv.Run(ctx, t)

@@ -16,6 +16,17 @@
 // unreachable Paneflow, are tool results with isError set, never protocol
 // errors.
 //
+// # Orchestration
+//
+// With [Options.Orchestrate] and Paneflow's scripting gate open, five more
+// tools drive other panes: spawn_agent (surface.split with the agent's
+// command and its task as the pane's first prompt), send_to_agent
+// (surface.send_text, submitted), read_from_agent (the tail, or what came
+// since the previous read, optionally after waiting for a pattern),
+// wait_for_idle (the conductor's state leaving "thinking", or quiet output
+// for panes without hooks) and kill_agent (surface.close, refusing the
+// caller's own pane). Otherwise they are not listed at all.
+//
 // # Resources
 //
 // pane://<name>/content: a template plus one resource per live pane, kept

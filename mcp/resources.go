@@ -168,6 +168,7 @@ func (b *Bridge) watch(ctx context.Context) {
 		st, err := b.client.Subscribe(ctx, "events.subscribe", map[string]any{"types": watchTypes})
 		if err != nil {
 			b.refresh(ctx) // empties the list while Paneflow is away
+			b.gate(ctx)
 			select {
 			case <-ctx.Done():
 			case <-time.After(reconnectDelay):
@@ -175,6 +176,7 @@ func (b *Bridge) watch(ctx context.Context) {
 			continue
 		}
 		b.refresh(ctx) // after subscribing: no pane can be missed in between
+		b.gate(ctx)    // Paneflow may have restarted with another gate
 		b.mu.Lock()
 		close(b.live)
 		b.mu.Unlock()

@@ -10,7 +10,7 @@ import (
 )
 
 // Usage is the help text of `paneflow mcp`.
-const Usage = `usage: paneflow mcp <install|status|uninstall>
+const Usage = `usage: paneflow mcp <install [--orchestrate]|status|uninstall>
 
 Registers Paneflow's MCP bridge (paneflow-mcp) with the agent CLIs found on
 this machine, as an MCP server named "paneflow": Claude Code (~/.claude.json),
@@ -19,7 +19,11 @@ opencode ($XDG_CONFIG_HOME/opencode/opencode.json or .jsonc). Agents then get
 Paneflow's panes as tools (list_panes, read_pane, search_pane, agent_status,
 list_agents, wait_for) and resources (pane://<name>/content).
 
-  install    copy the bridge to its stable path and add or refresh the entries
+  install    copy the bridge to its stable path and add or refresh the entries;
+             --orchestrate also offers the tools that drive other panes
+             (spawn_agent, send_to_agent, read_from_agent, wait_for_idle,
+             kill_agent), which appear only while Paneflow itself runs with
+             PANEFLOW_IPC_SCRIPTING=1
   status     show each agent's entry
   uninstall  remove the entries (a file install changed and nothing else did
              gets its backup's bytes back)
@@ -58,8 +62,13 @@ func RunCommand(args []string, stdout, stderr io.Writer, env Env) int {
 		fmt.Fprintf(stderr, "paneflow: mcp: unknown subcommand %q\n%s", args[0], Usage)
 		return 2
 	}
-	if len(args) > 1 {
-		fmt.Fprintf(stderr, "paneflow: mcp %s: unexpected argument %q\n%s", args[0], args[1], Usage)
+	var entryArgs []string
+	for _, a := range args[1:] {
+		if a == "--orchestrate" && args[0] == "install" && entryArgs == nil {
+			entryArgs = []string{"--orchestrate"}
+			continue
+		}
+		fmt.Fprintf(stderr, "paneflow: mcp %s: unexpected argument %q\n%s", args[0], a, Usage)
 		return 2
 	}
 	home := env.Getenv("HOME")
@@ -115,7 +124,7 @@ func RunCommand(args []string, stdout, stderr io.Writer, env Env) int {
 			return 1
 		}
 		for _, a := range present {
-			o, err := a.Install(bridge)
+			o, err := a.Install(bridge, entryArgs)
 			if err != nil {
 				fail(a, err)
 				continue

@@ -46,7 +46,7 @@ type Agent struct {
 	Container string   // the JSON object holding MCP servers ("" for TOML)
 	Markers   []string // other paths whose existence means the agent is installed
 	Binary    string   // the agent's program, looked up on PATH
-	entry     func(bridge string) any
+	entry     func(bridge string, args []string) any
 }
 
 // Agents returns the four agents in their fixed order, with their files
@@ -61,31 +61,31 @@ func Agents(home, configDir string) []*Agent {
 	}
 	return []*Agent{
 		{ID: "claude-code", Name: "Claude Code", Path: filepath.Join(home, ".claude.json"), Format: JSON, Container: "mcpServers", Binary: "claude",
-			entry: func(b string) any {
+			entry: func(b string, args []string) any {
 				return struct {
 					Type    string   `json:"type"`
 					Command string   `json:"command"`
 					Args    []string `json:"args"`
-				}{"stdio", b, []string{}}
+				}{"stdio", b, args}
 			}},
 		{ID: "codex", Name: "Codex", Path: filepath.Join(home, ".codex", "config.toml"), Format: TOML, Binary: "codex",
 			Markers: []string{filepath.Join(home, ".codex")}},
 		{ID: "gemini", Name: "Gemini CLI", Path: filepath.Join(home, ".gemini", "settings.json"), Format: JSON, Container: "mcpServers", Binary: "gemini",
 			Markers: []string{filepath.Join(home, ".gemini")},
-			entry: func(b string) any {
+			entry: func(b string, args []string) any {
 				return struct {
 					Command string   `json:"command"`
 					Args    []string `json:"args"`
 					Trust   bool     `json:"trust"`
-				}{b, []string{}, true}
+				}{b, args, true}
 			}},
 		{ID: "opencode", Name: "opencode", Path: oc, Format: format, Container: "mcp", Binary: "opencode",
-			entry: func(b string) any {
+			entry: func(b string, args []string) any {
 				return struct {
 					Type    string   `json:"type"`
 					Command []string `json:"command"`
 					Enabled bool     `json:"enabled"`
-				}{"local", []string{b}, true}
+				}{"local", append([]string{b}, args...), true}
 			}},
 	}
 }
@@ -244,12 +244,12 @@ func stripComments(b []byte) []byte {
 }
 
 // withEntry returns data with our entry for bridge.
-func (a *Agent) withEntry(data []byte, bridge string) ([]byte, error) {
+func (a *Agent) withEntry(data []byte, bridge string, args []string) ([]byte, error) {
 	if a.Format == TOML {
 		if _, err := tomlDecode(data); err != nil {
 			return nil, &ParseError{a.Path, err}
 		}
-		out, err := tomlSet(data, bridge)
+		out, err := tomlSet(data, bridge, args)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", a.Path, err)
 		}
@@ -262,7 +262,7 @@ func (a *Agent) withEntry(data []byte, bridge string) ([]byte, error) {
 	if err != nil {
 		return nil, &ParseError{a.Path, err}
 	}
-	val, _ := json.MarshalIndent(a.entry(bridge), "", "  ")
+	val, _ := json.MarshalIndent(a.entry(bridge, args), "", "  ")
 	m, ok := root.member(a.Container)
 	if !ok {
 		cont := []byte("{\n  \"" + EntryName + "\": " + reindent(val, "  ") + "\n}")
@@ -305,8 +305,12 @@ func (a *Agent) withoutEntry(data []byte) ([]byte, error) {
 	return deleteMember(data, c, EntryName), nil
 }
 
-// Install writes our entry for bridge.
-func (a *Agent) Install(bridge string) (Outcome, error) {
+// Install writes our entry for bridge, run with args (nil: none;
+// {"--orchestrate"} offers the orchestration tools).
+func (a *Agent) Install(bridge string, args []string) (Outcome, error) {
+	if args == nil {
+		args = []string{}
+	}
 	f, err := a.load()
 	if err != nil {
 		return "", err
@@ -315,7 +319,7 @@ func (a *Agent) Install(bridge string) (Outcome, error) {
 	if err != nil {
 		return "", err
 	}
-	out, err := a.withEntry(f.data, bridge)
+	out, err := a.withEntry(f.data, bridge, args)
 	if err != nil {
 		return "", err
 	}
@@ -368,8 +372,10 @@ func (a *Agent) Uninstall() (Outcome, error) {
 	if bak, err := os.ReadFile(a.Path + ".bak"); err == nil {
 		if _, bakHas, err := a.current(bak); err == nil && !bakHas {
 			cmd, _, _ := a.current(f.data)
-			if again, err := a.withEntry(bak, cmd); err == nil && bytes.Equal(again, f.data) {
-				out = bak
+			for _, args := range [][]string{{}, {"--orchestrate"}} {
+				if again, err := a.withEntry(bak, cmd, args); err == nil && bytes.Equal(again, f.data) {
+					out = bak
+				}
 			}
 		}
 	}

@@ -351,6 +351,40 @@ func TestSymlinkFollowed(t *testing.T) {
 	}
 }
 
+func TestOrchestrateFlag(t *testing.T) {
+	f := newFixture(t)
+	f.write(f.path(".claude.json"), claudeOrig)
+	f.write(f.path(".codex/config.toml"), codexOrig)
+	f.write(f.path(".config/opencode/opencode.json"), opencodeOrig)
+	f.mustRun("install", "--orchestrate")
+	if got := f.read(f.path(".claude.json")); !strings.Contains(got, `"args": [`+"\n"+`        "--orchestrate"`) {
+		t.Errorf("claude entry without --orchestrate:\n%s", got)
+	}
+	if got := f.read(f.path(".codex/config.toml")); !strings.Contains(got, `args = ["--orchestrate"]`) {
+		t.Errorf("codex entry without --orchestrate:\n%s", got)
+	}
+	if got := f.read(f.path(".config/opencode/opencode.json")); !strings.Contains(got, `"--orchestrate"`) {
+		t.Errorf("opencode entry without --orchestrate:\n%s", got)
+	}
+	// Without the flag the entries go back to no arguments.
+	if out := f.mustRun("install"); strings.Count(out, ": updated") != 3 {
+		t.Errorf("install without the flag:\n%s", out)
+	}
+	if got := f.read(f.path(".codex/config.toml")); !strings.Contains(got, "args = []") {
+		t.Errorf("codex entry:\n%s", got)
+	}
+	f.mustRun("install", "--orchestrate")
+	f.mustRun("uninstall")
+	for rel, want := range map[string]string{".claude.json": claudeOrig, ".codex/config.toml": codexOrig} {
+		if got := f.read(f.path(rel)); strings.Contains(got, "paneflow-mcp") {
+			t.Errorf("%s after uninstall:\n%s (want like %q)", rel, got, want[:20])
+		}
+	}
+	if code, _, _ := f.run("status", "--orchestrate"); code != 2 {
+		t.Errorf("status --orchestrate: exit %d, want 2", code)
+	}
+}
+
 func TestUsage(t *testing.T) {
 	f := newFixture(t)
 	for _, args := range [][]string{nil, {"bogus"}, {"install", "extra"}} {
@@ -389,7 +423,7 @@ func FuzzJSONCEdit(f *testing.F) {
 	}
 	a := &Agent{Path: "x", Format: JSONC, Container: "mcp", entry: Agents("/h", "/c")[3].entry}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		out, err := a.withEntry(data, "/b/paneflow-mcp")
+		out, err := a.withEntry(data, "/b/paneflow-mcp", []string{})
 		if err != nil {
 			return
 		}

@@ -95,8 +95,12 @@ func stripOurTables(b []byte) []byte {
 }
 
 // tomlBlock is our table for bridge.
-func tomlBlock(bridge string) string {
-	return fmt.Sprintf("[mcp_servers.%s]\ncommand = %s\nargs = []\n", EntryName, tomlString(bridge))
+func tomlBlock(bridge string, args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = tomlString(a)
+	}
+	return fmt.Sprintf("[mcp_servers.%s]\ncommand = %s\nargs = [%s]\n", EntryName, tomlString(bridge), strings.Join(q, ", "))
 }
 
 // tomlString quotes s as a TOML basic string.
@@ -120,7 +124,7 @@ func tomlString(s string) string {
 
 // tomlSet returns b with our entry set to bridge, in place of the old
 // table when there was one, else appended.
-func tomlSet(b []byte, bridge string) ([]byte, error) {
+func tomlSet(b []byte, bridge string, args []string) ([]byte, error) {
 	orig, err := tomlDecode(b)
 	if err != nil {
 		return nil, err
@@ -133,7 +137,7 @@ func tomlSet(b []byte, bridge string) ([]byte, error) {
 			wasOurs := skipping
 			skipping = isOurTable(name)
 			if skipping && !placed {
-				out = append(out, tomlBlock(bridge)...)
+				out = append(out, tomlBlock(bridge, args)...)
 				placed = true
 			}
 			if wasOurs && !skipping && len(out) > 0 {
@@ -151,9 +155,9 @@ func tomlSet(b []byte, bridge string) ([]byte, error) {
 		if len(bytes.TrimSpace(out)) > 0 {
 			out = append(out, '\n')
 		}
-		out = append(out, tomlBlock(bridge)...)
+		out = append(out, tomlBlock(bridge, args)...)
 	}
-	return out, tomlCheck(orig, out, bridge)
+	return out, tomlCheck(orig, out, bridge, args)
 }
 
 // tomlDelete returns b without our entry.
@@ -163,19 +167,23 @@ func tomlDelete(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	out := stripOurTables(b)
-	return out, tomlCheck(orig, out, "")
+	return out, tomlCheck(orig, out, "", nil)
 }
 
 // tomlCheck verifies an edit: out decodes, holds our entry exactly as we
 // write it (bridge "" means no entry), and everything else as orig.
-func tomlCheck(orig map[string]any, out []byte, bridge string) error {
+func tomlCheck(orig map[string]any, out []byte, bridge string, args []string) error {
 	doc, err := tomlDecode(out)
 	if err != nil {
 		return fmt.Errorf("the edited file would not parse (%v): the file is laid out in a way this editor does not change; edit it by hand", err)
 	}
 	e, has := tomlEntry(doc)
 	want := bridge != ""
-	if has != want || (want && !reflect.DeepEqual(e, map[string]any{"command": bridge, "args": []any{}})) {
+	wantArgs := []any{}
+	for _, a := range args {
+		wantArgs = append(wantArgs, a)
+	}
+	if has != want || (want && !reflect.DeepEqual(e, map[string]any{"command": bridge, "args": wantArgs})) {
 		return fmt.Errorf("its [mcp_servers.%s] entry is written in a form this editor does not change (inline table or dotted keys); edit it by hand", EntryName)
 	}
 	if !reflect.DeepEqual(normalizeEmpty(tomlWithout(doc)), normalizeEmpty(tomlWithout(orig))) {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"syscall"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,15 +31,20 @@ func main() {
 // run serves MCP on stdio until stdin ends (exit 0); it exits 1 when the
 // socket path cannot be computed or stdio fails, 2 on arguments.
 func run(args []string, getenv func(string) string, stderr io.Writer) int {
-	if len(args) > 0 {
-		switch args[0] {
+	orchestrate := false
+	for _, a := range args {
+		switch a {
 		case "--version", "-V":
 			fmt.Println("paneflow-mcp", version.Version)
 			return 0
+		case "--orchestrate":
+			orchestrate = true
+		default:
+			fmt.Fprintln(stderr, "usage: paneflow-mcp [--orchestrate] (an MCP server on stdin/stdout; run by an agent, see `paneflow mcp install`)")
+			return 2
 		}
-		fmt.Fprintln(stderr, "usage: paneflow-mcp (an MCP server on stdin/stdout; run by an agent, see `paneflow mcp install`)")
-		return 2
 	}
+	self, _ := strconv.ParseUint(getenv("PANEFLOW_SURFACE_ID"), 10, 64)
 	path, err := ipc.ClientSocketPath(getenv)
 	if err != nil || path == "" {
 		fmt.Fprintln(stderr, "paneflow-mcp: cannot locate the IPC socket; set PANEFLOW_SOCKET_PATH or launch the agent from a Paneflow pane")
@@ -57,10 +63,12 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	b := mcp.New(mcp.Options{
-		Logger:     logger,
-		SocketPath: path,
-		Version:    version.Version,
-		Logf:       func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) },
+		Logger:      logger,
+		Orchestrate: orchestrate,
+		SelfSurface: self,
+		SocketPath:  path,
+		Version:     version.Version,
+		Logf:        func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) },
 	})
 	if err := b.Run(ctx, &sdk.StdioTransport{}); err != nil && ctx.Err() == nil && !isEOF(err) {
 		fmt.Fprintln(stderr, "paneflow-mcp:", err)

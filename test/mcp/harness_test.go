@@ -97,11 +97,17 @@ func tempDir(t testing.TB) string {
 
 // startServer runs `paneflow serve` on a fresh socket and waits until it
 // answers system.ping.
-func startServer(t testing.TB) *server {
+func startServer(t testing.TB) *server { return startServerGate(t, true) }
+
+// startServerGate is startServer with the scripting gate open or closed.
+func startServerGate(t testing.TB, scripting bool) *server {
 	t.Helper()
 	dir := tempDir(t)
 	s := &server{t: t, dir: dir, sock: filepath.Join(dir, "pf.sock"), env: baseEnv(dir)}
-	serveEnv := append(baseEnv(dir), "PANEFLOW_IPC_SCRIPTING=1") // for surface.send_text
+	serveEnv := baseEnv(dir)
+	if scripting {
+		serveEnv = append(serveEnv, "PANEFLOW_IPC_SCRIPTING=1") // for surface.send_text
+	}
 	stderr := new(proctest.Buffer)
 	cmd := exec.Command(serverBin, "serve", "--socket", s.sock, "--size", "80x24")
 	cmd.Env, cmd.Dir, cmd.Stderr = serveEnv, dir, stderr
@@ -226,6 +232,12 @@ type session struct {
 // the protocol version ("" lets the SDK choose).
 func connect(t testing.TB, env []string, sock, version string) *session {
 	t.Helper()
+	return connectArgs(t, env, sock, version)
+}
+
+// connectArgs is connect with arguments for paneflow-mcp.
+func connectArgs(t testing.TB, env []string, sock, version string, args ...string) *session {
+	t.Helper()
 	ev := &events{updated: make(chan string, 1024), listed: make(chan struct{}, 1024), progress: make(chan *sdk.ProgressNotificationParams, 1024)}
 	client := sdk.NewClient(&sdk.Implementation{Name: "mcpe2e", Version: "0"}, &sdk.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, r *sdk.ResourceUpdatedNotificationRequest) {
@@ -241,7 +253,7 @@ func connect(t testing.TB, env []string, sock, version string) *session {
 			ev.progress <- r.Params
 		},
 	})
-	cmd := exec.Command(bridgeBin)
+	cmd := exec.Command(bridgeBin, args...)
 	cmd.Env = env[:len(env):len(env)]
 	if _, bench := t.(*testing.B); !bench {
 		cmd.Env = append(cmd.Env, "PANEFLOW_MCP_DEBUG=1") // the SDK's trace, logged when a test fails
