@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -169,10 +171,17 @@ func TestWaitFor(t *testing.T) {
 	if p.ProgressToken != "tok-1" || p.Total != 120 || !strings.Contains(p.Message, "waiting on surface") {
 		t.Errorf("progress %+v", p)
 	}
-	s.send(id, "noise\n")
-	waitEvent(t, c.ev.progress, "progress after output") // output reported while waiting
-	s.send(id, "ready-42\n")
-	r := waitEvent(t, done, "wait_for's result")
+	// The wait sees output printed after Paneflow received it, which the
+	// test cannot observe: it prints a matching line after each progress
+	// notification that reports output, until the wait returns.
+	var r result
+	for i := 0; r.text == "" && r.err == nil; i++ {
+		s.send(id, fmt.Sprintf("ready-%d\n", i))
+		select {
+		case r = <-done:
+		case <-c.ev.progress: // output reported while waiting
+		}
+	}
 	if r.err != nil || r.isErr {
 		t.Fatalf("wait_for: %+v", r)
 	}
@@ -181,7 +190,7 @@ func TestWaitFor(t *testing.T) {
 	if err := json.Unmarshal([]byte(head), &hv); err != nil || hv["matched"] != true || hv["timed_out"] != false {
 		t.Errorf("wait_for head %q: %v", head, err)
 	}
-	if _, _, body := unfence(t, fenced); !strings.Contains(body, "ready-42") {
+	if _, _, body := unfence(t, fenced); !regexp.MustCompile(`ready-\d+`).MatchString(body) {
 		t.Errorf("matched lines %q", body)
 	}
 
@@ -217,6 +226,15 @@ func TestWaitFor(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done = start(ctx, map[string]any{"target": id, "pattern": "never-printed", "timeout_seconds": 600})
 	waitEvent(t, c.ev.progress, "progress before cancelling")
+	// Output while waiting is reported as progress (printed until a
+	// notification counts it: the bridge's event stream may start late).
+	for i := 0; ; i++ {
+		s.send(id, fmt.Sprintf("noise-%d\n", i))
+		p := waitEvent(t, c.ev.progress, "progress")
+		if !strings.HasSuffix(p.Message, " 0 output updates so far") {
+			break
+		}
+	}
 	cancel()
 	if r := waitEvent(t, done, "the cancelled call's return"); !errors.Is(r.err, context.Canceled) {
 		t.Errorf("cancelled wait_for returned %+v", r)
