@@ -112,6 +112,10 @@ func TestSubscribe(t *testing.T) {
 			if err := c.Subscribe(ctx, &sdk.SubscribeParams{URI: uri}); err != nil {
 				t.Fatal(err)
 			}
+			// On the 2026-07-28 protocol the SDK's Subscribe returns once
+			// its subscriptions/listen request is sent, before the server
+			// registered it: wait for the SDK's own trace of that.
+			waitStderr(t, c, "resource subscribed")
 			s.send(id, "first line\n")
 			if got := waitEvent(t, c.ev.updated, "resources/updated"); got != uri {
 				t.Fatalf("updated %q, want %q", got, uri)
