@@ -124,6 +124,9 @@ func New(o Options) (*Core, error) {
 	sort.Strings(env)
 	c := &Core{Bus: bus.New(), SocketPath: path, logf: logf}
 	shims := newShims(getenv, logf)
+	if exe, err := os.Executable(); err == nil {
+		go refreshBridge(exe, getenv, logf)
+	}
 	c.Workspaces = workspace.NewManager(workspace.Options{
 		Cols: cols, Rows: rows, SocketPath: path, Bus: c.Bus, Getenv: getenv,
 		Shell: shell, Env: env, Scrollback: cfg.Terminal.ScrollbackLines, Version: version.String(),

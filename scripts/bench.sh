@@ -91,6 +91,14 @@ if [ "${BENCH_STRICT:-}" = 1 ]; then
 fi
 go run ./test/bench/benchtable $strict <"$raw"
 
+echo
+echo "== MCP bridge (paneflow-mcp, from the MCP SDK's client): read_pane 200 lines, start to initialized, resources/updated after a line (median/target <= 1 meets issue 15's targets)"
+go test -c -o "$tmp/mcp.test" ./test/mcp/
+(cd test/mcp && "$tmp/mcp.test" -test.run '^$' -test.bench '^BenchmarkBridge' -test.benchtime=1x -test.timeout=10m) || {
+	echo "bench: the MCP bridge benchmarks failed" >&2
+	exit 1
+}
+
 if [ "${BENCH_GUI:-1}" != 0 ]; then
 	gui=${PANEFLOW_GUI_BIN:-}
 	if [ -z "$gui" ]; then

@@ -328,6 +328,22 @@ var importRules = []struct {
 		why:    "the clock is a helper leaf that the conductor, surface.wait and the flow engine share: standard library only",
 	},
 	{
+		pkg:    "mcpinstall",
+		banned: append(notForClients, "core", "api", "cli", "mcp", "github.com/modelcontextprotocol"),
+		why:    "`paneflow mcp install` edits files (the client build hands it to paneflow-server): it must not link the MCP SDK or the bridge",
+	},
+	{
+		pkg:    "cmd/paneflow",
+		tags:   "nogui,client",
+		banned: []string{"github.com/modelcontextprotocol", "mcp"},
+		why:    "the CLI client starts on every call: the MCP SDK belongs to paneflow-mcp only",
+	},
+	{
+		pkg:    "mcp",
+		banned: append(notForClients, "core", "api", "cli", "config", "hook", "shim"),
+		why:    "the bridge's logic links into paneflow-mcp, a socket client that agents start: the ipc client and the MCP SDK only",
+	},
+	{
 		pkg:    "cmd/paneflow-mcp",
 		banned: notForClients,
 		why:    "the MCP bridge is a socket client: it links only the ipc client, neither Fyne nor the core",

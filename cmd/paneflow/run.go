@@ -89,6 +89,7 @@ func init() {
 				}
 				return nil
 			}},
+		mcpCommand(),
 	}
 	commands = append(commands, clientCommands()...)
 }
@@ -171,6 +172,10 @@ func dispatch(ctx context.Context, inv *invocation, args []string) error {
 		return usageErrorf("unknown verb '%s'; see `paneflow --help` for the verb list", first)
 	}
 }
+
+// mcpSummary is the verb list's line for `paneflow mcp` (mcpverb*.go), in
+// every build.
+const mcpSummary = "register the MCP bridge with the agent CLIs (install, status, uninstall)"
 
 // lookup returns the command called name (or aliased so), or nil.
 func lookup(name string) *command {

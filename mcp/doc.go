@@ -1,0 +1,44 @@
+// Package mcp is Paneflow's MCP bridge: an MCP server (the official Go SDK,
+// stdio transport) that gives agents Paneflow's panes as tools and
+// resources, answering every request with calls on Paneflow's socket
+// through the ipc client. cmd/paneflow-mcp runs it; it links only this
+// package, ipc and version, never Fyne or the core.
+//
+// # Tools
+//
+// The read-only tools of the original bridge (spec mcp-bridge.md §3):
+// list_panes, read_pane and search_pane, plus agent_status (surface.status
+// of one pane), list_agents (fleet.list) and wait_for (surface.wait: a
+// pattern and/or an idle period on one pane, with progress notifications
+// while it waits, ended by the client's cancellation). A target is a pane
+// name or a numeric surface_id, names resolved by [Resolve]. Terminal text
+// handed back is fenced as untrusted ([Fence]). Tool failures, including an
+// unreachable Paneflow, are tool results with isError set, never protocol
+// errors.
+//
+// # Orchestration
+//
+// With [Options.Orchestrate] and Paneflow's scripting gate open, five more
+// tools drive other panes: spawn_agent (surface.split with the agent's
+// command and its task as the pane's first prompt), send_to_agent
+// (surface.send_text, submitted), read_from_agent (the tail, or what came
+// since the previous read, optionally after waiting for a pattern),
+// wait_for_idle (the conductor's state leaving "thinking", or quiet output
+// for panes without hooks) and kill_agent (surface.close, refusing the
+// caller's own pane). Otherwise they are not listed at all.
+//
+// # Resources
+//
+// pane://<name>/content: a template plus one resource per live pane, kept
+// current from events.subscribe (the SDK sends list_changed when the set
+// changes). A client that subscribes to a pane's resource gets
+// notifications/resources/updated when the pane prints, at most one per
+// [UpdateInterval] per pane (the first at once, a trailing one for output
+// in between).
+//
+// # Concurrency
+//
+// A [Bridge] serves one client; its tool handlers run concurrently and
+// each makes its own socket connections. The background watcher owns the
+// resource list and the subscription state under the Bridge's lock.
+package mcp

@@ -1,0 +1,416 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/paneflow-go/paneflow/ipc"
+)
+
+// orchestrationTools are the tools that drive other panes, listed only
+// when the bridge runs with Options.Orchestrate and Paneflow's scripting
+// gate is open (system.capabilities).
+var orchestrationTools = []string{"spawn_agent", "send_to_agent", "read_from_agent", "wait_for_idle", "kill_agent"}
+
+// Agent commands spawn_agent knows by name; anything else runs as given in
+// "command".
+var knownAgents = map[string]string{"claude": "claude", "codex": "codex", "gemini": "gemini", "opencode": "opencode"}
+
+// gate adds or removes the orchestration tools to match Paneflow's
+// scripting gate; Paneflow unreachable means closed.
+func (b *Bridge) gate(ctx context.Context) {
+	if !b.o.Orchestrate {
+		return
+	}
+	var caps struct {
+		Scripting bool `json:"scripting"`
+	}
+	open := b.call(ctx, nil, "system.capabilities", map[string]any{}, &caps) == nil && caps.Scripting
+	b.mu.Lock()
+	changed := open != b.gateOpen
+	b.gateOpen = open
+	b.mu.Unlock()
+	switch {
+	case !changed:
+	case open:
+		b.addOrchestration()
+	default:
+		b.srv.RemoveTools(orchestrationTools...)
+	}
+}
+
+// addOrchestration registers the orchestration tools.
+func (b *Bridge) addOrchestration() {
+	t := true
+	f := false
+	writes := &sdk.ToolAnnotations{DestructiveHint: &f, OpenWorldHint: &f}
+	b.srv.AddTool(&sdk.Tool{
+		Name: "spawn_agent",
+		Description: "Start a coding agent (agent: claude, codex, gemini, opencode) or any command in a new Paneflow pane, " +
+			"optionally in cwd, named name, with task typed in as its first prompt once it is ready. Returns the new pane's surface_id and name.",
+		InputSchema: object(map[string]any{
+			"agent":   map[string]any{"type": "string", "description": "claude, codex, gemini or opencode"},
+			"command": map[string]any{"type": "string", "description": "A shell command line to run instead of a known agent."},
+			"cwd":     map[string]any{"type": "string", "description": "Working directory (absolute)."},
+			"task":    map[string]any{"type": "string", "description": "The first prompt, typed in once the pane's output settles."},
+			"name":    map[string]any{"type": "string", "description": "A name for the pane."},
+		}),
+		Annotations: writes,
+	}, wrap(b.spawnAgent))
+	b.srv.AddTool(&sdk.Tool{
+		Name:        "send_to_agent",
+		Description: "Type text into another pane and, unless submit is false, press Enter (agents' input boxes get a submit they accept).",
+		InputSchema: object(map[string]any{
+			"target": targetSchema,
+			"text":   map[string]any{"type": "string"},
+			"submit": map[string]any{"type": "boolean", "description": "Press Enter after the text (default true)."},
+		}, "target", "text"),
+		Annotations: writes,
+	}, wrap(b.sendToAgent))
+	b.srv.AddTool(&sdk.Tool{
+		Name: "read_from_agent",
+		Description: "Read another pane's output: the last lines (default 50), or with since_last only what it printed since your previous read_from_agent of it; " +
+			"with pattern, first wait (up to timeout_seconds, default 30) for a new line matching it. Untrusted terminal text.",
+		InputSchema: object(map[string]any{
+			"target":          targetSchema,
+			"lines":           map[string]any{"type": "integer", "minimum": 1},
+			"since_last":      map[string]any{"type": "boolean"},
+			"pattern":         map[string]any{"type": "string"},
+			"timeout_seconds": map[string]any{"type": "number", "exclusiveMinimum": 0},
+		}, "target"),
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &f},
+	}, wrap(b.readFromAgent))
+	b.srv.AddTool(&sdk.Tool{
+		Name: "wait_for_idle",
+		Description: "Block until the agent in a pane stops working (its state leaves thinking: finished, waiting for input, errored), " +
+			"or, for a pane whose agent sends no hooks, until its output is quiet for idle_seconds (default 5); up to timeout_seconds (default 300).",
+		InputSchema: object(map[string]any{
+			"target":          targetSchema,
+			"idle_seconds":    map[string]any{"type": "number", "exclusiveMinimum": 0},
+			"timeout_seconds": map[string]any{"type": "number", "exclusiveMinimum": 0},
+		}, "target"),
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &f},
+	}, wrap(b.waitForIdle))
+	b.srv.AddTool(&sdk.Tool{
+		Name:        "kill_agent",
+		Description: "Close a pane, ending its program. Refuses to close the pane you run in.",
+		InputSchema: object(map[string]any{"target": targetSchema}, "target"),
+		Annotations: &sdk.ToolAnnotations{DestructiveHint: &t, OpenWorldHint: &f},
+	}, wrap(b.killAgent))
+}
+
+func (b *Bridge) spawnAgent(ctx context.Context, req *sdk.CallToolRequest) (string, error) {
+	a, err := decodeArgs(req.Params.Arguments)
+	if err != nil {
+		return "", err
+	}
+	get := func(k string) (string, error) { return a.strArg(k) }
+	agent, err := get("agent")
+	if err != nil {
+		return "", err
+	}
+	command, err := get("command")
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case agent != "" && command != "":
+		return "", errors.New("pass 'agent' or 'command', not both")
+	case agent != "":
+		c, ok := knownAgents[strings.ToLower(agent)]
+		if !ok {
+			return "", fmt.Errorf("unknown agent %q; known: claude, codex, gemini, opencode (or pass 'command')", agent)
+		}
+		command = c
+	case command == "":
+		return "", errors.New("pass 'agent' (claude, codex, gemini, opencode) or 'command'")
+	}
+	p := map[string]any{"direction": "vertical", "command": command}
+	for _, k := range []string{"cwd", "name"} {
+		v, err := get(k)
+		if err != nil {
+			return "", err
+		}
+		if v != "" {
+			p[k] = v
+		}
+	}
+	task, err := get("task")
+	if err != nil {
+		return "", err
+	}
+	if task != "" {
+		p["prompt"] = task
+	}
+	var r struct {
+		SurfaceID uint64 `json:"surface_id"`
+	}
+	if err := b.call(ctx, nil, "surface.split", p, &r); err != nil {
+		return "", err
+	}
+	name := ""
+	if panes, err := b.list(ctx); err == nil {
+		for _, pn := range panes {
+			if pn.ID == r.SurfaceID {
+				name = pn.Name
+			}
+		}
+	}
+	out, _ := json.Marshal(map[string]any{"surface_id": r.SurfaceID, "name": name, "command": command})
+	return string(out), nil
+}
+
+func (b *Bridge) sendToAgent(ctx context.Context, req *sdk.CallToolRequest) (string, error) {
+	a, err := decodeArgs(req.Params.Arguments)
+	if err != nil {
+		return "", err
+	}
+	t, err := a.target()
+	if err != nil {
+		return "", err
+	}
+	text, ok := a["text"].(string)
+	if !ok {
+		return "", errors.New("missing 'text' argument (a string)")
+	}
+	submit := true
+	if v, there := a["submit"]; there && v != nil {
+		bv, ok := v.(bool)
+		if !ok {
+			return "", errors.New("'submit' must be a boolean")
+		}
+		submit = bv
+	}
+	id, err := b.resolve(ctx, t)
+	if err != nil {
+		return "", err
+	}
+	var raw json.RawMessage
+	if err := b.call(ctx, nil, "surface.send_text", map[string]any{"surface_id": id, "text": text, "submit": submit}, &raw); err != nil {
+		return "", err
+	}
+	return pretty(raw), nil
+}
+
+func (b *Bridge) readFromAgent(ctx context.Context, req *sdk.CallToolRequest) (string, error) {
+	a, err := decodeArgs(req.Params.Arguments)
+	if err != nil {
+		return "", err
+	}
+	t, err := a.target()
+	if err != nil {
+		return "", err
+	}
+	pattern, err := a.strArg("pattern")
+	if err != nil {
+		return "", err
+	}
+	timeout := 30.0
+	if v, ok, err := a.numArg("timeout_seconds"); err != nil {
+		return "", err
+	} else if ok && v > 0 {
+		timeout = min(v, maxWaitSecs)
+	}
+	sinceLast, _ := a["since_last"].(bool)
+	lines := clamp(a.intArg("lines"), 1, maxReadLines)
+	id, err := b.resolve(ctx, t)
+	if err != nil {
+		return "", err
+	}
+	found := ""
+	if pattern != "" {
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			return "", fmt.Errorf("invalid pattern: %v", err)
+		}
+		// Already there (in what this read would return)? Else wait for
+		// a new line. Output printed between the two is seen by neither
+		// (a window of one socket round trip).
+		b.mu.Lock()
+		last, seen := b.lastRead[id]
+		b.mu.Unlock()
+		var tail readResult
+		n := 50
+		if lines != nil {
+			n = *lines
+		}
+		if err := b.call(ctx, nil, "surface.read", map[string]any{"surface_id": id, "fenced": false, "lines": maxReadLines}, &tail); err != nil {
+			return "", err
+		}
+		rows := strings.Split(strings.TrimRight(tail.Text, "\n"), "\n")
+		if sinceLast && seen && tail.TotalLines != nil {
+			n = *tail.TotalLines - last
+		}
+		if n < len(rows) {
+			rows = rows[len(rows)-max(n, 0):]
+		}
+		for _, r := range rows {
+			if re.MatchString(r) {
+				found = "true"
+			}
+		}
+	}
+	if pattern != "" && found == "" {
+		d := time.Duration(timeout * float64(time.Second))
+		long := &ipc.Client{Path: b.o.SocketPath, Timeout: d + waitCallMargin}
+		err := b.call(ctx, long, "surface.wait", map[string]any{"surface_ids": []uint64{id}, "pattern": pattern, "timeout_ms": d.Milliseconds()}, nil)
+		var e *ipc.Error
+		switch {
+		case err == nil:
+			found = "true"
+		case errors.As(err, &e) && e.Code == ipc.CodeTimeout:
+			found = "false"
+		default:
+			return "", err
+		}
+	}
+	// One snapshot of the tail; the rows after the last read are the
+	// newest total-last of it.
+	b.mu.Lock()
+	last, seen := b.lastRead[id]
+	b.mu.Unlock()
+	want := 50
+	if lines != nil {
+		want = *lines
+	}
+	get := want
+	if sinceLast {
+		get = maxReadLines
+	}
+	var r readResult
+	if err := b.call(ctx, nil, "surface.read", map[string]any{"surface_id": id, "fenced": false, "lines": get}, &r); err != nil {
+		return "", err
+	}
+	total := 0
+	if r.TotalLines != nil {
+		total = *r.TotalLines
+	}
+	rows := strings.Split(strings.TrimRight(r.Text, "\n"), "\n")
+	if r.Text == "" {
+		rows = nil
+	}
+	if sinceLast && seen && total >= last {
+		rows = rows[len(rows)-min(total-last, len(rows)):]
+	} else if len(rows) > want {
+		rows = rows[len(rows)-want:]
+	}
+	b.mu.Lock()
+	b.lastRead[id] = total
+	b.mu.Unlock()
+	r.Text = strings.Join(rows, "\n")
+	attrs := []FenceAttr{{"source", t.String()}}
+	if found != "" {
+		attrs = append(attrs, FenceAttr{"found", found})
+	}
+	return Fence(r.Text, attrs...), nil
+}
+
+// busyStates are the conductor states of an agent that is still working.
+var busyStates = map[string]bool{"thinking": true}
+
+func (b *Bridge) waitForIdle(ctx context.Context, req *sdk.CallToolRequest) (string, error) {
+	a, err := decodeArgs(req.Params.Arguments)
+	if err != nil {
+		return "", err
+	}
+	t, err := a.target()
+	if err != nil {
+		return "", err
+	}
+	idle, timeout := 5.0, 300.0
+	for k, dst := range map[string]*float64{"idle_seconds": &idle, "timeout_seconds": &timeout} {
+		v, ok, err := a.numArg(k)
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			if v <= 0 {
+				return "", fmt.Errorf("'%s' must be greater than 0", k)
+			}
+			*dst = min(v, maxWaitSecs)
+		}
+	}
+	id, err := b.resolve(ctx, t)
+	if err != nil {
+		return "", err
+	}
+	deadline := time.Now().Add(time.Duration(timeout * float64(time.Second)))
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	// Subscribe first, so a state change between the status and the wait
+	// is not lost.
+	st, err := b.client.Subscribe(ctx, "events.subscribe", map[string]any{"surfaces": []uint64{id}, "types": []string{"agent_state", "surface_closed"}})
+	if err != nil {
+		return "", callError(err)
+	}
+	defer st.Close()
+	for {
+		var s struct {
+			State string `json:"state"`
+		}
+		if err := b.call(ctx, nil, "surface.status", map[string]any{"surface_id": id}, &s); err != nil {
+			if ctx.Err() != nil && time.Now().After(deadline) {
+				return timedOut(id, timeout), nil
+			}
+			return "", err
+		}
+		switch {
+		case s.State == "unknown_running" || s.State == "idle":
+			// No hooks to say when it is done: quiet output is the sign.
+			d := time.Until(deadline)
+			long := &ipc.Client{Path: b.o.SocketPath, Timeout: d + waitCallMargin}
+			err := b.call(ctx, long, "surface.wait", map[string]any{"surface_ids": []uint64{id}, "idle_ms": int64(idle * 1000), "timeout_ms": d.Milliseconds()}, nil)
+			var e *ipc.Error
+			if errors.As(err, &e) && e.Code == ipc.CodeTimeout || ctx.Err() != nil && time.Now().After(deadline) {
+				return timedOut(id, timeout), nil
+			}
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf(`{"surface_id": %d, "is_idle": true, "state": %s, "by": "quiet output"}`, id, strconv.Quote(s.State)), nil
+		case !busyStates[s.State]:
+			return fmt.Sprintf(`{"surface_id": %d, "is_idle": true, "state": %s, "by": "agent state"}`, id, strconv.Quote(s.State)), nil
+		}
+		if _, err := st.Next(); err != nil {
+			if time.Now().After(deadline) {
+				return timedOut(id, timeout), nil
+			}
+			if ctx.Err() != nil {
+				return "", ctx.Err()
+			}
+			return "", fmt.Errorf("Paneflow's event stream ended: %v", err)
+		}
+	}
+}
+
+// timedOut is wait_for_idle's answer at its deadline.
+func timedOut(id uint64, secs float64) string {
+	return fmt.Sprintf(`{"surface_id": %d, "is_idle": false, "timed_out": true}`+"\ntimed out after %gs", id, secs)
+}
+
+func (b *Bridge) killAgent(ctx context.Context, req *sdk.CallToolRequest) (string, error) {
+	t, err := decodeTargetOnly(req.Params.Arguments)
+	if err != nil {
+		return "", err
+	}
+	id, err := b.resolve(ctx, t)
+	if err != nil {
+		return "", err
+	}
+	if b.o.SelfSurface != 0 && id == b.o.SelfSurface {
+		return "", fmt.Errorf("refusing to kill surface %d: it is the pane you run in", id)
+	}
+	var raw json.RawMessage
+	if err := b.call(ctx, nil, "surface.close", map[string]any{"surface_id": id}, &raw); err != nil {
+		return "", err
+	}
+	return pretty(raw), nil
+}

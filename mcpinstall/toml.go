@@ -1,0 +1,202 @@
+package mcpinstall
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Codex's config.toml is edited as lines: our table [mcp_servers.paneflow]
+// (and any sub-table of it) is replaced or removed, or appended at the
+// end; every other line stays as it was. The result is decoded and
+// compared with the original: everything but our entry must be unchanged,
+// else the edit is refused.
+
+// tomlHeader returns the table name of a [table] or [[array]] header line.
+func tomlHeader(line string) (string, bool) {
+	t := strings.TrimSpace(line)
+	if !strings.HasPrefix(t, "[") {
+		return "", false
+	}
+	// Strip a trailing comment after the closing bracket.
+	if i := strings.LastIndex(t, "]"); i >= 0 {
+		t = t[:i+1]
+	} else {
+		return "", false
+	}
+	t = strings.TrimPrefix(strings.TrimSuffix(t, "]"), "[")
+	t = strings.TrimPrefix(strings.TrimSuffix(t, "]"), "[")
+	var parts []string
+	for _, p := range strings.Split(t, ".") {
+		p = strings.TrimSpace(p)
+		p = strings.Trim(p, `"'`)
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, "."), true
+}
+
+// isOurTable reports whether table name is our entry or inside it.
+func isOurTable(name string) bool {
+	return name == "mcp_servers."+EntryName || strings.HasPrefix(name, "mcp_servers."+EntryName+".")
+}
+
+// tomlDecode decodes a document (an empty one is an empty map).
+func tomlDecode(b []byte) (map[string]any, error) {
+	m := map[string]any{}
+	if _, err := toml.Decode(string(b), &m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// tomlEntry returns mcp_servers.paneflow of a decoded document.
+func tomlEntry(doc map[string]any) (map[string]any, bool) {
+	servers, _ := doc["mcp_servers"].(map[string]any)
+	e, ok := servers[EntryName].(map[string]any)
+	return e, ok
+}
+
+// tomlWithout returns doc without our entry (a shallow copy).
+func tomlWithout(doc map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range doc {
+		out[k] = v
+	}
+	if servers, ok := doc["mcp_servers"].(map[string]any); ok {
+		s := map[string]any{}
+		for k, v := range servers {
+			if k != EntryName {
+				s[k] = v
+			}
+		}
+		out["mcp_servers"] = s
+	}
+	return out
+}
+
+// stripOurTables removes our table lines from b (the header and every
+// line up to the next header not of ours).
+func stripOurTables(b []byte) []byte {
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	var out []byte
+	skipping := false
+	for _, l := range lines {
+		if name, ok := tomlHeader(string(l)); ok {
+			skipping = isOurTable(name)
+		}
+		if !skipping {
+			out = append(out, l...)
+		}
+	}
+	return out
+}
+
+// tomlBlock is our table for bridge.
+func tomlBlock(bridge string, args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = tomlString(a)
+	}
+	return fmt.Sprintf("[mcp_servers.%s]\ncommand = %s\nargs = [%s]\n", EntryName, tomlString(bridge), strings.Join(q, ", "))
+}
+
+// tomlString quotes s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, "\\u%04X", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// tomlSet returns b with our entry set to bridge, in place of the old
+// table when there was one, else appended.
+func tomlSet(b []byte, bridge string, args []string) ([]byte, error) {
+	orig, err := tomlDecode(b)
+	if err != nil {
+		return nil, err
+	}
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	var out []byte
+	skipping, placed := false, false
+	for _, l := range lines {
+		if name, ok := tomlHeader(string(l)); ok {
+			wasOurs := skipping
+			skipping = isOurTable(name)
+			if skipping && !placed {
+				out = append(out, tomlBlock(bridge, args)...)
+				placed = true
+			}
+			if wasOurs && !skipping && len(out) > 0 {
+				out = append(out, '\n')
+			}
+		}
+		if !skipping {
+			out = append(out, l...)
+		}
+	}
+	if !placed {
+		if len(out) > 0 && out[len(out)-1] != '\n' {
+			out = append(out, '\n')
+		}
+		if len(bytes.TrimSpace(out)) > 0 {
+			out = append(out, '\n')
+		}
+		out = append(out, tomlBlock(bridge, args)...)
+	}
+	return out, tomlCheck(orig, out, bridge, args)
+}
+
+// tomlDelete returns b without our entry.
+func tomlDelete(b []byte) ([]byte, error) {
+	orig, err := tomlDecode(b)
+	if err != nil {
+		return nil, err
+	}
+	out := stripOurTables(b)
+	return out, tomlCheck(orig, out, "", nil)
+}
+
+// tomlCheck verifies an edit: out decodes, holds our entry exactly as we
+// write it (bridge "" means no entry), and everything else as orig.
+func tomlCheck(orig map[string]any, out []byte, bridge string, args []string) error {
+	doc, err := tomlDecode(out)
+	if err != nil {
+		return fmt.Errorf("the edited file would not parse (%v): the file is laid out in a way this editor does not change; edit it by hand", err)
+	}
+	e, has := tomlEntry(doc)
+	want := bridge != ""
+	wantArgs := []any{}
+	for _, a := range args {
+		wantArgs = append(wantArgs, a)
+	}
+	if has != want || (want && !reflect.DeepEqual(e, map[string]any{"command": bridge, "args": wantArgs})) {
+		return fmt.Errorf("its [mcp_servers.%s] entry is written in a form this editor does not change (inline table or dotted keys); edit it by hand", EntryName)
+	}
+	if !reflect.DeepEqual(normalizeEmpty(tomlWithout(doc)), normalizeEmpty(tomlWithout(orig))) {
+		return fmt.Errorf("editing [mcp_servers.%s] would change other settings (unusual layout); edit it by hand", EntryName)
+	}
+	return nil
+}
+
+// normalizeEmpty drops an empty mcp_servers table, which our edit may
+// leave or create.
+func normalizeEmpty(doc map[string]any) map[string]any {
+	if s, ok := doc["mcp_servers"].(map[string]any); ok && len(s) == 0 {
+		delete(doc, "mcp_servers")
+	}
+	return doc
+}

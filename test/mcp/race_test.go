@@ -1,0 +1,5 @@
+//go:build race
+
+package mcpe2e
+
+const raceEnabled = true
