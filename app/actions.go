@@ -158,6 +158,12 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.setFontSizeLocked(s.cfg.FontSize)
 	case keymap.Quit:
 		s.closeRequestedLocked()
+	case keymap.CommandPalette:
+		s.openPaletteLocked()
+	case keymap.OpenAgentsView:
+		s.openOverviewLocked()
+	case keymap.OpenComposer:
+		s.openComposerLocked()
 	case keymap.TerminalCopy:
 		if v != nil {
 			v.Copy()

@@ -129,8 +129,12 @@ type shell struct {
 	wsID           uint64 // the workspace shown
 	focus          uint64 // the focused pane of the workspace shown
 	attention      map[uint64]bool
-	heldMods       fyne.KeyModifier // modifiers held, for keys reaching the canvas
-	jumpCursor     uint64           // the last pane jump_next_waiting went to
+	heldMods       fyne.KeyModifier        // modifiers held, for keys reaching the canvas
+	jumpCursor     uint64                  // the last pane jump_next_waiting went to
+	pal            *palette                // the open command palette, nil when closed
+	ov             *overview               // the open agents overview, nil when closed
+	comp           *composer               // the prompt composer (hidden when closed)
+	queued         map[uint64]queuedPrompt // prompts waiting for their pane's agent to stop thinking
 	quitting       bool
 	// uiThread is the OS thread Fyne's loop runs on (the main thread, to
 	// which the desktop driver locks the main goroutine), or 0 when that
@@ -189,7 +193,8 @@ func start(a fyne.App, o Options) (*shell, error) {
 	s := &shell{
 		a: a, o: o, m: o.Core.Workspaces, logf: logf, home: home,
 		cfg: o.Config, views: map[uint64]*termview.View{}, attention: map[uint64]bool{},
-		work: make(chan func(), 256), done: make(chan struct{}), quitCh: make(chan struct{}),
+		queued: map[uint64]queuedPrompt{},
+		work:   make(chan func(), 256), done: make(chan struct{}), quitCh: make(chan struct{}),
 		served: make(chan error, 1), started: make(chan struct{}),
 	}
 	if _, ok := a.Driver().(desktop.Driver); ok {
@@ -337,13 +342,15 @@ func (s *shell) buildWindowLocked() {
 		func(i int) { s.guard(func() { s.selectWorkspaceLocked(i) }) },
 		func(id uint64) { s.mutate("focus", func() error { _, err := s.m.Focus(id); return err }) },
 		func() { s.guard(s.newWorkspaceLocked) },
+		func() { s.guard(s.openOverviewLocked) },
 		s.home,
 	)
 	s.banner = newBanner()
 	for _, m := range s.startMsgs {
 		s.banner.show(m)
 	}
-	main := container.NewBorder(s.toolbarLocked(), nil, nil, nil, s.area)
+	s.comp = s.buildComposerLocked()
+	main := container.NewBorder(s.toolbarLocked(), s.comp.root, nil, nil, s.area)
 	s.w.SetContent(container.NewBorder(s.banner.root, nil, s.side.root, nil, main))
 	s.w.Resize(fyne.NewSize(1280, 800))
 	s.w.SetCloseIntercept(func() { s.guard(s.closeRequestedLocked) })
@@ -500,11 +507,12 @@ func (s *shell) flushLocked() {
 // applyLocked brings the window up to date with snap, after handling evs
 // (agent states, notifications, session saves).
 func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
-	structural := false
+	structural, agentsChanged := false, false
 	for _, e := range evs {
 		switch ev := e.(type) {
 		case bus.AgentState:
 			s.agentChangedLocked(ev, snap)
+			agentsChanged = true
 		case bus.SurfaceClosed:
 			s.agents.forget(ev.SurfaceID)
 			structural = true
@@ -559,6 +567,14 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	}
 	s.refreshAttentionLocked()
 	s.side.update(sidebarModel(snap, &s.agents))
+	if agentsChanged || structural {
+		if len(s.queued) > 0 {
+			s.flushQueuedLocked()
+		} else {
+			s.updateComposerLocked()
+		}
+		s.refreshOverviewLocked(0)
+	}
 }
 
 // viewLocked returns the view of pane id, creating it the first time.
@@ -621,6 +637,7 @@ func (s *shell) refreshAttentionLocked() {
 	}
 	s.attention = now
 	s.w.SetTitle(windowTitle(len(waiting)))
+	s.side.setAgentBadge(len(s.agents.panes), len(waiting))
 }
 
 // quitLocked quits without asking: the views close, Fyne's driver is
@@ -630,6 +647,7 @@ func (s *shell) quitLocked() {
 		return
 	}
 	s.quitting = true
+	s.closeOverlaysLocked()
 	// The views stop drawing while Fyne's loop still runs: the panes'
 	// programs print while they are closed, after it stopped.
 	s.closeViewsLocked()

@@ -90,20 +90,44 @@ type sidebar struct {
 	onWS    func(index int) // a workspace card was tapped
 	onPane  func(id uint64) // a pane row was tapped
 	onNewWS func()          // the "+" button
+	agents  *widget.Button  // opens the agents overview; its label counts them
 	home    func() string   // the home directory, to shorten paths
 }
 
-func newSidebar(onWS func(int), onPane func(uint64), onNewWS func(), home string) *sidebar {
+func newSidebar(onWS func(int), onPane func(uint64), onNewWS, onAgents func(), home string) *sidebar {
 	sb := &sidebar{onWS: onWS, onPane: onPane, onNewWS: onNewWS, home: func() string { return home }}
 	sb.list = container.NewVBox()
+	sb.agents = widget.NewButtonWithIcon("Agents", theme.AccountIcon(), onAgents)
+	sb.agents.Importance = widget.LowImportance
+	sb.agents.Alignment = widget.ButtonAlignLeading
 	add := widget.NewButtonWithIcon("", theme.ContentAddIcon(), func() { sb.onNewWS() })
 	add.Importance = widget.LowImportance
 	header := container.NewBorder(nil, nil, widget.NewLabelWithStyle("Workspaces", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), add)
 	width := canvas.NewRectangle(color.Transparent)
 	width.SetMinSize(fyne.NewSize(sidebarWidth, 0))
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameHeaderBackground))
-	sb.root = container.NewStack(bg, width, container.NewBorder(header, nil, nil, nil, container.NewVScroll(sb.list)))
+	sb.root = container.NewStack(bg, width, container.NewBorder(container.NewVBox(sb.agents, header), nil, nil, nil, container.NewVScroll(sb.list)))
 	return sb
+}
+
+// setAgentBadge shows the number of panes with an agent and of agents
+// waiting for input on the sidebar's Agents entry; the waiting count is
+// its badge, emphasised.
+func (sb *sidebar) setAgentBadge(panes, waiting int) {
+	label := "Agents"
+	if panes > 0 {
+		label = fmt.Sprintf("Agents (%d)", panes)
+	}
+	imp := widget.LowImportance
+	if waiting > 0 {
+		label += fmt.Sprintf("  ● %d waiting", waiting)
+		imp = widget.WarningImportance
+	}
+	if sb.agents.Text != label || sb.agents.Importance != imp {
+		sb.agents.Text = label
+		sb.agents.Importance = imp
+		sb.agents.Refresh()
+	}
 }
 
 // update shows cards, rebuilding only when something changed.
