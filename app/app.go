@@ -134,6 +134,7 @@ type shell struct {
 	pal            *palette                // the open command palette, nil when closed
 	ov             *overview               // the open agents overview, nil when closed
 	comp           *composer               // the prompt composer (hidden when closed)
+	dv             *diffView               // the open Diff view, nil when closed
 	queued         map[uint64]queuedPrompt // prompts waiting for their pane's agent to stop thinking
 	quitting       bool
 	// uiThread is the OS thread Fyne's loop runs on (the main thread, to

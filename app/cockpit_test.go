@@ -3,6 +3,8 @@
 package app
 
 import (
+	"context"
+	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
@@ -383,5 +385,136 @@ func TestComposerDeliversAndQueues(t *testing.T) {
 	h.c.Bus.Publish(bus.AgentState{SurfaceID: id, Tool: "claude", PID: 9, State: stateFinished, Previous: stateThinking, Hooked: true})
 	h.waitFor("the queued prompt delivered", func() bool {
 		return strings.Count(h.screen(id), "queued-three") >= 2 && len(h.s.queued) == 0
+	})
+}
+
+// gitRepo makes a repository with a commit on main and a linked worktree
+// on branch feat with one commit, one uncommitted change and one
+// untracked file; it returns the worktree's directory.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	for k, v := range map[string]string{"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_NOSYSTEM": "1"} {
+		t.Setenv(k, v)
+	}
+	root := t.TempDir()
+	repo, wt := filepath.Join(root, "repo"), filepath.Join(root, "repo.wt")
+	git := func(dir string, args ...string) {
+		t.Helper()
+		if _, err := runGit(context.Background(), dir, args); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p, s string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git(repo, "init", "-q", "-b", "main")
+	write(filepath.Join(repo, "a.txt"), "one\n")
+	git(repo, "add", "a.txt")
+	git(repo, "commit", "-q", "-m", "first")
+	git(repo, "worktree", "add", "-q", "-b", "feat", wt)
+	write(filepath.Join(wt, "a.txt"), "one\ntwo\n")
+	git(wt, "commit", "-q", "-am", "two")
+	write(filepath.Join(wt, "a.txt"), "one\ntwo\nthree uncommitted\n")
+	write(filepath.Join(wt, "b.txt"), "brand new\n")
+	return wt
+}
+
+func TestLoadGitDiff(t *testing.T) {
+	wt := gitRepo(t)
+	d, err := loadGitDiff(context.Background(), filepath.Join(wt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Branch != "feat" || d.BaseRef != "main" || d.Root != wt {
+		t.Fatalf("diff = %+v", d)
+	}
+	if len(d.Files) != 2 || d.Files[0] != (diffFile{"M", "a.txt"}) || d.Files[1] != (diffFile{"?", "b.txt"}) {
+		t.Fatalf("files = %+v", d.Files)
+	}
+	for _, want := range []string{"+two", "+three uncommitted", "+brand new", "diff --git a/a.txt b/a.txt"} {
+		if !strings.Contains(d.Text, want) {
+			t.Errorf("diff lacks %q:\n%s", want, d.Text)
+		}
+	}
+	if got := fileDiff(d.Text, "a.txt"); strings.Contains(got, "brand new") || !strings.Contains(got, "+two") {
+		t.Errorf("a.txt alone:\n%s", got)
+	}
+	rows := diffRows("diff --git a/x b/x\n@@ -1 +1 @@\n-old\n+new\n ctx")
+	for i, want := range []color.Color{diffHeader, diffHunk, diffDel, diffAdd, nil} {
+		st := rows[i].Style
+		if (st == nil) != (want == nil) || st != nil && st.TextColor() != want {
+			t.Errorf("row %d style = %v, want %v", i, st, want)
+		}
+	}
+	// No commits yet: everything is untracked against the empty tree.
+	fresh := t.TempDir()
+	if _, err := runGit(context.Background(), fresh, []string{"init", "-q"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(fresh, "x"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := loadGitDiff(context.Background(), fresh); err != nil || d.Base != emptyTree || len(d.Files) != 1 {
+		t.Fatalf("fresh repository: %+v, %v", d, err)
+	}
+	// Outside a repository: git's own words.
+	if _, err := loadGitDiff(context.Background(), t.TempDir()); err == nil || !strings.Contains(err.Error(), "not a git repository") {
+		t.Fatalf("outside a repository: %v", err)
+	}
+}
+
+func TestDiffViewFollowsFiles(t *testing.T) {
+	h := newHarness(t, nil)
+	wt := gitRepo(t)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	if _, err := h.c.Workspaces.CreateWorkspace("wt", wt, nil, true); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the pane in the worktree", func() bool { return h.s.focusedCwdLocked() == wt })
+	h.s.guard(func() {
+		if !h.key(fyne.KeyG, ctrlShift) {
+			t.Fatal("Ctrl+Shift+G is not bound")
+		}
+		if h.s.dv == nil {
+			t.Fatal("the Diff view did not open")
+		}
+	})
+	dv := h.s.dv
+	gridHas := func(s string) bool { return strings.Contains(dv.grid.Text(), s) }
+	h.waitFor("the diff", func() bool { return dv.loads > 0 && gridHas("+two") && gridHas("+brand new") })
+	h.s.guard(func() {
+		if !strings.Contains(dv.header.Text, "feat against main") || !strings.Contains(dv.header.Text, "2 files") {
+			t.Fatalf("header = %q", dv.header.Text)
+		}
+		for i := range dv.grid.Rows {
+			if dv.grid.RowText(i) == "+two" && dv.grid.Rows[i].Style.TextColor() != diffAdd {
+				t.Fatal("an added line is not green")
+			}
+		}
+	})
+	// A new file in the worktree shows without asking.
+	if err := os.WriteFile(filepath.Join(wt, "c.txt"), []byte("seen\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the new file", func() bool { return gridHas("+seen") && len(dv.files.Objects) == 4 })
+	// The file list shows one file alone.
+	test.Tap(dv.files.Objects[1].(*tapBox))
+	h.s.guard(func() {
+		if gridHas("brand new") || !gridHas("+two") {
+			t.Fatalf("a.txt alone shows:\n%s", dv.grid.Text())
+		}
+	})
+	// Escape closes it.
+	h.s.w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	h.s.guard(func() {
+		if h.s.dv != nil || h.s.w.Canvas().Overlays().Top() != nil {
+			t.Fatal("Escape did not close the Diff view")
+		}
 	})
 }

@@ -60,6 +60,7 @@ var actionTitles = map[keymap.Action]string{
 	keymap.CommandPalette:       "Command palette",
 	keymap.OpenAgentsView:       "Agents overview",
 	keymap.OpenComposer:         "Prompt composer",
+	keymap.OpenDiffView:         "Diff view of the focused pane's repository",
 }
 
 // paletteItem is one row of the command palette.
@@ -370,8 +371,14 @@ func (s *shell) closePaletteLocked() {
 	s.focusViewLocked(s.focus)
 }
 
-// closeOverlaysLocked closes the palette and the agents overview.
+// closeOverlaysLocked closes the palette, the agents overview and the
+// Diff view.
 func (s *shell) closeOverlaysLocked() {
+	if s.dv != nil {
+		s.dv.cancel()
+		s.dv.pop.close()
+		s.dv = nil
+	}
 	if s.pal != nil {
 		s.pal.pop.close()
 		s.pal = nil

@@ -58,6 +58,7 @@ const (
 	CommandPalette       Action = "command_palette"  // every action, fuzzy matched
 	OpenAgentsView       Action = "open_agents_view" // every agent of every workspace
 	OpenComposer         Action = "open_composer"    // a prompt for the focused pane's agent
+	OpenDiffView         Action = "open_diff_view"   // the focused pane's repository against its branch point
 )
 
 // actions lists every action, in the order of the spec's table.
@@ -73,7 +74,7 @@ var actions = []Action{
 	RenamePane, Quit,
 	// Not in the spec's table.
 	ClearScrollHistory, ResetTerminal,
-	CommandPalette, OpenAgentsView, OpenComposer,
+	CommandPalette, OpenAgentsView, OpenComposer, OpenDiffView,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -166,6 +167,7 @@ var defaults = []struct {
 	{"secondary+shift+p", CommandPalette},
 	{"secondary+shift+a", OpenAgentsView},
 	{"secondary+shift+space", OpenComposer},
+	{"secondary+shift+g", OpenDiffView},
 }
 
 var darwinOnly = []struct {
