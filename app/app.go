@@ -595,9 +595,12 @@ func (s *shell) viewLocked(id uint64) *termview.View {
 // focusViewLocked gives pane id's view the keyboard focus. The view's
 // OnFocus, which runs inside, then knows the model already agrees and
 // does not queue a Focus that could undo a later one.
+//
+// While the palette, the agents overview, the Diff view or the composer
+// is open it keeps the keyboard: the model's events do not take it away.
 func (s *shell) focusViewLocked(id uint64) {
 	v := s.views[id]
-	if v == nil || s.quitting {
+	if v == nil || s.quitting || s.pal != nil || s.ov != nil || s.dv != nil || (s.comp != nil && s.comp.pane != 0) {
 		return
 	}
 	s.selfFocus.Store(id)

@@ -241,7 +241,7 @@ func (s *shell) openOverviewLocked() {
 		return
 	}
 	s.closeOverlaysLocked()
-	ov := &overview{list: newPickList("Search agents, panes, questions, branches…"), branches: map[string][2]string{}}
+	ov := &overview{list: newPickList("Search agents, panes, questions, branches…", s.guard), branches: map[string][2]string{}}
 	ov.header = widget.NewLabelWithStyle("Agents", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	ov.filter = widget.NewRadioGroup(overviewFilters, nil)
 	ov.filter.Horizontal = true

@@ -194,29 +194,38 @@ type pickList struct {
 	boxes  []*tapBox
 	cursor int
 	n      int
-	// activate runs row i; dismiss closes the list; build makes row i.
+	// lock runs f holding the shell's lock (shell.guard); activate runs
+	// row i and dismiss closes the list, taking the lock themselves;
+	// build makes row i.
+	lock     func(f func())
 	activate func(i int)
 	dismiss  func()
 	build    func(i int) fyne.CanvasObject
 }
 
-func newPickList(placeholder string) *pickList {
-	p := &pickList{query: newKeyEntry(false), rows: container.NewVBox()}
+func newPickList(placeholder string, lock func(func())) *pickList {
+	p := &pickList{query: newKeyEntry(false), rows: container.NewVBox(), lock: lock}
 	p.query.SetPlaceHolder(placeholder)
 	p.scroll = container.NewVScroll(p.rows)
 	p.query.onKey = func(ev *fyne.KeyEvent) bool {
 		switch ev.Name {
 		case fyne.KeyDown:
-			p.move(1)
+			p.lock(func() { p.move(1) })
 		case fyne.KeyUp:
-			p.move(-1)
+			p.lock(func() { p.move(-1) })
 		case fyne.KeyPageDown:
-			p.move(10)
+			p.lock(func() { p.move(10) })
 		case fyne.KeyPageUp:
-			p.move(-10)
+			p.lock(func() { p.move(-10) })
 		case fyne.KeyReturn, fyne.KeyEnter:
-			if p.cursor < p.n && p.activate != nil {
-				p.activate(p.cursor)
+			cursor := -1
+			p.lock(func() {
+				if p.cursor < p.n {
+					cursor = p.cursor
+				}
+			})
+			if cursor >= 0 && p.activate != nil {
+				p.activate(cursor)
 			}
 		case fyne.KeyEscape:
 			if p.dismiss != nil {
@@ -326,7 +335,7 @@ func (s *shell) openPaletteLocked() {
 		return
 	}
 	s.closeOverlaysLocked()
-	p := &palette{list: newPickList("Type a command…"), items: paletteItems(s.keys)}
+	p := &palette{list: newPickList("Type a command…", s.guard), items: paletteItems(s.keys)}
 	muted := theme.Color(theme.ColorNamePlaceHolder)
 	fg := theme.Color(theme.ColorNameForeground)
 	p.list.build = func(i int) fyne.CanvasObject {
@@ -349,8 +358,12 @@ func (s *shell) openPaletteLocked() {
 	}
 	p.list.dismiss = func() { s.guard(s.closePaletteLocked) }
 	p.list.query.OnChanged = func(q string) {
-		p.shown = filterPalette(p.items, q)
-		p.list.setRows(len(p.shown), 0)
+		s.guard(func() {
+			if s.pal == p {
+				p.shown = filterPalette(p.items, q)
+				p.list.setRows(len(p.shown), 0)
+			}
+		})
 	}
 	p.shown = p.items
 	p.list.setRows(len(p.shown), 0)
