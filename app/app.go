@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"reflect"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -346,6 +349,12 @@ func (s *shell) buildWindowLocked() {
 		func() { s.guard(s.openOverviewLocked) },
 		s.home,
 	)
+	s.side.onPort = func(port string) {
+		u := &url.URL{Scheme: "http", Host: "localhost:" + port}
+		if err := s.a.OpenURL(u); err != nil {
+			s.guard(func() { s.banner.show("open " + u.String() + ": " + err.Error()) })
+		}
+	}
 	s.banner = newBanner()
 	for _, m := range s.startMsgs {
 		s.banner.show(m)
@@ -434,6 +443,35 @@ type snapshot struct {
 	Focused    map[uint64]bool       // the focused pane of each workspace
 	Open       map[uint64]uint64     // every open pane → its workspace id
 	Order      []uint64              // every open pane, in sidebar order
+	// Ports are the TCP ports each pane's process tree listens on, as
+	// "3000 8080" (Linux; refreshed on the reader's slow tick only).
+	Ports map[uint64]string
+}
+
+// panePorts finds the ports the panes of snap listen on.
+func panePorts(m *workspace.Manager, snap *snapshot) map[uint64]string {
+	out := map[uint64]string{}
+	byPid := map[int]uint64{}
+	var roots []int
+	for _, id := range snap.Order {
+		if sf, ok := m.Surface(id); ok {
+			if pid := sf.Terminal().Pid(); pid > 0 {
+				byPid[pid] = id
+				roots = append(roots, pid)
+			}
+		}
+	}
+	for pid, ports := range listeningPorts(roots) {
+		var b strings.Builder
+		for i, p := range ports {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(strconv.Itoa(p))
+		}
+		out[byPid[pid]] = b.String()
+	}
+	return out
 }
 
 func takeSnapshot(m *workspace.Manager) *snapshot {
@@ -464,6 +502,7 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 	defer tick.Stop()
 	var buf []bus.Event
 	var last *snapshot
+	var ports map[uint64]string
 	for {
 		ticked := false
 		select {
@@ -477,6 +516,10 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 		}
 		evs, _ := sub.Drain(buf)
 		snap := takeSnapshot(s.m)
+		if ticked || ports == nil {
+			ports = panePorts(s.m, snap)
+		}
+		snap.Ports = ports
 		if ticked && len(evs) == 0 && reflect.DeepEqual(snap, last) {
 			continue
 		}

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/paneflow-go/paneflow/app/keymap"
 	"github.com/paneflow-go/paneflow/bus"
@@ -517,4 +518,43 @@ func TestDiffViewFollowsFiles(t *testing.T) {
 			t.Fatal("Escape did not close the Diff view")
 		}
 	})
+}
+
+func TestSidebarPortChips(t *testing.T) {
+	snap := &snapshot{
+		Workspaces: []workspace.WorkspaceInfo{{ID: 1, Title: "web"}},
+		Surfaces:   []workspace.SurfaceInfo{{ID: 10, WorkspaceID: 1, Name: "dev"}},
+		Open:       map[uint64]uint64{10: 1},
+		Ports:      map[uint64]string{10: "3000 5173"},
+	}
+	cards := sidebarModel(snap, &agentBoard{})
+	if p := cards[0].Panes[0]; p.Ports != "3000 5173" {
+		t.Fatalf("pane row = %+v", p)
+	}
+	var opened []string
+	sb := newSidebar(func(int) {}, func(uint64) {}, func() {}, func() {}, "")
+	sb.onPort = func(p string) { opened = append(opened, p) }
+	row := sb.paneRow(cards[0].Panes[0])
+	var buttons []*widget.Button
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch o := o.(type) {
+		case *widget.Button:
+			buttons = append(buttons, o)
+		case *fyne.Container:
+			for _, c := range o.Objects {
+				walk(c)
+			}
+		case *tapBox:
+			walk(o.content)
+		}
+	}
+	walk(row)
+	if len(buttons) != 2 || buttons[0].Text != ":3000" || buttons[1].Text != ":5173" {
+		t.Fatalf("chips = %v", buttons)
+	}
+	test.Tap(buttons[1])
+	if len(opened) != 1 || opened[0] != "5173" {
+		t.Fatalf("opened = %v", opened)
+	}
 }

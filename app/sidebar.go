@@ -30,6 +30,7 @@ type paneRow struct {
 	Waiting bool
 	Glyph   string // agent status glyph, "" without an agent
 	Status  string // agent status text
+	Ports   string // listening TCP ports, as "3000 8080"
 }
 
 // workspaceCard is what the sidebar shows about one workspace.
@@ -71,6 +72,7 @@ func sidebarModel(snap *snapshot, agents *agentBoard) []workspaceCard {
 		if s.ExitCode != nil {
 			row.Code = *s.ExitCode
 		}
+		row.Ports = snap.Ports[s.ID]
 		if st, ok := agents.status(s.ID); ok {
 			row.Glyph, row.Status = statusLine(st)
 			row.Waiting = st.State == stateWaiting
@@ -87,11 +89,12 @@ type sidebar struct {
 	root    fyne.CanvasObject
 	list    *fyne.Container
 	shown   []workspaceCard
-	onWS    func(index int) // a workspace card was tapped
-	onPane  func(id uint64) // a pane row was tapped
-	onNewWS func()          // the "+" button
-	agents  *widget.Button  // opens the agents overview; its label counts them
-	home    func() string   // the home directory, to shorten paths
+	onWS    func(index int)   // a workspace card was tapped
+	onPane  func(id uint64)   // a pane row was tapped
+	onNewWS func()            // the "+" button
+	agents  *widget.Button    // opens the agents overview; its label counts them
+	onPort  func(port string) // a port chip was tapped; nil shows none
+	home    func() string     // the home directory, to shorten paths
 }
 
 func newSidebar(onWS func(int), onPane func(uint64), onNewWS, onAgents func(), home string) *sidebar {
@@ -232,6 +235,15 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 	lines := []fyne.CanvasObject{text(mark+p.Name, nameSize, fg, p.Focused), text("    "+strings.Join(detail, " · "), captionSize, muted, false)}
 	if p.Glyph != "" {
 		lines = append(lines, text("    "+p.Glyph+" "+p.Status, captionSize, statusColor(p), p.Waiting))
+	}
+	if p.Ports != "" && sb.onPort != nil {
+		chips := []fyne.CanvasObject{text("   ", captionSize, muted, false)}
+		for _, port := range strings.Fields(p.Ports) {
+			b := widget.NewButton(":"+port, func() { sb.onPort(port) })
+			b.Importance = widget.LowImportance
+			chips = append(chips, b)
+		}
+		lines = append(lines, container.NewHBox(chips...))
 	}
 	id := p.ID
 	return newTapBox(container.New(layout.NewCustomPaddedLayout(2, 2, 0, 0), container.NewVBox(lines...)), func() { sb.onPane(id) })
