@@ -171,6 +171,8 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.openComposerLocked()
 	case keymap.OpenDiffView:
 		s.openDiffLocked()
+	case keymap.ToggleBroadcastMember:
+		s.toggleBroadcastLocked()
 	case keymap.TerminalCopy:
 		if v != nil {
 			v.Copy()

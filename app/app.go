@@ -139,6 +139,8 @@ type shell struct {
 	comp           *composer               // the prompt composer (hidden when closed)
 	dv             *diffView               // the open Diff view, nil when closed
 	queued         map[uint64]queuedPrompt // prompts waiting for their pane's agent to stop thinking
+	groups         map[uint64]string       // each pane's broadcast group, if any
+	lastGroup      string                  // the group name used last
 	quitting       bool
 	// uiThread is the OS thread Fyne's loop runs on (the main thread, to
 	// which the desktop driver locks the main goroutine), or 0 when that
@@ -197,8 +199,8 @@ func start(a fyne.App, o Options) (*shell, error) {
 	s := &shell{
 		a: a, o: o, m: o.Core.Workspaces, logf: logf, home: home,
 		cfg: o.Config, views: map[uint64]*termview.View{}, attention: map[uint64]bool{},
-		queued: map[uint64]queuedPrompt{},
-		work:   make(chan func(), 256), done: make(chan struct{}), quitCh: make(chan struct{}),
+		queued: map[uint64]queuedPrompt{}, groups: map[uint64]string{},
+		work: make(chan func(), 256), done: make(chan struct{}), quitCh: make(chan struct{}),
 		served: make(chan error, 1), started: make(chan struct{}),
 	}
 	if _, ok := a.Driver().(desktop.Driver); ok {
@@ -577,6 +579,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 			v.Close()
 			delete(s.views, id)
 			delete(s.attention, id)
+			delete(s.groups, id)
 			if s.zoom == id {
 				s.zoom = 0
 			}
@@ -632,6 +635,7 @@ func (s *shell) viewLocked(id uint64) *termview.View {
 	}
 	v := termview.New(surfacePane{m: s.m, s: sf}, s.viewOptionsLocked(id))
 	s.views[id] = v
+	s.stripeLocked(id)
 	return v
 }
 

@@ -558,3 +558,48 @@ func TestSidebarPortChips(t *testing.T) {
 		t.Fatalf("opened = %v", opened)
 	}
 }
+
+func TestBroadcastGroup(t *testing.T) {
+	h := newHarness(t, nil)
+	var first uint64
+	h.waitFor("the first pane", func() bool { first = h.s.focus; return first != 0 })
+	second, _, err := h.c.Workspaces.Split(first, workspace.Vertical, workspace.PaneSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("both views", func() bool { return h.s.views[second.ID] != nil && h.s.snap.Open[second.ID] != 0 })
+	h.s.guard(func() {
+		// Not in a group: the key asks for the group's name.
+		if !h.key(fyne.KeyB, ctrlShift) || h.s.w.Canvas().Overlays().Top() == nil {
+			t.Fatal("Ctrl+Shift+B did not ask for a group")
+		}
+		h.s.w.Canvas().Overlays().Top().Hide()
+		h.s.setGroupLocked(first, "api")
+		h.s.setGroupLocked(second.ID, "api")
+		if got := h.s.groupMembersLocked("api"); len(got) != 2 {
+			t.Fatalf("members = %v", got)
+		}
+	})
+	h.waitFor("the first pane focused", func() bool { return h.s.focus == first })
+	var c *composer
+	h.s.guard(func() {
+		h.key(fyne.KeySpace, ctrlShift)
+		c = h.s.comp
+		if !c.broadcast.Visible() || !strings.Contains(c.broadcast.Text, `"api" (2 panes`) {
+			t.Fatalf("broadcast check = %q visible=%v", c.broadcast.Text, c.broadcast.Visible())
+		}
+	})
+	c.broadcast.SetChecked(true)
+	typeInto(c.entry, "echo to-all")
+	c.entry.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault})
+	h.waitFor("the prompt in both panes", func() bool {
+		return strings.Contains(h.screen(first), "echo to-all") && strings.Contains(h.screen(second.ID), "echo to-all")
+	})
+	// In a group, the key takes the pane out at once.
+	h.s.guard(func() {
+		h.key(fyne.KeyB, ctrlShift)
+		if _, ok := h.s.groups[first]; ok || h.s.w.Canvas().Overlays().Top() != nil {
+			t.Fatal("Ctrl+Shift+B did not take the pane out of its group")
+		}
+	})
+}

@@ -29,12 +29,16 @@ type composer struct {
 	entry  *keyEntry
 	target *widget.Label
 	chip   *widget.Label
-	pane   uint64 // the pane prompts go to; 0 while closed
+	// broadcast sends the prompt to every pane of the target's broadcast
+	// group instead, prefilled only; shown when the target has a group.
+	broadcast *widget.Check
+	pane      uint64 // the pane prompts go to; 0 while closed
 }
 
 // buildComposerLocked makes the (hidden) composer bar.
 func (s *shell) buildComposerLocked() *composer {
-	c := &composer{entry: newKeyEntry(true), target: widget.NewLabel(""), chip: widget.NewLabel("")}
+	c := &composer{entry: newKeyEntry(true), target: widget.NewLabel(""), chip: widget.NewLabel(""), broadcast: widget.NewCheck("", nil)}
+	c.broadcast.Hide()
 	c.entry.SetMinRowsVisible(3)
 	c.entry.SetPlaceHolder("Prompt for the agent — Alt+Enter prefills, " + secondaryName() + "+Enter sends, Esc closes")
 	c.chip.Importance = widget.WarningImportance
@@ -63,7 +67,7 @@ func (s *shell) buildComposerLocked() *composer {
 	prefill := widget.NewButton("Prefill", func() { s.guard(func() { s.submitComposerLocked(false) }) })
 	send := widget.NewButton("Send", func() { s.guard(func() { s.submitComposerLocked(true) }) })
 	send.Importance = widget.HighImportance
-	head := container.NewBorder(nil, nil, c.target, container.NewHBox(c.chip, prefill, send))
+	head := container.NewBorder(nil, nil, c.target, container.NewHBox(c.chip, c.broadcast, prefill, send))
 	c.root = container.NewBorder(head, nil, nil, nil, c.entry)
 	c.root.Hide()
 	return c
@@ -119,6 +123,14 @@ func (s *shell) updateComposerLocked() {
 	} else {
 		c.chip.SetText("")
 	}
+	if g, ok := s.groups[c.pane]; ok {
+		c.broadcast.Text = fmt.Sprintf("to group %q (%d panes, prefill only)", g, len(s.groupMembersLocked(g)))
+		c.broadcast.Refresh()
+		c.broadcast.Show()
+	} else {
+		c.broadcast.SetChecked(false)
+		c.broadcast.Hide()
+	}
 }
 
 // closeComposerLocked hides the composer (the text stays for next time)
@@ -141,13 +153,19 @@ func (s *shell) submitComposerLocked(submit bool) {
 	if c.pane == 0 || text == "" {
 		return
 	}
+	targets := []uint64{c.pane}
+	if g, ok := s.groups[c.pane]; ok && c.broadcast.Checked {
+		targets = s.groupMembersLocked(g)
+		submit = false // a broadcast only prefills
+	}
 	p := queuedPrompt{text: text, submit: submit}
-	if st, ok := s.agents.status(c.pane); ok && st.State == stateThinking {
-		s.queued[c.pane] = p
-		s.updateComposerLocked()
-		s.banner.show(fmt.Sprintf("prompt queued: %s is thinking; it goes in when the agent stops", agentName(st.Tool)))
-	} else {
-		s.deliverPrompt(c.pane, p)
+	for _, id := range targets {
+		if st, ok := s.agents.status(id); ok && st.State == stateThinking {
+			s.queued[id] = p
+			s.banner.show(fmt.Sprintf("prompt queued: %s is thinking; it goes in when the agent stops", agentName(st.Tool)))
+		} else {
+			s.deliverPrompt(id, p)
+		}
 	}
 	c.entry.SetText("")
 	s.closeComposerLocked()

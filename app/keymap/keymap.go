@@ -59,6 +59,9 @@ const (
 	OpenAgentsView       Action = "open_agents_view" // every agent of every workspace
 	OpenComposer         Action = "open_composer"    // a prompt for the focused pane's agent
 	OpenDiffView         Action = "open_diff_view"   // the focused pane's repository against its branch point
+	// ToggleBroadcastMember puts the focused pane in a named broadcast
+	// group (asking for the name) or takes it out.
+	ToggleBroadcastMember Action = "toggle_broadcast_member"
 )
 
 // actions lists every action, in the order of the spec's table.
@@ -74,7 +77,7 @@ var actions = []Action{
 	RenamePane, Quit,
 	// Not in the spec's table.
 	ClearScrollHistory, ResetTerminal,
-	CommandPalette, OpenAgentsView, OpenComposer, OpenDiffView,
+	CommandPalette, OpenAgentsView, OpenComposer, OpenDiffView, ToggleBroadcastMember,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -168,6 +171,7 @@ var defaults = []struct {
 	{"secondary+shift+a", OpenAgentsView},
 	{"secondary+shift+space", OpenComposer},
 	{"secondary+shift+g", OpenDiffView},
+	{"secondary+shift+b", ToggleBroadcastMember},
 }
 
 var darwinOnly = []struct {
