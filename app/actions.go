@@ -46,6 +46,21 @@ func (s *shell) handleKeyLocked(key fyne.KeyName, mods fyne.KeyModifier) bool {
 // reports modifiers only as key presses, so they are tracked.
 func (s *shell) installCanvasKeysLocked() {
 	c := s.w.Canvas()
+	// Escape closes the Diff view, which takes no keyboard focus.
+	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		s.guard(func() {
+			if s.modsStale.Swap(false) {
+				s.heldMods = 0
+			}
+			if s.heldMods == 0 {
+				if ev.Name == fyne.KeyEscape && s.dv != nil {
+					s.closeDiffLocked()
+					return
+				}
+				s.handleKeyLocked(ev.Name, 0)
+			}
+		})
+	})
 	dc, ok := c.(desktop.Canvas)
 	if !ok {
 		return
@@ -66,16 +81,6 @@ func (s *shell) installCanvasKeysLocked() {
 	})
 	dc.SetOnKeyUp(func(ev *fyne.KeyEvent) {
 		s.guard(func() { s.heldMods &^= termview.ModifierOf(ev.Name) })
-	})
-	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		s.guard(func() {
-			if s.modsStale.Swap(false) {
-				s.heldMods = 0
-			}
-			if s.heldMods == 0 {
-				s.handleKeyLocked(ev.Name, 0)
-			}
-		})
 	})
 }
 
@@ -158,6 +163,16 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.setFontSizeLocked(s.cfg.FontSize)
 	case keymap.Quit:
 		s.closeRequestedLocked()
+	case keymap.CommandPalette:
+		s.openPaletteLocked()
+	case keymap.OpenAgentsView:
+		s.openOverviewLocked()
+	case keymap.OpenComposer:
+		s.openComposerLocked()
+	case keymap.OpenDiffView:
+		s.openDiffLocked()
+	case keymap.ToggleBroadcastMember:
+		s.toggleBroadcastLocked()
 	case keymap.TerminalCopy:
 		if v != nil {
 			v.Copy()

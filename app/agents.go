@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 
@@ -35,6 +36,10 @@ type agentKey struct {
 // used on the UI goroutine only.
 type agentBoard struct {
 	panes map[uint64]map[agentKey]bus.AgentState
+	// since is when each agent entered its current state, as apply saw
+	// it; now is the clock (nil: time.Now).
+	since map[uint64]map[agentKey]time.Time
+	now   func() time.Time
 }
 
 // apply records ev. An agent whose state is idle (or empty) is gone.
@@ -45,12 +50,18 @@ func (b *agentBoard) apply(ev bus.AgentState) {
 	if b.panes == nil {
 		b.panes = map[uint64]map[agentKey]bus.AgentState{}
 	}
+	if b.since == nil {
+		b.since = map[uint64]map[agentKey]time.Time{}
+	}
 	k := agentKey{ev.Tool, ev.PID}
 	m := b.panes[ev.SurfaceID]
+	since := b.since[ev.SurfaceID]
 	if ev.State == stateIdle || ev.State == "" {
 		delete(m, k)
+		delete(since, k)
 		if len(m) == 0 {
 			delete(b.panes, ev.SurfaceID)
+			delete(b.since, ev.SurfaceID)
 		}
 		return
 	}
@@ -58,20 +69,39 @@ func (b *agentBoard) apply(ev bus.AgentState) {
 		m = map[agentKey]bus.AgentState{}
 		b.panes[ev.SurfaceID] = m
 	}
+	if since == nil {
+		since = map[agentKey]time.Time{}
+		b.since[ev.SurfaceID] = since
+	}
 	// A hooked session replaces what the process scan said about the same
 	// tool in the pane.
 	if ev.Hooked {
 		for key, old := range m {
 			if !old.Hooked && key.tool == ev.Tool {
 				delete(m, key)
+				delete(since, key)
 			}
 		}
+	}
+	if old, ok := m[k]; !ok || old.State != ev.State {
+		since[k] = b.clock()
 	}
 	m[k] = ev
 }
 
+// clock is the board's time.
+func (b *agentBoard) clock() time.Time {
+	if b.now != nil {
+		return b.now()
+	}
+	return time.Now()
+}
+
 // forget drops the agents of a closed pane.
-func (b *agentBoard) forget(surface uint64) { delete(b.panes, surface) }
+func (b *agentBoard) forget(surface uint64) {
+	delete(b.panes, surface)
+	delete(b.since, surface)
+}
 
 // salience orders states by how much they need the user.
 func salience(state string) int {

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"reflect"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -129,8 +132,15 @@ type shell struct {
 	wsID           uint64 // the workspace shown
 	focus          uint64 // the focused pane of the workspace shown
 	attention      map[uint64]bool
-	heldMods       fyne.KeyModifier // modifiers held, for keys reaching the canvas
-	jumpCursor     uint64           // the last pane jump_next_waiting went to
+	heldMods       fyne.KeyModifier        // modifiers held, for keys reaching the canvas
+	jumpCursor     uint64                  // the last pane jump_next_waiting went to
+	pal            *palette                // the open command palette, nil when closed
+	ov             *overview               // the open agents overview, nil when closed
+	comp           *composer               // the prompt composer (hidden when closed)
+	dv             *diffView               // the open Diff view, nil when closed
+	queued         map[uint64]queuedPrompt // prompts waiting for their pane's agent to stop thinking
+	groups         map[uint64]string       // each pane's broadcast group, if any
+	lastGroup      string                  // the group name used last
 	quitting       bool
 	// uiThread is the OS thread Fyne's loop runs on (the main thread, to
 	// which the desktop driver locks the main goroutine), or 0 when that
@@ -189,6 +199,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	s := &shell{
 		a: a, o: o, m: o.Core.Workspaces, logf: logf, home: home,
 		cfg: o.Config, views: map[uint64]*termview.View{}, attention: map[uint64]bool{},
+		queued: map[uint64]queuedPrompt{}, groups: map[uint64]string{},
 		work: make(chan func(), 256), done: make(chan struct{}), quitCh: make(chan struct{}),
 		served: make(chan error, 1), started: make(chan struct{}),
 	}
@@ -337,13 +348,21 @@ func (s *shell) buildWindowLocked() {
 		func(i int) { s.guard(func() { s.selectWorkspaceLocked(i) }) },
 		func(id uint64) { s.mutate("focus", func() error { _, err := s.m.Focus(id); return err }) },
 		func() { s.guard(s.newWorkspaceLocked) },
+		func() { s.guard(s.openOverviewLocked) },
 		s.home,
 	)
+	s.side.onPort = func(port string) {
+		u := &url.URL{Scheme: "http", Host: "localhost:" + port}
+		if err := s.a.OpenURL(u); err != nil {
+			s.guard(func() { s.banner.show("open " + u.String() + ": " + err.Error()) })
+		}
+	}
 	s.banner = newBanner()
 	for _, m := range s.startMsgs {
 		s.banner.show(m)
 	}
-	main := container.NewBorder(s.toolbarLocked(), nil, nil, nil, s.area)
+	s.comp = s.buildComposerLocked()
+	main := container.NewBorder(s.toolbarLocked(), s.comp.root, nil, nil, s.area)
 	s.w.SetContent(container.NewBorder(s.banner.root, nil, s.side.root, nil, main))
 	s.w.Resize(fyne.NewSize(1280, 800))
 	s.w.SetCloseIntercept(func() { s.guard(s.closeRequestedLocked) })
@@ -426,6 +445,35 @@ type snapshot struct {
 	Focused    map[uint64]bool       // the focused pane of each workspace
 	Open       map[uint64]uint64     // every open pane → its workspace id
 	Order      []uint64              // every open pane, in sidebar order
+	// Ports are the TCP ports each pane's process tree listens on, as
+	// "3000 8080" (Linux; refreshed on the reader's slow tick only).
+	Ports map[uint64]string
+}
+
+// panePorts finds the ports the panes of snap listen on.
+func panePorts(m *workspace.Manager, snap *snapshot) map[uint64]string {
+	out := map[uint64]string{}
+	byPid := map[int]uint64{}
+	var roots []int
+	for _, id := range snap.Order {
+		if sf, ok := m.Surface(id); ok {
+			if pid := sf.Terminal().Pid(); pid > 0 {
+				byPid[pid] = id
+				roots = append(roots, pid)
+			}
+		}
+	}
+	for pid, ports := range listeningPorts(roots) {
+		var b strings.Builder
+		for i, p := range ports {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(strconv.Itoa(p))
+		}
+		out[byPid[pid]] = b.String()
+	}
+	return out
 }
 
 func takeSnapshot(m *workspace.Manager) *snapshot {
@@ -456,6 +504,7 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 	defer tick.Stop()
 	var buf []bus.Event
 	var last *snapshot
+	var ports map[uint64]string
 	for {
 		ticked := false
 		select {
@@ -469,6 +518,10 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 		}
 		evs, _ := sub.Drain(buf)
 		snap := takeSnapshot(s.m)
+		if ticked || ports == nil {
+			ports = panePorts(s.m, snap)
+		}
+		snap.Ports = ports
 		if ticked && len(evs) == 0 && reflect.DeepEqual(snap, last) {
 			continue
 		}
@@ -500,11 +553,12 @@ func (s *shell) flushLocked() {
 // applyLocked brings the window up to date with snap, after handling evs
 // (agent states, notifications, session saves).
 func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
-	structural := false
+	structural, agentsChanged := false, false
 	for _, e := range evs {
 		switch ev := e.(type) {
 		case bus.AgentState:
 			s.agentChangedLocked(ev, snap)
+			agentsChanged = true
 		case bus.SurfaceClosed:
 			s.agents.forget(ev.SurfaceID)
 			structural = true
@@ -525,6 +579,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 			v.Close()
 			delete(s.views, id)
 			delete(s.attention, id)
+			delete(s.groups, id)
 			if s.zoom == id {
 				s.zoom = 0
 			}
@@ -559,6 +614,14 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	}
 	s.refreshAttentionLocked()
 	s.side.update(sidebarModel(snap, &s.agents))
+	if agentsChanged || structural {
+		if len(s.queued) > 0 {
+			s.flushQueuedLocked()
+		} else {
+			s.updateComposerLocked()
+		}
+		s.refreshOverviewLocked(0)
+	}
 }
 
 // viewLocked returns the view of pane id, creating it the first time.
@@ -572,15 +635,19 @@ func (s *shell) viewLocked(id uint64) *termview.View {
 	}
 	v := termview.New(surfacePane{m: s.m, s: sf}, s.viewOptionsLocked(id))
 	s.views[id] = v
+	s.stripeLocked(id)
 	return v
 }
 
 // focusViewLocked gives pane id's view the keyboard focus. The view's
 // OnFocus, which runs inside, then knows the model already agrees and
 // does not queue a Focus that could undo a later one.
+//
+// While the palette, the agents overview, the Diff view or the composer
+// is open it keeps the keyboard: the model's events do not take it away.
 func (s *shell) focusViewLocked(id uint64) {
 	v := s.views[id]
-	if v == nil || s.quitting {
+	if v == nil || s.quitting || s.pal != nil || s.ov != nil || s.dv != nil || (s.comp != nil && s.comp.pane != 0) {
 		return
 	}
 	s.selfFocus.Store(id)
@@ -621,6 +688,7 @@ func (s *shell) refreshAttentionLocked() {
 	}
 	s.attention = now
 	s.w.SetTitle(windowTitle(len(waiting)))
+	s.side.setAgentBadge(len(s.agents.panes), len(waiting))
 }
 
 // quitLocked quits without asking: the views close, Fyne's driver is
@@ -630,6 +698,7 @@ func (s *shell) quitLocked() {
 		return
 	}
 	s.quitting = true
+	s.closeOverlaysLocked()
 	// The views stop drawing while Fyne's loop still runs: the panes'
 	// programs print while they are closed, after it stopped.
 	s.closeViewsLocked()

@@ -30,6 +30,7 @@ type paneRow struct {
 	Waiting bool
 	Glyph   string // agent status glyph, "" without an agent
 	Status  string // agent status text
+	Ports   string // listening TCP ports, as "3000 8080"
 }
 
 // workspaceCard is what the sidebar shows about one workspace.
@@ -71,6 +72,7 @@ func sidebarModel(snap *snapshot, agents *agentBoard) []workspaceCard {
 		if s.ExitCode != nil {
 			row.Code = *s.ExitCode
 		}
+		row.Ports = snap.Ports[s.ID]
 		if st, ok := agents.status(s.ID); ok {
 			row.Glyph, row.Status = statusLine(st)
 			row.Waiting = st.State == stateWaiting
@@ -87,23 +89,48 @@ type sidebar struct {
 	root    fyne.CanvasObject
 	list    *fyne.Container
 	shown   []workspaceCard
-	onWS    func(index int) // a workspace card was tapped
-	onPane  func(id uint64) // a pane row was tapped
-	onNewWS func()          // the "+" button
-	home    func() string   // the home directory, to shorten paths
+	onWS    func(index int)   // a workspace card was tapped
+	onPane  func(id uint64)   // a pane row was tapped
+	onNewWS func()            // the "+" button
+	agents  *widget.Button    // opens the agents overview; its label counts them
+	onPort  func(port string) // a port chip was tapped; nil shows none
+	home    func() string     // the home directory, to shorten paths
 }
 
-func newSidebar(onWS func(int), onPane func(uint64), onNewWS func(), home string) *sidebar {
+func newSidebar(onWS func(int), onPane func(uint64), onNewWS, onAgents func(), home string) *sidebar {
 	sb := &sidebar{onWS: onWS, onPane: onPane, onNewWS: onNewWS, home: func() string { return home }}
 	sb.list = container.NewVBox()
+	sb.agents = widget.NewButtonWithIcon("Agents", theme.AccountIcon(), onAgents)
+	sb.agents.Importance = widget.LowImportance
+	sb.agents.Alignment = widget.ButtonAlignLeading
 	add := widget.NewButtonWithIcon("", theme.ContentAddIcon(), func() { sb.onNewWS() })
 	add.Importance = widget.LowImportance
 	header := container.NewBorder(nil, nil, widget.NewLabelWithStyle("Workspaces", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), add)
 	width := canvas.NewRectangle(color.Transparent)
 	width.SetMinSize(fyne.NewSize(sidebarWidth, 0))
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameHeaderBackground))
-	sb.root = container.NewStack(bg, width, container.NewBorder(header, nil, nil, nil, container.NewVScroll(sb.list)))
+	sb.root = container.NewStack(bg, width, container.NewBorder(container.NewVBox(sb.agents, header), nil, nil, nil, container.NewVScroll(sb.list)))
 	return sb
+}
+
+// setAgentBadge shows the number of panes with an agent and of agents
+// waiting for input on the sidebar's Agents entry; the waiting count is
+// its badge, emphasised.
+func (sb *sidebar) setAgentBadge(panes, waiting int) {
+	label := "Agents"
+	if panes > 0 {
+		label = fmt.Sprintf("Agents (%d)", panes)
+	}
+	imp := widget.LowImportance
+	if waiting > 0 {
+		label += fmt.Sprintf("  ● %d waiting", waiting)
+		imp = widget.WarningImportance
+	}
+	if sb.agents.Text != label || sb.agents.Importance != imp {
+		sb.agents.Text = label
+		sb.agents.Importance = imp
+		sb.agents.Refresh()
+	}
 }
 
 // update shows cards, rebuilding only when something changed.
@@ -208,6 +235,15 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 	lines := []fyne.CanvasObject{text(mark+p.Name, nameSize, fg, p.Focused), text("    "+strings.Join(detail, " · "), captionSize, muted, false)}
 	if p.Glyph != "" {
 		lines = append(lines, text("    "+p.Glyph+" "+p.Status, captionSize, statusColor(p), p.Waiting))
+	}
+	if p.Ports != "" && sb.onPort != nil {
+		chips := []fyne.CanvasObject{text("   ", captionSize, muted, false)}
+		for _, port := range strings.Fields(p.Ports) {
+			b := widget.NewButton(":"+port, func() { sb.onPort(port) })
+			b.Importance = widget.LowImportance
+			chips = append(chips, b)
+		}
+		lines = append(lines, container.NewHBox(chips...))
 	}
 	id := p.ID
 	return newTapBox(container.New(layout.NewCustomPaddedLayout(2, 2, 0, 0), container.NewVBox(lines...)), func() { sb.onPane(id) })

@@ -55,6 +55,13 @@ const (
 	JumpNextWaiting      Action = "jump_next_waiting"
 	RenamePane           Action = "rename_pane"
 	Quit                 Action = "quit"
+	CommandPalette       Action = "command_palette"  // every action, fuzzy matched
+	OpenAgentsView       Action = "open_agents_view" // every agent of every workspace
+	OpenComposer         Action = "open_composer"    // a prompt for the focused pane's agent
+	OpenDiffView         Action = "open_diff_view"   // the focused pane's repository against its branch point
+	// ToggleBroadcastMember puts the focused pane in a named broadcast
+	// group (asking for the name) or takes it out.
+	ToggleBroadcastMember Action = "toggle_broadcast_member"
 )
 
 // actions lists every action, in the order of the spec's table.
@@ -70,6 +77,7 @@ var actions = []Action{
 	RenamePane, Quit,
 	// Not in the spec's table.
 	ClearScrollHistory, ResetTerminal,
+	CommandPalette, OpenAgentsView, OpenComposer, OpenDiffView, ToggleBroadcastMember,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -157,6 +165,13 @@ var defaults = []struct {
 	// Not in the original's table: a free keystroke for renaming the
 	// focused pane (the sidebar's double-click does it too).
 	{"secondary+shift+r", RenamePane},
+	// The agent cockpit (spec gui.md §2, §9); the palette's keystroke is
+	// the one editors use.
+	{"secondary+shift+p", CommandPalette},
+	{"secondary+shift+a", OpenAgentsView},
+	{"secondary+shift+space", OpenComposer},
+	{"secondary+shift+g", OpenDiffView},
+	{"secondary+shift+b", ToggleBroadcastMember},
 }
 
 var darwinOnly = []struct {

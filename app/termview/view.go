@@ -157,6 +157,7 @@ type View struct {
 	buf      *image.RGBA
 	img      *canvas.Image
 	ring     *outline.Outline
+	stripe   *canvas.Rectangle // the broadcast group's colour at the left edge; hidden when none
 	indBg    *canvas.Rectangle
 	indText  *canvas.Text
 	snap     terminal.Snapshot
@@ -279,6 +280,8 @@ func newView(p Pane, o Options, post func(func())) *View {
 	v.img.ScaleMode = canvas.ImageScalePixels
 	v.ring = outline.New(2, color.NRGBA{R: 0xf5, G: 0xa5, B: 0x24, A: 0xff})
 	v.ring.Hide()
+	v.stripe = canvas.NewRectangle(color.Transparent)
+	v.stripe.Hide()
 	v.indBg = canvas.NewRectangle(color.Transparent)
 	v.indText = canvas.NewText("", color.White)
 	v.indText.TextStyle = fyne.TextStyle{Monospace: true}
@@ -396,6 +399,23 @@ func (v *View) SetAttention(on bool) {
 	} else {
 		v.ring.Hide()
 	}
+}
+
+// stripeWidth is the width of the broadcast group stripe.
+const stripeWidth = 4
+
+// SetStripe shows a stripe of colour c along the View's left edge (the
+// pane's broadcast group), or hides it when c is nil.
+func (v *View) SetStripe(c color.Color) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if c == nil {
+		v.stripe.Hide()
+		return
+	}
+	v.stripe.FillColor = c
+	v.stripe.Show()
+	v.stripe.Refresh()
 }
 
 // Cells reports the grid size the View last resized the pane to (0, 0
@@ -575,6 +595,8 @@ func (v *View) layoutLocked(s fyne.Size) {
 	v.img.Move(fyne.Position{})
 	v.ring.Resize(s)
 	v.ring.Move(fyne.Position{})
+	v.stripe.Resize(fyne.NewSize(stripeWidth, s.Height))
+	v.stripe.Move(fyne.Position{})
 	cols, rows := v.rend.Grid(w, h)
 	if cols != v.cols || rows != v.rows {
 		v.cols, v.rows = cols, rows
@@ -675,7 +697,7 @@ func (r *viewRenderer) Objects() []fyne.CanvasObject {
 		// function posted now runs after that paint.
 		r.v.post(func() { r.v.gate.release(h) })
 	}
-	return []fyne.CanvasObject{r.v.img, r.v.indBg, r.v.indText, r.v.find.box, r.v.ring}
+	return []fyne.CanvasObject{r.v.img, r.v.indBg, r.v.indText, r.v.find.box, r.v.ring, r.v.stripe}
 }
 
 func (r *viewRenderer) Destroy() {}

@@ -1,0 +1,605 @@
+//go:build !windows
+
+package app
+
+import (
+	"context"
+	"image/color"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/paneflow-go/paneflow/app/keymap"
+	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/workspace"
+)
+
+const ctrlShift = fyne.KeyModifierControl | fyne.KeyModifierShift
+
+func TestActionTitles(t *testing.T) {
+	for _, a := range keymap.Actions() {
+		if actionTitles[a] == "" {
+			t.Errorf("action %q has no palette title", a)
+		}
+	}
+	items := paletteItems(keymap.Default("linux"))
+	for _, it := range items {
+		if it.Action == keymap.CommandPalette {
+			t.Error("the palette lists itself")
+		}
+		if it.Action == keymap.SplitVertically && it.Shortcut != "Ctrl+Shift+E" {
+			t.Errorf("split right's shortcut = %q", it.Shortcut)
+		}
+	}
+	// A user's override shows in the palette.
+	k := keymap.Default("linux")
+	if w := k.Override(map[string]string{"ctrl+alt+x": "split_vertically"}); len(w) != 0 {
+		t.Fatal(w)
+	}
+	for _, it := range paletteItems(k) {
+		if it.Action == keymap.SplitVertically && it.Shortcut != "Ctrl+Alt+X" {
+			t.Errorf("overridden shortcut = %q", it.Shortcut)
+		}
+	}
+}
+
+func TestFuzzyPalette(t *testing.T) {
+	for _, c := range []struct {
+		q, text string
+		ok      bool
+	}{
+		{"", "anything", true},
+		{"spr", "Split pane right", true},
+		{"SPLIT right", "Split pane right", true},
+		{"xyz", "Split pane right", false},
+		{"ag", "Agents overview", true},
+		{"rtghi", "right", false},
+	} {
+		if _, ok := fuzzyScore(c.q, c.text); ok != c.ok {
+			t.Errorf("fuzzyScore(%q, %q) ok = %v, want %v", c.q, c.text, ok, c.ok)
+		}
+	}
+	items := paletteItems(keymap.Default("linux"))
+	got := filterPalette(items, "agents")
+	if len(got) == 0 || got[0].Action != keymap.OpenAgentsView {
+		t.Fatalf("agents → %v, want the agents overview first", got)
+	}
+	got = filterPalette(items, "split right")
+	if len(got) == 0 || got[0].Action != keymap.SplitVertically {
+		t.Fatalf("split right → %v", got)
+	}
+	// Word starts beat scattered letters: "cp" is Close pane before
+	// aCtion names that merely contain c…p.
+	got = filterPalette(items, "cp")
+	if len(got) == 0 || got[0].Action != keymap.ClosePane {
+		t.Fatalf("cp → %v", got)
+	}
+	if n := len(filterPalette(items, "")); n != len(items) {
+		t.Fatalf("empty query lists %d of %d", n, len(items))
+	}
+}
+
+// typeInto types text into a focused entry as the keyboard does; the
+// caller does not hold the shell's lock.
+func typeInto(e fyne.Focusable, text string) {
+	for _, r := range text {
+		e.TypedRune(r)
+	}
+}
+
+func TestPaletteRunsAction(t *testing.T) {
+	h := newHarness(t, nil)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	var p *palette
+	h.s.guard(func() {
+		if !h.key(fyne.KeyP, ctrlShift) {
+			t.Fatal("Ctrl+Shift+P is not bound")
+		}
+		p = h.s.pal
+		if p == nil || h.s.w.Canvas().Overlays().Top() == nil {
+			t.Fatal("the palette did not open")
+		}
+		if h.s.w.Canvas().Focused() != p.list.query {
+			t.Fatal("the palette's query field has no focus")
+		}
+		if len(p.shown) != len(p.items) || len(p.list.boxes) != len(p.items) {
+			t.Fatalf("an empty query shows %d rows of %d", len(p.shown), len(p.items))
+		}
+	})
+	// Escape closes it and the pane gets the keyboard back.
+	p.list.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	h.s.guard(func() {
+		if h.s.pal != nil || h.s.w.Canvas().Overlays().Top() != nil {
+			t.Fatal("Escape did not close the palette")
+		}
+		if h.s.w.Canvas().Focused() != h.s.views[h.s.focus] {
+			t.Fatal("the pane did not get the focus back")
+		}
+		h.key(fyne.KeyP, ctrlShift)
+		p = h.s.pal
+	})
+	typeInto(p.list.query, "split")
+	h.s.guard(func() {
+		if len(p.shown) < 2 || p.shown[0].Action != keymap.SplitHorizontally || p.shown[1].Action != keymap.SplitVertically {
+			t.Fatalf("split → %v", p.shown)
+		}
+	})
+	// Down moves to "Split pane right", Enter runs it.
+	p.list.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	h.s.guard(func() {
+		if p.list.cursor != 1 {
+			t.Fatalf("cursor = %d after Down", p.list.cursor)
+		}
+	})
+	p.list.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.waitFor("the split", func() bool { return h.shape() == "V[p p]" && h.s.pal == nil })
+	// A click on a row runs it too.
+	h.s.guard(func() { h.key(fyne.KeyP, ctrlShift); p = h.s.pal })
+	typeInto(p.list.query, "equalize")
+	h.s.guard(func() {
+		if len(p.shown) == 0 || p.shown[0].Action != keymap.SplitEqualize {
+			t.Fatalf("equalize → %v", p.shown)
+		}
+	})
+	test.Tap(p.list.boxes[0])
+	h.waitFor("the palette closed by the click", func() bool { return h.s.pal == nil })
+}
+
+func TestOverviewRows(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	b := &agentBoard{now: func() time.Time { return now }}
+	cwd := "/src/api"
+	snap := &snapshot{
+		Workspaces: []workspace.WorkspaceInfo{{ID: 1, Title: "web"}, {ID: 2, Title: "api"}},
+		Surfaces: []workspace.SurfaceInfo{
+			{ID: 10, WorkspaceID: 1, Name: "one"}, {ID: 11, WorkspaceID: 1, Name: "two"},
+			{ID: 20, WorkspaceID: 2, Name: "three", Cwd: &cwd}, {ID: 30, WorkspaceID: 2, Name: "closed"},
+		},
+		Open: map[uint64]uint64{10: 1, 11: 1, 20: 2},
+	}
+	b.apply(bus.AgentState{SurfaceID: 10, Tool: "codex", PID: 1, State: stateThinking, Hooked: true, ActiveToolName: "Bash"})
+	now = now.Add(time.Minute)
+	b.apply(bus.AgentState{SurfaceID: 11, Tool: "claude", PID: 2, State: stateWaiting, Hooked: true, Message: "Allow Bash?\nmore"})
+	b.apply(bus.AgentState{SurfaceID: 20, Tool: "claude", PID: 3, State: stateFinished, Hooked: true, LastResult: "All tests pass"})
+	b.apply(bus.AgentState{SurfaceID: 30, Tool: "gemini", PID: 4, State: stateWaiting, Hooked: true})
+	now = now.Add(30 * time.Second)
+	// The same state again keeps its time.
+	b.apply(bus.AgentState{SurfaceID: 10, Tool: "codex", PID: 1, State: stateThinking, Hooked: true})
+	branch := func(dir string) (string, bool) { return "feat-x", dir == cwd }
+
+	rows := overviewRows(snap, b, filterAll, "", branch)
+	var got []uint64
+	for _, r := range rows {
+		got = append(got, r.Surface)
+	}
+	if len(got) != 3 || got[0] != 11 || got[1] != 10 || got[2] != 20 {
+		t.Fatalf("order = %v, want waiting 11, thinking 10, finished 20 (closed pane 30 dropped)", got)
+	}
+	if r := rows[0]; r.Question != "Allow Bash?" || r.Workspace != "web" || r.Tool != "Claude Code" || now.Sub(r.Since) != 30*time.Second {
+		t.Fatalf("waiting row = %+v", r)
+	}
+	if r := rows[1]; now.Sub(r.Since) != 90*time.Second || stateText(r) != "thinking" {
+		t.Fatalf("thinking row = %+v (%s)", r, stateText(r))
+	}
+	if r := rows[2]; r.Result != "All tests pass" || r.Branch != "feat-x" || !r.Worktree {
+		t.Fatalf("finished row = %+v", r)
+	}
+	for filter, want := range map[string]int{filterWaiting: 1, filterWorking: 1, filterDone: 1, filterProblems: 0, filterAll: 3} {
+		if n := len(overviewRows(snap, b, filter, "", branch)); n != want {
+			t.Errorf("filter %s: %d rows, want %d", filter, n, want)
+		}
+	}
+	for search, want := range map[string]int{"allow": 1, "FEAT-X": 1, "api": 1, "codex": 1, "nothing like it": 0} {
+		if n := len(overviewRows(snap, b, filterAll, search, branch)); n != want {
+			t.Errorf("search %q: %d rows, want %d", search, n, want)
+		}
+	}
+	for d, want := range map[time.Duration]string{42 * time.Second: "42s", 7 * time.Minute: "7m", 72 * time.Minute: "1h 12m"} {
+		if got := shortDuration(d); got != want {
+			t.Errorf("shortDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+func TestGitBranch(t *testing.T) {
+	root := t.TempDir()
+	repo := filepath.Join(root, "repo")
+	sub := filepath.Join(repo, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(repo, ".git", "worktrees", "wt"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/main\n")
+	if b, wt := gitBranch(sub); b != "main" || wt {
+		t.Fatalf("repo: %q %v", b, wt)
+	}
+	wt := filepath.Join(root, "wt")
+	if err := os.MkdirAll(wt, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(filepath.Join(wt, ".git"), "gitdir: "+filepath.Join(repo, ".git", "worktrees", "wt")+"\n")
+	write(filepath.Join(repo, ".git", "worktrees", "wt", "HEAD"), "0123456789abcdef0123456789abcdef01234567\n")
+	if b, w := gitBranch(wt); b != "01234567" || !w {
+		t.Fatalf("detached worktree: %q %v", b, w)
+	}
+	if b, _ := gitBranch(root); b != "" {
+		t.Fatalf("no repository: %q", b)
+	}
+}
+
+func TestAgentsOverviewJumps(t *testing.T) {
+	h := newHarness(t, nil)
+	var first uint64
+	h.waitFor("the first pane", func() bool { first = h.s.focus; return first != 0 })
+	second, _, err := h.c.Workspaces.Split(first, workspace.Vertical, workspace.PaneSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A second workspace, with a waiting agent.
+	ws, err := h.c.Workspaces.CreateWorkspace("api", t.TempDir(), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var third uint64
+	h.waitFor("the second workspace's pane", func() bool {
+		for _, in := range h.s.snap.Surfaces {
+			if in.WorkspaceID == ws.ID {
+				third = in.ID
+			}
+		}
+		return third != 0 && h.s.snap.Open[second.ID] != 0
+	})
+	h.c.Bus.Publish(bus.AgentState{SurfaceID: second.ID, Tool: "codex", PID: 7, State: stateThinking, Hooked: true})
+	h.c.Bus.Publish(bus.AgentState{SurfaceID: third, Tool: "claude", PID: 8, State: stateWaiting, Hooked: true, Message: "Run the migration?"})
+	h.waitFor("the badge", func() bool {
+		return h.s.side.agents.Text == "Agents (2)  ● 1 waiting" && h.s.w.Title() == "Paneflow — 1 waiting"
+	})
+	var ov *overview
+	h.s.guard(func() {
+		if !h.key(fyne.KeyA, ctrlShift) {
+			t.Fatal("Ctrl+Shift+A is not bound")
+		}
+		ov = h.s.ov
+		if ov == nil || len(ov.rows) != 2 || ov.rows[0].Surface != third || ov.rows[1].Surface != second.ID {
+			t.Fatalf("rows = %+v, want the waiting agent first", ov)
+		}
+		if ov.header.Text != "Agents — 2 listed, 1 waiting" {
+			t.Fatalf("header = %q", ov.header.Text)
+		}
+	})
+	// Updates arrive while it is open.
+	h.c.Bus.Publish(bus.AgentState{SurfaceID: second.ID, Tool: "codex", PID: 7, State: stateWaiting, Previous: stateThinking, Hooked: true, Message: "Apply patch?"})
+	h.waitFor("the live update", func() bool { return strings.HasSuffix(ov.header.Text, "2 waiting") })
+	// Search, then Enter jumps to the pane in the other workspace.
+	typeInto(ov.list.query, "migration")
+	h.s.guard(func() {
+		if len(ov.rows) != 1 || ov.rows[0].Surface != third {
+			t.Fatalf("search rows = %+v", ov.rows)
+		}
+	})
+	ov.list.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.waitFor("the jump", func() bool { return h.s.ov == nil && h.s.wsID == ws.ID && h.s.focus == third })
+	// The filter: only the working agents.
+	h.s.guard(func() { h.key(fyne.KeyA, ctrlShift); ov = h.s.ov })
+	ov.filter.SetSelected(filterWorking)
+	h.s.guard(func() {
+		if len(ov.rows) != 0 {
+			t.Fatalf("working rows = %+v", ov.rows)
+		}
+	})
+	ov.filter.SetSelected(filterWaiting)
+	h.s.guard(func() {
+		if len(ov.rows) != 2 {
+			t.Fatalf("waiting rows = %+v", ov.rows)
+		}
+	})
+	// The sidebar's entry opens and closes it too.
+	test.Tap(h.s.side.agents)
+	h.s.guard(func() {
+		if h.s.ov != nil {
+			t.Fatal("the sidebar's Agents entry did not close the open overview")
+		}
+	})
+	test.Tap(h.s.side.agents)
+	h.s.guard(func() {
+		if h.s.ov == nil {
+			t.Fatal("the sidebar's Agents entry did not open the overview")
+		}
+	})
+}
+
+// screen is pane id's screen as text.
+func (h *harness) screen(id uint64) string {
+	sf, ok := h.c.Workspaces.Surface(id)
+	if !ok {
+		return ""
+	}
+	return strings.Join(sf.Terminal().Emulator().Lines(0, 24), "\n")
+}
+
+func TestComposerDeliversAndQueues(t *testing.T) {
+	h := newHarness(t, nil)
+	var id uint64
+	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 })
+	submitKey := &desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}
+	var c *composer
+	h.s.guard(func() {
+		if !h.key(fyne.KeySpace, ctrlShift) {
+			t.Fatal("Ctrl+Shift+Space is not bound")
+		}
+		c = h.s.comp
+		if c.pane != id || !c.root.Visible() || h.s.w.Canvas().Focused() != c.entry {
+			t.Fatal("the composer did not open on the focused pane")
+		}
+	})
+	typeInto(c.entry, "echo composed-one")
+	c.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // a new line in the prompt, not a submit
+	h.s.guard(func() {
+		if c.pane == 0 || c.entry.Text != "echo composed-one\n" {
+			t.Fatalf("entry = %q, open = %v", c.entry.Text, c.pane != 0)
+		}
+		c.entry.SetText("echo composed-one")
+	})
+	c.entry.TypedShortcut(submitKey)
+	h.waitFor("the prompt run in the pane", func() bool {
+		return strings.Count(h.screen(id), "composed-one") >= 2 && c.pane == 0 && !c.root.Visible()
+	})
+	// Prefill (Alt+Enter) types without Enter.
+	h.s.guard(func() { h.key(fyne.KeySpace, ctrlShift) })
+	typeInto(c.entry, "echo prefilled-two")
+	c.entry.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierAlt})
+	h.waitFor("the prefilled prompt", func() bool { return strings.Contains(h.screen(id), "echo prefilled-two") })
+	sf, _ := h.c.Workspaces.Surface(id)
+	if err := sf.Terminal().SendInput([]byte{0x15}); err != nil { // Ctrl+U drops the prefilled line
+		t.Fatal(err)
+	}
+	// While the agent thinks, the prompt waits.
+	h.c.Bus.Publish(bus.AgentState{SurfaceID: id, Tool: "claude", PID: 9, State: stateThinking, Hooked: true})
+	h.waitFor("the thinking agent", func() bool { st, ok := h.s.agents.status(id); return ok && st.State == stateThinking })
+	h.s.guard(func() { h.key(fyne.KeySpace, ctrlShift) })
+	typeInto(c.entry, "echo queued-three")
+	c.entry.TypedShortcut(submitKey)
+	h.s.guard(func() {
+		if q, ok := h.s.queued[id]; !ok || q.text != "echo queued-three" || !q.submit {
+			t.Fatalf("queued = %+v", h.s.queued)
+		}
+		h.key(fyne.KeySpace, ctrlShift)
+		if c.chip.Text != "1 queued" {
+			t.Fatalf("chip = %q", c.chip.Text)
+		}
+		h.s.closeComposerLocked()
+	})
+	h.c.Bus.Publish(bus.AgentState{SurfaceID: id, Tool: "claude", PID: 9, State: stateFinished, Previous: stateThinking, Hooked: true})
+	h.waitFor("the queued prompt delivered", func() bool {
+		return strings.Count(h.screen(id), "queued-three") >= 2 && len(h.s.queued) == 0
+	})
+}
+
+// gitRepo makes a repository with a commit on main and a linked worktree
+// on branch feat with one commit, one uncommitted change and one
+// untracked file; it returns the worktree's directory.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	for k, v := range map[string]string{"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_NOSYSTEM": "1"} {
+		t.Setenv(k, v)
+	}
+	root := t.TempDir()
+	repo, wt := filepath.Join(root, "repo"), filepath.Join(root, "repo.wt")
+	git := func(dir string, args ...string) {
+		t.Helper()
+		if _, err := runGit(context.Background(), dir, args); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p, s string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git(repo, "init", "-q", "-b", "main")
+	write(filepath.Join(repo, "a.txt"), "one\n")
+	git(repo, "add", "a.txt")
+	git(repo, "commit", "-q", "-m", "first")
+	git(repo, "worktree", "add", "-q", "-b", "feat", wt)
+	write(filepath.Join(wt, "a.txt"), "one\ntwo\n")
+	git(wt, "commit", "-q", "-am", "two")
+	write(filepath.Join(wt, "a.txt"), "one\ntwo\nthree uncommitted\n")
+	write(filepath.Join(wt, "b.txt"), "brand new\n")
+	return wt
+}
+
+func TestLoadGitDiff(t *testing.T) {
+	wt := gitRepo(t)
+	d, err := loadGitDiff(context.Background(), filepath.Join(wt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Branch != "feat" || d.BaseRef != "main" || d.Root != wt {
+		t.Fatalf("diff = %+v", d)
+	}
+	if len(d.Files) != 2 || d.Files[0] != (diffFile{"M", "a.txt"}) || d.Files[1] != (diffFile{"?", "b.txt"}) {
+		t.Fatalf("files = %+v", d.Files)
+	}
+	for _, want := range []string{"+two", "+three uncommitted", "+brand new", "diff --git a/a.txt b/a.txt"} {
+		if !strings.Contains(d.Text, want) {
+			t.Errorf("diff lacks %q:\n%s", want, d.Text)
+		}
+	}
+	if got := fileDiff(d.Text, "a.txt"); strings.Contains(got, "brand new") || !strings.Contains(got, "+two") {
+		t.Errorf("a.txt alone:\n%s", got)
+	}
+	rows := diffRows("diff --git a/x b/x\n@@ -1 +1 @@\n-old\n+new\n ctx")
+	for i, want := range []color.Color{diffHeader, diffHunk, diffDel, diffAdd, nil} {
+		st := rows[i].Style
+		if (st == nil) != (want == nil) || st != nil && st.TextColor() != want {
+			t.Errorf("row %d style = %v, want %v", i, st, want)
+		}
+	}
+	// No commits yet: everything is untracked against the empty tree.
+	fresh := t.TempDir()
+	if _, err := runGit(context.Background(), fresh, []string{"init", "-q"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(fresh, "x"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := loadGitDiff(context.Background(), fresh); err != nil || d.Base != emptyTree || len(d.Files) != 1 {
+		t.Fatalf("fresh repository: %+v, %v", d, err)
+	}
+	// Outside a repository: git's own words.
+	if _, err := loadGitDiff(context.Background(), t.TempDir()); err == nil || !strings.Contains(err.Error(), "not a git repository") {
+		t.Fatalf("outside a repository: %v", err)
+	}
+}
+
+func TestDiffViewFollowsFiles(t *testing.T) {
+	h := newHarness(t, nil)
+	wt := gitRepo(t)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	if _, err := h.c.Workspaces.CreateWorkspace("wt", wt, nil, true); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the pane in the worktree", func() bool { return h.s.focusedCwdLocked() == wt })
+	h.s.guard(func() {
+		if !h.key(fyne.KeyG, ctrlShift) {
+			t.Fatal("Ctrl+Shift+G is not bound")
+		}
+		if h.s.dv == nil {
+			t.Fatal("the Diff view did not open")
+		}
+	})
+	dv := h.s.dv
+	gridHas := func(s string) bool { return strings.Contains(dv.grid.Text(), s) }
+	h.waitFor("the diff", func() bool { return dv.loads > 0 && gridHas("+two") && gridHas("+brand new") })
+	h.s.guard(func() {
+		if !strings.Contains(dv.header.Text, "feat against main") || !strings.Contains(dv.header.Text, "2 files") {
+			t.Fatalf("header = %q", dv.header.Text)
+		}
+		for i := range dv.grid.Rows {
+			if dv.grid.RowText(i) == "+two" && dv.grid.Rows[i].Style.TextColor() != diffAdd {
+				t.Fatal("an added line is not green")
+			}
+		}
+	})
+	// A new file in the worktree shows without asking.
+	if err := os.WriteFile(filepath.Join(wt, "c.txt"), []byte("seen\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the new file", func() bool { return gridHas("+seen") && len(dv.files.Objects) == 4 })
+	// The file list shows one file alone.
+	test.Tap(dv.files.Objects[1].(*tapBox))
+	h.s.guard(func() {
+		if gridHas("brand new") || !gridHas("+two") {
+			t.Fatalf("a.txt alone shows:\n%s", dv.grid.Text())
+		}
+	})
+	// Escape closes it.
+	h.s.w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	h.s.guard(func() {
+		if h.s.dv != nil || h.s.w.Canvas().Overlays().Top() != nil {
+			t.Fatal("Escape did not close the Diff view")
+		}
+	})
+}
+
+func TestSidebarPortChips(t *testing.T) {
+	snap := &snapshot{
+		Workspaces: []workspace.WorkspaceInfo{{ID: 1, Title: "web"}},
+		Surfaces:   []workspace.SurfaceInfo{{ID: 10, WorkspaceID: 1, Name: "dev"}},
+		Open:       map[uint64]uint64{10: 1},
+		Ports:      map[uint64]string{10: "3000 5173"},
+	}
+	cards := sidebarModel(snap, &agentBoard{})
+	if p := cards[0].Panes[0]; p.Ports != "3000 5173" {
+		t.Fatalf("pane row = %+v", p)
+	}
+	var opened []string
+	sb := newSidebar(func(int) {}, func(uint64) {}, func() {}, func() {}, "")
+	sb.onPort = func(p string) { opened = append(opened, p) }
+	row := sb.paneRow(cards[0].Panes[0])
+	var buttons []*widget.Button
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch o := o.(type) {
+		case *widget.Button:
+			buttons = append(buttons, o)
+		case *fyne.Container:
+			for _, c := range o.Objects {
+				walk(c)
+			}
+		case *tapBox:
+			walk(o.content)
+		}
+	}
+	walk(row)
+	if len(buttons) != 2 || buttons[0].Text != ":3000" || buttons[1].Text != ":5173" {
+		t.Fatalf("chips = %v", buttons)
+	}
+	test.Tap(buttons[1])
+	if len(opened) != 1 || opened[0] != "5173" {
+		t.Fatalf("opened = %v", opened)
+	}
+}
+
+func TestBroadcastGroup(t *testing.T) {
+	h := newHarness(t, nil)
+	var first uint64
+	h.waitFor("the first pane", func() bool { first = h.s.focus; return first != 0 })
+	second, _, err := h.c.Workspaces.Split(first, workspace.Vertical, workspace.PaneSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("both views", func() bool { return h.s.views[second.ID] != nil && h.s.snap.Open[second.ID] != 0 })
+	h.s.guard(func() {
+		// Not in a group: the key asks for the group's name.
+		if !h.key(fyne.KeyB, ctrlShift) || h.s.w.Canvas().Overlays().Top() == nil {
+			t.Fatal("Ctrl+Shift+B did not ask for a group")
+		}
+		h.s.w.Canvas().Overlays().Top().Hide()
+		h.s.setGroupLocked(first, "api")
+		h.s.setGroupLocked(second.ID, "api")
+		if got := h.s.groupMembersLocked("api"); len(got) != 2 {
+			t.Fatalf("members = %v", got)
+		}
+	})
+	h.waitFor("the first pane focused", func() bool { return h.s.focus == first })
+	var c *composer
+	h.s.guard(func() {
+		h.key(fyne.KeySpace, ctrlShift)
+		c = h.s.comp
+		if !c.broadcast.Visible() || !strings.Contains(c.broadcast.Text, `"api" (2 panes`) {
+			t.Fatalf("broadcast check = %q visible=%v", c.broadcast.Text, c.broadcast.Visible())
+		}
+	})
+	c.broadcast.SetChecked(true)
+	typeInto(c.entry, "echo to-all")
+	c.entry.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault})
+	h.waitFor("the prompt in both panes", func() bool {
+		return strings.Contains(h.screen(first), "echo to-all") && strings.Contains(h.screen(second.ID), "echo to-all")
+	})
+	// In a group, the key takes the pane out at once.
+	h.s.guard(func() {
+		h.key(fyne.KeyB, ctrlShift)
+		if _, ok := h.s.groups[first]; ok || h.s.w.Canvas().Overlays().Top() != nil {
+			t.Fatal("Ctrl+Shift+B did not take the pane out of its group")
+		}
+	})
+}

@@ -1,0 +1,375 @@
+package app
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/paneflow-go/paneflow/bus"
+)
+
+// agentRow is one agent in the agents overview.
+type agentRow struct {
+	Surface   uint64
+	Workspace string // the workspace's title
+	Pane      string // the pane's name
+	Tool      string // the agent's display name
+	State     string // wire state
+	Since     time.Time
+	Question  string // what a waiting agent asks
+	Result    string // the last turn's result
+	Tool2     string // the tool a thinking agent runs ("Bash")
+	Cwd       string
+	Branch    string // the git branch of Cwd, "" when unknown
+	Worktree  bool   // Cwd is in a linked git worktree
+}
+
+// Filters of the agents overview.
+const (
+	filterAll      = "All"
+	filterWaiting  = "Waiting"
+	filterWorking  = "Working"
+	filterDone     = "Done"
+	filterProblems = "Problems"
+)
+
+var overviewFilters = []string{filterAll, filterWaiting, filterWorking, filterDone, filterProblems}
+
+// overviewOrder ranks states in the overview: agents waiting for the user
+// first, then problems, then work in progress, then the rest.
+func overviewOrder(state string) int {
+	switch state {
+	case stateWaiting:
+		return 0
+	case stateErrored:
+		return 1
+	case stateStalled:
+		return 2
+	case stateThinking:
+		return 3
+	case stateFinished:
+		return 4
+	}
+	return 5
+}
+
+// matchesFilter reports whether state belongs under filter.
+func matchesFilter(state, filter string) bool {
+	switch filter {
+	case filterWaiting:
+		return state == stateWaiting
+	case filterWorking:
+		return state == stateThinking || state == stateRunning
+	case filterDone:
+		return state == stateFinished
+	case filterProblems:
+		return state == stateErrored || state == stateStalled
+	}
+	return true
+}
+
+// overviewRows lists every agent of every open pane in snap, filtered
+// and searched (case-insensitive substring of any shown text), waiting
+// agents first, then by the longest time in state. branch gives the git
+// branch of a directory (it may be nil).
+func overviewRows(snap *snapshot, b *agentBoard, filter, search string, branch func(dir string) (string, bool)) []agentRow {
+	if snap == nil {
+		return nil
+	}
+	titles := map[uint64]string{}
+	for _, w := range snap.Workspaces {
+		titles[w.ID] = w.Title
+	}
+	search = strings.ToLower(strings.TrimSpace(search))
+	var rows []agentRow
+	for _, in := range snap.Surfaces {
+		if _, open := snap.Open[in.ID]; !open {
+			continue
+		}
+		for k, ev := range b.panes[in.ID] {
+			if !matchesFilter(ev.State, filter) {
+				continue
+			}
+			r := agentRow{
+				Surface: in.ID, Workspace: titles[in.WorkspaceID], Pane: in.Name, Tool: agentName(ev.Tool),
+				State: ev.State, Since: b.since[in.ID][k], Question: firstLine(ev.Message, 200),
+				Result: firstLine(ev.LastResult, 200), Tool2: ev.ActiveToolName,
+			}
+			if in.Cwd != nil {
+				r.Cwd = *in.Cwd
+				if branch != nil {
+					r.Branch, r.Worktree = branch(r.Cwd)
+				}
+			}
+			if search != "" && !strings.Contains(strings.ToLower(strings.Join([]string{
+				r.Tool, ev.Tool, r.Workspace, r.Pane, r.State, r.Question, r.Result, r.Cwd, r.Branch,
+			}, "\x00")), search) {
+				continue
+			}
+			rows = append(rows, r)
+		}
+	}
+	slices.SortFunc(rows, func(a, b agentRow) int {
+		if d := overviewOrder(a.State) - overviewOrder(b.State); d != 0 {
+			return d
+		}
+		if c := a.Since.Compare(b.Since); c != 0 {
+			return c // longer in state first
+		}
+		if a.Surface != b.Surface {
+			if a.Surface < b.Surface {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Tool, b.Tool)
+	})
+	return rows
+}
+
+// shortDuration formats d as the attention queue does: "42s", "7m",
+// "1h 12m".
+func shortDuration(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", max(int(d/time.Second), 0))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	}
+	return fmt.Sprintf("%dh %dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
+}
+
+// stateText is how the overview names a state.
+func stateText(r agentRow) string {
+	switch r.State {
+	case stateWaiting:
+		return "needs input"
+	case stateThinking:
+		if r.Tool2 != "" {
+			return "thinking (" + r.Tool2 + ")"
+		}
+		return "thinking"
+	case stateFinished:
+		return "done"
+	case stateRunning:
+		return "running (no hooks)"
+	}
+	return r.State
+}
+
+// gitBranch finds the git repository holding dir by walking up to its
+// .git and returns the checked-out branch (a short commit id when
+// detached) and whether dir is in a linked worktree (.git is a file). It
+// reads two small files and runs no git; "" when dir is in no repository.
+func gitBranch(dir string) (branch string, worktree bool) {
+	for d := dir; ; {
+		gd := filepath.Join(d, ".git")
+		if fi, err := os.Stat(gd); err == nil {
+			if !fi.IsDir() {
+				b, err := os.ReadFile(gd)
+				if err != nil {
+					return "", false
+				}
+				rest, ok := bytes.CutPrefix(bytes.TrimSpace(b), []byte("gitdir:"))
+				if !ok {
+					return "", false
+				}
+				gd = strings.TrimSpace(string(rest))
+				if !filepath.IsAbs(gd) {
+					gd = filepath.Join(d, gd)
+				}
+				worktree = true
+			}
+			head, err := os.ReadFile(filepath.Join(gd, "HEAD"))
+			if err != nil {
+				return "", false
+			}
+			h := strings.TrimSpace(string(head))
+			if ref, ok := strings.CutPrefix(h, "ref: "); ok {
+				return strings.TrimPrefix(ref, "refs/heads/"), worktree
+			}
+			if len(h) > 8 {
+				h = h[:8]
+			}
+			return h, worktree
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", false
+		}
+		d = parent
+	}
+}
+
+// overview is the open agents overview. It is rebuilt on the UI
+// goroutine when agent states or the model change (applyLocked) and once
+// a second while open, for the times in state; nothing runs while it is
+// closed.
+type overview struct {
+	list     *pickList
+	header   *widget.Label
+	filter   *widget.RadioGroup
+	rows     []agentRow
+	branches map[string][2]string // cwd → branch, "w" when a worktree; read once per opening
+	pop      *popup
+	tick     *time.Timer
+}
+
+// close hides the overview and stops its clock.
+func (ov *overview) close() {
+	if ov.tick != nil {
+		ov.tick.Stop()
+	}
+	ov.pop.close()
+}
+
+// openOverviewLocked opens the agents overview (or closes it when open).
+func (s *shell) openOverviewLocked() {
+	if s.ov != nil {
+		s.closeOverviewLocked()
+		return
+	}
+	s.closeOverlaysLocked()
+	ov := &overview{list: newPickList("Search agents, panes, questions, branches…", s.guard), branches: map[string][2]string{}}
+	ov.header = widget.NewLabelWithStyle("Agents", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	ov.filter = widget.NewRadioGroup(overviewFilters, nil)
+	ov.filter.Horizontal = true
+	ov.filter.Required = true
+	ov.filter.SetSelected(filterAll)
+	ov.filter.OnChanged = func(string) { s.guard(func() { s.refreshOverviewLocked(0) }) }
+	ov.list.query.OnChanged = func(string) { s.guard(func() { s.refreshOverviewLocked(0) }) }
+	ov.list.build = func(i int) fyne.CanvasObject { return s.overviewRowLocked(ov, i) }
+	ov.list.activate = func(i int) {
+		s.guard(func() {
+			if s.ov != ov || i >= len(ov.rows) {
+				return
+			}
+			id := ov.rows[i].Surface
+			s.closeOverviewLocked()
+			s.mutate("focus", func() error { _, err := s.m.Focus(id); return err })
+		})
+	}
+	ov.list.dismiss = func() { s.guard(s.closeOverviewLocked) }
+	s.ov = ov
+	body := container.NewBorder(container.NewVBox(ov.header, ov.list.query, ov.filter), nil, nil, nil, ov.list.scroll)
+	s.refreshOverviewLocked(0)
+	ov.pop = s.showPopupLocked(body, fyne.NewSize(760, 560), ov.list.query)
+}
+
+// closeOverviewLocked closes the agents overview and gives the keyboard
+// back to the focused pane.
+func (s *shell) closeOverviewLocked() {
+	if s.ov == nil {
+		return
+	}
+	s.ov.close()
+	s.ov = nil
+	s.focusViewLocked(s.focus)
+}
+
+// refreshOverviewLocked rebuilds the open overview's rows, keeping the
+// cursor on the same pane when it is still listed (else on row cursor),
+// and arms its one-second clock.
+func (s *shell) refreshOverviewLocked(cursor int) {
+	ov := s.ov
+	if ov == nil {
+		return
+	}
+	if ov.list.cursor >= 0 && ov.list.cursor < len(ov.rows) {
+		keep := ov.rows[ov.list.cursor].Surface
+		defer func() {
+			for i, r := range ov.rows {
+				if r.Surface == keep {
+					ov.list.setCursor(i)
+					return
+				}
+			}
+		}()
+	}
+	branch := func(dir string) (string, bool) {
+		b, ok := ov.branches[dir]
+		if !ok {
+			name, wt := gitBranch(dir)
+			b = [2]string{name, ""}
+			if wt {
+				b[1] = "w"
+			}
+			ov.branches[dir] = b
+		}
+		return b[0], b[1] != ""
+	}
+	ov.rows = overviewRows(s.snap, &s.agents, ov.filter.Selected, ov.list.query.Text, branch)
+	waiting := len(s.agents.waiting())
+	title := fmt.Sprintf("Agents — %d listed", len(ov.rows))
+	if waiting > 0 {
+		title += fmt.Sprintf(", %d waiting", waiting)
+	}
+	ov.header.SetText(title)
+	ov.list.setRows(len(ov.rows), cursor)
+	if ov.tick != nil {
+		ov.tick.Stop()
+	}
+	ov.tick = time.AfterFunc(time.Second, func() {
+		s.do(func() {
+			if s.ov == ov {
+				s.refreshOverviewLocked(0)
+			}
+		})
+	})
+}
+
+// overviewRowLocked draws row i of ov.
+func (s *shell) overviewRowLocked(ov *overview, i int) fyne.CanvasObject {
+	r := ov.rows[i]
+	fg := theme.Color(theme.ColorNameForeground)
+	muted := theme.Color(theme.ColorNamePlaceHolder)
+	glyph, _ := statusLine(bus.AgentState{State: r.State, ActiveToolName: r.Tool2})
+	col := statusColor(paneRow{Waiting: r.State == stateWaiting, Glyph: glyph})
+	age := ""
+	if !r.Since.IsZero() {
+		age = " · " + shortDuration(s.agents.clock().Sub(r.Since))
+	}
+	head := canvas.NewText(fmt.Sprintf("%s %s — %s", glyph, r.Tool, stateText(r))+age, col)
+	head.TextStyle.Bold = r.State == stateWaiting
+	head.TextSize = nameSize + 1
+	where := fmt.Sprintf("%s / %s", r.Workspace, r.Pane)
+	if r.Branch != "" {
+		kind := "branch"
+		if r.Worktree {
+			kind = "worktree"
+		}
+		where += fmt.Sprintf(" · %s %s", kind, r.Branch)
+	}
+	if r.Cwd != "" {
+		where += " · " + s.side.shortPath(r.Cwd)
+	}
+	lines := []fyne.CanvasObject{head, captionText(where, muted)}
+	switch {
+	case r.State == stateWaiting && r.Question != "":
+		lines = append(lines, captionText("“"+r.Question+"”", fg))
+	case r.Result != "":
+		lines = append(lines, captionText("last result: "+r.Result, fg))
+	}
+	return container.NewVBox(lines...)
+}
+
+// captionText is one line of small text, cut to 110 runes.
+func captionText(s string, c color.Color) *canvas.Text {
+	if r := []rune(s); len(r) > 110 {
+		s = string(r[:109]) + "…"
+	}
+	t := canvas.NewText(s, c)
+	t.TextSize = captionSize + 1
+	return t
+}

@@ -1,0 +1,404 @@
+package app
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/paneflow-go/paneflow/app/keymap"
+)
+
+// actionTitles are the command palette's names of the app actions.
+// Every keymap action has one (TestActionTitles).
+var actionTitles = map[keymap.Action]string{
+	keymap.SplitHorizontally:     "Split pane down",
+	keymap.SplitVertically:       "Split pane right",
+	keymap.ClosePane:             "Close pane",
+	keymap.NewWorkspace:          "New workspace…",
+	keymap.CloseWorkspace:        "Close workspace",
+	keymap.NextWorkspace:         "Next workspace",
+	keymap.PrevWorkspace:         "Previous workspace",
+	keymap.FocusLeft:             "Focus pane left",
+	keymap.FocusRight:            "Focus pane right",
+	keymap.FocusUp:               "Focus pane above",
+	keymap.FocusDown:             "Focus pane below",
+	keymap.JumpNextWaiting:       "Jump to next waiting agent",
+	keymap.SelectWorkspace1:      "Select workspace 1",
+	keymap.SelectWorkspace2:      "Select workspace 2",
+	keymap.SelectWorkspace3:      "Select workspace 3",
+	keymap.SelectWorkspace4:      "Select workspace 4",
+	keymap.SelectWorkspace5:      "Select workspace 5",
+	keymap.SelectWorkspace6:      "Select workspace 6",
+	keymap.SelectWorkspace7:      "Select workspace 7",
+	keymap.SelectWorkspace8:      "Select workspace 8",
+	keymap.SelectWorkspace9:      "Select workspace 9",
+	keymap.TerminalCopy:          "Copy selection",
+	keymap.TerminalPaste:         "Paste",
+	keymap.ScrollPageUp:          "Scroll page up",
+	keymap.ScrollPageDown:        "Scroll page down",
+	keymap.ToggleZoom:            "Toggle zoom",
+	keymap.LayoutEvenHorizontal:  "Layout: even horizontal",
+	keymap.LayoutEvenVertical:    "Layout: even vertical",
+	keymap.LayoutMainVertical:    "Layout: main vertical",
+	keymap.LayoutTiled:           "Layout: tiled",
+	keymap.SplitEqualize:         "Equalize panes",
+	keymap.ToggleSearch:          "Find in pane",
+	keymap.FontSizeIncrease:      "Font size: increase",
+	keymap.FontSizeDecrease:      "Font size: decrease",
+	keymap.FontSizeReset:         "Font size: reset",
+	keymap.RenamePane:            "Rename pane…",
+	keymap.Quit:                  "Quit Paneflow",
+	keymap.ClearScrollHistory:    "Clear scroll history",
+	keymap.ResetTerminal:         "Reset terminal",
+	keymap.CommandPalette:        "Command palette",
+	keymap.OpenAgentsView:        "Agents overview",
+	keymap.OpenComposer:          "Prompt composer",
+	keymap.OpenDiffView:          "Diff view of the focused pane's repository",
+	keymap.ToggleBroadcastMember: "Broadcast group: add or remove the focused pane",
+}
+
+// paletteItem is one row of the command palette.
+type paletteItem struct {
+	Action   keymap.Action
+	Title    string
+	Shortcut string // the current keystroke's label, "" when unbound
+}
+
+// paletteItems lists every action (but the palette itself) with its
+// current keystroke in keys, in the keymap's order.
+func paletteItems(keys *keymap.Map) []paletteItem {
+	var items []paletteItem
+	for _, a := range keymap.Actions() {
+		if a == keymap.CommandPalette {
+			continue
+		}
+		title := actionTitles[a]
+		if title == "" {
+			title = string(a)
+		}
+		items = append(items, paletteItem{Action: a, Title: title, Shortcut: keys.Label(a)})
+	}
+	return items
+}
+
+// fuzzyScore matches query against text as a case-insensitive
+// subsequence and scores the match (higher is better): letters that
+// follow each other and letters at the start of a word count more, a
+// match nearer the start counts more. ok is false when query is not a
+// subsequence of text. Spaces in query are ignored. An empty query
+// matches everything with score 0.
+func fuzzyScore(query, text string) (score int, ok bool) {
+	q := []rune(strings.ToLower(strings.ReplaceAll(query, " ", "")))
+	if len(q) == 0 {
+		return 0, true
+	}
+	t := []rune(text)
+	qi, prev := 0, -2
+	for i := 0; i < len(t) && qi < len(q); i++ {
+		if unicode.ToLower(t[i]) != q[qi] {
+			continue
+		}
+		s := 1
+		if i == prev+1 {
+			s += 5
+		}
+		if i == 0 || !unicode.IsLetter(t[i-1]) && !unicode.IsDigit(t[i-1]) {
+			s += 8
+		}
+		if i < 8 {
+			s += 8 - i
+		}
+		score += s
+		prev = i
+		qi++
+	}
+	return score, qi == len(q)
+}
+
+// filterPalette returns the items matching query, best first; ties keep
+// their order.
+func filterPalette(items []paletteItem, query string) []paletteItem {
+	type scored struct {
+		it    paletteItem
+		score int
+	}
+	var out []scored
+	for _, it := range items {
+		sc, ok := fuzzyScore(query, it.Title)
+		if sc2, ok2 := fuzzyScore(query, string(it.Action)); ok2 && (!ok || sc2 > sc) {
+			sc, ok = sc2, true
+		}
+		if ok {
+			out = append(out, scored{it, sc})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b scored) int { return b.score - a.score })
+	res := make([]paletteItem, len(out))
+	for i, s := range out {
+		res[i] = s.it
+	}
+	return res
+}
+
+// keyEntry is a single- or multi-line text field whose owner sees keys
+// first: onKey returns true for the keys it handled (the palette's
+// arrows, Enter and Escape). onShortcut does the same for shortcuts
+// (Ctrl+Enter in the composer).
+type keyEntry struct {
+	widget.Entry
+	onKey      func(*fyne.KeyEvent) bool
+	onShortcut func(fyne.Shortcut) bool
+}
+
+func newKeyEntry(multiLine bool) *keyEntry {
+	e := &keyEntry{}
+	e.MultiLine = multiLine
+	if multiLine {
+		e.Wrapping = fyne.TextWrapWord
+	}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// TypedKey offers the key to onKey first.
+func (e *keyEntry) TypedKey(ev *fyne.KeyEvent) {
+	if e.onKey != nil && e.onKey(ev) {
+		return
+	}
+	e.Entry.TypedKey(ev)
+}
+
+// TypedShortcut offers the shortcut to onShortcut first.
+func (e *keyEntry) TypedShortcut(s fyne.Shortcut) {
+	if e.onShortcut != nil && e.onShortcut(s) {
+		return
+	}
+	e.Entry.TypedShortcut(s)
+}
+
+// pickList is a keyboard-navigable list of rows under a query field, the
+// body of the command palette and the agents overview: Up/Down move the
+// cursor, Enter activates the row under it, Escape closes; a click
+// activates a row. Its methods run on the UI goroutine; its callbacks are
+// called there without the shell's lock.
+type pickList struct {
+	query  *keyEntry
+	rows   *fyne.Container
+	scroll *container.Scroll
+	boxes  []*tapBox
+	cursor int
+	n      int
+	// lock runs f holding the shell's lock (shell.guard); activate runs
+	// row i and dismiss closes the list, taking the lock themselves;
+	// build makes row i.
+	lock     func(f func())
+	activate func(i int)
+	dismiss  func()
+	build    func(i int) fyne.CanvasObject
+}
+
+func newPickList(placeholder string, lock func(func())) *pickList {
+	p := &pickList{query: newKeyEntry(false), rows: container.NewVBox(), lock: lock}
+	p.query.SetPlaceHolder(placeholder)
+	p.scroll = container.NewVScroll(p.rows)
+	p.query.onKey = func(ev *fyne.KeyEvent) bool {
+		switch ev.Name {
+		case fyne.KeyDown:
+			p.lock(func() { p.move(1) })
+		case fyne.KeyUp:
+			p.lock(func() { p.move(-1) })
+		case fyne.KeyPageDown:
+			p.lock(func() { p.move(10) })
+		case fyne.KeyPageUp:
+			p.lock(func() { p.move(-10) })
+		case fyne.KeyReturn, fyne.KeyEnter:
+			cursor := -1
+			p.lock(func() {
+				if p.cursor < p.n {
+					cursor = p.cursor
+				}
+			})
+			if cursor >= 0 && p.activate != nil {
+				p.activate(cursor)
+			}
+		case fyne.KeyEscape:
+			if p.dismiss != nil {
+				p.dismiss()
+			}
+		default:
+			return false
+		}
+		return true
+	}
+	return p
+}
+
+// setRows shows n rows built by build, the cursor on row cursor.
+func (p *pickList) setRows(n, cursor int) {
+	p.n = n
+	p.boxes = p.boxes[:0]
+	objs := make([]fyne.CanvasObject, 0, n)
+	for i := range n {
+		idx := i
+		b := newTapBox(container.New(layout.NewCustomPaddedLayout(3, 3, 6, 6), p.build(i)), func() {
+			if p.activate != nil {
+				p.activate(idx)
+			}
+		})
+		p.boxes = append(p.boxes, b)
+		objs = append(objs, b)
+	}
+	if n == 0 {
+		objs = append(objs, canvas.NewText("  nothing matches", theme.Color(theme.ColorNamePlaceHolder)))
+	}
+	p.rows.Objects = objs
+	p.rows.Refresh()
+	p.cursor = -1
+	p.setCursor(min(max(cursor, 0), max(n-1, 0)))
+}
+
+// move moves the cursor by d rows, stopping at the ends.
+func (p *pickList) move(d int) {
+	if p.n == 0 {
+		return
+	}
+	p.setCursor(min(max(p.cursor+d, 0), p.n-1))
+}
+
+func (p *pickList) setCursor(i int) {
+	if p.cursor >= 0 && p.cursor < len(p.boxes) {
+		p.boxes[p.cursor].setHighlight(false)
+	}
+	p.cursor = i
+	if i >= 0 && i < len(p.boxes) {
+		b := p.boxes[i]
+		b.setHighlight(true)
+		// Keep the row in view.
+		pos, size := b.Position(), b.Size()
+		off := p.scroll.Offset
+		if pos.Y < off.Y {
+			p.scroll.ScrollToOffset(fyne.NewPos(0, pos.Y))
+		} else if h := p.scroll.Size().Height; h > 0 && pos.Y+size.Height > off.Y+h {
+			p.scroll.ScrollToOffset(fyne.NewPos(0, pos.Y+size.Height-h))
+		}
+	}
+}
+
+// popup is a modal overlay holding one of the shell's views (palette,
+// agents overview); closing it gives the keyboard back to the focused
+// pane.
+type popup struct {
+	pop *widget.PopUp
+}
+
+// showPopupLocked opens content in a modal overlay of size, focusing
+// focus; onClose runs (holding the shell's lock) when it closes.
+func (s *shell) showPopupLocked(content fyne.CanvasObject, size fyne.Size, focus fyne.Focusable) *popup {
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
+	bg.CornerRadius = 6
+	pop := widget.NewModalPopUp(container.NewStack(bg, container.NewPadded(content)), s.w.Canvas())
+	csize := s.w.Canvas().Size()
+	size = fyne.NewSize(min(size.Width, csize.Width-40), min(size.Height, csize.Height-40))
+	pop.Resize(size)
+	pop.Show()
+	if focus != nil {
+		s.w.Canvas().Focus(focus)
+	}
+	return &popup{pop: pop}
+}
+
+// close hides the overlay.
+func (p *popup) close() {
+	if p != nil && p.pop != nil {
+		p.pop.Hide()
+	}
+}
+
+// palette is the open command palette; nil when closed.
+type palette struct {
+	list  *pickList
+	items []paletteItem
+	shown []paletteItem
+	pop   *popup
+}
+
+// openPaletteLocked opens the command palette (or closes it when open).
+func (s *shell) openPaletteLocked() {
+	if s.pal != nil {
+		s.closePaletteLocked()
+		return
+	}
+	s.closeOverlaysLocked()
+	p := &palette{list: newPickList("Type a command…", s.guard), items: paletteItems(s.keys)}
+	muted := theme.Color(theme.ColorNamePlaceHolder)
+	fg := theme.Color(theme.ColorNameForeground)
+	p.list.build = func(i int) fyne.CanvasObject {
+		it := p.shown[i]
+		title := canvas.NewText(it.Title, fg)
+		title.TextSize = nameSize + 1
+		key := canvas.NewText(it.Shortcut, muted)
+		key.TextSize = nameSize
+		return container.NewBorder(nil, nil, nil, key, title)
+	}
+	p.list.activate = func(i int) {
+		s.guard(func() {
+			if s.pal != p || i >= len(p.shown) {
+				return
+			}
+			a := p.shown[i].Action
+			s.closePaletteLocked()
+			s.runActionLocked(a)
+		})
+	}
+	p.list.dismiss = func() { s.guard(s.closePaletteLocked) }
+	p.list.query.OnChanged = func(q string) {
+		s.guard(func() {
+			if s.pal == p {
+				p.shown = filterPalette(p.items, q)
+				p.list.setRows(len(p.shown), 0)
+			}
+		})
+	}
+	p.shown = p.items
+	p.list.setRows(len(p.shown), 0)
+	header := widget.NewLabelWithStyle("Command palette", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	body := container.NewBorder(container.NewVBox(header, p.list.query), nil, nil, nil, p.list.scroll)
+	s.pal = p
+	p.pop = s.showPopupLocked(body, fyne.NewSize(560, 460), p.list.query)
+}
+
+// closePaletteLocked closes the command palette and gives the keyboard
+// back to the focused pane.
+func (s *shell) closePaletteLocked() {
+	if s.pal == nil {
+		return
+	}
+	s.pal.pop.close()
+	s.pal = nil
+	s.focusViewLocked(s.focus)
+}
+
+// closeOverlaysLocked closes the palette, the agents overview and the
+// Diff view.
+func (s *shell) closeOverlaysLocked() {
+	if s.dv != nil {
+		s.dv.cancel()
+		s.dv.pop.close()
+		s.dv = nil
+	}
+	if s.pal != nil {
+		s.pal.pop.close()
+		s.pal = nil
+	}
+	if s.ov != nil {
+		s.ov.close()
+		s.ov = nil
+	}
+}
