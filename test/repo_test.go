@@ -296,6 +296,11 @@ var importRules = []struct {
 		banned: notForClients,
 		why:    "the MCP bridge is a socket client: it links only the ipc client, neither Fyne nor the core",
 	},
+	{
+		pkg:    "packaging/pkgtool",
+		banned: []string{"fyne.io", anyOtherModulePackage},
+		why:    "the packaging helper handles file formats only (Mach-O, .ico): standard library, none of the app",
+	},
 }
 
 // TestImportRules checks importRules on every platform we ship for, with
