@@ -150,19 +150,25 @@ icons() {
 # dpkg-shlibdeps computes them from the libraries they link and the
 # installed packages' symbols files: versioned package dependencies.
 deb_depends() {
-	local tmp
+	local tmp out
 	tmp=$(mktemp -d)
 	mkdir "$tmp/debian"
 	printf 'Source: paneflow\n\nPackage: paneflow\nArchitecture: amd64\n' >"$tmp/debian/control"
-	(cd "$tmp" && dpkg-shlibdeps -O "$@" 2>/dev/null) | sed -n 's/^shlibs:Depends=//p' | tr ',' '\n' | sed 's/^ *//'
+	out=$(cd "$tmp" && dpkg-shlibdeps -O "$@") || die "dpkg-shlibdeps failed on $*"
 	rm -rf "$tmp"
+	out=$(echo "$out" | sed -n 's/^shlibs:Depends=//p' | tr ',' '\n' | sed 's/^ *//')
+	[ -n "$out" ] || die "dpkg-shlibdeps found no library dependencies for $*"
+	echo "$out"
 }
 
 # rpm_depends prints the .rpm's Requires for the binaries given: the
 # sonames they link, in rpm's own form (libGL.so.1()(64bit)), which every
 # rpm distribution's library packages provide.
 rpm_depends() {
-	objdump -p "$@" | awk '$1 == "NEEDED" { print $2 "()(64bit)" }' | sort -u
+	local out
+	out=$(objdump -p "$@" | awk '$1 == "NEEDED" { print $2 "()(64bit)" }' | sort -u)
+	[ -n "$out" ] || die "$* links no shared library"
+	echo "$out"
 }
 
 target_linux() {

@@ -21,6 +21,11 @@
 #            go vet would rebuild the cgo dependencies (minutes, cold), and
 #            the build already type-checks the one file the nogui vet misses.
 #   fuzz     every `func FuzzXxx` in the tree for $FUZZTIME (default 10s)
+#   package  the installable bundles, built and validated (Linux only):
+#            packaging/package.sh selftest actionlint linux check windows
+#            darwin,
+#            reusing the desktop app $PANEFLOW_GUI_BIN (see package.sh);
+#            installs its tools first (scripts/deps.sh package)
 #
 # test, gui and fuzz run with LANG=en_US.UTF-8 and the XDG base directories
 # pointed at a fresh temporary directory, so they neither read nor write the
@@ -213,6 +218,17 @@ $targets
 EOF
 }
 
+step_package() {
+	isolate
+	if [ "$(uname -s)" != Linux ]; then
+		header "package: the bundles are built and checked on Linux (the workflows build the others on their runners)"
+		footer
+		return 0
+	fi
+	bash scripts/deps.sh package
+	bash packaging/package.sh selftest actionlint linux check windows darwin
+}
+
 [ $# -gt 0 ] || {
 	sed -n '2,/^set -e/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2
 	exit 2
@@ -221,7 +237,7 @@ EOF
 for s in "$@"; do
 	case $s in
 	lint) steps="fmt vet windows darwin nocgo" ;;
-	fmt | vet | windows | darwin | nocgo | test | gui | fuzz) steps=$s ;;
+	fmt | vet | windows | darwin | nocgo | test | gui | fuzz | package) steps=$s ;;
 	*)
 		echo "check.sh: unknown step '$s' (see scripts/check.sh with no arguments)" >&2
 		exit 2

@@ -482,7 +482,7 @@ func TestMakefileTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, target := range []string{"run", "test", "bench", "fuzz", "lint", "build", "deps", "clean"} {
+	for _, target := range []string{"run", "test", "bench", "fuzz", "lint", "build", "deps", "clean", "package"} {
 		re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(target) + `:`)
 		if !re.Match(data) {
 			t.Errorf("Makefile has no %q target", target)

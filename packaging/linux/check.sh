@@ -64,6 +64,13 @@ appstreamcli validate --pedantic --no-net --explain "$work/deb/usr/share/metainf
 meta=$(sed -n 's/.*<release version="\([^"]*\)".*/\1/p' "$work/deb/usr/share/metainfo/io.paneflow.app.metainfo.xml")
 chlog=$(sed -n 's/^- semver: *//p' "$root/packaging/changelog.yml")
 [ "$meta" = "$chlog" ] || die "metainfo releases (${meta//$'\n'/ }) differ from packaging/changelog.yml (${chlog//$'\n'/ })"
+# Each screenshot the metainfo names is a file committed in packaging/.
+sed -n 's|.*<image>\(.*\)</image>.*|\1|p' "$work/deb/usr/share/metainfo/io.paneflow.app.metainfo.xml" >"$work/shots"
+[ -s "$work/shots" ] || die "the metainfo names no screenshot"
+while read -r url; do
+	f=$root/${url#https://raw.githubusercontent.com/paneflow-go/paneflow/main/}
+	file "$f" | grep -q 'PNG image data' || die "the metainfo's screenshot $url is not a PNG committed at $f"
+done <"$work/shots"
 for s in 48 128 256 512; do
 	f=$work/deb/usr/share/icons/hicolor/${s}x$s/apps/io.paneflow.app.png
 	file "$f" | grep -q "PNG image data, $s x $s," || die "$f is not a ${s}x$s PNG: $(file -b "$f")"
@@ -134,17 +141,17 @@ env_user=(env -i PATH=/usr/bin:/bin HOME="$h" LANG=C.UTF-8 SHELL=/bin/sh
 waitfor() {
 	local i
 	for ((i = 0; i < 600; i++)); do
-		"$@" >/dev/null 2>&1 && return 0
+		"$@" >/dev/null && return 0
 		sleep 0.1
 	done
 	return 1
 }
 
 # The client hands `serve` over to /usr/bin/paneflow-server.
-"${env_user[@]}" paneflow serve --size 80x24 >"$work/serve.log" 2>&1 &
+(cd "$h" && exec "${env_user[@]}" paneflow serve --size 80x24 >"$work/serve.log" 2>&1) &
 pids+=($!)
 serve_pid=$!
-waitfor "${env_user[@]}" paneflow ls || die "paneflow serve did not answer; its log:
+waitfor "${env_user[@]}" paneflow ls 2>/dev/null || die "paneflow serve did not answer; its log:
 $(cat "$work/serve.log")"
 ls_out=$("${env_user[@]}" paneflow ls)
 echo "paneflow ls: $ls_out"
@@ -162,13 +169,26 @@ exec 3>"$work/display"
 Xvfb -displayfd 3 -screen 0 1024x700x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
 pids+=($!)
 exec 3>&-
-waitfor test -s "$work/display" || die "Xvfb reported no display: $(cat "$work/xvfb.log")"
+waitfor test -s "$work/display" 2>/dev/null || die "Xvfb reported no display: $(cat "$work/xvfb.log")"
 display=:$(head -n1 "$work/display")
-"${env_user[@]}" DISPLAY="$display" FYNE_SCALE=1 "${exec_argv[@]}" >"$work/gui.log" 2>&1 &
+(cd "$h" && exec "${env_user[@]}" DISPLAY="$display" FYNE_SCALE=1 "${exec_argv[@]}" >"$work/gui.log" 2>&1) &
 gui_pid=$!
 pids=("$gui_pid" "${pids[@]}")
-waitfor grep -q '^paneflow: window ready' "$work/gui.log" || die "the desktop app ($exec_line) did not show its window; its log:
+# gui_ready succeeds once the app logged its window, and fails the check at
+# once if the app exited instead.
+gui_ready() {
+	grep -q '^paneflow: window ready' "$work/gui.log" && return 0
+	kill -0 "$gui_pid" 2>/dev/null || die "the desktop app ($exec_line) exited before showing its window; its log:
 $(cat "$work/gui.log")"
+	return 1
+}
+waitfor gui_ready || die "the desktop app ($exec_line) did not show its window; its log:
+$(cat "$work/gui.log")"
+# Installed side by side, the app finds the launch shim next to itself.
+if grep -q 'no paneflow-shim next to' "$work/gui.log"; then
+	die "the installed desktop app did not find paneflow-shim beside it:
+$(cat "$work/gui.log")"
+fi
 win=$(DISPLAY=$display xdotool search --onlyvisible --name '^Paneflow')
 [ -n "$win" ] || die "xdotool found no window named Paneflow"
 echo "window $win: $(DISPLAY=$display xdotool getwindowname "$win" | head -n1) ($(DISPLAY=$display xdotool getwindowgeometry "$win" | sed -n 's/ *Geometry: //p'))"

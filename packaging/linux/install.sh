@@ -9,8 +9,8 @@
 # It copies bin/ to DIR/bin and share/ to DIR/share, points the .desktop
 # entry's Exec line at DIR/bin/paneflow-gui, and lists every file it wrote
 # in DIR/share/paneflow/installed-files, which --uninstall removes (and
-# nothing else). Refreshing the desktop's icon and menu caches is left to
-# the tools when present.
+# nothing else). It refreshes the icon cache when the prefix has one; the
+# menu needs no cache update (the entry declares no MIME types).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,9 +47,6 @@ manifest=$prefix/share/paneflow/installed-files
 refresh() {
 	if command -v gtk-update-icon-cache >/dev/null 2>&1 && [ -f "$prefix/share/icons/hicolor/index.theme" ]; then
 		gtk-update-icon-cache -q -t "$prefix/share/icons/hicolor" || true
-	fi
-	if command -v update-desktop-database >/dev/null 2>&1; then
-		update-desktop-database -q "$prefix/share/applications" 2>/dev/null || true
 	fi
 }
 
