@@ -29,7 +29,9 @@
 #   darwin   dist/darwin-universal/Paneflow.app: nogui universal (arm64 +
 #            x86_64) binaries, Info.plist and the .icns icon, structure
 #            checked; the desktop app itself needs a macOS runner (the
-#            workflow in .github/workflows/package.yml builds it there).
+#            workflow in .github/workflows/package.yml builds it there and
+#            passes it in as PANEFLOW_DARWIN_GUI, a universal binary; it
+#            is required on macOS).
 #   actionlint  checks .github/workflows/*.yml (and their run: scripts,
 #            with shellcheck).
 #   selftest checks the package version mapping (pkg_version) and its
@@ -268,6 +270,10 @@ target_darwin() {
 		pkgtool universal -o "$app/Contents/MacOS/$b" "$out/arm64/$b" "$out/amd64/$b"
 	done
 	rm -rf "$out/arm64" "$out/amd64"
+	if [ -n "${PANEFLOW_DARWIN_GUI:-}" ]; then
+		cp "$PANEFLOW_DARWIN_GUI" "$app/Contents/MacOS/paneflow-gui"
+		chmod 0755 "$app/Contents/MacOS/paneflow-gui"
+	fi
 	footer
 
 	header "darwin: Paneflow.app (Info.plist, .icns; the desktop app is built on a macOS runner)"
@@ -314,8 +320,10 @@ PY
 	for b in "$app/Contents/MacOS"/*; do
 		pkgtool check-universal "$b" arm64 x86_64
 	done
-	if [ "$(uname -s)" = Darwin ]; then
-		[ -x "$app/Contents/MacOS/$exe" ] || die "$app has no Contents/MacOS/$exe, the executable Info.plist names"
+	if [ -x "$app/Contents/MacOS/$exe" ]; then
+		:
+	elif [ "$(uname -s)" = Darwin ]; then
+		die "$app has no Contents/MacOS/$exe, the executable Info.plist names (set PANEFLOW_DARWIN_GUI)"
 	else
 		echo "Info.plist's executable $exe is added on macOS (the desktop app needs the macOS SDK)"
 	fi
