@@ -84,6 +84,7 @@ bench: deps $(GUI)
 
 # package reuses the desktop app `make gui` built (never a second cgo build).
 package: deps $(GUI)
+	@bash scripts/deps.sh package
 	@PANEFLOW_GUI_BIN="$(abspath $(GUI))" bash packaging/package.sh linux windows darwin
 
 clean:
