@@ -180,6 +180,7 @@ target_linux() {
 	out=$DIST/linux-amd64
 	stage=$out/stage
 	rm -rf "$out"
+	rm -f "$DIST"/paneflow_*.deb "$DIST"/paneflow-*.rpm "$DIST"/paneflow-*-linux-amd64.tar.xz
 	mkdir -p "$stage/bin"
 	header "linux: static binaries ($VERSION, package version $PKG_VERSION)"
 	build_nogui linux amd64 "$stage/bin"
@@ -369,6 +370,7 @@ target_windows() {
 	need x86_64-w64-mingw32-gcc x86_64-w64-mingw32-windres makensis rsvg-convert
 	local out=$DIST/windows-amd64 res bin
 	rm -rf "$out"
+	rm -f "$DIST"/paneflow-*-windows-amd64-setup.exe
 	res=$out/res
 	bin=$out/bin
 	mkdir -p "$res" "$bin"
