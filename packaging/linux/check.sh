@@ -69,11 +69,11 @@ sed -n 's|.*<image>\(.*\)</image>.*|\1|p' "$work/deb/usr/share/metainfo/io.panef
 [ -s "$work/shots" ] || die "the metainfo names no screenshot"
 while read -r url; do
 	f=$root/${url#https://raw.githubusercontent.com/paneflow-go/paneflow/main/}
-	file "$f" | grep -q 'PNG image data' || die "the metainfo's screenshot $url is not a PNG committed at $f"
+	grep -q 'PNG image data' < <(file "$f") || die "the metainfo's screenshot $url is not a PNG committed at $f"
 done <"$work/shots"
 for s in 48 128 256 512; do
 	f=$work/deb/usr/share/icons/hicolor/${s}x$s/apps/io.paneflow.app.png
-	file "$f" | grep -q "PNG image data, $s x $s," || die "$f is not a ${s}x$s PNG: $(file -b "$f")"
+	grep -q "PNG image data, $s x $s," < <(file "$f") || die "$f is not a ${s}x$s PNG: $(file -b "$f")"
 done
 footer
 
@@ -88,7 +88,7 @@ rpm -qlp "$rpmf" | grep -v '^/usr/share/doc/paneflow/changelog' | while read -r 
 	[ -d "$work/deb$f" ] || echo "$f"
 done | sort >"$work/rpm.files"
 diff -u "$work/deb.files" "$work/rpm.files" || die "the .rpm and the .deb hold different files"
-rpm -qp --changelog "$rpmf" | grep -q . || die "the .rpm has no changelog"
+grep -q . < <(rpm -qp --changelog "$rpmf") || die "the .rpm has no changelog"
 footer
 
 header "tar.xz: install.sh --prefix, then --uninstall"
@@ -109,7 +109,7 @@ header "apt-get install ./$(basename "$deb"); paneflow version, serve, ls; the d
 if [ "$(id -u)" -ne 0 ] && ! sudo -n true 2>/dev/null; then
 	die "installing the .deb needs root or passwordless sudo (CI runs as root)"
 fi
-if dpkg-query -W -f='${db:Status-Abbrev}' paneflow 2>/dev/null | grep -q '^.i'; then
+if grep -q '^.i' < <(dpkg-query -W -f='${db:Status-Abbrev}' paneflow 2>/dev/null); then
 	die "a paneflow package is already installed here; remove it first (apt-get purge paneflow)"
 fi
 cp "$deb" "$work/paneflow.deb"
@@ -200,7 +200,7 @@ header "apt-get purge paneflow leaves nothing behind"
 (cd "$work/deb" && find . -type f -o -type l | sed 's/^\.//') >"$work/deb.paths"
 purge
 installed=false
-if dpkg-query -W -f='${db:Status-Abbrev}' paneflow 2>/dev/null | grep -q '^.[^n]'; then
+if grep -q '^.[^n]' < <(dpkg-query -W -f='${db:Status-Abbrev}' paneflow 2>/dev/null); then
 	die "dpkg still knows paneflow after purge"
 fi
 while read -r f; do
