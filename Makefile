@@ -24,8 +24,11 @@ EXE := $(if $(filter Windows_NT,$(OS)),.exe)
 # nogui tag and CGO_ENABLED=0: a static CLI and headless server that starts
 # faster and runs anywhere.
 GUI := $(BIN)/paneflow-gui$(EXE)
+# The desktop app is a position-independent executable on Linux, as
+# distributions require of packaged binaries (packaging/package.sh checks).
+GUIMODE := $(if $(filter Linux,$(shell uname -s 2>/dev/null)),-buildmode=pie)
 
-.PHONY: help run gui build test lint fuzz bench deps clean $(GUI)
+.PHONY: help run gui build test lint fuzz bench deps clean package $(GUI)
 
 help:
 	@echo "make run     build the desktop app ($(GUI)) and start it (ARGS=... passes arguments)"
@@ -38,6 +41,7 @@ help:
 	@echo "make gui     build the desktop app only: $(GUI)"
 	@echo "make deps    install missing system packages (Debian/Ubuntu, root or sudo)"
 	@echo "make agents  install the pinned agent CLIs the interop tests run (npm, cached outside the clone)"
+	@echo "make package build the installable bundles into dist/ (packaging/package.sh): .deb, .rpm, .tar.xz, the Windows installer, the macOS bundle layout"
 	@echo "make clean   remove $(BIN)/ and test leftovers"
 
 # run starts the desktop app. Without a display (Linux/BSD with neither
@@ -51,7 +55,7 @@ gui: $(GUI)
 # Phony on purpose: the go command's cache decides what to rebuild (a cold
 # build of Fyne and go-gl takes minutes, an up-to-date one seconds).
 $(GUI):
-	CGO_ENABLED=1 $(GO) build $(if $(TAGS),-tags '$(TAGS)') $(if $(LDFLAGS),-ldflags '$(LDFLAGS)') -o $@ ./cmd/paneflow
+	CGO_ENABLED=1 $(GO) build $(GUIMODE) $(if $(TAGS),-tags '$(TAGS)') $(if $(LDFLAGS),-ldflags '$(LDFLAGS)') -o $@ ./cmd/paneflow
 
 # The installed layout: $(BIN)/paneflow is the command-line client (tags
 # nogui,client: no server linked in, so every CLI call starts faster), which
@@ -68,7 +72,7 @@ deps:
 # The desktop app is built once, here, and its end-to-end tests (test/gui,
 # the "gui" step) run that binary under Xvfb.
 test: deps agents $(GUI)
-	@PANEFLOW_GUI_BIN="$(abspath $(GUI))" FUZZTIME=$(or $(FUZZTIME),10s) bash scripts/check.sh lint test gui fuzz
+	@PANEFLOW_GUI_BIN="$(abspath $(GUI))" FUZZTIME=$(or $(FUZZTIME),10s) bash scripts/check.sh lint test gui fuzz package
 
 # agents installs the pinned real agent CLIs (Claude Code, Codex, Gemini CLI,
 # opencode) that test/agents drives, into ~/.cache/paneflow/agents (outside the
@@ -95,7 +99,12 @@ bench: deps agents $(GUI)
 	@if [ -f scripts/bench.sh ]; then PANEFLOW_GUI_BIN="$(abspath $(GUI))" bash scripts/bench.sh; \
 	else echo "make bench: scripts/bench.sh does not exist yet" >&2; exit 1; fi
 
+# package reuses the desktop app `make gui` built (never a second cgo build).
+package: deps $(GUI)
+	@bash scripts/deps.sh package
+	@PANEFLOW_GUI_BIN="$(abspath $(GUI))" bash packaging/package.sh linux windows darwin
+
 clean:
-	rm -rf $(BIN) artifacts test/gui/artifacts
+	rm -rf $(BIN) dist artifacts test/gui/artifacts
 	find . -name .git -prune -o -type d -path '*/testdata/failed' -prune -exec rm -rf {} +
 	find . -name .git -prune -o -type f \( -name '*.test' -o -name '*.prof' \) -exec rm -f {} +

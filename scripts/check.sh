@@ -23,6 +23,11 @@
 #            $GUI_RUN, when set, runs only the tests it matches (go test
 #            -run) and $GUI_TIMEOUT replaces the 10m timeout (make stress-gui).
 #   fuzz     every `func FuzzXxx` in the tree for $FUZZTIME (default 10s)
+#   package  the installable bundles, built and validated (Linux only):
+#            packaging/package.sh selftest actionlint linux check windows
+#            darwin,
+#            reusing the desktop app $PANEFLOW_GUI_BIN (see package.sh);
+#            installs its tools first (scripts/deps.sh package)
 #
 # test, gui and fuzz run with LANG=en_US.UTF-8 and the XDG base directories
 # pointed at a fresh temporary directory, so they neither read nor write the
@@ -55,6 +60,10 @@ footer() {
 isolated=""
 isolate() {
 	[ -z "$isolated" ] || return 0
+	# Go's build cache defaults to $XDG_CACHE_HOME/go-build: keep the
+	# user's, or every run would compile every test binary from scratch.
+	GOCACHE=${GOCACHE:-$(go env GOCACHE)}
+	export GOCACHE
 	isolated=$(mktemp -d /tmp/paneflow-test.XXXXXX)
 	trap 'rm -rf "$isolated"' EXIT
 	local d
@@ -215,6 +224,21 @@ $targets
 EOF
 }
 
+step_package() {
+	if [ "$(uname -s)" != Linux ]; then
+		header "package: the bundles are built and checked on Linux (the workflows build the others on their runners)"
+		footer
+		return 0
+	fi
+	bash scripts/deps.sh package
+	# The user's Go build cache (isolate keeps GOCACHE; run alone, this
+	# step's go reads it from the environment as usual): the cross-built
+	# desktop app and the macOS binaries take minutes cold and seconds
+	# cached. package.sh runs the installed programs under its own isolated
+	# HOME and XDG directories.
+	bash packaging/package.sh selftest actionlint linux check windows darwin
+}
+
 [ $# -gt 0 ] || {
 	sed -n '2,/^set -e/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2
 	exit 2
@@ -223,7 +247,7 @@ EOF
 for s in "$@"; do
 	case $s in
 	lint) steps="fmt vet windows darwin nocgo" ;;
-	fmt | vet | windows | darwin | nocgo | test | gui | fuzz) steps=$s ;;
+	fmt | vet | windows | darwin | nocgo | test | gui | fuzz | package) steps=$s ;;
 	*)
 		echo "check.sh: unknown step '$s' (see scripts/check.sh with no arguments)" >&2
 		exit 2

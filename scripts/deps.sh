@@ -2,7 +2,7 @@
 # deps.sh installs the system packages Paneflow's build and tests need, and only
 # the ones that are missing. `make run`, `make test`, `make fuzz` and `make bench` run it first.
 #
-#   scripts/deps.sh [group...]      groups: base, gui (both by default)
+#   scripts/deps.sh [group...]      groups: base, gui (both by default), package
 #
 # On Debian and Ubuntu it checks each package with dpkg-query and, if any are
 # missing, runs `apt-get update` once and installs just those, non-interactively,
@@ -38,6 +38,18 @@ gui=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev
 	libxinerama-dev libxi-dev libxxf86vm-dev libgl1-mesa-dri xvfb xauth xdotool
 	imagemagick fonts-droid-fallback)
 
+# package: building the installable bundles and validating them
+# (packaging/package.sh; `make test` installs it in its "package" step):
+# librsvg2-bin renders the icon, dpkg-dev's dpkg-shlibdeps computes the
+# .deb's library dependencies, lintian, desktop-file-utils, appstream and
+# rpm judge the packages, xz-utils packs the tarball, icnsutils makes the
+# macOS .icns, gcc-mingw-w64-x86-64 cross-builds the Windows desktop app
+# (its windres the version resource), nsis the Windows installer and
+# osslsigncode signs it when a certificate is given; shellcheck is what
+# actionlint checks the workflows' run: scripts with.
+package=(librsvg2-bin dpkg-dev binutils file lintian desktop-file-utils appstream rpm
+	xz-utils icnsutils gcc-mingw-w64-x86-64 nsis osslsigncode openssl shellcheck)
+
 default_groups=(base gui)
 
 # commands_of maps a group to the commands that show it is present, for
@@ -48,6 +60,7 @@ commands_of() {
 	# macOS builds the window with Xcode's compiler and has no use for the
 	# X11 test tools (test/gui runs on Linux only).
 	gui) if [ "$(uname -s)" = Darwin ]; then echo cc; else echo gcc pkg-config Xvfb xdotool import; fi ;;
+	package) echo rsvg-convert png2icns makensis ;;
 	esac
 }
 
@@ -60,8 +73,8 @@ groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=("${default_groups[@]}")
 for g in "${groups[@]}"; do
 	case $g in
-	base | gui) ;;
-	*) die "unknown group '$g' (groups: base, gui)" ;;
+	base | gui | package) ;;
+	*) die "unknown group '$g' (groups: base, gui, package)" ;;
 	esac
 done
 

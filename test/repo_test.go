@@ -358,6 +358,11 @@ var importRules = []struct {
 		banned: []string{"fyne.io", "conductor", "hook", "shim", "workspace", "core", "api", "ipc"},
 		why:    "the interop harness drives the built binaries and the real agent CLIs from outside, as a user does",
 	},
+	{
+		pkg:    "packaging/pkgtool",
+		banned: []string{"fyne.io", anyOtherModulePackage},
+		why:    "the packaging helper handles file formats only (Mach-O, .ico): standard library, none of the app",
+	},
 }
 
 // TestImportRules checks importRules on every platform we ship for, with
@@ -539,7 +544,7 @@ func TestMakefileTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, target := range []string{"run", "test", "bench", "fuzz", "lint", "build", "deps", "clean"} {
+	for _, target := range []string{"run", "test", "bench", "fuzz", "lint", "build", "deps", "clean", "package"} {
 		re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(target) + `:`)
 		if !re.Match(data) {
 			t.Errorf("Makefile has no %q target", target)
