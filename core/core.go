@@ -67,6 +67,7 @@ type Core struct {
 
 	server *ipc.Server
 	exec   *ipc.QueueExecutor
+	teams  *teamsSubsystem
 	logf   func(format string, args ...any)
 }
 
@@ -137,6 +138,9 @@ func New(o Options) (*Core, error) {
 		c.Bus.Close()
 		return nil, err
 	}
+	// After Listen: this server owns the socket, so the backend socket
+	// beside it is ours to (re)bind.
+	c.teams = startTeams(c.Workspaces, c.Registry, path, logf)
 	// Started before the first workspace, so it sees every pane created.
 	c.Conductor.Start()
 	if getenv("PANEFLOW_IPC_SCRIPTING") == "1" {
@@ -179,6 +183,7 @@ func (c *Core) Serve(ctx context.Context) error {
 // the conductor and the bus. It is bounded by ctx and by the panes' kill grace.
 func (c *Core) Shutdown(ctx context.Context) error {
 	err := c.server.Shutdown(ctx)
+	c.teams.stop()
 	c.exec.Close()
 	c.Workspaces.Close()
 	c.Conductor.Close()

@@ -278,8 +278,13 @@ var importRules = []struct {
 	},
 	{
 		pkg:    "shim",
-		banned: append(notForClients, "core", "api", "cli", "config"),
+		banned: append(notForClients, "core", "api", "cli", "config", "teams"),
 		why:    "the shim's logic links into paneflow-shim, which runs in front of every agent start: only hook and the ipc client",
+	},
+	{
+		pkg:    "teams",
+		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "conductor", "config", "hook", "shim", "app", "bus"},
+		why:    "the agent-teams registry is a subsystem: it sees the model only through its own Host interface that core adapts, and speaks to the shim only over the socket",
 	},
 	{
 		pkg:    "cmd/paneflow-shim",
