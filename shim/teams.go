@@ -268,4 +268,3 @@ func (p Program) realTmux() int {
 	}
 	return 0
 }
-
