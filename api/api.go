@@ -42,6 +42,9 @@ type Options struct {
 	// means no agent is ever known: surface.status reports every pane
 	// "idle" and not hooked, fleet.list an empty fleet.
 	Agents AgentReporter
+	// Teams tells surface.list and fleet.list the agent team of each pane
+	// (package teams); nil means no pane is ever in a team.
+	Teams TeamReporter
 
 	// heartbeat overrides heartbeatInterval (tests).
 	heartbeat time.Duration

@@ -128,6 +128,7 @@ func New(o Options) (*Core, error) {
 		Version:      version.String(),
 		Logf:         logf,
 		Agents:       c.Conductor,
+		Teams:        teamsReporter{c},
 	})
 	c.exec = ipc.NewQueueExecutor(256)
 	c.exec.Start()

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/paneflow-go/paneflow/api"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/teams"
 	"github.com/paneflow-go/paneflow/terminal"
@@ -73,6 +74,34 @@ func (t *teamsSubsystem) stop() {
 	}
 	<-t.served
 	t.reg.Close()
+}
+
+// teamsReporter tells the api which panes are in an agent team. The
+// registry is started after the api's methods are registered (once the
+// socket is ours), and before any request is served.
+type teamsReporter struct{ c *Core }
+
+// Teams maps teammates to their team and name, and leads to their team.
+func (r teamsReporter) Teams() map[uint64]api.TeamMember {
+	if r.c.teams == nil {
+		return nil
+	}
+	ms := r.c.teams.reg.Members()
+	out := map[uint64]api.TeamMember{}
+	for _, m := range ms {
+		if !m.Teammate {
+			continue
+		}
+		name := m.Agent
+		if name == "" {
+			name = m.Name
+		}
+		out[m.SurfaceID] = api.TeamMember{Team: m.Team, Teammate: name}
+		if l, ok := out[m.LeadSurfaceID]; m.LeadSurfaceID != 0 && (!ok || l.Team == "") {
+			out[m.LeadSurfaceID] = api.TeamMember{Team: m.Team}
+		}
+	}
+	return out
 }
 
 // teamsHost shows the workspace model to the teams registry, which does

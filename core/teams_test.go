@@ -83,7 +83,7 @@ func TestTeamsTmuxRealPanes(t *testing.T) {
 	for _, argv := range [][]string{
 		{"select-pane", "-t", "%1", "-T", "helper"},
 		{"set-option", "-p", "-t", "%1", "remain-on-exit", "failed"},
-		{"respawn-pane", "-k", "-t", "%1", "--", `echo "pane=$TMUX_PANE lead=$LEAD_ONLY ai=${PANEFLOW_AI_PID:-none}"; exit 3`},
+		{"respawn-pane", "-k", "-t", "%1", "--", `: --agent-name helper --team-name t1; echo "pane=$TMUX_PANE lead=$LEAD_ONLY ai=${PANEFLOW_AI_PID:-none}"; exit 3`},
 	} {
 		if r := tmux(t, cl, argv...); r.Code != 0 {
 			t.Fatalf("tmux %q = %+v", argv, r)
@@ -110,6 +110,24 @@ func TestTeamsTmuxRealPanes(t *testing.T) {
 	}
 	if !slices.Contains(names, "helper") {
 		t.Errorf("pane names = %q, want one named helper", names)
+	}
+	// surface.list (paneflow ls) shows the team and the teammate.
+	var list struct {
+		Surfaces []struct {
+			ID       uint64 `json:"surface_id"`
+			Team     string `json:"team"`
+			Teammate string `json:"teammate"`
+		} `json:"surfaces"`
+	}
+	if err := cl.Call(context.Background(), "surface.list", nil, &list); err != nil {
+		t.Fatal(err)
+	}
+	var teamOf []string
+	for _, s := range list.Surfaces {
+		teamOf = append(teamOf, fmt.Sprintf("%v:%s/%s", s.ID == lead, s.Team, s.Teammate))
+	}
+	if !slices.Equal(teamOf, []string{"true:t1/", "false:t1/helper"}) {
+		t.Errorf("surface.list teams = %q", teamOf)
 	}
 	for range 2 {
 		if r := tmux(t, cl, "kill-pane", "-t", "%1"); r.Code != 0 {
