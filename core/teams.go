@@ -239,6 +239,14 @@ func (h teamsHost) EqualizeAround(id uint64, sideBySide bool) error {
 	return gone(h.m.EqualizeAround(id, direction(sideBySide)))
 }
 
+func (h teamsHost) Tap(id uint64, f func([]byte)) (func(), bool) {
+	s, ok := h.m.Surface(id)
+	if !ok {
+		return nil, false
+	}
+	return s.Terminal().Tap(f), true
+}
+
 func (h teamsHost) Done(id uint64) (<-chan struct{}, func() int, bool) {
 	s, ok := h.m.Surface(id)
 	if !ok {

@@ -184,7 +184,7 @@ func TestTeamsBackend(t *testing.T) {
 	c, cl := startCore(t, true)
 	_, a := attachLead(t, c, cl)
 	ctx := context.Background()
-	bc, self, err := teams.DialBackend(ctx, a.BackendSocket, a.ContextID)
+	bc, self, err := teams.DialBackend(ctx, a.BackendSocket, a.ContextID, "output")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,18 +224,32 @@ func TestTeamsBackend(t *testing.T) {
 	if err := bc.Call(ctx, "write", map[string]any{"context_id": sp.ContextID, "data": base64.StdEncoding.EncodeToString([]byte("hello\n"))}, nil); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case n := <-bc.Notifications():
-		var p struct {
-			ContextID string `json:"context_id"`
-			ExitCode  int    `json:"exit_code"`
+	// context_output streams the agent's raw output; context_exited
+	// follows with its code.
+	var output strings.Builder
+	for exited := false; !exited; {
+		select {
+		case n := <-bc.Notifications():
+			var p struct {
+				ContextID string `json:"context_id"`
+				ExitCode  int    `json:"exit_code"`
+				Data      []byte `json:"data"`
+			}
+			json.Unmarshal(n.Params, &p)
+			switch {
+			case n.Method == "context_output" && p.ContextID == "ctx_1":
+				output.Write(p.Data)
+			case n.Method == "context_exited" && p.ContextID == "ctx_1" && p.ExitCode == 4:
+				exited = true
+			default:
+				t.Fatalf("notification = %s %s", n.Method, n.Params)
+			}
+		case <-time.After(testDeadline):
+			t.Fatalf("no context_exited; output so far %q", output.String())
 		}
-		json.Unmarshal(n.Params, &p)
-		if n.Method != "context_exited" || p.ContextID != "ctx_1" || p.ExitCode != 4 {
-			t.Fatalf("notification = %s %s", n.Method, n.Params)
-		}
-	case <-time.After(testDeadline):
-		t.Fatal("no context_exited")
+	}
+	if !strings.Contains(output.String(), "got hello") {
+		t.Errorf("context_output = %q, want the agent's answer in it", output.String())
 	}
 	if !strings.Contains(capture(), "got hello") {
 		t.Errorf("after write:\n%s", capture())

@@ -65,11 +65,41 @@ type event struct {
 type subscriber struct {
 	self    int             // the connection's own %N, -1 when unknown; guarded by Registry.mu
 	spawned map[string]bool // contexts this connection spawned; guarded by Registry.mu
+	output  bool            // the client asked for context_output; guarded by Registry.mu
+	taps    []func()        // removes the output taps; guarded by Registry.mu
 
-	mu    sync.Mutex
-	queue [][]byte
-	done  bool
-	wake  chan struct{}
+	mu      sync.Mutex
+	queue   [][]byte
+	queued  int // bytes in queue
+	dropped int // context_output lines dropped because the client reads too slowly
+	done    bool
+	wake    chan struct{}
+}
+
+// maxQueuedOutput bounds the context_output a slow client can have
+// waiting; beyond it chunks are dropped (responses and exits never are).
+const maxQueuedOutput = 8 << 20
+
+// pushOutput queues a context_output notification for a chunk of ctx's
+// output, unless the client is that far behind.
+func (s *subscriber) pushOutput(ctx string, chunk []byte) {
+	line, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0", "method": "context_output",
+		"params": map[string]any{"context_id": ctx, "data": base64.StdEncoding.EncodeToString(chunk)},
+	})
+	s.mu.Lock()
+	if s.done || s.queued+len(line) > maxQueuedOutput {
+		s.dropped++
+		s.mu.Unlock()
+		return
+	}
+	s.queue = append(s.queue, line)
+	s.queued += len(line)
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
 }
 
 func newSubscriber() *subscriber {
@@ -81,6 +111,7 @@ func (s *subscriber) push(line []byte) {
 	s.mu.Lock()
 	if !s.done {
 		s.queue = append(s.queue, line)
+		s.queued += len(line)
 	}
 	s.mu.Unlock()
 	select {
@@ -106,7 +137,7 @@ func (s *subscriber) closeLocked() {
 func (s *subscriber) take() (lines [][]byte, done bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	lines, s.queue = s.queue, nil
+	lines, s.queue, s.queued = s.queue, nil, 0
 	return lines, s.done && len(lines) == 0
 }
 
@@ -300,6 +331,10 @@ func (b *Backend) serveConn(nc net.Conn) {
 	defer func() {
 		r.mu.Lock()
 		delete(r.subs, sub)
+		for _, remove := range sub.taps {
+			remove()
+		}
+		sub.taps = nil
 		r.mu.Unlock()
 		sub.closeLocked()
 		<-writerDone
@@ -361,6 +396,9 @@ func (r *Registry) backendInit(sub *subscriber, req backendRequest) (any, error)
 		return nil, errClosed
 	}
 	self := ""
+	for _, c := range p.Caps {
+		sub.output = sub.output || c == "output" || c == "context_output"
+	}
 	if n, ok := parseContext(p.SessionHint); ok {
 		if _, _, ok := r.liveLocked(n); ok {
 			sub.self = n
@@ -370,7 +408,7 @@ func (r *Registry) backendInit(sub *subscriber, req backendRequest) (any, error)
 	r.subs[sub] = struct{}{}
 	return map[string]any{
 		"protocol_version": BackendProtocol,
-		"capabilities":     []string{"events", "capture"},
+		"capabilities":     []string{"events", "capture", "output"},
 		"self_context_id":  self,
 	}, nil
 }
@@ -599,5 +637,10 @@ func (r *Registry) spawnLocked(sub *subscriber, argv []string, cwd string, extra
 	}
 	ctx := contextID(n)
 	sub.spawned[ctx] = true
+	if sub.output {
+		if remove, ok := r.host.Tap(sid, func(b []byte) { sub.pushOutput(ctx, b) }); ok {
+			sub.taps = append(sub.taps, remove)
+		}
+	}
 	return ctx, nil
 }

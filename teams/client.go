@@ -58,14 +58,17 @@ func (e *BackendError) Error() string { return fmt.Sprintf("backend: %s (%d)", e
 // DialBackend connects to the backend socket at path and sends
 // initialize with sessionHint (the CLAUDE_PANE_BACKEND_SESSION_ID of the
 // caller, "" for none). It returns the client and self_context_id.
-func DialBackend(ctx context.Context, path, sessionHint string) (*BackendClient, string, error) {
+//
+// Pass capability "output" in caps to get context_output notifications
+// for the contexts this connection spawns.
+func DialBackend(ctx context.Context, path, sessionHint string, caps ...string) (*BackendClient, string, error) {
 	nc, err := ipc.DialSide(ctx, path)
 	if err != nil {
 		return nil, "", err
 	}
 	c := &BackendClient{nc: nc, wait: map[string]chan backendReply{}, notes: make(chan Notification, 1024), done: make(chan struct{})}
 	go c.read()
-	params := map[string]any{"protocol_version": BackendProtocol, "capabilities": []string{"events"}}
+	params := map[string]any{"protocol_version": BackendProtocol, "capabilities": append([]string{"events"}, caps...)}
 	if sessionHint != "" {
 		params["session_hint"] = sessionHint
 	}

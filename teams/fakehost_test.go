@@ -238,6 +238,11 @@ func (h *fakeHost) EqualizeAround(id uint64, side bool) error {
 	return nil
 }
 
+func (h *fakeHost) Tap(id uint64, f func([]byte)) (func(), bool) {
+	_, ok := h.pane(id)
+	return func() {}, ok
+}
+
 func (h *fakeHost) Done(id uint64) (<-chan struct{}, func() int, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -88,6 +88,10 @@ type Host interface {
 	// around it in that orientation; EqualizeAround evens that split.
 	SetShare(id uint64, sideBySide bool, share float64) error
 	EqualizeAround(id uint64, sideBySide bool) error
+	// Tap calls f with each chunk of the pane's raw output (f copies and
+	// never blocks) until remove is called; ok is false for an unknown
+	// pane.
+	Tap(id uint64, f func([]byte)) (remove func(), ok bool)
 	// Done returns a channel closed when the pane's program ended (also
 	// when the pane was closed, which kills it) and a function giving
 	// its exit code once it did; ok is false for an unknown pane.
