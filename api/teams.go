@@ -22,6 +22,7 @@ type TeamReporter interface {
 type TeamMember struct {
 	Team     string // the team's name ("" when not known yet)
 	Teammate string // the teammate's name; "" for the lead
+	Color    string // the teammate's colour name (Claude's: blue, green, …); "" when none
 }
 
 // teamSurface is a surface.list entry with its team.

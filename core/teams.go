@@ -96,13 +96,21 @@ func (r teamsReporter) Teams() map[uint64]api.TeamMember {
 		if name == "" {
 			name = m.Name
 		}
-		out[m.SurfaceID] = api.TeamMember{Team: m.Team, Teammate: name}
+		out[m.SurfaceID] = api.TeamMember{Team: m.Team, Teammate: name, Color: m.Color}
 		if l, ok := out[m.LeadSurfaceID]; m.LeadSurfaceID != 0 && (!ok || l.Team == "") {
 			out[m.LeadSurfaceID] = api.TeamMember{Team: m.Team}
 		}
 	}
 	return out
 }
+
+// TeamMember is a pane's place in a Claude Code agent team.
+type TeamMember = api.TeamMember
+
+// Teams returns the panes that are in an agent team, by surface id: each
+// teammate with its team, name and colour, each lead with its team. Safe
+// for concurrent use; nil before the core serves.
+func (c *Core) Teams() map[uint64]TeamMember { return teamsReporter{c}.Teams() }
 
 // teamsHost shows the workspace model to the teams registry, which does
 // not import it.
