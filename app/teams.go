@@ -1,10 +1,16 @@
 package app
 
 import (
+	"errors"
+	"fmt"
 	"image/color"
 	"slices"
+	"strings"
+
+	"fyne.io/fyne/v2/dialog"
 
 	"github.com/paneflow-go/paneflow/core"
+	"github.com/paneflow-go/paneflow/workspace"
 )
 
 // teams returns the panes in a Claude Code agent team (package teams
@@ -63,4 +69,60 @@ var teamColors = map[string]color.NRGBA{
 func teamColor(name string) (color.Color, bool) {
 	c, ok := teamColors[name]
 	return c, ok
+}
+
+// teammatesLocked returns the open panes of the team pane id leads,
+// sorted; nil when id leads none.
+func (s *shell) teammatesLocked(id uint64) (team string, mates []uint64, names []string) {
+	if s.snap == nil {
+		return "", nil, nil
+	}
+	lead, ok := s.snap.Teams[id]
+	if !ok || lead.Team == "" || lead.Teammate != "" {
+		return "", nil, nil
+	}
+	for sid, m := range s.snap.Teams {
+		if m.Teammate != "" && m.Team == lead.Team {
+			if _, open := s.snap.Open[sid]; open {
+				mates = append(mates, sid)
+			}
+		}
+	}
+	slices.Sort(mates)
+	for _, sid := range mates {
+		names = append(names, s.snap.Teams[sid].Teammate)
+	}
+	return lead.Team, mates, names
+}
+
+// closePaneLocked closes pane id. A Claude Code lead with open teammates
+// asks first, and closes its teammates with it.
+func (s *shell) closePaneLocked(id uint64) {
+	team, mates, names := s.teammatesLocked(id)
+	if len(mates) == 0 {
+		s.mutate("close pane", func() error { return s.m.CloseSurface(id) })
+		return
+	}
+	what := "1 teammate"
+	if len(mates) > 1 {
+		what = fmt.Sprintf("%d teammates", len(mates))
+	}
+	msg := fmt.Sprintf("This pane leads the agent team %s with %s (%s).\nClose the lead and its teammates?", team, what, strings.Join(names, ", "))
+	dialog.ShowConfirm("Close the team?", msg, func(ok bool) {
+		if ok {
+			s.guard(func() { s.closeTeamLocked(id, mates) })
+		}
+	}, s.w)
+}
+
+// closeTeamLocked closes a lead's teammates, then the lead.
+func (s *shell) closeTeamLocked(lead uint64, mates []uint64) {
+	s.mutate("close team", func() error {
+		for _, id := range mates {
+			if err := s.m.CloseSurface(id); err != nil && !errors.Is(err, workspace.ErrNotFound) {
+				return err
+			}
+		}
+		return s.m.CloseSurface(lead)
+	})
 }
