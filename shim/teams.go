@@ -103,7 +103,9 @@ type attachInfo struct {
 // with a warning).
 func (p Program) claudeTeams(env, args []string, home, dir string, injected bool) ([]string, []string, []string) {
 	enabled, mode := teamsEnabled(p.getenv, home, dir)
-	if !enabled {
+	if !enabled || p.getenv("TMUX") != "" {
+		// A TMUX already set means Claude Code runs inside a real tmux
+		// (started in the pane): its teammates belong in that tmux.
 		return env, args, nil
 	}
 	bin := p.getenv(EnvBinDir)
