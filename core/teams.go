@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"errors"
 	"runtime"
 	"strings"
@@ -14,16 +15,23 @@ import (
 
 // This file wires the agent-teams subsystem (package teams): its pane
 // registry with the teams.* methods on the JSON-RPC socket, and the
-// CustomPaneBackend server on a socket of its own. It is shaped as one
-// subsystem (start with its host, stop) so that it ports to the core's
-// subsystem contract.
+// CustomPaneBackend server on a socket of its own. It is shaped like the
+// core's subsystem contract (Name, Init with a method registrar and a
+// logger, Shutdown(ctx); methods in the "teams" namespace) so that it
+// ports to it as it is.
 
 // teamsSubsystem is the running teams registry and backend server.
 type teamsSubsystem struct {
+	m          *workspace.Manager
+	socketPath string
+
 	reg     *teams.Registry
 	backend *teams.Backend // nil when its socket could not be bound
 	served  chan struct{}
 }
+
+// Name is the subsystem's name and its method namespace.
+func (t *teamsSubsystem) Name() string { return "teams" }
 
 // BackendSocketPath is where the CustomPaneBackend server of the core
 // serving on socketPath listens: beside it, "<name>-panes.sock" on Unix,
@@ -35,22 +43,29 @@ func BackendSocketPath(socketPath string) string {
 	return strings.TrimSuffix(socketPath, ".sock") + "-panes.sock"
 }
 
-// startTeams builds the registry over the model, registers its methods
-// and starts the backend server. A backend that cannot listen is logged
-// and left out; the tmux shim still works.
+// startTeams builds and starts the subsystem over the model.
 func startTeams(m *workspace.Manager, reg *ipc.Registry, socketPath string, logf func(string, ...any)) *teamsSubsystem {
-	t := &teamsSubsystem{served: make(chan struct{})}
-	path := BackendSocketPath(socketPath)
+	t := &teamsSubsystem{m: m, socketPath: socketPath}
+	t.Init(reg, logf)
+	return t
+}
+
+// Init builds the registry over the model, registers its methods and
+// starts the backend server. A backend that cannot listen is logged and
+// left out (the tmux shim still works), so Init does not fail.
+func (t *teamsSubsystem) Init(methods teams.Registrar, logf func(string, ...any)) error {
+	t.served = make(chan struct{})
+	path := BackendSocketPath(t.socketPath)
 	b := &teams.Backend{Path: path, Logf: logf}
 	if err := b.Listen(); err != nil {
 		logf("paneflow: no CustomPaneBackend socket: %v", err)
 		b, path = nil, ""
 	}
-	t.reg = teams.New(teams.Options{Host: teamsHost{m}, SocketPath: socketPath, BackendSocket: path, Logf: logf})
-	t.reg.Register(reg)
+	t.reg = teams.New(teams.Options{Host: teamsHost{t.m}, SocketPath: t.socketPath, BackendSocket: path, Logf: logf})
+	t.reg.Register(methods)
 	if b == nil {
 		close(t.served)
-		return t
+		return nil
 	}
 	b.Registry = t.reg
 	t.backend = b
@@ -60,20 +75,26 @@ func startTeams(m *workspace.Manager, reg *ipc.Registry, socketPath string, logf
 			logf("paneflow: %v", err)
 		}
 	}()
-	return t
+	return nil
 }
 
-// stop closes the backend socket and the registry's watchers; the panes
-// themselves close with the model.
-func (t *teamsSubsystem) stop() {
-	if t == nil {
-		return
-	}
+// Shutdown closes the backend socket and the registry's watchers; the
+// panes themselves close with the model. It does not block beyond the
+// backend's connections closing, so ctx is not needed today.
+func (t *teamsSubsystem) Shutdown(context.Context) error {
 	if t.backend != nil {
 		t.backend.Close()
 	}
 	<-t.served
 	t.reg.Close()
+	return nil
+}
+
+// stop is Shutdown for a core that may not have started the subsystem.
+func (t *teamsSubsystem) stop() {
+	if t != nil {
+		t.Shutdown(context.Background())
+	}
 }
 
 // teamsReporter tells the api which panes are in an agent team. The

@@ -12,6 +12,12 @@ import (
 // teams namespace.
 var Methods = []string{"teams.tmux", "teams.attach", "teams.list"}
 
+// Registrar is where [Registry.Register] adds its methods: an
+// *ipc.Registry, or a subsystem host's namespaced view of one.
+type Registrar interface {
+	Register(name string, h ipc.Handler, opts ...ipc.Option)
+}
+
 // Register adds the registry's methods to reg:
 //
 //   - teams.tmux {argv, pane?, surface_id?, cwd?, env?} → {stdout, stderr, exit_code}:
@@ -23,7 +29,7 @@ var Methods = []string{"teams.tmux", "teams.attach", "teams.list"}
 //     teammate name and colour (paneflow ls/ps).
 //
 // teams.tmux and teams.attach are mutating (they start and close panes).
-func (r *Registry) Register(reg *ipc.Registry) {
+func (r *Registry) Register(reg Registrar) {
 	reg.Register("teams.tmux", func(_ context.Context, raw json.RawMessage) (any, error) {
 		var req TmuxRequest
 		if err := decode(raw, &req); err != nil {
