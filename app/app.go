@@ -244,7 +244,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	}
 
 	// The first picture, synchronously, so the window opens complete.
-	snap := takeSnapshot(s.m)
+	snap := takeSnapshot(s.m, s.teams)
 	s.mu.Lock()
 	s.applyLocked(snap, nil)
 	s.mu.Unlock()
@@ -422,14 +422,15 @@ type snapshot struct {
 	Surfaces   []workspace.SurfaceInfo
 	Active     workspace.WorkspaceInfo
 	HasActive  bool
-	Tree       *workspace.LayoutNode // the active workspace's; nil when empty
-	Focused    map[uint64]bool       // the focused pane of each workspace
-	Open       map[uint64]uint64     // every open pane → its workspace id
-	Order      []uint64              // every open pane, in sidebar order
+	Tree       *workspace.LayoutNode      // the active workspace's; nil when empty
+	Focused    map[uint64]bool            // the focused pane of each workspace
+	Open       map[uint64]uint64          // every open pane → its workspace id
+	Order      []uint64                   // every open pane, in sidebar order
+	Teams      map[uint64]core.TeamMember // panes in an agent team; nil when none
 }
 
-func takeSnapshot(m *workspace.Manager) *snapshot {
-	s := &snapshot{Focused: map[uint64]bool{}, Open: map[uint64]uint64{}}
+func takeSnapshot(m *workspace.Manager, teams func() map[uint64]core.TeamMember) *snapshot {
+	s := &snapshot{Focused: map[uint64]bool{}, Open: map[uint64]uint64{}, Teams: teams()}
 	s.Active, s.Tree, s.HasActive = m.ActiveTree()
 	s.Workspaces = m.Workspaces()
 	for _, p := range m.Panes() {
@@ -468,7 +469,7 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 			return
 		}
 		evs, _ := sub.Drain(buf)
-		snap := takeSnapshot(s.m)
+		snap := takeSnapshot(s.m, s.teams)
 		if ticked && len(evs) == 0 && reflect.DeepEqual(snap, last) {
 			continue
 		}
