@@ -106,8 +106,11 @@ func TestClaudeAgentTeam(t *testing.T) {
 	e.waitFor("the teammate's pane closing", func() bool {
 		for _, p := range e.panes() {
 			if p.ID == mate.ID {
+				// With a teammate running, Claude Code may ask first;
+				// its first, selected choice exits and stops the team.
 				if out, _ := e.cli("read", "1"); strings.Contains(out, "Exit and stop") {
-					e.mustCLI("key", "1", "enter")
+					t.Logf("the lead asks before exiting:\n%s", out)
+					e.mustCLI("send", "1", "", "--submit")
 				}
 				return false
 			}
