@@ -50,6 +50,9 @@ type Options struct {
 	// surface.split; nil refuses a managed_worktree param as not
 	// supported.
 	Worktrees WorktreeOwner
+	// Teams tells surface.list and fleet.list the agent team of each pane
+	// (package teams); nil means no pane is ever in a team.
+	Teams TeamReporter
 
 	// heartbeat overrides heartbeatInterval (tests).
 	heartbeat time.Duration

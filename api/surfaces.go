@@ -42,7 +42,7 @@ func (s *server) surfaceList(context.Context, json.RawMessage) (any, error) {
 		res.PaneCount = ws.Panes
 		res.Workspace = &ws.Index
 	}
-	return res, nil
+	return s.withTeams(res), nil
 }
 
 type readParams struct {

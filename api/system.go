@@ -50,7 +50,7 @@ type fleetResult struct {
 // fleetList lists the agents Options.Agents knows, else none.
 func (s *server) fleetList(context.Context, json.RawMessage) (any, error) {
 	if s.o.Agents != nil {
-		return s.o.Agents.Fleet(), nil
+		return s.fleetWithTeams(s.o.Agents.Fleet()), nil
 	}
 	return fleetResult{Agents: []any{}}, nil
 }

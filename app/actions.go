@@ -129,7 +129,7 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.splitLocked(workspace.Vertical)
 	case keymap.ClosePane:
 		if id := s.focus; id != 0 {
-			s.mutate("close pane", func() error { return s.m.CloseSurface(id) })
+			s.closePaneLocked(id)
 		}
 	case keymap.NewWorkspace:
 		s.newWorkspaceLocked()

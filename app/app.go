@@ -255,7 +255,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	}
 
 	// The first picture, synchronously, so the window opens complete.
-	snap := takeSnapshot(s.m)
+	snap := takeSnapshot(s.m, s.teams)
 	s.mu.Lock()
 	s.applyLocked(snap, nil)
 	s.mu.Unlock()
@@ -441,10 +441,11 @@ type snapshot struct {
 	Surfaces   []workspace.SurfaceInfo
 	Active     workspace.WorkspaceInfo
 	HasActive  bool
-	Tree       *workspace.LayoutNode // the active workspace's; nil when empty
-	Focused    map[uint64]bool       // the focused pane of each workspace
-	Open       map[uint64]uint64     // every open pane → its workspace id
-	Order      []uint64              // every open pane, in sidebar order
+	Tree       *workspace.LayoutNode      // the active workspace's; nil when empty
+	Focused    map[uint64]bool            // the focused pane of each workspace
+	Open       map[uint64]uint64          // every open pane → its workspace id
+	Order      []uint64                   // every open pane, in sidebar order
+	Teams      map[uint64]core.TeamMember // panes in an agent team; nil when none
 	// Ports are the TCP ports each pane's process tree listens on, as
 	// "3000 8080" (Linux; refreshed on the reader's slow tick only).
 	Ports map[uint64]string
@@ -476,8 +477,8 @@ func panePorts(m *workspace.Manager, snap *snapshot) map[uint64]string {
 	return out
 }
 
-func takeSnapshot(m *workspace.Manager) *snapshot {
-	s := &snapshot{Focused: map[uint64]bool{}, Open: map[uint64]uint64{}}
+func takeSnapshot(m *workspace.Manager, teams func() map[uint64]core.TeamMember) *snapshot {
+	s := &snapshot{Focused: map[uint64]bool{}, Open: map[uint64]uint64{}, Teams: teams()}
 	s.Active, s.Tree, s.HasActive = m.ActiveTree()
 	s.Workspaces = m.Workspaces()
 	for _, p := range m.Panes() {
@@ -517,7 +518,7 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 			return
 		}
 		evs, _ := sub.Drain(buf)
-		snap := takeSnapshot(s.m)
+		snap := takeSnapshot(s.m, s.teams)
 		if ticked || ports == nil {
 			ports = panePorts(s.m, snap)
 		}

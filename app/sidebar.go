@@ -31,6 +31,10 @@ type paneRow struct {
 	Glyph   string // agent status glyph, "" without an agent
 	Status  string // agent status text
 	Ports   string // listening TCP ports, as "3000 8080"
+	// Team is the agent team the pane is in; Teammate its teammate name
+	// ("" for the lead) and Color the teammate's colour name. Teammates
+	// are listed, indented, under their lead.
+	Team, Teammate, Color string
 }
 
 // workspaceCard is what the sidebar shows about one workspace.
@@ -78,7 +82,13 @@ func sidebarModel(snap *snapshot, agents *agentBoard) []workspaceCard {
 			row.Waiting = st.State == stateWaiting
 			cards[i].Agents++
 		}
+		if tm, ok := snap.Teams[s.ID]; ok {
+			row.Team, row.Teammate, row.Color = tm.Team, tm.Teammate, tm.Color
+		}
 		cards[i].Panes = append(cards[i].Panes, row)
+	}
+	for i := range cards {
+		cards[i].Panes = groupTeams(cards[i].Panes)
 	}
 	return cards
 }
@@ -232,7 +242,20 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 	if p.Cwd != "" {
 		detail = append(detail, sb.shortPath(p.Cwd))
 	}
-	lines := []fyne.CanvasObject{text(mark+p.Name, nameSize, fg, p.Focused), text("    "+strings.Join(detail, " · "), captionSize, muted, false)}
+	indent := ""
+	switch {
+	case p.Teammate != "":
+		indent = "  └ "
+		if c, ok := teamColor(p.Color); ok {
+			fg = c
+		}
+		if p.Team != "" {
+			detail = append([]string{"team " + p.Team}, detail...)
+		}
+	case p.Team != "":
+		detail = append([]string{"lead of " + p.Team}, detail...)
+	}
+	lines := []fyne.CanvasObject{text(mark+indent+p.Name, nameSize, fg, p.Focused), text("    "+indent+strings.Join(detail, " · "), captionSize, muted, false)}
 	if p.Glyph != "" {
 		lines = append(lines, text("    "+p.Glyph+" "+p.Status, captionSize, statusColor(p), p.Waiting))
 	}

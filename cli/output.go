@@ -90,3 +90,32 @@ func writeLines(w io.Writer, lines []string) error {
 	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
 	return err
 }
+
+// teamLabel is how ls and ps show a pane's agent team: "team/teammate"
+// for a teammate, "team (lead)" for a lead, "" outside teams.
+func teamLabel(team, teammate string) string {
+	switch {
+	case teammate != "" && team != "":
+		return team + "/" + teammate
+	case teammate != "":
+		return teammate
+	case team != "":
+		return team + " (lead)"
+	}
+	return ""
+}
+
+// lsTeamLines is `ls --human` when some pane is in an agent team: the
+// usual columns and a TEAM column.
+func lsTeamLines(ss []surfaceInfo) []string {
+	lines := []string{fmt.Sprintf("%4s  %-20s %-24s %-32s %s", "ID", "NAME", "CMD", "TEAM", "CWD")}
+	for _, x := range ss {
+		t := teamLabel(x.Team, x.Teammate)
+		if t == "" {
+			t = "-"
+		}
+		row := fmt.Sprintf("%4d  %-20s %-24s %-32s %s", x.ID, x.Name, deref(x.Cmd), t, deref(x.Cwd))
+		lines = append(lines, strings.TrimRight(row, " "))
+	}
+	return lines
+}

@@ -21,6 +21,10 @@ type surfaceInfo struct {
 	Cwd       *string `json:"cwd"`
 	Cmd       *string `json:"cmd"`
 	Workspace int     `json:"workspace"`
+	// Team and Teammate name the Claude Code agent team the pane is in
+	// and its teammate ("" for the lead), when it is in one.
+	Team     string `json:"team,omitempty"`
+	Teammate string `json:"teammate,omitempty"`
 }
 
 // surfaceList is surface.list's result.

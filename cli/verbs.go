@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -258,6 +259,10 @@ func runLs(ctx context.Context, s *session, in *input) error {
 	if len(l.Surfaces) == 0 {
 		return writeLines(s.stdout, []string{"(no surfaces)"})
 	}
+	teams := slices.ContainsFunc(l.Surfaces, func(x surfaceInfo) bool { return x.Team != "" || x.Teammate != "" })
+	if teams {
+		return writeLines(s.stdout, lsTeamLines(l.Surfaces))
+	}
 	lines := []string{fmt.Sprintf("%4s  %-20s %-24s %s", "ID", "NAME", "CMD", "CWD")}
 	for _, x := range l.Surfaces {
 		row := fmt.Sprintf("%4d  %-20s %-24s %s", x.ID, x.Name, deref(x.Cmd), deref(x.Cwd))
@@ -489,6 +494,8 @@ func runPs(ctx context.Context, s *session, in *input) error {
 			State       *string `json:"state"`
 			Workspace   *int    `json:"workspace"`
 			SurfaceName *string `json:"surface_name"`
+			Team        string  `json:"team"`
+			Teammate    string  `json:"teammate"`
 		} `json:"agents"`
 	}
 	raw, err := callInto(ctx, c, "fleet.list", emptyParams, &res)
@@ -511,7 +518,11 @@ func runPs(ctx context.Context, s *session, in *input) error {
 		if a.Workspace != nil {
 			ws = *a.Workspace
 		}
-		lines = append(lines, fmt.Sprintf("%7s %-10s %-18s %2d %s", pid, deref(a.Tool), deref(a.State), ws, orDash(a.SurfaceName)))
+		line := fmt.Sprintf("%7s %-10s %-18s %2d %s", pid, deref(a.Tool), deref(a.State), ws, orDash(a.SurfaceName))
+		if t := teamLabel(a.Team, a.Teammate); t != "" {
+			line += "  [" + t + "]"
+		}
+		lines = append(lines, line)
 	}
 	return writeLines(s.stdout, lines)
 }

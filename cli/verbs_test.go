@@ -96,6 +96,17 @@ func TestLs(t *testing.T) {
 				"   2  claude               claude --resume          /home/u/proj/api\n" +
 				"   3  claude-2             Claude                   /home/u/proj-backend\n" +
 				"   4  vite\n"},
+		{name: "human team", args: []string{"ls", "--human"},
+			surfaces: []surfaceInfo{
+				{ID: 1, Name: "lead", Cmd: strp("claude"), Workspace: 0, Team: "session-1"},
+				{ID: 2, Name: "alpha", Cmd: strp("claude"), Workspace: 0, Team: "session-1", Teammate: "alpha"},
+				{ID: 3, Name: "shell", Workspace: 0},
+			},
+			wantCalls: []string{listCall},
+			wantStdout: "  ID  NAME                 CMD                      TEAM                             CWD\n" +
+				"   1  lead                 claude                   session-1 (lead)\n" +
+				"   2  alpha                claude                   session-1/alpha\n" +
+				"   3  shell                                         -\n"},
 		{name: "human empty", args: []string{"ls", "--human"}, surfaces: []surfaceInfo{},
 			wantCalls: []string{listCall}, wantStdout: "(no surfaces)\n"},
 		{name: "extra argument", args: []string{"ls", "x"}, wantCode: ExitUsage,
@@ -338,6 +349,14 @@ func TestPsAndStatus(t *testing.T) {
 			wantStdout: "    PID TOOL       STATE              WS PANE\n" +
 				"   4242 claude     thinking            0 claude\n" +
 				"      - codex      unknown_running     2 -\n"},
+		{name: "ps team", args: []string{"ps"}, handlers: map[string]handlerFunc{"fleet.list": answer(map[string]any{"agents": []map[string]any{
+			{"pid": 10, "tool": "claude", "state": "thinking", "hooked": true, "workspace": 0, "surface_name": "lead", "team": "session-1"},
+			{"pid": 11, "tool": "claude", "state": "idle", "hooked": false, "workspace": 0, "surface_name": "alpha", "team": "session-1", "teammate": "alpha"},
+		}})},
+			wantCalls: []string{"fleet.list {}"},
+			wantStdout: "    PID TOOL       STATE              WS PANE\n" +
+				"     10 claude     thinking            0 lead  [session-1 (lead)]\n" +
+				"     11 claude     idle                0 alpha  [session-1/alpha]\n"},
 		{name: "ps empty", args: []string{"ps"}, handlers: map[string]handlerFunc{"fleet.list": answer(map[string]any{"agents": []any{}})},
 			wantCalls: []string{"fleet.list {}"}, wantStdout: "(no agents)\n"},
 		{name: "ps json", args: []string{"ps", "--json"}, handlers: map[string]handlerFunc{"fleet.list": answer(fleet)},

@@ -86,6 +86,7 @@ type Core struct {
 
 	server *ipc.Server
 	group  *subsystem.Group // what started, shut down in reverse
+	teams  *teamsSubsystem
 	logf   func(format string, args ...any)
 }
 
@@ -147,10 +148,13 @@ func New(o Options) (*Core, error) {
 	exec := ipc.NewQueueExecutor(256)
 	c.server = &ipc.Server{Path: path, Registry: c.Registry, Executor: exec, Logf: logf}
 	c.group = subsystem.NewGroup(subsystem.Options{Registry: c.Registry, Bus: c.Bus, Logf: logf, Clock: o.Clock, Getenv: getenv})
+	c.teams = &teamsSubsystem{m: c.Workspaces, socketPath: path}
 	// Start order: the conductor first, so it sees every pane created;
 	// the worktree owner after the model, so it stops following pane
 	// closes before the panes close (quitting tears no worktree down).
-	// Shutdown runs the other way (socket, worktrees, panes, conductor).
+	// The teams subsystem last, after the socket is claimed (see
+	// teamsSubsystem). Shutdown runs the other way (teams, socket,
+	// worktrees, panes, conductor).
 	err := c.group.Start(
 		c.Conductor,
 		&modelMethods{m: c.Workspaces, o: api.Options{
@@ -162,9 +166,13 @@ func New(o Options) (*Core, error) {
 			Logf:         logf,
 			Agents:       c.Conductor,
 			Worktrees:    worktrees,
+			Teams:        teamsReporter{c},
 		}},
 		worktrees,
 		&socket{srv: c.server, exec: exec},
+		// After the socket: once this server owns the socket path, the
+		// backend socket beside it is ours to (re)bind.
+		c.teams,
 	)
 	if err != nil {
 		c.Bus.Close()
@@ -206,8 +214,8 @@ func (c *Core) Serve(ctx context.Context) error {
 	return c.server.Serve(ctx)
 }
 
-// Shutdown stops the subsystems in reverse start order (the socket,
-// removing its file; the worktree owner; every pane; the conductor), then
+// Shutdown stops the subsystems in reverse start order (the teams
+// backend; the socket, removing its file; the worktree owner; every pane; the conductor), then
 // the bus. It is
 // bounded by ctx and by the panes' kill grace. Calling it again does
 // nothing.

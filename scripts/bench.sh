@@ -18,6 +18,10 @@
 #   - the flow engine's barrier (issue 14): a line printed in one pane → the
 #     dependent `send` step's text read in another, through `flow run`; and
 #     `paneflow up` of 8 command panes against the same layout built by tmux.
+#   - the agent-teams benchmarks (issue 16): a teammate's pane opened with
+#     `tmux split-window … -- cat` until `tmux list-panes` lists it, through
+#     Paneflow's tmux shim vs the real tmux, and spawn_agent over the
+#     CustomPaneBackend socket.
 # Then, once, the desktop app's rendering (BenchmarkGUI in test/gui, under
 # its own Xvfb): a 200x50 pane catting 30 MB of dense SGR output (frame rate
 # and frame cost from the widget's render probe, throughput against the same
@@ -66,6 +70,7 @@ go test -c -o "$tmp/bench.test" ./test/bench/
 # server next to it.
 CGO_ENABLED=0 go build -tags nogui,client -o "$tmp/paneflow" ./cmd/paneflow
 CGO_ENABLED=0 go build -tags nogui -o "$tmp/paneflow-server" ./cmd/paneflow
+CGO_ENABLED=0 go build -o "$tmp/paneflow-shim" ./cmd/paneflow-shim
 
 i=1
 while [ "$i" -le "$count" ]; do
@@ -76,6 +81,9 @@ while [ "$i" -le "$count" ]; do
 	run env PANEFLOW_BENCH_TMUX=1 PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.test" \
 		-test.run '^$' -test.bench '^Benchmark(CLIRead|SocketRead|WaitDelay|FirstOutput|Flood|FlowBarrier|Up)$' \
 		-test.benchtime=1x -test.timeout=30m
+	echo "== round $i of $count: agent teams (tmux shim and CustomPaneBackend on paneflow serve, tmux server)"
+	run env PANEFLOW_BENCH_TMUX=1 PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.test" \
+		-test.run '^$' -test.bench '^BenchmarkTeams(Split|Spawn)$' -test.benchtime=1x -test.timeout=30m
 	i=$((i + 1))
 done
 

@@ -134,7 +134,13 @@ func (in *Installer) Entries() []string {
 	for _, t := range Tools {
 		out = append(out, filepath.Join(in.Dir, exeName(t, in.goos())))
 	}
-	return append(out, in.shimPath(), in.hookPath(), filepath.Join(in.Dir, markerFile))
+	return append(out, in.tmuxPath(), in.shimPath(), in.hookPath(), filepath.Join(in.Dir, markerFile))
+}
+
+// tmuxPath is the tmux stand-in for agent teams, in a subdirectory that
+// only Claude Code launches get on their PATH (see claudeTeams).
+func (in *Installer) tmuxPath() string {
+	return filepath.Join(in.Dir, TeamsDir, exeName(TmuxName, in.goos()))
 }
 
 func (in *Installer) shimPath() string {
@@ -213,6 +219,17 @@ func (in *Installer) install() (changed bool, err error) {
 		if err != nil {
 			return changed, err
 		}
+	}
+	if err := os.MkdirAll(filepath.Dir(in.tmuxPath()), 0o755); err != nil {
+		return changed, err
+	}
+	if in.goos() == "windows" {
+		err = note(copyIfChanged(in.ShimBin, in.tmuxPath(), shimSum))
+	} else {
+		err = note(symlinkIfChanged(filepath.Join("..", exeName(ShimBinary, in.goos())), in.tmuxPath()))
+	}
+	if err != nil {
+		return changed, err
 	}
 	marker := filepath.Join(in.Dir, markerFile)
 	if _, err := os.Lstat(marker); errors.Is(err, fs.ErrNotExist) {

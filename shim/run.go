@@ -106,6 +106,9 @@ func (p Program) Run() int {
 		fmt.Fprintln(p.Stderr, "paneflow-shim: no arguments")
 		return ExitUsage
 	}
+	if isTmux(p.Args[0]) {
+		return p.runTmux()
+	}
 	tool, ok := ToolOf(p.Args[0])
 	if !ok && p.Executable != "" {
 		tool, ok = ToolOf(p.Executable)
@@ -193,6 +196,13 @@ func (p Program) supervise(tool, real string) int {
 			fmt.Fprintf(p.Stderr, "paneflow-shim: %s\n", w)
 		}
 	}()
+	if tool == "claude" {
+		var warns []string
+		env, inj.Args, warns = p.claudeTeams(env, inj.Args, home, dir, inj.Hooked && len(inj.Args) > len(p.Args)-1)
+		for _, w := range warns {
+			fmt.Fprintf(p.Stderr, "paneflow-shim: %s\n", w)
+		}
+	}
 	fr := &framer{env: env, socket: p.getenv(hook.EnvSocketPath)}
 	if inj.Hooked {
 		fr.send("SessionStart")

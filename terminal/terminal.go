@@ -139,6 +139,8 @@ type Terminal struct {
 	// gate, when set, is passed before each read and each parsed chunk
 	// of output (see SetOutputGate).
 	gate atomic.Pointer[gateBox]
+	// taps are the raw-output observers of Tap (tap.go).
+	taps atomic.Pointer[[]*tap]
 
 	done       chan struct{} // closed when the program exited and output is drained
 	readerDone chan struct{} // closed when the reader and the parser have both stopped
@@ -413,6 +415,9 @@ func (t *Terminal) readLoop() {
 	for {
 		t.passGate()
 		n, err := t.pty.Read(buf)
+		if n > 0 {
+			t.tapOutput(buf[:n])
+		}
 		t.outMu.Lock()
 		for n > 0 && len(t.out) >= pendingMax && !t.outEOF {
 			t.outSpace.Wait()

@@ -222,7 +222,7 @@ var importRules = []struct {
 	},
 	{
 		pkg:    "conductor",
-		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "config", "hook", "app", "worktree", "flow", "mcp"},
+		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "config", "hook", "app", "worktree", "flow", "mcp", "teams"},
 		why:    "the conductor is a subsystem of the headless core (no display): it learns of panes from bus events and a PaneSource that core implements over the model, the api asks it through its own AgentReporter interface, hooks reach it only over the socket, and its settings come from core as Options",
 	},
 	{
@@ -304,8 +304,13 @@ var importRules = []struct {
 	},
 	{
 		pkg:    "shim",
-		banned: append(notForClients, "core", "api", "cli", "config"),
+		banned: append(notForClients, "core", "api", "cli", "config", "teams"),
 		why:    "the shim's logic links into paneflow-shim, which runs in front of every agent start: only hook and the ipc client",
+	},
+	{
+		pkg:    "teams",
+		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "conductor", "config", "hook", "shim", "app", "bus", "worktree", "flow", "mcp"},
+		why:    "the agent-teams registry is a subsystem: it sees the model only through its own Host interface that core adapts, and speaks to the shim only over the socket",
 	},
 	{
 		pkg:    "cmd/paneflow-shim",
@@ -319,7 +324,7 @@ var importRules = []struct {
 	},
 	{
 		pkg:    "subsystem",
-		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "conductor", "config", "hook", "app", "worktree", "flow", "mcp"},
+		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "conductor", "config", "hook", "app", "worktree", "flow", "mcp", "teams"},
 		why:    "the subsystem contract is what every subsystem imports: it may name only the shared leaves (bus, ipc, the clock), never a subsystem or the model",
 	},
 	{

@@ -31,6 +31,11 @@ func paneEnv(base []string, global []string, pane map[string]string, fixed map[s
 		env.unset(EnvSocketPath) // a nested Paneflow must not point at its parent
 	}
 	env.unset("PANEFLOW_CONTEXT_FILE")
+	// A pane is not inside the tmux Paneflow may have been started from:
+	// its programs must not talk to that tmux (the agent launch shim sets
+	// them for Claude Code agent teams; a teammate gets them per pane).
+	env.unset("TMUX")
+	env.unset("TMUX_PANE")
 	for _, k := range slices.Sorted(maps.Keys(fixed)) {
 		env.set(k, fixed[k])
 	}

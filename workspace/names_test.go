@@ -168,7 +168,8 @@ func TestUniqueLabels(t *testing.T) {
 }
 
 func TestPaneEnv(t *testing.T) {
-	base := []string{"PATH=/bin", "HOME=/h", "PANEFLOW_SOCKET_PATH=/parent.sock", "LD_PRELOAD=/keep/app.so", "TERM=dumb"}
+	base := []string{"PATH=/bin", "HOME=/h", "PANEFLOW_SOCKET_PATH=/parent.sock", "LD_PRELOAD=/keep/app.so", "TERM=dumb",
+		"TMUX=/tmp/tmux-0/default,1,0", "TMUX_PANE=%3"}
 	fixed := map[string]string{"TERM": "xterm-256color", EnvSurfaceID: "7"}
 	global := []string{"FOO=global", "TERM=vt100", "BAD", "LD_LIBRARY_PATH=/x", "=x"}
 	pane := map[string]string{"FOO": "pane", EnvSurfaceID: "9", "DYLD_INSERT_LIBRARIES": "x", "A=B": "c", "": "e", "PATH": "/p"}
@@ -195,6 +196,8 @@ func TestPaneEnv(t *testing.T) {
 		{"LD_LIBRARY_PATH", "", false},
 		{"DYLD_INSERT_LIBRARIES", "", false},
 		{EnvSocketPath, "", false}, // the parent's socket must not leak
+		{"TMUX", "", false},        // nor the tmux Paneflow was started from
+		{"TMUX_PANE", "", false},
 	}
 	for _, tt := range tests {
 		v, ok := get(tt.key)

@@ -25,6 +25,9 @@ type PaneSpec struct {
 	// pane's program ends when the command ends (the pane then stays,
 	// exited); "" starts an interactive shell.
 	Command string
+	// Argv, when set, is the program and its arguments, run as they are
+	// (no shell, no shell integration); it wins over Command.
+	Argv []string
 	// Env adds environment variables, winning over Options.Env except for
 	// protected keys (TERM, COLORTERM, PANEFLOW_*); names that are empty,
 	// contain "=" or NUL, or start with LD_ or DYLD_ are dropped.
@@ -48,8 +51,14 @@ func (m *Manager) startSurface(id, wsID uint64, index int, spec PaneSpec, cwd st
 	if spec.Command != "" {
 		argv = commandArgv(m.shell, spec.Command)
 	}
+	if len(spec.Argv) > 0 {
+		argv = spec.Argv
+	}
 	shown := argv
-	argv, env := m.integrate(argv, spec, withShimDir(paneEnv(baseEnv(), m.o.Env, spec.Env, m.fixedEnv(id, wsID, index)), m.shimDir()))
+	env := withShimDir(paneEnv(baseEnv(), m.o.Env, spec.Env, m.fixedEnv(id, wsID, index)), m.shimDir())
+	if len(spec.Argv) == 0 {
+		argv, env = m.integrate(argv, spec, env)
+	}
 	// The process starts in the background: the pane exists (listed,
 	// readable, taking input) as soon as its program was found, and a
 	// request creating it does not wait for fork and exec, which take

@@ -169,6 +169,10 @@ func targetFor(name, unit string) (target, bool) {
 		return atMost(2, "≤ 2 ms"), true
 	case strings.HasPrefix(name, "FirstOutput/") && unit == "ms":
 		return notSlowerThanTmux, true
+	case name == "TeamsSplit" && unit == "ms":
+		return notSlowerThanTmux, true
+	case name == "TeamsSpawn" && unit == "ms":
+		return atMost(10, "≤ 10 ms"), true
 	case name == "Flood" && (unit == "split-ms" || unit == "cli-split-ms" || unit == "ping-ms"):
 		return atMost(50, "≤ 50 ms"), true
 	case name == "FlowBarrier" && unit == "ms":
@@ -191,6 +195,8 @@ var notes = []struct{ prefix, text string }{
 	{"FirstOutput/cli", "FirstOutput/cli: `paneflow split` vs `tmux split-window` (process starts), output watched as in /socket"},
 	{"Up", "Up: `paneflow up` of 8 command panes (tiled) until each showed its first line vs one tmux process: new-window, 7 split-window each with select-layout tiled"},
 	{"FlowBarrier", "FlowBarrier: `paneflow flow run`: a barrier's line printed → the dependent send step's text read by the next pane (the original polled every 500 ms, then let the pane settle); no tmux equivalent"},
+	{"TeamsSplit", "TeamsSplit: Claude Code's teammate pane through tmux: `split-window … -- cat` then `list-panes` until listed (sh + 2 process starts), Paneflow's tmux shim on `paneflow serve` vs the real tmux"},
+	{"TeamsSpawn", "TeamsSpawn: spawn_agent over the CustomPaneBackend socket, request to reply, one connection; tmux has no equivalent"},
 	{"Flood", "Flood: 100 panes of `yes | head -c 1000000`; while they stream: split-ms over the socket (tmux: -C client), cli-split-ms by a process start (true-ms: /bin/true, the floor of any process start under that load), ping-ms system.ping (tmux: display-message over -C) every 10 ms"},
 }
 
