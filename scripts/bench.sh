@@ -8,6 +8,10 @@
 #     of dense SGR output through a real PTY into a 200x50 Paneflow
 #     terminal, into a tmux pane, and into a bare PTY read loop, then 10,000
 #     scrollback lines in each;
+#   - the same for 60 MB of 100-character lines, and each input also into a
+#     bare PTY drained by blocking read(2) calls (the kernel's limit): a
+#     second table prints Paneflow / bare and Paneflow / tmux from the same
+#     rounds;
 #   - the server benchmarks (issue 3), `paneflow serve` against a tmux
 #     server, 80x24 panes: `paneflow read` vs `tmux capture-pane` (process
 #     starts), surface.read over the socket, the delay from a line printed to

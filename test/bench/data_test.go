@@ -49,6 +49,18 @@ func plainLines(size int, eol string) []byte {
 	return append(b, endMarker+eol...)
 }
 
+// fixedLines returns about size bytes of printable ASCII lines of exactly
+// width characters, each ending in eol, then the end marker.
+func fixedLines(size, width int, eol string) []byte {
+	r := newRand(4)
+	b := make([]byte, 0, size+200)
+	for len(b) < size {
+		b = appendWords(b, r, width)
+		b = append(b, eol...)
+	}
+	return append(b, endMarker+eol...)
+}
+
 // sgrLines returns about size bytes of lines of about 80 visible characters
 // in which every 2 to 6 characters an SGR sequence changes the colours or
 // attributes (256-colour, truecolour, bold, underline, reset), each line
@@ -136,6 +148,9 @@ func tuiFrames(size, cols, rows int) []byte {
 const (
 	plainFileSize = 100_000_000
 	sgrFileSize   = 30_000_000
+	// plain100FileSize is the size of the input of issue 17's
+	// measurement of the PTY's limit: 100-character lines.
+	plain100FileSize = 60_000_000
 )
 
 // dataEnv names the environment variable that points the benchmarks at a
@@ -209,6 +224,7 @@ func TestGenerators(t *testing.T) {
 	}{
 		{name: "plain", data: plainLines(100_000, "\n"), size: 100_000, lineEnds: "\n"},
 		{name: "plain crlf", data: plainLines(100_000, "\r\n"), size: 100_000, lineEnds: "\r\n"},
+		{name: "plain100", data: fixedLines(100_000, 100, "\n"), size: 100_000, lineEnds: "\n"},
 		{name: "sgr", data: sgrLines(100_000, "\n"), size: 100_000, minESC: 100_000 / 40, lineEnds: "\n"},
 		{name: "tui", data: tuiFrames(100_000, 200, 50), size: 100_000, minESC: 100_000 / 60, lineEnds: "\r\n"},
 	}
@@ -232,6 +248,16 @@ func TestGenerators(t *testing.T) {
 	}
 	if !bytes.Equal(plainLines(10_000, "\n"), plainLines(10_000, "\n")) {
 		t.Error("plainLines is not deterministic")
+	}
+}
+
+func TestFixedLineLengths(t *testing.T) {
+	data := fixedLines(100_000, 100, "\n")
+	lines := bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+	for _, l := range lines[:len(lines)-1] {
+		if len(l) != 100 {
+			t.Fatalf("line length: got %d, want 100", len(l))
+		}
 	}
 }
 

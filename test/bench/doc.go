@@ -8,7 +8,10 @@
 //     (wall clock, launch to completion) and MB/cpu-s (CPU time of the
 //     process that parses: the test process, or the tmux server). A third
 //     side, pty-only, reads the same output through terminal.StartPTY and
-//     discards it: the ceiling of the machine's PTY path.
+//     discards it: the ceiling of the machine's PTY path. A fourth, bare,
+//     drains the PTY with blocking read(2) calls and nothing else (the
+//     kernel's limit, which the paneflow side is compared with); the
+//     third input, plain100, is 60 MB of 100-character lines.
 //   - BenchmarkScrollbackMemory: 10,000 scrollback lines of 120 characters
 //     in a 200-column pane. Metric: bytes/pane (Go heap growth for
 //     Paneflow, server RSS growth for tmux).

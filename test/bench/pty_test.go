@@ -7,10 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
 
 	"github.com/paneflow-go/paneflow/terminal"
 	"github.com/paneflow-go/paneflow/test/internal/tmuxtest"
@@ -87,6 +91,7 @@ func BenchmarkPTY(b *testing.B) {
 	}{
 		{name: "plain", gen: func() []byte { return plainLines(plainFileSize, "\n") }},
 		{name: "sgr", gen: func() []byte { return sgrLines(sgrFileSize, "\n") }},
+		{name: "plain100", gen: func() []byte { return fixedLines(plain100FileSize, 100, "\n") }},
 	}
 	for _, in := range inputs {
 		b.Run(in.name, func(b *testing.B) {
@@ -98,6 +103,7 @@ func BenchmarkPTY(b *testing.B) {
 			b.Run("paneflow", func(b *testing.B) { benchPaneflowCat(b, path, st.Size()) })
 			b.Run("tmux", func(b *testing.B) { benchTmuxCat(b, path, st.Size()) })
 			b.Run("pty-only", func(b *testing.B) { benchPTYOnly(b, path, st.Size()) })
+			b.Run("bare", func(b *testing.B) { benchBarePTY(b, path, st.Size()) })
 		})
 	}
 }
@@ -158,6 +164,59 @@ func benchPTYOnly(b *testing.B, path string, size int64) {
 		}
 		wall, cpu := time.Since(start), selfCPU()-c0
 		if err := p.Close(); err != nil {
+			b.Logf("close: %v", err)
+		}
+		// The terminal turns each LF into CR LF.
+		if got < size {
+			b.Fatalf("read %d bytes, want at least %d", got, size)
+		}
+		r.add(size, wall, cpu)
+	}
+	r.report(b)
+}
+
+// bareReadSize is the buffer of the bare PTY drain. Linux hands a PTY
+// master's output over in pieces of at most 4 KiB (the line discipline's
+// buffer), so a larger buffer changes nothing.
+const bareReadSize = 64 << 10
+
+// benchBarePTY measures the plainest possible reader of cat path: the
+// master side of a PTY with the kernel's default termios (as a pane gets
+// it), drained by a loop of blocking read(2) calls on one goroutine, the
+// output thrown away. No poller, no hand-off, no parsing: the limit of
+// what this machine's PTY delivers, which the paneflow side is compared
+// with in the same run.
+func benchBarePTY(b *testing.B, path string, size int64) {
+	var r rates
+	buf := make([]byte, bareReadSize)
+	for range b.N {
+		c0 := selfCPU()
+		start := time.Now()
+		cmd := exec.Command("cat", path)
+		// creack/pty hands the master back in blocking mode (its
+		// ioctls go through File.Fd), so the reads below block in the
+		// kernel.
+		master, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: paneCols, Rows: paneRows})
+		if err != nil {
+			b.Fatal(err)
+		}
+		fd := int(master.Fd())
+		var got int64
+		for {
+			n, err := unix.Read(fd, buf)
+			if err == unix.EINTR {
+				continue
+			}
+			if n <= 0 || err != nil {
+				break // EIO once cat has exited and the terminal hung up
+			}
+			got += int64(n)
+		}
+		if err := cmd.Wait(); err != nil {
+			b.Fatal(err)
+		}
+		wall, cpu := time.Since(start), selfCPU()-c0
+		if err := master.Close(); err != nil {
 			b.Logf("close: %v", err)
 		}
 		// The terminal turns each LF into CR LF.

@@ -5,7 +5,8 @@
 // of each server benchmark does. scripts/bench.sh (make bench) runs it.
 //
 // A benchmark named X/paneflow is paired with X/tmux; any other benchmark is a
-// Paneflow-only row. Lines that are not benchmark results are ignored.
+// Paneflow-only row. Where there is also an X/bare (the bare PTY drain of
+// BenchmarkPTY), a second table compares Paneflow with it. Lines that are not benchmark results are ignored.
 //
 // Usage:
 //
@@ -56,6 +57,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	missed := res.print(stdout)
+	missed += res.printBare(stdout)
 	if missed > 0 && *strict {
 		return exitFailed
 	}
@@ -111,7 +113,7 @@ func cutSide(name string) (base, side string, ok bool) {
 		return "", "", false
 	}
 	switch s := name[i+1:]; s {
-	case "paneflow", "tmux":
+	case "paneflow", "tmux", "bare":
 		return name[:i], s, true
 	}
 	return "", "", false
@@ -236,6 +238,51 @@ func (r *results) print(w io.Writer) int {
 			fmt.Fprintln(w, "  "+n.text)
 		}
 	}
+	return missed
+}
+
+// bareTarget is the goal for Paneflow's throughput as a fraction
+// of the bare PTY drain measured in the same run.
+const bareTarget = 0.9
+
+// printBare writes the table of Paneflow against the bare PTY drain (the
+// benchmarks with a bare side) and returns how many targets were missed.
+func (r *results) printBare(w io.Writer) int {
+	rows := [][]string{{"benchmark", "metric", "paneflow", "bare", "tmux", "paneflow/bare", "paneflow/tmux", "target", "result"}}
+	missed := 0
+	for _, name := range r.order {
+		if r.samples[name]["bare"] == nil {
+			continue
+		}
+		for _, unit := range r.units[name] {
+			pv, pok := r.median(name, "paneflow", unit)
+			bv, bok := r.median(name, "bare", unit)
+			tv, tok := r.median(name, "tmux", unit)
+			ratio := func(d float64, ok bool) string {
+				if !pok || !ok || d == 0 {
+					return "-"
+				}
+				return fmt.Sprintf("%.2f×", pv/d)
+			}
+			goal, result := "", ""
+			if unit == "MB/s" && pok && bok {
+				goal, result = fmt.Sprintf("≥ %.1f× bare", bareTarget), "ok"
+				if pv < bareTarget*bv {
+					result = "MISS"
+					missed++
+				}
+			}
+			rows = append(rows, []string{name, unit, format(pv, pok, unit), format(bv, bok, unit), format(tv, tok, unit),
+				ratio(bv, bok), ratio(tv, tok), goal, result})
+		}
+	}
+	if len(rows) == 1 {
+		return 0
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "== Paneflow vs the bare PTY drain (same runs)")
+	writeTable(w, rows)
+	fmt.Fprintln(w, "  bare: cat into a PTY with the kernel's default termios, drained by blocking read(2) calls and thrown away (the machine's limit)")
 	return missed
 }
 

@@ -16,6 +16,10 @@ BenchmarkPTY/plain/tmux-2             	       1	3335938340 ns/op	  10.00 MB/s	  
 BenchmarkPTY/sgr/paneflow-2           	       1	 622038964 ns/op	  30.00 MB/s
 BenchmarkPTY/sgr/pty-only-2           	       1	 622038964 ns/op	  90.00 MB/s
 BenchmarkPTY/sgr/tmux-2               	       1	2565640616 ns/op	  20.00 MB/s
+BenchmarkPTY/plain/bare-2             	       1	2442176895 ns/op	 100.00 MB/s	       190.00 MB/cpu-s
+BenchmarkPTY/plain/bare-2             	       1	2442176895 ns/op	  95.00 MB/s	       180.00 MB/cpu-s
+BenchmarkPTY/plain/bare-2             	       1	2442176895 ns/op	 105.00 MB/s	       200.00 MB/cpu-s
+BenchmarkPTY/sgr/bare-2               	       1	 622038964 ns/op	  31.00 MB/s
 --- SKIP: BenchmarkPTY/other/tmux
 BenchmarkScrollbackMemory/paneflow-2  	       1	  24663910 ns/op	   1817008 bytes/pane
 BenchmarkScrollbackMemory/tmux-2      	       1	 133691558 ns/op	  10625024 bytes/pane
@@ -58,7 +62,19 @@ func TestRun(t *testing.T) {
 				"ScrollbackMemory  bytes/pane  1.82 MB  10.63 MB  0.17×  ≤ 2 MB  ok",
 				"Parse/plain  MB/s  99.7  -  -",
 				"medians of up to 3 runs",
+				"Paneflow vs the bare PTY drain",
+				"benchmark  metric  paneflow  bare  tmux  paneflow/bare  paneflow/tmux  target  result",
+				"PTY/plain  MB/s  90.0  100.0  40.0  0.90×  2.25×  ≥ 0.9× bare  ok",
+				"PTY/plain  MB/cpu-s  73.8  190.0  46.1  0.39×  1.60×",
+				"PTY/sgr  MB/s  30.0  31.0  20.0  0.97×  1.50×  ≥ 0.9× bare  ok",
+				"bare: cat into a PTY",
 			},
+		},
+		{
+			name:     "bare miss is a miss",
+			args:     []string{"-strict"},
+			in:       "BenchmarkPTY/plain/paneflow-2  1  1 ns/op  80.00 MB/s\nBenchmarkPTY/plain/tmux-2  1  1 ns/op  30.00 MB/s\nBenchmarkPTY/plain/bare-2  1  1 ns/op  100.00 MB/s\n",
+			wantCode: exitFailed,
 		},
 		{
 			name:     "server rows",
