@@ -92,7 +92,7 @@ type sendTextResult struct {
 }
 
 // sendText types text into a pane (spec ipc.md §9).
-func (s *server) sendText(_ context.Context, params json.RawMessage) (any, error) {
+func (s *server) sendText(ctx context.Context, params json.RawMessage) (any, error) {
 	scripting := s.o.Scripting()
 	unrestricted := !scripting && s.o.Unrestricted()
 	if !scripting && !unrestricted {
@@ -118,7 +118,7 @@ func (s *server) sendText(_ context.Context, params json.RawMessage) (any, error
 		// An agent's TUI turns bracketed paste on once it reads its
 		// input; text submitted before that is lost or taken apart
 		// (found with Claude Code 2.1.332 in a flow's new pane).
-		awaitBracketedPaste(sf, agentInputWait)
+		awaitBracketedPaste(ctx, sf, agentInputWait)
 	}
 	bracketed := emu.Modes().BracketedPaste
 	paste := p.Submit && (tool != "" || bracketed)
@@ -252,13 +252,15 @@ func (s *server) sendKeystroke(_ context.Context, params json.RawMessage) (any, 
 }
 
 // agentInputWait bounds how long send_text holds a submitted text for an
-// agent pane until its program turns bracketed paste on.
-const agentInputWait = 15 * time.Second
+// agent pane until its program turns bracketed paste on; it stays well
+// under the dispatch timeout (ipc.DefaultDispatchTimeout, 5 s), and a
+// program that never turns it on costs each submitted send this much.
+const agentInputWait = 3 * time.Second
 
 // awaitBracketedPaste returns once sf's terminal has bracketed paste on,
-// the pane closed, or limit passed (then the text goes out as before).
+// the pane closed, the request ended, or limit passed (then the text goes out as before).
 // It wakes on each output change, never polls.
-func awaitBracketedPaste(sf *workspace.Surface, limit time.Duration) {
+func awaitBracketedPaste(ctx context.Context, sf *workspace.Surface, limit time.Duration) {
 	emu := sf.Terminal().Emulator()
 	t := time.NewTimer(limit)
 	defer t.Stop()
@@ -270,6 +272,8 @@ func awaitBracketedPaste(sf *workspace.Surface, limit time.Duration) {
 		select {
 		case <-ch:
 		case <-sf.Closed():
+			return
+		case <-ctx.Done():
 			return
 		case <-t.C:
 			return
