@@ -92,7 +92,7 @@ type sendTextResult struct {
 }
 
 // sendText types text into a pane (spec ipc.md §9).
-func (s *server) sendText(_ context.Context, params json.RawMessage) (any, error) {
+func (s *server) sendText(ctx context.Context, params json.RawMessage) (any, error) {
 	scripting := s.o.Scripting()
 	unrestricted := !scripting && s.o.Unrestricted()
 	if !scripting && !unrestricted {
@@ -113,8 +113,14 @@ func (s *server) sendText(_ context.Context, params json.RawMessage) (any, error
 		return nil, err
 	}
 	emu := sf.Terminal().Emulator()
-	bracketed := emu.Modes().BracketedPaste
 	tool := agentTool(sf)
+	if p.Submit && p.Text != "" && tool != "" {
+		// An agent's TUI turns bracketed paste on once it reads its
+		// input; text submitted before that is lost or taken apart
+		// (found with Claude Code 2.1.332 in a flow's new pane).
+		awaitBracketedPaste(ctx, sf, agentInputWait)
+	}
+	bracketed := emu.Modes().BracketedPaste
 	paste := p.Submit && (tool != "" || bracketed)
 	if p.Paste != nil {
 		paste = *p.Paste
@@ -243,4 +249,34 @@ func (s *server) sendKeystroke(_ context.Context, params json.RawMessage) (any, 
 		return nil, err
 	}
 	return map[string]bool{"sent": true}, nil
+}
+
+// agentInputWait bounds how long send_text holds a submitted text for an
+// agent pane until its program turns bracketed paste on; it stays well
+// under the dispatch timeout (ipc.DefaultDispatchTimeout, 5 s), and a
+// program that never turns it on costs each submitted send this much.
+const agentInputWait = 3 * time.Second
+
+// awaitBracketedPaste returns once sf's terminal has bracketed paste on,
+// the pane closed, the request ended, or limit passed (then the text goes out as before).
+// It wakes on each output change, never polls.
+func awaitBracketedPaste(ctx context.Context, sf *workspace.Surface, limit time.Duration) {
+	emu := sf.Terminal().Emulator()
+	t := time.NewTimer(limit)
+	defer t.Stop()
+	for {
+		_, ch := emu.Watch()
+		if emu.Modes().BracketedPaste {
+			return
+		}
+		select {
+		case <-ch:
+		case <-sf.Closed():
+			return
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			return
+		}
+	}
 }

@@ -1,0 +1,190 @@
+//go:build linux
+
+package agents
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/paneflow-go/paneflow/test/internal/fakemodel"
+)
+
+// The scripted answers of the review pipeline: the implementer's turn
+// (which the impl step's barrier waits for and captures) and the
+// reviewer's.
+const (
+	implAnswer   = "DONE: added the widget parser with its tests."
+	reviewAnswer = "REVIEW-OK: the widget parser looks right."
+)
+
+// reviewFlow is the spec's review pipeline (specs.md §7) with both panes
+// running Claude Code and both prompts submitted by the flow (so it needs
+// the scripting gate). The patterns do not occur in the prompts, which the
+// TUI echoes: only the model's answers satisfy the barriers.
+const reviewFlow = `name = "review-pipeline"
+[defaults]
+timeout_secs = 180
+on_failure = "fail_fast"
+
+[[step]]
+id = "impl"
+submit = true
+pane = { cwd = "PROJECT", agent = "claude", prompt = "Implement the task in TASK.md; when done, print one line starting with the word DONE and a colon, then a one-sentence summary." }
+ready = { pattern = "DONE: added the widget" }
+capture = { var = "summary", lines = 40 }
+
+[[step]]
+id = "review"
+needs = ["impl"]
+submit = true
+pane = { cwd = "PROJECT", agent = "claude", prompt = "Review the just-completed implementation, summarised here: ${summary} Call out bugs, missing edge cases and tests." }
+ready = { pattern = "REVIEW-OK: the widget" }
+`
+
+// flowReport is `paneflow flow run --json`'s report.
+type flowReport struct {
+	Status  string  `json:"status"`
+	Aborted *string `json:"aborted"`
+	Steps   []struct {
+		ID        string  `json:"id"`
+		Status    string  `json:"status"`
+		SurfaceID *uint64 `json:"surface_id"`
+		Error     *string `json:"error"`
+	} `json:"steps"`
+}
+
+// TestFlowReviewPipelineClaude: `paneflow flow run` of the review pipeline
+// with real Claude Code 2.1.332 TUIs against the fake model: impl's prompt
+// is prefilled and submitted, its barrier sees the scripted answer, the
+// captured lines are fed, fenced, into the reviewer's submitted prompt, and
+// the reviewer's barrier sees its answer. The model's request log shows
+// what each Claude Code sent.
+func TestFlowReviewPipelineClaude(t *testing.T) {
+	t.Parallel()
+	model := fakemodel.Start(t, fakemodel.Turn{Text: implAnswer}, fakemodel.Turn{Text: reviewAnswer})
+	e := newEnv(t, model, options{setup: func(e *env) {
+		// The flow's panes run `claude` with sh -c from the server, so
+		// the server's environment (not ~/.profile) must find it and
+		// point it at the fake model.
+		e.environ = append(e.environ,
+			"PATH="+filepath.Dir(agents["claude"])+":"+os.Getenv("PATH"),
+			"ANTHROPIC_BASE_URL="+model.URL, "ANTHROPIC_API_KEY="+claudeKey,
+			"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1", "DISABLE_AUTOUPDATER=1",
+			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1")
+		e.write(".claude.json", `{"hasCompletedOnboarding":true,"projects":{"`+e.project+`":{"hasTrustDialogAccepted":true}},`+
+			`"customApiKeyResponses":{"approved":["`+claudeKey[len(claudeKey)-20:]+`"],"rejected":[]}}`+"\n")
+	}})
+	if err := os.WriteFile(filepath.Join(e.project, "review.flow.toml"), []byte(strings.ReplaceAll(reviewFlow, "PROJECT", e.project)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	cmd := exec.Command(filepath.Join(binDir, "paneflow"), "flow", "run", "review.flow.toml", "--json")
+	cmd.Env, cmd.Dir = e.environ, e.project
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	t.Cleanup(func() {
+		if t.Failed() {
+			for _, sid := range []string{"2", "3"} {
+				out, err := e.cli("read", sid, "--raw")
+				t.Logf("pane %s: %v\n%s", sid, err, out)
+			}
+		}
+	})
+	var rep flowReport
+	if jerr := json.Unmarshal([]byte(stdout.String()), &rep); err != nil || jerr != nil {
+		t.Fatalf("paneflow flow run: %v (report: %v)\nstdout:\n%s\nstderr:\n%s", err, jerr, stdout.String(), stderr.String())
+	}
+	sids := map[string]uint64{}
+	for _, st := range rep.Steps {
+		if st.Status != "READY" || st.SurfaceID == nil {
+			t.Fatalf("step %s is %s (%s); stderr:\n%s", st.ID, st.Status, str(st.Error), stderr.String())
+		}
+		sids[st.ID] = *st.SurfaceID
+	}
+	if rep.Status != "ready" || len(sids) != 2 || sids["impl"] == sids["review"] {
+		t.Fatalf("report %+v; stderr:\n%s", rep, stderr.String())
+	}
+
+	// Turn 0 is impl's Claude Code, sent once the flow submitted its
+	// prompt; turn 1 is the reviewer's, which can only come after impl
+	// was READY (the review pane opens then).
+	var implReq, reviewReq string
+	for _, r := range model.Requests() {
+		switch r.Turn {
+		case 0:
+			implReq = userText(t, r.Body)
+		case 1:
+			reviewReq = userText(t, r.Body)
+		}
+	}
+	if !strings.Contains(implReq, "Implement the task in TASK.md") {
+		t.Errorf("impl's model request lacks its prompt:\n%s", implReq)
+	}
+	// The reviewer got the capture inside the fence the flow reads it
+	// with, surrounded by its prompt's text.
+	open := `<untrusted_terminal_output source="surface:` + jsonUint(sids["impl"]) + `"`
+	i := strings.Index(reviewReq, open)
+	j := strings.Index(reviewReq, "</untrusted_terminal_output id=")
+	switch {
+	case i < 0 || j < i:
+		t.Errorf("the reviewer's model request has no fenced capture of pane %d:\n%s", sids["impl"], reviewReq)
+	case !strings.Contains(reviewReq[i:j], implAnswer):
+		t.Errorf("the fenced capture lacks impl's answer %q:\n%s", implAnswer, reviewReq[i:j])
+	case !strings.Contains(reviewReq[:i], "Review the just-completed implementation, summarised here:") ||
+		!strings.Contains(reviewReq[j:], "Call out bugs, missing edge cases and tests."):
+		t.Errorf("the reviewer's prompt is not around the capture:\n%s", reviewReq)
+	}
+	if model.Turns() != 2 {
+		t.Errorf("the model answered %d turns, want 2 (one per pane)", model.Turns())
+	}
+}
+
+// userText is the text of the user messages of an Anthropic Messages
+// request body, joined by newlines.
+func userText(t *testing.T, body []byte) string {
+	t.Helper()
+	var req struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatalf("model request: %v: %.300s", err, body)
+	}
+	var b strings.Builder
+	for _, m := range req.Messages {
+		if m.Role != "user" {
+			continue
+		}
+		var s string
+		if json.Unmarshal(m.Content, &s) == nil {
+			b.WriteString(s + "\n")
+			continue
+		}
+		var parts []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(m.Content, &parts); err != nil {
+			t.Fatalf("model request content: %v: %.300s", err, m.Content)
+		}
+		for _, p := range parts {
+			if p.Type == "text" {
+				b.WriteString(p.Text + "\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+// jsonUint formats a surface id as the fence's source attribute does.
+func jsonUint(n uint64) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
