@@ -62,7 +62,7 @@ func sanitizeAttr(s string) string {
 // in s, matching the tag name case-insensitively (ASCII).
 func defang(s string) string {
 	const closing = "</" + fenceTag
-	lower := strings.ToLower(s)
+	lower := asciiLower(s)
 	if !strings.Contains(lower, closing) {
 		return s
 	}
@@ -78,4 +78,18 @@ func defang(s string) string {
 		b.WriteString("\u200b")
 		s, lower = s[i+1:], lower[i+1:]
 	}
+}
+
+// asciiLower lowers the ASCII letters of s and leaves every other byte as
+// it is, so offsets in the result are offsets in s. (strings.ToLower
+// turns invalid UTF-8 into U+FFFD and lowers some non-ASCII letters to
+// ASCII ones, shifting the offsets: found by FuzzFence.)
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
