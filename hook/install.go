@@ -256,29 +256,11 @@ func (in *Installer) load() (*settingsFile, error) {
 	if in.SettingsPath == "" {
 		return nil, errors.New("no settings path")
 	}
-	f := &settingsFile{target: in.SettingsPath, mode: 0o600, root: object{}, hooks: object{}}
-	fi, err := os.Lstat(in.SettingsPath)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return f, nil
-	case err != nil:
-		return nil, err
-	case fi.Mode()&fs.ModeSymlink != 0:
-		if f.target, err = filepath.EvalSymlinks(in.SettingsPath); err != nil {
-			return nil, fmt.Errorf("%s is a symlink that cannot be followed: %w", in.SettingsPath, err)
-		}
-		if fi, err = os.Stat(f.target); err != nil {
-			return nil, err
-		}
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", f.target)
-	}
-	f.exists = true
-	f.mode = fi.Mode().Perm()
-	if f.data, err = os.ReadFile(f.target); err != nil {
+	c, err := atomicfile.ReadCurrent(in.SettingsPath)
+	if err != nil {
 		return nil, err
 	}
+	f := &settingsFile{target: c.Target, exists: c.Exists, data: c.Data, mode: c.Mode, root: object{}, hooks: object{}}
 	if len(bytes.TrimSpace(f.data)) == 0 {
 		return f, nil
 	}

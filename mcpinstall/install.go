@@ -3,7 +3,6 @@ package mcpinstall
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -114,29 +113,11 @@ type file struct {
 
 // load reads the agent's file (missing: empty). A symlink is followed.
 func (a *Agent) load() (*file, error) {
-	f := &file{target: a.Path, mode: 0o600}
-	fi, err := os.Lstat(a.Path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return f, nil
-	case err != nil:
-		return nil, err
-	case fi.Mode()&fs.ModeSymlink != 0:
-		if f.target, err = filepath.EvalSymlinks(a.Path); err != nil {
-			return nil, fmt.Errorf("%s is a symlink that cannot be followed: %w", a.Path, err)
-		}
-		if fi, err = os.Stat(f.target); err != nil {
-			return nil, err
-		}
+	c, err := atomicfile.ReadCurrent(a.Path)
+	if err != nil {
+		return nil, fmt.Errorf("%w; not changed", err)
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file; not changed", a.Path)
-	}
-	f.exists, f.mode = true, fi.Mode().Perm()
-	if f.data, err = os.ReadFile(f.target); err != nil {
-		return nil, err
-	}
-	return f, nil
+	return &file{target: c.Target, exists: c.Exists, data: c.Data, mode: c.Mode}, nil
 }
 
 // ParseError is a config file we cannot parse; it is left untouched.

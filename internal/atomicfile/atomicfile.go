@@ -6,6 +6,8 @@
 package atomicfile
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -70,4 +72,45 @@ func (w Writer) Write(path string, r io.Reader, perm fs.FileMode) (err error) {
 // [Writer.Write].
 func Write(path string, r io.Reader, perm fs.FileMode) error {
 	return Writer{}.Write(path, r, perm)
+}
+
+// Current is a file as read before it is replaced: Target is where it
+// really is (a symlink resolved, so that writing Target keeps the link),
+// Exists whether it was there, Data its bytes and Mode its permissions
+// (0600 for a file that does not exist yet). The zero value is a missing
+// file at no path.
+type Current struct {
+	Target string
+	Exists bool
+	Data   []byte
+	Mode   fs.FileMode
+}
+
+// ReadCurrent reads path for a later [Write] to its Target: a missing file
+// is not an error (Exists false), a symlink is followed, and anything but a
+// regular file is refused.
+func ReadCurrent(path string) (Current, error) {
+	c := Current{Target: path, Mode: 0o600}
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return c, nil
+	case err != nil:
+		return c, err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		if c.Target, err = filepath.EvalSymlinks(path); err != nil {
+			return c, fmt.Errorf("%s is a symlink that cannot be followed: %w", path, err)
+		}
+		if fi, err = os.Stat(c.Target); err != nil {
+			return c, err
+		}
+	}
+	if !fi.Mode().IsRegular() {
+		return c, fmt.Errorf("%s is not a regular file", path)
+	}
+	if c.Data, err = os.ReadFile(c.Target); err != nil {
+		return c, err
+	}
+	c.Exists, c.Mode = true, fi.Mode().Perm()
+	return c, nil
 }

@@ -54,3 +54,26 @@ func TestWriteFailureLeavesTheOldFile(t *testing.T) {
 		t.Errorf("Write = %v, want the create error", err)
 	}
 }
+
+func TestReadCurrent(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.json")
+	if c, err := ReadCurrent(missing); err != nil || c.Exists || c.Target != missing || c.Mode != 0o600 {
+		t.Errorf("missing file: %+v, %v", c, err)
+	}
+	real := filepath.Join(dir, "real.json")
+	if err := os.WriteFile(real, []byte("{}"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ReadCurrent(link)
+	if err != nil || !c.Exists || c.Target != real || string(c.Data) != "{}" || c.Mode != 0o640 {
+		t.Errorf("symlink: %+v, %v; want the target's bytes and mode", c, err)
+	}
+	if _, err := ReadCurrent(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("directory: err %v, want it refused", err)
+	}
+}
