@@ -61,6 +61,14 @@ const (
 	// parseChunk bounds how much output one Emulator.Write takes, so the
 	// emulator's lock is never held for long.
 	parseChunk = 32 << 10
+	// readBuffer is the size of each terminal's read buffer. A Linux
+	// PTY hands output over in pieces of at most 4 KiB; the rest is
+	// headroom for other systems. Every pane keeps one for its life.
+	readBuffer = 16 << 10
+	// keepBuffer is the largest output buffer a terminal keeps between
+	// bursts; larger ones (grown while the parser fell behind) are
+	// dropped once parsed.
+	keepBuffer = 64 << 10
 )
 
 // parseSlots bounds how many terminals parse output at the same time to
@@ -411,7 +419,7 @@ func (t *Terminal) Close() error {
 
 // readLoop drains the pseudo-terminal into t.out until end of output.
 func (t *Terminal) readLoop() {
-	buf := make([]byte, 64<<10)
+	buf := make([]byte, readBuffer)
 	for {
 		t.passGate()
 		n, err := t.pty.Read(buf)
@@ -493,17 +501,39 @@ func (t *Terminal) parseLoop() {
 		eof := t.outEOF
 		t.outSpace.Broadcast()
 		t.outMu.Unlock()
-		for p := batch; len(p) > 0; {
-			n := min(len(p), parseChunk)
-			t.passGate()
-			parseSlots <- struct{}{}
-			t.emu.Write(p[:n])
-			<-parseSlots
-			p = p[n:]
-		}
+		t.parse(batch)
 		if eof {
 			return // the reader appends nothing after end of output
 		}
+		// Once the output has stopped (nothing read since the swap),
+		// buffers a burst grew are dropped, so that an idle pane does
+		// not keep up to pendingMax twice over. During a burst they are
+		// kept: growing them again for every batch would make work for
+		// the garbage collector all through a flood.
+		t.outMu.Lock()
+		if len(t.out) == 0 {
+			if cap(batch) > keepBuffer {
+				batch = nil
+			}
+			if cap(t.out) > keepBuffer {
+				t.out = nil
+			}
+		}
+		t.outMu.Unlock()
+	}
+}
+
+// parse feeds p to the emulator in chunks of parseChunk, each under a
+// parse slot. Only the parser goroutine calls it.
+func (t *Terminal) parse(p []byte) {
+	noteParsed(len(p))
+	for len(p) > 0 {
+		n := min(len(p), parseChunk)
+		t.passGate()
+		parseSlots <- struct{}{}
+		t.emu.Write(p[:n])
+		<-parseSlots
+		p = p[n:]
 	}
 }
 
