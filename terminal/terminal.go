@@ -67,8 +67,9 @@ const (
 	readBuffer = 16 << 10
 	// keepBuffer is the largest output buffer a terminal keeps between
 	// bursts; larger ones (grown while the parser fell behind) are
-	// dropped once parsed.
+	// dropped once no output was read for keepIdle.
 	keepBuffer = 64 << 10
+	keepIdle   = time.Second
 )
 
 // parseSlots bounds how many terminals parse output at the same time to
@@ -143,6 +144,12 @@ type Terminal struct {
 	outEOF   bool
 	outReady chan struct{}
 	outSpace *sync.Cond
+	// spare is the parser's buffer between batches (handed to the
+	// reader at the next swap); reads counts the reads appended to out;
+	// dropArmed says a dropIdleBuffers is due. All guarded by outMu.
+	spare     []byte
+	reads     uint64
+	dropArmed bool
 
 	// gate, when set, is passed before each read and each parsed chunk
 	// of output (see SetOutputGate).
@@ -431,6 +438,7 @@ func (t *Terminal) readLoop() {
 			t.outSpace.Wait()
 		}
 		t.out = append(t.out, buf[:n]...)
+		t.reads++
 		if err != nil {
 			t.outEOF = true
 		}
@@ -493,11 +501,11 @@ func (t *Terminal) passGate() {
 // byte of output was parsed.
 func (t *Terminal) parseLoop() {
 	defer close(t.readerDone)
-	var batch []byte
 	for {
 		<-t.outReady
 		t.outMu.Lock()
-		batch, t.out = t.out, batch[:0]
+		batch := t.out
+		t.out, t.spare = t.spare, nil
 		eof := t.outEOF
 		t.outSpace.Broadcast()
 		t.outMu.Unlock()
@@ -505,22 +513,39 @@ func (t *Terminal) parseLoop() {
 		if eof {
 			return // the reader appends nothing after end of output
 		}
-		// Once the output has stopped (nothing read since the swap),
-		// buffers a burst grew are dropped, so that an idle pane does
-		// not keep up to pendingMax twice over. During a burst they are
-		// kept: growing them again for every batch would make work for
-		// the garbage collector all through a flood.
 		t.outMu.Lock()
-		if len(t.out) == 0 {
-			if cap(batch) > keepBuffer {
-				batch = nil
-			}
-			if cap(t.out) > keepBuffer {
-				t.out = nil
-			}
+		t.spare = batch[:0]
+		if !t.dropArmed && (cap(t.spare) > keepBuffer || cap(t.out) > keepBuffer) {
+			t.dropArmed = true
+			reads := t.reads
+			time.AfterFunc(keepIdle, func() { t.dropIdleBuffers(reads) })
 		}
 		t.outMu.Unlock()
 	}
+}
+
+// dropIdleBuffers drops the output buffers a burst grew past keepBuffer
+// if nothing was read since the reader's count was reads, so that an idle
+// pane does not keep up to pendingMax twice over; otherwise it checks
+// again keepIdle later. Buffers are not dropped while output streams:
+// growing them again for every batch would keep the garbage collector
+// busy all through a flood (a hundred panes' worth of it delayed socket
+// requests).
+func (t *Terminal) dropIdleBuffers(reads uint64) {
+	t.outMu.Lock()
+	defer t.outMu.Unlock()
+	if t.reads != reads || len(t.out) > 0 {
+		reads := t.reads
+		time.AfterFunc(keepIdle, func() { t.dropIdleBuffers(reads) })
+		return
+	}
+	if cap(t.out) > keepBuffer {
+		t.out = nil
+	}
+	if cap(t.spare) > keepBuffer {
+		t.spare = nil
+	}
+	t.dropArmed = false
 }
 
 // parse feeds p to the emulator in chunks of parseChunk, each under a
