@@ -26,8 +26,9 @@
 #     `tmux split-window … -- cat` until `tmux list-panes` lists it, through
 #     Paneflow's tmux shim vs the real tmux, and spawn_agent over the
 #     CustomPaneBackend socket.
-#     And the server's resident memory per pane 30 s after ten 200x50
-#     panes printed 10,000 lines of 120 characters (RSS, not heap).
+#   - in the server round, the server's resident memory per pane 30 s
+#     after ten 200x50 panes printed 10,000 lines of 120 characters (RSS,
+#     not heap).
 # Then, once, the desktop app's rendering (BenchmarkGUI in test/gui, under
 # its own Xvfb): a 200x50 pane catting 30 MB of dense SGR output (frame rate
 # and frame cost from the widget's render probe, throughput against the same
