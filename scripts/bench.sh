@@ -26,6 +26,9 @@
 #     `tmux split-window … -- cat` until `tmux list-panes` lists it, through
 #     Paneflow's tmux shim vs the real tmux, and spawn_agent over the
 #     CustomPaneBackend socket.
+#   - in the server round, the server's resident memory per pane 30 s
+#     after ten 200x50 panes printed 10,000 lines of 120 characters (RSS,
+#     not heap).
 # Then, once, the desktop app's rendering (BenchmarkGUI in test/gui, under
 # its own Xvfb): a 200x50 pane catting 30 MB of dense SGR output (frame rate
 # and frame cost from the widget's render probe, throughput against the same
@@ -83,7 +86,7 @@ while [ "$i" -le "$count" ]; do
 		-test.run '^$' -test.bench '^Benchmark(PTY|ScrollbackMemory)$' -test.benchtime=1x -test.timeout=30m
 	echo "== round $i of $count: server (paneflow serve, tmux server)"
 	run env PANEFLOW_BENCH_TMUX=1 PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.test" \
-		-test.run '^$' -test.bench '^Benchmark(CLIRead|SocketRead|WaitDelay|FirstOutput|Flood|FlowBarrier|Up)$' \
+		-test.run '^$' -test.bench '^Benchmark(CLIRead|SocketRead|WaitDelay|FirstOutput|Flood|FlowBarrier|Up|ServerMemory)$' \
 		-test.benchtime=1x -test.timeout=30m
 	echo "== round $i of $count: agent teams (tmux shim and CustomPaneBackend on paneflow serve, tmux server)"
 	run env PANEFLOW_BENCH_TMUX=1 PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.test" \

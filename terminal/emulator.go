@@ -361,10 +361,7 @@ func (e *Emulator) writeLocked(p []byte) {
 		c := p[0]
 		switch {
 		case c >= 0x20 && c < 0x7f:
-			n := 1
-			for n < len(p) && p[n] >= 0x20 && p[n] < 0x7f {
-				n++
-			}
+			n := 1 + printableRun(p[1:])
 			e.printASCII(p[:n])
 			p = p[n:]
 		case c >= 0x80:

@@ -1,6 +1,8 @@
 package terminal
 
 import (
+	"encoding/binary"
+
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/ansi/parser"
 )
@@ -103,3 +105,31 @@ func (e *Emulator) fastESC(p []byte) int {
 	e.handleESC(ansi.Cmd(ansi.Command(0, inter, c)))
 	return i + 1
 }
+
+// printableRun returns the length of the run of printable ASCII
+// (0x20-0x7e) at the start of p.
+func printableRun(p []byte) int {
+	i := 0
+	// Eight bytes at a time: a byte is outside 0x20-0x7e when its top bit
+	// is set, when adding 1 sets it (0x7f; the carry out of 0xff only
+	// reaches bytes of a word already rejected), or when subtracting 0x20
+	// borrows (below 0x20).
+	for ; i+8 <= len(p); i += 8 {
+		w := binary.LittleEndian.Uint64(p[i:])
+		if (w|(w+ones))&highs != 0 || (w-0x20*ones)&^w&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(p); i++ {
+		if c := p[i]; c-0x20 >= 0x7f-0x20 {
+			return i
+		}
+	}
+	return len(p)
+}
+
+// Byte-lane constants of printableRun.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)

@@ -48,12 +48,27 @@ func (l histLine) runs() []byte {
 }
 
 // history is the scrollback: a ring of compact lines with a fixed cap.
-// It is guarded by the emulator's lock.
+// The lines' bytes are stored back to back in blocks (histBlock), filled
+// in order and freed once every line in them was evicted, and the ring
+// holds one histRef (8 bytes) per line. A line therefore costs its
+// encoding plus 8 bytes, where a slice per line cost a 24-byte header and
+// the allocator's rounding; the blocks hold no pointers, so the garbage
+// collector does not scan them. The zero value keeps no lines (cap 0). It
+// is guarded by the emulator's lock.
 type history struct {
-	lines []histLine // ring storage; grows up to cap
-	start int        // index of the oldest line
-	n     int        // lines held
+	refs  []histRef // ring storage; grows up to cap
+	start int       // index of the oldest line
+	n     int       // lines held
 	cap   int
+	// blocks holds the lines' bytes, oldest block first; blocks[i] has
+	// the sequence number base+i, which histRef.blk names.
+	blocks []histBlock
+	base   uint32
+	// spare is a block of histBlockMax bytes whose lines were all
+	// evicted, kept for the next block so a full ring does not allocate.
+	spare histBlock
+	// scratch is reused to encode a line before it is copied into a block.
+	scratch []byte
 	// pullable counts the newest lines that were scrolled off the screen
 	// (not pushed by a clear) and may come back when the screen grows.
 	pullable int
@@ -61,27 +76,64 @@ type history struct {
 	dropped uint64
 }
 
+// histRef locates a line: its block's sequence number and its offset in
+// the block. The line ends where the next line of the same block starts,
+// or at the end of the block's bytes.
+type histRef struct{ blk, off uint32 }
+
+// histBlock is the bytes of consecutive lines; only appended to, except
+// that popNewest truncates it.
+type histBlock []byte
+
+// Block sizes: the first block of a history is small (most panes keep
+// only a few lines), each next one twice the previous, up to
+// histBlockMax. A line longer than a block gets a block of its own size.
+const (
+	histBlockMin = 1 << 10
+	histBlockMax = 32 << 10
+)
+
 func (h *history) setCap(n int) {
+	grow := n > h.cap && h.start != 0
 	h.cap = n
-	if h.n > n {
+	switch {
+	case h.n > n:
 		all := h.all()
 		h.dropped += uint64(len(all) - n)
 		h.replace(all[len(all)-n:])
+	case grow:
+		// The ring grows by appending, which needs it unwrapped.
+		h.replace(h.all())
 	}
 }
 
-// at returns line i, 0 being the oldest.
-func (h *history) at(i int) histLine {
+// ref returns the ring entry of line i, 0 being the oldest.
+func (h *history) ref(i int) histRef {
 	j := h.start + i
-	if j >= len(h.lines) {
-		j -= len(h.lines)
+	if j >= len(h.refs) {
+		j -= len(h.refs)
 	}
-	return h.lines[j]
+	return h.refs[j]
+}
+
+// at returns line i, 0 being the oldest. The line shares the history's
+// storage: it is valid until the history next changes, and its capacity
+// ends with it, so appending to it copies.
+func (h *history) at(i int) histLine {
+	r := h.ref(i)
+	b := h.blocks[r.blk-h.base]
+	end := uint32(len(b))
+	if i+1 < h.n {
+		if next := h.ref(i + 1); next.blk == r.blk {
+			end = next.off
+		}
+	}
+	return histLine(b[r.off:end:end])
 }
 
 // push appends r's content as the newest line, evicting the oldest when
-// full. The evicted line's buffer is reused, so a full ring does not
-// allocate.
+// full. A full ring reuses the storage of the lines it evicts, so it does
+// not allocate.
 func (h *history) push(e *Emulator, r *row) {
 	h.pushCells(e, r.cells[:r.used], r.wrapped, !r.rich)
 	h.pullable = min(h.pullable+1, h.n)
@@ -92,38 +144,96 @@ func (h *history) pushCells(e *Emulator, cells []Cell, wrapped, plain bool) {
 		h.dropped++
 		return
 	}
-	var buf []byte
-	var slot *histLine
-	switch {
-	case h.n < len(h.lines):
-		slot = &h.lines[(h.start+h.n)%len(h.lines)]
-		buf = (*slot)[:0]
-		h.n++
-	case h.n < h.cap:
-		// Grow the ring. It only grows while it is not yet wrapped around,
-		// so the lines are in order from start == 0. Growth doubles but
-		// never past the cap, so a full ring holds no spare slots.
-		if len(h.lines) == cap(h.lines) {
-			grown := make([]histLine, len(h.lines), min(h.cap, max(64, 2*len(h.lines))))
-			copy(grown, h.lines)
-			h.lines = grown
-		}
-		h.lines = append(h.lines, nil)
-		slot = &h.lines[len(h.lines)-1]
-		h.n++
-	default:
-		slot = &h.lines[h.start]
-		buf = (*slot)[:0]
-		h.start++
-		if h.start == len(h.lines) {
-			h.start = 0
-		}
-		h.dropped++
-	}
 	if plain {
-		*slot = encodePlain(buf, cells, wrapped)
+		h.scratch = encodePlain(h.scratch[:0], cells, wrapped)
 	} else {
-		*slot = e.encodeCells(buf, cells, wrapped)
+		h.scratch = e.encodeCells(h.scratch[:0], cells, wrapped)
+	}
+	h.pushLine(h.scratch)
+}
+
+// pushLine appends a copy of the encoded line l as the newest line,
+// evicting the oldest when the ring is full (cap must be positive).
+func (h *history) pushLine(l histLine) {
+	if h.n == h.cap {
+		h.evictOldest()
+	}
+	ref := h.store(l)
+	switch {
+	case h.n < len(h.refs):
+		j := h.start + h.n
+		if j >= len(h.refs) {
+			j -= len(h.refs)
+		}
+		h.refs[j] = ref
+	default:
+		// Grow the ring. It only grows while it is not wrapped around
+		// (start == 0: nothing was evicted since it was last rebuilt).
+		// Growth doubles but never past the cap, so a full ring holds
+		// no spare slots.
+		if len(h.refs) == cap(h.refs) {
+			grown := make([]histRef, len(h.refs), min(h.cap, max(64, 2*len(h.refs))))
+			copy(grown, h.refs)
+			h.refs = grown
+		}
+		h.refs = append(h.refs, ref)
+	}
+	h.n++
+}
+
+// store copies l into the newest block, starting a new block when it does
+// not fit, and returns where it went.
+func (h *history) store(l histLine) histRef {
+	if k := len(h.blocks); k > 0 {
+		b := &h.blocks[k-1]
+		if len(*b)+len(l) <= cap(*b) {
+			off := len(*b)
+			*b = append(*b, l...)
+			return histRef{blk: h.base + uint32(k-1), off: uint32(off)}
+		}
+	}
+	size := histBlockMin
+	if k := len(h.blocks); k > 0 {
+		size = min(histBlockMax, max(histBlockMin, 2*cap(h.blocks[k-1])))
+	}
+	var b histBlock
+	if size == histBlockMax && h.spare != nil && len(l) <= cap(h.spare) {
+		b, h.spare = h.spare[:0], nil
+	} else {
+		b = make(histBlock, 0, max(size, len(l)))
+	}
+	b = append(b, l...)
+	if len(h.blocks) == cap(h.blocks) {
+		// Move the live blocks to the front of a new array rather than
+		// let the evicted front grow the old one.
+		h.blocks = append(make([]histBlock, 0, max(4, 2*len(h.blocks))), h.blocks...)
+	}
+	h.blocks = append(h.blocks, b)
+	return histRef{blk: h.base + uint32(len(h.blocks)-1), off: 0}
+}
+
+// evictOldest drops the oldest line, and its block once no line is left
+// in it.
+func (h *history) evictOldest() {
+	old := h.ref(0)
+	h.start++
+	if h.start == len(h.refs) {
+		h.start = 0
+	}
+	h.n--
+	h.dropped++
+	if h.n > 0 && h.ref(0).blk == old.blk {
+		return
+	}
+	// Blocks before the new oldest line's (only blocks[0] can be) are
+	// empty now.
+	for len(h.blocks) > 0 && (h.n == 0 || h.base != h.ref(0).blk) {
+		if b := h.blocks[0]; cap(b) == histBlockMax {
+			h.spare = b
+		}
+		h.blocks[0] = nil
+		h.blocks = h.blocks[1:]
+		h.base++
 	}
 }
 
@@ -148,10 +258,22 @@ func encodePlain(buf []byte, cells []Cell, wrapped bool) histLine {
 	return binary.LittleEndian.AppendUint32(buf, meta)
 }
 
-// popNewest removes and returns the newest line.
+// popNewest removes and returns the newest line. The line stays valid
+// until the next push.
 func (h *history) popNewest() histLine {
 	l := h.at(h.n - 1)
+	r := h.ref(h.n - 1)
 	h.n--
+	// Later lines go where this one was; a block left empty stays (it is
+	// the newest and takes the next line).
+	k := r.blk - h.base
+	h.blocks[k] = h.blocks[k][:r.off]
+	if h.n == 0 {
+		h.start = 0
+		if len(h.refs) < h.cap {
+			h.refs = h.refs[:0] // not wrapped: the ring may grow again
+		}
+	}
 	if h.pullable > h.n {
 		h.pullable = h.n
 	}
@@ -160,10 +282,12 @@ func (h *history) popNewest() histLine {
 
 func (h *history) reset() {
 	h.dropped += uint64(h.n)
-	h.lines, h.start, h.n, h.pullable = nil, 0, 0, 0
+	h.refs, h.start, h.n, h.pullable = nil, 0, 0, 0
+	h.blocks, h.spare = nil, nil
 }
 
-// all returns the lines oldest first (a new slice sharing line buffers).
+// all returns the lines oldest first (a new slice of lines sharing the
+// history's storage: valid until it next changes).
 func (h *history) all() []histLine {
 	out := make([]histLine, h.n)
 	for i := range out {
@@ -172,12 +296,20 @@ func (h *history) all() []histLine {
 	return out
 }
 
-// replace sets the ring's content to lines (oldest first), which must not
-// exceed the cap.
+// replace sets the history's content to copies of lines (oldest first),
+// which must not exceed the cap. lines may share the current storage: it
+// is rebuilt in new blocks.
 func (h *history) replace(lines []histLine) {
-	h.lines = lines
-	h.start, h.n = 0, len(lines)
-	h.pullable = min(h.pullable, h.n)
+	pullable, dropped := h.pullable, h.dropped
+	*h = history{cap: h.cap, scratch: h.scratch}
+	if len(lines) > 0 {
+		h.refs = make([]histRef, 0, min(h.cap, max(64, len(lines))))
+	}
+	for _, l := range lines {
+		h.pushLine(l)
+	}
+	h.pullable = min(pullable, h.n)
+	h.dropped = dropped
 }
 
 // trimmedEnd returns the length of cells without trailing blanks: unwritten

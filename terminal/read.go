@@ -296,14 +296,31 @@ func (e *Emulator) ReadText(lines, offset int) (TextWindow, error) {
 	end := first + total - offset
 	start := max(first, end-max(lines, 0))
 	w.EOF = start == first
-	var b []byte
+	// Size the text first (scrollback lines exactly, screen rows by
+	// their cells; wider characters grow it), so that it is built in one
+	// allocation and not copied again.
+	size := max(end-start-1, 0)
+	for i := start; i < end; i++ {
+		if i < e.hist.n {
+			size += len(e.hist.at(i).text())
+		} else {
+			size += e.cur.rows[i-e.hist.n].used
+		}
+	}
+	var b strings.Builder
+	b.Grow(size)
 	for i := start; i < end; i++ {
 		if i > start {
-			b = append(b, '\n')
+			b.WriteByte('\n')
 		}
-		b = e.lineTextLocked(b, i)
+		if i < e.hist.n {
+			b.Write(bytes.TrimRight(e.hist.at(i).text(), " "))
+			continue
+		}
+		buf = e.lineTextLocked(buf[:0], i)
+		b.Write(buf)
 	}
-	w.Text, w.Lines = string(b), end-start
+	w.Text, w.Lines = b.String(), end-start
 	return w, nil
 }
 

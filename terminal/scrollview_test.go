@@ -142,8 +142,7 @@ func TestSnapshotAtCutsWideLines(t *testing.T) {
 	line := e.encodeCells(nil, []Cell{{Char: 'a'}, {Char: 'b'}, {Char: 'c'}, {Char: 'd'}, {Char: 'e'},
 		{Char: '中', Style: Style{Attrs: attrWide}}, {Style: Style{Attrs: attrWideCont}}, {Char: 'z'}}, false)
 	e.mu.Lock()
-	e.hist.pushCells(e.Emulator, nil, false, true)
-	e.hist.lines[e.hist.n-1] = line
+	e.hist.pushLine(line)
 	e.mu.Unlock()
 	e.SnapshotAt(&s, 1)
 	if got := s.RowText(0); got != "abcde" {

@@ -61,6 +61,15 @@ const (
 	// parseChunk bounds how much output one Emulator.Write takes, so the
 	// emulator's lock is never held for long.
 	parseChunk = 32 << 10
+	// readBuffer is the size of each terminal's read buffer. A Linux
+	// PTY hands output over in pieces of at most 4 KiB; the rest is
+	// headroom for other systems. Every pane keeps one for its life.
+	readBuffer = 16 << 10
+	// keepBuffer is the largest output buffer a terminal keeps between
+	// bursts; larger ones (grown while the parser fell behind) are
+	// dropped once no output was read for keepIdle.
+	keepBuffer = 64 << 10
+	keepIdle   = time.Second
 )
 
 // parseSlots bounds how many terminals parse output at the same time to
@@ -135,6 +144,12 @@ type Terminal struct {
 	outEOF   bool
 	outReady chan struct{}
 	outSpace *sync.Cond
+	// spare is the parser's buffer between batches (handed to the
+	// reader at the next swap); reads counts the reads appended to out;
+	// dropArmed says a dropIdleBuffers is due. All guarded by outMu.
+	spare     []byte
+	reads     uint64
+	dropArmed bool
 
 	// gate, when set, is passed before each read and each parsed chunk
 	// of output (see SetOutputGate).
@@ -411,7 +426,7 @@ func (t *Terminal) Close() error {
 
 // readLoop drains the pseudo-terminal into t.out until end of output.
 func (t *Terminal) readLoop() {
-	buf := make([]byte, 64<<10)
+	buf := make([]byte, readBuffer)
 	for {
 		t.passGate()
 		n, err := t.pty.Read(buf)
@@ -423,6 +438,7 @@ func (t *Terminal) readLoop() {
 			t.outSpace.Wait()
 		}
 		t.out = append(t.out, buf[:n]...)
+		t.reads++
 		if err != nil {
 			t.outEOF = true
 		}
@@ -485,25 +501,64 @@ func (t *Terminal) passGate() {
 // byte of output was parsed.
 func (t *Terminal) parseLoop() {
 	defer close(t.readerDone)
-	var batch []byte
 	for {
 		<-t.outReady
 		t.outMu.Lock()
-		batch, t.out = t.out, batch[:0]
+		batch := t.out
+		t.out, t.spare = t.spare, nil
 		eof := t.outEOF
 		t.outSpace.Broadcast()
 		t.outMu.Unlock()
-		for p := batch; len(p) > 0; {
-			n := min(len(p), parseChunk)
-			t.passGate()
-			parseSlots <- struct{}{}
-			t.emu.Write(p[:n])
-			<-parseSlots
-			p = p[n:]
-		}
+		t.parse(batch)
 		if eof {
 			return // the reader appends nothing after end of output
 		}
+		t.outMu.Lock()
+		t.spare = batch[:0]
+		if !t.dropArmed && (cap(t.spare) > keepBuffer || cap(t.out) > keepBuffer) {
+			t.dropArmed = true
+			reads := t.reads
+			time.AfterFunc(keepIdle, func() { t.dropIdleBuffers(reads) })
+		}
+		t.outMu.Unlock()
+	}
+}
+
+// dropIdleBuffers drops the output buffers a burst grew past keepBuffer
+// if nothing was read since the reader's count was reads, so that an idle
+// pane does not keep up to pendingMax twice over; otherwise it checks
+// again keepIdle later. Buffers are not dropped while output streams:
+// growing them again for every batch would keep the garbage collector
+// busy all through a flood (a hundred panes' worth of it delayed socket
+// requests).
+func (t *Terminal) dropIdleBuffers(reads uint64) {
+	t.outMu.Lock()
+	defer t.outMu.Unlock()
+	if t.reads != reads || len(t.out) > 0 {
+		reads := t.reads
+		time.AfterFunc(keepIdle, func() { t.dropIdleBuffers(reads) })
+		return
+	}
+	if cap(t.out) > keepBuffer {
+		t.out = nil
+	}
+	if cap(t.spare) > keepBuffer {
+		t.spare = nil
+	}
+	t.dropArmed = false
+}
+
+// parse feeds p to the emulator in chunks of parseChunk, each under a
+// parse slot. Only the parser goroutine calls it.
+func (t *Terminal) parse(p []byte) {
+	noteParsed(len(p))
+	for len(p) > 0 {
+		n := min(len(p), parseChunk)
+		t.passGate()
+		parseSlots <- struct{}{}
+		t.emu.Write(p[:n])
+		<-parseSlots
+		p = p[n:]
 	}
 }
 

@@ -52,7 +52,9 @@ const (
 // (system.ping; tmux display-message over the control client) every 10 ms.
 // Metrics, each the median of the flood's samples unless named otherwise:
 // split-ms, cli-split-ms, true-ms (/bin/true, the process-start floor under
-// the same load), ping-ms, ping-p99-ms (99th percentile),
+// the same load), ping-ms, ping-p99-ms (99th percentile), idle-ping-ms
+// (system.ping of a second, idle `paneflow serve` probed alongside: the
+// floor of a socket round trip under the same load; Paneflow only),
 // start-ms (creating the 100 waiting panes, before the flood) and drain-s
 // (release until every pane's program has ended).
 func BenchmarkFlood(b *testing.B) {
@@ -72,6 +74,10 @@ func BenchmarkFlood(b *testing.B) {
 // floodStats is what one flood measured.
 type floodStats struct {
 	split, cliSplit, ping []float64 // ms
+	// idlePing is system.ping of an idle second server during the flood
+	// (ms): how long any process's socket round trip takes under that
+	// load. Empty for tmux.
+	idlePing []float64
 	// trueStart is /bin/true started, run and reaped during the flood
 	// (ms): the floor under any command-line split, Paneflow's or tmux's.
 	trueStart []float64
@@ -89,6 +95,9 @@ func (f *floodStats) report(b *testing.B) {
 	b.ReportMetric(median(f.trueStart), "true-ms")
 	b.ReportMetric(median(f.ping), "ping-ms")
 	b.ReportMetric(percentile(f.ping, 99), "ping-p99-ms")
+	if len(f.idlePing) > 0 {
+		b.ReportMetric(median(f.idlePing), "idle-ping-ms")
+	}
 	b.ReportMetric(ms(f.start), "start-ms")
 	b.ReportMetric(f.drain.Seconds(), "drain-s")
 }
@@ -156,6 +165,9 @@ func floodPaneflow(b *testing.B) *floodStats {
 	defer pf.stop()
 	c := pf.dial(b)
 	pc := pf.dial(b)
+	idle := startPaneflow(b)
+	defer idle.stop()
+	ic := idle.dial(b)
 	gate := newFIFO(b)
 
 	start := time.Now()
@@ -184,6 +196,7 @@ func floodPaneflow(b *testing.B) *floodStats {
 	}
 
 	probe := startProber(func() error { return pc.call("system.ping", nil, nil) })
+	idleProbe := startProber(func() error { return ic.call("system.ping", nil, nil) })
 	start = time.Now()
 	if err := gate.release(floodPanes); err != nil {
 		b.Fatal(err)
@@ -233,6 +246,9 @@ func floodPaneflow(b *testing.B) *floodStats {
 	st.drain = time.Since(start)
 	var err error
 	if st.ping, err = probe.finish(); err != nil {
+		b.Fatal(err)
+	}
+	if st.idlePing, err = idleProbe.finish(); err != nil {
 		b.Fatal(err)
 	}
 	return st

@@ -123,6 +123,12 @@ func userEnv(overrides ...string) []string {
 // variables (KEY=value) to the server's and the CLI's.
 func startPaneflow(b testing.TB, extra ...string) *pfServer {
 	b.Helper()
+	return startPaneflowSize(b, srvCols, srvRows, extra...)
+}
+
+// startPaneflowSize is startPaneflow with panes of cols×rows.
+func startPaneflowSize(b testing.TB, cols, rows int, extra ...string) *pfServer {
+	b.Helper()
 	bin := paneflowBin(b)
 	dir, err := os.MkdirTemp("", "pfb-")
 	if err != nil {
@@ -137,7 +143,7 @@ func startPaneflow(b testing.TB, extra ...string) *pfServer {
 		"PANEFLOW_SOCKET_PATH="+s.sock,
 	)
 	s.env = append(s.env, extra...)
-	s.cmd = exec.Command(bin, "serve", "--socket", s.sock, "--size", fmt.Sprintf("%dx%d", srvCols, srvRows))
+	s.cmd = exec.Command(bin, "serve", "--socket", s.sock, "--size", fmt.Sprintf("%dx%d", cols, rows))
 	s.cmd.Env = s.env
 	s.cmd.Stderr = s.errs
 	if err := s.cmd.Start(); err != nil {

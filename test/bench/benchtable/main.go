@@ -163,6 +163,8 @@ func targetFor(name, unit string) (target, bool) {
 		}}, true
 	case name == "ScrollbackMemory" && unit == "bytes/pane":
 		return atMost(2e6, "≤ 2 MB"), true
+	case name == "ServerMemory" && unit == "rss-bytes/pane":
+		return atMost(2e6, "≤ 2 MB"), true
 	case name == "CLIRead" && unit == "ms":
 		return notSlowerThanTmux, true
 	case strings.HasPrefix(name, "SocketRead/") && unit == "ms":
@@ -199,7 +201,8 @@ var notes = []struct{ prefix, text string }{
 	{"FlowBarrier", "FlowBarrier: `paneflow flow run`: a barrier's line printed → the dependent send step's text read by the next pane (the original polled every 500 ms, then let the pane settle); no tmux equivalent"},
 	{"TeamsSplit", "TeamsSplit: Claude Code's teammate pane through tmux: `split-window … -- cat` then `list-panes` until listed (sh + 2 process starts), Paneflow's tmux shim on `paneflow serve` vs the real tmux"},
 	{"TeamsSpawn", "TeamsSpawn: spawn_agent over the CustomPaneBackend socket, request to reply, one connection; tmux has no equivalent"},
-	{"Flood", "Flood: 100 panes of `yes | head -c 1000000`; while they stream: split-ms over the socket (tmux: -C client), cli-split-ms by a process start (true-ms: /bin/true, the floor of any process start under that load), ping-ms system.ping (tmux: display-message over -C) every 10 ms"},
+	{"ServerMemory", "ServerMemory: RSS growth of `paneflow serve` per 200x50 pane after 10 panes printed 10,000 lines of 120 characters, 30 s after the output stopped (rss0: at once); Paneflow only"},
+	{"Flood", "Flood: 100 panes of `yes | head -c 1000000`; while they stream: split-ms over the socket (tmux: -C client), cli-split-ms by a process start (true-ms: /bin/true, the floor of any process start under that load), ping-ms system.ping (tmux: display-message over -C) every 10 ms (idle-ping-ms: system.ping of a second, idle paneflow serve at the same time, the floor of a socket round trip under that load)"},
 }
 
 // print writes the table and returns how many targets were missed.
@@ -328,7 +331,7 @@ func format(v float64, ok bool, unit string) string {
 	switch {
 	case !ok:
 		return "-"
-	case unit == "bytes/pane":
+	case strings.HasSuffix(unit, "bytes/pane"):
 		return fmt.Sprintf("%.2f MB", v/1e6)
 	case strings.Contains(unit, "/"): // a rate such as MB/cpu-s
 		return fmt.Sprintf("%.1f", v)

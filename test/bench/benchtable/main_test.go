@@ -36,6 +36,7 @@ BenchmarkWaitDelay/cli/paneflow-2  1  1563437817 ns/op  0.7495 ms
 BenchmarkWaitDelay/cli/tmux-2      1  3071284794 ns/op  196.8 ms
 BenchmarkFirstOutput/cli/paneflow-2  1  129551765 ns/op  7.371 ms
 BenchmarkFirstOutput/cli/tmux-2      1  150594466 ns/op  5.580 ms
+BenchmarkServerMemory-2  1  30583454768 ns/op  2170061 rss-bytes/pane  2430566 rss0-bytes/pane
 BenchmarkFlood/paneflow-2  1  16707260627 ns/op  425.6 cli-split-ms  16.67 drain-s  40.0 ping-ms  396.0 ping-p99-ms  129.4 split-ms  7143 start-ms
 BenchmarkFlood/tmux-2      1  34800742369 ns/op  634.3 cli-split-ms  34.77 drain-s  168.6 ping-ms  731.3 ping-p99-ms  221.8 split-ms  587.0 start-ms
 PASS
@@ -86,6 +87,8 @@ func TestRun(t *testing.T) {
 				"SocketRead/reused  ms  0.406  0.289  1.40×  ≤ 0.3 ms  MISS",
 				"WaitDelay/cli  ms  0.750  197  0.00×  ≤ 2 ms  ok",
 				"FirstOutput/cli  ms  7.37  5.58  1.32×  ≤ 1× tmux  MISS",
+				"ServerMemory  rss-bytes/pane  2.17 MB  -  -  ≤ 2 MB  MISS",
+				"ServerMemory  rss0-bytes/pane  2.43 MB  -  -",
 				"Flood  cli-split-ms  426  634  0.67×  ≤ 50 ms  MISS",
 				"Flood  drain-s  16.67  34.77  0.48×",
 				"Flood  ping-ms  40.00  169  0.24×  ≤ 50 ms  ok",
@@ -98,6 +101,7 @@ func TestRun(t *testing.T) {
 				"SocketRead/reused:",
 				"WaitDelay/cli:",
 				"FirstOutput/cli:",
+				"ServerMemory: RSS growth",
 				"Flood: 100 panes",
 			},
 		},
