@@ -9,8 +9,9 @@
 #   linux    dist/paneflow_<ver>_amd64.deb, dist/paneflow-<ver>-1.x86_64.rpm
 #            (nfpm) and dist/paneflow-<ver>-linux-amd64.tar.xz (install.sh
 #            inside): the client, server, desktop app and every other cmd/
-#            binary in /usr/bin, the .desktop entry, hicolor icons, AppStream
-#            metainfo, copyright and changelog. The desktop app is
+#            binary in /usr/bin, their manual pages, the .desktop entry,
+#            hicolor icons, AppStream metainfo, copyright (with the licence
+#            of every Go module linked) and changelog. The desktop app is
 #            $PANEFLOW_GUI_BIN (the PIE build `make gui` makes on Linux and
 #            `make test` builds once per run), else bin/paneflow-gui via
 #            `make gui`; the rest are static nogui builds.
@@ -194,13 +195,25 @@ target_linux() {
 	strip "$stage/bin/paneflow-gui"
 	icons "$stage/icons"
 	cp packaging/linux/nfpm.yaml packaging/linux/io.paneflow.app.desktop \
-		packaging/linux/io.paneflow.app.metainfo.xml packaging/linux/copyright \
+		packaging/linux/io.paneflow.app.metainfo.xml \
 		packaging/linux/lintian-overrides packaging/changelog.yml "$stage/"
 	local b
 	for b in "$stage"/bin/*; do
 		grep -q 'Requesting program interpreter' < <(readelf -l "$b") ||
 			echo "statically-linked-binary [usr/bin/$(basename "$b")]" >>"$stage/lintian-overrides"
 	done
+	footer
+
+	header "linux: manual pages (from the programs' help) and copyright (with every linked Go module's licence)"
+	# Generated from the binaries being packaged, so neither can fall behind
+	# them; packaging/linux/check.sh checks both against the .deb's programs.
+	pkgtool man -o "$stage/man" -bin "$stage/bin" -cmd cmd -version "$VERSION" \
+		-date "$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)"
+	gzip -9n "$stage"/man/*.1
+	pkgtool copyright -o "$stage/copyright" -header packaging/linux/copyright \
+		-goroot "$(go env GOROOT)" -modcache "$(go env GOMODCACHE)" "$stage"/bin/*
+	ls "$stage/man"
+	echo "copyright: $(grep -c '^Files:' "$stage/copyright") stanzas"
 	footer
 
 	header "linux: .deb and .rpm (nfpm)"
@@ -224,7 +237,9 @@ target_linux() {
 	cp "$stage"/bin/* "$t/bin/"
 	cp packaging/linux/io.paneflow.app.desktop "$t/share/applications/"
 	cp packaging/linux/io.paneflow.app.metainfo.xml "$t/share/metainfo/"
-	cp packaging/linux/copyright packaging/changelog.yml "$t/share/doc/paneflow/"
+	cp "$stage/copyright" packaging/changelog.yml "$t/share/doc/paneflow/"
+	mkdir -p "$t/share/man/man1"
+	cp "$stage"/man/*.1.gz "$t/share/man/man1/"
 	local s
 	for s in 48 128 256 512; do
 		mkdir -p "$t/share/icons/hicolor/${s}x$s/apps"
