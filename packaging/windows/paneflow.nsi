@@ -84,7 +84,7 @@ FunctionEnd
 
 ; ${UN}PathWithout sets $1 to the PATH value $0 less every entry that is
 ; $INSTDIR (any case, with or without a trailing backslash); the other
-; entries, empty ones included, keep their order. Clobbers $2-$4.
+; entries, empty ones included, keep their order. Clobbers $2-$4 and $6.
 Function ${UN}PathWithout
   StrCpy $1 ""
   StrCpy $2 ""
