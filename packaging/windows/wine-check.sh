@@ -28,8 +28,10 @@
 #   has the function, the stub is not used and the script says that.
 # - The first client connection to go-winio's named pipe gets no answer
 #   under Wine 8 (the client gives up after its 10 s); the ones after it
-#   work. The first `ls` may therefore fail, and the script reports which
-#   happened; the second must succeed.
+#   work. It is the server's first pipe instance that swallows whichever
+#   client comes first (a raw `echo > \\.\pipe\…` first makes the next
+#   `ls` answer at once). The first `ls` may therefore fail, and the script
+#   reports which happened; the second must succeed.
 # - ConPTY panes show no output under Wine (the shell in a pane exits at
 #   once with nothing on screen): the script prints what the server's first
 #   pane reports and does not count it either way.
