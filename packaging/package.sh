@@ -9,8 +9,9 @@
 #   linux    dist/paneflow_<ver>_amd64.deb, dist/paneflow-<ver>-1.x86_64.rpm
 #            (nfpm) and dist/paneflow-<ver>-linux-amd64.tar.xz (install.sh
 #            inside): the client, server, desktop app and every other cmd/
-#            binary in /usr/bin, the .desktop entry, hicolor icons, AppStream
-#            metainfo, copyright and changelog. The desktop app is
+#            binary in /usr/bin, their manual pages, the .desktop entry,
+#            hicolor icons, AppStream metainfo, copyright (with the licence
+#            of every Go module linked) and changelog. The desktop app is
 #            $PANEFLOW_GUI_BIN (the PIE build `make gui` makes on Linux and
 #            `make test` builds once per run), else bin/paneflow-gui via
 #            `make gui`; the rest are static nogui builds.
@@ -23,9 +24,15 @@
 #   windows  dist/windows-amd64/: static nogui .exe files, and with
 #            x86_64-w64-mingw32-gcc the cgo desktop app, a version resource
 #            and icon linked in through a .syso; then the NSIS installer
-#            dist/paneflow-<ver>-windows-amd64-setup.exe (makensis), signed
-#            with osslsigncode when PANEFLOW_SIGN_PFX (and
-#            PANEFLOW_SIGN_PASS) name a certificate.
+#            dist/paneflow-<ver>-windows-amd64-setup.exe (makensis) and
+#            the MSI dist/paneflow-<ver>-windows-amd64.msi (wixl, read back
+#            with msiinfo), signed with osslsigncode when PANEFLOW_SIGN_PFX
+#            (and PANEFLOW_SIGN_PASS) name a certificate.
+#   wine     smoke-tests the installers windows built under Wine
+#            (packaging/windows/wine-check.sh): silent install, PATH,
+#            paneflow version, serve and verbs over the named pipe,
+#            uninstall, and the MSI's install and uninstall; it names what
+#            Wine does differently from Windows.
 #   darwin   dist/darwin-universal/Paneflow.app: nogui universal (arm64 +
 #            x86_64) binaries, Info.plist and the .icns icon, structure
 #            checked; the desktop app itself needs a macOS runner (the
@@ -188,13 +195,25 @@ target_linux() {
 	strip "$stage/bin/paneflow-gui"
 	icons "$stage/icons"
 	cp packaging/linux/nfpm.yaml packaging/linux/io.paneflow.app.desktop \
-		packaging/linux/io.paneflow.app.metainfo.xml packaging/linux/copyright \
+		packaging/linux/io.paneflow.app.metainfo.xml \
 		packaging/linux/lintian-overrides packaging/changelog.yml "$stage/"
 	local b
 	for b in "$stage"/bin/*; do
 		grep -q 'Requesting program interpreter' < <(readelf -l "$b") ||
 			echo "statically-linked-binary [usr/bin/$(basename "$b")]" >>"$stage/lintian-overrides"
 	done
+	footer
+
+	header "linux: manual pages (from the programs' help) and copyright (with every linked Go module's licence)"
+	# Generated from the binaries being packaged, so neither can fall behind
+	# them; packaging/linux/check.sh checks both against the .deb's programs.
+	pkgtool man -o "$stage/man" -bin "$stage/bin" -cmd cmd -version "$VERSION" \
+		-date "$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)"
+	gzip -9n "$stage"/man/*.1
+	pkgtool copyright -o "$stage/copyright" -header packaging/linux/copyright \
+		-goroot "$(go env GOROOT)" -modcache "$(go env GOMODCACHE)" "$stage"/bin/*
+	ls "$stage/man"
+	echo "copyright: $(grep -c '^Files:' "$stage/copyright") stanzas"
 	footer
 
 	header "linux: .deb and .rpm (nfpm)"
@@ -218,7 +237,9 @@ target_linux() {
 	cp "$stage"/bin/* "$t/bin/"
 	cp packaging/linux/io.paneflow.app.desktop "$t/share/applications/"
 	cp packaging/linux/io.paneflow.app.metainfo.xml "$t/share/metainfo/"
-	cp packaging/linux/copyright packaging/changelog.yml "$t/share/doc/paneflow/"
+	cp "$stage/copyright" packaging/changelog.yml "$t/share/doc/paneflow/"
+	mkdir -p "$t/share/man/man1"
+	cp "$stage"/man/*.1.gz "$t/share/man/man1/"
 	local s
 	for s in 48 128 256 512; do
 		mkdir -p "$t/share/icons/hicolor/${s}x$s/apps"
@@ -367,10 +388,10 @@ syso_out() {
 }
 
 target_windows() {
-	need x86_64-w64-mingw32-gcc x86_64-w64-mingw32-windres makensis rsvg-convert
+	need x86_64-w64-mingw32-gcc x86_64-w64-mingw32-windres makensis wixl msiinfo rsvg-convert
 	local out=$DIST/windows-amd64 res bin
 	rm -rf "$out"
-	rm -f "$DIST"/paneflow-*-windows-amd64-setup.exe
+	rm -f "$DIST"/paneflow-*-windows-amd64-setup.exe "$DIST"/paneflow-*-windows-amd64.msi
 	res=$out/res
 	bin=$out/bin
 	mkdir -p "$res" "$bin"
@@ -417,8 +438,73 @@ target_windows() {
 		"-DUNINSTFILES=$res/uninstall-files.nsh" packaging/windows/paneflow.nsi
 	sign_windows "$setup"
 	footer
+
+	header "windows: MSI (wixl), checked with msiinfo"
+	local msi=$DIST/paneflow-$PKG_VERSION-windows-amd64.msi
+	msi_programs "$bin" >"$res/programs.wxs"
+	cp packaging/windows/paneflow.wxs "$res/"
+	# wixl takes a Source path relative to the directory it runs in
+	# (absolute ones fail with "Couldn't find file").
+	(cd "$out" && wixl -a x64 -D "VERSION=$VERSION" -D "VERSION4=$(cat res/version4)" \
+		-D SRCDIR=bin -D ICON=res/paneflow.ico -o "$msi" res/paneflow.wxs res/programs.wxs)
+	sign_windows "$msi"
+	check_msi "$msi" "$bin" "$(cat "$res/version4")"
+	footer
 	check_signing "$setup"
-	ls -l "$setup" "$bin"
+	ls -l "$setup" "$msi" "$bin"
+}
+
+# msi_programs prints the WiX fragment paneflow.wxs takes its programs
+# from: one component per .exe in DIR (its file the key path, the GUID
+# derived from the install path by wixl), in the group Programs.
+msi_programs() {
+	local f b id ids=()
+	echo '<?xml version="1.0" encoding="utf-8"?>'
+	echo '<Wix xmlns="http://schemas.microsoft.com/wix/2006/wi"><Fragment>'
+	echo '  <DirectoryRef Id="INSTALLDIR">'
+	for f in "$1"/*.exe; do
+		b=$(basename "$f")
+		id=${b%.exe}
+		id=${id//-/_}
+		ids+=("$id")
+		echo "    <Component Id=\"c_$id\" Guid=\"*\" Win64=\"yes\"><File Id=\"f_$id\" Name=\"$b\" Source=\"\$(var.SRCDIR)/$b\" KeyPath=\"yes\"/></Component>"
+	done
+	echo '  </DirectoryRef>'
+	echo '  <ComponentGroup Id="Programs">'
+	for id in "${ids[@]}"; do
+		echo "    <ComponentRef Id=\"c_$id\"/>"
+	done
+	echo '  </ComponentGroup>'
+	echo '</Fragment></Wix>'
+}
+
+# check_msi MSI DIR VERSION4 reads the MSI back with msiinfo: its summary
+# (x64, the version), the properties (ProductVersion, all users, the
+# UpgradeCode of paneflow.wxs), every .exe of DIR in the File table with
+# its size, and the Start-menu shortcut to the desktop app.
+check_msi() {
+	local msi=$1 dir=$2 v4=$3 t f
+	t=$(mktemp -d)
+	msiinfo suminfo "$msi" >"$t/sum"
+	grep -qx 'Template: x64;1033' "$t/sum" || die "$msi is not an x64 package: $(cat "$t/sum")"
+	grep -qx "Subject: Paneflow $VERSION" "$t/sum" || die "$msi does not say Paneflow $VERSION: $(cat "$t/sum")"
+	msiinfo export "$msi" Property | tr -d '\r' >"$t/prop"
+	grep -qx "ProductVersion	$v4" "$t/prop" || die "$msi: ProductVersion is not $v4"
+	grep -qx 'ALLUSERS	1' "$t/prop" || die "$msi does not install for all users"
+	grep -qx "UpgradeCode	{$(sed -n 's/.*UpgradeCode="\([^"]*\)".*/\1/p' packaging/windows/paneflow.wxs)}" "$t/prop" ||
+		die "$msi: the UpgradeCode is not paneflow.wxs's"
+	msiinfo export "$msi" File | tr -d '\r' >"$t/file"
+	for f in "$dir"/*.exe; do
+		grep -qP "^f_\S+\t\S+\t$(basename "$f")\t$(stat -c %s "$f")\t" "$t/file" ||
+			die "$msi: no $(basename "$f") of $(stat -c %s "$f") bytes in its File table"
+	done
+	[ "$(($(wc -l <"$t/file") - 3))" = "$(find "$dir" -name '*.exe' | wc -l)" ] ||
+		die "$msi: its File table holds files that are not in $dir: $(cat "$t/file")"
+	grep -q 'ProgramMenuFolder	Paneflow	StartMenuShortcut	\[INSTALLDIR\]paneflow-gui.exe' \
+		< <(msiinfo export "$msi" Shortcut) || die "$msi has no Start-menu shortcut to paneflow-gui.exe"
+	msiinfo tables "$msi" | tr '\n' ' '
+	echo
+	rm -rf "$t"
 }
 
 # check_signing proves sign_windows works without a real certificate: it
@@ -494,6 +580,15 @@ target_actionlint() {
 	footer
 }
 
+target_wine() {
+	local f
+	for f in "$DIST/paneflow-$PKG_VERSION-windows-amd64-setup.exe" "$DIST/paneflow-$PKG_VERSION-windows-amd64.msi"; do
+		[ -f "$f" ] || die "no $f: run the windows target first"
+	done
+	bash packaging/windows/wine-check.sh "$DIST/paneflow-$PKG_VERSION-windows-amd64-setup.exe" \
+		"$DIST/paneflow-$PKG_VERSION-windows-amd64.msi" "$VERSION"
+}
+
 target_check() {
 	bash packaging/linux/check.sh "$DIST" "$PKG_VERSION" "$VERSION"
 }
@@ -504,7 +599,7 @@ target_check() {
 }
 for t in "$@"; do
 	case $t in
-	linux | check | windows | darwin | actionlint | selftest) "target_$t" ;;
+	linux | check | windows | wine | darwin | actionlint | selftest) "target_$t" ;;
 	*) die "unknown target '$t' (see packaging/package.sh with no arguments)" ;;
 	esac
 done

@@ -25,7 +25,7 @@
 #   fuzz     every `func FuzzXxx` in the tree for $FUZZTIME (default 10s)
 #   package  the installable bundles, built and validated (Linux only):
 #            packaging/package.sh selftest actionlint linux check windows
-#            darwin,
+#            wine darwin,
 #            reusing the desktop app $PANEFLOW_GUI_BIN (see package.sh);
 #            installs its tools first (scripts/deps.sh package)
 #
@@ -236,7 +236,7 @@ step_package() {
 	# desktop app and the macOS binaries take minutes cold and seconds
 	# cached. package.sh runs the installed programs under its own isolated
 	# HOME and XDG directories.
-	bash packaging/package.sh selftest actionlint linux check windows darwin
+	bash packaging/package.sh selftest actionlint linux check windows wine darwin
 }
 
 [ $# -gt 0 ] || {

@@ -47,8 +47,12 @@ gui=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev
 # (its windres the version resource), nsis the Windows installer and
 # osslsigncode signs it when a certificate is given; shellcheck is what
 # actionlint checks the workflows' run: scripts with.
+# wine and wine64 (64-bit only, no i386 multiarch) run the installers'
+# smoke test (packaging/windows/wine-check.sh); wixl builds the MSI and
+# msitools' msiinfo reads it back.
 package=(librsvg2-bin dpkg-dev binutils file lintian desktop-file-utils appstream rpm
 	xz-utils icnsutils gcc-mingw-w64-x86-64 nsis osslsigncode openssl shellcheck)
+package+=(wine wine64 wixl msitools)
 
 default_groups=(base gui)
 
@@ -60,7 +64,7 @@ commands_of() {
 	# macOS builds the window with Xcode's compiler and has no use for the
 	# X11 test tools (test/gui runs on Linux only).
 	gui) if [ "$(uname -s)" = Darwin ]; then echo cc; else echo gcc pkg-config Xvfb xdotool import; fi ;;
-	package) echo rsvg-convert png2icns makensis ;;
+	package) echo rsvg-convert png2icns makensis wine ;;
 	esac
 }
 

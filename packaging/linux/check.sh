@@ -53,6 +53,8 @@ trap cleanup EXIT
 header "lintian $(basename "$deb")"
 # --fail-on error: warnings and the rest are printed, errors fail.
 lintian --fail-on error --display-level '>=warning' --no-tag-display-limit "$deb" | tee "$work/lintian.txt"
+# Every program has its manual page, and lintian finds nothing wrong in them.
+! grep -E 'no-manual-page|manpage-|groff-message' "$work/lintian.txt" || die "lintian finds the manual pages missing or wrong"
 footer
 
 header "desktop-file-validate, appstreamcli validate --pedantic (the installed copies)"
@@ -75,6 +77,36 @@ for s in 48 128 256 512; do
 	f=$work/deb/usr/share/icons/hicolor/${s}x$s/apps/io.paneflow.app.png
 	grep -q "PNG image data, $s x $s," < <(file "$f") || die "$f is not a ${s}x$s PNG: $(file -b "$f")"
 done
+footer
+
+header "manual pages and copyright: current with the packaged programs"
+# A page per program, and paneflow.1 documents every verb the packaged
+# paneflow's help lists (the pages are generated from that help at build
+# time; this checks the generator kept up).
+for b in "$work"/deb/usr/bin/*; do
+	n=$(basename "$b")
+	m=$work/deb/usr/share/man/man1/$n.1.gz
+	[ -f "$m" ] || die "$n has no manual page $m"
+	man_out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l "$m" 2>&1 >/dev/null) ||
+		die "man cannot render $m"
+	[ -z "$man_out" ] || die "man warns about $m: $man_out"
+done
+verbs=$("$work/deb/usr/bin/paneflow" help | awk '/^Verbs:/ { v = 1; next } v && NF == 0 { exit } v { print $1 }')
+[ -n "$verbs" ] || die "paneflow help lists no verbs"
+for v in $verbs; do
+	grep -qx ".SS $v" < <(zcat "$work/deb/usr/share/man/man1/paneflow.1.gz" | sed 's/\\-/-/g') ||
+		die "paneflow.1 does not document the verb $v"
+done
+# The copyright file names every Go module each program links, at the
+# version it links (go version -m reads the build information).
+for b in "$work"/deb/usr/bin/*; do
+	while read -r mod ver; do
+		grep -qx "Comment: Go module $mod $ver, compiled into the programs .*" "$work/deb/usr/share/doc/paneflow/copyright" ||
+			die "the copyright file lacks $mod $ver, which $(basename "$b") links"
+	done < <(go version -m "$b" | awk '$1 == "dep" { if (m != "") print m; m = $2 " " $3 }
+		$1 == "=>" { m = $2 " " $3 } END { if (m != "") print m }')
+done
+echo "$(find "$work"/deb/usr/share/man/man1 -type f | wc -l) manual pages; $(grep -c '^Comment: Go module' "$work/deb/usr/share/doc/paneflow/copyright") module licence stanzas"
 footer
 
 header "rpm -qip $(basename "$rpmf")"
