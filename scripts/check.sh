@@ -22,6 +22,8 @@
 #            the build already type-checks the one file the nogui vet misses.
 #            $GUI_RUN, when set, runs only the tests it matches (go test
 #            -run) and $GUI_TIMEOUT replaces the 10m timeout (make stress-gui).
+#            TestClaudeSidebar runs the real Claude Code CLI (scripts/agents.sh
+#            installs it when missing; `make test` runs `make agents` first).
 #   fuzz     every `func FuzzXxx` in the tree for $FUZZTIME (default 10s)
 #   package  the installable bundles, built and validated (Linux only):
 #            packaging/package.sh selftest actionlint linux check windows

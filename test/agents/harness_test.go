@@ -165,15 +165,18 @@ func newEnv(t testing.TB, model *fakemodel.Server, o options) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
+		// The pane while the server still runs.
+		if t.Failed() {
+			if out, err := e.cli("read", "1", "--scrollback"); err == nil {
+				t.Logf("pane 1:\n%s", proctest.Indent(out))
+			}
+		}
 		if e.watch != nil {
 			e.watch.Terminate(10 * time.Second)
 		}
 		e.serve.Terminate(30 * time.Second)
 		if t.Failed() {
 			t.Logf("serve output:\n%s", proctest.Indent(e.serr.String()))
-			if out, err := e.cli("read", "1", "--scrollback"); err == nil {
-				t.Logf("pane 1:\n%s", proctest.Indent(out))
-			}
 			t.Logf("events:\n%s", proctest.Indent(e.events.String()))
 			for _, r := range model.Requests() {
 				t.Logf("model request %s turn %d: %.300s", r.Path, r.Turn, r.Body)
@@ -274,12 +277,17 @@ func (e *env) status() status {
 // waitStatus polls pane 1's status until cond holds and returns it.
 func (e *env) waitStatus(what string, cond func(status) bool) status {
 	e.t.Helper()
-	var st status
-	e.waitFor(what+" (last status "+st.String()+")", func() bool {
-		st = e.status()
-		return cond(st)
-	})
-	return st
+	deadline := time.Now().Add(pollTimeout)
+	for {
+		st := e.status()
+		if cond(st) {
+			return st
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("timed out waiting for %s (last status %s)", what, st)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // event is one line of `paneflow watch`.

@@ -131,3 +131,66 @@ func TestGeminiUntrusted(t *testing.T) {
 		t.Errorf("gemini asked the model %d times in an untrusted folder", n)
 	}
 }
+
+// TestCodexInteractive: the Codex TUI through the shim, with an approval
+// policy that asks before running a command: prompt → the command's
+// approval prompt → waiting_for_input from Codex's PermissionRequest hook
+// → approved → thinking with Bash → finished with last_result.
+func TestCodexInteractive(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	model := fakemodel.Start(t,
+		fakemodel.Turn{Calls: []fakemodel.Call{{Name: "exec_command", Args: map[string]any{"cmd": `node -e "console.log('from-' + 'codex-tui')"`,
+			"sandbox_permissions": "require_escalated", "justification": "Print a word outside the sandbox?"}}}},
+		fakemodel.Turn{Text: "Codex TUI done.", Hold: hold})
+	e := newEnv(t, model, options{setup: func(e *env) {
+		e.write(".codex/config.toml", "model = \"fake-model\"\nmodel_provider = \"fake\"\n\n[model_providers.fake]\nname = \"Fake\"\nbase_url = \""+
+			model.URL+"/v1\"\nwire_api = \"responses\"\n\n[projects.\""+e.project+"\"]\ntrust_level = \"trusted\"\n")
+	}})
+	prove(t, "codex", "permission wait", "yes")
+	e.typeLine("codex -a on-request -s workspace-write")
+	e.waitFor("the Codex prompt", func() bool {
+		out, _ := e.cli("read", "1")
+		return strings.Contains(out, "fake-model")
+	})
+	e.typeLine("run the node one-liner please")
+	st := e.waitStatus("the approval prompt", func(s status) bool { return s.State == "waiting_for_input" })
+	if !st.Hooked || st.Tool != "codex" || str(st.Message) == "" {
+		t.Errorf("status at the approval prompt = %s, want hooked codex waiting with a message", st)
+	}
+	var screen string
+	e.waitFor("Codex's approval dialog", func() bool {
+		screen, _ = e.cli("read", "1")
+		return strings.Contains(screen, "Yes, proceed")
+	})
+	// "Yes, proceed", key y.
+	e.mustCLI("send", "1", "y")
+	st = e.waitStatus("thinking after the approval", func(s status) bool {
+		return s.State == "thinking" && str(s.ActiveToolName) == "Bash"
+	})
+	close(hold)
+	e.waitStatus("finished", func(s status) bool { return s.State == "finished" && str(s.LastResult) == "Codex TUI done." })
+	e.typeLine("/quit")
+	evs := e.waitEvent("ai.session_end", func(ev event) bool { return ev.Type == "ai.session_end" })
+	e.inOrder(evs,
+		step("ai.prompt_submit", func(ev event) bool { return ev.Type == "ai.prompt_submit" }),
+		step("ai.tool_use Bash (PreToolUse)", func(ev event) bool { return ev.Type == "ai.tool_use" && str(ev.ActiveToolName) == "Bash" }),
+		step("ai.notification (PermissionRequest)", func(ev event) bool {
+			return ev.Type == "ai.notification" && str(ev.State) == "waiting_for_input" && strings.Contains(str(ev.Message), "from-")
+		}),
+		step("ai.tool_use Bash (PostToolUse)", func(ev event) bool { return ev.Type == "ai.tool_use" && str(ev.ActiveToolName) == "Bash" }),
+		step("ai.stop with last_result", func(ev event) bool { return ev.Type == "ai.stop" && str(ev.LastResult) == "Codex TUI done." }),
+		step("ai.exit 0", func(ev event) bool { return ev.Type == "ai.exit" && ev.ExitCode != nil && *ev.ExitCode == 0 }),
+		step("ai.session_end", func(ev event) bool { return ev.Type == "ai.session_end" }),
+	)
+	e.notStale("codex", *st.PID)
+	var sawResult bool
+	for _, r := range model.Requests() {
+		if r.Turn == 1 && strings.Contains(string(r.Body), "from-codex-tui") {
+			sawResult = true
+		}
+	}
+	if !sawResult {
+		t.Errorf("the model never got the approved command's output")
+	}
+}

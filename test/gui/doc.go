@@ -16,6 +16,12 @@
 // as artifacts in $PANEFLOW_ARTIFACTS, else test/gui/artifacts (ignored by
 // git), named after the test.
 //
+// TestClaudeSidebar (agent_test.go) runs the real Claude Code CLI, pinned
+// in scripts/agents.sh and installed by it into ~/.cache/paneflow/agents
+// when missing (`make test` runs `make agents` first), in a pane against
+// test/internal/fakemodel, with the launch shim and hook program built
+// from this tree; it fails, never skips, when the CLI cannot be had.
+//
 // BenchmarkGUI (make bench, scripts/bench.sh) measures rendering in its
 // own larger Xvfb: frame rate and frame cost while a 200x50 pane shows 30
 // MB of coloured output, that throughput against `paneflow serve`, idle

@@ -86,10 +86,14 @@ func testMain(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	// The installed layout: the CLI client, and next to it the headless
-	// server its `serve` hands over to (the benchmark's headless side).
+	// server its `serve` hands over to (the benchmark's headless side),
+	// the launch shim and the hook program (agent_test.go's real agent).
 	cliBin = filepath.Join(dir, "paneflow")
-	for _, b := range []struct{ out, tags string }{{cliBin, "nogui,client"}, {filepath.Join(dir, "paneflow-server"), "nogui"}} {
-		cmd := exec.Command("go", "build", "-tags", b.tags, "-o", b.out, "github.com/paneflow-go/paneflow/cmd/paneflow")
+	for _, b := range []struct{ out, tags, pkg string }{
+		{cliBin, "nogui,client", "cmd/paneflow"}, {filepath.Join(dir, "paneflow-server"), "nogui", "cmd/paneflow"},
+		{filepath.Join(dir, "paneflow-shim"), "nogui", "cmd/paneflow-shim"}, {filepath.Join(dir, "paneflow-ai-hook"), "nogui", "cmd/paneflow-ai-hook"},
+	} {
+		cmd := exec.Command("go", "build", "-tags", b.tags, "-o", b.out, "github.com/paneflow-go/paneflow/"+b.pkg)
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 		if err := cmd.Run(); err != nil {
