@@ -30,8 +30,15 @@ type Pane struct {
 	WorkspaceID uint64 // its workspace's id (PANEFLOW_WORKSPACE_ID)
 	Workspace   int    // its workspace's position in the list, 0-based
 	Name        string // its resolved display name
-	PID         int    // the process the pane runs (its PTY child); 0 once it exited
+	PID         int    // the process the pane runs (its PTY child); 0 once it exited, Starting before it runs
 }
+
+// Starting is the pid a [PaneSource] reports for a pane whose program is
+// still being started in the background (panes start their programs off
+// the caller's goroutine): not a process yet, and not exited either. The
+// conductor looks at such a pane again after its scan delay until the
+// program runs, so an agent that starts silently is still found.
+const Starting = -1
 
 // PaneSource tells the conductor about panes. The composition root
 // implements it over the workspace model; the conductor does not import
@@ -43,7 +50,8 @@ type PaneSource interface {
 	// for fleet.list and when a frame names a pane it has not heard of.
 	Panes() []Pane
 	// Process returns the pid of the process a pane runs (0 once it
-	// exited) and whether the pane is open. It must be cheap.
+	// exited, [Starting] while it is being started) and whether the pane
+	// is open. It must be cheap.
 	Process(surfaceID uint64) (pid int, open bool)
 }
 
@@ -118,7 +126,7 @@ type Conductor struct {
 type pane struct {
 	id          uint64
 	workspaceID uint64
-	pid         int         // the pane's process; 0 once it exited
+	pid         int         // the pane's process; 0 once it exited, Starting before it runs
 	exited      bool        // its process ended
 	detected    []detected  // agents the last scan found, nearest first
 	rootTool    string      // the agent that is the pane's own process, if any

@@ -93,7 +93,9 @@ func (c *Conductor) scan(id uint64) {
 				return ok && sameStart(d.Start, start)
 			})
 			c.applyScanLocked(p, found, checks)
-			if p.rescan {
+			// A program still being started has no tree to scan yet, and
+			// it may never print (an agent waiting silently): look again.
+			if p.rescan || pid == Starting {
 				p.rescan = false
 				c.scheduleScanLocked(p)
 			}

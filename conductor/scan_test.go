@@ -359,3 +359,32 @@ func TestUnhookedLaunch(t *testing.T) {
 		t.Errorf("status after a hook frame = %+v, want thinking, hooked, no reason", st)
 	}
 }
+
+// TestScanWhileStarting checks a pane whose program was still being
+// started when the conductor first looked: it is not taken for an exited
+// pane, and an agent that then starts in it without printing anything is
+// found by the scans that follow, with no output to trigger them.
+func TestScanWhileStarting(t *testing.T) {
+	h := newHarness(t, Options{})
+	h.panes.add(Pane{SurfaceID: 4, WorkspaceID: 1, Name: "new", PID: Starting})
+	h.event(bus.SurfaceCreated{SurfaceID: 4, WorkspaceID: 1})
+	h.clock.Advance(h.c.scanDelay)
+	h.clock.Advance(h.c.scanDelay)
+	if got := h.states(); len(got) != 0 {
+		t.Errorf("agent_state while the program starts = %q, want none", got)
+	}
+	// The program runs now, a silent agent (no SurfaceChanged follows).
+	h.procs.set(fakeProc{pid: 400, ppid: 1, start: 4000, comm: "claude", argv: []string{"claude"}})
+	h.panes.setPID(4, 400)
+	h.clock.Advance(h.c.scanDelay)
+	if got, want := h.states(), []string{"4:claude:>unknown_running"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("agent_state once the silent agent runs = %q, want %q", got, want)
+	}
+	// Running, it is no longer polled: quiet panes cost no scans.
+	cp := &countingProcs{procTable: h.procs}
+	h.c.procs = cp
+	h.clock.Advance(h.c.scanDelay * 10)
+	if n := cp.scans.Load(); n != 0 {
+		t.Errorf("scans of a quiet running pane = %d, want 0", n)
+	}
+}

@@ -239,7 +239,7 @@ func (p paneSource) Panes() []conductor.Pane {
 	for _, in := range infos {
 		pid := 0
 		if s, ok := p.m.Surface(in.ID); ok && !in.Exited {
-			pid = s.Terminal().Pid()
+			pid = surfacePID(s)
 		}
 		out = append(out, conductor.Pane{
 			SurfaceID: in.ID, WorkspaceID: in.WorkspaceID, Workspace: in.Workspace, Name: in.Name, PID: pid,
@@ -248,14 +248,31 @@ func (p paneSource) Panes() []conductor.Pane {
 	return out
 }
 
-// Process returns the pid of the process pane id runs, 0 once it exited.
+// Process returns the pid of the process pane id runs: 0 once it exited,
+// conductor.Starting while it is being started.
 func (p paneSource) Process(id uint64) (int, bool) {
 	s, ok := p.m.Surface(id)
 	if !ok {
 		return 0, false
 	}
+	return surfacePID(s), true
+}
+
+// surfacePID is the pid of s's program for the conductor: 0 once it
+// exited (or could not be started), conductor.Starting while the pane
+// still starts it in the background. Telling the two apart matters: a
+// pane whose program had not started yet when the conductor first looked
+// was taken for an exited one and never scanned again (an agent started
+// silently in a new pane on a loaded machine went undetected).
+func surfacePID(s *workspace.Surface) int {
 	if _, exited := s.Exited(); exited {
-		return 0, true
+		return 0
 	}
-	return s.Terminal().Pid(), true
+	t := s.Terminal()
+	select {
+	case <-t.Started():
+		return t.Pid()
+	default:
+		return conductor.Starting
+	}
 }
