@@ -133,6 +133,11 @@ type pane struct {
 	scanTimer   clock.Timer // pending scan
 	scanning    bool        // a scan is reading /proc
 	rescan      bool        // activity arrived during the scan
+	// startScans is how many more scans a new pane gets after its
+	// program runs, output or not: a shell's `-c` may still be about to
+	// exec the agent when the first scan looks, and an agent waiting
+	// silently prints nothing that would trigger another.
+	startScans int
 	// ended holds the launch shims that reported their agent's exit
 	// (ai.exit), by pid, with their start times: a shim lives on for a
 	// moment after that (its last frames, its config cleanup), and a scan
@@ -330,8 +335,13 @@ func (c *Conductor) paneCreated(id, workspaceID uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p := c.addPaneLocked(id, workspaceID, pid)
+	p.startScans = newPaneScans
 	c.scheduleScanLocked(p)
 }
+
+// newPaneScans is how many scans, one scan delay apart, a new pane gets
+// once its program runs, besides those its output triggers.
+const newPaneScans = 3
 
 // addPaneLocked returns the pane id, adding it if it is new.
 func (c *Conductor) addPaneLocked(id, workspaceID uint64, pid int) *pane {

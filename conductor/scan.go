@@ -94,7 +94,12 @@ func (c *Conductor) scan(id uint64) {
 			})
 			c.applyScanLocked(p, found, checks)
 			// A program still being started has no tree to scan yet, and
-			// it may never print (an agent waiting silently): look again.
+			// it may never print (an agent waiting silently): look again;
+			// so for the first scans of a new pane that found no agent.
+			if pid > 0 && p.startScans > 0 && len(found) == 0 {
+				p.startScans--
+				p.rescan = true
+			}
 			if p.rescan || pid == Starting {
 				p.rescan = false
 				c.scheduleScanLocked(p)

@@ -380,11 +380,42 @@ func TestScanWhileStarting(t *testing.T) {
 	if got, want := h.states(), []string{"4:claude:>unknown_running"}; strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("agent_state once the silent agent runs = %q, want %q", got, want)
 	}
-	// Running, it is no longer polled: quiet panes cost no scans.
+	// Found, it is no longer polled: quiet panes cost no scans.
 	cp := &countingProcs{procTable: h.procs}
 	h.c.procs = cp
 	h.clock.Advance(h.c.scanDelay * 10)
 	if n := cp.scans.Load(); n != 0 {
-		t.Errorf("scans of a quiet running pane = %d, want 0", n)
+		t.Errorf("scans of a quiet pane with its agent found = %d, want 0", n)
+	}
+}
+
+// TestScanNewPaneShellExec checks the first scans of a new pane: its
+// shell's `-c` had not yet exec'd the agent when the first scan looked,
+// and the agent prints nothing; a few more scans, bounded, find it.
+func TestScanNewPaneShellExec(t *testing.T) {
+	h := newHarness(t, Options{})
+	h.procs.set(fakeProc{pid: 400, ppid: 1, start: 4000, comm: "sh", argv: []string{"/bin/sh", "-c", "claude"}})
+	h.panes.add(Pane{SurfaceID: 4, WorkspaceID: 1, Name: "new", PID: 400})
+	h.event(bus.SurfaceCreated{SurfaceID: 4, WorkspaceID: 1})
+	h.clock.Advance(h.c.scanDelay)
+	if got := h.states(); len(got) != 0 {
+		t.Errorf("agent_state before the exec = %q, want none", got)
+	}
+	h.procs.set(fakeProc{pid: 400, ppid: 1, start: 4000, comm: "claude", argv: []string{"claude"}})
+	h.clock.Advance(h.c.scanDelay)
+	if got, want := h.states(), []string{"4:claude:>unknown_running"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("agent_state after the exec = %q, want %q", got, want)
+	}
+
+	// A new pane that stays a quiet shell is scanned newPaneScans more
+	// times, then no more.
+	cp := &countingProcs{procTable: h.procs}
+	h.c.procs = cp
+	h.procs.set(fakeProc{pid: 500, ppid: 1, start: 5000, comm: "sh", argv: []string{"/bin/sh"}})
+	h.panes.add(Pane{SurfaceID: 5, WorkspaceID: 1, Name: "quiet", PID: 500})
+	h.event(bus.SurfaceCreated{SurfaceID: 5, WorkspaceID: 1})
+	h.clock.Advance(h.c.scanDelay * 20)
+	if n := cp.scans.Load(); n != 1+newPaneScans {
+		t.Errorf("scans of a quiet new shell = %d, want %d", n, 1+newPaneScans)
 	}
 }
