@@ -62,6 +62,9 @@ var actionTitles = map[keymap.Action]string{
 	keymap.OpenComposer:          "Prompt composer",
 	keymap.OpenDiffView:          "Diff view of the focused pane's repository",
 	keymap.ToggleBroadcastMember: "Broadcast group: add or remove the focused pane",
+	keymap.OpenLaunchPad:         "Launch pad: workspace and flow specs",
+	keymap.QuickLaunch:           "Quick launch: an agent in a new worktree…",
+	keymap.NewFromTemplate:       "New workspace from template…",
 }
 
 // paletteItem is one row of the command palette.
@@ -401,4 +404,5 @@ func (s *shell) closeOverlaysLocked() {
 		s.ov.close()
 		s.ov = nil
 	}
+	s.closeLaunchOverlaysLocked()
 }
