@@ -368,9 +368,12 @@ func errorRows(data []byte, err error, loc flow.Location) []widget.TextGridRow {
 // selected one's plan or errors on the right, Launch, and the steps of
 // the flow launched last.
 type launchPad struct {
-	list    *pickList
-	entries []specEntry // every spec found
-	shown   []specEntry // those matching the query
+	query   *keyEntry
+	rows    *widget.List
+	cursor  int                                     // the selected row, -1 for none
+	items   map[widget.ListItemID]fyne.CanvasObject // the rows built last, for the probe
+	entries []specEntry                             // every spec found
+	shown   []specEntry                             // those matching the query
 	title   *widget.Label
 	status  *widget.Label
 	grid    *widget.TextGrid
@@ -383,6 +386,27 @@ type launchPad struct {
 	busy    bool          // a launch is under way
 	cancel  context.CancelFunc
 	pop     *popup
+}
+
+// relistLocked shows lp.shown afresh, nothing selected. The list's
+// selection callback does not run (it would take the shell's lock).
+func (lp *launchPad) relistLocked() {
+	cb := lp.rows.OnSelected
+	lp.rows.OnSelected = nil
+	lp.rows.UnselectAll()
+	lp.rows.OnSelected = cb
+	lp.cursor = -1
+	clear(lp.items)
+	lp.rows.Refresh()
+}
+
+// selectQuietLocked highlights row i without the selection callback.
+func (lp *launchPad) selectQuietLocked(i int) {
+	cb := lp.rows.OnSelected
+	lp.rows.OnSelected = nil
+	lp.rows.Select(i)
+	lp.rows.OnSelected = cb
+	lp.cursor = i
 }
 
 // cancelResolve stops a resolution in flight.
@@ -400,27 +424,79 @@ func (s *shell) openLaunchPadLocked() {
 		return
 	}
 	s.closeOverlaysLocked()
-	lp := &launchPad{list: newPickList("Filter specs by path…", s.guard)}
+	lp := &launchPad{query: newKeyEntry(false), cursor: -1, items: map[widget.ListItemID]fyne.CanvasObject{}}
+	lp.query.SetPlaceHolder("Filter specs by path…")
 	lp.entries = discoverSpecs(s.focusedCwdLocked(), specLibraryDir(), s.recentSpecsLocked())
 	lp.shown = lp.entries
 	fg := theme.Color(theme.ColorNameForeground)
 	muted := theme.Color(theme.ColorNamePlaceHolder)
-	lp.list.build = func(i int) fyne.CanvasObject {
-		e := lp.shown[i]
-		name := canvas.NewText(filepath.Base(e.Path), fg)
-		name.TextSize = nameSize + 1
-		return container.NewVBox(name, captionText(e.Kind+" · "+e.Origin+" · "+s.side.shortPath(filepath.Dir(e.Path)), muted))
-	}
-	lp.list.activate = func(i int) {
+	// A virtualised list: only the rows on screen are built, so opening
+	// costs the same with 20 specs or 2,000.
+	lp.rows = widget.NewList(
+		func() int { return len(lp.shown) },
+		func() fyne.CanvasObject {
+			name := canvas.NewText("", fg)
+			name.TextSize = nameSize + 1
+			return container.NewVBox(name, captionText("", muted))
+		},
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			if id >= len(lp.shown) {
+				return
+			}
+			e := lp.shown[id]
+			box := o.(*fyne.Container)
+			name, caption := box.Objects[0].(*canvas.Text), box.Objects[1].(*canvas.Text)
+			name.Text = filepath.Base(e.Path)
+			line := captionText(e.Kind+" · "+e.Origin+" · "+s.side.shortPath(filepath.Dir(e.Path)), muted)
+			caption.Text = line.Text
+			box.Refresh()
+			lp.items[id] = o
+		})
+	lp.rows.OnSelected = func(id widget.ListItemID) {
 		s.guard(func() {
-			if s.launch.pad == lp && i < len(lp.shown) {
-				lp.list.setCursor(i)
-				s.selectSpecLocked(lp, lp.shown[i])
+			if s.launch.pad == lp && id < len(lp.shown) && id != lp.cursor {
+				lp.cursor = id
+				s.selectSpecLocked(lp, lp.shown[id])
 			}
 		})
 	}
-	lp.list.dismiss = func() { s.guard(s.closeLaunchPadLocked) }
-	lp.list.query.OnChanged = func(q string) {
+	lp.query.onKey = func(ev *fyne.KeyEvent) bool {
+		move := 0
+		switch ev.Name {
+		case fyne.KeyDown:
+			move = 1
+		case fyne.KeyUp:
+			move = -1
+		case fyne.KeyPageDown:
+			move = 10
+		case fyne.KeyPageUp:
+			move = -10
+		case fyne.KeyReturn, fyne.KeyEnter:
+			s.guard(func() {
+				if s.launch.pad == lp && lp.sel != nil && lp.cursor >= 0 {
+					s.launchSelectedLocked(lp)
+				}
+			})
+			return true
+		case fyne.KeyEscape:
+			s.guard(s.closeLaunchPadLocked)
+			return true
+		default:
+			return false
+		}
+		to := -1
+		s.guard(func() {
+			if n := len(lp.shown); n > 0 {
+				to = min(max(lp.cursor+move, 0), n-1)
+			}
+		})
+		if to >= 0 {
+			lp.rows.Select(to) // OnSelected takes the lock
+			lp.rows.ScrollTo(to)
+		}
+		return true
+	}
+	lp.query.OnChanged = func(q string) {
 		s.guard(func() {
 			if s.launch.pad != lp {
 				return
@@ -432,10 +508,9 @@ func (s *shell) openLaunchPadLocked() {
 					lp.shown = append(lp.shown, e)
 				}
 			}
-			lp.list.setRows(len(lp.shown), 0)
+			lp.relistLocked()
 		})
 	}
-	lp.list.setRows(len(lp.shown), 0)
 
 	lp.title = widget.NewLabelWithStyle("Select a spec to see its plan", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	lp.title.Truncation = fyne.TextTruncateEllipsis
@@ -455,7 +530,7 @@ func (s *shell) openLaunchPadLocked() {
 	closeBtn.Importance = widget.LowImportance
 	header := widget.NewLabelWithStyle("Launch pad", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	top := container.NewBorder(nil, nil, header, container.NewHBox(open, quick, tmpl, closeBtn))
-	left := container.NewBorder(lp.list.query, nil, nil, nil, lp.list.scroll)
+	left := container.NewBorder(lp.query, nil, nil, nil, lp.rows)
 	run := container.NewBorder(nil, nil, nil, lp.stop, lp.runHead)
 	bottom := container.NewVBox(container.NewBorder(nil, nil, nil, lp.launch, lp.status), run, lp.runBox)
 	right := container.NewBorder(lp.title, bottom, nil, nil, container.NewScroll(lp.grid))
@@ -464,7 +539,7 @@ func (s *shell) openLaunchPadLocked() {
 	s.launch.pad = lp
 	s.showRunLocked()
 	csize := s.w.Canvas().Size()
-	lp.pop = s.showPopupLocked(container.NewBorder(top, nil, nil, nil, split), fyne.NewSize(min(csize.Width-40, 1100), csize.Height-40), lp.list.query)
+	lp.pop = s.showPopupLocked(container.NewBorder(top, nil, nil, nil, split), fyne.NewSize(min(csize.Width-40, 1100), csize.Height-40), lp.query)
 	s.probeLaunchPadLocked(lp)
 }
 
@@ -570,9 +645,11 @@ func (s *shell) addSpecLocked(lp *launchPad, path string) {
 	}
 	e := specEntry{Path: path, Kind: k, Origin: originOpened}
 	lp.entries = append([]specEntry{e}, slices.DeleteFunc(lp.entries, func(x specEntry) bool { return x.Path == path })...)
-	lp.list.query.SetText("") // OnChanged lists the entries again
+	lp.query.Text = "" // set quietly: OnChanged would take the lock
+	lp.query.Refresh()
 	lp.shown = lp.entries
-	lp.list.setRows(len(lp.shown), 0)
+	lp.relistLocked()
+	lp.selectQuietLocked(0)
 	s.selectSpecLocked(lp, e)
 }
 
@@ -837,9 +914,9 @@ func (s *shell) probeLaunchPadLocked(lp *launchPad) {
 			if s.launch.pad != lp {
 				return
 			}
-			for i, b := range lp.list.boxes {
-				if i < len(lp.shown) {
-					s.probeLocked("launchpad-row "+filepath.Base(lp.shown[i].Path), b)
+			for i, o := range lp.items {
+				if i < len(lp.shown) && o.Visible() {
+					s.probeLocked("launchpad-row "+filepath.Base(lp.shown[i].Path), o)
 				}
 			}
 			if !lp.launch.Disabled() {

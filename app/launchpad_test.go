@@ -92,18 +92,18 @@ func openPad(t *testing.T, h *harness) *launchPad {
 // plan or errors.
 func selectSpec(t *testing.T, h *harness, lp *launchPad, base string) *resolvedSpec {
 	t.Helper()
-	var box *tapBox
+	row := -1
 	h.s.guard(func() {
 		for i, e := range lp.shown {
 			if filepath.Base(e.Path) == base {
-				box = lp.list.boxes[i]
+				row = i
 			}
 		}
 	})
-	if box == nil {
+	if row < 0 {
 		t.Fatalf("%s is not listed", base)
 	}
-	test.Tap(box)
+	lp.rows.Select(row) // as a click does
 	var r *resolvedSpec
 	h.waitFor(base+" resolved", func() bool {
 		r = lp.sel
@@ -142,10 +142,10 @@ agent = "no-such-agent"
 	writeFile(t, filepath.Join(lib, "typo.workspace.toml"), "[[panes]]\ncomand = \"sh\"\n")
 	lp := openPad(t, h)
 	h.s.guard(func() {
-		if len(lp.entries) != 3 || len(lp.list.boxes) != 3 {
+		if len(lp.entries) != 3 || lp.rows.Length() != 3 {
 			t.Fatalf("%d specs listed, want 3: %v", len(lp.entries), lp.entries)
 		}
-		if h.s.w.Canvas().Focused() != lp.list.query {
+		if h.s.w.Canvas().Focused() != lp.query {
 			t.Fatal("the filter field has no focus")
 		}
 	})
@@ -229,13 +229,18 @@ agent = "no-such-agent"
 		}
 	})
 	// Typing filters; Escape closes.
-	typeInto(lp.list.query, "typo")
+	typeInto(lp.query, "typo")
 	h.s.guard(func() {
-		if len(lp.shown) != 1 || len(lp.list.boxes) != 1 {
+		if len(lp.shown) != 1 || lp.rows.Length() != 1 {
 			t.Fatalf("filter shows %v", lp.shown)
 		}
 	})
-	lp.list.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	// Down selects the row (its errors show); Escape closes.
+	lp.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	h.waitFor("typo selected by key", func() bool {
+		return lp.sel != nil && filepath.Base(lp.sel.entry.Path) == "typo.workspace.toml"
+	})
+	lp.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	h.s.guard(func() {
 		if h.s.launch.pad != nil {
 			t.Fatal("Escape did not close the launch pad")
