@@ -903,34 +903,61 @@ func (s *shell) showRunLocked() {
 }
 
 // probeLaunchPadLocked writes where the launch pad's rows and buttons
-// are on the window, in pixels, when PANEFLOW_RENDER_PROBE=1 (the GUI
-// tests click them with xdotool). It waits a frame, for the layout.
+// are on the window, in pixels, when PANEFLOW_UI_PROBE=1 (the GUI
+// tests click them with xdotool). A widget has a place only once it was
+// drawn, so it tries again each loop pass until everything has one.
 func (s *shell) probeLaunchPadLocked(lp *launchPad) {
-	if os.Getenv("PANEFLOW_RENDER_PROBE") != "1" {
+	if os.Getenv("PANEFLOW_UI_PROBE") != "1" {
 		return
 	}
+	s.probeLater(func() (bool, []string) {
+		if s.launch.pad != lp {
+			return true, nil
+		}
+		var lines []string
+		ok := len(lp.items) > 0 || len(lp.shown) == 0
+		for i, o := range lp.items {
+			if i < len(lp.shown) && o.Visible() {
+				l, found := s.probeLineLocked("launchpad-row "+filepath.Base(lp.shown[i].Path), o)
+				ok = ok && found
+				lines = append(lines, l)
+			}
+		}
+		if !lp.launch.Disabled() {
+			l, found := s.probeLineLocked("launchpad-launch", lp.launch)
+			ok = ok && found
+			lines = append(lines, l)
+		}
+		return ok, lines
+	}, 300)
+}
+
+// probeLater runs probe on the UI goroutine holding the lock until it
+// reports that every widget it looks at has been placed (or tries runs
+// out), then writes its lines to stderr.
+func (s *shell) probeLater(probe func() (bool, []string), tries int) {
 	s.post(func() {
 		s.guard(func() {
-			if s.launch.pad != lp {
+			ok, lines := probe()
+			if !ok && tries > 1 {
+				s.probeLater(probe, tries-1)
 				return
 			}
-			for i, o := range lp.items {
-				if i < len(lp.shown) && o.Visible() {
-					s.probeLocked("launchpad-row "+filepath.Base(lp.shown[i].Path), o)
-				}
-			}
-			if !lp.launch.Disabled() {
-				s.probeLocked("launchpad-launch", lp.launch)
+			for _, l := range lines {
+				fmt.Fprintln(os.Stderr, l)
 			}
 		})
 	})
 }
 
-// probeLocked writes one "ui-probe" line: what, then the centre of o in
-// window pixels.
-func (s *shell) probeLocked(what string, o fyne.CanvasObject) {
+// probeLineLocked is one "ui-probe" line: what, then the centre of o in
+// window pixels; found is false while o has not been drawn yet.
+func (s *shell) probeLineLocked(what string, o fyne.CanvasObject) (line string, found bool) {
+	if s.a.Driver().CanvasForObject(o) == nil {
+		return "", false
+	}
 	pos := s.a.Driver().AbsolutePositionForObject(o)
 	size := o.Size()
 	sc := s.w.Canvas().Scale()
-	fmt.Fprintf(os.Stderr, "ui-probe %s x=%d y=%d\n", what, int((pos.X+size.Width/2)*sc), int((pos.Y+size.Height/2)*sc))
+	return fmt.Sprintf("ui-probe %s x=%d y=%d", what, int((pos.X+size.Width/2)*sc), int((pos.Y+size.Height/2)*sc)), true
 }

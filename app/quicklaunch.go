@@ -240,8 +240,11 @@ func (s *shell) findAgentLaunchers() {
 	agents := installedAgents(exec.LookPath)
 	s.do(func() {
 		s.side.setAgentLaunchers(agents, func(a installedAgent) { s.guard(func() { s.launchAgentPaneLocked(a) }) })
-		if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
-			s.post(func() { s.guard(func() { s.probeLocked("sidebar-launch-pad", s.side.launchPad) }) })
+		if os.Getenv("PANEFLOW_UI_PROBE") == "1" {
+			s.probeLater(func() (bool, []string) {
+				l, ok := s.probeLineLocked("sidebar-launch-pad", s.side.launchPad)
+				return ok, []string{l}
+			}, 300)
 		}
 	})
 }
