@@ -316,7 +316,14 @@ func (s *shell) refreshOverviewLocked(cursor int) {
 		title += fmt.Sprintf(", %d waiting", waiting)
 	}
 	ov.header.SetText(title)
-	ov.list.setRows(len(ov.rows), cursor)
+	// Only rows whose text changed are built again: with 100 agents an
+	// update that moves one of them costs a few rows, not a hundred.
+	keys := make([]string, len(ov.rows))
+	for i, r := range ov.rows {
+		h, where, extra := s.overviewRowText(r)
+		keys[i] = r.State + "\x00" + h + "\x00" + where + "\x00" + extra
+	}
+	ov.list.setRowsKeyed(keys, cursor)
 	if ov.tick != nil {
 		ov.tick.Stop()
 	}
@@ -329,21 +336,17 @@ func (s *shell) refreshOverviewLocked(cursor int) {
 	})
 }
 
-// overviewRowLocked draws row i of ov.
-func (s *shell) overviewRowLocked(ov *overview, i int) fyne.CanvasObject {
-	r := ov.rows[i]
-	fg := theme.Color(theme.ColorNameForeground)
-	muted := theme.Color(theme.ColorNamePlaceHolder)
+// overviewRowText is what row r of the overview says: its heading
+// (glyph, tool, state, time in state), where it is, and the question or
+// last result ("" for none).
+func (s *shell) overviewRowText(r agentRow) (head, where, extra string) {
 	glyph, _ := statusLine(bus.AgentState{State: r.State, ActiveToolName: r.Tool2})
-	col := statusColor(paneRow{Waiting: r.State == stateWaiting, Glyph: glyph})
 	age := ""
 	if !r.Since.IsZero() {
 		age = " · " + shortDuration(s.agents.clock().Sub(r.Since))
 	}
-	head := canvas.NewText(fmt.Sprintf("%s %s — %s", glyph, r.Tool, stateText(r))+age, col)
-	head.TextStyle.Bold = r.State == stateWaiting
-	head.TextSize = nameSize + 1
-	where := fmt.Sprintf("%s / %s", r.Workspace, r.Pane)
+	head = fmt.Sprintf("%s %s — %s", glyph, r.Tool, stateText(r)) + age
+	where = fmt.Sprintf("%s / %s", r.Workspace, r.Pane)
 	if r.Branch != "" {
 		kind := "branch"
 		if r.Worktree {
@@ -354,12 +357,29 @@ func (s *shell) overviewRowLocked(ov *overview, i int) fyne.CanvasObject {
 	if r.Cwd != "" {
 		where += " · " + s.side.shortPath(r.Cwd)
 	}
-	lines := []fyne.CanvasObject{head, captionText(where, muted)}
 	switch {
 	case r.State == stateWaiting && r.Question != "":
-		lines = append(lines, captionText("“"+r.Question+"”", fg))
+		extra = "“" + r.Question + "”"
 	case r.Result != "":
-		lines = append(lines, captionText("last result: "+r.Result, fg))
+		extra = "last result: " + r.Result
+	}
+	return head, where, extra
+}
+
+// overviewRowLocked draws row i of ov.
+func (s *shell) overviewRowLocked(ov *overview, i int) fyne.CanvasObject {
+	r := ov.rows[i]
+	fg := theme.Color(theme.ColorNameForeground)
+	muted := theme.Color(theme.ColorNamePlaceHolder)
+	glyph, _ := statusLine(bus.AgentState{State: r.State, ActiveToolName: r.Tool2})
+	col := statusColor(paneRow{Waiting: r.State == stateWaiting, Glyph: glyph})
+	h, where, extra := s.overviewRowText(r)
+	head := canvas.NewText(h, col)
+	head.TextStyle.Bold = r.State == stateWaiting
+	head.TextSize = nameSize + 1
+	lines := []fyne.CanvasObject{head, captionText(where, muted)}
+	if extra != "" {
+		lines = append(lines, captionText(extra, fg))
 	}
 	return container.NewVBox(lines...)
 }

@@ -198,6 +198,8 @@ type pickList struct {
 	boxes  []*tapBox
 	cursor int
 	n      int
+	// keys describe the rows shown (setRowsKeyed), nil when unknown.
+	keys []string
 	// lock runs f holding the shell's lock (shell.guard); activate runs
 	// row i and dismiss closes the list, taking the lock themselves;
 	// build makes row i.
@@ -245,6 +247,7 @@ func newPickList(placeholder string, lock func(func())) *pickList {
 
 // setRows shows n rows built by build, the cursor on row cursor.
 func (p *pickList) setRows(n, cursor int) {
+	p.keys = nil
 	p.n = n
 	p.boxes = p.boxes[:0]
 	objs := make([]fyne.CanvasObject, 0, n)
@@ -265,6 +268,28 @@ func (p *pickList) setRows(n, cursor int) {
 	p.rows.Refresh()
 	p.cursor = -1
 	p.setCursor(min(max(cursor, 0), max(n-1, 0)))
+}
+
+// setRowsKeyed shows len(keys) rows, keys[i] describing what row i shows:
+// with as many rows as before only those whose key changed are built
+// again (build(i) replaces their content), else every row is. The cursor
+// goes to row cursor.
+func (p *pickList) setRowsKeyed(keys []string, cursor int) {
+	if p.keys == nil || len(keys) != len(p.keys) || len(p.boxes) != len(keys) {
+		p.setRows(len(keys), cursor)
+		p.keys = keys
+		return
+	}
+	for i, k := range keys {
+		if k == p.keys[i] {
+			continue
+		}
+		pad := p.boxes[i].content.(*fyne.Container)
+		pad.Objects[0] = p.build(i)
+		pad.Refresh()
+	}
+	p.keys = keys
+	p.setCursor(min(max(cursor, 0), max(len(keys)-1, 0)))
 }
 
 // move moves the cursor by d rows, stopping at the ends.
