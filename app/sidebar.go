@@ -291,6 +291,7 @@ type tapBox struct {
 	content fyne.CanvasObject
 	bg      *canvas.Rectangle
 	onTap   func()
+	row     int // the row it shows, in a virtualised pickList
 }
 
 func newTapBox(content fyne.CanvasObject, onTap func()) *tapBox {
