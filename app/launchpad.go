@@ -222,6 +222,9 @@ type launchState struct {
 	recent []string      // recently used spec files, newest first
 	// recentLoaded says recent was read from its file.
 	recentLoaded bool
+	// agents are the agents found on PATH (once, at start: findAgentLaunchers).
+	agents      []installedAgent
+	agentsFound bool
 }
 
 // launchOverlayOpenLocked reports whether one of the launch views is open

@@ -32,7 +32,8 @@ type installedAgent struct {
 }
 
 // installedAgents lists the recognised agents found on PATH, in flow's
-// order. It stats PATH's directories: call it off the UI goroutine.
+// order. It stats PATH's directories: the shell calls it once, off the UI
+// goroutine, at start (findAgentLaunchers), and the views use that list.
 func installedAgents(lookPath func(string) (string, error)) []installedAgent {
 	var out []installedAgent
 	for _, a := range flow.Agents() {
@@ -43,6 +44,15 @@ func installedAgents(lookPath func(string) (string, error)) []installedAgent {
 		out = append(out, installedAgent{Tag: a.Tag, Name: agentName(a.Tag), Command: cmd})
 	}
 	return out
+}
+
+// installedAgentsLocked is the installed agents as found at start
+// (findAgentLaunchers), or looked up now if that has not finished.
+func (s *shell) installedAgentsLocked() []installedAgent {
+	if !s.launch.agentsFound {
+		s.launch.agents, s.launch.agentsFound = installedAgents(exec.LookPath), true
+	}
+	return s.launch.agents
 }
 
 // quickSplit are the surface.split params quick launch and the agent
@@ -124,7 +134,7 @@ func (s *shell) openQuickLaunchLocked() {
 	}
 	dir := s.focusedCwdLocked()
 	s.closeOverlaysLocked()
-	q := &quickLaunch{dir: dir, agents: installedAgents(exec.LookPath)}
+	q := &quickLaunch{dir: dir, agents: s.installedAgentsLocked()}
 	var names []string
 	for _, a := range q.agents {
 		names = append(names, a.Name)
@@ -239,6 +249,7 @@ func (s *shell) submitQuickLaunchLocked(q *quickLaunch) {
 func (s *shell) findAgentLaunchers() {
 	agents := installedAgents(exec.LookPath)
 	s.do(func() {
+		s.launch.agents, s.launch.agentsFound = agents, true
 		s.side.setAgentLaunchers(agents, func(a installedAgent) { s.guard(func() { s.launchAgentPaneLocked(a) }) })
 		if os.Getenv("PANEFLOW_UI_PROBE") == "1" {
 			s.probeLater(func() (bool, []string) {
@@ -342,7 +353,7 @@ func (s *shell) openTemplateLocked() {
 	}
 	dir := s.focusedCwdLocked()
 	s.closeOverlaysLocked()
-	t := &templateView{agents: installedAgents(exec.LookPath)}
+	t := &templateView{agents: s.installedAgentsLocked()}
 	var names []string
 	for _, a := range t.agents {
 		names = append(names, a.Name)
