@@ -322,8 +322,8 @@ func (p *pickList) setRows(n, cursor int) {
 
 // setRowsKeyed shows len(keys) rows, keys[i] describing what row i shows:
 // with as many rows as before only those whose key changed are built
-// again (build(i) replaces their content), else every row is. The cursor
-// goes to row cursor.
+// again (build(i) replaces their content; a virtual list refills them),
+// else every row is. The cursor goes to row cursor.
 func (p *pickList) setRowsKeyed(keys []string, cursor int) {
 	if p.virt != nil && p.keys != nil && len(keys) == len(p.keys) {
 		for i, k := range keys {
