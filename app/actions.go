@@ -173,6 +173,12 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.openDiffLocked()
 	case keymap.ToggleBroadcastMember:
 		s.toggleBroadcastLocked()
+	case keymap.OpenLaunchPad:
+		s.openLaunchPadLocked()
+	case keymap.QuickLaunch:
+		s.openQuickLaunchLocked()
+	case keymap.NewFromTemplate:
+		s.openTemplateLocked()
 	case keymap.TerminalCopy:
 		if v != nil {
 			v.Copy()

@@ -138,6 +138,7 @@ type shell struct {
 	ov             *overview               // the open agents overview, nil when closed
 	comp           *composer               // the prompt composer (hidden when closed)
 	dv             *diffView               // the open Diff view, nil when closed
+	launch         launchState             // the launch pad, quick launch and template views, the running flow
 	queued         map[uint64]queuedPrompt // prompts waiting for their pane's agent to stop thinking
 	groups         map[uint64]string       // each pane's broadcast group, if any
 	lastGroup      string                  // the group name used last
@@ -357,6 +358,8 @@ func (s *shell) buildWindowLocked() {
 			s.guard(func() { s.banner.show("open " + u.String() + ": " + err.Error()) })
 		}
 	}
+	s.side.onLaunchPad = func() { s.guard(s.openLaunchPadLocked) }
+	go s.findAgentLaunchers()
 	s.banner = newBanner()
 	for _, m := range s.startMsgs {
 		s.banner.show(m)
@@ -648,7 +651,7 @@ func (s *shell) viewLocked(id uint64) *termview.View {
 // is open it keeps the keyboard: the model's events do not take it away.
 func (s *shell) focusViewLocked(id uint64) {
 	v := s.views[id]
-	if v == nil || s.quitting || s.pal != nil || s.ov != nil || s.dv != nil || (s.comp != nil && s.comp.pane != 0) {
+	if v == nil || s.quitting || s.pal != nil || s.ov != nil || s.dv != nil || (s.comp != nil && s.comp.pane != 0) || s.launchOverlayOpenLocked() {
 		return
 	}
 	s.selfFocus.Store(id)

@@ -241,7 +241,15 @@ func (s *shell) openOverviewLocked() {
 		return
 	}
 	s.closeOverlaysLocked()
-	ov := &overview{list: newPickList("Search agents, panes, questions, branches…", s.guard), branches: map[string][2]string{}}
+	ov := &overview{branches: map[string][2]string{}}
+	// Virtualised: with 100 agents only the rows on screen exist, so an
+	// update refills a few and a frame paints a few.
+	ov.list = newVirtualPickList("Search agents, panes, questions, branches…", s.guard, overviewRowTemplate,
+		func(i int, o fyne.CanvasObject) {
+			if i < len(ov.rows) {
+				s.fillOverviewRowLocked(ov.rows[i], o)
+			}
+		})
 	ov.header = widget.NewLabelWithStyle("Agents", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	ov.filter = widget.NewRadioGroup(overviewFilters, nil)
 	ov.filter.Horizontal = true
@@ -249,7 +257,6 @@ func (s *shell) openOverviewLocked() {
 	ov.filter.SetSelected(filterAll)
 	ov.filter.OnChanged = func(string) { s.guard(func() { s.refreshOverviewLocked(0) }) }
 	ov.list.query.OnChanged = func(string) { s.guard(func() { s.refreshOverviewLocked(0) }) }
-	ov.list.build = func(i int) fyne.CanvasObject { return s.overviewRowLocked(ov, i) }
 	ov.list.activate = func(i int) {
 		s.guard(func() {
 			if s.ov != ov || i >= len(ov.rows) {
@@ -262,7 +269,7 @@ func (s *shell) openOverviewLocked() {
 	}
 	ov.list.dismiss = func() { s.guard(s.closeOverviewLocked) }
 	s.ov = ov
-	body := container.NewBorder(container.NewVBox(ov.header, ov.list.query, ov.filter), nil, nil, nil, ov.list.scroll)
+	body := container.NewBorder(container.NewVBox(ov.header, ov.list.query, ov.filter), nil, nil, nil, ov.list.view())
 	s.refreshOverviewLocked(0)
 	ov.pop = s.showPopupLocked(body, fyne.NewSize(760, 560), ov.list.query)
 }
@@ -316,7 +323,14 @@ func (s *shell) refreshOverviewLocked(cursor int) {
 		title += fmt.Sprintf(", %d waiting", waiting)
 	}
 	ov.header.SetText(title)
-	ov.list.setRows(len(ov.rows), cursor)
+	// Only rows whose text changed are built again: with 100 agents an
+	// update that moves one of them costs a few rows, not a hundred.
+	keys := make([]string, len(ov.rows))
+	for i, r := range ov.rows {
+		h, where, extra := s.overviewRowText(r)
+		keys[i] = r.State + "\x00" + h + "\x00" + where + "\x00" + extra
+	}
+	ov.list.setRowsKeyed(keys, cursor)
 	if ov.tick != nil {
 		ov.tick.Stop()
 	}
@@ -329,21 +343,17 @@ func (s *shell) refreshOverviewLocked(cursor int) {
 	})
 }
 
-// overviewRowLocked draws row i of ov.
-func (s *shell) overviewRowLocked(ov *overview, i int) fyne.CanvasObject {
-	r := ov.rows[i]
-	fg := theme.Color(theme.ColorNameForeground)
-	muted := theme.Color(theme.ColorNamePlaceHolder)
+// overviewRowText is what row r of the overview says: its heading
+// (glyph, tool, state, time in state), where it is, and the question or
+// last result ("" for none).
+func (s *shell) overviewRowText(r agentRow) (head, where, extra string) {
 	glyph, _ := statusLine(bus.AgentState{State: r.State, ActiveToolName: r.Tool2})
-	col := statusColor(paneRow{Waiting: r.State == stateWaiting, Glyph: glyph})
 	age := ""
 	if !r.Since.IsZero() {
 		age = " · " + shortDuration(s.agents.clock().Sub(r.Since))
 	}
-	head := canvas.NewText(fmt.Sprintf("%s %s — %s", glyph, r.Tool, stateText(r))+age, col)
-	head.TextStyle.Bold = r.State == stateWaiting
-	head.TextSize = nameSize + 1
-	where := fmt.Sprintf("%s / %s", r.Workspace, r.Pane)
+	head = fmt.Sprintf("%s %s — %s", glyph, r.Tool, stateText(r)) + age
+	where = fmt.Sprintf("%s / %s", r.Workspace, r.Pane)
 	if r.Branch != "" {
 		kind := "branch"
 		if r.Worktree {
@@ -354,14 +364,41 @@ func (s *shell) overviewRowLocked(ov *overview, i int) fyne.CanvasObject {
 	if r.Cwd != "" {
 		where += " · " + s.side.shortPath(r.Cwd)
 	}
-	lines := []fyne.CanvasObject{head, captionText(where, muted)}
 	switch {
 	case r.State == stateWaiting && r.Question != "":
-		lines = append(lines, captionText("“"+r.Question+"”", fg))
+		extra = "“" + r.Question + "”"
 	case r.Result != "":
-		lines = append(lines, captionText("last result: "+r.Result, fg))
+		extra = "last result: " + r.Result
 	}
-	return container.NewVBox(lines...)
+	return head, where, extra
+}
+
+// overviewRowTemplate is an empty overview row: a heading and two
+// caption lines.
+func overviewRowTemplate() fyne.CanvasObject {
+	head := canvas.NewText("", theme.Color(theme.ColorNameForeground))
+	head.TextSize = nameSize + 1
+	return container.NewVBox(head, captionText("", theme.Color(theme.ColorNamePlaceHolder)), captionText("", theme.Color(theme.ColorNameForeground)))
+}
+
+// fillOverviewRowLocked shows r in o, made by overviewRowTemplate. It
+// runs on the UI goroutine, from the list's refresh (under the shell's
+// lock when the shell refreshes it).
+func (s *shell) fillOverviewRowLocked(r agentRow, o fyne.CanvasObject) {
+	box := o.(*fyne.Container)
+	head, where, extra := box.Objects[0].(*canvas.Text), box.Objects[1].(*canvas.Text), box.Objects[2].(*canvas.Text)
+	glyph, _ := statusLine(bus.AgentState{State: r.State, ActiveToolName: r.Tool2})
+	h, w, x := s.overviewRowText(r)
+	head.Text, head.Color = h, statusColor(paneRow{Waiting: r.State == stateWaiting, Glyph: glyph})
+	head.TextStyle.Bold = r.State == stateWaiting
+	where.Text = captionText(w, nil).Text
+	extra.Text = captionText(x, nil).Text
+	if x == "" {
+		extra.Hide()
+	} else {
+		extra.Show()
+	}
+	box.Refresh()
 }
 
 // captionText is one line of small text, cut to 110 runes.

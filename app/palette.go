@@ -62,6 +62,9 @@ var actionTitles = map[keymap.Action]string{
 	keymap.OpenComposer:          "Prompt composer",
 	keymap.OpenDiffView:          "Diff view of the focused pane's repository",
 	keymap.ToggleBroadcastMember: "Broadcast group: add or remove the focused pane",
+	keymap.OpenLaunchPad:         "Launch pad: workspace and flow specs",
+	keymap.QuickLaunch:           "Quick launch: an agent in a new worktree…",
+	keymap.NewFromTemplate:       "New workspace from template…",
 }
 
 // paletteItem is one row of the command palette.
@@ -195,6 +198,13 @@ type pickList struct {
 	boxes  []*tapBox
 	cursor int
 	n      int
+	// keys describe the rows shown (setRowsKeyed), nil when unknown.
+	keys []string
+	// virt, when set, shows the rows in a virtualised list instead of
+	// rows/scroll/boxes: only rows on screen exist, filled by fill
+	// (newVirtualPickList).
+	virt *widget.List
+	fill func(i int, o fyne.CanvasObject)
 	// lock runs f holding the shell's lock (shell.guard); activate runs
 	// row i and dismiss closes the list, taking the lock themselves;
 	// build makes row i.
@@ -240,8 +250,54 @@ func newPickList(placeholder string, lock func(func())) *pickList {
 	return p
 }
 
+// newVirtualPickList is a pickList whose rows live in a widget.List:
+// template makes an empty row, fill(i, o) shows row i in o (made by
+// template). Opening and updating it cost the rows on screen, not all.
+func newVirtualPickList(placeholder string, lock func(func()), template func() fyne.CanvasObject, fill func(i int, o fyne.CanvasObject)) *pickList {
+	p := newPickList(placeholder, lock)
+	p.fill = fill
+	p.virt = widget.NewList(
+		func() int { return p.n },
+		func() fyne.CanvasObject {
+			var b *tapBox
+			b = newTapBox(container.New(layout.NewCustomPaddedLayout(3, 3, 6, 6), template()), func() {
+				if p.activate != nil {
+					p.activate(b.row)
+				}
+			})
+			return b
+		},
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			b := o.(*tapBox)
+			b.row = id
+			if id < p.n {
+				p.fill(id, b.content.(*fyne.Container).Objects[0])
+			}
+			b.setHighlight(id == p.cursor)
+		})
+	return p
+}
+
+// view is the object showing the rows.
+func (p *pickList) view() fyne.CanvasObject {
+	if p.virt != nil {
+		return p.virt
+	}
+	return p.scroll
+}
+
 // setRows shows n rows built by build, the cursor on row cursor.
 func (p *pickList) setRows(n, cursor int) {
+	p.keys = nil
+	if p.virt != nil {
+		p.n = n
+		p.cursor = min(max(cursor, 0), max(n-1, 0))
+		p.virt.Refresh()
+		if n > 0 {
+			p.virt.ScrollTo(p.cursor)
+		}
+		return
+	}
 	p.n = n
 	p.boxes = p.boxes[:0]
 	objs := make([]fyne.CanvasObject, 0, n)
@@ -264,6 +320,38 @@ func (p *pickList) setRows(n, cursor int) {
 	p.setCursor(min(max(cursor, 0), max(n-1, 0)))
 }
 
+// setRowsKeyed shows len(keys) rows, keys[i] describing what row i shows:
+// with as many rows as before only those whose key changed are built
+// again (build(i) replaces their content; a virtual list refills them),
+// else every row is. The cursor goes to row cursor.
+func (p *pickList) setRowsKeyed(keys []string, cursor int) {
+	if p.virt != nil && p.keys != nil && len(keys) == len(p.keys) {
+		for i, k := range keys {
+			if k != p.keys[i] {
+				p.virt.RefreshItem(i)
+			}
+		}
+		p.keys = keys
+		p.setCursor(min(max(cursor, 0), max(len(keys)-1, 0)))
+		return
+	}
+	if p.keys == nil || len(keys) != len(p.keys) || len(p.boxes) != len(keys) || p.virt != nil {
+		p.setRows(len(keys), cursor)
+		p.keys = keys
+		return
+	}
+	for i, k := range keys {
+		if k == p.keys[i] {
+			continue
+		}
+		pad := p.boxes[i].content.(*fyne.Container)
+		pad.Objects[0] = p.build(i)
+		pad.Refresh()
+	}
+	p.keys = keys
+	p.setCursor(min(max(cursor, 0), max(len(keys)-1, 0)))
+}
+
 // move moves the cursor by d rows, stopping at the ends.
 func (p *pickList) move(d int) {
 	if p.n == 0 {
@@ -273,6 +361,18 @@ func (p *pickList) move(d int) {
 }
 
 func (p *pickList) setCursor(i int) {
+	if p.virt != nil {
+		old := p.cursor
+		p.cursor = i
+		if old >= 0 && old < p.n && old != i {
+			p.virt.RefreshItem(old)
+		}
+		if i >= 0 && i < p.n {
+			p.virt.RefreshItem(i)
+			p.virt.ScrollTo(i)
+		}
+		return
+	}
 	if p.cursor >= 0 && p.cursor < len(p.boxes) {
 		p.boxes[p.cursor].setHighlight(false)
 	}
@@ -401,4 +501,5 @@ func (s *shell) closeOverlaysLocked() {
 		s.ov.close()
 		s.ov = nil
 	}
+	s.closeLaunchOverlaysLocked()
 }

@@ -105,6 +105,11 @@ type sidebar struct {
 	agents  *widget.Button    // opens the agents overview; its label counts them
 	onPort  func(port string) // a port chip was tapped; nil shows none
 	home    func() string     // the home directory, to shorten paths
+	// launchPad opens the launch pad (onLaunchPad); launchers holds one
+	// button per installed agent (setAgentLaunchers).
+	launchPad   *widget.Button
+	onLaunchPad func()
+	launchers   *fyne.Container
 }
 
 func newSidebar(onWS func(int), onPane func(uint64), onNewWS, onAgents func(), home string) *sidebar {
@@ -119,7 +124,15 @@ func newSidebar(onWS func(int), onPane func(uint64), onNewWS, onAgents func(), h
 	width := canvas.NewRectangle(color.Transparent)
 	width.SetMinSize(fyne.NewSize(sidebarWidth, 0))
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameHeaderBackground))
-	sb.root = container.NewStack(bg, width, container.NewBorder(container.NewVBox(sb.agents, header), nil, nil, nil, container.NewVScroll(sb.list)))
+	sb.launchPad = widget.NewButtonWithIcon("Launch pad", theme.MediaPlayIcon(), func() {
+		if sb.onLaunchPad != nil {
+			sb.onLaunchPad()
+		}
+	})
+	sb.launchPad.Importance = widget.LowImportance
+	sb.launchPad.Alignment = widget.ButtonAlignLeading
+	sb.launchers = container.NewGridWrap(fyne.NewSize(sidebarWidth/2-6, 30))
+	sb.root = container.NewStack(bg, width, container.NewBorder(container.NewVBox(sb.agents, sb.launchPad, sb.launchers, header), nil, nil, nil, container.NewVScroll(sb.list)))
 	return sb
 }
 
@@ -278,6 +291,7 @@ type tapBox struct {
 	content fyne.CanvasObject
 	bg      *canvas.Rectangle
 	onTap   func()
+	row     int // the row it shows, in a virtualised pickList
 }
 
 func newTapBox(content fyne.CanvasObject, onTap func()) *tapBox {
@@ -306,4 +320,18 @@ func (b *tapBox) Tapped(*fyne.PointEvent) {
 // CreateRenderer is part of fyne.Widget.
 func (b *tapBox) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(container.NewStack(b.bg, b.content))
+}
+
+// setAgentLaunchers shows one button per installed agent; a tap runs
+// launch with it.
+func (sb *sidebar) setAgentLaunchers(agents []installedAgent, launch func(installedAgent)) {
+	objs := make([]fyne.CanvasObject, 0, len(agents))
+	for _, a := range agents {
+		b := widget.NewButtonWithIcon(a.Name, theme.ContentAddIcon(), func() { launch(a) })
+		b.Importance = widget.LowImportance
+		b.Alignment = widget.ButtonAlignLeading
+		objs = append(objs, b)
+	}
+	sb.launchers.Objects = objs
+	sb.launchers.Refresh()
 }

@@ -54,6 +54,10 @@ func newSplitArea(onRatios func(path []int, ratios []float64)) *splitArea {
 // setTree shows tree with the given pane widgets, zoomed pane and focused
 // pane, reusing the widgets it already shows.
 func (a *splitArea) setTree(tree *workspace.LayoutNode, views map[uint64]fyne.CanvasObject, zoom, focus uint64) {
+	// The area changes its tree's ratios (drags) and the bus reader still
+	// compares the snapshot that holds tree with the next one: it works
+	// on its own copy.
+	tree = cloneLayout(tree)
 	// A divider being dragged keeps its own ratios: the model's may lag
 	// behind by a few drag events.
 	for _, d := range a.dividers {
@@ -147,6 +151,24 @@ func (a *splitArea) layout(size fyne.Size) {
 	} else {
 		a.ring.Hide()
 	}
+}
+
+// cloneLayout copies tree's nodes, children and ratios (what the area
+// changes); surfaces and the legacy ratio are shared, read only. nil
+// stays nil.
+func cloneLayout(tree *workspace.LayoutNode) *workspace.LayoutNode {
+	if tree == nil {
+		return nil
+	}
+	n := *tree
+	n.Ratios = slices.Clone(tree.Ratios)
+	if tree.Children != nil {
+		n.Children = make([]workspace.LayoutNode, len(tree.Children))
+		for i := range tree.Children {
+			n.Children[i] = *cloneLayout(&tree.Children[i])
+		}
+	}
+	return &n
 }
 
 // splitAt returns the split node at path, nil if there is none.

@@ -80,6 +80,10 @@ type RunOptions struct {
 	Warn func(string)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// OnStatus, when set, is called with a unit's id, new status and
+	// message ("" or why it failed or was skipped) at each transition, on
+	// Run's goroutine, after the Progress line; it must not block.
+	OnStatus func(id, status, msg string)
 }
 
 // StepReport is one unit in a [Report].
@@ -267,6 +271,9 @@ func (e *engine) progress(st *unitState) {
 		line += " (" + st.err + ")"
 	}
 	fmt.Fprintln(e.o.Progress, line)
+	if e.o.OnStatus != nil {
+		e.o.OnStatus(st.u.ID, st.status, st.err)
+	}
 }
 
 // set moves a unit to a state and reports it.

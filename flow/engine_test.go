@@ -148,9 +148,23 @@ func runFake(t *testing.T, spec string, f *fakeInstance, ctx context.Context) (*
 		t.Fatal(err)
 	}
 	var progress bytes.Buffer
-	rep, err := Run(ctx, plan, RunOptions{Calls: f, Waits: f, Worktrees: &fakeWorktrees{}, Progress: &progress})
+	last := map[string]string{} // OnStatus's last word on each unit
+	rep, err := Run(ctx, plan, RunOptions{Calls: f, Waits: f, Worktrees: &fakeWorktrees{}, Progress: &progress,
+		OnStatus: func(id, status, msg string) { last[id] = status + " " + msg }})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, st := range rep.Steps {
+		want := st.Status + " "
+		if st.Error != nil {
+			want += *st.Error
+		}
+		if _, ok := last[st.ID]; !ok {
+			last[st.ID] = StatusPending + " " // never moved
+		}
+		if last[st.ID] != want {
+			t.Errorf("OnStatus last said %q of %s, the report %q", last[st.ID], st.ID, want)
+		}
 	}
 	return rep, progress.String()
 }

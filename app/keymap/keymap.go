@@ -62,6 +62,11 @@ const (
 	// ToggleBroadcastMember puts the focused pane in a named broadcast
 	// group (asking for the name) or takes it out.
 	ToggleBroadcastMember Action = "toggle_broadcast_member"
+	// The launch pad: workspace and flow specs to launch, a quick launch
+	// of one agent in a new worktree, a spec written from a template.
+	OpenLaunchPad   Action = "open_launch_pad"
+	QuickLaunch     Action = "quick_launch"
+	NewFromTemplate Action = "new_workspace_from_template"
 )
 
 // actions lists every action, in the order of the spec's table.
@@ -78,6 +83,7 @@ var actions = []Action{
 	// Not in the spec's table.
 	ClearScrollHistory, ResetTerminal,
 	CommandPalette, OpenAgentsView, OpenComposer, OpenDiffView, ToggleBroadcastMember,
+	OpenLaunchPad, QuickLaunch, NewFromTemplate,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -172,6 +178,9 @@ var defaults = []struct {
 	{"secondary+shift+space", OpenComposer},
 	{"secondary+shift+g", OpenDiffView},
 	{"secondary+shift+b", ToggleBroadcastMember},
+	{"secondary+shift+o", OpenLaunchPad},
+	{"secondary+shift+l", QuickLaunch}, // the original's Launch Pad key
+	{"secondary+shift+t", NewFromTemplate},
 }
 
 var darwinOnly = []struct {

@@ -1,0 +1,966 @@
+package app
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image/color"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/paneflow-go/paneflow/config"
+	"github.com/paneflow-go/paneflow/flow"
+	"github.com/paneflow-go/paneflow/internal/atomicfile"
+	"github.com/paneflow-go/paneflow/ipc"
+)
+
+// Spec kinds the launch pad tells apart.
+const (
+	kindWorkspace = "workspace" // paneflow up
+	kindFlow      = "flow"      // paneflow flow run
+)
+
+// Where the launch pad found a spec.
+const (
+	originRecent  = "recent"
+	originProject = "project"
+	originLibrary = "library"
+	originOpened  = "opened"
+)
+
+// maxSpecSize bounds a spec file the launch pad reads.
+const maxSpecSize = 1 << 20
+
+// maxRecentSpecs is how many recently used spec files are remembered.
+const maxRecentSpecs = 20
+
+// specEntry is one spec file the launch pad lists.
+type specEntry struct {
+	Path   string // absolute
+	Kind   string // kindWorkspace or kindFlow
+	Origin string // originRecent, originProject, …
+}
+
+// specKindByName tells a spec's kind from its file name: flow.toml and
+// *.flow.toml are flows, paneflow.workspace.toml and *.workspace.toml
+// workspaces; "" for any other name.
+func specKindByName(name string) string {
+	switch {
+	case name == "flow.toml" || strings.HasSuffix(name, ".flow.toml"):
+		return kindFlow
+	case strings.HasSuffix(name, ".workspace.toml"):
+		return kindWorkspace
+	}
+	return ""
+}
+
+// sniffKind tells a .toml spec's kind from its text: a [[step]] table
+// makes it a flow, anything else a workspace.
+func sniffKind(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return kindWorkspace
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(io.LimitReader(f, maxSpecSize))
+	sc.Buffer(make([]byte, 0, 4096), maxSpecSize)
+	for sc.Scan() {
+		l := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(l, "[[") && strings.TrimSpace(strings.Trim(l, "[] ")) == "step" {
+			return kindFlow
+		}
+	}
+	return kindWorkspace
+}
+
+// isRegular reports whether path is a regular file (symlinks followed).
+func isRegular(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// discoverSpecs lists the spec files the launch pad offers: the recently
+// used ones that still exist, then those named like specs in cwd and each
+// directory above it (nearest first), then every .toml file of library
+// (the per-OS config dir's paneflow/workspaces/). A file is listed once,
+// under the first place it was found. It reads directories and, for
+// library files whose name does not tell their kind, their text.
+func discoverSpecs(cwd, library string, recent []string) []specEntry {
+	var out []specEntry
+	seen := map[string]bool{}
+	add := func(p, kind, origin string) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		out = append(out, specEntry{Path: p, Kind: kind, Origin: origin})
+	}
+	for _, p := range recent {
+		if isRegular(p) {
+			k := specKindByName(filepath.Base(p))
+			if k == "" {
+				k = sniffKind(p)
+			}
+			add(p, k, originRecent)
+		}
+	}
+	if cwd != "" && filepath.IsAbs(cwd) {
+		for d, n := filepath.Clean(cwd), 0; n < 64; n++ {
+			ents, _ := os.ReadDir(d)
+			for _, e := range ents {
+				if k := specKindByName(e.Name()); k != "" && !e.IsDir() {
+					if p := filepath.Join(d, e.Name()); isRegular(p) {
+						add(p, k, originProject)
+					}
+				}
+			}
+			parent := filepath.Dir(d)
+			if parent == d {
+				break
+			}
+			d = parent
+		}
+	}
+	if library != "" {
+		ents, _ := os.ReadDir(library)
+		for _, e := range ents {
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".toml") || strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			p := filepath.Join(library, e.Name())
+			k := specKindByName(e.Name())
+			if k == "" {
+				k = sniffKind(p)
+			}
+			add(p, k, originLibrary)
+		}
+	}
+	return out
+}
+
+// specLibraryDir is the per-OS config dir's paneflow/workspaces/, ""
+// when the config dir is unknown.
+func specLibraryDir() string {
+	d, err := config.Dir(os.Getenv, goos)
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "workspaces")
+}
+
+// recentPath is the file that remembers the recently used specs, beside
+// the session file; "" keeps them in memory only.
+func (s *shell) recentPath() string {
+	if s.o.SessionPath == "" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(s.o.SessionPath), "recent-specs.json")
+}
+
+// recentSpecsLocked returns the recently used spec files, newest first,
+// reading them from their file the first time.
+func (s *shell) recentSpecsLocked() []string {
+	if !s.launch.recentLoaded {
+		s.launch.recentLoaded = true
+		if p := s.recentPath(); p != "" {
+			if b, err := os.ReadFile(p); err == nil {
+				var list []string
+				if json.Unmarshal(b, &list) == nil {
+					s.launch.recent = list
+				}
+			}
+		}
+	}
+	return s.launch.recent
+}
+
+// noteRecentLocked puts path first among the recently used specs and
+// saves the list (atomically; a failure only shows in the banner).
+func (s *shell) noteRecentLocked(path string) {
+	list := slices.DeleteFunc(slices.Clone(s.recentSpecsLocked()), func(p string) bool { return p == path })
+	list = append([]string{path}, list...)
+	if len(list) > maxRecentSpecs {
+		list = list[:maxRecentSpecs]
+	}
+	s.launch.recent = list
+	p := s.recentPath()
+	if p == "" {
+		return
+	}
+	b, _ := json.MarshalIndent(list, "", "  ")
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err == nil {
+		err = atomicfile.Write(p, bytes.NewReader(append(b, '\n')), 0o600)
+		if err != nil {
+			s.banner.show("launch pad: cannot save the recent specs: " + err.Error())
+		}
+	}
+}
+
+// launchState is the launch pad's, quick launch's and the template
+// view's state; it lives in the shell, under its lock.
+type launchState struct {
+	pad    *launchPad    // the open launch pad, nil when closed
+	quick  *quickLaunch  // the open quick launch, nil when closed
+	tmpl   *templateView // the open template view, nil when closed
+	run    *flowRun      // the flow launched last (running or ended), nil before any
+	recent []string      // recently used spec files, newest first
+	// recentLoaded says recent was read from its file.
+	recentLoaded bool
+	// agents are the agents found on PATH (once, at start: findAgentLaunchers).
+	agents      []installedAgent
+	agentsFound bool
+}
+
+// launchOverlayOpenLocked reports whether one of the launch views is open
+// (they keep the keyboard).
+func (s *shell) launchOverlayOpenLocked() bool {
+	return s.launch.pad != nil || s.launch.quick != nil || s.launch.tmpl != nil
+}
+
+// closeLaunchOverlaysLocked closes the launch pad, quick launch and the
+// template view; a running flow goes on.
+func (s *shell) closeLaunchOverlaysLocked() {
+	if lp := s.launch.pad; lp != nil {
+		lp.cancelResolve()
+		lp.pop.close()
+		s.launch.pad = nil
+	}
+	if q := s.launch.quick; q != nil {
+		q.pop.close()
+		s.launch.quick = nil
+	}
+	if t := s.launch.tmpl; t != nil {
+		t.pop.close()
+		s.launch.tmpl = nil
+	}
+}
+
+// resolvedSpec is a spec file read, parsed and resolved (the dry run).
+type resolvedSpec struct {
+	entry specEntry
+	data  []byte
+	ws    *flow.Plan     // a workspace's plan
+	fl    *flow.FlowPlan // a flow's plan
+	err   error          // why it cannot launch
+	loc   flow.Location  // where err points in data
+}
+
+// resolveSpec reads, parses and resolves the spec at e (no side effect
+// but git's read-only worktree planning): relative cwds resolve against
+// the spec's directory, agents against this process's PATH.
+func resolveSpec(ctx context.Context, e specEntry, home string) *resolvedSpec {
+	r := &resolvedSpec{entry: e}
+	f, err := os.Open(e.Path)
+	if err == nil {
+		r.data, err = io.ReadAll(io.LimitReader(f, maxSpecSize+1))
+		f.Close()
+		if err == nil && len(r.data) > maxSpecSize {
+			err = fmt.Errorf("the file is larger than %d bytes", maxSpecSize)
+		}
+	}
+	if err != nil {
+		r.err = err
+		return r
+	}
+	dir := filepath.Dir(e.Path)
+	h := flow.Host{Getwd: func() (string, error) { return dir, nil }, Home: home, LookPath: exec.LookPath, Worktrees: gitWorktrees{}}
+	if e.Kind == kindFlow {
+		var spec *flow.Flow
+		if spec, r.err = flow.ParseFlow(r.data); r.err == nil {
+			r.fl, r.err = flow.ResolveFlow(ctx, spec, h)
+		}
+	} else {
+		var spec *flow.Workspace
+		if spec, r.err = flow.ParseWorkspace(r.data); r.err == nil {
+			r.ws, r.err = flow.ResolveWorkspace(ctx, spec, h)
+		}
+	}
+	if r.err != nil {
+		r.loc = flow.Locate(r.data, r.err)
+	}
+	return r
+}
+
+// planText is the dry run as `paneflow up --dry-run` / `flow run
+// --dry-run` print it.
+func (r *resolvedSpec) planText() string {
+	var b strings.Builder
+	if r.ws != nil {
+		r.ws.WriteText(&b)
+	}
+	if r.fl != nil {
+		r.fl.WriteText(&b)
+	}
+	return b.String()
+}
+
+// Colours of the launch pad's spec text.
+var (
+	errLineBG = color.NRGBA{R: 0x8b, G: 0x1a, B: 0x1a, A: 0xff}
+	errText   = color.NRGBA{R: 0xff, G: 0x6b, B: 0x6b, A: 0xff}
+	lineNoFG  = color.NRGBA{R: 0x80, G: 0x80, B: 0x80, A: 0xff}
+)
+
+// textRows makes text grid rows of text in colour fg (nil: the theme's).
+func textRows(text string, fg color.Color) []widget.TextGridRow {
+	var rows []widget.TextGridRow
+	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		rows = append(rows, gridRow(l, fg, nil))
+	}
+	return rows
+}
+
+// gridRow is one text grid row in colours fg and bg (nil: the theme's).
+func gridRow(text string, fg, bg color.Color) widget.TextGridRow {
+	cells := make([]widget.TextGridCell, 0, len(text))
+	for _, r := range strings.ReplaceAll(text, "\t", "    ") {
+		cells = append(cells, widget.TextGridCell{Rune: r})
+	}
+	var st widget.TextGridStyle
+	if fg != nil || bg != nil {
+		st = &widget.CustomTextGridStyle{FGColor: fg, BGColor: bg}
+	}
+	return widget.TextGridRow{Cells: cells, Style: st}
+}
+
+// errorRows shows a spec's text with line numbers and err inline: under
+// the offending line (highlighted), or above the text when no line is
+// known.
+func errorRows(data []byte, err error, loc flow.Location) []widget.TextGridRow {
+	msg := err.Error()
+	if loc.Field != "" && !strings.Contains(msg, loc.Field) {
+		msg = loc.Field + ": " + msg
+	}
+	var rows []widget.TextGridRow
+	if loc.Line <= 0 {
+		rows = append(rows, gridRow("✗ "+msg, errText, nil), gridRow("", nil, nil))
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	for i, l := range lines {
+		n := i + 1
+		if n == loc.Line {
+			rows = append(rows, gridRow(fmt.Sprintf("%4d ▶ %s", n, l), color.White, errLineBG))
+			rows = append(rows, gridRow("       ✗ "+msg, errText, nil))
+			continue
+		}
+		rows = append(rows, gridRow(fmt.Sprintf("%4d   %s", n, l), lineNoFG, nil))
+	}
+	if loc.Line > len(lines) {
+		rows = append(rows, gridRow(fmt.Sprintf("%4d ▶", loc.Line), color.White, errLineBG), gridRow("       ✗ "+msg, errText, nil))
+	}
+	return rows
+}
+
+// launchPad is the open launch pad: the specs found on the left, the
+// selected one's plan or errors on the right, Launch, and the steps of
+// the flow launched last.
+type launchPad struct {
+	query   *keyEntry
+	rows    *widget.List
+	cursor  int                                     // the selected row, -1 for none
+	items   map[widget.ListItemID]fyne.CanvasObject // the rows built last, for the probe
+	entries []specEntry                             // every spec found
+	shown   []specEntry                             // those matching the query
+	title   *widget.Label
+	status  *widget.Label
+	grid    *widget.TextGrid
+	launch  *widget.Button
+	stop    *widget.Button
+	runBox  *fyne.Container // the flow's steps
+	runHead *widget.Label
+	sel     *resolvedSpec // the selected spec once resolved
+	pending *specEntry    // the selected spec while it resolves
+	busy    bool          // a launch is under way
+	cancel  context.CancelFunc
+	pop     *popup
+}
+
+// relistLocked shows lp.shown afresh, nothing selected. The list's
+// selection callback does not run (it would take the shell's lock).
+func (lp *launchPad) relistLocked() {
+	cb := lp.rows.OnSelected
+	lp.rows.OnSelected = nil
+	lp.rows.UnselectAll()
+	lp.rows.OnSelected = cb
+	lp.cursor = -1
+	clear(lp.items)
+	lp.rows.Refresh()
+}
+
+// selectQuietLocked highlights row i without the selection callback.
+func (lp *launchPad) selectQuietLocked(i int) {
+	cb := lp.rows.OnSelected
+	lp.rows.OnSelected = nil
+	lp.rows.Select(i)
+	lp.rows.OnSelected = cb
+	lp.cursor = i
+}
+
+// cancelResolve stops a resolution in flight.
+func (lp *launchPad) cancelResolve() {
+	if lp.cancel != nil {
+		lp.cancel()
+		lp.cancel = nil
+	}
+}
+
+// openLaunchPadLocked opens the launch pad (or closes it when open).
+func (s *shell) openLaunchPadLocked() {
+	if s.launch.pad != nil {
+		s.closeLaunchPadLocked()
+		return
+	}
+	s.closeOverlaysLocked()
+	lp := &launchPad{query: newKeyEntry(false), cursor: -1, items: map[widget.ListItemID]fyne.CanvasObject{}}
+	lp.query.SetPlaceHolder("Filter specs by path…")
+	lp.entries = discoverSpecs(s.focusedCwdLocked(), specLibraryDir(), s.recentSpecsLocked())
+	lp.shown = lp.entries
+	fg := theme.Color(theme.ColorNameForeground)
+	muted := theme.Color(theme.ColorNamePlaceHolder)
+	// A virtualised list: only the rows on screen are built, so opening
+	// costs the same with 20 specs or 2,000.
+	lp.rows = widget.NewList(
+		func() int { return len(lp.shown) },
+		func() fyne.CanvasObject {
+			name := canvas.NewText("", fg)
+			name.TextSize = nameSize + 1
+			return container.NewVBox(name, captionText("", muted))
+		},
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			if id >= len(lp.shown) {
+				return
+			}
+			e := lp.shown[id]
+			box := o.(*fyne.Container)
+			name, caption := box.Objects[0].(*canvas.Text), box.Objects[1].(*canvas.Text)
+			name.Text = filepath.Base(e.Path)
+			line := captionText(e.Kind+" · "+e.Origin+" · "+s.side.shortPath(filepath.Dir(e.Path)), muted)
+			caption.Text = line.Text
+			box.Refresh()
+			lp.items[id] = o
+		})
+	lp.rows.OnSelected = func(id widget.ListItemID) {
+		s.guard(func() {
+			if s.launch.pad == lp && id < len(lp.shown) && id != lp.cursor {
+				lp.cursor = id
+				s.selectSpecLocked(lp, lp.shown[id])
+			}
+		})
+	}
+	lp.query.onKey = func(ev *fyne.KeyEvent) bool {
+		move := 0
+		switch ev.Name {
+		case fyne.KeyDown:
+			move = 1
+		case fyne.KeyUp:
+			move = -1
+		case fyne.KeyPageDown:
+			move = 10
+		case fyne.KeyPageUp:
+			move = -10
+		case fyne.KeyReturn, fyne.KeyEnter:
+			s.guard(func() {
+				if s.launch.pad == lp && lp.sel != nil && lp.cursor >= 0 {
+					s.launchSelectedLocked(lp)
+				}
+			})
+			return true
+		case fyne.KeyEscape:
+			s.guard(s.closeLaunchPadLocked)
+			return true
+		default:
+			return false
+		}
+		to := -1
+		s.guard(func() {
+			if n := len(lp.shown); n > 0 {
+				to = min(max(lp.cursor+move, 0), n-1)
+			}
+		})
+		if to >= 0 {
+			lp.rows.Select(to) // OnSelected takes the lock
+			lp.rows.ScrollTo(to)
+		}
+		return true
+	}
+	lp.query.OnChanged = func(q string) {
+		s.guard(func() {
+			if s.launch.pad != lp {
+				return
+			}
+			q = strings.ToLower(strings.TrimSpace(q))
+			lp.shown = nil
+			for _, e := range lp.entries {
+				if q == "" || strings.Contains(strings.ToLower(e.Path), q) {
+					lp.shown = append(lp.shown, e)
+				}
+			}
+			lp.relistLocked()
+		})
+	}
+
+	lp.title = widget.NewLabelWithStyle("Select a spec to see its plan", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	lp.title.Truncation = fyne.TextTruncateEllipsis
+	lp.status = widget.NewLabel(fmt.Sprintf("%d spec(s) found", len(lp.entries)))
+	lp.status.Wrapping = fyne.TextWrapWord
+	lp.grid = widget.NewTextGrid()
+	lp.launch = widget.NewButtonWithIcon("Launch", theme.MediaPlayIcon(), func() { s.guard(func() { s.launchSelectedLocked(lp) }) })
+	lp.launch.Importance = widget.HighImportance
+	lp.launch.Disable()
+	lp.stop = widget.NewButtonWithIcon("Stop flow", theme.MediaStopIcon(), func() { s.guard(s.stopFlowLocked) })
+	lp.runHead = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	lp.runBox = container.NewVBox()
+	open := widget.NewButtonWithIcon("Open…", theme.FolderOpenIcon(), func() { s.guard(func() { s.openSpecFileLocked(lp) }) })
+	quick := widget.NewButton("Quick launch…", func() { s.guard(s.openQuickLaunchLocked) })
+	tmpl := widget.NewButton("New from template…", func() { s.guard(s.openTemplateLocked) })
+	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { s.guard(s.closeLaunchPadLocked) })
+	closeBtn.Importance = widget.LowImportance
+	header := widget.NewLabelWithStyle("Launch pad", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	top := container.NewBorder(nil, nil, header, container.NewHBox(open, quick, tmpl, closeBtn))
+	left := container.NewBorder(lp.query, nil, nil, nil, lp.rows)
+	run := container.NewBorder(nil, nil, nil, lp.stop, lp.runHead)
+	bottom := container.NewVBox(container.NewBorder(nil, nil, nil, lp.launch, lp.status), run, lp.runBox)
+	right := container.NewBorder(lp.title, bottom, nil, nil, container.NewScroll(lp.grid))
+	split := container.NewHSplit(left, right)
+	split.Offset = 0.34
+	s.launch.pad = lp
+	s.showRunLocked()
+	csize := s.w.Canvas().Size()
+	lp.pop = s.showPopupLocked(container.NewBorder(top, nil, nil, nil, split), fyne.NewSize(min(csize.Width-40, 1100), csize.Height-40), lp.query)
+	s.probeLaunchPadLocked(lp)
+}
+
+// closeLaunchPadLocked closes the launch pad (a running flow goes on)
+// and gives the keyboard back to the focused pane.
+func (s *shell) closeLaunchPadLocked() {
+	if s.launch.pad == nil {
+		return
+	}
+	s.launch.pad.cancelResolve()
+	s.launch.pad.pop.close()
+	s.launch.pad = nil
+	s.focusViewLocked(s.focus)
+}
+
+// selectSpecLocked shows e's plan once resolved off the UI goroutine.
+func (s *shell) selectSpecLocked(lp *launchPad, e specEntry) {
+	lp.cancelResolve()
+	ctx, cancel := context.WithCancel(context.Background())
+	lp.cancel = cancel
+	lp.sel, lp.pending = nil, &e
+	lp.title.SetText(e.Path)
+	lp.status.SetText("resolving…")
+	lp.grid.Rows = nil
+	lp.grid.Refresh()
+	lp.launch.Disable()
+	home := s.home
+	go func() {
+		r := resolveSpec(ctx, e, home)
+		s.do(func() {
+			if s.launch.pad != lp || ctx.Err() != nil {
+				return
+			}
+			lp.pending, lp.sel = nil, r
+			s.showResolvedLocked(lp)
+		})
+	}()
+}
+
+// showResolvedLocked shows the selected spec's plan, or its text with the
+// error at its line.
+func (s *shell) showResolvedLocked(lp *launchPad) {
+	r := lp.sel
+	if r.err != nil {
+		where := ""
+		if r.loc.Line > 0 {
+			where = fmt.Sprintf("line %d: ", r.loc.Line)
+		}
+		if strings.HasPrefix(r.err.Error(), "line ") {
+			where = ""
+		}
+		lp.status.SetText("✗ " + where + r.err.Error())
+		lp.status.Importance = widget.DangerImportance
+		lp.grid.Rows = errorRows(r.data, r.err, r.loc)
+		lp.launch.Disable()
+	} else {
+		n := 0
+		if r.ws != nil {
+			n = len(r.ws.Panes)
+		} else {
+			n = len(r.fl.Units)
+		}
+		unit := "pane(s)"
+		if r.entry.Kind == kindFlow {
+			unit = "unit(s)"
+		}
+		lp.status.SetText(fmt.Sprintf("✓ %s spec, %d %s: ready to launch", r.entry.Kind, n, unit))
+		lp.status.Importance = widget.SuccessImportance
+		lp.grid.Rows = textRows(r.planText(), nil)
+		if !lp.busy {
+			lp.launch.Enable()
+		}
+	}
+	lp.status.Refresh()
+	lp.grid.Refresh()
+	s.probeLaunchPadLocked(lp)
+}
+
+// openSpecFileLocked picks any spec file with the file dialog and selects
+// it.
+func (s *shell) openSpecFileLocked(lp *launchPad) {
+	dialog.ShowFileOpen(func(f fyne.URIReadCloser, err error) {
+		if err != nil || f == nil {
+			if err != nil {
+				s.guard(func() { s.banner.show("open spec: " + err.Error()) })
+			}
+			return
+		}
+		p := f.URI().Path()
+		f.Close()
+		s.guard(func() { s.addSpecLocked(lp, p) })
+	}, s.w)
+}
+
+// addSpecLocked lists the spec at path first (as opened) and selects it.
+func (s *shell) addSpecLocked(lp *launchPad, path string) {
+	if s.launch.pad != lp {
+		return
+	}
+	k := specKindByName(filepath.Base(path))
+	if k == "" {
+		k = sniffKind(path)
+	}
+	e := specEntry{Path: path, Kind: k, Origin: originOpened}
+	lp.entries = append([]specEntry{e}, slices.DeleteFunc(lp.entries, func(x specEntry) bool { return x.Path == path })...)
+	lp.query.Text = "" // set quietly: OnChanged would take the lock
+	lp.query.Refresh()
+	lp.shown = lp.entries
+	lp.relistLocked()
+	lp.selectQuietLocked(0)
+	s.selectSpecLocked(lp, e)
+}
+
+// launchSelectedLocked launches the selected spec: it is read and
+// resolved again (the plan shown may be stale) and carried out as
+// `paneflow up` or `paneflow flow run` would.
+func (s *shell) launchSelectedLocked(lp *launchPad) {
+	if lp.sel == nil || lp.sel.err != nil || lp.busy {
+		return
+	}
+	e := lp.sel.entry
+	if e.Kind == kindFlow && s.launch.run != nil && !s.launch.run.done {
+		lp.status.SetText("✗ a flow is running: stop it first")
+		lp.status.Importance = widget.DangerImportance
+		lp.status.Refresh()
+		return
+	}
+	lp.busy = true
+	lp.launch.Disable()
+	lp.status.SetText("launching…")
+	lp.status.Importance = widget.MediumImportance
+	lp.status.Refresh()
+	s.noteRecentLocked(e.Path)
+	home := s.home
+	if e.Kind == kindFlow {
+		go s.runFlow(e, home)
+		return
+	}
+	go func() {
+		r := resolveSpec(context.Background(), e, home)
+		var res *flow.UpResult
+		var warns []string
+		err := r.err
+		if err == nil {
+			res, err = flow.Up(context.Background(), r.ws, gitWorktrees{}, s.caller(0), func(m string) { warns = append(warns, m) })
+		}
+		s.do(func() {
+			if len(warns) > 0 {
+				s.banner.show("launch: " + strings.Join(warns, "; "))
+			}
+			if s.launch.pad != lp {
+				if err != nil {
+					s.banner.show("launch " + filepath.Base(e.Path) + ": " + err.Error())
+				}
+				return
+			}
+			lp.busy = false
+			if err != nil {
+				lp.sel = r
+				if r.err == nil {
+					r.err = err // the launch's own failure, shown as it is
+				}
+				s.showResolvedLocked(lp)
+				return
+			}
+			s.logf("paneflow: launched %s: workspace %q, %d pane(s)", e.Path, res.Title, res.Panes)
+			s.closeLaunchPadLocked()
+		})
+	}()
+}
+
+// caller is the in-process route to the core's methods that `paneflow
+// up`/`flow run` take: the socket, with the CLI's error codes. timeout 0
+// is the client's default.
+func (s *shell) caller(timeout time.Duration) flow.Caller {
+	return rpcCaller{c: &ipc.Client{Path: s.o.Core.SocketPath, Timeout: timeout}}
+}
+
+// rpcCaller adapts an ipc.Client to flow.Caller, JSON-RPC errors carrying
+// their code (flow.CodedError) so that flow can tell a refusal from a
+// lost connection.
+type rpcCaller struct{ c *ipc.Client }
+
+func (r rpcCaller) Call(ctx context.Context, method string, params, result any) error {
+	err := r.c.Call(ctx, method, params, result)
+	var e *ipc.Error
+	if errors.As(err, &e) {
+		return codedError{e}
+	}
+	return err
+}
+
+// codedError is a JSON-RPC error reply as flow.CodedError.
+type codedError struct{ e *ipc.Error }
+
+func (c codedError) Error() string { return c.e.Error() }
+func (c codedError) RPCCode() int  { return c.e.Code }
+func (c codedError) Unwrap() error { return c.e }
+
+// flowRun is a flow launched from the launch pad: its units' live
+// statuses, in plan order. Its fields are used under the shell's lock.
+type flowRun struct {
+	name   string
+	path   string
+	ids    []string // unit ids, in plan order
+	status map[string]string
+	msg    map[string]string
+	cancel context.CancelFunc
+	done   bool
+	result string // how it ended, once done
+}
+
+// runFlow resolves and runs the flow at e, as `paneflow flow run` does,
+// reporting each unit's transitions to the launch pad. It runs on its own
+// goroutine until the flow ends or is stopped.
+func (s *shell) runFlow(e specEntry, home string) {
+	r := resolveSpec(context.Background(), e, home)
+	err := r.err
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err == nil && r.fl.Submits() {
+		err = flow.CheckGate(ctx, s.caller(0))
+	}
+	if err != nil {
+		s.do(func() {
+			lp := s.launch.pad
+			if lp == nil {
+				s.banner.show("launch " + filepath.Base(e.Path) + ": " + err.Error())
+				return
+			}
+			lp.busy = false
+			if r.err == nil {
+				r.err = err
+			}
+			lp.sel = r
+			s.showResolvedLocked(lp)
+		})
+		return
+	}
+	run := &flowRun{name: r.fl.Name, path: e.Path, status: map[string]string{}, msg: map[string]string{}, cancel: cancel}
+	longest := int64(0)
+	for _, u := range r.fl.Units {
+		run.ids = append(run.ids, u.ID)
+		run.status[u.ID] = flow.StatusPending
+		if u.Ready != nil {
+			longest = max(longest, u.Ready.TimeoutSecs)
+		}
+	}
+	s.do(func() {
+		s.launch.run = run
+		if lp := s.launch.pad; lp != nil {
+			lp.busy = false
+			if lp.sel != nil && lp.sel.err == nil {
+				lp.launch.Enable()
+			}
+			lp.status.SetText("flow started")
+			lp.status.Importance = widget.SuccessImportance
+			lp.status.Refresh()
+		}
+		s.showRunLocked()
+	})
+	rep, err := flow.Run(ctx, r.fl, flow.RunOptions{
+		Calls:     s.caller(0),
+		Waits:     s.caller(time.Duration(longest)*time.Second + time.Minute),
+		Worktrees: gitWorktrees{},
+		Resolve:   s.resolveTarget,
+		Warn:      func(m string) { s.do(func() { s.banner.show("flow: " + m) }) },
+		OnStatus: func(id, status, msg string) {
+			s.do(func() {
+				run.status[id], run.msg[id] = status, msg
+				if s.launch.run == run {
+					s.showRunLocked()
+				}
+			})
+		},
+	})
+	s.do(func() {
+		run.done = true
+		switch {
+		case err != nil:
+			run.result = "failed to start: " + err.Error()
+		case rep.Aborted != nil:
+			run.result = "stopped: " + *rep.Aborted
+		default:
+			run.result = rep.Status
+		}
+		if s.launch.run == run {
+			s.showRunLocked()
+		}
+	})
+}
+
+// resolveTarget finds a pane for a flow's send target that names no pane
+// of the flow: a surface id or a pane name.
+func (s *shell) resolveTarget(_ context.Context, t string) (uint64, error) {
+	if id, err := strconv.ParseUint(t, 10, 64); err == nil {
+		sf, err := s.m.ResolveTarget(id, "")
+		if err != nil {
+			return 0, err
+		}
+		return sf.ID(), nil
+	}
+	sf, err := s.m.ResolveTarget(0, t)
+	if err != nil {
+		return 0, err
+	}
+	return sf.ID(), nil
+}
+
+// stopFlowLocked stops the running flow's orchestration; its panes stay.
+func (s *shell) stopFlowLocked() {
+	if r := s.launch.run; r != nil && !r.done {
+		r.cancel()
+	}
+}
+
+// Colours of flow unit statuses.
+var flowStatusColors = map[string]color.Color{
+	flow.StatusPending: color.NRGBA{R: 0x90, G: 0x90, B: 0x90, A: 0xff},
+	flow.StatusRunning: color.NRGBA{R: 0x4a, G: 0x9e, B: 0xff, A: 0xff},
+	flow.StatusReady:   color.NRGBA{R: 0x3f, G: 0xb9, B: 0x50, A: 0xff},
+	flow.StatusFailed:  color.NRGBA{R: 0xf8, G: 0x51, B: 0x49, A: 0xff},
+	flow.StatusSkipped: color.NRGBA{R: 0xd2, G: 0x99, B: 0x22, A: 0xff},
+}
+
+// showRunLocked shows the last flow's units in the open launch pad.
+func (s *shell) showRunLocked() {
+	lp, run := s.launch.pad, s.launch.run
+	if lp == nil {
+		return
+	}
+	if run == nil {
+		lp.runHead.SetText("")
+		lp.stop.Hide()
+		lp.runBox.Objects = nil
+		lp.runBox.Refresh()
+		return
+	}
+	head := "Flow " + strconv.Quote(run.name) + ": running"
+	if run.done {
+		head = "Flow " + strconv.Quote(run.name) + ": " + run.result
+		lp.stop.Hide()
+	} else {
+		lp.stop.Show()
+	}
+	lp.runHead.SetText(head)
+	objs := make([]fyne.CanvasObject, 0, len(run.ids))
+	for _, id := range run.ids {
+		st := run.status[id]
+		line := fmt.Sprintf("%-8s %s", st, id)
+		if m := run.msg[id]; m != "" {
+			line += " — " + m
+		}
+		t := canvas.NewText(line, flowStatusColors[st])
+		t.TextStyle.Monospace = true
+		t.TextSize = captionSize + 1
+		objs = append(objs, t)
+	}
+	lp.runBox.Objects = objs
+	lp.runBox.Refresh()
+}
+
+// probeLaunchPadLocked writes where the launch pad's rows and buttons
+// are on the window, in pixels, when PANEFLOW_UI_PROBE=1 (the GUI
+// tests click them with xdotool). A widget has a place only once it was
+// drawn, so it tries again each loop pass until everything has one.
+func (s *shell) probeLaunchPadLocked(lp *launchPad) {
+	if os.Getenv("PANEFLOW_UI_PROBE") != "1" {
+		return
+	}
+	s.probeLater(func() (bool, []string) {
+		if s.launch.pad != lp {
+			return true, nil
+		}
+		var lines []string
+		ok := len(lp.items) > 0 || len(lp.shown) == 0
+		for i, o := range lp.items {
+			if i < len(lp.shown) && o.Visible() {
+				l, found := s.probeLineLocked("launchpad-row "+filepath.Base(lp.shown[i].Path), o)
+				ok = ok && found
+				lines = append(lines, l)
+			}
+		}
+		if !lp.launch.Disabled() {
+			l, found := s.probeLineLocked("launchpad-launch", lp.launch)
+			ok = ok && found
+			lines = append(lines, l)
+		}
+		return ok, lines
+	}, 300)
+}
+
+// probeLater runs probe on the UI goroutine holding the lock until it
+// reports that every widget it looks at has been placed (or tries runs
+// out), then writes its lines to stderr.
+func (s *shell) probeLater(probe func() (bool, []string), tries int) {
+	s.post(func() {
+		s.guard(func() {
+			ok, lines := probe()
+			if !ok && tries > 1 {
+				s.probeLater(probe, tries-1)
+				return
+			}
+			for _, l := range lines {
+				fmt.Fprintln(os.Stderr, l)
+			}
+		})
+	})
+}
+
+// probeLineLocked is one "ui-probe" line: what, then the centre of o in
+// window pixels; found is false while o has not been drawn yet.
+func (s *shell) probeLineLocked(what string, o fyne.CanvasObject) (line string, found bool) {
+	if s.a.Driver().CanvasForObject(o) == nil {
+		return "", false
+	}
+	pos := s.a.Driver().AbsolutePositionForObject(o)
+	size := o.Size()
+	sc := s.w.Canvas().Scale()
+	return fmt.Sprintf("ui-probe %s x=%d y=%d", what, int((pos.X+size.Width/2)*sc), int((pos.Y+size.Height/2)*sc)), true
+}

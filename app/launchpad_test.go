@@ -1,0 +1,529 @@
+//go:build !windows
+
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/paneflow-go/paneflow/flow"
+	"github.com/paneflow-go/paneflow/workspace"
+)
+
+// writeFile writes text to p, making its directory.
+func writeFile(t testing.TB, p, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDiscoverSpecs(t *testing.T) {
+	root := t.TempDir()
+	cwd := filepath.Join(root, "a", "b")
+	lib := filepath.Join(root, "lib")
+	writeFile(t, filepath.Join(root, "paneflow.workspace.toml"), "")
+	writeFile(t, filepath.Join(root, "a", "review.flow.toml"), "")
+	writeFile(t, filepath.Join(root, "a", "b", "notes.toml"), "") // not named as a spec
+	writeFile(t, filepath.Join(root, "a", "b", "flow.toml"), "")
+	writeFile(t, filepath.Join(lib, "dev.toml"), "[[panes]]\ncommand = \"sh\"\n")
+	writeFile(t, filepath.Join(lib, "pipeline.toml"), "name = \"p\"\n\n  [[ step ]]\nid = \"a\"\n")
+	writeFile(t, filepath.Join(lib, ".hidden.toml"), "")
+	writeFile(t, filepath.Join(lib, "readme.md"), "")
+	recentFile := filepath.Join(lib, "dev.toml")
+	got := discoverSpecs(cwd, lib, []string{filepath.Join(root, "gone.workspace.toml"), recentFile})
+	var lines []string
+	for _, e := range got {
+		rel, _ := filepath.Rel(root, e.Path)
+		lines = append(lines, rel+" "+e.Kind+" "+e.Origin)
+	}
+	want := []string{
+		"lib/dev.toml workspace recent",
+		"a/b/flow.toml flow project",
+		"a/review.flow.toml flow project",
+		"paneflow.workspace.toml workspace project",
+		"lib/pipeline.toml flow library",
+	}
+	if !slices.Equal(lines, want) {
+		t.Fatalf("discoverSpecs:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	if got := discoverSpecs("", "", nil); len(got) != 0 {
+		t.Fatalf("nothing to look at gave %v", got)
+	}
+}
+
+// libraryDir is the spec library of the harness's config dir.
+func libraryDir(t *testing.T) string {
+	d := specLibraryDir()
+	if d == "" || !strings.HasPrefix(d, os.Getenv("XDG_CONFIG_HOME")) {
+		t.Fatalf("spec library %q is not under XDG_CONFIG_HOME", d)
+	}
+	return d
+}
+
+// openPad opens the launch pad with its key and returns it.
+func openPad(t *testing.T, h *harness) *launchPad {
+	t.Helper()
+	var lp *launchPad
+	h.s.guard(func() {
+		if !h.key(fyne.KeyO, ctrlShift) {
+			t.Fatal("Ctrl+Shift+O is not bound")
+		}
+		lp = h.s.launch.pad
+		if lp == nil || h.s.w.Canvas().Overlays().Top() == nil {
+			t.Fatal("the launch pad did not open")
+		}
+	})
+	return lp
+}
+
+// selectSpec clicks the row of the spec named base and waits for its
+// plan or errors.
+func selectSpec(t *testing.T, h *harness, lp *launchPad, base string) *resolvedSpec {
+	t.Helper()
+	row := -1
+	h.s.guard(func() {
+		for i, e := range lp.shown {
+			if filepath.Base(e.Path) == base {
+				row = i
+			}
+		}
+	})
+	if row < 0 {
+		t.Fatalf("%s is not listed", base)
+	}
+	lp.rows.Select(row) // as a click does
+	var r *resolvedSpec
+	h.waitFor(base+" resolved", func() bool {
+		r = lp.sel
+		return r != nil && filepath.Base(r.entry.Path) == base
+	})
+	return r
+}
+
+func TestLaunchPadShowsPlanErrorsAndLaunches(t *testing.T) {
+	h := newHarness(t, nil)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	lib := libraryDir(t)
+	work := t.TempDir()
+	writeFile(t, filepath.Join(lib, "demo.workspace.toml"), `name = "demo"
+layout = "even_v"
+
+[[panes]]
+name = "left"
+command = "echo left-side; exec sh"
+cwd = "`+work+`"
+
+[[panes]]
+name = "right"
+command = "echo right-side; exec sh"
+env = { PORT = "${port_offset}" }
+`)
+	writeFile(t, filepath.Join(lib, "broken.workspace.toml"), `name = "broken"
+
+[[panes]]
+command = "sh"
+
+[[panes]]
+name = "agent"
+agent = "no-such-agent"
+`)
+	writeFile(t, filepath.Join(lib, "typo.workspace.toml"), "[[panes]]\ncomand = \"sh\"\n")
+	lp := openPad(t, h)
+	h.s.guard(func() {
+		if len(lp.entries) != 3 || lp.rows.Length() != 3 {
+			t.Fatalf("%d specs listed, want 3: %v", len(lp.entries), lp.entries)
+		}
+		if h.s.w.Canvas().Focused() != lp.query {
+			t.Fatal("the filter field has no focus")
+		}
+	})
+
+	// A spec that resolves to an unknown agent: the error at its line.
+	r := selectSpec(t, h, lp, "broken.workspace.toml")
+	h.s.guard(func() {
+		if r.err == nil || r.loc.Line != 8 || r.loc.Field != "agent" {
+			t.Fatalf("broken: err %v at %+v, want line 8, agent", r.err, r.loc)
+		}
+		if !strings.Contains(lp.status.Text, "line 8") || !lp.launch.Disabled() {
+			t.Fatalf("status %q, launch disabled %v", lp.status.Text, lp.launch.Disabled())
+		}
+		at := -1
+		for i := range lp.grid.Rows {
+			if strings.Contains(lp.grid.RowText(i), "▶") {
+				at = i
+			}
+		}
+		if at < 0 || !strings.Contains(lp.grid.RowText(at), `agent = "no-such-agent"`) ||
+			!strings.Contains(lp.grid.RowText(at+1), "unknown agent") || lp.grid.Rows[at].Style.BackgroundColor() != errLineBG {
+			t.Fatalf("the error is not under its line:\n%s", lp.grid.Text())
+		}
+	})
+	// An unknown key: the parser's line.
+	r = selectSpec(t, h, lp, "typo.workspace.toml")
+	if r.loc.Line != 2 || r.loc.Field != "comand" {
+		t.Fatalf("typo: %v at %+v", r.err, r.loc)
+	}
+
+	// A good spec: its plan (panes, commands, cwd, the port), then Launch.
+	r = selectSpec(t, h, lp, "demo.workspace.toml")
+	h.s.guard(func() {
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		plan := lp.grid.Text()
+		for _, want := range []string{`workspace "demo": 2 pane(s), layout even_v`, "echo left-side", work, "PORT="} {
+			if !strings.Contains(plan, want) {
+				t.Fatalf("the plan lacks %q:\n%s", want, plan)
+			}
+		}
+		if lp.launch.Disabled() {
+			t.Fatal("Launch is disabled for a good spec")
+		}
+	})
+	test.Tap(lp.launch)
+	var ws workspace.WorkspaceInfo
+	h.waitFor("the demo workspace", func() bool {
+		for _, w := range h.s.m.Workspaces() {
+			if w.Title == "demo" {
+				ws = w
+				return true
+			}
+		}
+		return false
+	})
+	var ids []uint64
+	h.waitFor("its two panes on screen", func() bool {
+		ids = ids[:0]
+		for _, in := range h.s.m.Surfaces() {
+			if in.WorkspaceID == ws.ID {
+				ids = append(ids, in.ID)
+			}
+		}
+		return len(ids) == 2 && h.s.launch.pad == nil && h.s.views[ids[0]] != nil && h.s.views[ids[1]] != nil
+	})
+	h.waitFor("both programs", func() bool {
+		return strings.Contains(h.screen(ids[0]), "left-side") && strings.Contains(h.screen(ids[1]), "right-side")
+	})
+	h.s.guard(func() {
+		if rec := h.s.launch.recent; len(rec) != 1 || filepath.Base(rec[0]) != "demo.workspace.toml" {
+			t.Fatalf("recent = %v", rec)
+		}
+	})
+	// Reopened, the launched spec is listed first, as recent.
+	lp = openPad(t, h)
+	h.s.guard(func() {
+		if lp.entries[0].Origin != originRecent || filepath.Base(lp.entries[0].Path) != "demo.workspace.toml" {
+			t.Fatalf("entries %v", lp.entries)
+		}
+	})
+	// Typing filters; Escape closes.
+	typeInto(lp.query, "typo")
+	h.s.guard(func() {
+		if len(lp.shown) != 1 || lp.rows.Length() != 1 {
+			t.Fatalf("filter shows %v", lp.shown)
+		}
+	})
+	// Down selects the row (its errors show); Escape closes.
+	lp.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	h.waitFor("typo selected by key", func() bool {
+		return lp.sel != nil && filepath.Base(lp.sel.entry.Path) == "typo.workspace.toml"
+	})
+	lp.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	h.s.guard(func() {
+		if h.s.launch.pad != nil {
+			t.Fatal("Escape did not close the launch pad")
+		}
+	})
+}
+
+func TestLaunchPadRunsAndStopsFlow(t *testing.T) {
+	h := newHarness(t, nil)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	dir := t.TempDir()
+	// Found walking up from the focused pane's directory.
+	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "pipe.flow.toml"), `name = "pipe"
+[defaults]
+timeout_secs = 60
+
+[[step]]
+id = "build"
+pane = { command = "echo 'BUILD OK'; exec sleep 1000" }
+ready = { pattern = "^BUILD OK$" }
+
+[[step]]
+id = "wait"
+needs = ["build"]
+pane = { command = "exec sleep 1000" }
+ready = { pattern = "^NEVER$", timeout_secs = 600 }
+
+[[step]]
+id = "after"
+needs = ["wait"]
+pane = { command = "echo after" }
+`)
+	if _, err := h.c.Workspaces.CreateWorkspace("proj", filepath.Join(dir, "sub"), nil, true); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the pane in the project", func() bool { return h.s.focusedCwdLocked() == filepath.Join(dir, "sub") })
+	lp := openPad(t, h)
+	r := selectSpec(t, h, lp, "pipe.flow.toml")
+	h.s.guard(func() {
+		if r.err != nil || r.entry.Kind != kindFlow || r.entry.Origin != originProject {
+			t.Fatalf("pipe: %v %+v", r.err, r.entry)
+		}
+		if !strings.Contains(lp.grid.Text(), "build") || !strings.Contains(lp.grid.Text(), "needs") {
+			t.Fatalf("flow plan:\n%s", lp.grid.Text())
+		}
+	})
+	test.Tap(lp.launch)
+	h.waitFor("build READY, wait RUNNING", func() bool {
+		run := h.s.launch.run
+		return run != nil && run.status["build"] == flow.StatusReady && run.status["wait"] == flow.StatusRunning
+	})
+	h.s.guard(func() {
+		if !lp.stop.Visible() || !strings.Contains(lp.runHead.Text, `"pipe": running`) {
+			t.Fatalf("stop visible %v, head %q", lp.stop.Visible(), lp.runHead.Text)
+		}
+		if len(lp.runBox.Objects) != 3 {
+			t.Fatalf("%d step rows", len(lp.runBox.Objects))
+		}
+	})
+	// A second flow is refused while one runs.
+	test.Tap(lp.launch)
+	h.s.guard(func() {
+		if !strings.Contains(lp.status.Text, "a flow is running") {
+			t.Fatalf("status %q", lp.status.Text)
+		}
+	})
+	panes := func() int {
+		n := 0
+		for _, w := range h.s.m.Workspaces() {
+			if w.Title != "pipe" {
+				continue
+			}
+			for _, in := range h.s.m.Surfaces() {
+				if in.WorkspaceID == w.ID {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	h.waitFor("two flow panes", func() bool { return panes() == 2 })
+	test.Tap(lp.stop)
+	h.waitFor("the flow stopped", func() bool { run := h.s.launch.run; return run.done })
+	h.s.guard(func() {
+		run := h.s.launch.run
+		if !strings.HasPrefix(run.result, "stopped: interrupted") || run.status["after"] != flow.StatusPending {
+			t.Fatalf("result %q, after %s", run.result, run.status["after"])
+		}
+		if lp.stop.Visible() || !strings.Contains(lp.runHead.Text, "stopped") {
+			t.Fatalf("after stop: stop visible %v, head %q", lp.stop.Visible(), lp.runHead.Text)
+		}
+	})
+	if n := panes(); n != 2 {
+		t.Fatalf("%d panes after stop, want the 2 left running", n)
+	}
+}
+
+// fakeAgents puts executables named like agents first on PATH: codex
+// prints where it runs and then echoes its input.
+func fakeAgents(t *testing.T) {
+	bin := t.TempDir()
+	writeFile(t, filepath.Join(bin, "codex"), "#!/bin/sh\necho \"fake codex in $(pwd)\"\nexec cat\n")
+	if err := os.Chmod(filepath.Join(bin, "codex"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+":/usr/bin:/bin")
+}
+
+func TestQuickLaunch(t *testing.T) {
+	fakeAgents(t)
+	h := newHarness(t, nil)
+	repo := filepath.Dir(gitRepo(t)) + "/repo"
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	if _, err := h.c.Workspaces.CreateWorkspace("repo", repo, nil, true); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the pane in the repository", func() bool { return h.s.focusedCwdLocked() == repo })
+	var q *quickLaunch
+	h.s.guard(func() {
+		if !h.key(fyne.KeyL, ctrlShift) {
+			t.Fatal("Ctrl+Shift+L is not bound")
+		}
+		q = h.s.launch.quick
+		if q == nil {
+			t.Fatal("quick launch did not open")
+		}
+		// Only installed agents are offered.
+		if len(q.agents) != 1 || q.agents[0].Tag != "codex" || q.agent.Selected != q.agents[0].Name {
+			t.Fatalf("agents %v, selected %q", q.agents, q.agent.Selected)
+		}
+	})
+	before := len(h.s.m.Surfaces())
+
+	// A branch git cannot make: main is checked out in the repository.
+	typeInto(q.branch, "main")
+	test.Tap(q.launch)
+	h.waitFor("the refusal", func() bool { return !q.busy && q.status.Importance == widget.DangerImportance })
+	h.s.guard(func() {
+		if !strings.Contains(q.status.Text, "already checked out") || len(h.s.m.Surfaces()) != before {
+			t.Fatalf("status %q, %d panes (was %d)", q.status.Text, len(h.s.m.Surfaces()), before)
+		}
+	})
+
+	// git refuses feat/login (the repository has a branch feat): its
+	// message as git printed it, and no pane.
+	h.s.guard(func() { q.branch.SetText("feat/login") })
+	test.Tap(q.launch)
+	h.waitFor("git's refusal", func() bool { return !q.busy && strings.Contains(q.status.Text, "feat/login") })
+	h.s.guard(func() {
+		if !strings.Contains(q.status.Text, "fatal: cannot lock ref 'refs/heads/feat/login'") || len(h.s.m.Surfaces()) != before {
+			t.Fatalf("status %q, %d panes (was %d)", q.status.Text, len(h.s.m.Surfaces()), before)
+		}
+	})
+	if _, err := os.Stat(repo + ".worktrees/feat-login"); !os.IsNotExist(err) {
+		t.Fatalf("a worktree was left: %v", err)
+	}
+
+	// A good one: the worktree beside the repository, the agent in it,
+	// the prompt typed and not submitted.
+	h.s.guard(func() { q.branch.SetText("ui/login") })
+	typeInto(q.prompt, "add a login page")
+	q.branch.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	wt := repo + ".worktrees/ui-login"
+	var id uint64
+	defer func() {
+		if t.Failed() {
+			t.Logf("quick launch status: %q", q.status.Text)
+			if id != 0 {
+				t.Logf("screen:\n%s", h.screen(id))
+			}
+			for _, in := range h.s.m.Surfaces() {
+				if in.Cwd != nil {
+					t.Logf("pane %d in %s", in.ID, *in.Cwd)
+				}
+			}
+		}
+	}()
+	h.waitFor("the agent's pane", func() bool {
+		for _, in := range h.s.m.Surfaces() {
+			if in.Cwd != nil && *in.Cwd == wt {
+				id = in.ID
+			}
+		}
+		return id != 0 && h.s.launch.quick == nil
+	})
+	h.waitFor("the agent and its prompt", func() bool {
+		s := strings.ReplaceAll(h.screen(id), "\n", "") // the narrow pane wraps
+		return strings.Contains(s, "fake codex in "+wt) && strings.Contains(s, "add a login page")
+	})
+	if s := h.screen(id); strings.Count(s, "add a login page") != 1 {
+		t.Fatalf("the prompt was submitted (cat echoed it):\n%s", s)
+	}
+	if b, _ := runGit(context.Background(), wt, []string{"branch", "--show-current"}); strings.TrimSpace(b) != "ui/login" {
+		t.Fatalf("worktree branch %q", b)
+	}
+
+	// A git failure is shown as git said it, and no pane opens: a
+	// repository without commits has no HEAD to branch from.
+	empty := t.TempDir()
+	if _, err := runGit(context.Background(), empty, []string{"init", "-q", "-b", "main"}); err != nil {
+		t.Fatal(err)
+	}
+	c := h.s.caller(0)
+	n := len(h.s.m.Surfaces())
+	_, err := quickLaunchAgent(context.Background(), c, empty, installedAgent{Tag: "codex", Name: "Codex", Command: "codex"}, "x", "", 0)
+	if err == nil || !strings.Contains(err.Error(), "\nfatal: ") {
+		t.Fatalf("git's error: %v", err)
+	}
+	if len(h.s.m.Surfaces()) != n {
+		t.Fatal("a pane opened after git failed")
+	}
+	if _, err := os.Stat(empty + ".worktrees/x"); !os.IsNotExist(err) {
+		t.Fatalf("worktree left behind: %v", err)
+	}
+}
+
+func TestAgentLaunchersAndTemplate(t *testing.T) {
+	fakeAgents(t)
+	h := newHarness(t, nil)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the launcher buttons", func() bool { return len(h.s.side.launchers.Objects) == 1 })
+	before := len(h.s.m.Surfaces())
+	test.Tap(h.s.side.launchers.Objects[0].(*widget.Button))
+	var id uint64
+	h.waitFor("the agent's pane", func() bool {
+		ss := h.s.m.Surfaces()
+		if len(ss) != before+1 {
+			return false
+		}
+		id = ss[len(ss)-1].ID
+		return true
+	})
+	h.waitFor("codex running", func() bool { return strings.Contains(h.screen(id), "fake codex in") })
+
+	// The template: the spec written, parsed, selected in the launch pad.
+	dir := t.TempDir()
+	var tv *templateView
+	h.s.guard(func() {
+		if !h.key(fyne.KeyT, ctrlShift) {
+			t.Fatal("Ctrl+Shift+T is not bound")
+		}
+		tv = h.s.launch.tmpl
+		if tv == nil || len(tv.agents) != 1 {
+			t.Fatal("the template view did not open with the installed agent")
+		}
+		tv.checks.SetSelected([]string{tv.agents[0].Name})
+		tv.folder.SetText(dir)
+		s := h.s
+		s.writeTemplateLocked(tv)
+		if s.launch.tmpl != nil || s.launch.pad == nil {
+			t.Fatalf("after writing: %q", tv.status.Text)
+		}
+	})
+	p := filepath.Join(dir, specFileName)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := flow.ParseWorkspace(data)
+	if err != nil {
+		t.Fatalf("%v:\n%s", err, data)
+	}
+	if len(spec.Panes) != 1 || *spec.Panes[0].Agent != "codex" || *spec.Panes[0].Cwd != dir {
+		t.Fatalf("spec:\n%s", data)
+	}
+	lp := h.s.launch.pad
+	h.waitFor("the written spec selected", func() bool { return lp.sel != nil && lp.sel.err == nil && lp.sel.entry.Path == p })
+	// Writing again never replaces the file.
+	writeFile(t, p, "# mine\n")
+	h.s.guard(func() {
+		h.s.closeLaunchPadLocked()
+		h.s.openTemplateLocked()
+		tv = h.s.launch.tmpl
+		tv.folder.SetText(dir)
+		h.s.writeTemplateLocked(tv)
+		if h.s.launch.tmpl == nil || !strings.Contains(tv.status.Text, "already exists") {
+			t.Fatalf("status %q", tv.status.Text)
+		}
+	})
+	if b, _ := os.ReadFile(p); string(b) != "# mine\n" {
+		t.Fatalf("clobbered: %q", b)
+	}
+}

@@ -1,0 +1,426 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/paneflow-go/paneflow/flow"
+	"github.com/paneflow-go/paneflow/internal/atomicfile"
+	"github.com/paneflow-go/paneflow/worktree"
+)
+
+// installedAgent is a recognised agent whose program is on PATH.
+type installedAgent struct {
+	Tag     string // the spec's agent name ("claude_code")
+	Name    string // its display name ("Claude Code")
+	Command string // the command line that starts it
+}
+
+// installedAgents lists the recognised agents found on PATH, in flow's
+// order. It stats PATH's directories: the shell calls it once, off the UI
+// goroutine, at start (findAgentLaunchers), and the views use that list.
+func installedAgents(lookPath func(string) (string, error)) []installedAgent {
+	var out []installedAgent
+	for _, a := range flow.Agents() {
+		if _, err := lookPath(a.Argv[0]); err != nil {
+			continue
+		}
+		cmd, _ := flow.AgentCommand(a.Tag)
+		out = append(out, installedAgent{Tag: a.Tag, Name: agentName(a.Tag), Command: cmd})
+	}
+	return out
+}
+
+// installedAgentsLocked is the installed agents as found at start
+// (findAgentLaunchers), or looked up now if that has not finished.
+func (s *shell) installedAgentsLocked() []installedAgent {
+	if !s.launch.agentsFound {
+		s.launch.agents, s.launch.agentsFound = installedAgents(exec.LookPath), true
+	}
+	return s.launch.agents
+}
+
+// quickSplit are the surface.split params quick launch and the agent
+// buttons send (the socket's, as `paneflow split` would).
+type quickSplit struct {
+	SurfaceID       uint64         `json:"surface_id,omitempty"`
+	Direction       string         `json:"direction"`
+	Cwd             string         `json:"cwd,omitempty"`
+	Command         string         `json:"command,omitempty"`
+	Prompt          string         `json:"prompt,omitempty"`
+	Name            string         `json:"name,omitempty"`
+	ManagedWorktree *flow.Worktree `json:"managed_worktree,omitempty"`
+}
+
+// gitMessage is err as git said it: a git failure's whole stderr, else
+// the error's text.
+func gitMessage(err error) string {
+	var ge *worktree.GitError
+	if errors.As(err, &ge) && strings.TrimSpace(ge.Stderr) != "" {
+		return strings.TrimSpace(ge.Stderr)
+	}
+	return err.Error()
+}
+
+// quickLaunchAgent is quick launch's work, off the UI goroutine: a
+// worktree for a new branch beside the repository holding dir (created,
+// with the repository's ignored .env* files copied), then a pane split
+// off pane `beside` (0: the active workspace's first) running the agent
+// there with prompt prefilled, never submitted. The worktree is handed to
+// the core as managed (torn down with its last pane when clean). On any
+// failure nothing is left: no pane, the worktree rolled back. The error
+// is git's message as git printed it.
+func quickLaunchAgent(ctx context.Context, c flow.Caller, dir string, a installedAgent, branch, prompt string, beside uint64) (uint64, error) {
+	p, err := worktree.PlanFor(ctx, dir, branch)
+	if err != nil {
+		return 0, err
+	}
+	if err := worktree.Create(ctx, p); err != nil {
+		return 0, errors.New(gitMessage(err))
+	}
+	if p.Action == worktree.ActionCreate {
+		worktree.CopyEnv(ctx, p.RepoRoot, p.Path) // best effort, as `up` does
+	}
+	w := &flow.Worktree{Path: p.Path, RepoRoot: p.RepoRoot, Branch: p.Branch, Teardown: worktree.TeardownAuto,
+		Action: string(p.Action), NewBranch: p.NewBranch}
+	var res struct {
+		SurfaceID uint64 `json:"surface_id"`
+	}
+	err = c.Call(ctx, "surface.split", quickSplit{SurfaceID: beside, Direction: "vertical", Cwd: p.Path,
+		Command: a.Command, Prompt: prompt, Name: a.Name + " " + branch, ManagedWorktree: w}, &res)
+	if err != nil {
+		if rerr := worktree.Rollback(context.Background(), p); rerr != nil {
+			return 0, fmt.Errorf("%v (and removing the worktree failed: %v)", err, rerr)
+		}
+		return 0, err
+	}
+	return res.SurfaceID, nil
+}
+
+// quickLaunch is the open quick launch view.
+type quickLaunch struct {
+	dir    string
+	agents []installedAgent
+	agent  *widget.Select
+	branch *keyEntry
+	prompt *keyEntry
+	status *widget.Label
+	launch *widget.Button
+	busy   bool
+	pop    *popup
+}
+
+// openQuickLaunchLocked opens quick launch for the focused pane's
+// directory (or closes it when open).
+func (s *shell) openQuickLaunchLocked() {
+	if s.launch.quick != nil {
+		s.closeQuickLaunchLocked()
+		return
+	}
+	dir := s.focusedCwdLocked()
+	s.closeOverlaysLocked()
+	q := &quickLaunch{dir: dir, agents: s.installedAgentsLocked()}
+	var names []string
+	for _, a := range q.agents {
+		names = append(names, a.Name)
+	}
+	q.agent = widget.NewSelect(names, nil)
+	if len(names) > 0 {
+		q.agent.SetSelectedIndex(0)
+	}
+	q.branch = newKeyEntry(false)
+	q.branch.SetPlaceHolder("new branch name, e.g. feat/login")
+	q.prompt = newKeyEntry(true)
+	q.prompt.SetPlaceHolder("optional prompt: typed into the agent, not submitted")
+	q.prompt.SetMinRowsVisible(4)
+	q.status = widget.NewLabel("in " + s.side.shortPath(dir))
+	q.status.Wrapping = fyne.TextWrapWord
+	if dir == "" {
+		q.status.SetText("The focused pane's directory is not known.")
+	}
+	if len(names) == 0 {
+		q.status.SetText("No coding agent found on PATH (claude, codex, gemini, opencode, …).")
+	}
+	q.launch = widget.NewButtonWithIcon("Launch", theme.MediaPlayIcon(), func() { s.guard(func() { s.submitQuickLaunchLocked(q) }) })
+	q.launch.Importance = widget.HighImportance
+	keys := func(ev *fyne.KeyEvent) bool {
+		switch ev.Name {
+		case fyne.KeyEscape:
+			s.guard(s.closeQuickLaunchLocked)
+			return true
+		case fyne.KeyReturn, fyne.KeyEnter:
+			s.guard(func() { s.submitQuickLaunchLocked(q) })
+			return true
+		}
+		return false
+	}
+	q.branch.onKey = keys
+	q.prompt.onKey = func(ev *fyne.KeyEvent) bool {
+		if ev.Name == fyne.KeyEscape {
+			return keys(ev)
+		}
+		return false
+	}
+	cancel := widget.NewButton("Cancel", func() { s.guard(s.closeQuickLaunchLocked) })
+	form := widget.NewForm(widget.NewFormItem("Agent", q.agent), widget.NewFormItem("Branch", q.branch), widget.NewFormItem("Prompt", q.prompt))
+	head := widget.NewLabelWithStyle("Quick launch: an agent in a new worktree", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	body := container.NewBorder(head, container.NewVBox(q.status, container.NewHBox(layoutSpacer(), cancel, q.launch)), nil, nil, form)
+	s.launch.quick = q
+	q.pop = s.showPopupLocked(body, fyne.NewSize(620, 380), q.branch)
+}
+
+// layoutSpacer pushes the buttons after it to the right of an HBox.
+func layoutSpacer() fyne.CanvasObject { return widget.NewLabel("") }
+
+// closeQuickLaunchLocked closes quick launch and gives the keyboard back.
+func (s *shell) closeQuickLaunchLocked() {
+	if s.launch.quick == nil {
+		return
+	}
+	s.launch.quick.pop.close()
+	s.launch.quick = nil
+	s.focusViewLocked(s.focus)
+}
+
+// submitQuickLaunchLocked starts quick launch's work; the view shows git's
+// error or closes once the pane is there. It cannot be submitted again
+// while it runs.
+func (s *shell) submitQuickLaunchLocked(q *quickLaunch) {
+	if q.busy || s.launch.quick != q {
+		return
+	}
+	i := q.agent.SelectedIndex()
+	branch := strings.TrimSpace(q.branch.Text)
+	switch {
+	case i < 0 || i >= len(q.agents):
+		q.status.SetText("Pick an agent.")
+		return
+	case branch == "":
+		q.status.SetText("Type a new branch name.")
+		return
+	case q.dir == "":
+		q.status.SetText("The focused pane's directory is not known.")
+		return
+	}
+	q.busy = true
+	q.launch.Disable()
+	q.status.SetText("creating the worktree for " + branch + "…")
+	a, prompt, beside, dir := q.agents[i], q.prompt.Text, s.focus, q.dir
+	go func() {
+		id, err := quickLaunchAgent(context.Background(), s.caller(0), dir, a, branch, prompt, beside)
+		s.do(func() {
+			if s.launch.quick != q {
+				if err != nil {
+					s.banner.show("quick launch: " + err.Error())
+				}
+				return
+			}
+			q.busy = false
+			if err != nil {
+				q.launch.Enable()
+				q.status.SetText(err.Error())
+				q.status.Importance = widget.DangerImportance
+				q.status.Refresh()
+				return
+			}
+			s.logf("paneflow: quick launch: %s in pane %d on branch %s", a.Name, id, branch)
+			s.closeQuickLaunchLocked()
+		})
+	}()
+}
+
+// findAgentLaunchers looks for the installed agents (off the UI
+// goroutine: it stats PATH) and gives the sidebar a button for each.
+func (s *shell) findAgentLaunchers() {
+	agents := installedAgents(exec.LookPath)
+	s.do(func() {
+		s.launch.agents, s.launch.agentsFound = agents, true
+		s.side.setAgentLaunchers(agents, func(a installedAgent) { s.guard(func() { s.launchAgentPaneLocked(a) }) })
+		if os.Getenv("PANEFLOW_UI_PROBE") == "1" {
+			s.probeLater(func() (bool, []string) {
+				l, ok := s.probeLineLocked("sidebar-launch-pad", s.side.launchPad)
+				return ok, []string{l}
+			}, 300)
+		}
+	})
+}
+
+// launchAgentPaneLocked opens agent a in a new pane beside the focused one, in
+// its directory (the agent launcher buttons).
+func (s *shell) launchAgentPaneLocked(a installedAgent) {
+	req := quickSplit{SurfaceID: s.focus, Direction: "vertical", Cwd: s.focusedCwdLocked(), Command: a.Command, Name: a.Name}
+	go func() {
+		if err := s.caller(0).Call(context.Background(), "surface.split", req, nil); err != nil {
+			s.do(func() { s.banner.show("launch " + a.Name + ": " + err.Error()) })
+		}
+	}()
+}
+
+// templatePane and templateSpec are the workspace spec the template view
+// writes, as TOML.
+type templatePane struct {
+	Name  string `toml:"name"`
+	Agent string `toml:"agent,omitempty"`
+	Cwd   string `toml:"cwd"`
+	Focus bool   `toml:"focus,omitempty"`
+}
+
+type templateSpec struct {
+	Name   string         `toml:"name"`
+	Layout string         `toml:"layout"`
+	Panes  []templatePane `toml:"panes"`
+}
+
+// templateText is the workspace spec for agents (tags) in dir, one pane
+// each (a shell when none), checked by the spec parser.
+func templateText(dir string, agents []installedAgent) ([]byte, error) {
+	spec := templateSpec{Name: filepath.Base(dir), Layout: "tiled"}
+	if len(agents) <= 2 {
+		spec.Layout = "even_h"
+	}
+	for _, a := range agents {
+		spec.Panes = append(spec.Panes, templatePane{Name: a.Name, Agent: a.Tag, Cwd: dir})
+	}
+	if len(spec.Panes) == 0 {
+		spec.Panes = append(spec.Panes, templatePane{Name: "shell", Cwd: dir})
+	}
+	spec.Panes[0].Focus = true
+	var b bytes.Buffer
+	b.WriteString("# A Paneflow workspace spec, written by the app: keep it and edit it.\n" +
+		"# Launch it from the launch pad or with `paneflow up " + specFileName + "`.\n" +
+		"# Each pane takes cwd, agent or command, prompt, name, env, worktree, focus.\n\n")
+	if err := toml.NewEncoder(&b).Encode(spec); err != nil {
+		return nil, err
+	}
+	if _, err := flow.ParseWorkspace(b.Bytes()); err != nil {
+		return nil, fmt.Errorf("the template does not parse: %v", err)
+	}
+	return b.Bytes(), nil
+}
+
+// specFileName is the name the template view writes.
+const specFileName = "paneflow.workspace.toml"
+
+// writeTemplate writes the spec for agents into dir/paneflow.workspace.toml,
+// never replacing an existing file, and returns its path.
+func writeTemplate(dir string, agents []installedAgent) (string, error) {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", dir)
+	}
+	data, err := templateText(dir, agents)
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, specFileName)
+	if err := atomicfile.CreateNew(p, bytes.NewReader(data), 0o644); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return "", fmt.Errorf("%s already exists: it was left as it is (open it from the launch pad)", p)
+		}
+		return "", err
+	}
+	return p, nil
+}
+
+// templateView is the open "new workspace from template" view.
+type templateView struct {
+	agents []installedAgent
+	checks *widget.CheckGroup
+	folder *widget.Entry
+	status *widget.Label
+	pop    *popup
+}
+
+// openTemplateLocked opens the template view (or closes it when open).
+func (s *shell) openTemplateLocked() {
+	if s.launch.tmpl != nil {
+		s.closeTemplateLocked()
+		return
+	}
+	dir := s.focusedCwdLocked()
+	s.closeOverlaysLocked()
+	t := &templateView{agents: s.installedAgentsLocked()}
+	var names []string
+	for _, a := range t.agents {
+		names = append(names, a.Name)
+	}
+	t.checks = widget.NewCheckGroup(names, nil)
+	t.folder = widget.NewEntry()
+	t.folder.SetText(dir)
+	browse := widget.NewButtonWithIcon("", theme.FolderOpenIcon(), func() {
+		dialog.ShowFolderOpen(func(u fyne.ListableURI, err error) {
+			if err == nil && u != nil {
+				s.guard(func() { t.folder.SetText(u.Path()) })
+			}
+		}, s.w)
+	})
+	t.status = widget.NewLabel("Writes " + specFileName + " in the folder (an existing file is never replaced).")
+	t.status.Wrapping = fyne.TextWrapWord
+	if len(names) == 0 {
+		t.status.SetText("No coding agent found on PATH: the spec will have one shell pane.")
+	}
+	write := widget.NewButtonWithIcon("Write spec", theme.DocumentSaveIcon(), func() { s.guard(func() { s.writeTemplateLocked(t) }) })
+	write.Importance = widget.HighImportance
+	cancel := widget.NewButton("Cancel", func() { s.guard(s.closeTemplateLocked) })
+	form := widget.NewForm(widget.NewFormItem("Agents", container.NewVScroll(t.checks)),
+		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, browse, t.folder)))
+	head := widget.NewLabelWithStyle("New workspace from template", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	body := container.NewBorder(head, container.NewVBox(t.status, container.NewHBox(layoutSpacer(), cancel, write)), nil, nil, form)
+	s.launch.tmpl = t
+	t.pop = s.showPopupLocked(body, fyne.NewSize(620, 440), t.folder)
+}
+
+// closeTemplateLocked closes the template view.
+func (s *shell) closeTemplateLocked() {
+	if s.launch.tmpl == nil {
+		return
+	}
+	s.launch.tmpl.pop.close()
+	s.launch.tmpl = nil
+	s.focusViewLocked(s.focus)
+}
+
+// writeTemplateLocked writes the spec and opens the launch pad with it
+// selected; an error stays in the view.
+func (s *shell) writeTemplateLocked(t *templateView) {
+	var picked []installedAgent
+	for _, a := range t.agents {
+		for _, n := range t.checks.Selected {
+			if n == a.Name {
+				picked = append(picked, a)
+			}
+		}
+	}
+	dir := strings.TrimSpace(t.folder.Text)
+	if !filepath.IsAbs(dir) {
+		t.status.SetText("Pick a folder (an absolute path).")
+		return
+	}
+	p, err := writeTemplate(dir, picked)
+	if err != nil {
+		t.status.SetText(err.Error())
+		t.status.Importance = widget.DangerImportance
+		t.status.Refresh()
+		return
+	}
+	s.noteRecentLocked(p)
+	s.closeTemplateLocked()
+	s.openLaunchPadLocked()
+	if lp := s.launch.pad; lp != nil {
+		s.addSpecLocked(lp, p)
+	}
+}
