@@ -58,6 +58,9 @@ var (
 	settleFloor = 1800 * time.Millisecond
 	settleQuiet = 300 * time.Millisecond
 	settleCap   = 8 * time.Second
+	// inputReadyCap bounds the wait for an agent to read its input before
+	// a submitted text is fed to it.
+	inputReadyCap = 30 * time.Second
 )
 
 // RunOptions is what [Run] works with. Calls and Waits must be set.
@@ -483,6 +486,11 @@ func (e *engine) runUnit(ctx context.Context, i int) outcome {
 				return fail(err)
 			}
 		}
+		if u.Submit {
+			if err := e.inputReady(ctx, out.sid); err != nil {
+				return fail(err)
+			}
+		}
 		text, err := substitute(feed, e.capture)
 		if err != nil {
 			return fail(unitError{err})
@@ -633,6 +641,27 @@ func (e *engine) target(ctx context.Context, t string) (uint64, error) {
 		return 0, fmt.Errorf("no pane named '%s' in this flow", t)
 	}
 	return e.o.Resolve(ctx, t)
+}
+
+// inputReady waits until the pane is ready for a submitted text (an
+// agent's TUI turned bracketed paste on; any other program at once), at
+// most inputReadyCap; then the text is fed anyway, with a warning. The
+// wait is a surface.wait of its own, so no mutation on the server waits
+// with it.
+func (e *engine) inputReady(ctx context.Context, sid uint64) error {
+	params := map[string]any{"surface_ids": []uint64{sid}, "input_ready": true, "timeout_ms": inputReadyCap.Milliseconds()}
+	err := e.o.Waits.Call(ctx, "surface.wait", params, nil)
+	code, coded := rpcCode(err)
+	switch {
+	case err == nil:
+		return nil
+	case coded && code == codeTimeout:
+		e.o.Warn(fmt.Sprintf("the agent in pane %d did not turn on bracketed paste (read its input) within %v; feeding it anyway", sid, inputReadyCap))
+		return nil
+	case coded && strings.Contains(err.Error(), "closed before"):
+		return unitError{errors.New("pane closed before the text could be fed")}
+	}
+	return err
 }
 
 // settle waits until the pane's output has been quiet for settleQuiet

@@ -54,6 +54,7 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 		FromStart  bool       `json:"from_start"`
 		Direction  string     `json:"direction"`
 		Lines      int        `json:"lines"`
+		InputReady bool       `json:"input_ready"`
 		Send       *struct {
 			Text   string `json:"text"`
 			Submit bool   `json:"submit"`
@@ -96,6 +97,10 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 		name := f.names[p.SurfaceIDs[0]]
 		if p.IdleMS > 0 {
 			return reply(map[string]any{"idle": true})
+		}
+		if p.InputReady {
+			f.log = append(f.log, "input_ready "+name)
+			return reply(map[string]any{"input_ready": true})
 		}
 		if f.block[name] {
 			f.mu.Unlock()
@@ -222,6 +227,10 @@ func TestEngineRunsTheDAG(t *testing.T) {
 		"wait test-a /^ok a$/ from_start=true",
 		`split review vertical of 1`,
 		"wait impl /^thanks/ from_start=false",
+		// A submitted text waits for its pane to read input, in a wait
+		// of its own, right before it goes out.
+		"input_ready review\nsend review",
+		"input_ready impl\nwait impl /^thanks/ from_start=false\nsend impl",
 	} {
 		if !strings.Contains(log, want) {
 			t.Errorf("no %q in the calls:\n%s", want, log)

@@ -153,6 +153,12 @@ func (c *conn) call(ctx context.Context, m *method, req *request) (result json.R
 		defer s.wg.Done()
 		var out outcome
 		run := func() { out = s.invoke(hctx, m, req) }
+		if m.before != nil {
+			if err := s.prepare(hctx, m, req); err != nil {
+				done <- outcome{err: err}
+				return
+			}
+		}
 		if m.mutating && s.Executor != nil {
 			if err := s.Executor.Do(hctx, run); err != nil {
 				out = outcome{err: err}
@@ -197,6 +203,22 @@ func (s *Server) invoke(ctx context.Context, m *method, req *request) (out outco
 		return outcome{err: fmt.Errorf("internal error: encoding the result: %v", err)}
 	}
 	return outcome{result: data}
+}
+
+// prepare runs the method's Before hook, recovering a panic.
+func (s *Server) prepare(ctx context.Context, m *method, req *request) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &panicError{value: r, stack: debug.Stack()}
+		}
+	}()
+	if err := m.before(ctx, req.params); err != nil {
+		var e *Error
+		if !errors.As(err, &e) || e != nil { // a typed nil *Error means go on
+			return err
+		}
+	}
+	return nil
 }
 
 // rpcError maps a handler's or the executor's error to the error sent.
