@@ -43,8 +43,11 @@
 // methods get [CodeMethodNotFound]. A request not answered within
 // [Server.DispatchTimeout] gets [CodeTimeout] "request timeout". Refusals
 // sent before any request is read (too many connections, peer UID mismatch)
-// carry "id":null. The server never answers with a legacy {"error": ...}
-// result; the client still treats one as a failure.
+// carry "id":null. A client that sends [MethodConcurrent] first makes its
+// connection concurrent: [Long] requests on it then run side by side and
+// are answered when done, matched by id ([Mux] is that client). The
+// server never answers with a legacy {"error": ...} result; the client
+// still treats one as a failure.
 //
 // # Security
 //

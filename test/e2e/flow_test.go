@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -166,5 +167,48 @@ ready = { pattern = "ok c", timeout_secs = 60 }
 	r = s.cli("flow", "run", "slow.toml")
 	if r.code != 4 || !strings.Contains(r.stdout, "---\na                        FAILED   timed out after 1s waiting for /^NEVER$/\n") {
 		t.Fatalf("human report:\n%s", r)
+	}
+}
+
+// TestFlowManyBarriers: a flow whose 24 barriers are all waiting at once,
+// more than the server's 16 connections: no pane can print its line
+// before all 24 panes exist, so every earlier barrier is still waiting
+// when the last pane opens. The engine's waits share one concurrent
+// connection (ipc.Mux), so none is refused "server busy".
+func TestFlowManyBarriers(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "")
+	const n = 24
+	gate := tempDir(t)
+	var items []string
+	for i := range n {
+		items = append(items, fmt.Sprintf(`"i%02d"`, i))
+	}
+	spec := fmt.Sprintf(`name = "wide"
+[defaults]
+timeout_secs = 120
+
+[[step]]
+id = "root"
+pane = { command = "echo rooted; exec sleep 1000" }
+ready = { pattern = "^rooted$" }
+
+[[step]]
+id = "fan"
+needs = ["root"]
+foreach = [%s]
+pane = { command = 'touch "$D/up-$ITEM"; while [ "$(ls "$D" | grep -c ^up-)" -lt %d ]; do sleep 0.05; done; echo "GO $ITEM"; exec sleep 1000', env = { D = %q, ITEM = "${item}" } }
+ready = { pattern = "^GO ${item}$" }
+`, strings.Join(items, ", "), n, gate)
+	writeSpec(t, s.dir, "wide.toml", spec)
+	var rep flowReport
+	r := s.mustCLI(&rep, "flow", "run", "wide.toml", "--json")
+	if rep.Status != "ready" || len(rep.Steps) != n+1 {
+		t.Fatalf("report %+v\n%s", rep, r)
+	}
+	for _, st := range rep.Steps {
+		if st.Status != "READY" {
+			t.Errorf("step %s: %s\n%s", st.ID, st.Status, r)
+		}
 	}
 }
