@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/paneflow-go/paneflow/internal/clock"
 )
 
 // Unit states as the report shows them.
@@ -81,8 +83,9 @@ type RunOptions struct {
 	Progress io.Writer
 	// Warn receives diagnostics; nil discards them.
 	Warn func(string)
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
+	// Clock times the run (durations, progress) and the settle floor;
+	// nil means the system clock. Tests give a clock.Fake.
+	Clock clock.Clock
 }
 
 // StepReport is one unit in a [Report].
@@ -180,16 +183,14 @@ var ErrGateClosed = errors.New("this flow submits prompts: relaunch Paneflow wit
 // Cancelling ctx (Ctrl-C) stops the orchestration; panes, agents and
 // worktrees are never closed by the engine.
 func Run(ctx context.Context, plan *FlowPlan, o RunOptions) (*Report, error) {
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	o.Clock = clock.Or(o.Clock)
 	if o.Warn == nil {
 		o.Warn = func(string) {}
 	}
 	if o.Progress == nil {
 		o.Progress = io.Discard
 	}
-	e := &engine{plan: plan, o: o, start: o.Now(), results: make(chan outcome),
+	e := &engine{plan: plan, o: o, start: o.Clock.Now(), results: make(chan outcome),
 		captures: map[string]string{}, panes: map[string]uint64{}}
 	for _, u := range plan.Units {
 		e.units = append(e.units, &unitState{u: u, status: StatusPending})
@@ -265,7 +266,7 @@ func Run(ctx context.Context, plan *FlowPlan, o RunOptions) (*Report, error) {
 
 // progress prints a unit's transition.
 func (e *engine) progress(st *unitState) {
-	line := fmt.Sprintf("[%7.1fs] %s → %s", e.o.Now().Sub(e.start).Seconds(), st.u.ID, st.status)
+	line := fmt.Sprintf("[%7.1fs] %s → %s", e.o.Clock.Now().Sub(e.start).Seconds(), st.u.ID, st.status)
 	if st.err != "" {
 		line += " (" + st.err + ")"
 	}
@@ -277,9 +278,9 @@ func (e *engine) set(st *unitState, status, msg string) {
 	st.status, st.err = status, msg
 	switch status {
 	case StatusRunning:
-		st.start = e.o.Now()
+		st.start = e.o.Clock.Now()
 	case StatusReady, StatusFailed, StatusSkipped:
-		st.end = e.o.Now()
+		st.end = e.o.Clock.Now()
 	}
 	e.progress(st)
 }
@@ -460,7 +461,7 @@ func (e *engine) runUnit(ctx context.Context, i int) outcome {
 	u := st.u
 	out := outcome{i: i, sid: st.sid}
 	fail := func(err error) outcome { return e.failure(ctx, out, err) }
-	spawned := e.o.Now()
+	spawned := e.o.Clock.Now()
 	if u.Kind == "send" {
 		sid, err := e.target(ctx, u.Send.Target)
 		if err != nil {
@@ -482,7 +483,7 @@ func (e *engine) runUnit(ctx context.Context, i int) outcome {
 		// (the server defers a submitted paste's Enter until the program
 		// echoed it).
 		if u.Kind == "spawn" {
-			if err := e.settle(ctx, out.sid, settleFloor-e.o.Now().Sub(spawned)); err != nil {
+			if err := e.settle(ctx, out.sid, settleFloor-e.o.Clock.Now().Sub(spawned)); err != nil {
 				return fail(err)
 			}
 		}
@@ -670,12 +671,13 @@ func (e *engine) inputReady(ctx context.Context, sid uint64) error {
 func (e *engine) settle(ctx context.Context, sid uint64, floor time.Duration) error {
 	capLeft := settleCap
 	if floor > 0 {
-		t := time.NewTimer(floor)
+		passed := make(chan struct{})
+		t := e.o.Clock.AfterFunc(floor, func() { close(passed) })
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			return ctx.Err()
-		case <-t.C:
+		case <-passed:
 		}
 		capLeft -= floor
 	}

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/paneflow-go/paneflow/internal/clock"
 )
 
 // codedErr is a JSON-RPC error reply.
@@ -309,4 +312,55 @@ type capsCaller string
 
 func (c capsCaller) Call(_ context.Context, _ string, _, result any) error {
 	return json.Unmarshal([]byte(c), result)
+}
+
+// TestEngineSettleOnClock: on a fake clock, a submitting unit's prompt is
+// not fed before the settle floor has passed on that clock, and the
+// report's duration is exactly the clock's.
+func TestEngineSettleOnClock(t *testing.T) {
+	old := settleFloor
+	settleFloor = 1800 * time.Millisecond
+	t.Cleanup(func() { settleFloor = old })
+	fl, err := ParseFlow([]byte("name = \"s\"\n[[step]]\nid = \"ask\"\nsubmit = true\npane = { command = \"agent\", prompt = \"hello\" }\nready = { pattern = \"^answer$\", timeout_secs = 5 }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := testHost(t, &fakeWorktrees{})
+	plan, err := ResolveFlow(context.Background(), fl, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFake(map[string]string{"ask": "answer"})
+	fc := clock.NewFake(time.Unix(1000, 0))
+	done := make(chan *Report, 1)
+	go func() {
+		rep, err := Run(context.Background(), plan, RunOptions{Calls: f, Waits: f, Worktrees: &fakeWorktrees{}, Clock: fc})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- rep
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := fc.BlockUntil(ctx, 1); err != nil {
+		t.Fatalf("the engine never armed its settle floor: %v", err)
+	}
+	fc.Advance(settleFloor - time.Millisecond)
+	if n := fc.Pending(); n != 1 {
+		t.Fatalf("1 ms before the floor: %d timers pending, want the floor's", n)
+	}
+	f.mu.Lock()
+	log := strings.Join(f.log, "\n")
+	f.mu.Unlock()
+	if strings.Contains(log, "input_ready") || strings.Contains(log, "send") {
+		t.Fatalf("fed before the settle floor passed:\n%s", log)
+	}
+	fc.Advance(time.Millisecond)
+	rep := <-done
+	if statuses(rep) != "ask=READY" || rep.Steps[0].DurationMS == nil || *rep.Steps[0].DurationMS != 1800 {
+		t.Fatalf("report %s, duration %v; want READY in exactly 1800 ms", statuses(rep), rep.Steps[0].DurationMS)
+	}
+	if log := strings.Join(f.log, "\n"); !strings.Contains(log, "input_ready ask\nwait ask /^answer$/ from_start=false\nsend ask \"hello\" submit=true") {
+		t.Fatalf("calls:\n%s", log)
+	}
 }
