@@ -101,7 +101,10 @@ func runFlow(ctx context.Context, s *session, in *input) error {
 			return si.ID, err
 		},
 		Progress: s.stderr,
-		Warn:     func(m string) { fmt.Fprintf(s.stderr, "paneflow: %s\n", m) },
+		// A terminal gets a table redrawn in place, anything else a line
+		// per transition.
+		LiveWidth: terminalWidth(s.stderr),
+		Warn:      func(m string) { fmt.Fprintf(s.stderr, "paneflow: %s\n", m) },
 	})
 	if err != nil {
 		return err

@@ -81,6 +81,10 @@ type RunOptions struct {
 	Resolve func(ctx context.Context, target string) (uint64, error)
 	// Progress receives one line per unit transition; nil discards them.
 	Progress io.Writer
+	// LiveWidth, when positive, makes Progress a terminal that many
+	// columns wide: instead of a line per transition it gets a table of
+	// every unit, redrawn in place (ANSI cursor movement) at each one.
+	LiveWidth int
 	// Warn receives diagnostics; nil discards them.
 	Warn func(string)
 	// Clock times the run (durations, progress) and the settle floor;
@@ -152,6 +156,13 @@ type engine struct {
 	anchor  uint64
 	results chan outcome
 
+	// The live table (LiveWidth > 0): drawn is how many lines it took
+	// last time, table its text; warnings from the workers print above
+	// it, hence drawMu.
+	drawMu sync.Mutex
+	drawn  int
+	table  string
+
 	mu       sync.Mutex
 	captures map[string]string
 	panes    map[string]uint64 // pane name → surface id, once spawned
@@ -194,6 +205,10 @@ func Run(ctx context.Context, plan *FlowPlan, o RunOptions) (*Report, error) {
 		captures: map[string]string{}, panes: map[string]uint64{}}
 	for _, u := range plan.Units {
 		e.units = append(e.units, &unitState{u: u, status: StatusPending})
+	}
+	if o.LiveWidth > 0 {
+		warn := o.Warn
+		e.o.Warn = func(msg string) { e.warnAbove(warn, msg) }
 	}
 	if err := e.bootstrap(ctx); err != nil {
 		return nil, err
@@ -266,11 +281,77 @@ func Run(ctx context.Context, plan *FlowPlan, o RunOptions) (*Report, error) {
 
 // progress prints a unit's transition.
 func (e *engine) progress(st *unitState) {
+	if e.o.LiveWidth > 0 {
+		e.redraw()
+		return
+	}
 	line := fmt.Sprintf("[%7.1fs] %s → %s", e.o.Clock.Now().Sub(e.start).Seconds(), st.u.ID, st.status)
 	if st.err != "" {
 		line += " (" + st.err + ")"
 	}
 	fmt.Fprintln(e.o.Progress, line)
+}
+
+// redraw replaces the live table: one line per unit (id, status, time
+// in that status or its duration, error), each cut to the terminal's
+// width so that none wraps and the next redraw finds the table's top.
+func (e *engine) redraw() {
+	var b strings.Builder
+	now := e.o.Clock.Now()
+	for _, st := range e.units {
+		t := ""
+		switch {
+		case !st.end.IsZero() && !st.start.IsZero():
+			t = fmt.Sprintf("%.1fs", st.end.Sub(st.start).Seconds())
+		case !st.start.IsZero():
+			t = fmt.Sprintf("%.1fs…", now.Sub(st.start).Seconds())
+		}
+		line := fmt.Sprintf("%-24s %-8s %8s %s", st.u.ID, st.status, t, st.err)
+		b.WriteString(cutToWidth(strings.TrimRight(line, " "), e.o.LiveWidth-1))
+		b.WriteByte('\n')
+	}
+	e.drawMu.Lock()
+	defer e.drawMu.Unlock()
+	e.clearTable()
+	e.drawn, e.table = len(e.units), b.String()
+	io.WriteString(e.o.Progress, e.table)
+}
+
+// clearTable moves to the live table's first line and clears from there
+// down; drawMu is held.
+func (e *engine) clearTable() {
+	if e.drawn > 0 {
+		fmt.Fprintf(e.o.Progress, "\x1b[%dF\x1b[J", e.drawn)
+	}
+}
+
+// warnAbove prints a warning (with warn, onto the same terminal) above the
+// live table, then the table again below it. Any goroutine.
+func (e *engine) warnAbove(warn func(string), msg string) {
+	e.drawMu.Lock()
+	defer e.drawMu.Unlock()
+	e.clearTable()
+	warn(msg)
+	io.WriteString(e.o.Progress, e.table)
+}
+
+// cutToWidth cuts s to at most w runes (each unit's line is plain text;
+// a rune counts one column), ending a cut line with "…"; control
+// characters become spaces.
+func cutToWidth(s string, w int) string {
+	r := []rune(strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s))
+	if w < 1 {
+		w = 1
+	}
+	if len(r) <= w {
+		return string(r)
+	}
+	return string(r[:w-1]) + "…"
 }
 
 // set moves a unit to a state and reports it.

@@ -364,3 +364,48 @@ func TestEngineSettleOnClock(t *testing.T) {
 		t.Fatalf("calls:\n%s", log)
 	}
 }
+
+// TestEngineLiveTable: with LiveWidth the progress is a table of every
+// unit, redrawn in place at each transition (cursor up to its first line,
+// clear below), each line cut to the width; the last one drawn shows the
+// final states.
+func TestEngineLiveTable(t *testing.T) {
+	settleFloor = 0
+	fl, err := ParseFlow([]byte(pipeline))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := testHost(t, &fakeWorktrees{})
+	plan, err := ResolveFlow(context.Background(), fl, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFake(map[string]string{"impl": "working\nDONE: fixed it\nthanks", "test-a": "ok a", "test-b": "ok b"})
+	var out bytes.Buffer
+	if _, err := Run(context.Background(), plan, RunOptions{Calls: f, Waits: f, Worktrees: &fakeWorktrees{}, Progress: &out, LiveWidth: 50}); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	if strings.Contains(s, "→") {
+		t.Fatalf("transition lines in the live view:\n%q", s)
+	}
+	const clear = "\x1b[5F\x1b[J" // 5 units
+	if !strings.Contains(s, clear) {
+		t.Fatalf("no redraw of the 5-line table:\n%q", s)
+	}
+	last := strings.Split(strings.TrimSuffix(s[strings.LastIndex(s, clear)+len(clear):], "\n"), "\n")
+	if len(last) != 5 {
+		t.Fatalf("last table has %d lines:\n%q", len(last), s)
+	}
+	for i, id := range []string{"impl", "test[a]", "test[b]", "review", "tell"} {
+		if !regexp.MustCompile(`^` + regexp.QuoteMeta(id) + ` +READY +\d+\.\ds$`).MatchString(last[i]) || len([]rune(last[i])) > 49 {
+			t.Errorf("table line %d = %q, want %s READY with its duration, at most 49 columns", i, last[i], id)
+		}
+	}
+	if got := cutToWidth("review   FAILED  timed out\x1b[31m", 12); got != "review   FA…" {
+		t.Errorf("cutToWidth = %q", got)
+	}
+	if got := cutToWidth("a\x1bb", 10); got != "a b" {
+		t.Errorf("cutToWidth keeps a control character: %q", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -209,6 +210,44 @@ ready = { pattern = "^GO ${item}$" }
 	for _, st := range rep.Steps {
 		if st.Status != "READY" {
 			t.Errorf("step %s: %s\n%s", st.ID, st.Status, r)
+		}
+	}
+}
+
+// TestFlowLiveProgress runs `paneflow flow run` in a pane, so on a real
+// terminal (a pty): the progress is a table redrawn in place, so the
+// pane's screen ends with each unit once in it with its final state (and
+// once more in the report), and no per-transition lines.
+func TestFlowLiveProgress(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "")
+	writeSpec(t, s.dir, "live.toml", `name = "live"
+[defaults]
+timeout_secs = 60
+
+[[step]]
+id = "first"
+pane = { command = "echo one-done; exec sleep 1000" }
+ready = { pattern = "^one-done$" }
+
+[[step]]
+id = "fan"
+needs = ["first"]
+foreach = ["x", "y"]
+pane = { command = "echo \"fan-$ITEM\"; exec sleep 1000", env = { ITEM = "${item}" } }
+ready = { pattern = "^fan-${item}$" }
+`)
+	pane := s.command(fmt.Sprintf("cd '%s' && '%s' flow run live.toml; echo flow-exit-$?; exec sleep 1000", s.dir, bin))
+	if code := s.waitOutput(id(pane), `flow-exit-(\d+)`); code != "0" {
+		t.Fatalf("flow run in a pane exited %s:\n%s", code, s.readRaw(id(pane)))
+	}
+	text := s.readRaw(id(pane))
+	if strings.Contains(text, "→") {
+		t.Errorf("per-transition lines on a terminal:\n%s", text)
+	}
+	for _, u := range []string{"first", "fan[x]", "fan[y]"} {
+		if n := len(regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(u) + ` +READY`).FindAllString(text, -1)); n != 2 {
+			t.Errorf("%s READY appears %d times, want twice (the live table, the report):\n%s", u, n, text)
 		}
 	}
 }
