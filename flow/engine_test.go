@@ -398,7 +398,7 @@ func TestEngineLiveTable(t *testing.T) {
 		t.Fatalf("last table has %d lines:\n%q", len(last), s)
 	}
 	for i, id := range []string{"impl", "test[a]", "test[b]", "review", "tell"} {
-		if !regexp.MustCompile(`^` + regexp.QuoteMeta(id) + ` +READY +\d+\.\ds$`).MatchString(last[i]) || len([]rune(last[i])) > 49 {
+		if !regexp.MustCompile(`^`+regexp.QuoteMeta(id)+` +READY +\d+\.\ds$`).MatchString(last[i]) || len([]rune(last[i])) > 49 {
 			t.Errorf("table line %d = %q, want %s READY with its duration, at most 49 columns", i, last[i], id)
 		}
 	}

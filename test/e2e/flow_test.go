@@ -246,7 +246,7 @@ ready = { pattern = "^fan-${item}$" }
 		t.Errorf("per-transition lines on a terminal:\n%s", text)
 	}
 	for _, u := range []string{"first", "fan[x]", "fan[y]"} {
-		if n := len(regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(u) + ` +READY`).FindAllString(text, -1)); n != 2 {
+		if n := len(regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(u)+` +READY`).FindAllString(text, -1)); n != 2 {
 			t.Errorf("%s READY appears %d times, want twice (the live table, the report):\n%s", u, n, text)
 		}
 	}
