@@ -28,19 +28,21 @@ func (e codedErr) RPCCode() int  { return e.code }
 // has none never prints anything, so its barrier times out), and a pane
 // named in block never answers a wait until the call is cancelled.
 type fakeInstance struct {
-	mu     sync.Mutex
-	out    map[string]string // pane name → its output
-	block  map[string]bool
-	gate   bool // send_text refused with -32601
-	names  map[uint64]string
-	next   uint64
-	log    []string
-	sent   map[string]string // pane name → text fed
-	waited chan string       // pane names whose wait started (blocking ones)
+	mu    sync.Mutex
+	out   map[string]string // pane name → its output
+	block map[string]bool
+	gate  bool // send_text refused with -32601
+	// notReady: panes whose input_ready wait times out.
+	notReady map[string]bool
+	names    map[uint64]string
+	next     uint64
+	log      []string
+	sent     map[string]string // pane name → text fed
+	waited   chan string       // pane names whose wait started (blocking ones)
 }
 
 func newFake(out map[string]string) *fakeInstance {
-	return &fakeInstance{out: out, block: map[string]bool{}, names: map[uint64]string{}, sent: map[string]string{}, waited: make(chan string, 10)}
+	return &fakeInstance{out: out, block: map[string]bool{}, notReady: map[string]bool{}, names: map[uint64]string{}, sent: map[string]string{}, waited: make(chan string, 10)}
 }
 
 func (f *fakeInstance) Call(ctx context.Context, method string, params, result any) error {
@@ -103,6 +105,10 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 		}
 		if p.InputReady {
 			f.log = append(f.log, "input_ready "+name)
+			if f.notReady[name] {
+				f.mu.Unlock()
+				return codedErr{-32002, "wait timed out after 30s"}
+			}
 			return reply(map[string]any{"input_ready": true})
 		}
 		if f.block[name] {
@@ -407,5 +413,38 @@ func TestEngineLiveTable(t *testing.T) {
 	}
 	if got := cutToWidth("a\x1bb", 10); got != "a b" {
 		t.Errorf("cutToWidth keeps a control character: %q", got)
+	}
+}
+
+// TestEngineFeedsAnAgentThatNeverReadsInput: when a pane's input_ready
+// wait times out, the engine warns and feeds the text anyway.
+func TestEngineFeedsAnAgentThatNeverReadsInput(t *testing.T) {
+	settleFloor = 0
+	fl, err := ParseFlow([]byte(pipeline))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := testHost(t, &fakeWorktrees{})
+	plan, err := ResolveFlow(context.Background(), fl, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFake(map[string]string{"impl": "DONE: x\nthanks", "test-a": "ok a", "test-b": "ok b"})
+	f.notReady["review"] = true
+	var warns []string
+	var mu sync.Mutex
+	rep, err := Run(context.Background(), plan, RunOptions{Calls: f, Waits: f, Worktrees: &fakeWorktrees{},
+		Warn: func(m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if statuses(rep) != "impl=READY test[a]=READY test[b]=READY review=READY tell=READY" {
+		t.Fatalf("report %s", statuses(rep))
+	}
+	if f.sent["review"] == "" {
+		t.Fatal("the prompt was not fed after the readiness wait timed out")
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0], "did not turn on bracketed paste (read its input) within 30s; feeding it anyway") {
+		t.Fatalf("warnings %q", warns)
 	}
 }
