@@ -2,9 +2,11 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -137,8 +139,13 @@ func newServer(r ipc.Registrar, m *workspace.Manager, b *bus.Bus, o Options) *se
 
 // register adds the methods to s.reg.
 func (s *server) register() {
+	befores := s.befores()
 	for _, md := range s.methods() {
-		s.reg.Register(md.name, md.h, md.opts...)
+		opts := md.opts
+		if before := befores[md.name]; before != nil {
+			opts = append(slices.Clip(opts), ipc.Before(before))
+		}
+		s.reg.Register(md.name, md.h, opts...)
 	}
 	s.reg.RegisterStream("events.subscribe", s.subscribe)
 }
@@ -148,6 +155,14 @@ type methodDef struct {
 	name string
 	h    ipc.Handler
 	opts []ipc.Option
+}
+
+// befores lists the methods' [ipc.Before] hooks: the waiting they do
+// before the executor runs them.
+func (s *server) befores() map[string]func(ctx context.Context, params json.RawMessage) error {
+	return map[string]func(context.Context, json.RawMessage) error{
+		"surface.send_text": s.sendTextReady,
+	}
 }
 
 // methods lists the request/response methods Register adds.

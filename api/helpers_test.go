@@ -29,6 +29,7 @@ type env struct {
 	s         *server
 	scripting atomic.Bool
 	handlers  map[string]ipc.Handler
+	befores   map[string]func(context.Context, json.RawMessage) error
 }
 
 // newEnv builds an env. Panes run /bin/sh unless wo.Shell says otherwise;
@@ -40,12 +41,13 @@ func newEnv(t testing.TB, wo workspace.Options, ao Options) *env {
 	}
 	b := bus.New()
 	wo.Bus = b
-	e := &env{t: t, m: workspace.NewManager(wo), b: b, reg: ipc.NewRegistry(), handlers: map[string]ipc.Handler{}}
+	e := &env{t: t, m: workspace.NewManager(wo), b: b, reg: ipc.NewRegistry(), handlers: map[string]ipc.Handler{}, befores: map[string]func(context.Context, json.RawMessage) error{}}
 	if ao.Scripting == nil {
 		ao.Scripting = e.scripting.Load
 	}
 	e.s = newServer(e.reg, e.m, b, ao)
 	e.s.register()
+	e.befores = e.s.befores()
 	for _, md := range e.s.methods() {
 		e.handlers[md.name] = md.h
 	}
@@ -65,7 +67,7 @@ func (e *env) withWorkspace(cwd string) *env {
 	return e
 }
 
-// call runs a handler directly.
+// call runs a handler directly, after its Before hook if it has one.
 func (e *env) call(method, params string) (any, error) {
 	e.t.Helper()
 	h, ok := e.handlers[method]
@@ -74,6 +76,11 @@ func (e *env) call(method, params string) (any, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
 	defer cancel()
+	if before := e.befores[method]; before != nil {
+		if err := before(ctx, json.RawMessage(params)); err != nil {
+			return nil, err
+		}
+	}
 	return h(ctx, json.RawMessage(params))
 }
 

@@ -91,35 +91,55 @@ type sendTextResult struct {
 	TerminalBracketedPaste bool    `json:"terminal_bracketed_paste"`
 }
 
-// sendText types text into a pane (spec ipc.md §9).
-func (s *server) sendText(ctx context.Context, params json.RawMessage) (any, error) {
+// sendTextRequest validates a send_text request: the gate, the params
+// and the target pane. unrestricted reports that only ai_unrestricted
+// opened the gate (the write is then logged).
+func (s *server) sendTextRequest(params json.RawMessage) (p sendTextParams, sf *workspace.Surface, unrestricted bool, err error) {
 	scripting := s.o.Scripting()
-	unrestricted := !scripting && s.o.Unrestricted()
+	unrestricted = !scripting && s.o.Unrestricted()
 	if !scripting && !unrestricted {
-		return nil, ipc.Errorf(ipc.CodeMethodNotFound, msgSendTextGate)
+		return p, nil, false, ipc.Errorf(ipc.CodeMethodNotFound, msgSendTextGate)
 	}
-	var p sendTextParams
 	if err := decode(params, &p); err != nil {
-		return nil, err
+		return p, nil, false, err
 	}
 	if p.Text == "" && !p.Submit {
-		return nil, ipc.InvalidParams("Missing 'text' parameter")
+		return p, nil, false, ipc.InvalidParams("Missing 'text' parameter")
 	}
 	if len(p.Text) > sendTextMax {
-		return nil, ipc.InvalidParams("Text exceeds 64 KiB limit")
+		return p, nil, false, ipc.InvalidParams("Text exceeds 64 KiB limit")
 	}
-	sf, err := s.inputTarget(p.SurfaceID, "Surface not found", "No active terminal")
+	sf, err = s.inputTarget(p.SurfaceID, "Surface not found", "No active terminal")
+	return p, sf, unrestricted, err
+}
+
+// sendTextReady is send_text's [ipc.Before] hook, run outside the
+// executor so that no other mutation waits on it: a submitted text for an
+// agent pane is held until the agent's TUI turns bracketed paste on (it
+// reads its input then; text submitted before that is lost or taken
+// apart, found with Claude Code 2.1.332 in a flow's new pane), at most
+// agentInputWait. Callers that can wait longer ask surface.wait's
+// input_ready first (the flow engine, paneflow send --submit).
+func (s *server) sendTextReady(ctx context.Context, params json.RawMessage) error {
+	p, sf, _, err := s.sendTextRequest(params)
+	if err != nil {
+		return err
+	}
+	if p.Submit && p.Text != "" && agentTool(sf) != "" {
+		s.awaitBracketedPaste(ctx, sf, agentInputWait)
+	}
+	return nil
+}
+
+// sendText types text into a pane (spec ipc.md §9). It runs in the
+// executor, after sendTextReady.
+func (s *server) sendText(_ context.Context, params json.RawMessage) (any, error) {
+	p, sf, unrestricted, err := s.sendTextRequest(params)
 	if err != nil {
 		return nil, err
 	}
 	emu := sf.Terminal().Emulator()
 	tool := agentTool(sf)
-	if p.Submit && p.Text != "" && tool != "" {
-		// An agent's TUI turns bracketed paste on once it reads its
-		// input; text submitted before that is lost or taken apart
-		// (found with Claude Code 2.1.332 in a flow's new pane).
-		awaitBracketedPaste(ctx, sf, agentInputWait)
-	}
 	bracketed := emu.Modes().BracketedPaste
 	paste := p.Submit && (tool != "" || bracketed)
 	if p.Paste != nil {
@@ -258,11 +278,13 @@ func (s *server) sendKeystroke(_ context.Context, params json.RawMessage) (any, 
 const agentInputWait = 3 * time.Second
 
 // awaitBracketedPaste returns once sf's terminal has bracketed paste on,
-// the pane closed, the request ended, or limit passed (then the text goes out as before).
-// It wakes on each output change, never polls.
-func awaitBracketedPaste(ctx context.Context, sf *workspace.Surface, limit time.Duration) {
+// the pane closed, ctx ended, or limit passed on the server's clock (then
+// the text goes out as before). It wakes on each output change, never
+// polls.
+func (s *server) awaitBracketedPaste(ctx context.Context, sf *workspace.Surface, limit time.Duration) {
 	emu := sf.Terminal().Emulator()
-	t := time.NewTimer(limit)
+	expired := make(chan struct{})
+	t := s.o.Clock.AfterFunc(limit, func() { close(expired) })
 	defer t.Stop()
 	for {
 		_, ch := emu.Watch()
@@ -275,7 +297,7 @@ func awaitBracketedPaste(ctx context.Context, sf *workspace.Surface, limit time.
 			return
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-expired:
 			return
 		}
 	}

@@ -41,7 +41,7 @@ var errorCases = []errorCase{
 	{method: "workspace.up", params: `{"panes":[]}`, code: ipc.CodeInvalidParams, msg: "`panes` must be a non-empty array"},
 	{method: "workspace.up", params: `{"panes":[{"context":"notes"}]}`, code: ipc.CodeInvalidParams, msg: "pane 0: context is not supported yet"},
 	{method: "workspace.up", params: `{"panes":[{},{"managed_worktree":{"path":"a","repo_root":"b"}}]}`, code: ipc.CodeInvalidParams, msg: "pane 1: managed_worktree is not supported by this server"},
-	{method: "workspace.up", params: `{"panes":[{"profile":"agent"}]}`, code: ipc.CodeInvalidParams, msg: "pane 0: profile is not supported yet"},
+	{method: "workspace.up", params: `{"panes":[{"profile":7}]}`, code: ipc.CodeInvalidParams, msg: "invalid params: field panes.profile: expected string, got number"},
 	{method: "workspace.up", params: `{"panes":[{"cwd":"/nonexistent"}]}`, code: ipc.CodeInvalidParams, msg: "pane 0: cwd '/nonexistent' does not exist or is not a directory"},
 	{method: "workspace.up", params: `{"panes":[` + strings.Repeat(`{},`, 64) + `{}]}`, code: ipc.CodeInvalidParams, msg: "layout exceeds maximum pane count (64)"},
 	{method: "surface.read", params: `{"surface_id":999}`, code: ipc.CodeInvalidParams, msg: "surface_id 999 not found"},

@@ -41,6 +41,11 @@ type waitParams struct {
 	// taken: output the text provokes, however fast, counts as new. The
 	// flow engine's barriers use it.
 	Send json.RawMessage `json:"send"`
+	// InputReady waits until the pane is ready for a submitted text: its
+	// foreground program is not a known agent CLI, or it turned bracketed
+	// paste on (the agent's TUI reads its input). It is a condition of
+	// its own: no pattern, idle_ms or send with it.
+	InputReady bool `json:"input_ready"`
 }
 
 type waitMatch struct {
@@ -55,6 +60,8 @@ type waitResult struct {
 	Matches []waitMatch `json:"matches"`
 	// Sent is surface.send_text's result for a request with "send".
 	Sent any `json:"sent,omitempty"`
+	// InputReady is set when an input_ready wait is over.
+	InputReady bool `json:"input_ready,omitempty"`
 }
 
 // waitRequest is a validated surface.wait request.
@@ -69,6 +76,8 @@ type waitRequest struct {
 	// send: surface.send_text params for the one pane, sent after the
 	// baseline; nil for none.
 	send map[string]json.RawMessage
+	// inputReady: the condition is the panes being ready for input.
+	inputReady bool
 }
 
 func (s *server) parseWait(params json.RawMessage) (waitRequest, error) {
@@ -76,7 +85,7 @@ func (s *server) parseWait(params json.RawMessage) (waitRequest, error) {
 	if err := decode(params, &p); err != nil {
 		return waitRequest{}, err
 	}
-	r := waitRequest{fromStart: p.FromStart}
+	r := waitRequest{fromStart: p.FromStart, inputReady: p.InputReady}
 	if len(p.SurfaceIDs) == 0 {
 		return r, ipc.InvalidParams("missing or empty 'surface_ids' parameter")
 	}
@@ -100,7 +109,11 @@ func (s *server) parseWait(params json.RawMessage) (waitRequest, error) {
 		}
 		r.timeout = time.Duration(*p.TimeoutMS) * time.Millisecond
 	}
+	hasSend := len(bytes.TrimSpace(p.Send)) > 0 && !bytes.Equal(bytes.TrimSpace(p.Send), []byte("null"))
 	switch {
+	case r.inputReady && (p.Pattern != "" || r.idle > 0 || hasSend):
+		return r, ipc.InvalidParams("'input_ready' cannot be combined with 'pattern', 'idle_ms' or 'send'")
+	case r.inputReady:
 	case p.Pattern == "" && r.idle == 0:
 		return r, ipc.InvalidParams("missing 'pattern' parameter (required unless idle_ms is set)")
 	case len(p.Pattern) > waitMaxPattern:
@@ -115,7 +128,7 @@ func (s *server) parseWait(params json.RawMessage) (waitRequest, error) {
 		}
 		r.pat = pat
 	}
-	if v := bytes.TrimSpace(p.Send); len(v) > 0 && !bytes.Equal(v, []byte("null")) {
+	if v := bytes.TrimSpace(p.Send); hasSend {
 		if len(p.SurfaceIDs) != 1 {
 			return r, ipc.InvalidParams("'send' needs exactly one pane in 'surface_ids'")
 		}
@@ -164,6 +177,7 @@ type waitPane struct {
 	lastOut time.Time
 	matched bool
 	lines   []string
+	ready   bool // ready for input (input_ready waits)
 }
 
 // baseline records where new output starts. It retries while output
@@ -431,6 +445,9 @@ func (s *server) surfaceWait(ctx context.Context, params json.RawMessage) (any, 
 	if r.send != nil {
 		// After the baseline, so an answer to the text cannot be missed.
 		raw, _ := json.Marshal(r.send)
+		if err := s.sendTextReady(ctx, raw); err != nil {
+			return nil, err
+		}
 		if sent, err = s.sendText(ctx, raw); err != nil {
 			return nil, err
 		}
@@ -438,6 +455,9 @@ func (s *server) surfaceWait(ctx context.Context, params json.RawMessage) (any, 
 	for {
 		now := clk.Now()
 		for _, wp := range panes {
+			if r.inputReady && !wp.closed.Load() {
+				wp.ready = inputReady(wp.sf)
+			}
 			if !wp.pending.Swap(false) || wp.closed.Load() {
 				continue
 			}
@@ -519,6 +539,24 @@ func (r *waitRequest) decide(panes []*waitPane, now time.Time) (waitResult, erro
 		}
 		return res, nil, true
 	}
+	if r.inputReady {
+		ready := 0
+		for _, wp := range panes {
+			if !wp.closed.Load() && wp.ready {
+				ready++
+				res.Panes = append(res.Panes, wp.sf.ID())
+			}
+		}
+		switch {
+		case ready > 0 && (!r.all || ready == open):
+			res.InputReady = true
+			return res, nil, true
+		case open == 0:
+			return res, ipc.InvalidParams("all target panes closed before becoming ready for input"), true
+		}
+		res.Panes = []uint64{}
+		return res, nil, false
+	}
 	if r.idle > 0 && idle > 0 && (!r.all || idle == open) {
 		res.Idle = true
 		for _, wp := range panes {
@@ -578,4 +616,11 @@ func notify(wp *waitPane, ch <-chan struct{}, wake chan<- struct{}, quit <-chan 
 			return
 		}
 	}
+}
+
+// inputReady reports whether sf is ready for a submitted text: its
+// foreground program is not a known agent CLI, or it has bracketed paste
+// on (an agent's TUI turns it on once it reads its input).
+func inputReady(sf *workspace.Surface) bool {
+	return sf.Terminal().Emulator().Modes().BracketedPaste || agentTool(sf) == ""
 }

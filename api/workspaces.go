@@ -220,11 +220,17 @@ type paneParams struct {
 	// ManagedWorktree is handed to Options.Worktrees (see
 	// server.managedWorktree).
 	ManagedWorktree json.RawMessage `json:"managed_worktree"`
-	// Not supported yet (context files and profiles come with later
-	// issues): present and not null/empty means an error.
-	Profile json.RawMessage `json:"profile"`
+	// Profile selects a scrollback cap: "agent", "review", "cached"
+	// (profileScrollback); anything else is the normal profile.
+	Profile *string `json:"profile"`
+	// Not supported yet (context files come with a later issue): present
+	// and not null/empty means an error.
 	Context json.RawMessage `json:"context"`
 }
+
+// profileScrollback is each pane profile's scrollback cap in lines (spec
+// limits.md: agent 10 000, review 2 000, cached 1 000).
+var profileScrollback = map[string]int{"agent": 10000, "review": 2000, "cached": 1000}
 
 // spec validates the unsupported fields and converts to a PaneSpec.
 // A non-empty label wins over name; env keeps only string values.
@@ -232,7 +238,7 @@ func (p *paneParams) spec(prefix string) (workspace.PaneSpec, error) {
 	for _, f := range []struct {
 		name string
 		raw  json.RawMessage
-	}{{"context", p.Context}, {"profile", p.Profile}} {
+	}{{"context", p.Context}} {
 		v := bytes.TrimSpace(f.raw)
 		if len(v) == 0 || bytes.Equal(v, []byte("null")) || bytes.Equal(v, []byte(`""`)) {
 			continue
@@ -240,6 +246,9 @@ func (p *paneParams) spec(prefix string) (workspace.PaneSpec, error) {
 		return workspace.PaneSpec{}, ipc.InvalidParams("%s%s is not supported yet", prefix, f.name)
 	}
 	sp := workspace.PaneSpec{Cwd: p.Cwd, Command: p.Command, Prompt: p.Prompt}
+	if p.Profile != nil {
+		sp.ScrollbackCap = profileScrollback[*p.Profile]
+	}
 	switch {
 	case p.Label != nil && *p.Label != "":
 		sp.Name = *p.Label

@@ -115,6 +115,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		goos:   runtime.GOOS,
 	}
 	s.dial = s.dialIPC
+	s.dialMux = s.dialIPCMux
 	return s.run(ctx, args)
 }
 
@@ -131,6 +132,9 @@ type session struct {
 	// dial returns a caller whose calls time out after timeout (0: the
 	// client's default). It fails when the socket path cannot be resolved.
 	dial func(timeout time.Duration) (caller, error)
+	// dialMux opens one connection that carries many calls at once (the
+	// flow engine's waits); nil makes those calls use dial.
+	dialMux func(ctx context.Context) (caller, io.Closer, error)
 }
 
 // run dispatches args and turns the outcome into an exit code, printing the

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/flow"
+	"github.com/paneflow-go/paneflow/ipc"
 )
 
 // RPCCode lets package flow tell JSON-RPC errors from transport failures.
@@ -19,6 +20,26 @@ var _ flow.CodedError = (*rpcError)(nil)
 // waitSlack is added to the longest barrier for the blocking calls'
 // client-side timeout: the server ends a wait first.
 const waitSlack = time.Minute
+
+// waitCaller returns the caller of the flow's blocking waits: one
+// concurrent connection ([ipc.Mux]) for all of them, so that a flow with
+// many barriers open at once takes one of the server's connections, not
+// one each; an older server that refuses it gets a connection per call
+// (each with timeout), as before.
+func (s *session) waitCaller(ctx context.Context, timeout time.Duration) (caller, func(), error) {
+	if s.dialMux != nil {
+		c, closer, err := s.dialMux(ctx)
+		var ie *ipc.Error
+		switch {
+		case err == nil:
+			return c, func() { closer.Close() }, nil
+		case !errors.As(err, &ie) || ie.Code == ipc.CodeBusy:
+			return nil, nil, err
+		}
+	}
+	c, err := s.dial(timeout)
+	return c, func() {}, err
+}
 
 func runFlow(ctx context.Context, s *session, in *input) error {
 	if in.args[0] != "run" {
@@ -68,10 +89,11 @@ func runFlow(ctx context.Context, s *session, in *input) error {
 			longest = max(longest, u.Ready.TimeoutSecs)
 		}
 	}
-	waits, err := s.dial(time.Duration(longest)*time.Second + waitSlack)
+	waits, closeWaits, err := s.waitCaller(ctx, time.Duration(longest)*time.Second+waitSlack)
 	if err != nil {
 		return err
 	}
+	defer closeWaits()
 	rep, err := flow.Run(ctx, plan, flow.RunOptions{
 		Calls: flowCaller{calls}, Waits: flowCaller{waits}, Worktrees: gitWorktrees{},
 		Resolve: func(ctx context.Context, t string) (uint64, error) {
@@ -79,7 +101,10 @@ func runFlow(ctx context.Context, s *session, in *input) error {
 			return si.ID, err
 		},
 		Progress: s.stderr,
-		Warn:     func(m string) { fmt.Fprintf(s.stderr, "paneflow: %s\n", m) },
+		// A terminal gets a table redrawn in place, anything else a line
+		// per transition.
+		LiveWidth: terminalWidth(s.stderr),
+		Warn:      func(m string) { fmt.Fprintf(s.stderr, "paneflow: %s\n", m) },
 	})
 	if err != nil {
 		return err

@@ -73,6 +73,35 @@ func (s *session) confirmStart(ctx context.Context, c caller, id uint64, before 
 	}
 }
 
+// sendInputWait bounds how long `send --submit` waits for an agent pane
+// to read its input before it sends anyway.
+const sendInputWait = 30 * time.Second
+
+// awaitInput waits, with an input_ready surface.wait (which holds up
+// nothing else on the server), until pane id is ready for a submitted
+// text: an agent's TUI turned bracketed paste on, any other program at
+// once. Past sendInputWait it warns and lets the send go ahead; an error
+// reply (the pane is gone, an older server) is left for the send itself
+// to report. Only an unreachable server is an error.
+func (s *session) awaitInput(ctx context.Context, id uint64) error {
+	long, err := s.dial(sendInputWait + waitCallMargin)
+	if err != nil {
+		return err
+	}
+	p := map[string]any{"surface_ids": []uint64{id}, "input_ready": true, "timeout_ms": sendInputWait.Milliseconds()}
+	_, err = callInto(ctx, long, "surface.wait", p, nil)
+	code, coded := rpcCode(err)
+	switch {
+	case err == nil:
+	case coded && code == ipc.CodeTimeout:
+		fmt.Fprintf(s.stderr, "paneflow: warning: the agent in pane %d did not read its input (bracketed paste still off) within %v; sending anyway\n", id, sendInputWait)
+	case coded:
+	default:
+		return err
+	}
+	return nil
+}
+
 // workingStates are the agent states that show a submitted turn started.
 var workingStates = map[string]bool{"thinking": true, "waiting_for_input": true, "finished": true}
 
@@ -82,6 +111,11 @@ func (s *session) sendOne(ctx context.Context, c caller, id uint64, text string,
 	p := map[string]any{"surface_id": id, "text": text, "submit": submit}
 	if paste {
 		p["paste"] = true // never an explicit false: the server decides then
+	}
+	if submit && text != "" {
+		if err := s.awaitInput(ctx, id); err != nil {
+			return nil, err
+		}
 	}
 	var before *statusSnapshot
 	if submit {

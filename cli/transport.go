@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/paneflow-go/paneflow/ipc"
@@ -41,6 +42,30 @@ func (s *session) dialIPC(timeout time.Duration) (caller, error) {
 		return nil, errNoSocket
 	}
 	return ipcCaller{&ipc.Client{Path: path, Timeout: timeout}}, nil
+}
+
+// dialIPCMux opens an [ipc.Mux] to the server.
+func (s *session) dialIPCMux(ctx context.Context) (caller, io.Closer, error) {
+	path, err := ipc.ClientSocketPath(s.getenv)
+	if err != nil || path == "" {
+		return nil, nil, errNoSocket
+	}
+	m, err := ipc.DialMux(ctx, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return muxCaller{m}, m, nil
+}
+
+// muxCaller adapts *ipc.Mux to caller; it makes no streams.
+type muxCaller struct{ m *ipc.Mux }
+
+func (a muxCaller) Call(ctx context.Context, method string, params, result any) error {
+	return a.m.Call(ctx, method, params, result)
+}
+
+func (a muxCaller) Subscribe(context.Context, string, any) (frameStream, error) {
+	return nil, errors.New("a stream needs a connection of its own")
 }
 
 // ipcCaller adapts *ipc.Client to caller.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/api"
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/shim"
 	"github.com/paneflow-go/paneflow/subsystem"
 	"github.com/paneflow-go/paneflow/worktree"
 )
@@ -118,6 +119,7 @@ func (o *worktreeOwner) Init(h *subsystem.Host) error {
 	o.logf = h.Logf
 	if o.regPath != "" {
 		o.reg = worktree.OpenRegistry(o.regPath)
+		o.reg.Leftovers = shim.ProjectLeftover
 	}
 	o.sub = h.Bus.Subscribe("core.worktrees", bus.MatchTypes(bus.TypeSurfaceClosed), 0)
 	o.wg.Go(o.loop)
@@ -240,7 +242,9 @@ func (o *worktreeOwner) closed(surfaceID uint64) {
 // teardown removes a clean worktree (and its record), keeps and reports
 // a dirty one.
 func (o *worktreeOwner) teardown(w api.ManagedWorktree) {
-	out, err := worktree.Teardown(o.ctx, w.RepoRoot, w.Path)
+	// A launch shim still exiting (or killed) may not have removed its
+	// hook file yet: that alone does not keep the worktree.
+	out, err := worktree.TeardownWith(o.ctx, w.RepoRoot, w.Path, shim.ProjectLeftover)
 	if err != nil {
 		o.logf("paneflow: %v", err)
 	}

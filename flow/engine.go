@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/paneflow-go/paneflow/internal/clock"
 )
 
 // Unit states as the report shows them.
@@ -58,6 +60,9 @@ var (
 	settleFloor = 1800 * time.Millisecond
 	settleQuiet = 300 * time.Millisecond
 	settleCap   = 8 * time.Second
+	// inputReadyCap bounds the wait for an agent to read its input before
+	// a submitted text is fed to it.
+	inputReadyCap = 30 * time.Second
 )
 
 // RunOptions is what [Run] works with. Calls and Waits must be set.
@@ -76,14 +81,19 @@ type RunOptions struct {
 	Resolve func(ctx context.Context, target string) (uint64, error)
 	// Progress receives one line per unit transition; nil discards them.
 	Progress io.Writer
+	// LiveWidth, when positive, makes Progress a terminal that many
+	// columns wide: instead of a line per transition it gets a table of
+	// every unit, redrawn in place (ANSI cursor movement) at each one.
+	LiveWidth int
 	// Warn receives diagnostics; nil discards them.
 	Warn func(string)
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
 	// OnStatus, when set, is called with a unit's id, new status and
 	// message ("" or why it failed or was skipped) at each transition, on
 	// Run's goroutine, after the Progress line; it must not block.
 	OnStatus func(id, status, msg string)
+	// Clock times the run (durations, progress) and the settle floor;
+	// nil means the system clock. Tests give a clock.Fake.
+	Clock clock.Clock
 }
 
 // StepReport is one unit in a [Report].
@@ -150,6 +160,13 @@ type engine struct {
 	anchor  uint64
 	results chan outcome
 
+	// The live table (LiveWidth > 0): drawn is how many lines it took
+	// last time, table its text; warnings from the workers print above
+	// it, hence drawMu.
+	drawMu sync.Mutex
+	drawn  int
+	table  string
+
 	mu       sync.Mutex
 	captures map[string]string
 	panes    map[string]uint64 // pane name → surface id, once spawned
@@ -181,19 +198,21 @@ var ErrGateClosed = errors.New("this flow submits prompts: relaunch Paneflow wit
 // Cancelling ctx (Ctrl-C) stops the orchestration; panes, agents and
 // worktrees are never closed by the engine.
 func Run(ctx context.Context, plan *FlowPlan, o RunOptions) (*Report, error) {
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	o.Clock = clock.Or(o.Clock)
 	if o.Warn == nil {
 		o.Warn = func(string) {}
 	}
 	if o.Progress == nil {
 		o.Progress = io.Discard
 	}
-	e := &engine{plan: plan, o: o, start: o.Now(), results: make(chan outcome),
+	e := &engine{plan: plan, o: o, start: o.Clock.Now(), results: make(chan outcome),
 		captures: map[string]string{}, panes: map[string]uint64{}}
 	for _, u := range plan.Units {
 		e.units = append(e.units, &unitState{u: u, status: StatusPending})
+	}
+	if o.LiveWidth > 0 {
+		warn := o.Warn
+		e.o.Warn = func(msg string) { e.warnAbove(warn, msg) }
 	}
 	if err := e.bootstrap(ctx); err != nil {
 		return nil, err
@@ -266,14 +285,80 @@ func Run(ctx context.Context, plan *FlowPlan, o RunOptions) (*Report, error) {
 
 // progress prints a unit's transition.
 func (e *engine) progress(st *unitState) {
-	line := fmt.Sprintf("[%7.1fs] %s → %s", e.o.Now().Sub(e.start).Seconds(), st.u.ID, st.status)
-	if st.err != "" {
-		line += " (" + st.err + ")"
+	if e.o.LiveWidth > 0 {
+		e.redraw()
+	} else {
+		line := fmt.Sprintf("[%7.1fs] %s → %s", e.o.Clock.Now().Sub(e.start).Seconds(), st.u.ID, st.status)
+		if st.err != "" {
+			line += " (" + st.err + ")"
+		}
+		fmt.Fprintln(e.o.Progress, line)
 	}
-	fmt.Fprintln(e.o.Progress, line)
 	if e.o.OnStatus != nil {
 		e.o.OnStatus(st.u.ID, st.status, st.err)
 	}
+}
+
+// redraw replaces the live table: one line per unit (id, status, time
+// in that status or its duration, error), each cut to the terminal's
+// width so that none wraps and the next redraw finds the table's top.
+func (e *engine) redraw() {
+	var b strings.Builder
+	now := e.o.Clock.Now()
+	for _, st := range e.units {
+		t := ""
+		switch {
+		case !st.end.IsZero() && !st.start.IsZero():
+			t = fmt.Sprintf("%.1fs", st.end.Sub(st.start).Seconds())
+		case !st.start.IsZero():
+			t = fmt.Sprintf("%.1fs…", now.Sub(st.start).Seconds())
+		}
+		line := fmt.Sprintf("%-24s %-8s %8s %s", st.u.ID, st.status, t, st.err)
+		b.WriteString(cutToWidth(strings.TrimRight(line, " "), e.o.LiveWidth-1))
+		b.WriteByte('\n')
+	}
+	e.drawMu.Lock()
+	defer e.drawMu.Unlock()
+	e.clearTable()
+	e.drawn, e.table = len(e.units), b.String()
+	io.WriteString(e.o.Progress, e.table)
+}
+
+// clearTable moves to the live table's first line and clears from there
+// down; drawMu is held.
+func (e *engine) clearTable() {
+	if e.drawn > 0 {
+		fmt.Fprintf(e.o.Progress, "\x1b[%dF\x1b[J", e.drawn)
+	}
+}
+
+// warnAbove prints a warning (with warn, onto the same terminal) above the
+// live table, then the table again below it. Any goroutine.
+func (e *engine) warnAbove(warn func(string), msg string) {
+	e.drawMu.Lock()
+	defer e.drawMu.Unlock()
+	e.clearTable()
+	warn(msg)
+	io.WriteString(e.o.Progress, e.table)
+}
+
+// cutToWidth cuts s to at most w runes (each unit's line is plain text;
+// a rune counts one column), ending a cut line with "…"; control
+// characters become spaces.
+func cutToWidth(s string, w int) string {
+	r := []rune(strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s))
+	if w < 1 {
+		w = 1
+	}
+	if len(r) <= w {
+		return string(r)
+	}
+	return string(r[:w-1]) + "…"
 }
 
 // set moves a unit to a state and reports it.
@@ -281,9 +366,9 @@ func (e *engine) set(st *unitState, status, msg string) {
 	st.status, st.err = status, msg
 	switch status {
 	case StatusRunning:
-		st.start = e.o.Now()
+		st.start = e.o.Clock.Now()
 	case StatusReady, StatusFailed, StatusSkipped:
-		st.end = e.o.Now()
+		st.end = e.o.Clock.Now()
 	}
 	e.progress(st)
 }
@@ -464,7 +549,7 @@ func (e *engine) runUnit(ctx context.Context, i int) outcome {
 	u := st.u
 	out := outcome{i: i, sid: st.sid}
 	fail := func(err error) outcome { return e.failure(ctx, out, err) }
-	spawned := e.o.Now()
+	spawned := e.o.Clock.Now()
 	if u.Kind == "send" {
 		sid, err := e.target(ctx, u.Send.Target)
 		if err != nil {
@@ -486,7 +571,12 @@ func (e *engine) runUnit(ctx context.Context, i int) outcome {
 		// (the server defers a submitted paste's Enter until the program
 		// echoed it).
 		if u.Kind == "spawn" {
-			if err := e.settle(ctx, out.sid, settleFloor-e.o.Now().Sub(spawned)); err != nil {
+			if err := e.settle(ctx, out.sid, settleFloor-e.o.Clock.Now().Sub(spawned)); err != nil {
+				return fail(err)
+			}
+		}
+		if u.Submit {
+			if err := e.inputReady(ctx, out.sid); err != nil {
 				return fail(err)
 			}
 		}
@@ -642,18 +732,40 @@ func (e *engine) target(ctx context.Context, t string) (uint64, error) {
 	return e.o.Resolve(ctx, t)
 }
 
+// inputReady waits until the pane is ready for a submitted text (an
+// agent's TUI turned bracketed paste on; any other program at once), at
+// most inputReadyCap; then the text is fed anyway, with a warning. The
+// wait is a surface.wait of its own, so no mutation on the server waits
+// with it.
+func (e *engine) inputReady(ctx context.Context, sid uint64) error {
+	params := map[string]any{"surface_ids": []uint64{sid}, "input_ready": true, "timeout_ms": inputReadyCap.Milliseconds()}
+	err := e.o.Waits.Call(ctx, "surface.wait", params, nil)
+	code, coded := rpcCode(err)
+	switch {
+	case err == nil:
+		return nil
+	case coded && code == codeTimeout:
+		e.o.Warn(fmt.Sprintf("the agent in pane %d did not turn on bracketed paste (read its input) within %v; feeding it anyway", sid, inputReadyCap))
+		return nil
+	case coded && strings.Contains(err.Error(), "closed before"):
+		return unitError{errors.New("pane closed before the text could be fed")}
+	}
+	return err
+}
+
 // settle waits until the pane's output has been quiet for settleQuiet
 // (after floor, when positive), at most settleCap; then the text is fed
 // whatever the pane does.
 func (e *engine) settle(ctx context.Context, sid uint64, floor time.Duration) error {
 	capLeft := settleCap
 	if floor > 0 {
-		t := time.NewTimer(floor)
+		passed := make(chan struct{})
+		t := e.o.Clock.AfterFunc(floor, func() { close(passed) })
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			return ctx.Err()
-		case <-t.C:
+		case <-passed:
 		}
 		capLeft -= floor
 	}

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/paneflow-go/paneflow/internal/clock"
 )
 
 // codedErr is a JSON-RPC error reply.
@@ -25,19 +28,21 @@ func (e codedErr) RPCCode() int  { return e.code }
 // has none never prints anything, so its barrier times out), and a pane
 // named in block never answers a wait until the call is cancelled.
 type fakeInstance struct {
-	mu     sync.Mutex
-	out    map[string]string // pane name → its output
-	block  map[string]bool
-	gate   bool // send_text refused with -32601
-	names  map[uint64]string
-	next   uint64
-	log    []string
-	sent   map[string]string // pane name → text fed
-	waited chan string       // pane names whose wait started (blocking ones)
+	mu    sync.Mutex
+	out   map[string]string // pane name → its output
+	block map[string]bool
+	gate  bool // send_text refused with -32601
+	// notReady: panes whose input_ready wait times out.
+	notReady map[string]bool
+	names    map[uint64]string
+	next     uint64
+	log      []string
+	sent     map[string]string // pane name → text fed
+	waited   chan string       // pane names whose wait started (blocking ones)
 }
 
 func newFake(out map[string]string) *fakeInstance {
-	return &fakeInstance{out: out, block: map[string]bool{}, names: map[uint64]string{}, sent: map[string]string{}, waited: make(chan string, 10)}
+	return &fakeInstance{out: out, block: map[string]bool{}, notReady: map[string]bool{}, names: map[uint64]string{}, sent: map[string]string{}, waited: make(chan string, 10)}
 }
 
 func (f *fakeInstance) Call(ctx context.Context, method string, params, result any) error {
@@ -54,6 +59,7 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 		FromStart  bool       `json:"from_start"`
 		Direction  string     `json:"direction"`
 		Lines      int        `json:"lines"`
+		InputReady bool       `json:"input_ready"`
 		Send       *struct {
 			Text   string `json:"text"`
 			Submit bool   `json:"submit"`
@@ -96,6 +102,14 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 		name := f.names[p.SurfaceIDs[0]]
 		if p.IdleMS > 0 {
 			return reply(map[string]any{"idle": true})
+		}
+		if p.InputReady {
+			f.log = append(f.log, "input_ready "+name)
+			if f.notReady[name] {
+				f.mu.Unlock()
+				return codedErr{-32002, "wait timed out after 30s"}
+			}
+			return reply(map[string]any{"input_ready": true})
 		}
 		if f.block[name] {
 			f.mu.Unlock()
@@ -236,6 +250,10 @@ func TestEngineRunsTheDAG(t *testing.T) {
 		"wait test-a /^ok a$/ from_start=true",
 		`split review vertical of 1`,
 		"wait impl /^thanks/ from_start=false",
+		// A submitted text waits for its pane to read input, in a wait
+		// of its own, right before it goes out.
+		"input_ready review\nsend review",
+		"input_ready impl\nwait impl /^thanks/ from_start=false\nsend impl",
 	} {
 		if !strings.Contains(log, want) {
 			t.Errorf("no %q in the calls:\n%s", want, log)
@@ -314,4 +332,133 @@ type capsCaller string
 
 func (c capsCaller) Call(_ context.Context, _ string, _, result any) error {
 	return json.Unmarshal([]byte(c), result)
+}
+
+// TestEngineSettleOnClock: on a fake clock, a submitting unit's prompt is
+// not fed before the settle floor has passed on that clock, and the
+// report's duration is exactly the clock's.
+func TestEngineSettleOnClock(t *testing.T) {
+	old := settleFloor
+	settleFloor = 1800 * time.Millisecond
+	t.Cleanup(func() { settleFloor = old })
+	fl, err := ParseFlow([]byte("name = \"s\"\n[[step]]\nid = \"ask\"\nsubmit = true\npane = { command = \"agent\", prompt = \"hello\" }\nready = { pattern = \"^answer$\", timeout_secs = 5 }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := testHost(t, &fakeWorktrees{})
+	plan, err := ResolveFlow(context.Background(), fl, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFake(map[string]string{"ask": "answer"})
+	fc := clock.NewFake(time.Unix(1000, 0))
+	done := make(chan *Report, 1)
+	go func() {
+		rep, err := Run(context.Background(), plan, RunOptions{Calls: f, Waits: f, Worktrees: &fakeWorktrees{}, Clock: fc})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- rep
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := fc.BlockUntil(ctx, 1); err != nil {
+		t.Fatalf("the engine never armed its settle floor: %v", err)
+	}
+	fc.Advance(settleFloor - time.Millisecond)
+	if n := fc.Pending(); n != 1 {
+		t.Fatalf("1 ms before the floor: %d timers pending, want the floor's", n)
+	}
+	f.mu.Lock()
+	log := strings.Join(f.log, "\n")
+	f.mu.Unlock()
+	if strings.Contains(log, "input_ready") || strings.Contains(log, "send") {
+		t.Fatalf("fed before the settle floor passed:\n%s", log)
+	}
+	fc.Advance(time.Millisecond)
+	rep := <-done
+	if statuses(rep) != "ask=READY" || rep.Steps[0].DurationMS == nil || *rep.Steps[0].DurationMS != 1800 {
+		t.Fatalf("report %s, duration %v; want READY in exactly 1800 ms", statuses(rep), rep.Steps[0].DurationMS)
+	}
+	if log := strings.Join(f.log, "\n"); !strings.Contains(log, "input_ready ask\nwait ask /^answer$/ from_start=false\nsend ask \"hello\" submit=true") {
+		t.Fatalf("calls:\n%s", log)
+	}
+}
+
+// TestEngineLiveTable: with LiveWidth the progress is a table of every
+// unit, redrawn in place at each transition (cursor up to its first line,
+// clear below), each line cut to the width; the last one drawn shows the
+// final states.
+func TestEngineLiveTable(t *testing.T) {
+	settleFloor = 0
+	fl, err := ParseFlow([]byte(pipeline))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := testHost(t, &fakeWorktrees{})
+	plan, err := ResolveFlow(context.Background(), fl, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFake(map[string]string{"impl": "working\nDONE: fixed it\nthanks", "test-a": "ok a", "test-b": "ok b"})
+	var out bytes.Buffer
+	if _, err := Run(context.Background(), plan, RunOptions{Calls: f, Waits: f, Worktrees: &fakeWorktrees{}, Progress: &out, LiveWidth: 50}); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	if strings.Contains(s, "→") {
+		t.Fatalf("transition lines in the live view:\n%q", s)
+	}
+	const clear = "\x1b[5F\x1b[J" // 5 units
+	if !strings.Contains(s, clear) {
+		t.Fatalf("no redraw of the 5-line table:\n%q", s)
+	}
+	last := strings.Split(strings.TrimSuffix(s[strings.LastIndex(s, clear)+len(clear):], "\n"), "\n")
+	if len(last) != 5 {
+		t.Fatalf("last table has %d lines:\n%q", len(last), s)
+	}
+	for i, id := range []string{"impl", "test[a]", "test[b]", "review", "tell"} {
+		if !regexp.MustCompile(`^`+regexp.QuoteMeta(id)+` +READY +\d+\.\ds$`).MatchString(last[i]) || len([]rune(last[i])) > 49 {
+			t.Errorf("table line %d = %q, want %s READY with its duration, at most 49 columns", i, last[i], id)
+		}
+	}
+	if got := cutToWidth("review   FAILED  timed out\x1b[31m", 12); got != "review   FA…" {
+		t.Errorf("cutToWidth = %q", got)
+	}
+	if got := cutToWidth("a\x1bb", 10); got != "a b" {
+		t.Errorf("cutToWidth keeps a control character: %q", got)
+	}
+}
+
+// TestEngineFeedsAnAgentThatNeverReadsInput: when a pane's input_ready
+// wait times out, the engine warns and feeds the text anyway.
+func TestEngineFeedsAnAgentThatNeverReadsInput(t *testing.T) {
+	settleFloor = 0
+	fl, err := ParseFlow([]byte(pipeline))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := testHost(t, &fakeWorktrees{})
+	plan, err := ResolveFlow(context.Background(), fl, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFake(map[string]string{"impl": "DONE: x\nthanks", "test-a": "ok a", "test-b": "ok b"})
+	f.notReady["review"] = true
+	var warns []string
+	var mu sync.Mutex
+	rep, err := Run(context.Background(), plan, RunOptions{Calls: f, Waits: f, Worktrees: &fakeWorktrees{},
+		Warn: func(m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if statuses(rep) != "impl=READY test[a]=READY test[b]=READY review=READY tell=READY" {
+		t.Fatalf("report %s", statuses(rep))
+	}
+	if f.sent["review"] == "" {
+		t.Fatal("the prompt was not fed after the readiness wait timed out")
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0], "did not turn on bracketed paste (read its input) within 30s; feeding it anyway") {
+		t.Fatalf("warnings %q", warns)
+	}
 }

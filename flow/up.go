@@ -365,10 +365,17 @@ type wirePane struct {
 	Env             map[string]string `json:"env,omitempty"`
 	Name            string            `json:"name,omitempty"`
 	ManagedWorktree *Worktree         `json:"managed_worktree,omitempty"`
+	// Profile is "agent" for an agent pane (its scrollback capped at the
+	// agent profile's), "normal" otherwise.
+	Profile string `json:"profile"`
 }
 
 func (pp *PlannedPane) wire() wirePane {
-	return wirePane{Cwd: pp.Cwd, Command: pp.Command, Prompt: pp.Prompt, Focus: pp.Focus, Env: pp.Env, Name: pp.Name, ManagedWorktree: pp.Worktree}
+	profile := "normal"
+	if pp.Agent != "" {
+		profile = "agent"
+	}
+	return wirePane{Cwd: pp.Cwd, Command: pp.Command, Prompt: pp.Prompt, Focus: pp.Focus, Env: pp.Env, Name: pp.Name, ManagedWorktree: pp.Worktree, Profile: profile}
 }
 
 type upParams struct {

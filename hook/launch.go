@@ -123,6 +123,20 @@ func RemoveLaunchGroups(path string, deleteIfEmpty bool) (LaunchEdit, error) {
 	return LaunchEdit{Changed: true}, nil
 }
 
+// OnlyLaunchGroups reports whether the config at path holds groups of
+// ours and nothing else, so that [RemoveLaunchGroups] would leave an
+// empty object: a file a launch created and did not get to remove. A
+// missing or unparsable file, or one with anything of the user's, is
+// false.
+func OnlyLaunchGroups(path string) bool {
+	f, err := (&Installer{SettingsPath: path}).load()
+	if err != nil || !f.exists {
+		return false
+	}
+	hooks, removed, _ := stripOurs(f.hooks, func(string) bool { return true })
+	return removed > 0 && len(hooks) == 0 && len(f.root) == 1 && f.root.get("hooks") != nil
+}
+
 // LaunchHookGroup returns the matcher group a launch shim writes for
 // event in Claude Code's and Codex's format: marked as ours, one command
 // handler running hookPath with event, timeout 5 s — the shape

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,6 +43,17 @@ type conn struct {
 	// disconnected is set by a watcher when the client went away while a
 	// Long or stream handler ran.
 	disconnected atomic.Bool
+
+	// concurrent is set by the rpc.concurrent handshake (serve's
+	// goroutine only): Long requests then run beside later ones.
+	concurrent bool
+	// wmu serializes replies once Long requests answer from their own
+	// goroutines; it guards wbuf then.
+	wmu sync.Mutex
+	// lmu guards inFlight, the Long requests running on their own
+	// goroutines, and the read deadline that depends on it.
+	lmu      sync.Mutex
+	inFlight int
 }
 
 // serve runs the request loop until the client leaves, a frame is bad
@@ -61,7 +73,7 @@ func (c *conn) serve(parent context.Context) {
 	for {
 		// Set the deadline, then check for shutdown: Shutdown sets the
 		// flag, then the deadline, so one of the two stops this read.
-		c.nc.SetReadDeadline(time.Now().Add(idle))
+		c.armIdle(idle)
 		if c.s.closing.Load() {
 			return
 		}
@@ -83,6 +95,13 @@ func (c *conn) serve(parent context.Context) {
 			}
 			continue
 		}
+		if req.method == MethodConcurrent {
+			c.concurrent = true
+			if !req.notification() && !c.write(req.id, json.RawMessage(`{"concurrent":true,"max_in_flight":`+strconv.Itoa(MaxInFlight)+`}`), nil) {
+				return
+			}
+			continue
+		}
 		m := c.s.Registry.lookup(req.method)
 		if m == nil {
 			if !req.notification() && !c.write(req.id, nil, Errorf(CodeMethodNotFound, "method not found: %s", req.method)) {
@@ -90,9 +109,21 @@ func (c *conn) serve(parent context.Context) {
 			}
 			continue
 		}
+		if m.stream != nil && c.concurrent {
+			if !req.notification() && !c.write(req.id, nil, &Error{Code: CodeInvalidRequest, Message: msgStreamConcurrent}) {
+				return
+			}
+			continue
+		}
 		if m.stream != nil {
 			c.serveStream(ctx, m, &req)
 			return
+		}
+		if m.long && c.concurrent {
+			if !c.startLong(ctx, m, req) && !req.notification() && !c.write(req.id, nil, &Error{Code: CodeBusy, Message: msgTooManyInFlight}) {
+				return
+			}
+			continue
 		}
 		result, rpcErr, reply := c.call(ctx, m, &req)
 		if !reply || req.notification() {
@@ -107,9 +138,57 @@ func (c *conn) serve(parent context.Context) {
 	}
 }
 
+// armIdle sets the read deadline for the next request: the idle timeout
+// from now, or none while Long requests run (the client is waiting for
+// them, not idle).
+func (c *conn) armIdle(idle time.Duration) {
+	c.lmu.Lock()
+	defer c.lmu.Unlock()
+	if c.inFlight > 0 {
+		c.nc.SetReadDeadline(time.Time{})
+		return
+	}
+	c.nc.SetReadDeadline(time.Now().Add(idle))
+}
+
+// startLong runs a Long request of a concurrent connection on its own
+// goroutine, which answers it when done; false when MaxInFlight already
+// run. The handler's ctx ends when the connection does (the client went
+// away: serve's read fails) or the server shuts down.
+func (c *conn) startLong(ctx context.Context, m *method, req request) bool {
+	c.lmu.Lock()
+	if c.inFlight >= MaxInFlight {
+		c.lmu.Unlock()
+		return false
+	}
+	c.inFlight++
+	c.nc.SetReadDeadline(time.Time{})
+	c.lmu.Unlock()
+	c.s.wg.Add(1)
+	go func() {
+		defer c.s.wg.Done()
+		out := c.s.invoke(ctx, m, &req)
+		if ctx.Err() == nil && !req.notification() {
+			var rpcErr *Error
+			if out.err != nil {
+				rpcErr = c.s.rpcError(out.err, ctx, req.method)
+			}
+			c.write(req.id, out.result, rpcErr)
+		}
+		c.lmu.Lock()
+		if c.inFlight--; c.inFlight == 0 {
+			c.nc.SetReadDeadline(time.Now().Add(c.s.idleTimeout()))
+		}
+		c.lmu.Unlock()
+	}()
+	return true
+}
+
 // write sends a reply: result when rpcErr is nil, else the error. It
-// reports whether the write succeeded.
+// reports whether the write succeeded. It is safe for concurrent use.
 func (c *conn) write(id, result json.RawMessage, rpcErr *Error) bool {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
 	if rpcErr != nil {
 		c.wbuf = appendError(c.wbuf[:0], id, rpcErr)
 	} else {
@@ -153,6 +232,12 @@ func (c *conn) call(ctx context.Context, m *method, req *request) (result json.R
 		defer s.wg.Done()
 		var out outcome
 		run := func() { out = s.invoke(hctx, m, req) }
+		if m.before != nil {
+			if err := s.prepare(hctx, m, req); err != nil {
+				done <- outcome{err: err}
+				return
+			}
+		}
 		if m.mutating && s.Executor != nil {
 			if err := s.Executor.Do(hctx, run); err != nil {
 				out = outcome{err: err}
@@ -197,6 +282,22 @@ func (s *Server) invoke(ctx context.Context, m *method, req *request) (out outco
 		return outcome{err: fmt.Errorf("internal error: encoding the result: %v", err)}
 	}
 	return outcome{result: data}
+}
+
+// prepare runs the method's Before hook, recovering a panic.
+func (s *Server) prepare(ctx context.Context, m *method, req *request) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &panicError{value: r, stack: debug.Stack()}
+		}
+	}()
+	if err := m.before(ctx, req.params); err != nil {
+		var e *Error
+		if !errors.As(err, &e) || e != nil { // a typed nil *Error means go on
+			return err
+		}
+	}
+	return nil
 }
 
 // rpcError maps a handler's or the executor's error to the error sent.

@@ -43,8 +43,11 @@
 // methods get [CodeMethodNotFound]. A request not answered within
 // [Server.DispatchTimeout] gets [CodeTimeout] "request timeout". Refusals
 // sent before any request is read (too many connections, peer UID mismatch)
-// carry "id":null. The server never answers with a legacy {"error": ...}
-// result; the client still treats one as a failure.
+// carry "id":null. A client that sends [MethodConcurrent] first makes its
+// connection concurrent: [Long] requests on it then run side by side and
+// are answered when done, matched by id ([Mux] is that client). The
+// server never answers with a legacy {"error": ...} result; the client
+// still treats one as a failure.
 //
 // # Security
 //
@@ -79,7 +82,9 @@
 // the dispatch timeout is enforced even against a handler that ignores its
 // context; handlers of different connections run concurrently. [Mutating]
 // handlers run through [Server.Executor], which runs them one at a time
-// and never starts one whose request has already timed out. [Long]
+// and never starts one whose request has already timed out; a method's
+// [Before] hook runs ahead of it on the request's goroutine, outside the
+// executor, so its waiting holds up no other mutation. [Long]
 // handlers have no dispatch timeout; their context ends when the client
 // disconnects (seen by a background read returning EOF; a client that
 // half-closes its side counts as gone) or the server shuts down. Stream

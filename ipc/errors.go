@@ -30,6 +30,9 @@ const (
 	msgShuttingDown  = "Paneflow is shutting down"
 	msgBatch         = "batch requests are not supported"
 	msgInternalPanic = "internal error: handler panicked"
+	// Concurrent connections (rpc.concurrent, see [Mux]).
+	msgTooManyInFlight  = "server busy: too many requests in flight on this connection"
+	msgStreamConcurrent = "a stream needs a connection of its own, not a concurrent one"
 )
 
 // Error is a JSON-RPC error object. A [Handler] returns one to choose the

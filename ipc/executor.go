@@ -44,6 +44,7 @@ const (
 )
 
 type job struct {
+	ctx   context.Context // the caller's: once done, fn is not started
 	fn    func()
 	state atomic.Int32
 	done  chan struct{} // closed when fn returned or the job was dropped
@@ -114,7 +115,7 @@ func (q *QueueExecutor) Do(ctx context.Context, fn func()) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	j := &job{fn: fn, done: make(chan struct{})}
+	j := &job{ctx: ctx, fn: fn, done: make(chan struct{})}
 	q.mu.RLock()
 	if q.closed {
 		q.mu.RUnlock()
@@ -147,6 +148,15 @@ func (q *QueueExecutor) run() {
 		case <-q.stop:
 			return
 		case j := <-q.jobs:
+			if j.ctx.Err() != nil {
+				// Its request is over (it may already have been answered
+				// "request timeout") though Do has not noticed yet.
+				if j.state.CompareAndSwap(jobPending, jobCancelled) {
+					j.err = j.ctx.Err()
+					close(j.done)
+				}
+				continue
+			}
 			if !j.state.CompareAndSwap(jobPending, jobStarted) {
 				continue // cancelled by its caller's context
 			}

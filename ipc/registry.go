@@ -48,6 +48,8 @@ type method struct {
 	stream   StreamHandler
 	mutating bool
 	long     bool
+	// before runs ahead of handler, outside the executor; nil for none.
+	before func(ctx context.Context, params json.RawMessage) error
 }
 
 // Option changes how a registered method is dispatched.
@@ -63,6 +65,18 @@ func Mutating() Option { return func(m *method) { m.mutating = true } }
 // cancelled by client disconnect or shutdown. The client must allow for it
 // with a longer [Client.Timeout].
 func Long() Option { return func(m *method) { m.long = true } }
+
+// Before runs h ahead of the method's handler, outside the [Executor]: on
+// the request's own goroutine, with the handler's ctx (so under the same
+// dispatch timeout). A [Mutating] method does there the waiting that must
+// not hold up every other mutation (surface.send_text waits there for an
+// agent to read its input). An error from h is the reply and the handler
+// does not run; a panic in h is answered like one in a handler. h must not
+// change state: the handler, in the executor, does that, and must not rely
+// on what h saw still holding.
+func Before(h func(ctx context.Context, params json.RawMessage) error) Option {
+	return func(m *method) { m.before = h }
+}
 
 // Registry maps method names to handlers. The zero value is not usable;
 // call [NewRegistry]. Registration normally happens at start-up, but all

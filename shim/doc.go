@@ -70,7 +70,10 @@
 // registry under the user cache dir, and the hooks are removed only when
 // the last live shim using that file exits, so two agents in the same
 // project no longer strip each other's hooks. A file or directory the
-// shim created is removed again when it is left empty.
+// shim created is removed again when it is left empty. A shim killed
+// before its cleanup leaves its file; [ProjectLeftover] recognizes one
+// that holds nothing else, so that worktree teardown deletes it rather
+// than keeping a worktree the agent never changed.
 //
 // What the package does not do: it does not make PATH survive a login
 // shell profile that resets it (Debian's /etc/profile, macOS's

@@ -1,6 +1,7 @@
 package shim
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +10,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/paneflow-go/paneflow/hook"
 )
 
 // Launch describes one agent launch that hooks are injected for.
@@ -207,6 +210,44 @@ func removeOwnedFile(path, marker string) error {
 		return nil
 	}
 	return os.Remove(path)
+}
+
+// ProjectLeftover reports whether the file at path is one a launch writes
+// into the project (Gemini CLI's .gemini/settings.json, opencode's
+// .opencode/plugins/paneflow-status.js) and holds nothing but Paneflow's
+// hooks: what a shim that could not clean up (killed, or still exiting)
+// leaves in a worktree. Worktree teardown deletes such files rather than
+// keeping the worktree for them (worktree.Leftovers).
+func ProjectLeftover(path string) bool {
+	dir, name := filepath.Split(path)
+	dir = filepath.Clean(dir)
+	switch {
+	case name == "settings.json" && filepath.Base(dir) == ".gemini":
+		return hook.OnlyLaunchGroups(path)
+	case name == opencodePluginName && filepath.Base(dir) == "plugins" && filepath.Base(filepath.Dir(dir)) == ".opencode":
+		fi, err := os.Lstat(path)
+		if err != nil || !fi.Mode().IsRegular() {
+			return false
+		}
+		data, err := os.ReadFile(path)
+		return err == nil && string(data) == OpencodePlugin(opencodeHookPath(data))
+	}
+	return false
+}
+
+// opencodeHookPath returns the hook program an opencode plugin of ours
+// runs (its HOOK constant), or "".
+func opencodeHookPath(plugin []byte) string {
+	for line := range strings.Lines(string(plugin)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "const HOOK = "); ok {
+			var p string
+			if json.Unmarshal([]byte(strings.TrimSuffix(v, ";")), &p) == nil {
+				return p
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 // managedMarker marks what Paneflow wrote, in JSON groups (as a key) and

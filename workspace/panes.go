@@ -35,6 +35,23 @@ type PaneSpec struct {
 	// Prompt, when set, is typed into the pane (raw, without Enter) once
 	// its output settled (Options.PromptSettle).
 	Prompt string
+	// ScrollbackCap, when positive, caps the pane's scrollback in lines
+	// (a pane profile's cap: agent, review, cached); the smaller of it
+	// and Options.Scrollback applies. 0 means no cap of its own.
+	ScrollbackCap int
+}
+
+// scrollback returns the scrollback of a pane of spec: the manager's,
+// capped by the spec's.
+func (m *Manager) scrollback(spec PaneSpec) int {
+	sb := m.o.Scrollback
+	if spec.ScrollbackCap <= 0 || sb == terminal.NoScrollback {
+		return sb
+	}
+	if sb == 0 {
+		sb = terminal.DefaultScrollback
+	}
+	return min(sb, spec.ScrollbackCap)
 }
 
 // pending is a surface started but not yet placed in a workspace.
@@ -65,7 +82,7 @@ func (m *Manager) startSurface(id, wsID uint64, index int, spec PaneSpec, cwd st
 	// hundreds of milliseconds when other panes keep the processors busy.
 	t, err := m.o.Start(terminal.Options{
 		Argv: argv, Dir: cwd, Env: env,
-		Cols: m.o.Cols, Rows: m.o.Rows, Scrollback: m.o.Scrollback,
+		Cols: m.o.Cols, Rows: m.o.Rows, Scrollback: m.scrollback(spec),
 		Background: true,
 	})
 	if err != nil {

@@ -27,6 +27,11 @@ type Record struct {
 // crash left behind. The zero value is not usable; use [OpenRegistry].
 // Methods are safe for concurrent use.
 type Registry struct {
+	// Leftovers recognizes files of Paneflow's own that Prune's
+	// teardowns delete (see [TeardownWith]); nil: none. Set it before
+	// the first Prune.
+	Leftovers Leftovers
+
 	path string
 	mu   sync.Mutex
 }
@@ -161,7 +166,7 @@ func (r *Registry) Prune(ctx context.Context, inUse func(path string) bool) ([]P
 			}
 			continue
 		}
-		out, terr := Teardown(ctx, rec.RepoRoot, rec.Path)
+		out, terr := TeardownWith(ctx, rec.RepoRoot, rec.Path, r.Leftovers)
 		res = append(res, PruneResult{Record: rec, Outcome: out, Err: terr})
 		if out != Kept {
 			if err := r.Forget(rec.Path); err != nil {

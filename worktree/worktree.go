@@ -317,6 +317,43 @@ func copyNew(src, dst string) (ok bool, err error) {
 	return true, nil
 }
 
+// leftovers returns the files of `git status --porcelain -z` output st
+// (in the worktree at root) when every entry is an untracked file that
+// ours recognizes; ok is false otherwise.
+func leftovers(root, st string, ours Leftovers) (files []string, ok bool) {
+	if ours == nil {
+		return nil, false
+	}
+	for e := range strings.SplitSeq(strings.TrimSuffix(st, "\x00"), "\x00") {
+		rel, untracked := strings.CutPrefix(e, "?? ")
+		if !untracked || rel == "" {
+			return nil, false
+		}
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if !ours(p) {
+			return nil, false
+		}
+		files = append(files, p)
+	}
+	return files, true
+}
+
+// removeLeftovers deletes files and then the directories below root they
+// leave empty.
+func removeLeftovers(root string, files []string) error {
+	for _, f := range files {
+		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		for dir := filepath.Dir(f); dir != root && strings.HasPrefix(dir, root+string(filepath.Separator)); dir = filepath.Dir(dir) {
+			if os.Remove(dir) != nil {
+				break // not empty (or not ours to judge): stop here
+			}
+		}
+	}
+	return nil
+}
+
 // Outcome is what a [Teardown] did.
 type Outcome string
 
@@ -331,22 +368,48 @@ const (
 	Pruned Outcome = "pruned"
 )
 
+// Leftovers reports whether the file at path, untracked in a worktree,
+// is one Paneflow itself left there and holds nothing of the user's (a
+// launch shim's hook file whose shim did not get to remove it):
+// [TeardownWith] deletes such files instead of keeping the worktree for
+// them. It is called from the tearing-down goroutine.
+type Leftovers func(path string) bool
+
 // Teardown removes the worktree at path of the repository at repoRoot if
 // it is clean; a dirty one is kept (the error says why), one whose
 // directory is gone is pruned from git's list. The branch is never deleted.
 func Teardown(ctx context.Context, repoRoot, path string) (Outcome, error) {
+	return TeardownWith(ctx, repoRoot, path, nil)
+}
+
+// TeardownWith is [Teardown] for a worktree that may hold files of
+// Paneflow's own: when its only changes are untracked files that ours
+// recognizes, those are deleted (with the directories they leave empty)
+// and the worktree, clean now, is removed. Any other change keeps it, and
+// then nothing is deleted.
+func TeardownWith(ctx context.Context, repoRoot, path string, ours Leftovers) (Outcome, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		if _, err := git(ctx, queryTimeout, "-C", repoRoot, "worktree", "prune"); err != nil {
 			return Pruned, err
 		}
 		return Pruned, nil
 	}
-	st, err := git(ctx, queryTimeout, "-C", path, "status", "--porcelain")
+	st, err := git(ctx, queryTimeout, "-C", path, "status", "--porcelain", "-z", "--untracked-files=all")
 	if err != nil {
 		return Kept, fmt.Errorf("worktree kept: cannot verify %s: %w", path, err)
 	}
-	if strings.TrimSpace(st) != "" {
-		return Kept, fmt.Errorf("worktree kept: uncommitted changes in %s", path)
+	if st != "" {
+		left, ok := leftovers(path, st, ours)
+		if !ok {
+			return Kept, fmt.Errorf("worktree kept: uncommitted changes in %s", path)
+		}
+		if err := removeLeftovers(path, left); err != nil {
+			return Kept, fmt.Errorf("worktree kept: %v", err)
+		}
+		// Looked at again: nothing else may have appeared meanwhile.
+		if st, err := git(ctx, queryTimeout, "-C", path, "status", "--porcelain", "--untracked-files=all"); err != nil || strings.TrimSpace(st) != "" {
+			return Kept, fmt.Errorf("worktree kept: uncommitted changes in %s", path)
+		}
 	}
 	if _, err := git(ctx, queryTimeout, "-C", repoRoot, "worktree", "remove", path); err != nil {
 		return Kept, fmt.Errorf("worktree kept: %w", err)

@@ -1,6 +1,6 @@
 // Package clock is the time source that Paneflow's timed logic shares: the
 // conductor's stall and scan timers, surface.wait's timeout and idle
-// windows, and (next) the flow engine's step timeouts. Production code
+// windows, and the flow engine's settle floor and step durations. Production code
 // takes a [Clock] and uses [Real] when given nil; tests give every party
 // the same [Fake], so time moves only when the test says so and nothing
 // waits on the wall clock.

@@ -85,11 +85,16 @@ func fakeAgentMain(steps []string) int {
 				return 3
 			}
 		case "read":
+			// Like a real agent's TUI, bracketed paste is on while it
+			// reads its input (paneflow send --submit waits for it).
+			fmt.Print("\x1b[?2004h")
 			line, err := in.ReadString('\n')
+			fmt.Print("\x1b[?2004l")
 			if err != nil {
 				fmt.Printf("reading stdin: %v\r\n", err)
 				return 3
 			}
+			line = strings.ReplaceAll(strings.ReplaceAll(line, "\x1b[200~", ""), "\x1b[201~", "")
 			fmt.Printf("got %q\r\n", strings.TrimSpace(line))
 		case "exit":
 			code, err := strconv.Atoi(arg)

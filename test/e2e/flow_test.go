@@ -4,8 +4,10 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -166,5 +168,86 @@ ready = { pattern = "ok c", timeout_secs = 60 }
 	r = s.cli("flow", "run", "slow.toml")
 	if r.code != 4 || !strings.Contains(r.stdout, "---\na                        FAILED   timed out after 1s waiting for /^NEVER$/\n") {
 		t.Fatalf("human report:\n%s", r)
+	}
+}
+
+// TestFlowManyBarriers: a flow whose 24 barriers are all waiting at once,
+// more than the server's 16 connections: no pane can print its line
+// before all 24 panes exist, so every earlier barrier is still waiting
+// when the last pane opens. The engine's waits share one concurrent
+// connection (ipc.Mux), so none is refused "server busy".
+func TestFlowManyBarriers(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "")
+	const n = 24
+	gate := tempDir(t)
+	var items []string
+	for i := range n {
+		items = append(items, fmt.Sprintf(`"i%02d"`, i))
+	}
+	spec := fmt.Sprintf(`name = "wide"
+[defaults]
+timeout_secs = 120
+
+[[step]]
+id = "root"
+pane = { command = "echo rooted; exec sleep 1000" }
+ready = { pattern = "^rooted$" }
+
+[[step]]
+id = "fan"
+needs = ["root"]
+foreach = [%s]
+pane = { command = 'touch "$D/up-$ITEM"; while [ "$(ls "$D" | grep -c ^up-)" -lt %d ]; do sleep 0.05; done; echo "GO $ITEM"; exec sleep 1000', env = { D = %q, ITEM = "${item}" } }
+ready = { pattern = "^GO ${item}$" }
+`, strings.Join(items, ", "), n, gate)
+	writeSpec(t, s.dir, "wide.toml", spec)
+	var rep flowReport
+	r := s.mustCLI(&rep, "flow", "run", "wide.toml", "--json")
+	if rep.Status != "ready" || len(rep.Steps) != n+1 {
+		t.Fatalf("report %+v\n%s", rep, r)
+	}
+	for _, st := range rep.Steps {
+		if st.Status != "READY" {
+			t.Errorf("step %s: %s\n%s", st.ID, st.Status, r)
+		}
+	}
+}
+
+// TestFlowLiveProgress runs `paneflow flow run` in a pane, so on a real
+// terminal (a pty): the progress is a table redrawn in place, so the
+// pane's screen ends with each unit once in it with its final state (and
+// once more in the report), and no per-transition lines.
+func TestFlowLiveProgress(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "")
+	writeSpec(t, s.dir, "live.toml", `name = "live"
+[defaults]
+timeout_secs = 60
+
+[[step]]
+id = "first"
+pane = { command = "echo one-done; exec sleep 1000" }
+ready = { pattern = "^one-done$" }
+
+[[step]]
+id = "fan"
+needs = ["first"]
+foreach = ["x", "y"]
+pane = { command = "echo \"fan-$ITEM\"; exec sleep 1000", env = { ITEM = "${item}" } }
+ready = { pattern = "^fan-${item}$" }
+`)
+	pane := s.command(fmt.Sprintf("cd '%s' && '%s' flow run live.toml; echo flow-exit-$?; exec sleep 1000", s.dir, bin))
+	if code := s.waitOutput(id(pane), `flow-exit-(\d+)`); code != "0" {
+		t.Fatalf("flow run in a pane exited %s:\n%s", code, s.readRaw(id(pane)))
+	}
+	text := s.readRaw(id(pane))
+	if strings.Contains(text, "→") {
+		t.Errorf("per-transition lines on a terminal:\n%s", text)
+	}
+	for _, u := range []string{"first", "fan[x]", "fan[y]"} {
+		if n := len(regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(u)+` +READY`).FindAllString(text, -1)); n != 2 {
+			t.Errorf("%s READY appears %d times, want twice (the live table, the report):\n%s", u, n, text)
+		}
 	}
 }

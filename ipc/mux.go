@@ -1,0 +1,222 @@
+package ipc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/paneflow-go/paneflow/internal/jsonscan"
+)
+
+// MethodConcurrent is the handshake that makes a connection concurrent
+// (JSON-RPC reserves the "rpc." prefix for such extensions). Its reply is
+// {"concurrent":true,"max_in_flight":MaxInFlight}. From then on the
+// server runs each [Long] request sent on the connection on its own
+// goroutine and answers it when it is done, possibly after replies to
+// requests sent later (the client matches replies by id); other requests
+// are still answered one at a time, in order. A stream request is
+// refused there. Without the handshake a connection serves one request at
+// a time and replies in request order, as always.
+//
+// It lets one client hold many waits at once (a flow's barriers) on one
+// connection instead of one connection each, against [Server.MaxConns].
+const MethodConcurrent = "rpc.concurrent"
+
+// MaxInFlight caps the Long requests running at once on one concurrent
+// connection; the next one is answered [CodeBusy] at once.
+const MaxInFlight = 256
+
+// Mux is one concurrent connection to a Paneflow server (see
+// [MethodConcurrent]): calls made on it concurrently share the connection
+// and are answered independently. A flow run makes its blocking waits on
+// one Mux. Create it with [DialMux]; it is safe for concurrent use. Once
+// the connection fails or is closed every pending and later call fails
+// with the same error.
+type Mux struct {
+	path string
+	nc   streamConn
+	fr   *frameReader
+
+	wmu sync.Mutex // serializes request writes
+
+	mu      sync.Mutex
+	pending map[int64]chan muxReply // guarded by mu
+	err     error                   // set once the connection is done, guarded by mu
+	done    chan struct{}           // closed with err set
+}
+
+// muxReply is one reply frame, or the connection's failure.
+type muxReply struct {
+	frame []byte
+	err   error
+}
+
+// DialMux connects to the server at path and makes the connection
+// concurrent. ctx bounds the dial and the handshake only.
+func DialMux(ctx context.Context, path string) (*Mux, error) {
+	deadline := time.Now().Add(DefaultCallTimeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	nc, err := dialStream(ctx, path, deadline)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &UnreachableError{Path: path, Err: err}
+	}
+	m := &Mux{path: path, nc: nc, fr: newFrameReader(nc, MaxFrame, clientReadBuffer),
+		pending: map[int64]chan muxReply{}, done: make(chan struct{})}
+	stop := context.AfterFunc(ctx, func() { nc.SetDeadline(aLongTimeAgo) })
+	nc.SetDeadline(deadline)
+	id := lastID.Add(1)
+	line, _ := encodeRequest(id, MethodConcurrent, nil)
+	_, werr := nc.Write(line)
+	frame, rerr := m.fr.next()
+	if !stop() || rerr != nil {
+		nc.Close()
+		switch {
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case rerr != nil && werr != nil:
+			return nil, &UnreachableError{Path: path, Err: werr}
+		case errors.Is(rerr, errDeadline):
+			return nil, &TimeoutError{After: DefaultCallTimeout}
+		case rerr != nil:
+			return nil, &UnreachableError{Path: path, Err: rerr}
+		}
+		return nil, ctx.Err()
+	}
+	var res struct {
+		Concurrent bool `json:"concurrent"`
+	}
+	if err := decodeResponse(frame, id, &res); err != nil || !res.Concurrent {
+		nc.Close()
+		if err == nil {
+			err = fmt.Errorf("ipc: the server at %s cannot run requests concurrently (is it older?)", path)
+		}
+		return nil, err
+	}
+	nc.SetDeadline(time.Time{})
+	go m.read()
+	return m, nil
+}
+
+// read hands each reply frame to its call until the connection fails.
+func (m *Mux) read() {
+	for {
+		frame, err := m.fr.next()
+		if err != nil {
+			if errors.Is(err, errFrameTooLarge) {
+				err = ErrResponseTooLarge
+			} else {
+				err = &UnreachableError{Path: m.path, Err: errClosedWithoutReply}
+			}
+			m.fail(err)
+			return
+		}
+		id, ok := replyID(frame)
+		if !ok {
+			// A reply that names no call (a refusal with a null id):
+			// the connection is of no further use.
+			m.fail(decodeResponse(frame, -1, nil))
+			return
+		}
+		m.mu.Lock()
+		ch := m.pending[id]
+		delete(m.pending, id)
+		m.mu.Unlock()
+		if ch != nil {
+			ch <- muxReply{frame: append([]byte(nil), frame...)}
+		}
+	}
+}
+
+// replyID returns a reply frame's numeric id.
+func replyID(frame []byte) (int64, bool) {
+	var raw []byte
+	if err := jsonscan.Members(frame, func(key string, value []byte) {
+		if strings.EqualFold(key, "id") {
+			raw = value
+		}
+	}); err != nil || raw == nil {
+		return 0, false
+	}
+	var id int64
+	if err := json.Unmarshal(raw, &id); err != nil {
+		return 0, false
+	}
+	return id, true
+}
+
+// fail ends the Mux with err: pending calls and later ones get it.
+func (m *Mux) fail(err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.err != nil {
+		return
+	}
+	m.err = err
+	for id, ch := range m.pending {
+		ch <- muxReply{err: err}
+		delete(m.pending, id)
+	}
+	close(m.done)
+	m.nc.Close()
+}
+
+// Call sends one request on the shared connection and waits for its
+// reply, decoding its result into result like [Client.Call]. It returns
+// ctx.Err() when ctx ends first; the server is not told (it goes on until
+// the request is done or the Mux is closed). Errors: an *[Error] reply,
+// an *[UnreachableError] once the connection failed or was closed.
+func (m *Mux) Call(ctx context.Context, method string, params, result any) error {
+	id := lastID.Add(1)
+	line, err := encodeRequest(id, method, params)
+	if err != nil {
+		return err
+	}
+	ch := make(chan muxReply, 1)
+	m.mu.Lock()
+	if m.err != nil {
+		m.mu.Unlock()
+		return m.err
+	}
+	m.pending[id] = ch
+	m.mu.Unlock()
+	forget := func() {
+		m.mu.Lock()
+		delete(m.pending, id)
+		m.mu.Unlock()
+	}
+	m.wmu.Lock()
+	_, err = m.nc.Write(line)
+	m.wmu.Unlock()
+	if err != nil {
+		forget()
+		m.fail(&UnreachableError{Path: m.path, Err: err})
+		return &UnreachableError{Path: m.path, Err: err}
+	}
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			return r.err
+		}
+		return decodeResponse(r.frame, id, result)
+	case <-ctx.Done():
+		forget()
+		return ctx.Err()
+	}
+}
+
+// Close closes the connection; the server ends the requests still running
+// on it. Pending calls fail.
+func (m *Mux) Close() error {
+	m.fail(&UnreachableError{Path: m.path, Err: net.ErrClosed})
+	return nil
+}

@@ -1,0 +1,157 @@
+//go:build unix
+
+package ipc_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"testing"
+
+	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/ipc/ipctest"
+)
+
+// gateServer serves "test.gate", a Long method that answers its "n" once
+// gate n is opened (or its ctx ends, counted in cancelled), and
+// "test.ping", on a server that takes at most two connections.
+type gateServer struct {
+	srv       *ipc.Server
+	mu        sync.Mutex
+	gates     map[int]chan struct{}
+	started   chan int
+	cancelled chan int
+}
+
+func newGateServer(t *testing.T) *gateServer {
+	g := &gateServer{gates: map[int]chan struct{}{}, started: make(chan int, 2*ipc.MaxInFlight), cancelled: make(chan int, 2*ipc.MaxInFlight)}
+	reg := ipc.NewRegistry()
+	reg.Register("test.gate", func(ctx context.Context, p json.RawMessage) (any, error) {
+		var args struct{ N int }
+		json.Unmarshal(p, &args)
+		gate := g.gate(args.N)
+		g.started <- args.N
+		select {
+		case <-gate:
+			return args.N, nil
+		case <-ctx.Done():
+			g.cancelled <- args.N
+			return nil, ctx.Err()
+		}
+	}, ipc.Long())
+	reg.Register("test.ping", func(context.Context, json.RawMessage) (any, error) { return "pong", nil })
+	reg.RegisterStream("test.stream", func(context.Context, json.RawMessage, ipc.FrameWriter) error { return nil })
+	g.srv = ipctest.StartServer(t, &ipc.Server{Registry: reg, MaxConns: 2})
+	return g
+}
+
+func (g *gateServer) gate(n int) chan struct{} {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.gates[n] == nil {
+		g.gates[n] = make(chan struct{})
+	}
+	return g.gates[n]
+}
+
+// TestMuxCarriesManyWaits: more Long calls than the server takes
+// connections run at once on one Mux, a plain call on the same Mux and
+// another connection are answered meanwhile, replies come back out of
+// order and each reaches its own call, and closing the Mux ends what
+// still runs on the server.
+func TestMuxCarriesManyWaits(t *testing.T) {
+	g := newGateServer(t)
+	ctx := context.Background()
+	m, err := ipc.DialMux(ctx, g.srv.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 20 // ten times the server's connection limit
+	type reply struct {
+		n, got int
+		err    error
+	}
+	replies := make(chan reply, n)
+	for i := range n {
+		go func() {
+			var got int
+			err := m.Call(ctx, "test.gate", map[string]any{"n": i}, &got)
+			replies <- reply{i, got, err}
+		}()
+	}
+	for range n {
+		<-g.started
+	}
+	var pong string
+	if err := m.Call(ctx, "test.ping", nil, &pong); err != nil || pong != "pong" {
+		t.Fatalf("plain call on the Mux while %d waits run = %q, %v", n, pong, err)
+	}
+	if err := ipctest.Client(g.srv).Call(ctx, "test.ping", nil, &pong); err != nil {
+		t.Fatalf("a second connection while %d waits run on the Mux: %v", n, err)
+	}
+	err = m.Call(ctx, "test.stream", nil, nil)
+	var ie *ipc.Error
+	if !errors.As(err, &ie) || ie.Code != ipc.CodeInvalidRequest {
+		t.Fatalf("a stream on the Mux = %v, want a -32600 refusal", err)
+	}
+	// Open the gates last first: the replies come in that order.
+	for i := n - 1; i >= 2; i-- {
+		close(g.gate(i))
+		r := <-replies
+		if r.err != nil || r.n != i || r.got != i {
+			t.Fatalf("after opening gate %d: call %d got %d, %v", i, r.n, r.got, r.err)
+		}
+	}
+	// Two still run: closing the Mux fails them here and ends them there.
+	m.Close()
+	for range 2 {
+		if r := <-replies; r.err == nil {
+			t.Fatalf("call %d succeeded after Close", r.n)
+		}
+	}
+	got := map[int]bool{<-g.cancelled: true, <-g.cancelled: true}
+	if !got[0] || !got[1] {
+		t.Fatalf("handlers ended by Close: %v, want 0 and 1", got)
+	}
+	if err := m.Call(ctx, "test.ping", nil, nil); err == nil {
+		t.Fatal("a call after Close succeeded")
+	}
+}
+
+// TestMuxInFlightCap: past MaxInFlight Long requests on one connection,
+// the next is refused at once with -32000; the connection stays usable.
+func TestMuxInFlightCap(t *testing.T) {
+	g := newGateServer(t)
+	ctx := context.Background()
+	m, err := ipc.DialMux(ctx, g.srv.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	errs := make(chan error, ipc.MaxInFlight)
+	for i := range ipc.MaxInFlight {
+		go func() { errs <- m.Call(ctx, "test.gate", map[string]any{"n": i}, nil) }()
+	}
+	for range ipc.MaxInFlight {
+		<-g.started
+	}
+	err = m.Call(ctx, "test.gate", map[string]any{"n": -1}, nil)
+	var ie *ipc.Error
+	if !errors.As(err, &ie) || ie.Code != ipc.CodeBusy || ie.Message != "server busy: too many requests in flight on this connection" {
+		t.Fatalf("call %d = %v, want -32000 too many in flight", ipc.MaxInFlight+1, err)
+	}
+	for i := range ipc.MaxInFlight {
+		close(g.gate(i))
+	}
+	for range ipc.MaxInFlight {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(g.gate(-2))
+	var got int
+	if err := m.Call(ctx, "test.gate", map[string]any{"n": -2}, &got); err != nil || got != -2 {
+		t.Fatalf("a wait after the refusal = %d, %v", got, err)
+	}
+}
