@@ -181,13 +181,9 @@ func (b *Bridge) sendToAgent(ctx context.Context, req *sdk.CallToolRequest) (str
 	if !ok {
 		return "", errors.New("missing 'text' argument (a string)")
 	}
-	submit := true
-	if v, there := a["submit"]; there && v != nil {
-		bv, ok := v.(bool)
-		if !ok {
-			return "", errors.New("'submit' must be a boolean")
-		}
-		submit = bv
+	submit, err := a.boolArg("submit", true)
+	if err != nil {
+		return "", err
 	}
 	id, err := b.resolve(ctx, t)
 	if err != nil {
@@ -213,14 +209,18 @@ func (b *Bridge) readFromAgent(ctx context.Context, req *sdk.CallToolRequest) (s
 	if err != nil {
 		return "", err
 	}
-	timeout := 30.0
-	if v, ok, err := a.numArg("timeout_seconds"); err != nil {
+	timeout, err := a.secondsArg("timeout_seconds", 30)
+	if err != nil {
 		return "", err
-	} else if ok && v > 0 {
-		timeout = min(v, maxWaitSecs)
 	}
-	sinceLast, _ := a["since_last"].(bool)
-	lines := clamp(a.intArg("lines"), 1, maxReadLines)
+	sinceLast, err := a.boolArg("since_last", false)
+	if err != nil {
+		return "", err
+	}
+	want := 50 // rows to return
+	if lines := clamp(a.intArg("lines"), 1, maxReadLines); lines != nil {
+		want = *lines
+	}
 	id, err := b.resolve(ctx, t)
 	if err != nil {
 		return "", err
@@ -238,10 +238,7 @@ func (b *Bridge) readFromAgent(ctx context.Context, req *sdk.CallToolRequest) (s
 		last, seen := b.lastRead[id]
 		b.mu.Unlock()
 		var tail readResult
-		n := 50
-		if lines != nil {
-			n = *lines
-		}
+		n := want
 		if err := b.call(ctx, nil, "surface.read", map[string]any{"surface_id": id, "fenced": false, "lines": maxReadLines}, &tail); err != nil {
 			return "", err
 		}
@@ -277,10 +274,6 @@ func (b *Bridge) readFromAgent(ctx context.Context, req *sdk.CallToolRequest) (s
 	b.mu.Lock()
 	last, seen := b.lastRead[id]
 	b.mu.Unlock()
-	want := 50
-	if lines != nil {
-		want = *lines
-	}
 	get := want
 	if sinceLast {
 		get = maxReadLines
@@ -325,18 +318,13 @@ func (b *Bridge) waitForIdle(ctx context.Context, req *sdk.CallToolRequest) (str
 	if err != nil {
 		return "", err
 	}
-	idle, timeout := 5.0, 300.0
-	for k, dst := range map[string]*float64{"idle_seconds": &idle, "timeout_seconds": &timeout} {
-		v, ok, err := a.numArg(k)
-		if err != nil {
-			return "", err
-		}
-		if ok {
-			if v <= 0 {
-				return "", fmt.Errorf("'%s' must be greater than 0", k)
-			}
-			*dst = min(v, maxWaitSecs)
-		}
+	idle, err := a.secondsArg("idle_seconds", 5)
+	if err != nil {
+		return "", err
+	}
+	timeout, err := a.secondsArg("timeout_seconds", 300)
+	if err != nil {
+		return "", err
 	}
 	id, err := b.resolve(ctx, t)
 	if err != nil {
