@@ -170,9 +170,16 @@ func TestIdleTimeout(t *testing.T) {
 		dialRaw(t, s.Path).expectClosed()
 	})
 	t.Run("after a request", func(t *testing.T) {
+		// The request is written before the server serves (see
+		// listenTest): a test descheduled between its dial and its write
+		// for longer than the idle timeout must not lose the race.
+		s, _, serve := listenTest(t, func(s *ipc.Server) { s.IdleTimeout = 50 * time.Millisecond })
 		c := dialRaw(t, s.Path)
 		c.send(`{"jsonrpc":"2.0","id":1,"method":"test.ping"}`)
-		c.recv()
+		serve()
+		if got := c.recv(); got != wantPong1 {
+			t.Fatalf("reply %s, want %s", got, wantPong1)
+		}
 		c.expectClosed()
 	})
 	t.Run("a request trickled in slowly counts as idle", func(t *testing.T) {
@@ -197,15 +204,21 @@ func TestIdleTimeout(t *testing.T) {
 
 // TestHandlingIsNotIdle checks that the idle timeout does not run while a
 // request is being handled.
+//
+// Both requests are written at once, before the server serves (see
+// listenTest), so the test never has to act within the idle timeout: the
+// server reads the second only after it answered the first, and a reply
+// written after 6 idle timeouts of handling must still go out.
 func TestHandlingIsNotIdle(t *testing.T) {
 	const idle = 50 * time.Millisecond
-	s, _ := startTest(t, func(s *ipc.Server) { s.IdleTimeout = idle })
+	s, _, serve := listenTest(t, func(s *ipc.Server) { s.IdleTimeout = idle })
 	c := dialRaw(t, s.Path)
-	c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"test.sleep","params":{"ms":%d}}`, 6*idle/time.Millisecond))
+	c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"test.sleep","params":{"ms":%d}}`, 6*idle/time.Millisecond) +
+		"\n" + `{"jsonrpc":"2.0","id":1,"method":"test.ping"}`)
+	serve()
 	if got, want := c.recv(), `{"jsonrpc":"2.0","result":"slept","id":1}`; got != want {
 		t.Fatalf("reply = %s, want %s", got, want)
 	}
-	c.send(`{"jsonrpc":"2.0","id":1,"method":"test.ping"}`)
 	if got := c.recv(); got != wantPong1 {
 		t.Fatalf("second reply = %s, want %s", got, wantPong1)
 	}
