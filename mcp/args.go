@@ -200,11 +200,7 @@ func clamp(p *int, lo, hi int) *int {
 
 // decodeRead decodes read_pane's arguments.
 func decodeRead(raw json.RawMessage) (ReadArgs, error) {
-	a, err := decodeArgs(raw)
-	if err != nil {
-		return ReadArgs{}, err
-	}
-	t, err := a.target()
+	a, t, err := decodeTargeted(raw)
 	if err != nil {
 		return ReadArgs{}, err
 	}
@@ -233,14 +229,25 @@ func decodeSearch(raw json.RawMessage) (SearchArgs, error) {
 	return SearchArgs{Target: t, Pattern: pat, MaxMatches: clamp(a.intArg("max_matches"), 1, maxMatches)}, nil
 }
 
+// decodeTargeted decodes the arguments of a tool that takes a target, and
+// the target.
+func decodeTargeted(raw json.RawMessage) (args, Target, error) {
+	a, err := decodeArgs(raw)
+	if err != nil {
+		return nil, Target{}, err
+	}
+	t, err := a.target()
+	if err != nil {
+		return nil, Target{}, err
+	}
+	return a, t, nil
+}
+
 // decodeTargetOnly decodes the arguments of a tool that takes only a
 // target (agent_status).
 func decodeTargetOnly(raw json.RawMessage) (Target, error) {
-	a, err := decodeArgs(raw)
-	if err != nil {
-		return Target{}, err
-	}
-	return a.target()
+	_, t, err := decodeTargeted(raw)
+	return t, err
 }
 
 // decodeNone accepts the arguments of a tool that takes none: an empty
@@ -252,11 +259,7 @@ func decodeNone(raw json.RawMessage) error {
 
 // decodeWait decodes wait_for's arguments.
 func decodeWait(raw json.RawMessage) (WaitArgs, error) {
-	a, err := decodeArgs(raw)
-	if err != nil {
-		return WaitArgs{}, err
-	}
-	t, err := a.target()
+	a, t, err := decodeTargeted(raw)
 	if err != nil {
 		return WaitArgs{}, err
 	}

@@ -169,11 +169,7 @@ func (b *Bridge) spawnAgent(ctx context.Context, req *sdk.CallToolRequest) (stri
 }
 
 func (b *Bridge) sendToAgent(ctx context.Context, req *sdk.CallToolRequest) (string, error) {
-	a, err := decodeArgs(req.Params.Arguments)
-	if err != nil {
-		return "", err
-	}
-	t, err := a.target()
+	a, t, err := decodeTargeted(req.Params.Arguments)
 	if err != nil {
 		return "", err
 	}
@@ -189,19 +185,11 @@ func (b *Bridge) sendToAgent(ctx context.Context, req *sdk.CallToolRequest) (str
 	if err != nil {
 		return "", err
 	}
-	var raw json.RawMessage
-	if err := b.call(ctx, nil, "surface.send_text", map[string]any{"surface_id": id, "text": text, "submit": submit}, &raw); err != nil {
-		return "", err
-	}
-	return pretty(raw), nil
+	return b.callPretty(ctx, "surface.send_text", map[string]any{"surface_id": id, "text": text, "submit": submit})
 }
 
 func (b *Bridge) readFromAgent(ctx context.Context, req *sdk.CallToolRequest) (string, error) {
-	a, err := decodeArgs(req.Params.Arguments)
-	if err != nil {
-		return "", err
-	}
-	t, err := a.target()
+	a, t, err := decodeTargeted(req.Params.Arguments)
 	if err != nil {
 		return "", err
 	}
@@ -310,11 +298,7 @@ func (b *Bridge) readFromAgent(ctx context.Context, req *sdk.CallToolRequest) (s
 var busyStates = map[string]bool{"thinking": true}
 
 func (b *Bridge) waitForIdle(ctx context.Context, req *sdk.CallToolRequest) (string, error) {
-	a, err := decodeArgs(req.Params.Arguments)
-	if err != nil {
-		return "", err
-	}
-	t, err := a.target()
+	a, t, err := decodeTargeted(req.Params.Arguments)
 	if err != nil {
 		return "", err
 	}
@@ -396,9 +380,5 @@ func (b *Bridge) killAgent(ctx context.Context, req *sdk.CallToolRequest) (strin
 	if b.o.SelfSurface != 0 && id == b.o.SelfSurface {
 		return "", fmt.Errorf("refusing to kill surface %d: it is the pane you run in", id)
 	}
-	var raw json.RawMessage
-	if err := b.call(ctx, nil, "surface.close", map[string]any{"surface_id": id}, &raw); err != nil {
-		return "", err
-	}
-	return pretty(raw), nil
+	return b.callPretty(ctx, "surface.close", map[string]any{"surface_id": id})
 }
