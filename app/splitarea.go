@@ -52,8 +52,12 @@ func newSplitArea(onRatios func(path []int, ratios []float64)) *splitArea {
 }
 
 // setTree shows tree with the given pane widgets, zoomed pane and focused
-// pane, reusing the widgets it already shows.
+// pane, reusing the widgets it already shows. The area works on a copy of
+// tree: a divider drag changes its ratios, and the shell's tree is the
+// event reader's snapshot, which that goroutine still compares with the
+// next one (a data race the race detector caught under load).
 func (a *splitArea) setTree(tree *workspace.LayoutNode, views map[uint64]fyne.CanvasObject, zoom, focus uint64) {
+	tree = cloneLayout(tree)
 	// A divider being dragged keeps its own ratios: the model's may lag
 	// behind by a few drag events.
 	for _, d := range a.dividers {
@@ -67,6 +71,23 @@ func (a *splitArea) setTree(tree *workspace.LayoutNode, views map[uint64]fyne.Ca
 	a.tree, a.views, a.zoom, a.focus = tree, views, zoom, focus
 	a.rebuild()
 	a.Refresh()
+}
+
+// cloneLayout copies what a split area may change in a tree: every node
+// and its Ratios. Surfaces and the legacy Ratio are shared, read-only.
+func cloneLayout(n *workspace.LayoutNode) *workspace.LayoutNode {
+	if n == nil {
+		return nil
+	}
+	c := *n
+	c.Ratios = slices.Clone(n.Ratios)
+	if n.Children != nil {
+		c.Children = make([]workspace.LayoutNode, len(n.Children))
+		for i := range n.Children {
+			c.Children[i] = *cloneLayout(&n.Children[i])
+		}
+	}
+	return &c
 }
 
 // shown lists the panes the area shows, in depth-first order.
