@@ -52,11 +52,11 @@ func newSplitArea(onRatios func(path []int, ratios []float64)) *splitArea {
 }
 
 // setTree shows tree with the given pane widgets, zoomed pane and focused
-// pane, reusing the widgets it already shows.
+// pane, reusing the widgets it already shows. The area works on a copy of
+// tree: a divider drag changes its ratios, and the shell's tree is the
+// event reader's snapshot, which that goroutine still compares with the
+// next one (a data race the race detector caught under load).
 func (a *splitArea) setTree(tree *workspace.LayoutNode, views map[uint64]fyne.CanvasObject, zoom, focus uint64) {
-	// The area changes its tree's ratios (drags) and the bus reader still
-	// compares the snapshot that holds tree with the next one: it works
-	// on its own copy.
 	tree = cloneLayout(tree)
 	// A divider being dragged keeps its own ratios: the model's may lag
 	// behind by a few drag events.
@@ -71,6 +71,23 @@ func (a *splitArea) setTree(tree *workspace.LayoutNode, views map[uint64]fyne.Ca
 	a.tree, a.views, a.zoom, a.focus = tree, views, zoom, focus
 	a.rebuild()
 	a.Refresh()
+}
+
+// cloneLayout copies what a split area may change in a tree: every node
+// and its Ratios. Surfaces and the legacy Ratio are shared, read-only.
+func cloneLayout(n *workspace.LayoutNode) *workspace.LayoutNode {
+	if n == nil {
+		return nil
+	}
+	c := *n
+	c.Ratios = slices.Clone(n.Ratios)
+	if n.Children != nil {
+		c.Children = make([]workspace.LayoutNode, len(n.Children))
+		for i := range n.Children {
+			c.Children[i] = *cloneLayout(&n.Children[i])
+		}
+	}
+	return &c
 }
 
 // shown lists the panes the area shows, in depth-first order.
@@ -151,24 +168,6 @@ func (a *splitArea) layout(size fyne.Size) {
 	} else {
 		a.ring.Hide()
 	}
-}
-
-// cloneLayout copies tree's nodes, children and ratios (what the area
-// changes); surfaces and the legacy ratio are shared, read only. nil
-// stays nil.
-func cloneLayout(tree *workspace.LayoutNode) *workspace.LayoutNode {
-	if tree == nil {
-		return nil
-	}
-	n := *tree
-	n.Ratios = slices.Clone(tree.Ratios)
-	if tree.Children != nil {
-		n.Children = make([]workspace.LayoutNode, len(tree.Children))
-		for i := range tree.Children {
-			n.Children[i] = *cloneLayout(&tree.Children[i])
-		}
-	}
-	return &n
 }
 
 // splitAt returns the split node at path, nil if there is none.

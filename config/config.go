@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/paneflow-go/paneflow/internal/userdir"
 )
 
 // FileName is the configuration file's name inside [Dir].
@@ -159,25 +161,11 @@ func Default() Config {
 // $XDG_CONFIG_HOME/paneflow (else ~/.config/paneflow), ~/Library/Application
 // Support/paneflow on macOS, %APPDATA%\paneflow on Windows.
 func Dir(getenv func(string) string, goos string) (string, error) {
-	switch goos {
-	case "windows":
-		if d := getenv("APPDATA"); d != "" {
-			return filepath.Join(d, "paneflow"), nil
-		}
-		return "", errors.New("config: APPDATA is not set")
-	case "darwin":
-		if h := getenv("HOME"); h != "" {
-			return filepath.Join(h, "Library", "Application Support", "paneflow"), nil
-		}
-		return "", errors.New("config: HOME is not set")
+	base, err := userdir.Base(userdir.Config, getenv, goos)
+	if err != nil {
+		return "", fmt.Errorf("config: %w", err)
 	}
-	if d := getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "paneflow"), nil
-	}
-	if h := getenv("HOME"); h != "" {
-		return filepath.Join(h, ".config", "paneflow"), nil
-	}
-	return "", errors.New("config: neither XDG_CONFIG_HOME nor HOME is set")
+	return filepath.Join(base, "paneflow"), nil
 }
 
 // Load reads the file at path. A missing file gives the defaults and no

@@ -14,7 +14,6 @@ import (
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/ipc"
-	"github.com/paneflow-go/paneflow/ipc/ipctest"
 )
 
 // TestSharedClock checks that core.Options.Clock reaches every subsystem
@@ -23,27 +22,7 @@ import (
 // test moves it.
 func TestSharedClock(t *testing.T) {
 	fc := clock.NewFake(time.Time{})
-	cfg := config.Default()
-	cfg.DefaultShell = "/bin/sh"
-	c, err := New(Options{
-		SocketPath: ipctest.NewPath(t), Cols: 80, Rows: 24, Config: &cfg, Clock: fc,
-		Getenv: func(string) string { return "" }, Logf: t.Logf,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- c.Serve(context.Background()) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
-		defer cancel()
-		if err := c.Shutdown(ctx); err != nil {
-			t.Errorf("Shutdown: %v", err)
-		}
-		if err := <-served; !errors.Is(err, ipc.ErrServerClosed) {
-			t.Errorf("Serve = %v, want ErrServerClosed", err)
-		}
-	})
+	c, _ := startCoreWith(t, func(o *Options) { o.Clock = fc })
 	cl := &ipc.Client{Path: c.SocketPath, Timeout: testDeadline}
 	ctx := context.Background()
 	pane := c.Workspaces.Surfaces()[0]
@@ -59,7 +38,7 @@ func TestSharedClock(t *testing.T) {
 	if ack["state"] != "thinking" {
 		t.Fatalf("ai.prompt_submit ack = %v, want thinking", ack)
 	}
-	fc.Advance(cfg.AgentStallThreshold)
+	fc.Advance(config.Default().AgentStallThreshold)
 	waitStatus(t, cl, pane.ID, "stalled")
 
 	// surface.wait: its timeout passes on the same clock. The wait's

@@ -27,12 +27,22 @@ const testDeadline = 15 * time.Second
 // startCore serves a core with /bin/sh panes on a fresh socket.
 func startCore(t testing.TB, initial bool) (*Core, *ipc.Client) {
 	t.Helper()
+	return startCoreWith(t, func(o *Options) { o.NoInitialWorkspace = !initial })
+}
+
+// startCoreWith starts a core like startCore, with /bin/sh panes of 80x24
+// on a fresh socket and an empty environment, after configure changed its
+// options; it is shut down when the test ends.
+func startCoreWith(t testing.TB, configure func(*Options)) (*Core, *ipc.Client) {
+	t.Helper()
 	cfg := config.Default()
 	cfg.DefaultShell = "/bin/sh"
-	c, err := New(Options{
+	o := Options{
 		SocketPath: ipctest.NewPath(t), Cols: 80, Rows: 24, Config: &cfg,
-		Getenv: func(string) string { return "" }, NoInitialWorkspace: !initial, Logf: t.Logf,
-	})
+		Getenv: func(string) string { return "" }, Logf: t.Logf,
+	}
+	configure(&o)
+	c, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

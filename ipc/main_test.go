@@ -172,6 +172,20 @@ func startTest(t *testing.T, configure func(*ipc.Server)) (*ipc.Server, *testSta
 	return ipctest.StartServer(t, s), st
 }
 
+// listenTest is startTest in two steps: the server listens, and serve
+// starts it (see ipctest.Listen). A test that dials and writes in between
+// has its request in place before the server's idle timer starts.
+func listenTest(t *testing.T, configure func(*ipc.Server)) (*ipc.Server, *testState, func()) {
+	t.Helper()
+	reg, st := newTestRegistry()
+	s := &ipc.Server{Registry: reg}
+	if configure != nil {
+		configure(s)
+	}
+	serve := ipctest.Listen(t, s)
+	return s, st, func() { serve() }
+}
+
 // rawConn is a line-oriented test connection.
 type rawConn struct {
 	t  *testing.T

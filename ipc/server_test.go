@@ -170,9 +170,16 @@ func TestIdleTimeout(t *testing.T) {
 		dialRaw(t, s.Path).expectClosed()
 	})
 	t.Run("after a request", func(t *testing.T) {
+		// The request is written before the server serves (see
+		// listenTest): a test descheduled between its dial and its write
+		// for longer than the idle timeout must not lose the race.
+		s, _, serve := listenTest(t, func(s *ipc.Server) { s.IdleTimeout = 50 * time.Millisecond })
 		c := dialRaw(t, s.Path)
 		c.send(`{"jsonrpc":"2.0","id":1,"method":"test.ping"}`)
-		c.recv()
+		serve()
+		if got := c.recv(); got != wantPong1 {
+			t.Fatalf("reply %s, want %s", got, wantPong1)
+		}
 		c.expectClosed()
 	})
 	t.Run("a request trickled in slowly counts as idle", func(t *testing.T) {
@@ -197,15 +204,21 @@ func TestIdleTimeout(t *testing.T) {
 
 // TestHandlingIsNotIdle checks that the idle timeout does not run while a
 // request is being handled.
+//
+// Both requests are written at once, before the server serves (see
+// listenTest), so the test never has to act within the idle timeout: the
+// server reads the second only after it answered the first, and a reply
+// written after 6 idle timeouts of handling must still go out.
 func TestHandlingIsNotIdle(t *testing.T) {
 	const idle = 50 * time.Millisecond
-	s, _ := startTest(t, func(s *ipc.Server) { s.IdleTimeout = idle })
+	s, _, serve := listenTest(t, func(s *ipc.Server) { s.IdleTimeout = idle })
 	c := dialRaw(t, s.Path)
-	c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"test.sleep","params":{"ms":%d}}`, 6*idle/time.Millisecond))
+	c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"test.sleep","params":{"ms":%d}}`, 6*idle/time.Millisecond) +
+		"\n" + `{"jsonrpc":"2.0","id":1,"method":"test.ping"}`)
+	serve()
 	if got, want := c.recv(), `{"jsonrpc":"2.0","result":"slept","id":1}`; got != want {
 		t.Fatalf("reply = %s, want %s", got, want)
 	}
-	c.send(`{"jsonrpc":"2.0","id":1,"method":"test.ping"}`)
 	if got := c.recv(); got != wantPong1 {
 		t.Fatalf("second reply = %s, want %s", got, wantPong1)
 	}
@@ -241,9 +254,11 @@ func TestDispatchTimeout(t *testing.T) {
 	if code != ipc.CodeTimeout || msg != "request timeout" || id != "1" {
 		t.Errorf("reply = code %d %q id %s, want code %d \"request timeout\" id 1", code, msg, id, ipc.CodeTimeout)
 	}
-	c.send(`{"jsonrpc":"2.0","id":1,"method":"test.ping"}`)
-	if got := c.recv(); got != wantPong1 {
-		t.Errorf("after a timeout: reply %s, want %s (the connection stays usable)", got, wantPong1)
+	// A Long method, which the 50 ms dispatch timeout does not bound: a
+	// plain one could time out too on a loaded machine.
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"test.long","params":{"ms":0}}`)
+	if got, want := c.recv(), `{"jsonrpc":"2.0","result":"waited","id":2}`; got != want {
+		t.Errorf("after a timeout: reply %s, want %s (the connection stays usable)", got, want)
 	}
 }
 
@@ -258,6 +273,10 @@ func TestTimedOutMutationNeverRuns(t *testing.T) {
 		s.Executor = exec
 		s.DispatchTimeout = 50 * time.Millisecond
 	})
+	// The last mutation goes through a second server on the same registry
+	// and executor, with the default dispatch timeout: within 50 ms, a
+	// loaded machine could time it out too.
+	patient := ipctest.StartServer(t, &ipc.Server{Registry: s.Registry, Executor: exec})
 
 	release, started := make(chan struct{}), make(chan struct{})
 	go exec.Do(context.Background(), func() { close(started); <-release })
@@ -276,7 +295,7 @@ func TestTimedOutMutationNeverRuns(t *testing.T) {
 		t.Fatalf("mutations applied = %d, want 0: a timed-out mutation ran late", got)
 	}
 	var res struct{ Mutations int64 }
-	if err := ipctest.Client(s).Call(context.Background(), "test.mutate", nil, &res); err != nil || res.Mutations != 1 {
+	if err := ipctest.Client(patient).Call(context.Background(), "test.mutate", nil, &res); err != nil || res.Mutations != 1 {
 		t.Errorf("mutation on a free executor = %+v, %v; want mutations 1", res, err)
 	}
 }
@@ -338,19 +357,26 @@ func TestLongMethod(t *testing.T) {
 	})
 	t.Run("pipelined request is kept", func(t *testing.T) {
 		c := dialRaw(t, s.Path)
-		c.send(`{"jsonrpc":"2.0","id":1,"method":"test.long","params":{"ms":50}}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"test.ping"}`)
+		// Both Long: the 20 ms dispatch timeout could cut a plain one
+		// short on a loaded machine.
+		c.send(`{"jsonrpc":"2.0","id":1,"method":"test.long","params":{"ms":50}}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"test.long","params":{"ms":0}}`)
 		<-st.blockStarted
 		if got, want := c.recv(), `{"jsonrpc":"2.0","result":"waited","id":1}`; got != want {
 			t.Errorf("first reply = %s, want %s", got, want)
 		}
-		if got, want := c.recv(), `{"jsonrpc":"2.0","result":{"pong":true},"id":2}`; got != want {
+		if got, want := c.recv(), `{"jsonrpc":"2.0","result":"waited","id":2}`; got != want {
 			t.Errorf("second reply = %s, want %s", got, want)
 		}
 	})
 }
 
+// TestStream runs with the default idle timeout: with 20 ms, as it did, a
+// loaded machine could let a client's request or a frame's write miss it
+// (a write deadline already past fails at once). The 100 ms pause it then
+// took "longer than the idle timeout" proved nothing: Next after Close
+// fails whatever the server did.
 func TestStream(t *testing.T) {
-	s, _ := startTest(t, func(s *ipc.Server) { s.IdleTimeout = 20 * time.Millisecond })
+	s, _ := startTest(t, nil)
 	ctx := context.Background()
 	t.Run("frames", func(t *testing.T) {
 		st, err := ipctest.Client(s).Subscribe(ctx, "test.stream", map[string]int{"frames": 3})
@@ -365,8 +391,6 @@ func TestStream(t *testing.T) {
 				t.Fatalf("frame %d = %s, %v; want %s", i, got, err, w)
 			}
 		}
-		// Quiet for longer than the idle timeout: a stream has none.
-		time.Sleep(100 * time.Millisecond)
 		st.Close()
 		if _, err := st.Next(); !errors.Is(err, net.ErrClosed) {
 			t.Errorf("Next after Close = %v, want %v", err, net.ErrClosed)

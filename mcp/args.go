@@ -159,6 +159,36 @@ func (a args) strArg(name string) (string, error) {
 	return s, nil
 }
 
+// boolArg returns the boolean argument name: def when it is absent or
+// null, an error when it is there but not a boolean.
+func (a args) boolArg(name string, def bool) (bool, error) {
+	v, there := a[name]
+	if !there || v == nil {
+		return def, nil
+	}
+	b, ok := v.(bool)
+	if !ok {
+		return false, fmt.Errorf("'%s' must be a boolean", name)
+	}
+	return b, nil
+}
+
+// secondsArg returns the argument name, a number of seconds: def when it
+// is absent or null, at most maxWaitSecs, and an error when it is not a
+// finite number greater than 0.
+func (a args) secondsArg(name string, def float64) (float64, error) {
+	v, ok, err := a.numArg(name)
+	switch {
+	case err != nil:
+		return 0, err
+	case !ok:
+		return def, nil
+	case v <= 0:
+		return 0, fmt.Errorf("'%s' must be greater than 0", name)
+	}
+	return min(v, maxWaitSecs), nil
+}
+
 // clamp returns *p limited to [lo, hi], or nil.
 func clamp(p *int, lo, hi int) *int {
 	if p == nil {
@@ -170,11 +200,7 @@ func clamp(p *int, lo, hi int) *int {
 
 // decodeRead decodes read_pane's arguments.
 func decodeRead(raw json.RawMessage) (ReadArgs, error) {
-	a, err := decodeArgs(raw)
-	if err != nil {
-		return ReadArgs{}, err
-	}
-	t, err := a.target()
+	a, t, err := decodeTargeted(raw)
 	if err != nil {
 		return ReadArgs{}, err
 	}
@@ -203,14 +229,25 @@ func decodeSearch(raw json.RawMessage) (SearchArgs, error) {
 	return SearchArgs{Target: t, Pattern: pat, MaxMatches: clamp(a.intArg("max_matches"), 1, maxMatches)}, nil
 }
 
+// decodeTargeted decodes the arguments of a tool that takes a target, and
+// the target.
+func decodeTargeted(raw json.RawMessage) (args, Target, error) {
+	a, err := decodeArgs(raw)
+	if err != nil {
+		return nil, Target{}, err
+	}
+	t, err := a.target()
+	if err != nil {
+		return nil, Target{}, err
+	}
+	return a, t, nil
+}
+
 // decodeTargetOnly decodes the arguments of a tool that takes only a
 // target (agent_status).
 func decodeTargetOnly(raw json.RawMessage) (Target, error) {
-	a, err := decodeArgs(raw)
-	if err != nil {
-		return Target{}, err
-	}
-	return a.target()
+	_, t, err := decodeTargeted(raw)
+	return t, err
 }
 
 // decodeNone accepts the arguments of a tool that takes none: an empty
@@ -222,42 +259,25 @@ func decodeNone(raw json.RawMessage) error {
 
 // decodeWait decodes wait_for's arguments.
 func decodeWait(raw json.RawMessage) (WaitArgs, error) {
-	a, err := decodeArgs(raw)
+	a, t, err := decodeTargeted(raw)
 	if err != nil {
 		return WaitArgs{}, err
 	}
-	t, err := a.target()
-	if err != nil {
-		return WaitArgs{}, err
-	}
-	w := WaitArgs{Target: t, Timeout: defaultWaitSecs}
+	w := WaitArgs{Target: t}
 	if w.Pattern, err = a.strArg("pattern"); err != nil {
 		return WaitArgs{}, err
 	}
 	if len(w.Pattern) > maxWaitPatternLen {
 		return WaitArgs{}, fmt.Errorf("'pattern' exceeds %d bytes", maxWaitPatternLen)
 	}
-	idle, hasIdle, err := a.numArg("idle_seconds")
-	if err != nil {
+	if w.Idle, err = a.secondsArg("idle_seconds", 0); err != nil {
 		return WaitArgs{}, err
 	}
-	if hasIdle && idle <= 0 {
-		return WaitArgs{}, errors.New("'idle_seconds' must be greater than 0")
-	}
-	w.Idle = idle
-	if w.Pattern == "" && !hasIdle {
+	if w.Pattern == "" && w.Idle == 0 {
 		return WaitArgs{}, errors.New("pass 'pattern', 'idle_seconds' or both")
 	}
-	if to, ok, err := a.numArg("timeout_seconds"); err != nil {
+	if w.Timeout, err = a.secondsArg("timeout_seconds", defaultWaitSecs); err != nil {
 		return WaitArgs{}, err
-	} else if ok {
-		if to <= 0 {
-			return WaitArgs{}, errors.New("'timeout_seconds' must be greater than 0")
-		}
-		w.Timeout = min(to, maxWaitSecs)
-	}
-	if w.Idle > maxWaitSecs {
-		w.Idle = maxWaitSecs
 	}
 	return w, nil
 }

@@ -169,11 +169,7 @@ func (b *Bridge) spawnAgent(ctx context.Context, req *sdk.CallToolRequest) (stri
 }
 
 func (b *Bridge) sendToAgent(ctx context.Context, req *sdk.CallToolRequest) (string, error) {
-	a, err := decodeArgs(req.Params.Arguments)
-	if err != nil {
-		return "", err
-	}
-	t, err := a.target()
+	a, t, err := decodeTargeted(req.Params.Arguments)
 	if err != nil {
 		return "", err
 	}
@@ -181,31 +177,19 @@ func (b *Bridge) sendToAgent(ctx context.Context, req *sdk.CallToolRequest) (str
 	if !ok {
 		return "", errors.New("missing 'text' argument (a string)")
 	}
-	submit := true
-	if v, there := a["submit"]; there && v != nil {
-		bv, ok := v.(bool)
-		if !ok {
-			return "", errors.New("'submit' must be a boolean")
-		}
-		submit = bv
+	submit, err := a.boolArg("submit", true)
+	if err != nil {
+		return "", err
 	}
 	id, err := b.resolve(ctx, t)
 	if err != nil {
 		return "", err
 	}
-	var raw json.RawMessage
-	if err := b.call(ctx, nil, "surface.send_text", map[string]any{"surface_id": id, "text": text, "submit": submit}, &raw); err != nil {
-		return "", err
-	}
-	return pretty(raw), nil
+	return b.callPretty(ctx, "surface.send_text", map[string]any{"surface_id": id, "text": text, "submit": submit})
 }
 
 func (b *Bridge) readFromAgent(ctx context.Context, req *sdk.CallToolRequest) (string, error) {
-	a, err := decodeArgs(req.Params.Arguments)
-	if err != nil {
-		return "", err
-	}
-	t, err := a.target()
+	a, t, err := decodeTargeted(req.Params.Arguments)
 	if err != nil {
 		return "", err
 	}
@@ -213,14 +197,18 @@ func (b *Bridge) readFromAgent(ctx context.Context, req *sdk.CallToolRequest) (s
 	if err != nil {
 		return "", err
 	}
-	timeout := 30.0
-	if v, ok, err := a.numArg("timeout_seconds"); err != nil {
+	timeout, err := a.secondsArg("timeout_seconds", 30)
+	if err != nil {
 		return "", err
-	} else if ok && v > 0 {
-		timeout = min(v, maxWaitSecs)
 	}
-	sinceLast, _ := a["since_last"].(bool)
-	lines := clamp(a.intArg("lines"), 1, maxReadLines)
+	sinceLast, err := a.boolArg("since_last", false)
+	if err != nil {
+		return "", err
+	}
+	want := 50 // rows to return
+	if lines := clamp(a.intArg("lines"), 1, maxReadLines); lines != nil {
+		want = *lines
+	}
 	id, err := b.resolve(ctx, t)
 	if err != nil {
 		return "", err
@@ -238,10 +226,7 @@ func (b *Bridge) readFromAgent(ctx context.Context, req *sdk.CallToolRequest) (s
 		last, seen := b.lastRead[id]
 		b.mu.Unlock()
 		var tail readResult
-		n := 50
-		if lines != nil {
-			n = *lines
-		}
+		n := want
 		if err := b.call(ctx, nil, "surface.read", map[string]any{"surface_id": id, "fenced": false, "lines": maxReadLines}, &tail); err != nil {
 			return "", err
 		}
@@ -277,10 +262,6 @@ func (b *Bridge) readFromAgent(ctx context.Context, req *sdk.CallToolRequest) (s
 	b.mu.Lock()
 	last, seen := b.lastRead[id]
 	b.mu.Unlock()
-	want := 50
-	if lines != nil {
-		want = *lines
-	}
 	get := want
 	if sinceLast {
 		get = maxReadLines
@@ -317,26 +298,17 @@ func (b *Bridge) readFromAgent(ctx context.Context, req *sdk.CallToolRequest) (s
 var busyStates = map[string]bool{"thinking": true}
 
 func (b *Bridge) waitForIdle(ctx context.Context, req *sdk.CallToolRequest) (string, error) {
-	a, err := decodeArgs(req.Params.Arguments)
+	a, t, err := decodeTargeted(req.Params.Arguments)
 	if err != nil {
 		return "", err
 	}
-	t, err := a.target()
+	idle, err := a.secondsArg("idle_seconds", 5)
 	if err != nil {
 		return "", err
 	}
-	idle, timeout := 5.0, 300.0
-	for k, dst := range map[string]*float64{"idle_seconds": &idle, "timeout_seconds": &timeout} {
-		v, ok, err := a.numArg(k)
-		if err != nil {
-			return "", err
-		}
-		if ok {
-			if v <= 0 {
-				return "", fmt.Errorf("'%s' must be greater than 0", k)
-			}
-			*dst = min(v, maxWaitSecs)
-		}
+	timeout, err := a.secondsArg("timeout_seconds", 300)
+	if err != nil {
+		return "", err
 	}
 	id, err := b.resolve(ctx, t)
 	if err != nil {
@@ -408,9 +380,5 @@ func (b *Bridge) killAgent(ctx context.Context, req *sdk.CallToolRequest) (strin
 	if b.o.SelfSurface != 0 && id == b.o.SelfSurface {
 		return "", fmt.Errorf("refusing to kill surface %d: it is the pane you run in", id)
 	}
-	var raw json.RawMessage
-	if err := b.call(ctx, nil, "surface.close", map[string]any{"surface_id": id}, &raw); err != nil {
-		return "", err
-	}
-	return pretty(raw), nil
+	return b.callPretty(ctx, "surface.close", map[string]any{"surface_id": id})
 }

@@ -123,6 +123,16 @@ func pretty(raw json.RawMessage) string {
 	return string(out)
 }
 
+// callPretty makes one request and returns its result as indented JSON:
+// the answer of the tools that hand Paneflow's reply on as it is.
+func (b *Bridge) callPretty(ctx context.Context, method string, params any) (string, error) {
+	var raw json.RawMessage
+	if err := b.call(ctx, nil, method, params, &raw); err != nil {
+		return "", err
+	}
+	return pretty(raw), nil
+}
+
 func (b *Bridge) listPanes(ctx context.Context, req *sdk.CallToolRequest) (string, error) {
 	if err := decodeNone(req.Params.Arguments); err != nil {
 		return "", err
@@ -227,22 +237,14 @@ func (b *Bridge) agentStatus(ctx context.Context, req *sdk.CallToolRequest) (str
 	if err != nil {
 		return "", err
 	}
-	var raw json.RawMessage
-	if err := b.call(ctx, nil, "surface.status", map[string]any{"surface_id": id}, &raw); err != nil {
-		return "", err
-	}
-	return pretty(raw), nil
+	return b.callPretty(ctx, "surface.status", map[string]any{"surface_id": id})
 }
 
 func (b *Bridge) listAgents(ctx context.Context, req *sdk.CallToolRequest) (string, error) {
 	if err := decodeNone(req.Params.Arguments); err != nil {
 		return "", err
 	}
-	var raw json.RawMessage
-	if err := b.call(ctx, nil, "fleet.list", map[string]any{}, &raw); err != nil {
-		return "", err
-	}
-	return pretty(raw), nil
+	return b.callPretty(ctx, "fleet.list", map[string]any{})
 }
 
 // waitCallMargin is added to a wait's own timeout for the socket call's,

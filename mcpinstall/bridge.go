@@ -3,13 +3,13 @@ package mcpinstall
 import (
 	"bytes"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/paneflow-go/paneflow/internal/atomicfile"
+	"github.com/paneflow-go/paneflow/internal/userdir"
 )
 
 // BridgeBinary is the bridge's file name on goos.
@@ -25,27 +25,9 @@ func BridgeBinary(goos string) string {
 // $XDG_DATA_HOME or ~/.local/share on Linux and the BSDs,
 // ~/Library/Application Support on macOS, %LOCALAPPDATA% on Windows.
 func BridgePath(getenv func(string) string, goos string) (string, error) {
-	var base string
-	switch goos {
-	case "windows":
-		if base = getenv("LOCALAPPDATA"); base == "" {
-			return "", errors.New("%LOCALAPPDATA% is not set")
-		}
-	case "darwin":
-		home := getenv("HOME")
-		if home == "" {
-			return "", errors.New("$HOME is not set")
-		}
-		base = filepath.Join(home, "Library", "Application Support")
-	default:
-		base = getenv("XDG_DATA_HOME")
-		if !filepath.IsAbs(base) {
-			home := getenv("HOME")
-			if home == "" {
-				return "", errors.New("neither $XDG_DATA_HOME nor $HOME is set")
-			}
-			base = filepath.Join(home, ".local", "share")
-		}
+	base, err := userdir.Base(userdir.Data, getenv, goos)
+	if err != nil {
+		return "", err
 	}
 	return filepath.Join(base, "paneflow", "bin", BridgeBinary(goos)), nil
 }

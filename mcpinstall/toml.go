@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/paneflow-go/paneflow/internal/tomlquote"
 )
 
 // Codex's config.toml is edited as lines: our table [mcp_servers.paneflow]
@@ -98,28 +100,9 @@ func stripOurTables(b []byte) []byte {
 func tomlBlock(bridge string, args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
-		q[i] = tomlString(a)
+		q[i] = tomlquote.String(a)
 	}
-	return fmt.Sprintf("[mcp_servers.%s]\ncommand = %s\nargs = [%s]\n", EntryName, tomlString(bridge), strings.Join(q, ", "))
-}
-
-// tomlString quotes s as a TOML basic string.
-func tomlString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, "\\u%04X", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
+	return fmt.Sprintf("[mcp_servers.%s]\ncommand = %s\nargs = [%s]\n", EntryName, tomlquote.String(bridge), strings.Join(q, ", "))
 }
 
 // tomlSet returns b with our entry set to bridge, in place of the old

@@ -20,6 +20,9 @@
 # install. About 700 MB in all; npm needs the registry only on the first run.
 set -euo pipefail
 
+# shellcheck source=scripts/npm-cache.sh
+. "$(dirname "${BASH_SOURCE[0]}")/npm-cache.sh"
+
 # tool  npm package                  version   binary (under node_modules/.bin)
 table='
 claude   @anthropic-ai/claude-code   2.1.332   claude
@@ -55,31 +58,9 @@ dir_of() { echo "$(cache_dir)/${1//\//+}@$2"; }
 
 # install TOOL installs one tool unless it is already there.
 install() {
-	local tool pkg ver bin dir
+	local tool pkg ver bin
 	read -r tool pkg ver bin <<<"$(row "$1")"
-	dir=$(dir_of "$pkg" "$ver")
-	[ -f "$dir/.paneflow-installed" ] && return 0
-	command -v npm >/dev/null 2>&1 || die "npm is not installed (scripts/deps.sh installs nodejs and npm on Debian/Ubuntu)"
-	mkdir -p "$(dirname "$dir")"
-	(
-		flock 9
-		[ -f "$dir/.paneflow-installed" ] && exit 0
-		local tmp
-		tmp=$(mktemp -d "$dir.tmp.XXXXXX")
-		echo "agents: installing $pkg@$ver into $dir (first run only)" >&2
-		# --ignore-scripts=false: Claude Code and Codex pick their native
-		# binary in a postinstall step. Progress and funding noise off; a
-		# failure prints npm's own log.
-		if ! npm install --prefix "$tmp" --no-audit --no-fund --no-update-notifier \
-			--loglevel=error "$pkg@$ver" </dev/null >&2; then
-			rm -rf "$tmp"
-			die "npm install $pkg@$ver failed (is the npm registry reachable?)"
-		fi
-		[ -x "$tmp/node_modules/.bin/$bin" ] || { rm -rf "$tmp"; die "$pkg@$ver installed no node_modules/.bin/$bin"; }
-		touch "$tmp/.paneflow-installed"
-		rm -rf "$dir"
-		mv "$tmp" "$dir"
-	) 9>"$dir.lock"
+	npm_cache_install agents "$(dir_of "$pkg" "$ver")" "$pkg" "$ver" "$bin"
 }
 
 cmd=${1:-install}

@@ -15,6 +15,9 @@
 # under a lock (flock), so concurrent callers never see half of one.
 set -euo pipefail
 
+# shellcheck source=scripts/npm-cache.sh
+. "$(dirname "${BASH_SOURCE[0]}")/npm-cache.sh"
+
 pkg=@modelcontextprotocol/inspector
 ver=2.12.0
 bin=mcp-inspector
@@ -32,29 +35,7 @@ else
 fi
 dir="$cache/${pkg//\//+}@$ver"
 
-install() {
-	[ -f "$dir/.paneflow-installed" ] && return 0
-	command -v npm >/dev/null 2>&1 || die "npm is not installed (apt-get install nodejs npm)"
-	command -v flock >/dev/null 2>&1 || die "flock is not installed (util-linux)"
-	mkdir -p "$cache"
-	(
-		flock 9
-		[ -f "$dir/.paneflow-installed" ] && exit 0
-		tmp=$(mktemp -d "$dir.tmp.XXXXXX")
-		echo "mcp-inspector: installing $pkg@$ver into $dir (first run only)" >&2
-		# The package asks for Node 22; its CLI mode runs on Node 20 too
-		# (EBADENGINE is only a warning).
-		if ! npm install --prefix "$tmp" --no-audit --no-fund --no-update-notifier \
-			--loglevel=error "$pkg@$ver" </dev/null >&2; then
-			rm -rf "$tmp"
-			die "npm install $pkg@$ver failed (is the npm registry reachable?)"
-		fi
-		[ -x "$tmp/node_modules/.bin/$bin" ] || { rm -rf "$tmp"; die "$pkg@$ver installed no node_modules/.bin/$bin"; }
-		touch "$tmp/.paneflow-installed"
-		rm -rf "$dir"
-		mv "$tmp" "$dir"
-	) 9>"$dir.lock"
-}
+install() { npm_cache_install mcp-inspector "$dir" "$pkg" "$ver" "$bin"; }
 
 case ${1:-install} in
 install) install ;;

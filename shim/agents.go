@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/paneflow-go/paneflow/hook"
+	"github.com/paneflow-go/paneflow/internal/tomlquote"
 )
 
 // hookGroup is one matcher group for hooks.<Event>.
@@ -160,25 +161,6 @@ func CodexTrustHash(event, command string, timeout int) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// tomlString quotes s as a TOML basic string.
-func tomlString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, "\\u%04x", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
 // CodexOverrides are the `-c` arguments a Codex launch gets: one hooks.<Event>
 // override per [CodexEvents] running paneflow-ai-hook, and one hooks.state
 // override that trusts exactly these hooks, by their hashes, for this run.
@@ -190,9 +172,9 @@ func CodexOverrides(hookPath, goos string) []string {
 	var args, trust []string
 	for _, ev := range CodexEvents {
 		cmd := hook.HookCommand(hookPath, ev, goos)
-		args = append(args, "-c", fmt.Sprintf("hooks.%s=[{hooks=[{type=\"command\",command=%s,timeout=%d}]}]", ev, tomlString(cmd), codexTimeout))
+		args = append(args, "-c", fmt.Sprintf("hooks.%s=[{hooks=[{type=\"command\",command=%s,timeout=%d}]}]", ev, tomlquote.String(cmd), codexTimeout))
 		key := codexSessionFlags(goos) + ":" + codexSnake(ev) + ":0:0"
-		trust = append(trust, fmt.Sprintf("%s={trusted_hash=%s}", tomlString(key), tomlString(CodexTrustHash(ev, cmd, codexTimeout))))
+		trust = append(trust, fmt.Sprintf("%s={trusted_hash=%s}", tomlquote.String(key), tomlquote.String(CodexTrustHash(ev, cmd, codexTimeout))))
 	}
 	return append(args, "-c", "hooks.state={"+strings.Join(trust, ",")+"}")
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/internal/atomicfile"
+	"github.com/paneflow-go/paneflow/internal/userdir"
 )
 
 // Installer keeps a shim directory current (see the package doc). Dir,
@@ -49,31 +50,13 @@ func stampOf(fi fs.FileInfo) stamp {
 
 // DefaultDir returns <user cache dir>/paneflow/bin/<version>: the cache
 // directory is $XDG_CACHE_HOME or ~/.cache on Linux and the BSDs,
-// ~/Library/Caches on macOS, %LocalAppData% on Windows. getenv reads the
-// environment; version is made safe for a file name ("" is "dev").
+// ~/Library/Caches on macOS, %LOCALAPPDATA% on Windows (userdir.Base).
+// getenv reads the environment; version is made safe for a file name
+// ("" is "dev").
 func DefaultDir(getenv func(string) string, goos, version string) (string, error) {
-	var base string
-	switch goos {
-	case "windows":
-		base = getenv("LocalAppData")
-		if base == "" {
-			return "", errors.New("shim: %LocalAppData% is not set")
-		}
-	case "darwin", "ios":
-		home := getenv("HOME")
-		if home == "" {
-			return "", errors.New("shim: $HOME is not set")
-		}
-		base = filepath.Join(home, "Library", "Caches")
-	default:
-		base = getenv("XDG_CACHE_HOME")
-		if !filepath.IsAbs(base) {
-			home := getenv("HOME")
-			if home == "" {
-				return "", errors.New("shim: neither $XDG_CACHE_HOME nor $HOME is set")
-			}
-			base = filepath.Join(home, ".cache")
-		}
+	base, err := userdir.Base(userdir.Cache, getenv, goos)
+	if err != nil {
+		return "", fmt.Errorf("shim: %w", err)
 	}
 	return filepath.Join(base, "paneflow", "bin", safeVersion(version)), nil
 }

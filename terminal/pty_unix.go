@@ -61,6 +61,7 @@ func findExecutable(name, _ string, env []string) (string, error) {
 }
 
 func (p *PTY) start(path string, argv []string, dir string, env []string, cols, rows int) error {
+	defaultChildSignals()
 	cmd := &exec.Cmd{Path: path, Args: argv, Dir: dir, Env: env}
 	// StartWithSize makes the child a session leader with the terminal as
 	// its controlling tty (Setsid, Setctty on fd 0) and closes the slave

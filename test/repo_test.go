@@ -359,6 +359,21 @@ var importRules = []struct {
 		why:    "the fake model server is a test helper the agent, MCP and team harnesses share: standard library only",
 	},
 	{
+		pkg:    "internal/userdir",
+		banned: []string{anyOtherModulePackage, "internal/jsonscan", "internal/atomicfile", "internal/clock", "internal/tomlquote"},
+		why:    "the per-user base directories are a helper leaf that config, app/session, shim and mcpinstall share: standard library only",
+	},
+	{
+		pkg:    "internal/tomlquote",
+		banned: []string{anyOtherModulePackage, "internal/jsonscan", "internal/atomicfile", "internal/clock", "internal/userdir"},
+		why:    "TOML string quoting is a helper leaf that shim and mcpinstall share: standard library only",
+	},
+	{
+		pkg:    "test/internal/servetest",
+		banned: []string{"fyne.io", "app", "core", "api", "cli", "ipc", "workspace", "terminal", "conductor", "hook", "shim", "mcp", "config"},
+		why:    "the harness that starts `paneflow serve` for the end-to-end packages runs the built binaries as a user does: it links none of the app",
+	},
+	{
 		pkg:    "test/agents",
 		banned: []string{"fyne.io", "conductor", "hook", "shim", "workspace", "core", "api", "ipc"},
 		why:    "the interop harness drives the built binaries and the real agent CLIs from outside, as a user does",

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/paneflow-go/paneflow/internal/userdir"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -49,25 +50,11 @@ type Workspace struct {
 // macOS ~/Library/Application Support/paneflow/session.json, on Windows
 // %LOCALAPPDATA%\paneflow\session.json.
 func Path(getenv func(string) string, goos string) (string, error) {
-	switch goos {
-	case "windows":
-		if d := getenv("LOCALAPPDATA"); d != "" {
-			return filepath.Join(d, "paneflow", FileName), nil
-		}
-		return "", errors.New("session: LOCALAPPDATA is not set")
-	case "darwin":
-		if h := getenv("HOME"); h != "" {
-			return filepath.Join(h, "Library", "Application Support", "paneflow", FileName), nil
-		}
-		return "", errors.New("session: HOME is not set")
+	base, err := userdir.Base(userdir.State, getenv, goos)
+	if err != nil {
+		return "", fmt.Errorf("session: %w", err)
 	}
-	if d := getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "paneflow", FileName), nil
-	}
-	if h := getenv("HOME"); h != "" {
-		return filepath.Join(h, ".local", "state", "paneflow", FileName), nil
-	}
-	return "", errors.New("session: neither XDG_STATE_HOME nor HOME is set")
+	return filepath.Join(base, "paneflow", FileName), nil
 }
 
 // Capture reads the manager's workspaces into a Session. It reads each

@@ -36,6 +36,17 @@ func Start(t testing.TB, reg *ipc.Registry) *ipc.Server {
 // Shutdown times out or Serve returned anything but [ipc.ErrServerClosed].
 func StartServer(t testing.TB, s *ipc.Server) *ipc.Server {
 	t.Helper()
+	return Listen(t, s)()
+}
+
+// Listen is [StartServer] in two steps: it listens on s now and returns
+// serve, which starts serving in the background (with StartServer's
+// cleanup) and returns s. A client can connect and write in between: its
+// connection waits in the listen queue, so its request is already there
+// when the server first reads it, and no idle timeout can expire before
+// the test's write. serve must be called once.
+func Listen(t testing.TB, s *ipc.Server) (serve func() *ipc.Server) {
+	t.Helper()
 	if s.Path == "" {
 		s.Path = NewPath(t)
 	}
@@ -53,22 +64,24 @@ func StartServer(t testing.TB, s *ipc.Server) *ipc.Server {
 	if err := s.Listen(); err != nil {
 		t.Fatalf("ipctest: listening on %s: %v", s.Path, err)
 	}
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(context.Background()) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
-		defer cancel()
-		if err := s.Shutdown(ctx); err != nil {
-			t.Errorf("ipctest: Shutdown: %v", err)
-		}
-		if err := <-served; !errors.Is(err, ipc.ErrServerClosed) {
-			t.Errorf("ipctest: Serve returned %v, want %v", err, ipc.ErrServerClosed)
-		}
-		logMu.Lock()
-		logging = false
-		logMu.Unlock()
-	})
-	return s
+	return func() *ipc.Server {
+		served := make(chan error, 1)
+		go func() { served <- s.Serve(context.Background()) }()
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+			defer cancel()
+			if err := s.Shutdown(ctx); err != nil {
+				t.Errorf("ipctest: Shutdown: %v", err)
+			}
+			if err := <-served; !errors.Is(err, ipc.ErrServerClosed) {
+				t.Errorf("ipctest: Serve returned %v, want %v", err, ipc.ErrServerClosed)
+			}
+			logMu.Lock()
+			logging = false
+			logMu.Unlock()
+		})
+		return s
+	}
 }
 
 // NewPath returns an unused endpoint: on Unix "<short temp dir>/paneflow.sock"

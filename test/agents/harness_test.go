@@ -17,6 +17,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/test/internal/fakemodel"
 	"github.com/paneflow-go/paneflow/test/internal/proctest"
+	"github.com/paneflow-go/paneflow/test/internal/servetest"
 )
 
 // pollTimeout bounds how long a state may take to appear on a loaded
@@ -107,7 +108,6 @@ type env struct {
 	environ []string
 	model   *fakemodel.Server
 	serve   *proctest.Process
-	serr    proctest.Buffer
 	watch   *proctest.Process
 	events  proctest.Buffer // paneflow watch --surface 1
 }
@@ -159,31 +159,21 @@ func newEnv(t testing.TB, model *fakemodel.Server, o options) *env {
 	if o.setup != nil {
 		o.setup(e)
 	}
-	cmd := exec.Command(filepath.Join(binDir, "paneflow"), "serve", "--socket", e.sock, "--size", "120x40")
-	cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = e.environ, e.project, &e.serr, &e.serr
-	if e.serve, err = proctest.Start(cmd); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		// The pane while the server still runs.
+	e.serve = servetest.Start(t, servetest.Config{Bin: filepath.Join(binDir, "paneflow"), Sock: e.sock, Dir: e.project, Env: e.environ, Size: "120x40"}).Proc
+	t.Cleanup(func() { // before servetest's: serve still runs
+		if e.watch != nil {
+			e.watch.Terminate(10 * time.Second)
+		}
 		if t.Failed() {
 			if out, err := e.cli("read", "1", "--scrollback"); err == nil {
 				t.Logf("pane 1:\n%s", proctest.Indent(out))
 			}
-		}
-		if e.watch != nil {
-			e.watch.Terminate(10 * time.Second)
-		}
-		e.serve.Terminate(30 * time.Second)
-		if t.Failed() {
-			t.Logf("serve output:\n%s", proctest.Indent(e.serr.String()))
 			t.Logf("events:\n%s", proctest.Indent(e.events.String()))
 			for _, r := range model.Requests() {
 				t.Logf("model request %s turn %d: %.300s", r.Path, r.Turn, r.Body)
 			}
 		}
 	})
-	e.waitFor("the server", func() bool { _, err := e.cli("ls"); return err == nil })
 	w := exec.Command(filepath.Join(binDir, "paneflow"), "watch", "--surface", "1")
 	w.Env, w.Stdout, w.Stderr = e.environ, &e.events, &e.events
 	if e.watch, err = proctest.Start(w); err != nil {

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // TestNoVerbHandsOverToTheDesktopApp checks that the static `paneflow`
@@ -27,28 +26,14 @@ func TestNoVerbHandsOverToTheDesktopApp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(pf, raw, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeExecutable(t, pf, raw)
 	run := func(path string, args ...string) (string, string, int) {
 		t.Helper()
 		var out, errb bytes.Buffer
-		var err error
-		// Parallel tests fork all the time, and a child forked while
-		// this test had one of its executables open for writing holds
-		// that descriptor until it execs (golang.org/issue/22315): the
-		// exec then fails with "text file busy" for a moment.
-		for try := 0; try == 0 || errors.Is(err, syscall.ETXTBSY) && try < 50; try++ {
-			if try > 0 {
-				time.Sleep(20 * time.Millisecond)
-			}
-			out.Reset()
-			errb.Reset()
-			cmd := exec.Command(path, args...)
-			cmd.Env = []string{"PATH=/usr/bin:/bin", "LANG=en_US.UTF-8", "HOME=" + dir}
-			cmd.Stdout, cmd.Stderr = &out, &errb
-			err = cmd.Run()
-		}
+		cmd := exec.Command(path, args...)
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "LANG=en_US.UTF-8", "HOME=" + dir}
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
 		var ee *exec.ExitError
 		switch {
 		case errors.As(err, &ee):
@@ -67,9 +52,7 @@ func TestNoVerbHandsOverToTheDesktopApp(t *testing.T) {
 
 	// A stand-in desktop app: it gets the arguments, its exit code comes back.
 	gui := "#!/bin/sh\necho \"GUI $*\"\nexit 7\n"
-	if err := os.WriteFile(filepath.Join(dir, "paneflow-gui"), []byte(gui), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeExecutable(t, filepath.Join(dir, "paneflow-gui"), []byte(gui))
 	sock := filepath.Join(dir, "s.sock")
 	stdout, stderr, code := run(pf, "--socket", sock)
 	if code != 7 || strings.TrimSpace(stdout) != "GUI --socket "+sock {
@@ -100,10 +83,24 @@ func TestNoVerbHandsOverToTheDesktopApp(t *testing.T) {
 		t.Errorf("serve without paneflow-server: exit %d, stderr %q; want 1 and the missing server named", code, stderr)
 	}
 	server := "#!/bin/sh\necho \"SERVER $*\"\nexit 5\n"
-	if err := os.WriteFile(filepath.Join(dir, "paneflow-server"), []byte(server), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeExecutable(t, filepath.Join(dir, "paneflow-server"), []byte(server))
 	if stdout, stderr, code := run(link, "serve", "--socket", sock); code != 5 || strings.TrimSpace(stdout) != "SERVER serve --socket "+sock {
 		t.Errorf("serve hand-off: exit %d, stdout %q, stderr %q; want 5 and the arguments passed on", code, stdout, stderr)
+	}
+}
+
+// writeExecutable writes an executable file while no goroutine of this
+// process can fork. Parallel tests fork all the time, and a child forked
+// while the file is open for writing holds that descriptor until it execs
+// (golang.org/issue/22315): running the file meanwhile fails with "text
+// file busy", here or in the paneflow that hands over to it. A fork takes
+// syscall.ForkLock for writing, so holding it for reading keeps them out.
+func writeExecutable(t *testing.T, path string, data []byte) {
+	t.Helper()
+	syscall.ForkLock.RLock()
+	err := os.WriteFile(path, data, 0o755)
+	syscall.ForkLock.RUnlock()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -22,16 +22,16 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/test/internal/proctest"
+	"github.com/paneflow-go/paneflow/test/internal/servetest"
 )
 
 // Generous bounds for a loaded 2-core machine running race-built binaries.
 // They only bound how long a broken build takes to fail; no test asserts
 // that anything is fast.
 const (
-	startTimeout = 30 * time.Second  // serve until its socket answers
-	stopTimeout  = 30 * time.Second  // SIGTERM until exit
-	cliTimeout   = 120 * time.Second // one CLI run
-	pollTimeout  = 30 * time.Second  // output or state to appear
+	stopTimeout = servetest.StopTimeout // SIGTERM until exit
+	cliTimeout  = 120 * time.Second     // one CLI run
+	pollTimeout = 30 * time.Second      // output or state to appear
 )
 
 // bin is the paneflow binary built once for the whole package (with -race
@@ -62,25 +62,14 @@ func TestMain(m *testing.M) {
 	bin = filepath.Join(dir, "paneflow")
 	serverBin = filepath.Join(dir, "paneflow-server")
 	hookBin = filepath.Join(dir, "paneflow-ai-hook")
-	for _, b := range []struct{ out, tags, pkg string }{
-		{bin, "nogui,client", "cmd/paneflow"},
-		{serverBin, "nogui", "cmd/paneflow"},
-		{hookBin, "", "cmd/paneflow-ai-hook"},
-	} {
-		args := []string{"build", "-o", b.out}
-		if b.tags != "" {
-			args = append(args, "-tags", b.tags)
-		}
-		if raceEnabled {
-			args = append(args, "-race")
-		}
-		cmd := exec.Command("go", append(args, "github.com/paneflow-go/paneflow/"+b.pkg)...)
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if err := cmd.Run(); err != nil {
-			fmt.Fprintf(os.Stderr, "e2e: building %s: %v\n", filepath.Base(b.out), err)
-			os.RemoveAll(dir)
-			os.Exit(1)
-		}
+	if err := servetest.Build(dir, raceEnabled,
+		servetest.Binary{Pkg: "cmd/paneflow", Tags: "nogui,client"},
+		servetest.Binary{Pkg: "cmd/paneflow", Tags: "nogui", Out: "paneflow-server"},
+		servetest.Binary{Pkg: "cmd/paneflow-ai-hook"},
+	); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
@@ -123,27 +112,13 @@ type server struct {
 
 // baseEnv is the environment every process of a test gets: an isolated
 // XDG tree, a UTF-8 locale and a plain shell.
-func baseEnv(dir string) []string {
-	env := []string{
-		"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "SHELL=/bin/sh",
-		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "XDG_STATE_HOME=" + filepath.Join(dir, "state"),
-		"XDG_RUNTIME_DIR=" + filepath.Join(dir, "run"), "XDG_CACHE_HOME=" + filepath.Join(dir, "cache"),
-		"GORACE=atexit_sleep_ms=0",
-	}
-	return env
-}
+func baseEnv(dir string) []string { return servetest.Env(dir) }
 
-// tempDir returns a fresh directory under the system temp dir, removed when
-// the test ends. Unlike t.TempDir its path is short, which keeps socket
-// paths far below the 104-byte limit.
+// tempDir returns a fresh short-pathed directory, removed when the test
+// ends (see servetest.TempDir).
 func tempDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "pf-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
+	return servetest.TempDir(t, "pf-")
 }
 
 // startServer runs `paneflow serve` on a socket in a fresh temp dir. extra
@@ -156,40 +131,14 @@ func startServer(t testing.TB, extra ...string) *server {
 
 // startServerAt runs `paneflow serve --socket sock` with dir as its
 // working directory and HOME, and waits until the socket answers
-// system.ping. When the test fails, the server's stderr is logged.
+// system.ping. When the test fails, the server's output is logged.
 func startServerAt(t testing.TB, dir, sock string, extra ...string) *server {
 	t.Helper()
-	s := &server{t: t, dir: dir, sock: sock, stderr: new(proctest.Buffer)}
+	s := &server{t: t, dir: dir, sock: sock}
 	s.env = append(baseEnv(dir), extra...)
-	cmd := exec.Command(bin, "serve", "--socket", s.sock, "--size", "80x24")
-	cmd.Env = s.env
-	cmd.Dir = dir
-	cmd.Stderr = s.stderr
-	var err error
-	if s.proc, err = proctest.Start(cmd); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("server (pid %d, socket %s) stderr:\n%s", s.proc.Pid(), s.sock, proctest.Indent(s.stderr.String()))
-		}
-	})
-	t.Cleanup(s.stop)
-	deadline := time.Now().Add(startTimeout)
-	for {
-		if reply, err := tryRPC(s.sock, `{"jsonrpc":"2.0","id":1,"method":"system.ping"}`); err == nil && strings.Contains(reply, `"pong":true`) {
-			return s
-		}
-		select {
-		case <-s.proc.Exited():
-			t.Fatalf("paneflow serve exited during start-up (%v); stderr:\n%s", s.proc.Err(), proctest.Indent(s.stderr.String()))
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("paneflow serve did not answer on %s within %v; stderr:\n%s", s.sock, startTimeout, proctest.Indent(s.stderr.String()))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	srv := servetest.Start(t, servetest.Config{Bin: bin, Sock: sock, Dir: dir, Env: s.env})
+	s.proc, s.stderr = srv.Proc, srv.Output
+	return s
 }
 
 // pid is the server's process id.

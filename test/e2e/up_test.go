@@ -52,9 +52,7 @@ func upRepo(t *testing.T, dir string) (repo, binDir string) {
 	gitIn(t, repo, "commit", "-q", "-m", "one")
 	binDir = filepath.Join(dir, "bin")
 	agent := "#!/bin/sh\necho \"fake gemini in $(pwd) port=$PORT\"\nwhile read -r line; do echo \"SUBMITTED: $line\"; done\n"
-	if err := os.WriteFile(filepath.Join(binDir, "gemini"), []byte(agent), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeExecutable(t, filepath.Join(binDir, "gemini"), []byte(agent))
 	return repo, binDir
 }
 

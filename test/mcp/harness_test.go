@@ -19,14 +19,14 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/paneflow-go/paneflow/test/internal/proctest"
+	"github.com/paneflow-go/paneflow/test/internal/servetest"
 )
 
 // Generous bounds for a loaded machine; they only bound how long a broken
 // build takes to fail, nothing asserts speed.
 const (
-	startTimeout = 30 * time.Second
-	stopTimeout  = 30 * time.Second
-	callTimeout  = 60 * time.Second
+	stopTimeout = 30 * time.Second
+	callTimeout = 60 * time.Second
 )
 
 // serverBin is the headless paneflow (tag nogui), bridgeBin paneflow-mcp,
@@ -108,34 +108,8 @@ func startServerGate(t testing.TB, scripting bool) *server {
 	if scripting {
 		serveEnv = append(serveEnv, "PANEFLOW_IPC_SCRIPTING=1") // for surface.send_text
 	}
-	stderr := new(proctest.Buffer)
-	cmd := exec.Command(serverBin, "serve", "--socket", s.sock, "--size", "80x24")
-	cmd.Env, cmd.Dir, cmd.Stderr = serveEnv, dir, stderr
-	var err error
-	if s.proc, err = proctest.Start(cmd); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("paneflow serve stderr:\n%s", proctest.Indent(stderr.String()))
-		}
-	})
-	t.Cleanup(func() { s.proc.StopOrFail(t, "paneflow serve", stopTimeout) })
-	deadline := time.Now().Add(startTimeout)
-	for {
-		if r, err := s.tryRPC("system.ping", nil); err == nil && strings.Contains(r, `"pong":true`) {
-			return s
-		}
-		select {
-		case <-s.proc.Exited():
-			t.Fatalf("paneflow serve exited during start-up: %v\n%s", s.proc.Err(), stderr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("paneflow serve did not answer within %v:\n%s", startTimeout, stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	s.proc = servetest.Start(t, servetest.Config{Bin: serverBin, Sock: s.sock, Dir: dir, Env: serveEnv}).Proc
+	return s
 }
 
 // tryRPC sends one request on a fresh connection and returns the reply.

@@ -11,9 +11,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/paneflow-go/paneflow/test/internal/servetest"
 )
 
 // pollTimeout bounds how long a state may take to appear on a loaded
@@ -30,25 +31,14 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binDir = dir
-	for _, b := range []struct{ pkg, tags string }{
-		{"cmd/paneflow", "nogui"}, {"cmd/paneflow-shim", ""}, {"cmd/paneflow-ai-hook", ""},
-	} {
-		args := []string{"build", "-o", dir + "/"}
-		if b.tags != "" {
-			args = append(args, "-tags", b.tags)
-		}
-		if raceEnabled {
-			args = append(args, "-race")
-		}
-		args = append(args, "github.com/paneflow-go/paneflow/"+b.pkg)
-		cmd := exec.Command("go", args...)
-		cmd.Env = append(os.Environ(), "CGO_ENABLED="+map[bool]string{true: "1", false: "0"}[raceEnabled])
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if err := cmd.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "building", b.pkg+":", err)
-			os.RemoveAll(dir)
-			os.Exit(1)
-		}
+	if err := servetest.Build(dir, raceEnabled,
+		servetest.Binary{Pkg: "cmd/paneflow", Tags: "nogui"},
+		servetest.Binary{Pkg: "cmd/paneflow-shim"},
+		servetest.Binary{Pkg: "cmd/paneflow-ai-hook"},
+	); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.RemoveAll(dir)
+		os.Exit(1)
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
@@ -76,19 +66,12 @@ type env struct {
 	dir, sock, out string
 	project, vars  string
 	environ        []string
-	serve          *exec.Cmd
-	stderr         bytes.Buffer
-	exited         chan struct{}
 }
 
 func start(t *testing.T) *env {
-	dir, err := os.MkdirTemp("", "pfs-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	dir := servetest.TempDir(t, "pfs-")
 	e := &env{t: t, dir: dir, sock: filepath.Join(dir, "pf.sock"), out: filepath.Join(dir, "out"),
-		project: filepath.Join(dir, "project"), exited: make(chan struct{})}
+		project: filepath.Join(dir, "project")}
 	fake := filepath.Join(dir, "fake")
 	for _, d := range []string{e.out, e.project, fake} {
 		os.MkdirAll(d, 0o755)
@@ -96,31 +79,9 @@ func start(t *testing.T) *env {
 	if err := os.WriteFile(filepath.Join(fake, "codex"), []byte(fakeCodex), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	e.environ = []string{
-		"HOME=" + dir, "PATH=" + fake + ":" + os.Getenv("PATH"), "SHELL=/bin/sh", "LANG=C.UTF-8",
-		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "XDG_CACHE_HOME=" + filepath.Join(dir, "cache"),
-		"XDG_RUNTIME_DIR=" + filepath.Join(dir, "run"), "XDG_STATE_HOME=" + filepath.Join(dir, "state"),
-		"PANEFLOW_SOCKET_PATH=" + e.sock, "GORACE=atexit_sleep_ms=0",
-	}
-	e.serve = exec.Command(filepath.Join(binDir, "paneflow"), "serve", "--socket", e.sock, "--size", "80x24")
-	e.serve.Env, e.serve.Dir, e.serve.Stderr = e.environ, dir, &e.stderr
-	if err := e.serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { e.serve.Wait(); close(e.exited) }()
-	t.Cleanup(func() {
-		e.serve.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-e.exited:
-		case <-time.After(30 * time.Second):
-			e.serve.Process.Kill()
-			<-e.exited
-		}
-		if t.Failed() {
-			t.Logf("serve stderr:\n%s", e.stderr.String())
-		}
-	})
-	e.waitFor("the server", func() bool { _, err := e.cli("ps", "--json"); return err == nil })
+	// The second PATH wins: os/exec keeps the last of duplicate keys.
+	e.environ = append(servetest.Env(dir), "PATH="+fake+":"+os.Getenv("PATH"), "PANEFLOW_SOCKET_PATH="+e.sock)
+	servetest.Start(t, servetest.Config{Bin: filepath.Join(binDir, "paneflow"), Sock: e.sock, Dir: dir, Env: e.environ})
 	return e
 }
 
