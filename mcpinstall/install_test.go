@@ -229,7 +229,8 @@ func TestNewFiles(t *testing.T) {
 	if got, want := f.read(f.path(".claude.json")), "{\n  \"mcpServers\": {\n    \"paneflow\": {\n      \"type\": \"stdio\",\n      \"command\": \""+b+"\",\n      \"args\": []\n    }\n  }\n}\n"; got != want {
 		t.Errorf("new .claude.json:\n%s\nwant:\n%s", got, want)
 	}
-	if got, want := f.read(f.path(".codex/config.toml")), "[mcp_servers.paneflow]\ncommand = \""+b+"\"\nargs = []\n"; got != want {
+	if got, want := f.read(f.path(".codex/config.toml")), "[mcp_servers.paneflow]\ncommand = \""+b+"\"\nargs = []\n"+
+		"env_vars = [\"PANEFLOW_SOCKET_PATH\", \"PANEFLOW_SURFACE_ID\", \"XDG_RUNTIME_DIR\", \"XDG_CACHE_HOME\"]\n"; got != want {
 		t.Errorf("new config.toml:\n%q\nwant:\n%q", got, want)
 	}
 	if got := f.read(f.path(".config/opencode/opencode.json")); !strings.Contains(got, `"command": [`) {
