@@ -267,6 +267,7 @@ func TestMCPClaudeTurn(t *testing.T) {
 	e.typeLine(`claude -p "read the proof pane please" --allowedTools mcp__paneflow__read_pane`)
 	e.waitEvent("claude's exit", func(ev event) bool { return ev.Type == "ai.exit" })
 	e.fencedResult(1)
+	e.checkArtifact("Read the pane.")
 	prove(t, "claude", "MCP", "yes")
 }
 
@@ -283,5 +284,20 @@ func TestMCPCodexTurn(t *testing.T) {
 	e.typeLine(`codex exec --skip-git-repo-check "read the proof pane please" </dev/null`)
 	e.waitEvent("codex's exit", func(ev event) bool { return ev.Type == "ai.exit" })
 	e.fencedResult(1)
+	e.checkArtifact("Read the pane.")
 	prove(t, "codex", "MCP", "yes")
+}
+
+// checkArtifact checks pane 1's artifact: the hook binary kept the turn's
+// final answer in $XDG_DATA_HOME/paneflow/artifacts/1/1/output.json.
+func (e *env) checkArtifact(answer string) {
+	e.t.Helper()
+	p := filepath.Join(e.home, ".local", "share", "paneflow", "artifacts", "1", "1", "output.json")
+	data, err := os.ReadFile(p)
+	var a struct {
+		Output string `json:"output"`
+	}
+	if err != nil || json.Unmarshal(data, &a) != nil || a.Output != answer {
+		e.t.Errorf("artifact %s (err %v):\n%s\nwant output %q", p, err, data, answer)
+	}
 }
