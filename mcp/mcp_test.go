@@ -224,3 +224,31 @@ func TestPlaceholder(t *testing.T) {
 		}
 	}
 }
+
+// TestReadResultDecode: decodeRaw reads what encoding/json reads.
+func TestReadResultDecode(t *testing.T) {
+	for _, raw := range []string{
+		`{"text":"a\nb \u00e9 \"q\" <x>","total_lines":12,"eof":true,"other":{"x":[1,2]}}`,
+		`{"text":"","total_lines":null,"eof":false}`,
+		`{}`,
+	} {
+		var want, got readResult
+		if err := json.Unmarshal([]byte(raw), &want); err != nil {
+			t.Fatal(err)
+		}
+		if err := got.decodeRaw([]byte(raw)); err != nil {
+			t.Fatalf("decodeRaw(%s): %v", raw, err)
+		}
+		w, _ := json.Marshal(want)
+		g, _ := json.Marshal(got)
+		if string(w) != string(g) {
+			t.Errorf("decodeRaw(%s) = %s, encoding/json %s", raw, g, w)
+		}
+	}
+	for _, raw := range []string{`{"text":1}`, `{"total_lines":"x"}`, `{"eof":1}`, `{"text":"x"`, `[]`} {
+		var r readResult
+		if err := r.decodeRaw([]byte(raw)); err == nil {
+			t.Errorf("decodeRaw(%s): no error", raw)
+		}
+	}
+}
