@@ -301,3 +301,42 @@ func (e *env) checkArtifact(answer string) {
 		e.t.Errorf("artifact %s (err %v):\n%s\nwant output %q", p, err, data, answer)
 	}
 }
+
+// TestMCPGeminiTurn: a real Gemini CLI `-p` turn in a trusted folder
+// calls our read_pane (Gemini names MCP tools mcp_<server>_<tool>; our
+// entry's "trust": true skips the confirmation).
+func TestMCPGeminiTurn(t *testing.T) {
+	t.Parallel()
+	model := fakemodel.Start(t,
+		fakemodel.Turn{Calls: []fakemodel.Call{{Name: "mcp_paneflow_read_pane", Args: map[string]any{"target": "proof", "lines": 20}}}},
+		fakemodel.Turn{Text: "Read the pane."})
+	e := newEnv(t, model, options{profile: geminiProfile(model), setup: mcpSetup})
+	e.mcpVerb("install")
+	e.mcpTarget()
+	e.typeLine(`gemini -m gemini-2.5-flash -p "read the proof pane please"`)
+	e.waitEvent("gemini's exit", func(ev event) bool { return ev.Type == "ai.exit" })
+	e.fencedResult(1)
+	e.checkArtifact("Read the pane.")
+	prove(t, "gemini", "MCP", "yes")
+}
+
+// TestMCPOpencodeTurn: the same with a real `opencode run` (opencode
+// names MCP tools <server>_<tool>).
+func TestMCPOpencodeTurn(t *testing.T) {
+	t.Parallel()
+	model := fakemodel.Start(t,
+		fakemodel.Turn{Calls: []fakemodel.Call{{Name: "paneflow_read_pane", Args: map[string]any{"target": "proof", "lines": 20}}}},
+		fakemodel.Turn{Text: "Read the pane."})
+	model.SetSide("A title")
+	e := newEnv(t, model, options{
+		profile: "export OPENCODE_DISABLE_MODELS_FETCH=true OPENCODE_DISABLE_AUTOUPDATE=true npm_config_offline=true\n",
+		setup:   mcpSetup,
+	})
+	e.mcpVerb("install")
+	e.mcpTarget()
+	e.typeLine(`opencode run "read the proof pane please"`)
+	e.waitEvent("opencode's exit", func(ev event) bool { return ev.Type == "ai.exit" })
+	e.fencedResult(1)
+	e.checkArtifact("Read the pane.")
+	prove(t, "opencode", "MCP", "yes")
+}
