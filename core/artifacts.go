@@ -20,9 +20,11 @@ import (
 // artifact.get (the answer and the file's path, for the MCP bridge's
 // get_artifact, depends_on and wait_for_idle) and artifact.keep, and
 // removes a pane's artifact when the pane closes unless it was kept (then
-// it moves to <root>/kept/). A pane created with the ids of a pane of an
-// earlier run loses that run's leftover file; at shutdown every pane of
-// this run that is still open is treated as closed.
+// it moves to <root>/kept/). Pane ids restart with each run: a file older
+// than this run's start is a leftover of an earlier run (one that did not
+// shut down cleanly), which artifact.get ignores and the creation of a
+// pane with its ids removes; at shutdown every pane of this run that is
+// still open is treated as closed.
 //
 // It is started before the model, so it sees the panes close at quit.
 // Its methods and event loop are safe for concurrent use (one mutex).
@@ -30,6 +32,8 @@ type artifacts struct {
 	root string                              // "" when no data directory is known: methods fail, nothing is removed
 	wsOf func(surface uint64) (uint64, bool) // an open pane's workspace
 	now  func() time.Time
+	// start is when Init ran: artifacts modified before it are stale.
+	start time.Time
 
 	mu    sync.Mutex
 	panes map[uint64]uint64 // surface → workspace, the panes of this run
@@ -52,6 +56,7 @@ func (a *artifacts) Init(h *subsystem.Host) error {
 	if a.now == nil {
 		a.now = time.Now
 	}
+	a.start = a.now()
 	a.panes, a.kept = map[uint64]uint64{}, map[uint64]bool{}
 	if root, err := artifact.Root(h.Getenv, runtime.GOOS); err == nil {
 		a.root = root
@@ -90,8 +95,9 @@ func (a *artifacts) handle(e bus.Event) {
 		a.mu.Lock()
 		a.panes[e.SurfaceID] = e.WorkspaceID
 		a.mu.Unlock()
-		if a.root != "" {
-			// Left by an earlier run whose pane had these ids.
+		// Left by an earlier run whose pane had these ids? (The pane's
+		// own agent may have written one already: that one is newer.)
+		if a.root != "" && a.stale(artifact.Path(a.root, e.WorkspaceID, e.SurfaceID)) {
 			if err := artifact.Remove(a.root, e.WorkspaceID, e.SurfaceID); err != nil {
 				a.logf("paneflow: artifacts: %v", err)
 			}
@@ -104,6 +110,13 @@ func (a *artifacts) handle(e bus.Event) {
 		a.mu.Unlock()
 		a.closed(e.WorkspaceID, e.SurfaceID, kept)
 	}
+}
+
+// stale reports whether the file at path exists and was last modified
+// before this run started.
+func (a *artifacts) stale(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.ModTime().Before(a.start)
 }
 
 // closed removes or keeps one pane's artifact.
@@ -145,7 +158,9 @@ func (a *artifacts) pane(params json.RawMessage) (p artifactParams, ws uint64, e
 
 // get answers artifact.get {surface_id}: {surface_id, workspace_id, path,
 // exists, kept, and when it exists output, truncated, tool, written_at and
-// modified_unix_ms (the file's modification time)}.
+// modified_unix_ms (the file's modification time)}. An output too long
+// for one reply frame is cut (truncated, with output_bytes its full
+// length).
 func (a *artifacts) get(_ context.Context, params json.RawMessage) (any, error) {
 	p, ws, err := a.pane(params)
 	if err != nil {
@@ -158,11 +173,15 @@ func (a *artifacts) get(_ context.Context, params json.RawMessage) (any, error) 
 	out := map[string]any{"surface_id": p.SurfaceID, "workspace_id": ws, "path": path, "exists": false, "kept": kept}
 	art, err := artifact.Read(path)
 	switch {
-	case errors.Is(err, os.ErrNotExist):
+	case errors.Is(err, os.ErrNotExist), err == nil && a.stale(path):
 	case err != nil:
 		return nil, ipc.Errorf(ipc.CodeInternal, "reading %s: %v", path, err)
 	default:
-		out["exists"], out["output"], out["truncated"] = true, art.Output, art.Truncated
+		text, cut := fitReply(art.Output)
+		out["exists"], out["output"], out["truncated"] = true, text, art.Truncated || cut
+		if cut {
+			out["output_bytes"] = len(art.Output)
+		}
 		if fi, err := os.Stat(path); err == nil {
 			out["modified_unix_ms"] = fi.ModTime().UnixMilli()
 		}
@@ -174,6 +193,30 @@ func (a *artifacts) get(_ context.Context, params json.RawMessage) (any, error) 
 		}
 	}
 	return out, nil
+}
+
+// maxReplyOutput bounds the JSON-encoded output in an artifact.get reply,
+// well under the socket's frame cap (ipc.MaxFrame, 256 KiB) with the
+// other members.
+const maxReplyOutput = 192 << 10
+
+// fitReply cuts s (at a rune boundary) until its JSON encoding fits in
+// maxReplyOutput, reporting whether it cut.
+func fitReply(s string) (string, bool) {
+	cut := false
+	for {
+		b, _ := json.Marshal(s)
+		if len(b) <= maxReplyOutput {
+			return s, cut
+		}
+		// Each byte takes at most 6 in JSON (\u00XX): shrink in proportion.
+		n := len(s) * maxReplyOutput / len(b)
+		if n >= len(s) {
+			n = len(s) - 1
+		}
+		s, _ = artifact.Cut(s, n)
+		cut = true
+	}
 }
 
 // keep answers artifact.keep {surface_id, keep (default true)}: whether

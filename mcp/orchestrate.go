@@ -216,11 +216,11 @@ func (b *Bridge) spawnAgent(ctx context.Context, req *sdk.CallToolRequest) (stri
 			long := &ipc.Client{Path: b.o.SocketPath, Timeout: promptSettleWait + waitCallMargin}
 			err := b.call(ctx, long, "surface.wait", map[string]any{"surface_ids": []uint64{r.SurfaceID}, "idle_ms": 500, "timeout_ms": promptSettleWait.Milliseconds()}, nil)
 			var e *ipc.Error
-			if err != nil && !(errors.As(err, &e) && e.Code == ipc.CodeTimeout) {
-				return "", err
+			if err == nil || errors.As(err, &e) && e.Code == ipc.CodeTimeout {
+				err = b.call(ctx, nil, "surface.send_text", map[string]any{"surface_id": r.SurfaceID, "text": task + fileInstruction(art.Path), "submit": false}, nil)
 			}
-			if err := b.call(ctx, nil, "surface.send_text", map[string]any{"surface_id": r.SurfaceID, "text": task + fileInstruction(art.Path), "submit": false}, nil); err != nil {
-				return "", err
+			if err != nil {
+				return "", fmt.Errorf("started surface %d, but could not type the task into it: %v", r.SurfaceID, err)
 			}
 		}
 	}

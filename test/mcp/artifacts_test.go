@@ -116,6 +116,20 @@ func TestArtifacts(t *testing.T) {
 		}
 	}
 
+	// An agent's own file, longer than one socket frame: cut, and said so.
+	big := strings.Repeat("0123456789abcdef", 300<<10/16)
+	if err := os.MkdirAll(filepath.Dir(s.artifactPath(1, idle)), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(s.artifactPath(1, idle), []byte(big), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	text = c.mustCall(t, "get_artifact", map[string]any{"target": idle})
+	head, fenced, _ = strings.Cut(text, "\n")
+	if _, _, body := unfence(t, fenced); !strings.Contains(head, `"truncated":true`) || len(body) < 100<<10 || !strings.HasPrefix(big, body) {
+		t.Errorf("get_artifact of a 300 KiB answer: %s, %d bytes of body", head, len(body))
+	}
+
 	// Closing a pane removes its artifact; a kept one moves to kept/.
 	out = c.mustCall(t, "spawn_agent", map[string]any{"command": hookStop("kept answer") + "; echo kept-done; exec cat", "name": "keeper", "keep_artifact": true})
 	if err := json.Unmarshal([]byte(out), &spawned); err != nil {
