@@ -173,6 +173,8 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.openDiffLocked()
 	case keymap.ToggleBroadcastMember:
 		s.toggleBroadcastLocked()
+	case keymap.OpenMCPInstall:
+		s.openMCPLocked()
 	case keymap.TerminalCopy:
 		if v != nil {
 			v.Copy()

@@ -138,6 +138,7 @@ type shell struct {
 	ov             *overview               // the open agents overview, nil when closed
 	comp           *composer               // the prompt composer (hidden when closed)
 	dv             *diffView               // the open Diff view, nil when closed
+	mcpv           *mcpView                // the open MCP entry view, nil when closed
 	queued         map[uint64]queuedPrompt // prompts waiting for their pane's agent to stop thinking
 	groups         map[uint64]string       // each pane's broadcast group, if any
 	lastGroup      string                  // the group name used last

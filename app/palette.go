@@ -62,6 +62,7 @@ var actionTitles = map[keymap.Action]string{
 	keymap.OpenComposer:          "Prompt composer",
 	keymap.OpenDiffView:          "Diff view of the focused pane's repository",
 	keymap.ToggleBroadcastMember: "Broadcast group: add or remove the focused pane",
+	keymap.OpenMCPInstall:        "MCP: agents' paneflow entry (status, install, remove)…",
 }
 
 // paletteItem is one row of the command palette.
@@ -400,5 +401,9 @@ func (s *shell) closeOverlaysLocked() {
 	if s.ov != nil {
 		s.ov.close()
 		s.ov = nil
+	}
+	if s.mcpv != nil {
+		s.mcpv.pop.close()
+		s.mcpv = nil
 	}
 }

@@ -62,6 +62,9 @@ const (
 	// ToggleBroadcastMember puts the focused pane in a named broadcast
 	// group (asking for the name) or takes it out.
 	ToggleBroadcastMember Action = "toggle_broadcast_member"
+	// OpenMCPInstall shows whether each agent CLI has Paneflow's MCP
+	// entry, and installs or removes it (`paneflow mcp`).
+	OpenMCPInstall Action = "open_mcp_install"
 )
 
 // actions lists every action, in the order of the spec's table.
@@ -78,6 +81,7 @@ var actions = []Action{
 	// Not in the spec's table.
 	ClearScrollHistory, ResetTerminal,
 	CommandPalette, OpenAgentsView, OpenComposer, OpenDiffView, ToggleBroadcastMember,
+	OpenMCPInstall,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -172,6 +176,7 @@ var defaults = []struct {
 	{"secondary+shift+space", OpenComposer},
 	{"secondary+shift+g", OpenDiffView},
 	{"secondary+shift+b", ToggleBroadcastMember},
+	{"secondary+shift+m", OpenMCPInstall},
 }
 
 var darwinOnly = []struct {
