@@ -10,15 +10,25 @@ import (
 
 func TestRoot(t *testing.T) {
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-	for _, c := range []struct {
+	cases := []struct {
 		goos string
 		env  map[string]string
 		want string
 	}{
-		{"linux", map[string]string{"XDG_DATA_HOME": "/x/data", "HOME": "/h"}, "/x/data/paneflow/artifacts"},
-		{"linux", map[string]string{"XDG_DATA_HOME": "relative", "HOME": "/h"}, "/h/.local/share/paneflow/artifacts"},
-		{"darwin", map[string]string{"HOME": "/h"}, "/h/Library/Application Support/paneflow/artifacts"},
-	} {
+		{"windows", map[string]string{"LOCALAPPDATA": filepath.FromSlash("/l")}, "/l/paneflow/artifacts"},
+	}
+	if filepath.IsAbs("/x") { // Unix paths (on Windows "/x" is not absolute)
+		cases = append(cases, []struct {
+			goos string
+			env  map[string]string
+			want string
+		}{
+			{"linux", map[string]string{"XDG_DATA_HOME": "/x/data", "HOME": "/h"}, "/x/data/paneflow/artifacts"},
+			{"linux", map[string]string{"XDG_DATA_HOME": "relative", "HOME": "/h"}, "/h/.local/share/paneflow/artifacts"},
+			{"darwin", map[string]string{"HOME": "/h"}, "/h/Library/Application Support/paneflow/artifacts"},
+		}...)
+	}
+	for _, c := range cases {
 		if got, err := Root(env(c.env), c.goos); err != nil || got != filepath.FromSlash(c.want) {
 			t.Errorf("Root(%v, %s) = %q, %v; want %q", c.env, c.goos, got, err, c.want)
 		}
