@@ -14,6 +14,12 @@ import (
 	"github.com/paneflow-go/paneflow/test/internal/fakemodel"
 )
 
+// The MCP tests are not parallel: Go runs them one after another before the
+// parallel tests of the package start, so five more real CLIs do not pile
+// onto the others. With them parallel, TestFlowReviewPipelineClaude (whose
+// prompt submit into the Claude Code TUI is sensitive to load) timed out
+// in two of three whole-package runs at load 30-45; alone it passed.
+
 // mcpMarker is what the pane read over MCP prints; the model must get it
 // back inside the fence.
 const mcpMarker = "mcp-proof-line-7f3a"
@@ -91,7 +97,6 @@ func (e *env) bridgePath() string {
 // shows our command; `paneflow mcp uninstall` then leaves every file
 // byte-for-byte as it was.
 func TestMCPInstallListed(t *testing.T) {
-	t.Parallel()
 	model := fakemodel.Start(t)
 	e := newEnv(t, model, options{setup: mcpSetup})
 	before := e.mcpConfigs()
@@ -254,7 +259,6 @@ func walkStrings(v any, f func(string)) {
 // mcp__paneflow__read_pane on another live pane; the model gets the
 // pane's text back, fenced, as the tool result.
 func TestMCPClaudeTurn(t *testing.T) {
-	t.Parallel()
 	model := fakemodel.Start(t,
 		fakemodel.Turn{Text: "Reading it.", Calls: []fakemodel.Call{{Name: "mcp__paneflow__read_pane", Args: map[string]any{"target": "proof", "lines": 20}}}},
 		fakemodel.Turn{Text: "Read the pane."})
@@ -274,7 +278,6 @@ func TestMCPClaudeTurn(t *testing.T) {
 // TestMCPCodexTurn: the same with a real `codex exec` turn (Responses
 // API: Codex offers our tools in the namespace mcp__paneflow).
 func TestMCPCodexTurn(t *testing.T) {
-	t.Parallel()
 	model := fakemodel.Start(t,
 		fakemodel.Turn{Calls: []fakemodel.Call{{Namespace: "mcp__paneflow", Name: "read_pane", Args: map[string]any{"target": "proof", "lines": 20}}}},
 		fakemodel.Turn{Text: "Read the pane."})
@@ -306,7 +309,6 @@ func (e *env) checkArtifact(answer string) {
 // calls our read_pane (Gemini names MCP tools mcp_<server>_<tool>; our
 // entry's "trust": true skips the confirmation).
 func TestMCPGeminiTurn(t *testing.T) {
-	t.Parallel()
 	model := fakemodel.Start(t,
 		fakemodel.Turn{Calls: []fakemodel.Call{{Name: "mcp_paneflow_read_pane", Args: map[string]any{"target": "proof", "lines": 20}}}},
 		fakemodel.Turn{Text: "Read the pane."})
@@ -323,7 +325,6 @@ func TestMCPGeminiTurn(t *testing.T) {
 // TestMCPOpencodeTurn: the same with a real `opencode run` (opencode
 // names MCP tools <server>_<tool>).
 func TestMCPOpencodeTurn(t *testing.T) {
-	t.Parallel()
 	model := fakemodel.Start(t,
 		fakemodel.Turn{Calls: []fakemodel.Call{{Name: "paneflow_read_pane", Args: map[string]any{"target": "proof", "lines": 20}}}},
 		fakemodel.Turn{Text: "Read the pane."})
