@@ -179,6 +179,8 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.openQuickLaunchLocked()
 	case keymap.NewFromTemplate:
 		s.openTemplateLocked()
+	case keymap.OpenMCPInstall:
+		s.openMCPLocked()
 	case keymap.TerminalCopy:
 		if v != nil {
 			v.Copy()

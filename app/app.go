@@ -139,6 +139,7 @@ type shell struct {
 	comp           *composer               // the prompt composer (hidden when closed)
 	dv             *diffView               // the open Diff view, nil when closed
 	launch         launchState             // the launch pad, quick launch and template views, the running flow
+	mcpv           *mcpView                // the open MCP entry view, nil when closed
 	queued         map[uint64]queuedPrompt // prompts waiting for their pane's agent to stop thinking
 	groups         map[uint64]string       // each pane's broadcast group, if any
 	lastGroup      string                  // the group name used last

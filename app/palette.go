@@ -65,6 +65,7 @@ var actionTitles = map[keymap.Action]string{
 	keymap.OpenLaunchPad:         "Launch pad: workspace and flow specs",
 	keymap.QuickLaunch:           "Quick launch: an agent in a new worktree…",
 	keymap.NewFromTemplate:       "New workspace from template…",
+	keymap.OpenMCPInstall:        "MCP: agents' paneflow entry (status, install, remove)…",
 }
 
 // paletteItem is one row of the command palette.
@@ -502,4 +503,8 @@ func (s *shell) closeOverlaysLocked() {
 		s.ov = nil
 	}
 	s.closeLaunchOverlaysLocked()
+	if s.mcpv != nil {
+		s.mcpv.pop.close()
+		s.mcpv = nil
+	}
 }

@@ -157,6 +157,15 @@ func New(o Options) (*Core, error) {
 	// worktrees, panes, conductor).
 	err := c.group.Start(
 		c.Conductor,
+		// Before the model, so it follows the panes closing at quit.
+		&artifacts{wsOf: func(id uint64) (uint64, bool) {
+			s, ok := c.Workspaces.Surface(id)
+			if !ok {
+				return 0, false
+			}
+			in, ok := s.Info()
+			return in.WorkspaceID, ok
+		}},
 		&modelMethods{m: c.Workspaces, o: api.Options{
 			Scripting:    func() bool { return getenv("PANEFLOW_IPC_SCRIPTING") == "1" },
 			Unrestricted: func() bool { return cfg.AIUnrestricted },

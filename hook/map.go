@@ -407,3 +407,32 @@ func isAbs(p string) bool {
 	}
 	return false
 }
+
+// Answer returns the agent's whole final answer carried by a turn-end
+// invocation (the events Map turns into ai.stop), uncut, from the same
+// payload keys as last_result; ok is false for other events and when the
+// payload holds no answer (only a transcript path, or nothing). The hook
+// binary keeps it as the pane's artifact (package internal/artifact).
+func Answer(event string, argv []string, stdin []byte) (string, bool) {
+	data := stdin
+	if s, ok := argvPayload(event, argv); ok {
+		data = []byte(s)
+		if len(argv) == 0 {
+			event = "codex-notify"
+		}
+	}
+	spec, ok := events[event]
+	if !ok || (spec.kind != kindStop && spec.kind != kindCodexNotify) {
+		return "", false
+	}
+	p, ok := parsePayload(data)
+	if !ok || (spec.kind == kindCodexNotify && p.str("type") != "agent-turn-complete") {
+		return "", false
+	}
+	s := p.firstStr("last_result", "summary", "result", "last_assistant_message", "prompt_response", "last-assistant-message")
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	s = strings.TrimSpace(s)
+	return s, s != ""
+}

@@ -370,3 +370,30 @@ func FuzzMap(f *testing.F) {
 		}
 	})
 }
+
+func TestAnswer(t *testing.T) {
+	long := strings.Repeat("word ", 2000) // longer than MaxLastResult: the artifact keeps all of it
+	for _, c := range []struct {
+		event string
+		argv  []string
+		stdin string
+		want  string
+		ok    bool
+	}{
+		{"Stop", nil, `{"hook_event_name":"Stop","last_assistant_message":"  all done  "}`, "all done", true},
+		{"Stop", nil, `{"last_assistant_message":"` + long + `"}`, strings.TrimSpace(long), true},
+		{"AfterAgent", nil, `{"prompt_response":"gemini says"}`, "gemini says", true},
+		{"session.idle", nil, `{"last_result":"opencode says"}`, "opencode says", true},
+		{"codex-notify", []string{`{"type":"agent-turn-complete","last-assistant-message":"codex says"}`}, "", "codex says", true},
+		{"codex-notify", []string{`{"type":"something-else","last-assistant-message":"no"}`}, "", "", false},
+		{"Stop", nil, `{"transcript_path":"/tmp/t.jsonl"}`, "", false},
+		{"Stop", nil, `not json`, "", false},
+		{"PreToolUse", nil, `{"last_assistant_message":"not a turn end"}`, "", false},
+		{"Unknown", nil, `{"last_assistant_message":"x"}`, "", false},
+	} {
+		got, ok := Answer(c.event, c.argv, []byte(c.stdin))
+		if got != c.want || ok != c.ok {
+			t.Errorf("Answer(%s, %.60s) = %.60q, %v; want %.60q, %v", c.event, c.stdin, got, ok, c.want, c.ok)
+		}
+	}
+}

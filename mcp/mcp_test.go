@@ -2,9 +2,11 @@ package mcp
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 var fenceRE = regexp.MustCompile(`(?s)^<untrusted_terminal_output((?: [a-z_]+="[^"<>\n\r]*")*) id="([0-9a-f]{16})">\n(.*)</untrusted_terminal_output id="([0-9a-f]{16})">$`)
@@ -181,4 +183,72 @@ func FuzzDecodeArgs(f *testing.F) {
 		}
 		decodeNone(raw)
 	})
+}
+
+func TestCutOutput(t *testing.T) {
+	if got := cutOutput("short"); got != "short" {
+		t.Errorf("cutOutput(short) = %q", got)
+	}
+	exact := strings.Repeat("a", MaxSubstitution)
+	if got := cutOutput(exact); got != exact {
+		t.Error("an answer of exactly the cap was cut")
+	}
+	// 3-byte runes: the cut falls inside one and backs off to its start.
+	big := strings.Repeat("€", MaxSubstitution/3+10)
+	got := cutOutput(big)
+	body, marker, ok := strings.Cut(got, "\n[paneflow: output truncated, ")
+	if !ok || !strings.HasSuffix(marker, " more bytes not included]") || len(body) > MaxSubstitution || !utf8.ValidString(body) || !strings.HasPrefix(big, body) {
+		t.Fatalf("cutOutput: %d bytes of body, marker %q", len(body), marker)
+	}
+	if want := fmt.Sprintf("%d more bytes", len(big)-len(body)); !strings.Contains(marker, want) {
+		t.Errorf("marker %q does not say %q", marker, want)
+	}
+}
+
+func TestPlaceholder(t *testing.T) {
+	for s, want := range map[string]string{
+		"{{alpha.output}}":          "alpha",
+		"x {{ my pane.output }} y":  "my pane",
+		"{{a.b.output}}":            "a.b",
+		"{{alpha.outputs}}":         "",
+		"{alpha.output}":            "",
+		"{{alpha.output}} {{beta}}": "alpha",
+	} {
+		m := placeholder.FindStringSubmatch(s)
+		got := ""
+		if m != nil {
+			got = strings.TrimSpace(m[1])
+		}
+		if got != want {
+			t.Errorf("placeholder in %q = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestReadResultDecode: decodeRaw reads what encoding/json reads.
+func TestReadResultDecode(t *testing.T) {
+	for _, raw := range []string{
+		`{"text":"a\nb \u00e9 \"q\" <x>","total_lines":12,"eof":true,"other":{"x":[1,2]}}`,
+		`{"text":"","total_lines":null,"eof":false}`,
+		`{}`,
+	} {
+		var want, got readResult
+		if err := json.Unmarshal([]byte(raw), &want); err != nil {
+			t.Fatal(err)
+		}
+		if err := got.decodeRaw([]byte(raw)); err != nil {
+			t.Fatalf("decodeRaw(%s): %v", raw, err)
+		}
+		w, _ := json.Marshal(want)
+		g, _ := json.Marshal(got)
+		if string(w) != string(g) {
+			t.Errorf("decodeRaw(%s) = %s, encoding/json %s", raw, g, w)
+		}
+	}
+	for _, raw := range []string{`{"text":1}`, `{"total_lines":"x"}`, `{"eof":1}`, `{"text":"x"`, `[]`} {
+		var r readResult
+		if err := r.decodeRaw([]byte(raw)); err == nil {
+			t.Errorf("decodeRaw(%s): no error", raw)
+		}
+	}
 }

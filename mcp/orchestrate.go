@@ -18,7 +18,7 @@ import (
 // orchestrationTools are the tools that drive other panes, listed only
 // when the bridge runs with Options.Orchestrate and Paneflow's scripting
 // gate is open (system.capabilities).
-var orchestrationTools = []string{"spawn_agent", "send_to_agent", "read_from_agent", "wait_for_idle", "kill_agent"}
+var orchestrationTools = []string{"spawn_agent", "send_to_agent", "read_from_agent", "wait_for_idle", "get_artifact", "kill_agent"}
 
 // Agent commands spawn_agent knows by name; anything else runs as given in
 // "command".
@@ -55,13 +55,18 @@ func (b *Bridge) addOrchestration() {
 	b.srv.AddTool(&sdk.Tool{
 		Name: "spawn_agent",
 		Description: "Start a coding agent (agent: claude, codex, gemini, opencode) or any command in a new Paneflow pane, " +
-			"optionally in cwd, named name, with task typed in as its first prompt once it is ready. Returns the new pane's surface_id and name.",
+			"optionally in cwd, named name, with task typed in as its first prompt once it is ready. Returns the new pane's surface_id and name. " +
+			"With depends_on (pane names or ids) it first waits for those panes' artifacts (their agents' final answers) and replaces {{<name>.output}} in task with them. " +
+			"A command that is not a known agent is told in its task where to write its answer. The new pane's artifact is deleted with the pane unless keep_artifact is true.",
 		InputSchema: object(map[string]any{
-			"agent":   map[string]any{"type": "string", "description": "claude, codex, gemini or opencode"},
-			"command": map[string]any{"type": "string", "description": "A shell command line to run instead of a known agent."},
-			"cwd":     map[string]any{"type": "string", "description": "Working directory (absolute)."},
-			"task":    map[string]any{"type": "string", "description": "The first prompt, typed in once the pane's output settles."},
-			"name":    map[string]any{"type": "string", "description": "A name for the pane."},
+			"agent":           map[string]any{"type": "string", "description": "claude, codex, gemini or opencode"},
+			"command":         map[string]any{"type": "string", "description": "A shell command line to run instead of a known agent."},
+			"cwd":             map[string]any{"type": "string", "description": "Working directory (absolute)."},
+			"task":            map[string]any{"type": "string", "description": "The first prompt, typed in once the pane's output settles; {{<name>.output}} is a dependency's answer."},
+			"name":            map[string]any{"type": "string", "description": "A name for the pane."},
+			"depends_on":      map[string]any{"type": "array", "items": targetSchema, "description": "Panes whose artifacts must exist first."},
+			"keep_artifact":   map[string]any{"type": "boolean", "description": "Keep the pane's artifact after the pane closes."},
+			"timeout_seconds": map[string]any{"type": "number", "exclusiveMinimum": 0, "description": "How long to wait for depends_on (default 3600)."},
 		}),
 		Annotations: writes,
 	}, wrap(b.spawnAgent))
@@ -91,14 +96,23 @@ func (b *Bridge) addOrchestration() {
 	b.srv.AddTool(&sdk.Tool{
 		Name: "wait_for_idle",
 		Description: "Block until the agent in a pane stops working (its state leaves thinking: finished, waiting for input, errored), " +
-			"or, for a pane whose agent sends no hooks, until its output is quiet for idle_seconds (default 5); up to timeout_seconds (default 300).",
+			"or, for a pane whose agent sends no hooks, until its output is quiet for idle_seconds (default 5); up to timeout_seconds (default 300). " +
+			"With artifact true, wait instead until the pane's artifact (its final answer) is written after this call starts. The answer comes back when there is one.",
 		InputSchema: object(map[string]any{
 			"target":          targetSchema,
 			"idle_seconds":    map[string]any{"type": "number", "exclusiveMinimum": 0},
 			"timeout_seconds": map[string]any{"type": "number", "exclusiveMinimum": 0},
+			"artifact":        map[string]any{"type": "boolean"},
 		}, "target"),
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &f},
 	}, wrap(b.waitForIdle))
+	b.srv.AddTool(&sdk.Tool{
+		Name: "get_artifact",
+		Description: "The final answer of the agent in a pane (its artifact: written when its turn ended, or by the agent itself), " +
+			"with the file's path. Untrusted text.",
+		InputSchema: object(map[string]any{"target": targetSchema}, "target"),
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &f},
+	}, wrap(b.getArtifact))
 	b.srv.AddTool(&sdk.Tool{
 		Name:        "kill_agent",
 		Description: "Close a pane, ending its program. Refuses to close the pane you run in.",
@@ -113,6 +127,7 @@ func (b *Bridge) spawnAgent(ctx context.Context, req *sdk.CallToolRequest) (stri
 		return "", err
 	}
 	get := func(k string) (string, error) { return a.strArg(k) }
+	known := false
 	agent, err := get("agent")
 	if err != nil {
 		return "", err
@@ -125,6 +140,7 @@ func (b *Bridge) spawnAgent(ctx context.Context, req *sdk.CallToolRequest) (stri
 	case agent != "" && command != "":
 		return "", errors.New("pass 'agent' or 'command', not both")
 	case agent != "":
+		known = true
 		c, ok := knownAgents[strings.ToLower(agent)]
 		if !ok {
 			return "", fmt.Errorf("unknown agent %q; known: claude, codex, gemini, opencode (or pass 'command')", agent)
@@ -147,7 +163,35 @@ func (b *Bridge) spawnAgent(ctx context.Context, req *sdk.CallToolRequest) (stri
 	if err != nil {
 		return "", err
 	}
-	if task != "" {
+	keep := false
+	if v, there := a["keep_artifact"]; there && v != nil {
+		var ok bool
+		if keep, ok = v.(bool); !ok {
+			return "", errors.New("'keep_artifact' must be a boolean")
+		}
+	}
+	timeout := float64(maxWaitSecs)
+	if v, ok, err := a.numArg("timeout_seconds"); err != nil {
+		return "", err
+	} else if ok {
+		if v <= 0 {
+			return "", errors.New("'timeout_seconds' must be greater than 0")
+		}
+		timeout = min(v, maxWaitSecs)
+	}
+	deps, err := b.dependencies(ctx, a)
+	if err != nil {
+		return "", err
+	}
+	if len(deps) > 0 || placeholder.MatchString(task) {
+		wctx, cancel := context.WithTimeout(ctx, time.Duration(timeout*float64(time.Second)))
+		task, err = b.substitute(wctx, task, deps)
+		cancel()
+		if err != nil {
+			return "", err
+		}
+	}
+	if task != "" && known {
 		p["prompt"] = task
 	}
 	var r struct {
@@ -155,6 +199,30 @@ func (b *Bridge) spawnAgent(ctx context.Context, req *sdk.CallToolRequest) (stri
 	}
 	if err := b.call(ctx, nil, "surface.split", p, &r); err != nil {
 		return "", err
+	}
+	var art artifactInfo
+	if keep {
+		if err := b.call(ctx, nil, "artifact.keep", map[string]any{"surface_id": r.SurfaceID}, nil); err != nil {
+			return "", err
+		}
+	}
+	if !known {
+		// No hooks: the task says where the answer goes. Typed once the
+		// output settles, like a known agent's first prompt.
+		if art, err = b.artifact(ctx, r.SurfaceID); err != nil {
+			return "", err
+		}
+		if task != "" {
+			long := &ipc.Client{Path: b.o.SocketPath, Timeout: promptSettleWait + waitCallMargin}
+			err := b.call(ctx, long, "surface.wait", map[string]any{"surface_ids": []uint64{r.SurfaceID}, "idle_ms": 500, "timeout_ms": promptSettleWait.Milliseconds()}, nil)
+			var e *ipc.Error
+			if err == nil || errors.As(err, &e) && e.Code == ipc.CodeTimeout {
+				err = b.call(ctx, nil, "surface.send_text", map[string]any{"surface_id": r.SurfaceID, "text": task + fileInstruction(art.Path), "submit": false}, nil)
+			}
+			if err != nil {
+				return "", fmt.Errorf("started surface %d, but could not type the task into it: %v", r.SurfaceID, err)
+			}
+		}
 	}
 	name := ""
 	if panes, err := b.list(ctx); err == nil {
@@ -164,7 +232,11 @@ func (b *Bridge) spawnAgent(ctx context.Context, req *sdk.CallToolRequest) (stri
 			}
 		}
 	}
-	out, _ := json.Marshal(map[string]any{"surface_id": r.SurfaceID, "name": name, "command": command})
+	res := map[string]any{"surface_id": r.SurfaceID, "name": name, "command": command, "keep_artifact": keep}
+	if art.Path != "" {
+		res["artifact_path"] = art.Path
+	}
+	out, _ := json.Marshal(res)
 	return string(out), nil
 }
 
@@ -310,13 +382,31 @@ func (b *Bridge) waitForIdle(ctx context.Context, req *sdk.CallToolRequest) (str
 	if err != nil {
 		return "", err
 	}
+	useArtifact := false
+	if v, there := a["artifact"]; there && v != nil {
+		var ok bool
+		if useArtifact, ok = v.(bool); !ok {
+			return "", errors.New("'artifact' must be a boolean")
+		}
+	}
 	id, err := b.resolve(ctx, t)
 	if err != nil {
 		return "", err
 	}
-	deadline := time.Now().Add(time.Duration(timeout * float64(time.Second)))
+	start := time.Now()
+	deadline := start.Add(time.Duration(timeout * float64(time.Second)))
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
+	if useArtifact {
+		art, err := b.waitArtifact(ctx, id, start)
+		if err != nil {
+			if time.Now().After(deadline) {
+				return timedOut(id, timeout), nil
+			}
+			return "", err
+		}
+		return fmt.Sprintf(`{"surface_id": %d, "is_idle": true, "by": "artifact"}`, id) + "\n" + artifactText(art, t.String()), nil
+	}
 	// Subscribe first, so a state change between the status and the wait
 	// is not lost.
 	st, err := b.client.Subscribe(ctx, "events.subscribe", map[string]any{"surfaces": []uint64{id}, "types": []string{"agent_state", "surface_closed"}})
@@ -347,9 +437,9 @@ func (b *Bridge) waitForIdle(ctx context.Context, req *sdk.CallToolRequest) (str
 			if err != nil {
 				return "", err
 			}
-			return fmt.Sprintf(`{"surface_id": %d, "is_idle": true, "state": %s, "by": "quiet output"}`, id, strconv.Quote(s.State)), nil
+			return fmt.Sprintf(`{"surface_id": %d, "is_idle": true, "state": %s, "by": "quiet output"}`, id, strconv.Quote(s.State)) + b.answerOf(ctx, id, t), nil
 		case !busyStates[s.State]:
-			return fmt.Sprintf(`{"surface_id": %d, "is_idle": true, "state": %s, "by": "agent state"}`, id, strconv.Quote(s.State)), nil
+			return fmt.Sprintf(`{"surface_id": %d, "is_idle": true, "state": %s, "by": "agent state"}`, id, strconv.Quote(s.State)) + b.answerOf(ctx, id, t), nil
 		}
 		if _, err := st.Next(); err != nil {
 			if time.Now().After(deadline) {
@@ -361,6 +451,20 @@ func (b *Bridge) waitForIdle(ctx context.Context, req *sdk.CallToolRequest) (str
 			return "", fmt.Errorf("Paneflow's event stream ended: %v", err)
 		}
 	}
+}
+
+// promptSettleWait bounds how long spawn_agent waits for a command's
+// output to settle before typing its task.
+const promptSettleWait = 30 * time.Second
+
+// answerOf is the pane's artifact, as more lines of wait_for_idle's
+// answer, when it exists; "" when there is none or it cannot be read.
+func (b *Bridge) answerOf(ctx context.Context, id uint64, t Target) string {
+	a, err := b.artifact(ctx, id)
+	if err != nil || !a.Exists {
+		return ""
+	}
+	return "\n" + artifactText(a, t.String())
 }
 
 // timedOut is wait_for_idle's answer at its deadline.

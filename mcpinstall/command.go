@@ -24,7 +24,7 @@ list_agents, wait_for) and resources (pane://<name>/content).
              (spawn_agent, send_to_agent, read_from_agent, wait_for_idle,
              kill_agent), which appear only while Paneflow itself runs with
              PANEFLOW_IPC_SCRIPTING=1
-  status     show each agent's entry
+  status     show each agent's entry, and whether it has orchestration on
   uninstall  remove the entries (a file install changed and nothing else did
              gets its backup's bytes back)
 
@@ -144,9 +144,9 @@ func RunCommand(args []string, stdout, stderr io.Writer, env Env) int {
 			case !st.Installed:
 				report(a, "detected but not installed")
 			case st.Current:
-				report(a, "installed ("+st.Command+")")
+				report(a, "installed ("+st.Command+")"+orchestration(st))
 			default:
-				report(a, fmt.Sprintf("stale path (config points at %s, expected %s)", st.Command, bridge))
+				report(a, fmt.Sprintf("stale path (config points at %s, expected %s)", st.Command, bridge)+orchestration(st))
 			}
 		}
 		if _, err := os.Stat(bridge); err != nil {
@@ -170,6 +170,15 @@ func RunCommand(args []string, stdout, stderr io.Writer, env Env) int {
 		return 1
 	}
 	return 0
+}
+
+// orchestration is status's note on whether an entry offers the
+// orchestration tools.
+func orchestration(st State) string {
+	if st.Orchestrate {
+		return "; orchestration on (--orchestrate)"
+	}
+	return "; orchestration off"
 }
 
 // lookPathIn finds an executable called name in the directories of path.

@@ -133,53 +133,67 @@ func (e *ParseError) Error() string {
 // current returns the command of our entry in data ("" and false when
 // there is none).
 func (a *Agent) current(data []byte) (cmd string, has bool, err error) {
+	cmd, _, has, err = a.readEntry(data)
+	return cmd, has, err
+}
+
+// readEntry returns the command and arguments of our entry in data (has is
+// false when there is none).
+func (a *Agent) readEntry(data []byte) (cmd string, args []string, has bool, err error) {
 	if len(bytes.TrimSpace(data)) == 0 {
-		return "", false, nil
+		return "", nil, false, nil
 	}
 	if a.Format == TOML {
 		doc, err := tomlDecode(data)
 		if err != nil {
-			return "", false, &ParseError{a.Path, err}
+			return "", nil, false, &ParseError{a.Path, err}
 		}
 		e, ok := tomlEntry(doc)
 		if !ok {
-			return "", false, nil
+			return "", nil, false, nil
 		}
 		c, _ := e["command"].(string)
-		return c, true, nil
+		list, _ := e["args"].([]any)
+		for _, v := range list {
+			if s, ok := v.(string); ok {
+				args = append(args, s)
+			}
+		}
+		return c, args, true, nil
 	}
 	root, err := parseDoc(data, a.Format == JSONC)
 	if err != nil {
-		return "", false, &ParseError{a.Path, err}
+		return "", nil, false, &ParseError{a.Path, err}
 	}
 	m, ok := root.member(a.Container)
 	if !ok {
-		return "", false, nil
+		return "", nil, false, nil
 	}
 	c, err := child(data, m)
 	if err != nil {
-		return "", false, &ParseError{a.Path, err}
+		return "", nil, false, &ParseError{a.Path, err}
 	}
 	em, ok := c.member(EntryName)
 	if !ok {
-		return "", false, nil
+		return "", nil, false, nil
 	}
 	var e struct {
 		Command json.RawMessage `json:"command"`
+		Args    []string        `json:"args"`
 	}
 	raw := stripComments(data[em.valStart:em.end])
 	if json.Unmarshal(raw, &e) != nil {
-		return "", true, nil
+		return "", nil, true, nil
 	}
 	var s string
 	if json.Unmarshal(e.Command, &s) == nil {
-		return s, true, nil
+		return s, e.Args, true, nil
 	}
 	var argv []string
 	if json.Unmarshal(e.Command, &argv) == nil && len(argv) > 0 {
-		return argv[0], true, nil
+		return argv[0], argv[1:], true, nil
 	}
-	return "", true, nil
+	return "", nil, true, nil
 }
 
 // stripComments removes JSONC comments and trailing commas from one value
@@ -371,9 +385,10 @@ func (a *Agent) Uninstall() (Outcome, error) {
 
 // State is what Status found for one agent.
 type State struct {
-	Installed bool
-	Command   string // our entry's command
-	Current   bool   // Command is the expected bridge path
+	Installed   bool
+	Command     string // our entry's command
+	Current     bool   // Command is the expected bridge path
+	Orchestrate bool   // the entry runs the bridge with --orchestrate
 }
 
 // Status reads our entry.
@@ -382,11 +397,15 @@ func (a *Agent) Status(bridge string) (State, error) {
 	if err != nil {
 		return State{}, err
 	}
-	cmd, has, err := a.current(f.data)
+	cmd, args, has, err := a.readEntry(f.data)
 	if err != nil {
 		return State{}, err
 	}
-	return State{Installed: has, Command: cmd, Current: has && cmd == bridge}, nil
+	orch := false
+	for _, v := range args {
+		orch = orch || v == "--orchestrate"
+	}
+	return State{Installed: has, Command: cmd, Current: has && cmd == bridge, Orchestrate: has && orch}, nil
 }
 
 // save backs the old bytes up to Path+".bak", then replaces the file

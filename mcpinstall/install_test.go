@@ -162,7 +162,7 @@ func TestInstallStatusUninstall(t *testing.T) {
 			t.Errorf("%s: a no-op install wrote a backup", rel)
 		}
 	}
-	if out := f.mustRun("status"); strings.Count(out, "installed ("+b+")") != 4 {
+	if out := f.mustRun("status"); strings.Count(out, "installed ("+b+"); orchestration off") != 4 {
 		t.Errorf("status:\n%s", out)
 	}
 
@@ -229,7 +229,8 @@ func TestNewFiles(t *testing.T) {
 	if got, want := f.read(f.path(".claude.json")), "{\n  \"mcpServers\": {\n    \"paneflow\": {\n      \"type\": \"stdio\",\n      \"command\": \""+b+"\",\n      \"args\": []\n    }\n  }\n}\n"; got != want {
 		t.Errorf("new .claude.json:\n%s\nwant:\n%s", got, want)
 	}
-	if got, want := f.read(f.path(".codex/config.toml")), "[mcp_servers.paneflow]\ncommand = \""+b+"\"\nargs = []\n"; got != want {
+	if got, want := f.read(f.path(".codex/config.toml")), "[mcp_servers.paneflow]\ncommand = \""+b+"\"\nargs = []\n"+
+		"env_vars = [\"PANEFLOW_SOCKET_PATH\", \"PANEFLOW_SURFACE_ID\", \"XDG_RUNTIME_DIR\", \"XDG_CACHE_HOME\"]\n"; got != want {
 		t.Errorf("new config.toml:\n%q\nwant:\n%q", got, want)
 	}
 	if got := f.read(f.path(".config/opencode/opencode.json")); !strings.Contains(got, `"command": [`) {
@@ -366,12 +367,18 @@ func TestOrchestrateFlag(t *testing.T) {
 	if got := f.read(f.path(".config/opencode/opencode.json")); !strings.Contains(got, `"--orchestrate"`) {
 		t.Errorf("opencode entry without --orchestrate:\n%s", got)
 	}
+	if out := f.mustRun("status"); strings.Count(out, "; orchestration on (--orchestrate)") != 3 {
+		t.Errorf("status says not all three entries have orchestration on:\n%s", out)
+	}
 	// Without the flag the entries go back to no arguments.
 	if out := f.mustRun("install"); strings.Count(out, ": updated") != 3 {
 		t.Errorf("install without the flag:\n%s", out)
 	}
 	if got := f.read(f.path(".codex/config.toml")); !strings.Contains(got, "args = []") {
 		t.Errorf("codex entry:\n%s", got)
+	}
+	if out := f.mustRun("status"); strings.Count(out, "; orchestration off") != 3 || strings.Contains(out, "orchestration on") {
+		t.Errorf("status after install without the flag:\n%s", out)
 	}
 	f.mustRun("install", "--orchestrate")
 	f.mustRun("uninstall")

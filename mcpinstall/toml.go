@@ -96,13 +96,39 @@ func stripOurTables(b []byte) []byte {
 	return out
 }
 
-// tomlBlock is our table for bridge.
-func tomlBlock(bridge string, args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
+// CodexEnvVars are the variables Codex is told to pass on to the bridge
+// (env_vars). Codex starts an MCP server with a cleared environment (HOME,
+// PATH, USER, SHELL, LANG, TERM, TMPDIR and a few more survive), so
+// without them a bridge started by Codex in a Paneflow pane cannot find
+// the socket: $PANEFLOW_SOCKET_PATH and $XDG_RUNTIME_DIR (where the
+// socket lives by default) would be gone. Measured with Codex 0.169.0:
+// test/agents TestMCPCodexTurn.
+var CodexEnvVars = []string{"PANEFLOW_SOCKET_PATH", "PANEFLOW_SURFACE_ID", "XDG_RUNTIME_DIR", "XDG_CACHE_HOME"}
+
+// tomlList is a TOML array of basic strings.
+func tomlList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, a := range ss {
 		q[i] = tomlquote.String(a)
 	}
-	return fmt.Sprintf("[mcp_servers.%s]\ncommand = %s\nargs = [%s]\n", EntryName, tomlquote.String(bridge), strings.Join(q, ", "))
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// tomlBlock is our table for bridge.
+func tomlBlock(bridge string, args []string) string {
+	return fmt.Sprintf("[mcp_servers.%s]\ncommand = %s\nargs = %s\nenv_vars = %s\n", EntryName, tomlquote.String(bridge), tomlList(args), tomlList(CodexEnvVars))
+}
+
+// tomlWant is our entry as it decodes.
+func tomlWant(bridge string, args []string) map[string]any {
+	wantArgs, env := []any{}, []any{}
+	for _, a := range args {
+		wantArgs = append(wantArgs, a)
+	}
+	for _, v := range CodexEnvVars {
+		env = append(env, v)
+	}
+	return map[string]any{"command": bridge, "args": wantArgs, "env_vars": env}
 }
 
 // tomlSet returns b with our entry set to bridge, in place of the old
@@ -162,11 +188,7 @@ func tomlCheck(orig map[string]any, out []byte, bridge string, args []string) er
 	}
 	e, has := tomlEntry(doc)
 	want := bridge != ""
-	wantArgs := []any{}
-	for _, a := range args {
-		wantArgs = append(wantArgs, a)
-	}
-	if has != want || (want && !reflect.DeepEqual(e, map[string]any{"command": bridge, "args": wantArgs})) {
+	if has != want || (want && !reflect.DeepEqual(e, tomlWant(bridge, args))) {
 		return fmt.Errorf("its [mcp_servers.%s] entry is written in a form this editor does not change (inline table or dotted keys); edit it by hand", EntryName)
 	}
 	if !reflect.DeepEqual(normalizeEmpty(tomlWithout(doc)), normalizeEmpty(tomlWithout(orig))) {

@@ -333,6 +333,11 @@ var importRules = []struct {
 		why:    "the clock is a helper leaf that the conductor, surface.wait and the flow engine share: standard library only",
 	},
 	{
+		pkg:    "internal/artifact",
+		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "conductor", "config", "ipc", "bus", "hook", "app", "worktree", "flow", "mcp", "teams", "github.com/modelcontextprotocol"},
+		why:    "the hook binary writes an artifact at every turn end: standard library and internal/atomicfile only",
+	},
+	{
 		pkg:    "mcpinstall",
 		banned: append(notForClients, "core", "api", "cli", "mcp", "github.com/modelcontextprotocol"),
 		why:    "`paneflow mcp install` edits files (the client build hands it to paneflow-server): it must not link the MCP SDK or the bridge",

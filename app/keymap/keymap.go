@@ -67,6 +67,9 @@ const (
 	OpenLaunchPad   Action = "open_launch_pad"
 	QuickLaunch     Action = "quick_launch"
 	NewFromTemplate Action = "new_workspace_from_template"
+	// OpenMCPInstall shows whether each agent CLI has Paneflow's MCP
+	// entry, and installs or removes it (`paneflow mcp`).
+	OpenMCPInstall Action = "open_mcp_install"
 )
 
 // actions lists every action, in the order of the spec's table.
@@ -84,6 +87,7 @@ var actions = []Action{
 	ClearScrollHistory, ResetTerminal,
 	CommandPalette, OpenAgentsView, OpenComposer, OpenDiffView, ToggleBroadcastMember,
 	OpenLaunchPad, QuickLaunch, NewFromTemplate,
+	OpenMCPInstall,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -181,6 +185,7 @@ var defaults = []struct {
 	{"secondary+shift+o", OpenLaunchPad},
 	{"secondary+shift+l", QuickLaunch}, // the original's Launch Pad key
 	{"secondary+shift+t", NewFromTemplate},
+	{"secondary+shift+m", OpenMCPInstall},
 }
 
 var darwinOnly = []struct {

@@ -26,7 +26,7 @@ import (
 const pollTimeout = 3 * time.Minute
 
 var (
-	binDir string            // paneflow, paneflow-shim, paneflow-ai-hook, built once
+	binDir string            // paneflow, paneflow-shim, paneflow-ai-hook, paneflow-mcp, built once
 	agents map[string]string // tool → absolute path of the real CLI
 	// versions are the pinned versions, from scripts/agents.sh list.
 	versions map[string]string
@@ -48,7 +48,7 @@ func testMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "test/agents: the real agent CLIs are needed and could not be installed:", err)
 		return 1
 	}
-	for _, b := range []string{"cmd/paneflow", "cmd/paneflow-shim", "cmd/paneflow-ai-hook"} {
+	for _, b := range []string{"cmd/paneflow", "cmd/paneflow-shim", "cmd/paneflow-ai-hook", "cmd/paneflow-mcp"} {
 		cmd := exec.Command("go", "build", "-tags", "nogui", "-o", dir+"/", "github.com/paneflow-go/paneflow/"+b)
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr

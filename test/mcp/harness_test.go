@@ -30,8 +30,9 @@ const (
 )
 
 // serverBin is the headless paneflow (tag nogui), bridgeBin paneflow-mcp,
-// built once for the package (with -race when the tests run with it).
-var serverBin, bridgeBin string
+// hookBin paneflow-ai-hook, built once for the package (with -race when
+// the tests run with it).
+var serverBin, bridgeBin, hookBin string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "paneflow-mcp-e2e-")
@@ -41,9 +42,11 @@ func TestMain(m *testing.M) {
 	}
 	serverBin = filepath.Join(dir, "paneflow")
 	bridgeBin = filepath.Join(dir, "paneflow-mcp")
+	hookBin = filepath.Join(dir, "paneflow-ai-hook")
 	for _, b := range []struct{ out, tags, pkg string }{
 		{serverBin, "nogui", "cmd/paneflow"},
 		{bridgeBin, "", "cmd/paneflow-mcp"},
+		{hookBin, "", "cmd/paneflow-ai-hook"},
 	} {
 		args := []string{"build", "-o", b.out}
 		if b.tags != "" {

@@ -30,7 +30,7 @@ func toolNames(t *testing.T, c *session) []string {
 }
 
 func TestOrchestrationGate(t *testing.T) {
-	orch := []string{"kill_agent", "read_from_agent", "send_to_agent", "spawn_agent", "wait_for_idle"}
+	orch := []string{"get_artifact", "kill_agent", "read_from_agent", "send_to_agent", "spawn_agent", "wait_for_idle"}
 	// The flag without Paneflow's scripting gate: not even listed.
 	closed := startServerGate(t, false)
 	c := connectArgs(t, closed.env, closed.sock, legacy, "--orchestrate")
