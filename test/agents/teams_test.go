@@ -29,25 +29,6 @@ func (e *env) panes() []teamPane {
 	return ls.Surfaces
 }
 
-// teamScript is the scripted model of a team run: the lead's first turn
-// spawns a teammate per name (the Agent tool with name, as Claude Code's
-// model does), every later turn (the teammates', the lead's) answers
-// answer. prompts are the teammates' prompts, by name.
-func teamScript(answer string, names ...string) (script []fakemodel.Turn, prompts map[string]string) {
-	prompts = map[string]string{}
-	var calls []fakemodel.Call
-	for _, n := range names {
-		prompts[n] = "Say hello to the lead, " + n + "."
-		calls = append(calls, fakemodel.Call{Name: "Agent", Args: map[string]any{
-			"name": n, "description": "say hello", "prompt": prompts[n], "subagent_type": "general-purpose"}})
-	}
-	script = []fakemodel.Turn{{Text: "Spawning the team.", Calls: calls}}
-	for range 60 {
-		script = append(script, fakemodel.Turn{Text: answer})
-	}
-	return script, prompts
-}
-
 // teamLead is the lead's prompt in the team runs.
 const teamLead = "SPAWN_TEAM please"
 
@@ -69,7 +50,7 @@ func TestClaudeAgentTeam(t *testing.T) {
 	prove(t, "claude", "teams", "yes")
 	const answer = "hello from the team"
 	names := []string{"alpha", "beta"}
-	script, prompts := teamScript(answer, names...)
+	script, prompts := fakemodel.TeamScript(answer, names...)
 	model := fakemodel.Start(t, script...)
 	e := newEnv(t, model, options{
 		profile: claudeProfile(model) + "export CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1\n",
@@ -115,7 +96,7 @@ func TestClaudeAgentTeam(t *testing.T) {
 		// message with its result.
 		e.waitFor("the lead's request with "+n+"'s result", func() bool {
 			for _, r := range model.Requests() {
-				if r.Turn > 0 && strings.Contains(string(r.Body), teamLead) && hasTeammateResult(r.Body, n, answer) {
+				if r.Turn > 0 && strings.Contains(string(r.Body), teamLead) && fakemodel.TeammateResult(r.Body, n, answer) {
 					return true
 				}
 			}
@@ -138,36 +119,4 @@ func TestClaudeAgentTeam(t *testing.T) {
 		}
 		return true
 	})
-}
-
-// hasTeammateResult reports whether an Anthropic request body holds a
-// user text with Claude Code's message from teammate name carrying result.
-func hasTeammateResult(body []byte, name, result string) bool {
-	var b struct {
-		Messages []struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
-		} `json:"messages"`
-	}
-	if json.Unmarshal(body, &b) != nil {
-		return false
-	}
-	for _, m := range b.Messages {
-		if m.Role != "user" {
-			continue
-		}
-		var parts []struct{ Text string }
-		var text string
-		if json.Unmarshal(m.Content, &text) == nil {
-			parts = append(parts, struct{ Text string }{text})
-		} else if json.Unmarshal(m.Content, &parts) != nil {
-			continue
-		}
-		for _, p := range parts {
-			if strings.Contains(p.Text, `<teammate-message teammate_id="`+name+`"`) && strings.Contains(p.Text, `"result":"`+result+`"`) {
-				return true
-			}
-		}
-	}
-	return false
 }
