@@ -16,6 +16,11 @@
 // as artifacts in $PANEFLOW_ARTIFACTS, else test/gui/artifacts (ignored by
 // git), named after the test.
 //
+// TestClaudeTeamInApp also runs the real Claude Code that scripts/agents.sh
+// pins (installed by `make test` before this step; the test installs it
+// when missing and fails when it cannot), against the scripted model of
+// test/internal/fakemodel, with the launch shim built for it.
+//
 // BenchmarkGUI (make bench, scripts/bench.sh) measures rendering in its
 // own larger Xvfb: frame rate and frame cost while a 200x50 pane shows 30
 // MB of coloured output, that throughput against `paneflow serve`, idle
