@@ -239,7 +239,9 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 	switch {
 	case p.Exited:
 		detail = append(detail, fmt.Sprintf("exited (%d)", p.Code))
-	case p.Cmd != "":
+	case p.Cmd != "" && p.Teammate == "":
+		// A teammate's command is Claude Code's long `sh -c` line: its
+		// name and team say more.
 		detail = append(detail, p.Cmd)
 	}
 	if p.Cwd != "" {
