@@ -54,6 +54,10 @@ func newSplitArea(onRatios func(path []int, ratios []float64)) *splitArea {
 // setTree shows tree with the given pane widgets, zoomed pane and focused
 // pane, reusing the widgets it already shows.
 func (a *splitArea) setTree(tree *workspace.LayoutNode, views map[uint64]fyne.CanvasObject, zoom, focus uint64) {
+	// The tree comes from a model snapshot that the event reader still
+	// compares with the next one, on its own goroutine: the area changes
+	// ratios (below, and while a divider is dragged) in its own copy.
+	tree = cloneLayout(tree)
 	// A divider being dragged keeps its own ratios: the model's may lag
 	// behind by a few drag events.
 	for _, d := range a.dividers {
@@ -67,6 +71,24 @@ func (a *splitArea) setTree(tree *workspace.LayoutNode, views map[uint64]fyne.Ca
 	a.tree, a.views, a.zoom, a.focus = tree, views, zoom, focus
 	a.rebuild()
 	a.Refresh()
+}
+
+// cloneLayout copies the splits of a layout tree deeply enough that the
+// area can change its ratios: nodes, children and ratios are new; surfaces
+// are shared (the area never writes them).
+func cloneLayout(n *workspace.LayoutNode) *workspace.LayoutNode {
+	if n == nil {
+		return nil
+	}
+	c := *n
+	c.Ratios = slices.Clone(n.Ratios)
+	if n.Children != nil {
+		c.Children = make([]workspace.LayoutNode, len(n.Children))
+		for i := range n.Children {
+			c.Children[i] = *cloneLayout(&n.Children[i])
+		}
+	}
+	return &c
 }
 
 // shown lists the panes the area shows, in depth-first order.
