@@ -23,12 +23,16 @@ type TeamMember struct {
 	Team     string // the team's name ("" when not known yet)
 	Teammate string // the teammate's name; "" for the lead
 	Color    string // the teammate's colour name (Claude's: blue, green, …); "" when none
+	// TeamName is the team's name as Claude Code's config.json of the
+	// team says; "" when it is the same as Team or not known.
+	TeamName string
 }
 
 // teamSurface is a surface.list entry with its team.
 type teamSurface struct {
 	workspace.SurfaceInfo
 	Team     string `json:"team,omitempty"`
+	TeamName string `json:"team_name,omitempty"`
 	Teammate string `json:"teammate,omitempty"`
 }
 
@@ -39,7 +43,7 @@ type teamSurfaceList struct {
 	Surfaces  []teamSurface `json:"surfaces"`
 }
 
-// withTeams adds team and teammate to the surfaces that are in a team;
+// withTeams adds team, team_name and teammate to the surfaces in a team;
 // without teams the result is unchanged.
 func (s *server) withTeams(res surfaceListResult) any {
 	if s.o.Teams == nil {
@@ -52,7 +56,7 @@ func (s *server) withTeams(res surfaceListResult) any {
 	out := teamSurfaceList{PaneCount: res.PaneCount, Workspace: res.Workspace, Surfaces: make([]teamSurface, len(res.Surfaces))}
 	for i, in := range res.Surfaces {
 		m := tm[in.ID]
-		out.Surfaces[i] = teamSurface{SurfaceInfo: in, Team: m.Team, Teammate: m.Teammate}
+		out.Surfaces[i] = teamSurface{SurfaceInfo: in, Team: m.Team, TeamName: m.TeamName, Teammate: m.Teammate}
 	}
 	return out
 }
@@ -94,6 +98,9 @@ func (s *server) fleetWithTeams(fleet any) any {
 		if m, ok := tm[id]; ok {
 			if m.Team != "" {
 				r["team"] = m.Team
+			}
+			if m.TeamName != "" {
+				r["team_name"] = m.TeamName
 			}
 			if m.Teammate != "" {
 				r["teammate"] = m.Teammate

@@ -123,3 +123,20 @@ func TestNeighbour(t *testing.T) {
 		t.Errorf("neighbour(1, right) = %d, want 2", got)
 	}
 }
+
+// TestCloneLayout: the split area's copy of a snapshot's tree can change
+// its ratios and children without touching the snapshot, which the event
+// reader compares on its own goroutine.
+func TestCloneLayout(t *testing.T) {
+	orig := tree3()
+	c := cloneLayout(&orig)
+	c.Ratios[0] = 0.7
+	c.Children[1].Ratios[1] = 0.9
+	c.Children[1].Children[0].Type = "changed"
+	if orig.Ratios[0] != 0.5 || orig.Children[1].Ratios[1] != 0.5 || orig.Children[1].Children[0].Type != workspace.NodePane {
+		t.Errorf("changing the copy changed the original: %+v", orig)
+	}
+	if cloneLayout(nil) != nil {
+		t.Error("cloneLayout(nil) != nil")
+	}
+}

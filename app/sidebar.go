@@ -35,6 +35,9 @@ type paneRow struct {
 	// ("" for the lead) and Color the teammate's colour name. Teammates
 	// are listed, indented, under their lead.
 	Team, Teammate, Color string
+	// TeamName is the team's name as Claude Code's config.json says, ""
+	// when that is Team; the sidebar shows it instead of Team.
+	TeamName string
 }
 
 // workspaceCard is what the sidebar shows about one workspace.
@@ -83,7 +86,7 @@ func sidebarModel(snap *snapshot, agents *agentBoard) []workspaceCard {
 			cards[i].Agents++
 		}
 		if tm, ok := snap.Teams[s.ID]; ok {
-			row.Team, row.Teammate, row.Color = tm.Team, tm.Teammate, tm.Color
+			row.Team, row.Teammate, row.Color, row.TeamName = tm.Team, tm.Teammate, tm.Color, tm.TeamName
 		}
 		cards[i].Panes = append(cards[i].Panes, row)
 	}
@@ -249,24 +252,30 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 	switch {
 	case p.Exited:
 		detail = append(detail, fmt.Sprintf("exited (%d)", p.Code))
-	case p.Cmd != "":
+	case p.Cmd != "" && p.Teammate == "":
+		// A teammate's command is Claude Code's long `sh -c` line: its
+		// name and team say more.
 		detail = append(detail, p.Cmd)
 	}
 	if p.Cwd != "" {
 		detail = append(detail, sb.shortPath(p.Cwd))
 	}
 	indent := ""
+	team := p.Team
+	if p.TeamName != "" {
+		team = p.TeamName
+	}
 	switch {
 	case p.Teammate != "":
 		indent = "  └ "
 		if c, ok := teamColor(p.Color); ok {
 			fg = c
 		}
-		if p.Team != "" {
-			detail = append([]string{"team " + p.Team}, detail...)
+		if team != "" {
+			detail = append([]string{"team " + team}, detail...)
 		}
-	case p.Team != "":
-		detail = append([]string{"lead of " + p.Team}, detail...)
+	case team != "":
+		detail = append([]string{"lead of " + team}, detail...)
 	}
 	lines := []fyne.CanvasObject{text(mark+indent+p.Name, nameSize, fg, p.Focused), text("    "+indent+strings.Join(detail, " · "), captionSize, muted, false)}
 	if p.Glyph != "" {

@@ -3,13 +3,16 @@
 package app
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 )
 
 // TestSidebarGroupsTeam: a teammate a Claude Code lead opened through the
-// tmux surface is listed under its lead, with its team, name and colour.
+// tmux surface is listed under its lead, with its team, name and colour,
+// the team named as Claude Code's config.json of the team says.
 func TestSidebarGroupsTeam(t *testing.T) {
 	h := newHarness(t, nil)
 	var lead uint64
@@ -21,7 +24,17 @@ func TestSidebarGroupsTeam(t *testing.T) {
 		return lead != 0
 	})
 	h.call("surface.split", map[string]any{"surface_id": lead, "direction": "horizontal"}, nil)
-	h.call("teams.attach", map[string]any{"surface_id": lead}, nil)
+	// The lead's Claude Code keeps the team's config.json under its HOME:
+	// the sidebar names the team as that file does.
+	home := t.TempDir()
+	cfg := filepath.Join(home, ".claude", "teams", "t1", "config.json")
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte(`{"name":"Release crew","members":[{"name":"alpha","color":"green","tmuxPaneId":"%1","backendType":"tmux"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.call("teams.attach", map[string]any{"surface_id": lead, "env": []string{"HOME=" + home}}, nil)
 	for _, argv := range [][]string{
 		{"split-window", "-d", "-t", "%0", "-h", "-l", "70%", "-P", "-F", "#{pane_id}", "--", "cat"},
 		{"select-pane", "-t", "%1", "-T", "alpha"},
@@ -49,9 +62,10 @@ func TestSidebarGroupsTeam(t *testing.T) {
 			return false
 		}
 		for _, p := range c[0].Panes {
-			got = append(got, p.Name+"|"+p.Team+"|"+p.Teammate+"|"+p.Color)
+			got = append(got, p.Name+"|"+p.Team+"|"+p.TeamName+"|"+p.Teammate+"|"+p.Color)
 		}
-		return len(got) == 3 && strings.HasSuffix(got[0], "|t1||") && got[1] == "alpha|t1|alpha|green" && !slices.Contains(got[2:], "alpha|t1|alpha|green")
+		return len(got) == 3 && strings.HasSuffix(got[0], "|t1|Release crew||") && got[1] == "alpha|t1|Release crew|alpha|green" &&
+			!slices.Contains(got[2:], "alpha|t1|Release crew|alpha|green")
 	})
 }
 

@@ -105,12 +105,21 @@ func teamLabel(team, teammate string) string {
 	return ""
 }
 
+// shownTeam is the team name ls and ps show: name (from Claude Code's
+// config.json) when set, else the team id.
+func shownTeam(team, name string) string {
+	if name != "" {
+		return name
+	}
+	return team
+}
+
 // lsTeamLines is `ls --human` when some pane is in an agent team: the
 // usual columns and a TEAM column.
 func lsTeamLines(ss []surfaceInfo) []string {
 	lines := []string{fmt.Sprintf("%4s  %-20s %-24s %-32s %s", "ID", "NAME", "CMD", "TEAM", "CWD")}
 	for _, x := range ss {
-		t := teamLabel(x.Team, x.Teammate)
+		t := teamLabel(shownTeam(x.Team, x.TeamName), x.Teammate)
 		if t == "" {
 			t = "-"
 		}

@@ -25,6 +25,9 @@ type surfaceInfo struct {
 	// and its teammate ("" for the lead), when it is in one.
 	Team     string `json:"team,omitempty"`
 	Teammate string `json:"teammate,omitempty"`
+	// TeamName is the team's name from Claude Code's config.json, when it
+	// differs from Team; ls shows it instead.
+	TeamName string `json:"team_name,omitempty"`
 }
 
 // surfaceList is surface.list's result.

@@ -496,6 +496,7 @@ func runPs(ctx context.Context, s *session, in *input) error {
 			SurfaceName *string `json:"surface_name"`
 			Team        string  `json:"team"`
 			Teammate    string  `json:"teammate"`
+			TeamName    string  `json:"team_name"`
 		} `json:"agents"`
 	}
 	raw, err := callInto(ctx, c, "fleet.list", emptyParams, &res)
@@ -519,7 +520,7 @@ func runPs(ctx context.Context, s *session, in *input) error {
 			ws = *a.Workspace
 		}
 		line := fmt.Sprintf("%7s %-10s %-18s %2d %s", pid, deref(a.Tool), deref(a.State), ws, orDash(a.SurfaceName))
-		if t := teamLabel(a.Team, a.Teammate); t != "" {
+		if t := teamLabel(shownTeam(a.Team, a.TeamName), a.Teammate); t != "" {
 			line += "  [" + t + "]"
 		}
 		lines = append(lines, line)

@@ -107,6 +107,15 @@ func TestLs(t *testing.T) {
 				"   1  lead                 claude                   session-1 (lead)\n" +
 				"   2  alpha                claude                   session-1/alpha\n" +
 				"   3  shell                                         -\n"},
+		{name: "human team name", args: []string{"ls", "--human"},
+			surfaces: []surfaceInfo{
+				{ID: 1, Name: "lead", Cmd: strp("claude"), Workspace: 0, Team: "session-1", TeamName: "Release crew"},
+				{ID: 2, Name: "alpha", Cmd: strp("claude"), Workspace: 0, Team: "session-1", TeamName: "Release crew", Teammate: "alpha"},
+			},
+			wantCalls: []string{listCall},
+			wantStdout: "  ID  NAME                 CMD                      TEAM                             CWD\n" +
+				"   1  lead                 claude                   Release crew (lead)\n" +
+				"   2  alpha                claude                   Release crew/alpha\n"},
 		{name: "human empty", args: []string{"ls", "--human"}, surfaces: []surfaceInfo{},
 			wantCalls: []string{listCall}, wantStdout: "(no surfaces)\n"},
 		{name: "extra argument", args: []string{"ls", "x"}, wantCode: ExitUsage,
@@ -357,6 +366,12 @@ func TestPsAndStatus(t *testing.T) {
 			wantStdout: "    PID TOOL       STATE              WS PANE\n" +
 				"     10 claude     thinking            0 lead  [session-1 (lead)]\n" +
 				"     11 claude     idle                0 alpha  [session-1/alpha]\n"},
+		{name: "ps team name", args: []string{"ps"}, handlers: map[string]handlerFunc{"fleet.list": answer(map[string]any{"agents": []map[string]any{
+			{"pid": 11, "tool": "claude", "state": "idle", "hooked": false, "workspace": 0, "surface_name": "alpha", "team": "session-1", "team_name": "Release crew", "teammate": "alpha"},
+		}})},
+			wantCalls: []string{"fleet.list {}"},
+			wantStdout: "    PID TOOL       STATE              WS PANE\n" +
+				"     11 claude     idle                0 alpha  [Release crew/alpha]\n"},
 		{name: "ps empty", args: []string{"ps"}, handlers: map[string]handlerFunc{"fleet.list": answer(map[string]any{"agents": []any{}})},
 			wantCalls: []string{"fleet.list {}"}, wantStdout: "(no agents)\n"},
 		{name: "ps json", args: []string{"ps", "--json"}, handlers: map[string]handlerFunc{"fleet.list": answer(fleet)},

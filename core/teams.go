@@ -93,7 +93,8 @@ func (t *teamsSubsystem) Shutdown(context.Context) error {
 // socket is ours), and before any request is served.
 type teamsReporter struct{ c *Core }
 
-// Teams maps teammates to their team and name, and leads to their team.
+// Teams maps teammates to their team and name, and leads to their team;
+// TeamName is set when Claude Code's config.json names the team otherwise.
 func (r teamsReporter) Teams() map[uint64]api.TeamMember {
 	if r.c.teams == nil || r.c.teams.reg == nil {
 		return nil
@@ -108,9 +109,13 @@ func (r teamsReporter) Teams() map[uint64]api.TeamMember {
 		if name == "" {
 			name = m.Name
 		}
-		out[m.SurfaceID] = api.TeamMember{Team: m.Team, Teammate: name, Color: m.Color}
+		teamName := m.TeamName
+		if teamName == m.Team {
+			teamName = ""
+		}
+		out[m.SurfaceID] = api.TeamMember{Team: m.Team, TeamName: teamName, Teammate: name, Color: m.Color}
 		if l, ok := out[m.LeadSurfaceID]; m.LeadSurfaceID != 0 && (!ok || l.Team == "") {
-			out[m.LeadSurfaceID] = api.TeamMember{Team: m.Team}
+			out[m.LeadSurfaceID] = api.TeamMember{Team: m.Team, TeamName: teamName}
 		}
 	}
 	return out
@@ -159,6 +164,8 @@ func (h teamsHost) Replace(id uint64, spec teams.Spec) (uint64, error) {
 }
 
 func (h teamsHost) Close(id uint64) error { return gone(h.m.CloseSurface(id)) }
+
+func (h teamsHost) Focus(id uint64) error { return gone(h.m.FocusInWorkspace(id)) }
 
 func (h teamsHost) Input(id uint64, b []byte) error {
 	s, ok := h.m.Surface(id)

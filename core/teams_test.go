@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -311,5 +313,92 @@ func TestTeamsStartAfterSocket(t *testing.T) {
 	var list struct{ Contexts []string }
 	if err := bc.Call(ctx, "list", map[string]any{}, &list); err != nil || self != "ctx_0" || !slices.Equal(list.Contexts, []string{"ctx_0"}) {
 		t.Fatalf("backend after a second core: self %q, list %v, %v; want the first core's ctx_0", self, list, err)
+	}
+}
+
+// TestTeamsNameFromConfig: surface.list names a team as Claude Code's
+// config.json in the lead's HOME does (team_name), beside the team id
+// from the teammate's command line.
+func TestTeamsNameFromConfig(t *testing.T) {
+	c, cl := startCore(t, true)
+	home := t.TempDir()
+	cfg := filepath.Join(home, ".claude", "teams", "t1", "config.json")
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte(`{"name":"Release crew","members":[]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	lead := c.Workspaces.Panes()[0].ID
+	if err := cl.Call(context.Background(), "teams.attach", map[string]any{"surface_id": lead, "env": []string{"HOME=" + home}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, argv := range [][]string{
+		{"split-window", "-d", "-t", "%0", "-h", "-P", "-F", "#{pane_id}", "--", "cat"},
+		{"respawn-pane", "-k", "-t", "%1", "--", ": --agent-name helper --team-name t1; exec sleep 600"},
+	} {
+		if r := tmux(t, cl, argv...); r.Code != 0 {
+			t.Fatalf("tmux %q = %+v", argv, r)
+		}
+	}
+	var list struct {
+		Surfaces []struct {
+			ID       uint64 `json:"surface_id"`
+			Team     string `json:"team"`
+			TeamName string `json:"team_name"`
+			Teammate string `json:"teammate"`
+		} `json:"surfaces"`
+	}
+	if err := cl.Call(context.Background(), "surface.list", nil, &list); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range list.Surfaces {
+		got = append(got, fmt.Sprintf("%v:%s:%s:%s", s.ID == lead, s.Team, s.TeamName, s.Teammate))
+	}
+	if !slices.Equal(got, []string{"true:t1:Release crew:", "false:t1:Release crew:helper"}) {
+		t.Errorf("surface.list teams = %q", got)
+	}
+}
+
+// TestTeamsSplitFocus: on real panes, split-window without -d focuses the
+// new pane in the lead's workspace, as tmux makes it the window's active
+// pane, without switching away from the workspace the user is in; with -d
+// the focus stays on the lead.
+func TestTeamsSplitFocus(t *testing.T) {
+	c, cl := startCore(t, true)
+	lead, _ := attachLead(t, c, cl)
+	ws, ok := c.Workspaces.WorkspaceOf(lead)
+	if !ok {
+		t.Fatal("the lead has no workspace")
+	}
+	focused := func() uint64 {
+		id, _ := c.Workspaces.FocusedSurface(ws)
+		return id
+	}
+	if r := tmux(t, cl, "split-window", "-d", "-t", "%0", "-h", "-P", "-F", "#{pane_id}", "--", "cat"); r.Code != 0 || r.Stdout != "%1\n" {
+		t.Fatalf("split -d = %+v", r)
+	}
+	if got := focused(); got != lead {
+		t.Errorf("after split-window -d the focus is on %d, want the lead %d", got, lead)
+	}
+	// The user is in another workspace meanwhile.
+	if _, err := c.Workspaces.CreateWorkspace("other", "", nil, true); err != nil {
+		t.Fatal(err)
+	}
+	if r := tmux(t, cl, "split-window", "-t", "%1", "-v", "-P", "-F", "#{pane_id}", "--", "cat"); r.Code != 0 || r.Stdout != "%2\n" {
+		t.Fatalf("split = %+v", r)
+	}
+	var mate uint64
+	for _, s := range c.Workspaces.Surfaces() {
+		if s.ID != lead && s.CustomName == "" && s.Workspace == 0 && s.ID > mate {
+			mate = s.ID
+		}
+	}
+	if got := focused(); got == lead || got != mate {
+		t.Errorf("after split-window without -d the focus is on %d, want the new pane %d", got, mate)
+	}
+	if a, _ := c.Workspaces.ActiveWorkspace(); a.Title != "other" {
+		t.Errorf("the split switched the active workspace to %q", a.Title)
 	}
 }

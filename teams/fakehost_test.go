@@ -20,6 +20,7 @@ type fakeWS struct {
 	id    uint64
 	title string
 	panes []uint64
+	focus uint64 // the focused pane; 0 for the first
 }
 
 type fakePane struct {
@@ -211,6 +212,31 @@ func (h *fakeHost) Command(id uint64) (string, string) {
 		return "cmd", p.spec.Cwd
 	}
 	return "", ""
+}
+
+func (h *fakeHost) Focus(id uint64) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	p, ok := h.panes[id]
+	if !ok {
+		return ErrGone
+	}
+	p.ws.focus = id
+	return nil
+}
+
+// focused is the focused pane of the workspace holding id.
+func (h *fakeHost) focused(id uint64) uint64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	p, ok := h.panes[id]
+	if !ok {
+		return 0
+	}
+	if p.ws.focus == 0 {
+		return p.ws.panes[0]
+	}
+	return p.ws.focus
 }
 
 func (h *fakeHost) Rename(id uint64, name string) error {

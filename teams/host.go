@@ -84,6 +84,9 @@ type Host interface {
 	Command(id uint64) (cmd, cwd string)
 	// Rename sets the pane's name.
 	Rename(id uint64, name string) error
+	// Focus makes the pane the focused one of its workspace (tmux's
+	// active pane of its window) without switching workspaces.
+	Focus(id uint64) error
 	// SetShare gives the pane the fraction share of the nearest split
 	// around it in that orientation; EqualizeAround evens that split.
 	SetShare(id uint64, sideBySide bool, share float64) error

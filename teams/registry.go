@@ -2,6 +2,7 @@ package teams
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,6 +24,10 @@ type Options struct {
 	BackendSocket string
 	// Logf receives diagnostics; nil discards them.
 	Logf func(format string, args ...any)
+	// ClaudeConfigDir is where Claude Code keeps its teams/ for a lead
+	// whose environment is not known ("" means [ClaudeConfigDir] of
+	// Paneflow's own environment).
+	ClaudeConfigDir string
 }
 
 // Registry maps tmux-style ids to Paneflow panes and runs the tmux
@@ -47,6 +52,9 @@ type Registry struct {
 	wg        sync.WaitGroup
 	// exitHook, when set (tests), runs after each exit was handled.
 	exitHook func()
+	// configs caches the teams' config.json files (own lock; never read
+	// under mu).
+	configs teamConfigs
 }
 
 // pane is one registered pane; guarded by Registry.mu.
@@ -80,10 +88,14 @@ type Member struct {
 	LeadSurfaceID uint64 `json:"lead_surface_id,omitempty"`
 	Name          string `json:"name,omitempty"`
 	Team          string `json:"team,omitempty"`
-	Agent         string `json:"agent,omitempty"`
-	Color         string `json:"color,omitempty"`
-	Role          string `json:"role,omitempty"`
-	Teammate      bool   `json:"teammate"`
+	// TeamName is the team's name as Claude Code's
+	// <config dir>/teams/<Team>/config.json says; Team when that file is
+	// missing or unreadable.
+	TeamName string `json:"team_name,omitempty"`
+	Agent    string `json:"agent,omitempty"`
+	Color    string `json:"color,omitempty"`
+	Role     string `json:"role,omitempty"`
+	Teammate bool   `json:"teammate"`
 }
 
 // New returns a registry for o.Host.
@@ -94,6 +106,9 @@ func New(o Options) *Registry {
 	logf := o.Logf
 	if logf == nil {
 		logf = func(string, ...any) {}
+	}
+	if o.ClaudeConfigDir == "" {
+		o.ClaudeConfigDir = ClaudeConfigDir(os.Environ())
 	}
 	return &Registry{
 		o: o, host: o.Host, logf: logf,
@@ -231,16 +246,19 @@ type AttachInfo struct {
 	BackendSocket string `json:"backend_socket,omitempty"`
 }
 
-// Members lists the registered panes that are open, in %N order.
+// Members lists the registered panes that are open, in %N order. A
+// teammate's team name, and its name and colour when its command line
+// did not say, come from Claude Code's config.json of the team, in the
+// config directory of its lead's environment.
 func (r *Registry) Members() []Member {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	ns := make([]int, 0, len(r.panes))
 	for n := range r.panes {
 		ns = append(ns, n)
 	}
 	sort.Ints(ns)
 	out := make([]Member, 0, len(ns))
+	paths := make([]string, 0, len(ns)) // config.json of each member's team
 	for _, n := range ns {
 		p, info, ok := r.liveLocked(n)
 		if !ok {
@@ -250,10 +268,38 @@ func (r *Registry) Members() []Member {
 			Pane: paneID(n), SurfaceID: p.surface, Window: "@" + strconv.Itoa(r.windowLocked(info.Workspace)),
 			Name: p.title, Team: p.team, Agent: p.agent, Color: p.color, Role: p.role, Teammate: p.owned,
 		}
+		dir := r.o.ClaudeConfigDir
 		if l, ok := r.panes[p.lead]; ok && p.lead >= 0 {
 			m.LeadSurfaceID = l.surface
+			if d := ClaudeConfigDir(l.env); d != "" {
+				dir = d
+			}
 		}
 		out = append(out, m)
+		paths = append(paths, TeamConfigPath(dir, m.Team))
+	}
+	r.mu.Unlock()
+	for i := range out {
+		m := &out[i]
+		if m.Team == "" {
+			continue
+		}
+		m.TeamName = m.Team
+		cfg := r.configs.get(paths[i], r.logf)
+		if cfg == nil {
+			continue
+		}
+		if cfg.Name != "" {
+			m.TeamName = cfg.Name
+		}
+		if c := cfg.member(m.Pane, m.Agent); c != nil {
+			if m.Agent == "" {
+				m.Agent = c.Name
+			}
+			if m.Color == "" {
+				m.Color = c.Color
+			}
+		}
 	}
 	return out
 }

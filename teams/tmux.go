@@ -450,6 +450,13 @@ func (r *Registry) splitWindow(c *call) error {
 			r.logf("teams: size of %s: %v", paneID(n), err)
 		}
 	}
+	// Without -d the new pane becomes its window's active pane, as in
+	// tmux; Claude Code passes -d, so its lead keeps the focus.
+	if !c.cmd.has('d') {
+		if err := r.host.Focus(sid); err != nil {
+			r.logf("teams: focus %s: %v", paneID(n), err)
+		}
+	}
 	if c.cmd.has('P') {
 		format := c.cmd.value('F')
 		if format == "" {
@@ -708,8 +715,19 @@ func (r *Registry) selectPane(c *call) error {
 		if err := r.host.Rename(t.p.surface, title); err != nil {
 			return fmt.Errorf("select-pane: %v", err)
 		}
+		return nil // as in tmux, -T only sets the title
 	}
-	return nil // -P styles and focus changes are not applied
+	// select-pane [-t pane] makes the pane active; -P/-g (styles) and the
+	// directional and marking forms are accepted and not applied.
+	for f := range c.cmd.flags {
+		if f != 't' {
+			return nil
+		}
+	}
+	if err := r.host.Focus(t.p.surface); err != nil {
+		return fmt.Errorf("select-pane: %v", err)
+	}
+	return nil
 }
 
 // optionValue is show-options' answer for an option; ok is false for

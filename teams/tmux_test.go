@@ -336,3 +336,31 @@ func FuzzParseCommand(f *testing.F) {
 		expand(strings.Join(argv, " "), func(string) string { return "v" })
 	})
 }
+
+// TestSplitFocus: split-window without -d makes the new pane its window's
+// active (focused) one, as tmux does; with -d the focus stays.
+// select-pane -t focuses; select-pane -T only names.
+func TestSplitFocus(t *testing.T) {
+	r, h, lead := newTestRegistry(t)
+	run(t, r, []step{{[]string{"split-window", "-d", "-h", "-P", "-F", "#{pane_id}", "--", "cat"}, "%1\n", 0}})
+	if got := h.focused(lead); got != lead {
+		t.Errorf("after split-window -d the focus is on %d, want the lead %d", got, lead)
+	}
+	run(t, r, []step{{[]string{"split-window", "-v", "-t", "%1", "-P", "-F", "#{pane_id}", "--", "cat"}, "%2\n", 0}})
+	second := r.panes[2].surface
+	if got := h.focused(lead); got != second {
+		t.Errorf("after split-window without -d the focus is on %d, want the new pane %d", got, second)
+	}
+	run(t, r, []step{{[]string{"select-pane", "-t", "%1", "-T", "alpha"}, "", 0}})
+	if got := h.focused(lead); got != second {
+		t.Errorf("select-pane -T moved the focus to %d", got)
+	}
+	run(t, r, []step{{[]string{"select-pane", "-t", "%0"}, "", 0}})
+	if got := h.focused(lead); got != lead {
+		t.Errorf("after select-pane -t %%0 the focus is on %d, want the lead %d", got, lead)
+	}
+	run(t, r, []step{{[]string{"select-pane", "-t", "%2", "-P", "bg=red"}, "", 0}})
+	if got := h.focused(lead); got != lead {
+		t.Errorf("select-pane -P moved the focus to %d", got)
+	}
+}

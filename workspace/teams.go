@@ -195,3 +195,23 @@ func (m *Manager) Replace(id uint64, spec PaneSpec) (SurfaceInfo, error) {
 		bus.LayoutChanged{WorkspaceID: ws.id})
 	return info, nil
 }
+
+// FocusInWorkspace makes the surface the focused pane of its workspace
+// without changing the active workspace (tmux's active pane of a window:
+// split-window without -d, select-pane -t). It publishes FocusChanged when
+// the focus moved. The error wraps ErrNotFound for an unknown surface.
+func (m *Manager) FocusInWorkspace(id uint64) error {
+	s, err := m.lockSurface(id)
+	if err != nil {
+		return err
+	}
+	if s.ws == nil || s.leaf == nil || s.ws.focus == s {
+		m.mu.Unlock()
+		return nil
+	}
+	s.ws.focus = s
+	ev := bus.FocusChanged{SurfaceID: s.id, WorkspaceID: s.ws.id}
+	m.mu.Unlock()
+	m.publish(ev)
+	return nil
+}

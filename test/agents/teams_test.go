@@ -29,83 +29,85 @@ func (e *env) panes() []teamPane {
 	return ls.Surfaces
 }
 
+// teamLead is the lead's prompt in the team runs.
+const teamLead = "SPAWN_TEAM please"
+
+// claudeTeamSetup is the ~/.claude.json of a team run: onboarding done,
+// the project trusted, the fake key approved.
+func claudeTeamSetup(write func(rel, content string), project string) {
+	write(".claude.json", `{"hasCompletedOnboarding":true,"projects":{"`+project+`":{"hasTrustDialogAccepted":true}},`+
+		`"customApiKeyResponses":{"approved":["`+claudeKey[len(claudeKey)-20:]+`"],"rejected":[]}}`+"\n")
+}
+
 // TestClaudeAgentTeam runs a real Claude Code lead with agent teams on:
-// its model spawns a teammate named alpha, which opens as a pane named
-// alpha in the lead's workspace (through the launch shim's tmux mode),
-// runs a real teammate that asks the model and is answered, the lead
-// hears back, and the teammate's pane closes when the lead exits.
+// its model spawns teammates named alpha and beta, which open as panes
+// named after them in the lead's workspace (through the launch shim's
+// tmux mode), each runs a real teammate that asks the model and is
+// answered, the lead hears back from both, and the teammates' panes close
+// when the lead exits.
 func TestClaudeAgentTeam(t *testing.T) {
 	t.Parallel()
-	const (
-		lead   = "SPAWN_TEAM please"
-		prompt = "Say hello to the lead."
-		answer = "hello from the team"
-	)
-	script := []fakemodel.Turn{{Text: "Spawning a teammate.", Calls: []fakemodel.Call{{Name: "Agent", Args: map[string]any{
-		"name": "alpha", "description": "say hello", "prompt": prompt, "subagent_type": "general-purpose"}}}}}
-	for range 40 {
-		script = append(script, fakemodel.Turn{Text: answer})
-	}
+	prove(t, "claude", "teams", "yes")
+	const answer = "hello from the team"
+	names := []string{"alpha", "beta"}
+	script, prompts := fakemodel.TeamScript(answer, names...)
 	model := fakemodel.Start(t, script...)
 	e := newEnv(t, model, options{
 		profile: claudeProfile(model) + "export CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1\n",
-		setup: func(e *env) {
-			e.write(".claude.json", `{"hasCompletedOnboarding":true,"projects":{"`+e.project+`":{"hasTrustDialogAccepted":true}},`+
-				`"customApiKeyResponses":{"approved":["`+claudeKey[len(claudeKey)-20:]+`"],"rejected":[]}}`+"\n")
-		},
+		setup:   func(e *env) { claudeTeamSetup(e.write, e.project) },
 	})
 	e.typeLine("claude --permission-mode acceptEdits")
 	e.waitFor("the Claude Code prompt", func() bool {
 		out, _ := e.cli("read", "1")
 		return strings.Contains(out, "accept edits on")
 	})
-	e.typeLine(lead)
+	e.typeLine(teamLead)
 
-	var mate teamPane
-	e.waitFor("a pane named alpha in the lead's workspace", func() bool {
+	mates := map[string]teamPane{}
+	e.waitFor("panes named alpha and beta in the lead's workspace", func() bool {
 		for _, p := range e.panes() {
-			if p.Name == "alpha" && p.Teammate == "alpha" {
-				mate = p
-				return true
+			// Named first (select-pane -T), in its team once respawned.
+			if p.Teammate != "" && p.Name == p.Teammate && p.Team != "" {
+				mates[p.Name] = p
 			}
 		}
-		return false
+		return len(mates) == len(names)
 	})
-	if mate.Workspace != 0 || mate.ID == 1 {
-		t.Fatalf("teammate pane = %+v, want a new pane in workspace 0", mate)
+	for _, n := range names {
+		if m := mates[n]; m.Workspace != 0 || m.ID == 1 || m.Team == "" {
+			t.Fatalf("teammate pane %s = %+v, want a new pane in workspace 0 in a team", n, m)
+		}
 	}
-	// The teammate's own request: its prompt without the lead's.
-	mateAsked := func(r fakemodel.Request) bool {
-		b := string(r.Body)
-		return r.Turn > 0 && strings.Contains(b, prompt) && !strings.Contains(b, lead)
+	if mates["alpha"].ID == mates["beta"].ID || mates["alpha"].Team != mates["beta"].Team {
+		t.Fatalf("teammates = %+v, want two panes in one team", mates)
 	}
-	e.waitFor("the teammate's model request", func() bool {
-		for _, r := range model.Requests() {
-			if mateAsked(r) {
-				return true
+	for _, n := range names {
+		// The teammate's own request: its prompt without the lead's.
+		e.waitFor(n+"'s model request", func() bool {
+			for _, r := range model.Requests() {
+				b := string(r.Body)
+				if r.Turn > 0 && strings.Contains(b, prompts[n]) && !strings.Contains(b, teamLead) {
+					return true
+				}
 			}
-		}
-		return false
-	})
-	// The lead hears back: a later lead request carries alpha's message
-	// with the teammate's result.
-	e.waitFor("the lead's request with the teammate's result", func() bool {
-		seen := false
-		for _, r := range model.Requests() {
-			switch {
-			case mateAsked(r):
-				seen = true
-			case seen && r.Turn > 0 && strings.Contains(string(r.Body), lead) && hasTeammateResult(r.Body, "alpha", answer):
-				return true
+			return false
+		})
+		// The lead hears back: a lead request carries the teammate's
+		// message with its result.
+		e.waitFor("the lead's request with "+n+"'s result", func() bool {
+			for _, r := range model.Requests() {
+				if r.Turn > 0 && strings.Contains(string(r.Body), teamLead) && fakemodel.TeammateResult(r.Body, n, answer) {
+					return true
+				}
 			}
-		}
-		return false
-	})
+			return false
+		})
+	}
 
 	e.typeLine("/exit")
-	e.waitFor("the teammate's pane closing", func() bool {
+	e.waitFor("the teammates' panes closing", func() bool {
 		for _, p := range e.panes() {
-			if p.ID == mate.ID {
+			if p.ID == mates["alpha"].ID || p.ID == mates["beta"].ID {
 				// With a teammate running, Claude Code may ask first;
 				// its first, selected choice exits and stops the team.
 				if out, _ := e.cli("read", "1"); strings.Contains(out, "Exit and stop") {
@@ -117,36 +119,4 @@ func TestClaudeAgentTeam(t *testing.T) {
 		}
 		return true
 	})
-}
-
-// hasTeammateResult reports whether an Anthropic request body holds a
-// user text with Claude Code's message from teammate name carrying result.
-func hasTeammateResult(body []byte, name, result string) bool {
-	var b struct {
-		Messages []struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
-		} `json:"messages"`
-	}
-	if json.Unmarshal(body, &b) != nil {
-		return false
-	}
-	for _, m := range b.Messages {
-		if m.Role != "user" {
-			continue
-		}
-		var parts []struct{ Text string }
-		var text string
-		if json.Unmarshal(m.Content, &text) == nil {
-			parts = append(parts, struct{ Text string }{text})
-		} else if json.Unmarshal(m.Content, &parts) != nil {
-			continue
-		}
-		for _, p := range parts {
-			if strings.Contains(p.Text, `<teammate-message teammate_id="`+name+`"`) && strings.Contains(p.Text, `"result":"`+result+`"`) {
-				return true
-			}
-		}
-	}
-	return false
 }

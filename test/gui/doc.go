@@ -22,6 +22,11 @@
 // test/internal/fakemodel, with the launch shim and hook program built
 // from this tree; it fails, never skips, when the CLI cannot be had.
 //
+// TestClaudeTeamInApp also runs the real Claude Code that scripts/agents.sh
+// pins (installed by `make test` before this step; the test installs it
+// when missing and fails when it cannot), against the scripted model of
+// test/internal/fakemodel, with the launch shim built for it.
+//
 // BenchmarkGUI (make bench, scripts/bench.sh) measures rendering in its
 // own larger Xvfb: frame rate and frame cost while a 200x50 pane shows 30
 // MB of coloured output, that throughput against `paneflow serve`, idle
