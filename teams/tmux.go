@@ -256,12 +256,12 @@ func (r *Registry) varsLocked(c *call, t target) func(string) string {
 			return "xterm-256color"
 		case "version":
 			return strings.TrimPrefix(Version, "tmux ")
-		case "mouse", "focus-events", "status", "allow-passthrough", "remain-on-exit":
+		case "mouse", "status", "allow-passthrough", "remain-on-exit":
 			if name == "remain-on-exit" && t.p != nil {
 				return t.p.remain
 			}
 			return "off"
-		case "extended-keys":
+		case "extended-keys", "focus-events":
 			return "on"
 		}
 		if t.p == nil {
@@ -734,9 +734,14 @@ func (r *Registry) selectPane(c *call) error {
 // options Paneflow does not know.
 func optionValue(name string, p *pane) (string, bool) {
 	switch name {
-	case "mouse", "focus-events", "allow-passthrough", "status":
+	case "mouse", "allow-passthrough", "status":
 		return "off", true
-	case "extended-keys":
+	// focus-events is on: the desktop app reports focus in and out to a
+	// pane's program that asks for them (DECSET 1004), as tmux does with
+	// the option set. "off" made Claude Code print, in every teammate
+	// pane, a tip to add `set -g focus-events on` to ~/.tmux.conf, which
+	// a Paneflow user cannot act on.
+	case "extended-keys", "focus-events":
 		return "on", true
 	case "escape-time":
 		return "0", true

@@ -66,12 +66,12 @@ const respawnCmd = `cd /proj && env CLAUDECODE=1 CLAUDE_CODE_EXPERIMENTAL_AGENT_
 func TestReplayCurrentProtocol(t *testing.T) {
 	r, h, lead := newTestRegistry(t)
 	run(t, r, []step{
-		{[]string{"show", "-gv", "focus-events"}, "off\n", 0},
+		{[]string{"show", "-gv", "focus-events"}, "on\n", 0},
 		{[]string{"show", "-Av", "mouse"}, "off\n", 0},
 		{[]string{"show-options", "-gv", "extended-keys"}, "on\n", 0},
 		{[]string{"display-message", "-p", "-t", "%0", "#{session_name}:#{window_id}.#{pane_id}"}, "paneflow:@0.%0\n", 0},
 		{[]string{"display-message", "-p", "-t", "%0", "#{client_termtype}\t#{allow-passthrough}\t#{focus-events}\t#{pane_top}\t#{pane_left}\t#{status}\t#{status-position}\t#{window_bigger}"},
-			"xterm-256color\toff\toff\t0\t0\toff\t\t\n", 0},
+			"xterm-256color\toff\ton\t0\t0\toff\t\t\n", 0},
 		{sock("display-message", "-t", "%0", "-p", "#{window_id}"), "@0\n", 0},
 		{sock("list-panes", "-t", "@0", "-F", "#{pane_id}"), "%0\n", 0},
 		{sock("split-window", "-d", "-t", "%0", "-h", "-l", "70%", "-P", "-F", "#{pane_id}", "--", "cat"), "%1\n", 0},
