@@ -10,37 +10,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/paneflow-go/paneflow/test/internal/fakemodel"
 )
-
-// realAgent returns the path of the pinned real agent CLI tool ("claude",
-// …), installing it first when it is missing (scripts/agents.sh, which
-// `make test` runs before this step; a second run downloads nothing). A
-// CLI that cannot be installed fails the test, with the installer's
-// output.
-func realAgent(t *testing.T, tool string) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	script := filepath.Join(filepath.Dir(file), "..", "..", "scripts", "agents.sh")
-	cmd := exec.Command("bash", script, "bin", tool)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("the real %s is needed and could not be installed: bash %s bin %s: %v\n%s", tool, script, tool, err, stderr.String())
-	}
-	bin := strings.TrimSpace(string(out))
-	if fi, err := os.Stat(bin); err != nil || fi.IsDir() {
-		t.Fatalf("agents.sh bin %s printed %q: %v", tool, bin, err)
-	}
-	return bin
-}
 
 // launchShimEnv builds paneflow-shim and paneflow-ai-hook (the agent
 // launch shim and its hook client, which the desktop app installs for its
@@ -86,28 +61,6 @@ func (a *app) teamRows() []teamRow {
 	return l.Surfaces
 }
 
-// waitAgent polls cond like eventually, with the longer bound a real
-// agent needs.
-func (a *app) waitAgent(what string, cond func() (bool, string)) {
-	a.t.Helper()
-	deadline := time.Now().Add(agentTimeout)
-	for {
-		ok, state := cond()
-		if ok {
-			return
-		}
-		select {
-		case <-a.proc.Exited():
-			a.t.Fatalf("the app exited (%v) while waiting for %s", a.proc.Err(), what)
-		default:
-		}
-		if time.Now().After(deadline) {
-			a.t.Fatalf("gave up after %v waiting for %s; last state:\n%s", agentTimeout, what, state)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-}
-
 // TestClaudeTeamInApp runs a real Claude Code lead with agent teams on in
 // a pane of the desktop app, against the scripted model: the lead spawns
 // teammates alpha and beta, which open as panes named after them in the
@@ -118,7 +71,7 @@ func (a *app) waitAgent(what string, cond func() (bool, string)) {
 // sidebar is kept as a screenshot (…-team-sidebar.png).
 func TestClaudeTeamInApp(t *testing.T) {
 	x := display(t)
-	claude := realAgent(t, "claude")
+	claude := agentBin(t, "claude")
 	const (
 		answer = "hello from the team"
 		lead   = "SPAWN_TEAM please"
@@ -159,7 +112,7 @@ func TestClaudeTeamInApp(t *testing.T) {
 
 	// As a user's profile would: the real claude on PATH after the shim.
 	a.mustCLI(nil, "send", leadSel, `export PATH="$PATH:`+filepath.Dir(claude)+`"; cd `+project+" && claude --permission-mode acceptEdits", "--submit")
-	a.waitAgent("the Claude Code prompt", func() (bool, string) {
+	a.within(agentTimeout, "the Claude Code prompt", func() (bool, string) {
 		out := a.readRaw(leadSel)
 		return strings.Contains(out, "accept edits on"), out
 	})
@@ -170,7 +123,7 @@ func TestClaudeTeamInApp(t *testing.T) {
 	a.mustCLI(nil, "send", leadSel, lead, "--submit")
 	mates := map[string]teamRow{}
 	var leadRow teamRow
-	a.waitAgent("panes named alpha and beta in the lead's team", func() (bool, string) {
+	a.within(agentTimeout, "panes named alpha and beta in the lead's team", func() (bool, string) {
 		rows := a.teamRows()
 		for _, r := range rows {
 			switch {
@@ -194,7 +147,7 @@ func TestClaudeTeamInApp(t *testing.T) {
 		t.Errorf("workspace.current = index %d, %d panes, focus on %d; want 0, 3, the lead %d", c.Index, c.Panes, c.focused(), leadID)
 	}
 	for _, n := range names {
-		a.waitAgent(n+"'s model request and the lead hearing back", func() (bool, string) {
+		a.within(agentTimeout, n+"'s model request and the lead hearing back", func() (bool, string) {
 			asked, heard := false, false
 			for _, r := range model.Requests() {
 				b := string(r.Body)
@@ -257,7 +210,7 @@ func TestClaudeTeamInApp(t *testing.T) {
 		t.Fatalf("teammates listed: %q", order)
 	}
 	rows := map[string]box{}
-	a.waitAgent("the teammates' coloured names in the sidebar", func() (bool, string) {
+	a.within(agentTimeout, "the teammates' coloured names in the sidebar", func() (bool, string) {
 		img := a.stable("team", side)
 		var state []string
 		ok := true
@@ -281,7 +234,7 @@ func TestClaudeTeamInApp(t *testing.T) {
 	a.saveSidebar("team-sidebar", side)
 
 	a.mustCLI(nil, "send", leadSel, "/exit", "--submit")
-	a.waitAgent("the teammates' panes closing", func() (bool, string) {
+	a.within(agentTimeout, "the teammates' panes closing", func() (bool, string) {
 		rows := a.teamRows()
 		for _, r := range rows {
 			if r.ID == mates["alpha"].ID || r.ID == mates["beta"].ID {
