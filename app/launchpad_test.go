@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/paneflow-go/paneflow/flow"
@@ -192,7 +191,7 @@ agent = "no-such-agent"
 			t.Fatal("Launch is disabled for a good spec")
 		}
 	})
-	test.Tap(lp.launch)
+	press(t, h, lp.launch)
 	var ws workspace.WorkspaceInfo
 	h.waitFor("the demo workspace", func() bool {
 		for _, w := range h.s.m.Workspaces() {
@@ -290,7 +289,7 @@ pane = { command = "echo after" }
 			t.Fatalf("flow plan:\n%s", lp.grid.Text())
 		}
 	})
-	test.Tap(lp.launch)
+	press(t, h, lp.launch)
 	h.waitFor("build READY, wait RUNNING", func() bool {
 		run := h.s.launch.run
 		return run != nil && run.status["build"] == flow.StatusReady && run.status["wait"] == flow.StatusRunning
@@ -304,7 +303,7 @@ pane = { command = "echo after" }
 		}
 	})
 	// A second flow is refused while one runs.
-	test.Tap(lp.launch)
+	press(t, h, lp.launch)
 	h.s.guard(func() {
 		if !strings.Contains(lp.status.Text, "a flow is running") {
 			t.Fatalf("status %q", lp.status.Text)
@@ -325,7 +324,7 @@ pane = { command = "echo after" }
 		return n
 	}
 	h.waitFor("two flow panes", func() bool { return panes() == 2 })
-	test.Tap(lp.stop)
+	press(t, h, lp.stop)
 	h.waitFor("the flow stopped", func() bool { run := h.s.launch.run; return run.done })
 	h.s.guard(func() {
 		run := h.s.launch.run
@@ -379,7 +378,7 @@ func TestQuickLaunch(t *testing.T) {
 
 	// A branch git cannot make: main is checked out in the repository.
 	typeInto(q.branch, "main")
-	test.Tap(q.launch)
+	press(t, h, q.launch)
 	h.waitFor("the refusal", func() bool { return !q.busy && q.status.Importance == widget.DangerImportance })
 	h.s.guard(func() {
 		if !strings.Contains(q.status.Text, "already checked out") || len(h.s.m.Surfaces()) != before {
@@ -390,7 +389,7 @@ func TestQuickLaunch(t *testing.T) {
 	// git refuses feat/login (the repository has a branch feat): its
 	// message as git printed it, and no pane.
 	h.s.guard(func() { q.branch.SetText("feat/login") })
-	test.Tap(q.launch)
+	press(t, h, q.launch)
 	h.waitFor("git's refusal", func() bool { return !q.busy && strings.Contains(q.status.Text, "feat/login") })
 	h.s.guard(func() {
 		if !strings.Contains(q.status.Text, "fatal: cannot lock ref 'refs/heads/feat/login'") || len(h.s.m.Surfaces()) != before {
@@ -466,7 +465,7 @@ func TestAgentLaunchersAndTemplate(t *testing.T) {
 	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
 	h.waitFor("the launcher buttons", func() bool { return len(h.s.side.launchers.Objects) == 1 })
 	before := len(h.s.m.Surfaces())
-	test.Tap(h.s.side.launchers.Objects[0].(*widget.Button))
+	press(t, h, h.s.side.launchers.Objects[0].(*widget.Button))
 	var id uint64
 	h.waitFor("the agent's pane", func() bool {
 		ss := h.s.m.Surfaces()
@@ -526,4 +525,20 @@ func TestAgentLaunchersAndTemplate(t *testing.T) {
 	if b, _ := os.ReadFile(p); string(b) != "# mine\n" {
 		t.Fatalf("clobbered: %q", b)
 	}
+}
+
+// press taps b as a user would, without test.Tap: test.Tap first walks
+// the whole canvas to find b's position, and with Fyne's test driver
+// (fyne.Do runs on the caller's goroutine) the event reader may be
+// rebuilding that canvas at the same moment (a new flow pane), a data race
+// the race detector caught. press checks under the shell's lock that b can
+// be tapped, then runs its action, which takes the lock itself.
+func press(t *testing.T, h *harness, b *widget.Button) {
+	t.Helper()
+	ok, name := false, ""
+	h.s.guard(func() { ok, name = b.Visible() && !b.Disabled() && b.OnTapped != nil, b.Text })
+	if !ok {
+		t.Fatalf("button %q cannot be tapped (hidden or disabled)", name)
+	}
+	b.OnTapped()
 }
