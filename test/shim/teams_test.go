@@ -70,7 +70,7 @@ func TestClaudeTeamThroughShim(t *testing.T) {
 			t.Errorf("the lead saw:\n%s\nwant %q in it", lead, want)
 		}
 	}
-	if got := e.read("focus"); got != "off\n" {
+	if got := e.read("focus"); got != "on\n" {
 		t.Errorf("show -gv focus-events = %q", got)
 	}
 	if got := e.read("panes1"); got != "%0\n" {
