@@ -29,8 +29,9 @@ var (
 // (action "create") or that the registry says Paneflow created are ever
 // removed; a dirty one is kept and reported through the host's Logf. At
 // Init it prunes, in the background, the orphans an earlier run left.
-// It registers no methods: the api hands it worktrees as its
-// [api.WorktreeOwner].
+// The api hands it worktrees as its [api.WorktreeOwner]; its own methods,
+// worktree.create and worktree.rollback (upmake.go), let a client that runs
+// no git (the MCP bridge's spawn_agent) have one made here.
 //
 // The core starts it after the "workspace" subsystem, so it shuts down
 // first: quitting, which closes every pane, tears nothing down; the
@@ -57,6 +58,7 @@ type worktreeOwner struct {
 	state     error                     // what Ready reports
 	bySurface map[uint64]string         // surface → worktree path
 	byPath    map[string]*ownedWorktree // worktree path → its panes
+	made      map[string]worktree.Plan  // created by worktree.create, no pane adopted yet
 }
 
 // ownedWorktree is one adopted worktree and the panes in it.
@@ -93,7 +95,7 @@ func newWorktreeOwner(regPath string, exists func(uint64) bool) *worktreeOwner {
 			return err
 		},
 		logf:      func(string, ...any) {},
-		bySurface: map[uint64]string{}, byPath: map[string]*ownedWorktree{},
+		bySurface: map[uint64]string{}, byPath: map[string]*ownedWorktree{}, made: map[string]worktree.Plan{},
 	}
 	o.ctx, o.cancel = context.WithCancel(context.Background())
 	return o
@@ -102,8 +104,9 @@ func newWorktreeOwner(regPath string, exists func(uint64) bool) *worktreeOwner {
 // Name is the subsystem's name, "worktree".
 func (*worktreeOwner) Name() string { return "worktree" }
 
-// Namespaces is empty: the owner registers no socket methods.
-func (*worktreeOwner) Namespaces() []string { return nil }
+// Namespaces is "worktree": worktree.create and worktree.rollback
+// (core/upmake.go), for clients that run no git themselves.
+func (*worktreeOwner) Namespaces() []string { return []string{"worktree"} }
 
 // Init checks that git runs here (else it skips), then follows pane
 // closes on the host's bus and starts pruning the orphans an earlier run
@@ -121,6 +124,7 @@ func (o *worktreeOwner) Init(h *subsystem.Host) error {
 		o.reg = worktree.OpenRegistry(o.regPath)
 		o.reg.Leftovers = shim.ProjectLeftover
 	}
+	o.register(h.Methods)
 	o.sub = h.Bus.Subscribe("core.worktrees", bus.MatchTypes(bus.TypeSurfaceClosed), 0)
 	o.wg.Go(o.loop)
 	if o.reg != nil {
@@ -189,6 +193,7 @@ func (o *worktreeOwner) Adopt(surfaceID uint64, w api.ManagedWorktree) {
 	}
 	ow.panes[surfaceID] = true
 	o.bySurface[surfaceID] = w.Path
+	delete(o.made, w.Path) // a pane has it now: no more rollback
 	o.mu.Unlock()
 	if !o.exists(surfaceID) { // closed before we were told of it
 		o.closed(surfaceID)

@@ -20,7 +20,9 @@
 //
 // With [Options.Orchestrate] and Paneflow's scripting gate open, five more
 // tools drive other panes: spawn_agent (surface.split with the agent's
-// command and its task as the pane's first prompt), send_to_agent
+// command and its task as the pane's first prompt; with worktree, in a
+// git worktree that Paneflow makes with worktree.create and tears down
+// with the pane), send_to_agent
 // (surface.send_text, submitted), read_from_agent (the tail, or what came
 // since the previous read, optionally after waiting for a pattern),
 // wait_for_idle (the conductor's state leaving "thinking", or quiet output

@@ -148,6 +148,7 @@ var fuzzSeeds = []string{
 	`{"target":"a","pattern":"p","max_matches":9}`, `{"target":1.5}`, `{"target":-0}`,
 	`{"target":"a","pattern":"x","idle_seconds":0.1,"timeout_seconds":5}`, `{"target":1e999}`,
 	`{"target":"a","lines":-1e308,"offset":1e308}`, `{"target":null,"pattern":null}`,
+	`{"command":"true","worktree":"feat/x","cwd":"/r"}`, `{"worktree":7}`, `{"worktree":null}`, `{"worktree":"\u0000"}`,
 }
 
 // FuzzDecodeArgs checks every tool's argument decoder on arbitrary input:
@@ -182,6 +183,27 @@ func FuzzDecodeArgs(f *testing.F) {
 			t.Fatal("target: empty name accepted")
 		}
 		decodeNone(raw)
+		// spawn_agent's string arguments (worktree among them): a string
+		// comes back as it is, anything else but null is an error.
+		if a, err := decodeArgs(raw); err == nil {
+			for _, k := range []string{"agent", "command", "cwd", "task", "name", "worktree"} {
+				v, err := a.strArg(k)
+				switch raw := a[k].(type) {
+				case string:
+					if err != nil || v != raw {
+						t.Fatalf("%s: %q %v from %q", k, v, err, raw)
+					}
+				case nil:
+					if err != nil || v != "" {
+						t.Fatalf("%s absent or null: %q %v", k, v, err)
+					}
+				default:
+					if err == nil {
+						t.Fatalf("%s: %T accepted", k, raw)
+					}
+				}
+			}
+		}
 	})
 }
 

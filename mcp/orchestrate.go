@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -57,7 +59,9 @@ func (b *Bridge) addOrchestration() {
 		Description: "Start a coding agent (agent: claude, codex, gemini, opencode) or any command in a new Paneflow pane, " +
 			"optionally in cwd, named name, with task typed in as its first prompt once it is ready. Returns the new pane's surface_id and name. " +
 			"With depends_on (pane names or ids) it first waits for those panes' artifacts (their agents' final answers) and replaces {{<name>.output}} in task with them. " +
-			"A command that is not a known agent is told in its task where to write its answer. The new pane's artifact is deleted with the pane unless keep_artifact is true.",
+			"A command that is not a known agent is told in its task where to write its answer. The new pane's artifact is deleted with the pane unless keep_artifact is true. " +
+			"With worktree (a branch name) the pane runs in a git worktree of cwd's repository (default: your own working directory), <repo>.worktrees/<branch>, created (with the branch, off HEAD, when it does not exist) or reused as `paneflow up` does; " +
+			"a worktree created for it is removed when the pane closes if it is clean.",
 		InputSchema: object(map[string]any{
 			"agent":           map[string]any{"type": "string", "description": "claude, codex, gemini or opencode"},
 			"command":         map[string]any{"type": "string", "description": "A shell command line to run instead of a known agent."},
@@ -67,6 +71,7 @@ func (b *Bridge) addOrchestration() {
 			"depends_on":      map[string]any{"type": "array", "items": targetSchema, "description": "Panes whose artifacts must exist first."},
 			"keep_artifact":   map[string]any{"type": "boolean", "description": "Keep the pane's artifact after the pane closes."},
 			"timeout_seconds": map[string]any{"type": "number", "exclusiveMinimum": 0, "description": "How long to wait for depends_on (default 3600)."},
+			"worktree":        map[string]any{"type": "string", "description": "A branch: run the pane in a git worktree of cwd's repository for it."},
 		}),
 		Annotations: writes,
 	}, wrap(b.spawnAgent))
@@ -194,10 +199,25 @@ func (b *Bridge) spawnAgent(ctx context.Context, req *sdk.CallToolRequest) (stri
 	if task != "" && known {
 		p["prompt"] = task
 	}
+	branch, err := get("worktree")
+	if err != nil {
+		return "", err
+	}
+	var wt *madeWorktree
+	if branch != "" {
+		if wt, err = b.makeWorktree(ctx, p, branch); err != nil {
+			return "", err
+		}
+	}
 	var r struct {
 		SurfaceID uint64 `json:"surface_id"`
 	}
 	if err := b.call(ctx, nil, "surface.split", p, &r); err != nil {
+		if wt != nil && wt.Action == "create" {
+			if rerr := b.call(context.WithoutCancel(ctx), b.longClient(worktreeCallWait), "worktree.rollback", map[string]any{"path": wt.Path}, nil); rerr != nil {
+				return "", fmt.Errorf("%v (and removing the worktree %s failed: %v)", err, wt.Path, rerr)
+			}
+		}
 		return "", err
 	}
 	var art artifactInfo
@@ -235,6 +255,9 @@ func (b *Bridge) spawnAgent(ctx context.Context, req *sdk.CallToolRequest) (stri
 	res := map[string]any{"surface_id": r.SurfaceID, "name": name, "command": command, "keep_artifact": keep}
 	if art.Path != "" {
 		res["artifact_path"] = art.Path
+	}
+	if wt != nil {
+		res["worktree"] = map[string]any{"path": wt.Path, "branch": wt.Branch, "repo_root": wt.RepoRoot, "action": wt.Action, "new_branch": wt.NewBranch}
 	}
 	out, _ := json.Marshal(res)
 	return string(out), nil
@@ -485,4 +508,55 @@ func (b *Bridge) killAgent(ctx context.Context, req *sdk.CallToolRequest) (strin
 		return "", fmt.Errorf("refusing to kill surface %d: it is the pane you run in", id)
 	}
 	return b.callPretty(ctx, "surface.close", map[string]any{"surface_id": id})
+}
+
+// worktreeCallWait bounds worktree.create and worktree.rollback: git's own
+// limits in package worktree (2 min for `worktree add`) plus its queries.
+const worktreeCallWait = 3 * time.Minute
+
+// madeWorktree is worktree.create's result.
+type madeWorktree struct {
+	Path      string `json:"path"`
+	RepoRoot  string `json:"repo_root"`
+	Branch    string `json:"branch"`
+	Action    string `json:"action"`
+	Teardown  string `json:"teardown"`
+	NewBranch bool   `json:"new_branch"`
+}
+
+// longClient is a socket client for one call that may take up to d.
+func (b *Bridge) longClient(d time.Duration) *ipc.Client {
+	return &ipc.Client{Path: b.o.SocketPath, Timeout: d + waitCallMargin}
+}
+
+// makeWorktree has Paneflow plan and create (or reuse) branch's worktree
+// of the repository holding p's cwd (the bridge's own working directory,
+// i.e. the calling agent's, when none was given), then points p (a
+// surface.split's params) at it: cwd the worktree, managed_worktree so
+// that Paneflow tears it down with the pane. The git work runs in the
+// server (worktree.create): the bridge links no git code. Its error is
+// Paneflow's message as is (git's own words included).
+func (b *Bridge) makeWorktree(ctx context.Context, p map[string]any, branch string) (*madeWorktree, error) {
+	cwd, _ := p["cwd"].(string)
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("worktree: no cwd given and the working directory is unknown: %v", err)
+		}
+		cwd = wd
+	}
+	if !filepath.IsAbs(cwd) {
+		return nil, fmt.Errorf("'cwd' must be an absolute path, got %q", cwd)
+	}
+	var w madeWorktree
+	if err := b.call(ctx, b.longClient(worktreeCallWait), "worktree.create", map[string]any{"cwd": cwd, "branch": branch}, &w); err != nil {
+		var e *ipc.Error
+		if errors.As(err, &e) && e.Code != ipc.CodeMethodNotFound {
+			return nil, errors.New(e.Message)
+		}
+		return nil, err
+	}
+	p["cwd"] = w.Path
+	p["managed_worktree"] = map[string]any{"path": w.Path, "repo_root": w.RepoRoot, "branch": w.Branch, "teardown": "auto", "action": w.Action}
+	return &w, nil
 }

@@ -215,6 +215,13 @@ func connect(t testing.TB, env []string, sock, version string) *session {
 // connectArgs is connect with arguments for paneflow-mcp.
 func connectArgs(t testing.TB, env []string, sock, version string, args ...string) *session {
 	t.Helper()
+	return connectDir(t, "", env, sock, version, args...)
+}
+
+// connectDir is connectArgs with paneflow-mcp started in dir ("" = the
+// test's own directory), as an agent starts it in its own.
+func connectDir(t testing.TB, dir string, env []string, sock, version string, args ...string) *session {
+	t.Helper()
 	ev := &events{updated: make(chan string, 1024), listed: make(chan struct{}, 1024), progress: make(chan *sdk.ProgressNotificationParams, 1024)}
 	client := sdk.NewClient(&sdk.Implementation{Name: "mcpe2e", Version: "0"}, &sdk.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, r *sdk.ResourceUpdatedNotificationRequest) {
@@ -231,6 +238,7 @@ func connectArgs(t testing.TB, env []string, sock, version string, args ...strin
 		},
 	})
 	cmd := exec.Command(bridgeBin, args...)
+	cmd.Dir = dir
 	cmd.Env = env[:len(env):len(env)]
 	if _, bench := t.(*testing.B); !bench {
 		cmd.Env = append(cmd.Env, "PANEFLOW_MCP_DEBUG=1") // the SDK's trace, logged when a test fails
