@@ -4,6 +4,7 @@ package app
 
 import (
 	"fmt"
+	"fyne.io/fyne/v2"
 	"testing"
 	"time"
 
@@ -34,6 +35,10 @@ func BenchmarkOverviewRefresh(b *testing.B) {
 	}
 	s.snap = snap
 	s.comp = &composer{}
+	// The size the GUI benchmark's window has, so the overview shows as
+	// many rows as there (a tiny window would show none to refill).
+	s.w.SetContent(s.side.root)
+	s.w.Resize(fyne.NewSize(1280, 800))
 	s.mu.Lock()
 	s.openOverviewLocked()
 	s.mu.Unlock()

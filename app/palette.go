@@ -327,13 +327,18 @@ func (p *pickList) setRows(n, cursor int) {
 // else every row is. The cursor goes to row cursor.
 func (p *pickList) setRowsKeyed(keys []string, cursor int) {
 	if p.virt != nil && p.keys != nil && len(keys) == len(p.keys) {
-		for i, k := range keys {
-			if k != p.keys[i] {
-				p.virt.RefreshItem(i)
-			}
-		}
+		// One Refresh refills the rows on screen. Not RefreshItem per
+		// changed row: Fyne's RefreshItem refreshes the whole list each
+		// time, and one agent moving in the sort order shifts every row
+		// between its old and new place.
+		changed := !slices.Equal(keys, p.keys)
 		p.keys = keys
-		p.setCursor(min(max(cursor, 0), max(len(keys)-1, 0)))
+		if c := min(max(cursor, 0), max(len(keys)-1, 0)); c != p.cursor {
+			p.setCursor(c)
+		}
+		if changed {
+			p.virt.Refresh()
+		}
 		return
 	}
 	if p.keys == nil || len(keys) != len(p.keys) || len(p.boxes) != len(keys) || p.virt != nil {

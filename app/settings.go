@@ -53,7 +53,7 @@ func (s *shell) applyConfigLocked(cfg config.Config, warns []string, initial boo
 	if th, ok := s.a.Settings().Theme().(variantTheme); !ok || th.dark != dark {
 		s.a.Settings().SetTheme(variantTheme{dark: dark})
 		if s.side != nil && s.snap != nil {
-			s.side.shown = nil // its texts carry colours: rebuild them
+			s.side.reset() // its texts carry colours: rebuild them
 			s.side.update(sidebarModel(s.snap, &s.agents))
 		}
 	}

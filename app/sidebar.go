@@ -99,9 +99,15 @@ func sidebarModel(snap *snapshot, agents *agentBoard) []workspaceCard {
 // sidebar is the left column: a "+" button and one card per workspace.
 // Its methods run on the UI goroutine.
 type sidebar struct {
-	root    fyne.CanvasObject
-	list    *fyne.Container
-	shown   []workspaceCard
+	root  fyne.CanvasObject
+	list  *fyne.Container
+	shown []workspaceCard
+	// views holds the widgets of the shown cards by workspace ID, so an
+	// update rebuilds only the rows whose content changed; nil after
+	// reset.
+	views   map[uint64]*cardView
+	scroll  *container.Scroll // scrolls list
+	listMin fyne.Size         // list's minimum size at the last update
 	onWS    func(index int)   // a workspace card was tapped
 	onPane  func(id uint64)   // a pane row was tapped
 	onNewWS func()            // the "+" button
@@ -118,6 +124,7 @@ type sidebar struct {
 func newSidebar(onWS func(int), onPane func(uint64), onNewWS, onAgents func(), home string) *sidebar {
 	sb := &sidebar{onWS: onWS, onPane: onPane, onNewWS: onNewWS, home: func() string { return home }}
 	sb.list = container.NewVBox()
+	sb.scroll = container.NewVScroll(sb.list)
 	sb.agents = widget.NewButtonWithIcon("Agents", theme.AccountIcon(), onAgents)
 	sb.agents.Importance = widget.LowImportance
 	sb.agents.Alignment = widget.ButtonAlignLeading
@@ -135,7 +142,7 @@ func newSidebar(onWS func(int), onPane func(uint64), onNewWS, onAgents func(), h
 	sb.launchPad.Importance = widget.LowImportance
 	sb.launchPad.Alignment = widget.ButtonAlignLeading
 	sb.launchers = container.NewGridWrap(fyne.NewSize(sidebarWidth/2-6, 30))
-	sb.root = container.NewStack(bg, width, container.NewBorder(container.NewVBox(sb.agents, sb.launchPad, sb.launchers, header), nil, nil, nil, container.NewVScroll(sb.list)))
+	sb.root = container.NewStack(bg, width, container.NewBorder(container.NewVBox(sb.agents, sb.launchPad, sb.launchers, header), nil, nil, nil, sb.scroll))
 	return sb
 }
 
@@ -159,18 +166,126 @@ func (sb *sidebar) setAgentBadge(panes, waiting int) {
 	}
 }
 
-// update shows cards, rebuilding only when something changed.
+// cardView is the widgets of one shown workspace card: the card, its
+// body (header lines, then one object per pane row) and the pane rows
+// by pane ID with the content each shows.
+type cardView struct {
+	data  workspaceCard
+	box   *tapBox
+	body  *fyne.Container
+	title fyne.CanvasObject
+	cwd   fyne.CanvasObject
+	rows  map[uint64]rowView
+}
+
+// rowView is one pane row's widget and the content it shows.
+type rowView struct {
+	data paneRow
+	obj  fyne.CanvasObject
+}
+
+// update shows cards. Only what changed is rebuilt: a card equal to the
+// shown one keeps its widget untouched, and a changed card keeps its
+// widget and the rows that did not change; only new or changed rows
+// (and header lines) are built, and only they are drawn anew.
 func (sb *sidebar) update(cards []workspaceCard) {
-	if slices.EqualFunc(cards, sb.shown, cardEqual) {
+	if sb.views != nil && slices.EqualFunc(cards, sb.shown, cardEqual) {
 		return
 	}
-	sb.shown = cards
+	views := make(map[uint64]*cardView, len(cards))
 	objs := make([]fyne.CanvasObject, 0, len(cards))
+	changed := false
 	for _, c := range cards {
-		objs = append(objs, sb.card(c))
+		cv := sb.views[c.ID]
+		switch {
+		case cv == nil:
+			cv = sb.newCardView(c)
+		case !cardEqual(cv.data, c):
+			sb.refill(cv, c)
+			changed = true
+		}
+		views[c.ID] = cv
+		objs = append(objs, cv.box)
 	}
-	sb.list.Objects = objs
-	sb.list.Refresh()
+	sb.views = views
+	sb.shown = cards
+	if !slices.Equal(objs, sb.list.Objects) {
+		sb.list.Objects = objs
+		changed = true
+	}
+	if !changed {
+		return
+	}
+	// A card that grew or shrank moves the ones below it and resizes
+	// its own body (Resize lays out again what changed size).
+	relayout(sb.list)
+	if m := sb.list.MinSize(); m != sb.listMin {
+		sb.listMin = m
+		sb.scroll.Refresh() // resizes the list to its new height
+	}
+}
+
+// reset drops every built widget: the next update builds all cards
+// anew (their texts carry the theme's colours).
+func (sb *sidebar) reset() {
+	sb.views = nil
+	sb.shown = nil
+}
+
+// relayout lays c's objects out again and marks c for redrawing, without
+// Refresh's redrawing of every object in it. A change of c's minimum
+// size reaches its parents at the next frame (Fyne checks minimum sizes
+// before painting).
+func relayout(c *fyne.Container) {
+	if c.Layout != nil {
+		c.Layout.Layout(c.Objects, c.Size())
+	}
+	canvas.Refresh(c)
+}
+
+// newCardView builds one workspace's card.
+func (sb *sidebar) newCardView(c workspaceCard) *cardView {
+	cv := &cardView{body: container.NewVBox()}
+	cv.box = newTapBox(container.New(layout.NewCustomPaddedLayout(6, 6, 8, 6), cv.body), func() { sb.onWS(cv.data.Index) })
+	sb.refill(cv, c)
+	return cv
+}
+
+// refill makes cv show c, rebuilding only the header lines and pane rows
+// whose content differs from what cv shows.
+func (sb *sidebar) refill(cv *cardView, c workspaceCard) {
+	old := cv.data
+	fresh := cv.title == nil
+	if fresh || old.Index != c.Index || old.Title != c.Title || (old.Agents > 0) != (c.Agents > 0) {
+		title := fmt.Sprintf("%d  %s", c.Index+1, c.Title)
+		if c.Agents > 0 {
+			title += "  ●"
+		}
+		cv.title = text(title, titleSize, theme.Color(theme.ColorNameForeground), true)
+	}
+	if fresh || old.Cwd != c.Cwd {
+		cv.cwd = text(sb.shortPath(c.Cwd), captionSize, theme.Color(theme.ColorNamePlaceHolder), false)
+	}
+	rows := make(map[uint64]rowView, len(c.Panes))
+	objs := make([]fyne.CanvasObject, 0, 2+len(c.Panes))
+	objs = append(objs, cv.title, cv.cwd)
+	for _, p := range c.Panes {
+		rv, ok := cv.rows[p.ID]
+		if !ok || rv.data != p {
+			rv = rowView{data: p, obj: sb.paneRow(p)}
+		}
+		rows[p.ID] = rv
+		objs = append(objs, rv.obj)
+	}
+	cv.rows = rows
+	if fresh || old.Active != c.Active {
+		cv.box.setHighlight(c.Active)
+	}
+	cv.data = c
+	if !slices.Equal(objs, cv.body.Objects) {
+		cv.body.Objects = objs
+		relayout(cv.body)
+	}
 }
 
 func cardEqual(a, b workspaceCard) bool {
@@ -220,24 +335,6 @@ func statusColor(p paneRow) color.Color {
 		return theme.Color(theme.ColorNamePrimary)
 	}
 	return theme.Color(theme.ColorNamePlaceHolder)
-}
-
-// card builds one workspace's card.
-func (sb *sidebar) card(c workspaceCard) fyne.CanvasObject {
-	title := fmt.Sprintf("%d  %s", c.Index+1, c.Title)
-	if c.Agents > 0 {
-		title += "  ●"
-	}
-	fg := theme.Color(theme.ColorNameForeground)
-	muted := theme.Color(theme.ColorNamePlaceHolder)
-	rows := []fyne.CanvasObject{text(title, titleSize, fg, true), text(sb.shortPath(c.Cwd), captionSize, muted, false)}
-	for _, p := range c.Panes {
-		rows = append(rows, sb.paneRow(p))
-	}
-	idx := c.Index
-	card := newTapBox(container.New(layout.NewCustomPaddedLayout(6, 6, 8, 6), container.NewVBox(rows...)), func() { sb.onWS(idx) })
-	card.setHighlight(c.Active)
-	return card
 }
 
 // paneRow builds one pane's lines.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
 
 	"github.com/paneflow-go/paneflow/app"
@@ -54,6 +55,15 @@ func runGUI(ctx context.Context, inv *invocation, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The app calls Fyne only on its goroutine (shell.post, fyne.Do), so
+	// it declares the fyne.Do migration done: otherwise Fyne checks the
+	// goroutine on every canvas refresh by formatting a stack trace
+	// (runtime.Stack), which was a fifth of the process's CPU with the
+	// agents overview open during a flood (perf, issue 19).
+	fyneapp.SetMetadata(fyne.AppMetadata{
+		ID: app.ID, Version: "0.0.1", Build: 1, // Fyne's defaults
+		Migrations: map[string]bool{"fyneDo": true},
+	})
 	a := fyneapp.NewWithID(app.ID)
 	return app.Run(a, app.Options{
 		Core: c, Config: cfg, ConfigWarnings: warns, ConfigPath: cfgPath, SessionPath: sessionPath, Context: ctx, Logf: logf, Events: eventWaiter(),
