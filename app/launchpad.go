@@ -27,6 +27,7 @@ import (
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/flow"
 	"github.com/paneflow-go/paneflow/internal/atomicfile"
+	"github.com/paneflow-go/paneflow/internal/flowgit"
 	"github.com/paneflow-go/paneflow/ipc"
 )
 
@@ -279,7 +280,7 @@ func resolveSpec(ctx context.Context, e specEntry, home string) *resolvedSpec {
 		return r
 	}
 	dir := filepath.Dir(e.Path)
-	h := flow.Host{Getwd: func() (string, error) { return dir, nil }, Home: home, LookPath: exec.LookPath, Worktrees: gitWorktrees{}}
+	h := flow.Host{Getwd: func() (string, error) { return dir, nil }, Home: home, LookPath: exec.LookPath, Worktrees: flowgit.Worktrees{}}
 	if e.Kind == kindFlow {
 		var spec *flow.Flow
 		if spec, r.err = flow.ParseFlow(r.data); r.err == nil {
@@ -687,7 +688,7 @@ func (s *shell) launchSelectedLocked(lp *launchPad) {
 		var warns []string
 		err := r.err
 		if err == nil {
-			res, err = flow.Up(context.Background(), r.ws, gitWorktrees{}, s.caller(0), func(m string) { warns = append(warns, m) })
+			res, err = flow.Up(context.Background(), r.ws, flowgit.Worktrees{}, s.caller(0), func(m string) { warns = append(warns, m) })
 		}
 		s.do(func() {
 			if len(warns) > 0 {
@@ -807,7 +808,7 @@ func (s *shell) runFlow(e specEntry, home string) {
 	rep, err := flow.Run(ctx, r.fl, flow.RunOptions{
 		Calls:     s.caller(0),
 		Waits:     s.caller(time.Duration(longest)*time.Second + time.Minute),
-		Worktrees: gitWorktrees{},
+		Worktrees: flowgit.Worktrees{},
 		Resolve:   s.resolveTarget,
 		Warn:      func(m string) { s.do(func() { s.banner.show("flow: " + m) }) },
 		OnStatus: func(id, status, msg string) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/flow"
+	"github.com/paneflow-go/paneflow/internal/flowgit"
 	"github.com/paneflow-go/paneflow/ipc"
 )
 
@@ -95,7 +96,7 @@ func runFlow(ctx context.Context, s *session, in *input) error {
 	}
 	defer closeWaits()
 	rep, err := flow.Run(ctx, plan, flow.RunOptions{
-		Calls: flowCaller{calls}, Waits: flowCaller{waits}, Worktrees: gitWorktrees{},
+		Calls: flowCaller{calls}, Waits: flowCaller{waits}, Worktrees: flowgit.Worktrees{},
 		Resolve: func(ctx context.Context, t string) (uint64, error) {
 			si, err := s.resolveOne(ctx, calls, t)
 			return si.ID, err

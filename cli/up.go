@@ -9,10 +9,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"time"
 
 	"github.com/paneflow-go/paneflow/flow"
-	"github.com/paneflow-go/paneflow/worktree"
+	"github.com/paneflow-go/paneflow/internal/flowgit"
 )
 
 // The spec verbs (up, flow) run here in every build but the client one,
@@ -28,40 +27,6 @@ func (f flowCaller) Call(ctx context.Context, method string, params, result any)
 	return err
 }
 
-// gitWorktrees adapts package worktree to flow.Worktrees.
-type gitWorktrees struct{ env []string }
-
-func (gitWorktrees) Plan(ctx context.Context, cwd, branch string) (flow.Worktree, error) {
-	p, err := worktree.PlanFor(ctx, cwd, branch)
-	if err != nil {
-		return flow.Worktree{}, err
-	}
-	return flow.Worktree{Path: p.Path, RepoRoot: p.RepoRoot, Branch: p.Branch, Action: string(p.Action), NewBranch: p.NewBranch, Private: p}, nil
-}
-
-func plan(w flow.Worktree) worktree.Plan {
-	if p, ok := w.Private.(worktree.Plan); ok {
-		return p
-	}
-	return worktree.Plan{Path: w.Path, RepoRoot: w.RepoRoot, Branch: w.Branch, Action: worktree.Action(w.Action), NewBranch: w.NewBranch}
-}
-
-func (gitWorktrees) Create(ctx context.Context, w flow.Worktree) error {
-	return worktree.Create(ctx, plan(w))
-}
-
-func (gitWorktrees) CopyEnv(ctx context.Context, w flow.Worktree) ([]string, error) {
-	return worktree.CopyEnv(ctx, w.RepoRoot, w.Path)
-}
-
-func (g gitWorktrees) Setup(ctx context.Context, w flow.Worktree, script string, timeout time.Duration) error {
-	return worktree.RunSetup(ctx, w.Path, script, g.env, timeout)
-}
-
-func (gitWorktrees) Rollback(ctx context.Context, w flow.Worktree) error {
-	return worktree.Rollback(ctx, plan(w))
-}
-
 // flowHost is what resolving a spec consults here: this process's
 // directory, HOME, PATH, a bind probe, and git.
 func (s *session) flowHost() flow.Host {
@@ -69,7 +34,7 @@ func (s *session) flowHost() flow.Host {
 	if home == "" && s.goos == "windows" {
 		home = s.getenv("USERPROFILE")
 	}
-	return flow.Host{Getwd: s.getwd, Home: home, LookPath: exec.LookPath, Worktrees: gitWorktrees{}}
+	return flow.Host{Getwd: s.getwd, Home: home, LookPath: exec.LookPath, Worktrees: flowgit.Worktrees{}}
 }
 
 // readSpec reads a spec file named on the command line.
@@ -118,7 +83,7 @@ func runUp(ctx context.Context, s *session, in *input) error {
 		return err
 	}
 	warn := func(msg string) { fmt.Fprintf(s.stderr, "paneflow: %s\n", msg) }
-	res, err := flow.Up(ctx, plan, gitWorktrees{}, flowCaller{c}, warn)
+	res, err := flow.Up(ctx, plan, flowgit.Worktrees{}, flowCaller{c}, warn)
 	if err != nil {
 		return err
 	}

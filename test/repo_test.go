@@ -251,6 +251,11 @@ var importRules = []struct {
 		why:    "the flow engine runs in the CLI process, not in the core: it is no subsystem and needs none of the contract",
 	},
 	{
+		pkg:    "internal/flowgit",
+		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "conductor", "config", "ipc", "bus", "hook", "app", "mcp", "teams"},
+		why:    "the one adapter of worktree to flow.Worktrees that the CLI and the app share: it joins the two packages and nothing else",
+	},
+	{
 		pkg:    "bus",
 		banned: []string{"fyne.io", anyOtherModulePackage},
 		why:    "the bus and its event types are the leaf every subsystem shares; it imports none of them",

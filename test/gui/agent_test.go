@@ -78,7 +78,9 @@ func (a *app) status(id uint64) agentStatus {
 	return st
 }
 
-// within is eventually with its own bound, for a real agent's states.
+// within polls cond until it reports true, failing the test with the
+// last state it described after d (a real agent's states need a longer
+// bound than eventually's), or at once when the app exits.
 func (a *app) within(d time.Duration, what string, cond func() (bool, string)) {
 	a.t.Helper()
 	deadline := time.Now().Add(d)

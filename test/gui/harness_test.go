@@ -441,25 +441,10 @@ func (a *app) terminate() error {
 func (a *app) stop() { a.proc.StopOrFail(a.t, "the app", stopTimeout) }
 
 // eventually polls cond until it reports true, failing the test with the
-// last state it described after pollTimeout.
+// last state it described after pollTimeout (within, with that bound).
 func (a *app) eventually(what string, cond func() (bool, string)) {
 	a.t.Helper()
-	deadline := time.Now().Add(pollTimeout)
-	for {
-		ok, state := cond()
-		if ok {
-			return
-		}
-		select {
-		case <-a.proc.Exited():
-			a.t.Fatalf("the app exited (%v) while waiting for %s", a.proc.Err(), what)
-		default:
-		}
-		if time.Now().After(deadline) {
-			a.t.Fatalf("gave up after %v waiting for %s; last state:\n%s", pollTimeout, what, proctest.Indent(state))
-		}
-		time.Sleep(pollEvery)
-	}
+	a.within(pollTimeout, what, cond)
 }
 
 // result is one run of a program.
