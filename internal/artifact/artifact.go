@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -120,10 +121,24 @@ func Write(root string, a Artifact, now time.Time) error {
 		return err
 	}
 	dir := Dir(root, a.WorkspaceID, a.SurfaceID)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("artifact: %w", err)
+	// Remove and Keep, in the server, delete a workspace's directory once
+	// it is empty, which races with this creating it for another pane of
+	// that workspace (a hook runs in its own process): the directory can
+	// vanish between MkdirAll's steps or before the file is written. Once
+	// the pane's directory exists the workspace's is no longer empty, so
+	// making it again settles it; a bounded number of rounds.
+	var err error
+	for range 3 {
+		if err = os.MkdirAll(dir, 0o700); err == nil {
+			if err = atomicfile.Write(filepath.Join(dir, FileName), bytes.NewReader(buf.Bytes()), 0o600); err == nil {
+				return nil
+			}
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
 	}
-	return atomicfile.Write(filepath.Join(dir, FileName), &buf, 0o600)
+	return fmt.Errorf("artifact: %w", err)
 }
 
 // Read returns the artifact at path. A file an agent wrote itself may be
