@@ -13,9 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/ipc"
-	"github.com/paneflow-go/paneflow/ipc/ipctest"
 	"github.com/paneflow-go/paneflow/worktree"
 )
 
@@ -33,25 +31,16 @@ func TestWorktreeCreate(t *testing.T) {
 	gitT(t, root, "commit", "-q", "-m", "ignore")
 	regPath := filepath.Join(t.TempDir(), "worktrees.json")
 	logs := make(chan string, 100)
-	cfg := config.Default()
-	cfg.DefaultShell = "/bin/sh"
-	c, err := New(Options{
-		SocketPath: ipctest.NewPath(t), Cols: 80, Rows: 24, Config: &cfg, WorktreeRegistry: regPath,
-		Getenv: func(string) string { return "" },
-		Logf: func(f string, a ...any) {
+	_, cl := startCoreWith(t, func(o *Options) {
+		o.WorktreeRegistry = regPath
+		o.Logf = func(f string, a ...any) {
 			t.Logf(f, a...)
 			select {
 			case logs <- fmt.Sprintf(f, a...):
 			default:
 			}
-		},
+		}
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- c.Serve(ctx) }()
-	cl := &ipc.Client{Path: c.SocketPath}
 
 	var w struct {
 		Path, RepoRoot, Branch, Action, Teardown string
@@ -80,7 +69,7 @@ func TestWorktreeCreate(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Adopted: no longer the client's to roll back.
-	err = cl.Call(ctx, "worktree.rollback", map[string]any{"path": w.Path}, nil)
+	err := cl.Call(ctx, "worktree.rollback", map[string]any{"path": w.Path}, nil)
 	var ie *ipc.Error
 	if !errors.As(err, &ie) || !strings.Contains(ie.Message, "is not a worktree that worktree.create made") {
 		t.Errorf("rollback of an adopted worktree: %v", err)
@@ -146,12 +135,5 @@ func TestWorktreeCreate(t *testing.T) {
 	if out, _ := exec.Command("git", "-C", root, "branch", "--list", "feat/a").Output(); len(out) == 0 {
 		t.Error("teardown deleted the branch")
 	}
-	sctx, cancel := context.WithTimeout(ctx, testDeadline)
-	defer cancel()
-	if err := c.Shutdown(sctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-served; !errors.Is(err, ipc.ErrServerClosed) {
-		t.Fatal(err)
-	}
+	// startCoreWith's cleanup shuts the core down and checks Serve's end.
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/core"
 	"github.com/paneflow-go/paneflow/terminal"
+	"github.com/paneflow-go/paneflow/version"
 )
 
 // runGUI opens the desktop app: the headless core with a window over it.
@@ -61,7 +62,7 @@ func runGUI(ctx context.Context, inv *invocation, args []string) error {
 	// (runtime.Stack), which was a fifth of the process's CPU with the
 	// agents overview open during a flood (perf, issue 19).
 	fyneapp.SetMetadata(fyne.AppMetadata{
-		ID: app.ID, Version: "0.0.1", Build: 1, // Fyne's defaults
+		ID: app.ID, Version: version.Version, Build: 1,
 		Migrations: map[string]bool{"fyneDo": true},
 	})
 	a := fyneapp.NewWithID(app.ID)
