@@ -86,6 +86,12 @@ type Options struct {
 	// (agents run by an interpreter are found from their argv); nil
 	// leaves command lines unknown.
 	ProcessArgs func(pid int) []string
+	// Screen returns the visible rows of a pane as text (nil for a pane
+	// it does not know). [Conductor.Input] reads it to tell which choice
+	// of an agent's permission dialog a key picks; nil means input never
+	// answers a question (see answer.go). Called without the conductor's
+	// lock, from the goroutine that wrote the input.
+	Screen func(surfaceID uint64) []string
 
 	// procs replaces the system's process table (tests); noProcs forces
 	// hooks-only operation.
@@ -170,6 +176,11 @@ type session struct {
 	// hooks (reason says why); its first hook frame clears it.
 	unhooked bool
 	reason   string
+
+	// pendingTool is the tool a permission prompt asks about (the
+	// active tool when the question came), while the session waits;
+	// the user's approval in the pane makes it the active tool again.
+	pendingTool string
 
 	seen bool   // a process scan saw the agent in its pane (pid-less sessions)
 	seq  uint64 // frames applied; a late transcript read checks it

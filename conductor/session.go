@@ -164,6 +164,8 @@ func (c *Conductor) apply(f frame) (any, error) {
 	if f.method != MethodSessionStart && f.method != MethodExit && f.method != MethodSessionEnd {
 		s.unhooked, s.reason = false, "" // a hook spoke after all
 	}
+	pending := s.pendingTool
+	s.pendingTool = ""
 	removed := false
 	switch f.method {
 	case MethodSessionStart:
@@ -181,8 +183,15 @@ func (c *Conductor) apply(f frame) (any, error) {
 		// The question, if any, was answered: the agent went on.
 		s.activeTool, s.message, s.hasExit = f.toolName, "", false
 	case MethodNotification:
+		// A question about the tool the agent is about to run (a
+		// permission prompt after PreToolUse), or the same question again.
+		if s.activeTool != "" {
+			pending = s.activeTool
+		} else if s.state != WaitingForInput {
+			pending = ""
+		}
 		c.setStateLocked(s, WaitingForInput, now)
-		s.message, s.activeTool = f.message, ""
+		s.message, s.activeTool, s.pendingTool = f.message, "", pending
 	case MethodStop:
 		c.setStateLocked(s, Finished, now)
 		s.message, s.activeTool, s.lastResult = "", "", f.lastResult

@@ -132,6 +132,9 @@ func New(o Options) (*Core, error) {
 		Cols: cols, Rows: rows, SocketPath: path, Bus: c.Bus, Getenv: getenv,
 		Shell: shell, Env: env, Scrollback: cfg.Terminal.ScrollbackLines, Version: version.String(),
 		ShimDir: shims.dir, NoShellIntegration: !cfg.ShellIntegration,
+		// The user's answer to an agent's question (no pane exists before
+		// the conductor below).
+		Input: func(id uint64, p []byte) { c.Conductor.Input(id, p) },
 	})
 	c.Conductor = conductor.New(conductor.Options{
 		Bus:            c.Bus,
@@ -139,6 +142,7 @@ func New(o Options) (*Core, error) {
 		StallThreshold: cfg.AgentStallThreshold,
 		Processes:      systemProcesses,
 		ProcessArgs:    terminal.ProcessArgs,
+		Screen:         paneSource{c.Workspaces}.screen,
 	})
 	// The worktree owner must exist before the api methods are
 	// registered (they hand it managed worktrees); it starts, and so
@@ -265,6 +269,15 @@ func (p paneSource) Process(id uint64) (int, bool) {
 		return 0, false
 	}
 	return surfacePID(s), true
+}
+
+// screen returns the visible rows of pane id as text, nil for no pane.
+func (p paneSource) screen(id uint64) []string {
+	s, ok := p.m.Surface(id)
+	if !ok {
+		return nil
+	}
+	return s.Terminal().Emulator().ScreenLines()
 }
 
 // surfacePID is the pid of s's program for the conductor: 0 once it

@@ -1,8 +1,11 @@
 package terminal
 
-import "slices"
+import (
+	"slices"
+	"sync/atomic"
+)
 
-// tap is one observer of a terminal's raw output.
+// tap is one observer of a terminal's raw output or of its input.
 type tap struct{ f func([]byte) }
 
 // Tap calls f with every chunk of the program's raw output (the bytes
@@ -12,26 +15,51 @@ type tap struct{ f func([]byte) }
 // It is how the CustomPaneBackend server streams context_output. Safe for
 // concurrent use.
 func (t *Terminal) Tap(f func([]byte)) (remove func()) {
+	return addTap(&t.taps, f)
+}
+
+// TapInput calls f with every chunk of input given to
+// [Terminal.SendInput] (keys, pastes; not the emulator's replies to the
+// program's queries), on the sender's goroutine, before the chunk is
+// queued: f sees the screen the sender saw. It lasts until the returned
+// function is called. f must not keep p nor block for long. The
+// conductor learns from it that the user answered an agent's question.
+// Safe for concurrent use.
+func (t *Terminal) TapInput(f func([]byte)) (remove func()) {
+	return addTap(&t.inputTaps, f)
+}
+
+// tapInput hands a chunk of input to the input taps.
+func (t *Terminal) tapInput(p []byte) {
+	if taps := t.inputTaps.Load(); taps != nil {
+		for _, tp := range *taps {
+			tp.f(p)
+		}
+	}
+}
+
+// addTap adds an observer f to the list in taps and returns its removal.
+func addTap(taps *atomic.Pointer[[]*tap], f func([]byte)) (remove func()) {
 	tp := &tap{f: f}
 	for {
-		old := t.taps.Load()
+		old := taps.Load()
 		var next []*tap
 		if old != nil {
 			next = slices.Clone(*old)
 		}
 		next = append(next, tp)
-		if t.taps.CompareAndSwap(old, &next) {
+		if taps.CompareAndSwap(old, &next) {
 			break
 		}
 	}
 	return func() {
 		for {
-			old := t.taps.Load()
+			old := taps.Load()
 			if old == nil {
 				return
 			}
 			next := slices.DeleteFunc(slices.Clone(*old), func(x *tap) bool { return x == tp })
-			if t.taps.CompareAndSwap(old, &next) {
+			if taps.CompareAndSwap(old, &next) {
 				return
 			}
 		}

@@ -156,6 +156,8 @@ type Terminal struct {
 	gate atomic.Pointer[gateBox]
 	// taps are the raw-output observers of Tap (tap.go).
 	taps atomic.Pointer[[]*tap]
+	// inputTaps are the input observers of TapInput (tap.go).
+	inputTaps atomic.Pointer[[]*tap]
 
 	done       chan struct{} // closed when the program exited and output is drained
 	readerDone chan struct{} // closed when the reader and the parser have both stopped
@@ -329,6 +331,7 @@ func isClosed(c <-chan struct{}) bool {
 // SendInput queues p as keyboard input for the program. It never blocks:
 // input is written by the terminal's writer goroutine in order.
 func (t *Terminal) SendInput(p []byte) error {
+	t.tapInput(p)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closing {

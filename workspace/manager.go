@@ -83,6 +83,11 @@ type Options struct {
 	// called outside the manager's lock, possibly from several goroutines
 	// at once.
 	Start func(terminal.Options) (*terminal.Terminal, error)
+	// Input, if set, is called with every chunk of input written to a
+	// pane (keys, pastes, surface.send_text; see terminal.TapInput), on
+	// the writer's goroutine before the pane's program gets it. It must
+	// not block for long. The core hands it to the conductor.
+	Input func(surfaceID uint64, p []byte)
 }
 
 // Manager is the workspace model: an ordered list of workspaces (one

@@ -88,6 +88,9 @@ func (m *Manager) startSurface(id, wsID uint64, index int, spec PaneSpec, cwd st
 	if err != nil {
 		return nil, fmt.Errorf("workspace: start %q: %w", argv[0], err)
 	}
+	if in := m.o.Input; in != nil {
+		t.TapInput(func(p []byte) { in(id, p) }) // lasts as long as the terminal
+	}
 	return &Surface{
 		id: id, m: m, term: t, dir: cwd, command: spec.Command, argv: shown,
 		custom: SanitizeName(spec.Name), gone: make(chan struct{}),
