@@ -155,18 +155,31 @@ func TestClaudePrintShimOnly(t *testing.T) {
 	}
 }
 
-// TestClaudeInteractive: the Claude Code TUI with hooks from `paneflow hooks
-// setup`: a prompt → thinking with Bash as the active tool → the
-// permission prompt → waiting_for_input with Claude's own question →
-// approved → thinking → finished with the turn's last_result; /exit ends
-// the session, and `paneflow watch` saw the ai.* events in that order.
-func TestClaudeInteractive(t *testing.T) {
-	t.Parallel()
-	hold := make(chan struct{})
-	model := fakemodel.Start(t,
-		fakemodel.Turn{Text: "Running it.", Calls: []fakemodel.Call{{Name: "Bash", Args: map[string]any{
-			"command": `node -e "console.log('from-' + 'tui')"`, "description": "print a word"}}}},
-		fakemodel.Turn{Text: "TUI turn done.", Hold: hold})
+// pollLoop is a shell command that runs until the file go exists in dir,
+// then prints from-<word>: a long tool call the test ends when it wants
+// (Claude Code refuses a foreground `sleep N`).
+func pollLoop(dir, word string) string {
+	return `node -e "const f=require('fs');const t=setInterval(()=>{if(f.existsSync('` + filepath.Join(dir, "go") +
+		`')){clearInterval(t);console.log('from-' + '` + word + `')}},100)"`
+}
+
+// release lets a pollLoop end.
+func release(t testing.TB, dir string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// claudeInteractive starts the Claude Code TUI in pane 1 (hooks from
+// `paneflow hooks setup`) against a model whose first turn is a Bash call
+// of command, and types a prompt; it returns once Claude asks permission
+// for the command (waiting_for_input with Claude's question) and its
+// dialog is on the screen.
+func claudeInteractive(t *testing.T, command string, more ...fakemodel.Turn) (*env, status) {
+	t.Helper()
+	model := fakemodel.Start(t, append([]fakemodel.Turn{{Text: "Running it.", Calls: []fakemodel.Call{{Name: "Bash", Args: map[string]any{
+		"command": command, "description": "print a word"}}}}}, more...)...)
 	e := newEnv(t, model, options{profile: claudeProfile(model), setup: func(e *env) {
 		e.write(".claude.json", `{"hasCompletedOnboarding":true,"projects":{"`+e.project+`":{"hasTrustDialogAccepted":true}},`+
 			`"customApiKeyResponses":{"approved":["`+claudeKey[len(claudeKey)-20:]+`"],"rejected":[]}}`+"\n")
@@ -174,7 +187,6 @@ func TestClaudeInteractive(t *testing.T) {
 	if out := e.hooksSetup(); !strings.Contains(out, "hooks installed") {
 		t.Fatalf("paneflow hooks setup said:\n%s", out)
 	}
-	prove(t, "claude", "permission wait", "yes")
 	// "auto", the default mode, asks the vendor's server about each tool
 	// call; acceptEdits still asks the user before running a program.
 	e.typeLine("claude --permission-mode acceptEdits")
@@ -183,16 +195,43 @@ func TestClaudeInteractive(t *testing.T) {
 		return strings.Contains(out, "accept edits on")
 	})
 	e.typeLine("run the node one-liner please")
-
 	st := e.waitStatus("the permission prompt", func(s status) bool { return s.State == "waiting_for_input" })
 	if !st.Hooked || st.Tool != "claude" || !strings.Contains(str(st.Message), "permission") {
 		t.Errorf("status at the permission prompt = %s, want hooked claude waiting with Claude's question", st)
 	}
+	e.waitScreen("Claude's permission dialog", "❯ 1. Yes")
+	return e, st
+}
+
+// waitScreen waits until pane 1's screen shows text.
+func (e *env) waitScreen(what, text string) {
+	e.t.Helper()
+	e.waitFor(what, func() bool {
+		out, _ := e.cli("read", "1")
+		return strings.Contains(out, text)
+	})
+}
+
+// TestClaudeInteractive: the Claude Code TUI with hooks from `paneflow hooks
+// setup`: a prompt → thinking with Bash as the active tool → the
+// permission prompt → waiting_for_input with Claude's own question →
+// approved → thinking with Bash at once, while the approved command still
+// runs (Claude fires no hook before the command ends: the key that
+// approved did it) → finished with the turn's last_result; /exit ends the
+// session, and `paneflow watch` saw the ai.* events in that order.
+func TestClaudeInteractive(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	dir := t.TempDir()
+	e, st := claudeInteractive(t, pollLoop(dir, "tui"), fakemodel.Turn{Text: "TUI turn done.", Hold: hold})
+	prove(t, "claude", "permission wait", "yes")
 	// Yes is the first, selected choice.
 	e.mustCLI("send", "1", "1")
-	st = e.waitStatus("thinking after the approval", func(s status) bool {
+	e.waitStatus("thinking after the approval", func(s status) bool {
 		return s.State == "thinking" && str(s.ActiveToolName) == "Bash"
 	})
+	e.approvedWhileRunning("claude")
+	release(t, dir)
 	close(hold)
 	e.waitStatus("finished", func(s status) bool { return s.State == "finished" && str(s.LastResult) == "TUI turn done." })
 
@@ -204,19 +243,75 @@ func TestClaudeInteractive(t *testing.T) {
 		step("ai.notification (permission prompt)", func(ev event) bool {
 			return ev.Type == "ai.notification" && str(ev.State) == "waiting_for_input" && str(ev.Message) != ""
 		}),
+		step("agent_state thinking/Bash (approved)", func(ev event) bool {
+			return isState("thinking")(ev) && str(ev.Previous) == "waiting_for_input" && str(ev.ActiveToolName) == "Bash"
+		}),
 		step("ai.tool_use Bash (PostToolUse)", func(ev event) bool { return ev.Type == "ai.tool_use" && str(ev.ActiveToolName) == "Bash" }),
 		step("ai.stop with last_result", func(ev event) bool { return ev.Type == "ai.stop" && str(ev.LastResult) == "TUI turn done." }),
 		step("ai.exit 0", func(ev event) bool { return ev.Type == "ai.exit" && ev.ExitCode != nil && *ev.ExitCode == 0 }),
 		step("ai.session_end", func(ev event) bool { return ev.Type == "ai.session_end" }),
 	)
 	e.notStale("claude", *st.PID)
-	var sawResult bool
-	for _, r := range model.Requests() {
-		if r.Turn == 1 && strings.Contains(string(r.Body), "from-tui") {
-			sawResult = true
+	e.modelGot("from-tui")
+}
+
+// approvedWhileRunning checks, once the status says thinking after an
+// approval, that the approved command still runs: no hook has come since
+// the permission prompt (the agent's next one is PostToolUse, when the
+// command has ended), so the key alone moved the state.
+func (e *env) approvedWhileRunning(tool string) {
+	e.t.Helper()
+	evs := e.agentEvents()
+	i := len(evs) - 1
+	for i >= 0 && evs[i].Type != "ai.notification" {
+		i--
+	}
+	if i < 0 {
+		e.t.Fatalf("no ai.notification among %v", evs)
+	}
+	for _, ev := range evs[i+1:] {
+		if strings.HasPrefix(ev.Type, "ai.") {
+			e.t.Fatalf("%s sent %s after its permission prompt before the command ended: the test shows nothing", tool, ev)
 		}
 	}
-	if !sawResult {
-		t.Errorf("the model never got the approved command's output")
+	if n := e.model.Turns(); n != 1 {
+		e.t.Fatalf("the model was asked %d times: the command's result came back already", n)
+	}
+}
+
+// modelGot checks that a model request after the first carried output.
+func (e *env) modelGot(output string) {
+	e.t.Helper()
+	for _, r := range e.model.Requests() {
+		if r.Turn == 1 && strings.Contains(string(r.Body), output) {
+			return
+		}
+	}
+	e.t.Errorf("the model never got the approved command's output %q", output)
+}
+
+// TestClaudeDenied: Claude Code's permission prompt answered No (arrows
+// to "4. No", then Enter): Claude fires no hook and waits for the user to
+// say what to do instead, so the pane stays waiting_for_input; the arrow
+// keys alone change nothing either. (Esc does the same to Claude, and is
+// no answer for the conductor: conductor TestAnswerMovesOn.)
+func TestClaudeDenied(t *testing.T) {
+	t.Parallel()
+	e, _ := claudeInteractive(t, `node -e "console.log('from-' + 'denied')"`)
+	for range 3 {
+		e.mustCLI("key", "1", "down")
+	}
+	e.waitScreen("the mark on No", "❯ 4. No")
+	e.mustCLI("send", "1", "", "--submit")
+	e.waitScreen("Claude's question after the denial", "What should Claude do instead?")
+	if st := e.status(); st.State != "waiting_for_input" {
+		t.Errorf("status after No = %s, want waiting_for_input", st)
+	}
+	evs := e.agentEvents()
+	for i := len(evs) - 1; i >= 0 && evs[i].Type != "ai.notification"; i-- {
+		t.Errorf("after the permission prompt: %s (want nothing)", evs[i])
+	}
+	if n := e.model.Turns(); n != 1 {
+		t.Errorf("the model was asked %d times, want once: the command was denied", n)
 	}
 }

@@ -132,42 +132,48 @@ func TestGeminiUntrusted(t *testing.T) {
 	}
 }
 
-// TestCodexInteractive: the Codex TUI through the shim, with an approval
-// policy that asks before running a command: prompt → the command's
-// approval prompt → waiting_for_input from Codex's PermissionRequest hook
-// → approved → thinking with Bash → finished with last_result.
-func TestCodexInteractive(t *testing.T) {
-	t.Parallel()
-	hold := make(chan struct{})
-	model := fakemodel.Start(t,
-		fakemodel.Turn{Calls: []fakemodel.Call{{Name: "exec_command", Args: map[string]any{"cmd": `node -e "console.log('from-' + 'codex-tui')"`,
-			"sandbox_permissions": "require_escalated", "justification": "Print a word outside the sandbox?"}}}},
-		fakemodel.Turn{Text: "Codex TUI done.", Hold: hold})
+// codexInteractive starts the Codex TUI through the shim in pane 1, with
+// an approval policy that asks before running a command, against a model
+// whose first turn is an escalated exec_command of cmd, and types a
+// prompt; it returns once Codex asks (waiting_for_input from its
+// PermissionRequest hook) and its dialog is on the screen.
+func codexInteractive(t *testing.T, cmd string, more ...fakemodel.Turn) (*env, status) {
+	t.Helper()
+	model := fakemodel.Start(t, append([]fakemodel.Turn{{Calls: []fakemodel.Call{{Name: "exec_command", Args: map[string]any{"cmd": cmd,
+		"sandbox_permissions": "require_escalated", "justification": "Print a word outside the sandbox?"}}}}}, more...)...)
 	e := newEnv(t, model, options{setup: func(e *env) {
 		e.write(".codex/config.toml", "model = \"fake-model\"\nmodel_provider = \"fake\"\n\n[model_providers.fake]\nname = \"Fake\"\nbase_url = \""+
 			model.URL+"/v1\"\nwire_api = \"responses\"\n\n[projects.\""+e.project+"\"]\ntrust_level = \"trusted\"\n")
 	}})
-	prove(t, "codex", "permission wait", "yes")
 	e.typeLine("codex -a on-request -s workspace-write")
-	e.waitFor("the Codex prompt", func() bool {
-		out, _ := e.cli("read", "1")
-		return strings.Contains(out, "fake-model")
-	})
+	e.waitScreen("the Codex prompt", "fake-model")
 	e.typeLine("run the node one-liner please")
 	st := e.waitStatus("the approval prompt", func(s status) bool { return s.State == "waiting_for_input" })
 	if !st.Hooked || st.Tool != "codex" || str(st.Message) == "" {
 		t.Errorf("status at the approval prompt = %s, want hooked codex waiting with a message", st)
 	}
-	var screen string
-	e.waitFor("Codex's approval dialog", func() bool {
-		screen, _ = e.cli("read", "1")
-		return strings.Contains(screen, "Yes, proceed")
-	})
+	e.waitScreen("Codex's approval dialog", "Yes, proceed")
+	return e, st
+}
+
+// TestCodexInteractive: the Codex TUI through the shim: prompt → the
+// command's approval prompt → waiting_for_input from Codex's
+// PermissionRequest hook → approved with y → thinking with Bash at once,
+// while the command still runs (Codex's next hook is PostToolUse) →
+// finished with last_result.
+func TestCodexInteractive(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	dir := t.TempDir()
+	e, st := codexInteractive(t, pollLoop(dir, "codex-tui"), fakemodel.Turn{Text: "Codex TUI done.", Hold: hold})
+	prove(t, "codex", "permission wait", "yes")
 	// "Yes, proceed", key y.
 	e.mustCLI("send", "1", "y")
-	st = e.waitStatus("thinking after the approval", func(s status) bool {
+	e.waitStatus("thinking after the approval", func(s status) bool {
 		return s.State == "thinking" && str(s.ActiveToolName) == "Bash"
 	})
+	e.approvedWhileRunning("codex")
+	release(t, dir)
 	close(hold)
 	e.waitStatus("finished", func(s status) bool { return s.State == "finished" && str(s.LastResult) == "Codex TUI done." })
 	e.typeLine("/quit")
@@ -178,19 +184,35 @@ func TestCodexInteractive(t *testing.T) {
 		step("ai.notification (PermissionRequest)", func(ev event) bool {
 			return ev.Type == "ai.notification" && str(ev.State) == "waiting_for_input" && strings.Contains(str(ev.Message), "from-")
 		}),
+		step("agent_state thinking/Bash (approved)", func(ev event) bool {
+			return isState("thinking")(ev) && str(ev.Previous) == "waiting_for_input" && str(ev.ActiveToolName) == "Bash"
+		}),
 		step("ai.tool_use Bash (PostToolUse)", func(ev event) bool { return ev.Type == "ai.tool_use" && str(ev.ActiveToolName) == "Bash" }),
 		step("ai.stop with last_result", func(ev event) bool { return ev.Type == "ai.stop" && str(ev.LastResult) == "Codex TUI done." }),
 		step("ai.exit 0", func(ev event) bool { return ev.Type == "ai.exit" && ev.ExitCode != nil && *ev.ExitCode == 0 }),
 		step("ai.session_end", func(ev event) bool { return ev.Type == "ai.session_end" }),
 	)
 	e.notStale("codex", *st.PID)
-	var sawResult bool
-	for _, r := range model.Requests() {
-		if r.Turn == 1 && strings.Contains(string(r.Body), "from-codex-tui") {
-			sawResult = true
-		}
+	e.modelGot("from-codex-tui")
+}
+
+// TestCodexDenied: Codex's approval prompt answered with Enter on "No"
+// (after arrow keys): Codex cancels the command and waits at its prompt,
+// firing no hook of ours (only its Interrupt event), so the pane stays
+// waiting_for_input; the arrow keys alone change nothing either.
+func TestCodexDenied(t *testing.T) {
+	t.Parallel()
+	e, _ := codexInteractive(t, `node -e "console.log('from-' + 'denied')"`)
+	e.mustCLI("key", "1", "down")
+	e.mustCLI("key", "1", "down")
+	e.waitScreen("the mark on No", "› 3. No")
+	e.mustCLI("send", "1", "", "--submit")
+	e.waitScreen("Codex's cancellation", "You canceled the request")
+	if st := e.status(); st.State != "waiting_for_input" {
+		t.Errorf("status after No = %s, want waiting_for_input", st)
 	}
-	if !sawResult {
-		t.Errorf("the model never got the approved command's output")
+	evs := e.agentEvents()
+	for i := len(evs) - 1; i >= 0 && evs[i].Type != "ai.notification"; i-- {
+		t.Errorf("after the approval prompt: %s (want nothing)", evs[i])
 	}
 }
