@@ -18,7 +18,9 @@ import (
 // waiting_for_input is still right.
 //
 // Both draw the question as a numbered menu with one choice marked as
-// selected ("❯ 1. Yes" / "› 1. Yes, proceed (y)"): a digit picks that
+// selected ("❯ 1. Yes" / "› 1. Yes, proceed (y)"; Gemini CLI 0.61.0, whose
+// Notification hook does fire at its prompt, "● 1. Allow once" in a
+// frame, and also nothing on approval): a digit picks that
 // choice, Enter the selected one, and Codex's letters the choice labelled
 // "(y)", "(p)", …; Esc cancels, and arrow keys only move the mark. So
 // when a key that picks a choice reaches a pane whose agent waits on a
@@ -111,6 +113,7 @@ func menu(screen []string) []choice {
 	var out []choice
 	wrapping := false
 	for _, line := range screen {
+		line = unbox(line)
 		c, ok := parseChoice(line)
 		switch {
 		case ok && c.n == 1:
@@ -125,6 +128,17 @@ func menu(screen []string) []choice {
 		}
 	}
 	return out
+}
+
+// unbox turns the box-drawing and block characters of line (a dialog's
+// frame, as Gemini CLI draws one: "│ ● 1. Allow once   │") into spaces.
+func unbox(line string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 0x2500 && r <= 0x259f {
+			return ' '
+		}
+		return r
+	}, line)
 }
 
 // indent is the number of leading spaces of line, in runes.

@@ -44,6 +44,24 @@ var (
 		"  2. Yes, and don't ask again for commands that start with `node` (p)",
 		"› 3. No, and tell Codex what to do differently (esc)",
 	}
+	geminiDialog = []string{
+		"╭──────────────────────────────────────────────╮",
+		"│ ? Shell  poll                                │",
+		"│ ╭──────────────────────────────────────────╮ │",
+		"│ │ node -e \"const f=require('fs');const     │ │",
+		"│ ╰──────────────────────────────────────────╯ │",
+		"│ Allow execution of [Shell]?                  │",
+		"│                                              │",
+		"│ ● 1. Allow once                              │",
+		"│   2. Allow for this session                  │",
+		"│   3. No, suggest changes (esc)               │",
+		"╰──────────────────────────────────────────────╯",
+	}
+	geminiDialogOnNo = []string{
+		"│   1. Allow once                              │",
+		"│   2. Allow for this session                  │",
+		"│ ● 3. No, suggest changes (esc)               │",
+	}
 	// A screen whose earlier output holds a numbered list: only the menu
 	// at the bottom counts.
 	listThenDialog = append([]string{"● Steps:", "  1. Yes, build it", "  2. Deploy"}, claudeDialogOnNo...)
@@ -79,6 +97,12 @@ func TestApproves(t *testing.T) {
 		{"codex enter on yes", codexDialog, "\r", true},
 		{"codex enter on no", codexDialogOnNo, "\r", false},
 		{"codex esc", codexDialog, "\x1b", false},
+		{"gemini 1", geminiDialog, "1", true},
+		{"gemini 2", geminiDialog, "2", true},
+		{"gemini 3", geminiDialog, "3", false},
+		{"gemini enter on allow", geminiDialog, "\r", true},
+		{"gemini enter on no", geminiDialogOnNo, "\r", false},
+		{"gemini esc", geminiDialog, "\x1b", false},
 		{"list above the menu, enter on no", listThenDialog, "\r", false},
 		{"list above the menu, 1", listThenDialog, "1", true},
 		{"no menu", []string{"❯ ", "  ⏵⏵ accept edits on"}, "\r", false},
