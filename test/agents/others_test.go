@@ -3,6 +3,7 @@
 package agents
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -214,5 +215,114 @@ func TestCodexDenied(t *testing.T) {
 	evs := e.agentEvents()
 	for i := len(evs) - 1; i >= 0 && evs[i].Type != "ai.notification"; i-- {
 		t.Errorf("after the approval prompt: %s (want nothing)", evs[i])
+	}
+}
+
+// geminiPrompt types a prompt into the Gemini CLI TUI of pane 1 once it
+// has started: its input box is drawn seconds before its start-up ends
+// (the banner with "Authenticated with" comes then, and its SessionStart
+// hook runs after that), and an Enter before that is lost or the prompt
+// queued.
+func (e *env) geminiPrompt(prompt string) {
+	e.t.Helper()
+	e.waitScreen("the end of Gemini's start-up", "Authenticated with")
+	e.geminiReady("")
+	e.geminiType(prompt)
+}
+
+// geminiReady waits until Gemini is idle: the last window title it set
+// since the last event of type after ("" for any) says Ready, and no hook
+// of ours is still running (Gemini waits for its hooks: while it shows
+// "Executing Hook" a prompt is queued and a slash command refused).
+func (e *env) geminiReady(after string) {
+	e.t.Helper()
+	e.waitFor("Gemini ready (title and no hook running)", func() bool {
+		ready := false
+		for _, line := range strings.Split(e.events.String(), "\n") {
+			var ev struct{ Type, Title string }
+			if json.Unmarshal([]byte(line), &ev) != nil {
+				continue
+			}
+			switch {
+			case ev.Type == after:
+				ready = false
+			case ev.Type == "title_changed":
+				ready = strings.Contains(ev.Title, "Ready")
+			}
+		}
+		if !ready {
+			return false
+		}
+		out, _ := e.cli("read", "1")
+		return !strings.Contains(out, "Executing Hook")
+	})
+}
+
+// geminiType types a line into Gemini's input box as keys (not a paste:
+// Gemini takes an Enter that comes within 40 ms of a paste for a newline)
+// and presses Enter alone once the line is echoed.
+func (e *env) geminiType(line string) {
+	e.t.Helper()
+	e.mustCLI("send", "1", line)
+	e.waitScreen("the line in Gemini's input box", "> "+line)
+	// send --submit checks that a turn started within 3 s, which a loaded
+	// machine may miss; the test's next wait is the check that counts.
+	if _, err := e.cli("send", "1", "", "--submit"); err != nil && !strings.Contains(err.Error(), "no turn start was confirmed") {
+		e.t.Fatal(err)
+	}
+}
+
+// TestGeminiInteractive: the Gemini CLI TUI through the shim in a trusted
+// folder: prompt → thinking with run_shell_command → its confirmation
+// dialog → waiting_for_input from Gemini's Notification hook
+// (ToolPermission) → "1. Allow once" → thinking with run_shell_command at
+// once, while the command still runs (Gemini fires no hook on approval) →
+// finished with last_result (AfterAgent); /quit ends the session.
+func TestGeminiInteractive(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	dir := t.TempDir()
+	model := fakemodel.Start(t,
+		fakemodel.Turn{Calls: []fakemodel.Call{{Name: "run_shell_command", Args: map[string]any{"command": pollLoop(dir, "gemini-tui"), "description": "poll"}}}},
+		fakemodel.Turn{Text: "Gemini TUI done.", Hold: hold})
+	e := newEnv(t, model, options{profile: geminiProfile(model), setup: geminiSetup(true)})
+	prove(t, "gemini", "permission wait", "yes")
+	e.typeLine("gemini -m gemini-2.5-flash")
+	e.geminiPrompt("run the loop please")
+	st := e.waitStatus("the confirmation prompt", func(s status) bool { return s.State == "waiting_for_input" })
+	if !st.Hooked || st.Tool != "gemini" || str(st.Message) == "" {
+		t.Errorf("status at the confirmation prompt = %s, want hooked gemini waiting with a message", st)
+	}
+	e.waitScreen("Gemini's confirmation dialog", "1. Allow once")
+	e.mustCLI("send", "1", "1")
+	e.waitStatus("thinking after the approval", func(s status) bool {
+		return s.State == "thinking" && str(s.ActiveToolName) == "run_shell_command"
+	})
+	e.approvedWhileRunning("gemini")
+	release(t, dir)
+	close(hold)
+	e.waitStatus("finished", func(s status) bool { return s.State == "finished" && str(s.LastResult) == "Gemini TUI done." })
+	e.geminiReady("ai.stop") // the AfterAgent hook that sent it still runs
+	e.geminiType("/quit")
+	evs := e.waitEvent("ai.session_end", func(ev event) bool { return ev.Type == "ai.session_end" })
+	e.inOrder(evs,
+		step("ai.prompt_submit", func(ev event) bool { return ev.Type == "ai.prompt_submit" }),
+		step("ai.tool_use run_shell_command (BeforeTool)", func(ev event) bool {
+			return ev.Type == "ai.tool_use" && str(ev.ActiveToolName) == "run_shell_command"
+		}),
+		step("ai.notification (ToolPermission)", func(ev event) bool {
+			return ev.Type == "ai.notification" && str(ev.State) == "waiting_for_input" && str(ev.Message) != ""
+		}),
+		step("agent_state thinking/run_shell_command (approved)", func(ev event) bool {
+			return isState("thinking")(ev) && str(ev.Previous) == "waiting_for_input" && str(ev.ActiveToolName) == "run_shell_command"
+		}),
+		step("ai.stop with last_result", func(ev event) bool { return ev.Type == "ai.stop" && str(ev.LastResult) == "Gemini TUI done." }),
+		step("ai.exit 0", func(ev event) bool { return ev.Type == "ai.exit" && ev.ExitCode != nil && *ev.ExitCode == 0 }),
+		step("ai.session_end", func(ev event) bool { return ev.Type == "ai.session_end" }),
+	)
+	e.notStale("gemini", *st.PID)
+	e.modelGot("from-gemini-tui")
+	if _, err := os.Stat(filepath.Join(e.project, ".gemini")); err == nil {
+		t.Errorf("the launch left %s/.gemini behind", e.project)
 	}
 }
