@@ -103,7 +103,7 @@ func TestDetectFakeProc(t *testing.T) {
 				if (err != nil) != tt.wantErr {
 					t.Fatalf("Descendants(%d) error = %v, want error %v", tt.root, err, tt.wantErr)
 				}
-				if got := detect(tree); !reflect.DeepEqual(got, tt.want) {
+				if got := detect(tree, ""); !reflect.DeepEqual(got, tt.want) {
 					t.Errorf("detect(tree of %d) = %+v, want %+v", tt.root, got, tt.want)
 				}
 			})

@@ -52,9 +52,9 @@ func (c *Conductor) scan(id uint64) {
 	ended := maps.Clone(p.ended)
 	c.mu.Unlock()
 
-	pid, open := c.o.Panes.Process(id)
+	pid, state := c.o.Panes.Process(id)
 	var procs []process
-	if open && pid > 0 {
+	if state == PaneRunning && pid > 0 {
 		procs, _ = c.procs.Descendants(pid, maxScanPIDs)
 	}
 	for i := range checks {
@@ -72,16 +72,16 @@ func (c *Conductor) scan(id uint64) {
 	found := detect(slices.DeleteFunc(slices.Clone(procs), func(pr process) bool {
 		start, ok := ended[pr.PID]
 		return ok && sameStart(pr.Start, start)
-	}))
+	}), c.o.ShimDir)
 
 	c.mu.Lock()
 	if p = c.panes[id]; p != nil {
 		p.scanning = false
 		switch {
-		case !open:
+		case state == PaneClosed:
 			c.forgetPaneLocked(id)
 		case !c.closed:
-			p.pid = pid
+			p.pid, p.starting = pid, state == PaneStarting
 			for pid, start := range gone {
 				if st, ok := p.ended[pid]; ok && st == start {
 					delete(p.ended, pid)
@@ -100,7 +100,7 @@ func (c *Conductor) scan(id uint64) {
 				p.startScans--
 				p.rescan = true
 			}
-			if p.rescan || pid == Starting {
+			if p.rescan || p.starting {
 				p.rescan = false
 				c.scheduleScanLocked(p)
 			}
@@ -249,7 +249,7 @@ func (c *Conductor) paneExited(id uint64, code int) {
 		return
 	}
 	stopTimer(&p.scanTimer)
-	p.exited, p.pid = true, 0
+	p.exited, p.pid, p.starting = true, 0, false
 	unhooked := slices.DeleteFunc(slices.Clone(p.detected), func(d detected) bool { return c.hasSessionLocked(id, d.Tool) })
 	root := p.rootTool
 	p.detected, p.rootTool = nil, ""

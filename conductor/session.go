@@ -105,7 +105,7 @@ func (c *Conductor) paneWorkspace(id uint64) (uint64, bool) {
 		if in.SurfaceID == id {
 			c.mu.Lock()
 			if !c.closed {
-				c.addPaneLocked(id, in.WorkspaceID, in.PID)
+				c.addPaneLocked(id, in.WorkspaceID, in.PID, in.paneState())
 			}
 			c.mu.Unlock()
 			return in.WorkspaceID, true
