@@ -10,6 +10,11 @@ type detected struct {
 	Tool  string
 	PID   int
 	Start uint64
+	// Shim and ShimStart are the launch shim that started the agent (its
+	// parent), 0 for an agent started otherwise: its ai.exit says that
+	// this agent ended.
+	Shim      int
+	ShimStart uint64
 }
 
 // detect returns the agents among procs (a pane's tree in breadth-first
@@ -19,15 +24,27 @@ type detected struct {
 // agent's name but reports the agent itself.
 func detect(procs []process, shimDir string) []detected {
 	var out []detected
+	var shims map[int]uint64 // pid → start
 	for _, p := range procs {
-		if p.Dead || isShimExe(p.Exe, shimDir) {
+		if p.Dead {
+			continue
+		}
+		if isShimExe(p.Exe, shimDir) {
+			if shims == nil {
+				shims = map[int]uint64{}
+			}
+			shims[p.PID] = p.Start
 			continue
 		}
 		tool, ok := matchProcess(p.Comm, p.Argv)
 		if !ok || hasTool(out, tool) {
 			continue
 		}
-		out = append(out, detected{Tool: tool, PID: p.PID, Start: p.Start})
+		d := detected{Tool: tool, PID: p.PID, Start: p.Start}
+		if start, ok := shims[p.PPID]; ok {
+			d.Shim, d.ShimStart = p.PPID, start
+		}
+		out = append(out, d)
 	}
 	return out
 }

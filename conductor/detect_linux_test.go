@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -26,13 +27,11 @@ func TestDetectRealProcess(t *testing.T) {
 	}
 	cmd := exec.Command("/bin/sh", "-c", `sh -c "claude 300; true"; true`)
 	cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
+	t.Cleanup(func() { killGroup(cmd) })
 	root := cmd.Process.Pid
 	pt := systemProcs()
 
@@ -123,13 +122,11 @@ func TestDetectRealShim(t *testing.T) {
 	}
 	cmd := exec.Command(sh, "-c", `claude -c "PATH=`+agentDir+` claude 300; true"; true`)
 	cmd.Env = append(os.Environ(), "PATH="+shimDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
+	t.Cleanup(func() { killGroup(cmd) })
 	root := cmd.Process.Pid
 	pt := systemProcs()
 	deadline := time.Now().Add(testDeadline)
@@ -161,4 +158,11 @@ func TestDetectRealShim(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// killGroup kills cmd's process group (its shells' children too, which
+// would otherwise outlive the test) and reaps cmd.
+func killGroup(cmd *exec.Cmd) {
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	cmd.Wait()
 }

@@ -69,10 +69,13 @@ func (c *Conductor) scan(id uint64) {
 			delete(ended, pid)
 		}
 	}
-	found := detect(slices.DeleteFunc(slices.Clone(procs), func(pr process) bool {
+	found := slices.DeleteFunc(detect(slices.DeleteFunc(slices.Clone(procs), func(pr process) bool {
 		start, ok := ended[pr.PID]
 		return ok && sameStart(pr.Start, start)
-	}), c.o.ShimDir)
+	}), c.o.ShimDir), func(d detected) bool {
+		start, ok := ended[d.Shim]
+		return ok && d.Shim != 0 && sameStart(d.ShimStart, start)
+	})
 
 	c.mu.Lock()
 	if p = c.panes[id]; p != nil {
@@ -88,10 +91,7 @@ func (c *Conductor) scan(id uint64) {
 				}
 			}
 			// A shim may have reported its agent's exit during the scan.
-			found = slices.DeleteFunc(found, func(d detected) bool {
-				start, ok := p.ended[d.PID]
-				return ok && sameStart(d.Start, start)
-			})
+			found = slices.DeleteFunc(found, p.shimEnded)
 			c.applyScanLocked(p, found, checks)
 			// A program still being started has no tree to scan yet, and
 			// it may never print (an agent waiting silently): look again;
@@ -108,6 +108,17 @@ func (c *Conductor) scan(id uint64) {
 	}
 	c.mu.Unlock()
 	c.flush()
+}
+
+// shimEnded reports whether d is a launch shim that reported its agent's
+// exit, or the agent such a shim started (which has exited: the shim
+// reports the exit once it reaped it).
+func (p *pane) shimEnded(d detected) bool {
+	if start, ok := p.ended[d.PID]; ok && sameStart(d.Start, start) {
+		return true
+	}
+	start, ok := p.ended[d.Shim]
+	return ok && d.Shim != 0 && sameStart(d.ShimStart, start)
 }
 
 // alive reports whether pid still runs the process that started at start:

@@ -202,3 +202,67 @@ func TestListProcsShim(t *testing.T) {
 		t.Errorf("executables read for pids %v, want 8 and 9 (not the shell)", asked)
 	}
 }
+
+// TestShimExitEndsItsAgent is what the real Claude Code showed once the
+// scan counted the agent under the shim instead of the shim: the shim
+// sends ai.exit after it reaped the agent, and ai.session_end right after;
+// the agent the last scan saw must not be shown as running without hooks
+// in between (unknown_running with the dead agent's pid until the next
+// scan), neither from the last scan's record nor from a scan that read
+// the tree before the exit and finished after it.
+func TestShimExitEndsItsAgent(t *testing.T) {
+	h := newHarness(t, Options{})
+	h.procs.set(shimProc, agentProc)
+	h.mustSend(MethodSessionStart, `{"surface_id":1,"pid":110,"tool":"claude"}`)
+	h.activity(1)
+	h.mustSend(MethodStop, `{"surface_id":1,"pid":110,"tool":"claude","last_result":"done"}`)
+	h.states()
+	h.procs.kill(111)
+	h.mustSend(MethodExit, `{"surface_id":1,"pid":110,"tool":"claude","exit_code":0}`)
+	h.mustSend(MethodSessionEnd, `{"surface_id":1,"pid":110,"tool":"claude"}`)
+	h.activity(1)
+	if got, want := h.states(), []string{"1:claude:finished>finished", "1:claude:finished>idle"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("agent_state at the exit = %q, want %q", got, want)
+	}
+
+	// Again, with a new shim (pid 120) whose frames arrive while a scan
+	// reads the tree that still holds its agent (pid 121).
+	h.procs.kill(110)
+	shim2, agent2 := shimProc, agentProc
+	shim2.pid, shim2.start, agent2.pid, agent2.ppid, agent2.start = 120, 1200, 121, 120, 1210
+	h.procs.set(shim2, agent2)
+	h.mustSend(MethodSessionStart, `{"surface_id":1,"pid":120,"tool":"claude"}`)
+	h.activity(1)
+	h.states()
+	h.c.procs = &duringScan{procTable: h.procs, then: func() {
+		h.procs.kill(121)
+		h.mustSend(MethodExit, `{"surface_id":1,"pid":120,"tool":"claude","exit_code":0}`)
+		h.mustSend(MethodSessionEnd, `{"surface_id":1,"pid":120,"tool":"claude"}`)
+	}}
+	h.activity(1)
+	h.c.procs = h.procs
+	h.activity(1)
+	if got, want := h.states(), []string{"1:claude:idle>finished", "1:claude:finished>idle"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("agent_state with the exit during a scan = %q, want %q", got, want)
+	}
+	if s, ok := h.c.Status(1); ok {
+		t.Errorf("status after the exit = %+v, want none (idle)", s)
+	}
+}
+
+// duringScan is a process table that runs then once, after the first
+// tree it reads: what happens while a scan is under way.
+type duringScan struct {
+	procTable
+	then func()
+	done bool
+}
+
+func (d *duringScan) Descendants(root, limit int) ([]process, error) {
+	tree, err := d.procTable.Descendants(root, limit)
+	if !d.done {
+		d.done = true
+		d.then()
+	}
+	return tree, err
+}
