@@ -266,3 +266,29 @@ func (d *duringScan) Descendants(root, limit int) ([]process, error) {
 	}
 	return tree, err
 }
+
+// TestProcFSExe checks what procFS reads of <pid>/exe: only for processes
+// that look like agents (a scan reads no link per shell or compiler), and
+// with the " (deleted)" the kernel appends once the file was replaced (a
+// Paneflow upgrade while the shim runs): it is still the shim.
+func TestProcFSExe(t *testing.T) {
+	f := newFakeProcs(
+		fakeProc{pid: 100, ppid: 1, start: 1, comm: "bash", argv: []string{"-bash"}, exe: "/usr/bin/bash"},
+		fakeProc{pid: 110, ppid: 100, start: 2, comm: "claude", argv: []string{"claude"}, exe: shimExe + " (deleted)"},
+		fakeProc{pid: 111, ppid: 110, start: 3, comm: "claude", argv: []string{"claude"}, exe: claudeExe},
+	)
+	tree, err := f.Descendants(100, maxScanPIDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exes []string
+	for _, p := range tree {
+		exes = append(exes, p.Exe)
+	}
+	if want := []string{"", shimExe, claudeExe}; !slices.Equal(exes, want) {
+		t.Errorf("Exe of bash, the shim, the agent = %q, want %q", exes, want)
+	}
+	if d := detect(tree, ""); len(d) != 1 || d[0].PID != 111 || d[0].Shim != 110 || d[0].ShimStart != 2 {
+		t.Errorf("detect = %+v, want the agent 111 started by the shim 110", d)
+	}
+}
