@@ -69,13 +69,11 @@ func (c *Conductor) scan(id uint64) {
 			delete(ended, pid)
 		}
 	}
-	found := slices.DeleteFunc(detect(slices.DeleteFunc(slices.Clone(procs), func(pr process) bool {
+	live := slices.DeleteFunc(slices.Clone(procs), func(pr process) bool {
 		start, ok := ended[pr.PID]
 		return ok && sameStart(pr.Start, start)
-	}), c.o.ShimDir), func(d detected) bool {
-		start, ok := ended[d.Shim]
-		return ok && d.Shim != 0 && sameStart(d.ShimStart, start)
 	})
+	found := slices.DeleteFunc(detect(live, c.o.ShimDir), func(d detected) bool { return shimEndedIn(ended, d) })
 
 	c.mu.Lock()
 	if p = c.panes[id]; p != nil {
@@ -91,7 +89,7 @@ func (c *Conductor) scan(id uint64) {
 				}
 			}
 			// A shim may have reported its agent's exit during the scan.
-			found = slices.DeleteFunc(found, p.shimEnded)
+			found = slices.DeleteFunc(found, func(d detected) bool { return shimEndedIn(p.ended, d) })
 			c.applyScanLocked(p, found, checks)
 			// A program still being started has no tree to scan yet, and
 			// it may never print (an agent waiting silently): look again;
@@ -110,14 +108,15 @@ func (c *Conductor) scan(id uint64) {
 	c.flush()
 }
 
-// shimEnded reports whether d is a launch shim that reported its agent's
-// exit, or the agent such a shim started (which has exited: the shim
-// reports the exit once it reaped it).
-func (p *pane) shimEnded(d detected) bool {
-	if start, ok := p.ended[d.PID]; ok && sameStart(d.Start, start) {
+// shimEndedIn reports whether d is one of the launch shims in ended (pid
+// → start time; they reported their agent's exit), or the agent such a
+// shim started, which has exited: the shim reports the exit once it
+// reaped it.
+func shimEndedIn(ended map[int]uint64, d detected) bool {
+	if start, ok := ended[d.PID]; ok && sameStart(d.Start, start) {
 		return true
 	}
-	start, ok := p.ended[d.Shim]
+	start, ok := ended[d.Shim]
 	return ok && d.Shim != 0 && sameStart(d.ShimStart, start)
 }
 

@@ -401,7 +401,7 @@ func (c *Conductor) shimEndedLocked(s *session) {
 		p.ended = map[int]uint64{}
 	}
 	p.ended[s.pid] = s.start
-	p.detected = slices.DeleteFunc(p.detected, p.shimEnded)
+	p.detected = slices.DeleteFunc(p.detected, func(d detected) bool { return shimEndedIn(p.ended, d) })
 	if !p.exited {
 		c.scheduleScanLocked(p)
 	}
