@@ -159,3 +159,51 @@ func flockWaiter(ino uint64) int {
 	}
 	return 0
 }
+
+// fakeAgentPID stands for an agent behind the shim: it records its own
+// pid, waits for $OUT/go-agent and exits 0.
+const fakeAgentPID = `#!/bin/sh
+echo $$ > "$OUT/agent-pid"
+while [ ! -e "$OUT/go-agent" ]; do sleep 0.05; done
+exit 0
+`
+
+// TestShimUnreported: the launch shim cannot reach Paneflow (its socket
+// path names a file nobody listens on), so its ai.session_start is lost.
+// The agent it starts is shown as it is, running without hooks, under the
+// agent's own pid (not the shim's, which is no agent), and once the agent
+// exits, with the shim's ai.exit lost too, ps shows nothing of it.
+func TestShimUnreported(t *testing.T) {
+	e := start(t)
+	fake := filepath.Join(e.dir, "fake")
+	if err := os.WriteFile(filepath.Join(fake, "gemini"), []byte(fakeAgentPID), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dead := filepath.Join(e.dir, "dead.sock")
+	if err := os.WriteFile(dead, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	script := fmt.Sprintf(`cd %s && PANEFLOW_SOCKET_PATH=%s gemini; sleep 600`, e.project, dead)
+	if _, err := e.cli("new", "--command", script, "--env", "OUT="+e.out, "--env", "GEMINI_CLI_TRUST_WORKSPACE=true"); err != nil {
+		t.Fatal(err)
+	}
+	var agent string
+	e.waitFor("the agent's pid", func() bool {
+		b, _ := os.ReadFile(filepath.Join(e.out, "agent-pid"))
+		agent = strings.TrimSpace(string(b))
+		return agent != ""
+	})
+	var rows map[string]map[string]any
+	e.waitFor("gemini in ps", func() bool {
+		rows = e.agentRows()
+		return rows["gemini"] != nil
+	})
+	if r := rows["gemini"]; r["state"] != "unknown_running" || r["hooked"] != false || r["reason"] != "no_hook" || fmt.Sprint(r["pid"]) != agent {
+		t.Errorf("gemini row = %v, want unknown_running, not hooked, reason no_hook, the agent's pid %s", r, agent)
+	}
+	os.WriteFile(filepath.Join(e.out, "go-agent"), nil, 0o644)
+	e.waitFor("gemini gone from ps", func() bool {
+		rows = e.agentRows()
+		return rows != nil && rows["gemini"] == nil
+	})
+}
