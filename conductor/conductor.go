@@ -30,15 +30,34 @@ type Pane struct {
 	WorkspaceID uint64 // its workspace's id (PANEFLOW_WORKSPACE_ID)
 	Workspace   int    // its workspace's position in the list, 0-based
 	Name        string // its resolved display name
-	PID         int    // the process the pane runs (its PTY child); 0 once it exited, Starting before it runs
+	// PID is the process the pane runs (its PTY child); 0 when it runs
+	// none: its program exited, or is Starting.
+	PID int
+	// Starting is true while the pane still starts its program in the
+	// background (see [PaneStarting]).
+	Starting bool
 }
 
-// Starting is the pid a [PaneSource] reports for a pane whose program is
-// still being started in the background (panes start their programs off
-// the caller's goroutine): not a process yet, and not exited either. The
-// conductor looks at such a pane again after its scan delay until the
-// program runs, so an agent that starts silently is still found.
-const Starting = -1
+// PaneState is where a pane's program is, as [PaneSource.Process]
+// reports it. The zero value is PaneClosed.
+type PaneState uint8
+
+// The states of a pane's program.
+const (
+	// PaneClosed: the pane is not open (closed, or never was).
+	PaneClosed PaneState = iota
+	// PaneStarting: the pane is open and its program is still being
+	// started in the background (panes start their programs off the
+	// caller's goroutine): no process yet, and not exited either. The
+	// conductor looks at such a pane again after its scan delay until the
+	// program runs, so an agent that starts silently is still found.
+	PaneStarting
+	// PaneRunning: the pane's program runs, as the pid reported with it.
+	PaneRunning
+	// PaneExited: the pane is open and its program ended (or could not be
+	// started).
+	PaneExited
+)
 
 // PaneSource tells the conductor about panes. The composition root
 // implements it over the workspace model; the conductor does not import
@@ -49,10 +68,20 @@ type PaneSource interface {
 	// It may be slow (it resolves display names); the conductor calls it
 	// for fleet.list and when a frame names a pane it has not heard of.
 	Panes() []Pane
-	// Process returns the pid of the process a pane runs (0 once it
-	// exited, [Starting] while it is being started) and whether the pane
-	// is open. It must be cheap.
-	Process(surfaceID uint64) (pid int, open bool)
+	// Process reports the state of a pane's program and, when it is
+	// PaneRunning, the pid of its process (0 otherwise). It must be cheap.
+	Process(surfaceID uint64) (pid int, state PaneState)
+}
+
+// paneState is the state of a listed pane's program.
+func (p Pane) paneState() PaneState {
+	switch {
+	case p.Starting:
+		return PaneStarting
+	case p.PID > 0:
+		return PaneRunning
+	}
+	return PaneExited
 }
 
 // Options configures [New].
@@ -86,6 +115,15 @@ type Options struct {
 	// (agents run by an interpreter are found from their argv); nil
 	// leaves command lines unknown.
 	ProcessArgs func(pid int) []string
+	// ProcessExe reads one process's executable path for Processes' rows
+	// (the launch shim is told from the agent it runs by its file); nil
+	// leaves it unknown, and a scan may then take a shim that has not
+	// reported yet for an agent without hooks.
+	ProcessExe func(pid int) string
+	// ShimDir is the launch shim directory (the front of every pane's
+	// PATH): a process running a file from it is the shim, not an agent;
+	// "" means the shim is known only by its file name, paneflow-shim.
+	ShimDir string
 	// Screen returns the visible rows of a pane as text (nil for a pane
 	// it does not know). [Conductor.Input] reads it to tell which choice
 	// of an agent's permission dialog a key picks; nil means input never
@@ -132,7 +170,8 @@ type Conductor struct {
 type pane struct {
 	id          uint64
 	workspaceID uint64
-	pid         int         // the pane's process; 0 once it exited, Starting before it runs
+	pid         int         // the pane's process; 0 while it has none
+	starting    bool        // its program is still being started (PaneStarting)
 	exited      bool        // its process ended
 	detected    []detected  // agents the last scan found, nearest first
 	rootTool    string      // the agent that is the pane's own process, if any
@@ -206,7 +245,7 @@ func New(o Options) *Conductor {
 	}
 	if c.procs == nil && !o.noProcs && o.Processes != nil {
 		if _, err := o.Processes(); err == nil {
-			c.procs = listProcs{list: o.processes, args: o.ProcessArgs}
+			c.procs = listProcs{list: o.processes, args: o.ProcessArgs, exe: o.ProcessExe}
 		}
 	}
 	if o.noProcs {
@@ -339,13 +378,13 @@ func (c *Conductor) handleEvent(e bus.Event) {
 
 // paneCreated starts tracking a new pane and schedules its first scan.
 func (c *Conductor) paneCreated(id, workspaceID uint64) {
-	pid, open := c.o.Panes.Process(id)
-	if !open {
+	pid, state := c.o.Panes.Process(id)
+	if state == PaneClosed {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	p := c.addPaneLocked(id, workspaceID, pid)
+	p := c.addPaneLocked(id, workspaceID, pid, state)
 	p.startScans = newPaneScans
 	c.scheduleScanLocked(p)
 }
@@ -354,11 +393,12 @@ func (c *Conductor) paneCreated(id, workspaceID uint64) {
 // once its program runs, besides those its output triggers.
 const newPaneScans = 3
 
-// addPaneLocked returns the pane id, adding it if it is new.
-func (c *Conductor) addPaneLocked(id, workspaceID uint64, pid int) *pane {
+// addPaneLocked returns the pane id, adding it if it is new, with its
+// program's pid and state.
+func (c *Conductor) addPaneLocked(id, workspaceID uint64, pid int, state PaneState) *pane {
 	p := c.panes[id]
 	if p == nil {
-		p = &pane{id: id, workspaceID: workspaceID, pid: pid, exited: pid == 0}
+		p = &pane{id: id, workspaceID: workspaceID, pid: pid, starting: state == PaneStarting, exited: state == PaneExited}
 		c.panes[id] = p
 	}
 	if p.workspaceID == 0 {
@@ -380,7 +420,7 @@ func (c *Conductor) resync() {
 			break
 		}
 		if _, known := c.panes[in.SurfaceID]; !known {
-			c.scheduleScanLocked(c.addPaneLocked(in.SurfaceID, in.WorkspaceID, in.PID))
+			c.scheduleScanLocked(c.addPaneLocked(in.SurfaceID, in.WorkspaceID, in.PID, in.paneState()))
 		}
 	}
 	for id := range c.panes {
@@ -392,7 +432,7 @@ func (c *Conductor) resync() {
 	// A pane missing from the list may have been created since; only the
 	// model's own answer closes it.
 	for _, id := range gone {
-		if _, open := c.o.Panes.Process(id); !open {
+		if _, state := c.o.Panes.Process(id); state == PaneClosed {
 			c.mu.Lock()
 			c.forgetPaneLocked(id)
 			c.mu.Unlock()

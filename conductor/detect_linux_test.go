@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -26,13 +27,11 @@ func TestDetectRealProcess(t *testing.T) {
 	}
 	cmd := exec.Command("/bin/sh", "-c", `sh -c "claude 300; true"; true`)
 	cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
+	t.Cleanup(func() { killGroup(cmd) })
 	root := cmd.Process.Pid
 	pt := systemProcs()
 
@@ -43,7 +42,7 @@ func TestDetectRealProcess(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Descendants(%d): %v", root, err)
 		}
-		found = detect(tree)
+		found = detect(tree, "")
 		if time.Now().After(deadline) {
 			t.Fatalf("claude never appeared under pid %d; tree %+v", root, tree)
 		}
@@ -91,4 +90,79 @@ func TestDetectRealProcess(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// TestDetectRealShim runs a stand-in of the launch shim as the kernel sees
+// the real one (a file named paneflow-shim, run through a symlink named
+// claude; here a copy of sh) with a stand-in agent below it (sleep run
+// as claude): the real /proc gives the shim's exe, the shim is no agent,
+// and the agent under it is found.
+func TestDetectRealShim(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh on PATH")
+	}
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep on PATH")
+	}
+	shimDir, agentDir := t.TempDir(), t.TempDir()
+	raw, err := os.ReadFile(sh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(shimDir, shimBinary), raw, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(shimBinary, filepath.Join(shimDir, "claude")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(sleep, filepath.Join(agentDir, "claude")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(sh, "-c", `claude -c "PATH=`+agentDir+` claude 300; true"; true`)
+	cmd.Env = append(os.Environ(), "PATH="+shimDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { killGroup(cmd) })
+	root := cmd.Process.Pid
+	pt := systemProcs()
+	deadline := time.Now().Add(testDeadline)
+	for {
+		tree, err := pt.Descendants(root, maxScanPIDs)
+		if err != nil {
+			t.Fatalf("Descendants(%d): %v", root, err)
+		}
+		var shim, agent process
+		for _, p := range tree {
+			if p.Comm == "claude" && p.PPID == root {
+				shim = p
+			}
+			if p.Comm == "claude" && shim.PID != 0 && p.PPID == shim.PID && p.Exe != shim.Exe {
+				agent = p
+			}
+		}
+		if agent.PID != 0 {
+			if want := filepath.Join(shimDir, shimBinary); shim.Exe != want {
+				t.Errorf("the shim's Exe = %q, want %q", shim.Exe, want)
+			}
+			if found := detect(tree, ""); len(found) != 1 || found[0].PID != agent.PID {
+				t.Errorf("detect = %+v, want only the agent, pid %d (the shim is %d)", found, agent.PID, shim.PID)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the shim and its agent never appeared under pid %d; tree %+v", root, tree)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// killGroup kills cmd's process group (its shells' children too, which
+// would otherwise outlive the test) and reaps cmd.
+func killGroup(cmd *exec.Cmd) {
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	cmd.Wait()
 }

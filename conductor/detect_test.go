@@ -82,13 +82,13 @@ func TestDetectFakeProc(t *testing.T) {
 		wantErr bool
 	}{
 		{100, nil, false},
-		{200, []detected{{"claude", 201, 2001}, {"codex", 204, 2004}}, false},
-		{300, []detected{{"claude", 301, 3001}}, false},
-		{400, []detected{{"gemini", 401, 4001}}, false},
-		{500, []detected{{"gemini", 501, 5001}}, false},
+		{200, []detected{{Tool: "claude", PID: 201, Start: 2001}, {Tool: "codex", PID: 204, Start: 2004}}, false},
+		{300, []detected{{Tool: "claude", PID: 301, Start: 3001}}, false},
+		{400, []detected{{Tool: "gemini", PID: 401, Start: 4001}}, false},
+		{500, []detected{{Tool: "gemini", PID: 501, Start: 5001}}, false},
 		{600, nil, false},
-		{700, []detected{{"cursor-agent", 701, 7001}}, false},
-		{800, []detected{{"codex", 800, 8000}}, false},
+		{700, []detected{{Tool: "cursor-agent", PID: 701, Start: 7001}}, false},
+		{800, []detected{{Tool: "codex", PID: 800, Start: 8000}}, false},
 		{999, nil, true},
 	}
 	for _, children := range []bool{true, false} {
@@ -103,7 +103,7 @@ func TestDetectFakeProc(t *testing.T) {
 				if (err != nil) != tt.wantErr {
 					t.Fatalf("Descendants(%d) error = %v, want error %v", tt.root, err, tt.wantErr)
 				}
-				if got := detect(tree); !reflect.DeepEqual(got, tt.want) {
+				if got := detect(tree, ""); !reflect.DeepEqual(got, tt.want) {
 					t.Errorf("detect(tree of %d) = %+v, want %+v", tt.root, got, tt.want)
 				}
 			})

@@ -46,6 +46,16 @@
 //   - Every change publishes a [bus.AgentState] event, including those no
 //     frame caused (stall, crash, agent found or gone), for the GUI.
 //
+// Paneflow's launch shim runs under the agent's name (a process named
+// claude) and reports for the agent itself: it sends ai.session_start
+// (hooked, or hooked:false with a reason) and waits for the answer before
+// it starts the real agent as its child. The scan tells the shim from an
+// agent by its executable file (/proc/<pid>/exe on Linux, read only for
+// processes that look like agents; Options.ProcessExe and
+// Options.ShimDir elsewhere) and never counts it, so a shim that has not
+// reported yet is not shown as an agent without hooks for a moment, and
+// an agent whose shim could not report is shown as running without hooks.
+//
 // On Linux the conductor reads /proc itself. On macOS and Windows it reads
 // the process table through Options.Processes (core passes the terminal
 // package's ListProcesses: sysctl kern.proc.all, a ToolHelp snapshot), one

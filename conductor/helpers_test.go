@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 	"strconv"
@@ -30,15 +31,15 @@ func (f *fakePanes) Panes() []Pane {
 	return slices.Clone(f.panes)
 }
 
-func (f *fakePanes) Process(id uint64) (int, bool) {
+func (f *fakePanes) Process(id uint64) (int, PaneState) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, p := range f.panes {
 		if p.SurfaceID == id {
-			return p.PID, true
+			return p.PID, p.paneState()
 		}
 	}
-	return 0, false
+	return 0, PaneClosed
 }
 
 func (f *fakePanes) add(p Pane) {
@@ -58,7 +59,7 @@ func (f *fakePanes) setPID(id uint64, pid int) {
 	defer f.mu.Unlock()
 	for i := range f.panes {
 		if f.panes[i].SurfaceID == id {
-			f.panes[i].PID = pid
+			f.panes[i].PID, f.panes[i].Starting = pid, false
 		}
 	}
 }
@@ -70,6 +71,7 @@ type fakeProc struct {
 	comm      string
 	argv      []string
 	zombie    bool
+	exe       string // the target of <pid>/exe; "" for none (unreadable)
 }
 
 // fakeProcs is a mutable fake /proc, read through the real procFS code.
@@ -137,6 +139,9 @@ func (f *fakeProcs) rebuildLocked() {
 		}
 		m[dir+"/cmdline"] = &fstest.MapFile{Data: cmd}
 		m[dir+"/comm"] = &fstest.MapFile{Data: []byte(p.comm + "\n")}
+		if p.exe != "" {
+			m[dir+"/exe"] = &fstest.MapFile{Data: []byte(p.exe), Mode: fs.ModeSymlink | 0o777}
+		}
 		task := dir + "/task/" + dir
 		if f.noChildren {
 			m[task+"/stat"] = &fstest.MapFile{Data: m[dir+"/stat"].Data}

@@ -19,6 +19,10 @@ type process struct {
 	Start uint64
 	Comm  string   // the kernel's name for it (at most 15 bytes on Linux)
 	Argv  []string // its command line; nil when unreadable (zombies, kernel threads)
+	// Exe is the file the process executes, read only for processes
+	// whose name or command line names an agent (see [isShimExe]); ""
+	// when not read or unknown.
+	Exe string
 	// Dead is true for a process that ended and awaits its parent's wait
 	// (a zombie): it is no agent any more.
 	Dead bool
@@ -45,13 +49,14 @@ const maxScanPIDs = 512
 // are found from every process's parent instead.
 var errNoChildren = errors.New("conductor: no children files")
 
-// procFS reads a Linux-style /proc tree: <pid>/stat, <pid>/comm,
-// <pid>/cmdline and <pid>/task/<tid>/children. Tests give it fake trees.
+// procFS reads a Linux-style /proc tree: <pid>/stat, <pid>/cmdline,
+// <pid>/exe and <pid>/task/<tid>/children. Tests give it fake trees.
 type procFS struct {
 	fsys fs.FS
 }
 
-// Process reads pid's stat and cmdline.
+// Process reads pid's stat and cmdline, and its exe when those name an
+// agent.
 func (p procFS) Process(pid int) (process, error) {
 	dir := strconv.Itoa(pid)
 	stat, err := fs.ReadFile(p.fsys, dir+"/stat")
@@ -67,6 +72,15 @@ func (p procFS) Process(pid int) (process, error) {
 	}
 	if raw, err := fs.ReadFile(p.fsys, dir+"/cmdline"); err == nil {
 		pr.Argv = parseCmdline(raw)
+	}
+	// The exe is read last: a process that exec'd between the reads shows
+	// its new name or command line only if its exe is new too (the kernel
+	// switches the exe with the memory, before the name), so a shell's
+	// child that just became the launch shim never passes for an agent.
+	if _, ok := matchProcess(pr.Comm, pr.Argv); ok && !pr.Dead {
+		if exe, err := fs.ReadLink(p.fsys, dir+"/exe"); err == nil {
+			pr.Exe = strings.TrimSuffix(exe, " (deleted)")
+		}
 	}
 	return pr, nil
 }

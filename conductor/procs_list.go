@@ -22,12 +22,23 @@ type listProcs struct {
 	// args reads one process's command line; nil or a nil result leaves
 	// Argv empty.
 	args func(pid int) []string
+	// exe reads one process's executable path, for the processes that
+	// look like agents (to tell the launch shim from them); nil or ""
+	// leaves Exe empty.
+	exe func(pid int) string
 }
 
-// withArgs fills p.Argv when it is missing and the process is alive.
+// withArgs fills p.Argv when it is missing and the process is alive, and
+// p.Exe when the process looks like an agent.
 func (l listProcs) withArgs(p process) process {
-	if p.Argv == nil && l.args != nil && !p.Dead {
+	if p.Dead {
+		return p
+	}
+	if p.Argv == nil && l.args != nil {
 		p.Argv = l.args(p.PID)
+	}
+	if _, ok := matchProcess(p.Comm, p.Argv); ok && p.Exe == "" && l.exe != nil {
+		p.Exe = l.exe(p.PID)
 	}
 	return p
 }
@@ -39,7 +50,7 @@ func (l listProcs) frozen() procTable {
 	if err != nil {
 		return l
 	}
-	return listProcs{list: func() ([]process, error) { return all, nil }, args: l.args}
+	return listProcs{list: func() ([]process, error) { return all, nil }, args: l.args, exe: l.exe}
 }
 
 // Process finds pid in a fresh list.

@@ -41,7 +41,7 @@ func TestListProcsDescendants(t *testing.T) {
 	if got[2].Argv == nil || got[3].Argv != nil {
 		t.Errorf("argv: node %v, zombie git %v; want node's argv read and the zombie's skipped", got[2].Argv, got[3].Argv)
 	}
-	if tools := detect(got); len(tools) != 2 || tools[0].Tool != "claude" || tools[1].Tool != "codex" {
+	if tools := detect(got, ""); len(tools) != 2 || tools[0].Tool != "claude" || tools[1].Tool != "codex" {
 		t.Errorf("detect = %+v, want claude then codex (through node's argv)", tools)
 	}
 	if got, _ := l.Descendants(10, 2); len(got) != 2 {
@@ -85,7 +85,7 @@ func TestOptionsProcessesAdapter(t *testing.T) {
 	if err != nil || len(got) != 2 || got[0].Start != 99 || got[0].Comm != "gemini" || !got[1].Dead {
 		t.Fatalf("Descendants through Options.Processes = %+v, %v", got, err)
 	}
-	if d := detect(got); len(d) != 1 || d[0].Tool != "gemini" || d[0].Start != 99 {
+	if d := detect(got, ""); len(d) != 1 || d[0].Tool != "gemini" || d[0].Start != 99 {
 		t.Errorf("detect = %+v", d)
 	}
 }

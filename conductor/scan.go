@@ -52,9 +52,9 @@ func (c *Conductor) scan(id uint64) {
 	ended := maps.Clone(p.ended)
 	c.mu.Unlock()
 
-	pid, open := c.o.Panes.Process(id)
+	pid, state := c.o.Panes.Process(id)
 	var procs []process
-	if open && pid > 0 {
+	if state == PaneRunning && pid > 0 {
 		procs, _ = c.procs.Descendants(pid, maxScanPIDs)
 	}
 	for i := range checks {
@@ -69,29 +69,27 @@ func (c *Conductor) scan(id uint64) {
 			delete(ended, pid)
 		}
 	}
-	found := detect(slices.DeleteFunc(slices.Clone(procs), func(pr process) bool {
+	live := slices.DeleteFunc(slices.Clone(procs), func(pr process) bool {
 		start, ok := ended[pr.PID]
 		return ok && sameStart(pr.Start, start)
-	}))
+	})
+	found := slices.DeleteFunc(detect(live, c.o.ShimDir), func(d detected) bool { return shimEndedIn(ended, d) })
 
 	c.mu.Lock()
 	if p = c.panes[id]; p != nil {
 		p.scanning = false
 		switch {
-		case !open:
+		case state == PaneClosed:
 			c.forgetPaneLocked(id)
 		case !c.closed:
-			p.pid = pid
+			p.pid, p.starting = pid, state == PaneStarting
 			for pid, start := range gone {
 				if st, ok := p.ended[pid]; ok && st == start {
 					delete(p.ended, pid)
 				}
 			}
 			// A shim may have reported its agent's exit during the scan.
-			found = slices.DeleteFunc(found, func(d detected) bool {
-				start, ok := p.ended[d.PID]
-				return ok && sameStart(d.Start, start)
-			})
+			found = slices.DeleteFunc(found, func(d detected) bool { return shimEndedIn(p.ended, d) })
 			c.applyScanLocked(p, found, checks)
 			// A program still being started has no tree to scan yet, and
 			// it may never print (an agent waiting silently): look again;
@@ -100,7 +98,7 @@ func (c *Conductor) scan(id uint64) {
 				p.startScans--
 				p.rescan = true
 			}
-			if p.rescan || pid == Starting {
+			if p.rescan || p.starting {
 				p.rescan = false
 				c.scheduleScanLocked(p)
 			}
@@ -108,6 +106,18 @@ func (c *Conductor) scan(id uint64) {
 	}
 	c.mu.Unlock()
 	c.flush()
+}
+
+// shimEndedIn reports whether d is one of the launch shims in ended (pid
+// → start time; they reported their agent's exit), or the agent such a
+// shim started, which has exited: the shim reports the exit once it
+// reaped it.
+func shimEndedIn(ended map[int]uint64, d detected) bool {
+	if start, ok := ended[d.PID]; ok && sameStart(d.Start, start) {
+		return true
+	}
+	start, ok := ended[d.Shim]
+	return ok && d.Shim != 0 && sameStart(d.ShimStart, start)
 }
 
 // alive reports whether pid still runs the process that started at start:
@@ -249,7 +259,7 @@ func (c *Conductor) paneExited(id uint64, code int) {
 		return
 	}
 	stopTimer(&p.scanTimer)
-	p.exited, p.pid = true, 0
+	p.exited, p.pid, p.starting = true, 0, false
 	unhooked := slices.DeleteFunc(slices.Clone(p.detected), func(d detected) bool { return c.hasSessionLocked(id, d.Tool) })
 	root := p.rootTool
 	p.detected, p.rootTool = nil, ""

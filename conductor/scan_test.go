@@ -366,7 +366,7 @@ func TestUnhookedLaunch(t *testing.T) {
 // found by the scans that follow, with no output to trigger them.
 func TestScanWhileStarting(t *testing.T) {
 	h := newHarness(t, Options{})
-	h.panes.add(Pane{SurfaceID: 4, WorkspaceID: 1, Name: "new", PID: Starting})
+	h.panes.add(Pane{SurfaceID: 4, WorkspaceID: 1, Name: "new", Starting: true})
 	h.event(bus.SurfaceCreated{SurfaceID: 4, WorkspaceID: 1})
 	h.clock.Advance(h.c.scanDelay)
 	h.clock.Advance(h.c.scanDelay)

@@ -105,7 +105,7 @@ func (c *Conductor) paneWorkspace(id uint64) (uint64, bool) {
 		if in.SurfaceID == id {
 			c.mu.Lock()
 			if !c.closed {
-				c.addPaneLocked(id, in.WorkspaceID, in.PID)
+				c.addPaneLocked(id, in.WorkspaceID, in.PID, in.paneState())
 			}
 			c.mu.Unlock()
 			return in.WorkspaceID, true
@@ -397,9 +397,10 @@ func (c *Conductor) removeLocked(s *session) {
 
 // shimEndedLocked records that the process of session s (the launch
 // shim, which sends ai.exit once the agent it ran has exited) is ending:
-// its pane's scans stop counting it as an agent, the entry the last scan
-// made for it goes, and the pane is scanned again, so no stale
-// unknown_running outlives it even when the pane prints nothing more.
+// its pane's scans stop counting it or the agent it started, the entries
+// the last scan made for them go, and the pane is scanned again, so no
+// stale unknown_running outlives them even when the pane prints nothing
+// more.
 func (c *Conductor) shimEndedLocked(s *session) {
 	p := c.panes[s.surface]
 	if s.pid == 0 || s.surface == 0 || p == nil {
@@ -409,7 +410,7 @@ func (c *Conductor) shimEndedLocked(s *session) {
 		p.ended = map[int]uint64{}
 	}
 	p.ended[s.pid] = s.start
-	p.detected = slices.DeleteFunc(p.detected, func(d detected) bool { return d.PID == s.pid })
+	p.detected = slices.DeleteFunc(p.detected, func(d detected) bool { return shimEndedIn(p.ended, d) })
 	if !p.exited {
 		c.scheduleScanLocked(p)
 	}

@@ -142,6 +142,8 @@ func New(o Options) (*Core, error) {
 		StallThreshold: cfg.AgentStallThreshold,
 		Processes:      systemProcesses,
 		ProcessArgs:    terminal.ProcessArgs,
+		ProcessExe:     terminal.ProcessExe,
+		ShimDir:        shims.path(),
 		Screen:         paneSource{c.Workspaces}.screen,
 	})
 	// The worktree owner must exist before the api methods are
@@ -250,25 +252,26 @@ func (p paneSource) Panes() []conductor.Pane {
 	infos := p.m.Surfaces()
 	out := make([]conductor.Pane, 0, len(infos))
 	for _, in := range infos {
-		pid := 0
+		pid, state := 0, conductor.PaneExited
 		if s, ok := p.m.Surface(in.ID); ok && !in.Exited {
-			pid = surfacePID(s)
+			pid, state = surfaceProgram(s)
 		}
 		out = append(out, conductor.Pane{
-			SurfaceID: in.ID, WorkspaceID: in.WorkspaceID, Workspace: in.Workspace, Name: in.Name, PID: pid,
+			SurfaceID: in.ID, WorkspaceID: in.WorkspaceID, Workspace: in.Workspace, Name: in.Name,
+			PID: pid, Starting: state == conductor.PaneStarting,
 		})
 	}
 	return out
 }
 
-// Process returns the pid of the process pane id runs: 0 once it exited,
-// conductor.Starting while it is being started.
-func (p paneSource) Process(id uint64) (int, bool) {
+// Process reports the state of pane id's program and, while it runs, its
+// pid.
+func (p paneSource) Process(id uint64) (int, conductor.PaneState) {
 	s, ok := p.m.Surface(id)
 	if !ok {
-		return 0, false
+		return 0, conductor.PaneClosed
 	}
-	return surfacePID(s), true
+	return surfaceProgram(s)
 }
 
 // screen returns the visible rows of pane id as text, nil for no pane.
@@ -280,21 +283,25 @@ func (p paneSource) screen(id uint64) []string {
 	return s.Terminal().Emulator().ScreenLines()
 }
 
-// surfacePID is the pid of s's program for the conductor: 0 once it
-// exited (or could not be started), conductor.Starting while the pane
-// still starts it in the background. Telling the two apart matters: a
-// pane whose program had not started yet when the conductor first looked
-// was taken for an exited one and never scanned again (an agent started
-// silently in a new pane on a loaded machine went undetected).
-func surfacePID(s *workspace.Surface) int {
+// surfaceProgram is the state of s's program for the conductor, with its
+// pid while it runs: exited (or could not be started), starting while
+// the pane still starts it in the background, or running. Telling the
+// first two apart matters: a pane whose program had not started yet when
+// the conductor first looked was taken for an exited one and never
+// scanned again (an agent started silently in a new pane on a loaded
+// machine went undetected).
+func surfaceProgram(s *workspace.Surface) (int, conductor.PaneState) {
 	if _, exited := s.Exited(); exited {
-		return 0
+		return 0, conductor.PaneExited
 	}
 	t := s.Terminal()
 	select {
 	case <-t.Started():
-		return t.Pid()
+		if pid := t.Pid(); pid > 0 {
+			return pid, conductor.PaneRunning
+		}
+		return 0, conductor.PaneExited
 	default:
-		return conductor.Starting
+		return 0, conductor.PaneStarting
 	}
 }

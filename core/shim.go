@@ -50,6 +50,14 @@ func newShims(getenv func(string) string, logf func(string, ...any)) *shims {
 	return s
 }
 
+// path returns the shim directory, installed or not, "" without a shim.
+func (s *shims) path() string {
+	if s == nil {
+		return ""
+	}
+	return s.in.Dir
+}
+
 // dir makes sure the directory is current and returns it, or "" (after
 // logging once per failure streak) when it cannot be installed.
 func (s *shims) dir() string {

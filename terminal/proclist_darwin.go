@@ -35,3 +35,18 @@ func ListProcesses() ([]ProcessEntry, error) {
 // ProcessArgs returns pid's command line (kern.procargs2), nil when it
 // cannot be read (another user's process, a zombie).
 func ProcessArgs(pid int) []string { return procArgs(pid) }
+
+// ProcessExe returns the path pid executes (the executable path of
+// kern.procargs2: the path that was run, symlinks not resolved), "" when
+// it cannot be read.
+func ProcessExe(pid int) string {
+	buf, err := unix.SysctlRaw("kern.procargs2", pid)
+	if err != nil || len(buf) < 4 {
+		return ""
+	}
+	rest := buf[4:]
+	if i := bytes.IndexByte(rest, 0); i >= 0 {
+		return string(rest[:i])
+	}
+	return ""
+}

@@ -8,3 +8,6 @@ func ListProcesses() ([]ProcessEntry, error) { return nil, ErrNoProcessTable }
 
 // ProcessArgs returns nil on this system (see ListProcesses).
 func ProcessArgs(pid int) []string { return nil }
+
+// ProcessExe returns "" on this system (see ListProcesses).
+func ProcessExe(pid int) string { return "" }

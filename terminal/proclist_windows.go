@@ -27,3 +27,7 @@ func ListProcesses() ([]ProcessEntry, error) {
 // ProcessArgs returns pid's command line split into arguments, nil when it
 // cannot be read.
 func ProcessArgs(pid int) []string { return commandLineArgs(uint32(pid)) }
+
+// ProcessExe returns the full path of pid's executable image
+// (QueryFullProcessImageName), "" when the process cannot be opened.
+func ProcessExe(pid int) string { return imagePath(uint32(pid)) }
