@@ -221,6 +221,9 @@ func (r *results) print(w io.Writer) int {
 		for _, unit := range r.units[name] {
 			pv, pok := r.median(name, "paneflow", unit)
 			tv, tok := r.median(name, "tmux", unit)
+			if !pok && !tok {
+				continue // a metric of the bare side only (B/read): its own table
+			}
 			runs = max(runs, len(r.samples[name]["paneflow"][unit]), len(r.samples[name]["tmux"][unit]))
 			ratio := "-"
 			if pok && tok && tv != 0 {
