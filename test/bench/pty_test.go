@@ -178,9 +178,9 @@ func benchPTYOnly(b *testing.B, path string, size int64) {
 // bareReadSize is the buffer of the bare PTY drain: 4 KiB, as the issue
 // defines the baseline. Linux hands a PTY master's output over in pieces of
 // at most 4 KiB (the line discipline's buffer), so a larger buffer changes
-// nothing: measured interleaved at load 6-7, a 4 KiB and a 64 KiB buffer
-// and a C reader (forkpty, read(2) into 4 KiB) all drained plain100 at
-// 41-77 MB/s with reads averaging 2.9-4.0 KB.
+// nothing: measured interleaved at load 6-7, this loop with a 4 KiB and a
+// 64 KiB buffer and a C reader (forkpty, read(2) into 4 KiB or 64 KiB)
+// all drained plain100 at 24-77 MB/s, with reads averaging 2.9-4.0 KB.
 const bareReadSize = 4 << 10
 
 // benchBarePTY measures the plainest possible reader of cat path: the
