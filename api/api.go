@@ -168,10 +168,13 @@ func (s *server) befores() map[string]func(ctx context.Context, params json.RawM
 // methods lists the request/response methods Register adds.
 func (s *server) methods() []methodDef {
 	mut := []ipc.Option{ipc.Mutating()}
+	// inline: handlers that only read memory under short locks and never
+	// wait; they answer on the connection's goroutine (ipc.Inline).
+	inline := []ipc.Option{ipc.Inline()}
 	return []methodDef{
-		{"system.ping", s.ping, nil},
-		{"system.capabilities", s.capabilities, nil},
-		{"system.identify", s.identify, nil},
+		{"system.ping", s.ping, inline},
+		{"system.capabilities", s.capabilities, inline},
+		{"system.identify", s.identify, inline},
 
 		{"workspace.list", s.workspaceList, nil},
 		{"workspace.current", s.workspaceCurrent, nil},
@@ -182,7 +185,7 @@ func (s *server) methods() []methodDef {
 		{"workspace.up", s.workspaceUp, mut},
 
 		{"surface.list", s.surfaceList, nil},
-		{"surface.read", s.surfaceRead, nil},
+		{"surface.read", s.surfaceRead, inline},
 		{"surface.search", s.surfaceSearch, nil},
 		{"surface.status", s.surfaceStatus, nil},
 		{"surface.rename", s.surfaceRename, mut},

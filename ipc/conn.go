@@ -226,6 +226,13 @@ func (c *conn) call(ctx context.Context, m *method, req *request) (result json.R
 	}
 	defer cancel()
 
+	if m.inline {
+		out := s.invoke(hctx, m, req)
+		if out.err == nil {
+			return out.result, nil, true
+		}
+		return nil, s.rpcError(out.err, hctx, req.method), true
+	}
 	done := make(chan outcome, 1)
 	s.wg.Add(1) // the connection goroutine is counted, so the counter is > 0
 	go func() {

@@ -80,7 +80,9 @@
 // waits for its reply, then reads the next; replies on a connection are in
 // request order. Each request's handler runs on a goroutine of its own so
 // the dispatch timeout is enforced even against a handler that ignores its
-// context; handlers of different connections run concurrently. [Mutating]
+// context (except an [Inline] handler, which never waits and runs on the
+// connection's goroutine); handlers of different connections run
+// concurrently. [Mutating]
 // handlers run through [Server.Executor], which runs them one at a time
 // and never starts one whose request has already timed out; a method's
 // [Before] hook runs ahead of it on the request's goroutine, outside the

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"io"
 	"strconv"
+
+	"github.com/paneflow-go/paneflow/internal/jsonscan"
 )
 
 // MaxFrame is the largest frame, newline included, that the server reads
@@ -112,13 +114,15 @@ func decodeRequest(frame []byte) (req request, errID json.RawMessage, rerr *Erro
 			return req, nullID, &Error{Code: CodeInvalidRequest, Message: msgBatch}
 		}
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(frame, &fields); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) {
-			return req, nullID, &Error{Code: CodeInvalidRequest, Message: "invalid request: not a JSON object"}
+	fields, ok := scanEnvelope(frame)
+	if !ok {
+		if err := json.Unmarshal(frame, &fields); err != nil {
+			var typeErr *json.UnmarshalTypeError
+			if errors.As(err, &typeErr) {
+				return req, nullID, &Error{Code: CodeInvalidRequest, Message: "invalid request: not a JSON object"}
+			}
+			return req, nullID, &Error{Code: CodeParse, Message: "Parse error: " + err.Error()}
 		}
-		return req, nullID, &Error{Code: CodeParse, Message: "Parse error: " + err.Error()}
 	}
 	if fields == nil { // the frame was "null"
 		return req, nullID, &Error{Code: CodeInvalidRequest, Message: "invalid request: not a JSON object"}
@@ -139,9 +143,11 @@ func decodeRequest(frame []byte) (req request, errID json.RawMessage, rerr *Erro
 	if !ok {
 		return req, replyID, &Error{Code: CodeInvalidRequest, Message: "invalid request: missing method"}
 	}
-	if err := json.Unmarshal(raw, &req.method); err != nil || raw[0] != '"' {
+	method, err := jsonscan.String(raw) // what json.Unmarshal would give, and an error for anything but a string
+	if err != nil {
 		return req, replyID, &Error{Code: CodeInvalidRequest, Message: "invalid request: method must be a string"}
 	}
+	req.method = method
 	if req.method == "" {
 		return req, replyID, &Error{Code: CodeInvalidRequest, Message: "invalid request: missing method"}
 	}
@@ -150,6 +156,27 @@ func decodeRequest(frame []byte) (req request, errID json.RawMessage, rerr *Erro
 		req.params = emptyParams
 	}
 	return req, nil, nil
+}
+
+// scanEnvelope splits a frame that is a JSON object into the members
+// decodeRequest reads, as json.Unmarshal into a map would, but in one fast
+// pass: jsonscan accepts exactly the objects encoding/json accepts (its
+// fuzz tests hold it to that). ok is false for anything else, which
+// decodeRequest then hands to encoding/json for its error messages. The
+// values are copies: frame is only valid until the next read, and a Long
+// request of a concurrent connection outlives it.
+func scanEnvelope(frame []byte) (fields map[string]json.RawMessage, ok bool) {
+	if len(frame) == 0 || frame[0] != '{' {
+		return nil, false
+	}
+	fields = make(map[string]json.RawMessage, 3)
+	err := jsonscan.Members(frame, func(key string, value []byte) {
+		switch key {
+		case "id", "method", "params":
+			fields[key] = bytes.Clone(value)
+		}
+	})
+	return fields, err == nil
 }
 
 // appendResult appends a success reply for id (which must be valid JSON)

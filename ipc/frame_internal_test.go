@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -181,16 +182,90 @@ func TestDecodeRequest(t *testing.T) {
 	}
 }
 
+// decodeRequestReference is decodeRequest as it was before scanEnvelope:
+// encoding/json only. FuzzDecodeRequest holds the two to the same answers.
+func decodeRequestReference(frame []byte) (req request, errID json.RawMessage, rerr *Error) {
+	frame = bytes.TrimSpace(frame)
+	if len(frame) > 0 && frame[0] == '[' {
+		if json.Valid(frame) {
+			return req, nullID, &Error{Code: CodeInvalidRequest, Message: msgBatch}
+		}
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(frame, &fields); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return req, nullID, &Error{Code: CodeInvalidRequest, Message: "invalid request: not a JSON object"}
+		}
+		return req, nullID, &Error{Code: CodeParse, Message: "Parse error: " + err.Error()}
+	}
+	if fields == nil {
+		return req, nullID, &Error{Code: CodeInvalidRequest, Message: "invalid request: not a JSON object"}
+	}
+	if id, ok := fields["id"]; ok {
+		switch id[0] {
+		case 'n', '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			req.id = id
+		default:
+			return req, nullID, &Error{Code: CodeInvalidRequest, Message: "invalid request: id must be a string, a number or null"}
+		}
+	}
+	replyID := req.id
+	if replyID == nil {
+		replyID = nullID
+	}
+	raw, ok := fields["method"]
+	if !ok {
+		return req, replyID, &Error{Code: CodeInvalidRequest, Message: "invalid request: missing method"}
+	}
+	if err := json.Unmarshal(raw, &req.method); err != nil || raw[0] != '"' {
+		return req, replyID, &Error{Code: CodeInvalidRequest, Message: "invalid request: method must be a string"}
+	}
+	if req.method == "" {
+		return req, replyID, &Error{Code: CodeInvalidRequest, Message: "invalid request: missing method"}
+	}
+	req.params = fields["params"]
+	if len(req.params) == 0 || string(req.params) == "null" {
+		req.params = emptyParams
+	}
+	return req, nil, nil
+}
+
+// TestDecodeRequestCopies checks that a request outlives its frame, whose
+// buffer the connection reuses for the next read (a Long request of a
+// concurrent connection runs meanwhile).
+func TestDecodeRequestCopies(t *testing.T) {
+	frame := []byte(`{"id":"abc","method":"m","params":{"x":[1,2,3]}}`)
+	req, _, rerr := decodeRequest(frame)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	for i := range frame {
+		frame[i] = ' '
+	}
+	if string(req.id) != `"abc"` || req.method != "m" || string(req.params) != `{"x":[1,2,3]}` {
+		t.Errorf("after the frame buffer was reused: id %s method %q params %s", req.id, req.method, req.params)
+	}
+}
+
 func FuzzDecodeRequest(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1}}`, `{"method":"m"}`, `[]`, `[{}]`, `42`, `null`,
 		`{"id":{},"method":"m"}`, `{"id":"x","method":3}`, `{"id":1e400,"method":"m"}`, `{"id":1,`, ``, ` `,
 		`{"id":1,"method":"m","params":null}`, `{"ID":1,"METHOD":"m"}`,
+		`{"id":1,"id":2,"method":"a","method":"b"}`, `{"\u0069d":1,"method":"m\u00e9\ud800"}`, "{\"method\":\"\xff\"}",
+		`{"method":"m","params":{"a":[1,{"b":null}]} , "x":1e5}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		req, errID, rerr := decodeRequest(data)
+		rreq, rerrID, rrerr := decodeRequestReference(data)
+		if string(req.id) != string(rreq.id) || (req.id == nil) != (rreq.id == nil) || req.method != rreq.method ||
+			string(req.params) != string(rreq.params) || string(errID) != string(rerrID) || fmt.Sprint(rerr) != fmt.Sprint(rrerr) {
+			t.Fatalf("decodeRequest(%q) = %+v, %s, %v; encoding/json's decoding gives %+v, %s, %v",
+				data, req, errID, rerr, rreq, rerrID, rrerr)
+		}
 		if rerr != nil {
 			if rerr.Code != CodeParse && rerr.Code != CodeInvalidRequest {
 				t.Fatalf("error code %d, want %d or %d", rerr.Code, CodeParse, CodeInvalidRequest)

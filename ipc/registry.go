@@ -48,6 +48,7 @@ type method struct {
 	stream   StreamHandler
 	mutating bool
 	long     bool
+	inline   bool
 	// before runs ahead of handler, outside the executor; nil for none.
 	before func(ctx context.Context, params json.RawMessage) error
 }
@@ -65,6 +66,16 @@ func Mutating() Option { return func(m *method) { m.mutating = true } }
 // cancelled by client disconnect or shutdown. The client must allow for it
 // with a longer [Client.Timeout].
 func Long() Option { return func(m *method) { m.long = true } }
+
+// Inline marks a method whose handler never waits: it answers from memory
+// under short locks (system.ping, surface.read). It runs on the
+// connection's own goroutine instead of a goroutine of its own, which saves
+// a hand-off between goroutines on every request: on surface.read about
+// 40 µs of server CPU and a thread wake-up. Its ctx still ends at the
+// dispatch timeout, but nothing else interrupts it, so a handler that can
+// block (on another request, a process, the executor) must not be Inline.
+// It cannot be combined with [Mutating], [Long] or [Before].
+func Inline() Option { return func(m *method) { m.inline = true } }
 
 // Before runs h ahead of the method's handler, outside the [Executor]: on
 // the request's own goroutine, with the handler's ctx (so under the same
@@ -93,8 +104,9 @@ func NewRegistry() *Registry {
 }
 
 // Register adds a request/response method. It panics if name is empty, h
-// is nil, name is already registered, or opts hold both [Mutating] and
-// [Long]: those are programming errors.
+// is nil, name is already registered, opts hold both [Mutating] and
+// [Long], or [Inline] with any of Mutating, Long and [Before]: those are
+// programming errors.
 func (r *Registry) Register(name string, h Handler, opts ...Option) {
 	if h == nil {
 		panic(fmt.Sprintf("ipc: Register(%q) with a nil handler", name))
@@ -105,6 +117,9 @@ func (r *Registry) Register(name string, h Handler, opts ...Option) {
 	}
 	if m.mutating && m.long {
 		panic(fmt.Sprintf("ipc: Register(%q): a method cannot be both Mutating and Long", name))
+	}
+	if m.inline && (m.mutating || m.long || m.before != nil) {
+		panic(fmt.Sprintf("ipc: Register(%q): an Inline method cannot be Mutating, Long or have a Before hook", name))
 	}
 	r.add(m)
 }

@@ -262,6 +262,42 @@ func TestDispatchTimeout(t *testing.T) {
 	}
 }
 
+// TestInlineMethod checks what sets an [ipc.Inline] method apart: its
+// handler runs on the connection's goroutine, so the connection's answer
+// is the handler's own, even one given after the dispatch timeout ended
+// its ctx (a plain method is answered "request timeout" at that moment,
+// see TestDispatchTimeout), and the next request waits for it.
+func TestInlineMethod(t *testing.T) {
+	ctxDone, release := make(chan error, 1), make(chan struct{})
+	s, _ := startTest(t, func(s *ipc.Server) {
+		s.DispatchTimeout = 50 * time.Millisecond
+		s.Registry.Register("test.inline", func(ctx context.Context, _ json.RawMessage) (any, error) {
+			if _, ok := ctx.Deadline(); !ok {
+				return nil, errors.New("the handler's ctx has no deadline")
+			}
+			<-ctx.Done()
+			ctxDone <- ctx.Err()
+			<-release
+			return "late answer", nil
+		}, ipc.Inline())
+	})
+	c := dialRaw(t, s.Path)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"test.inline"}`)
+	if err := <-ctxDone; !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("inline handler's ctx ended with %v, want %v", err, context.DeadlineExceeded)
+	}
+	// A plain method's timeout reply would be on its way now; an inline
+	// one's connection is still in the handler.
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"test.ping"}`)
+	close(release)
+	if got, want := c.recv(), `{"jsonrpc":"2.0","result":"late answer","id":1}`; got != want {
+		t.Errorf("reply = %s, want %s", got, want)
+	}
+	if got := c.recv(); !strings.Contains(got, `"id":2`) || strings.Contains(got, "error") {
+		t.Errorf("next request's reply = %s, want test.ping's result", got)
+	}
+}
+
 // TestTimedOutMutationNeverRuns blocks the executor so a mutation cannot
 // start within the dispatch timeout, then checks it was answered -32002 and
 // never applied, even after the executor frees up.
@@ -713,9 +749,14 @@ func TestRegistry(t *testing.T) {
 		"duplicate stream": func() {
 			r.RegisterStream("b", func(context.Context, json.RawMessage, ipc.FrameWriter) error { return nil })
 		},
-		"empty name":        func() { r.Register("", h) },
-		"nil handler":       func() { r.Register("d", nil) },
-		"mutating and long": func() { r.Register("e", h, ipc.Mutating(), ipc.Long()) },
+		"empty name":          func() { r.Register("", h) },
+		"nil handler":         func() { r.Register("d", nil) },
+		"mutating and long":   func() { r.Register("e", h, ipc.Mutating(), ipc.Long()) },
+		"inline and mutating": func() { r.Register("f", h, ipc.Inline(), ipc.Mutating()) },
+		"long and inline":     func() { r.Register("g", h, ipc.Long(), ipc.Inline()) },
+		"inline with before": func() {
+			r.Register("i", h, ipc.Inline(), ipc.Before(func(context.Context, json.RawMessage) error { return nil }))
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			defer func() {

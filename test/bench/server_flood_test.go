@@ -35,8 +35,10 @@ const (
 	// floodMaxSamples caps the pane creations measured per flood.
 	floodMaxSamples = 8
 
-	// floodTimeout bounds one flood.
-	floodTimeout = 5 * time.Minute
+	// floodTimeout bounds one flood. tmux drains it in ~35 s on an idle
+	// machine but took 230-260 s at load 40 on 2 cores, and over 300 s
+	// once (round 4), so the bound only catches a hang.
+	floodTimeout = 15 * time.Minute
 
 	// idleCommand runs in the panes created during the flood.
 	idleCommand = "sleep 1000"

@@ -91,7 +91,7 @@ func TestRun(t *testing.T) {
 				"ServerMemory  rss0-bytes/pane  2.43 MB  -  -",
 				"Flood  cli-split-ms  426  634  0.67×  ≤ 50 ms  MISS",
 				"Flood  drain-s  16.67  34.77  0.48×",
-				"Flood  ping-ms  40.00  169  0.24×  ≤ 50 ms  ok",
+				"Flood  ping-ms  40.00  169  0.24×  < 1 ms  MISS",
 				"Flood  ping-p99-ms  396  731  0.54×",
 				"Flood  split-ms  129  222  0.58×  ≤ 50 ms  MISS",
 				"Flood  start-ms  7143  587  12.17×",
@@ -132,5 +132,28 @@ func TestRun(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestBareOnlyMetric checks that a metric only the bare side reports
+// (bytes per read) is left out of the Paneflow vs tmux table, where both
+// of its columns would be empty, and shown in the bare table.
+func TestBareOnlyMetric(t *testing.T) {
+	in := "BenchmarkPTY/plain100/paneflow-2  1  1 ns/op  95.00 MB/s\n" +
+		"BenchmarkPTY/plain100/tmux-2  1  1 ns/op  30.00 MB/s\n" +
+		"BenchmarkPTY/plain100/bare-2  1  1 ns/op  100.00 MB/s  4070 B/read\n"
+	var out, errOut bytes.Buffer
+	if code := run(nil, strings.NewReader(in), &out, &errOut); code != exitOK {
+		t.Fatalf("exit code %d (stderr %q)", code, errOut.String())
+	}
+	main, bare, ok := strings.Cut(out.String(), "Paneflow vs the bare PTY drain")
+	if !ok {
+		t.Fatalf("no bare table in\n%s", out.String())
+	}
+	if strings.Contains(main, "B/read") {
+		t.Errorf("the Paneflow vs tmux table lists B/read:\n%s", main)
+	}
+	if !strings.Contains(bare, "B/read") {
+		t.Errorf("the bare table does not list B/read:\n%s", bare)
 	}
 }
