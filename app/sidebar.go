@@ -142,7 +142,9 @@ func newSidebar(onWS func(int), onPane func(uint64), onNewWS, onAgents func(), h
 	sb.launchPad.Importance = widget.LowImportance
 	sb.launchPad.Alignment = widget.ButtonAlignLeading
 	sb.launchers = container.NewGridWrap(fyne.NewSize(sidebarWidth/2-6, 30))
-	sb.root = container.NewStack(bg, width, container.NewBorder(container.NewVBox(sb.agents, sb.launchPad, sb.launchers, header), nil, nil, nil, sb.scroll))
+	sb.scroll.OnScrolled = func(fyne.Position) { sb.cull() }
+	viewport := container.New(cullLayout{sb}, sb.scroll)
+	sb.root = container.NewStack(bg, width, container.NewBorder(container.NewVBox(sb.agents, sb.launchPad, sb.launchers, header), nil, nil, nil, viewport))
 	return sb
 }
 
@@ -223,6 +225,51 @@ func (sb *sidebar) update(cards []workspaceCard) {
 		sb.listMin = m
 		sb.scroll.Refresh() // resizes the list to its new height
 	}
+	sb.cull()
+}
+
+// cull marks the pane rows that lie outside the list's scrolled viewport
+// as culled, and the others not. Fyne walks the whole widget tree twice
+// per frame (minimum sizes, then painting) and draws every text, on
+// screen or not: with a hundred panes, the sidebar's off-screen rows
+// cost a frame more than the rest of the window's widgets together.
+// A culled row keeps its size and place; it is only left out of those
+// walks. It runs after every change of the rows' positions (update), of
+// the offset (OnScrolled) and of the viewport's size (cullLayout).
+func (sb *sidebar) cull() {
+	top := sb.scroll.Offset.Y
+	bottom := top + sb.scroll.Size().Height
+	for _, cv := range sb.views {
+		y0 := cv.box.Position().Y + cv.body.Position().Y
+		for _, o := range cv.body.Objects {
+			if b, ok := o.(*tapBox); ok {
+				y := y0 + b.Position().Y
+				b.setCulled(y+b.Size().Height < top || y > bottom)
+			}
+		}
+	}
+}
+
+// cullLayout gives the sidebar's scroll all the room and culls the rows
+// the new viewport does not show.
+type cullLayout struct{ sb *sidebar }
+
+// Layout is part of fyne.Layout.
+func (l cullLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.Position{})
+		o.Resize(size)
+	}
+	l.sb.cull()
+}
+
+// MinSize is part of fyne.Layout.
+func (l cullLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var m fyne.Size
+	for _, o := range objs {
+		m = m.Max(o.MinSize())
+	}
+	return m
 }
 
 // reset drops every built widget: the next update builds all cards
@@ -392,12 +439,17 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 }
 
 // tapBox is a tappable container with an optional highlight behind it.
+// Its fields are used on the UI goroutine only.
 type tapBox struct {
 	widget.BaseWidget
 	content fyne.CanvasObject
 	bg      *canvas.Rectangle
 	onTap   func()
 	row     int // the row it shows, in a virtualised pickList
+	// culled leaves the box's content out of Fyne's walks (the layout
+	// check and the painting) while it is scrolled out of view; its size
+	// and place stay (see sidebar.cull).
+	culled bool
 }
 
 func newTapBox(content fyne.CanvasObject, onTap func()) *tapBox {
@@ -423,9 +475,38 @@ func (b *tapBox) Tapped(*fyne.PointEvent) {
 	}
 }
 
+// setCulled culls the box or shows it again (see culled).
+func (b *tapBox) setCulled(on bool) {
+	if b.culled == on {
+		return
+	}
+	b.culled = on
+	canvas.Refresh(b) // the next frame walks it again, or no longer
+}
+
 // CreateRenderer is part of fyne.Widget.
 func (b *tapBox) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(container.NewStack(b.bg, b.content))
+	stack := container.NewStack(b.bg, b.content)
+	return &tapBoxRenderer{b: b, stack: stack, objs: []fyne.CanvasObject{stack}}
+}
+
+// tapBoxRenderer draws a tapBox: its highlight and content, nothing while
+// it is culled.
+type tapBoxRenderer struct {
+	b     *tapBox
+	stack *fyne.Container
+	objs  []fyne.CanvasObject
+}
+
+func (r *tapBoxRenderer) Destroy()           {}
+func (r *tapBoxRenderer) Layout(s fyne.Size) { r.stack.Resize(s) }
+func (r *tapBoxRenderer) MinSize() fyne.Size { return r.stack.MinSize() }
+func (r *tapBoxRenderer) Refresh()           { r.stack.Refresh() }
+func (r *tapBoxRenderer) Objects() []fyne.CanvasObject {
+	if r.b.culled {
+		return nil
+	}
+	return r.objs
 }
 
 // setAgentLaunchers shows one button per installed agent; a tap runs
