@@ -279,15 +279,32 @@ func (sb *sidebar) reset() {
 	sb.shown = nil
 }
 
-// relayout lays c's objects out again and marks c for redrawing, without
-// Refresh's redrawing of every object in it. A change of c's minimum
-// size reaches its parents at the next frame (Fyne checks minimum sizes
-// before painting).
+// relayout lays c's objects out again and asks for the window to be
+// painted again. It neither refreshes c (Container.Refresh redraws every
+// object in it) nor calls canvas.Refresh on it, which frees the texture
+// of every text in c: with a card of 50 rows, each agent update had Fyne
+// rasterise and upload all of the card's texts on screen again. New
+// objects get their textures when first painted; moved ones keep theirs.
+// A change of c's minimum size reaches its parents at the next frame
+// (Fyne checks minimum sizes before painting).
 func relayout(c *fyne.Container) {
 	if c.Layout != nil {
 		c.Layout.Layout(c.Objects, c.Size())
 	}
-	canvas.Refresh(c)
+	markDirty(c)
+}
+
+// markDirty asks for the canvas o is on to be painted again, as Fyne's own
+// Container.Move does, without freeing any texture; when the canvas does
+// not say how (Fyne's test driver), it falls back on canvas.Refresh.
+func markDirty(o fyne.CanvasObject) {
+	if a := fyne.CurrentApp(); a != nil && a.Driver() != nil {
+		if c, ok := a.Driver().CanvasForObject(o).(interface{ SetDirty() }); ok {
+			c.SetDirty()
+			return
+		}
+	}
+	canvas.Refresh(o)
 }
 
 // newCardView builds one workspace's card.
@@ -435,7 +452,9 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 		lines = append(lines, container.NewHBox(chips...))
 	}
 	id := p.ID
-	return newTapBox(container.New(layout.NewCustomPaddedLayout(2, 2, 0, 0), container.NewVBox(lines...)), func() { sb.onPane(id) })
+	b := newTapBox(container.New(layout.NewCustomPaddedLayout(2, 2, 0, 0), container.NewVBox(lines...)), func() { sb.onPane(id) })
+	b.fixed = true // a row is rebuilt, never changed, when its pane's content changes
+	return b
 }
 
 // tapBox is a tappable container with an optional highlight behind it.
@@ -450,6 +469,12 @@ type tapBox struct {
 	// check and the painting) while it is scrolled out of view; its size
 	// and place stay (see sidebar.cull).
 	culled bool
+	// fixed says the content never changes (a sidebar pane row), so its
+	// minimum size is computed once (until a Refresh): Fyne asks every
+	// object on screen for its minimum size before each frame, and each
+	// container's answer asks all of its children again, down to every
+	// text of every row.
+	fixed bool
 }
 
 func newTapBox(content fyne.CanvasObject, onTap func()) *tapBox {
@@ -496,12 +521,27 @@ type tapBoxRenderer struct {
 	b     *tapBox
 	stack *fyne.Container
 	objs  []fyne.CanvasObject
+	min   fyne.Size // the fixed box's minimum size, once known
+	known bool
 }
 
 func (r *tapBoxRenderer) Destroy()           {}
 func (r *tapBoxRenderer) Layout(s fyne.Size) { r.stack.Resize(s) }
-func (r *tapBoxRenderer) MinSize() fyne.Size { return r.stack.MinSize() }
-func (r *tapBoxRenderer) Refresh()           { r.stack.Refresh() }
+
+func (r *tapBoxRenderer) MinSize() fyne.Size {
+	if !r.b.fixed {
+		return r.stack.MinSize()
+	}
+	if !r.known {
+		r.min, r.known = r.stack.MinSize(), true
+	}
+	return r.min
+}
+
+func (r *tapBoxRenderer) Refresh() {
+	r.known = false
+	r.stack.Refresh()
+}
 func (r *tapBoxRenderer) Objects() []fyne.CanvasObject {
 	if r.b.culled {
 		return nil
