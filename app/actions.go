@@ -283,6 +283,7 @@ func (s *shell) toggleZoomLocked() {
 		s.zoom = s.focus
 	}
 	s.area.setTree(s.area.tree, s.area.views, s.zoom, s.focus)
+	s.hideOffscreenLocked()
 	s.focusViewLocked(s.focus)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"reflect"
@@ -37,6 +38,10 @@ const (
 	// refreshEvery re-reads the panes' working directories and foreground
 	// commands, which no event carries.
 	refreshEvery = 1500 * time.Millisecond
+	// describeEvery re-reads them, and the ports the panes listen on,
+	// even when no pane printed anything since the last reading (a
+	// program may change directory or start listening silently).
+	describeEvery = 10 * time.Second
 	// shutdownGrace bounds closing the socket and the panes at quit.
 	shutdownGrace = 15 * time.Second
 )
@@ -229,7 +234,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
-	sub := o.Core.Bus.Subscribe("gui", func(e bus.Event) bool { return e.EventType() != bus.TypeSurfaceChanged }, 4096)
+	sub := o.Core.Bus.Subscribe("gui", guiEvents, 4096)
 	s.wg.Add(3)
 	go s.readEvents(sub)
 	go s.runWork()
@@ -257,7 +262,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	}
 
 	// The first picture, synchronously, so the window opens complete.
-	snap := takeSnapshot(s.m, s.teams)
+	snap := takeSnapshot(s.m, s.teams, nil)
 	s.mu.Lock()
 	s.applyLocked(snap, nil)
 	s.mu.Unlock()
@@ -455,8 +460,8 @@ type snapshot struct {
 	Ports map[uint64]string
 }
 
-// panePorts finds the ports the panes of snap listen on.
-func panePorts(m *workspace.Manager, snap *snapshot) map[uint64]string {
+// panePorts finds the ports the panes of snap listen on, through cache.
+func panePorts(m *workspace.Manager, snap *snapshot, cache *portCache) map[uint64]string {
 	out := map[uint64]string{}
 	byPid := map[int]uint64{}
 	var roots []int
@@ -468,7 +473,7 @@ func panePorts(m *workspace.Manager, snap *snapshot) map[uint64]string {
 			}
 		}
 	}
-	for pid, ports := range listeningPorts(roots) {
+	for pid, ports := range cache.listeningPorts(roots) {
 		var b strings.Builder
 		for i, p := range ports {
 			if i > 0 {
@@ -481,7 +486,11 @@ func panePorts(m *workspace.Manager, snap *snapshot) map[uint64]string {
 	return out
 }
 
-func takeSnapshot(m *workspace.Manager, teams func() map[uint64]core.TeamMember) *snapshot {
+// takeSnapshot reads the model. The panes' descriptions (names, titles,
+// working directories, foreground commands: several /proc reads and a
+// tcgetpgrp per pane) are read anew unless surfaces is not nil, which is
+// then used instead; the rest is in memory.
+func takeSnapshot(m *workspace.Manager, teams func() map[uint64]core.TeamMember, surfaces []workspace.SurfaceInfo) *snapshot {
 	s := &snapshot{Focused: map[uint64]bool{}, Open: map[uint64]uint64{}, Teams: teams()}
 	s.Active, s.Tree, s.HasActive = m.ActiveTree()
 	s.Workspaces = m.Workspaces()
@@ -492,8 +501,45 @@ func takeSnapshot(m *workspace.Manager, teams func() map[uint64]core.TeamMember)
 			s.Focused[p.ID] = true
 		}
 	}
-	s.Surfaces = m.Surfaces()
+	if surfaces == nil {
+		surfaces = m.Surfaces()
+	}
+	s.Surfaces = surfaces
 	return s
+}
+
+// outputGens returns every pane's output generation.
+func outputGens(m *workspace.Manager) map[uint64]uint64 {
+	panes := m.Panes()
+	out := make(map[uint64]uint64, len(panes))
+	for _, p := range panes {
+		if sf, ok := m.Surface(p.ID); ok {
+			out[p.ID] = sf.Terminal().Emulator().Generation()
+		}
+	}
+	return out
+}
+
+// guiEvents is the filter of the window's bus subscription: the events
+// that change what the window shows. Output (SurfaceChanged) reaches the
+// visible panes' views through their own watchers, and the ai.* frames
+// are followed by the AgentState the window shows.
+func guiEvents(e bus.Event) bool {
+	t := e.EventType()
+	return t != bus.TypeSurfaceChanged && !strings.HasPrefix(t, "ai.")
+}
+
+// agentsOnly reports whether evs holds only agent states, which change
+// no pane's description: the snapshot handed over with them may keep the
+// previous one's (with 100 panes, probing them all for each state change
+// of an agent cost a tenth of the app's CPU during a flood).
+func agentsOnly(evs []bus.Event) bool {
+	for _, e := range evs {
+		if _, ok := e.(bus.AgentState); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // readEvents drains the GUI's bus subscription: each batch of events
@@ -502,6 +548,14 @@ func takeSnapshot(m *workspace.Manager, teams func() map[uint64]core.TeamMember)
 // the UI has not taken the previous one are merged into it. A tick that
 // finds nothing changed hands nothing over, so an idle window is not woken
 // for it.
+//
+// Reading the panes' descriptions and ports costs /proc reads per pane
+// (and a walk of the kernel's TCP tables), so they are read again only
+// when they may have changed: a batch of agent states only keeps the last
+// snapshot's (see agentsOnly), and a tick reads them only when some pane
+// printed since the last reading (a new command, directory or title comes
+// with output) or describeEvery has passed. With 100 idle panes a tick
+// then costs a hundred atomic loads instead of about 10 ms of CPU.
 func (s *shell) readEvents(sub *bus.Subscription) {
 	defer s.wg.Done()
 	defer sub.Close()
@@ -510,6 +564,9 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 	var buf []bus.Event
 	var last *snapshot
 	var ports map[uint64]string
+	var portsCache portCache
+	var described map[uint64]uint64 // each pane's output generation at the last reading
+	var describedAt time.Time
 	for {
 		ticked := false
 		select {
@@ -522,9 +579,21 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 			return
 		}
 		evs, _ := sub.Drain(buf)
-		snap := takeSnapshot(s.m, s.teams)
-		if ticked || ports == nil {
-			ports = panePorts(s.m, snap)
+		var gens map[uint64]uint64
+		if ticked {
+			gens = outputGens(s.m)
+		}
+		describe := last == nil || !agentsOnly(evs) ||
+			ticked && (!maps.Equal(gens, described) || time.Since(describedAt) >= describeEvery)
+		var surfaces []workspace.SurfaceInfo
+		if !describe {
+			surfaces = last.Surfaces
+		} else if ticked {
+			described, describedAt = gens, time.Now()
+		}
+		snap := takeSnapshot(s.m, s.teams, surfaces)
+		if ports == nil || ticked && describe {
+			ports = panePorts(s.m, snap, &portsCache)
 		}
 		snap.Ports = ports
 		if ticked && len(evs) == 0 && reflect.DeepEqual(snap, last) {
@@ -613,6 +682,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 		s.zoom = 0 // the zoomed pane closed, or the focus moved away from it
 	}
 	s.area.setTree(snap.Tree, views, s.zoom, focus)
+	s.hideOffscreenLocked()
 	if focus != s.focus || s.w.Canvas().Focused() == nil {
 		s.focus = focus
 		s.focusViewLocked(focus)
@@ -626,6 +696,19 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 			s.updateComposerLocked()
 		}
 		s.refreshOverviewLocked(0)
+	}
+}
+
+// hideOffscreenLocked tells each pane view whether the split area shows
+// it: the views of other workspaces' panes (and of the panes behind a
+// zoomed one) draw nothing while their programs print.
+func (s *shell) hideOffscreenLocked() {
+	shown := map[uint64]bool{}
+	for _, id := range s.area.shown() {
+		shown[id] = true
+	}
+	for id, v := range s.views {
+		v.SetHidden(!shown[id])
 	}
 }
 
@@ -692,7 +775,10 @@ func (s *shell) refreshAttentionLocked() {
 		}
 	}
 	s.attention = now
-	s.w.SetTitle(windowTitle(len(waiting)))
+	// The driver sets the window system's title on every call.
+	if t := windowTitle(len(waiting)); t != s.w.Title() {
+		s.w.SetTitle(t)
+	}
 	s.side.setAgentBadge(len(s.agents.panes), len(waiting))
 }
 

@@ -329,7 +329,7 @@ pane = { command = "echo after" }
 	h.s.guard(func() {
 		run := h.s.launch.run
 		if !strings.HasPrefix(run.result, "stopped: interrupted") || run.status["after"] != flow.StatusPending {
-			t.Fatalf("result %q, after %s", run.result, run.status["after"])
+			t.Fatalf("result %q, after %s; steps %v, messages %q", run.result, run.status["after"], run.status, run.msg)
 		}
 		if lp.stop.Visible() || !strings.Contains(lp.runHead.Text, "stopped") {
 			t.Fatalf("after stop: stop visible %v, head %q", lp.stop.Visible(), lp.runHead.Text)

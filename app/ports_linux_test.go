@@ -51,3 +51,85 @@ func TestListeningPorts(t *testing.T) {
 		t.Fatal("a missing process has ports")
 	}
 }
+
+// TestListenInodesMatchesProc checks the netlink listing of listening
+// sockets against /proc/net/tcp{,6}, with a listener of the test's own
+// on each address family.
+func TestListenInodesMatchesProc(t *testing.T) {
+	for _, addr := range []string{"127.0.0.1:0", "[::1]:0"} {
+		l, err := net.Listen("tcp", addr)
+		if err != nil {
+			t.Logf("%s: %v", addr, err) // a machine without IPv6
+			continue
+		}
+		defer l.Close()
+	}
+	diag := map[uint64]int{}
+	if err := diagListening(diag); err != nil {
+		t.Fatalf("sock_diag: %v", err)
+	}
+	proc := map[uint64]int{}
+	for _, f := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		if b, err := os.ReadFile(f); err == nil {
+			parseProcNetTCP(b, proc)
+		}
+	}
+	// Other processes of the machine open and close listeners meanwhile:
+	// the test's own must be in both, with the same ports.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	port := l.Addr().(*net.TCPAddr).Port
+	got := listenInodes()
+	var inode uint64
+	for in, p := range got {
+		if p == port {
+			inode = in
+		}
+	}
+	if inode == 0 {
+		t.Fatalf("listenInodes = %v lacks port %d", got, port)
+	}
+	if len(diag) == 0 || len(proc) == 0 {
+		t.Fatalf("sock_diag found %v, /proc %v", diag, proc)
+	}
+	same := 0
+	for in, p := range diag {
+		if proc[in] == p {
+			same++
+		}
+	}
+	if same == 0 {
+		t.Errorf("no socket in common: sock_diag %v, /proc %v", diag, proc)
+	}
+}
+
+// TestPortCache checks that the cache answers as listeningPorts does,
+// and again after the listener closes and another opens.
+func TestPortCache(t *testing.T) {
+	var c portCache
+	root := []int{os.Getpid()}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	for range 2 {
+		if got := c.listeningPorts(root); !slices.Contains(got[os.Getpid()], port) {
+			t.Fatalf("ports = %v, want %d", got, port)
+		}
+	}
+	l.Close()
+	l2, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l2.Close()
+	port2 := l2.Addr().(*net.TCPAddr).Port
+	got := c.listeningPorts(root)
+	if slices.Contains(got[os.Getpid()], port) || !slices.Contains(got[os.Getpid()], port2) {
+		t.Fatalf("ports after closing %d and opening %d = %v", port, port2, got)
+	}
+}

@@ -142,7 +142,9 @@ func newSidebar(onWS func(int), onPane func(uint64), onNewWS, onAgents func(), h
 	sb.launchPad.Importance = widget.LowImportance
 	sb.launchPad.Alignment = widget.ButtonAlignLeading
 	sb.launchers = container.NewGridWrap(fyne.NewSize(sidebarWidth/2-6, 30))
-	sb.root = container.NewStack(bg, width, container.NewBorder(container.NewVBox(sb.agents, sb.launchPad, sb.launchers, header), nil, nil, nil, sb.scroll))
+	sb.scroll.OnScrolled = func(fyne.Position) { sb.cull() }
+	viewport := container.New(cullLayout{sb}, sb.scroll)
+	sb.root = container.NewStack(bg, width, container.NewBorder(container.NewVBox(sb.agents, sb.launchPad, sb.launchers, header), nil, nil, nil, viewport))
 	return sb
 }
 
@@ -223,6 +225,51 @@ func (sb *sidebar) update(cards []workspaceCard) {
 		sb.listMin = m
 		sb.scroll.Refresh() // resizes the list to its new height
 	}
+	sb.cull()
+}
+
+// cull marks the pane rows that lie outside the list's scrolled viewport
+// as culled, and the others not. Fyne walks the whole widget tree twice
+// per frame (minimum sizes, then painting) and draws every text, on
+// screen or not: with a hundred panes, the sidebar's off-screen rows
+// cost a frame more than the rest of the window's widgets together.
+// A culled row keeps its size and place; it is only left out of those
+// walks. It runs after every change of the rows' positions (update), of
+// the offset (OnScrolled) and of the viewport's size (cullLayout).
+func (sb *sidebar) cull() {
+	top := sb.scroll.Offset.Y
+	bottom := top + sb.scroll.Size().Height
+	for _, cv := range sb.views {
+		y0 := cv.box.Position().Y + cv.body.Position().Y
+		for _, o := range cv.body.Objects {
+			if b, ok := o.(*tapBox); ok {
+				y := y0 + b.Position().Y
+				b.setCulled(y+b.Size().Height < top || y > bottom)
+			}
+		}
+	}
+}
+
+// cullLayout gives the sidebar's scroll all the room and culls the rows
+// the new viewport does not show.
+type cullLayout struct{ sb *sidebar }
+
+// Layout is part of fyne.Layout.
+func (l cullLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.Position{})
+		o.Resize(size)
+	}
+	l.sb.cull()
+}
+
+// MinSize is part of fyne.Layout.
+func (l cullLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var m fyne.Size
+	for _, o := range objs {
+		m = m.Max(o.MinSize())
+	}
+	return m
 }
 
 // reset drops every built widget: the next update builds all cards
@@ -232,15 +279,32 @@ func (sb *sidebar) reset() {
 	sb.shown = nil
 }
 
-// relayout lays c's objects out again and marks c for redrawing, without
-// Refresh's redrawing of every object in it. A change of c's minimum
-// size reaches its parents at the next frame (Fyne checks minimum sizes
-// before painting).
+// relayout lays c's objects out again and asks for the window to be
+// painted again. It neither refreshes c (Container.Refresh redraws every
+// object in it) nor calls canvas.Refresh on it, which frees the texture
+// of every text in c: with a card of 50 rows, each agent update had Fyne
+// rasterise and upload all of the card's texts on screen again. New
+// objects get their textures when first painted; moved ones keep theirs.
+// A change of c's minimum size reaches its parents at the next frame
+// (Fyne checks minimum sizes before painting).
 func relayout(c *fyne.Container) {
 	if c.Layout != nil {
 		c.Layout.Layout(c.Objects, c.Size())
 	}
-	canvas.Refresh(c)
+	markDirty(c)
+}
+
+// markDirty asks for the canvas o is on to be painted again, as Fyne's own
+// Container.Move does, without freeing any texture; when the canvas does
+// not say how (Fyne's test driver), it falls back on canvas.Refresh.
+func markDirty(o fyne.CanvasObject) {
+	if a := fyne.CurrentApp(); a != nil && a.Driver() != nil {
+		if c, ok := a.Driver().CanvasForObject(o).(interface{ SetDirty() }); ok {
+			c.SetDirty()
+			return
+		}
+	}
+	canvas.Refresh(o)
 }
 
 // newCardView builds one workspace's card.
@@ -388,16 +452,29 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 		lines = append(lines, container.NewHBox(chips...))
 	}
 	id := p.ID
-	return newTapBox(container.New(layout.NewCustomPaddedLayout(2, 2, 0, 0), container.NewVBox(lines...)), func() { sb.onPane(id) })
+	b := newTapBox(container.New(layout.NewCustomPaddedLayout(2, 2, 0, 0), container.NewVBox(lines...)), func() { sb.onPane(id) })
+	b.fixed = true // a row is rebuilt, never changed, when its pane's content changes
+	return b
 }
 
 // tapBox is a tappable container with an optional highlight behind it.
+// Its fields are used on the UI goroutine only.
 type tapBox struct {
 	widget.BaseWidget
 	content fyne.CanvasObject
 	bg      *canvas.Rectangle
 	onTap   func()
 	row     int // the row it shows, in a virtualised pickList
+	// culled leaves the box's content out of Fyne's walks (the layout
+	// check and the painting) while it is scrolled out of view; its size
+	// and place stay (see sidebar.cull).
+	culled bool
+	// fixed says the content never changes (a sidebar pane row), so its
+	// minimum size is computed once (until a Refresh): Fyne asks every
+	// object on screen for its minimum size before each frame, and each
+	// container's answer asks all of its children again, down to every
+	// text of every row.
+	fixed bool
 }
 
 func newTapBox(content fyne.CanvasObject, onTap func()) *tapBox {
@@ -423,9 +500,53 @@ func (b *tapBox) Tapped(*fyne.PointEvent) {
 	}
 }
 
+// setCulled culls the box or shows it again (see culled).
+func (b *tapBox) setCulled(on bool) {
+	if b.culled == on {
+		return
+	}
+	b.culled = on
+	canvas.Refresh(b) // the next frame walks it again, or no longer
+}
+
 // CreateRenderer is part of fyne.Widget.
 func (b *tapBox) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(container.NewStack(b.bg, b.content))
+	stack := container.NewStack(b.bg, b.content)
+	return &tapBoxRenderer{b: b, stack: stack, objs: []fyne.CanvasObject{stack}}
+}
+
+// tapBoxRenderer draws a tapBox: its highlight and content, nothing while
+// it is culled.
+type tapBoxRenderer struct {
+	b     *tapBox
+	stack *fyne.Container
+	objs  []fyne.CanvasObject
+	min   fyne.Size // the fixed box's minimum size, once known
+	known bool
+}
+
+func (r *tapBoxRenderer) Destroy()           {}
+func (r *tapBoxRenderer) Layout(s fyne.Size) { r.stack.Resize(s) }
+
+func (r *tapBoxRenderer) MinSize() fyne.Size {
+	if !r.b.fixed {
+		return r.stack.MinSize()
+	}
+	if !r.known {
+		r.min, r.known = r.stack.MinSize(), true
+	}
+	return r.min
+}
+
+func (r *tapBoxRenderer) Refresh() {
+	r.known = false
+	r.stack.Refresh()
+}
+func (r *tapBoxRenderer) Objects() []fyne.CanvasObject {
+	if r.b.culled {
+		return nil
+	}
+	return r.objs
 }
 
 // setAgentLaunchers shows one button per installed agent; a tap runs

@@ -2,12 +2,15 @@ package app
 
 import (
 	"fmt"
+	"image"
+	"image/color"
 	"slices"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 )
 
 // agentCards is two workspace cards of n agent panes each, all thinking.
@@ -158,5 +161,97 @@ func TestSidebarRebuildsOnlyChangedRows(t *testing.T) {
 				t.Errorf("card %d line %d survived reset", id, i)
 			}
 		}
+	}
+}
+
+// culledRows returns, for the pane rows of workspace ws in order,
+// whether each is culled, checked through what its renderer gives Fyne's
+// walks.
+func culledRows(sb *sidebar, ws uint64) []bool {
+	var out []bool
+	for _, o := range sb.views[ws].body.Objects {
+		if b, ok := o.(*tapBox); ok {
+			out = append(out, len(test.WidgetRenderer(b).Objects()) == 0)
+		}
+	}
+	return out
+}
+
+// colourPixels counts the pixels of img that are exactly c.
+func colourPixels(img image.Image, c color.Color) int {
+	want := color.NRGBAModel.Convert(c).(color.NRGBA)
+	n := 0
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			if color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA) == want {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestSidebarCullsRowsOutOfView checks that the pane rows scrolled out of
+// the sidebar's view are left out of Fyne's walks (culled) while those in
+// view are not, that scrolling and a taller window show rows again, and
+// that a culled row still follows its pane: an agent starting to wait
+// there shows its waiting line once scrolled into view.
+func TestSidebarCullsRowsOutOfView(t *testing.T) {
+	test.NewTempApp(t)
+	sb := newSidebar(func(int) {}, func(uint64) {}, func() {}, func() {}, "")
+	w := test.NewWindow(sb.root)
+	defer w.Close()
+	w.Resize(fyne.NewSize(sidebarWidth, 600))
+
+	cards := agentCards(50)
+	sb.update(cards)
+	first, second := culledRows(sb, 1), culledRows(sb, 2)
+	if len(first) != 50 || len(second) != 50 {
+		t.Fatalf("rows: %d and %d", len(first), len(second))
+	}
+	if first[0] || first[1] {
+		t.Errorf("the first rows in view are culled: %v", first[:5])
+	}
+	if !first[49] || slices.Contains(second, false) {
+		t.Errorf("rows out of view are drawn: first card's last %v, second card %v", first[49], second)
+	}
+	inView := slices.Index(first, true)
+	if inView < 3 || inView > 20 {
+		t.Errorf("%d rows in view of a 600-unit window", inView)
+	}
+
+	// An agent of the second card, out of view, starts waiting: its row
+	// is rebuilt, culled, and not drawn.
+	waiting := cloneCards(cards)
+	waiting[1].Panes[30].Glyph, waiting[1].Panes[30].Status, waiting[1].Panes[30].Waiting = "?", "waiting: Allow edit?", true
+	sb.update(waiting)
+	warn := theme.Color(theme.ColorNameWarning)
+	if !culledRows(sb, 2)[30] {
+		t.Error("the changed row out of view is drawn")
+	}
+	if n := colourPixels(w.Canvas().Capture(), warn); n != 0 {
+		t.Errorf("%d pixels in the waiting colour before the row is in view", n)
+	}
+
+	// Scrolling to it draws it, with its waiting line, and culls the top.
+	row := sb.views[2].body.Objects[2+30]
+	y := sb.views[2].box.Position().Y + sb.views[2].body.Position().Y + row.Position().Y
+	sb.scroll.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -(y - 100))})
+	if culledRows(sb, 2)[30] {
+		t.Fatalf("row 30 of the second card is culled after scrolling to it (offset %v, row at %v)", sb.scroll.Offset, y)
+	}
+	if !culledRows(sb, 1)[0] {
+		t.Error("the first row, now out of view, is drawn")
+	}
+	if n := colourPixels(w.Canvas().Capture(), warn); n == 0 {
+		t.Error("the waiting line is not drawn once in view")
+	}
+
+	// Back to the top, then a taller window shows more rows.
+	sb.scroll.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, 1e6)})
+	before := slices.Index(culledRows(sb, 1), true)
+	w.Resize(fyne.NewSize(sidebarWidth, 1200))
+	if after := slices.Index(culledRows(sb, 1), true); after <= before {
+		t.Errorf("rows in view: %d in a 600-unit window, %d in a 1200-unit one", before, after)
 	}
 }

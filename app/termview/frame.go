@@ -19,15 +19,26 @@ type droppedCounter interface {
 }
 
 // watch is the watcher goroutine: it waits for output and posts at most
-// one pending frame at a time, at most one per minFrameInterval. It never
-// touches the View's state except through atomics and v.post.
+// one pending frame at a time, at most one per minFrameInterval, none
+// while the View is hidden. It never touches the View's state except
+// through atomics and v.post.
 func (v *View) watch() {
 	defer close(v.done)
 	for {
+		if v.hidden.Load() {
+			select {
+			case <-v.wake:
+				continue
+			case <-v.stop:
+				return
+			}
+		}
 		gen, changed := v.pane.Watch()
 		if gen == v.drawnGen.Load() {
 			select {
 			case <-changed:
+				continue
+			case <-v.wake:
 				continue
 			case <-v.stop:
 				return

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"image"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,6 +25,8 @@ type fakePane struct {
 	mu      sync.Mutex
 	input   []byte
 	resizes [][2]int
+
+	snapshots atomic.Int64 // Snapshot calls
 }
 
 var (
@@ -36,15 +39,18 @@ func newFakePane(cols, rows, scrollback int) *fakePane {
 	return &fakePane{emu: terminal.NewEmulator(cols, rows, terminal.EmulatorOptions{Scrollback: scrollback})}
 }
 
-func (p *fakePane) Snapshot(s *terminal.Snapshot, offset int) { p.emu.SnapshotAt(s, offset) }
-func (p *fakePane) HistoryLen() int                           { return p.emu.HistoryLen() }
-func (p *fakePane) Lines(from, to int) []string               { return p.emu.Lines(from, to) }
-func (p *fakePane) Watch() (uint64, <-chan struct{})          { return p.emu.Watch() }
-func (p *fakePane) Bells() int                                { return p.emu.Bells() }
-func (p *fakePane) DroppedLines() uint64                      { return p.emu.DroppedLines() }
-func (p *fakePane) Modes() terminal.InputModes                { return p.emu.Modes() }
-func (p *fakePane) ClearScrollback()                          { p.emu.ClearScrollback() }
-func (p *fakePane) Reset()                                    { p.emu.Reset() }
+func (p *fakePane) Snapshot(s *terminal.Snapshot, offset int) {
+	p.snapshots.Add(1)
+	p.emu.SnapshotAt(s, offset)
+}
+func (p *fakePane) HistoryLen() int                  { return p.emu.HistoryLen() }
+func (p *fakePane) Lines(from, to int) []string      { return p.emu.Lines(from, to) }
+func (p *fakePane) Watch() (uint64, <-chan struct{}) { return p.emu.Watch() }
+func (p *fakePane) Bells() int                       { return p.emu.Bells() }
+func (p *fakePane) DroppedLines() uint64             { return p.emu.DroppedLines() }
+func (p *fakePane) Modes() terminal.InputModes       { return p.emu.Modes() }
+func (p *fakePane) ClearScrollback()                 { p.emu.ClearScrollback() }
+func (p *fakePane) Reset()                           { p.emu.Reset() }
 
 func (p *fakePane) SendInput(b []byte) error {
 	p.mu.Lock()

@@ -144,6 +144,11 @@ type View struct {
 	lastFrame atomic.Int64  // unix nanos of the last frame start
 	stop      chan struct{} // closed by Close
 	done      chan struct{} // closed when the watcher exits
+	// hidden says the View is off screen (SetHidden): the watcher then
+	// requests no frames; wake (buffered, 1) tells it the View is shown
+	// again.
+	hidden atomic.Bool
+	wake   chan struct{}
 
 	mu sync.Mutex // guards everything below; see the type doc
 
@@ -264,6 +269,7 @@ func newView(p Pane, o Options, post func(func())) *View {
 		opts:      o,
 		post:      post,
 		frameDone: make(chan struct{}, 1),
+		wake:      make(chan struct{}, 1),
 		stop:      make(chan struct{}),
 		done:      make(chan struct{}),
 		bells:     p.Bells(),
@@ -341,6 +347,20 @@ func (v *View) Close() {
 	v.gate.stop()
 	if v.probe != nil {
 		v.probe.close()
+	}
+}
+
+// SetHidden tells the View whether it is off screen (its pane is in a
+// workspace not shown, or another pane is zoomed). A hidden View draws no
+// frames: output only advances the pane; the View catches up with one
+// frame when it is shown again. Safe from any goroutine.
+func (v *View) SetHidden(hidden bool) {
+	if v.hidden.Swap(hidden) == hidden || hidden {
+		return
+	}
+	select {
+	case v.wake <- struct{}{}:
+	default:
 	}
 }
 

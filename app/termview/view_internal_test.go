@@ -396,3 +396,35 @@ func TestFindRegex(t *testing.T) {
 		t.Errorf("placeholder %q in substring mode, want Find", e.PlaceHolder)
 	}
 }
+
+// TestHiddenViewDrawsNothing checks that a hidden View (its pane in a
+// workspace not shown) takes no snapshot and draws no frame while its
+// program prints, and draws the latest screen once shown again.
+func TestHiddenViewDrawsNothing(t *testing.T) {
+	h := newHarness(t, 20, 5, Options{})
+	h.output("before")
+	h.v.SetHidden(true)
+	n := h.p.snapshots.Load()
+	for i := range 20 {
+		h.p.write(fmt.Sprintf("\r\nhidden %d", i))
+		time.Sleep(5 * time.Millisecond) // room for a (wrong) frame between writes
+	}
+	time.Sleep(100 * time.Millisecond)
+	if got := h.p.snapshots.Load() - n; got != 0 {
+		t.Errorf("the hidden view took %d snapshots while its pane printed", got)
+	}
+	if g, _ := h.p.emu.Watch(); h.v.drawnGen.Load() == g {
+		t.Error("the hidden view drew the output printed while hidden")
+	}
+	h.v.SetHidden(false)
+	h.settle()
+	h.v.mu.Lock()
+	var drawn []rune
+	for _, c := range h.v.snap.Row(h.v.snap.Cursor.Y) {
+		drawn = append(drawn, c.Char)
+	}
+	h.v.mu.Unlock()
+	if got := strings.TrimRight(string(drawn), "\x00 "); got != "hidden 19" {
+		t.Errorf("the cursor's row drawn after showing the view: %q", got)
+	}
+}

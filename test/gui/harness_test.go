@@ -224,8 +224,11 @@ func startX(w, h int) (*xserver, error) {
 	}
 	defer r.Close()
 	x := &xserver{fbdir: fbdir, stderr: new(proctest.Buffer)}
+	// No key autorepeat: on a loaded machine xdotool may be descheduled
+	// between a key's press and release for longer than the repeat delay,
+	// and the server then typed the key twice ("eecho" in TestDesktop).
 	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", w, h),
-		"-nolisten", "tcp", "-noreset", "-fbdir", fbdir)
+		"-nolisten", "tcp", "-noreset", "-fbdir", fbdir, "-r", "-ardelay", "60000")
 	cmd.ExtraFiles = []*os.File{wr}
 	cmd.Stderr = x.stderr
 	// Pdeathsig: a test binary that dies (a panic, a timeout) takes its
