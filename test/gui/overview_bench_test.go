@@ -270,7 +270,7 @@ func BenchmarkOverviewFlood(b *testing.B) {
 		a.screenshot("overview-after")
 		fmt.Printf("\nOverviewFlood (%d agents, one update every %v, %d updates; SGR %d MB into the %dx%d pane)\n",
 			overviewAgents, overviewUpdateEvery, updates, overviewFloodBytes/1_000_000, cols, rows)
-		fmt.Printf("  %-38s %6s %8s %7s %9s %6s  %s\n", "phase", "fps", "windows", "floods", "cpu-ms/fr", "cpu%", "unix time (perf --time)")
+		fmt.Printf("  %-38s %6s %8s %7s %9s %9s %6s  %s\n", "phase", "fps", "windows", "floods", "cpu-ms/fr", "ui-ms/fr", "cpu%", "unix time (perf --time)")
 		for _, ph := range []struct {
 			name string
 			p    floodPhase
