@@ -1,6 +1,7 @@
 package app
 
 import (
+	"image/color"
 	"slices"
 	"strings"
 	"unicode"
@@ -406,10 +407,28 @@ type popup struct {
 
 // showPopupLocked opens content in a modal overlay of size, focusing
 // focus; onClose runs (holding the shell's lock) when it closes.
+//
+// What the overlay draws is kept to what is seen, because under software
+// OpenGL (Mesa llvmpipe: Xvfb, VMs, remote desktops) each frame costs in
+// proportion to the pixels shaded, and a pane flooding under the agents
+// overview makes the window paint as fast as it can
+// (BenchmarkOverviewFlood, test/gui):
+//   - no dimming layer over the rest of the window (popupTheme): a
+//     rectangle the size of the window, blended on every frame;
+//   - no background of our own: the popup's own (Fyne's, in the theme's
+//     overlay colour) is under the content already; a 1 px border in
+//     four thin rectangles marks the edge instead of the dimming.
 func (s *shell) showPopupLocked(content fyne.CanvasObject, size fyne.Size, focus fyne.Focusable) *popup {
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
-	bg.CornerRadius = 6
-	pop := widget.NewModalPopUp(container.NewStack(bg, container.NewPadded(content)), s.w.Canvas())
+	edge := func() fyne.CanvasObject {
+		r := canvas.NewRectangle(theme.Color(theme.ColorNameInputBorder))
+		r.SetMinSize(fyne.NewSize(1, 1))
+		return r
+	}
+	body := container.NewBorder(edge(), edge(), edge(), edge(), container.NewPadded(content))
+	pop := widget.NewModalPopUp(body, s.w.Canvas())
+	// Overriding the popup's theme reaches its renderer's underlay and
+	// shadow; the ThemeOverride container itself is not shown.
+	container.NewThemeOverride(pop, popupTheme{fyne.CurrentApp().Settings().Theme()})
 	csize := s.w.Canvas().Size()
 	size = fyne.NewSize(min(size.Width, csize.Width-40), min(size.Height, csize.Height-40))
 	pop.Resize(size)
@@ -418,6 +437,20 @@ func (s *shell) showPopupLocked(content fyne.CanvasObject, size fyne.Size, focus
 		s.w.Canvas().Focus(focus)
 	}
 	return &popup{pop: pop}
+}
+
+// popupTheme is the app's theme with a transparent shadow colour: the
+// modal popup's underlay and shadow, drawn in that colour, are then
+// skipped by the GL painter (a transparent rectangle is not drawn) or
+// invisible. The overlay still takes every click outside its content.
+type popupTheme struct{ fyne.Theme }
+
+// Color is the wrapped theme's colour, but transparent for the shadow.
+func (t popupTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	if n == theme.ColorNameShadow {
+		return color.Transparent
+	}
+	return t.Theme.Color(n, v)
 }
 
 // close hides the overlay.

@@ -1,0 +1,74 @@
+//go:build !windows
+
+package app
+
+import (
+	"image"
+	"testing"
+
+	"fyne.io/fyne/v2"
+)
+
+// TestPopupDoesNotDim: the shell's overlays (here the agents overview)
+// leave the window around them as it was, with no dimming layer over it:
+// software OpenGL would shade that layer over the whole window on every
+// frame (showPopupLocked).
+func TestPopupDoesNotDim(t *testing.T) {
+	h := newHarness(t, nil)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.s.guard(func() { h.s.w.Resize(fyne.NewSize(1000, 700)) })
+	// The pane redraws for its new size on a posted frame: wait until two
+	// captures in a row agree.
+	var before image.Image
+	h.waitFor("a still window", func() bool {
+		c := h.s.w.Canvas().Capture()
+		same := before != nil && before.Bounds() == c.Bounds() && sameIn(before, c, c.Bounds())
+		before = c
+		return same
+	})
+	h.s.guard(func() {
+		if !h.key(fyne.KeyA, ctrlShift) || h.s.ov == nil {
+			t.Fatal("Ctrl+Shift+A did not open the overview")
+		}
+	})
+	var after image.Image
+	h.s.guard(func() { after = h.s.w.Canvas().Capture() })
+	b := after.Bounds()
+	if b != before.Bounds() || b.Dx() < 1000 || b.Dy() < 700 {
+		t.Fatalf("captures of %v and %v, want 1000x700", before.Bounds(), b)
+	}
+	// The overview is 760x560 in the middle: the bands 60 px wide along
+	// the bottom and the right edge are outside it.
+	diff := 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if x < b.Max.X-60 && y < b.Max.Y-60 {
+				continue
+			}
+			r0, g0, b0, _ := before.At(x, y).RGBA()
+			r1, g1, b1, _ := after.At(x, y).RGBA()
+			if r0 != r1 || g0 != g1 || b0 != b1 {
+				diff++
+			}
+		}
+	}
+	if diff != 0 {
+		t.Errorf("%d pixels outside the overview changed when it opened (dimmed)", diff)
+	}
+	// The overview itself is drawn: the middle changed.
+	if sameIn(before, after, image.Rect(300, 200, 700, 500)) {
+		t.Error("the middle of the window did not change when the overview opened")
+	}
+}
+
+// sameIn reports whether a and b have the same pixels in r.
+func sameIn(a, b image.Image, r image.Rectangle) bool {
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if a.At(x, y) != b.At(x, y) {
+				return false
+			}
+		}
+	}
+	return true
+}
