@@ -165,7 +165,10 @@ func newEnv(t testing.TB, model *fakemodel.Server, o options) *env {
 			e.watch.Terminate(10 * time.Second)
 		}
 		if t.Failed() {
-			if out, err := e.cli("read", "1", "--scrollback"); err == nil {
+			// The whole pane, scrollback included (the server's cap).
+			if out, err := e.cli("read", "1", "--lines", "4000", "--raw"); err != nil {
+				t.Logf("pane 1: %v", err)
+			} else {
 				t.Logf("pane 1:\n%s", proctest.Indent(out))
 			}
 			t.Logf("events:\n%s", proctest.Indent(e.events.String()))
