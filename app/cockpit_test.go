@@ -88,9 +88,39 @@ func TestFuzzyPalette(t *testing.T) {
 
 // typeInto types text into a focused entry as the keyboard does; the
 // caller does not hold the shell's lock.
-func typeInto(e fyne.Focusable, text string) {
+//
+// In the app, keystrokes and the work the shell posts (fyne.Do) both run on
+// the UI goroutine, one at a time. Fyne's test driver runs posted work on
+// the poster's goroutine instead (a timer's, the event reader's), so each
+// rune changes the entry under the shell's lock, as that work holds it;
+// the entry's OnChanged, which takes the lock itself, runs right after.
+func typeInto(h *harness, e *keyEntry, text string) {
 	for _, r := range text {
-		e.TypedRune(r)
+		var changed func(string)
+		var now string
+		h.s.guard(func() {
+			changed, e.OnChanged = e.OnChanged, nil
+			e.TypedRune(r)
+			e.OnChanged, now = changed, e.Text
+		})
+		if changed != nil {
+			changed(now)
+		}
+	}
+}
+
+// choose selects option v of a radio group as a click does, changing it
+// under the shell's lock for the reason typeInto gives; its OnChanged runs
+// right after.
+func choose(h *harness, g *widget.RadioGroup, v string) {
+	var changed func(string)
+	h.s.guard(func() {
+		changed, g.OnChanged = g.OnChanged, nil
+		g.SetSelected(v)
+		g.OnChanged = changed
+	})
+	if changed != nil {
+		changed(v)
 	}
 }
 
@@ -125,7 +155,7 @@ func TestPaletteRunsAction(t *testing.T) {
 		h.key(fyne.KeyP, ctrlShift)
 		p = h.s.pal
 	})
-	typeInto(p.list.query, "split")
+	typeInto(h, p.list.query, "split")
 	h.s.guard(func() {
 		if len(p.shown) < 2 || p.shown[0].Action != keymap.SplitHorizontally || p.shown[1].Action != keymap.SplitVertically {
 			t.Fatalf("split → %v", p.shown)
@@ -142,7 +172,7 @@ func TestPaletteRunsAction(t *testing.T) {
 	h.waitFor("the split", func() bool { return h.shape() == "V[p p]" && h.s.pal == nil })
 	// A click on a row runs it too.
 	h.s.guard(func() { h.key(fyne.KeyP, ctrlShift); p = h.s.pal })
-	typeInto(p.list.query, "equalize")
+	typeInto(h, p.list.query, "equalize")
 	h.s.guard(func() {
 		if len(p.shown) == 0 || p.shown[0].Action != keymap.SplitEqualize {
 			t.Fatalf("equalize → %v", p.shown)
@@ -285,7 +315,7 @@ func TestAgentsOverviewJumps(t *testing.T) {
 	h.c.Bus.Publish(bus.AgentState{SurfaceID: second.ID, Tool: "codex", PID: 7, State: stateWaiting, Previous: stateThinking, Hooked: true, Message: "Apply patch?"})
 	h.waitFor("the live update", func() bool { return strings.HasSuffix(ov.header.Text, "2 waiting") })
 	// Search, then Enter jumps to the pane in the other workspace.
-	typeInto(ov.list.query, "migration")
+	typeInto(h, ov.list.query, "migration")
 	h.s.guard(func() {
 		if len(ov.rows) != 1 || ov.rows[0].Surface != third {
 			t.Fatalf("search rows = %+v", ov.rows)
@@ -295,13 +325,13 @@ func TestAgentsOverviewJumps(t *testing.T) {
 	h.waitFor("the jump", func() bool { return h.s.ov == nil && h.s.wsID == ws.ID && h.s.focus == third })
 	// The filter: only the working agents.
 	h.s.guard(func() { h.key(fyne.KeyA, ctrlShift); ov = h.s.ov })
-	ov.filter.SetSelected(filterWorking)
+	choose(h, ov.filter, filterWorking)
 	h.s.guard(func() {
 		if len(ov.rows) != 0 {
 			t.Fatalf("working rows = %+v", ov.rows)
 		}
 	})
-	ov.filter.SetSelected(filterWaiting)
+	choose(h, ov.filter, filterWaiting)
 	h.s.guard(func() {
 		if len(ov.rows) != 2 {
 			t.Fatalf("waiting rows = %+v", ov.rows)
@@ -346,7 +376,7 @@ func TestComposerDeliversAndQueues(t *testing.T) {
 			t.Fatal("the composer did not open on the focused pane")
 		}
 	})
-	typeInto(c.entry, "echo composed-one")
+	typeInto(h, c.entry, "echo composed-one")
 	c.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // a new line in the prompt, not a submit
 	h.s.guard(func() {
 		if c.pane == 0 || c.entry.Text != "echo composed-one\n" {
@@ -360,7 +390,7 @@ func TestComposerDeliversAndQueues(t *testing.T) {
 	})
 	// Prefill (Alt+Enter) types without Enter.
 	h.s.guard(func() { h.key(fyne.KeySpace, ctrlShift) })
-	typeInto(c.entry, "echo prefilled-two")
+	typeInto(h, c.entry, "echo prefilled-two")
 	c.entry.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierAlt})
 	h.waitFor("the prefilled prompt", func() bool { return strings.Contains(h.screen(id), "echo prefilled-two") })
 	sf, _ := h.c.Workspaces.Surface(id)
@@ -371,7 +401,7 @@ func TestComposerDeliversAndQueues(t *testing.T) {
 	h.c.Bus.Publish(bus.AgentState{SurfaceID: id, Tool: "claude", PID: 9, State: stateThinking, Hooked: true})
 	h.waitFor("the thinking agent", func() bool { st, ok := h.s.agents.status(id); return ok && st.State == stateThinking })
 	h.s.guard(func() { h.key(fyne.KeySpace, ctrlShift) })
-	typeInto(c.entry, "echo queued-three")
+	typeInto(h, c.entry, "echo queued-three")
 	c.entry.TypedShortcut(submitKey)
 	h.s.guard(func() {
 		if q, ok := h.s.queued[id]; !ok || q.text != "echo queued-three" || !q.submit {
@@ -590,7 +620,7 @@ func TestBroadcastGroup(t *testing.T) {
 		}
 	})
 	c.broadcast.SetChecked(true)
-	typeInto(c.entry, "echo to-all")
+	typeInto(h, c.entry, "echo to-all")
 	c.entry.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault})
 	h.waitFor("the prompt in both panes", func() bool {
 		return strings.Contains(h.screen(first), "echo to-all") && strings.Contains(h.screen(second.ID), "echo to-all")

@@ -228,7 +228,7 @@ agent = "no-such-agent"
 		}
 	})
 	// Typing filters; Escape closes.
-	typeInto(lp.query, "typo")
+	typeInto(h, lp.query, "typo")
 	h.s.guard(func() {
 		if len(lp.shown) != 1 || lp.rows.Length() != 1 {
 			t.Fatalf("filter shows %v", lp.shown)
@@ -377,7 +377,7 @@ func TestQuickLaunch(t *testing.T) {
 	before := len(h.s.m.Surfaces())
 
 	// A branch git cannot make: main is checked out in the repository.
-	typeInto(q.branch, "main")
+	typeInto(h, q.branch, "main")
 	press(t, h, q.launch)
 	h.waitFor("the refusal", func() bool { return !q.busy && q.status.Importance == widget.DangerImportance })
 	h.s.guard(func() {
@@ -403,7 +403,7 @@ func TestQuickLaunch(t *testing.T) {
 	// A good one: the worktree beside the repository, the agent in it,
 	// the prompt typed and not submitted.
 	h.s.guard(func() { q.branch.SetText("ui/login") })
-	typeInto(q.prompt, "add a login page")
+	typeInto(h, q.prompt, "add a login page")
 	q.branch.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	wt := repo + ".worktrees/ui-login"
 	var id uint64

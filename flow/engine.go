@@ -192,6 +192,10 @@ func CheckGate(ctx context.Context, c Caller) error {
 // ErrGateClosed is CheckGate's answer for a closed scripting gate.
 var ErrGateClosed = errors.New("this flow submits prompts: relaunch Paneflow with PANEFLOW_IPC_SCRIPTING=1 (or drop the `submit = true` flags)")
 
+// interrupted is why a run whose context was cancelled (Ctrl-C, the
+// launch pad's Stop) ended.
+const interrupted = "interrupted (panes left running)"
+
 // Run carries a plan out: the root units open the workspace in one
 // workspace.up, the others start as their needs become READY. It returns
 // the report, or an error when the bootstrap failed (nothing to report).
@@ -228,6 +232,12 @@ func Run(ctx context.Context, plan *FlowPlan, o RunOptions) (*Report, error) {
 		if st.u.Kind == "spawn" && st.sid == 0 {
 			sid, err := e.spawn(wctx, i)
 			if err != nil {
+				if ctx.Err() != nil {
+					// Interrupted while its pane was being opened (the
+					// server may have made it already): the split's
+					// failure is the interruption, not the unit's outcome.
+					return interrupted
+				}
 				out := e.failure(wctx, outcome{i: i}, err)
 				if out.abort == "" {
 					e.finish(out)
@@ -275,7 +285,7 @@ func Run(ctx context.Context, plan *FlowPlan, o RunOptions) (*Report, error) {
 			}
 		}
 		if ctx.Err() != nil {
-			aborted = "interrupted (panes left running)"
+			aborted = interrupted
 		}
 	}
 	cancel()

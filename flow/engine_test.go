@@ -31,7 +31,10 @@ type fakeInstance struct {
 	mu    sync.Mutex
 	out   map[string]string // pane name → its output
 	block map[string]bool
-	gate  bool // send_text refused with -32601
+	// splitBlock: panes whose surface.split makes the pane, then never
+	// answers until the call is cancelled (a reply slow to come back).
+	splitBlock map[string]bool
+	gate       bool // send_text refused with -32601
 	// notReady: panes whose input_ready wait times out.
 	notReady map[string]bool
 	names    map[uint64]string
@@ -42,7 +45,7 @@ type fakeInstance struct {
 }
 
 func newFake(out map[string]string) *fakeInstance {
-	return &fakeInstance{out: out, block: map[string]bool{}, notReady: map[string]bool{}, names: map[uint64]string{}, sent: map[string]string{}, waited: make(chan string, 10)}
+	return &fakeInstance{out: out, block: map[string]bool{}, splitBlock: map[string]bool{}, notReady: map[string]bool{}, names: map[uint64]string{}, sent: map[string]string{}, waited: make(chan string, 10)}
 }
 
 func (f *fakeInstance) Call(ctx context.Context, method string, params, result any) error {
@@ -89,6 +92,12 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 		f.next++
 		f.names[f.next] = p.Name
 		f.log = append(f.log, fmt.Sprintf("split %s %s of %d", p.Name, p.Direction, p.SurfaceID))
+		if f.splitBlock[p.Name] {
+			f.mu.Unlock()
+			f.waited <- p.Name
+			<-ctx.Done()
+			return ctx.Err()
+		}
 		return reply(map[string]any{"surface_id": f.next})
 	case "surface.send_text":
 		if f.gate {
@@ -304,6 +313,27 @@ func TestEngineInterrupt(t *testing.T) {
 		if strings.HasPrefix(l, "close") {
 			t.Fatal("the engine closed a pane")
 		}
+	}
+}
+
+// TestEngineInterruptDuringSplit stops a run while a unit's pane is being
+// opened: the run is interrupted, not failed, and the unit is not blamed
+// (the launch pad's Stop pressed once the server showed the new pane
+// but before the split's reply reached the engine).
+func TestEngineInterruptDuringSplit(t *testing.T) {
+	f := newFake(map[string]string{"impl": "DONE: x"})
+	f.splitBlock["test-a"] = true
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-f.waited
+		cancel()
+	}()
+	rep, _ := runFake(t, pipeline, f, ctx)
+	if rep.Aborted == nil || *rep.Aborted != "interrupted (panes left running)" || rep.Exit != 1 || rep.Status != "aborted" {
+		t.Fatalf("report %+v, want interrupted; statuses %s", rep, statuses(rep))
+	}
+	if got := statuses(rep); strings.Contains(got, "FAILED") || strings.Contains(got, "SKIPPED") {
+		t.Fatalf("statuses %s: the interruption was taken for a unit's failure", got)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -165,9 +166,7 @@ func newEnv(t testing.TB, model *fakemodel.Server, o options) *env {
 			e.watch.Terminate(10 * time.Second)
 		}
 		if t.Failed() {
-			if out, err := e.cli("read", "1", "--scrollback"); err == nil {
-				t.Logf("pane 1:\n%s", proctest.Indent(out))
-			}
+			e.logPanes()
 			t.Logf("events:\n%s", proctest.Indent(e.events.String()))
 			for _, r := range model.Requests() {
 				t.Logf("model request %s turn %d: %.300s", r.Path, r.Turn, r.Body)
@@ -206,6 +205,40 @@ func (e *env) cli(args ...string) (string, error) {
 		return string(out), fmt.Errorf("paneflow %s: %v: %s", strings.Join(args, " "), err, stderr.String())
 	}
 	return string(out), nil
+}
+
+// logPanes logs, for a failed run, the text of every pane (a team's
+// teammates too) and the agent teams' inboxes under ~/.claude/teams (how
+// teammates and their lead talk: files the panes' programs write).
+func (e *env) logPanes() {
+	var ls struct {
+		Surfaces []struct {
+			ID   uint64 `json:"surface_id"`
+			Name string `json:"name"`
+		}
+	}
+	out, err := e.cli("ls")
+	if err == nil {
+		err = json.Unmarshal([]byte(out), &ls)
+	}
+	if err != nil {
+		e.t.Logf("panes: %v", err)
+	}
+	for _, p := range ls.Surfaces {
+		id := strconv.FormatUint(p.ID, 10)
+		// 1000 lines: a reply must stay under the socket's 256 KiB frame.
+		if text, err := e.cli("read", id, "--lines", "1000", "--raw"); err != nil {
+			e.t.Logf("pane %s (%s): %v", id, p.Name, err)
+		} else {
+			e.t.Logf("pane %s (%s):\n%s", id, p.Name, proctest.Indent(text))
+		}
+	}
+	inboxes, _ := filepath.Glob(filepath.Join(e.home, ".claude", "teams", "*", "inboxes", "*.json"))
+	for _, f := range inboxes {
+		if b, err := os.ReadFile(f); err == nil {
+			e.t.Logf("%s:\n%s", f, proctest.Indent(string(b)))
+		}
+	}
 }
 
 // mustCLI is cli for a verb that must succeed.
