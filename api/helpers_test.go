@@ -3,6 +3,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -91,9 +92,17 @@ func (e *env) ok(method, params string, out any) {
 	if err != nil {
 		e.t.Fatalf("%s %s: %v", method, params, err)
 	}
-	b, err := json.Marshal(res)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // as the socket encodes replies
+	if err := enc.Encode(res); err != nil {
 		e.t.Fatalf("%s %s: encoding the result: %v", method, params, err)
+	}
+	b := buf.Bytes()
+	// Every reply must reach a client through the socket: with the
+	// envelope ({"jsonrpc":"2.0","id":…,"result":…}) under the frame cap.
+	if len(b)+64 > ipc.MaxFrame {
+		e.t.Errorf("%s %s: a result of %d bytes does not fit a %d-byte frame", method, params, len(b), ipc.MaxFrame)
 	}
 	if out != nil {
 		if err := json.Unmarshal(b, out); err != nil {

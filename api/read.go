@@ -15,6 +15,11 @@ const (
 	readDefaultLines = 200
 	readMaxRows      = 4000    // rows in the read source
 	readMaxChars     = 400_000 // characters in the read source
+	// readMaxEncoded bounds a window's text as encoded in the JSON reply,
+	// so that the reply fits the socket's frame cap (ipc.MaxFrame, 256
+	// KiB, the clients' reply cap too) with room for the envelope, the
+	// fence and defang's growth: 400,000 characters can take 1.6 MB.
+	readMaxEncoded = 192 << 10
 )
 
 // page is one surface.read window.
@@ -29,7 +34,9 @@ type page struct {
 // readPage returns up to lines rows ending offset rows before the newest
 // one, from a source made of the newest ≤4000 grid rows (right-trimmed,
 // trailing empty rows dropped). The window is cut to its newest
-// ≤400,000 characters at a line boundary (eof is then false). Reading
+// ≤400,000 characters, and then to what encodes in readMaxEncoded bytes
+// of JSON, at a line boundary (eof is then false; older rows stay
+// reachable with an offset). Reading
 // costs the window, not the whole source. ok is false, with the source's
 // size in total, when offset is out of range.
 func readPage(emu *terminal.Emulator, lines, offset int) (p page, ok bool) {
@@ -44,15 +51,20 @@ func readPage(emu *terminal.Emulator, lines, offset int) (p page, ok bool) {
 	}
 	p.text, p.lines = w.Text, w.Lines
 	p.eof = p.total-offset-p.lines == 0
+	cut := 0
 	if len(p.text) > readMaxChars { // bytes ≥ characters: only then can the cap apply
-		if cut := charCut(p.text, readMaxChars); cut > 0 {
-			p.text = p.text[cut:]
-			p.lines = strings.Count(p.text, "\n") + 1
-			if p.text == "" {
-				p.lines = 0
-			}
-			p.eof = false
+		cut = charCut(p.text, readMaxChars)
+	}
+	if len(p.text)-cut > readMaxEncoded/6 { // each byte encodes in at most 6
+		cut += encodedCut(p.text[cut:], readMaxEncoded)
+	}
+	if cut > 0 {
+		p.text = p.text[cut:]
+		p.lines = strings.Count(p.text, "\n") + 1
+		if p.text == "" {
+			p.lines = 0
 		}
+		p.eof = false
 	}
 	return p, true
 }
@@ -69,30 +81,68 @@ func charCut(text string, max int) int {
 		_, size := utf8.DecodeRuneInString(text[cut:])
 		cut += size
 	}
-	if text[cut-1] != '\n' {
-		if i := strings.IndexByte(text[cut:], '\n'); i >= 0 {
-			cut += i + 1
-		} else {
-			cut = len(text)
-		}
-	}
-	return cut
+	return lineStart(text, cut)
 }
 
-// keepTail returns the newest whole lines of text that fit in max bytes.
+// encodedCut returns the byte offset where the newest whole lines of
+// text whose JSON string encoding (as the socket writes it: no HTML
+// escaping) takes at most max bytes start (0 when all of it fits).
+func encodedCut(text string, max int) int {
+	n := encodedLen(text)
+	if n <= max {
+		return 0
+	}
+	cut := 0
+	for n > max {
+		r, size := utf8.DecodeRuneInString(text[cut:])
+		n -= encodedRuneLen(r, size)
+		cut += size
+	}
+	return lineStart(text, cut)
+}
+
+// encodedLen is the length of text encoded as a JSON string by
+// encoding/json with HTML escaping off, without the quotes; an upper
+// bound for the few runes whose encoding changed between Go releases.
+func encodedLen(text string) int {
+	n := 0
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		n += encodedRuneLen(r, size)
+		i += size
+	}
+	return n
+}
+
+// encodedRuneLen is the encoded length of rune r, read from size bytes.
+func encodedRuneLen(r rune, size int) int {
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return 6 // an invalid byte becomes \ufffd
+	case r == '"' || r == '\\' || r == '\n' || r == '\r' || r == '\t':
+		return 2
+	case r < 0x20 || r == '\u2028' || r == '\u2029':
+		return 6
+	}
+	return size
+}
+
+// lineStart moves cut, a byte offset in text, forward to the start of
+// the next line unless a line starts there (len(text) when none does).
+func lineStart(text string, cut int) int {
+	if cut == 0 || cut >= len(text) || text[cut-1] == '\n' {
+		return min(cut, len(text))
+	}
+	if i := strings.IndexByte(text[cut:], '\n'); i >= 0 {
+		return cut + i + 1
+	}
+	return len(text)
+}
+
+// keepTail returns the newest whole lines of text whose JSON encoding
+// fits in max bytes.
 func keepTail(text string, max int) string {
-	if len(text) <= max {
-		return text
-	}
-	cut := len(text) - max
-	if text[cut-1] != '\n' {
-		i := strings.IndexByte(text[cut:], '\n')
-		if i < 0 {
-			return ""
-		}
-		cut += i + 1
-	}
-	return text[cut:]
+	return text[encodedCut(text, max):]
 }
 
 // fenceTag is the envelope element around untrusted terminal text.

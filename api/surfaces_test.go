@@ -3,6 +3,8 @@
 package api
 
 import (
+	"bytes"
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -98,6 +100,54 @@ func TestReadSourceCaps(t *testing.T) {
 			t.Errorf("oldest page: lines %d eof %v first %q", r.Lines, r.EOF, first)
 		}
 	})
+}
+
+// TestReadFitsFrame: a window of text that encodes larger than it reads
+// (quotes and backslashes take two bytes each in JSON) is cut to whole
+// newest lines that fit the socket's frame, fenced or not; `paneflow
+// read --lines 4000` of such a pane failed with "response exceeded the
+// size cap".
+func TestReadFitsFrame(t *testing.T) {
+	e := newEnv(t, workspace.Options{Cols: 200, Rows: 20}, Options{}).withWorkspace(t.TempDir())
+	// 3000 rows of 150 characters, nearly all quotes or backslashes: 453
+	// KB as text (cut to 400,000 characters), twice that as JSON; under
+	// the frame's cap only when cut again.
+	sf := e.split(`i=1; while [ $i -le 3000 ]; do printf '%0150d\n' $i; i=$((i+1)); done | tr 01 '"\\'; echo END; exec cat`)
+	waitText(t, sf, "END")
+	for _, fenced := range []string{"false", "true"} {
+		var r readResult2
+		e.ok("surface.read", `{"surface_id":`+itoa(sf.ID())+`,"fenced":`+fenced+`,"lines":4000}`, &r)
+		text := r.Text
+		if fenced == "true" {
+			_, text, _ = strings.Cut(text, "\n")            // the opening tag
+			text = text[:strings.LastIndexByte(text, '\n')] // the closing one
+		}
+		lines := strings.Split(text, "\n")
+		if lines[len(lines)-1] != "END" || len(lines[0]) != 150 || r.Lines != len(lines) || r.EOF || r.TotalLines != 3001 {
+			t.Errorf("fenced %s: %d lines (result %d, total %d, eof %v), first %.12q, last %q; want whole lines ending with END, total 3001, not eof",
+				fenced, len(lines), r.Lines, r.TotalLines, r.EOF, lines[0], lines[len(lines)-1])
+		}
+		if n := encodedLen(text); n > readMaxEncoded || n < readMaxEncoded-2*160 {
+			t.Errorf("fenced %s: window encodes in %d bytes; want the most whole lines within %d", fenced, n, readMaxEncoded)
+		}
+	}
+}
+
+// TestEncodedLen holds encodedLen to what the socket's encoder writes.
+func TestEncodedLen(t *testing.T) {
+	for _, s := range []string{"", "plain", "quote\" back\\slash", "tab\tnl\ncr\r", "\x00\x01\x1b[0m\x7f",
+		"\b\f", "éü✳", "\u2028\u2029", "bad \xff\xfe utf-8", "<a>&amp;"} {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(s); err != nil {
+			t.Fatal(err)
+		}
+		want := buf.Len() - 3 // the quotes and the newline
+		if got := encodedLen(s); got < want || got > want+4*strings.Count(s, "\b")+4*strings.Count(s, "\f") {
+			t.Errorf("encodedLen(%q) = %d, encoding/json writes %d", s, got, want)
+		}
+	}
 }
 
 func TestReadSourceUnit(t *testing.T) {

@@ -19,7 +19,8 @@ func (s *server) workspaceList(context.Context, json.RawMessage) (any, error) {
 }
 
 // currentScrollbackBudget bounds the scrollback text workspace.current
-// inlines in all, so the reply fits the clients' 256 KiB frame cap.
+// inlines in all, as encoded in JSON, so the reply fits the clients' 256
+// KiB frame cap.
 const currentScrollbackBudget = 192 << 10
 
 type currentParams struct {
@@ -58,7 +59,7 @@ func (s *server) workspaceCurrent(_ context.Context, params json.RawMessage) (an
 			if sf, ok := s.m.Surface(d.SurfaceID); ok {
 				pg, _ := readPage(sf.Terminal().Emulator(), readMaxRows, 0)
 				texts[i] = pg.text
-				total += len(texts[i])
+				total += encodedLen(texts[i])
 			}
 		}
 		if total > currentScrollbackBudget {
