@@ -32,13 +32,37 @@ type fakeInstance struct {
 	out   map[string]string // pane name → its output
 	block map[string]bool
 	gate  bool // send_text refused with -32601
-	// notReady: panes whose input_ready wait times out.
+	// notReady: panes whose agent never reads its input (a submitted
+	// send_text answers input_ready false).
 	notReady map[string]bool
 	names    map[uint64]string
 	next     uint64
 	log      []string
 	sent     map[string]string // pane name → text fed
-	waited   chan string       // pane names whose wait started (blocking ones)
+	// sendsViaWaits counts send_text calls made through waitsOf.
+	sendsViaWaits int
+	waited        chan string // pane names whose wait started (blocking ones)
+}
+
+// waitsOf is f as RunOptions.Waits: it counts the send_text calls made
+// through it (a submitted one may wait long on the server).
+type waitsOf struct{ f *fakeInstance }
+
+func (w waitsOf) Call(ctx context.Context, method string, params, result any) error {
+	if method == "surface.send_text" {
+		w.f.mu.Lock()
+		w.f.sendsViaWaits++
+		w.f.mu.Unlock()
+	}
+	return w.f.Call(ctx, method, params, result)
+}
+
+// inputWait is how the fake logs a send's input_wait_ms.
+func inputWait(ms *int64) string {
+	if ms == nil {
+		return ""
+	}
+	return fmt.Sprintf(" input_wait_ms=%d", *ms)
 }
 
 func newFake(out map[string]string) *fakeInstance {
@@ -59,10 +83,11 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 		FromStart  bool       `json:"from_start"`
 		Direction  string     `json:"direction"`
 		Lines      int        `json:"lines"`
-		InputReady bool       `json:"input_ready"`
+		InputWait  *int64     `json:"input_wait_ms"`
 		Send       *struct {
-			Text   string `json:"text"`
-			Submit bool   `json:"submit"`
+			Text      string `json:"text"`
+			Submit    bool   `json:"submit"`
+			InputWait *int64 `json:"input_wait_ms"`
 		} `json:"send"`
 	}
 	json.Unmarshal(raw, &p)
@@ -95,21 +120,14 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 			f.mu.Unlock()
 			return codedErr{-32601, "surface.send_text disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable"}
 		}
-		f.sent[f.names[p.SurfaceID]] = p.Text
-		f.log = append(f.log, fmt.Sprintf("send %s %q submit=%t", f.names[p.SurfaceID], p.Text, p.Submit))
-		return reply(map[string]any{"sent": true})
+		name := f.names[p.SurfaceID]
+		f.sent[name] = p.Text
+		f.log = append(f.log, fmt.Sprintf("send %s %q submit=%t", name, p.Text, p.Submit)+inputWait(p.InputWait))
+		return reply(map[string]any{"sent": true, "input_ready": !f.notReady[name]})
 	case "surface.wait":
 		name := f.names[p.SurfaceIDs[0]]
 		if p.IdleMS > 0 {
 			return reply(map[string]any{"idle": true})
-		}
-		if p.InputReady {
-			f.log = append(f.log, "input_ready "+name)
-			if f.notReady[name] {
-				f.mu.Unlock()
-				return codedErr{-32002, "wait timed out after 30s"}
-			}
-			return reply(map[string]any{"input_ready": true})
 		}
 		if f.block[name] {
 			f.mu.Unlock()
@@ -125,8 +143,8 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 				return codedErr{-32601, "surface.send_text disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable"}
 			}
 			f.sent[name] = p.Send.Text
-			f.log = append(f.log, fmt.Sprintf("send %s %q submit=%t", name, p.Send.Text, p.Send.Submit))
-			sent = map[string]any{"sent": true}
+			f.log = append(f.log, fmt.Sprintf("send %s %q submit=%t", name, p.Send.Text, p.Send.Submit)+inputWait(p.Send.InputWait))
+			sent = map[string]any{"sent": true, "input_ready": !f.notReady[name]}
 		}
 		out, ok := f.out[name]
 		if !ok {
@@ -163,7 +181,7 @@ func runFake(t *testing.T, spec string, f *fakeInstance, ctx context.Context) (*
 	}
 	var progress bytes.Buffer
 	last := map[string]string{} // OnStatus's last word on each unit
-	rep, err := Run(ctx, plan, RunOptions{Calls: f, Waits: f, Worktrees: &fakeWorktrees{}, Progress: &progress,
+	rep, err := Run(ctx, plan, RunOptions{Calls: f, Waits: waitsOf{f}, Worktrees: &fakeWorktrees{}, Progress: &progress,
 		OnStatus: func(id, status, msg string) { last[id] = status + " " + msg }})
 	if err != nil {
 		t.Fatal(err)
@@ -250,14 +268,17 @@ func TestEngineRunsTheDAG(t *testing.T) {
 		"wait test-a /^ok a$/ from_start=true",
 		`split review vertical of 1`,
 		"wait impl /^thanks/ from_start=false",
-		// A submitted text waits for its pane to read input, in a wait
-		// of its own, right before it goes out.
-		"input_ready review\nsend review",
-		"input_ready impl\nwait impl /^thanks/ from_start=false\nsend impl",
+		// A submitted text has the server wait for its pane to read
+		// input (input_wait_ms), alone or with a wait.
+		`send review "review working\nDONE: fixed it\nthanks ok a" submit=true input_wait_ms=30000`,
+		"wait impl /^thanks/ from_start=false\n" + `send impl "b said ok b" submit=true input_wait_ms=30000`,
 	} {
 		if !strings.Contains(log, want) {
 			t.Errorf("no %q in the calls:\n%s", want, log)
 		}
+	}
+	if f.sendsViaWaits != 1 {
+		t.Errorf("%d send_text calls through Waits, want the submitted one (it may wait 30 s on the server)", f.sendsViaWaits)
 	}
 	if !regexp.MustCompile(`(?m)^\[ +\d+\.\ds\] test\[a\] → READY$`).MatchString(progress) {
 		t.Errorf("progress lines:\n%s", progress)
@@ -372,7 +393,7 @@ func TestEngineSettleOnClock(t *testing.T) {
 	f.mu.Lock()
 	log := strings.Join(f.log, "\n")
 	f.mu.Unlock()
-	if strings.Contains(log, "input_ready") || strings.Contains(log, "send") {
+	if strings.Contains(log, "send") {
 		t.Fatalf("fed before the settle floor passed:\n%s", log)
 	}
 	fc.Advance(time.Millisecond)
@@ -380,7 +401,7 @@ func TestEngineSettleOnClock(t *testing.T) {
 	if statuses(rep) != "ask=READY" || rep.Steps[0].DurationMS == nil || *rep.Steps[0].DurationMS != 1800 {
 		t.Fatalf("report %s, duration %v; want READY in exactly 1800 ms", statuses(rep), rep.Steps[0].DurationMS)
 	}
-	if log := strings.Join(f.log, "\n"); !strings.Contains(log, "input_ready ask\nwait ask /^answer$/ from_start=false\nsend ask \"hello\" submit=true") {
+	if log := strings.Join(f.log, "\n"); !strings.Contains(log, "wait ask /^answer$/ from_start=false\nsend ask \"hello\" submit=true input_wait_ms=30000") {
 		t.Fatalf("calls:\n%s", log)
 	}
 }
@@ -430,8 +451,9 @@ func TestEngineLiveTable(t *testing.T) {
 	}
 }
 
-// TestEngineFeedsAnAgentThatNeverReadsInput: when a pane's input_ready
-// wait times out, the engine warns and feeds the text anyway.
+// TestEngineFeedsAnAgentThatNeverReadsInput: when the server typed a
+// submitted text although the agent had not read its input within
+// input_wait_ms, the engine warns and goes on.
 func TestEngineFeedsAnAgentThatNeverReadsInput(t *testing.T) {
 	settleFloor = 0
 	fl, err := ParseFlow([]byte(pipeline))
@@ -456,9 +478,9 @@ func TestEngineFeedsAnAgentThatNeverReadsInput(t *testing.T) {
 		t.Fatalf("report %s", statuses(rep))
 	}
 	if f.sent["review"] == "" {
-		t.Fatal("the prompt was not fed after the readiness wait timed out")
+		t.Fatal("the prompt was not fed")
 	}
-	if len(warns) != 1 || !strings.Contains(warns[0], "did not turn on bracketed paste (read its input) within 30s; feeding it anyway") {
+	if len(warns) != 1 || !strings.Contains(warns[0], "had not turned on bracketed paste (read its input) after 30s; its text was typed anyway") {
 		t.Fatalf("warnings %q", warns)
 	}
 }
