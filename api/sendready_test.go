@@ -56,6 +56,36 @@ func fakeAgent(t *testing.T, e *env) (*workspace.Surface, string) {
 	return sf, fifo
 }
 
+// agentServer is a socket server (with a mutation executor) over a model
+// on a fake clock whose active workspace has a shell pane and a fake
+// agent (fakeAgent) pane, sf, with scripting on; ctx ends at the test's
+// deadline.
+type agentServer struct {
+	fc   *clock.Fake
+	e    *env
+	sf   *workspace.Surface
+	fifo string
+	c    *ipc.Client
+	ctx  context.Context
+}
+
+func startAgentServer(t *testing.T) agentServer {
+	t.Helper()
+	a := agentServer{fc: clock.NewFake(time.Time{})}
+	a.e = newEnv(t, workspace.Options{}, Options{Clock: a.fc}).withWorkspace(t.TempDir())
+	a.e.scripting.Store(true)
+	a.sf, a.fifo = fakeAgent(t, a.e)
+	exe := ipc.NewQueueExecutor(0)
+	exe.Start()
+	t.Cleanup(exe.Close)
+	srv := ipctest.StartServer(t, &ipc.Server{Registry: a.e.reg, Executor: exe, DispatchTimeout: time.Hour})
+	a.c = &ipc.Client{Path: srv.Path, Timeout: time.Hour}
+	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
+	t.Cleanup(cancel)
+	a.ctx = ctx
+	return a
+}
+
 // TestSubmitReadinessDoesNotHoldTheExecutor: a submitted send_text to an
 // agent pane that has not turned bracketed paste on waits for it outside
 // the executor, so a rename (a mutation) completes while the send is still
@@ -63,18 +93,9 @@ func fakeAgent(t *testing.T, e *env) (*workspace.Surface, string) {
 // agentInputWait). Once the agent reads its input, the text goes out
 // bracketed and is submitted.
 func TestSubmitReadinessDoesNotHoldTheExecutor(t *testing.T) {
-	fc := clock.NewFake(time.Time{})
-	e := newEnv(t, workspace.Options{}, Options{Clock: fc}).withWorkspace(t.TempDir())
-	e.scripting.Store(true)
-	sf, fifo := fakeAgent(t, e)
+	a := startAgentServer(t)
+	fc, e, sf, fifo, c, ctx := a.fc, a.e, a.sf, a.fifo, a.c, a.ctx
 	shell, _ := e.m.ActiveSurface()
-	exe := ipc.NewQueueExecutor(0)
-	exe.Start()
-	t.Cleanup(exe.Close)
-	srv := ipctest.StartServer(t, &ipc.Server{Registry: e.reg, Executor: exe, DispatchTimeout: time.Hour})
-	c := &ipc.Client{Path: srv.Path, Timeout: time.Hour}
-	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
-	defer cancel()
 
 	type sendReply struct {
 		res sendTextResult
@@ -130,14 +151,8 @@ func TestSubmitReadinessDoesNotHoldTheExecutor(t *testing.T) {
 // says so), 0 sends at once, bad values are refused, and surface.wait's
 // former input_ready condition is refused with a pointer to input_wait_ms.
 func TestSubmitInputWait(t *testing.T) {
-	fc := clock.NewFake(time.Time{})
-	e := newEnv(t, workspace.Options{}, Options{Clock: fc}).withWorkspace(t.TempDir())
-	e.scripting.Store(true)
-	sf, _ := fakeAgent(t, e)
-	srv := ipctest.StartServer(t, &ipc.Server{Registry: e.reg, DispatchTimeout: time.Hour})
-	c := &ipc.Client{Path: srv.Path, Timeout: time.Hour}
-	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
-	defer cancel()
+	a := startAgentServer(t)
+	fc, sf, c, ctx := a.fc, a.sf, a.c, a.ctx
 
 	sent := make(chan error, 1)
 	var res sendTextResult
@@ -177,14 +192,8 @@ func TestSubmitInputWait(t *testing.T) {
 // text was typed, not from the call: the agent's start-up does not eat
 // the barrier's time.
 func TestWaitSendCountsFromTheText(t *testing.T) {
-	fc := clock.NewFake(time.Time{})
-	e := newEnv(t, workspace.Options{}, Options{Clock: fc}).withWorkspace(t.TempDir())
-	e.scripting.Store(true)
-	sf, fifo := fakeAgent(t, e)
-	srv := ipctest.StartServer(t, &ipc.Server{Registry: e.reg, DispatchTimeout: time.Hour})
-	c := &ipc.Client{Path: srv.Path, Timeout: time.Hour}
-	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
-	defer cancel()
+	a := startAgentServer(t)
+	fc, sf, fifo, c, ctx := a.fc, a.sf, a.fifo, a.c, a.ctx
 
 	done := make(chan error, 1)
 	var res waitResult

@@ -69,18 +69,6 @@ type quickSplit struct {
 	ManagedWorktree *flow.Worktree `json:"managed_worktree,omitempty"`
 }
 
-// madeWorktree is worktree.create's result (the core's): where the
-// worktree is and what was done, handed back to surface.split as the
-// pane's managed_worktree.
-type madeWorktree struct {
-	Path      string `json:"path"`
-	RepoRoot  string `json:"repo_root"`
-	Branch    string `json:"branch"`
-	Action    string `json:"action"`
-	Teardown  string `json:"teardown"`
-	NewBranch bool   `json:"new_branch"`
-}
-
 // worktreeCallWait bounds quick launch's calls: git's own limits in the
 // core's worktree.create (2 min for `worktree add`) plus its queries.
 const worktreeCallWait = 3 * time.Minute
@@ -116,17 +104,16 @@ func gitMessage(err error) string {
 // as the MCP bridge's spawn_agent is. The error is git's message as git
 // printed it. c must allow worktreeCallWait per call.
 func quickLaunchAgent(ctx context.Context, c flow.Caller, dir string, a installedAgent, branch, prompt string, beside uint64) (uint64, error) {
-	var w madeWorktree
-	if err := c.Call(ctx, "worktree.create", map[string]any{"cwd": dir, "branch": branch}, &w); err != nil {
+	// worktree.create's result has managed_worktree's fields.
+	w := &flow.Worktree{}
+	if err := c.Call(ctx, "worktree.create", map[string]any{"cwd": dir, "branch": branch}, w); err != nil {
 		return 0, errors.New(gitMessage(err))
 	}
-	mw := &flow.Worktree{Path: w.Path, RepoRoot: w.RepoRoot, Branch: w.Branch, Teardown: w.Teardown,
-		Action: w.Action, NewBranch: w.NewBranch}
 	var res struct {
 		SurfaceID uint64 `json:"surface_id"`
 	}
 	err := c.Call(ctx, "surface.split", quickSplit{SurfaceID: beside, Direction: "vertical", Cwd: w.Path,
-		Command: a.Command, Prompt: prompt, Name: a.Name + " " + branch, ManagedWorktree: mw}, &res)
+		Command: a.Command, Prompt: prompt, Name: a.Name + " " + branch, ManagedWorktree: w}, &res)
 	if err != nil {
 		if w.Action == "create" {
 			if rerr := c.Call(context.WithoutCancel(ctx), "worktree.rollback", map[string]any{"path": w.Path}, nil); rerr != nil {

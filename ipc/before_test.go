@@ -13,6 +13,24 @@ import (
 	"github.com/paneflow-go/paneflow/ipc/ipctest"
 )
 
+// heldHook is a Before hook that refuses params {"refuse":true}, and
+// otherwise closes entered and waits until release is closed or its ctx
+// ends.
+func heldHook(entered, release chan struct{}) func(context.Context, json.RawMessage) error {
+	return func(ctx context.Context, params json.RawMessage) error {
+		if string(params) == `{"refuse":true}` {
+			return ipc.InvalidParams("refused before")
+		}
+		close(entered)
+		select {
+		case <-release:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
 // TestBeforeRunsOutsideTheExecutor: a mutation whose Before hook is
 // waiting does not hold the executor, so another mutation completes
 // meanwhile; the handler runs once the hook returns, and a hook's error is
@@ -24,18 +42,7 @@ func TestBeforeRunsOutsideTheExecutor(t *testing.T) {
 	reg.Register("slow.set", func(context.Context, json.RawMessage) (any, error) {
 		ran <- "slow"
 		return "slow done", nil
-	}, ipc.Mutating(), ipc.Before(func(ctx context.Context, params json.RawMessage) error {
-		if string(params) == `{"refuse":true}` {
-			return ipc.InvalidParams("refused before")
-		}
-		close(entered)
-		select {
-		case <-release:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}))
+	}, ipc.Mutating(), ipc.Before(heldHook(entered, release)))
 	reg.Register("quick.set", func(context.Context, json.RawMessage) (any, error) {
 		ran <- "quick"
 		return "quick done", nil
@@ -121,15 +128,7 @@ func TestBeforeOnAConcurrentConnection(t *testing.T) {
 	reg := ipc.NewRegistry()
 	reg.Register("slow.set", func(context.Context, json.RawMessage) (any, error) {
 		return "slow done", nil
-	}, ipc.Mutating(), ipc.Before(func(ctx context.Context, _ json.RawMessage) error {
-		close(entered)
-		select {
-		case <-release:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}))
+	}, ipc.Mutating(), ipc.Before(heldHook(entered, release)))
 	reg.Register("quick.wait", func(context.Context, json.RawMessage) (any, error) {
 		return "quick done", nil
 	}, ipc.Long())
