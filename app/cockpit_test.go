@@ -18,6 +18,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/app/keymap"
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/internal/gittest"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -87,10 +88,30 @@ func TestFuzzyPalette(t *testing.T) {
 }
 
 // typeInto types text into a focused entry as the keyboard does; the
-// caller does not hold the shell's lock.
+// caller does not hold the shell's lock. Nothing may read the entry
+// meanwhile: for a view that refreshes on its own, use typeIntoLocked.
 func typeInto(e fyne.Focusable, text string) {
 	for _, r := range text {
 		e.TypedRune(r)
+	}
+}
+
+// typeIntoLocked types text into e as the keyboard does, each rune under
+// the shell's lock as on the UI goroutine (a view's own refresh, e.g. the
+// overview's one-second tick, reads the text under that lock); e's
+// OnChanged runs after each rune without the lock, since it takes it.
+func typeIntoLocked(h *harness, e *keyEntry, text string) {
+	for _, r := range text {
+		var changed func(string)
+		var now string
+		h.s.guard(func() {
+			changed, e.OnChanged = e.OnChanged, nil
+			e.TypedRune(r)
+			e.OnChanged, now = changed, e.Text
+		})
+		if changed != nil {
+			changed(now)
+		}
 	}
 }
 
@@ -285,7 +306,7 @@ func TestAgentsOverviewJumps(t *testing.T) {
 	h.c.Bus.Publish(bus.AgentState{SurfaceID: second.ID, Tool: "codex", PID: 7, State: stateWaiting, Previous: stateThinking, Hooked: true, Message: "Apply patch?"})
 	h.waitFor("the live update", func() bool { return strings.HasSuffix(ov.header.Text, "2 waiting") })
 	// Search, then Enter jumps to the pane in the other workspace.
-	typeInto(ov.list.query, "migration")
+	typeIntoLocked(h, ov.list.query, "migration")
 	h.s.guard(func() {
 		if len(ov.rows) != 1 || ov.rows[0].Surface != third {
 			t.Fatalf("search rows = %+v", ov.rows)
@@ -394,33 +415,19 @@ func TestComposerDeliversAndQueues(t *testing.T) {
 // untracked file; it returns the worktree's directory.
 func gitRepo(t *testing.T) string {
 	t.Helper()
-	for k, v := range map[string]string{"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_NOSYSTEM": "1"} {
-		t.Setenv(k, v)
-	}
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1") // for the app's own git too
 	root := t.TempDir()
 	repo, wt := filepath.Join(root, "repo"), filepath.Join(root, "repo.wt")
-	git := func(dir string, args ...string) {
-		t.Helper()
-		if _, err := runGit(context.Background(), dir, args); err != nil {
-			t.Fatal(err)
-		}
-	}
 	write := func(p, s string) {
 		t.Helper()
 		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := os.MkdirAll(repo, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	git(repo, "init", "-q", "-b", "main")
-	write(filepath.Join(repo, "a.txt"), "one\n")
-	git(repo, "add", "a.txt")
-	git(repo, "commit", "-q", "-m", "first")
-	git(repo, "worktree", "add", "-q", "-b", "feat", wt)
+	gittest.Repo(t, repo, map[string]string{"a.txt": "one\n"})
+	gittest.Git(t, repo, "worktree", "add", "-q", "-b", "feat", wt)
 	write(filepath.Join(wt, "a.txt"), "one\ntwo\n")
-	git(wt, "commit", "-q", "-am", "two")
+	gittest.Git(t, wt, "commit", "-q", "-am", "two")
 	write(filepath.Join(wt, "a.txt"), "one\ntwo\nthree uncommitted\n")
 	write(filepath.Join(wt, "b.txt"), "brand new\n")
 	return wt
