@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/paneflow-go/paneflow/internal/gittest"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/worktree"
 )
@@ -27,8 +28,8 @@ func TestWorktreeCreate(t *testing.T) {
 	root := newRepo(t)
 	os.WriteFile(filepath.Join(root, ".gitignore"), []byte(".env\n"), 0o644)
 	os.WriteFile(filepath.Join(root, ".env"), []byte("SECRET=1\n"), 0o644)
-	gitT(t, root, "add", ".gitignore")
-	gitT(t, root, "commit", "-q", "-m", "ignore")
+	gittest.Git(t, root, "add", ".gitignore")
+	gittest.Git(t, root, "commit", "-q", "-m", "ignore")
 	regPath := filepath.Join(t.TempDir(), "worktrees.json")
 	logs := make(chan string, 100)
 	_, cl := startCoreWith(t, func(o *Options) {

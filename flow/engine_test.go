@@ -167,9 +167,9 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 	return fmt.Errorf("unexpected %s", method)
 }
 
-func runFake(t *testing.T, spec string, f *fakeInstance, ctx context.Context) (*Report, string) {
+// resolveSpec parses and resolves the flow spec on a test host.
+func resolveSpec(t *testing.T, spec string) *FlowPlan {
 	t.Helper()
-	settleFloor = 0
 	fl, err := ParseFlow([]byte(spec))
 	if err != nil {
 		t.Fatal(err)
@@ -179,10 +179,31 @@ func runFake(t *testing.T, spec string, f *fakeInstance, ctx context.Context) (*
 	if err != nil {
 		t.Fatal(err)
 	}
+	return plan
+}
+
+// runFake runs spec against f with no settle floor and returns the report
+// and the progress output, checking that OnStatus's last word on each
+// unit is the report's.
+func runFake(t *testing.T, spec string, f *fakeInstance, ctx context.Context) (*Report, string) {
+	t.Helper()
+	return runFakeWith(t, spec, f, ctx, nil)
+}
+
+// runFakeWith is runFake with mod, when not nil, changing the run's
+// options first.
+func runFakeWith(t *testing.T, spec string, f *fakeInstance, ctx context.Context, mod func(*RunOptions)) (*Report, string) {
+	t.Helper()
+	settleFloor = 0
+	plan := resolveSpec(t, spec)
 	var progress bytes.Buffer
 	last := map[string]string{} // OnStatus's last word on each unit
-	rep, err := Run(ctx, plan, RunOptions{Calls: f, Waits: waitsOf{f}, Worktrees: &fakeWorktrees{}, Progress: &progress,
-		OnStatus: func(id, status, msg string) { last[id] = status + " " + msg }})
+	o := RunOptions{Calls: f, Waits: waitsOf{f}, Worktrees: &fakeWorktrees{}, Progress: &progress,
+		OnStatus: func(id, status, msg string) { last[id] = status + " " + msg }}
+	if mod != nil {
+		mod(&o)
+	}
+	rep, err := Run(ctx, plan, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,24 +306,39 @@ func TestEngineRunsTheDAG(t *testing.T) {
 	}
 }
 
-func TestEngineBarrierTimeout(t *testing.T) {
-	f := newFake(map[string]string{"impl": "DONE: x", "test-a": "ok a"}) // test-b never prints
-	rep, _ := runFake(t, pipeline, f, context.Background())
-	// test[a] may still be RUNNING when fail_fast ends the run.
-	want := `impl=READY test\[a\]=(READY|RUNNING) test\[b\]=FAILED\(timed out after 5s waiting for /\^ok b\$/\) review=SKIPPED\(fail_fast: an earlier step failed\) tell=SKIPPED\(fail_fast: an earlier step failed\)`
-	if !regexp.MustCompile("^"+want+"$").MatchString(statuses(rep)) || rep.Exit != 4 || rep.Status != "failed" {
-		t.Fatalf("report %s (exit %d)\nwant %s (exit 4)", statuses(rep), rep.Exit, want)
-	}
-}
-
-func TestEngineContinue(t *testing.T) {
-	spec := strings.Replace(pipeline, "timeout_secs = 5", "timeout_secs = 5\non_failure = \"continue\"", 1) +
-		"\n[[step]]\nid = \"side\"\nneeds = [\"impl\"]\npane = { command = \"s\" }\nready = { pattern = \"side\" }\n"
-	f := newFake(map[string]string{"impl": "DONE: x", "test-a": "ok a", "test-b": "CLOSED", "side": "side"})
-	rep, _ := runFake(t, spec, f, context.Background())
-	want := "impl=READY test[a]=READY test[b]=FAILED(pane closed before the pattern appeared) review=SKIPPED(dependency 'test' failed or was skipped) tell=SKIPPED(dependency 'review' failed or was skipped) side=READY"
-	if statuses(rep) != want || rep.Exit != 1 {
-		t.Fatalf("report %s (exit %d)\nwant %s (exit 1)", statuses(rep), rep.Exit, want)
+// TestEngineFailures: a failed step's report under fail_fast (a barrier
+// timing out: exit 4) and on_failure = "continue" (a pane closing: its
+// dependents skipped, the rest run; exit 1).
+func TestEngineFailures(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		spec string
+		out  map[string]string // panes' output; a pane without any never prints
+		want string            // the statuses, a regular expression
+		exit int
+	}{
+		{
+			name: "fail_fast after a barrier timeout", spec: pipeline,
+			out: map[string]string{"impl": "DONE: x", "test-a": "ok a"},
+			// test[a] may still be RUNNING when fail_fast ends the run.
+			want: `impl=READY test\[a\]=(READY|RUNNING) test\[b\]=FAILED\(timed out after 5s waiting for /\^ok b\$/\) review=SKIPPED\(fail_fast: an earlier step failed\) tell=SKIPPED\(fail_fast: an earlier step failed\)`,
+			exit: 4,
+		},
+		{
+			name: "continue after a pane closed",
+			spec: strings.Replace(pipeline, "timeout_secs = 5", "timeout_secs = 5\non_failure = \"continue\"", 1) +
+				"\n[[step]]\nid = \"side\"\nneeds = [\"impl\"]\npane = { command = \"s\" }\nready = { pattern = \"side\" }\n",
+			out:  map[string]string{"impl": "DONE: x", "test-a": "ok a", "test-b": "CLOSED", "side": "side"},
+			want: regexp.QuoteMeta("impl=READY test[a]=READY test[b]=FAILED(pane closed before the pattern appeared) review=SKIPPED(dependency 'test' failed or was skipped) tell=SKIPPED(dependency 'review' failed or was skipped) side=READY"),
+			exit: 1,
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep, _ := runFake(t, c.spec, newFake(c.out), context.Background())
+			if !regexp.MustCompile("^"+c.want+"$").MatchString(statuses(rep)) || rep.Exit != c.exit || rep.Status != "failed" {
+				t.Fatalf("report %s (exit %d, %s)\nwant %s (exit %d, failed)", statuses(rep), rep.Exit, rep.Status, c.want, c.exit)
+			}
+		})
 	}
 }
 
@@ -362,15 +398,7 @@ func TestEngineSettleOnClock(t *testing.T) {
 	old := settleFloor
 	settleFloor = 1800 * time.Millisecond
 	t.Cleanup(func() { settleFloor = old })
-	fl, err := ParseFlow([]byte("name = \"s\"\n[[step]]\nid = \"ask\"\nsubmit = true\npane = { command = \"agent\", prompt = \"hello\" }\nready = { pattern = \"^answer$\", timeout_secs = 5 }\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, _ := testHost(t, &fakeWorktrees{})
-	plan, err := ResolveFlow(context.Background(), fl, h)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := resolveSpec(t, "name = \"s\"\n[[step]]\nid = \"ask\"\nsubmit = true\npane = { command = \"agent\", prompt = \"hello\" }\nready = { pattern = \"^answer$\", timeout_secs = 5 }\n")
 	f := newFake(map[string]string{"ask": "answer"})
 	fc := clock.NewFake(time.Unix(1000, 0))
 	done := make(chan *Report, 1)
@@ -411,22 +439,8 @@ func TestEngineSettleOnClock(t *testing.T) {
 // clear below), each line cut to the width; the last one drawn shows the
 // final states.
 func TestEngineLiveTable(t *testing.T) {
-	settleFloor = 0
-	fl, err := ParseFlow([]byte(pipeline))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, _ := testHost(t, &fakeWorktrees{})
-	plan, err := ResolveFlow(context.Background(), fl, h)
-	if err != nil {
-		t.Fatal(err)
-	}
 	f := newFake(map[string]string{"impl": "working\nDONE: fixed it\nthanks", "test-a": "ok a", "test-b": "ok b"})
-	var out bytes.Buffer
-	if _, err := Run(context.Background(), plan, RunOptions{Calls: f, Waits: f, Worktrees: &fakeWorktrees{}, Progress: &out, LiveWidth: 50}); err != nil {
-		t.Fatal(err)
-	}
-	s := out.String()
+	_, s := runFakeWith(t, pipeline, f, context.Background(), func(o *RunOptions) { o.LiveWidth = 50 })
 	if strings.Contains(s, "→") {
 		t.Fatalf("transition lines in the live view:\n%q", s)
 	}
@@ -455,25 +469,13 @@ func TestEngineLiveTable(t *testing.T) {
 // submitted text although the agent had not read its input within
 // input_wait_ms, the engine warns and goes on.
 func TestEngineFeedsAnAgentThatNeverReadsInput(t *testing.T) {
-	settleFloor = 0
-	fl, err := ParseFlow([]byte(pipeline))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, _ := testHost(t, &fakeWorktrees{})
-	plan, err := ResolveFlow(context.Background(), fl, h)
-	if err != nil {
-		t.Fatal(err)
-	}
 	f := newFake(map[string]string{"impl": "DONE: x\nthanks", "test-a": "ok a", "test-b": "ok b"})
 	f.notReady["review"] = true
 	var warns []string
 	var mu sync.Mutex
-	rep, err := Run(context.Background(), plan, RunOptions{Calls: f, Waits: f, Worktrees: &fakeWorktrees{},
-		Warn: func(m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep, _ := runFakeWith(t, pipeline, f, context.Background(), func(o *RunOptions) {
+		o.Warn = func(m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }
+	})
 	if statuses(rep) != "impl=READY test[a]=READY test[b]=READY review=READY tell=READY" {
 		t.Fatalf("report %s", statuses(rep))
 	}
