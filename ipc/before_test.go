@@ -13,6 +13,15 @@ import (
 	"github.com/paneflow-go/paneflow/ipc/ipctest"
 )
 
+// startWithExecutor serves reg with a mutation executor and a dispatch
+// timeout of a minute.
+func startWithExecutor(t *testing.T, reg *ipc.Registry) *ipc.Server {
+	exec := ipc.NewQueueExecutor(0)
+	exec.Start()
+	t.Cleanup(exec.Close)
+	return ipctest.StartServer(t, &ipc.Server{Registry: reg, Executor: exec, DispatchTimeout: time.Minute})
+}
+
 // heldHook is a Before hook that refuses params {"refuse":true}, and
 // otherwise closes entered and waits until release is closed or its ctx
 // ends.
@@ -47,10 +56,7 @@ func TestBeforeRunsOutsideTheExecutor(t *testing.T) {
 		ran <- "quick"
 		return "quick done", nil
 	}, ipc.Mutating())
-	exec := ipc.NewQueueExecutor(0)
-	exec.Start()
-	t.Cleanup(exec.Close)
-	srv := ipctest.StartServer(t, &ipc.Server{Registry: reg, Executor: exec, DispatchTimeout: time.Minute})
+	srv := startWithExecutor(t, reg)
 	c := &ipc.Client{Path: srv.Path, Timeout: time.Minute}
 	ctx := context.Background()
 
@@ -132,10 +138,7 @@ func TestBeforeOnAConcurrentConnection(t *testing.T) {
 	reg.Register("quick.wait", func(context.Context, json.RawMessage) (any, error) {
 		return "quick done", nil
 	}, ipc.Long())
-	exec := ipc.NewQueueExecutor(0)
-	exec.Start()
-	t.Cleanup(exec.Close)
-	srv := ipctest.StartServer(t, &ipc.Server{Registry: reg, Executor: exec, DispatchTimeout: time.Minute})
+	srv := startWithExecutor(t, reg)
 	ctx := context.Background()
 	m, err := ipc.DialMux(ctx, srv.Path)
 	if err != nil {
