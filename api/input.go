@@ -78,6 +78,10 @@ type sendTextParams struct {
 	Text      string  `json:"text"`
 	Submit    bool    `json:"submit"`
 	Paste     *bool   `json:"paste"`
+	// InputWaitMS bounds how long a submitted text for an agent pane
+	// waits for the agent to read its input (see sendTextReady); nil
+	// means agentInputWait, 0 no wait, at most maxInputWait.
+	InputWaitMS *int64 `json:"input_wait_ms"`
 }
 
 type sendTextResult struct {
@@ -89,6 +93,16 @@ type sendTextResult struct {
 	AgentTarget            bool    `json:"agent_target"`
 	AgentTool              *string `json:"agent_tool"`
 	TerminalBracketedPaste bool    `json:"terminal_bracketed_paste"`
+	// InputReady reports whether the pane was ready for the text when it
+	// was typed (inputReady): false after a submit means the agent had
+	// not read its input within input_wait_ms and the text went out
+	// anyway, which a caller warns about.
+	InputReady bool `json:"input_ready"`
+	// OutputGeneration is the pane's output counter (surface.status's
+	// output_generation) just before the text was typed: what a caller
+	// confirming that the agent reacted compares with, since a wait for
+	// its input may have let it print meanwhile.
+	OutputGeneration uint64 `json:"output_generation"`
 }
 
 // sendTextRequest validates a send_text request: the gate, the params
@@ -109,24 +123,35 @@ func (s *server) sendTextRequest(params json.RawMessage) (p sendTextParams, sf *
 	if len(p.Text) > sendTextMax {
 		return p, nil, false, ipc.InvalidParams("Text exceeds 64 KiB limit")
 	}
+	if w := p.InputWaitMS; w != nil && (*w < 0 || *w > maxInputWait.Milliseconds()) {
+		return p, nil, false, ipc.InvalidParams("input_wait_ms must be between 0 and %d", maxInputWait.Milliseconds())
+	}
 	sf, err = s.inputTarget(p.SurfaceID, "Surface not found", "No active terminal")
 	return p, sf, unrestricted, err
 }
 
 // sendTextReady is send_text's [ipc.Before] hook, run outside the
-// executor so that no other mutation waits on it: a submitted text for an
-// agent pane is held until the agent's TUI turns bracketed paste on (it
-// reads its input then; text submitted before that is lost or taken
-// apart, found with Claude Code 2.1.332 in a flow's new pane), at most
-// agentInputWait. Callers that can wait longer ask surface.wait's
-// input_ready first (the flow engine, paneflow send --submit).
+// executor (no other mutation waits on it) and before the dispatch
+// timeout starts: a submitted text for an agent pane is held until the
+// agent's TUI turns bracketed paste on (it reads its input then; text
+// submitted before that is lost or taken apart, found with Claude Code
+// 2.1.332 in a flow's new pane), at most input_wait_ms (agentInputWait
+// when not given), then typed anyway; the result's input_ready says
+// which. This is the one wait for that condition: our clients (the flow
+// engine, paneflow send --submit, the MCP bridge) pass a longer
+// input_wait_ms with a client timeout to match instead of waiting
+// themselves.
 func (s *server) sendTextReady(ctx context.Context, params json.RawMessage) error {
 	p, sf, _, err := s.sendTextRequest(params)
 	if err != nil {
 		return err
 	}
-	if p.Submit && p.Text != "" && agentTool(sf) != "" {
-		s.awaitBracketedPaste(ctx, sf, agentInputWait)
+	limit := agentInputWait
+	if p.InputWaitMS != nil {
+		limit = time.Duration(*p.InputWaitMS) * time.Millisecond
+	}
+	if p.Submit && p.Text != "" && limit > 0 && agentTool(sf) != "" {
+		s.awaitBracketedPaste(ctx, sf, limit)
 	}
 	return nil
 }
@@ -147,7 +172,8 @@ func (s *server) sendText(_ context.Context, params json.RawMessage) (any, error
 	}
 	res := sendTextResult{
 		Sent: true, Length: len(p.Text), Submitted: p.Submit, Paste: paste,
-		AgentTarget: tool != "", TerminalBracketedPaste: bracketed,
+		AgentTarget: tool != "", TerminalBracketedPaste: bracketed, InputReady: bracketed || tool == "",
+		OutputGeneration: emu.Generation(),
 	}
 	if tool != "" {
 		res.AgentTool = &tool
@@ -271,11 +297,16 @@ func (s *server) sendKeystroke(_ context.Context, params json.RawMessage) (any, 
 	return map[string]bool{"sent": true}, nil
 }
 
-// agentInputWait bounds how long send_text holds a submitted text for an
-// agent pane until its program turns bracketed paste on; it stays well
-// under the dispatch timeout (ipc.DefaultDispatchTimeout, 5 s), and a
-// program that never turns it on costs each submitted send this much.
-const agentInputWait = 3 * time.Second
+// agentInputWait is how long send_text holds a submitted text for an
+// agent pane until its program turns bracketed paste on when the request
+// gives no input_wait_ms: short enough for a client with the default
+// call timeout (ipc.DefaultCallTimeout, 10 s), e.g. a script on the raw
+// socket; a program that never turns it on costs each such send this
+// much. maxInputWait bounds input_wait_ms.
+const (
+	agentInputWait = 3 * time.Second
+	maxInputWait   = 5 * time.Minute
+)
 
 // awaitBracketedPaste returns once sf's terminal has bracketed paste on,
 // the pane closed, ctx ended, or limit passed on the server's clock (then

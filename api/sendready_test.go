@@ -4,10 +4,12 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -54,24 +56,46 @@ func fakeAgent(t *testing.T, e *env) (*workspace.Surface, string) {
 	return sf, fifo
 }
 
-// TestSubmitReadinessDoesNotHoldTheExecutor: a submitted send_text to an
-// agent pane that has not turned bracketed paste on waits for it outside
-// the executor, so a rename (a mutation) completes while the send is still
-// waiting; an input_ready surface.wait waits for the same thing. Once the
-// agent reads its input, the text goes out bracketed and is submitted.
-func TestSubmitReadinessDoesNotHoldTheExecutor(t *testing.T) {
-	fc := clock.NewFake(time.Time{})
-	e := newEnv(t, workspace.Options{}, Options{Clock: fc}).withWorkspace(t.TempDir())
-	e.scripting.Store(true)
-	sf, fifo := fakeAgent(t, e)
-	shell, _ := e.m.ActiveSurface()
+// agentServer is a socket server (with a mutation executor) over a model
+// on a fake clock whose active workspace has a shell pane and a fake
+// agent (fakeAgent) pane, sf, with scripting on; ctx ends at the test's
+// deadline.
+type agentServer struct {
+	fc   *clock.Fake
+	e    *env
+	sf   *workspace.Surface
+	fifo string
+	c    *ipc.Client
+	ctx  context.Context
+}
+
+func startAgentServer(t *testing.T) agentServer {
+	t.Helper()
+	a := agentServer{fc: clock.NewFake(time.Time{})}
+	a.e = newEnv(t, workspace.Options{}, Options{Clock: a.fc}).withWorkspace(t.TempDir())
+	a.e.scripting.Store(true)
+	a.sf, a.fifo = fakeAgent(t, a.e)
 	exe := ipc.NewQueueExecutor(0)
 	exe.Start()
 	t.Cleanup(exe.Close)
-	srv := ipctest.StartServer(t, &ipc.Server{Registry: e.reg, Executor: exe, DispatchTimeout: time.Hour})
-	c := &ipc.Client{Path: srv.Path, Timeout: time.Hour}
+	srv := ipctest.StartServer(t, &ipc.Server{Registry: a.e.reg, Executor: exe, DispatchTimeout: time.Hour})
+	a.c = &ipc.Client{Path: srv.Path, Timeout: time.Hour}
 	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
-	defer cancel()
+	t.Cleanup(cancel)
+	a.ctx = ctx
+	return a
+}
+
+// TestSubmitReadinessDoesNotHoldTheExecutor: a submitted send_text to an
+// agent pane that has not turned bracketed paste on waits for it outside
+// the executor, so a rename (a mutation) completes while the send is still
+// waiting, and for as long as the caller's input_wait_ms (past the default
+// agentInputWait). Once the agent reads its input, the text goes out
+// bracketed and is submitted.
+func TestSubmitReadinessDoesNotHoldTheExecutor(t *testing.T) {
+	a := startAgentServer(t)
+	fc, e, sf, fifo, c, ctx := a.fc, a.e, a.sf, a.fifo, a.c, a.ctx
+	shell, _ := e.m.ActiveSurface()
 
 	type sendReply struct {
 		res sendTextResult
@@ -80,7 +104,7 @@ func TestSubmitReadinessDoesNotHoldTheExecutor(t *testing.T) {
 	sent := make(chan sendReply, 1)
 	go func() {
 		var r sendReply
-		r.err = c.Call(ctx, "surface.send_text", map[string]any{"surface_id": sf.ID(), "text": "hello agent", "submit": true}, &r.res)
+		r.err = c.Call(ctx, "surface.send_text", map[string]any{"surface_id": sf.ID(), "text": "hello agent", "submit": true, "input_wait_ms": 120000}, &r.res)
 		sent <- r
 	}()
 	if err := fc.BlockUntilArmed(ctx, 1); err != nil {
@@ -91,6 +115,11 @@ func TestSubmitReadinessDoesNotHoldTheExecutor(t *testing.T) {
 	if err := c.Call(ctx, "surface.rename", map[string]any{"surface_id": shell.ID(), "new_name": "other"}, &renamed); err != nil {
 		t.Fatalf("surface.rename while a submit waits for the agent: %v", err)
 	}
+	// Past the default wait, the caller's longer one still holds.
+	fc.Advance(agentInputWait + time.Second)
+	if n := fc.Pending(); n != 1 {
+		t.Fatalf("%d timers armed after the default wait passed, want send_text's input wait still armed", n)
+	}
 	select {
 	case r := <-sent:
 		t.Fatalf("send_text returned (%+v, %v) before the agent read its input", r.res, r.err)
@@ -100,46 +129,92 @@ func TestSubmitReadinessDoesNotHoldTheExecutor(t *testing.T) {
 		t.Fatal("the fake agent turned bracketed paste on before the test let it")
 	}
 
-	// input_ready: a plain shell is ready at once; the agent once it
-	// reads its input.
-	var res waitResult
-	if err := c.Call(ctx, "surface.wait", map[string]any{"surface_ids": []uint64{shell.ID()}, "input_ready": true}, &res); err != nil || !res.InputReady {
-		t.Fatalf("input_ready on a shell pane = %+v, %v", res, err)
-	}
-	waited := make(chan error, 1)
-	go func() {
-		var res waitResult
-		err := c.Call(ctx, "surface.wait", map[string]any{"surface_ids": []uint64{sf.ID()}, "input_ready": true}, &res)
-		if err == nil && (!res.InputReady || len(res.Panes) != 1 || res.Panes[0] != sf.ID()) {
-			err = fmt.Errorf("result %+v", res)
-		}
-		waited <- err
-	}()
-	if err := fc.BlockUntilArmed(ctx, 2); err != nil { // the shell's wait was decided at once, unarmed
-		t.Fatalf("the input_ready wait never started: %v", err)
-	}
-	select {
-	case err := <-waited:
-		t.Fatalf("input_ready on the agent returned (%v) before it read its input", err)
-	default:
-	}
-
 	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.WriteString("go\n")
 	w.Close()
-	if err := <-waited; err != nil {
-		t.Fatalf("input_ready on the agent: %v", err)
-	}
 	r := <-sent
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
-	if !r.res.AgentTarget || !r.res.TerminalBracketedPaste || !r.res.Paste || r.res.SubmitMode == nil || *r.res.SubmitMode != "deferred_paste_cr" {
+	if !r.res.AgentTarget || !r.res.TerminalBracketedPaste || !r.res.InputReady || !r.res.Paste || r.res.SubmitMode == nil || *r.res.SubmitMode != "deferred_paste_cr" {
 		t.Fatalf("send_text = %+v, want a bracketed paste to the agent with a deferred Enter", r.res)
 	}
 	// The agent read one line: the pasted text, submitted by the Enter.
 	waitText(t, sf, "got: hello agent")
+}
+
+// TestSubmitInputWait: input_wait_ms bounds send_text's wait for an agent
+// that never reads its input (the text is typed anyway and input_ready
+// says so), 0 sends at once, bad values are refused, and surface.wait's
+// former input_ready condition is refused with a pointer to input_wait_ms.
+func TestSubmitInputWait(t *testing.T) {
+	a := startAgentServer(t)
+	fc, sf, c, ctx := a.fc, a.sf, a.c, a.ctx
+
+	sent := make(chan error, 1)
+	var res sendTextResult
+	go func() {
+		sent <- c.Call(ctx, "surface.send_text", map[string]any{"surface_id": sf.ID(), "text": "one", "submit": true, "input_wait_ms": 5000}, &res)
+	}()
+	if err := fc.BlockUntilArmed(ctx, 1); err != nil {
+		t.Fatalf("send_text never started waiting: %v", err)
+	}
+	fc.Advance(5 * time.Second)
+	if err := <-sent; err != nil {
+		t.Fatal(err)
+	}
+	if !res.Sent || !res.AgentTarget || res.InputReady {
+		t.Fatalf("send_text after the input wait ran out = %+v, want sent to the agent with input_ready false", res)
+	}
+	res = sendTextResult{}
+	if err := c.Call(ctx, "surface.send_text", map[string]any{"surface_id": sf.ID(), "text": "two", "submit": true, "input_wait_ms": 0}, &res); err != nil || !res.Sent || res.InputReady {
+		t.Fatalf("send_text with input_wait_ms 0 = %+v, %v", res, err)
+	}
+	for _, bad := range []int64{-1, maxInputWait.Milliseconds() + 1} {
+		err := c.Call(ctx, "surface.send_text", map[string]any{"surface_id": sf.ID(), "text": "x", "submit": true, "input_wait_ms": bad}, nil)
+		var ie *ipc.Error
+		if !errors.As(err, &ie) || ie.Code != ipc.CodeInvalidParams || !strings.Contains(ie.Message, "input_wait_ms") {
+			t.Errorf("input_wait_ms %d: %v, want -32602 naming input_wait_ms", bad, err)
+		}
+	}
+	err := c.Call(ctx, "surface.wait", map[string]any{"surface_ids": []uint64{sf.ID()}, "input_ready": true}, nil)
+	var ie *ipc.Error
+	if !errors.As(err, &ie) || ie.Code != ipc.CodeInvalidParams || !strings.Contains(ie.Message, "input_wait_ms") {
+		t.Errorf("surface.wait input_ready: %v, want -32602 pointing to input_wait_ms", err)
+	}
+}
+
+// TestWaitSendCountsFromTheText: a surface.wait whose send first waits
+// for the agent to read its input counts its timeout_ms from when the
+// text was typed, not from the call: the agent's start-up does not eat
+// the barrier's time.
+func TestWaitSendCountsFromTheText(t *testing.T) {
+	a := startAgentServer(t)
+	fc, sf, fifo, c, ctx := a.fc, a.sf, a.fifo, a.c, a.ctx
+
+	done := make(chan error, 1)
+	var res waitResult
+	go func() {
+		done <- c.Call(ctx, "surface.wait", map[string]any{"surface_ids": []uint64{sf.ID()}, "pattern": "^got: hi$", "timeout_ms": 1000,
+			"send": map[string]any{"text": "hi", "submit": true, "input_wait_ms": 60000}}, &res)
+	}()
+	if err := fc.BlockUntilArmed(ctx, 1); err != nil {
+		t.Fatalf("the send never started waiting for the agent's input: %v", err)
+	}
+	fc.Advance(2 * time.Second) // past timeout_ms, still within input_wait_ms
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.WriteString("go\n")
+	w.Close()
+	if err := <-done; err != nil {
+		t.Fatalf("surface.wait with a send that waited for the agent: %v", err)
+	}
+	if !res.Matched {
+		t.Fatalf("surface.wait = %+v, want the agent's answer matched", res)
+	}
 }

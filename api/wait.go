@@ -37,14 +37,15 @@ type waitParams struct {
 	// issued right after starting a pane cannot miss its first output.
 	FromStart bool `json:"from_start"`
 	// Send, when set, is a surface.send_text request (text, submit,
-	// paste) for the one watched pane, carried out once the baseline is
-	// taken: output the text provokes, however fast, counts as new. The
-	// flow engine's barriers use it.
+	// paste, input_wait_ms) for the one watched pane, carried out once
+	// the baseline is taken: output the text provokes, however fast,
+	// counts as new. The wait for the pane's input (input_wait_ms) comes
+	// first, and timeout_ms counts from when the text was typed. The flow
+	// engine's barriers use it.
 	Send json.RawMessage `json:"send"`
-	// InputReady waits until the pane is ready for a submitted text: its
-	// foreground program is not a known agent CLI, or it turned bracketed
-	// paste on (the agent's TUI reads its input). It is a condition of
-	// its own: no pattern, idle_ms or send with it.
+	// InputReady is refused: it was a separate wait for what
+	// surface.send_text's input_wait_ms now does (one mechanism); a
+	// client still sending it is told so.
 	InputReady bool `json:"input_ready"`
 }
 
@@ -60,8 +61,6 @@ type waitResult struct {
 	Matches []waitMatch `json:"matches"`
 	// Sent is surface.send_text's result for a request with "send".
 	Sent any `json:"sent,omitempty"`
-	// InputReady is set when an input_ready wait is over.
-	InputReady bool `json:"input_ready,omitempty"`
 }
 
 // waitRequest is a validated surface.wait request.
@@ -76,8 +75,6 @@ type waitRequest struct {
 	// send: surface.send_text params for the one pane, sent after the
 	// baseline; nil for none.
 	send map[string]json.RawMessage
-	// inputReady: the condition is the panes being ready for input.
-	inputReady bool
 }
 
 func (s *server) parseWait(params json.RawMessage) (waitRequest, error) {
@@ -85,7 +82,10 @@ func (s *server) parseWait(params json.RawMessage) (waitRequest, error) {
 	if err := decode(params, &p); err != nil {
 		return waitRequest{}, err
 	}
-	r := waitRequest{fromStart: p.FromStart, inputReady: p.InputReady}
+	r := waitRequest{fromStart: p.FromStart}
+	if p.InputReady {
+		return r, ipc.InvalidParams("'input_ready' is not a surface.wait condition: surface.send_text waits for an agent pane to read its input itself (its 'input_wait_ms')")
+	}
 	if len(p.SurfaceIDs) == 0 {
 		return r, ipc.InvalidParams("missing or empty 'surface_ids' parameter")
 	}
@@ -111,9 +111,6 @@ func (s *server) parseWait(params json.RawMessage) (waitRequest, error) {
 	}
 	hasSend := len(bytes.TrimSpace(p.Send)) > 0 && !bytes.Equal(bytes.TrimSpace(p.Send), []byte("null"))
 	switch {
-	case r.inputReady && (p.Pattern != "" || r.idle > 0 || hasSend):
-		return r, ipc.InvalidParams("'input_ready' cannot be combined with 'pattern', 'idle_ms' or 'send'")
-	case r.inputReady:
 	case p.Pattern == "" && r.idle == 0:
 		return r, ipc.InvalidParams("missing 'pattern' parameter (required unless idle_ms is set)")
 	case len(p.Pattern) > waitMaxPattern:
@@ -177,7 +174,6 @@ type waitPane struct {
 	lastOut time.Time
 	matched bool
 	lines   []string
-	ready   bool // ready for input (input_ready waits)
 }
 
 // baseline records where new output starts. It retries while output
@@ -451,13 +447,11 @@ func (s *server) surfaceWait(ctx context.Context, params json.RawMessage) (any, 
 		if sent, err = s.sendText(ctx, raw); err != nil {
 			return nil, err
 		}
+		deadline = clk.Now().Add(r.timeout) // the wait for the pane's input is not the barrier's time
 	}
 	for {
 		now := clk.Now()
 		for _, wp := range panes {
-			if r.inputReady && !wp.closed.Load() {
-				wp.ready = inputReady(wp.sf)
-			}
 			if !wp.pending.Swap(false) || wp.closed.Load() {
 				continue
 			}
@@ -539,24 +533,6 @@ func (r *waitRequest) decide(panes []*waitPane, now time.Time) (waitResult, erro
 		}
 		return res, nil, true
 	}
-	if r.inputReady {
-		ready := 0
-		for _, wp := range panes {
-			if !wp.closed.Load() && wp.ready {
-				ready++
-				res.Panes = append(res.Panes, wp.sf.ID())
-			}
-		}
-		switch {
-		case ready > 0 && (!r.all || ready == open):
-			res.InputReady = true
-			return res, nil, true
-		case open == 0:
-			return res, ipc.InvalidParams("all target panes closed before becoming ready for input"), true
-		}
-		res.Panes = []uint64{}
-		return res, nil, false
-	}
 	if r.idle > 0 && idle > 0 && (!r.all || idle == open) {
 		res.Idle = true
 		for _, wp := range panes {
@@ -616,11 +592,4 @@ func notify(wp *waitPane, ch <-chan struct{}, wake chan<- struct{}, quit <-chan 
 			return
 		}
 	}
-}
-
-// inputReady reports whether sf is ready for a submitted text: its
-// foreground program is not a known agent CLI, or it has bracketed paste
-// on (an agent's TUI turns it on once it reads its input).
-func inputReady(sf *workspace.Surface) bool {
-	return sf.Terminal().Emulator().Modes().BracketedPaste || agentTool(sf) == ""
 }

@@ -35,6 +35,8 @@ type harness struct {
 	c  *core.Core
 	s  *shell
 	cl *ipc.Client
+	// worktrees is the core's worktree registry file.
+	worktrees string
 }
 
 // newHarness starts a core and a shell over it; mod may change the
@@ -61,7 +63,7 @@ func newHarness(t *testing.T, mod func(*Options)) *harness {
 			}
 			return ""
 		},
-		NoInitialWorkspace: true, Logf: t.Logf,
+		NoInitialWorkspace: true, Logf: t.Logf, WorktreeRegistry: filepath.Join(tmp, "worktrees.json"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +77,7 @@ func newHarness(t *testing.T, mod func(*Options)) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, a: a, c: c, s: s, cl: &ipc.Client{Path: c.SocketPath}}
+	h := &harness{t: t, a: a, c: c, s: s, cl: &ipc.Client{Path: c.SocketPath}, worktrees: filepath.Join(tmp, "worktrees.json")}
 	t.Cleanup(func() { h.quit() })
 	return h
 }

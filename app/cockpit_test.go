@@ -18,6 +18,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/app/keymap"
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/internal/gittest"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -424,33 +425,19 @@ func TestComposerDeliversAndQueues(t *testing.T) {
 // untracked file; it returns the worktree's directory.
 func gitRepo(t *testing.T) string {
 	t.Helper()
-	for k, v := range map[string]string{"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_NOSYSTEM": "1"} {
-		t.Setenv(k, v)
-	}
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1") // for the app's own git too
 	root := t.TempDir()
 	repo, wt := filepath.Join(root, "repo"), filepath.Join(root, "repo.wt")
-	git := func(dir string, args ...string) {
-		t.Helper()
-		if _, err := runGit(context.Background(), dir, args); err != nil {
-			t.Fatal(err)
-		}
-	}
 	write := func(p, s string) {
 		t.Helper()
 		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := os.MkdirAll(repo, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	git(repo, "init", "-q", "-b", "main")
-	write(filepath.Join(repo, "a.txt"), "one\n")
-	git(repo, "add", "a.txt")
-	git(repo, "commit", "-q", "-m", "first")
-	git(repo, "worktree", "add", "-q", "-b", "feat", wt)
+	gittest.Repo(t, repo, map[string]string{"a.txt": "one\n"})
+	gittest.Git(t, repo, "worktree", "add", "-q", "-b", "feat", wt)
 	write(filepath.Join(wt, "a.txt"), "one\ntwo\n")
-	git(wt, "commit", "-q", "-am", "two")
+	gittest.Git(t, wt, "commit", "-q", "-am", "two")
 	write(filepath.Join(wt, "a.txt"), "one\ntwo\nthree uncommitted\n")
 	write(filepath.Join(wt, "b.txt"), "brand new\n")
 	return wt

@@ -4,6 +4,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/flow"
 	"github.com/paneflow-go/paneflow/workspace"
+	"github.com/paneflow-go/paneflow/worktree"
 )
 
 // writeFile writes text to p, making its directory.
@@ -457,6 +459,48 @@ func TestQuickLaunch(t *testing.T) {
 	if _, err := os.Stat(empty + ".worktrees/x"); !os.IsNotExist(err) {
 		t.Fatalf("worktree left behind: %v", err)
 	}
+
+	// The core makes the worktree and enters it in its registry before
+	// the pane exists (an orphan is pruned at the next start); a failed
+	// split has the core roll it back, branch and registry entry too.
+	split := &splitRefused{c: c, t: t, registry: h.worktrees, want: repo + ".worktrees/orphan"}
+	if _, err := quickLaunchAgent(context.Background(), split, repo, installedAgent{Tag: "codex", Name: "Codex", Command: "codex"}, "orphan", "", 0); err == nil || err.Error() != "split refused" {
+		t.Fatalf("quick launch with a refused split: %v", err)
+	}
+	if !split.recorded {
+		t.Fatal("the worktree was not in the core's registry before the split")
+	}
+	if _, err := os.Stat(split.want); !os.IsNotExist(err) {
+		t.Fatalf("worktree left behind after a refused split: %v", err)
+	}
+	if b, _ := runGit(context.Background(), repo, []string{"branch", "--list", "orphan"}); b != "" {
+		t.Fatalf("branch left behind after a refused split: %q", b)
+	}
+	if recs, err := worktree.OpenRegistry(h.worktrees).Records(); err != nil || slices.ContainsFunc(recs, func(r worktree.Record) bool { return r.Path == split.want }) {
+		t.Fatalf("registry after the rollback: %+v %v", recs, err)
+	}
+}
+
+// splitRefused passes calls on to c but refuses surface.split, noting
+// whether the worktree at want was in the registry by then.
+type splitRefused struct {
+	c        flow.Caller
+	t        *testing.T
+	registry string
+	want     string
+	recorded bool
+}
+
+func (s *splitRefused) Call(ctx context.Context, method string, params, result any) error {
+	if method != "surface.split" {
+		return s.c.Call(ctx, method, params, result)
+	}
+	recs, err := worktree.OpenRegistry(s.registry).Records()
+	if err != nil {
+		s.t.Errorf("registry: %v", err)
+	}
+	s.recorded = slices.ContainsFunc(recs, func(r worktree.Record) bool { return r.Path == s.want })
+	return errors.New("split refused")
 }
 
 func TestAgentLaunchersAndTemplate(t *testing.T) {

@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -21,7 +23,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/flow"
 	"github.com/paneflow-go/paneflow/internal/atomicfile"
-	"github.com/paneflow-go/paneflow/worktree"
+	"github.com/paneflow-go/paneflow/ipc"
 )
 
 // installedAgent is a recognised agent whose program is on PATH.
@@ -67,45 +69,56 @@ type quickSplit struct {
 	ManagedWorktree *flow.Worktree `json:"managed_worktree,omitempty"`
 }
 
-// gitMessage is err as git said it: a git failure's whole stderr, else
-// the error's text.
+// worktreeCallWait bounds quick launch's calls: git's own limits in the
+// core's worktree.create (2 min for `worktree add`) plus its queries.
+const worktreeCallWait = 3 * time.Minute
+
+// gitMessage is a worktree.create error as git said it: the whole
+// standard error the reply's data carries (git.stderr) when a git command
+// failed, else the error's message.
 func gitMessage(err error) string {
-	var ge *worktree.GitError
-	if errors.As(err, &ge) && strings.TrimSpace(ge.Stderr) != "" {
-		return strings.TrimSpace(ge.Stderr)
+	var e *ipc.Error
+	if errors.As(err, &e) && e.Data != nil {
+		var d struct {
+			Git struct {
+				Stderr string `json:"stderr"`
+			} `json:"git"`
+		}
+		if b, merr := json.Marshal(e.Data); merr == nil && json.Unmarshal(b, &d) == nil && strings.TrimSpace(d.Git.Stderr) != "" {
+			return strings.TrimSpace(d.Git.Stderr)
+		}
 	}
 	return err.Error()
 }
 
-// quickLaunchAgent is quick launch's work, off the UI goroutine: a
-// worktree for a new branch beside the repository holding dir (created,
-// with the repository's ignored .env* files copied), then a pane split
-// off pane `beside` (0: the active workspace's first) running the agent
-// there with prompt prefilled, never submitted. The worktree is handed to
-// the core as managed (torn down with its last pane when clean). On any
-// failure nothing is left: no pane, the worktree rolled back. The error
-// is git's message as git printed it.
+// quickLaunchAgent is quick launch's work, off the UI goroutine: the
+// core makes a worktree for a new branch beside the repository holding
+// dir (worktree.create: created, with the repository's ignored .env*
+// files copied, and entered in the core's registry at once, so an orphan
+// is pruned at the next start), then a pane split off pane `beside` (0:
+// the active workspace's first) runs the agent there with prompt
+// prefilled, never submitted. The worktree goes to the core as managed
+// (torn down with its last pane when clean). On any failure nothing is
+// left: no pane, and the core rolls back a worktree it created
+// (worktree.rollback). The app runs no git: it is a client of its core,
+// as the MCP bridge's spawn_agent is. The error is git's message as git
+// printed it. c must allow worktreeCallWait per call.
 func quickLaunchAgent(ctx context.Context, c flow.Caller, dir string, a installedAgent, branch, prompt string, beside uint64) (uint64, error) {
-	p, err := worktree.PlanFor(ctx, dir, branch)
-	if err != nil {
-		return 0, err
-	}
-	if err := worktree.Create(ctx, p); err != nil {
+	// worktree.create's result has managed_worktree's fields.
+	w := &flow.Worktree{}
+	if err := c.Call(ctx, "worktree.create", map[string]any{"cwd": dir, "branch": branch}, w); err != nil {
 		return 0, errors.New(gitMessage(err))
 	}
-	if p.Action == worktree.ActionCreate {
-		worktree.CopyEnv(ctx, p.RepoRoot, p.Path) // best effort, as `up` does
-	}
-	w := &flow.Worktree{Path: p.Path, RepoRoot: p.RepoRoot, Branch: p.Branch, Teardown: worktree.TeardownAuto,
-		Action: string(p.Action), NewBranch: p.NewBranch}
 	var res struct {
 		SurfaceID uint64 `json:"surface_id"`
 	}
-	err = c.Call(ctx, "surface.split", quickSplit{SurfaceID: beside, Direction: "vertical", Cwd: p.Path,
+	err := c.Call(ctx, "surface.split", quickSplit{SurfaceID: beside, Direction: "vertical", Cwd: w.Path,
 		Command: a.Command, Prompt: prompt, Name: a.Name + " " + branch, ManagedWorktree: w}, &res)
 	if err != nil {
-		if rerr := worktree.Rollback(context.Background(), p); rerr != nil {
-			return 0, fmt.Errorf("%v (and removing the worktree failed: %v)", err, rerr)
+		if w.Action == "create" {
+			if rerr := c.Call(context.WithoutCancel(ctx), "worktree.rollback", map[string]any{"path": w.Path}, nil); rerr != nil {
+				return 0, fmt.Errorf("%v (and removing the worktree failed: %v)", err, rerr)
+			}
 		}
 		return 0, err
 	}
@@ -222,7 +235,7 @@ func (s *shell) submitQuickLaunchLocked(q *quickLaunch) {
 	q.status.SetText("creating the worktree for " + branch + "…")
 	a, prompt, beside, dir := q.agents[i], q.prompt.Text, s.focus, q.dir
 	go func() {
-		id, err := quickLaunchAgent(context.Background(), s.caller(0), dir, a, branch, prompt, beside)
+		id, err := quickLaunchAgent(context.Background(), s.caller(worktreeCallWait), dir, a, branch, prompt, beside)
 		s.do(func() {
 			if s.launch.quick != q {
 				if err != nil {

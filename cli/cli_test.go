@@ -9,8 +9,6 @@ import (
 	"testing/synctest"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/paneflow-go/paneflow/ipc"
 )
 
 func TestVerbHelp(t *testing.T) {
@@ -150,9 +148,18 @@ func TestSubmitConfirmation(t *testing.T) {
 	thinking := map[string]any{"surface_id": 2, "state": "thinking", "hooked": true, "output_generation": 5}
 	printed := map[string]any{"surface_id": 2, "state": "idle", "hooked": false, "output_generation": 6}
 	unhookedIdle := map[string]any{"surface_id": 2, "state": "idle", "hooked": false, "output_generation": 5}
-	sendCall := `surface.send_text {"submit":true,"surface_id":2,"text":"go"}`
+	sendCall := `surface.send_text {"input_wait_ms":30000,"submit":true,"surface_id":2,"text":"go"}`
 	statusCall := `surface.status {"surface_id":2}`
-	readyCall := `surface.wait {"input_ready":true,"surface_ids":[2],"timeout_ms":30000}`
+	unread := map[string]any{"sent": true, "submitted": true, "agent_target": true, "input_ready": false, "output_generation": 5}
+	unreadJSON := "{\n  \"agent_target\": true,\n  \"input_ready\": false,\n  \"output_generation\": 5,\n  \"sent\": true,\n  \"submitted\": true,\n"
+	typedAt6 := map[string]any{"sent": true, "submitted": true, "agent_target": true, "input_ready": true, "output_generation": 6}
+	typedAt6JSON := "{\n  \"agent_target\": true,\n  \"input_ready\": true,\n  \"output_generation\": 6,\n  \"sent\": true,\n  \"submitted\": true,\n"
+	gen := func(g int) map[string]any {
+		return map[string]any{"surface_id": 2, "state": "idle", "hooked": false, "output_generation": g}
+	}
+	withStartOf := func(head, reason string) string {
+		return head + "  \"started\": true,\n  \"start_reason\": \"" + reason + "\"\n}\n"
+	}
 	withStart := func(reason string) string {
 		// the fake server's keys are sorted; the CLI appends its own after them
 		return "{\n  \"agent_target\": true,\n  \"length\": 2,\n  \"paste\": true,\n  \"sent\": true,\n  \"submit_mode\": \"deferred_paste_cr\",\n  \"submitted\": true,\n" +
@@ -161,28 +168,33 @@ func TestSubmitConfirmation(t *testing.T) {
 	tests := []verbCase{
 		{name: "hook state changed", args: []string{"send", "claude", "go", "--submit"},
 			handlers:   map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(idle, idle, thinking)},
-			wantCalls:  []string{listCall, readyCall, statusCall, sendCall, statusCall, statusCall},
+			wantCalls:  []string{listCall, statusCall, sendCall, statusCall, statusCall},
 			wantStdout: withStart("hook_state_changed")},
 		{name: "output generation changed", args: []string{"send", "claude", "go", "--submit"},
 			handlers:   map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(unhookedIdle, printed)},
-			wantCalls:  []string{listCall, readyCall, statusCall, sendCall, statusCall},
+			wantCalls:  []string{listCall, statusCall, sendCall, statusCall},
 			wantStdout: withStart("output_generation_changed")},
 		{name: "no confirmation", args: []string{"send", "claude", "go", "--submit"},
 			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(unhookedIdle)},
 			wantCode: ExitFailure,
 			// one snapshot, then a poll every 60 ms for 3000 ms
-			wantCalls:  append([]string{listCall, readyCall, statusCall, sendCall}, repeat(statusCall, 50)...),
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 50)...),
 			wantStderr: "paneflow: submit was written to agent pane 2, but no turn start was confirmed within 3000ms (no_hook_state_or_output_confirmation)\n"},
 		{name: "an agent that never reads its input is sent to anyway, with a warning", args: []string{"send", "claude", "go", "--submit"},
-			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(idle, thinking),
-				"surface.wait": failWith(ipc.Errorf(ipc.CodeTimeout, "wait timed out after 30s"))},
-			wantCalls:  []string{listCall, readyCall, statusCall, sendCall, statusCall},
-			wantStdout: withStart("hook_state_changed"),
-			wantStderr: "paneflow: warning: the agent in pane 2 did not read its input (bracketed paste still off) within 30s; sending anyway\n"},
+			handlers:   map[string]handlerFunc{"surface.send_text": answer(unread), "surface.status": status(idle, thinking)},
+			wantCalls:  []string{listCall, statusCall, sendCall, statusCall},
+			wantStdout: withStartOf(unreadJSON, "hook_state_changed"),
+			wantStderr: "paneflow: warning: the agent in pane 2 had not read its input (bracketed paste still off) after 30s; the text was typed anyway\n"},
+		{name: "output while the server waited for the agent's input is not its answer", args: []string{"send", "claude", "go", "--submit"},
+			// The snapshot says 5, the agent printed while starting (6
+			// when the text was typed), then reacted (7).
+			handlers:   map[string]handlerFunc{"surface.send_text": answer(typedAt6), "surface.status": status(unhookedIdle, gen(6), gen(7))},
+			wantCalls:  []string{listCall, statusCall, sendCall, statusCall, statusCall},
+			wantStdout: withStartOf(typedAt6JSON, "output_generation_changed")},
 		{name: "broadcast records an unconfirmed pane as sent and failed", args: []string{"send", "2", "go", "--submit", "--broadcast"},
 			handlers:  map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(unhookedIdle)},
 			wantCode:  ExitFailure,
-			wantCalls: append([]string{listCall, readyCall, statusCall, sendCall}, repeat(statusCall, 50)...),
+			wantCalls: append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 50)...),
 			wantStdout: "{\n  \"sent\": [\n    2\n  ],\n  \"failed\": [\n    {\n      \"surface_id\": 2,\n" +
 				"      \"error\": \"submit was written to agent pane 2, but no turn start was confirmed within 3000ms (no_hook_state_or_output_confirmation)\"\n" +
 				"    }\n  ],\n  \"submitted\": true\n}\n"},

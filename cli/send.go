@@ -73,34 +73,10 @@ func (s *session) confirmStart(ctx context.Context, c caller, id uint64, before 
 	}
 }
 
-// sendInputWait bounds how long `send --submit` waits for an agent pane
-// to read its input before it sends anyway.
+// sendInputWait bounds how long `send --submit` has the server hold the
+// text for an agent pane that has not read its input yet (send_text's
+// input_wait_ms) before it is typed anyway.
 const sendInputWait = 30 * time.Second
-
-// awaitInput waits, with an input_ready surface.wait (which holds up
-// nothing else on the server), until pane id is ready for a submitted
-// text: an agent's TUI turned bracketed paste on, any other program at
-// once. Past sendInputWait it warns and lets the send go ahead; an error
-// reply (the pane is gone, an older server) is left for the send itself
-// to report. Only an unreachable server is an error.
-func (s *session) awaitInput(ctx context.Context, id uint64) error {
-	long, err := s.dial(sendInputWait + waitCallMargin)
-	if err != nil {
-		return err
-	}
-	p := map[string]any{"surface_ids": []uint64{id}, "input_ready": true, "timeout_ms": sendInputWait.Milliseconds()}
-	_, err = callInto(ctx, long, "surface.wait", p, nil)
-	code, coded := rpcCode(err)
-	switch {
-	case err == nil:
-	case coded && code == ipc.CodeTimeout:
-		fmt.Fprintf(s.stderr, "paneflow: warning: the agent in pane %d did not read its input (bracketed paste still off) within %v; sending anyway\n", id, sendInputWait)
-	case coded:
-	default:
-		return err
-	}
-	return nil
-}
 
 // workingStates are the agent states that show a submitted turn started.
 var workingStates = map[string]bool{"thinking": true, "waiting_for_input": true, "finished": true}
@@ -112,24 +88,40 @@ func (s *session) sendOne(ctx context.Context, c caller, id uint64, text string,
 	if paste {
 		p["paste"] = true // never an explicit false: the server decides then
 	}
+	send := c
 	if submit && text != "" {
-		if err := s.awaitInput(ctx, id); err != nil {
+		// The server holds the text until an agent pane reads its input
+		// (its TUI turned bracketed paste on), at most sendInputWait.
+		p["input_wait_ms"] = sendInputWait.Milliseconds()
+		long, err := s.dial(sendInputWait + waitCallMargin)
+		if err != nil {
 			return nil, err
 		}
+		send = long
 	}
 	var before *statusSnapshot
 	if submit {
 		before = snapshot(ctx, c, id)
 	}
 	var res struct {
-		AgentTarget bool `json:"agent_target"`
+		AgentTarget      bool    `json:"agent_target"`
+		InputReady       *bool   `json:"input_ready"`
+		OutputGeneration *uint64 `json:"output_generation"`
 	}
-	raw, err := callInto(ctx, c, "surface.send_text", p, &res)
+	raw, err := callInto(ctx, send, "surface.send_text", p, &res)
 	if err != nil {
 		return nil, err
 	}
+	if submit && text != "" && res.AgentTarget && res.InputReady != nil && !*res.InputReady {
+		fmt.Fprintf(s.stderr, "paneflow: warning: the agent in pane %d had not read its input (bracketed paste still off) after %v; the text was typed anyway\n", id, sendInputWait)
+	}
 	if !submit || !res.AgentTarget || before == nil {
 		return raw, nil
+	}
+	if res.OutputGeneration != nil {
+		// The output counter when the text was typed: the agent may have
+		// printed while the server waited for it to read its input.
+		before.Generation = *res.OutputGeneration
 	}
 	reason, err := s.confirmStart(ctx, c, id, before)
 	if err != nil {

@@ -301,7 +301,7 @@ func TestSendAndKey(t *testing.T) {
 		{name: "send verbatim text", args: []string{"send", "claude", `a\nb "c"`}, handlers: h,
 			wantCalls: []string{listCall, `surface.send_text {"submit":false,"surface_id":2,"text":"a\\nb \"c\""}`}, wantStdout: pretty(sent)},
 		{name: "send paste submit to a non-agent", args: []string{"send", "--paste", "claude", "hi", "--submit"}, handlers: h,
-			wantCalls:  []string{listCall, `surface.wait {"input_ready":true,"surface_ids":[2],"timeout_ms":30000}`, `surface.status {"surface_id":2}`, `surface.send_text {"paste":true,"submit":true,"surface_id":2,"text":"hi"}`},
+			wantCalls:  []string{listCall, `surface.status {"surface_id":2}`, `surface.send_text {"input_wait_ms":30000,"paste":true,"submit":true,"surface_id":2,"text":"hi"}`},
 			wantStdout: pretty(sent)},
 		{name: "send text that looks like a flag", args: []string{"send", "claude", "--", "--help"}, handlers: h,
 			wantCalls: []string{listCall, `surface.send_text {"submit":false,"surface_id":2,"text":"--help"}`}, wantStdout: pretty(sent)},

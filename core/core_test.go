@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -35,6 +36,16 @@ func startCore(t testing.TB, initial bool) (*Core, *ipc.Client) {
 // options; it is shut down when the test ends.
 func startCoreWith(t testing.TB, configure func(*Options)) (*Core, *ipc.Client) {
 	t.Helper()
+	c, cl, _ := startCoreStop(t, configure)
+	return c, cl
+}
+
+// startCoreStop is startCoreWith that also returns stop, which shuts the
+// core down at once and checks that Serve ended as it should, for a test
+// that looks at what the shutdown left; the test's end calls it
+// otherwise. It runs once.
+func startCoreStop(t testing.TB, configure func(*Options)) (*Core, *ipc.Client, func()) {
+	t.Helper()
 	cfg := config.Default()
 	cfg.DefaultShell = "/bin/sh"
 	o := Options{
@@ -48,7 +59,7 @@ func startCoreWith(t testing.TB, configure func(*Options)) (*Core, *ipc.Client) 
 	}
 	served := make(chan error, 1)
 	go func() { served <- c.Serve(context.Background()) }()
-	t.Cleanup(func() {
+	stop := sync.OnceFunc(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
 		defer cancel()
 		if err := c.Shutdown(ctx); err != nil {
@@ -58,7 +69,8 @@ func startCoreWith(t testing.TB, configure func(*Options)) (*Core, *ipc.Client) 
 			t.Errorf("Serve = %v, want ErrServerClosed", err)
 		}
 	})
-	return c, &ipc.Client{Path: c.SocketPath}
+	t.Cleanup(stop)
+	return c, &ipc.Client{Path: c.SocketPath}, stop
 }
 
 // agentStatus is surface.status as a client reads it.

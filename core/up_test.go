@@ -7,27 +7,16 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/paneflow-go/paneflow/config"
+	"github.com/paneflow-go/paneflow/internal/gittest"
 	"github.com/paneflow-go/paneflow/ipc"
-	"github.com/paneflow-go/paneflow/ipc/ipctest"
 	"github.com/paneflow-go/paneflow/subsystem"
 	"github.com/paneflow-go/paneflow/worktree"
 )
-
-func gitT(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
 
 // TestManagedWorktreeTeardown: closing a workspace removes the clean
 // worktree Paneflow created, keeps a dirty one, never touches one it did
@@ -47,7 +36,7 @@ func TestManagedWorktreeTeardown(t *testing.T) {
 		plans[b] = p
 	}
 	foreign := filepath.Join(filepath.Dir(root), "foreign")
-	gitT(t, root, "worktree", "add", "-q", "-b", "foreign", foreign)
+	gittest.Git(t, root, "worktree", "add", "-q", "-b", "foreign", foreign)
 	regPath := filepath.Join(t.TempDir(), "worktrees.json")
 	o := plans["orphan"]
 	if err := worktree.OpenRegistry(regPath).Add(worktree.Record{Path: o.Path, RepoRoot: o.RepoRoot, Branch: "orphan", Teardown: "auto"}); err != nil {
@@ -55,32 +44,17 @@ func TestManagedWorktreeTeardown(t *testing.T) {
 	}
 
 	logs := make(chan string, 100)
-	cfg := config.Default()
-	cfg.DefaultShell = "/bin/sh"
-	c, err := New(Options{
-		SocketPath: ipctest.NewPath(t), Cols: 80, Rows: 24, Config: &cfg, WorktreeRegistry: regPath,
-		Getenv: func(string) string { return "" },
-		Logf: func(f string, a ...any) {
-			t.Logf(f, a...)
-			select {
-			case logs <- fmt.Sprintf(f, a...):
-			default:
-			}
-		},
+	_, cl, stop := startCoreStop(t, func(o *Options) {
+		o.WorktreeRegistry = regPath
+		o.Logf = logTo(t, logs)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- c.Serve(ctx) }()
-	cl := &ipc.Client{Path: c.SocketPath}
 	mw := func(p worktree.Plan, action string) map[string]any {
 		return map[string]any{"path": p.Path, "repo_root": p.RepoRoot, "branch": p.Branch, "action": action}
 	}
 	var up struct {
 		Index int `json:"index"`
 	}
-	err = cl.Call(ctx, "workspace.up", map[string]any{"panes": []any{
+	err := cl.Call(ctx, "workspace.up", map[string]any{"panes": []any{
 		map[string]any{"cwd": plans["clean"].Path, "managed_worktree": mw(plans["clean"], "create")},
 		map[string]any{"cwd": plans["dirty"].Path, "managed_worktree": mw(plans["dirty"], "create")},
 		map[string]any{"cwd": foreign, "managed_worktree": mw(worktree.Plan{Path: foreign, RepoRoot: plans["clean"].RepoRoot, Branch: "foreign"}, "reuse")},
@@ -101,14 +75,7 @@ func TestManagedWorktreeTeardown(t *testing.T) {
 		l := <-logs // the test's deadline bounds this
 		delete(want, l)
 	}
-	sctx, cancel := context.WithTimeout(ctx, testDeadline)
-	defer cancel()
-	if err := c.Shutdown(sctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-served; !errors.Is(err, ipc.ErrServerClosed) {
-		t.Fatal(err)
-	}
+	stop()
 	for _, p := range []string{plans["dirty"].Path, foreign} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("%s was removed", p)
@@ -129,13 +96,19 @@ func TestManagedWorktreeTeardown(t *testing.T) {
 // path holds a space.
 func newRepo(t *testing.T) string {
 	t.Helper()
-	root := filepath.Join(t.TempDir(), "a repo")
-	os.MkdirAll(root, 0o755)
-	gitT(t, root, "init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(root, "f"), []byte("x"), 0o644)
-	gitT(t, root, "add", ".")
-	gitT(t, root, "commit", "-q", "-m", "one")
-	return root
+	return gittest.Repo(t, filepath.Join(t.TempDir(), "a repo"), map[string]string{"f": "x"})
+}
+
+// logTo is an Options.Logf that logs on t and hands each line to logs
+// too, dropping it when logs is full.
+func logTo(t *testing.T, logs chan<- string) func(string, ...any) {
+	return func(f string, a ...any) {
+		t.Logf(f, a...)
+		select {
+		case logs <- fmt.Sprintf(f, a...):
+		default:
+		}
+	}
 }
 
 // TestQuitKeepsWorktrees: the worktree subsystem starts after the
@@ -153,36 +126,20 @@ func TestQuitKeepsWorktrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	regPath := filepath.Join(t.TempDir(), "worktrees.json")
-	cfg := config.Default()
-	cfg.DefaultShell = "/bin/sh"
-	c, err := New(Options{
-		SocketPath: ipctest.NewPath(t), Cols: 80, Rows: 24, Config: &cfg, WorktreeRegistry: regPath,
-		Getenv: func(string) string { return "" }, NoInitialWorkspace: true, Logf: t.Logf,
+	c, cl, stop := startCoreStop(t, func(o *Options) {
+		o.WorktreeRegistry, o.NoInitialWorkspace = regPath, true
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	got := c.group.Started()
 	if w, m := slices.Index(got, "worktree"), slices.Index(got, "workspace"); w < 0 || m < 0 || w < m {
 		t.Fatalf("started %q: want worktree after workspace", got)
 	}
-	served := make(chan error, 1)
-	go func() { served <- c.Serve(ctx) }()
-	cl := &ipc.Client{Path: c.SocketPath}
 	err = cl.Call(ctx, "workspace.up", map[string]any{"panes": []any{
 		map[string]any{"cwd": p.Path, "managed_worktree": map[string]any{"path": p.Path, "repo_root": p.RepoRoot, "branch": p.Branch, "action": "create"}},
 	}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sctx, cancel := context.WithTimeout(ctx, testDeadline)
-	defer cancel()
-	if err := c.Shutdown(sctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-served; !errors.Is(err, ipc.ErrServerClosed) {
-		t.Fatal(err)
-	}
+	stop()
 	if _, err := os.Stat(p.Path); err != nil {
 		t.Errorf("quitting removed the worktree: %v", err)
 	}
@@ -198,27 +155,9 @@ func TestQuitKeepsWorktrees(t *testing.T) {
 func TestWorktreeSkippedWithoutGit(t *testing.T) {
 	t.Setenv("PATH", t.TempDir()) // the core's own exec.LookPath("git")
 	logs := make(chan string, 100)
-	cfg := config.Default()
-	cfg.DefaultShell = "/bin/sh"
-	c, err := New(Options{
-		SocketPath: ipctest.NewPath(t), Cols: 80, Rows: 24, Config: &cfg, WorktreeRegistry: "-",
-		Getenv: func(string) string { return "" }, NoInitialWorkspace: true,
-		Logf: func(f string, a ...any) {
-			t.Logf(f, a...)
-			select {
-			case logs <- fmt.Sprintf(f, a...):
-			default:
-			}
-		},
+	c, cl, _ := startCoreStop(t, func(o *Options) {
+		o.WorktreeRegistry, o.NoInitialWorkspace, o.Logf = "-", true, logTo(t, logs)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), testDeadline)
-		defer cancel()
-		c.Shutdown(sctx)
-	}()
 	if got := c.group.Started(); slices.Contains(got, "worktree") {
 		t.Fatalf("started %q with no git on PATH", got)
 	}
@@ -230,10 +169,8 @@ func TestWorktreeSkippedWithoutGit(t *testing.T) {
 	if !skipped {
 		t.Error("the skip was not logged")
 	}
-	go c.Serve(context.Background())
-	cl := &ipc.Client{Path: c.SocketPath}
 	dir := t.TempDir()
-	err = cl.Call(context.Background(), "workspace.up", map[string]any{"panes": []any{
+	err := cl.Call(context.Background(), "workspace.up", map[string]any{"panes": []any{
 		map[string]any{"cwd": dir, "managed_worktree": map[string]any{"path": dir, "repo_root": dir, "branch": "b", "action": "create"}},
 	}}, nil)
 	var re *ipc.Error

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 
 	"github.com/paneflow-go/paneflow/ipc"
@@ -51,7 +52,10 @@ func (o *worktreeOwner) register(m *subsystem.Methods) {
 // (package worktree: <repo>.worktrees/<slug>). A created worktree is
 // recorded at once, so an orphan (the client never started its pane) is
 // pruned at the next start. Errors are the worktree package's, git's
-// message included, as they are.
+// message included, as they are; when a git command failed, the error's
+// data is {"git": {"args": [...], "stderr": "..."}} (gitFailure): git's
+// whole standard error, byte for byte, for a client that shows it as git
+// printed it (the desktop app's quick launch).
 func (o *worktreeOwner) create(ctx context.Context, params json.RawMessage) (any, error) {
 	var p makeParams
 	if err := json.Unmarshal(params, &p); err != nil {
@@ -71,10 +75,10 @@ func (o *worktreeOwner) create(ctx context.Context, params json.RawMessage) (any
 	defer context.AfterFunc(o.ctx, stop)() // Shutdown cancels git in flight
 	plan, err := worktree.PlanFor(ctx, p.Cwd, p.Branch)
 	if err != nil {
-		return nil, ipc.InvalidParams("%v", err)
+		return nil, withGitData(ipc.InvalidParams("%v", err), err)
 	}
 	if err := worktree.Create(ctx, plan); err != nil {
-		return nil, ipc.Errorf(ipc.CodeInternal, "%v", err)
+		return nil, withGitData(ipc.Errorf(ipc.CodeInternal, "%v", err), err)
 	}
 	res := makeResult{Path: plan.Path, RepoRoot: plan.RepoRoot, Branch: plan.Branch, Action: string(plan.Action), Teardown: worktree.TeardownAuto, NewBranch: plan.NewBranch}
 	if plan.Action != worktree.ActionCreate {
@@ -96,6 +100,23 @@ func (o *worktreeOwner) create(ctx context.Context, params json.RawMessage) (any
 	o.made[plan.Path] = plan
 	o.mu.Unlock()
 	return res, nil
+}
+
+// gitFailure is the error data of a worktree.create that failed in git:
+// the command's arguments and its whole standard error, as git wrote it.
+type gitFailure struct {
+	Args   []string `json:"args"`
+	Stderr string   `json:"stderr"`
+}
+
+// withGitData gives e the data {"git": gitFailure} when cause is (or
+// wraps) a failed git command, and returns it.
+func withGitData(e *ipc.Error, cause error) *ipc.Error {
+	var ge *worktree.GitError
+	if errors.As(cause, &ge) {
+		e.Data = map[string]gitFailure{"git": {Args: ge.Args, Stderr: ge.Stderr}}
+	}
+	return e
 }
 
 // rollbackParams are worktree.rollback's params.

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/paneflow-go/paneflow/internal/gittest"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/worktree"
 )
@@ -27,8 +28,8 @@ func TestWorktreeCreate(t *testing.T) {
 	root := newRepo(t)
 	os.WriteFile(filepath.Join(root, ".gitignore"), []byte(".env\n"), 0o644)
 	os.WriteFile(filepath.Join(root, ".env"), []byte("SECRET=1\n"), 0o644)
-	gitT(t, root, "add", ".gitignore")
-	gitT(t, root, "commit", "-q", "-m", "ignore")
+	gittest.Git(t, root, "add", ".gitignore")
+	gittest.Git(t, root, "commit", "-q", "-m", "ignore")
 	regPath := filepath.Join(t.TempDir(), "worktrees.json")
 	logs := make(chan string, 100)
 	_, cl := startCoreWith(t, func(o *Options) {
@@ -86,8 +87,8 @@ func TestWorktreeCreate(t *testing.T) {
 		if err := json.Unmarshal([]byte(params), &raw); err != nil {
 			t.Fatal(err)
 		}
-		if err := cl.Call(ctx, "worktree.create", raw, nil); !errors.As(err, &ie) || !strings.Contains(ie.Message, want) {
-			t.Errorf("worktree.create %s: %v, want %q", params, err, want)
+		if err := cl.Call(ctx, "worktree.create", raw, nil); !errors.As(err, &ie) || !strings.Contains(ie.Message, want) || ie.Data != nil {
+			t.Errorf("worktree.create %s: %v (data %v), want %q and no git data", params, err, ie.Data, want)
 		}
 	}
 	// git's own message, as it is: the new branch's ref is locked.
@@ -95,6 +96,25 @@ func TestWorktreeCreate(t *testing.T) {
 	err = cl.Call(ctx, "worktree.create", map[string]any{"cwd": root, "branch": "locked"}, nil)
 	if !errors.As(err, &ie) || !strings.HasPrefix(ie.Message, "git -C "+root+" worktree add -b locked") || !strings.HasSuffix(ie.Message, ": remove the file manually to continue.") {
 		t.Errorf("worktree.create with a locked ref: %v", err)
+	}
+	// The error's data carries git's whole stderr, every line of it (the
+	// message has only the last).
+	var data struct {
+		Git *struct {
+			Args   []string `json:"args"`
+			Stderr string   `json:"stderr"`
+		} `json:"git"`
+	}
+	if ie != nil {
+		b, _ := json.Marshal(ie.Data)
+		if err := json.Unmarshal(b, &data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g := data.Git; g == nil || !strings.Contains(g.Stderr, "fatal: cannot lock ref 'refs/heads/locked'") ||
+		!strings.HasSuffix(g.Stderr, "remove the file manually to continue.\n") || strings.Count(g.Stderr, "\n") < 3 ||
+		strings.Join(g.Args, " ") != "-C "+root+" worktree add -b locked "+filepath.Join(filepath.Dir(root), "a repo.worktrees", "locked") {
+		t.Errorf("worktree.create with a locked ref: error data %+v", data.Git)
 	}
 	os.Remove(filepath.Join(root, ".git", "refs", "heads", "locked.lock"))
 

@@ -61,17 +61,21 @@ var (
 	settleQuiet = 300 * time.Millisecond
 	settleCap   = 8 * time.Second
 	// inputReadyCap bounds the wait for an agent to read its input before
-	// a submitted text is fed to it.
+	// a submitted text is fed to it: surface.send_text's input_wait_ms
+	// (the server waits; the call goes through Waits, which allows it).
 	inputReadyCap = 30 * time.Second
 )
 
 // RunOptions is what [Run] works with. Calls and Waits must be set.
 type RunOptions struct {
 	// Calls makes the short requests (workspace.up, surface.split,
-	// surface.send_text, surface.read, system.capabilities).
+	// surface.send_text without submit, surface.read,
+	// system.capabilities).
 	Calls Caller
-	// Waits makes the blocking surface.wait requests; its calls must be
-	// allowed to last as long as the longest barrier.
+	// Waits makes the blocking requests: surface.wait, and a submitted
+	// surface.send_text, which may wait up to inputReadyCap for the
+	// agent to read its input; its calls must be allowed to last as long
+	// as the longest barrier plus that, and may run side by side.
 	Waits Caller
 	// Worktrees creates the planned worktrees; nil makes a flow with
 	// worktrees fail.
@@ -585,23 +589,29 @@ func (e *engine) runUnit(ctx context.Context, i int) outcome {
 				return fail(err)
 			}
 		}
-		if u.Submit {
-			if err := e.inputReady(ctx, out.sid); err != nil {
-				return fail(err)
-			}
-		}
 		text, err := substitute(feed, e.capture)
 		if err != nil {
 			return fail(unitError{err})
 		}
 		send = map[string]any{"text": text, "submit": u.Submit}
+		if u.Submit {
+			// The server holds the text until the agent reads its
+			// input (its TUI turned bracketed paste on), at most this.
+			send["input_wait_ms"] = inputReadyCap.Milliseconds()
+		}
 	}
 	if u.Ready == nil {
 		if send != nil {
 			send["surface_id"] = out.sid
-			if err := e.o.Calls.Call(ctx, "surface.send_text", send, nil); err != nil {
+			calls := e.o.Calls
+			if u.Submit {
+				calls = e.o.Waits
+			}
+			var sent json.RawMessage
+			if err := calls.Call(ctx, "surface.send_text", send, &sent); err != nil {
 				return fail(err)
 			}
+			e.warnUnread(out.sid, u.Submit, sent)
 		}
 		return out
 	}
@@ -629,6 +639,9 @@ func (e *engine) runUnit(ctx context.Context, i int) outcome {
 	}
 	if send != nil && len(res.Sent) == 0 {
 		return fail(unitError{errors.New("the instance did not send the text with its wait; is it older than the flow engine?")})
+	}
+	if send != nil {
+		e.warnUnread(out.sid, u.Submit, res.Sent)
 	}
 	if c := u.Capture; c != nil {
 		var page struct {
@@ -742,25 +755,17 @@ func (e *engine) target(ctx context.Context, t string) (uint64, error) {
 	return e.o.Resolve(ctx, t)
 }
 
-// inputReady waits until the pane is ready for a submitted text (an
-// agent's TUI turned bracketed paste on; any other program at once), at
-// most inputReadyCap; then the text is fed anyway, with a warning. The
-// wait is a surface.wait of its own, so no mutation on the server waits
-// with it.
-func (e *engine) inputReady(ctx context.Context, sid uint64) error {
-	params := map[string]any{"surface_ids": []uint64{sid}, "input_ready": true, "timeout_ms": inputReadyCap.Milliseconds()}
-	err := e.o.Waits.Call(ctx, "surface.wait", params, nil)
-	code, coded := rpcCode(err)
-	switch {
-	case err == nil:
-		return nil
-	case coded && code == codeTimeout:
-		e.o.Warn(fmt.Sprintf("the agent in pane %d did not turn on bracketed paste (read its input) within %v; feeding it anyway", sid, inputReadyCap))
-		return nil
-	case coded && strings.Contains(err.Error(), "closed before"):
-		return unitError{errors.New("pane closed before the text could be fed")}
+// warnUnread warns when a submitted text went out to an agent that had
+// not read its input within inputReadyCap (surface.send_text's result,
+// sent, says input_ready false); the text was typed anyway.
+func (e *engine) warnUnread(sid uint64, submit bool, sent json.RawMessage) {
+	var r struct {
+		InputReady *bool `json:"input_ready"`
 	}
-	return err
+	if !submit || json.Unmarshal(sent, &r) != nil || r.InputReady == nil || *r.InputReady {
+		return
+	}
+	e.o.Warn(fmt.Sprintf("the agent in pane %d had not turned on bracketed paste (read its input) after %v; its text was typed anyway", sid, inputReadyCap))
 }
 
 // settle waits until the pane's output has been quiet for settleQuiet

@@ -35,13 +35,37 @@ type fakeInstance struct {
 	// answers until the call is cancelled (a reply slow to come back).
 	splitBlock map[string]bool
 	gate       bool // send_text refused with -32601
-	// notReady: panes whose input_ready wait times out.
+	// notReady: panes whose agent never reads its input (a submitted
+	// send_text answers input_ready false).
 	notReady map[string]bool
 	names    map[uint64]string
 	next     uint64
 	log      []string
 	sent     map[string]string // pane name → text fed
-	waited   chan string       // pane names whose wait started (blocking ones)
+	// sendsViaWaits counts send_text calls made through waitsOf.
+	sendsViaWaits int
+	waited        chan string // pane names whose wait started (blocking ones)
+}
+
+// waitsOf is f as RunOptions.Waits: it counts the send_text calls made
+// through it (a submitted one may wait long on the server).
+type waitsOf struct{ f *fakeInstance }
+
+func (w waitsOf) Call(ctx context.Context, method string, params, result any) error {
+	if method == "surface.send_text" {
+		w.f.mu.Lock()
+		w.f.sendsViaWaits++
+		w.f.mu.Unlock()
+	}
+	return w.f.Call(ctx, method, params, result)
+}
+
+// inputWait is how the fake logs a send's input_wait_ms.
+func inputWait(ms *int64) string {
+	if ms == nil {
+		return ""
+	}
+	return fmt.Sprintf(" input_wait_ms=%d", *ms)
 }
 
 func newFake(out map[string]string) *fakeInstance {
@@ -62,10 +86,11 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 		FromStart  bool       `json:"from_start"`
 		Direction  string     `json:"direction"`
 		Lines      int        `json:"lines"`
-		InputReady bool       `json:"input_ready"`
+		InputWait  *int64     `json:"input_wait_ms"`
 		Send       *struct {
-			Text   string `json:"text"`
-			Submit bool   `json:"submit"`
+			Text      string `json:"text"`
+			Submit    bool   `json:"submit"`
+			InputWait *int64 `json:"input_wait_ms"`
 		} `json:"send"`
 	}
 	json.Unmarshal(raw, &p)
@@ -104,21 +129,14 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 			f.mu.Unlock()
 			return codedErr{-32601, "surface.send_text disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable"}
 		}
-		f.sent[f.names[p.SurfaceID]] = p.Text
-		f.log = append(f.log, fmt.Sprintf("send %s %q submit=%t", f.names[p.SurfaceID], p.Text, p.Submit))
-		return reply(map[string]any{"sent": true})
+		name := f.names[p.SurfaceID]
+		f.sent[name] = p.Text
+		f.log = append(f.log, fmt.Sprintf("send %s %q submit=%t", name, p.Text, p.Submit)+inputWait(p.InputWait))
+		return reply(map[string]any{"sent": true, "input_ready": !f.notReady[name]})
 	case "surface.wait":
 		name := f.names[p.SurfaceIDs[0]]
 		if p.IdleMS > 0 {
 			return reply(map[string]any{"idle": true})
-		}
-		if p.InputReady {
-			f.log = append(f.log, "input_ready "+name)
-			if f.notReady[name] {
-				f.mu.Unlock()
-				return codedErr{-32002, "wait timed out after 30s"}
-			}
-			return reply(map[string]any{"input_ready": true})
 		}
 		if f.block[name] {
 			f.mu.Unlock()
@@ -134,8 +152,8 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 				return codedErr{-32601, "surface.send_text disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable"}
 			}
 			f.sent[name] = p.Send.Text
-			f.log = append(f.log, fmt.Sprintf("send %s %q submit=%t", name, p.Send.Text, p.Send.Submit))
-			sent = map[string]any{"sent": true}
+			f.log = append(f.log, fmt.Sprintf("send %s %q submit=%t", name, p.Send.Text, p.Send.Submit)+inputWait(p.Send.InputWait))
+			sent = map[string]any{"sent": true, "input_ready": !f.notReady[name]}
 		}
 		out, ok := f.out[name]
 		if !ok {
@@ -158,9 +176,9 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 	return fmt.Errorf("unexpected %s", method)
 }
 
-func runFake(t *testing.T, spec string, f *fakeInstance, ctx context.Context) (*Report, string) {
+// resolveSpec parses and resolves the flow spec on a test host.
+func resolveSpec(t *testing.T, spec string) *FlowPlan {
 	t.Helper()
-	settleFloor = 0
 	fl, err := ParseFlow([]byte(spec))
 	if err != nil {
 		t.Fatal(err)
@@ -170,10 +188,31 @@ func runFake(t *testing.T, spec string, f *fakeInstance, ctx context.Context) (*
 	if err != nil {
 		t.Fatal(err)
 	}
+	return plan
+}
+
+// runFake runs spec against f with no settle floor and returns the report
+// and the progress output, checking that OnStatus's last word on each
+// unit is the report's.
+func runFake(t *testing.T, spec string, f *fakeInstance, ctx context.Context) (*Report, string) {
+	t.Helper()
+	return runFakeWith(t, spec, f, ctx, nil)
+}
+
+// runFakeWith is runFake with mod, when not nil, changing the run's
+// options first.
+func runFakeWith(t *testing.T, spec string, f *fakeInstance, ctx context.Context, mod func(*RunOptions)) (*Report, string) {
+	t.Helper()
+	settleFloor = 0
+	plan := resolveSpec(t, spec)
 	var progress bytes.Buffer
 	last := map[string]string{} // OnStatus's last word on each unit
-	rep, err := Run(ctx, plan, RunOptions{Calls: f, Waits: f, Worktrees: &fakeWorktrees{}, Progress: &progress,
-		OnStatus: func(id, status, msg string) { last[id] = status + " " + msg }})
+	o := RunOptions{Calls: f, Waits: waitsOf{f}, Worktrees: &fakeWorktrees{}, Progress: &progress,
+		OnStatus: func(id, status, msg string) { last[id] = status + " " + msg }}
+	if mod != nil {
+		mod(&o)
+	}
+	rep, err := Run(ctx, plan, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,38 +298,56 @@ func TestEngineRunsTheDAG(t *testing.T) {
 		"wait test-a /^ok a$/ from_start=true",
 		`split review vertical of 1`,
 		"wait impl /^thanks/ from_start=false",
-		// A submitted text waits for its pane to read input, in a wait
-		// of its own, right before it goes out.
-		"input_ready review\nsend review",
-		"input_ready impl\nwait impl /^thanks/ from_start=false\nsend impl",
+		// A submitted text has the server wait for its pane to read
+		// input (input_wait_ms), alone or with a wait.
+		`send review "review working\nDONE: fixed it\nthanks ok a" submit=true input_wait_ms=30000`,
+		"wait impl /^thanks/ from_start=false\n" + `send impl "b said ok b" submit=true input_wait_ms=30000`,
 	} {
 		if !strings.Contains(log, want) {
 			t.Errorf("no %q in the calls:\n%s", want, log)
 		}
+	}
+	if f.sendsViaWaits != 1 {
+		t.Errorf("%d send_text calls through Waits, want the submitted one (it may wait 30 s on the server)", f.sendsViaWaits)
 	}
 	if !regexp.MustCompile(`(?m)^\[ +\d+\.\ds\] test\[a\] → READY$`).MatchString(progress) {
 		t.Errorf("progress lines:\n%s", progress)
 	}
 }
 
-func TestEngineBarrierTimeout(t *testing.T) {
-	f := newFake(map[string]string{"impl": "DONE: x", "test-a": "ok a"}) // test-b never prints
-	rep, _ := runFake(t, pipeline, f, context.Background())
-	// test[a] may still be RUNNING when fail_fast ends the run.
-	want := `impl=READY test\[a\]=(READY|RUNNING) test\[b\]=FAILED\(timed out after 5s waiting for /\^ok b\$/\) review=SKIPPED\(fail_fast: an earlier step failed\) tell=SKIPPED\(fail_fast: an earlier step failed\)`
-	if !regexp.MustCompile("^"+want+"$").MatchString(statuses(rep)) || rep.Exit != 4 || rep.Status != "failed" {
-		t.Fatalf("report %s (exit %d)\nwant %s (exit 4)", statuses(rep), rep.Exit, want)
-	}
-}
-
-func TestEngineContinue(t *testing.T) {
-	spec := strings.Replace(pipeline, "timeout_secs = 5", "timeout_secs = 5\non_failure = \"continue\"", 1) +
-		"\n[[step]]\nid = \"side\"\nneeds = [\"impl\"]\npane = { command = \"s\" }\nready = { pattern = \"side\" }\n"
-	f := newFake(map[string]string{"impl": "DONE: x", "test-a": "ok a", "test-b": "CLOSED", "side": "side"})
-	rep, _ := runFake(t, spec, f, context.Background())
-	want := "impl=READY test[a]=READY test[b]=FAILED(pane closed before the pattern appeared) review=SKIPPED(dependency 'test' failed or was skipped) tell=SKIPPED(dependency 'review' failed or was skipped) side=READY"
-	if statuses(rep) != want || rep.Exit != 1 {
-		t.Fatalf("report %s (exit %d)\nwant %s (exit 1)", statuses(rep), rep.Exit, want)
+// TestEngineFailures: a failed step's report under fail_fast (a barrier
+// timing out: exit 4) and on_failure = "continue" (a pane closing: its
+// dependents skipped, the rest run; exit 1).
+func TestEngineFailures(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		spec string
+		out  map[string]string // panes' output; a pane without any never prints
+		want string            // the statuses, a regular expression
+		exit int
+	}{
+		{
+			name: "fail_fast after a barrier timeout", spec: pipeline,
+			out: map[string]string{"impl": "DONE: x", "test-a": "ok a"},
+			// test[a] may still be RUNNING when fail_fast ends the run.
+			want: `impl=READY test\[a\]=(READY|RUNNING) test\[b\]=FAILED\(timed out after 5s waiting for /\^ok b\$/\) review=SKIPPED\(fail_fast: an earlier step failed\) tell=SKIPPED\(fail_fast: an earlier step failed\)`,
+			exit: 4,
+		},
+		{
+			name: "continue after a pane closed",
+			spec: strings.Replace(pipeline, "timeout_secs = 5", "timeout_secs = 5\non_failure = \"continue\"", 1) +
+				"\n[[step]]\nid = \"side\"\nneeds = [\"impl\"]\npane = { command = \"s\" }\nready = { pattern = \"side\" }\n",
+			out:  map[string]string{"impl": "DONE: x", "test-a": "ok a", "test-b": "CLOSED", "side": "side"},
+			want: regexp.QuoteMeta("impl=READY test[a]=READY test[b]=FAILED(pane closed before the pattern appeared) review=SKIPPED(dependency 'test' failed or was skipped) tell=SKIPPED(dependency 'review' failed or was skipped) side=READY"),
+			exit: 1,
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep, _ := runFake(t, c.spec, newFake(c.out), context.Background())
+			if !regexp.MustCompile("^"+c.want+"$").MatchString(statuses(rep)) || rep.Exit != c.exit || rep.Status != "failed" {
+				t.Fatalf("report %s (exit %d, %s)\nwant %s (exit %d, failed)", statuses(rep), rep.Exit, rep.Status, c.want, c.exit)
+			}
+		})
 	}
 }
 
@@ -371,15 +428,7 @@ func TestEngineSettleOnClock(t *testing.T) {
 	old := settleFloor
 	settleFloor = 1800 * time.Millisecond
 	t.Cleanup(func() { settleFloor = old })
-	fl, err := ParseFlow([]byte("name = \"s\"\n[[step]]\nid = \"ask\"\nsubmit = true\npane = { command = \"agent\", prompt = \"hello\" }\nready = { pattern = \"^answer$\", timeout_secs = 5 }\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, _ := testHost(t, &fakeWorktrees{})
-	plan, err := ResolveFlow(context.Background(), fl, h)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := resolveSpec(t, "name = \"s\"\n[[step]]\nid = \"ask\"\nsubmit = true\npane = { command = \"agent\", prompt = \"hello\" }\nready = { pattern = \"^answer$\", timeout_secs = 5 }\n")
 	f := newFake(map[string]string{"ask": "answer"})
 	fc := clock.NewFake(time.Unix(1000, 0))
 	done := make(chan *Report, 1)
@@ -402,7 +451,7 @@ func TestEngineSettleOnClock(t *testing.T) {
 	f.mu.Lock()
 	log := strings.Join(f.log, "\n")
 	f.mu.Unlock()
-	if strings.Contains(log, "input_ready") || strings.Contains(log, "send") {
+	if strings.Contains(log, "send") {
 		t.Fatalf("fed before the settle floor passed:\n%s", log)
 	}
 	fc.Advance(time.Millisecond)
@@ -410,7 +459,7 @@ func TestEngineSettleOnClock(t *testing.T) {
 	if statuses(rep) != "ask=READY" || rep.Steps[0].DurationMS == nil || *rep.Steps[0].DurationMS != 1800 {
 		t.Fatalf("report %s, duration %v; want READY in exactly 1800 ms", statuses(rep), rep.Steps[0].DurationMS)
 	}
-	if log := strings.Join(f.log, "\n"); !strings.Contains(log, "input_ready ask\nwait ask /^answer$/ from_start=false\nsend ask \"hello\" submit=true") {
+	if log := strings.Join(f.log, "\n"); !strings.Contains(log, "wait ask /^answer$/ from_start=false\nsend ask \"hello\" submit=true input_wait_ms=30000") {
 		t.Fatalf("calls:\n%s", log)
 	}
 }
@@ -420,22 +469,8 @@ func TestEngineSettleOnClock(t *testing.T) {
 // clear below), each line cut to the width; the last one drawn shows the
 // final states.
 func TestEngineLiveTable(t *testing.T) {
-	settleFloor = 0
-	fl, err := ParseFlow([]byte(pipeline))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, _ := testHost(t, &fakeWorktrees{})
-	plan, err := ResolveFlow(context.Background(), fl, h)
-	if err != nil {
-		t.Fatal(err)
-	}
 	f := newFake(map[string]string{"impl": "working\nDONE: fixed it\nthanks", "test-a": "ok a", "test-b": "ok b"})
-	var out bytes.Buffer
-	if _, err := Run(context.Background(), plan, RunOptions{Calls: f, Waits: f, Worktrees: &fakeWorktrees{}, Progress: &out, LiveWidth: 50}); err != nil {
-		t.Fatal(err)
-	}
-	s := out.String()
+	_, s := runFakeWith(t, pipeline, f, context.Background(), func(o *RunOptions) { o.LiveWidth = 50 })
 	if strings.Contains(s, "→") {
 		t.Fatalf("transition lines in the live view:\n%q", s)
 	}
@@ -460,35 +495,24 @@ func TestEngineLiveTable(t *testing.T) {
 	}
 }
 
-// TestEngineFeedsAnAgentThatNeverReadsInput: when a pane's input_ready
-// wait times out, the engine warns and feeds the text anyway.
+// TestEngineFeedsAnAgentThatNeverReadsInput: when the server typed a
+// submitted text although the agent had not read its input within
+// input_wait_ms, the engine warns and goes on.
 func TestEngineFeedsAnAgentThatNeverReadsInput(t *testing.T) {
-	settleFloor = 0
-	fl, err := ParseFlow([]byte(pipeline))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, _ := testHost(t, &fakeWorktrees{})
-	plan, err := ResolveFlow(context.Background(), fl, h)
-	if err != nil {
-		t.Fatal(err)
-	}
 	f := newFake(map[string]string{"impl": "DONE: x\nthanks", "test-a": "ok a", "test-b": "ok b"})
 	f.notReady["review"] = true
 	var warns []string
 	var mu sync.Mutex
-	rep, err := Run(context.Background(), plan, RunOptions{Calls: f, Waits: f, Worktrees: &fakeWorktrees{},
-		Warn: func(m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep, _ := runFakeWith(t, pipeline, f, context.Background(), func(o *RunOptions) {
+		o.Warn = func(m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }
+	})
 	if statuses(rep) != "impl=READY test[a]=READY test[b]=READY review=READY tell=READY" {
 		t.Fatalf("report %s", statuses(rep))
 	}
 	if f.sent["review"] == "" {
-		t.Fatal("the prompt was not fed after the readiness wait timed out")
+		t.Fatal("the prompt was not fed")
 	}
-	if len(warns) != 1 || !strings.Contains(warns[0], "did not turn on bracketed paste (read its input) within 30s; feeding it anyway") {
+	if len(warns) != 1 || !strings.Contains(warns[0], "had not turned on bracketed paste (read its input) after 30s; its text was typed anyway") {
 		t.Fatalf("warnings %q", warns)
 	}
 }

@@ -119,7 +119,7 @@ func (c *conn) serve(parent context.Context) {
 			c.serveStream(ctx, m, &req)
 			return
 		}
-		if m.long && c.concurrent {
+		if (m.long || m.before != nil) && c.concurrent {
 			if !c.startLong(ctx, m, req) && !req.notification() && !c.write(req.id, nil, &Error{Code: CodeBusy, Message: msgTooManyInFlight}) {
 				return
 			}
@@ -151,10 +151,12 @@ func (c *conn) armIdle(idle time.Duration) {
 	c.nc.SetReadDeadline(time.Now().Add(idle))
 }
 
-// startLong runs a Long request of a concurrent connection on its own
+// startLong runs a Long request, or one whose method has a [Before] hook
+// (which may wait as long), of a concurrent connection on its own
 // goroutine, which answers it when done; false when MaxInFlight already
-// run. The handler's ctx ends when the connection does (the client went
-// away: serve's read fails) or the server shuts down.
+// run. The handler's (or hook's) ctx ends when the connection does (the
+// client went away: serve's read fails) or the server shuts down; after
+// a hook, the handler has the dispatch timeout as in call.
 func (c *conn) startLong(ctx context.Context, m *method, req request) bool {
 	c.lmu.Lock()
 	if c.inFlight >= MaxInFlight {
@@ -167,13 +169,17 @@ func (c *conn) startLong(ctx context.Context, m *method, req request) bool {
 	c.s.wg.Add(1)
 	go func() {
 		defer c.s.wg.Done()
-		out := c.s.invoke(ctx, m, &req)
-		if ctx.Err() == nil && !req.notification() {
-			var rpcErr *Error
-			if out.err != nil {
-				rpcErr = c.s.rpcError(out.err, ctx, req.method)
+		if m.long {
+			out := c.s.invoke(ctx, m, &req)
+			if ctx.Err() == nil && !req.notification() {
+				var rpcErr *Error
+				if out.err != nil {
+					rpcErr = c.s.rpcError(out.err, ctx, req.method)
+				}
+				c.write(req.id, out.result, rpcErr)
 			}
-			c.write(req.id, out.result, rpcErr)
+		} else if result, rpcErr, reply := c.call(ctx, m, &req); reply && ctx.Err() == nil && !req.notification() {
+			c.write(req.id, result, rpcErr)
 		}
 		c.lmu.Lock()
 		if c.inFlight--; c.inFlight == 0 {
@@ -215,6 +221,18 @@ func (c *conn) call(ctx context.Context, m *method, req *request) (result json.R
 	if ctx.Err() != nil {
 		return nil, &Error{Code: CodeBusy, Message: msgShuttingDown}, true
 	}
+	if m.before != nil {
+		// The hook may wait longer than the dispatch timeout, which
+		// starts once it returned: its ctx ends only when the client
+		// goes away or the server shuts down.
+		bctx, err := c.before(ctx, m, req)
+		if err != nil {
+			if c.disconnected.Load() {
+				return nil, nil, false
+			}
+			return nil, s.rpcError(err, bctx, req.method), true
+		}
+	}
 	var hctx context.Context
 	var cancel context.CancelFunc
 	if m.long {
@@ -239,12 +257,6 @@ func (c *conn) call(ctx context.Context, m *method, req *request) (result json.R
 		defer s.wg.Done()
 		var out outcome
 		run := func() { out = s.invoke(hctx, m, req) }
-		if m.before != nil {
-			if err := s.prepare(hctx, m, req); err != nil {
-				done <- outcome{err: err}
-				return
-			}
-		}
 		if m.mutating && s.Executor != nil {
 			if err := s.Executor.Do(hctx, run); err != nil {
 				out = outcome{err: err}
@@ -289,6 +301,21 @@ func (s *Server) invoke(ctx context.Context, m *method, req *request) (out outco
 		return outcome{err: fmt.Errorf("internal error: encoding the result: %v", err)}
 	}
 	return outcome{result: data}
+}
+
+// before runs the method's Before hook with a ctx that ends when the
+// client disconnects (on a connection that is not concurrent, watched as
+// for a Long request; a concurrent one's ctx already ends with it) or the
+// server shuts down, and returns that ctx with the hook's error.
+func (c *conn) before(ctx context.Context, m *method, req *request) (context.Context, error) {
+	bctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if !c.concurrent {
+		stop := c.watchDisconnect(cancel, false)
+		defer stop()
+	}
+	err := c.s.prepare(bctx, m, req)
+	return bctx, err
 }
 
 // prepare runs the method's Before hook, recovering a panic.

@@ -85,8 +85,8 @@
 // concurrently. [Mutating]
 // handlers run through [Server.Executor], which runs them one at a time
 // and never starts one whose request has already timed out; a method's
-// [Before] hook runs ahead of it on the request's goroutine, outside the
-// executor, so its waiting holds up no other mutation. [Long]
+// [Before] hook runs ahead of it, outside the executor and before the
+// dispatch timeout starts, so its waiting holds up no other mutation. [Long]
 // handlers have no dispatch timeout; their context ends when the client
 // disconnects (seen by a background read returning EOF; a client that
 // half-closes its side counts as gone) or the server shuts down. Stream

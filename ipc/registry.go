@@ -77,14 +77,19 @@ func Long() Option { return func(m *method) { m.long = true } }
 // It cannot be combined with [Mutating], [Long] or [Before].
 func Inline() Option { return func(m *method) { m.inline = true } }
 
-// Before runs h ahead of the method's handler, outside the [Executor]: on
-// the request's own goroutine, with the handler's ctx (so under the same
-// dispatch timeout). A [Mutating] method does there the waiting that must
-// not hold up every other mutation (surface.send_text waits there for an
-// agent to read its input). An error from h is the reply and the handler
-// does not run; a panic in h is answered like one in a handler. h must not
-// change state: the handler, in the executor, does that, and must not rely
-// on what h saw still holding.
+// Before runs h ahead of the method's handler, outside the [Executor] and
+// before the dispatch timeout starts: h's ctx ends only when the client
+// disconnects or the server shuts down, as a [Long] handler's, so h must
+// bound its own wait (the client must allow for it with a longer
+// [Client.Timeout]); the handler then has the whole dispatch timeout. On a
+// concurrent connection ([MethodConcurrent]) the request is in flight
+// meanwhile like a Long one, so the connection goes on reading. A
+// [Mutating] method does there the waiting that must not hold up every
+// other mutation (surface.send_text waits there, up to its input_wait_ms,
+// for an agent to read its input). An error from h is the reply and the
+// handler does not run; a panic in h is answered like one in a handler. h
+// must not change state: the handler, in the executor, does that, and must
+// not rely on what h saw still holding.
 func Before(h func(ctx context.Context, params json.RawMessage) error) Option {
 	return func(m *method) { m.before = h }
 }

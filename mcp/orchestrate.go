@@ -77,7 +77,7 @@ func (b *Bridge) addOrchestration() {
 	}, wrap(b.spawnAgent))
 	b.srv.AddTool(&sdk.Tool{
 		Name:        "send_to_agent",
-		Description: "Type text into another pane and, unless submit is false, press Enter (agents' input boxes get a submit they accept).",
+		Description: "Type text into another pane and, unless submit is false, press Enter (agents' input boxes get a submit they accept; a submitted text waits up to 30 s for an agent that is still starting to read its input, and input_ready in the result is false if it had not).",
 		InputSchema: object(map[string]any{
 			"target": targetSchema,
 			"text":   map[string]any{"type": "string"},
@@ -280,8 +280,26 @@ func (b *Bridge) sendToAgent(ctx context.Context, req *sdk.CallToolRequest) (str
 	if err != nil {
 		return "", err
 	}
-	return b.callPretty(ctx, "surface.send_text", map[string]any{"surface_id": id, "text": text, "submit": submit})
+	p := map[string]any{"surface_id": id, "text": text, "submit": submit}
+	var cl *ipc.Client
+	if submit {
+		// An agent spawned moments ago may not read its input yet:
+		// Paneflow holds the text until it does, at most this long.
+		p["input_wait_ms"] = agentInputWait.Milliseconds()
+		cl = b.longClient(agentInputWait)
+	}
+	var raw json.RawMessage
+	if err := b.call(ctx, cl, "surface.send_text", p, &raw); err != nil {
+		return "", err
+	}
+	return pretty(raw), nil
 }
+
+// agentInputWait bounds how long send_to_agent has Paneflow hold a
+// submitted text for an agent that has not read its input yet
+// (surface.send_text's input_wait_ms), as `paneflow send --submit` does;
+// the result's input_ready says whether it had.
+const agentInputWait = 30 * time.Second
 
 func (b *Bridge) readFromAgent(ctx context.Context, req *sdk.CallToolRequest) (string, error) {
 	a, t, err := decodeTargeted(req.Params.Arguments)

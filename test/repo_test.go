@@ -379,6 +379,11 @@ var importRules = []struct {
 		why:    "TOML string quoting is a helper leaf that shim and mcpinstall share: standard library only",
 	},
 	{
+		pkg:    "internal/gittest",
+		banned: []string{anyOtherModulePackage, "internal/jsonscan", "internal/atomicfile", "internal/clock", "internal/userdir", "internal/tomlquote"},
+		why:    "the tests' real git repositories are a helper leaf that the worktree, core, app, e2e and MCP tests share: standard library only",
+	},
+	{
 		pkg:    "test/internal/servetest",
 		banned: []string{"fyne.io", "app", "core", "api", "cli", "ipc", "workspace", "terminal", "conductor", "hook", "shim", "mcp", "config"},
 		why:    "the harness that starts `paneflow serve` for the end-to-end packages runs the built binaries as a user does: it links none of the app",

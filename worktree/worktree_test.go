@@ -9,38 +9,18 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/paneflow-go/paneflow/internal/gittest"
 )
 
 // newRepo makes a git repository with one commit in a directory whose
 // path has a space, and returns its canonical root.
 func newRepo(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Fatalf("git is needed by these tests: %v", err)
-	}
-	root := filepath.Join(t.TempDir(), "my repo")
-	if err := os.MkdirAll(filepath.Join(root, "sub", "dir"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	run(t, root, "init", "-q", "-b", "main")
-	writeFile(t, filepath.Join(root, "README"), "hi\n")
-	writeFile(t, filepath.Join(root, "sub", "dir", "f"), "x\n")
-	writeFile(t, filepath.Join(root, ".gitignore"), ".env\n.env.local\n")
-	writeFile(t, filepath.Join(root, ".env.example"), "TRACKED=1\n")
-	run(t, root, "add", ".")
-	run(t, root, "commit", "-q", "-m", "first")
+	root := gittest.Repo(t, filepath.Join(t.TempDir(), "my repo"), map[string]string{
+		"README": "hi\n", "sub/dir/f": "x\n", ".gitignore": ".env\n.env.local\n", ".env.example": "TRACKED=1\n",
+	})
 	return canonical(root)
-}
-
-func run(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
 }
 
 func writeFile(t *testing.T, p, s string) {
@@ -104,7 +84,7 @@ func TestCreateNewBranchFromSubdirectory(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(p.Path, "README")); err != nil {
 		t.Fatalf("worktree not checked out: %v", err)
 	}
-	if got := strings.TrimSpace(run(t, p.Path, "branch", "--show-current")); got != "feat/x" {
+	if got := strings.TrimSpace(gittest.Git(t, p.Path, "branch", "--show-current")); got != "feat/x" {
 		t.Fatalf("worktree branch = %q", got)
 	}
 	// Planned again (from inside the new worktree): reuse.
@@ -120,7 +100,7 @@ func TestCreateNewBranchFromSubdirectory(t *testing.T) {
 func TestCreateExistingBranch(t *testing.T) {
 	ctx := context.Background()
 	root := newRepo(t)
-	run(t, root, "branch", "old")
+	gittest.Git(t, root, "branch", "old")
 	p, err := PlanFor(ctx, root, "old")
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +111,7 @@ func TestCreateExistingBranch(t *testing.T) {
 	if err := Create(ctx, p); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.TrimSpace(run(t, p.Path, "branch", "--show-current")); got != "old" {
+	if got := strings.TrimSpace(gittest.Git(t, p.Path, "branch", "--show-current")); got != "old" {
 		t.Fatalf("worktree branch = %q", got)
 	}
 }
@@ -142,10 +122,10 @@ func TestPlanConflicts(t *testing.T) {
 	parent := filepath.Dir(root)
 	// Branch "elsewhere" checked out at another path.
 	other := filepath.Join(parent, "other place")
-	run(t, root, "worktree", "add", "-q", "-b", "elsewhere", other)
+	gittest.Git(t, root, "worktree", "add", "-q", "-b", "elsewhere", other)
 	// Our path for "taken" holds branch "x".
 	taken := filepath.Join(parent, "my repo.worktrees", "taken")
-	run(t, root, "worktree", "add", "-q", "-b", "x", taken)
+	gittest.Git(t, root, "worktree", "add", "-q", "-b", "x", taken)
 	// Our path for "plain" is an ordinary directory.
 	if err := os.MkdirAll(filepath.Join(parent, "my repo.worktrees", "plain"), 0o755); err != nil {
 		t.Fatal(err)
@@ -172,7 +152,7 @@ func TestCreateQuotesGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run(t, root, "branch", "y") // appears between plan and create
+	gittest.Git(t, root, "branch", "y") // appears between plan and create
 	err = Create(ctx, p)
 	var ge *GitError
 	if !errors.As(err, &ge) || !strings.Contains(err.Error(), "fatal: a branch named 'y' already exists") {
@@ -244,7 +224,7 @@ func TestTeardown(t *testing.T) {
 	if out, err := Teardown(ctx, root, gone.Path); out != Pruned || err != nil {
 		t.Fatalf("gone: %v %v", out, err)
 	}
-	if strings.Contains(run(t, root, "worktree", "list"), gone.Path) {
+	if strings.Contains(gittest.Git(t, root, "worktree", "list"), gone.Path) {
 		t.Fatal("git still lists the vanished worktree")
 	}
 	// A stale entry for the branch does not block planning it again.
@@ -257,7 +237,7 @@ func TestTeardown(t *testing.T) {
 func TestRollback(t *testing.T) {
 	ctx := context.Background()
 	root := newRepo(t)
-	run(t, root, "branch", "kept")
+	gittest.Git(t, root, "branch", "kept")
 	fresh, _ := PlanFor(ctx, root, "fresh")
 	old, _ := PlanFor(ctx, root, "kept")
 	for _, p := range []Plan{fresh, old} {
@@ -328,7 +308,7 @@ func TestRegistryPrune(t *testing.T) {
 	}
 	// A worktree we did not create is never considered.
 	foreign := filepath.Join(filepath.Dir(root), "foreign")
-	run(t, root, "worktree", "add", "-q", "-b", "foreign", foreign)
+	gittest.Git(t, root, "worktree", "add", "-q", "-b", "foreign", foreign)
 	writeFile(t, filepath.Join(plans[1].Path, "wip"), "x")
 	os.RemoveAll(plans[2].Path)
 	res, err := reg.Prune(ctx, func(p string) bool { return p == plans[4].Path })

@@ -6,25 +6,14 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// gitIn runs git in dir and fails the test on an error.
-func gitIn(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
-}
+	"github.com/paneflow-go/paneflow/internal/gittest"
+)
 
 // upRepo makes, under dir, a git repository whose path has a space, with
 // an ignored .env, a subdirectory and one commit; and a bin directory with
@@ -37,19 +26,10 @@ func upRepo(t *testing.T, dir string) (repo, binDir string) {
 			t.Fatal(err)
 		}
 	}
-	files := map[string]string{
-		filepath.Join(repo, ".gitignore"): ".env\n",
-		filepath.Join(repo, ".env"):       "SECRET=from-the-repo\n",
-		filepath.Join(repo, "sub", "f"):   "x\n",
+	gittest.Repo(t, repo, map[string]string{".gitignore": ".env\n", "sub/f": "x\n"})
+	if err := os.WriteFile(filepath.Join(repo, ".env"), []byte("SECRET=from-the-repo\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	for p, s := range files {
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	gitIn(t, repo, "init", "-q", "-b", "main")
-	gitIn(t, repo, "add", ".gitignore", "sub")
-	gitIn(t, repo, "commit", "-q", "-m", "one")
 	binDir = filepath.Join(dir, "bin")
 	agent := "#!/bin/sh\necho \"fake gemini in $(pwd) port=$PORT\"\nwhile read -r line; do echo \"SUBMITTED: $line\"; done\n"
 	writeExecutable(t, filepath.Join(binDir, "gemini"), []byte(agent))
@@ -197,7 +177,7 @@ name = "shell"
 	if _, err := os.Stat(filepath.Join(wtDir, "feat-x")); err == nil {
 		t.Error("the failed up's worktree is still there")
 	}
-	if strings.Contains(gitIn(t, repo, "branch", "--list", "feat/x"), "feat/x") {
+	if strings.Contains(gittest.Git(t, repo, "branch", "--list", "feat/x"), "feat/x") {
 		t.Error("the failed up's new branch is still there")
 	}
 
@@ -216,7 +196,7 @@ name = "shell"
 			t.Errorf("%s was removed", kept)
 		}
 	}
-	if !strings.Contains(gitIn(t, repo, "branch", "--list", "feat/a"), "feat/a") {
+	if !strings.Contains(gittest.Git(t, repo, "branch", "--list", "feat/a"), "feat/a") {
 		t.Error("teardown deleted the branch")
 	}
 	s.eventually("the dirty worktree to be reported", func() (bool, string) {

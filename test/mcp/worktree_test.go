@@ -5,24 +5,13 @@ package mcpe2e
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-)
 
-// git runs git in dir for the test, with an identity for commits.
-func gitIn(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
-}
+	"github.com/paneflow-go/paneflow/internal/gittest"
+)
 
 // TestSpawnWorktree: spawn_agent with worktree runs the pane in a git
 // worktree of the caller's repository (the bridge's working directory, a
@@ -32,12 +21,7 @@ func gitIn(t *testing.T, dir string, args ...string) string {
 // are and leave no pane behind.
 func TestSpawnWorktree(t *testing.T) {
 	s := startServer(t)
-	repo := filepath.Join(s.dir, "repo")
-	os.MkdirAll(filepath.Join(repo, "sub"), 0o755)
-	gitIn(t, repo, "init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(repo, "sub", "f"), []byte("x"), 0o644)
-	gitIn(t, repo, "add", ".")
-	gitIn(t, repo, "commit", "-q", "-m", "one")
+	repo := gittest.Repo(t, filepath.Join(s.dir, "repo"), map[string]string{"sub/f": "x"})
 	root, err := filepath.EvalSymlinks(repo)
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +49,7 @@ func TestSpawnWorktree(t *testing.T) {
 	if text := c.mustCall(t, "read_pane", map[string]any{"target": "wt-a"}); !strings.Contains(text, wantPath) {
 		t.Errorf("the pane does not run in the worktree:\n%s", text)
 	}
-	if l := gitIn(t, repo, "worktree", "list", "--porcelain"); !strings.Contains(l, "worktree "+wantPath+"\n") || !strings.Contains(l, "branch refs/heads/feat/x") {
+	if l := gittest.Git(t, repo, "worktree", "list", "--porcelain"); !strings.Contains(l, "worktree "+wantPath+"\n") || !strings.Contains(l, "branch refs/heads/feat/x") {
 		t.Errorf("git worktree list:\n%s", l)
 	}
 
@@ -113,7 +97,7 @@ func TestSpawnWorktree(t *testing.T) {
 		_, err := os.Stat(wantPath)
 		return os.IsNotExist(err)
 	})
-	if l := gitIn(t, repo, "branch", "--list", "feat/x"); !strings.Contains(l, "feat/x") {
+	if l := gittest.Git(t, repo, "branch", "--list", "feat/x"); !strings.Contains(l, "feat/x") {
 		t.Error("the teardown deleted the branch")
 	}
 }
