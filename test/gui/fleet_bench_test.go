@@ -167,27 +167,7 @@ func BenchmarkFleetFlood(b *testing.B) {
 		idleAlone := a.fleetIdleCPU("idle-alone")
 		alone := a.fleetFlood(id, file, 1, "alone")
 
-		var agents []uint64
-		for w := range 2 {
-			var panes []map[string]any
-			for range overviewAgents / 2 {
-				panes = append(panes, map[string]any{"command": "exec sleep 100000"})
-			}
-			var res struct {
-				SurfaceIDs []uint64 `json:"surface_ids"`
-			}
-			a.rpc(&res, "workspace.up", map[string]any{"name": fmt.Sprintf("fleet-%d", w), "layout": "tiled", "panes": panes})
-			agents = append(agents, res.SurfaceIDs...)
-		}
-		a.rpc(nil, "workspace.select", map[string]any{"index": 0})
-		for i, sid := range agents {
-			a.rpc(nil, "ai.session_start", map[string]any{"surface_id": sid, "tool": "claude"})
-			if i%5 == 0 {
-				a.rpc(nil, "ai.notification", map[string]any{"surface_id": sid, "tool": "claude", "message": "Allow Bash to run the tests?"})
-			} else {
-				a.rpc(nil, "ai.prompt_submit", map[string]any{"surface_id": sid, "tool": "claude"})
-			}
-		}
+		agents := a.startFleet()
 		idleFleet := a.fleetIdleCPU("idle-fleet")
 		fleet := a.fleetFlood(id, file, 2, "fleet")
 
@@ -235,4 +215,33 @@ func BenchmarkFleetFlood(b *testing.B) {
 		b.ReportMetric(float64(idleFleet.Microseconds())/1000, "idle-cpu-ms-fleet")
 		a.stop()
 	}
+}
+
+// startFleet opens overviewAgents panes running sleep in two workspaces
+// besides the shown one (64 panes at most in one), selects the first
+// workspace again and makes each pane an agent that is thinking, or,
+// every fifth, waiting for an answer; it returns their surface IDs.
+func (a *app) startFleet() []uint64 {
+	var agents []uint64
+	for w := range 2 {
+		var panes []map[string]any
+		for range overviewAgents / 2 {
+			panes = append(panes, map[string]any{"command": "exec sleep 100000"})
+		}
+		var res struct {
+			SurfaceIDs []uint64 `json:"surface_ids"`
+		}
+		a.rpc(&res, "workspace.up", map[string]any{"name": fmt.Sprintf("fleet-%d", w), "layout": "tiled", "panes": panes})
+		agents = append(agents, res.SurfaceIDs...)
+	}
+	a.rpc(nil, "workspace.select", map[string]any{"index": 0})
+	for i, sid := range agents {
+		a.rpc(nil, "ai.session_start", map[string]any{"surface_id": sid, "tool": "claude"})
+		if i%5 == 0 {
+			a.rpc(nil, "ai.notification", map[string]any{"surface_id": sid, "tool": "claude", "message": "Allow Bash to run the tests?"})
+		} else {
+			a.rpc(nil, "ai.prompt_submit", map[string]any{"surface_id": sid, "tool": "claude"})
+		}
+	}
+	return agents
 }

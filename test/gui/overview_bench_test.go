@@ -195,28 +195,7 @@ func BenchmarkOverviewFlood(b *testing.B) {
 		a := startApp(b, x, "PANEFLOW_RENDER_PROBE=1")
 		id := strconv.FormatUint(a.ls().Surfaces[0].ID, 10)
 		a.waitOutput(id, promptRe)
-		// 100 agent panes in two more workspaces (64 panes at most in one).
-		var agents []uint64
-		for w := range 2 {
-			var panes []map[string]any
-			for range overviewAgents / 2 {
-				panes = append(panes, map[string]any{"command": "exec sleep 100000"})
-			}
-			var res struct {
-				SurfaceIDs []uint64 `json:"surface_ids"`
-			}
-			a.rpc(&res, "workspace.up", map[string]any{"name": fmt.Sprintf("fleet-%d", w), "layout": "tiled", "panes": panes})
-			agents = append(agents, res.SurfaceIDs...)
-		}
-		a.rpc(nil, "workspace.select", map[string]any{"index": 0})
-		for i, sid := range agents {
-			a.rpc(nil, "ai.session_start", map[string]any{"surface_id": sid, "tool": "claude"})
-			if i%5 == 0 {
-				a.rpc(nil, "ai.notification", map[string]any{"surface_id": sid, "tool": "claude", "message": "Allow Bash to run the tests?"})
-			} else {
-				a.rpc(nil, "ai.prompt_submit", map[string]any{"surface_id": sid, "tool": "claude"})
-			}
-		}
+		agents := a.startFleet()
 		// The window's own size (resizeTo's fixed waits fail on a loaded
 		// machine, and the ratio below does not need a given size).
 		cols, rows := a.paneSize(id, 1)
