@@ -82,8 +82,13 @@ const (
 	minPasteDelay     = 10 * time.Millisecond
 	maxPasteDelay     = 5 * time.Second
 	// pasteEchoGrace is how long past the paste delay the deferred Enter
-	// waits for the program to echo the paste before sending anyway.
+	// waits for the program to echo the paste and rest before sending
+	// anyway.
 	pasteEchoGrace = 500 * time.Millisecond
+	// pasteSettle is how long the program's output must rest after the
+	// echo of a paste before the deferred Enter (longer than Gemini CLI's
+	// 40 ms paste guard).
+	pasteSettle = 60 * time.Millisecond
 )
 
 // server holds what the handlers share.

@@ -208,10 +208,15 @@ func (s *server) sendText(_ context.Context, params json.RawMessage) (any, error
 	return res, nil
 }
 
-// deferredEnter presses Enter after a paste: once delay has passed and
-// the program echoed something since the paste (its output generation
-// moved past gen), or pasteEchoGrace later at the latest. Nothing is sent
-// if the pane closes or the manager stops first.
+// deferredEnter presses Enter after a paste: once delay has passed, the
+// program echoed something since the paste (its output generation moved
+// past gen), and its output then rested for pasteSettle; pasteEchoGrace
+// after the delay at the latest. The rest matters: Gemini CLI takes an
+// Enter that reaches it within 40 ms of a paste for a newline (its guard
+// against pasted text submitting itself), measured when its event loop
+// handles the two, so an Enter sent as soon as the echo showed left the
+// prompt in its input box. Nothing is sent if the pane closes or the
+// manager stops first.
 func deferredEnter(sf *workspace.Surface, gen uint64, delay time.Duration, stop <-chan struct{}) {
 	t := time.NewTimer(delay)
 	defer t.Stop()
@@ -222,15 +227,30 @@ func deferredEnter(sf *workspace.Surface, gen uint64, delay time.Duration, stop 
 	case <-stop:
 		return
 	}
-	if g, ch := sf.Terminal().Emulator().Watch(); g == gen {
-		t.Reset(pasteEchoGrace)
+	emu := sf.Terminal().Emulator()
+	deadline := time.Now().Add(pasteEchoGrace)
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			break
+		}
+		g, ch := emu.Watch()
+		echoed := g != gen
+		if echoed {
+			left = min(left, pasteSettle)
+		}
+		t.Reset(left)
 		select {
 		case <-ch:
+			continue // the echo, or more output: wait for it to rest
 		case <-t.C:
 		case <-sf.Closed():
 			return
 		case <-stop:
 			return
+		}
+		if echoed {
+			break // echoed, then quiet for pasteSettle
 		}
 	}
 	_ = sf.Terminal().SendInput([]byte{'\r'}) // the pane may have exited meanwhile

@@ -326,3 +326,30 @@ func TestGeminiInteractive(t *testing.T) {
 		t.Errorf("the launch left %s/.gemini behind", e.project)
 	}
 }
+
+// TestGeminiSendSubmit: `paneflow send --submit` (a bracketed paste, then
+// the server's deferred Enter) submits a prompt to the Gemini CLI TUI.
+// Gemini takes an Enter within 40 ms of a paste for a newline; an Enter
+// sent as soon as the echo showed left the prompt in its input box.
+func TestGeminiSendSubmit(t *testing.T) {
+	t.Parallel()
+	model := fakemodel.Start(t, fakemodel.Turn{Text: "Gemini got the pasted prompt."})
+	e := newEnv(t, model, options{profile: geminiProfile(model), setup: geminiSetup(true)})
+	e.typeLine("gemini -m gemini-2.5-flash")
+	e.waitScreen("the end of Gemini's start-up", "Authenticated with")
+	e.geminiReady("")
+	// send --submit checks that a turn started within 3 s, which a loaded
+	// machine may miss; the wait below is the check that counts.
+	if _, err := e.cli("send", "1", "say something please", "--submit"); err != nil && !strings.Contains(err.Error(), "no turn start was confirmed") {
+		t.Fatal(err)
+	}
+	e.waitStatus("finished", func(s status) bool {
+		return s.State == "finished" && str(s.LastResult) == "Gemini got the pasted prompt."
+	})
+	e.inOrder(e.waitEvent("ai.stop", func(ev event) bool { return ev.Type == "ai.stop" }),
+		step("ai.prompt_submit", func(ev event) bool { return ev.Type == "ai.prompt_submit" }),
+		step("ai.stop with last_result", func(ev event) bool {
+			return ev.Type == "ai.stop" && str(ev.LastResult) == "Gemini got the pasted prompt."
+		}),
+	)
+}
