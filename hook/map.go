@@ -161,6 +161,21 @@ func argvPayload(event string, argv []string) (string, bool) {
 	return "", false
 }
 
+// invocation returns the event and the payload one hook invocation
+// stands for: the payload from the command line when argvPayload finds
+// one there (the event is then "codex-notify" for a bare Codex notify
+// program, which gets no event argument), else stdin.
+func invocation(event string, argv []string, stdin []byte) (string, []byte) {
+	s, ok := argvPayload(event, argv)
+	if !ok {
+		return event, stdin
+	}
+	if len(argv) == 0 {
+		event = "codex-notify"
+	}
+	return event, []byte(s)
+}
+
 // Map turns one hook invocation into the ai.* notification to send: event
 // is the first argument of paneflow-ai-hook, argv the arguments after it,
 // stdin the payload the agent wrote (nil when not read, see [ReadsStdin])
@@ -178,13 +193,7 @@ func argvPayload(event string, argv []string) (string, bool) {
 // valid, else inferred from the event and payload (Gemini's event names,
 // Codex's turn_id and notify keys, opencode's events), else "claude".
 func Map(event string, argv []string, stdin []byte, env func(string) string) (method string, params map[string]any, ok bool) {
-	data := stdin
-	if s, ok := argvPayload(event, argv); ok {
-		data = []byte(s)
-		if len(argv) == 0 {
-			event = "codex-notify"
-		}
-	}
+	event, data := invocation(event, argv, stdin)
 	spec, ok := events[event]
 	if !ok {
 		return "", nil, false
@@ -414,13 +423,7 @@ func isAbs(p string) bool {
 // payload holds no answer (only a transcript path, or nothing). The hook
 // binary keeps it as the pane's artifact (package internal/artifact).
 func Answer(event string, argv []string, stdin []byte) (string, bool) {
-	data := stdin
-	if s, ok := argvPayload(event, argv); ok {
-		data = []byte(s)
-		if len(argv) == 0 {
-			event = "codex-notify"
-		}
-	}
+	event, data := invocation(event, argv, stdin)
 	spec, ok := events[event]
 	if !ok || (spec.kind != kindStop && spec.kind != kindCodexNotify) {
 		return "", false

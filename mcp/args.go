@@ -244,7 +244,8 @@ func decodeTargeted(raw json.RawMessage) (args, Target, error) {
 }
 
 // decodeTargetOnly decodes the arguments of a tool that takes only a
-// target (agent_status).
+// target (agent_status, get_artifact, kill_agent); [Bridge.targetOnly]
+// also resolves it.
 func decodeTargetOnly(raw json.RawMessage) (Target, error) {
 	_, t, err := decodeTargeted(raw)
 	return t, err

@@ -90,7 +90,7 @@ func (b *Bridge) getArtifact(ctx context.Context, req *sdk.CallToolRequest) (str
 	if err != nil {
 		return "", err
 	}
-	id, err := b.resolve(ctx, t)
+	id, err := b.resolve(ctx, t) // t also names the artifact's source
 	if err != nil {
 		return "", err
 	}

@@ -200,6 +200,16 @@ func (b *Bridge) list(ctx context.Context) ([]Pane, error) {
 	return res.Surfaces, nil
 }
 
+// targetOnly decodes the arguments of a tool that takes only a target
+// and resolves it to a surface ID.
+func (b *Bridge) targetOnly(ctx context.Context, raw json.RawMessage) (uint64, error) {
+	t, err := decodeTargetOnly(raw)
+	if err != nil {
+		return 0, err
+	}
+	return b.resolve(ctx, t)
+}
+
 // resolve turns a target into a surface_id: ids as given (the server
 // reports unknown ones), names through [Resolve] over the cached pane
 // list (see Bridge.panes) or, when there is none or it finds no single

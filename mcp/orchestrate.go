@@ -514,11 +514,7 @@ func timedOut(id uint64, secs float64) string {
 }
 
 func (b *Bridge) killAgent(ctx context.Context, req *sdk.CallToolRequest) (string, error) {
-	t, err := decodeTargetOnly(req.Params.Arguments)
-	if err != nil {
-		return "", err
-	}
-	id, err := b.resolve(ctx, t)
+	id, err := b.targetOnly(ctx, req.Params.Arguments)
 	if err != nil {
 		return "", err
 	}

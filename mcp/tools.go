@@ -266,11 +266,7 @@ func (b *Bridge) searchPane(ctx context.Context, req *sdk.CallToolRequest) (stri
 }
 
 func (b *Bridge) agentStatus(ctx context.Context, req *sdk.CallToolRequest) (string, error) {
-	t, err := decodeTargetOnly(req.Params.Arguments)
-	if err != nil {
-		return "", err
-	}
-	id, err := b.resolve(ctx, t)
+	id, err := b.targetOnly(ctx, req.Params.Arguments)
 	if err != nil {
 		return "", err
 	}
