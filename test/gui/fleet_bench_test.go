@@ -148,17 +148,7 @@ func (a *app) fleetIdleCPU(name string) time.Duration {
 // (issue 17's target: ≤ 50 ms). It prints the phases and the ratios to
 // the control, which a loaded machine affects less than the rates.
 func BenchmarkFleetFlood(b *testing.B) {
-	need(b)
-	dir := tempDir(b)
-	file := filepath.Join(dir, "sgr.txt")
-	if err := os.WriteFile(file, sgrData(overviewFloodBytes), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	x, err := startX(benchScreenW, benchScreenH)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(x.stop)
+	x, file := startFloodBench(b)
 	for range b.N {
 		a := startApp(b, x, "PANEFLOW_RENDER_PROBE=1")
 		id := strconv.FormatUint(a.ls().Surfaces[0].ID, 10)
@@ -244,4 +234,21 @@ func (a *app) startFleet() []uint64 {
 		}
 	}
 	return agents
+}
+
+// startFloodBench is the set-up of the flood benchmarks: the SGR file
+// to cat (overviewFloodBytes) and an X server of the benchmarks' screen
+// size, stopped when b ends.
+func startFloodBench(b *testing.B) (*xserver, string) {
+	need(b)
+	file := filepath.Join(tempDir(b), "sgr.txt")
+	if err := os.WriteFile(file, sgrData(overviewFloodBytes), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	x, err := startX(benchScreenW, benchScreenH)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(x.stop)
+	return x, file
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -180,17 +179,7 @@ func (a *app) floodPhase(id, file string, n *int) floodPhase {
 // Unix seconds, for `perf report --time` of a `perf record -k
 // CLOCK_REALTIME -p <app pid>`.
 func BenchmarkOverviewFlood(b *testing.B) {
-	need(b)
-	dir := tempDir(b)
-	file := filepath.Join(dir, "sgr.txt")
-	if err := os.WriteFile(file, sgrData(overviewFloodBytes), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	x, err := startX(benchScreenW, benchScreenH)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(x.stop)
+	x, file := startFloodBench(b)
 	for range b.N {
 		a := startApp(b, x, "PANEFLOW_RENDER_PROBE=1")
 		id := strconv.FormatUint(a.ls().Surfaces[0].ID, 10)
