@@ -226,14 +226,7 @@ func TestClaudeInteractive(t *testing.T) {
 	e, st := claudeInteractive(t, pollLoop(dir, "tui"), fakemodel.Turn{Text: "TUI turn done.", Hold: hold})
 	prove(t, "claude", "permission wait", "yes")
 	// Yes is the first, selected choice.
-	e.mustCLI("send", "1", "1")
-	e.waitStatus("thinking after the approval", func(s status) bool {
-		return s.State == "thinking" && str(s.ActiveToolName) == "Bash"
-	})
-	e.approvedWhileRunning("claude")
-	release(t, dir)
-	close(hold)
-	e.waitStatus("finished", func(s status) bool { return s.State == "finished" && str(s.LastResult) == "TUI turn done." })
+	e.approveHeld("claude", "1", "Bash", dir, hold, "TUI turn done.")
 
 	e.typeLine("/exit")
 	evs := e.waitEvent("ai.session_end", func(ev event) bool { return ev.Type == "ai.session_end" })
@@ -314,4 +307,20 @@ func TestClaudeDenied(t *testing.T) {
 	if n := e.model.Turns(); n != 1 {
 		t.Errorf("the model was asked %d times, want once: the command was denied", n)
 	}
+}
+
+// approveHeld answers tool's permission prompt with key and checks the
+// pane is thinking with activeTool at once, while the approved command
+// (a pollLoop in dir) still runs; then it lets the command end and the
+// held final answer come, and waits for finished with result.
+func (e *env) approveHeld(tool, key, activeTool, dir string, hold chan struct{}, result string) {
+	e.t.Helper()
+	e.mustCLI("send", "1", key)
+	e.waitStatus("thinking after the approval", func(s status) bool {
+		return s.State == "thinking" && str(s.ActiveToolName) == activeTool
+	})
+	e.approvedWhileRunning(tool)
+	release(e.t, dir)
+	close(hold)
+	e.waitStatus("finished", func(s status) bool { return s.State == "finished" && str(s.LastResult) == result })
 }

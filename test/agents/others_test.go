@@ -169,14 +169,7 @@ func TestCodexInteractive(t *testing.T) {
 	e, st := codexInteractive(t, pollLoop(dir, "codex-tui"), fakemodel.Turn{Text: "Codex TUI done.", Hold: hold})
 	prove(t, "codex", "permission wait", "yes")
 	// "Yes, proceed", key y.
-	e.mustCLI("send", "1", "y")
-	e.waitStatus("thinking after the approval", func(s status) bool {
-		return s.State == "thinking" && str(s.ActiveToolName) == "Bash"
-	})
-	e.approvedWhileRunning("codex")
-	release(t, dir)
-	close(hold)
-	e.waitStatus("finished", func(s status) bool { return s.State == "finished" && str(s.LastResult) == "Codex TUI done." })
+	e.approveHeld("codex", "y", "Bash", dir, hold, "Codex TUI done.")
 	e.typeLine("/quit")
 	evs := e.waitEvent("ai.session_end", func(ev event) bool { return ev.Type == "ai.session_end" })
 	e.inOrder(evs,
@@ -294,14 +287,7 @@ func TestGeminiInteractive(t *testing.T) {
 		t.Errorf("status at the confirmation prompt = %s, want hooked gemini waiting with a message", st)
 	}
 	e.waitScreen("Gemini's confirmation dialog", "1. Allow once")
-	e.mustCLI("send", "1", "1")
-	e.waitStatus("thinking after the approval", func(s status) bool {
-		return s.State == "thinking" && str(s.ActiveToolName) == "run_shell_command"
-	})
-	e.approvedWhileRunning("gemini")
-	release(t, dir)
-	close(hold)
-	e.waitStatus("finished", func(s status) bool { return s.State == "finished" && str(s.LastResult) == "Gemini TUI done." })
+	e.approveHeld("gemini", "1", "run_shell_command", dir, hold, "Gemini TUI done.")
 	e.geminiReady("ai.stop") // the AfterAgent hook that sent it still runs
 	e.geminiType("/quit")
 	evs := e.waitEvent("ai.session_end", func(ev event) bool { return ev.Type == "ai.session_end" })
