@@ -93,6 +93,11 @@ type sendTextResult struct {
 	AgentTarget            bool    `json:"agent_target"`
 	AgentTool              *string `json:"agent_tool"`
 	TerminalBracketedPaste bool    `json:"terminal_bracketed_paste"`
+	// TerminalKittyKeyboard is the kitty keyboard protocol flags the
+	// program switched on (terminal.InputModes.KittyKeys; 0 = legacy
+	// keys). Agent TUIs that turn it on (Gemini CLI) trust a bracketed
+	// paste, so the Enter after it always submits.
+	TerminalKittyKeyboard uint8 `json:"terminal_kitty_keyboard"`
 	// InputReady reports whether the pane was ready for the text when it
 	// was typed (inputReady): false after a submit means the agent had
 	// not read its input within input_wait_ms and the text went out
@@ -165,14 +170,20 @@ func (s *server) sendText(_ context.Context, params json.RawMessage) (any, error
 	}
 	emu := sf.Terminal().Emulator()
 	tool := agentTool(sf)
-	bracketed := emu.Modes().BracketedPaste
+	modes := emu.Modes()
+	bracketed := modes.BracketedPaste
 	paste := p.Submit && (tool != "" || bracketed)
+	typed := p.Paste == nil && p.Submit && tool == "gemini" && typeableForGemini(p.Text)
+	if typed {
+		paste = false
+	}
 	if p.Paste != nil {
 		paste = *p.Paste
 	}
 	res := sendTextResult{
 		Sent: true, Length: len(p.Text), Submitted: p.Submit, Paste: paste,
-		AgentTarget: tool != "", TerminalBracketedPaste: bracketed, InputReady: bracketed || tool == "",
+		AgentTarget: tool != "", TerminalBracketedPaste: bracketed, TerminalKittyKeyboard: modes.KittyKeys,
+		InputReady:       bracketed || tool == "",
 		OutputGeneration: emu.Generation(),
 	}
 	if tool != "" {
@@ -183,7 +194,10 @@ func (s *server) sendText(_ context.Context, params json.RawMessage) (any, error
 	}
 	if p.Text != "" {
 		data := []byte(p.Text)
-		if paste && bracketed {
+		switch {
+		case typed:
+			data = []byte(geminiTyped(p.Text))
+		case paste && bracketed:
 			data = bracketPaste(p.Text)
 		}
 		if err := sendInput(sf, data); err != nil {
@@ -194,8 +208,11 @@ func (s *server) sendText(_ context.Context, params json.RawMessage) (any, error
 		return res, nil
 	}
 	mode := "inline_cr"
-	if paste && p.Text != "" {
+	if (paste || typed) && p.Text != "" {
 		mode = "deferred_paste_cr"
+		if typed {
+			mode = "deferred_typed_cr"
+		}
 		gen := emu.Generation()
 		delay := s.o.PasteDelay
 		if !s.m.Go(func(stop <-chan struct{}) { deferredEnter(sf, gen, delay, stop) }) {
@@ -254,6 +271,42 @@ func deferredEnter(sf *workspace.Surface, gen uint64, delay time.Duration, stop 
 		}
 	}
 	_ = sf.Terminal().SendInput([]byte{'\r'}) // the pane may have exited meanwhile
+}
+
+// typeableForGemini reports whether a submitted text goes to the Gemini
+// CLI typed rather than pasted: it has no control characters but line
+// breaks, and does not start with the two characters Gemini's prompt
+// takes as commands when typed into an empty box ("!" switches to shell
+// mode, "?" shows the shortcuts). Why typed: Gemini 0.61 takes an Enter
+// for a newline while a React state set by the paste (recentUnsafePaste,
+// cleared by a 40 ms timer) is still seen by its key handler, which is
+// re-subscribed only after a render; on a loaded machine node can read
+// the Enter before that render however long after the echo it comes
+// (seen in CI: Enter 62 ms after the echo, 150 ms after the paste).
+// Typed text has only a guard on the times node read the keys (an Enter
+// within 30 ms of a character, and none at all once it turned the kitty
+// keyboard protocol on), which the deferred Enter's wait for the echo
+// always satisfies.
+func typeableForGemini(text string) bool {
+	if text == "" || text[0] == '!' || text[0] == '?' {
+		return false
+	}
+	for _, r := range text {
+		if r == '\n' || r == '\r' {
+			continue
+		}
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == utf8.RuneError {
+			return false
+		}
+	}
+	return true
+}
+
+// geminiTyped is text as typed into Gemini's prompt: each line break
+// ("\r\n", "\r" or "\n") becomes LF, which Gemini reads as Ctrl+J, its
+// key for a new line in the prompt.
+func geminiTyped(text string) string {
+	return strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(text)
 }
 
 // bracketPaste wraps text in ESC[200~ … ESC[201~ after removing every ESC

@@ -4,6 +4,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -26,6 +27,13 @@ import (
 // "got: <line>".
 func fakeAgent(t *testing.T, e *env) (*workspace.Surface, string) {
 	t.Helper()
+	return fakeAgentRunning(t, e, "claude", "while read -r l; do echo \"got: $l\"; done")
+}
+
+// fakeAgentRunning is fakeAgent with the program's name and what it runs
+// once bracketed paste is on.
+func fakeAgentRunning(t *testing.T, e *env, name, then string) (*workspace.Surface, string) {
+	t.Helper()
 	dir := t.TempDir()
 	sh, err := exec.LookPath("sh")
 	if err != nil {
@@ -35,7 +43,7 @@ func fakeAgent(t *testing.T, e *env) (*workspace.Surface, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	agent := filepath.Join(dir, "claude")
+	agent := filepath.Join(dir, name)
 	if err := os.WriteFile(agent, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -44,14 +52,14 @@ func fakeAgent(t *testing.T, e *env) (*workspace.Surface, string) {
 		t.Fatal(err)
 	}
 	script := filepath.Join(dir, "agent.sh")
-	body := fmt.Sprintf("echo agent-up\nread x < '%s'\nprintf '\\033[?2004h'\nwhile read -r l; do echo \"got: $l\"; done\n", fifo)
+	body := fmt.Sprintf("echo agent-up\nread x < '%s'\nprintf '\\033[?2004h'\n%s\n", fifo, then)
 	if err := os.WriteFile(script, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	sf := e.split(fmt.Sprintf(`'%s' '%s'`, agent, script))
 	waitText(t, sf, "agent-up") // the program runs as claude from here on
-	if tool := agentTool(sf); tool != "claude" {
-		t.Fatalf("the fake agent's pane runs %q, want claude", tool)
+	if tool := agentTool(sf); tool != name {
+		t.Fatalf("the fake agent's pane runs %q, want %s", tool, name)
 	}
 	return sf, fifo
 }
@@ -216,5 +224,62 @@ func TestWaitSendCountsFromTheText(t *testing.T) {
 	}
 	if !res.Matched {
 		t.Fatalf("surface.wait = %+v, want the agent's answer matched", res)
+	}
+}
+
+// TestSubmitTypedToGemini: a submitted text for the Gemini CLI is typed,
+// not pasted (its paste guard can turn the Enter into a newline, see
+// typeableForGemini), its line breaks as LF, then the deferred Enter; a
+// text starting with "!" is still pasted. The fake gemini dumps the raw
+// bytes it reads.
+func TestSubmitTypedToGemini(t *testing.T) {
+	for _, tt := range []struct {
+		name, text, mode string
+		paste            bool
+		want             string // the bytes read, in hex
+	}{
+		{"typed", "line one\r\nline two", "deferred_typed_cr", false, "6c696e65206f6e650a6c696e652074776f0d"},
+		{"bang is pasted", "!ls", "deferred_paste_cr", true, "1b5b3230307e216c731b5b3230317e0d"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
+			e.scripting.Store(true)
+			n := len(tt.want) / 2
+			sf, fifo := fakeAgentRunning(t, e, "gemini", fmt.Sprintf("stty raw -echo; head -c %d | od -An -tx1 | tr -d ' \\n'; echo ' 'end; sleep 30", n))
+			w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.WriteString("go\n")
+			w.Close()
+			var res sendTextResult
+			params, _ := json.Marshal(map[string]any{"surface_id": sf.ID(), "text": tt.text, "submit": true})
+			e.ok("surface.send_text", string(params), &res)
+			if res.Paste != tt.paste || res.SubmitMode == nil || *res.SubmitMode != tt.mode {
+				t.Errorf("send_text = %+v, want paste=%t, submit_mode %s", res, tt.paste, tt.mode)
+			}
+			waitText(t, sf, tt.want+" end")
+		})
+	}
+}
+
+// TestTypeableForGemini: which texts go to Gemini typed.
+func TestTypeableForGemini(t *testing.T) {
+	for text, want := range map[string]bool{
+		"fix the bug":         true,
+		"two\nlines\r\nthree": true,
+		"é ✓ 日本":              true,
+		"":                    false,
+		"!ls":                 false,
+		"?":                   false,
+		"tab\there":           false,
+		"esc\x1b[31m":         false,
+		"c1\u0085":            false,
+		"del\x7f":             false,
+		"bad\xff":             false,
+	} {
+		if got := typeableForGemini(text); got != want {
+			t.Errorf("typeableForGemini(%q) = %t, want %t", text, got, want)
+		}
 	}
 }

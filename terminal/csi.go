@@ -59,6 +59,8 @@ func (e *Emulator) handleCSI(cmd ansi.Cmd, ps ansi.Params) {
 		e.setCursorStyle(param(ps, 0, 0))
 	case prefix == 0 && inter == '!' && final == 'p': // DECSTR soft reset
 		e.softReset()
+	case inter == 0 && final == 'u' && prefix != 0: // kitty keyboard protocol
+		e.kittyKeys(prefix, ps)
 	}
 }
 
@@ -363,6 +365,7 @@ func (e *Emulator) fullReset() {
 		r.clear()
 	}
 	e.main.saved = savedCursor{}
+	e.main.keys = keyFlagStack{}
 	e.hist.reset()
 	e.title, e.iconTitle, e.titleStack = "", "", nil
 	e.resetState()
@@ -525,10 +528,12 @@ func (e *Emulator) switchScreen(toAlt, clearAlt bool) {
 				r.clear()
 			}
 		}
+		e.alt.keys = keyFlagStack{} // a program entering it starts from legacy keys
 		e.cur = e.alt
 	} else {
 		e.cur = e.main
 	}
+	e.in.KittyKeys = e.cur.keys.top()
 	e.wrapNext = false
 	e.x, e.y = min(e.x, e.cols-1), min(e.y, e.rows-1)
 }

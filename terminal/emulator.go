@@ -152,6 +152,7 @@ const (
 type screen struct {
 	rows  []*row
 	saved savedCursor
+	keys  keyFlagStack // kitty keyboard flags: each screen has its own stack
 }
 
 type savedCursor struct {

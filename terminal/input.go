@@ -93,6 +93,12 @@ var keypadKeys = map[Key]struct{ numeric, app byte }{
 //   - Alt prefixes ESC to whatever the key sends otherwise (Alt+x is
 //     ESC x, Alt+Backspace ESC DEL, Alt+Enter ESC CR), except for the
 //     CSI/SS3 keys above, where it is part of mod, and Shift+Tab.
+//   - When the program switched on the kitty keyboard protocol's
+//     [KittyDisambiguate] (m.KittyKeys), Escape, Enter/Tab/Backspace
+//     with a modifier (Shift+Tab excepted) and characters or Space with
+//     Ctrl or Alt send "CSI code ; mod u" instead, code being 27, 13, 9,
+//     127 or the lower-case character (Escape alone is CSI 27 u); see
+//     kittykeys.go.
 //   - Numeric-keypad keys send their character, or with m.AppKeypad
 //     "SS3 X" (ESC O p … y for 0–9, M for Enter), "SS3 mod X" when
 //     modified. Modifiers are otherwise dropped for keypad keys.
@@ -150,6 +156,11 @@ func EncodeKey(ev KeyEvent, m InputModes) (b []byte, ok bool) {
 			return append(b, kp.app), true
 		default:
 			return []byte{byteESC, 'O', kp.app}, true
+		}
+	}
+	if m.KittyKeys&KittyDisambiguate != 0 {
+		if b, ok := encodeKittyKey(ev, param); ok {
+			return b, true
 		}
 	}
 	if n, isTilde := csiTildeCodes[ev.Key]; isTilde {

@@ -34,4 +34,13 @@ type InputModes struct {
 	Mouse          MouseMode     // which mouse events are reported
 	MouseEnc       MouseEncoding // how they are encoded
 	AltScroll      bool          // ?1007: wheel sends arrow keys on the alternate screen
+	KittyKeys      uint8         // kitty keyboard protocol flags in effect (CSI > u, CSI = u); only [KittyDisambiguate] is ever set
 }
+
+// KittyDisambiguate is the kitty keyboard protocol's first progressive
+// enhancement, "disambiguate escape codes": Escape and keys with Ctrl or
+// Alt are sent as "CSI code ; mods u", so a lone Escape, Ctrl+I and Tab,
+// Ctrl+M and Enter, Shift+Enter and Enter are told apart. It is the only
+// flag Paneflow honours; programs that ask for more get this one, and
+// the query (CSI ? u) tells them so.
+const KittyDisambiguate uint8 = 1

@@ -238,6 +238,19 @@ func (c *shellCase) check() {
 	c.waitCwd(odd)
 }
 
+// checkKeysReset: kitty keyboard flags a command left on (a program
+// killed before it popped them) are popped before the next prompt, so the
+// shell gets legacy keys (a plain Ctrl+C) again.
+func (c *shellCase) checkKeysReset() {
+	c.t.Helper()
+	emu := c.s.Terminal().Emulator()
+	c.run(`printf '\033[>1u'; echo KIT''TY`, "KITTY")
+	c.run(`echo AF''TER`, "AFTER")
+	if got := emu.Modes().KittyKeys; got != 0 {
+		c.t.Errorf("kitty keyboard flags at the next prompt = %d, want 0", got)
+	}
+}
+
 func TestBashIntegrationProfileResetsPath(t *testing.T) {
 	c := startShellPane(t, "bash", map[string]string{
 		".profile": "PATH=/usr/bin:/bin\nexport PATH\n",
@@ -256,6 +269,7 @@ func TestBashIntegrationKeepsUserRc(t *testing.T) {
 		t.Errorf("ForegroundArgv = %q, %v; want the configured %q", argv, ok, c.shellPath+" -l")
 	}
 	c.run("pfalias", "ALIAS42")
+	c.checkKeysReset()
 	c.run("echo C${pfcount:+ok}$?", "Cok0")
 	// A command dropping the shim directory is undone at the next prompt.
 	c.run(`PATH=/usr/bin:/bin`, "")
@@ -273,6 +287,7 @@ func TestZshIntegration(t *testing.T) {
 	c.check()
 	c.run("pfalias", "ALIAS42")
 	c.run(`echo "Z=${ZDOTDIR-unset}${PANEFLOW_USER_ZDOTDIR-none}"`, "Z=unsetnone")
+	c.checkKeysReset()
 }
 
 func TestFishIntegration(t *testing.T) {

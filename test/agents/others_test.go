@@ -315,8 +315,11 @@ func TestGeminiInteractive(t *testing.T) {
 
 // TestGeminiSendSubmit: `paneflow send --submit` (a bracketed paste, then
 // the server's deferred Enter) submits a prompt to the Gemini CLI TUI.
-// Gemini takes an Enter within 40 ms of a paste for a newline; an Enter
-// sent as soon as the echo showed left the prompt in its input box.
+// Gemini takes an Enter within 40 ms of a paste for a newline unless the
+// terminal speaks the kitty keyboard protocol: on a loaded machine that
+// guard turned the Enter into a newline even 60 ms after the echo (node
+// ran the guard's timer and read the Enter in one turn of its loop), so
+// the test also checks that Gemini switched the protocol on.
 func TestGeminiSendSubmit(t *testing.T) {
 	t.Parallel()
 	model := fakemodel.Start(t, fakemodel.Turn{Text: "Gemini got the pasted prompt."})
@@ -326,8 +329,17 @@ func TestGeminiSendSubmit(t *testing.T) {
 	e.geminiReady("")
 	// send --submit checks that a turn started within 3 s, which a loaded
 	// machine may miss; the wait below is the check that counts.
-	if _, err := e.cli("send", "1", "say something please", "--submit"); err != nil && !strings.Contains(err.Error(), "no turn start was confirmed") {
+	out, err := e.cli("send", "1", "say something please", "--submit")
+	if err != nil && !strings.Contains(err.Error(), "no turn start was confirmed") {
 		t.Fatal(err)
+	}
+	if out != "" { // printed when the start was confirmed
+		var res struct {
+			Kitty *int `json:"terminal_kitty_keyboard"`
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil || res.Kitty == nil || *res.Kitty != 1 {
+			t.Errorf("send --submit answered %s: want terminal_kitty_keyboard 1 (Gemini switches the kitty keyboard protocol on)", out)
+		}
 	}
 	e.waitStatus("finished", func(s status) bool {
 		return s.State == "finished" && str(s.LastResult) == "Gemini got the pasted prompt."

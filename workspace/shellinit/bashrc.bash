@@ -2,6 +2,7 @@
 # It does what bash would have done at startup (the login files when
 # PANEFLOW_BASH_LOGIN=1, else the interactive ones), then keeps
 # $PANEFLOW_BIN_DIR first in PATH and reports the directory with OSC 7
+# and pops every kitty keyboard mode a program may have left on (CSI < 16 u)
 # before each prompt.
 if [ "${PANEFLOW_BASH_LOGIN-}" = 1 ]; then
 	unset PANEFLOW_BASH_LOGIN
@@ -42,7 +43,7 @@ __paneflow_prompt() {
 		*) printf -v c '%%%02X' "'$c"; out+=$c ;;
 		esac
 	done
-	printf '\033]7;file://%s%s\007' "${HOSTNAME-}" "$out"
+	printf '\033]7;file://%s%s\007\033[<16u' "${HOSTNAME-}" "$out"
 	return $s
 }
 

@@ -4,7 +4,8 @@
 # .zshenv, so every later startup file is the user's own, and in an
 # interactive shell adds a precmd hook that keeps $PANEFLOW_BIN_DIR first
 # in PATH (after /etc/zprofile's path_helper and the user's files) and
-# reports the directory with OSC 7.
+# reports the directory with OSC 7
+# and pops every kitty keyboard mode a program may have left on (CSI < 16 u).
 if [[ -n ${PANEFLOW_USER_ZDOTDIR+x} ]]; then
 	ZDOTDIR=$PANEFLOW_USER_ZDOTDIR
 	unset PANEFLOW_USER_ZDOTDIR
@@ -32,7 +33,7 @@ if [[ -o interactive ]]; then
 				out+=$c
 			fi
 		done
-		printf '\033]7;file://%s%s\007' "${HOST-}" "$out"
+		printf '\033]7;file://%s%s\007\033[<16u' "${HOST-}" "$out"
 	}
 	autoload -Uz add-zsh-hook
 	add-zsh-hook precmd __paneflow_precmd
