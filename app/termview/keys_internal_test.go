@@ -121,6 +121,15 @@ func TestKeyEncoding(t *testing.T) {
 		{name: "ctrl shift c copies", key: fyne.KeyC, mods: ctrl | shift, want: "", linux: true},
 		{name: "shift page up scrolls", key: fyne.KeyPageUp, mods: shift, want: ""},
 		{name: "shift page up on alt screen", modes: "\x1b[?1049h", key: fyne.KeyPageUp, mods: shift, want: "\x1b[5;2~"},
+		// A program that pushed the kitty keyboard protocol's first flag
+		// (Claude Code, Codex, Gemini CLI, opencode do) gets unambiguous keys.
+		{name: "kitty escape", modes: "\x1b[>1u", key: fyne.KeyEscape, want: "\x1b[27u"},
+		{name: "kitty shift enter", modes: "\x1b[>1u", key: fyne.KeyReturn, mods: shift, want: "\x1b[13;2u"},
+		{name: "kitty enter", modes: "\x1b[>1u", key: fyne.KeyReturn, want: "\r"},
+		{name: "kitty ctrl c", modes: "\x1b[>1u", key: fyne.KeyC, mods: ctrl, want: "\x1b[99;5u", linux: true},
+		{name: "kitty alt x", modes: "\x1b[>1u", key: fyne.KeyX, mods: alt, want: "\x1b[120;3u"},
+		{name: "kitty letter", modes: "\x1b[>1u", key: fyne.KeyA, r: 'a', want: "a"},
+		{name: "kitty popped", modes: "\x1b[>1u\x1b[<u", key: fyne.KeyEscape, want: "\x1b"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
