@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net/url"
 	"os"
@@ -129,6 +130,8 @@ type shell struct {
 	palette        render.Palette
 	views          map[uint64]*termview.View
 	area           *splitArea
+	center         *fyne.Container // holds area, or the agents overview in its place
+	renderProbe    io.Writer       // PANEFLOW_RENDER_PROBE=1: where frame probes write (frameProbe); nil = none
 	side           *sidebar
 	banner         *banner
 	agents         agentBoard
@@ -220,6 +223,9 @@ func start(a fyne.App, o Options) (*shell, error) {
 		if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
 			s.idle.probe = os.Stderr
 		}
+	}
+	if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
+		s.renderProbe = os.Stderr
 	}
 	s.fgFocused.Store(true)
 	s.restoreOrCreate()
@@ -352,8 +358,13 @@ func (s *shell) buildWindowLocked() {
 		s.mutate("resize panes", func() error { return s.m.SetRatios(wsID, path, ratios) })
 	})
 	s.side = newSidebar(
-		func(i int) { s.guard(func() { s.selectWorkspaceLocked(i) }) },
-		func(id uint64) { s.mutate("focus", func() error { _, err := s.m.Focus(id); return err }) },
+		// A click on a workspace or a pane shows it: the agents overview,
+		// standing in the split area's place, closes.
+		func(i int) { s.guard(func() { s.closeOverviewLocked(); s.selectWorkspaceLocked(i) }) },
+		func(id uint64) {
+			s.guard(s.closeOverviewLocked)
+			s.mutate("focus", func() error { _, err := s.m.Focus(id); return err })
+		},
 		func() { s.guard(s.newWorkspaceLocked) },
 		func() { s.guard(s.openOverviewLocked) },
 		s.home,
@@ -371,7 +382,8 @@ func (s *shell) buildWindowLocked() {
 		s.banner.show(m)
 	}
 	s.comp = s.buildComposerLocked()
-	main := container.NewBorder(s.toolbarLocked(), s.comp.root, nil, nil, s.area)
+	s.center = container.NewStack(s.area)
+	main := container.NewBorder(s.toolbarLocked(), s.comp.root, nil, nil, s.center)
 	s.w.SetContent(container.NewBorder(s.banner.root, nil, s.side.root, nil, main))
 	s.w.Resize(fyne.NewSize(1280, 800))
 	s.w.SetCloseIntercept(func() { s.guard(s.closeRequestedLocked) })
@@ -701,11 +713,14 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 
 // hideOffscreenLocked tells each pane view whether the split area shows
 // it: the views of other workspaces' panes (and of the panes behind a
-// zoomed one) draw nothing while their programs print.
+// zoomed one, and all of them while the agents overview stands in the
+// split area's place) draw nothing while their programs print.
 func (s *shell) hideOffscreenLocked() {
 	shown := map[uint64]bool{}
-	for _, id := range s.area.shown() {
-		shown[id] = true
+	if s.ov == nil {
+		for _, id := range s.area.shown() {
+			shown[id] = true
+		}
 	}
 	for id, v := range s.views {
 		v.SetHidden(!shown[id])

@@ -216,22 +216,22 @@ func gitBranch(dir string) (branch string, worktree bool) {
 // goroutine when agent states or the model change (applyLocked) and once
 // a second while open, for the times in state; nothing runs while it is
 // closed.
+//
+// It is shown in place of the split area (shell.center), not as a popup
+// over it: the pane views it covers are hidden (hideOffscreenLocked) and
+// draw nothing while it is open. Under software OpenGL a frame costs in
+// proportion to the pixels shaded, and a popup over a pane that keeps
+// printing had the area painted twice per frame (BenchmarkOverviewFlood,
+// test/gui).
 type overview struct {
 	list     *pickList
 	header   *widget.Label
 	filter   *widget.RadioGroup
 	rows     []agentRow
 	branches map[string][2]string // cwd → branch, "w" when a worktree; read once per opening
-	pop      *popup
+	view     fyne.CanvasObject    // what stands in the split area's place
 	tick     *time.Timer
-}
-
-// close hides the overview and stops its clock.
-func (ov *overview) close() {
-	if ov.tick != nil {
-		ov.tick.Stop()
-	}
-	ov.pop.close()
+	probe    *frameProbe // PANEFLOW_RENDER_PROBE=1 only: counts the window's frames while open
 }
 
 // openOverviewLocked opens the agents overview (or closes it when open).
@@ -269,9 +269,17 @@ func (s *shell) openOverviewLocked() {
 	}
 	ov.list.dismiss = func() { s.guard(s.closeOverviewLocked) }
 	s.ov = ov
-	body := container.NewBorder(container.NewVBox(ov.header, ov.list.query, ov.filter), nil, nil, nil, ov.list.view())
+	var top fyne.CanvasObject = container.NewVBox(ov.header, ov.list.query, ov.filter)
+	if s.renderProbe != nil {
+		ov.probe = newFrameProbe("overview", s.renderProbe)
+		top = container.NewStack(top, ov.probe.view())
+	}
+	ov.view = container.NewPadded(container.NewBorder(top, nil, nil, nil, ov.list.view()))
 	s.refreshOverviewLocked(0)
-	ov.pop = s.showPopupLocked(body, fyne.NewSize(760, 560), ov.list.query)
+	s.center.Objects = []fyne.CanvasObject{ov.view}
+	s.center.Refresh()
+	s.hideOffscreenLocked()
+	s.w.Canvas().Focus(ov.list.query)
 }
 
 // closeOverviewLocked closes the agents overview and gives the keyboard
@@ -280,9 +288,27 @@ func (s *shell) closeOverviewLocked() {
 	if s.ov == nil {
 		return
 	}
-	s.ov.close()
-	s.ov = nil
+	s.hideOverviewLocked()
 	s.focusViewLocked(s.focus)
+}
+
+// hideOverviewLocked closes the agents overview: it stops its clock and
+// puts the split area back, whose views draw their panes as they are now.
+func (s *shell) hideOverviewLocked() {
+	ov := s.ov
+	if ov == nil {
+		return
+	}
+	if ov.tick != nil {
+		ov.tick.Stop()
+	}
+	if ov.probe != nil {
+		ov.probe.stop()
+	}
+	s.ov = nil
+	s.center.Objects = []fyne.CanvasObject{s.area}
+	s.center.Refresh()
+	s.hideOffscreenLocked()
 }
 
 // refreshOverviewLocked rebuilds the open overview's rows, keeping the

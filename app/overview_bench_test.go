@@ -4,10 +4,11 @@ package app
 
 import (
 	"fmt"
-	"fyne.io/fyne/v2"
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/paneflow-go/paneflow/bus"
@@ -37,7 +38,9 @@ func BenchmarkOverviewRefresh(b *testing.B) {
 	s.comp = &composer{}
 	// The size the GUI benchmark's window has, so the overview shows as
 	// many rows as there (a tiny window would show none to refill).
-	s.w.SetContent(s.side.root)
+	s.area = newSplitArea(func([]int, []float64) {})
+	s.center = container.NewStack(s.area)
+	s.w.SetContent(container.NewBorder(nil, nil, s.side.root, nil, s.center))
 	s.w.Resize(fyne.NewSize(1280, 800))
 	s.mu.Lock()
 	s.openOverviewLocked()

@@ -296,7 +296,7 @@ func (p *pickList) setRows(n, cursor int) {
 		p.cursor = min(max(cursor, 0), max(n-1, 0))
 		p.virt.Refresh()
 		if n > 0 {
-			p.virt.ScrollTo(p.cursor)
+			p.scrollTo(p.cursor)
 		}
 		return
 	}
@@ -359,6 +359,18 @@ func (p *pickList) setRowsKeyed(keys []string, cursor int) {
 	p.setCursor(min(max(cursor, 0), max(len(keys)-1, 0)))
 }
 
+// scrollTo scrolls the virtual list to row i once it has been laid out
+// in a window. Before that the list's scroller has no height, and
+// widget.List.ScrollTo then scrolls row i's bottom edge to the top: row 0
+// (the cursor when the overview opens) ended just out of view. A list
+// laid out for the first time starts at its top.
+func (p *pickList) scrollTo(i int) {
+	if p.virt.Size().Height <= 0 || fyne.CurrentApp().Driver().CanvasForObject(p.virt) == nil {
+		return
+	}
+	p.virt.ScrollTo(i)
+}
+
 // move moves the cursor by d rows, stopping at the ends.
 func (p *pickList) move(d int) {
 	if p.n == 0 {
@@ -376,7 +388,7 @@ func (p *pickList) setCursor(i int) {
 		}
 		if i >= 0 && i < p.n {
 			p.virt.RefreshItem(i)
-			p.virt.ScrollTo(i)
+			p.scrollTo(i)
 		}
 		return
 	}
@@ -524,8 +536,8 @@ func (s *shell) closePaletteLocked() {
 	s.focusViewLocked(s.focus)
 }
 
-// closeOverlaysLocked closes the palette, the agents overview and the
-// Diff view.
+// closeOverlaysLocked closes the palette, the agents overview, the Diff
+// view, the launch pad's overlays and the MCP view.
 func (s *shell) closeOverlaysLocked() {
 	if s.dv != nil {
 		s.dv.cancel()
@@ -536,10 +548,7 @@ func (s *shell) closeOverlaysLocked() {
 		s.pal.pop.close()
 		s.pal = nil
 	}
-	if s.ov != nil {
-		s.ov.close()
-		s.ov = nil
-	}
+	s.hideOverviewLocked()
 	s.closeLaunchOverlaysLocked()
 	if s.mcpv != nil {
 		s.mcpv.pop.close()

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 )
 
-// TestPopupDoesNotDim: the shell's overlays (here the agents overview)
+// TestPopupDoesNotDim: the shell's overlays (here the command palette)
 // leave the window around them as it was, with no dimming layer over it:
 // software OpenGL would shade that layer over the whole window on every
 // frame (showPopupLocked).
@@ -27,8 +27,8 @@ func TestPopupDoesNotDim(t *testing.T) {
 		return same
 	})
 	h.s.guard(func() {
-		if !h.key(fyne.KeyA, ctrlShift) || h.s.ov == nil {
-			t.Fatal("Ctrl+Shift+A did not open the overview")
+		if !h.key(fyne.KeyP, ctrlShift) || h.s.pal == nil {
+			t.Fatal("Ctrl+Shift+P did not open the palette")
 		}
 	})
 	var after image.Image
@@ -37,7 +37,7 @@ func TestPopupDoesNotDim(t *testing.T) {
 	if b != before.Bounds() || b.Dx() < 1000 || b.Dy() < 700 {
 		t.Fatalf("captures of %v and %v, want 1000x700", before.Bounds(), b)
 	}
-	// The overview is 760x560 in the middle: the bands 60 px wide along
+	// The palette is 560x460 in the middle: the bands 60 px wide along
 	// the bottom and the right edge are outside it.
 	diff := 0
 	for y := b.Min.Y; y < b.Max.Y; y++ {
@@ -53,11 +53,11 @@ func TestPopupDoesNotDim(t *testing.T) {
 		}
 	}
 	if diff != 0 {
-		t.Errorf("%d pixels outside the overview changed when it opened (dimmed)", diff)
+		t.Errorf("%d pixels outside the palette changed when it opened (dimmed)", diff)
 	}
-	// The overview itself is drawn: the middle changed.
+	// The palette itself is drawn: the middle changed.
 	if sameIn(before, after, image.Rect(300, 200, 700, 500)) {
-		t.Error("the middle of the window did not change when the overview opened")
+		t.Error("the middle of the window did not change when the palette opened")
 	}
 }
 

@@ -721,3 +721,6 @@ func (r *viewRenderer) Objects() []fyne.CanvasObject {
 }
 
 func (r *viewRenderer) Destroy() {}
+
+// Hidden reports what SetHidden last said.
+func (v *View) Hidden() bool { return v.hidden.Load() }
