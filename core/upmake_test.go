@@ -94,7 +94,7 @@ func TestWorktreeCreate(t *testing.T) {
 	// git's own message, as it is: the new branch's ref is locked.
 	os.WriteFile(filepath.Join(root, ".git", "refs", "heads", "locked.lock"), nil, 0o644)
 	err = cl.Call(ctx, "worktree.create", map[string]any{"cwd": root, "branch": "locked"}, nil)
-	if !errors.As(err, &ie) || !strings.HasPrefix(ie.Message, "git -C "+root+" worktree add -b locked") || !strings.HasSuffix(ie.Message, ": remove the file manually to continue.") {
+	if !errors.As(err, &ie) || !strings.HasPrefix(ie.Message, "git -C "+root+" worktree add -b locked") || !strings.HasSuffix(ie.Message, ": fatal: cannot lock ref 'refs/heads/locked': Unable to create '"+filepath.Join(root, ".git", "refs", "heads", "locked.lock")+"': File exists.") {
 		t.Errorf("worktree.create with a locked ref: %v", err)
 	}
 	// The error's data carries git's whole stderr, every line of it (the

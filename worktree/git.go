@@ -27,7 +27,7 @@ type GitError struct {
 }
 
 func (e *GitError) Error() string {
-	msg := lastLine(e.Stderr)
+	msg := causeLine(e.Stderr)
 	if msg == "" {
 		msg = e.Err.Error()
 	}
@@ -36,8 +36,20 @@ func (e *GitError) Error() string {
 
 func (e *GitError) Unwrap() error { return e.Err }
 
-// lastLine returns the last non-empty line of s (git prints its fatal
-// message last).
+// causeLine returns the line of git's standard error s that says what
+// went wrong: its first "fatal:" or "error:" line (advice may follow it:
+// a held ref lock is "fatal: cannot lock ref …" and then six lines ending
+// "remove the file manually to continue."), else the last non-empty line.
+func causeLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "fatal: ") || strings.HasPrefix(l, "error: ") {
+			return l
+		}
+	}
+	return lastLine(s)
+}
+
+// lastLine returns the last non-empty line of s.
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	for i := len(lines) - 1; i >= 0; i-- {

@@ -358,3 +358,19 @@ func TestRegistryRefusesCorruptFile(t *testing.T) {
 		t.Fatal("corrupt registry was rewritten")
 	}
 }
+
+// TestGitErrorCause: a git error names the line that says what went
+// wrong, not the advice git prints after it.
+func TestGitErrorCause(t *testing.T) {
+	for stderr, want := range map[string]string{
+		"Preparing worktree (new branch 'x')\nfatal: cannot lock ref 'refs/heads/x': Unable to create 'l.lock': File exists.\n\nAnother git process seems to be running in this repository, e.g.\nremove the file manually to continue.\n": "fatal: cannot lock ref 'refs/heads/x': Unable to create 'l.lock': File exists.",
+		"error: pathspec 'y' did not match\nfatal: later\n": "error: pathspec 'y' did not match",
+		"hint: something\nonly a last line\n\n":             "only a last line",
+		"":                                                  "exit status 128",
+	} {
+		e := &GitError{Args: []string{"-C", "/r", "worktree", "add"}, Stderr: stderr, Err: errors.New("exit status 128")}
+		if got := e.Error(); got != "git -C /r worktree add: "+want {
+			t.Errorf("GitError with stderr %q = %q, want the cause %q", stderr, got, want)
+		}
+	}
+}

@@ -76,7 +76,7 @@ func TestSpawnWorktree(t *testing.T) {
 		`{"command":"true","cwd":"` + repo + `","worktree":"a..b"}`:   `^branch 'a\.\.b' is not a valid branch name$`,
 		`{"command":"true","cwd":"` + s.dir + `","worktree":"x"}`:     "^cwd '" + q(s.dir) + "' is not inside a git repository",
 		`{"command":"true","cwd":"rel","worktree":"x"}`:               "^'cwd' must be an absolute path",
-		`{"command":"true","cwd":"` + repo + `","worktree":"locked"}`: "^git -C " + q(root) + ` worktree add -b locked .*: remove the file manually to continue\.$`,
+		`{"command":"true","cwd":"` + repo + `","worktree":"locked"}`: "^git -C " + q(root) + ` worktree add -b locked .*: fatal: cannot lock ref 'refs/heads/locked': .*locked\.lock': File exists\.$`,
 		`{"command":"true","worktree":7}`:                             "worktree",
 	} {
 		var m map[string]any
