@@ -148,7 +148,7 @@ func codexInteractive(t *testing.T, cmd string, more ...fakemodel.Turn) (*env, s
 	}})
 	e.typeLine("codex -a on-request -s workspace-write")
 	e.waitScreen("the Codex prompt", "fake-model")
-	e.typeLine("run the node one-liner please")
+	e.submitPrompt("run the node one-liner please")
 	st := e.waitStatus("the approval prompt", func(s status) bool { return s.State == "waiting_for_input" })
 	if !st.Hooked || st.Tool != "codex" || str(st.Message) == "" {
 		t.Errorf("status at the approval prompt = %s, want hooked codex waiting with a message", st)
@@ -170,7 +170,7 @@ func TestCodexInteractive(t *testing.T) {
 	prove(t, "codex", "permission wait", "yes")
 	// "Yes, proceed", key y.
 	e.approveHeld("codex", "y", "Bash", dir, hold, "Codex TUI done.")
-	e.typeLine("/quit")
+	e.typeCommand("/quit")
 	evs := e.waitEvent("ai.session_end", func(ev event) bool { return ev.Type == "ai.session_end" })
 	e.inOrder(evs,
 		step("ai.prompt_submit", func(ev event) bool { return ev.Type == "ai.prompt_submit" }),
@@ -200,7 +200,7 @@ func TestCodexDenied(t *testing.T) {
 	e.mustCLI("key", "1", "down")
 	e.mustCLI("key", "1", "down")
 	e.waitScreen("the mark on No", "› 3. No")
-	e.mustCLI("send", "1", "", "--submit")
+	e.enterNoTurn()
 	e.waitScreen("Codex's cancellation", "You canceled the request")
 	if st := e.status(); st.State != "waiting_for_input" {
 		t.Errorf("status after No = %s, want waiting_for_input", st)
