@@ -67,6 +67,7 @@ const (
 	kindPermission               // ai.notification built from a permission request
 	kindStop                     // ai.stop with last_result or transcript_path
 	kindCodexNotify              // ai.stop, for Codex notify's agent-turn-complete only
+	kindInterrupt                // ai.stop without a result: the user ended the turn
 	kindExit                     // ai.exit with exit_code; no payload
 	kindSessionEnd               // ai.session_end; no payload
 )
@@ -96,6 +97,10 @@ var events = map[string]eventSpec{
 	"Stop":               {kind: kindStop},
 	"Exit":               {kind: kindExit},
 	"SessionEnd":         {kind: kindSessionEnd},
+	// Codex's Interrupt (0.169.0): the user ended the turn (denied a
+	// permission prompt, or Esc while it worked); the only event Codex
+	// fires then.
+	"Interrupt": {kind: kindInterrupt},
 
 	// Gemini CLI's names (docs/hooks/reference.md).
 	"BeforeAgent": {kind: kindPrompt, tool: "gemini"},
@@ -269,6 +274,10 @@ func Map(event string, argv []string, stdin []byte, env func(string) string) (me
 		return MethodStop, params, true
 	case kindStop:
 		stopFields(p, params)
+		return MethodStop, params, true
+	case kindInterrupt:
+		// The turn ended with no answer: no last_result, and no
+		// transcript to read one from (its last answer is an older turn's).
 		return MethodStop, params, true
 	case kindExit:
 		code, err := strconv.ParseInt(strings.TrimSpace(env(EnvExitCode)), 10, 32)

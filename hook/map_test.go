@@ -85,6 +85,7 @@ var goldenCases = []struct {
 	{"codex/PermissionRequest", "PermissionRequest", false, shimEnv("codex", "5151")},
 	{"codex/Stop", "Stop", false, shimEnv("codex", "5151")},
 	{"codex/Exit.interrupted", "Exit", false, shimEnv("codex", "5151", EnvExitCode, "130")},
+	{"codex/Interrupt", "Interrupt", false, shimEnv("codex", "5151")},
 	{"codex/notify", "codex-notify", true, paneEnv},
 	{"gemini/BeforeAgent", "UserPromptSubmit", false, paneEnv},
 	{"gemini/BeforeTool", "PreToolUse", false, shimEnv("gemini", "6161")},

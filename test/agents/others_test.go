@@ -191,23 +191,38 @@ func TestCodexInteractive(t *testing.T) {
 }
 
 // TestCodexDenied: Codex's approval prompt answered with Enter on "No"
-// (after arrow keys): Codex cancels the command and waits at its prompt,
-// firing no hook of ours (only its Interrupt event), so the pane stays
-// waiting_for_input; the arrow keys alone change nothing either.
+// (after arrow keys, which alone change nothing): Codex cancels the
+// command, fires only its Interrupt hook and waits at its prompt, so the
+// turn ended: finished, without the answered question as its message
+// (before Interrupt was installed the pane stayed waiting_for_input with
+// it). The Enter started no turn, and `send --submit` says so.
 func TestCodexDenied(t *testing.T) {
 	t.Parallel()
 	e, _ := codexInteractive(t, `node -e "console.log('from-' + 'denied')"`)
 	e.mustCLI("key", "1", "down")
 	e.mustCLI("key", "1", "down")
 	e.waitScreen("the mark on No", "› 3. No")
+	if st := e.status(); st.State != "waiting_for_input" {
+		t.Errorf("status after the arrow keys = %s, want still waiting_for_input", st)
+	}
 	e.enterNoTurn()
 	e.waitScreen("Codex's cancellation", "You canceled the request")
-	if st := e.status(); st.State != "waiting_for_input" {
-		t.Errorf("status after No = %s, want waiting_for_input", st)
+	st := e.waitStatus("the turn's end (Interrupt)", func(s status) bool { return s.State == "finished" })
+	if !st.Hooked || str(st.Message) != "" || str(st.LastResult) != "" || str(st.ActiveToolName) != "" {
+		t.Errorf("status after No = %s, want hooked, finished, no message, no last_result, no tool", st)
 	}
 	evs := e.agentEvents()
-	for i := len(evs) - 1; i >= 0 && evs[i].Type != "ai.notification"; i-- {
-		t.Errorf("after the approval prompt: %s (want nothing)", evs[i])
+	i := len(evs) - 1
+	for i >= 0 && evs[i].Type != "ai.notification" {
+		i--
+	}
+	e.inOrder(evs[i+1:],
+		step("ai.stop (Interrupt)", func(ev event) bool { return ev.Type == "ai.stop" && str(ev.LastResult) == "" }),
+	)
+	for _, ev := range evs[i+1:] {
+		if isState("thinking")(ev) || ev.Type == "ai.tool_use" || ev.Type == "ai.prompt_submit" {
+			t.Errorf("after the denial: %s (want only the turn's end)", ev)
+		}
 	}
 }
 
