@@ -312,11 +312,25 @@ func stopFields(p payload, params map[string]any) {
 // opencode's permission event has a title in its properties.
 func permissionText(spec eventSpec, p payload) string {
 	if spec.tool == "opencode" {
+		// title in older versions; 1.18.33 sends the permission ("bash")
+		// and the patterns it asks for (the command).
 		var props struct {
-			Title string `json:"title"`
+			Title      string   `json:"title"`
+			Permission string   `json:"permission"`
+			Patterns   []string `json:"patterns"`
 		}
-		if p.object("properties", &props) && strings.TrimSpace(props.Title) != "" {
-			return "OpenCode needs permission: " + strings.TrimSpace(props.Title)
+		if !p.object("properties", &props) {
+			return "OpenCode needs permission"
+		}
+		if t := strings.TrimSpace(props.Title); t != "" {
+			return "OpenCode needs permission: " + t
+		}
+		what := strings.TrimSpace(props.Permission)
+		if pats := strings.TrimSpace(strings.Join(props.Patterns, ", ")); pats != "" {
+			what = strings.TrimSpace(what + " " + pats)
+		}
+		if what != "" {
+			return "OpenCode needs permission: " + what
 		}
 		return "OpenCode needs permission"
 	}

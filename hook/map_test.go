@@ -96,6 +96,7 @@ var goldenCases = []struct {
 	{"opencode/tool.execute.before", "tool.execute.before", false, paneEnv},
 	{"opencode/session.idle", "session.idle", false, paneEnv},
 	{"opencode/permission.asked", "permission.asked", false, paneEnv},
+	{"opencode/permission.asked.1.18", "permission.asked", false, paneEnv},
 }
 
 func TestMapGolden(t *testing.T) {

@@ -274,7 +274,7 @@ export const PaneflowStatus = async () => ({
     track(event);
     if (type === "session.idle") send(type, { type, last_assistant_message: lastText() });
     else if (type === "permission.asked" || type === "permission.updated")
-      send(type, { type, properties: { title: event?.properties?.title } });
+      send(type, { type, properties: { title: event?.properties?.title, permission: event?.properties?.permission, patterns: event?.properties?.patterns } });
   },
 });
 `

@@ -354,3 +354,58 @@ func TestGeminiSendSubmit(t *testing.T) {
 		}),
 	)
 }
+
+// TestOpencodePermission: the opencode TUI through the shim, with bash
+// set to ask (`opencode run` rejects such a request by itself): prompt →
+// its "Permission required" dialog → waiting_for_input with the command
+// in the message, from the plugin's permission.asked event → "Allow
+// once" (the first, selected choice) with Enter → the command runs
+// (tool.execute.after: thinking) → finished with last_result.
+func TestOpencodePermission(t *testing.T) {
+	t.Parallel()
+	model := fakemodel.Start(t,
+		fakemodel.Turn{Calls: []fakemodel.Call{{Name: "bash", Args: map[string]any{"command": "echo from-opencode-asked", "description": "echo"}}}},
+		fakemodel.Turn{Text: "opencode asked and ran it."})
+	model.SetSide("A title")
+	e := newEnv(t, model, options{
+		profile: "export OPENCODE_DISABLE_MODELS_FETCH=true OPENCODE_DISABLE_AUTOUPDATE=true npm_config_offline=true\n",
+		setup: func(e *env) {
+			e.write(".config/opencode/opencode.json", `{"provider":{"fake":{"npm":"@ai-sdk/openai-compatible","options":{"baseURL":"`+model.URL+`/v1","apiKey":"x"},"models":{"fake-model":{"tool_call":true}}}},"model":"fake/fake-model","permission":{"*":"allow","bash":"ask"}}`+"\n")
+		}})
+	prove(t, "opencode", "permission wait", "yes")
+	e.typeLine("opencode")
+	// Its input box is drawn before it reads input; the window title
+	// comes when it does.
+	e.waitFor("opencode's window title and input box", func() bool {
+		out, _ := e.cli("read", "1", "--raw")
+		return strings.Contains(e.events.String(), `"title":"OpenCode"`) && strings.Contains(out, "Ask anything")
+	})
+	e.submitPrompt("run the echo please")
+	st := e.waitStatus("the permission prompt", func(s status) bool { return s.State == "waiting_for_input" })
+	if !st.Hooked || st.Tool != "opencode" || !strings.Contains(str(st.Message), "echo from-opencode-asked") {
+		t.Errorf("status at the permission prompt = %s, want hooked opencode waiting with the command in its message", st)
+	}
+	e.waitFor("opencode's permission dialog", func() bool {
+		out, _ := e.cli("read", "1", "--raw")
+		return strings.Contains(out, "Allow once")
+	})
+	e.typeCommand("") // Enter on "Allow once"
+	e.waitStatus("finished", func(s status) bool {
+		return s.State == "finished" && str(s.LastResult) == "opencode asked and ran it."
+	})
+	evs := e.agentEvents()
+	e.inOrder(evs,
+		step("ai.prompt_submit (chat.message)", func(ev event) bool { return ev.Type == "ai.prompt_submit" }),
+		step("ai.tool_use bash (tool.execute.before)", func(ev event) bool { return ev.Type == "ai.tool_use" && str(ev.ActiveToolName) == "bash" }),
+		step("ai.notification (permission.asked)", func(ev event) bool {
+			return ev.Type == "ai.notification" && str(ev.State) == "waiting_for_input"
+		}),
+		step("ai.tool_use bash (tool.execute.after)", func(ev event) bool {
+			return ev.Type == "ai.tool_use" && str(ev.State) == "thinking" && str(ev.ActiveToolName) == "bash"
+		}),
+		step("ai.stop with last_result (session.idle)", func(ev event) bool {
+			return ev.Type == "ai.stop" && str(ev.LastResult) == "opencode asked and ran it."
+		}),
+	)
+	e.modelGot("from-opencode-asked")
+}
