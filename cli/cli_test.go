@@ -201,6 +201,14 @@ func TestSubmitConfirmation(t *testing.T) {
 			wantCode:   ExitFailure,
 			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 50)...),
 			wantStderr: "paneflow: " + noOutput + "\n"},
+		{name: "a hook that speaks during the wait gives the agent the hooks' time", args: []string{"send", "claude", "go", "--submit"},
+			// Unhooked when the text was sent (3 s), hooked at the first
+			// poll (10 s): its turn start at the 60th poll (3.6 s) counts.
+			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
+				"surface.status": status(append(append([]map[string]any{st("unknown_running", false, 5, 0, 1, 4)},
+					repeatStatus(st("idle", true, 9, 0, 2, 7), 59)...), st("thinking", true, 12, 1, 2, 7))...)},
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 60)...),
+			wantStdout: withStart("hook_turn_started")},
 		{name: "an agent that never reads its input is sent to anyway, with a warning", args: []string{"send", "claude", "go", "--submit"},
 			handlers:   map[string]handlerFunc{"surface.send_text": answer(unread), "surface.status": status(idle, st("thinking", true, 9, 4, 2, 7))},
 			wantCalls:  []string{listCall, statusCall, sendCall, statusCall},
@@ -219,6 +227,14 @@ func TestSubmitConfirmation(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) { checkVerbCase(t, tt) })
 		})
 	}
+}
+
+func repeatStatus(s map[string]any, n int) []map[string]any {
+	out := make([]map[string]any, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
 }
 
 func repeat(s string, n int) []string {
