@@ -74,3 +74,65 @@ func TestAgentReporter(t *testing.T) {
 		t.Errorf("fleet.list = %+v, want the reporter's fleet", fleet)
 	}
 }
+
+// TestStatusEnterMarks: surface.status reports the pane's last Enter
+// (enter_count, enter_generation), from the agent reporter's answer too,
+// so a client that submitted a text can tell output after its Enter from
+// the echo of the text.
+func TestStatusEnterMarks(t *testing.T) {
+	agents := &fakeAgents{}
+	e := newEnv(t, workspace.Options{}, Options{Agents: agents}).withWorkspace(t.TempDir())
+	e.scripting.Store(true)
+	plain := e.m.Surfaces()[0].ID
+	agent := e.split("exec cat").ID()
+	agents.mu.Lock()
+	agents.surface = agent
+	agents.mu.Unlock()
+	type reply struct {
+		State           string  `json:"state"`
+		Tool            string  `json:"tool"`
+		Generation      uint64  `json:"output_generation"`
+		EnterCount      *uint64 `json:"enter_count"`
+		EnterGeneration *uint64 `json:"enter_generation"`
+	}
+	for _, id := range []uint64{plain, agent} {
+		sid := strconv.FormatUint(id, 10)
+		var st reply
+		e.ok("surface.status", `{"surface_id":`+sid+`}`, &st)
+		if st.EnterCount == nil || *st.EnterCount != 0 || st.EnterGeneration == nil || *st.EnterGeneration != 0 {
+			t.Errorf("pane %d before any Enter: %+v, want enter_count 0, enter_generation 0", id, st)
+		}
+		sf, _ := e.m.Surface(id)
+		typed := sf.Terminal().Emulator().Generation()
+		e.ok("surface.send_text", `{"surface_id":`+sid+`,"text":"x","submit":true}`, nil)
+		st = reply{}
+		e.ok("surface.status", `{"surface_id":`+sid+`}`, &st)
+		if st.EnterCount == nil || *st.EnterCount != 1 || st.EnterGeneration == nil || *st.EnterGeneration < typed || *st.EnterGeneration > st.Generation {
+			t.Errorf("pane %d after a submit: %+v, want enter_count 1 at a generation from %d to output_generation", id, st, typed)
+		}
+		if id == agent && (st.State != "thinking" || st.Tool != "claude") {
+			t.Errorf("pane %d: %+v, want the reporter's fields kept", id, st)
+		}
+	}
+}
+
+// TestWithEnterMarks: the marks are appended to any JSON object,
+// an empty one included, and anything else is refused.
+func TestWithEnterMarks(t *testing.T) {
+	m := enterMarks{EnterCount: 2, EnterGeneration: 7}
+	for _, tc := range []struct {
+		in   any
+		want string
+	}{
+		{map[string]any{"a": 1}, `{"a":1,"enter_count":2,"enter_generation":7}`},
+		{struct{}{}, `{"enter_count":2,"enter_generation":7}`},
+	} {
+		got, err := withEnterMarks(tc.in, m)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("withEnterMarks(%v) = %s, %v; want %s", tc.in, got, err, tc.want)
+		}
+	}
+	if got, err := withEnterMarks([]int{1}, m); err == nil {
+		t.Errorf("withEnterMarks(array) = %s, want an error", got)
+	}
+}

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/workspace"
@@ -151,6 +152,39 @@ type statusResult struct {
 	State      string `json:"state"`
 	Hooked     bool   `json:"hooked"`
 	Generation uint64 `json:"output_generation"`
+	enterMarks
+}
+
+// enterMarks are the surface.status fields of a pane's last Enter
+// ([workspace.Enter]), in every answer: enter_count counts the lone Enters
+// the pane was sent, enter_generation is output_generation just before the
+// last one. A client that submitted a text tells output that came after
+// its Enter (output_generation > enter_generation once enter_count moved)
+// from the echo of the text.
+type enterMarks struct {
+	EnterCount      uint64 `json:"enter_count"`
+	EnterGeneration uint64 `json:"enter_generation"`
+}
+
+// withEnterMarks appends m's fields to the JSON object v encodes to (an
+// agent reporter's status, whose type the api does not know).
+func withEnterMarks(v any, m enterMarks) (json.RawMessage, error) {
+	obj, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	marks, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	if len(obj) < 2 || obj[0] != '{' || obj[len(obj)-1] != '}' {
+		return nil, fmt.Errorf("api: an agent status is not a JSON object: %.40s", obj)
+	}
+	out := append(obj[:len(obj)-1:len(obj)-1], ',')
+	if len(obj) == 2 {
+		out = out[:1] // {} + marks
+	}
+	return append(out, marks[1:]...), nil
 }
 
 // surfaceStatus reports the agent in the pane (Options.Agents), else
@@ -164,13 +198,16 @@ func (s *server) surfaceStatus(_ context.Context, params json.RawMessage) (any, 
 	if err != nil {
 		return nil, err
 	}
+	// The Enter first: output counted after it then came after the Enter.
+	e := sf.LastEnter()
+	marks := enterMarks{EnterCount: e.Count, EnterGeneration: e.Generation}
 	gen := sf.Terminal().Emulator().Generation()
 	if s.o.Agents != nil {
 		if st, ok := s.o.Agents.SurfaceStatus(sf.ID(), gen); ok {
-			return st, nil
+			return withEnterMarks(st, marks)
 		}
 	}
-	return statusResult{SurfaceID: sf.ID(), State: "idle", Generation: gen}, nil
+	return statusResult{SurfaceID: sf.ID(), State: "idle", Generation: gen, enterMarks: marks}, nil
 }
 
 type renameParams struct {

@@ -144,19 +144,17 @@ func TestSubmitConfirmation(t *testing.T) {
 			return s, nil
 		}
 	}
-	idle := map[string]any{"surface_id": 2, "state": "idle", "hooked": true, "output_generation": 5}
-	thinking := map[string]any{"surface_id": 2, "state": "thinking", "hooked": true, "output_generation": 5}
-	printed := map[string]any{"surface_id": 2, "state": "idle", "hooked": false, "output_generation": 6}
-	unhookedIdle := map[string]any{"surface_id": 2, "state": "idle", "hooked": false, "output_generation": 5}
+	// st is a surface.status answer: state, hooked, output_generation,
+	// turn_seq, enter_count, enter_generation.
+	st := func(state string, hooked bool, gen, turn, enters, enterGen int) map[string]any {
+		return map[string]any{"surface_id": 2, "state": state, "hooked": hooked, "output_generation": gen,
+			"turn_seq": turn, "enter_count": enters, "enter_generation": enterGen}
+	}
+	idle := st("idle", true, 5, 3, 1, 4)
 	sendCall := `surface.send_text {"input_wait_ms":30000,"submit":true,"surface_id":2,"text":"go"}`
 	statusCall := `surface.status {"surface_id":2}`
 	unread := map[string]any{"sent": true, "submitted": true, "agent_target": true, "input_ready": false, "output_generation": 5}
 	unreadJSON := "{\n  \"agent_target\": true,\n  \"input_ready\": false,\n  \"output_generation\": 5,\n  \"sent\": true,\n  \"submitted\": true,\n"
-	typedAt6 := map[string]any{"sent": true, "submitted": true, "agent_target": true, "input_ready": true, "output_generation": 6}
-	typedAt6JSON := "{\n  \"agent_target\": true,\n  \"input_ready\": true,\n  \"output_generation\": 6,\n  \"sent\": true,\n  \"submitted\": true,\n"
-	gen := func(g int) map[string]any {
-		return map[string]any{"surface_id": 2, "state": "idle", "hooked": false, "output_generation": g}
-	}
 	withStartOf := func(head, reason string) string {
 		return head + "  \"started\": true,\n  \"start_reason\": \"" + reason + "\"\n}\n"
 	}
@@ -165,38 +163,63 @@ func TestSubmitConfirmation(t *testing.T) {
 		return "{\n  \"agent_target\": true,\n  \"length\": 2,\n  \"paste\": true,\n  \"sent\": true,\n  \"submit_mode\": \"deferred_paste_cr\",\n  \"submitted\": true,\n" +
 			"  \"started\": true,\n  \"start_reason\": \"" + reason + "\"\n}\n"
 	}
+	noHookTurn := "paneflow: submit was written to agent pane 2, but no turn start was confirmed within 10000ms (no_hook_turn_start: its hooks reported no new turn)\n"
+	noOutput := "submit was written to agent pane 2, but no turn start was confirmed within 3000ms (no_output_after_enter: it printed nothing after the Enter)"
 	tests := []verbCase{
-		{name: "hook state changed", args: []string{"send", "claude", "go", "--submit"},
-			handlers:   map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(idle, idle, thinking)},
+		{name: "a hooked agent's turn start", args: []string{"send", "claude", "go", "--submit"},
+			handlers:   map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(idle, idle, st("thinking", true, 9, 4, 2, 7))},
 			wantCalls:  []string{listCall, statusCall, sendCall, statusCall, statusCall},
-			wantStdout: withStart("hook_state_changed")},
-		{name: "output generation changed", args: []string{"send", "claude", "go", "--submit"},
-			handlers:   map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(unhookedIdle, printed)},
+			wantStdout: withStart("hook_turn_started")},
+		{name: "a turn that started and ended between two polls", args: []string{"send", "claude", "go", "--submit"},
+			handlers:   map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(st("finished", true, 5, 3, 1, 4), st("finished", true, 9, 4, 2, 7))},
 			wantCalls:  []string{listCall, statusCall, sendCall, statusCall},
-			wantStdout: withStart("output_generation_changed")},
-		{name: "no confirmation", args: []string{"send", "claude", "go", "--submit"},
-			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(unhookedIdle)},
-			wantCode: ExitFailure,
-			// one snapshot, then a poll every 60 ms for 3000 ms
+			wantStdout: withStart("hook_turn_started")},
+		{name: "a hooked agent's output and state are no turn start", args: []string{"send", "claude", "go", "--submit"},
+			// Gemini CLI took the Enter for a newline: it redrew its
+			// input box (output after the Enter) and started nothing; a
+			// question answered by our reading of a key is no start either.
+			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
+				"surface.status": status(idle, st("idle", true, 9, 3, 2, 7), st("thinking", true, 12, 3, 2, 7))},
+			wantCode:   ExitFailure,
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 167)...),
+			wantStderr: noHookTurn},
+		{name: "output after the Enter, without hooks", args: []string{"send", "claude", "go", "--submit"},
+			// the echo of the text (7), the Enter at 7, then the answer
+			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
+				"surface.status": status(st("unknown_running", false, 5, 0, 1, 4), st("unknown_running", false, 7, 0, 1, 4), st("unknown_running", false, 7, 0, 2, 7), st("unknown_running", false, 8, 0, 2, 7))},
+			wantCalls:  []string{listCall, statusCall, sendCall, statusCall, statusCall, statusCall},
+			wantStdout: withStart("output_after_enter")},
+		{name: "the echo of the text is no start", args: []string{"send", "claude", "go", "--submit"},
+			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
+				"surface.status": status(st("unknown_running", false, 5, 0, 1, 4), st("unknown_running", false, 7, 0, 1, 4), st("unknown_running", false, 9, 0, 2, 9))},
+			wantCode:   ExitFailure,
 			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 50)...),
-			wantStderr: "paneflow: submit was written to agent pane 2, but no turn start was confirmed within 3000ms (no_hook_state_or_output_confirmation)\n"},
+			wantStderr: "paneflow: " + noOutput + "\n"},
+		{name: "output before the Enter came, without hooks", args: []string{"send", "claude", "go", "--submit"},
+			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
+				"surface.status": status(st("unknown_running", false, 5, 0, 1, 4), st("unknown_running", false, 30, 0, 1, 4))},
+			wantCode:   ExitFailure,
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 50)...),
+			wantStderr: "paneflow: " + noOutput + "\n"},
+		{name: "a hook that speaks during the wait gives the agent the hooks' time", args: []string{"send", "claude", "go", "--submit"},
+			// Unhooked when the text was sent (3 s), hooked at the first
+			// poll (10 s): its turn start at the 60th poll (3.6 s) counts.
+			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
+				"surface.status": status(append(append([]map[string]any{st("unknown_running", false, 5, 0, 1, 4)},
+					repeatStatus(st("idle", true, 9, 0, 2, 7), 59)...), st("thinking", true, 12, 1, 2, 7))...)},
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 60)...),
+			wantStdout: withStart("hook_turn_started")},
 		{name: "an agent that never reads its input is sent to anyway, with a warning", args: []string{"send", "claude", "go", "--submit"},
-			handlers:   map[string]handlerFunc{"surface.send_text": answer(unread), "surface.status": status(idle, thinking)},
+			handlers:   map[string]handlerFunc{"surface.send_text": answer(unread), "surface.status": status(idle, st("thinking", true, 9, 4, 2, 7))},
 			wantCalls:  []string{listCall, statusCall, sendCall, statusCall},
-			wantStdout: withStartOf(unreadJSON, "hook_state_changed"),
+			wantStdout: withStartOf(unreadJSON, "hook_turn_started"),
 			wantStderr: "paneflow: warning: the agent in pane 2 had not read its input (bracketed paste still off) after 30s; the text was typed anyway\n"},
-		{name: "output while the server waited for the agent's input is not its answer", args: []string{"send", "claude", "go", "--submit"},
-			// The snapshot says 5, the agent printed while starting (6
-			// when the text was typed), then reacted (7).
-			handlers:   map[string]handlerFunc{"surface.send_text": answer(typedAt6), "surface.status": status(unhookedIdle, gen(6), gen(7))},
-			wantCalls:  []string{listCall, statusCall, sendCall, statusCall, statusCall},
-			wantStdout: withStartOf(typedAt6JSON, "output_generation_changed")},
 		{name: "broadcast records an unconfirmed pane as sent and failed", args: []string{"send", "2", "go", "--submit", "--broadcast"},
-			handlers:  map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(unhookedIdle)},
+			handlers:  map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(st("unknown_running", false, 5, 0, 1, 4))},
 			wantCode:  ExitFailure,
 			wantCalls: append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 50)...),
 			wantStdout: "{\n  \"sent\": [\n    2\n  ],\n  \"failed\": [\n    {\n      \"surface_id\": 2,\n" +
-				"      \"error\": \"submit was written to agent pane 2, but no turn start was confirmed within 3000ms (no_hook_state_or_output_confirmation)\"\n" +
+				"      \"error\": \"" + strings.ReplaceAll(noOutput, `"`, `\"`) + "\"\n" +
 				"    }\n  ],\n  \"submitted\": true\n}\n"},
 	}
 	for _, tt := range tests {
@@ -204,6 +227,14 @@ func TestSubmitConfirmation(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) { checkVerbCase(t, tt) })
 		})
 	}
+}
+
+func repeatStatus(s map[string]any, n int) []map[string]any {
+	out := make([]map[string]any, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
 }
 
 func repeat(s string, n int) []string {

@@ -9,11 +9,17 @@ import (
 	"github.com/paneflow-go/paneflow/ipc"
 )
 
-// Submit confirmation (spec cli.md §6): after `send --submit` to an agent
-// pane, surface.status is polled until the agent visibly starts its turn.
+// Submit confirmation (spec cli.md §6, made stricter): after `send
+// --submit` to an agent pane, surface.status is polled until the agent
+// starts its turn. An agent with hooks must say so itself (turn_seq); for
+// one without, output after the Enter counts (never the echo of the text,
+// which a TUI prints even when the Enter only added a newline). A hook
+// runs as a process the agent starts (Gemini CLI's take a second on an
+// idle machine), so a hooked agent gets longer.
 const (
 	submitPollInterval = 60 * time.Millisecond
 	submitConfirmLimit = 3000 * time.Millisecond
+	hookConfirmLimit   = 10 * time.Second
 )
 
 // gateError explains a closed scripting gate (-32601 from send_text or
@@ -33,6 +39,12 @@ type statusSnapshot struct {
 	State      string `json:"state"`
 	Hooked     bool   `json:"hooked"`
 	Generation uint64 `json:"output_generation"`
+	// TurnSeq moves when a hooked agent of the pane starts a turn by its
+	// own hook; EnterCount counts the Enters the pane was sent, and
+	// EnterGeneration is output_generation just before the last one.
+	TurnSeq         uint64 `json:"turn_seq"`
+	EnterCount      uint64 `json:"enter_count"`
+	EnterGeneration uint64 `json:"enter_generation"`
 }
 
 // snapshot reads surface.status; nil when it fails (then no confirmation is
@@ -45,12 +57,41 @@ func snapshot(ctx context.Context, c caller, id uint64) *statusSnapshot {
 	return &st
 }
 
+// The start_reason values of a confirmed submit.
+const (
+	// startHook: a hooked agent of the pane started a turn by its own
+	// hook (a submitted prompt, or a tool call waking it).
+	startHook = "hook_turn_started"
+	// startOutput: an agent without hooks printed after the Enter.
+	startOutput = "output_after_enter"
+)
+
+// turnStarted reports how now shows a turn started since before (the
+// snapshot taken before the text was sent), or "". A hooked agent (before
+// or now) counts only its own signal; any other agent, output after an
+// Enter sent since before.
+func turnStarted(before, now *statusSnapshot) string {
+	switch {
+	case now.TurnSeq > before.TurnSeq:
+		return startHook
+	case before.Hooked || now.Hooked:
+		return ""
+	case now.EnterCount > before.EnterCount && now.Generation > now.EnterGeneration:
+		return startOutput
+	}
+	return ""
+}
+
 // confirmStart polls surface.status until the agent in pane id visibly
-// started its turn after a submit: a hooked session moved to a working state,
-// or the pane printed something. It returns the start_reason, or an error
-// saying the text was delivered but no start was seen.
+// started its turn after a submit (see turnStarted). It returns the
+// start_reason, or an error saying the text was delivered but no start
+// was seen.
 func (s *session) confirmStart(ctx context.Context, c caller, id uint64, before *statusSnapshot) (string, error) {
-	deadline := time.Now().Add(submitConfirmLimit)
+	limit := submitConfirmLimit
+	if before.Hooked {
+		limit = hookConfirmLimit
+	}
+	deadline := time.Now().Add(limit)
 	t := time.NewTicker(submitPollInterval)
 	defer t.Stop()
 	for {
@@ -60,15 +101,20 @@ func (s *session) confirmStart(ctx context.Context, c caller, id uint64, before 
 		case <-t.C:
 		}
 		if now := snapshot(ctx, c, id); now != nil {
-			switch {
-			case now.Hooked && now.State != before.State && workingStates[now.State]:
-				return "hook_state_changed", nil
-			case now.Generation > before.Generation:
-				return "output_generation_changed", nil
+			if reason := turnStarted(before, now); reason != "" {
+				return reason, nil
+			}
+			if now.Hooked && !before.Hooked && limit < hookConfirmLimit {
+				limit = hookConfirmLimit // a hook spoke meanwhile: wait for its turn
+				deadline = deadline.Add(hookConfirmLimit - submitConfirmLimit)
 			}
 		}
 		if !time.Now().Before(deadline) {
-			return "", fmt.Errorf("submit was written to agent pane %d, but no turn start was confirmed within %dms (no_hook_state_or_output_confirmation)", id, submitConfirmLimit.Milliseconds())
+			why := "no_output_after_enter: it printed nothing after the Enter"
+			if limit == hookConfirmLimit {
+				why = "no_hook_turn_start: its hooks reported no new turn"
+			}
+			return "", fmt.Errorf("submit was written to agent pane %d, but no turn start was confirmed within %dms (%s)", id, limit.Milliseconds(), why)
 		}
 	}
 }
@@ -77,9 +123,6 @@ func (s *session) confirmStart(ctx context.Context, c caller, id uint64, before 
 // text for an agent pane that has not read its input yet (send_text's
 // input_wait_ms) before it is typed anyway.
 const sendInputWait = 30 * time.Second
-
-// workingStates are the agent states that show a submitted turn started.
-var workingStates = map[string]bool{"thinking": true, "waiting_for_input": true, "finished": true}
 
 // sendOne sends text to one pane and, for a submit to an agent pane,
 // confirms the turn started. It returns the result to print.
@@ -104,9 +147,8 @@ func (s *session) sendOne(ctx context.Context, c caller, id uint64, text string,
 		before = snapshot(ctx, c, id)
 	}
 	var res struct {
-		AgentTarget      bool    `json:"agent_target"`
-		InputReady       *bool   `json:"input_ready"`
-		OutputGeneration *uint64 `json:"output_generation"`
+		AgentTarget bool  `json:"agent_target"`
+		InputReady  *bool `json:"input_ready"`
 	}
 	raw, err := callInto(ctx, send, "surface.send_text", p, &res)
 	if err != nil {
@@ -117,11 +159,6 @@ func (s *session) sendOne(ctx context.Context, c caller, id uint64, text string,
 	}
 	if !submit || !res.AgentTarget || before == nil {
 		return raw, nil
-	}
-	if res.OutputGeneration != nil {
-		// The output counter when the text was typed: the agent may have
-		// printed while the server waited for it to read its input.
-		before.Generation = *res.OutputGeneration
 	}
 	reason, err := s.confirmStart(ctx, c, id, before)
 	if err != nil {

@@ -120,8 +120,13 @@ func init() {
 				{name: "broadcast", kind: boolFlag, usage: "send to every pane the target matches, not exactly one"},
 			},
 			details: "The text is sent exactly as given: no escapes are interpreted and no newline is added.\n" +
-				"With --submit to an agent pane, send waits up to 3 s for the agent to start its turn\n" +
-				"and fails (exit 1, the text was delivered) when it does not. --broadcast prints\n" +
+				"With --submit to an agent pane, send waits for the agent to start its turn and adds\n" +
+				"\"started\":true and a \"start_reason\": \"hook_turn_started\" when the agent's hooks\n" +
+				"report a new turn (up to 10 s; its output does not count: a TUI redraws for an Enter\n" +
+				"it took for a newline), \"output_after_enter\" when an agent without hooks printed\n" +
+				"after the Enter (up to 3 s; the echo of the text does not count). Else send fails\n" +
+				"(exit 1, the text was delivered), also for an Enter that starts no turn (/exit, a\n" +
+				"menu choice). --broadcast prints\n" +
 				"{\"sent\":[ids],\"failed\":[{\"surface_id\",\"error\"}],\"submitted\"} and exits 1 if any\n" +
 				"pane failed.\n\n" + targetHelp,
 			run: runSend,

@@ -12,10 +12,11 @@ import (
 // Claude Code 2.1.332 and Codex 0.169.0 fire no hook when the user
 // approves a tool call at their permission prompt: the next hook is
 // PostToolUse, once the tool has finished. Without help the pane would
-// say "waiting" all the while the approved command runs. Neither fires a
-// hook on a denial either (Codex fires its Interrupt event, which we do
-// not install); after one the agent waits for the user's next words, so
-// waiting_for_input is still right.
+// say "waiting" all the while the approved command runs. Claude fires no
+// hook on a denial either: it waits for the user's next words ("What
+// should Claude do instead?"), so waiting_for_input is still right. Codex
+// fires its Interrupt event, which the launch installs: the turn ended
+// (ai.stop without a result: finished).
 //
 // Both draw the question as a numbered menu with one choice marked as
 // selected ("❯ 1. Yes" / "› 1. Yes, proceed (y)"; Gemini CLI 0.61.0, whose

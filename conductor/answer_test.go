@@ -247,3 +247,59 @@ func str(p *string) string {
 	}
 	return *p
 }
+
+// TestTurnSeq: surface.status's turn_seq moves only when the agent starts
+// a turn by its own hook (a prompt, or a tool call waking it from idle,
+// finished or a question), never for our reading of the user's keys, a
+// tool call inside a turn, a question or the turn's end.
+func TestTurnSeq(t *testing.T) {
+	scr := &fakeScreen{screens: map[uint64][]string{1: claudeDialog}}
+	h := newHarness(t, Options{Screen: scr.screen})
+	seq := func() uint64 { t.Helper(); return h.status(1).TurnSeq }
+	runSteps(t, h, []string{"start"})
+	if s := seq(); s != 0 {
+		t.Fatalf("after session start: turn_seq %d, want 0", s)
+	}
+	last := uint64(0)
+	for _, tc := range []struct {
+		steps []string
+		moves bool
+	}{
+		{[]string{"prompt"}, true},
+		{[]string{"tool Bash"}, false}, // inside the turn
+		{[]string{"notify Claude needs your permission"}, false},
+		{nil, false}, // the user's Enter on Yes (below): our inference, not the agent's
+		{[]string{"tool Bash"}, false},
+		{[]string{"stop done"}, false},
+		{[]string{"tool Read"}, true}, // woke a finished agent
+		{[]string{"notify Claude needs your permission"}, false},
+		{[]string{"tool Read"}, true}, // went on from a question without our seeing an approval
+		{[]string{"+2m"}, false},      // stalled
+		{[]string{"tool Read"}, false},
+		{[]string{"prompt"}, true},
+		{[]string{"prompt"}, true}, // a queued prompt submitted mid-turn
+	} {
+		if tc.steps == nil {
+			h.c.Input(1, []byte("\r"))
+			if st := h.status(1); st.State != Thinking {
+				t.Fatalf("the approval did not move the agent to thinking: %+v", st)
+			}
+		}
+		runSteps(t, h, tc.steps)
+		s := seq()
+		if tc.moves && s <= last || !tc.moves && s != last {
+			t.Errorf("after %q: turn_seq %d (was %d), want it to move: %v", tc.steps, s, last, tc.moves)
+		}
+		last = s
+	}
+	// Another pane's turns count apart; a session's end does not lower
+	// the pane's value below one seen before for a new turn.
+	h.mustSend(MethodPromptSubmit, `{"surface_id":2,"workspace_id":1,"tool":"gemini"}`)
+	if s := seq(); s != last {
+		t.Errorf("a turn in pane 2 moved pane 1's turn_seq to %d (was %d)", s, last)
+	}
+	runSteps(t, h, []string{"end", "start", "prompt"})
+	if s := seq(); s <= last+1 {
+		t.Errorf("a new session's prompt: turn_seq %d, want past %d (pane 2's turn came between)", s, last+1)
+	}
+}

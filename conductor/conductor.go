@@ -158,6 +158,7 @@ type Conductor struct {
 	nextSession uint64
 	panes       map[uint64]*pane // by surface id
 	outbox      []bus.Event      // events to publish, in order
+	turns       uint64           // turn starts seen, of all sessions (session.turn)
 	started     bool
 	closed      bool
 
@@ -223,6 +224,9 @@ type session struct {
 
 	seen bool   // a process scan saw the agent in its pane (pid-less sessions)
 	seq  uint64 // frames applied; a late transcript read checks it
+	// turn is Conductor.turns when the session last started a turn by its
+	// own hook (see turnStarted); 0 if it never did.
+	turn uint64
 }
 
 // New returns a conductor for o. It panics if o.Panes is nil.

@@ -30,6 +30,12 @@ type Status struct {
 	IdleMS         *int64  `json:"idle_ms"`    // since the session's last frame
 	// OutputGeneration is the pane's terminal output counter.
 	OutputGeneration uint64 `json:"output_generation"`
+	// TurnSeq grows each time a hooked agent of the pane starts a turn by
+	// its own hook (ai.prompt_submit, or a tool call waking an agent that
+	// was not working); 0 if none did. It means something only compared
+	// with an earlier value for the same pane: `paneflow send --submit`
+	// confirms a turn start by it, not by output.
+	TurnSeq uint64 `json:"turn_seq"`
 }
 
 // FleetList is the fleet.list result.
@@ -93,8 +99,13 @@ func (c *Conductor) Status(surfaceID uint64) (Status, bool) {
 	defer c.mu.Unlock()
 	now := c.clock.Now()
 	var best *session
+	var turn uint64
 	for _, s := range c.sessions {
-		if s.surface == surfaceID && (best == nil || moreUrgent(s, best)) {
+		if s.surface != surfaceID {
+			continue
+		}
+		turn = max(turn, s.turn)
+		if best == nil || moreUrgent(s, best) {
 			best = s
 		}
 	}
@@ -103,7 +114,7 @@ func (c *Conductor) Status(surfaceID uint64) (Status, bool) {
 		return Status{
 			SurfaceID: surfaceID, State: r.State, Hooked: r.Hooked, Reason: r.Reason, Tool: r.Tool, PID: r.PID,
 			ActiveToolName: r.ActiveToolName, Message: r.Message, LastResult: r.LastResult,
-			ExitCode: r.ExitCode, WaitingMS: r.WaitingMS, IdleMS: r.IdleMS,
+			ExitCode: r.ExitCode, WaitingMS: r.WaitingMS, IdleMS: r.IdleMS, TurnSeq: turn,
 		}, true
 	}
 	if p := c.panes[surfaceID]; p != nil && len(p.detected) > 0 {

@@ -212,6 +212,10 @@ func (c *Conductor) apply(f frame) (any, error) {
 		}
 	}
 
+	if !removed && turnStarted(f.method, before.state, s.state) {
+		c.turns++
+		s.turn = c.turns
+	}
 	if ev.PID == 0 {
 		ev.PID = s.pid
 	}
@@ -248,6 +252,22 @@ func (c *Conductor) apply(f frame) (any, error) {
 	c.mu.Unlock()
 	c.flush()
 	return ack, nil
+}
+
+// turnStarted reports whether a frame of method that moved a session
+// from state was to state is, by the agent's own hook, the start of a
+// turn: a submitted prompt (ai.prompt_submit), or a tool call that woke
+// an agent that was not working (idle, finished, waiting for its user,
+// errored, or new). Our own reading of the user's keys (answer.go) is
+// not: it is no signal from the agent.
+func turnStarted(method string, was, is State) bool {
+	switch {
+	case method == MethodPromptSubmit:
+		return true
+	case method == MethodToolUse:
+		return is == Thinking && was != Thinking && was != Stalled
+	}
+	return false
 }
 
 // frameEvent wraps ev in the event type of method.

@@ -67,6 +67,7 @@ const (
 	kindPermission               // ai.notification built from a permission request
 	kindStop                     // ai.stop with last_result or transcript_path
 	kindCodexNotify              // ai.stop, for Codex notify's agent-turn-complete only
+	kindInterrupt                // ai.stop without a result: the user ended the turn
 	kindExit                     // ai.exit with exit_code; no payload
 	kindSessionEnd               // ai.session_end; no payload
 )
@@ -96,6 +97,10 @@ var events = map[string]eventSpec{
 	"Stop":               {kind: kindStop},
 	"Exit":               {kind: kindExit},
 	"SessionEnd":         {kind: kindSessionEnd},
+	// Codex's Interrupt (0.169.0): the user ended the turn (denied a
+	// permission prompt, or Esc while it worked); the only event Codex
+	// fires then.
+	"Interrupt": {kind: kindInterrupt},
 
 	// Gemini CLI's names (docs/hooks/reference.md).
 	"BeforeAgent": {kind: kindPrompt, tool: "gemini"},
@@ -270,6 +275,10 @@ func Map(event string, argv []string, stdin []byte, env func(string) string) (me
 	case kindStop:
 		stopFields(p, params)
 		return MethodStop, params, true
+	case kindInterrupt:
+		// The turn ended with no answer: no last_result, and no
+		// transcript to read one from (its last answer is an older turn's).
+		return MethodStop, params, true
 	case kindExit:
 		code, err := strconv.ParseInt(strings.TrimSpace(env(EnvExitCode)), 10, 32)
 		if err != nil {
@@ -303,11 +312,25 @@ func stopFields(p payload, params map[string]any) {
 // opencode's permission event has a title in its properties.
 func permissionText(spec eventSpec, p payload) string {
 	if spec.tool == "opencode" {
+		// title in older versions; 1.18.33 sends the permission ("bash")
+		// and the patterns it asks for (the command).
 		var props struct {
-			Title string `json:"title"`
+			Title      string   `json:"title"`
+			Permission string   `json:"permission"`
+			Patterns   []string `json:"patterns"`
 		}
-		if p.object("properties", &props) && strings.TrimSpace(props.Title) != "" {
-			return "OpenCode needs permission: " + strings.TrimSpace(props.Title)
+		if !p.object("properties", &props) {
+			return "OpenCode needs permission"
+		}
+		if t := strings.TrimSpace(props.Title); t != "" {
+			return "OpenCode needs permission: " + t
+		}
+		what := strings.TrimSpace(props.Permission)
+		if pats := strings.TrimSpace(strings.Join(props.Patterns, ", ")); pats != "" {
+			what = strings.TrimSpace(what + " " + pats)
+		}
+		if what != "" {
+			return "OpenCode needs permission: " + what
 		}
 		return "OpenCode needs permission"
 	}

@@ -85,6 +85,7 @@ var goldenCases = []struct {
 	{"codex/PermissionRequest", "PermissionRequest", false, shimEnv("codex", "5151")},
 	{"codex/Stop", "Stop", false, shimEnv("codex", "5151")},
 	{"codex/Exit.interrupted", "Exit", false, shimEnv("codex", "5151", EnvExitCode, "130")},
+	{"codex/Interrupt", "Interrupt", false, shimEnv("codex", "5151")},
 	{"codex/notify", "codex-notify", true, paneEnv},
 	{"gemini/BeforeAgent", "UserPromptSubmit", false, paneEnv},
 	{"gemini/BeforeTool", "PreToolUse", false, shimEnv("gemini", "6161")},
@@ -95,6 +96,7 @@ var goldenCases = []struct {
 	{"opencode/tool.execute.before", "tool.execute.before", false, paneEnv},
 	{"opencode/session.idle", "session.idle", false, paneEnv},
 	{"opencode/permission.asked", "permission.asked", false, paneEnv},
+	{"opencode/permission.asked.1.18", "permission.asked", false, paneEnv},
 }
 
 func TestMapGolden(t *testing.T) {

@@ -28,8 +28,10 @@ func removeGroups(path string, deleteIfEmpty bool) (hook.LaunchEdit, error) {
 }
 
 // CodexEvents are the Codex hook events a launch installs, each running
-// paneflow-ai-hook with the same name.
-var CodexEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Stop"}
+// paneflow-ai-hook with the same name. Interrupt is the only event Codex
+// (0.169.0) fires when the user ends a turn, a denied permission prompt
+// included: without it the pane kept waiting on the answered question.
+var CodexEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Stop", "Interrupt"}
 
 // GeminiEvents maps the Gemini CLI hook events a launch installs to the
 // (Claude-named) event paneflow-ai-hook is run with.
@@ -112,10 +114,17 @@ func ClaudeSettings(hookPath, goos string) string {
 	return b.String()
 }
 
-// codexTimeout is the timeout of a Codex hook, in seconds. It is part of
-// the hook's trust hash, so it must be the value Codex normalizes to (any
-// 1..600 for these events).
-const codexTimeout = 5
+// codexTimeout is the timeout of a Codex hook for event, in seconds. It is
+// part of the hook's trust hash, so it must be the value Codex normalizes
+// to: any 1..600 for most events, at most 3 for Interrupt (Codex 0.169.0
+// clamps it, "clamping Interrupt hook timeout to 3s", and hashes the
+// clamped value: measured with its app-server's hooks/list).
+func codexTimeout(event string) int {
+	if event == "Interrupt" {
+		return 3
+	}
+	return 5
+}
 
 // codexSessionFlags is the source path Codex gives the config layer that
 // `-c key=value` builds (its "session flags"): the first part of the trust
@@ -172,9 +181,10 @@ func CodexOverrides(hookPath, goos string) []string {
 	var args, trust []string
 	for _, ev := range CodexEvents {
 		cmd := hook.HookCommand(hookPath, ev, goos)
-		args = append(args, "-c", fmt.Sprintf("hooks.%s=[{hooks=[{type=\"command\",command=%s,timeout=%d}]}]", ev, tomlquote.String(cmd), codexTimeout))
+		timeout := codexTimeout(ev)
+		args = append(args, "-c", fmt.Sprintf("hooks.%s=[{hooks=[{type=\"command\",command=%s,timeout=%d}]}]", ev, tomlquote.String(cmd), timeout))
 		key := codexSessionFlags(goos) + ":" + codexSnake(ev) + ":0:0"
-		trust = append(trust, fmt.Sprintf("%s={trusted_hash=%s}", tomlquote.String(key), tomlquote.String(CodexTrustHash(ev, cmd, codexTimeout))))
+		trust = append(trust, fmt.Sprintf("%s={trusted_hash=%s}", tomlquote.String(key), tomlquote.String(CodexTrustHash(ev, cmd, timeout))))
 	}
 	return append(args, "-c", "hooks.state={"+strings.Join(trust, ",")+"}")
 }
@@ -264,7 +274,7 @@ export const PaneflowStatus = async () => ({
     track(event);
     if (type === "session.idle") send(type, { type, last_assistant_message: lastText() });
     else if (type === "permission.asked" || type === "permission.updated")
-      send(type, { type, properties: { title: event?.properties?.title } });
+      send(type, { type, properties: { title: event?.properties?.title, permission: event?.properties?.permission, patterns: event?.properties?.patterns } });
   },
 });
 `

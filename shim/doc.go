@@ -44,7 +44,9 @@
 //     trusts exactly those hooks by their hashes ([CodexTrustHash]):
 //     Codex 0.169.0 runs a hook only once trusted, and skips untrusted
 //     ones silently. The user's config.toml, hooks and trust decisions are
-//     left alone (their untrusted hooks still do not run).
+//     left alone (their untrusted hooks still do not run). The events are
+//     [CodexEvents], Interrupt included (the only one a denied permission
+//     prompt fires; Codex clamps its timeout to 3 s and hashes that).
 //   - Gemini CLI: ./.gemini/settings.json (project scope) gets marked
 //     groups for BeforeAgent, AfterAgent, BeforeTool, AfterTool and
 //     Notification, each running paneflow-ai-hook with the Claude event

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -61,6 +62,16 @@ func TestCodexTrustHash(t *testing.T) {
 	if want := "sha256:559ff572b0648024afb619876e203e593018654a8338b33f59f7dd2f6ec82479"; got != want {
 		t.Errorf("CodexTrustHash = %s; want %s", got, want)
 	}
+	// The hashes Codex 0.169.0's app-server reported (hooks/list) for
+	// these hooks in a config.toml; Interrupt's timeout 5 clamped to 3.
+	for _, tc := range []struct{ event, want string }{
+		{"Stop", "sha256:47d492f434f4a7c5f441c5aae807a11f58de7119b18a0a84d65780dc347b4ad6"},
+		{"Interrupt", "sha256:d15beb521279d2d4c6a92797e2fdea811e847855c5ddbdb120f4240c744faf8b"},
+	} {
+		if got := CodexTrustHash(tc.event, "/x/paneflow-ai-hook "+tc.event, codexTimeout(tc.event)); got != tc.want {
+			t.Errorf("CodexTrustHash(%s) = %s; want %s", tc.event, got, tc.want)
+		}
+	}
 	if got, want := codexSnake("UserPromptSubmit"), "user_prompt_submit"; got != want {
 		t.Errorf("codexSnake = %q; want %q", got, want)
 	}
@@ -83,10 +94,14 @@ func TestInjectCodex(t *testing.T) {
 	joined := strings.Join(in.Args, "\n")
 	for _, ev := range CodexEvents {
 		cmd := "/opt/paneflow/bin/paneflow-ai-hook " + ev
-		if !strings.Contains(joined, "hooks."+ev+`=[{hooks=[{type="command",command="`+cmd+`",timeout=5}]}]`) {
+		timeout := 5
+		if ev == "Interrupt" {
+			timeout = 3 // Codex clamps it to 3 s, and hashes that
+		}
+		if !strings.Contains(joined, "hooks."+ev+`=[{hooks=[{type="command",command="`+cmd+`",timeout=`+strconv.Itoa(timeout)+`}]}]`) {
 			t.Errorf("no hooks.%s override in %q", ev, in.Args)
 		}
-		key := `"/<session-flags>/config.toml:` + codexSnake(ev) + `:0:0"={trusted_hash="` + CodexTrustHash(ev, cmd, 5) + `"}`
+		key := `"/<session-flags>/config.toml:` + codexSnake(ev) + `:0:0"={trusted_hash="` + CodexTrustHash(ev, cmd, timeout) + `"}`
 		if !strings.Contains(joined, key) {
 			t.Errorf("no trust for %s (%s) in %q", ev, key, in.Args)
 		}

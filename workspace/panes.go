@@ -91,10 +91,12 @@ func (m *Manager) startSurface(id, wsID uint64, index int, spec PaneSpec, cwd st
 	if in := m.o.Input; in != nil {
 		t.TapInput(func(p []byte) { in(id, p) }) // lasts as long as the terminal
 	}
-	return &Surface{
+	sf := &Surface{
 		id: id, m: m, term: t, dir: cwd, command: spec.Command, argv: shown,
 		custom: SanitizeName(spec.Name), gone: make(chan struct{}),
-	}, nil
+	}
+	t.TapInput(sf.noteEnter) // lasts as long as the terminal
+	return sf, nil
 }
 
 // startAll starts one program per spec (resolved cwds in cwds), for a

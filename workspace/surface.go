@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/paneflow-go/paneflow/bus"
@@ -31,6 +32,39 @@ type Surface struct {
 	leaf   *node
 	custom string
 	closed bool
+
+	enterMu sync.Mutex
+	enter   Enter // guarded by enterMu
+}
+
+// Enter records the Enter keys a pane's program was sent: Count is how
+// many inputs were exactly one CR (an Enter pressed alone: a key, or the
+// Enter after a submitted text; surface.send_text's and the app's), and
+// Generation the pane's output generation just before the last of them
+// was queued, so output counted past it came after that Enter. The zero
+// value means no Enter yet.
+type Enter struct {
+	Count      uint64
+	Generation uint64
+}
+
+// noteEnter is the surface's input tap: it records a lone CR.
+func (s *Surface) noteEnter(p []byte) {
+	if len(p) != 1 || p[0] != '\r' {
+		return
+	}
+	gen := s.term.Emulator().Generation()
+	s.enterMu.Lock()
+	s.enter.Count++
+	s.enter.Generation = gen
+	s.enterMu.Unlock()
+}
+
+// LastEnter returns the surface's Enter record (see [Enter]).
+func (s *Surface) LastEnter() Enter {
+	s.enterMu.Lock()
+	defer s.enterMu.Unlock()
+	return s.enter
 }
 
 // ID returns the surface's id (surface_id on the wire).

@@ -194,7 +194,7 @@ func claudeInteractive(t *testing.T, command string, more ...fakemodel.Turn) (*e
 		out, _ := e.cli("read", "1")
 		return strings.Contains(out, "accept edits on")
 	})
-	e.typeLine("run the node one-liner please")
+	e.submitPrompt("run the node one-liner please")
 	st := e.waitStatus("the permission prompt", func(s status) bool { return s.State == "waiting_for_input" })
 	if !st.Hooked || st.Tool != "claude" || !strings.Contains(str(st.Message), "permission") {
 		t.Errorf("status at the permission prompt = %s, want hooked claude waiting with Claude's question", st)
@@ -228,7 +228,7 @@ func TestClaudeInteractive(t *testing.T) {
 	// Yes is the first, selected choice.
 	e.approveHeld("claude", "1", "Bash", dir, hold, "TUI turn done.")
 
-	e.typeLine("/exit")
+	e.typeCommand("/exit")
 	evs := e.waitEvent("ai.session_end", func(ev event) bool { return ev.Type == "ai.session_end" })
 	e.inOrder(evs,
 		step("ai.prompt_submit", func(ev event) bool { return ev.Type == "ai.prompt_submit" }),
@@ -295,7 +295,7 @@ func TestClaudeDenied(t *testing.T) {
 		e.mustCLI("key", "1", "down")
 	}
 	e.waitScreen("the mark on No", "❯ 4. No")
-	e.mustCLI("send", "1", "", "--submit")
+	e.enterNoTurn()
 	e.waitScreen("Claude's question after the denial", "What should Claude do instead?")
 	if st := e.status(); st.State != "waiting_for_input" {
 		t.Errorf("status after No = %s, want waiting_for_input", st)

@@ -257,6 +257,43 @@ func (e *env) typeLine(line string) {
 	e.mustCLI("send", "1", line, "--submit")
 }
 
+// submitPrompt types a prompt into the agent TUI of pane 1 with `send
+// --submit` and checks its answer: started, confirmed by the agent's own
+// hook (the turn start it reports, not the echo of the prompt).
+func (e *env) submitPrompt(prompt string) {
+	e.t.Helper()
+	var res struct {
+		Started     bool   `json:"started"`
+		StartReason string `json:"start_reason"`
+	}
+	out := e.mustCLI("send", "1", prompt, "--submit")
+	if err := json.Unmarshal([]byte(out), &res); err != nil || !res.Started || res.StartReason != "hook_turn_started" {
+		e.t.Errorf("send --submit %q answered %s (%v), want started by hook_turn_started", prompt, out, err)
+	}
+}
+
+// typeCommand types a line that may start no turn (a slash command, Enter
+// on a dialog's choice) into the agent TUI of pane 1 with `send --submit`,
+// which then fails with "no turn start was confirmed": that is no error
+// here.
+func (e *env) typeCommand(line string) {
+	e.t.Helper()
+	if _, err := e.cli("send", "1", line, "--submit"); err != nil && !strings.Contains(err.Error(), "no turn start was confirmed") {
+		e.t.Fatal(err)
+	}
+}
+
+// enterNoTurn presses Enter in the agent TUI of pane 1 with `send ""
+// --submit` where it must start no turn (it answers a dialog), and checks
+// that send says so: exit 1, no turn start from the agent's hooks.
+func (e *env) enterNoTurn() {
+	e.t.Helper()
+	out, err := e.cli("send", "1", "", "--submit")
+	if err == nil || !strings.Contains(err.Error(), "no_hook_turn_start") {
+		e.t.Errorf("send \"\" --submit on a dialog: %s, %v; want it to fail with no_hook_turn_start", out, err)
+	}
+}
+
 // waitFor polls cond until it holds, failing the test after pollTimeout.
 func (e *env) waitFor(what string, cond func() bool) {
 	e.t.Helper()

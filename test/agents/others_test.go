@@ -148,7 +148,7 @@ func codexInteractive(t *testing.T, cmd string, more ...fakemodel.Turn) (*env, s
 	}})
 	e.typeLine("codex -a on-request -s workspace-write")
 	e.waitScreen("the Codex prompt", "fake-model")
-	e.typeLine("run the node one-liner please")
+	e.submitPrompt("run the node one-liner please")
 	st := e.waitStatus("the approval prompt", func(s status) bool { return s.State == "waiting_for_input" })
 	if !st.Hooked || st.Tool != "codex" || str(st.Message) == "" {
 		t.Errorf("status at the approval prompt = %s, want hooked codex waiting with a message", st)
@@ -170,7 +170,7 @@ func TestCodexInteractive(t *testing.T) {
 	prove(t, "codex", "permission wait", "yes")
 	// "Yes, proceed", key y.
 	e.approveHeld("codex", "y", "Bash", dir, hold, "Codex TUI done.")
-	e.typeLine("/quit")
+	e.typeCommand("/quit")
 	evs := e.waitEvent("ai.session_end", func(ev event) bool { return ev.Type == "ai.session_end" })
 	e.inOrder(evs,
 		step("ai.prompt_submit", func(ev event) bool { return ev.Type == "ai.prompt_submit" }),
@@ -191,23 +191,38 @@ func TestCodexInteractive(t *testing.T) {
 }
 
 // TestCodexDenied: Codex's approval prompt answered with Enter on "No"
-// (after arrow keys): Codex cancels the command and waits at its prompt,
-// firing no hook of ours (only its Interrupt event), so the pane stays
-// waiting_for_input; the arrow keys alone change nothing either.
+// (after arrow keys, which alone change nothing): Codex cancels the
+// command, fires only its Interrupt hook and waits at its prompt, so the
+// turn ended: finished, without the answered question as its message
+// (before Interrupt was installed the pane stayed waiting_for_input with
+// it). The Enter started no turn, and `send --submit` says so.
 func TestCodexDenied(t *testing.T) {
 	t.Parallel()
 	e, _ := codexInteractive(t, `node -e "console.log('from-' + 'denied')"`)
 	e.mustCLI("key", "1", "down")
 	e.mustCLI("key", "1", "down")
 	e.waitScreen("the mark on No", "› 3. No")
-	e.mustCLI("send", "1", "", "--submit")
-	e.waitScreen("Codex's cancellation", "You canceled the request")
 	if st := e.status(); st.State != "waiting_for_input" {
-		t.Errorf("status after No = %s, want waiting_for_input", st)
+		t.Errorf("status after the arrow keys = %s, want still waiting_for_input", st)
+	}
+	e.enterNoTurn()
+	e.waitScreen("Codex's cancellation", "You canceled the request")
+	st := e.waitStatus("the turn's end (Interrupt)", func(s status) bool { return s.State == "finished" })
+	if !st.Hooked || str(st.Message) != "" || str(st.LastResult) != "" || str(st.ActiveToolName) != "" {
+		t.Errorf("status after No = %s, want hooked, finished, no message, no last_result, no tool", st)
 	}
 	evs := e.agentEvents()
-	for i := len(evs) - 1; i >= 0 && evs[i].Type != "ai.notification"; i-- {
-		t.Errorf("after the approval prompt: %s (want nothing)", evs[i])
+	i := len(evs) - 1
+	for i >= 0 && evs[i].Type != "ai.notification" {
+		i--
+	}
+	e.inOrder(evs[i+1:],
+		step("ai.stop (Interrupt)", func(ev event) bool { return ev.Type == "ai.stop" && str(ev.LastResult) == "" }),
+	)
+	for _, ev := range evs[i+1:] {
+		if isState("thinking")(ev) || ev.Type == "ai.tool_use" || ev.Type == "ai.prompt_submit" {
+			t.Errorf("after the denial: %s (want only the turn's end)", ev)
+		}
 	}
 }
 
@@ -350,4 +365,59 @@ func TestGeminiSendSubmit(t *testing.T) {
 			return ev.Type == "ai.stop" && str(ev.LastResult) == "Gemini got the pasted prompt."
 		}),
 	)
+}
+
+// TestOpencodePermission: the opencode TUI through the shim, with bash
+// set to ask (`opencode run` rejects such a request by itself): prompt →
+// its "Permission required" dialog → waiting_for_input with the command
+// in the message, from the plugin's permission.asked event → "Allow
+// once" (the first, selected choice) with Enter → the command runs
+// (tool.execute.after: thinking) → finished with last_result.
+func TestOpencodePermission(t *testing.T) {
+	t.Parallel()
+	model := fakemodel.Start(t,
+		fakemodel.Turn{Calls: []fakemodel.Call{{Name: "bash", Args: map[string]any{"command": "echo from-opencode-asked", "description": "echo"}}}},
+		fakemodel.Turn{Text: "opencode asked and ran it."})
+	model.SetSide("A title")
+	e := newEnv(t, model, options{
+		profile: "export OPENCODE_DISABLE_MODELS_FETCH=true OPENCODE_DISABLE_AUTOUPDATE=true npm_config_offline=true\n",
+		setup: func(e *env) {
+			e.write(".config/opencode/opencode.json", `{"provider":{"fake":{"npm":"@ai-sdk/openai-compatible","options":{"baseURL":"`+model.URL+`/v1","apiKey":"x"},"models":{"fake-model":{"tool_call":true}}}},"model":"fake/fake-model","permission":{"*":"allow","bash":"ask"}}`+"\n")
+		}})
+	prove(t, "opencode", "permission wait", "yes")
+	e.typeLine("opencode")
+	// Its input box is drawn before it reads input; the window title
+	// comes when it does.
+	e.waitFor("opencode's window title and input box", func() bool {
+		out, _ := e.cli("read", "1", "--raw")
+		return strings.Contains(e.events.String(), `"title":"OpenCode"`) && strings.Contains(out, "Ask anything")
+	})
+	e.submitPrompt("run the echo please")
+	st := e.waitStatus("the permission prompt", func(s status) bool { return s.State == "waiting_for_input" })
+	if !st.Hooked || st.Tool != "opencode" || !strings.Contains(str(st.Message), "echo from-opencode-asked") {
+		t.Errorf("status at the permission prompt = %s, want hooked opencode waiting with the command in its message", st)
+	}
+	e.waitFor("opencode's permission dialog", func() bool {
+		out, _ := e.cli("read", "1", "--raw")
+		return strings.Contains(out, "Allow once")
+	})
+	e.typeCommand("") // Enter on "Allow once"
+	e.waitStatus("finished", func(s status) bool {
+		return s.State == "finished" && str(s.LastResult) == "opencode asked and ran it."
+	})
+	evs := e.agentEvents()
+	e.inOrder(evs,
+		step("ai.prompt_submit (chat.message)", func(ev event) bool { return ev.Type == "ai.prompt_submit" }),
+		step("ai.tool_use bash (tool.execute.before)", func(ev event) bool { return ev.Type == "ai.tool_use" && str(ev.ActiveToolName) == "bash" }),
+		step("ai.notification (permission.asked)", func(ev event) bool {
+			return ev.Type == "ai.notification" && str(ev.State) == "waiting_for_input"
+		}),
+		step("ai.tool_use bash (tool.execute.after)", func(ev event) bool {
+			return ev.Type == "ai.tool_use" && str(ev.State) == "thinking" && str(ev.ActiveToolName) == "bash"
+		}),
+		step("ai.stop with last_result (session.idle)", func(ev event) bool {
+			return ev.Type == "ai.stop" && str(ev.LastResult) == "opencode asked and ran it."
+		}),
+	)
+	e.modelGot("from-opencode-asked")
 }

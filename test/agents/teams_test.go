@@ -61,7 +61,7 @@ func TestClaudeAgentTeam(t *testing.T) {
 		out, _ := e.cli("read", "1")
 		return strings.Contains(out, "accept edits on")
 	})
-	e.typeLine(teamLead)
+	e.submitPrompt(teamLead)
 
 	mates := map[string]teamPane{}
 	e.waitFor("panes named alpha and beta in the lead's workspace", func() bool {
@@ -104,7 +104,7 @@ func TestClaudeAgentTeam(t *testing.T) {
 		})
 	}
 
-	e.typeLine("/exit")
+	e.typeCommand("/exit")
 	e.waitFor("the teammates' panes closing", func() bool {
 		for _, p := range e.panes() {
 			if p.ID == mates["alpha"].ID || p.ID == mates["beta"].ID {
@@ -112,7 +112,7 @@ func TestClaudeAgentTeam(t *testing.T) {
 				// its first, selected choice exits and stops the team.
 				if out, _ := e.cli("read", "1"); strings.Contains(out, "Exit and stop") {
 					t.Logf("the lead asks before exiting:\n%s", out)
-					e.mustCLI("send", "1", "", "--submit")
+					e.typeCommand("")
 				}
 				return false
 			}

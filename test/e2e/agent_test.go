@@ -26,6 +26,9 @@ import (
 //	banner        print a banner with the agent's pid ("pid=N")
 //	hook:EVENT    run `paneflow-ai-hook EVENT` with EVENT's payload
 //	read          wait for a line on stdin (an answer, or the test's go-ahead)
+//	echo          from here on, echo what it is sent but nothing for an
+//	              Enter, in raw mode, and never end a turn (a TUI that takes
+//	              an Enter for a newline in its input box)
 //	exit:N        report the exit like the launch shim (hook Exit) and exit N
 //
 // Hooks run with PANEFLOW_AI_PID set to the agent's own pid and
@@ -96,6 +99,8 @@ func fakeAgentMain(steps []string) int {
 			}
 			line = strings.ReplaceAll(strings.ReplaceAll(line, "\x1b[200~", ""), "\x1b[201~", "")
 			fmt.Printf("got %q\r\n", strings.TrimSpace(line))
+		case "echo":
+			return fakeEcho(in)
 		case "exit":
 			code, err := strconv.Atoi(arg)
 			if err != nil {
@@ -114,6 +119,28 @@ func fakeAgentMain(steps []string) int {
 		}
 	}
 	return 0
+}
+
+// fakeEcho is the fake agent's echo step: its terminal in raw mode and
+// bracketed paste on, it prints what it reads without the paste markers
+// and the CRs, until stdin ends.
+func fakeEcho(in *bufio.Reader) int {
+	stty := exec.Command("stty", "raw", "-echo")
+	stty.Stdin = os.Stdin
+	if out, err := stty.CombinedOutput(); err != nil {
+		fmt.Printf("stty: %v %s\r\n", err, out)
+		return 3
+	}
+	fmt.Print("\x1b[?2004hecho> ")
+	buf := make([]byte, 4096)
+	for {
+		n, err := in.Read(buf)
+		text := strings.NewReplacer("\x1b[200~", "", "\x1b[201~", "", "\r", "").Replace(string(buf[:n]))
+		os.Stdout.WriteString(text)
+		if err != nil {
+			return 0
+		}
+	}
 }
 
 // fakeHook runs paneflow-ai-hook event (found on PATH, as Claude Code
@@ -305,7 +332,7 @@ func TestAgentLifecycle(t *testing.T) {
 		t.Fatalf("watch: first frame %v, want subscribed", ack)
 	}
 
-	s.mustCLI(nil, "send", id(pane), "go", "--submit")
+	goAhead(s, pane, "go")
 	st = s.waitState(pane, "waiting_for_input")
 	if !strings.Contains(str(st.Message), fakeQuestion) {
 		t.Errorf("status while waiting: got message %q, want it to contain %q", str(st.Message), fakeQuestion)
@@ -320,14 +347,23 @@ func TestAgentLifecycle(t *testing.T) {
 		t.Errorf("ps --json while waiting: got %+v, want waiting_for_input with the question:\n%s", row, out)
 	}
 
-	s.mustCLI(nil, "send", id(pane), "yes", "--submit") // the answer
+	// The answer: the agent goes on with a tool call (PreToolUse), a turn
+	// start by its own hook.
+	var answered struct {
+		Started     bool   `json:"started"`
+		StartReason string `json:"start_reason"`
+	}
+	s.mustCLI(&answered, "send", id(pane), "yes", "--submit")
+	if !answered.Started || answered.StartReason != "hook_turn_started" {
+		t.Errorf("send --submit of the answer: %+v, want started by hook_turn_started", answered)
+	}
 	s.waitOutput(id(pane), `got "yes"`)
 	st = s.waitState(pane, "thinking")
 	if str(st.Message) != "" {
 		t.Errorf("status after the answer: got message %q, want none", str(st.Message))
 	}
 
-	s.mustCLI(nil, "send", id(pane), "go", "--submit")
+	goAhead(s, pane, "go")
 	st = s.waitState(pane, "finished")
 	if str(st.LastResult) != fakeResult {
 		t.Errorf("status when finished: got last_result %q, want %q", str(st.LastResult), fakeResult)
@@ -344,7 +380,7 @@ func TestAgentLifecycle(t *testing.T) {
 	}
 	w.interrupt()
 
-	s.mustCLI(nil, "send", id(pane), "bye", "--submit")
+	goAhead(s, pane, "bye")
 	s.eventually(fmt.Sprintf("pane %d to exit 0", pane), func() (bool, string) {
 		x, ok := s.surface(pane)
 		return ok && x.Exited && x.ExitCode != nil && *x.ExitCode == 0, fmt.Sprintf("%+v", x)
@@ -361,7 +397,7 @@ func TestAgentErrored(t *testing.T) {
 	args, _ := agentDir(t, "banner", "hook:SessionStart", "hook:UserPromptSubmit", "read", "exit:1")
 	pane := s.split(args...)
 	s.waitState(pane, "thinking")
-	s.mustCLI(nil, "send", id(pane), "go", "--submit")
+	goAhead(s, pane, "go")
 	s.eventually(fmt.Sprintf("pane %d to exit 1", pane), func() (bool, string) {
 		x, ok := s.surface(pane)
 		return ok && x.Exited && x.ExitCode != nil && *x.ExitCode == 1, fmt.Sprintf("%+v", x)
@@ -373,4 +409,66 @@ func TestAgentErrored(t *testing.T) {
 	if row, out := s.fleetRowOf(pane); row.Tool != "claude" || row.State != "errored" || row.ExitCode == nil || *row.ExitCode != 1 {
 		t.Errorf("ps --json: got %+v, want claude errored with exit code 1:\n%s", row, out)
 	}
+}
+
+// goAhead types line and a CR into the fake agent's pane as keys (send
+// without --submit): the fake reads it, but it starts no turn, which
+// `send --submit` would wait for and fail without.
+func goAhead(s *server, pane uint64, line string) {
+	s.t.Helper()
+	s.mustCLI(nil, "send", id(pane), line+"\r")
+}
+
+// TestSubmitConfirmed: `send --submit` to an agent pane answers started
+// only when the agent started a turn after the Enter: for a hooked agent
+// its own hook (UserPromptSubmit), for one without hooks output after the
+// Enter. An agent that only echoes the text and takes the Enter for
+// nothing (as Gemini CLI did when it took the Enter for a newline) is no
+// start, hooked or not: send fails, the text delivered.
+func TestSubmitConfirmed(t *testing.T) {
+	s := startServer(t, "PANEFLOW_IPC_SCRIPTING=1")
+	type sent struct {
+		Started     bool   `json:"started"`
+		StartReason string `json:"start_reason"`
+	}
+	started := func(pane uint64, reason string) {
+		t.Helper()
+		var res sent
+		s.mustCLI(&res, "send", id(pane), "say hi", "--submit")
+		if !res.Started || res.StartReason != reason {
+			t.Errorf("pane %d: send --submit = %+v, want started by %s", pane, res, reason)
+		}
+	}
+
+	args, _ := agentDir(t, "banner", "hook:SessionStart", "read", "hook:UserPromptSubmit", "read")
+	hooked := s.split(args...)
+	s.waitState(hooked, "idle")
+	started(hooked, "hook_turn_started")
+	s.waitState(hooked, "thinking")
+
+	args, _ = agentDir(t, "banner", "read", "read")
+	plain := s.split(args...)
+	s.waitOutput(id(plain), `fake claude 1\.0 pid=`)
+	started(plain, "output_after_enter") // the tty's echo of the line end, and "got"
+	s.waitOutput(id(plain), `got "say hi"`)
+	if st := s.waitState(plain, "unknown_running"); st.Hooked {
+		t.Errorf("the fake without hooks: %+v, want not hooked", st)
+	}
+
+	args, _ = agentDir(t, "banner", "hook:SessionStart", "echo")
+	hookedEcho := s.split(args...)
+	s.waitOutput(id(hookedEcho), "echo>")
+	s.waitState(hookedEcho, "idle")
+	s.wantCode(1, []string{"no turn start was confirmed", "no_hook_turn_start"}, "send", id(hookedEcho), "say hi", "--submit")
+	s.waitOutput(id(hookedEcho), "echo> say hi") // delivered, echoed
+	if st := s.waitState(hookedEcho, "idle"); !st.Hooked {
+		t.Errorf("the hooked echo: %+v, want hooked", st)
+	}
+
+	args, _ = agentDir(t, "banner", "echo")
+	plainEcho := s.split(args...)
+	s.waitOutput(id(plainEcho), "echo>")
+	s.waitState(plainEcho, "unknown_running")
+	s.wantCode(1, []string{"no turn start was confirmed", "no_output_after_enter"}, "send", id(plainEcho), "say hi", "--submit")
+	s.waitOutput(id(plainEcho), "echo> say hi")
 }
