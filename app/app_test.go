@@ -108,6 +108,21 @@ func (h *harness) waitFor(what string, cond func() bool) {
 }
 
 // call makes a socket request.
+// twoPanes splits the harness's first pane (once it has the focus) and
+// waits until the window has a view for each: it returns both ids.
+func (h *harness) twoPanes() (first, second uint64) {
+	h.t.Helper()
+	h.waitFor("the first pane", func() bool { first = h.s.focus; return first != 0 })
+	info, _, err := h.c.Workspaces.Split(first, workspace.Vertical, workspace.PaneSpec{})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.waitFor("both views", func() bool {
+		return h.s.views[first] != nil && h.s.views[info.ID] != nil && h.s.snap.Open[info.ID] != 0
+	})
+	return first, info.ID
+}
+
 func (h *harness) call(method string, params any, result any) {
 	h.t.Helper()
 	if err := h.cl.Call(context.Background(), method, params, result); err != nil {

@@ -274,12 +274,7 @@ func TestGitBranch(t *testing.T) {
 
 func TestAgentsOverviewJumps(t *testing.T) {
 	h := newHarness(t, nil)
-	var first uint64
-	h.waitFor("the first pane", func() bool { first = h.s.focus; return first != 0 })
-	second, _, err := h.c.Workspaces.Split(first, workspace.Vertical, workspace.PaneSpec{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, second := h.twoPanes()
 	// A second workspace, with a waiting agent.
 	ws, err := h.c.Workspaces.CreateWorkspace("api", t.TempDir(), nil, false)
 	if err != nil {
@@ -292,9 +287,9 @@ func TestAgentsOverviewJumps(t *testing.T) {
 				third = in.ID
 			}
 		}
-		return third != 0 && h.s.snap.Open[second.ID] != 0
+		return third != 0 && h.s.snap.Open[second] != 0
 	})
-	h.c.Bus.Publish(bus.AgentState{SurfaceID: second.ID, Tool: "codex", PID: 7, State: stateThinking, Hooked: true})
+	h.c.Bus.Publish(bus.AgentState{SurfaceID: second, Tool: "codex", PID: 7, State: stateThinking, Hooked: true})
 	h.c.Bus.Publish(bus.AgentState{SurfaceID: third, Tool: "claude", PID: 8, State: stateWaiting, Hooked: true, Message: "Run the migration?"})
 	h.waitFor("the badge", func() bool {
 		return h.s.side.agents.Text == "Agents (2)  ● 1 waiting" && h.s.w.Title() == "Paneflow — 1 waiting"
@@ -305,7 +300,7 @@ func TestAgentsOverviewJumps(t *testing.T) {
 			t.Fatal("Ctrl+Shift+A is not bound")
 		}
 		ov = h.s.ov
-		if ov == nil || len(ov.rows) != 2 || ov.rows[0].Surface != third || ov.rows[1].Surface != second.ID {
+		if ov == nil || len(ov.rows) != 2 || ov.rows[0].Surface != third || ov.rows[1].Surface != second {
 			t.Fatalf("rows = %+v, want the waiting agent first", ov)
 		}
 		if ov.header.Text != "Agents — 2 listed, 1 waiting" {
@@ -313,7 +308,7 @@ func TestAgentsOverviewJumps(t *testing.T) {
 		}
 	})
 	// Updates arrive while it is open.
-	h.c.Bus.Publish(bus.AgentState{SurfaceID: second.ID, Tool: "codex", PID: 7, State: stateWaiting, Previous: stateThinking, Hooked: true, Message: "Apply patch?"})
+	h.c.Bus.Publish(bus.AgentState{SurfaceID: second, Tool: "codex", PID: 7, State: stateWaiting, Previous: stateThinking, Hooked: true, Message: "Apply patch?"})
 	h.waitFor("the live update", func() bool { return strings.HasSuffix(ov.header.Text, "2 waiting") })
 	// Search, then Enter jumps to the pane in the other workspace.
 	typeInto(h, ov.list.query, "migration")
@@ -578,13 +573,7 @@ func TestSidebarPortChips(t *testing.T) {
 
 func TestBroadcastGroup(t *testing.T) {
 	h := newHarness(t, nil)
-	var first uint64
-	h.waitFor("the first pane", func() bool { first = h.s.focus; return first != 0 })
-	second, _, err := h.c.Workspaces.Split(first, workspace.Vertical, workspace.PaneSpec{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.waitFor("both views", func() bool { return h.s.views[second.ID] != nil && h.s.snap.Open[second.ID] != 0 })
+	first, second := h.twoPanes()
 	h.s.guard(func() {
 		// Not in a group: the key asks for the group's name.
 		if !h.key(fyne.KeyB, ctrlShift) || h.s.w.Canvas().Overlays().Top() == nil {
@@ -592,7 +581,7 @@ func TestBroadcastGroup(t *testing.T) {
 		}
 		h.s.w.Canvas().Overlays().Top().Hide()
 		h.s.setGroupLocked(first, "api")
-		h.s.setGroupLocked(second.ID, "api")
+		h.s.setGroupLocked(second, "api")
 		if got := h.s.groupMembersLocked("api"); len(got) != 2 {
 			t.Fatalf("members = %v", got)
 		}
@@ -610,7 +599,7 @@ func TestBroadcastGroup(t *testing.T) {
 	typeInto(h, c.entry, "echo to-all")
 	c.entry.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault})
 	h.waitFor("the prompt in both panes", func() bool {
-		return strings.Contains(h.screen(first), "echo to-all") && strings.Contains(h.screen(second.ID), "echo to-all")
+		return strings.Contains(h.screen(first), "echo to-all") && strings.Contains(h.screen(second), "echo to-all")
 	})
 	// In a group, the key takes the pane out at once.
 	h.s.guard(func() {

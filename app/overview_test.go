@@ -105,16 +105,9 @@ func TestOverviewCursorRow(t *testing.T) {
 // click on a pane in the sidebar put the area back with its views shown.
 func TestOverviewReplacesPanes(t *testing.T) {
 	h := newHarness(t, nil)
-	var first uint64
-	h.waitFor("the first pane", func() bool { first = h.s.focus; return first != 0 })
-	second, _, err := h.c.Workspaces.Split(first, workspace.Vertical, workspace.PaneSpec{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.waitFor("both views", func() bool {
-		return h.s.views[first] != nil && h.s.views[second.ID] != nil && len(h.s.area.shown()) == 2
-	})
-	h.c.Bus.Publish(bus.AgentState{SurfaceID: second.ID, Tool: "claude", PID: 9, State: stateWaiting, Hooked: true, Message: "Go on?"})
+	first, second := h.twoPanes()
+	h.waitFor("both views shown", func() bool { return len(h.s.area.shown()) == 2 })
+	h.c.Bus.Publish(bus.AgentState{SurfaceID: second, Tool: "claude", PID: 9, State: stateWaiting, Hooked: true, Message: "Go on?"})
 	h.waitFor("the agent", func() bool { return h.s.w.Title() == "Paneflow — 1 waiting" })
 	placed := func(what string, open bool) {
 		t.Helper()
@@ -167,7 +160,7 @@ func TestOverviewReplacesPanes(t *testing.T) {
 	// Enter jumps to the waiting agent's pane.
 	ov = open()
 	ov.list.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	h.waitFor("the jump", func() bool { return h.s.focus == second.ID })
+	h.waitFor("the jump", func() bool { return h.s.focus == second })
 	placed("after the jump", false)
 
 	// A click on a pane row of the sidebar shows that pane.
