@@ -161,30 +161,9 @@ func BenchmarkFleetFlood(b *testing.B) {
 		idleFleet := a.fleetIdleCPU("idle-fleet")
 		fleet := a.fleetFlood(id, file, 2, "fleet")
 
-		done := make(chan struct{})
-		var wg sync.WaitGroup
-		updates := 0
-		wg.Go(func() {
-			tick := time.NewTicker(overviewUpdateEvery)
-			defer tick.Stop()
-			for i := 0; ; i++ {
-				select {
-				case <-done:
-					return
-				case <-tick.C:
-				}
-				method := "ai.stop"
-				if i%2 == 1 {
-					method = "ai.prompt_submit"
-				}
-				if _, err := a.tryRPC(method, map[string]any{"surface_id": agents[(i*7)%len(agents)], "tool": "claude"}); err == nil {
-					updates++
-				}
-			}
-		})
+		stopUpdates := a.agentUpdates(agents)
 		updating := a.fleetFlood(id, file, 3, "updating")
-		close(done)
-		wg.Wait()
+		updates := stopUpdates()
 
 		fmt.Printf("\nFleetFlood (SGR %d MB into the %dx%d pane of the shown workspace; %d agent panes in 2 other workspaces; %d updates, one every %v)\n",
 			overviewFloodBytes/1_000_000, cols, rows, overviewAgents, updates, overviewUpdateEvery)
@@ -205,6 +184,34 @@ func BenchmarkFleetFlood(b *testing.B) {
 		b.ReportMetric(float64(idleFleet.Microseconds())/1000, "idle-cpu-ms-fleet")
 		a.stop()
 	}
+}
+
+// agentUpdates makes one of agents change state (ai.stop and
+// ai.prompt_submit in turn) every overviewUpdateEvery until the returned
+// stop is called, which returns how many updates the server took.
+func (a *app) agentUpdates(agents []uint64) (stop func() int) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	n := 0
+	wg.Go(func() {
+		tick := time.NewTicker(overviewUpdateEvery)
+		defer tick.Stop()
+		for i := 0; ; i++ {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			method := "ai.stop"
+			if i%2 == 1 {
+				method = "ai.prompt_submit"
+			}
+			if _, err := a.tryRPC(method, map[string]any{"surface_id": agents[(i*7)%len(agents)], "tool": "claude"}); err == nil {
+				n++
+			}
+		}
+	})
+	return func() int { close(done); wg.Wait(); return n }
 }
 
 // startFleet opens overviewAgents panes running sleep in two workspaces

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -207,34 +206,7 @@ func BenchmarkOverviewFlood(b *testing.B) {
 		floods := 0
 		base := a.floodPhase(id, file, &floods)
 		updates := 0
-		// startUpdates makes one agent change state every
-		// overviewUpdateEvery until stop, which returns how many did.
-		startUpdates := func() (stop func() int) {
-			done := make(chan struct{})
-			var wg sync.WaitGroup
-			n := 0
-			wg.Go(func() {
-				tick := time.NewTicker(overviewUpdateEvery)
-				defer tick.Stop()
-				for i := 0; ; i++ {
-					select {
-					case <-done:
-						return
-					case <-tick.C:
-					}
-					sid := agents[(i*7)%len(agents)]
-					method := "ai.stop"
-					if i%2 == 1 {
-						method = "ai.prompt_submit"
-					}
-					if _, err := a.tryRPC(method, map[string]any{"surface_id": sid, "tool": "claude"}); err == nil {
-						n++
-					}
-				}
-			})
-			return func() int { close(done); wg.Wait(); return n }
-		}
-		stopUpdates := startUpdates()
+		stopUpdates := a.agentUpdates(agents)
 		closedUpdating := a.floodPhase(id, file, &floods)
 		updates += stopUpdates()
 
@@ -248,7 +220,7 @@ func BenchmarkOverviewFlood(b *testing.B) {
 			return n > 5000, fmt.Sprintf("%d pixels changed in the centre", n)
 		})
 		openQuiet := a.floodPhase(id, file, &floods)
-		stopUpdates = startUpdates()
+		stopUpdates = a.agentUpdates(agents)
 		open := a.floodPhase(id, file, &floods)
 		updates += stopUpdates()
 		a.screenshot("overview-after")
