@@ -25,14 +25,7 @@ func TestDetectRealProcess(t *testing.T) {
 	if err := os.Symlink(sleep, filepath.Join(dir, "claude")); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("/bin/sh", "-c", `sh -c "claude 300; true"; true`)
-	cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { killGroup(cmd) })
-	root := cmd.Process.Pid
+	root := startGroup(t, "/bin/sh", `sh -c "claude 300; true"; true`, dir)
 	pt := systemProcs()
 
 	var found []detected
@@ -120,14 +113,7 @@ func TestDetectRealShim(t *testing.T) {
 	if err := os.Symlink(sleep, filepath.Join(agentDir, "claude")); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(sh, "-c", `claude -c "PATH=`+agentDir+` claude 300; true"; true`)
-	cmd.Env = append(os.Environ(), "PATH="+shimDir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { killGroup(cmd) })
-	root := cmd.Process.Pid
+	root := startGroup(t, sh, `claude -c "PATH=`+agentDir+` claude 300; true"; true`, shimDir)
 	pt := systemProcs()
 	deadline := time.Now().Add(testDeadline)
 	for {
@@ -162,6 +148,21 @@ func TestDetectRealShim(t *testing.T) {
 
 // killGroup kills cmd's process group (its shells' children too, which
 // would otherwise outlive the test) and reaps cmd.
+// startGroup runs `sh -c script` in a process group of its own with dir
+// first in PATH, killed with its group when the test ends, and returns
+// its pid.
+func startGroup(t *testing.T, sh, script, dir string) int {
+	t.Helper()
+	cmd := exec.Command(sh, "-c", script)
+	cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { killGroup(cmd) })
+	return cmd.Process.Pid
+}
+
 func killGroup(cmd *exec.Cmd) {
 	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	cmd.Wait()

@@ -351,15 +351,20 @@ func TestEngineFailures(t *testing.T) {
 	}
 }
 
-func TestEngineInterrupt(t *testing.T) {
-	f := newFake(map[string]string{})
-	f.block["impl"] = true
+// cancelOnWait is a context cancelled once the engine first waits on f.
+func cancelOnWait(f *fakeInstance) context.Context {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		<-f.waited
 		cancel()
 	}()
-	rep, _ := runFake(t, pipeline, f, ctx)
+	return ctx
+}
+
+func TestEngineInterrupt(t *testing.T) {
+	f := newFake(map[string]string{})
+	f.block["impl"] = true
+	rep, _ := runFake(t, pipeline, f, cancelOnWait(f))
 	if rep.Aborted == nil || *rep.Aborted != "interrupted (panes left running)" || rep.Exit != 1 || rep.Status != "aborted" {
 		t.Fatalf("report %+v", rep)
 	}
@@ -380,12 +385,7 @@ func TestEngineInterrupt(t *testing.T) {
 func TestEngineInterruptDuringSplit(t *testing.T) {
 	f := newFake(map[string]string{"impl": "DONE: x"})
 	f.splitBlock["test-a"] = true
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		<-f.waited
-		cancel()
-	}()
-	rep, _ := runFake(t, pipeline, f, ctx)
+	rep, _ := runFake(t, pipeline, f, cancelOnWait(f))
 	if rep.Aborted == nil || *rep.Aborted != "interrupted (panes left running)" || rep.Exit != 1 || rep.Status != "aborted" {
 		t.Fatalf("report %+v, want interrupted; statuses %s", rep, statuses(rep))
 	}
