@@ -58,6 +58,10 @@ func TestGateOn(t *testing.T) {
 
 	t.Run("send", func(t *testing.T) {
 		s := s.with(t)
+		// The shell's first prompt: text typed before it is echoed by the
+		// terminal and then run after the prompt, so ONE-1 would follow
+		// "# " on the prompt's line (seen once in CI).
+		s.waitOutput("sh", `\S`)
 		var res struct {
 			Sent      bool    `json:"sent"`
 			Length    int     `json:"length"`
