@@ -93,6 +93,18 @@ type Emulator struct {
 	reverseVideo bool
 	syncOutput   bool
 	in           InputModes
+	// reverseWrap (?45) lets BS at the left edge go back into a line that
+	// wrapped; reverseWrapAll (?1045) into any line, top to bottom.
+	reverseWrap, reverseWrapAll bool
+	// protect is which protection the last DECSCA or SPA chose (cells
+	// carry one attrProtected flag; the mode says which erasures honour it).
+	protect protectMode
+	// level is the conformance level DECSCL set (1 = VT100 … 4 = VT400);
+	// features of a higher level are ignored below it.
+	level int
+	// cellW, cellH are a cell's size in pixels for the window reports
+	// (SetCellPixels); 0 when unknown.
+	cellW, cellH int
 
 	// Character sets: G0–G3 designations and which is invoked into GL.
 	charsets  [4]charset
@@ -100,6 +112,10 @@ type Emulator struct {
 	singleSS  int // SS2/SS3 single shift pending: 2 or 3, else 0
 	lineDraw  bool
 	lastPrint rune // for REP
+
+	// colors are the colours programs set (OSC 4, 10-19); nil when none.
+	// Replaced, never modified, on each change (see ProgramColors).
+	colors *ProgramColors
 
 	title, iconTitle string
 	titleStack       []string
@@ -265,6 +281,9 @@ func (e *Emulator) resetState() {
 	e.autowrap = true
 	e.cursorHidden, e.cursorShape, e.cursorBlink = false, CursorDefault, false
 	e.reverseVideo, e.syncOutput = false, false
+	e.reverseWrap, e.reverseWrapAll = false, false
+	e.protect = protectNone
+	e.level = maxLevel
 	e.in = InputModes{}
 	e.charsets = [4]charset{}
 	e.gl, e.singleSS = 0, 0
@@ -452,10 +471,7 @@ func (e *Emulator) execute(c byte) {
 		e.bells++
 		e.rang++
 	case 0x08: // BS
-		e.wrapNext = false
-		if e.x > 0 {
-			e.x--
-		}
+		e.backspace()
 	case 0x09: // HT
 		e.tabForward(1)
 	case 0x0a, 0x0b, 0x0c: // LF, VT, FF
