@@ -67,6 +67,17 @@ func (e *Emulator) handleCSI(cmd ansi.Cmd, ps ansi.Params) {
 		e.insertColumns(count(ps, 0))
 	case prefix == 0 && inter == '\'' && final == '~': // DECDC
 		e.deleteColumns(count(ps, 0))
+	case prefix == 0 && inter == '$' && (final == 'v' || final == 'x' || final == 'z' || final == '{' || final == 'r' || final == 't'):
+		e.rectOp(final, ps)
+	case prefix == 0 && inter == '*' && final == 'y': // DECRQCRA
+		e.checksumRect(ps)
+	case prefix == 0 && inter == '*' && final == 'x': // DECSACE
+		switch param(ps, 0, 0) {
+		case 0, 1:
+			e.rectExtent = false
+		case 2:
+			e.rectExtent = true
+		}
 	case prefix == 0 && inter == ' ' && final == '@': // SL
 		e.scrollColumns(count(ps, 0), true)
 	case prefix == 0 && inter == ' ' && final == 'A': // SR

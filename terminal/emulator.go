@@ -49,6 +49,11 @@ type EmulatorOptions struct {
 	// Bell is called (outside the lock) for each BEL the program prints.
 	Bell func()
 
+	// AllowChecksum lets programs ask for the checksum of a rectangle of
+	// the screen (DECRQCRA), which conformance suites use to read cells
+	// back. Off by default, as in xterm: it lets a program read the screen.
+	AllowChecksum bool
+
 	// Foreground and Background are the default colours reported to
 	// OSC 10/11 queries. Zero values report a light grey on black.
 	Foreground, Background [3]uint8
@@ -105,6 +110,9 @@ type Emulator struct {
 	// cellW, cellH are a cell's size in pixels for the window reports
 	// (SetCellPixels); 0 when unknown.
 	cellW, cellH int
+	// rectExtent is DECSACE 2: DECCARA/DECRARA work on the exact
+	// rectangle rather than the stream of text from its first to last cell.
+	rectExtent bool
 
 	// Character sets: G0–G3 designations and which is invoked into GL.
 	charsets  [4]charset
@@ -284,6 +292,7 @@ func (e *Emulator) resetState() {
 	e.reverseWrap, e.reverseWrapAll = false, false
 	e.protect = protectNone
 	e.level = maxLevel
+	e.rectExtent = false
 	e.in = InputModes{}
 	e.charsets = [4]charset{}
 	e.gl, e.singleSS = 0, 0

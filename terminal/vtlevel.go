@@ -25,7 +25,8 @@ const (
 
 // da1 is the Primary Device Attributes answer for the current level: the
 // class, then the extensions implemented (6 selective erase, 17 terminal
-// state interrogation, 21 horizontal scrolling, 22 ANSI colour).
+// state interrogation, 21 horizontal scrolling, 22 ANSI colour, 28
+// rectangular editing at VT400 level).
 func (e *Emulator) da1() string {
 	switch e.level {
 	case 1:
@@ -35,7 +36,7 @@ func (e *Emulator) da1() string {
 	case 3:
 		return "\x1b[?63;6;17;21;22c"
 	}
-	return "\x1b[?64;6;17;21;22c"
+	return "\x1b[?64;6;17;21;22;28c"
 }
 
 // decscl applies DECSCL (CSI Pl ; Pc " p): a conformance level from 61
@@ -342,6 +343,9 @@ func (e *Emulator) decrqss(pt string) {
 		v = "0$~" // DECSSDT: no status line
 	case "*x":
 		v = "0*x" // DECSACE: stream extent
+		if e.rectExtent {
+			v = "2*x"
+		}
 	default:
 		e.reply("\x1bP0$r\x1b\\")
 		return

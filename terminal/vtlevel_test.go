@@ -248,3 +248,78 @@ func TestSoftReset(t *testing.T) {
 		t.Errorf("DECSTR moved the cursor to %d,%d", e.x, e.y)
 	}
 }
+
+func TestRectangles(t *testing.T) {
+	fill := "abcde\r\nfghij\r\nklmno\r\npqrst"
+	t.Run("decfra", func(t *testing.T) {
+		e := newEmu(t, 5, 4).feed(fill + "\x1b[88;2;2;3;4$x")
+		screenIs(t, e, "abcde", "fXXXj", "kXXXo", "pqrst")
+	})
+	t.Run("decera", func(t *testing.T) {
+		e := newEmu(t, 5, 4).feed(fill + "\x1b[2;2;3;4$z")
+		screenIs(t, e, "abcde", "f   j", "k   o", "pqrst")
+	})
+	t.Run("decera defaults to the screen", func(t *testing.T) {
+		e := newEmu(t, 5, 4).feed(fill + "\x1b[$z")
+		screenIs(t, e)
+	})
+	t.Run("decsera spares protected", func(t *testing.T) {
+		e := newEmu(t, 5, 4).feed("a\x1b[1\"qb\x1b[0\"qc\x1b[1;1;1;5${")
+		screenIs(t, e, " b")
+	})
+	t.Run("deccra", func(t *testing.T) {
+		e := newEmu(t, 5, 4).feed(fill + "\x1b[1;1;2;2;1;3;4;1$v")
+		screenIs(t, e, "abcde", "fghij", "klmab", "pqrfg")
+	})
+	t.Run("deccra overlapping", func(t *testing.T) {
+		e := newEmu(t, 5, 4).feed(fill + "\x1b[1;1;1;4;1;1;2;1$v")
+		screenIs(t, e, "aabcd", "fghij", "klmno", "pqrst")
+	})
+	t.Run("origin mode", func(t *testing.T) {
+		e := newEmu(t, 5, 4).feed(fill + "\x1b[2;3r\x1b[?6h\x1b[$z")
+		screenIs(t, e, "abcde", "", "", "pqrst")
+	})
+	t.Run("deccara stream", func(t *testing.T) {
+		e := newEmu(t, 5, 4).feed(fill + "\x1b[1;4;2;2;1;7$r")
+		for _, p := range [][2]int{{3, 0}, {4, 0}, {0, 1}, {1, 1}} {
+			if c, _ := e.cell(p[0], p[1]); c.Attrs&(AttrBold|AttrInverse) != AttrBold|AttrInverse {
+				t.Errorf("cell %v attrs %v, want bold inverse", p, c.Attrs)
+			}
+		}
+		if c, _ := e.cell(2, 0); c.Attrs != 0 {
+			t.Errorf("cell before the stream changed: %v", c.Attrs)
+		}
+		if c, _ := e.cell(2, 1); c.Attrs != 0 {
+			t.Errorf("cell after the stream changed: %v", c.Attrs)
+		}
+	})
+	t.Run("deccara rectangle and decrara", func(t *testing.T) {
+		e := newEmu(t, 5, 4).feed(fill + "\x1b[2*x\x1b[1;4;2;5;4$r\x1b[1;4;1;4;4;7$t")
+		if c, _ := e.cell(0, 1); c.Attrs != 0 {
+			t.Errorf("cell outside the rectangle changed: %v", c.Attrs)
+		}
+		if c, _ := e.cell(4, 1); c.Attrs.Underline() != UnderlineSingle {
+			t.Errorf("cell in the rectangle: %v", c.Attrs)
+		}
+		if c, _ := e.cell(3, 0); c.Attrs.Underline() != UnderlineNone || c.Attrs&AttrInverse == 0 {
+			t.Errorf("DECRARA cell: %v", c.Attrs)
+		}
+	})
+	t.Run("vt220 ignores them", func(t *testing.T) {
+		e := newEmu(t, 5, 4).feed(fill + "\x1b[62\"p\x1b[$z")
+		screenIs(t, e, "abcde", "fghij", "klmno", "pqrst")
+	})
+}
+
+func TestChecksum(t *testing.T) {
+	e := newEmu(t, 5, 2).feed("ab\x1b[1;1;1;1;1;5*y")
+	if len(e.replies) != 0 {
+		t.Fatalf("DECRQCRA answered without AllowChecksum: %q", e.replies)
+	}
+	var got []byte
+	c := NewEmulator(5, 2, EmulatorOptions{AllowChecksum: true, Reply: func(p []byte) { got = append(got, p...) }})
+	c.Write([]byte("ab \x1b[7;1;1;1;1;5*y\x1b[8;1;2;2;2;2*y"))
+	if want := "\x1bP7!~00E3\x1b\\\x1bP8!~0000\x1b\\"; string(got) != want {
+		t.Errorf("reply = %q, want %q", got, want)
+	}
+}
