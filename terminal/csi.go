@@ -93,26 +93,40 @@ func (e *Emulator) csiPlain(final byte, ps ansi.Params) {
 	switch final {
 	case '@': // ICH
 		e.wrapNext = false
-		e.insertBlanks(e.cur.rows[e.y], e.x, count(ps, 0))
+		if end, ok := e.editEnd(); ok {
+			e.insertBlanksTo(e.cur.rows[e.y], e.x, count(ps, 0), end)
+		}
 	case 'A': // CUU
 		e.cursorUp(count(ps, 0))
 	case 'B', 'e': // CUD, VPR
 		e.cursorDown(count(ps, 0))
 	case 'C', 'a': // CUF, HPR
 		e.wrapNext = false
-		e.x = min(e.x+count(ps, 0), e.cols-1)
+		last := e.cols - 1
+		if e.lrmm && e.x <= e.right {
+			last = e.right
+		}
+		e.x = min(e.x+count(ps, 0), last)
 	case 'D': // CUB
 		e.wrapNext = false
-		e.x = max(e.x-count(ps, 0), 0)
+		first := 0
+		if e.lrmm && e.x >= e.left {
+			first = e.left
+		}
+		e.x = max(e.x-count(ps, 0), first)
 	case 'E': // CNL
 		e.cursorDown(count(ps, 0))
-		e.x = 0
+		e.carriageReturn()
 	case 'F': // CPL
 		e.cursorUp(count(ps, 0))
-		e.x = 0
+		e.carriageReturn()
 	case 'G', '`': // CHA, HPA
 		e.wrapNext = false
-		e.x = clamp(count(ps, 0)-1, 0, e.cols-1)
+		if e.originMode && e.lrmm {
+			e.x = clamp(count(ps, 0)-1+e.left, e.left, e.right)
+		} else {
+			e.x = clamp(count(ps, 0)-1, 0, e.cols-1)
+		}
 	case 'H', 'f': // CUP, HVP
 		e.moveTo(count(ps, 1)-1, count(ps, 0)-1)
 	case 'I': // CHT
@@ -127,7 +141,9 @@ func (e *Emulator) csiPlain(final byte, ps ansi.Params) {
 		e.deleteLines(count(ps, 0))
 	case 'P': // DCH
 		e.wrapNext = false
-		e.deleteCells(e.cur.rows[e.y], e.x, count(ps, 0))
+		if end, ok := e.editEnd(); ok {
+			e.deleteCellsTo(e.cur.rows[e.y], e.x, count(ps, 0), end)
+		}
 	case 'S': // SU
 		e.scrollUp(count(ps, 0))
 	case 'T': // SD
@@ -183,8 +199,12 @@ func (e *Emulator) csiPlain(final byte, ps ansi.Params) {
 			e.top, e.bot = top, bot
 			e.moveTo(0, 0)
 		}
-	case 's': // SCOSC
-		e.saveCursor()
+	case 's': // DECSLRM with ?69, else SCOSC
+		if e.lrmm {
+			e.setLRMargins(ps)
+		} else {
+			e.saveCursor()
+		}
 	case 'u': // SCORC
 		e.restoreCursor()
 	case 't': // window manipulation: the title stack and size reports
@@ -232,18 +252,19 @@ func (e *Emulator) cursorDown(n int) {
 }
 
 func (e *Emulator) insertLines(n int) {
-	if e.y < e.top || e.y > e.bot {
+	if e.y < e.top || e.y > e.bot || e.lrmm && (e.x < e.left || e.x > e.right) {
 		return
 	}
 	top := e.top
 	e.top = e.y
 	e.scrollDown(n)
 	e.top = top
-	e.x, e.wrapNext = 0, false
+	e.wrapNext = false
+	e.carriageReturn()
 }
 
 func (e *Emulator) deleteLines(n int) {
-	if e.y < e.top || e.y > e.bot {
+	if e.y < e.top || e.y > e.bot || e.lrmm && (e.x < e.left || e.x > e.right) {
 		return
 	}
 	top := e.top
@@ -251,13 +272,18 @@ func (e *Emulator) deleteLines(n int) {
 	// Lines deleted inside the screen never go to scrollback.
 	e.scrollRegionUpNoHistory(n)
 	e.top = top
-	e.x, e.wrapNext = 0, false
+	e.wrapNext = false
+	e.carriageReturn()
 }
 
 // scrollRegionUpNoHistory is scrollUp without saving lines to scrollback.
 func (e *Emulator) scrollRegionUpNoHistory(n int) {
 	top, bot := e.top, e.bot
 	n = min(n, bot-top+1)
+	if e.partialWidth() {
+		e.scrollRect(n, true)
+		return
+	}
 	rows := e.cur.rows
 	for range n {
 		r := rows[top]
@@ -403,6 +429,7 @@ func (e *Emulator) softReset() {
 	e.autowrap = true
 	e.reverseWrap, e.reverseWrapAll = false, false
 	e.top, e.bot = 0, e.rows-1
+	e.left, e.right = 0, e.cols-1
 	e.pen = Style{}
 	e.protect = protectNone
 	e.charsets, e.gl, e.singleSS = [4]charset{}, 0, 0
@@ -461,6 +488,11 @@ func (e *Emulator) setPrivateMode(mode int, on bool) {
 		e.in.AppCursor = on
 	case 5:
 		e.reverseVideo = on
+	case 69: // DECLRMM
+		if e.level >= 4 {
+			e.lrmm = on
+			e.left, e.right = 0, e.cols-1
+		}
 	case 6:
 		e.originMode = on
 		e.moveTo(0, 0)
@@ -562,6 +594,8 @@ func (e *Emulator) privateModeState(mode int) int {
 		return modeState(!e.cursorHidden)
 	case 45:
 		return modeState(e.reverseWrap)
+	case 69:
+		return modeState(e.lrmm)
 	case 1045:
 		return modeState(e.reverseWrapAll)
 	case 66:
@@ -631,7 +665,7 @@ func (e *Emulator) handleESC(cmd ansi.Cmd) {
 			e.lineFeed()
 		case 'E': // NEL
 			e.lineFeed()
-			e.x = 0
+			e.carriageReturn()
 		case 'H': // HTS
 			e.tabs[e.x] = true
 		case 'M': // RI
@@ -679,6 +713,7 @@ func (e *Emulator) handleESC(cmd ansi.Cmd) {
 				r.fill(0, e.cols, Cell{Char: 'E'})
 			}
 			e.top, e.bot = 0, e.rows-1
+			e.left, e.right = 0, e.cols-1
 			e.moveTo(0, 0)
 		}
 	}

@@ -12,22 +12,22 @@ type rect struct{ top, left, bot, right int }
 // stream allows a left column right of the right one when the area spans
 // several lines (DECCARA/DECRARA under DECSACE's stream extent).
 func (e *Emulator) rectParams(ps ansi.Params, i int, stream bool) (rect, bool) {
-	off := 0
+	off, loff := 0, 0
 	bottom := e.rows
 	if e.originMode {
-		off = e.top
+		off, loff = e.top, e.left
 		bottom = e.bot - e.top + 1
 	}
 	r := rect{
 		top:   count(ps, i) - 1 + off,
-		left:  count(ps, i+1) - 1,
+		left:  count(ps, i+1) - 1 + loff,
 		bot:   min(param(ps, i+2, 0), bottom),
-		right: min(param(ps, i+3, 0), e.cols),
+		right: min(param(ps, i+3, 0)+loff, e.cols),
 	}
 	if r.bot == 0 {
 		r.bot = bottom
 	}
-	if r.right == 0 {
+	if r.right == loff {
 		r.right = e.cols
 	}
 	r.bot += off - 1

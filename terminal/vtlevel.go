@@ -64,7 +64,11 @@ func (e *Emulator) backspace() {
 			return // xterm: the pending wrap is undone, the cursor stays
 		}
 	}
-	if e.x > 0 {
+	first := 0
+	if e.lrmm && e.x >= e.left {
+		first = e.left
+	}
+	if e.x > first {
 		e.x--
 		return
 	}
@@ -83,7 +87,7 @@ func (e *Emulator) backspace() {
 	default:
 		return
 	}
-	e.x = e.cols - 1
+	e.x = e.right
 }
 
 // setProtection applies DECSCA (CSI Ps " q): 1 protects what is printed
@@ -174,24 +178,26 @@ func (e *Emulator) selectiveEraseDisplay(mode int) {
 }
 
 // insertColumns is DECIC (CSI Ps ' }): n blank columns at the cursor in
-// every line of the scroll region, the rest shifted right.
+// every line of the scroll region, the rest shifted right up to the right
+// margin. Nothing happens with the cursor outside the margins.
 func (e *Emulator) insertColumns(n int) {
-	if e.level < 4 || e.y < e.top || e.y > e.bot {
+	if e.level < 4 || e.y < e.top || e.y > e.bot || e.x < e.left || e.x > e.right {
 		return
 	}
 	for _, r := range e.cur.rows[e.top : e.bot+1] {
-		e.insertBlanks(r, e.x, n)
+		e.insertBlanksTo(r, e.x, n, e.right+1)
 	}
 }
 
 // deleteColumns is DECDC (CSI Ps ' ~): n columns at the cursor removed from
-// every line of the scroll region, blank columns coming in on the right.
+// every line of the scroll region, blank columns coming in at the right
+// margin.
 func (e *Emulator) deleteColumns(n int) {
-	if e.level < 4 || e.y < e.top || e.y > e.bot {
+	if e.level < 4 || e.y < e.top || e.y > e.bot || e.x < e.left || e.x > e.right {
 		return
 	}
 	for _, r := range e.cur.rows[e.top : e.bot+1] {
-		e.deleteCells(r, e.x, n)
+		e.deleteCellsTo(r, e.x, n, e.right+1)
 	}
 }
 
@@ -202,8 +208,10 @@ func (e *Emulator) backIndex() {
 		return
 	}
 	e.wrapNext = false
-	if e.x > 0 {
-		e.x--
+	if e.x != e.left {
+		if e.x > 0 {
+			e.x--
+		}
 		return
 	}
 	e.insertColumns(1)
@@ -216,24 +224,27 @@ func (e *Emulator) forwardIndex() {
 		return
 	}
 	e.wrapNext = false
-	if e.x < e.cols-1 {
-		e.x++
+	if e.x != e.right {
+		if e.x < e.cols-1 {
+			e.x++
+		}
 		return
 	}
 	x := e.x
-	e.x = 0
+	e.x = e.left
 	e.deleteColumns(1)
 	e.x = x
 }
 
 // scrollColumns is SL (CSI Ps SP @, left) and SR (CSI Ps SP A, right):
-// the scroll region's columns move n places, blanks coming in.
+// the scroll region's columns between the margins move n places, blanks
+// coming in.
 func (e *Emulator) scrollColumns(n int, left bool) {
 	for _, r := range e.cur.rows[e.top : e.bot+1] {
 		if left {
-			e.deleteCells(r, 0, n)
+			e.deleteCellsTo(r, e.left, n, e.right+1)
 		} else {
-			e.insertBlanks(r, 0, n)
+			e.insertBlanksTo(r, e.left, n, e.right+1)
 		}
 	}
 }
@@ -271,7 +282,6 @@ var fixedPrivateModes = map[int]int{
 	44:   modeAlwaysReset, // margin bell
 	46:   modeAlwaysReset, // logging
 	67:   modeAlwaysReset, // DECBKM: Backspace sends DEL
-	69:   modeAlwaysReset, // DECLRMM: no left/right margins yet
 	80:   modeAlwaysReset, // DECSDM: no sixel
 	95:   modeAlwaysReset, // DECNCSM
 	1001: modeAlwaysReset, // highlight mouse tracking
@@ -332,7 +342,7 @@ func (e *Emulator) decrqss(pt string) {
 			v = "61\"p"
 		}
 	case "s":
-		v = fmt.Sprintf("%d;%ds", 1, e.cols)
+		v = fmt.Sprintf("%d;%ds", e.left+1, e.right+1)
 	case "t":
 		v = fmt.Sprintf("%dt", e.rows)
 	case "*|":

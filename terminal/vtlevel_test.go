@@ -323,3 +323,78 @@ func TestChecksum(t *testing.T) {
 		t.Errorf("reply = %q, want %q", got, want)
 	}
 }
+
+func TestLeftRightMargins(t *testing.T) {
+	// A 6x4 screen with margins at columns 2-4 (1-based), region rows 1-3.
+	fill := "abcdef\r\nghijkl\r\nmnopqr\r\nstuvwx"
+	lr := "\x1b[?69h\x1b[2;4s"
+	t.Run("without ?69 CSI s saves the cursor", func(t *testing.T) {
+		e := newEmu(t, 6, 4).feed("\x1b[2;3H\x1b[2;4s\x1b[H\x1b[uX")
+		screenIs(t, e, "", "  X")
+	})
+	t.Run("decslrm homes and is reported", func(t *testing.T) {
+		e := newEmu(t, 6, 4).feed("\x1b[3;3H" + lr + "\x1bP$qs\x1b\\\x1b[?69$p")
+		if c := e.Cursor(); c.X != 0 || c.Y != 0 {
+			t.Errorf("cursor %d,%d, want home", c.X, c.Y)
+		}
+		if got, want := string(e.replies), "\x1bP1$r2;4s\x1b\\\x1b[?69;1$y"; got != want {
+			t.Errorf("replies %q, want %q", got, want)
+		}
+	})
+	t.Run("printing wraps at the right margin to the left one", func(t *testing.T) {
+		e := newEmu(t, 6, 4).feed(lr + "\x1b[1;2H12345")
+		screenIs(t, e, " 123", " 45")
+	})
+	t.Run("scrolling moves only the margins' columns", func(t *testing.T) {
+		e := newEmu(t, 6, 4).feed(fill + lr + "\x1b[1;3r\x1b[3;2H\n")
+		screenIs(t, e, "ahijef", "gnopkl", "m   qr", "stuvwx")
+		if e.HistoryLen() != 0 {
+			t.Error("a margin scroll went to scrollback")
+		}
+	})
+	t.Run("reverse index", func(t *testing.T) {
+		e := newEmu(t, 6, 4).feed(fill + lr + "\x1b[1;3r\x1b[1;3H\x1bM")
+		screenIs(t, e, "a   ef", "gbcdkl", "mhijqr", "stuvwx")
+	})
+	t.Run("outside the margins lf neither passes nor scrolls", func(t *testing.T) {
+		e := newEmu(t, 6, 4).feed(fill + lr + "\x1b[1;3r\x1b[3;6H\n")
+		screenIs(t, e, "abcdef", "ghijkl", "mnopqr", "stuvwx")
+		if c := e.Cursor(); c.Y != 2 {
+			t.Errorf("cursor row %d, want 2", c.Y)
+		}
+	})
+	t.Run("ich dch inside, nothing outside", func(t *testing.T) {
+		e := newEmu(t, 6, 4).feed(fill + lr + "\x1b[1;2H\x1b[@\x1b[2;3H\x1b[P\x1b[3;1H\x1b[P")
+		screenIs(t, e, "a bcef", "ghj kl", "mnopqr", "stuvwx")
+	})
+	t.Run("il dl", func(t *testing.T) {
+		e := newEmu(t, 6, 4).feed(fill + lr + "\x1b[2;3H\x1b[L")
+		screenIs(t, e, "abcdef", "g   kl", "mhijqr", "snopwx")
+		e.feed("\x1b[1;2H\x1b[2M")
+		screenIs(t, e, "ahijef", "gnopkl", "m   qr", "s   wx")
+	})
+	t.Run("cr bs and cursor moves stop at margins", func(t *testing.T) {
+		e := newEmu(t, 6, 4).feed(lr + "\x1b[1;3H\rA\x1b[1;1H\rB\x1b[2;2H\x08C\x1b[3;3H\x1b[9CD\x1b[4;3H\x1b[9DE")
+		screenIs(t, e, "BA", " C", "   D", " E")
+	})
+	t.Run("origin mode is relative to the margins", func(t *testing.T) {
+		e := newEmu(t, 6, 4).feed(lr + "\x1b[2;3r\x1b[?6h\x1b[1;1HX\x1b[1;9HY\x1b[2;1H\x1b[2GZ")
+		screenIs(t, e, "", " X Y", "  Z")
+	})
+	t.Run("decic decdc sl within margins", func(t *testing.T) {
+		e := newEmu(t, 6, 4).feed(fill + lr + "\x1b[1;2r\x1b[1;3H\x1b['}")
+		screenIs(t, e, "ab cef", "gh ikl", "mnopqr", "stuvwx")
+		e.feed("\x1b['~")
+		screenIs(t, e, "abc ef", "ghi kl", "mnopqr", "stuvwx")
+		e.feed("\x1b[ @")
+		screenIs(t, e, "ac  ef", "gi  kl", "mnopqr", "stuvwx")
+	})
+	t.Run("reset margins with ?69l", func(t *testing.T) {
+		e := newEmu(t, 6, 4).feed(lr + "\x1b[?69l\x1b[1;1H1234567")
+		screenIs(t, e, "123456", "7")
+	})
+	t.Run("insert mode stops at the right margin", func(t *testing.T) {
+		e := newEmu(t, 6, 4).feed(fill + lr + "\x1b[4h\x1b[1;2HX")
+		screenIs(t, e, "aXbcef", "ghijkl", "mnopqr", "stuvwx")
+	})
+}
