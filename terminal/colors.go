@@ -197,33 +197,15 @@ func (e *Emulator) dynamicLocked(d int) (r, g, b uint8) {
 func parseColorSpec(s string) (uint32, bool) {
 	switch {
 	case strings.HasPrefix(s, "rgb:"):
-		f := strings.Split(s[4:], "/")
-		if len(f) != 3 {
-			return 0, false
-		}
-		var v uint32
-		for _, c := range f {
-			x, ok := scaleHex(c)
-			if !ok {
-				return 0, false
-			}
-			v = v<<8 | uint32(x)
-		}
-		return v | colourSet, true
+		return parseComponents(s[4:], scaleHex)
 	case strings.HasPrefix(s, "rgbi:"):
-		f := strings.Split(s[5:], "/")
-		if len(f) != 3 {
-			return 0, false
-		}
-		var v uint32
-		for _, c := range f {
+		return parseComponents(s[5:], func(c string) (uint8, bool) {
 			x, err := strconv.ParseFloat(c, 64)
 			if err != nil || x < 0 || x > 1 {
 				return 0, false
 			}
-			v = v<<8 | uint32(x*255+0.5)
-		}
-		return v | colourSet, true
+			return uint8(x*255 + 0.5), true
+		})
 	case strings.HasPrefix(s, "#"):
 		h := s[1:]
 		if len(h) == 0 || len(h)%3 != 0 || len(h) > 12 {
@@ -242,6 +224,23 @@ func parseColorSpec(s string) (uint32, bool) {
 		return v | colourSet, true
 	}
 	return 0, false
+}
+
+// parseComponents parses "R/G/B" with comp into a set colour.
+func parseComponents(s string, comp func(string) (uint8, bool)) (uint32, bool) {
+	f := strings.Split(s, "/")
+	if len(f) != 3 {
+		return 0, false
+	}
+	var v uint32
+	for _, c := range f {
+		x, ok := comp(c)
+		if !ok {
+			return 0, false
+		}
+		v = v<<8 | uint32(x)
+	}
+	return v | colourSet, true
 }
 
 // scaleHex scales a 1-4 digit hex component to 8 bits as XParseColor does

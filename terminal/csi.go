@@ -299,14 +299,7 @@ func (e *Emulator) scrollRegionUpNoHistory(n int) {
 func (e *Emulator) eraseLine(mode int) {
 	r := e.cur.rows[e.y]
 	if e.protect == protectISO {
-		switch mode {
-		case 0:
-			e.eraseCells(r, e.x, e.cols, false)
-		case 1:
-			e.eraseCells(r, 0, e.x+1, false)
-		case 2:
-			e.eraseCells(r, 0, e.cols, false)
-		}
+		e.eraseLineCells(mode, false)
 		return
 	}
 	blank := e.eraseCell()

@@ -144,15 +144,19 @@ func (e *Emulator) eraseCells(r *row, a, b int, selective bool) {
 }
 
 // selectiveEraseLine is DECSEL (CSI ? Ps K).
-func (e *Emulator) selectiveEraseLine(mode int) {
+func (e *Emulator) selectiveEraseLine(mode int) { e.eraseLineCells(mode, true) }
+
+// eraseLineCells erases the cursor's line as EL mode 0 (to the end), 1 (to
+// the cursor) or 2 (all) does, cell by cell for protection (eraseCells).
+func (e *Emulator) eraseLineCells(mode int, selective bool) {
 	r := e.cur.rows[e.y]
 	switch mode {
 	case 0:
-		e.eraseCells(r, e.x, e.cols, true)
+		e.eraseCells(r, e.x, e.cols, selective)
 	case 1:
-		e.eraseCells(r, 0, e.x+1, true)
+		e.eraseCells(r, 0, e.x+1, selective)
 	case 2:
-		e.eraseCells(r, 0, e.cols, true)
+		e.eraseCells(r, 0, e.cols, selective)
 	}
 }
 
