@@ -84,7 +84,8 @@ func TestEventWire(t *testing.T) {
 		{bus.UsageChanged{SurfaceID: 4, WorkspaceID: 1, Tool: "codex", Model: "gpt-6-sol",
 			Session: bus.Usage{Input: 10, Output: 2, Total: 12, Calls: 1}}, "usage_changed",
 			`{"surface_id":4,"workspace_id":1,"tool":"codex","model":"gpt-6-sol","session":{"input":10,"cache_read":0,"cache_write":0,"cache_write_1h":0,"output":2,"reasoning":0,"total":12,"cost_usd":null,"unpriced_tokens":0,"calls":1},` +
-				`"last_turn":{"input":0,"cache_read":0,"cache_write":0,"cache_write_1h":0,"output":0,"reasoning":0,"total":0,"cost_usd":null,"unpriced_tokens":0,"calls":0}}`, 4, true},
+				`"last_turn":{"input":0,"cache_read":0,"cache_write":0,"cache_write_1h":0,"output":0,"reasoning":0,"total":0,"cost_usd":null,"unpriced_tokens":0,"calls":0},` +
+				`"workspace":{"input":0,"cache_read":0,"cache_write":0,"cache_write_1h":0,"output":0,"reasoning":0,"total":0,"cost_usd":null,"unpriced_tokens":0,"calls":0}}`, 4, true},
 		{bus.BudgetAlert{Level: bus.BudgetWarning, Scope: "day", Used: bus.Usage{Total: 8}, LimitTokens: 10, Message: "80 %"}, "budget_alert",
 			`{"level":"warning","scope":"day","used":{"input":0,"cache_read":0,"cache_write":0,"cache_write_1h":0,"output":0,"reasoning":0,"total":8,"cost_usd":null,"unpriced_tokens":0,"calls":0},"limit_tokens":10,"message":"80 %"}`, 0, false},
 	}

@@ -508,9 +508,10 @@ type Usage struct {
 
 // UsageChanged says that the agent in a pane used more tokens: Session is
 // what its current session (the agent process running there) used so far,
-// LastTurn what its current or last turn used (since its last prompt), and
-// Model the model of its last response ("" unknown). Publications are
-// coalesced: a pane gets at most a few per second.
+// LastTurn what its current or last turn used (since its last prompt),
+// Workspace what every agent of the pane's workspace used since the server
+// started, and Model the model of its last response ("" unknown).
+// Publications are coalesced: a pane gets at most a few per second.
 //
 // Its publisher is package usage. Its subscribers are the GUI (the
 // sidebar's and the overview's token and cost figures) and the socket API
@@ -522,6 +523,7 @@ type UsageChanged struct {
 	Model       string `json:"model"`
 	Session     Usage  `json:"session"`
 	LastTurn    Usage  `json:"last_turn"`
+	Workspace   Usage  `json:"workspace"`
 }
 
 // EventType returns "usage_changed".
