@@ -160,10 +160,12 @@ type statusResult struct {
 // the pane was sent, enter_generation is output_generation just before the
 // last one. A client that submitted a text tells output that came after
 // its Enter (output_generation > enter_generation once enter_count moved)
-// from the echo of the text.
+// from the echo of the text. Usage, when the usage subsystem knows the
+// pane's agent, is what it used (Options.Usage); absent otherwise.
 type enterMarks struct {
 	EnterCount      uint64 `json:"enter_count"`
 	EnterGeneration uint64 `json:"enter_generation"`
+	Usage           any    `json:"usage,omitempty"`
 }
 
 // withEnterMarks appends m's fields to the JSON object v encodes to (an
@@ -201,6 +203,11 @@ func (s *server) surfaceStatus(_ context.Context, params json.RawMessage) (any, 
 	// The Enter first: output counted after it then came after the Enter.
 	e := sf.LastEnter()
 	marks := enterMarks{EnterCount: e.Count, EnterGeneration: e.Generation}
+	if s.o.Usage != nil {
+		if u, ok := s.o.Usage.SurfaceUsage(sf.ID()); ok {
+			marks.Usage = u
+		}
+	}
 	gen := sf.Terminal().Emulator().Generation()
 	if s.o.Agents != nil {
 		if st, ok := s.o.Agents.SurfaceStatus(sf.ID(), gen); ok {

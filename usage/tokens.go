@@ -81,3 +81,12 @@ func (t Totals) Wire() bus.Usage {
 	}
 	return u
 }
+
+// USD converts dollars to Nanos, rounding to the nearest billionth; 0 or
+// less is 0.
+func USD(dollars float64) Nanos {
+	if !(dollars > 0) {
+		return 0
+	}
+	return nanosOf(dollars)
+}

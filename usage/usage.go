@@ -31,7 +31,6 @@ type Panes interface {
 type PaneInfo struct {
 	WorkspaceID uint64
 	Workspace   string // the workspace's title
-	Name        string // the pane's display name
 }
 
 // Limit is a budget's limits: tokens (all kinds, Tokens.Total) and cost.

@@ -78,8 +78,8 @@ func newHarness(t *testing.T, dir string, o Options) *harness {
 	h := &harness{t: t, b: bustest.NewBus(t), clock: clock.NewFake(start), dir: dir, data: t.TempDir(),
 		panes: &fakePanes{
 			info: map[uint64]PaneInfo{
-				1: {WorkspaceID: 10, Workspace: "Work", Name: "claude"}, 2: {WorkspaceID: 10, Workspace: "Work", Name: "gemini"},
-				3: {WorkspaceID: 20, Workspace: "Other", Name: "codex"}, 4: {WorkspaceID: 20, Workspace: "Other", Name: "opencode"},
+				1: {WorkspaceID: 10, Workspace: "Work"}, 2: {WorkspaceID: 10, Workspace: "Work"},
+				3: {WorkspaceID: 20, Workspace: "Other"}, 4: {WorkspaceID: 20, Workspace: "Other"},
 			},
 			interactive: map[uint64]bool{2: true, 4: true},
 			pressed:     map[uint64][]string{},
