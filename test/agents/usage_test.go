@@ -43,9 +43,9 @@ type price struct{ in, out, cacheRead, cacheWrite float64 }
 // report: Claude Code's default model and the model the Gemini tests
 // name; the others' fake-model has none.
 var modelPrices = map[string]price{
-	"claude": {4, 20, 0.2, 5},           // claude-opus-5-5
-	"gemini": {0.3, 2.5, 0.03, 0.3},     // gemini-2.5-flash: no cache writes, plain input
-	"codex":  {}, "opencode": {},        // fake-model: unpriced
+	"claude": {4, 20, 0.2, 5},       // claude-opus-5-5
+	"gemini": {0.3, 2.5, 0.03, 0.3}, // gemini-2.5-flash: no cache writes, plain input
+	"codex":  {}, "opencode": {},    // fake-model: unpriced
 }
 
 // wantUsage is what tool's records hold of the usage the fake model
