@@ -27,6 +27,7 @@ type session struct {
 	since    time.Time
 	sources  []*source
 	hotUntil time.Time // polled often until then
+	nextPoll time.Time // when its files are read next (zero: at once)
 	ending   bool      // exited: read until endAt, then dropped
 	endAt    time.Time
 }
@@ -40,9 +41,14 @@ type source struct {
 	format format
 	// subagents, for Claude Code: <transcript without .jsonl>/subagents,
 	// whose *.jsonl files are the session's subagents' transcripts.
-	subDir string
-	subs   map[string]*source
+	subDir  string
+	subs    map[string]*source
+	scanned time.Time // when subDir was last listed
 }
+
+// subagentScan is how often a Claude Code session's subagents directory
+// is listed while its transcript does not grow.
+const subagentScan = 5 * time.Second
 
 func (src *source) close() {
 	src.tail.close()
@@ -87,7 +93,7 @@ func (u *Usage) handle(e bus.Event) {
 		}
 		for _, s := range u.sessions {
 			if s.key.surface == e.SurfaceID {
-				s.hotUntil = now.Add(hotFor)
+				s.hotUntil, s.nextPoll = now.Add(hotFor), time.Time{}
 			}
 		}
 		u.kick()
@@ -128,7 +134,7 @@ func (u *Usage) frame(f bus.AgentFrame, now time.Time) *session {
 	if f.WorkspaceID != 0 {
 		s.workspaceID = f.WorkspaceID
 	}
-	s.hotUntil = now.Add(hotFor)
+	s.hotUntil, s.nextPoll = now.Add(hotFor), time.Time{}
 	if p := f.TranscriptPath; p != "" {
 		u.follow(s, p)
 	}
@@ -176,17 +182,23 @@ func (u *Usage) end(s *session, now time.Time) {
 	if s == nil || s.ending {
 		return
 	}
-	s.ending, s.endAt = true, now.Add(endGrace)
+	s.ending, s.endAt, s.nextPoll = true, now.Add(endGrace), time.Time{}
 	u.kick()
 }
 
-// poll reads every followed file, counts what it finds, drops the
-// sessions that ended, and carries out what budgets decided. final reads
-// everything regardless (shutdown).
+// poll reads the files of the sessions due (every one when final: at
+// shutdown), counts what it finds, drops the sessions that ended, and
+// carries out what budgets decided.
 func (u *Usage) poll(final bool) {
 	now := u.clock.Now()
 	var found []pending
 	for _, s := range u.sessions {
+		if !final && now.Before(s.nextPoll) {
+			continue
+		}
+		// On a grid of hotEvery, so that the sessions' polls fall
+		// together: one wake-up reads them all.
+		s.nextPoll = now.Add(u.interval(s, now)).Truncate(hotEvery)
 		for _, src := range s.sources {
 			u.read(src, &found)
 		}
@@ -231,6 +243,7 @@ func (u *Usage) poll(final bool) {
 // read reads what src's file (and, for Claude Code, its subagents' files)
 // gained.
 func (u *Usage) read(src *source, found *[]pending) {
+	before := len(*found)
 	emit := func(r Record) { *found = append(*found, pending{s: src.s, rec: r}) }
 	line := func(b []byte) { src.format.line(b, emit) }
 	if _, err := src.tail.poll(pollBudget, line, src.format.reset); err != nil {
@@ -239,20 +252,22 @@ func (u *Usage) read(src *source, found *[]pending) {
 	if src.subDir == "" {
 		return
 	}
-	entries, err := os.ReadDir(src.subDir)
-	if err != nil {
-		return // none yet
+	// New subagents are looked for when the session's transcript grew
+	// (a subagent starts with a line there) or every subagentScan; the
+	// ones found are polled like the transcript.
+	now := u.clock.Now()
+	if n := len(*found); n > before || now.Sub(src.scanned) >= subagentScan {
+		src.scanned = now
+		if entries, err := os.ReadDir(src.subDir); err == nil {
+			for _, e := range entries {
+				p := filepath.Join(src.subDir, e.Name())
+				if !e.IsDir() && strings.HasSuffix(e.Name(), ".jsonl") && src.subs[p] == nil {
+					src.subs[p] = &source{path: p, s: src.s, tail: newTail(p, src.tail.since), format: formatFor("claude")}
+				}
+			}
+		}
 	}
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".jsonl") {
-			continue
-		}
-		p := filepath.Join(src.subDir, e.Name())
-		sub := src.subs[p]
-		if sub == nil {
-			sub = &source{path: p, s: src.s, tail: newTail(p, src.tail.since), format: formatFor("claude")}
-			src.subs[p] = sub
-		}
+	for _, sub := range src.subs {
 		u.read(sub, found)
 	}
 }

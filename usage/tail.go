@@ -64,7 +64,13 @@ func (t *tail) poll(budget int64, line func([]byte), reset func()) (more bool, e
 	case !st.Mode().IsRegular():
 		return false, nil
 	}
-	if t.f != nil && !os.SameFile(t.id, st) {
+	if t.f != nil {
+		if os.SameFile(t.id, st) {
+			if st.Size() == t.off {
+				return false, nil // nothing new: one stat per poll
+			}
+			return t.readTo(st.Size(), budget, line, reset)
+		}
 		// Another file took the path: the old one's end, then the new.
 		if more, err := t.read(budget, line, reset); more || err != nil {
 			return more, err
@@ -102,7 +108,12 @@ func (t *tail) read(budget int64, line func([]byte), reset func()) (bool, error)
 	if err != nil {
 		return false, err
 	}
-	size := st.Size()
+	return t.readTo(st.Size(), budget, line, reset)
+}
+
+// readTo is read with the open file's size known (from a stat of its
+// path that found the same file): one system call less per poll.
+func (t *tail) readTo(size, budget int64, line func([]byte), reset func()) (bool, error) {
 	if size < t.off {
 		t.off, t.partial, t.long = 0, t.partial[:0], false
 		if reset != nil {

@@ -53,18 +53,18 @@ func (l Limit) reached(t Totals, frac float64) bool {
 // Defaults of [Options].
 const (
 	// hotFor is how long after an agent's hook frame or state change its
-	// records are polled at hotEvery: agents write a response's usage
+	// records are polled every hotEvery: agents write a response's usage
 	// around the hooks it fires (Codex writes its token count after the
 	// tool call the response asked for).
 	hotFor    = 4 * time.Second
-	hotEvery  = 250 * time.Millisecond
+	hotEvery  = 500 * time.Millisecond
 	workEvery = time.Second     // while an agent works
 	idleEvery = 5 * time.Second // while a session lasts
 	// endGrace is how long an ended session's records are still read:
 	// an agent's last lines follow its last hook.
 	endGrace = 3 * time.Second
 	// saveEvery bounds how often the day files are written.
-	saveEvery = 2 * time.Second
+	saveEvery = 5 * time.Second
 	// pollBudget is how much of one file a poll reads: a large backlog
 	// is read over several polls, never in one long pass.
 	pollBudget = 4 << 20
@@ -268,28 +268,30 @@ func (u *Usage) kick() {
 	}
 }
 
-// schedule arms the poll timer for the soonest due session: hot ones
-// every hotEvery, working ones every workEvery, the others every
-// idleEvery; none when no session is followed.
+// interval is how long until session s is polled again: every hotEvery
+// while hot or ending, workEvery while its agent works, else idleEvery.
+func (u *Usage) interval(s *session, now time.Time) time.Duration {
+	switch {
+	case now.Before(s.hotUntil) || s.ending:
+		return hotEvery
+	case u.working[s.key.surface]:
+		return workEvery
+	}
+	return idleEvery
+}
+
+// schedule arms the poll timer for the session due soonest; none when no
+// session is followed.
 func (u *Usage) schedule() {
-	now := u.clock.Now()
-	var next time.Duration
+	var at time.Time
 	for _, s := range u.sessions {
-		d := idleEvery
-		switch {
-		case now.Before(s.hotUntil) || s.ending:
-			d = hotEvery
-		case u.working[s.key.surface]:
-			d = workEvery
-		}
-		if next == 0 || d < next {
-			next = d
+		if at.IsZero() || s.nextPoll.Before(at) {
+			at = s.nextPoll
 		}
 	}
-	if next == 0 {
+	if at.IsZero() && len(u.sessions) == 0 {
 		return
 	}
-	at := now.Add(next)
 	if !u.timerAt.IsZero() && !u.timerAt.After(at) {
 		return // an earlier poll is armed
 	}
@@ -297,7 +299,7 @@ func (u *Usage) schedule() {
 		u.timer.Stop()
 	}
 	u.timerAt = at
-	u.timer = u.clock.AfterFunc(next, u.kick)
+	u.timer = u.clock.AfterFunc(max(at.Sub(u.clock.Now()), 0), u.kick)
 }
 
 // toolOf returns the tool of an agent event in lower case.

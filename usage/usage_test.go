@@ -3,6 +3,7 @@ package usage
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -332,4 +333,32 @@ func mustTime(s string) time.Time {
 		panic(err)
 	}
 	return t
+}
+
+// TestHistoryNotCountedClaude: a Claude Code transcript written before
+// the session began (a resumed session's) but touched since is read, and
+// none of its records count; those written after do.
+func TestHistoryNotCountedClaude(t *testing.T) {
+	h := newHarness(t, t.TempDir(), Options{})
+	p := filepath.Join(h.data, "resumed.jsonl")
+	line := func(n int, at time.Time) string {
+		return fmt.Sprintf(`{"type":"assistant","requestId":"r%d","message":{"id":"m%d","model":"claude-opus-5-5","usage":{"input_tokens":10,"output_tokens":5}},"timestamp":%q}`+"\n",
+			n, n, at.Format(time.RFC3339Nano))
+	}
+	var old strings.Builder
+	for n := range 100 {
+		old.WriteString(line(n, start.Add(-time.Hour)))
+	}
+	if err := os.WriteFile(p, []byte(old.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(p, start.Add(time.Minute), start.Add(time.Minute))
+	h.frame(bus.AIPromptSubmit{AgentFrame: agentFrame(1, "claude", 9, p)})
+	f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(line(1000, start.Add(time.Minute)))
+	f.Close()
+	h.frame(bus.AIToolUse{AgentFrame: agentFrame(1, "claude", 9, p)})
+	if ev := h.usageOf(1, 15); ev.Session.Calls != 1 {
+		t.Errorf("usage = %+v, want the new record only", ev.Session)
+	}
 }
