@@ -30,12 +30,15 @@
 // not counted. A truncated file is read again from its start, one
 // replaced at its path is read to its end and then the new one from its
 // start, and an open file removed is still read to its end. A line over
-// 32 MiB is skipped. Files are polled (a stat, then only the new bytes):
-// every 250 ms for 4 s after an agent's frame or state change (agents
-// write a response's usage around the hook it fires), every second while
-// an agent works, every 5 s otherwise, and 3 s more after it exited; at
-// most 4 MiB of one file per poll, so a large backlog never holds up the
-// others.
+// 32 MiB is skipped. A session's files are read when a frame of it
+// arrives, then polled (a stat; the new bytes only when it grew): every
+// 500 ms for 4 s after an agent's frame or state change (agents write a
+// response's usage around the hook it fires), every second while an agent
+// works, every 5 s otherwise, and 3 s more after it exited, the polls of
+// all sessions falling together on one grid; a Claude Code session's
+// subagents directory is listed when its transcript grew or every 5 s. At
+// most 4 MiB of one file is read per poll, so a large backlog never holds
+// up the others.
 //
 // # Prices
 //
@@ -52,11 +55,11 @@
 //
 // Each pane's current agent session and its current or last turn
 // (surface.status's "usage", [Usage.SurfaceUsage]; the bus's
-// [bus.UsageChanged] for the GUI, at most four a second per pane), its
+// [bus.UsageChanged] for the GUI, at most one per poll per pane), its
 // workspace's total since the server started, and the usage of every
 // hour by agent, model, workspace title and flow run, kept per local day
 // in <state dir>/paneflow/usage/<YYYY-MM-DD>.json (written atomically, at
-// most every 2 s and at shutdown; read back at start, so a day's totals
+// most every 5 s and at shutdown; read back at start, so a day's totals
 // survive a restart; a file it cannot read is left untouched).
 // usage.summary totals any span by agent, workspace, flow run, model or
 // day (`paneflow usage`); usage.prices lists the table.
