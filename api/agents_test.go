@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -119,7 +120,7 @@ func TestStatusEnterMarks(t *testing.T) {
 // TestWithEnterMarks: the marks are appended to any JSON object,
 // an empty one included, and anything else is refused.
 func TestWithEnterMarks(t *testing.T) {
-	m := enterMarks{EnterCount: 2, EnterGeneration: 7}
+	m := proto.EnterMarks{EnterCount: 2, EnterGeneration: 7}
 	for _, tc := range []struct {
 		in   any
 		want string
@@ -140,11 +141,11 @@ func TestWithEnterMarks(t *testing.T) {
 // fakeUsage is a UsageReporter that knows one pane's usage.
 type fakeUsage struct{ surface uint64 }
 
-func (f fakeUsage) SurfaceUsage(id uint64) (any, bool) {
+func (f fakeUsage) SurfaceUsage(id uint64) (proto.UsageStatus, bool) {
 	if id != f.surface {
-		return nil, false
+		return proto.UsageStatus{}, false
 	}
-	return map[string]any{"tool": "claude", "session": map[string]any{"total": 42}}, true
+	return proto.UsageStatus{Tool: "claude", Session: proto.Usage{Total: 42}}, true
 }
 
 // TestStatusUsage: surface.status carries the pane's usage from
@@ -179,7 +180,14 @@ func TestStatusUsage(t *testing.T) {
 	e.s.o.Usage = fakeUsage{surface: second}
 	var st map[string]json.RawMessage
 	e.ok("surface.status", `{"surface_id":`+strconv.FormatUint(second, 10)+`}`, &st)
-	if string(st["state"]) != `"thinking"` || string(st["usage"]) != `{"session":{"total":42},"tool":"claude"}` {
+	var u struct {
+		Tool    string `json:"tool"`
+		Session struct {
+			Total int `json:"total"`
+		} `json:"session"`
+	}
+	json.Unmarshal(st["usage"], &u)
+	if string(st["state"]) != `"thinking"` || u.Tool != "claude" || u.Session.Total != 42 {
 		t.Errorf("agent pane's status = %s %s, want the reporter's state with the usage", st["state"], st["usage"])
 	}
 }

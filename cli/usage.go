@@ -2,11 +2,12 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // usageVerb is `paneflow usage`.
@@ -32,17 +33,6 @@ func usageVerb() verb {
 	}
 }
 
-// wireUsage is a usage object of the usage.* results.
-type wireUsage struct {
-	Input          int64    `json:"input"`
-	CacheRead      int64    `json:"cache_read"`
-	CacheWrite     int64    `json:"cache_write"`
-	Output         int64    `json:"output"`
-	Total          int64    `json:"total"`
-	CostUSD        *float64 `json:"cost_usd"`
-	UnpricedTokens int64    `json:"unpriced_tokens"`
-}
-
 func runUsage(ctx context.Context, s *session, in *input) error {
 	c, err := s.connect()
 	if err != nil {
@@ -51,33 +41,15 @@ func runUsage(ctx context.Context, s *session, in *input) error {
 	if in.bool("prices") {
 		return usagePrices(ctx, s, c, in)
 	}
-	p := map[string]any{}
-	for _, name := range []string{"since", "until", "by"} {
-		if v, ok := in.str(name); ok {
-			p[name] = v
-		}
+	var p proto.UsageSummaryParams
+	p.Since, _ = in.str("since")
+	p.Until, _ = in.str("until")
+	p.By, _ = in.str("by")
+	if p.By != "" && !slices.Contains(proto.UsageGroupings[:], p.By) {
+		return in.verb.usageErrorf("--by must be agent, workspace, flow, model or day, got '%s'", p.By)
 	}
-	if by, ok := p["by"]; ok && !slices.Contains([]string{"agent", "workspace", "flow", "model", "day"}, by.(string)) {
-		return in.verb.usageErrorf("--by must be agent, workspace, flow, model or day, got '%s'", by)
-	}
-	var res struct {
-		Since  string    `json:"since"`
-		Until  string    `json:"until"`
-		By     string    `json:"by"`
-		Total  wireUsage `json:"total"`
-		Groups []struct {
-			Key   string    `json:"key"`
-			Flow  string    `json:"flow"`
-			Usage wireUsage `json:"usage"`
-		} `json:"groups"`
-		Daily *struct {
-			Day          string    `json:"day"`
-			Used         wireUsage `json:"used"`
-			LimitTokens  int64     `json:"limit_tokens"`
-			LimitCostUSD float64   `json:"limit_cost_usd"`
-		} `json:"daily_budget"`
-	}
-	raw, err := callInto(ctx, c, "usage.summary", p, &res)
+	var res proto.UsageSummary
+	raw, err := callInto(ctx, c, proto.MethodUsageSummary, p, &res)
 	if err != nil {
 		return err
 	}
@@ -90,7 +62,7 @@ func runUsage(ctx context.Context, s *session, in *input) error {
 		head = strings.ToUpper(res.By)
 	}
 	rows := [][]string{{head, "INPUT", "CACHE READ", "CACHE WRITE", "OUTPUT", "TOTAL", "COST"}}
-	row := func(key string, u wireUsage) []string {
+	row := func(key string, u proto.Usage) []string {
 		return []string{key, itoa(u.Input), itoa(u.CacheRead), itoa(u.CacheWrite), itoa(u.Output), itoa(u.Total), costText(u)}
 	}
 	for _, g := range res.Groups {
@@ -127,20 +99,8 @@ func runUsage(ctx context.Context, s *session, in *input) error {
 
 // usagePrices prints usage.prices.
 func usagePrices(ctx context.Context, s *session, c caller, in *input) error {
-	var res struct {
-		Prices []struct {
-			Model        string  `json:"model"`
-			Input        float64 `json:"input"`
-			Output       float64 `json:"output"`
-			CacheRead    float64 `json:"cache_read"`
-			CacheWrite   float64 `json:"cache_write"`
-			CacheWrite1h float64 `json:"cache_write_1h"`
-			LongAbove    int64   `json:"long_above"`
-			Source       string  `json:"source"`
-			AsOf         string  `json:"as_of"`
-		} `json:"prices"`
-	}
-	raw, err := callInto(ctx, c, "usage.prices", emptyParams, &res)
+	var res proto.UsagePricesResult
+	raw, err := callInto(ctx, c, proto.MethodUsagePrices, emptyParams, &res)
 	if err != nil {
 		return err
 	}
@@ -169,15 +129,10 @@ func usagePrices(ctx context.Context, s *session, c caller, in *input) error {
 	return writeLines(s.stdout, lines)
 }
 
-// usageLine is `paneflow status`'s line for a surface.status "usage"
-// object, or "" when there is none.
-func usageLine(raw json.RawMessage) string {
-	var u struct {
-		Model    string    `json:"model"`
-		Session  wireUsage `json:"session"`
-		LastTurn wireUsage `json:"last_turn"`
-	}
-	if len(raw) == 0 || json.Unmarshal(raw, &u) != nil {
+// usageLine is `paneflow status`'s line for surface.status's usage, or ""
+// when there is none.
+func usageLine(u *proto.UsageStatus) string {
+	if u == nil {
 		return ""
 	}
 	line := fmt.Sprintf("session %d tokens %s, last turn %d tokens %s", u.Session.Total, costText(u.Session), u.LastTurn.Total, costText(u.LastTurn))
@@ -189,7 +144,7 @@ func usageLine(raw json.RawMessage) string {
 
 // costText is a usage's cost: dollars, "-" when no token had a price,
 // and a "+" when some tokens had none.
-func costText(u wireUsage) string {
+func costText(u proto.Usage) string {
 	if u.CostUSD == nil {
 		return "-"
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/paneflow-go/paneflow/internal/jsonscan"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // verbs lists every verb in the order the usage text shows them. It is
@@ -544,10 +545,10 @@ func runStatus(ctx context.Context, s *session, in *input) error {
 		return err
 	}
 	var res struct {
-		State   string          `json:"state"`
-		Tool    *string         `json:"tool"`
-		Message *string         `json:"message"`
-		Usage   json.RawMessage `json:"usage"`
+		State   string             `json:"state"`
+		Tool    *string            `json:"tool"`
+		Message *string            `json:"message"`
+		Usage   *proto.UsageStatus `json:"usage"`
 	}
 	raw, err := callInto(ctx, c, "surface.status", map[string]any{"surface_id": t.ID}, &res)
 	if err != nil {

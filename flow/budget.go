@@ -9,6 +9,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // Budget is a spec's `budget = { tokens = …, cost = … }`: the most tokens
@@ -38,6 +40,14 @@ func (b *Budget) check(where string) error {
 		return fmt.Errorf("%s.cost must be a positive number of dollars, got %v", where, *b.Cost)
 	}
 	return nil
+}
+
+// wire is b as usage.track's params carry it; nil for nil.
+func (b *Budget) wire() *proto.UsageLimitParams {
+	if b == nil {
+		return nil
+	}
+	return &proto.UsageLimitParams{Tokens: b.Tokens, CostUSD: b.Cost}
 }
 
 // String says what b limits, for plans.
@@ -88,14 +98,8 @@ func (t *tracker) track(ctx context.Context, sid uint64, step string, b *Budget)
 	if t == nil || t.missing {
 		return nil
 	}
-	p := map[string]any{"surface_id": sid, "run": t.run, "label": t.label, "step": step}
-	if b != nil {
-		p["budget"] = b
-	}
-	if t.whole != nil {
-		p["run_budget"] = t.whole
-	}
-	err := t.c.Call(ctx, "usage.track", p, nil)
+	p := proto.UsageTrackParams{SurfaceID: sid, Run: t.run, Label: t.label, Step: step, Budget: b.wire(), RunBudget: t.whole.wire()}
+	err := t.c.Call(ctx, proto.MethodUsageTrack, p, nil)
 	if code, ok := rpcCode(err); ok && code == codeMethodNotFound {
 		t.missing = true
 		if t.whole != nil || b != nil {
@@ -106,24 +110,14 @@ func (t *tracker) track(ctx context.Context, sid uint64, step string, b *Budget)
 	return err
 }
 
-// budgetAlert is what usage.budget_wait reports of a crossed budget.
-type budgetAlert struct {
-	Scope   string `json:"scope"` // "step" or "run"
-	Step    string `json:"step"`
-	Message string `json:"message"`
-}
-
 // watchBudgets hands each budget of run the server reports crossed to
 // out, until ctx ends. It runs on a goroutine of its own; its calls go
 // through waits, which allows them to last.
-func watchBudgets(ctx context.Context, waits Caller, run string, out chan<- []budgetAlert, warn func(string)) {
+func watchBudgets(ctx context.Context, waits Caller, run string, out chan<- []proto.BudgetAlert, warn func(string)) {
 	after := 0
 	for ctx.Err() == nil {
-		var res struct {
-			Alerts []budgetAlert `json:"alerts"`
-			Next   int           `json:"next"`
-		}
-		err := waits.Call(ctx, "usage.budget_wait", map[string]any{"run": run, "after": after}, &res)
+		var res proto.UsageBudgetWaitResult
+		err := waits.Call(ctx, proto.MethodUsageBudgetWait, proto.UsageBudgetWaitParams{Run: run, After: after}, &res)
 		switch {
 		case ctx.Err() != nil:
 			return

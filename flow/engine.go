@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/internal/clock"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // Unit states as the report shows them.
@@ -237,7 +238,7 @@ func Run(ctx context.Context, plan *FlowPlan, o RunOptions) (*Report, error) {
 	}
 	wctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	budgets := make(chan []budgetAlert)
+	budgets := make(chan []proto.BudgetAlert)
 	if plan.budgeted() && !e.usage.missing {
 		wg.Go(func() { watchBudgets(wctx, o.Waits, e.usage.run, budgets, e.o.Warn) })
 	}
@@ -443,17 +444,17 @@ func (e *engine) groups() (ready, bad map[string]bool) {
 // server paused their agents already) and stops their workers: a step's
 // units (running or pending), or with the whole run's every running unit,
 // the pending ones then skipped.
-func (e *engine) overBudget(alerts []budgetAlert) {
+func (e *engine) overBudget(alerts []proto.BudgetAlert) {
 	for _, a := range alerts {
 		msg := "budget exceeded"
 		if a.Message != "" {
 			msg = a.Message
 		}
-		if a.Scope == "run" && e.runOver == "" {
+		if a.Scope == proto.BudgetScopeRun && e.runOver == "" {
 			e.runOver = msg
 		}
 		for _, st := range e.units {
-			if a.Scope == "step" && st.u.Step != a.Step || st.overBudget != "" {
+			if a.Scope == proto.BudgetScopeStep && st.u.Step != a.Step || st.overBudget != "" {
 				continue
 			}
 			switch st.status {
@@ -466,7 +467,7 @@ func (e *engine) overBudget(alerts []budgetAlert) {
 				}
 				e.set(st, StatusFailed, msg)
 			case StatusPending:
-				if a.Scope == "step" {
+				if a.Scope == proto.BudgetScopeStep {
 					e.set(st, StatusFailed, msg)
 				}
 			}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/internal/clock"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // codedErr is a JSON-RPC error reply.
@@ -52,7 +53,7 @@ type fakeInstance struct {
 	// call.
 	tracked []string
 	run     string
-	alerts  chan []budgetAlert
+	alerts  chan []proto.BudgetAlert
 	noUsage bool // usage.* answer -32601 (an older instance)
 }
 
@@ -79,7 +80,7 @@ func inputWait(ms *int64) string {
 
 func newFake(out map[string]string) *fakeInstance {
 	return &fakeInstance{out: out, block: map[string]bool{}, splitBlock: map[string]bool{}, notReady: map[string]bool{}, names: map[uint64]string{},
-		sent: map[string]string{}, waited: make(chan string, 10), alerts: make(chan []budgetAlert, 4)}
+		sent: map[string]string{}, waited: make(chan string, 10), alerts: make(chan []proto.BudgetAlert, 4)}
 }
 
 func (f *fakeInstance) Call(ctx context.Context, method string, params, result any) error {
@@ -569,7 +570,7 @@ func TestEngineBudgets(t *testing.T) {
 		f.block["impl"] = true
 		go func() {
 			<-f.waited
-			f.alerts <- []budgetAlert{{Scope: "step", Step: "impl", Message: "budget exceeded: step 'impl' used 1390 tokens of its limit of 1000 tokens"}}
+			f.alerts <- []proto.BudgetAlert{{Scope: "step", Step: "impl", Message: "budget exceeded: step 'impl' used 1390 tokens of its limit of 1000 tokens"}}
 		}()
 		rep, _ := runFake(t, budgeted, f, context.Background())
 		want := "impl=FAILED(budget exceeded: step 'impl' used 1390 tokens of its limit of 1000 tokens) test[a]=SKIPPED(fail_fast: an earlier step failed) " +
@@ -590,7 +591,7 @@ func TestEngineBudgets(t *testing.T) {
 		go func() {
 			<-f.waited
 			<-f.waited
-			f.alerts <- []budgetAlert{{Scope: "run", Message: "budget exceeded: 'p' used $2.60"}}
+			f.alerts <- []proto.BudgetAlert{{Scope: "run", Message: "budget exceeded: 'p' used $2.60"}}
 		}()
 		rep, _ := runFake(t, budgeted, f, context.Background())
 		want := "impl=READY test[a]=FAILED(budget exceeded: 'p' used $2.60) test[b]=FAILED(budget exceeded: 'p' used $2.60) " +

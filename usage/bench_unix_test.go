@@ -176,7 +176,7 @@ loop:
 	var calls, want int64
 	for a := range agents {
 		if st, ok := u.SurfaceUsage(uint64(a + 1)); ok {
-			calls += st.(PaneStatus).Session.Calls
+			calls += st.Session.Calls
 		}
 		data, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("%d.jsonl", a)))
 		want += int64(strings.Count(string(data), `"type":"assistant"`))

@@ -14,29 +14,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 )
-
-// The usage.* methods.
-const (
-	MethodSummary    = "usage.summary"
-	MethodTrack      = "usage.track"
-	MethodBudgetWait = "usage.budget_wait"
-	MethodPrices     = "usage.prices"
-)
-
-// Groupings of usage.summary.
-var groupings = []string{"agent", "workspace", "flow", "model", "day"}
 
 func (u *Usage) register(r ipc.Registrar) {
-	r.Register(MethodSummary, u.summary)
-	r.Register(MethodTrack, u.track)
-	r.Register(MethodBudgetWait, u.budgetWait, ipc.Long())
-	r.Register(MethodPrices, u.pricesMethod)
+	r.Register(proto.MethodUsageSummary, u.summary)
+	r.Register(proto.MethodUsageTrack, u.track)
+	r.Register(proto.MethodUsageBudgetWait, u.budgetWait, ipc.Long())
+	r.Register(proto.MethodUsagePrices, u.pricesMethod)
 }
 
-// decode decodes params strictly: unknown fields are -32602.
+// decode decodes params strictly: unknown members are -32602 too.
 func decode(params json.RawMessage, v any) error {
 	p := bytes.TrimSpace(params)
 	if len(p) == 0 || bytes.Equal(p, []byte("null")) {
@@ -50,55 +39,13 @@ func decode(params json.RawMessage, v any) error {
 	return nil
 }
 
-// SummaryParams are usage.summary's params. Since and Until take "today",
-// "yesterday", a date (YYYY-MM-DD, local), an RFC 3339 time, or a span
-// back from now ("90m", "36h", "7d"); Since defaults to today's start,
-// Until to now. By groups the usage: "agent", "workspace", "flow" (runs),
-// "model" or "day"; "" gives the total only.
-type SummaryParams struct {
-	Since string `json:"since,omitempty"`
-	Until string `json:"until,omitempty"`
-	By    string `json:"by,omitempty"`
-}
-
-// Summary is usage.summary's result: the usage from Since to Until (by
-// whole hours: an hour that overlaps the span counts whole), its Groups
-// largest first, and the day's budget when one is configured.
-type Summary struct {
-	Since  time.Time `json:"since"`
-	Until  time.Time `json:"until"`
-	By     string    `json:"by,omitempty"`
-	Total  bus.Usage `json:"total"`
-	Groups []Group   `json:"groups"`
-	Daily  *Daily    `json:"daily_budget,omitempty"`
-}
-
-// Group is one group of a [Summary]: Key is the agent, workspace title,
-// model, day (YYYY-MM-DD) or, by flow, the run id with the flow's name in
-// Flow; "" is usage outside any (no workspace, no flow run, unknown
-// model).
-type Group struct {
-	Key   string    `json:"key"`
-	Flow  string    `json:"flow,omitempty"`
-	Usage bus.Usage `json:"usage"`
-}
-
-// Daily is where the day's budget stands.
-type Daily struct {
-	Day          string    `json:"day"`
-	Used         bus.Usage `json:"used"`
-	LimitTokens  int64     `json:"limit_tokens,omitempty"`
-	LimitCostUSD float64   `json:"limit_cost_usd,omitempty"`
-	Pause        bool      `json:"pause"`
-}
-
 func (u *Usage) summary(_ context.Context, params json.RawMessage) (any, error) {
-	var p SummaryParams
+	var p proto.UsageSummaryParams
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	if p.By != "" && !slices.Contains(groupings, p.By) {
-		return nil, ipc.InvalidParams("invalid params: by must be one of %s, got %q", strings.Join(groupings, ", "), p.By)
+	if p.By != "" && !slices.Contains(proto.UsageGroupings[:], p.By) {
+		return nil, ipc.InvalidParams("invalid params: by must be one of %s, got %q", strings.Join(proto.UsageGroupings[:], ", "), p.By)
 	}
 	now := u.clock.Now()
 	since, err := ParseTime(cmp.Or(p.Since, "today"), now, u.o.Location)
@@ -136,10 +83,10 @@ func (u *Usage) summary(_ context.Context, params json.RawMessage) (any, error) 
 		}
 		groups[g] = groups[g].add(t)
 	})
-	res := Summary{Since: since, Until: until, By: p.By, Total: total.Wire(), Groups: []Group{}}
+	res := proto.UsageSummary{Since: since.Format(time.RFC3339), Until: until.Format(time.RFC3339), By: p.By, Total: total.Wire(), Groups: []proto.UsageGroup{}}
 	if !u.o.Daily.none() {
 		today := u.ledger.dayName(now)
-		res.Daily = &Daily{Day: today, Used: u.ledger.total(today).Wire(), LimitTokens: u.o.Daily.Tokens,
+		res.Daily = &proto.UsageDaily{Day: today, Used: u.ledger.total(today).Wire(), LimitTokens: u.o.Daily.Tokens,
 			LimitCostUSD: u.o.Daily.Cost.USD(), Pause: u.o.DailyPause}
 	}
 	u.mu.Unlock()
@@ -147,9 +94,9 @@ func (u *Usage) summary(_ context.Context, params json.RawMessage) (any, error) 
 		u.o.Logf("paneflow: %v", err)
 	}
 	for _, g := range slices.Collect(maps.Keys(groups)) {
-		res.Groups = append(res.Groups, Group{Key: g[0], Flow: g[1], Usage: groups[g].Wire()})
+		res.Groups = append(res.Groups, proto.UsageGroup{Key: g[0], Flow: g[1], Usage: groups[g].Wire()})
 	}
-	slices.SortFunc(res.Groups, func(a, b Group) int {
+	slices.SortFunc(res.Groups, func(a, b proto.UsageGroup) int {
 		if p.By == "day" {
 			return strings.Compare(a.Key, b.Key)
 		}
@@ -196,14 +143,8 @@ func ParseTime(s string, now time.Time, loc *time.Location) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("%q is not today, yesterday, a date (YYYY-MM-DD), an RFC 3339 time or a span such as 36h or 7d", s)
 }
 
-// LimitParams is a budget on the wire: tokens, dollars, either or both.
-type LimitParams struct {
-	Tokens  *int64   `json:"tokens,omitempty"`
-	CostUSD *float64 `json:"cost_usd,omitempty"`
-}
-
-// limit checks and converts l.
-func (l *LimitParams) limit(what string) (*Limit, error) {
+// limitOf checks and converts a budget's params.
+func limitOf(l *proto.UsageLimitParams, what string) (*Limit, error) {
 	if l == nil {
 		return nil, nil
 	}
@@ -226,25 +167,11 @@ func (l *LimitParams) limit(what string) (*Limit, error) {
 	return &out, nil
 }
 
-// TrackParams are usage.track's params: pane SurfaceID belongs to flow run
-// Run (an id the caller makes up, unique per run; Label is the flow's or
-// spec's name), as part of Step ("" none); Budget limits the step (all of
-// its panes together), RunBudget the whole run (the first call that gives
-// one sets it).
-type TrackParams struct {
-	SurfaceID uint64       `json:"surface_id"`
-	Run       string       `json:"run"`
-	Label     string       `json:"label,omitempty"`
-	Step      string       `json:"step,omitempty"`
-	Budget    *LimitParams `json:"budget,omitempty"`
-	RunBudget *LimitParams `json:"run_budget,omitempty"`
-}
-
 // maxRunID bounds a run id's and a step's length.
 const maxRunID = 128
 
 func (u *Usage) track(_ context.Context, params json.RawMessage) (any, error) {
-	var p TrackParams
+	var p proto.UsageTrackParams
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
@@ -257,11 +184,11 @@ func (u *Usage) track(_ context.Context, params json.RawMessage) (any, error) {
 	if _, ok := u.o.Panes.Pane(p.SurfaceID); !ok {
 		return nil, ipc.InvalidParams("invalid params: surface_id %d is not an open pane", p.SurfaceID)
 	}
-	step, err := p.Budget.limit("budget")
+	step, err := limitOf(p.Budget, "budget")
 	if err != nil {
 		return nil, err
 	}
-	whole, err := p.RunBudget.limit("run_budget")
+	whole, err := limitOf(p.RunBudget, "run_budget")
 	if err != nil {
 		return nil, err
 	}
@@ -283,28 +210,13 @@ func (u *Usage) track(_ context.Context, params json.RawMessage) (any, error) {
 	if step != nil && r.stepCaps[p.Step] == nil {
 		r.stepCaps[p.Step] = &budget{limit: *step}
 	}
-	return map[string]bool{"ok": true}, nil
-}
-
-// BudgetWaitParams are usage.budget_wait's params: run Run's alerts after
-// the first After.
-type BudgetWaitParams struct {
-	Run   string `json:"run"`
-	After int    `json:"after"`
-}
-
-// BudgetWaitResult is usage.budget_wait's result: the run's budget alerts
-// after the first After, in order (at least one), and Next, the After of
-// the next call.
-type BudgetWaitResult struct {
-	Alerts []bus.BudgetAlert `json:"alerts"`
-	Next   int               `json:"next"`
+	return proto.OKResult{OK: true}, nil
 }
 
 // budgetWait returns once one of run's budgets is exceeded (or was, after
 // the alerts the caller has seen): `paneflow flow run` fails the step.
 func (u *Usage) budgetWait(ctx context.Context, params json.RawMessage) (any, error) {
-	var p BudgetWaitParams
+	var p proto.UsageBudgetWaitParams
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
@@ -316,11 +228,11 @@ func (u *Usage) budgetWait(ctx context.Context, params json.RawMessage) (any, er
 		r := u.runs[p.Run]
 		closed := u.closed
 		var ch chan struct{}
-		var res BudgetWaitResult
+		var res proto.UsageBudgetWaitResult
 		if r != nil {
 			ch = r.changed
 			if len(r.alerts) > p.After {
-				res = BudgetWaitResult{Alerts: slices.Clone(r.alerts[p.After:]), Next: len(r.alerts)}
+				res = proto.UsageBudgetWaitResult{Alerts: slices.Clone(r.alerts[p.After:]), Next: len(r.alerts)}
 			}
 		}
 		u.mu.Unlock()
@@ -340,44 +252,28 @@ func (u *Usage) budgetWait(ctx context.Context, params json.RawMessage) (any, er
 	}
 }
 
-// PriceRow is one model of usage.prices.
-type PriceRow struct {
-	Model string `json:"model"`
-	Price
-}
-
 func (u *Usage) pricesMethod(_ context.Context, params json.RawMessage) (any, error) {
-	var p struct{}
+	var p proto.NoParams
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	rows := []PriceRow{}
+	res := proto.UsagePricesResult{Prices: []proto.UsagePrice{}}
 	for _, m := range u.prices.Models() {
 		pr, _ := u.prices.Lookup(m)
-		rows = append(rows, PriceRow{Model: m, Price: pr})
+		res.Prices = append(res.Prices, pr.wire(m))
 	}
-	return map[string]any{"prices": rows}, nil
-}
-
-// PaneStatus is what surface.status says of a pane's usage: the agent,
-// the model of its last response, and what its current session and its
-// current or last turn used.
-type PaneStatus struct {
-	Tool     string    `json:"tool"`
-	Model    string    `json:"model"`
-	Session  bus.Usage `json:"session"`
-	LastTurn bus.Usage `json:"last_turn"`
+	return res, nil
 }
 
 // SurfaceUsage returns the usage of the agent session in pane id, for
 // surface.status; ok is false when no agent with a record Paneflow reads
 // ran there.
-func (u *Usage) SurfaceUsage(id uint64) (any, bool) {
+func (u *Usage) SurfaceUsage(id uint64) (proto.UsageStatus, bool) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	p := u.panes[id]
 	if p == nil || p.key == (sessionKey{}) {
-		return nil, false
+		return proto.UsageStatus{}, false
 	}
-	return PaneStatus{Tool: p.key.tool, Model: p.model, Session: p.session.Wire(), LastTurn: p.turn.Wire()}, true
+	return proto.UsageStatus{Tool: p.key.tool, Model: p.model, Session: p.session.Wire(), LastTurn: p.turn.Wire()}, true
 }

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // Price is what one model charges, in US dollars per million tokens. A
@@ -15,18 +17,18 @@ import (
 // tier) the prices of Long apply instead, as providers price long
 // contexts.
 type Price struct {
-	Input        float64 `json:"input"`
-	Output       float64 `json:"output"`
-	CacheRead    float64 `json:"cache_read,omitempty"`
-	CacheWrite   float64 `json:"cache_write,omitempty"`
-	CacheWrite1h float64 `json:"cache_write_1h,omitempty"`
-	LongAbove    int64   `json:"long_above,omitempty"`
-	Long         *Price  `json:"long,omitempty"`
+	Input        float64
+	Output       float64
+	CacheRead    float64
+	CacheWrite   float64
+	CacheWrite1h float64
+	LongAbove    int64
+	Long         *Price
 	// Source says where the price comes from and AsOf when it was read
 	// there (YYYY-MM-DD): a price goes stale, and the user overrides it
 	// in the configuration.
-	Source string `json:"source"`
-	AsOf   string `json:"as_of"`
+	Source string
+	AsOf   string
 }
 
 // cost is what t costs at p.
@@ -163,4 +165,15 @@ func normalizeModel(m string) string {
 		m = m[:i] // "claude-opus-5-5[1m]"
 	}
 	return m
+}
+
+// wire returns p as usage.prices reports it, for model.
+func (p Price) wire(model string) proto.UsagePrice {
+	w := proto.UsagePrice{Model: model, Input: p.Input, Output: p.Output, CacheRead: p.CacheRead, CacheWrite: p.CacheWrite,
+		CacheWrite1h: p.CacheWrite1h, LongAbove: p.LongAbove, Source: p.Source, AsOf: p.AsOf}
+	if p.Long != nil {
+		l := p.Long.wire("")
+		w.Long = &l
+	}
+	return w
 }

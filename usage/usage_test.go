@@ -18,6 +18,7 @@ import (
 	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/ipc/ipctest"
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/subsystem"
 )
 
@@ -169,7 +170,7 @@ func TestFollow(t *testing.T) {
 		t.Errorf("usage_changed = %+v", ev)
 	}
 	st, ok := h.u.SurfaceUsage(1)
-	if ps := st.(PaneStatus); !ok || ps.Session.Input != want.Input || ps.Session.CacheWrite != want.CacheWrite {
+	if !ok || st.Session.Input != want.Input || st.Session.CacheWrite != want.CacheWrite {
 		t.Errorf("SurfaceUsage = %+v, %v", st, ok)
 	}
 
@@ -179,8 +180,8 @@ func TestFollow(t *testing.T) {
 		t.Errorf("after a new prompt, last turn = %+v", ev.LastTurn)
 	}
 
-	var s Summary
-	h.call(MethodSummary, SummaryParams{By: "workspace"}, &s)
+	var s proto.UsageSummary
+	h.call(proto.MethodUsageSummary, proto.UsageSummaryParams{By: "workspace"}, &s)
 	if s.Total.Total != want.Total() || len(s.Groups) != 1 || s.Groups[0].Key != "Work" || s.Daily != nil {
 		t.Errorf("summary by workspace = %+v", s)
 	}
@@ -192,11 +193,11 @@ func TestFollow(t *testing.T) {
 
 	// Restarted: the day is read back.
 	h2 := newHarness(t, dir, Options{})
-	h2.call(MethodSummary, SummaryParams{By: "agent"}, &s)
+	h2.call(proto.MethodUsageSummary, proto.UsageSummaryParams{By: "agent"}, &s)
 	if s.Total.Total != want.Total() || s.Total.CostUSD == nil || *s.Total.CostUSD != 0.0213784 || len(s.Groups) != 1 || s.Groups[0].Key != "claude" {
 		t.Errorf("summary after a restart = %+v", s)
 	}
-	h2.call(MethodSummary, SummaryParams{Since: "2026-12-04", Until: "2026-12-04T22:00:00Z"}, &s)
+	h2.call(proto.MethodUsageSummary, proto.UsageSummaryParams{Since: "2026-12-04", Until: "2026-12-04T22:00:00Z"}, &s)
 	if s.Total.Total != 0 {
 		t.Errorf("summary of the day before = %+v", s.Total)
 	}
@@ -226,17 +227,17 @@ func TestBudgets(t *testing.T) {
 	prices, _ := NewPrices(map[string]PriceOverride{"fake-model": {Input: &one, Output: &one, CacheRead: &one, CacheWrite: &one}})
 	h := newHarness(t, t.TempDir(), Options{Prices: prices, Daily: Limit{Tokens: 6000}, DailyPause: true})
 	var ok map[string]bool
-	h.call(MethodTrack, TrackParams{SurfaceID: 2, Run: "r1", Label: "review", Step: "build", Budget: &LimitParams{Tokens: ptr(int64(2000))}}, &ok)
-	h.call(MethodTrack, TrackParams{SurfaceID: 3, Run: "r1", Label: "review", Step: "test", RunBudget: &LimitParams{CostUSD: ptr(0.003)}}, &ok)
-	for _, bad := range []TrackParams{{SurfaceID: 9, Run: "r"}, {SurfaceID: 2}, {SurfaceID: 2, Run: "r", Budget: &LimitParams{}}, {SurfaceID: 2, Run: "r", Budget: &LimitParams{Tokens: ptr(int64(-1))}}} {
-		if err := ipctest.Client(h.srv).Call(context.Background(), MethodTrack, bad, nil); err == nil || !strings.Contains(err.Error(), "invalid params") {
+	h.call(proto.MethodUsageTrack, proto.UsageTrackParams{SurfaceID: 2, Run: "r1", Label: "review", Step: "build", Budget: &proto.UsageLimitParams{Tokens: ptr(int64(2000))}}, &ok)
+	h.call(proto.MethodUsageTrack, proto.UsageTrackParams{SurfaceID: 3, Run: "r1", Label: "review", Step: "test", RunBudget: &proto.UsageLimitParams{CostUSD: ptr(0.003)}}, &ok)
+	for _, bad := range []proto.UsageTrackParams{{SurfaceID: 9, Run: "r"}, {SurfaceID: 2}, {SurfaceID: 2, Run: "r", Budget: &proto.UsageLimitParams{}}, {SurfaceID: 2, Run: "r", Budget: &proto.UsageLimitParams{Tokens: ptr(int64(-1))}}} {
+		if err := ipctest.Client(h.srv).Call(context.Background(), proto.MethodUsageTrack, bad, nil); err == nil || !strings.Contains(err.Error(), "invalid params") {
 			t.Errorf("usage.track %+v: %v, want invalid params", bad, err)
 		}
 	}
-	waited := make(chan BudgetWaitResult, 1)
+	waited := make(chan proto.UsageBudgetWaitResult, 1)
 	go func() {
-		var r BudgetWaitResult
-		if err := ipctest.Client(h.srv).Call(context.Background(), MethodBudgetWait, BudgetWaitParams{Run: "r1"}, &r); err != nil {
+		var r proto.UsageBudgetWaitResult
+		if err := ipctest.Client(h.srv).Call(context.Background(), proto.MethodUsageBudgetWait, proto.UsageBudgetWaitParams{Run: "r1"}, &r); err != nil {
 			t.Error(err)
 		}
 		waited <- r
@@ -288,8 +289,8 @@ func TestBudgets(t *testing.T) {
 	if k := h.panes.keys(4); !slices.Equal(k, []string{"escape", "escape"}) {
 		t.Errorf("keys pressed in pane 4 = %q, want escape escape (opencode's TUI)", k)
 	}
-	var s Summary
-	h.call(MethodSummary, SummaryParams{By: "flow"}, &s)
+	var s proto.UsageSummary
+	h.call(proto.MethodUsageSummary, proto.UsageSummaryParams{By: "flow"}, &s)
 	if len(s.Groups) != 2 || s.Groups[0].Key != "r1" || s.Groups[0].Flow != "review" || s.Groups[0].Usage.Total != 2805*2 ||
 		s.Daily == nil || s.Daily.Used.Total != 2805*3 || !s.Daily.Pause {
 		t.Errorf("summary by flow = %+v", s)
@@ -315,13 +316,13 @@ func TestSummaryParams(t *testing.T) {
 	}
 	h := newHarness(t, t.TempDir(), Options{})
 	for _, p := range []string{`{"by":"color"}`, `{"since":"soon"}`, `{"since":"today","until":"yesterday"}`, `{"sinse":"today"}`} {
-		err := ipctest.Client(h.srv).Call(context.Background(), MethodSummary, json.RawMessage(p), nil)
+		err := ipctest.Client(h.srv).Call(context.Background(), proto.MethodUsageSummary, json.RawMessage(p), nil)
 		if err == nil || !strings.Contains(err.Error(), "invalid params") {
 			t.Errorf("usage.summary %s: %v, want invalid params", p, err)
 		}
 	}
-	var prices struct{ Prices []PriceRow }
-	h.call(MethodPrices, nil, &prices)
+	var prices proto.UsagePricesResult
+	h.call(proto.MethodUsagePrices, nil, &prices)
 	if len(prices.Prices) < 40 || prices.Prices[0].Source == "" || prices.Prices[0].AsOf != pricesAsOf {
 		t.Errorf("usage.prices = %+v", prices)
 	}
