@@ -182,6 +182,7 @@ func New(o Options) (*Core, error) {
 			Agents:       c.Conductor,
 			Worktrees:    worktrees,
 			Teams:        teamsReporter{c},
+			Admission:    c.server.Admission,
 		}},
 		worktrees,
 		&socket{srv: c.server, exec: exec},

@@ -24,7 +24,8 @@ import (
 // a time and replies in request order, as always.
 //
 // It lets one client hold many waits at once (a flow's barriers) on one
-// connection instead of one connection each, against [Server.MaxConns].
+// connection instead of one connection each; each wait is still admitted
+// as a [KindStream] request against [Server.MaxStreams].
 const MethodConcurrent = "rpc.concurrent"
 
 // MaxInFlight caps the Long requests running at once on one concurrent
