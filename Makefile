@@ -96,6 +96,7 @@ fuzz: deps
 	@FUZZTIME=$(or $(FUZZTIME),2m) bash scripts/check.sh fuzz
 
 bench: deps agents $(GUI)
+	@bash scripts/deps.sh bench
 	@if [ -f scripts/bench.sh ]; then PANEFLOW_GUI_BIN="$(abspath $(GUI))" bash scripts/bench.sh; \
 	else echo "make bench: scripts/bench.sh does not exist yet" >&2; exit 1; fi
 

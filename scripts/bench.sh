@@ -33,7 +33,14 @@
 # its own Xvfb): a 200x50 pane catting 30 MB of dense SGR output (frame rate
 # and frame cost from the widget's render probe, throughput against the same
 # cat through `paneflow serve`), 5 s of idling (frames drawn, CPU used) and
-# keystroke-to-screen latency, printed as a second table.
+# keystroke-to-screen latency, printed as a second table; and the key-echo
+# benchmark (BenchmarkKeyEcho in test/gui, issue 28): an XTest key to the
+# first DAMAGE report that changes the pane (package test/internal/keyecho),
+# ~100 keystrokes each into the desktop app, alacritty and kitty (Debian's;
+# scripts/deps.sh bench installs them) under one Xvfb, same window and
+# font size, bash --norc, interleaved rounds; the same with another
+# Paneflow pane flooding; 100 MB plain and 20 MB SGR cats through each
+# window; RSS 30 s after the 100 MB. A third table, with ratios.
 # Rounds rather than go test -count keep the Paneflow and tmux samples of a
 # round seconds apart, so load from other work on the machine affects both
 # sides alike. The parse-only benchmarks run last, by time. The input files
@@ -45,7 +52,7 @@
 #   BENCH_OUT       file to keep the raw go test output in
 #   PANEFLOW_GUI_BIN the desktop app to measure (make bench builds
 #                   bin/paneflow-gui and sets it; else built here)
-#   BENCH_GUI=0     skip the GUI rendering benchmark
+#   BENCH_GUI=0     skip the GUI rendering and key-echo benchmarks
 #   BENCH_AGENTS=0  skip the real agent CLIs' hook-to-status benchmark
 set -eu
 
@@ -130,6 +137,12 @@ if [ "${BENCH_GUI:-1}" != 0 ]; then
 	(cd test/gui && PANEFLOW_GUI_BIN=$gui "$tmp/gui.test" -test.run '^$' -test.bench '^BenchmarkGUI$' \
 		-test.benchtime=1x -test.timeout=30m) || {
 		echo "bench: the GUI rendering benchmark failed" >&2
+		exit 1
+	}
+	echo "== load before the key-echo benchmark: $(uptime)"
+	(cd test/gui && PANEFLOW_GUI_BIN=$gui "$tmp/gui.test" -test.run '^$' -test.bench '^BenchmarkKeyEcho$' \
+		-test.benchtime=1x -test.timeout=30m) || {
+		echo "bench: the key-echo benchmark failed" >&2
 		exit 1
 	}
 fi

@@ -2,7 +2,7 @@
 # deps.sh installs the system packages Paneflow's build and tests need, and only
 # the ones that are missing. `make run`, `make test`, `make fuzz` and `make bench` run it first.
 #
-#   scripts/deps.sh [group...]      groups: base, gui (both by default), package
+#   scripts/deps.sh [group...]      groups: base, gui (both by default), package, bench
 #
 # On Debian and Ubuntu it checks each package with dpkg-query and, if any are
 # missing, runs `apt-get update` once and installs just those, non-interactively,
@@ -54,6 +54,11 @@ package=(librsvg2-bin dpkg-dev binutils file lintian desktop-file-utils appstrea
 	xz-utils icnsutils gcc-mingw-w64-x86-64 nsis osslsigncode openssl shellcheck)
 package+=(wine wine64 wixl msitools)
 
+# bench: the terminals `make bench` measures the desktop app against
+# (test/gui BenchmarkKeyEcho: key echo, throughput and memory under one
+# Xvfb). Not needed by `make test`.
+bench=(alacritty kitty)
+
 default_groups=(base gui)
 
 # commands_of maps a group to the commands that show it is present, for
@@ -65,6 +70,7 @@ commands_of() {
 	# X11 test tools (test/gui runs on Linux only).
 	gui) if [ "$(uname -s)" = Darwin ]; then echo cc; else echo gcc pkg-config Xvfb xdotool import; fi ;;
 	package) echo rsvg-convert png2icns makensis wine ;;
+	bench) echo alacritty kitty ;;
 	esac
 }
 
@@ -77,8 +83,8 @@ groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=("${default_groups[@]}")
 for g in "${groups[@]}"; do
 	case $g in
-	base | gui | package) ;;
-	*) die "unknown group '$g' (groups: base, gui, package)" ;;
+	base | gui | package | bench) ;;
+	*) die "unknown group '$g' (groups: base, gui, package, bench)" ;;
 	esac
 done
 

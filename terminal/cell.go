@@ -65,6 +65,10 @@ const (
 	attrUnderline2
 	attrWide     // the cell holds a double-width grapheme; the next cell is its continuation
 	attrWideCont // the cell is the right half of the double-width grapheme to its left
+	// attrProtected marks a cell printed under DECSCA 1 or SPA: selective
+	// erases (and, under SPA, ED/EL/ECH) leave it alone. It travels with
+	// the pen but is not part of the look: SGR 0 keeps it.
+	attrProtected
 
 	attrUnderlineShift = 8
 	attrUnderlineMask  = 7 << attrUnderlineShift

@@ -39,24 +39,49 @@ func (e *Emulator) handleCSI(cmd ansi.Cmd, ps ansi.Params) {
 		for i := range ps {
 			e.setPrivateMode(param(ps, i, 0), final == 'h')
 		}
-	case prefix == '?' && inter == 0 && final == 'J':
-		e.eraseDisplay(param(ps, 0, 0))
-	case prefix == '?' && inter == 0 && final == 'K':
-		e.eraseLine(param(ps, 0, 0))
+	case prefix == '?' && inter == 0 && final == 'J': // DECSED
+		e.selectiveEraseDisplay(param(ps, 0, 0))
+	case prefix == '?' && inter == 0 && final == 'K': // DECSEL
+		e.selectiveEraseLine(param(ps, 0, 0))
 	case prefix == '?' && inter == 0 && final == 'n':
-		if param(ps, 0, 0) == 6 { // DECXCPR
-			e.replyf("\x1b[?%d;%dR", e.reportY()+1, e.x+1)
-		}
+		e.decdsr(param(ps, 0, 0), param(ps, 1, 0))
 	case prefix == '>' && inter == 0 && final == 'c': // DA2
 		e.reply("\x1b[>1;10;0c")
 	case prefix == '>' && inter == 0 && final == 'q': // XTVERSION
 		e.reply("\x1bP>|Paneflow\x1b\\")
 	case prefix == '?' && inter == '$' && final == 'p': // DECRQM (private)
-		e.replyf("\x1b[?%d;%d$y", param(ps, 0, 0), e.privateModeState(param(ps, 0, 0)))
+		if e.level >= 3 {
+			e.replyf("\x1b[?%d;%d$y", param(ps, 0, 0), e.privateModeState(param(ps, 0, 0)))
+		}
 	case prefix == 0 && inter == '$' && final == 'p': // DECRQM (ANSI)
-		e.replyf("\x1b[%d;%d$y", param(ps, 0, 0), e.ansiModeState(param(ps, 0, 0)))
+		if e.level >= 3 {
+			e.replyf("\x1b[%d;%d$y", param(ps, 0, 0), e.ansiModeState(param(ps, 0, 0)))
+		}
 	case prefix == 0 && inter == ' ' && final == 'q': // DECSCUSR
 		e.setCursorStyle(param(ps, 0, 0))
+	case prefix == 0 && inter == '"' && final == 'q': // DECSCA
+		e.setProtection(param(ps, 0, 0))
+	case prefix == 0 && inter == '"' && final == 'p': // DECSCL
+		e.decscl(ps)
+	case prefix == 0 && inter == '\'' && final == '}': // DECIC
+		e.insertColumns(count(ps, 0))
+	case prefix == 0 && inter == '\'' && final == '~': // DECDC
+		e.deleteColumns(count(ps, 0))
+	case prefix == 0 && inter == '$' && (final == 'v' || final == 'x' || final == 'z' || final == '{' || final == 'r' || final == 't'):
+		e.rectOp(final, ps)
+	case prefix == 0 && inter == '*' && final == 'y': // DECRQCRA
+		e.checksumRect(ps)
+	case prefix == 0 && inter == '*' && final == 'x': // DECSACE
+		switch param(ps, 0, 0) {
+		case 0, 1:
+			e.rectExtent = false
+		case 2:
+			e.rectExtent = true
+		}
+	case prefix == 0 && inter == ' ' && final == '@': // SL
+		e.scrollColumns(count(ps, 0), true)
+	case prefix == 0 && inter == ' ' && final == 'A': // SR
+		e.scrollColumns(count(ps, 0), false)
 	case prefix == 0 && inter == '!' && final == 'p': // DECSTR soft reset
 		e.softReset()
 	case inter == 0 && final == 'u' && prefix != 0: // kitty keyboard protocol
@@ -68,26 +93,40 @@ func (e *Emulator) csiPlain(final byte, ps ansi.Params) {
 	switch final {
 	case '@': // ICH
 		e.wrapNext = false
-		e.insertBlanks(e.cur.rows[e.y], e.x, count(ps, 0))
+		if end, ok := e.editEnd(); ok {
+			e.insertBlanksTo(e.cur.rows[e.y], e.x, count(ps, 0), end)
+		}
 	case 'A': // CUU
 		e.cursorUp(count(ps, 0))
 	case 'B', 'e': // CUD, VPR
 		e.cursorDown(count(ps, 0))
 	case 'C', 'a': // CUF, HPR
 		e.wrapNext = false
-		e.x = min(e.x+count(ps, 0), e.cols-1)
+		last := e.cols - 1
+		if e.lrmm && e.x <= e.right {
+			last = e.right
+		}
+		e.x = min(e.x+count(ps, 0), last)
 	case 'D': // CUB
 		e.wrapNext = false
-		e.x = max(e.x-count(ps, 0), 0)
+		first := 0
+		if e.lrmm && e.x >= e.left {
+			first = e.left
+		}
+		e.x = max(e.x-count(ps, 0), first)
 	case 'E': // CNL
 		e.cursorDown(count(ps, 0))
-		e.x = 0
+		e.carriageReturn()
 	case 'F': // CPL
 		e.cursorUp(count(ps, 0))
-		e.x = 0
+		e.carriageReturn()
 	case 'G', '`': // CHA, HPA
 		e.wrapNext = false
-		e.x = clamp(count(ps, 0)-1, 0, e.cols-1)
+		if e.originMode && e.lrmm {
+			e.x = clamp(count(ps, 0)-1+e.left, e.left, e.right)
+		} else {
+			e.x = clamp(count(ps, 0)-1, 0, e.cols-1)
+		}
 	case 'H', 'f': // CUP, HVP
 		e.moveTo(count(ps, 1)-1, count(ps, 0)-1)
 	case 'I': // CHT
@@ -102,7 +141,9 @@ func (e *Emulator) csiPlain(final byte, ps ansi.Params) {
 		e.deleteLines(count(ps, 0))
 	case 'P': // DCH
 		e.wrapNext = false
-		e.deleteCells(e.cur.rows[e.y], e.x, count(ps, 0))
+		if end, ok := e.editEnd(); ok {
+			e.deleteCellsTo(e.cur.rows[e.y], e.x, count(ps, 0), end)
+		}
 	case 'S': // SU
 		e.scrollUp(count(ps, 0))
 	case 'T': // SD
@@ -111,11 +152,7 @@ func (e *Emulator) csiPlain(final byte, ps ansi.Params) {
 		}
 	case 'X': // ECH
 		e.wrapNext = false
-		r := e.cur.rows[e.y]
-		n := min(count(ps, 0), e.cols-e.x)
-		e.clearWideAt(r, e.x)
-		e.clearWideAt(r, e.x+n-1)
-		r.fill(e.x, e.x+n, e.eraseCell())
+		e.eraseCells(e.cur.rows[e.y], e.x, e.x+min(count(ps, 0), e.cols-e.x), false)
 	case 'Z': // CBT
 		e.tabBackward(count(ps, 0))
 	case 'b': // REP
@@ -127,7 +164,7 @@ func (e *Emulator) csiPlain(final byte, ps ansi.Params) {
 		}
 	case 'c': // DA1
 		if param(ps, 0, 0) == 0 {
-			e.reply("\x1b[?62;22c")
+			e.reply(e.da1())
 		}
 	case 'd': // VPA
 		e.moveTo(e.x, count(ps, 0)-1)
@@ -162,12 +199,18 @@ func (e *Emulator) csiPlain(final byte, ps ansi.Params) {
 			e.top, e.bot = top, bot
 			e.moveTo(0, 0)
 		}
-	case 's': // SCOSC
-		e.saveCursor()
+	case 's': // DECSLRM with ?69, else SCOSC
+		if e.lrmm {
+			e.setLRMargins(ps)
+		} else {
+			e.saveCursor()
+		}
 	case 'u': // SCORC
 		e.restoreCursor()
-	case 't': // window manipulation: only the title stack
-		switch param(ps, 0, 0) {
+	case 't': // window manipulation: the title stack and size reports
+		switch n := param(ps, 0, 0); n {
+		case 14, 16, 18, 19:
+			e.windowReport(n)
 		case 22:
 			if len(e.titleStack) < 32 {
 				e.titleStack = append(e.titleStack, e.title)
@@ -209,18 +252,19 @@ func (e *Emulator) cursorDown(n int) {
 }
 
 func (e *Emulator) insertLines(n int) {
-	if e.y < e.top || e.y > e.bot {
+	if e.y < e.top || e.y > e.bot || e.lrmm && (e.x < e.left || e.x > e.right) {
 		return
 	}
 	top := e.top
 	e.top = e.y
 	e.scrollDown(n)
 	e.top = top
-	e.x, e.wrapNext = 0, false
+	e.wrapNext = false
+	e.carriageReturn()
 }
 
 func (e *Emulator) deleteLines(n int) {
-	if e.y < e.top || e.y > e.bot {
+	if e.y < e.top || e.y > e.bot || e.lrmm && (e.x < e.left || e.x > e.right) {
 		return
 	}
 	top := e.top
@@ -228,13 +272,18 @@ func (e *Emulator) deleteLines(n int) {
 	// Lines deleted inside the screen never go to scrollback.
 	e.scrollRegionUpNoHistory(n)
 	e.top = top
-	e.x, e.wrapNext = 0, false
+	e.wrapNext = false
+	e.carriageReturn()
 }
 
 // scrollRegionUpNoHistory is scrollUp without saving lines to scrollback.
 func (e *Emulator) scrollRegionUpNoHistory(n int) {
 	top, bot := e.top, e.bot
 	n = min(n, bot-top+1)
+	if e.partialWidth() {
+		e.scrollRect(n, true)
+		return
+	}
 	rows := e.cur.rows
 	for range n {
 		r := rows[top]
@@ -249,6 +298,10 @@ func (e *Emulator) scrollRegionUpNoHistory(n int) {
 
 func (e *Emulator) eraseLine(mode int) {
 	r := e.cur.rows[e.y]
+	if e.protect == protectISO {
+		e.eraseLineCells(mode, false)
+		return
+	}
 	blank := e.eraseCell()
 	switch mode {
 	case 0:
@@ -267,6 +320,22 @@ func (e *Emulator) eraseLine(mode int) {
 func (e *Emulator) eraseDisplay(mode int) {
 	blank := e.eraseCell()
 	rows := e.cur.rows
+	if e.protect == protectISO && mode != 3 {
+		// ISO-protected cells survive: erase line by line around them.
+		first, last := 0, e.rows
+		switch mode {
+		case 0:
+			e.eraseLine(0)
+			first = e.y + 1
+		case 1:
+			e.eraseLine(1)
+			last = e.y
+		}
+		for _, r := range rows[first:last] {
+			e.eraseCells(r, 0, e.cols, false)
+		}
+		return
+	}
 	switch mode {
 	case 0:
 		e.eraseLine(0)
@@ -343,16 +412,24 @@ func (e *Emulator) restoreCursor() {
 	e.updateLineDraw()
 }
 
+// softReset is DECSTR: the settings the VT510 manual lists go back to
+// their defaults, the screen and the cursor's position stay. Autowrap stays
+// on as xterm keeps it (the VT510 turns it off), see the conformance
+// differences file.
 func (e *Emulator) softReset() {
 	e.cursorHidden = false
 	e.originMode, e.insertMode = false, false
 	e.autowrap = true
+	e.reverseWrap, e.reverseWrapAll = false, false
 	e.top, e.bot = 0, e.rows-1
+	e.left, e.right = 0, e.cols-1
 	e.pen = Style{}
-	e.charsets, e.gl = [4]charset{}, 0
+	e.protect = protectNone
+	e.charsets, e.gl, e.singleSS = [4]charset{}, 0, 0
 	e.updateLineDraw()
 	e.in.AppCursor, e.in.AppKeypad = false, false
 	e.cur.saved = savedCursor{}
+	e.wrapNext = false
 }
 
 // fullReset is RIS: everything back to power-on, scrollback included.
@@ -368,6 +445,7 @@ func (e *Emulator) fullReset() {
 	e.main.keys = keyFlagStack{}
 	e.hist.reset()
 	e.title, e.iconTitle, e.titleStack = "", "", nil
+	e.colors = nil
 	e.resetState()
 }
 
@@ -387,7 +465,7 @@ func (e *Emulator) ansiModeState(mode int) int {
 	case 20:
 		return modeState(e.newlineMode)
 	}
-	return 0
+	return fixedANSIModes[mode]
 }
 
 func modeState(on bool) int {
@@ -403,6 +481,11 @@ func (e *Emulator) setPrivateMode(mode int, on bool) {
 		e.in.AppCursor = on
 	case 5:
 		e.reverseVideo = on
+	case 69: // DECLRMM
+		if e.level >= 4 {
+			e.lrmm = on
+			e.left, e.right = 0, e.cols-1
+		}
 	case 6:
 		e.originMode = on
 		e.moveTo(0, 0)
@@ -417,7 +500,21 @@ func (e *Emulator) setPrivateMode(mode int, on bool) {
 		e.cursorBlink = on
 	case 25:
 		e.cursorHidden = !on
-	case 47, 1047:
+	case 45:
+		e.reverseWrap = on
+	case 1045:
+		e.reverseWrapAll = on
+	case 66: // DECNKM: the keypad's mode, as DECKPAM/DECKPNM set it
+		e.in.AppKeypad = on
+	case 47:
+		e.switchScreen(on, false)
+	case 1047:
+		if !on && e.cur == e.alt {
+			// Leaving through 1047 clears the alternate screen first.
+			for _, r := range e.alt.rows {
+				r.clear()
+			}
+		}
 		e.switchScreen(on, false)
 	case 1049:
 		if on {
@@ -488,6 +585,16 @@ func (e *Emulator) privateModeState(mode int) int {
 		return modeState(e.cursorBlink)
 	case 25:
 		return modeState(!e.cursorHidden)
+	case 45:
+		return modeState(e.reverseWrap)
+	case 69:
+		return modeState(e.lrmm)
+	case 1045:
+		return modeState(e.reverseWrapAll)
+	case 66:
+		return modeState(e.in.AppKeypad)
+	case 1048:
+		return modeState(e.cur.saved.valid)
 	case 47, 1047, 1049:
 		return modeState(e.cur == e.alt)
 	case 1000:
@@ -511,7 +618,7 @@ func (e *Emulator) privateModeState(mode int) int {
 	case 2026:
 		return modeState(e.syncOutput)
 	}
-	return 0
+	return fixedPrivateModes[mode]
 }
 
 // switchScreen enters or leaves the alternate screen. clearAlt clears it on
@@ -551,7 +658,7 @@ func (e *Emulator) handleESC(cmd ansi.Cmd) {
 			e.lineFeed()
 		case 'E': // NEL
 			e.lineFeed()
-			e.x = 0
+			e.carriageReturn()
 		case 'H': // HTS
 			e.tabs[e.x] = true
 		case 'M': // RI
@@ -562,6 +669,14 @@ func (e *Emulator) handleESC(cmd ansi.Cmd) {
 			e.singleSS = 3
 		case 'c': // RIS
 			e.fullReset()
+		case '6': // DECBI
+			e.backIndex()
+		case '9': // DECFI
+			e.forwardIndex()
+		case 'V': // SPA
+			e.isoProtection(true)
+		case 'W': // EPA
+			e.isoProtection(false)
 		case '=':
 			e.in.AppKeypad = true
 		case '>':
@@ -591,6 +706,7 @@ func (e *Emulator) handleESC(cmd ansi.Cmd) {
 				r.fill(0, e.cols, Cell{Char: 'E'})
 			}
 			e.top, e.bot = 0, e.rows-1
+			e.left, e.right = 0, e.cols-1
 			e.moveTo(0, 0)
 		}
 	}
@@ -598,15 +714,8 @@ func (e *Emulator) handleESC(cmd ansi.Cmd) {
 
 func (e *Emulator) handleDCS(cmd ansi.Cmd, ps ansi.Params, data []byte) {
 	// DECRQSS (DCS $ q … ST): answer what we track, refuse the rest.
-	if cmd.Intermediate() == '$' && cmd.Final() == 'q' {
-		switch string(data) {
-		case "r":
-			e.replyf("\x1bP1$r%d;%dr\x1b\\", e.top+1, e.bot+1)
-		case " q":
-			e.replyf("\x1bP1$r%d q\x1b\\", e.decscusr())
-		default:
-			e.reply("\x1bP0$r\x1b\\")
-		}
+	if cmd.Intermediate() == '$' && cmd.Final() == 'q' && e.level >= 3 {
+		e.decrqss(string(data))
 	}
 }
 

@@ -49,6 +49,11 @@ type EmulatorOptions struct {
 	// Bell is called (outside the lock) for each BEL the program prints.
 	Bell func()
 
+	// AllowChecksum lets programs ask for the checksum of a rectangle of
+	// the screen (DECRQCRA), which conformance suites use to read cells
+	// back. Off by default, as in xterm: it lets a program read the screen.
+	AllowChecksum bool
+
 	// Foreground and Background are the default colours reported to
 	// OSC 10/11 queries. Zero values report a light grey on black.
 	Foreground, Background [3]uint8
@@ -93,6 +98,26 @@ type Emulator struct {
 	reverseVideo bool
 	syncOutput   bool
 	in           InputModes
+	// reverseWrap (?45) lets BS at the left edge go back into a line that
+	// wrapped; reverseWrapAll (?1045) into any line, top to bottom.
+	reverseWrap, reverseWrapAll bool
+	// lrmm is DECLRMM (?69): left and right (inclusive columns, set by
+	// DECSLRM) bound printing, scrolling and editing. While it is off they
+	// are the screen's edges and nothing looks at them.
+	lrmm        bool
+	left, right int
+	// protect is which protection the last DECSCA or SPA chose (cells
+	// carry one attrProtected flag; the mode says which erasures honour it).
+	protect protectMode
+	// level is the conformance level DECSCL set (1 = VT100 … 4 = VT400);
+	// features of a higher level are ignored below it.
+	level int
+	// cellW, cellH are a cell's size in pixels for the window reports
+	// (SetCellPixels); 0 when unknown.
+	cellW, cellH int
+	// rectExtent is DECSACE 2: DECCARA/DECRARA work on the exact
+	// rectangle rather than the stream of text from its first to last cell.
+	rectExtent bool
 
 	// Character sets: G0–G3 designations and which is invoked into GL.
 	charsets  [4]charset
@@ -100,6 +125,10 @@ type Emulator struct {
 	singleSS  int // SS2/SS3 single shift pending: 2 or 3, else 0
 	lineDraw  bool
 	lastPrint rune // for REP
+
+	// colors are the colours programs set (OSC 4, 10-19); nil when none.
+	// Replaced, never modified, on each change (see ProgramColors).
+	colors *ProgramColors
 
 	title, iconTitle string
 	titleStack       []string
@@ -265,6 +294,11 @@ func (e *Emulator) resetState() {
 	e.autowrap = true
 	e.cursorHidden, e.cursorShape, e.cursorBlink = false, CursorDefault, false
 	e.reverseVideo, e.syncOutput = false, false
+	e.reverseWrap, e.reverseWrapAll = false, false
+	e.lrmm, e.left, e.right = false, 0, e.cols-1
+	e.protect = protectNone
+	e.level = maxLevel
+	e.rectExtent = false
 	e.in = InputModes{}
 	e.charsets = [4]charset{}
 	e.gl, e.singleSS = 0, 0
@@ -452,20 +486,16 @@ func (e *Emulator) execute(c byte) {
 		e.bells++
 		e.rang++
 	case 0x08: // BS
-		e.wrapNext = false
-		if e.x > 0 {
-			e.x--
-		}
+		e.backspace()
 	case 0x09: // HT
 		e.tabForward(1)
 	case 0x0a, 0x0b, 0x0c: // LF, VT, FF
 		e.lineFeed()
 		if e.newlineMode {
-			e.x = 0
+			e.carriageReturn()
 		}
 	case 0x0d: // CR
-		e.x = 0
-		e.wrapNext = false
+		e.carriageReturn()
 	case 0x0e: // SO
 		e.gl = 1
 		e.updateLineDraw()
@@ -482,7 +512,7 @@ func (e *Emulator) updateLineDraw() {
 // printASCII writes a run of printable ASCII bytes with the current pen.
 // This is the hot path for plain output.
 func (e *Emulator) printASCII(b []byte) {
-	if e.lineDraw || e.singleSS != 0 || e.insertMode {
+	if e.lineDraw || e.singleSS != 0 || e.insertMode || e.lrmm {
 		for _, c := range b {
 			e.printRune(rune(c))
 		}
@@ -542,8 +572,12 @@ func (e *Emulator) printASCII(b []byte) {
 func (e *Emulator) wrapLine() {
 	e.cur.rows[e.y].wrapped = true
 	e.wrapNext = false
-	e.x = 0
+	x := 0
+	if e.lrmm && e.x <= e.right {
+		x = e.left
+	}
 	e.lineFeed()
+	e.x = x
 }
 
 // printRune prints one code point: it handles character-set translation,
@@ -629,12 +663,15 @@ func (e *Emulator) putGrapheme(ch rune, w int) {
 		e.wrapLine()
 	}
 	cols := e.cols
+	if e.lrmm && e.x <= e.right {
+		cols = e.right + 1 // the right margin is the line's end
+	}
 	if w > cols {
 		w = 1
 	}
 	if e.x+w > cols {
 		if !e.autowrap {
-			e.x = cols - w
+			e.x = max(cols-w, 0)
 		} else {
 			// A wide character that does not fit wraps to the next line,
 			// leaving the last column blank.
@@ -647,7 +684,7 @@ func (e *Emulator) putGrapheme(ch rune, w int) {
 	r := e.cur.rows[e.y]
 	r.rich = r.rich || ch >= 0x80 || e.pen != (Style{})
 	if e.insertMode {
-		e.insertBlanks(r, e.x, w)
+		e.insertBlanksTo(r, e.x, w, cols)
 	}
 	e.clearWideAt(r, e.x)
 	if w == 2 {
@@ -698,6 +735,9 @@ func (e *Emulator) lineFeed() {
 	e.wrapNext = false
 	switch {
 	case e.y == e.bot:
+		if e.lrmm && (e.x < e.left || e.x > e.right) {
+			return // outside the margins the cursor neither passes nor scrolls
+		}
 		e.scrollUp(1)
 	case e.y < e.rows-1:
 		e.y++
@@ -709,6 +749,9 @@ func (e *Emulator) reverseIndex() {
 	e.wrapNext = false
 	switch {
 	case e.y == e.top:
+		if e.lrmm && (e.x < e.left || e.x > e.right) {
+			return
+		}
 		e.scrollDown(1)
 	case e.y > 0:
 		e.y--
@@ -721,6 +764,10 @@ func (e *Emulator) scrollUp(n int) {
 	top, bot := e.top, e.bot
 	n = min(n, bot-top+1)
 	if n <= 0 {
+		return
+	}
+	if e.partialWidth() {
+		e.scrollRect(n, true)
 		return
 	}
 	rows := e.cur.rows
@@ -746,6 +793,10 @@ func (e *Emulator) scrollDown(n int) {
 	if n <= 0 {
 		return
 	}
+	if e.partialWidth() {
+		e.scrollRect(n, false)
+		return
+	}
 	rows := e.cur.rows
 	for i := 0; i < n; i++ {
 		r := rows[bot]
@@ -760,9 +811,13 @@ func (e *Emulator) scrollDown(n int) {
 
 func (e *Emulator) tabForward(n int) {
 	e.wrapNext = false
-	for ; n > 0 && e.x < e.cols-1; n-- {
+	last := e.cols - 1
+	if e.lrmm && e.x <= e.right {
+		last = e.right
+	}
+	for ; n > 0 && e.x < last; n-- {
 		x := e.x + 1
-		for x < e.cols-1 && !e.tabs[x] {
+		for x < last && !e.tabs[x] {
 			x++
 		}
 		e.x = x
@@ -781,16 +836,23 @@ func (e *Emulator) tabBackward(n int) {
 }
 
 // insertBlanks shifts cells at x and to the right by n, blanking [x, x+n).
-func (e *Emulator) insertBlanks(r *row, x, n int) {
+func (e *Emulator) insertBlanks(r *row, x, n int) { e.insertBlanksTo(r, x, n, e.cols) }
+
+// insertBlanksTo is insertBlanks within [x, end): what moves past end
+// (the right margin) is lost, cells from end on stay.
+func (e *Emulator) insertBlanksTo(r *row, x, n, end int) {
 	cols := e.cols
-	n = min(n, cols-x)
+	n = min(n, end-x)
 	if n <= 0 {
 		return
 	}
 	e.clearWideAt(r, x)
-	copy(r.cells[x+n:], r.cells[x:cols-n])
+	if end < cols {
+		e.clearWideAt(r, end-1)
+	}
+	copy(r.cells[x+n:end], r.cells[x:end-n])
 	// A wide character cut in half at the right margin goes away.
-	if last := &r.cells[cols-1]; last.Attrs&attrWide != 0 {
+	if last := &r.cells[end-1]; last.Attrs&attrWide != 0 {
 		*last = Cell{Style: Style{Bg: last.Bg}}
 	}
 	blank := e.eraseCell()
@@ -798,35 +860,50 @@ func (e *Emulator) insertBlanks(r *row, x, n int) {
 		r.cells[i] = blank
 	}
 	r.rich = r.rich || isRich(blank)
-	r.used = min(cols, max(r.used+n, x+n))
+	if end < cols {
+		r.used = max(r.used, end)
+	} else {
+		r.used = min(cols, max(r.used+n, x+n))
+	}
 }
 
 // deleteCells removes n cells at x, shifting the rest left.
-func (e *Emulator) deleteCells(r *row, x, n int) {
+func (e *Emulator) deleteCells(r *row, x, n int) { e.deleteCellsTo(r, x, n, e.cols) }
+
+// deleteCellsTo is deleteCells within [x, end): blanks come in at end.
+func (e *Emulator) deleteCellsTo(r *row, x, n, end int) {
 	cols := e.cols
-	n = min(n, cols-x)
+	n = min(n, end-x)
 	if n <= 0 {
 		return
 	}
 	e.clearWideAt(r, x)
 	e.clearWideAt(r, x+n)
-	copy(r.cells[x:], r.cells[x+n:])
+	if end < cols {
+		e.clearWideAt(r, end-1)
+	}
+	copy(r.cells[x:end-n], r.cells[x+n:end])
 	blank := e.eraseCell()
-	for i := cols - n; i < cols; i++ {
+	for i := end - n; i < end; i++ {
 		r.cells[i] = blank
 	}
 	if blank != (Cell{}) {
-		r.used = cols
+		r.used = max(r.used, end)
 		r.rich = true
 	}
 }
 
-// moveTo puts the cursor at (x, y), honouring origin mode for y.
+// moveTo puts the cursor at (x, y), honouring origin mode (relative to
+// the scroll region and, with DECLRMM, the left and right margins).
 func (e *Emulator) moveTo(x, y int) {
 	e.wrapNext = false
 	if e.originMode {
 		y += e.top
 		e.y = clamp(y, e.top, e.bot)
+		if e.lrmm {
+			e.x = clamp(x+e.left, e.left, e.right)
+			return
+		}
 	} else {
 		e.y = clamp(y, 0, e.rows-1)
 	}

@@ -245,7 +245,7 @@ func TestModesAndReplies(t *testing.T) {
 	replies := []struct {
 		name, in, want string
 	}{
-		{"da1", "\x1b[c", "\x1b[?62;22c"},
+		{"da1", "\x1b[c", "\x1b[?64;6;17;21;22;28c"},
 		{"da2", "\x1b[>c", "\x1b[>1;10;0c"},
 		{"dsr", "\x1b[5n", "\x1b[0n"},
 		{"cpr", "\x1b[3;7H\x1b[6n", "\x1b[3;7R"},

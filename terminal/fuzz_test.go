@@ -16,6 +16,9 @@ func checkInvariants(t *testing.T, e *Emulator) {
 	if e.top < 0 || e.bot >= e.rows || e.top > e.bot {
 		t.Fatalf("scroll region %d..%d outside %d rows", e.top, e.bot, e.rows)
 	}
+	if e.left < 0 || e.left >= e.right && e.cols > 1 || e.right >= e.cols || !e.lrmm && (e.left != 0 || e.right != e.cols-1) {
+		t.Fatalf("margins %d..%d (on %v) outside %d columns", e.left, e.right, e.lrmm, e.cols)
+	}
 	if e.hist.n > e.hist.cap || e.hist.n < 0 {
 		t.Fatalf("history holds %d lines, cap %d", e.hist.n, e.hist.cap)
 	}
@@ -69,6 +72,13 @@ func fuzzSeeds() []string {
 		"\x1b]0;title\x07\x1b]8;;http://x\x1b\\l\x1b]8;;\x1b\\", "\x1b[38:2::1:2:3;4:3m", "\x1b[?1;1000;1006;2004h",
 		"\x1b(0lqk\x1b(B", "\x1b[99999999999999999999L", "\x1b[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;23;24;25;26;27;28;29;30;31;32;33;34m",
 		"\x1bP$qr\x1b\\\x1b[6n\x1b[c", "\x1b[4h日本\x1b[1G\x1b[2P", "\x1b#8\x1b[3;3H\x1b[1J", "\x1b[20h\n\x0b\x0c", "a\x1b[2\nCb",
+		// xterm-grade state: protection, reverse wrap, column operations,
+		// conformance levels, colours, reports.
+		"\x1b[1\"qab\x1b[0\"qcd\x1b[?2J\x1bVx\x1bWy\x1b[2J\x1b[K\x1b[3X", "\x1b[?45habcdefghij\r\x08\x08X\x1b[?1045h\x1b[2;3r\x1b[2;1H\x08",
+		"\x1b[2;4r\x1b[3;2H\x1b[2'}\x1b[3'~\x1b6\x1b9\x1b[2 @\x1b[1 A", "\x1b[62;1\"p\x1b[?1$p\x1b[c\x1b[64\"p\x1b[!p",
+		"\x1b]4;1;rgb:1/2/3;2;?\x07\x1b]10;#123;#456\x07\x1b]104\x07\x1b]110\x07", "\x1b[18t\x1b[14t\x1b[?6n\x1b[?63;1n\x1bP$qm\x1b\\\x1b[?1047h\x1b[?1047l",
+		"\x1b[?69h\x1b[3;8s\x1b[2;4rab日本cdefghij\r\n\x1b[2@\x1b[P\x1b[L\x1b[M\x1b[S\x1b[T\x1bD\x1bM\x1b[4h日x\x1b[?6h\x1b[H\x08\x1b[9C\t\x1b[?69l",
+		"ab日本\x1b[65;1;1;3;9$x\x1b[1;1;2;4;1;2;3;1$v\x1b[2;2;9;9$z\x1b[${\x1b[1;5;2;2;1;4$r\x1b[2*x\x1b[$t\x1b[1;0;1;1;3;3*y",
 	}
 	for _, tt := range []string{benchSnippet(benchPlain()), benchSnippet(benchSGR()), benchSnippet(benchTUI())} {
 		seeds = append(seeds, tt)
@@ -93,7 +103,7 @@ func FuzzEmulator(f *testing.F) {
 		step := int(chunk%64) + 1
 		var fast, slow *Emulator
 		for _, slowPath := range []bool{false, true} {
-			e := NewEmulator(c, r, EmulatorOptions{Scrollback: 64, AllowOSC52: true, Reply: func([]byte) {}})
+			e := NewEmulator(c, r, EmulatorOptions{Scrollback: 64, AllowOSC52: true, AllowChecksum: true, Reply: func([]byte) {}})
 			e.slowPath = slowPath
 			for i, p := 0, data; len(p) > 0; i++ {
 				n := min(step, len(p))
@@ -123,6 +133,12 @@ func dump(e *Emulator) string {
 	var s Snapshot
 	e.Snapshot(&s)
 	out := fmt.Sprintf("cursor %+v modes %+v title %q\n", s.Cursor, s.Modes, s.Title)
+	e.mu.Lock()
+	out += fmt.Sprintf("level %d protect %d reverse wrap %v/%v rect %v pen %+v region %d-%d lr %v %d-%d\n", e.level, e.protect, e.reverseWrap, e.reverseWrapAll, e.rectExtent, e.pen, e.top, e.bot, e.lrmm, e.left, e.right)
+	e.mu.Unlock()
+	if s.Colors != nil {
+		out += fmt.Sprintf("colors %v\n", *s.Colors)
+	}
 	for y := range s.Rows {
 		for _, c := range s.Row(y) {
 			out += fmt.Sprintf("%s%v;", s.Grapheme(c), c.Style)

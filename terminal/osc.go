@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/url"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -27,16 +26,12 @@ func (e *Emulator) handleOSC(cmd int, data []byte) {
 		e.setCwd(payload)
 	case 8:
 		e.setLink(payload)
-	case 10, 11:
-		if string(payload) == "?" {
-			c := e.opts.Foreground
-			if cmd == 11 {
-				c = e.opts.Background
-			} else if c == ([3]uint8{}) {
-				c = [3]uint8{0xd0, 0xd0, 0xd0}
-			}
-			e.replyf("\x1b]%d;rgb:%02x%02x/%02x%02x/%02x%02x\x1b\\", cmd, c[0], c[0], c[1], c[1], c[2], c[2])
-		}
+	case 10, 11, 12, 13, 14, 15, 16, 17, 18, 19:
+		e.oscDynamic(cmd, payload)
+	case 104:
+		e.oscResetPalette(payload)
+	case 110, 111, 112, 113, 114, 115, 116, 117, 118, 119:
+		e.oscResetDynamic(cmd)
 	case 52:
 		e.oscClipboard(payload)
 	}
@@ -90,20 +85,6 @@ func (e *Emulator) setLink(p []byte) {
 	id := uint16(len(e.links))
 	e.linkID[s] = id
 	e.pen.Link = id
-}
-
-// oscPalette answers OSC 4 queries ("4;n;?") with the xterm default palette.
-// Palette changes are not applied.
-func (e *Emulator) oscPalette(p []byte) {
-	parts := strings.Split(string(p), ";")
-	for i := 0; i+1 < len(parts); i += 2 {
-		n, err := strconv.Atoi(parts[i])
-		if err != nil || n < 0 || n > 255 || parts[i+1] != "?" {
-			continue
-		}
-		r, g, b := xtermPalette(uint8(n))
-		e.replyf("\x1b]4;%d;rgb:%02x%02x/%02x%02x/%02x%02x\x1b\\", n, r, r, g, g, b, b)
-	}
 }
 
 // oscClipboard handles OSC 52 "selection;base64". It only acts when the

@@ -34,6 +34,10 @@ type Snapshot struct {
 	SyncOutput bool
 	Title      string
 	Cwd        string
+	// Colors are the colours the program set (OSC 4, 10, 11, 12, 17, 19),
+	// nil when it set none. Shared and immutable: a different pointer
+	// than last frame's means the colours changed.
+	Colors *ProgramColors
 	// Generation is the emulator's output generation at snapshot time.
 	Generation uint64
 	// Offset is how many lines the view is scrolled back into the
@@ -106,6 +110,7 @@ func (e *Emulator) Snapshot(s *Snapshot) {
 	s.ReverseVideo = e.reverseVideo
 	s.SyncOutput = e.syncOutput
 	s.Title, s.Cwd = e.title, e.cwd
+	s.Colors = e.colors
 	s.Generation = e.gen
 	s.Offset = 0
 	s.clusters, s.links = e.clusters, e.links

@@ -47,6 +47,7 @@ func (e *Emulator) Resize(cols, rows int) {
 	}
 	e.cols, e.rows = cols, rows
 	e.top, e.bot = 0, rows-1
+	e.left, e.right = 0, cols-1
 	e.x, e.y = clamp(e.x, 0, cols-1), clamp(e.y, 0, rows-1)
 	e.gen++
 	ch := e.changed

@@ -64,6 +64,7 @@ func (e *Emulator) SnapshotAt(s *Snapshot, offset int) {
 	s.ReverseVideo = e.reverseVideo
 	s.SyncOutput = e.syncOutput
 	s.Title, s.Cwd = e.title, e.cwd
+	s.Colors = e.colors
 	s.Generation = e.gen
 	s.clusters, s.links = e.clusters, e.links // after decoding, which may intern clusters
 }

@@ -6,7 +6,7 @@ import "github.com/charmbracelet/x/ansi"
 // sub-parameter forms (4:3, 38:2::r:g:b, 38:5:n, 58:…).
 func (e *Emulator) sgr(ps ansi.Params) {
 	if len(ps) == 0 {
-		e.pen = Style{Link: e.pen.Link}
+		e.pen = Style{Link: e.pen.Link, Attrs: e.pen.Attrs & attrProtected}
 		return
 	}
 	p := &e.pen
@@ -14,7 +14,7 @@ func (e *Emulator) sgr(ps ansi.Params) {
 		v := ps[i].Param(0)
 		switch {
 		case v == 0:
-			*p = Style{Link: p.Link}
+			*p = Style{Link: p.Link, Attrs: p.Attrs & attrProtected}
 		case v == 1:
 			p.Attrs |= AttrBold
 		case v == 2:

@@ -82,7 +82,7 @@ func TestTerminalInput(t *testing.T) {
 func TestTerminalReplies(t *testing.T) {
 	term := startHelper(t, "query")
 	text := waitScreen(t, term, "query replies", func(s string) bool { return strings.Contains(s, "reply ") || strings.Contains(s, "timeout") })
-	if want := `reply "\x1b[?62;22c\x1b[3;5R"`; !strings.Contains(text, want) {
+	if want := `reply "\x1b[?64;6;17;21;22;28c\x1b[3;5R"`; !strings.Contains(text, want) {
 		t.Errorf("terminal shows %q, want it to contain %q", text, want)
 	}
 }

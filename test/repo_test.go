@@ -384,6 +384,11 @@ var importRules = []struct {
 		why:    "the tests' real git repositories are a helper leaf that the worktree, core, app, e2e and MCP tests share: standard library only",
 	},
 	{
+		pkg:    "test/internal/keyecho",
+		banned: []string{anyOtherModulePackage},
+		why:    "the key-echo harness measures any X11 window (ours, alacritty, kitty, an attached window) from the X server's side: it links none of the app",
+	},
+	{
 		pkg:    "test/internal/servetest",
 		banned: []string{"fyne.io", "app", "core", "api", "cli", "ipc", "workspace", "terminal", "conductor", "hook", "shim", "mcp", "config"},
 		why:    "the harness that starts `paneflow serve` for the end-to-end packages runs the built binaries as a user does: it links none of the app",

@@ -31,6 +31,12 @@
 // own larger Xvfb: frame rate and frame cost while a 200x50 pane shows 30
 // MB of coloured output, that throughput against `paneflow serve`, idle
 // frames and CPU, and keystroke-to-screen latency. It prints a table.
+// BenchmarkKeyEcho (make bench) types ~100 keys through XTest into the
+// desktop app, alacritty and kitty (scripts/deps.sh bench) under one Xvfb
+// and times each to the first DAMAGE report that changes the pane
+// (test/internal/keyecho), then again with a second Paneflow pane
+// flooding, cats 100 MB plain and 20 MB SGR through each window and reads
+// each one's RSS 30 s later; it prints a table of ratios.
 //
 // Linux only: Xvfb, /proc and the X tools.
 package gui
