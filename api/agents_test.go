@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -119,7 +120,7 @@ func TestStatusEnterMarks(t *testing.T) {
 // TestWithEnterMarks: the marks are appended to any JSON object,
 // an empty one included, and anything else is refused.
 func TestWithEnterMarks(t *testing.T) {
-	m := enterMarks{EnterCount: 2, EnterGeneration: 7}
+	m := proto.EnterMarks{EnterCount: 2, EnterGeneration: 7}
 	for _, tc := range []struct {
 		in   any
 		want string

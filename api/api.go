@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +12,7 @@ import (
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/terminal"
 	"github.com/paneflow-go/paneflow/workspace"
 )
@@ -156,9 +156,9 @@ func (s *server) register() {
 		s.reg.Register(md.name, md.h, opts...)
 	}
 	if s.o.Admission != nil {
-		s.reg.Register("system.admission", s.admission, ipc.Inline())
+		s.reg.Register(proto.MethodSystemAdmission, s.admission, ipc.Inline())
 	}
-	s.reg.RegisterStream("events.subscribe", s.subscribe)
+	s.reg.RegisterStream(proto.MethodEventsSubscribe, s.subscribe)
 }
 
 // methodDef is one request/response method.
@@ -172,7 +172,7 @@ type methodDef struct {
 // before the executor runs them.
 func (s *server) befores() map[string]func(ctx context.Context, params json.RawMessage) error {
 	return map[string]func(context.Context, json.RawMessage) error{
-		"surface.send_text": s.sendTextReady,
+		proto.MethodSurfaceSendText: s.sendTextReady,
 	}
 }
 
@@ -183,62 +183,33 @@ func (s *server) methods() []methodDef {
 	// wait; they answer on the connection's goroutine (ipc.Inline).
 	inline := []ipc.Option{ipc.Inline()}
 	return []methodDef{
-		{"system.ping", s.ping, inline},
-		{"system.capabilities", s.capabilities, inline},
-		{"system.identify", s.identify, inline},
+		{proto.MethodSystemPing, s.ping, inline},
+		{proto.MethodSystemCapabilities, s.capabilities, inline},
+		{proto.MethodSystemIdentify, s.identify, inline},
 
-		{"workspace.list", s.workspaceList, nil},
-		{"workspace.current", s.workspaceCurrent, nil},
-		{"workspace.create", s.workspaceCreate, mut},
-		{"workspace.select", s.workspaceSelect, mut},
-		{"workspace.close", s.workspaceClose, mut},
-		{"workspace.restore_layout", s.workspaceRestoreLayout, mut},
-		{"workspace.up", s.workspaceUp, mut},
+		{proto.MethodWorkspaceList, s.workspaceList, nil},
+		{proto.MethodWorkspaceCurrent, s.workspaceCurrent, nil},
+		{proto.MethodWorkspaceCreate, s.workspaceCreate, mut},
+		{proto.MethodWorkspaceSelect, s.workspaceSelect, mut},
+		{proto.MethodWorkspaceClose, s.workspaceClose, mut},
+		{proto.MethodWorkspaceRestoreLayout, s.workspaceRestoreLayout, mut},
+		{proto.MethodWorkspaceUp, s.workspaceUp, mut},
 
-		{"surface.list", s.surfaceList, nil},
-		{"surface.read", s.surfaceRead, inline},
-		{"surface.search", s.surfaceSearch, nil},
-		{"surface.status", s.surfaceStatus, nil},
-		{"surface.rename", s.surfaceRename, mut},
-		{"surface.focus", s.surfaceFocus, mut},
-		{"surface.split", s.surfaceSplit, mut},
-		{"surface.resize", s.surfaceResize, mut},
-		{"surface.close", s.surfaceClose, mut},
-		{"surface.send_text", s.sendText, mut},
-		{"surface.send_keystroke", s.sendKeystroke, mut},
-		{"surface.wait", s.surfaceWait, []ipc.Option{ipc.Long()}},
+		{proto.MethodSurfaceList, s.surfaceList, nil},
+		{proto.MethodSurfaceRead, s.surfaceRead, inline},
+		{proto.MethodSurfaceSearch, s.surfaceSearch, nil},
+		{proto.MethodSurfaceStatus, s.surfaceStatus, nil},
+		{proto.MethodSurfaceRename, s.surfaceRename, mut},
+		{proto.MethodSurfaceFocus, s.surfaceFocus, mut},
+		{proto.MethodSurfaceSplit, s.surfaceSplit, mut},
+		{proto.MethodSurfaceResize, s.surfaceResize, mut},
+		{proto.MethodSurfaceClose, s.surfaceClose, mut},
+		{proto.MethodSurfaceSendText, s.sendText, mut},
+		{proto.MethodSurfaceSendKeystroke, s.sendKeystroke, mut},
+		{proto.MethodSurfaceWait, s.surfaceWait, []ipc.Option{ipc.Long()}},
 
-		{"fleet.list", s.fleetList, nil},
+		{proto.MethodFleetList, s.fleetList, nil},
 	}
-}
-
-// decode unmarshals a params object into v. Absent or null params are an
-// empty object; anything but an object, or a field of the wrong type, is
-// -32602 "invalid params: <detail>". Unknown fields are ignored.
-func decode(params json.RawMessage, v any) error {
-	p := bytes.TrimSpace(params)
-	if len(p) == 0 || bytes.Equal(p, []byte("null")) {
-		p = []byte("{}")
-	}
-	if p[0] != '{' {
-		return ipc.InvalidParams("invalid params: expected an object")
-	}
-	if err := json.Unmarshal(p, v); err != nil {
-		return ipc.InvalidParams("invalid params: %s", jsonDetail(err))
-	}
-	return nil
-}
-
-// jsonDetail turns a decoding error into a short client-facing text.
-func jsonDetail(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		if te.Field != "" {
-			return "field " + te.Field + ": expected " + te.Type.String() + ", got " + te.Value
-		}
-		return "expected " + te.Type.String() + ", got " + te.Value
-	}
-	return err.Error()
 }
 
 // fail maps a model error to a JSON-RPC error: request errors (not found,

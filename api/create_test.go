@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -14,7 +15,7 @@ import (
 // a command and environment for the new workspace's one pane.
 func TestWorkspaceCreateWithCommand(t *testing.T) {
 	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
-	var res createResult
+	var res proto.WorkspaceCreateResult
 	e.ok("workspace.create", `{"name":"job","command":"echo value=$PF_TEST_VAR","env":{"PF_TEST_VAR":"forty-two"}}`, &res)
 	if res.Index != 1 || res.Title != "job" || res.Panes != 1 {
 		t.Fatalf("result = %+v, want index 1, title job, 1 pane", res)
@@ -48,7 +49,7 @@ func TestWaitFromStart(t *testing.T) {
 	params := func(from bool) string {
 		return fmt.Sprintf(`{"surface_ids":[%d],"pattern":"^first-output-[0-9]$","timeout_ms":300,"from_start":%v}`, sf.ID(), from)
 	}
-	var res waitResult
+	var res proto.SurfaceWaitResult
 	e.ok("surface.wait", params(true), &res)
 	if !res.Matched || len(res.Matches) != 1 || res.Matches[0].Lines[0] != "first-output-7" {
 		t.Errorf("from_start wait = %+v, want a match on first-output-7", res)

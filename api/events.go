@@ -10,24 +10,20 @@ import (
 
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // heartbeatInterval is how long a quiet stream waits before a heartbeat
 // frame (spec limits.md).
 const heartbeatInterval = 30 * time.Second
 
-type subscribeParams struct {
-	Surfaces json.RawMessage `json:"surfaces"`
-	Types    json.RawMessage `json:"types"`
-}
-
 // subscribeFilter builds the bus filter of events.subscribe: "surfaces"
 // (an array of ids; other entries are dropped, so an array without ids
 // matches nothing; anything but an array means all surfaces) and "types"
 // (an array of known type names; anything but an array means all).
 func subscribeFilter(params json.RawMessage) (bus.Filter, error) {
-	var p subscribeParams
-	if err := decode(params, &p); err != nil {
+	var p proto.EventsSubscribeParams
+	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
 	var filters []bus.Filter
@@ -61,43 +57,6 @@ func subscribeFilter(params json.RawMessage) (bus.Filter, error) {
 	return bus.All(filters...), nil
 }
 
-type ackFrame struct {
-	Type string `json:"type"`
-	ID   uint64 `json:"id"`
-}
-
-type droppedFrame struct {
-	Type  string `json:"type"`
-	Count int    `json:"count"`
-}
-
-type heartbeatFrame struct {
-	Type string `json:"type"`
-}
-
-// eventFrame encodes a bus event as a stream frame: {"type":…, the
-// event's fields…, "ts":<epoch ms>}.
-func eventFrame(e bus.Event, now time.Time) (json.RawMessage, error) {
-	fields, err := json.Marshal(e)
-	if err != nil {
-		return nil, err
-	}
-	typ, _ := json.Marshal(e.EventType())
-	b := make([]byte, 0, len(fields)+48)
-	b = append(b, `{"type":`...)
-	b = append(b, typ...)
-	if len(fields) < 2 || fields[0] != '{' {
-		fields = []byte("{}") // not an object: no fields to add
-	}
-	if inner := bytes.TrimSpace(fields[1 : len(fields)-1]); len(inner) > 0 {
-		b = append(b, ',')
-		b = append(b, inner...)
-	}
-	b = append(b, `,"ts":`...)
-	b = strconv.AppendInt(b, now.UnixMilli(), 10)
-	return append(b, '}'), nil
-}
-
 // subscribe streams bus events (spec ipc.md §7): an ack, then one frame
 // per event, a dropped frame before the next frame whenever the queue
 // shed events, and a heartbeat after heartbeatInterval without frames.
@@ -109,7 +68,7 @@ func (s *server) subscribe(ctx context.Context, params json.RawMessage, w ipc.Fr
 	id := s.subscribers.Add(1)
 	sub := s.b.Subscribe("events.subscribe#"+strconv.FormatUint(id, 10), filter, 0)
 	defer sub.Close()
-	if err := w.WriteFrame(ackFrame{Type: "subscribed", ID: id}); err != nil {
+	if err := w.WriteFrame(proto.SubscribedFrame{Type: proto.FrameSubscribed, ID: id}); err != nil {
 		return err
 	}
 	hb := time.NewTimer(s.heartbeat)
@@ -121,7 +80,7 @@ func (s *server) subscribe(ctx context.Context, params json.RawMessage, w ipc.Fr
 		case <-ctx.Done():
 			return nil
 		case <-hb.C:
-			if err := w.WriteFrame(heartbeatFrame{Type: "heartbeat"}); err != nil {
+			if err := w.WriteFrame(proto.HeartbeatFrame{Type: proto.FrameHeartbeat}); err != nil {
 				return err
 			}
 			hb.Reset(s.heartbeat)
@@ -132,13 +91,13 @@ func (s *server) subscribe(ctx context.Context, params json.RawMessage, w ipc.Fr
 		}
 		evs, dropped := sub.Drain(buf)
 		if dropped > 0 {
-			if err := w.WriteFrame(droppedFrame{Type: "dropped", Count: dropped}); err != nil {
+			if err := w.WriteFrame(proto.DroppedFrame{Type: proto.FrameDropped, Count: dropped}); err != nil {
 				return err
 			}
 		}
 		now := time.Now()
 		for _, e := range evs {
-			f, err := eventFrame(e, now)
+			f, err := proto.EventFrameJSON(e, now)
 			if err != nil {
 				continue // an event type that cannot be encoded: nothing to send
 			}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/terminal"
 	"github.com/paneflow-go/paneflow/workspace"
 )
@@ -17,30 +18,15 @@ import (
 // sendTextMax is the largest send_text payload in bytes (spec §9).
 const sendTextMax = 64 << 10
 
-// Gate messages (spec ipc.md §4).
-const (
-	msgSendTextGate      = "surface.send_text disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable"
-	msgSendKeystrokeGate = "surface.send_keystroke disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable"
-)
-
-// agentBinaries are the agent CLIs send_text recognizes by the pane's
-// foreground command (spec conductor.md §1).
-var agentBinaries = map[string]bool{
-	"claude": true, "codex": true, "opencode": true, "pi": true, "hermes": true,
-	"grok": true, "amp": true, "cursor-agent": true, "gemini": true, "kiro-cli": true,
-	"agy": true, "copilot": true, "codebuddy": true, "droid": true, "qodercli": true,
-	"openclaw": true,
-}
-
-// agentTool returns the agent binary running in the foreground of sf, or
-// "".
+// agentTool returns the binary of the known agent (spec conductor.md §1)
+// running in the foreground of sf, by its command's name, or "".
 func agentTool(sf *workspace.Surface) string {
 	argv, ok := sf.ForegroundArgv()
 	if !ok || len(argv) == 0 {
 		return ""
 	}
 	name := terminal.Process{Argv: argv[:1]}.Name()
-	if agentBinaries[name] {
+	if _, ok := proto.AgentByBinary(name); ok {
 		return name
 	}
 	return ""
@@ -73,53 +59,16 @@ func sendInput(sf *workspace.Surface, p []byte) error {
 	return fail(err)
 }
 
-type sendTextParams struct {
-	SurfaceID *uint64 `json:"surface_id"`
-	Text      string  `json:"text"`
-	Submit    bool    `json:"submit"`
-	Paste     *bool   `json:"paste"`
-	// InputWaitMS bounds how long a submitted text for an agent pane
-	// waits for the agent to read its input (see sendTextReady); nil
-	// means agentInputWait, 0 no wait, at most maxInputWait.
-	InputWaitMS *int64 `json:"input_wait_ms"`
-}
-
-type sendTextResult struct {
-	Sent                   bool    `json:"sent"`
-	Length                 int     `json:"length"`
-	Submitted              bool    `json:"submitted"`
-	Paste                  bool    `json:"paste"`
-	SubmitMode             *string `json:"submit_mode"`
-	AgentTarget            bool    `json:"agent_target"`
-	AgentTool              *string `json:"agent_tool"`
-	TerminalBracketedPaste bool    `json:"terminal_bracketed_paste"`
-	// TerminalKittyKeyboard is the kitty keyboard protocol flags the
-	// program switched on (terminal.InputModes.KittyKeys; 0 = legacy
-	// keys). Agent TUIs that turn it on (Gemini CLI) trust a bracketed
-	// paste, so the Enter after it always submits.
-	TerminalKittyKeyboard uint8 `json:"terminal_kitty_keyboard"`
-	// InputReady reports whether the pane was ready for the text when it
-	// was typed (inputReady): false after a submit means the agent had
-	// not read its input within input_wait_ms and the text went out
-	// anyway, which a caller warns about.
-	InputReady bool `json:"input_ready"`
-	// OutputGeneration is the pane's output counter (surface.status's
-	// output_generation) just before the text was typed: what a caller
-	// confirming that the agent reacted compares with, since a wait for
-	// its input may have let it print meanwhile.
-	OutputGeneration uint64 `json:"output_generation"`
-}
-
 // sendTextRequest validates a send_text request: the gate, the params
 // and the target pane. unrestricted reports that only ai_unrestricted
 // opened the gate (the write is then logged).
-func (s *server) sendTextRequest(params json.RawMessage) (p sendTextParams, sf *workspace.Surface, unrestricted bool, err error) {
+func (s *server) sendTextRequest(params json.RawMessage) (p proto.SurfaceSendTextParams, sf *workspace.Surface, unrestricted bool, err error) {
 	scripting := s.o.Scripting()
 	unrestricted = !scripting && s.o.Unrestricted()
 	if !scripting && !unrestricted {
-		return p, nil, false, ipc.Errorf(ipc.CodeMethodNotFound, msgSendTextGate)
+		return p, nil, false, ipc.Errorf(ipc.CodeMethodNotFound, proto.MsgSendTextGate)
 	}
-	if err := decode(params, &p); err != nil {
+	if err := proto.DecodeParams(params, &p); err != nil {
 		return p, nil, false, err
 	}
 	if p.Text == "" && !p.Submit {
@@ -170,17 +119,18 @@ func (s *server) sendText(_ context.Context, params json.RawMessage) (any, error
 	}
 	emu := sf.Terminal().Emulator()
 	tool := agentTool(sf)
+	agent, _ := proto.AgentByBinary(tool)
 	modes := emu.Modes()
 	bracketed := modes.BracketedPaste
 	paste := p.Submit && (tool != "" || bracketed)
-	typed := p.Paste == nil && p.Submit && tool == "gemini" && typeableForGemini(p.Text)
+	typed := p.Paste == nil && p.Submit && agent.Submit == proto.SubmitTyped && typeableForGemini(p.Text)
 	if typed {
 		paste = false
 	}
 	if p.Paste != nil {
 		paste = *p.Paste
 	}
-	res := sendTextResult{
+	res := proto.SurfaceSendTextResult{
 		Sent: true, Length: len(p.Text), Submitted: p.Submit, Paste: paste,
 		AgentTarget: tool != "", TerminalBracketedPaste: bracketed, TerminalKittyKeyboard: modes.KittyKeys,
 		InputReady:       bracketed || tool == "",
@@ -207,11 +157,11 @@ func (s *server) sendText(_ context.Context, params json.RawMessage) (any, error
 	if !p.Submit {
 		return res, nil
 	}
-	mode := "inline_cr"
+	mode := proto.SubmitInlineCR
 	if (paste || typed) && p.Text != "" {
-		mode = "deferred_paste_cr"
+		mode = proto.SubmitDeferredPasteCR
 		if typed {
-			mode = "deferred_typed_cr"
+			mode = proto.SubmitDeferredTypedCR
 		}
 		gen := emu.Generation()
 		delay := s.o.PasteDelay
@@ -329,18 +279,13 @@ func bracketPaste(text string) []byte {
 	return append(out, "\x1b[201~"...)
 }
 
-type sendKeystrokeParams struct {
-	SurfaceID *uint64 `json:"surface_id"`
-	Keystroke string  `json:"keystroke"`
-}
-
 // sendKeystroke presses one named key (spec ipc.md §10).
 func (s *server) sendKeystroke(_ context.Context, params json.RawMessage) (any, error) {
 	if !s.o.Scripting() {
-		return nil, ipc.Errorf(ipc.CodeMethodNotFound, msgSendKeystrokeGate)
+		return nil, ipc.Errorf(ipc.CodeMethodNotFound, proto.MsgSendKeystrokeGate)
 	}
-	var p sendKeystrokeParams
-	if err := decode(params, &p); err != nil {
+	var p proto.SurfaceSendKeystrokeParams
+	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
 	if p.Keystroke == "" {
@@ -359,7 +304,7 @@ func (s *server) sendKeystroke(_ context.Context, params json.RawMessage) (any, 
 	}
 	b, ok := terminal.EncodeKey(ev, sf.Terminal().Emulator().Modes())
 	if !ok {
-		return map[string]bool{"sent": true}, nil // no encoding: nothing to write
+		return proto.SentResult{Sent: true}, nil // no encoding: nothing to write
 	}
 	if bytes.ContainsAny(b, "\r\n") {
 		return nil, ipc.InvalidParams("keystroke '%s' would submit (CR/LF); use surface.send_text with submit=true (`paneflow send --submit`) instead", p.Keystroke)
@@ -367,7 +312,7 @@ func (s *server) sendKeystroke(_ context.Context, params json.RawMessage) (any, 
 	if err := sendInput(sf, b); err != nil {
 		return nil, err
 	}
-	return map[string]bool{"sent": true}, nil
+	return proto.SentResult{Sent: true}, nil
 }
 
 // agentInputWait is how long send_text holds a submitted text for an

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -70,11 +71,11 @@ var errorCases = []errorCase{
 	{method: "surface.resize", params: `{"surface_id":999,"cols":80,"rows":24}`, code: ipc.CodeInvalidParams, msg: "Surface not found"},
 	{method: "surface.close", params: `{}`, code: ipc.CodeInvalidParams, msg: "Missing 'surface_id' parameter"},
 	{method: "surface.close", params: `{"surface_id":999}`, code: ipc.CodeInvalidParams, msg: "Surface not found"},
-	{method: "surface.send_text", params: `{"text":"x"}`, code: ipc.CodeMethodNotFound, msg: msgSendTextGate},
+	{method: "surface.send_text", params: `{"text":"x"}`, code: ipc.CodeMethodNotFound, msg: proto.MsgSendTextGate},
 	{method: "surface.send_text", params: `{}`, scripting: true, code: ipc.CodeInvalidParams, msg: "Missing 'text' parameter"},
 	{method: "surface.send_text", params: `{"text":"` + strings.Repeat("x", 65537) + `"}`, scripting: true, code: ipc.CodeInvalidParams, msg: "Text exceeds 64 KiB limit"},
 	{method: "surface.send_text", params: `{"text":"x","surface_id":999}`, scripting: true, code: ipc.CodeInvalidParams, msg: "Surface not found"},
-	{method: "surface.send_keystroke", params: `{"keystroke":"a"}`, code: ipc.CodeMethodNotFound, msg: msgSendKeystrokeGate},
+	{method: "surface.send_keystroke", params: `{"keystroke":"a"}`, code: ipc.CodeMethodNotFound, msg: proto.MsgSendKeystrokeGate},
 	{method: "surface.send_keystroke", params: `{}`, scripting: true, code: ipc.CodeInvalidParams, msg: "Missing 'keystroke' parameter"},
 	{method: "surface.send_keystroke", params: `{"keystroke":"a\n"}`, scripting: true, code: ipc.CodeInvalidParams, msg: "keystroke must not contain CR or LF bytes"},
 	{method: "surface.send_keystroke", params: `{"keystroke":"\r","surface_id":999}`, scripting: true, code: ipc.CodeInvalidParams, msg: "keystroke must not contain CR or LF bytes"},

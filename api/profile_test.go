@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -19,7 +20,7 @@ func TestPaneProfiles(t *testing.T) {
 		SurfaceIDs []uint64 `json:"surface_ids"`
 	}
 	e.ok("workspace.up", fmt.Sprintf(`{"panes":[{"command":%q,"profile":"cached"},{"command":%q,"profile":"normal"},{"command":%q}]}`, cmd, cmd, cmd), &up)
-	var split splitResult
+	var split proto.SurfaceSplitResult
 	e.ok("surface.split", fmt.Sprintf(`{"direction":"vertical","surface_id":%d,"command":%q,"profile":"review"}`, up.SurfaceIDs[0], cmd), &split)
 	ids := append(up.SurfaceIDs, split.SurfaceID)
 	want := []func(int) bool{

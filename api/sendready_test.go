@@ -18,6 +18,7 @@ import (
 	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/ipc/ipctest"
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -106,7 +107,7 @@ func TestSubmitReadinessDoesNotHoldTheExecutor(t *testing.T) {
 	shell, _ := e.m.ActiveSurface()
 
 	type sendReply struct {
-		res sendTextResult
+		res proto.SurfaceSendTextResult
 		err error
 	}
 	sent := make(chan sendReply, 1)
@@ -163,7 +164,7 @@ func TestSubmitInputWait(t *testing.T) {
 	fc, sf, c, ctx := a.fc, a.sf, a.c, a.ctx
 
 	sent := make(chan error, 1)
-	var res sendTextResult
+	var res proto.SurfaceSendTextResult
 	go func() {
 		sent <- c.Call(ctx, "surface.send_text", map[string]any{"surface_id": sf.ID(), "text": "one", "submit": true, "input_wait_ms": 5000}, &res)
 	}()
@@ -177,7 +178,7 @@ func TestSubmitInputWait(t *testing.T) {
 	if !res.Sent || !res.AgentTarget || res.InputReady {
 		t.Fatalf("send_text after the input wait ran out = %+v, want sent to the agent with input_ready false", res)
 	}
-	res = sendTextResult{}
+	res = proto.SurfaceSendTextResult{}
 	if err := c.Call(ctx, "surface.send_text", map[string]any{"surface_id": sf.ID(), "text": "two", "submit": true, "input_wait_ms": 0}, &res); err != nil || !res.Sent || res.InputReady {
 		t.Fatalf("send_text with input_wait_ms 0 = %+v, %v", res, err)
 	}
@@ -204,7 +205,7 @@ func TestWaitSendCountsFromTheText(t *testing.T) {
 	fc, sf, fifo, c, ctx := a.fc, a.sf, a.fifo, a.c, a.ctx
 
 	done := make(chan error, 1)
-	var res waitResult
+	var res proto.SurfaceWaitResult
 	go func() {
 		done <- c.Call(ctx, "surface.wait", map[string]any{"surface_ids": []uint64{sf.ID()}, "pattern": "^got: hi$", "timeout_ms": 1000,
 			"send": map[string]any{"text": "hi", "submit": true, "input_wait_ms": 60000}}, &res)
@@ -252,7 +253,7 @@ func TestSubmitTypedToGemini(t *testing.T) {
 			}
 			w.WriteString("go\n")
 			w.Close()
-			var res sendTextResult
+			var res proto.SurfaceSendTextResult
 			params, _ := json.Marshal(map[string]any{"surface_id": sf.ID(), "text": tt.text, "submit": true})
 			e.ok("surface.send_text", string(params), &res)
 			if res.Paste != tt.paste || res.SubmitMode == nil || *res.SubmitMode != tt.mode {

@@ -6,17 +6,13 @@ import (
 	"fmt"
 
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
-// targetParams selects a surface (spec ipc.md §5): surface_id, else name,
-// else the active workspace's first pane.
-type targetParams struct {
-	SurfaceID *uint64 `json:"surface_id"`
-	Name      string  `json:"name"`
-}
-
-func (s *server) resolve(t targetParams) (*workspace.Surface, error) {
+// resolve finds the pane a target selects (spec ipc.md §5): surface_id,
+// else name, else the active workspace's first pane.
+func (s *server) resolve(t proto.Target) (*workspace.Surface, error) {
 	if t.SurfaceID != nil {
 		sf, ok := s.m.Surface(*t.SurfaceID)
 		if !ok {
@@ -28,44 +24,33 @@ func (s *server) resolve(t targetParams) (*workspace.Surface, error) {
 	return sf, fail(err)
 }
 
-type surfaceListResult struct {
-	PaneCount int                     `json:"pane_count"`
-	Workspace *int                    `json:"workspace"`
-	Surfaces  []workspace.SurfaceInfo `json:"surfaces"`
+// surfaceRow is surface.list's row of pane si.
+func surfaceRow(si workspace.SurfaceInfo) proto.SurfaceInfo {
+	return proto.SurfaceInfo{
+		ID: si.ID, Name: si.Name, Title: si.Title, Cwd: si.Cwd, Cmd: si.Cmd,
+		Workspace: si.Workspace, Exited: si.Exited, ExitCode: si.ExitCode,
+	}
 }
 
 func (s *server) surfaceList(context.Context, json.RawMessage) (any, error) {
-	res := surfaceListResult{Surfaces: s.m.Surfaces()}
-	if res.Surfaces == nil {
-		res.Surfaces = []workspace.SurfaceInfo{}
+	infos := s.m.Surfaces()
+	res := proto.SurfaceListResult{Surfaces: make([]proto.SurfaceInfo, len(infos))}
+	for i, si := range infos {
+		res.Surfaces[i] = surfaceRow(si)
 	}
 	if ws, ok := s.m.ActiveWorkspace(); ok {
 		res.PaneCount = ws.Panes
 		res.Workspace = &ws.Index
 	}
-	return s.withTeams(res), nil
-}
-
-type readParams struct {
-	targetParams
-	Lines  *int  `json:"lines"`
-	Offset *int  `json:"offset"`
-	Fenced *bool `json:"fenced"`
-}
-
-type readResult struct {
-	Text       string `json:"text"`
-	Lines      int    `json:"lines"`
-	TotalLines int    `json:"total_lines"`
-	EOF        bool   `json:"eof"`
-	Generation uint64 `json:"output_generation"`
+	s.withTeams(&res)
+	return res, nil
 }
 
 // surfaceRead pages through the read source from the newest end (spec
 // ipc.md surface.read).
 func (s *server) surfaceRead(_ context.Context, params json.RawMessage) (any, error) {
-	var p readParams
-	if err := decode(params, &p); err != nil {
+	var p proto.SurfaceReadParams
+	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
 	lines := readDefaultLines
@@ -76,7 +61,7 @@ func (s *server) surfaceRead(_ context.Context, params json.RawMessage) (any, er
 	if p.Offset != nil {
 		offset = *p.Offset
 	}
-	sf, err := s.resolve(p.targetParams)
+	sf, err := s.resolve(p.Target)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +69,7 @@ func (s *server) surfaceRead(_ context.Context, params json.RawMessage) (any, er
 	if !ok {
 		return nil, ipc.InvalidParams("offset %d out of range (total_lines=%d)", offset, pg.total)
 	}
-	res := readResult{Text: pg.text, Lines: pg.lines, TotalLines: pg.total, EOF: pg.eof, Generation: pg.generation}
+	res := proto.SurfaceReadResult{Text: pg.text, Lines: pg.lines, TotalLines: pg.total, EOF: pg.eof, Generation: pg.generation}
 	fenced := s.o.Fenced()
 	if p.Fenced != nil {
 		fenced = *p.Fenced
@@ -102,27 +87,11 @@ const (
 	searchMaxPattern     = 512
 )
 
-type searchParams struct {
-	targetParams
-	Pattern    string `json:"pattern"`
-	MaxMatches *int   `json:"max_matches"`
-}
-
-type searchMatch struct {
-	Line int    `json:"line"`
-	Text string `json:"text"`
-}
-
-type searchResult struct {
-	Matches   []searchMatch `json:"matches"`
-	Truncated bool          `json:"truncated"`
-}
-
 // surfaceSearch finds rows containing a plain, case-insensitive pattern
 // over the whole scrollback and screen.
 func (s *server) surfaceSearch(_ context.Context, params json.RawMessage) (any, error) {
-	var p searchParams
-	if err := decode(params, &p); err != nil {
+	var p proto.SurfaceSearchParams
+	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
 	if p.Pattern == "" {
@@ -135,40 +104,22 @@ func (s *server) surfaceSearch(_ context.Context, params json.RawMessage) (any, 
 	if p.MaxMatches != nil {
 		limit = min(max(*p.MaxMatches, 1), searchMaxMatches)
 	}
-	sf, err := s.resolve(p.targetParams)
+	sf, err := s.resolve(p.Target)
 	if err != nil {
 		return nil, err
 	}
 	found, more := sf.Terminal().Emulator().Search(p.Pattern, limit)
-	res := searchResult{Matches: make([]searchMatch, len(found)), Truncated: more}
+	res := proto.SurfaceSearchResult{Matches: make([]proto.SearchMatch, len(found)), Truncated: more}
 	for i, m := range found {
-		res.Matches[i] = searchMatch{Line: m.Line, Text: m.Text}
+		res.Matches[i] = proto.SearchMatch{Line: m.Line, Text: m.Text}
 	}
 	return res, nil
 }
 
-type statusResult struct {
-	SurfaceID  uint64 `json:"surface_id"`
-	State      string `json:"state"`
-	Hooked     bool   `json:"hooked"`
-	Generation uint64 `json:"output_generation"`
-	enterMarks
-}
-
-// enterMarks are the surface.status fields of a pane's last Enter
-// ([workspace.Enter]), in every answer: enter_count counts the lone Enters
-// the pane was sent, enter_generation is output_generation just before the
-// last one. A client that submitted a text tells output that came after
-// its Enter (output_generation > enter_generation once enter_count moved)
-// from the echo of the text.
-type enterMarks struct {
-	EnterCount      uint64 `json:"enter_count"`
-	EnterGeneration uint64 `json:"enter_generation"`
-}
-
-// withEnterMarks appends m's fields to the JSON object v encodes to (an
-// agent reporter's status, whose type the api does not know).
-func withEnterMarks(v any, m enterMarks) (json.RawMessage, error) {
+// withEnterMarks appends m's members ([workspace.Enter]) to the JSON
+// object v encodes to (an agent reporter's status, whose type the api
+// does not know).
+func withEnterMarks(v any, m proto.EnterMarks) (json.RawMessage, error) {
 	obj, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -190,8 +141,8 @@ func withEnterMarks(v any, m enterMarks) (json.RawMessage, error) {
 // surfaceStatus reports the agent in the pane (Options.Agents), else
 // "idle" and not hooked.
 func (s *server) surfaceStatus(_ context.Context, params json.RawMessage) (any, error) {
-	var p targetParams
-	if err := decode(params, &p); err != nil {
+	var p proto.Target
+	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
 	sf, err := s.resolve(p)
@@ -200,37 +151,27 @@ func (s *server) surfaceStatus(_ context.Context, params json.RawMessage) (any, 
 	}
 	// The Enter first: output counted after it then came after the Enter.
 	e := sf.LastEnter()
-	marks := enterMarks{EnterCount: e.Count, EnterGeneration: e.Generation}
+	marks := proto.EnterMarks{EnterCount: e.Count, EnterGeneration: e.Generation}
 	gen := sf.Terminal().Emulator().Generation()
 	if s.o.Agents != nil {
 		if st, ok := s.o.Agents.SurfaceStatus(sf.ID(), gen); ok {
 			return withEnterMarks(st, marks)
 		}
 	}
-	return statusResult{SurfaceID: sf.ID(), State: "idle", Generation: gen, enterMarks: marks}, nil
-}
-
-type renameParams struct {
-	targetParams
-	NewName *string `json:"new_name"`
-}
-
-type renameResult struct {
-	Renamed bool    `json:"renamed"`
-	Name    *string `json:"name"`
+	return proto.IdleStatusResult{SurfaceID: sf.ID(), State: proto.StateIdle, Generation: gen, EnterMarks: marks}, nil
 }
 
 // surfaceRename sets a custom name; an empty (after sanitizing) new_name
 // clears it, a missing one is an error.
 func (s *server) surfaceRename(_ context.Context, params json.RawMessage) (any, error) {
-	var p renameParams
-	if err := decode(params, &p); err != nil {
+	var p proto.SurfaceRenameParams
+	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
 	if p.NewName == nil {
 		return nil, ipc.InvalidParams("missing 'new_name' parameter")
 	}
-	sf, err := s.resolve(p.targetParams)
+	sf, err := s.resolve(p.Target)
 	if err != nil {
 		return nil, err
 	}
@@ -238,26 +179,16 @@ func (s *server) surfaceRename(_ context.Context, params json.RawMessage) (any, 
 	if err != nil {
 		return nil, fail(err)
 	}
-	res := renameResult{Renamed: true}
+	res := proto.SurfaceRenameResult{Renamed: true}
 	if name != "" {
 		res.Name = &name
 	}
 	return res, nil
 }
 
-type idParams struct {
-	SurfaceID *uint64 `json:"surface_id"`
-}
-
-type focusResult struct {
-	Focused   bool   `json:"focused"`
-	SurfaceID uint64 `json:"surface_id"`
-	Workspace int    `json:"workspace"`
-}
-
 func (s *server) surfaceFocus(_ context.Context, params json.RawMessage) (any, error) {
-	var p idParams
-	if err := decode(params, &p); err != nil {
+	var p proto.SurfaceIDParams
+	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
 	if p.SurfaceID == nil {
@@ -267,34 +198,21 @@ func (s *server) surfaceFocus(_ context.Context, params json.RawMessage) (any, e
 	if err != nil {
 		return nil, fail(err)
 	}
-	return focusResult{Focused: true, SurfaceID: *p.SurfaceID, Workspace: ws}, nil
-}
-
-type splitParams struct {
-	paneParams
-	SurfaceID *uint64 `json:"surface_id"`
-	Direction string  `json:"direction"`
-}
-
-type splitResult struct {
-	Split     bool   `json:"split"`
-	Direction string `json:"direction"`
-	Panes     int    `json:"panes"`
-	SurfaceID uint64 `json:"surface_id"`
+	return proto.SurfaceFocusResult{Focused: true, SurfaceID: *p.SurfaceID, Workspace: ws}, nil
 }
 
 // surfaceSplit starts a pane next to surface_id (default: the active
 // workspace's first pane).
 func (s *server) surfaceSplit(_ context.Context, params json.RawMessage) (any, error) {
-	var p splitParams
-	if err := decode(params, &p); err != nil {
+	var p proto.SurfaceSplitParams
+	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
 	dir, ok := workspace.ParseDirection(p.Direction)
 	if !ok {
 		return nil, ipc.InvalidParams(`Missing or invalid 'direction' parameter (use "horizontal" or "vertical")`)
 	}
-	spec, err := p.spec("")
+	spec, err := paneSpec(&p.PaneParams, "")
 	if err != nil {
 		return nil, err
 	}
@@ -316,25 +234,12 @@ func (s *server) surfaceSplit(_ context.Context, params json.RawMessage) (any, e
 	if wt != nil {
 		s.o.Worktrees.Adopt(info.ID, *wt)
 	}
-	return splitResult{Split: true, Direction: p.Direction, Panes: panes, SurfaceID: info.ID}, nil
-}
-
-type resizeParams struct {
-	SurfaceID *uint64 `json:"surface_id"`
-	Cols      *int    `json:"cols"`
-	Rows      *int    `json:"rows"`
-}
-
-type resizeResult struct {
-	Resized   bool   `json:"resized"`
-	SurfaceID uint64 `json:"surface_id"`
-	Cols      int    `json:"cols"`
-	Rows      int    `json:"rows"`
+	return proto.SurfaceSplitResult{Split: true, Direction: p.Direction, Panes: panes, SurfaceID: info.ID}, nil
 }
 
 func (s *server) surfaceResize(_ context.Context, params json.RawMessage) (any, error) {
-	var p resizeParams
-	if err := decode(params, &p); err != nil {
+	var p proto.SurfaceResizeParams
+	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
 	switch {
@@ -346,17 +251,12 @@ func (s *server) surfaceResize(_ context.Context, params json.RawMessage) (any, 
 	if err := s.m.Resize(*p.SurfaceID, *p.Cols, *p.Rows); err != nil {
 		return nil, fail(err)
 	}
-	return resizeResult{Resized: true, SurfaceID: *p.SurfaceID, Cols: *p.Cols, Rows: *p.Rows}, nil
-}
-
-type closeResult struct {
-	Closed    bool   `json:"closed"`
-	SurfaceID uint64 `json:"surface_id"`
+	return proto.SurfaceResizeResult{Resized: true, SurfaceID: *p.SurfaceID, Cols: *p.Cols, Rows: *p.Rows}, nil
 }
 
 func (s *server) surfaceClose(_ context.Context, params json.RawMessage) (any, error) {
-	var p idParams
-	if err := decode(params, &p); err != nil {
+	var p proto.SurfaceIDParams
+	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
 	if p.SurfaceID == nil {
@@ -365,5 +265,5 @@ func (s *server) surfaceClose(_ context.Context, params json.RawMessage) (any, e
 	if err := s.m.CloseSurface(*p.SurfaceID); err != nil {
 		return nil, fail(err)
 	}
-	return closeResult{Closed: true, SurfaceID: *p.SurfaceID}, nil
+	return proto.SurfaceCloseResult{Closed: true, SurfaceID: *p.SurfaceID}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -254,7 +255,7 @@ func TestSendText(t *testing.T) {
 		if len(logged) != 1 {
 			t.Errorf("audit lines = %d, want 1", len(logged))
 		}
-		if _, err := e2.call("surface.send_keystroke", `{"keystroke":"a"}`); err == nil || rpcErr(t, err).Message != msgSendKeystrokeGate {
+		if _, err := e2.call("surface.send_keystroke", `{"keystroke":"a"}`); err == nil || rpcErr(t, err).Message != proto.MsgSendKeystrokeGate {
 			t.Errorf("send_keystroke with ai_unrestricted = %v, want the gate error", err)
 		}
 	})

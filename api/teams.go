@@ -1,11 +1,9 @@
 package api
 
 import (
-	"bytes"
 	"encoding/json"
-	"strconv"
 
-	"github.com/paneflow-go/paneflow/workspace"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // TeamReporter tells surface.list and fleet.list which Claude Code agent
@@ -28,42 +26,24 @@ type TeamMember struct {
 	TeamName string
 }
 
-// teamSurface is a surface.list entry with its team.
-type teamSurface struct {
-	workspace.SurfaceInfo
-	Team     string `json:"team,omitempty"`
-	TeamName string `json:"team_name,omitempty"`
-	Teammate string `json:"teammate,omitempty"`
-}
-
-// teamSurfaceList is surface.list's result when some pane is in a team.
-type teamSurfaceList struct {
-	PaneCount int           `json:"pane_count"`
-	Workspace *int          `json:"workspace"`
-	Surfaces  []teamSurface `json:"surfaces"`
-}
-
-// withTeams adds team, team_name and teammate to the surfaces in a team;
-// without teams the result is unchanged.
-func (s *server) withTeams(res surfaceListResult) any {
+// withTeams sets team, team_name and teammate of the surfaces in a team.
+func (s *server) withTeams(res *proto.SurfaceListResult) {
 	if s.o.Teams == nil {
-		return res
+		return
 	}
 	tm := s.o.Teams.Teams()
 	if len(tm) == 0 {
-		return res
+		return
 	}
-	out := teamSurfaceList{PaneCount: res.PaneCount, Workspace: res.Workspace, Surfaces: make([]teamSurface, len(res.Surfaces))}
-	for i, in := range res.Surfaces {
-		m := tm[in.ID]
-		out.Surfaces[i] = teamSurface{SurfaceInfo: in, Team: m.Team, TeamName: m.TeamName, Teammate: m.Teammate}
+	for i := range res.Surfaces {
+		m := tm[res.Surfaces[i].ID]
+		res.Surfaces[i].Team, res.Surfaces[i].TeamName, res.Surfaces[i].Teammate = m.Team, m.TeamName, m.Teammate
 	}
-	return out
 }
 
-// fleetWithTeams adds team and teammate to the fleet.list rows of panes
-// in a team; without teams (or with a result it cannot read) the fleet is
-// returned as it is.
+// fleetWithTeams sets team, team_name and teammate of the fleet.list rows
+// of panes in a team; without teams (or with a result it cannot read as a
+// [proto.FleetListResult]) the fleet is returned as it is.
 func (s *server) fleetWithTeams(fleet any) any {
 	if s.o.Teams == nil {
 		return fleet
@@ -72,45 +52,22 @@ func (s *server) fleetWithTeams(fleet any) any {
 	if len(tm) == 0 {
 		return fleet
 	}
-	raw, err := json.Marshal(fleet)
-	if err != nil {
-		return fleet
+	res, ok := fleet.(proto.FleetListResult)
+	if !ok {
+		// A reporter of another type: read its answer as the wire's.
+		raw, err := json.Marshal(fleet)
+		if err != nil || json.Unmarshal(raw, &res) != nil {
+			return fleet
+		}
 	}
-	var obj map[string]json.RawMessage
-	var rows []map[string]any
-	if json.Unmarshal(raw, &obj) != nil {
-		return fleet
-	}
-	dec := json.NewDecoder(bytes.NewReader(obj["agents"]))
-	dec.UseNumber() // pids and ids come back out exactly as they went in
-	if dec.Decode(&rows) != nil {
-		return fleet
-	}
-	for _, r := range rows {
-		n, ok := r["surface_id"].(json.Number)
-		if !ok {
+	for i := range res.Agents {
+		r := &res.Agents[i]
+		if r.SurfaceID == nil {
 			continue
 		}
-		id, err := strconv.ParseUint(n.String(), 10, 64)
-		if err != nil {
-			continue
-		}
-		if m, ok := tm[id]; ok {
-			if m.Team != "" {
-				r["team"] = m.Team
-			}
-			if m.TeamName != "" {
-				r["team_name"] = m.TeamName
-			}
-			if m.Teammate != "" {
-				r["teammate"] = m.Teammate
-			}
+		if m, ok := tm[*r.SurfaceID]; ok {
+			r.Team, r.TeamName, r.Teammate = m.Team, m.TeamName, m.Teammate
 		}
 	}
-	b, err := json.Marshal(rows)
-	if err != nil {
-		return fleet
-	}
-	obj["agents"] = b
-	return obj
+	return res
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/terminal"
 	"github.com/paneflow-go/paneflow/workspace"
 )
@@ -27,42 +28,6 @@ const (
 	waitOverlap        = 4   // scrollback rows rescanned for multi-line patterns
 )
 
-type waitParams struct {
-	SurfaceIDs []uint64 `json:"surface_ids"`
-	Pattern    string   `json:"pattern"`
-	Mode       string   `json:"mode"`
-	IdleMS     *int64   `json:"idle_ms"`
-	TimeoutMS  *int64   `json:"timeout_ms"`
-	// FromStart counts the text already in the panes as new, so a wait
-	// issued right after starting a pane cannot miss its first output.
-	FromStart bool `json:"from_start"`
-	// Send, when set, is a surface.send_text request (text, submit,
-	// paste, input_wait_ms) for the one watched pane, carried out once
-	// the baseline is taken: output the text provokes, however fast,
-	// counts as new. The wait for the pane's input (input_wait_ms) comes
-	// first, and timeout_ms counts from when the text was typed. The flow
-	// engine's barriers use it.
-	Send json.RawMessage `json:"send"`
-	// InputReady is refused: it was a separate wait for what
-	// surface.send_text's input_wait_ms now does (one mechanism); a
-	// client still sending it is told so.
-	InputReady bool `json:"input_ready"`
-}
-
-type waitMatch struct {
-	SurfaceID uint64   `json:"surface_id"`
-	Lines     []string `json:"lines"`
-}
-
-type waitResult struct {
-	Matched bool        `json:"matched"`
-	Idle    bool        `json:"idle"`
-	Panes   []uint64    `json:"panes"`
-	Matches []waitMatch `json:"matches"`
-	// Sent is surface.send_text's result for a request with "send".
-	Sent any `json:"sent,omitempty"`
-}
-
 // waitRequest is a validated surface.wait request.
 type waitRequest struct {
 	pat     *linePattern // nil: idle only
@@ -74,12 +39,12 @@ type waitRequest struct {
 	fromStart bool
 	// send: surface.send_text params for the one pane, sent after the
 	// baseline; nil for none.
-	send map[string]json.RawMessage
+	send json.RawMessage
 }
 
 func (s *server) parseWait(params json.RawMessage) (waitRequest, error) {
-	var p waitParams
-	if err := decode(params, &p); err != nil {
+	var p proto.SurfaceWaitParams
+	if err := proto.DecodeParams(params, &p); err != nil {
 		return waitRequest{}, err
 	}
 	r := waitRequest{fromStart: p.FromStart}
@@ -90,8 +55,8 @@ func (s *server) parseWait(params json.RawMessage) (waitRequest, error) {
 		return r, ipc.InvalidParams("missing or empty 'surface_ids' parameter")
 	}
 	switch p.Mode {
-	case "", "any":
-	case "all":
+	case "", proto.WaitAny:
+	case proto.WaitAll:
 		r.all = true
 	default:
 		return r, ipc.InvalidParams(`mode must be "any" or "all"`)
@@ -109,7 +74,7 @@ func (s *server) parseWait(params json.RawMessage) (waitRequest, error) {
 		}
 		r.timeout = time.Duration(*p.TimeoutMS) * time.Millisecond
 	}
-	hasSend := len(bytes.TrimSpace(p.Send)) > 0 && !bytes.Equal(bytes.TrimSpace(p.Send), []byte("null"))
+	hasSend := !proto.IsAbsent(p.Send)
 	switch {
 	case p.Pattern == "" && r.idle == 0:
 		return r, ipc.InvalidParams("missing 'pattern' parameter (required unless idle_ms is set)")
@@ -129,10 +94,11 @@ func (s *server) parseWait(params json.RawMessage) (waitRequest, error) {
 		if len(p.SurfaceIDs) != 1 {
 			return r, ipc.InvalidParams("'send' needs exactly one pane in 'surface_ids'")
 		}
-		if err := json.Unmarshal(v, &r.send); err != nil {
-			return r, ipc.InvalidParams("send: %s", jsonDetail(err))
+		send, err := proto.SetSurfaceID(v, p.SurfaceIDs[0])
+		if err != nil {
+			return r, ipc.InvalidParams("send: %s", proto.JSONDetail(err))
 		}
-		r.send["surface_id"] = json.RawMessage(strconv.FormatUint(p.SurfaceIDs[0], 10))
+		r.send = send
 	}
 	seen := map[uint64]bool{}
 	for _, id := range p.SurfaceIDs {
@@ -437,16 +403,18 @@ func (s *server) surfaceWait(ctx context.Context, params json.RawMessage) (any, 
 		panes[i] = wp
 		wg.Go(func() { notify(wp, ch, wake, quit) })
 	}
-	var sent any
+	var sent *proto.SurfaceSendTextResult
 	if r.send != nil {
 		// After the baseline, so an answer to the text cannot be missed.
-		raw, _ := json.Marshal(r.send)
-		if err := s.sendTextReady(ctx, raw); err != nil {
+		if err := s.sendTextReady(ctx, r.send); err != nil {
 			return nil, err
 		}
-		if sent, err = s.sendText(ctx, raw); err != nil {
+		res, err := s.sendText(ctx, r.send)
+		if err != nil {
 			return nil, err
 		}
+		st := res.(proto.SurfaceSendTextResult)
+		sent = &st
 		deadline = clk.Now().Add(r.timeout) // the wait for the pane's input is not the barrier's time
 	}
 	for {
@@ -503,8 +471,8 @@ func (s *server) surfaceWait(ctx context.Context, params json.RawMessage) (any, 
 }
 
 // decide reports whether the wait is over, with its result or error.
-func (r *waitRequest) decide(panes []*waitPane, now time.Time) (waitResult, error, bool) {
-	res := waitResult{Panes: []uint64{}, Matches: []waitMatch{}}
+func (r *waitRequest) decide(panes []*waitPane, now time.Time) (proto.SurfaceWaitResult, error, bool) {
+	res := proto.SurfaceWaitResult{Panes: []uint64{}, Matches: []proto.WaitMatch{}}
 	open, matched, idle, dead := 0, 0, 0, 0
 	for _, wp := range panes {
 		closed := wp.closed.Load()
@@ -528,7 +496,7 @@ func (r *waitRequest) decide(panes []*waitPane, now time.Time) (waitResult, erro
 		for _, wp := range panes {
 			if wp.matched {
 				res.Panes = append(res.Panes, wp.sf.ID())
-				res.Matches = append(res.Matches, waitMatch{SurfaceID: wp.sf.ID(), Lines: wp.lines})
+				res.Matches = append(res.Matches, proto.WaitMatch{SurfaceID: wp.sf.ID(), Lines: wp.lines})
 			}
 		}
 		return res, nil, true

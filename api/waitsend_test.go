@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -23,7 +24,7 @@ func TestWaitSend(t *testing.T) {
 		t.Fatalf("gate closed: got %v", err)
 	}
 	e.scripting.Store(true)
-	var res waitResult
+	var res proto.SurfaceWaitResult
 	e.ok("surface.wait", params, &res)
 	if !res.Matched || res.Sent == nil {
 		t.Fatalf("got %+v, want a match and the send's result", res)

@@ -7,15 +7,17 @@ import (
 	"fmt"
 
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
-type workspaceListResult struct {
-	Workspaces []workspace.WorkspaceInfo `json:"workspaces"`
-}
-
 func (s *server) workspaceList(context.Context, json.RawMessage) (any, error) {
-	return workspaceListResult{Workspaces: s.m.Workspaces()}, nil
+	infos := s.m.Workspaces()
+	res := proto.WorkspaceListResult{Workspaces: make([]proto.WorkspaceInfo, len(infos))}
+	for i, wi := range infos {
+		res.Workspaces[i] = proto.WorkspaceInfo{Index: wi.Index, ID: wi.ID, Title: wi.Title, Cwd: wi.Cwd, Panes: wi.Panes, Active: wi.Active}
+	}
+	return res, nil
 }
 
 // currentScrollbackBudget bounds the scrollback text workspace.current
@@ -23,27 +25,13 @@ func (s *server) workspaceList(context.Context, json.RawMessage) (any, error) {
 // KiB frame cap.
 const currentScrollbackBudget = 192 << 10
 
-type currentParams struct {
-	// Scrollback includes each pane's text (default true).
-	Scrollback *bool `json:"scrollback"`
-}
-
-type currentResult struct {
-	Index  int                   `json:"index"`
-	ID     uint64                `json:"workspace_id"`
-	Title  string                `json:"title"`
-	Cwd    string                `json:"cwd"`
-	Panes  int                   `json:"panes"`
-	Layout *workspace.LayoutNode `json:"layout"`
-}
-
 // workspaceCurrent returns the active workspace with its layout and each
 // pane's recent text inline (as surface.read with 4000 lines: ≤4000
 // rows, ≤400,000 characters), shortened from the oldest side when all of it would pass
 // currentScrollbackBudget; "scrollback": false leaves the text out.
 func (s *server) workspaceCurrent(_ context.Context, params json.RawMessage) (any, error) {
-	var p currentParams
-	if err := decode(params, &p); err != nil {
+	var p proto.WorkspaceCurrentParams
+	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
 	info, layout, ok := s.m.CurrentLayout()
@@ -72,23 +60,7 @@ func (s *server) workspaceCurrent(_ context.Context, params json.RawMessage) (an
 			d.Scrollback = texts[i]
 		}
 	}
-	return currentResult{Index: info.Index, ID: info.ID, Title: info.Title, Cwd: info.Cwd, Panes: info.Panes, Layout: layout}, nil
-}
-
-type createParams struct {
-	Name   *string         `json:"name"`
-	Cwd    string          `json:"cwd"`
-	Layout json.RawMessage `json:"layout"`
-	// Command and Env start the workspace's one pane (our extension, used
-	// by `paneflow new --command/--env`); they cannot go with Layout.
-	Command string                     `json:"command"`
-	Env     map[string]json.RawMessage `json:"env"`
-}
-
-type createResult struct {
-	Index int    `json:"index"`
-	Title string `json:"title"`
-	Panes int    `json:"panes"`
+	return proto.WorkspaceCurrentResult{Index: info.Index, ID: info.ID, Title: info.Title, Cwd: info.Cwd, Panes: info.Panes, Layout: layout}, nil
 }
 
 // decodeLayout parses an optional layout; nil for absent or null.
@@ -99,7 +71,7 @@ func decodeLayout(raw json.RawMessage, prefix string) (*workspace.LayoutNode, er
 	}
 	var l workspace.LayoutNode
 	if err := json.Unmarshal(raw, &l); err != nil {
-		return nil, ipc.InvalidParams("%s%s", prefix, jsonDetail(err))
+		return nil, ipc.InvalidParams("%s%s", prefix, proto.JSONDetail(err))
 	}
 	return &l, nil
 }
@@ -108,8 +80,8 @@ func decodeLayout(raw json.RawMessage, prefix string) (*workspace.LayoutNode, er
 // active workspace does not change), the layout's panes with one (the new
 // workspace becomes active).
 func (s *server) workspaceCreate(_ context.Context, params json.RawMessage) (any, error) {
-	var p createParams
-	if err := decode(params, &p); err != nil {
+	var p proto.WorkspaceCreateParams
+	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
 	title := "Terminal"
@@ -125,8 +97,7 @@ func (s *server) workspaceCreate(_ context.Context, params json.RawMessage) (any
 		if layout != nil {
 			return nil, ipc.InvalidParams("'command' and 'env' cannot be combined with 'layout'")
 		}
-		pp := paneParams{Cwd: p.Cwd, Command: p.Command, Env: p.Env}
-		spec, err := pp.spec("")
+		spec, err := paneSpec(&proto.PaneParams{Cwd: p.Cwd, Command: p.Command, Env: p.Env}, "")
 		if err != nil {
 			return nil, err
 		}
@@ -137,16 +108,12 @@ func (s *server) workspaceCreate(_ context.Context, params json.RawMessage) (any
 	} else if info, err = s.m.CreateWorkspace(title, p.Cwd, layout, layout != nil); err != nil {
 		return nil, fail(err)
 	}
-	return createResult{Index: info.Index, Title: info.Title, Panes: info.Panes}, nil
-}
-
-type indexParams struct {
-	Index *int `json:"index"`
+	return proto.WorkspaceCreateResult{Index: info.Index, Title: info.Title, Panes: info.Panes}, nil
 }
 
 func (s *server) workspaceSelect(_ context.Context, params json.RawMessage) (any, error) {
-	var p indexParams
-	if err := decode(params, &p); err != nil {
+	var p proto.WorkspaceIndexParams
+	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
 	i := 0
@@ -156,12 +123,12 @@ func (s *server) workspaceSelect(_ context.Context, params json.RawMessage) (any
 	if err := s.m.SelectWorkspace(i); err != nil {
 		return nil, fail(err)
 	}
-	return map[string]int{"selected": i}, nil
+	return proto.WorkspaceSelectResult{Selected: i}, nil
 }
 
 func (s *server) workspaceClose(_ context.Context, params json.RawMessage) (any, error) {
-	var p indexParams
-	if err := decode(params, &p); err != nil {
+	var p proto.WorkspaceIndexParams
+	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
 	var i int
@@ -177,21 +144,12 @@ func (s *server) workspaceClose(_ context.Context, params json.RawMessage) (any,
 	if err := s.m.CloseWorkspace(i); err != nil {
 		return nil, fail(err)
 	}
-	return map[string]int{"closed": i}, nil
-}
-
-type restoreParams struct {
-	Layout json.RawMessage `json:"layout"`
-}
-
-type restoreResult struct {
-	Restored bool `json:"restored"`
-	Panes    int  `json:"panes"`
+	return proto.WorkspaceCloseResult{Closed: i}, nil
 }
 
 func (s *server) workspaceRestoreLayout(_ context.Context, params json.RawMessage) (any, error) {
-	var p restoreParams
-	if err := decode(params, &p); err != nil {
+	var p proto.WorkspaceRestoreLayoutParams
+	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
 	layout, err := decodeLayout(p.Layout, "Invalid layout JSON: ")
@@ -205,50 +163,18 @@ func (s *server) workspaceRestoreLayout(_ context.Context, params json.RawMessag
 	if err != nil {
 		return nil, fail(err)
 	}
-	return restoreResult{Restored: true, Panes: n}, nil
+	return proto.WorkspaceRestoreLayoutResult{Restored: true, Panes: n}, nil
 }
 
-// paneParams is one pane of workspace.up, and the pane part of
-// surface.split.
-type paneParams struct {
-	Cwd     string                     `json:"cwd"`
-	Command string                     `json:"command"`
-	Prompt  string                     `json:"prompt"`
-	Env     map[string]json.RawMessage `json:"env"`
-	Focus   bool                       `json:"focus"`
-	Label   *string                    `json:"label"`
-	Name    *string                    `json:"name"`
-	// ManagedWorktree is handed to Options.Worktrees (see
-	// server.managedWorktree).
-	ManagedWorktree json.RawMessage `json:"managed_worktree"`
-	// Profile selects a scrollback cap: "agent", "review", "cached"
-	// (profileScrollback); anything else is the normal profile.
-	Profile *string `json:"profile"`
-	// Not supported yet (context files come with a later issue): present
-	// and not null/empty means an error.
-	Context json.RawMessage `json:"context"`
-}
-
-// profileScrollback is each pane profile's scrollback cap in lines (spec
-// limits.md: agent 10 000, review 2 000, cached 1 000).
-var profileScrollback = map[string]int{"agent": 10000, "review": 2000, "cached": 1000}
-
-// spec validates the unsupported fields and converts to a PaneSpec.
-// A non-empty label wins over name; env keeps only string values.
-func (p *paneParams) spec(prefix string) (workspace.PaneSpec, error) {
-	for _, f := range []struct {
-		name string
-		raw  json.RawMessage
-	}{{"context", p.Context}} {
-		v := bytes.TrimSpace(f.raw)
-		if len(v) == 0 || bytes.Equal(v, []byte("null")) || bytes.Equal(v, []byte(`""`)) {
-			continue
-		}
-		return workspace.PaneSpec{}, ipc.InvalidParams("%s%s is not supported yet", prefix, f.name)
+// paneSpec validates a pane's unsupported members and converts it to a
+// PaneSpec. A non-empty label wins over name.
+func paneSpec(p *proto.PaneParams, prefix string) (workspace.PaneSpec, error) {
+	if v := bytes.TrimSpace(p.Context); !proto.IsAbsent(v) && !bytes.Equal(v, []byte(`""`)) {
+		return workspace.PaneSpec{}, ipc.InvalidParams("%scontext is not supported yet", prefix)
 	}
 	sp := workspace.PaneSpec{Cwd: p.Cwd, Command: p.Command, Prompt: p.Prompt}
 	if p.Profile != nil {
-		sp.ScrollbackCap = profileScrollback[*p.Profile]
+		sp.ScrollbackCap = proto.ProfileScrollback(*p.Profile)
 	}
 	switch {
 	case p.Label != nil && *p.Label != "":
@@ -256,37 +182,20 @@ func (p *paneParams) spec(prefix string) (workspace.PaneSpec, error) {
 	case p.Name != nil:
 		sp.Name = *p.Name
 	}
-	for k, raw := range p.Env {
-		var v string
-		if json.Unmarshal(raw, &v) == nil {
-			if sp.Env == nil {
-				sp.Env = map[string]string{}
-			}
+	if len(p.Env) > 0 {
+		sp.Env = make(map[string]string, len(p.Env))
+		for k, v := range p.Env {
 			sp.Env[k] = v
 		}
 	}
 	return sp, nil
 }
 
-type upParams struct {
-	Name   *string      `json:"name"`
-	Layout string       `json:"layout"`
-	Panes  []paneParams `json:"panes"`
-}
-
-type upResult struct {
-	Index      int       `json:"index"`
-	Title      string    `json:"title"`
-	Panes      int       `json:"panes"`
-	SurfaceIDs []uint64  `json:"surface_ids"`
-	Labels     []*string `json:"labels"`
-}
-
 // workspaceUp creates and activates a workspace of panes arranged by a
 // preset (spec ipc.md workspace.up).
 func (s *server) workspaceUp(_ context.Context, params json.RawMessage) (any, error) {
-	var p upParams
-	if err := decode(params, &p); err != nil {
+	var p proto.WorkspaceUpParams
+	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
 	if len(p.Panes) == 0 {
@@ -296,12 +205,12 @@ func (s *server) workspaceUp(_ context.Context, params json.RawMessage) (any, er
 		return nil, ipc.InvalidParams("layout exceeds maximum pane count (%d)", s.m.MaxPanes())
 	}
 	u := workspace.UpSpec{Title: "Workspace", Preset: p.Layout, Focus: -1}
-	wts := make([]*ManagedWorktree, len(p.Panes))
+	wts := make([]*proto.ManagedWorktree, len(p.Panes))
 	if p.Name != nil {
 		u.Title = *p.Name
 	}
 	for i := range p.Panes {
-		sp, err := p.Panes[i].spec(fmt.Sprintf("pane %d: ", i))
+		sp, err := paneSpec(&p.Panes[i], fmt.Sprintf("pane %d: ", i))
 		if err != nil {
 			return nil, err
 		}
@@ -317,7 +226,7 @@ func (s *server) workspaceUp(_ context.Context, params json.RawMessage) (any, er
 	if err != nil {
 		return nil, fail(err)
 	}
-	res := upResult{Index: info.Index, Title: info.Title, Panes: info.Panes, SurfaceIDs: []uint64{}, Labels: []*string{}}
+	res := proto.WorkspaceUpResult{Index: info.Index, Title: info.Title, Panes: info.Panes, SurfaceIDs: []uint64{}, Labels: []*string{}}
 	for i, sf := range surfaces {
 		if wts[i] != nil {
 			s.o.Worktrees.Adopt(sf.ID(), *wts[i])

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -21,7 +22,7 @@ type fakeOwner struct {
 
 func (f *fakeOwner) Ready() error { return f.notReady }
 
-func (f *fakeOwner) Adopt(id uint64, w ManagedWorktree) {
+func (f *fakeOwner) Adopt(id uint64, w proto.ManagedWorktree) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.adopted = append(f.adopted, fmt.Sprintf("%d %s %s %s %s", id, w.Path, w.Branch, w.Teardown, w.Action))
@@ -31,9 +32,9 @@ func TestManagedWorktreeAdopted(t *testing.T) {
 	own := &fakeOwner{}
 	e := newEnv(t, workspace.Options{}, Options{Worktrees: own})
 	dir := t.TempDir()
-	var up upResult
+	var up proto.WorkspaceUpResult
 	e.ok("workspace.up", `{"panes":[{"cwd":"`+dir+`"},{"cwd":"`+dir+`","managed_worktree":{"path":"/r.worktrees/b","repo_root":"/r","branch":"b","action":"create"}}]}`, &up)
-	var sp splitResult
+	var sp proto.SurfaceSplitResult
 	e.ok("surface.split", `{"direction":"vertical","surface_id":1,"managed_worktree":{"path":"/r.worktrees/c","repo_root":"/r","branch":"c","teardown":"keep"}}`, &sp)
 	want := []string{
 		fmt.Sprintf("%d /r.worktrees/b b auto create", up.SurfaceIDs[1]),
@@ -50,7 +51,7 @@ func TestManagedWorktreeInvalid(t *testing.T) {
 		{`{"panes":[{"managed_worktree":{"path":"rel","repo_root":"/r"}}]}`, "pane 0: managed_worktree needs absolute 'path' and 'repo_root'"},
 		{`{"panes":[{"managed_worktree":{"path":"/p","repo_root":"/r","teardown":"never"}}]}`, `pane 0: managed_worktree.teardown must be "auto" or "keep", got 'never'`},
 		{`{"panes":[{"managed_worktree":{"path":"/p","repo_root":"/r","action":"steal"}}]}`, `pane 0: managed_worktree.action must be "create" or "reuse", got 'steal'`},
-		{`{"panes":[{"managed_worktree":"x"}]}`, "pane 0: managed_worktree: expected api.ManagedWorktree, got string"},
+		{`{"panes":[{"managed_worktree":"x"}]}`, "pane 0: managed_worktree: expected proto.ManagedWorktree, got string"},
 	} {
 		_, err := e.call("workspace.up", c.params)
 		if re := rpcErr(t, err); re.Message != c.msg {

@@ -9,19 +9,19 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/paneflow-go/paneflow/bus"
-	"github.com/paneflow-go/paneflow/conductor"
 	"github.com/paneflow-go/paneflow/config"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // Agent wire states as the conductor publishes them (spec conductor.md §3).
 const (
-	stateThinking = "thinking"
-	stateWaiting  = "waiting_for_input"
-	stateFinished = "finished"
-	stateErrored  = "errored"
-	stateStalled  = "stalled"
-	stateRunning  = "unknown_running"
-	stateIdle     = "idle"
+	stateThinking = string(proto.StateThinking)
+	stateWaiting  = string(proto.StateWaitingForInput)
+	stateFinished = string(proto.StateFinished)
+	stateErrored  = string(proto.StateErrored)
+	stateStalled  = string(proto.StateStalled)
+	stateRunning  = string(proto.StateUnknownRunning)
+	stateIdle     = string(proto.StateIdle)
 )
 
 // agentKey names one agent in a pane: hooked sessions and scanned
@@ -149,7 +149,7 @@ func (b *agentBoard) waiting() []uint64 {
 
 // agentName is the display name of tool ("Claude Code" for claude).
 func agentName(tool string) string {
-	if a, ok := conductor.LookupAgent(tool); ok {
+	if a, ok := proto.AgentByBinary(tool); ok {
 		return a.Name
 	}
 	if tool == "" {

@@ -1,9 +1,6 @@
 package bus
 
-import (
-	"encoding/json"
-	"slices"
-)
+import "github.com/paneflow-go/paneflow/proto"
 
 // Event is a value published on a [Bus]. EventType returns its wire type
 // name, the "type" of the frame events.subscribe writes for it (for
@@ -35,411 +32,60 @@ func SurfaceOf(e Event) (id uint64, ok bool) {
 	return 0, false
 }
 
-// Wire type names of the events in this package, as [Event.EventType]
-// returns them.
+// The event types are the frames of events.subscribe, so they are
+// declared in package proto with their wire names; these names are the
+// bus's own for the same types.
 const (
-	TypeSurfaceChanged    = "surface_changed"
-	TypeSurfaceCreated    = "surface_created"
-	TypeSurfaceExited     = "surface_exited"
-	TypeSurfaceClosed     = "surface_closed"
-	TypeSurfaceRenamed    = "surface_renamed"
-	TypeTitleChanged      = "title_changed"
-	TypeFocusChanged      = "focus_changed"
-	TypeWorkspaceCreated  = "workspace_created"
-	TypeWorkspaceClosed   = "workspace_closed"
-	TypeWorkspaceSelected = "workspace_selected"
-	TypeLayoutChanged     = "layout_changed"
+	TypeSurfaceChanged    = proto.TypeSurfaceChanged
+	TypeSurfaceCreated    = proto.TypeSurfaceCreated
+	TypeSurfaceExited     = proto.TypeSurfaceExited
+	TypeSurfaceClosed     = proto.TypeSurfaceClosed
+	TypeSurfaceRenamed    = proto.TypeSurfaceRenamed
+	TypeTitleChanged      = proto.TypeTitleChanged
+	TypeFocusChanged      = proto.TypeFocusChanged
+	TypeWorkspaceCreated  = proto.TypeWorkspaceCreated
+	TypeWorkspaceClosed   = proto.TypeWorkspaceClosed
+	TypeWorkspaceSelected = proto.TypeWorkspaceSelected
+	TypeLayoutChanged     = proto.TypeLayoutChanged
 
-	TypeAISessionStart = "ai.session_start"
-	TypeAIPromptSubmit = "ai.prompt_submit"
-	TypeAIToolUse      = "ai.tool_use"
-	TypeAINotification = "ai.notification"
-	TypeAIStop         = "ai.stop"
-	TypeAIExit         = "ai.exit"
-	TypeAISessionEnd   = "ai.session_end"
-	TypeAgentState     = "agent_state"
+	TypeAISessionStart = proto.TypeAISessionStart
+	TypeAIPromptSubmit = proto.TypeAIPromptSubmit
+	TypeAIToolUse      = proto.TypeAIToolUse
+	TypeAINotification = proto.TypeAINotification
+	TypeAIStop         = proto.TypeAIStop
+	TypeAIExit         = proto.TypeAIExit
+	TypeAISessionEnd   = proto.TypeAISessionEnd
+	TypeAgentState     = proto.TypeAgentState
 )
 
-// eventTypes is every wire type name defined here, sorted.
-var eventTypes = func() []string {
-	t := []string{
-		TypeSurfaceChanged, TypeSurfaceCreated, TypeSurfaceExited, TypeSurfaceClosed,
-		TypeSurfaceRenamed, TypeTitleChanged, TypeFocusChanged, TypeWorkspaceCreated,
-		TypeWorkspaceClosed, TypeWorkspaceSelected, TypeLayoutChanged,
-		TypeAISessionStart, TypeAIPromptSubmit, TypeAIToolUse, TypeAINotification,
-		TypeAIStop, TypeAIExit, TypeAISessionEnd, TypeAgentState,
-	}
-	slices.Sort(t)
-	return t
-}()
+// EventTypes returns the wire type names of every event type, sorted
+// ([proto.EventTypes]). The caller owns the returned slice.
+func EventTypes() []string { return proto.EventTypes() }
 
-// EventTypes returns the wire type names of every event type this package
-// defines, sorted. events.subscribe uses it to reject unknown names in its
-// "types" parameter. The caller owns the returned slice.
-func EventTypes() []string { return slices.Clone(eventTypes) }
-
-// SurfaceChanged says that a surface's terminal has new output: its output
-// generation (terminal.Emulator.Generation) reached Generation.
-//
-// Its publisher is the workspace model: one goroutine per pane waits on the
-// emulator's Watch channel and publishes one SurfaceChanged per wake-up. Its
-// subscribers are the socket API (surface_changed frames, which drive the
-// CLI's wait and watch), the GUI (repaint) and the conductor (a debounced
-// scan of the pane's processes for agents). Queues coalesce it: see the
-// package documentation.
-type SurfaceChanged struct {
-	SurfaceID  uint64 `json:"surface_id"`
-	Generation uint64 `json:"output_generation"`
-}
-
-// EventType returns "surface_changed".
-func (SurfaceChanged) EventType() string { return TypeSurfaceChanged }
-
-// Surface returns e.SurfaceID, true.
-func (e SurfaceChanged) Surface() (uint64, bool) { return e.SurfaceID, true }
-
-// SurfaceCreated says that a surface was added to workspace WorkspaceID,
-// with its process started. Name is the pane's own name (its custom name,
-// else the one derived from its command); the unique display name, which
-// depends on the other panes, comes from surface.list.
-//
-// Its publisher is the workspace model (workspace creation, split, layout
-// restore, presets that add panes). Its subscribers are the socket API
-// (events.subscribe), the GUI and the conductor (which tracks panes).
-type SurfaceCreated struct {
-	SurfaceID   uint64 `json:"surface_id"`
-	WorkspaceID uint64 `json:"workspace_id"`
-	Name        string `json:"name"`
-}
-
-// EventType returns "surface_created".
-func (SurfaceCreated) EventType() string { return TypeSurfaceCreated }
-
-// Surface returns e.SurfaceID, true.
-func (e SurfaceCreated) Surface() (uint64, bool) { return e.SurfaceID, true }
-
-// SurfaceExited says that a surface's process ended. The pane stays open
-// (as "exited") until it is closed, which publishes [SurfaceClosed].
-// ExitCode and Signal follow terminal.ExitStatus: a process killed by a
-// signal has code 128+signal and Signal names it ("killed", "hangup"…);
-// Signal is "" when the process exited by itself.
-//
-// Its publisher is the workspace model, once per surface. Its subscribers
-// are the socket API (events.subscribe; waits on the surface end early),
-// the GUI (exited marker) and the conductor (ends the pane's agents).
-type SurfaceExited struct {
-	SurfaceID uint64 `json:"surface_id"`
-	ExitCode  int    `json:"exit_code"`
-	Signal    string `json:"signal"`
-}
-
-// EventType returns "surface_exited".
-func (SurfaceExited) EventType() string { return TypeSurfaceExited }
-
-// Surface returns e.SurfaceID, true.
-func (e SurfaceExited) Surface() (uint64, bool) { return e.SurfaceID, true }
-
-// SurfaceClosed says that a surface was removed from workspace WorkspaceID
-// (closed on its own, with its workspace, or at shutdown); its ID is never
-// used again.
-//
-// Its publisher is the workspace model. Its subscribers are the socket API
-// (events.subscribe; waits on the surface end), the GUI and the conductor
-// (which forgets the pane's agents).
-type SurfaceClosed struct {
-	SurfaceID   uint64 `json:"surface_id"`
-	WorkspaceID uint64 `json:"workspace_id"`
-}
-
-// EventType returns "surface_closed".
-func (SurfaceClosed) EventType() string { return TypeSurfaceClosed }
-
-// Surface returns e.SurfaceID, true.
-func (e SurfaceClosed) Surface() (uint64, bool) { return e.SurfaceID, true }
-
-// SurfaceRenamed says that a surface's name changed to Name (sanitized; ""
-// would mean the name was cleared and the display name falls back to the
-// default).
-//
-// Its publisher is the workspace model (surface.rename). Its subscribers
-// are the socket API (events.subscribe) and the GUI (tab labels).
-type SurfaceRenamed struct {
-	SurfaceID uint64 `json:"surface_id"`
-	Name      string `json:"name"`
-}
-
-// EventType returns "surface_renamed".
-func (SurfaceRenamed) EventType() string { return TypeSurfaceRenamed }
-
-// Surface returns e.SurfaceID, true.
-func (e SurfaceRenamed) Surface() (uint64, bool) { return e.SurfaceID, true }
-
-// TitleChanged says that the program in a surface set its window title
-// (OSC 0 or 2) to Title.
-//
-// Its publisher is the workspace model, from the terminal's title callback.
-// Its subscribers are the socket API (events.subscribe) and the GUI (tab
-// and window titles).
-type TitleChanged struct {
-	SurfaceID uint64 `json:"surface_id"`
-	Title     string `json:"title"`
-}
-
-// EventType returns "title_changed".
-func (TitleChanged) EventType() string { return TypeTitleChanged }
-
-// Surface returns e.SurfaceID, true.
-func (e TitleChanged) Surface() (uint64, bool) { return e.SurfaceID, true }
-
-// FocusChanged says that surface SurfaceID of workspace WorkspaceID became
-// the focused pane.
-//
-// Its publisher is the workspace model (surface.focus, and focus moving
-// when the focused pane closes). Its subscribers are the socket API
-// (events.subscribe) and the GUI (keyboard focus).
-type FocusChanged struct {
-	SurfaceID   uint64 `json:"surface_id"`
-	WorkspaceID uint64 `json:"workspace_id"`
-}
-
-// EventType returns "focus_changed".
-func (FocusChanged) EventType() string { return TypeFocusChanged }
-
-// Surface returns e.SurfaceID, true.
-func (e FocusChanged) Surface() (uint64, bool) { return e.SurfaceID, true }
-
-// WorkspaceCreated says that a workspace was added at position Index of the
-// workspace list (0-based), titled Title.
-//
-// Its publisher is the workspace model (workspace.create, workspace.up).
-// Its subscribers are the socket API (events.subscribe) and the GUI
-// (sidebar).
-type WorkspaceCreated struct {
-	WorkspaceID uint64 `json:"workspace_id"`
-	Index       int    `json:"index"`
-	Title       string `json:"title"`
-}
-
-// EventType returns "workspace_created".
-func (WorkspaceCreated) EventType() string { return TypeWorkspaceCreated }
-
-// WorkspaceClosed says that a workspace was removed; Index is the position
-// it had, so the workspaces after it moved up by one. Each of its surfaces
-// gets a [SurfaceClosed] too.
-//
-// Its publisher is the workspace model (workspace.close, shutdown). Its
-// subscribers are the socket API (events.subscribe) and the GUI (sidebar).
-type WorkspaceClosed struct {
-	WorkspaceID uint64 `json:"workspace_id"`
-	Index       int    `json:"index"`
-	Title       string `json:"title"`
-}
-
-// EventType returns "workspace_closed".
-func (WorkspaceClosed) EventType() string { return TypeWorkspaceClosed }
-
-// WorkspaceSelected says that the workspace at position Index became the
-// active one.
-//
-// Its publisher is the workspace model (workspace.select, and creation or
-// closing that changes the active workspace). Its subscribers are the
-// socket API (events.subscribe) and the GUI (which workspace is shown).
-type WorkspaceSelected struct {
-	WorkspaceID uint64 `json:"workspace_id"`
-	Index       int    `json:"index"`
-	Title       string `json:"title"`
-}
-
-// EventType returns "workspace_selected".
-func (WorkspaceSelected) EventType() string { return TypeWorkspaceSelected }
-
-// LayoutChanged says that the layout tree of a workspace changed shape or
-// ratios (a split, a closed pane, a preset, a restored layout).
-//
-// Its publisher is the workspace model. Its subscribers are the socket API
-// (events.subscribe) and the GUI (relayout).
-type LayoutChanged struct {
-	WorkspaceID uint64 `json:"workspace_id"`
-}
-
-// EventType returns "layout_changed".
-func (LayoutChanged) EventType() string { return TypeLayoutChanged }
-
-// AgentFrame is the content of the ai.* events: one agent hook frame the
-// conductor accepted, with the agent session as it stands after the frame
-// (spec ipc.md §7). Zero values are absent and encode as JSON null:
-// WorkspaceID 0 (unknown), SurfaceID 0 (the session is not bound to a
-// pane), PID 0 (the frame named no process), empty strings, and ExitCode
-// unless HasExitCode.
-//
-// It is embedded by the seven ai.* event types, which differ only in their
-// wire type; its methods (JSON encoding, Surface) are theirs.
-type AgentFrame struct {
-	WorkspaceID    uint64 // the pane's workspace (PANEFLOW_WORKSPACE_ID)
-	SurfaceID      uint64 // the pane the session is bound to
-	PID            int    // the session's process (normally the launch shim's pid)
-	Tool           string // the agent's binary name, e.g. "claude"
-	State          string // the session's wire state after the frame; "" when no session remains
-	Message        string // the waiting question (ai.notification)
-	ActiveToolName string // the tool the agent runs (ai.tool_use)
-	LastResult     string // the turn's summary (ai.stop)
-	ExitCode       int    // the agent's exit code (ai.exit), when HasExitCode
-	HasExitCode    bool
-}
-
-// agentFrameJSON is the wire form of [AgentFrame].
-type agentFrameJSON struct {
-	WorkspaceID    *uint64 `json:"workspace_id"`
-	PID            *int    `json:"pid"`
-	Tool           *string `json:"tool"`
-	State          *string `json:"state"`
-	SurfaceID      *uint64 `json:"surface_id"`
-	Message        *string `json:"message"`
-	ActiveToolName *string `json:"active_tool_name"`
-	LastResult     *string `json:"last_result"`
-	ExitCode       *int    `json:"exit_code"`
-}
-
-// MarshalJSON encodes f with the wire names of spec ipc.md §7
-// (workspace_id, pid, tool, state, surface_id, message, active_tool_name)
-// plus last_result and exit_code, absent values as null.
-func (f AgentFrame) MarshalJSON() ([]byte, error) {
-	w := agentFrameJSON{
-		WorkspaceID: nonZero(f.WorkspaceID), PID: nonZero(f.PID), Tool: nonZero(f.Tool),
-		State: nonZero(f.State), SurfaceID: nonZero(f.SurfaceID), Message: nonZero(f.Message),
-		ActiveToolName: nonZero(f.ActiveToolName), LastResult: nonZero(f.LastResult),
-	}
-	if f.HasExitCode {
-		w.ExitCode = &f.ExitCode
-	}
-	return json.Marshal(w)
-}
-
-// Surface returns f.SurfaceID and whether the session is bound to a pane:
-// frames of unbound sessions reach no surface-scoped subscriber.
-func (f AgentFrame) Surface() (uint64, bool) { return f.SurfaceID, f.SurfaceID != 0 }
-
-// nonZero returns a pointer to v, or nil when v is its type's zero value.
-func nonZero[T comparable](v T) *T {
-	var zero T
-	if v == zero {
-		return nil
-	}
-	return &v
-}
-
-// The ai.* events mirror the agent hook frames the conductor accepted, one
-// type per method (spec conductor.md §3): an agent session registered
-// (AISessionStart), a prompt was submitted (AIPromptSubmit), a tool runs
-// (AIToolUse), the agent asks the user something (AINotification), its turn
-// ended (AIStop), it exited (AIExit), its session ended (AISessionEnd).
-// Each is published once per accepted frame, after the frame changed the
-// session, and never for a refused frame.
-//
-// Their publisher is the conductor. Their subscribers are the socket API
-// (events.subscribe frames, which `paneflow watch --type ai.stop` reads)
-// and the GUI.
+// The events (see package proto for each one's members, publisher and
+// subscribers).
 type (
-	// AISessionStart is the "ai.session_start" event.
-	AISessionStart struct{ AgentFrame }
-	// AIPromptSubmit is the "ai.prompt_submit" event.
-	AIPromptSubmit struct{ AgentFrame }
-	// AIToolUse is the "ai.tool_use" event.
-	AIToolUse struct{ AgentFrame }
-	// AINotification is the "ai.notification" event.
-	AINotification struct{ AgentFrame }
-	// AIStop is the "ai.stop" event.
-	AIStop struct{ AgentFrame }
-	// AIExit is the "ai.exit" event.
-	AIExit struct{ AgentFrame }
-	// AISessionEnd is the "ai.session_end" event.
-	AISessionEnd struct{ AgentFrame }
+	SurfaceChanged    = proto.SurfaceChanged
+	SurfaceCreated    = proto.SurfaceCreated
+	SurfaceExited     = proto.SurfaceExited
+	SurfaceClosed     = proto.SurfaceClosed
+	SurfaceRenamed    = proto.SurfaceRenamed
+	TitleChanged      = proto.TitleChanged
+	FocusChanged      = proto.FocusChanged
+	WorkspaceCreated  = proto.WorkspaceCreated
+	WorkspaceClosed   = proto.WorkspaceClosed
+	WorkspaceSelected = proto.WorkspaceSelected
+	LayoutChanged     = proto.LayoutChanged
+	AgentFrame        = proto.AgentFrame
+	AISessionStart    = proto.AISessionStart
+	AIPromptSubmit    = proto.AIPromptSubmit
+	AIToolUse         = proto.AIToolUse
+	AINotification    = proto.AINotification
+	AIStop            = proto.AIStop
+	AIExit            = proto.AIExit
+	AISessionEnd      = proto.AISessionEnd
+	AgentState        = proto.AgentState
 )
-
-// EventType returns "ai.session_start".
-func (AISessionStart) EventType() string { return TypeAISessionStart }
-
-// EventType returns "ai.prompt_submit".
-func (AIPromptSubmit) EventType() string { return TypeAIPromptSubmit }
-
-// EventType returns "ai.tool_use".
-func (AIToolUse) EventType() string { return TypeAIToolUse }
-
-// EventType returns "ai.notification".
-func (AINotification) EventType() string { return TypeAINotification }
-
-// EventType returns "ai.stop".
-func (AIStop) EventType() string { return TypeAIStop }
-
-// EventType returns "ai.exit".
-func (AIExit) EventType() string { return TypeAIExit }
-
-// EventType returns "ai.session_end".
-func (AISessionEnd) EventType() string { return TypeAISessionEnd }
-
-// AgentState says that what Paneflow knows about one agent changed: a
-// hooked session changed state (or its message, active tool or result),
-// a session ended, or the process scan found or lost an agent that sends
-// no hooks. State is the new wire state (thinking, waiting_for_input,
-// finished, errored, stalled, unknown_running, or idle when the agent is
-// gone) and Previous the one before ("" for an agent seen for the first
-// time). Unlike the ai.* events it is also published for changes no frame
-// caused: a stalled agent, a crashed one, one found by the process scan.
-// Zero values encode as null, like [AgentFrame].
-//
-// Its publisher is the conductor. Its subscribers are the GUI (the
-// sidebar's agent dots and questions, attention counts, desktop
-// notifications) and the socket API (events.subscribe).
-type AgentState struct {
-	SurfaceID      uint64 // the pane; 0 when the session is not bound to one
-	WorkspaceID    uint64 // the pane's workspace, 0 when unknown
-	PID            int    // the session's or detected agent's process, 0 when unknown
-	Tool           string // the agent's binary name
-	State          string // the new wire state
-	Previous       string // the previous wire state, "" for a new agent
-	Hooked         bool   // the state comes from the agent's hooks, not only the process scan
-	Reason         string // why the state is not hooked: "no_hook"; "" when hooked
-	Message        string
-	ActiveToolName string
-	LastResult     string
-	ExitCode       int // when HasExitCode
-	HasExitCode    bool
-}
-
-// EventType returns "agent_state".
-func (AgentState) EventType() string { return TypeAgentState }
-
-// Surface returns e.SurfaceID and whether the agent is in a known pane.
-func (e AgentState) Surface() (uint64, bool) { return e.SurfaceID, e.SurfaceID != 0 }
-
-// MarshalJSON encodes e with snake_case wire names (surface_id,
-// workspace_id, pid, tool, state, previous_state, hooked, reason, message,
-// active_tool_name, last_result, exit_code), absent values as null.
-func (e AgentState) MarshalJSON() ([]byte, error) {
-	w := struct {
-		SurfaceID      *uint64 `json:"surface_id"`
-		WorkspaceID    *uint64 `json:"workspace_id"`
-		PID            *int    `json:"pid"`
-		Tool           *string `json:"tool"`
-		State          *string `json:"state"`
-		Previous       *string `json:"previous_state"`
-		Hooked         bool    `json:"hooked"`
-		Reason         *string `json:"reason"`
-		Message        *string `json:"message"`
-		ActiveToolName *string `json:"active_tool_name"`
-		LastResult     *string `json:"last_result"`
-		ExitCode       *int    `json:"exit_code"`
-	}{
-		SurfaceID: nonZero(e.SurfaceID), WorkspaceID: nonZero(e.WorkspaceID), PID: nonZero(e.PID),
-		Tool: nonZero(e.Tool), State: nonZero(e.State), Previous: nonZero(e.Previous), Hooked: e.Hooked,
-		Reason: nonZero(e.Reason), Message: nonZero(e.Message), ActiveToolName: nonZero(e.ActiveToolName),
-		LastResult: nonZero(e.LastResult),
-	}
-	if e.HasExitCode {
-		w.ExitCode = &e.ExitCode
-	}
-	return json.Marshal(w)
-}
 
 // Interface guards.
 var (

@@ -3,6 +3,8 @@ package conductor
 import (
 	"path"
 	"strings"
+
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // detected is an agent found in a pane's process tree.
@@ -36,7 +38,7 @@ func detect(procs []process, shimDir string) []detected {
 			shims[p.PID] = p.Start
 			continue
 		}
-		tool, ok := matchProcess(p.Comm, p.Argv)
+		tool, ok := proto.MatchProcess(p.Comm, p.Argv)
 		if !ok || hasTool(out, tool) {
 			continue
 		}

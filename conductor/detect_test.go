@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 func TestMatchProcess(t *testing.T) {
@@ -36,9 +38,9 @@ func TestMatchProcess(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s%q", tt.comm, tt.argv), func(t *testing.T) {
-			got, ok := matchProcess(tt.comm, tt.argv)
+			got, ok := proto.MatchProcess(tt.comm, tt.argv)
 			if got != tt.wantTool || ok != (tt.wantTool != "") {
-				t.Errorf("matchProcess(%q, %q) = %q, %v, want %q", tt.comm, tt.argv, got, ok, tt.wantTool)
+				t.Errorf("proto.MatchProcess(%q, %q) = %q, %v, want %q", tt.comm, tt.argv, got, ok, tt.wantTool)
 			}
 		})
 	}

@@ -3,32 +3,29 @@ package conductor
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"path/filepath"
 	"strings"
 
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // The ai.* methods the conductor registers (spec conductor.md §3).
 const (
-	MethodSessionStart = "ai.session_start"
-	MethodPromptSubmit = "ai.prompt_submit"
-	MethodToolUse      = "ai.tool_use"
-	MethodNotification = "ai.notification"
-	MethodStop         = "ai.stop"
-	MethodExit         = "ai.exit"
-	MethodSessionEnd   = "ai.session_end"
+	MethodSessionStart = proto.MethodAISessionStart
+	MethodPromptSubmit = proto.MethodAIPromptSubmit
+	MethodToolUse      = proto.MethodAIToolUse
+	MethodNotification = proto.MethodAINotification
+	MethodStop         = proto.MethodAIStop
+	MethodExit         = proto.MethodAIExit
+	MethodSessionEnd   = proto.MethodAISessionEnd
 )
 
 // methods lists the ai.* methods in lifecycle order.
-var methods = []string{
-	MethodSessionStart, MethodPromptSubmit, MethodToolUse, MethodNotification,
-	MethodStop, MethodExit, MethodSessionEnd,
-}
+var methods = proto.AIMethods[:]
 
 // maxPID is the largest pid a frame may carry (spec limits.md).
-const maxPID = 1<<31 - 1
+const maxPID = proto.MaxPID
 
 // frame is one decoded ai.* request: only what the state machine uses,
 // validated and sanitized.
@@ -50,26 +47,6 @@ type frame struct {
 	reason   string
 }
 
-// wireFrame is the params object of an ai.* request. The hook binary sends
-// flat fields; hook_payload (the agent's own payload, which the original
-// hook forwarded whole) is read for the fields missing at the top level.
-type wireFrame struct {
-	WorkspaceID    *uint64         `json:"workspace_id"`
-	SurfaceID      *uint64         `json:"surface_id"`
-	PID            *int64          `json:"pid"`
-	Tool           *string         `json:"tool"`
-	ToolName       *string         `json:"tool_name"`
-	Message        *string         `json:"message"`
-	LastResult     *string         `json:"last_result"`
-	Summary        *string         `json:"summary"`
-	Result         *string         `json:"result"`
-	TranscriptPath *string         `json:"transcript_path"`
-	ExitCode       *int64          `json:"exit_code"`
-	Hooked         *bool           `json:"hooked"`
-	Reason         *string         `json:"reason"`
-	HookPayload    json.RawMessage `json:"hook_payload"`
-}
-
 // decodeFrame decodes and validates the params of method. Every problem is
 // a -32602 error naming the field: a field of the wrong type, a pid outside
 // 1..2147483647, a tool that is not 1–64 of [A-Za-z0-9-], hook_payload not
@@ -77,16 +54,9 @@ type wireFrame struct {
 // are sanitized and cut to their limits; blank ones count as absent.
 func decodeFrame(method string, params json.RawMessage) (frame, error) {
 	f := frame{method: method}
-	p := bytes.TrimSpace(params)
-	if len(p) == 0 || bytes.Equal(p, []byte("null")) {
-		p = []byte("{}")
-	}
-	if p[0] != '{' {
-		return f, ipc.InvalidParams("invalid params: expected an object")
-	}
-	var w wireFrame
-	if err := json.Unmarshal(p, &w); err != nil {
-		return f, ipc.InvalidParams("invalid params: %s", jsonDetail(err))
+	var w proto.AIFrameParams
+	if err := proto.DecodeParams(params, &w); err != nil {
+		return f, err
 	}
 	hp, err := decodePayload(w.HookPayload)
 	if err != nil {
@@ -113,7 +83,7 @@ func decodeFrame(method string, params json.RawMessage) (frame, error) {
 		tool, hasTool = t, true
 	}
 	if hasTool {
-		if !validTool(tool) {
+		if !proto.ValidTool(tool) {
 			return f, ipc.InvalidParams("invalid params: tool must be 1 to 64 of A-Z a-z 0-9 -, got %q", truncate(tool, 80))
 		}
 		f.tool = tool
@@ -240,15 +210,3 @@ func truncate(s string, n int) string {
 }
 
 func isRuneStart(b byte) bool { return b&0xc0 != 0x80 }
-
-// jsonDetail turns a decoding error into a short client-facing text.
-func jsonDetail(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		if te.Field != "" {
-			return "field " + te.Field + ": expected " + te.Type.String() + ", got " + te.Value
-		}
-		return "expected " + te.Type.String() + ", got " + te.Value
-	}
-	return err.Error()
-}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 func TestDecodeFrame(t *testing.T) {
@@ -149,7 +150,7 @@ func FuzzDecodeFrame(f *testing.F) {
 		if fr.pid < 0 || fr.pid > maxPID {
 			t.Errorf("pid %d out of range", fr.pid)
 		}
-		if fr.tool != "" && !validTool(fr.tool) {
+		if fr.tool != "" && !proto.ValidTool(fr.tool) {
 			t.Errorf("invalid tool %q accepted", fr.tool)
 		}
 		for _, c := range []struct {

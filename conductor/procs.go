@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // process is what the conductor reads about one process.
@@ -77,7 +79,7 @@ func (p procFS) Process(pid int) (process, error) {
 	// its new name or command line only if its exe is new too (the kernel
 	// switches the exe with the memory, before the name), so a shell's
 	// child that just became the launch shim never passes for an agent.
-	if _, ok := matchProcess(pr.Comm, pr.Argv); ok && !pr.Dead {
+	if _, ok := proto.MatchProcess(pr.Comm, pr.Argv); ok && !pr.Dead {
 		if exe, err := fs.ReadLink(p.fsys, dir+"/exe"); err == nil {
 			pr.Exe = strings.TrimSuffix(exe, " (deleted)")
 		}

@@ -3,6 +3,8 @@ package conductor
 import (
 	"errors"
 	"slices"
+
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // errNoProcess says that a pid is not in the process table.
@@ -37,7 +39,7 @@ func (l listProcs) withArgs(p process) process {
 	if p.Argv == nil && l.args != nil {
 		p.Argv = l.args(p.PID)
 	}
-	if _, ok := matchProcess(p.Comm, p.Argv); ok && p.Exe == "" && l.exe != nil {
+	if _, ok := proto.MatchProcess(p.Comm, p.Argv); ok && p.Exe == "" && l.exe != nil {
 		p.Exe = l.exe(p.PID)
 	}
 	return p

@@ -4,76 +4,25 @@ import (
 	"cmp"
 	"slices"
 	"time"
+
+	"github.com/paneflow-go/paneflow/proto"
 )
 
-// Status is the surface.status result for a pane with a known agent (spec
-// conductor.md §4, with reason, pid and exit_code added). Absent values
-// are nil and encode as null.
-type Status struct {
-	SurfaceID uint64 `json:"surface_id"`
-	State     State  `json:"state"`
-	// Hooked is true when the state comes from the agent's hook frames,
-	// false for an agent only the process scan found (state
-	// unknown_running, reason "no_hook") and for one whose launch shim
-	// reported that its hooks cannot run (reason: why, and what to do,
-	// e.g. "untrusted_folder: …"; the state is unknown_running while it
-	// runs, then finished or errored by its exit code).
-	Hooked         bool    `json:"hooked"`
-	Reason         *string `json:"reason"`
-	Tool           string  `json:"tool"`
-	PID            *int    `json:"pid"`
-	ActiveToolName *string `json:"active_tool_name"`
-	Message        *string `json:"message"`
-	LastResult     *string `json:"last_result"`
-	ExitCode       *int    `json:"exit_code"`
-	WaitingMS      *int64  `json:"waiting_ms"` // while waiting_for_input
-	IdleMS         *int64  `json:"idle_ms"`    // since the session's last frame
-	// OutputGeneration is the pane's terminal output counter.
-	OutputGeneration uint64 `json:"output_generation"`
-	// TurnSeq grows each time a hooked agent of the pane starts a turn by
-	// its own hook (ai.prompt_submit, or a tool call waking an agent that
-	// was not working); 0 if none did. It means something only compared
-	// with an earlier value for the same pane: `paneflow send --submit`
-	// confirms a turn start by it, not by output.
-	TurnSeq uint64 `json:"turn_seq"`
-}
-
-// FleetList is the fleet.list result.
-type FleetList struct {
-	// Agents are the hooked sessions and the agents found only by the
-	// process scan, sorted by workspace, agent display order, then pid.
-	Agents []FleetRow `json:"agents"`
-	// Detection says how agents without hooks are found: DetectProcessTree,
-	// or DetectHooksOnly where the process table is not read (then such
-	// agents are not listed at all).
-	Detection string `json:"detection"`
-}
+// The conductor's answers are the wire's types (package proto): Status
+// is surface.status's result for a pane with a known agent (before the
+// api adds the pane's Enter marks), FleetList fleet.list's, FleetRow one
+// of its agents. Absent values are nil and encode as null.
+type (
+	Status    = proto.AgentStatus
+	FleetList = proto.FleetListResult
+	FleetRow  = proto.FleetRow
+)
 
 // Detection modes of [FleetList].
 const (
-	DetectProcessTree = "process_tree"
-	DetectHooksOnly   = "hooks_only"
+	DetectProcessTree = proto.DetectProcessTree
+	DetectHooksOnly   = proto.DetectHooksOnly
 )
-
-// FleetRow is one agent in fleet.list (spec conductor.md §4). Unlike the
-// original, rows of agents without hooks carry their pane and pid, and
-// exit_code is reported. Absent values are nil and encode as null.
-type FleetRow struct {
-	PID            *int    `json:"pid"`
-	Tool           string  `json:"tool"`
-	State          State   `json:"state"`
-	Hooked         bool    `json:"hooked"`
-	Reason         *string `json:"reason"`
-	SurfaceID      *uint64 `json:"surface_id"`
-	SurfaceName    *string `json:"surface_name"`
-	Workspace      *int    `json:"workspace"`
-	ActiveToolName *string `json:"active_tool_name"`
-	Message        *string `json:"message"`
-	LastResult     *string `json:"last_result"`
-	ExitCode       *int    `json:"exit_code"`
-	WaitingMS      *int64  `json:"waiting_ms"`
-	IdleMS         *int64  `json:"idle_ms"`
-}
 
 // SurfaceStatus returns the surface.status result of pane surfaceID,
 // given its output generation, if an agent is known there; it is how the
@@ -126,7 +75,7 @@ func (c *Conductor) Status(surfaceID uint64) (Status, bool) {
 
 // moreUrgent reports whether a should be reported before b.
 func moreUrgent(a, b *session) bool {
-	if d := a.state.salience() - b.state.salience(); d != 0 {
+	if d := salience(a.state) - salience(b.state); d != 0 {
 		return d > 0
 	}
 	if !a.lastActivity.Equal(b.lastActivity) {
@@ -193,7 +142,7 @@ func (c *Conductor) List() FleetList {
 func compareRows(a, b FleetRow) int {
 	return cmp.Or(
 		cmpNilLast(a.Workspace, b.Workspace),
-		cmp.Compare(rank(a.Tool), rank(b.Tool)),
+		cmp.Compare(proto.AgentRank(a.Tool), proto.AgentRank(b.Tool)),
 		cmp.Compare(a.Tool, b.Tool),
 		-cmpBool(a.Hooked, b.Hooked),
 		cmpNilLast(a.PID, b.PID),

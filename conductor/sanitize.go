@@ -3,16 +3,18 @@ package conductor
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // Text limits of agent sessions (spec limits.md, "Agent sessions"),
 // counted in runes.
 const (
-	MaxMessage        = 512  // the waiting question (message)
-	MaxLastResult     = 2048 // the turn's summary (last_result)
-	MaxActiveToolName = 128  // active_tool_name
-	MaxReason         = 512  // why an agent runs without hooks (reason)
-	maxPathBytes      = 4096 // transcript_path; longer paths are ignored
+	MaxMessage        = proto.MaxMessage        // the waiting question (message)
+	MaxLastResult     = proto.MaxLastResult     // the turn's summary (last_result)
+	MaxActiveToolName = proto.MaxActiveToolName // active_tool_name
+	MaxReason         = proto.MaxReason         // why an agent runs without hooks (reason)
+	maxPathBytes      = 4096                    // transcript_path; longer paths are ignored
 )
 
 // invisible reports whether r is a character sanitize removes: bidi

@@ -6,19 +6,12 @@ import (
 
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // Ack is the result of an ai.* request sent with an id (notifications get
-// no reply): the session's state after the frame, nil when no session
-// remains (after ai.session_end), and its pane.
-type Ack struct {
-	OK        bool    `json:"ok"`
-	State     *State  `json:"state"`
-	SurfaceID *uint64 `json:"surface_id"`
-	// Cleared is set for ai.session_end: whether a session was removed
-	// (an errored session is kept, so its crash stays visible).
-	Cleared *bool `json:"cleared,omitempty"`
-}
+// no reply): [proto.AIAck].
+type Ack = proto.AIAck
 
 // view is what subscribers see of a session; a change publishes
 // agent_state.

@@ -1,7 +1,10 @@
 package conductor
 
-// State is an agent's wire state (spec conductor.md §2, §4).
-type State string
+import "github.com/paneflow-go/paneflow/proto"
+
+// State is an agent's wire state (spec conductor.md §2, §4):
+// [proto.State].
+type State = proto.State
 
 // The wire states. Idle reports a pane with no agent session (a hooked
 // session that has not had its first prompt yet is Idle too).
@@ -9,19 +12,19 @@ type State string
 // found, or one whose launch shim reported that its hooks cannot run (the
 // only session stored in that state, with a reason).
 const (
-	Idle            State = "idle"
-	Thinking        State = "thinking"
-	WaitingForInput State = "waiting_for_input"
-	Finished        State = "finished"
-	Errored         State = "errored"
-	Stalled         State = "stalled"
-	UnknownRunning  State = "unknown_running"
+	Idle            = proto.StateIdle
+	Thinking        = proto.StateThinking
+	WaitingForInput = proto.StateWaitingForInput
+	Finished        = proto.StateFinished
+	Errored         = proto.StateErrored
+	Stalled         = proto.StateStalled
+	UnknownRunning  = proto.StateUnknownRunning
 )
 
 // salience orders states by how much they need the user, for choosing the
 // session a pane reports when it has several: errored > waiting > stalled
 // > thinking > finished > the rest.
-func (s State) salience() int {
+func salience(s State) int {
 	switch s {
 	case Errored:
 		return 6

@@ -12,6 +12,7 @@ import (
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/internal/artifact"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/subsystem"
 )
 
@@ -63,8 +64,8 @@ func (a *artifacts) Init(h *subsystem.Host) error {
 	} else {
 		h.Logf("paneflow: artifacts: %v", err)
 	}
-	h.Methods.Register("artifact.get", a.get)
-	h.Methods.Register("artifact.keep", a.keep)
+	h.Methods.Register(proto.MethodArtifactGet, a.get)
+	h.Methods.Register(proto.MethodArtifactKeep, a.keep)
 	a.sub = h.Bus.Subscribe("core.artifacts", bus.MatchTypes(bus.TypeSurfaceCreated, bus.TypeSurfaceClosed), 0)
 	a.wg.Add(1)
 	go a.loop()
@@ -135,14 +136,8 @@ func (a *artifacts) closed(ws, surface uint64, kept bool) {
 	}
 }
 
-// artifactParams are the params of both methods.
-type artifactParams struct {
-	SurfaceID uint64 `json:"surface_id"`
-	Keep      *bool  `json:"keep"`
-}
-
 // pane decodes params and finds the open pane's workspace.
-func (a *artifacts) pane(params json.RawMessage) (p artifactParams, ws uint64, err error) {
+func (a *artifacts) pane(params json.RawMessage) (p proto.ArtifactParams, ws uint64, err error) {
 	if err := json.Unmarshal(params, &p); err != nil || p.SurfaceID == 0 {
 		return p, 0, ipc.InvalidParams("surface_id (a pane's id) is required")
 	}
@@ -170,7 +165,7 @@ func (a *artifacts) get(_ context.Context, params json.RawMessage) (any, error) 
 	a.mu.Lock()
 	kept := a.kept[p.SurfaceID]
 	a.mu.Unlock()
-	out := map[string]any{"surface_id": p.SurfaceID, "workspace_id": ws, "path": path, "exists": false, "kept": kept}
+	out := proto.ArtifactGetResult{SurfaceID: p.SurfaceID, WorkspaceID: ws, Path: path, Kept: kept}
 	art, err := artifact.Read(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist), err == nil && a.stale(path):
@@ -178,19 +173,16 @@ func (a *artifacts) get(_ context.Context, params json.RawMessage) (any, error) 
 		return nil, ipc.Errorf(ipc.CodeInternal, "reading %s: %v", path, err)
 	default:
 		text, cut := fitReply(art.Output)
-		out["exists"], out["output"], out["truncated"] = true, text, art.Truncated || cut
+		truncated := art.Truncated || cut
+		out.Exists, out.Output, out.Truncated = true, &text, &truncated
 		if cut {
-			out["output_bytes"] = len(art.Output)
+			out.OutputBytes = len(art.Output)
 		}
 		if fi, err := os.Stat(path); err == nil {
-			out["modified_unix_ms"] = fi.ModTime().UnixMilli()
+			ms := fi.ModTime().UnixMilli()
+			out.ModifiedUnixMS = &ms
 		}
-		if art.Tool != "" {
-			out["tool"] = art.Tool
-		}
-		if art.WrittenAt != "" {
-			out["written_at"] = art.WrittenAt
-		}
+		out.Tool, out.WrittenAt = art.Tool, art.WrittenAt
 	}
 	return out, nil
 }
@@ -234,7 +226,7 @@ func (a *artifacts) keep(_ context.Context, params json.RawMessage) (any, error)
 		delete(a.kept, p.SurfaceID)
 	}
 	a.mu.Unlock()
-	return map[string]any{"surface_id": p.SurfaceID, "workspace_id": ws, "kept": k}, nil
+	return proto.ArtifactKeepResult{SurfaceID: p.SurfaceID, WorkspaceID: ws, Kept: k}, nil
 }
 
 // Shutdown stops following events, then treats the panes still open as

@@ -11,6 +11,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/api"
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/shim"
 	"github.com/paneflow-go/paneflow/subsystem"
 	"github.com/paneflow-go/paneflow/worktree"
@@ -63,7 +64,7 @@ type worktreeOwner struct {
 
 // ownedWorktree is one adopted worktree and the panes in it.
 type ownedWorktree struct {
-	w     api.ManagedWorktree
+	w     proto.ManagedWorktree
 	ours  bool // Paneflow created it, so teardown may remove it
 	panes map[uint64]bool
 }
@@ -172,7 +173,7 @@ func (o *worktreeOwner) inUse(path string) bool {
 }
 
 // Adopt implements api.WorktreeOwner.
-func (o *worktreeOwner) Adopt(surfaceID uint64, w api.ManagedWorktree) {
+func (o *worktreeOwner) Adopt(surfaceID uint64, w proto.ManagedWorktree) {
 	ours := w.Action == "create"
 	if ours && o.reg != nil {
 		if err := o.reg.Add(worktree.Record{Path: w.Path, RepoRoot: w.RepoRoot, Branch: w.Branch, Teardown: w.Teardown}); err != nil {
@@ -246,7 +247,7 @@ func (o *worktreeOwner) closed(surfaceID uint64) {
 
 // teardown removes a clean worktree (and its record), keeps and reports
 // a dirty one.
-func (o *worktreeOwner) teardown(w api.ManagedWorktree) {
+func (o *worktreeOwner) teardown(w proto.ManagedWorktree) {
 	// A launch shim still exiting (or killed) may not have removed its
 	// hook file yet: that alone does not keep the worktree.
 	out, err := worktree.TeardownWith(o.ctx, w.RepoRoot, w.Path, shim.ProjectLeftover)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/subsystem"
 	"github.com/paneflow-go/paneflow/worktree"
 )
@@ -20,31 +21,10 @@ import (
 // repository) and off the executor: no mutation of the model waits for
 // git.
 
-// makeParams are worktree.create's params.
-type makeParams struct {
-	Cwd    string `json:"cwd"`
-	Branch string `json:"branch"`
-	// CopyEnv copies the repository's ignored .env* files into a created
-	// worktree; nil means true, as `up`'s copy_env.
-	CopyEnv *bool `json:"copy_env"`
-}
-
-// makeResult is worktree.create's result: the managed_worktree to pass to
-// surface.split (with teardown "auto"), plus what was done.
-type makeResult struct {
-	Path      string   `json:"path"`
-	RepoRoot  string   `json:"repo_root"`
-	Branch    string   `json:"branch"`
-	Action    string   `json:"action"`
-	Teardown  string   `json:"teardown"`
-	NewBranch bool     `json:"new_branch"`
-	CopiedEnv []string `json:"copied_env"`
-}
-
 // register adds the owner's methods to m.
 func (o *worktreeOwner) register(m *subsystem.Methods) {
-	m.Register("worktree.create", o.create, ipc.Long())
-	m.Register("worktree.rollback", o.rollback, ipc.Long())
+	m.Register(proto.MethodWorktreeCreate, o.create, ipc.Long())
+	m.Register(proto.MethodWorktreeRollback, o.rollback, ipc.Long())
 }
 
 // create plans branch's worktree for a pane in cwd (absolute) and creates
@@ -57,7 +37,7 @@ func (o *worktreeOwner) register(m *subsystem.Methods) {
 // whole standard error, byte for byte, for a client that shows it as git
 // printed it (the desktop app's quick launch).
 func (o *worktreeOwner) create(ctx context.Context, params json.RawMessage) (any, error) {
-	var p makeParams
+	var p proto.WorktreeCreateParams
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, ipc.InvalidParams("worktree.create: %v", err)
 	}
@@ -80,7 +60,7 @@ func (o *worktreeOwner) create(ctx context.Context, params json.RawMessage) (any
 	if err := worktree.Create(ctx, plan); err != nil {
 		return nil, withGitData(ipc.Errorf(ipc.CodeInternal, "%v", err), err)
 	}
-	res := makeResult{Path: plan.Path, RepoRoot: plan.RepoRoot, Branch: plan.Branch, Action: string(plan.Action), Teardown: worktree.TeardownAuto, NewBranch: plan.NewBranch}
+	res := proto.WorktreeCreateResult{Path: plan.Path, RepoRoot: plan.RepoRoot, Branch: plan.Branch, Action: string(plan.Action), Teardown: proto.TeardownAuto, NewBranch: plan.NewBranch}
 	if plan.Action != worktree.ActionCreate {
 		return res, nil
 	}
@@ -102,26 +82,14 @@ func (o *worktreeOwner) create(ctx context.Context, params json.RawMessage) (any
 	return res, nil
 }
 
-// gitFailure is the error data of a worktree.create that failed in git:
-// the command's arguments and its whole standard error, as git wrote it.
-type gitFailure struct {
-	Args   []string `json:"args"`
-	Stderr string   `json:"stderr"`
-}
-
-// withGitData gives e the data {"git": gitFailure} when cause is (or
+// withGitData gives e the data [proto.GitFailureData] when cause is (or
 // wraps) a failed git command, and returns it.
 func withGitData(e *ipc.Error, cause error) *ipc.Error {
 	var ge *worktree.GitError
 	if errors.As(cause, &ge) {
-		e.Data = map[string]gitFailure{"git": {Args: ge.Args, Stderr: ge.Stderr}}
+		e.Data = proto.GitFailureData{Git: proto.GitFailure{Args: ge.Args, Stderr: ge.Stderr}}
 	}
 	return e
-}
-
-// rollbackParams are worktree.rollback's params.
-type rollbackParams struct {
-	Path string `json:"path"`
 }
 
 // rollback undoes a worktree.create whose pane did not start: only a
@@ -129,7 +97,7 @@ type rollbackParams struct {
 // removed (git worktree remove --force, and the branch if create made it
 // and it gained no commits).
 func (o *worktreeOwner) rollback(ctx context.Context, params json.RawMessage) (any, error) {
-	var p rollbackParams
+	var p proto.WorktreeRollbackParams
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, ipc.InvalidParams("worktree.rollback: %v", err)
 	}
@@ -151,5 +119,5 @@ func (o *worktreeOwner) rollback(ctx context.Context, params json.RawMessage) (a
 	if err != nil {
 		return nil, ipc.Errorf(ipc.CodeInternal, "%v", err)
 	}
-	return map[string]any{"rolled_back": true, "path": plan.Path}, nil
+	return proto.WorktreeRollbackResult{RolledBack: true, Path: plan.Path}, nil
 }

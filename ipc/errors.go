@@ -4,19 +4,21 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/paneflow-go/paneflow/proto"
 )
 
-// JSON-RPC error codes used on the wire. The first five are JSON-RPC 2.0's
-// reserved codes; the last three are Paneflow's server errors.
+// JSON-RPC error codes used on the wire: package proto's, under the
+// transport's names (see there for what each means).
 const (
-	CodeParse          = -32700 // the frame is not valid JSON
-	CodeInvalidRequest = -32600 // valid JSON that is not a request, a batch, or an oversized frame
-	CodeMethodNotFound = -32601 // no such method (also: a scripting gate that is closed)
-	CodeInvalidParams  = -32602 // the method's params are wrong
-	CodeInternal       = -32603 // the handler failed for a reason of its own
-	CodeBusy           = -32000 // a kind's admission limit, a full executor queue, or shutting down
-	CodePermission     = -32001 // the peer runs as another user
-	CodeTimeout        = -32002 // the dispatch timeout passed before the handler answered
+	CodeParse          = proto.CodeParse
+	CodeInvalidRequest = proto.CodeInvalidRequest
+	CodeMethodNotFound = proto.CodeMethodNotFound
+	CodeInvalidParams  = proto.CodeInvalidParams
+	CodeInternal       = proto.CodeInternal
+	CodeBusy           = proto.CodeBusy
+	CodePermission     = proto.CodePermission
+	CodeTimeout        = proto.CodeTimeout
 )
 
 // Wire messages of the errors the transport itself produces. Clients match
@@ -34,30 +36,21 @@ const (
 	msgStreamConcurrent = "a stream needs a connection of its own, not a concurrent one"
 )
 
-// Error is a JSON-RPC error object. A [Handler] returns one to choose the
-// code and message the client sees; [Client.Call] returns one when the
-// server answered with an error. The zero value is an error with code 0 and
-// no message; use [Errorf] or [InvalidParams]. Data, when not nil, is sent
-// as the "data" member.
-type Error struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-	Data    any    `json:"data,omitempty"`
-}
-
-// Error returns the message, which is what users see; the code is for
-// programs.
-func (e *Error) Error() string { return e.Message }
+// Error is a JSON-RPC error object ([proto.Error]). A [Handler] returns
+// one to choose the code and message the client sees; [Client.Call]
+// returns one when the server answered with an error. Data, when not nil,
+// is sent as the "data" member.
+type Error = proto.Error
 
 // Errorf returns an *Error with the given code and a formatted message.
 func Errorf(code int, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	return proto.Errorf(code, format, args...)
 }
 
 // InvalidParams returns an *Error with [CodeInvalidParams] and a formatted
 // message, for handlers that reject their params.
 func InvalidParams(format string, args ...any) *Error {
-	return Errorf(CodeInvalidParams, format, args...)
+	return proto.Errorf(CodeInvalidParams, format, args...)
 }
 
 // UnreachableError reports that a client could not talk to the server at

@@ -220,7 +220,7 @@ func appendRequest(dst []byte, id int64, method string, params json.RawMessage) 
 		dst = append(dst, ',')
 	}
 	dst = append(dst, `"method":`...)
-	dst = appendString(dst, method) // as json.Marshal would, without its reflection
+	dst = jsonscan.AppendQuoted(dst, method) // as json.Marshal would, without its reflection
 	if params != nil {
 		dst = append(dst, `,"params":`...)
 		dst = append(dst, params...)

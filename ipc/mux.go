@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/internal/jsonscan"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // MethodConcurrent is the handshake that makes a connection concurrent
@@ -26,7 +27,7 @@ import (
 // It lets one client hold many waits at once (a flow's barriers) on one
 // connection instead of one connection each; each wait is still admitted
 // as a [KindStream] request against [Server.MaxStreams].
-const MethodConcurrent = "rpc.concurrent"
+const MethodConcurrent = proto.MethodRPCConcurrent
 
 // MaxInFlight caps the Long requests running at once on one concurrent
 // connection; the next one is answered [CodeBusy] at once.
@@ -93,9 +94,7 @@ func DialMux(ctx context.Context, path string) (*Mux, error) {
 		}
 		return nil, ctx.Err()
 	}
-	var res struct {
-		Concurrent bool `json:"concurrent"`
-	}
+	var res proto.ConcurrentResult
 	if err := decodeResponse(frame, id, &res); err != nil || !res.Concurrent {
 		nc.Close()
 		if err == nil {

@@ -3,7 +3,8 @@ package ipc
 import (
 	"slices"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/paneflow-go/paneflow/internal/jsonscan"
 )
 
 // appendParams appends the JSON encoding of m to dst, byte for byte what
@@ -35,7 +36,7 @@ func appendObject(dst []byte, m map[string]any) ([]byte, bool) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, k)
+		dst = jsonscan.AppendQuoted(dst, k)
 		dst = append(dst, ':')
 		var ok bool
 		if dst, ok = appendValue(dst, m[k]); !ok {
@@ -50,7 +51,7 @@ func appendValue(dst []byte, v any) ([]byte, bool) {
 	case nil:
 		return append(dst, "null"...), true
 	case string:
-		return appendString(dst, v), true
+		return jsonscan.AppendQuoted(dst, v), true
 	case bool:
 		return strconv.AppendBool(dst, v), true
 	case int:
@@ -68,7 +69,7 @@ func appendValue(dst []byte, v any) ([]byte, bool) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, s)
+			dst = jsonscan.AppendQuoted(dst, s)
 		}
 		return append(dst, ']'), true
 	case map[string]any:
@@ -78,61 +79,4 @@ func appendValue(dst []byte, v any) ([]byte, bool) {
 		return appendObject(dst, v)
 	}
 	return dst, false
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string exactly as encoding/json writes
-// it with HTML escaping on: <, > and & as \u003c..., control characters
-// as \n-style or \u00XX escapes, invalid UTF-8 as \ufffd, and U+2028 and
-// U+2029 escaped.
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if b := s[i]; b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '\\', '"':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		c, size := utf8.DecodeRuneInString(s[i:])
-		if c == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if c == '\u2028' || c == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[c&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }

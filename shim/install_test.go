@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paneflow-go/paneflow/conductor"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 func TestToolsMatchConductor(t *testing.T) {
 	var want []string
-	for _, a := range conductor.Agents() {
+	for _, a := range proto.Agents() {
 		want = append(want, a.Binary)
 	}
 	if !slices.Equal(Tools, want) {

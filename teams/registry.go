@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // SessionName is the one tmux session Paneflow pretends to run.
@@ -78,25 +80,9 @@ type pane struct {
 	env []string
 }
 
-// Member is one registered pane as [Registry.Members] lists it.
-type Member struct {
-	Pane      string `json:"pane"` // %N
-	SurfaceID uint64 `json:"surface_id"`
-	Window    string `json:"window"` // @N
-	// LeadSurfaceID is the surface of the lead that started it (0 for a
-	// lead or a pane no team started).
-	LeadSurfaceID uint64 `json:"lead_surface_id,omitempty"`
-	Name          string `json:"name,omitempty"`
-	Team          string `json:"team,omitempty"`
-	// TeamName is the team's name as Claude Code's
-	// <config dir>/teams/<Team>/config.json says; Team when that file is
-	// missing or unreadable.
-	TeamName string `json:"team_name,omitempty"`
-	Agent    string `json:"agent,omitempty"`
-	Color    string `json:"color,omitempty"`
-	Role     string `json:"role,omitempty"`
-	Teammate bool   `json:"teammate"`
-}
+// Member is one registered pane as [Registry.Members] lists it
+// (teams.list's [proto.TeamMember]).
+type Member = proto.TeamMember
 
 // New returns a registry for o.Host.
 func New(o Options) *Registry {
@@ -236,15 +222,9 @@ func (r *Registry) Attach(surface uint64, env []string) (AttachInfo, error) {
 	}, nil
 }
 
-// AttachInfo is what [Registry.Attach] returns.
-type AttachInfo struct {
-	Pane          string `json:"pane"`   // %N, for TMUX_PANE
-	Window        string `json:"window"` // @N
-	Session       string `json:"session"`
-	TMUX          string `json:"tmux"`       // the value for TMUX
-	ContextID     string `json:"context_id"` // the backend's ctx_N for this pane
-	BackendSocket string `json:"backend_socket,omitempty"`
-}
+// AttachInfo is what [Registry.Attach] returns (teams.attach's
+// [proto.TeamsAttachResult]).
+type AttachInfo = proto.TeamsAttachResult
 
 // Members lists the registered panes that are open, in %N order. A
 // teammate's team name, and its name and colour when its command line

@@ -6,11 +6,12 @@ import (
 	"errors"
 
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // Methods are the JSON-RPC methods [Registry.Register] adds, all in the
 // teams namespace.
-var Methods = []string{"teams.tmux", "teams.attach", "teams.list"}
+var Methods = proto.TeamsMethods[:]
 
 // Registrar is where [Registry.Register] adds its methods: an
 // *ipc.Registry, or a subsystem host's namespaced view of one.
@@ -30,7 +31,7 @@ type Registrar interface {
 //
 // teams.tmux and teams.attach are mutating (they start and close panes).
 func (r *Registry) Register(reg Registrar) {
-	reg.Register("teams.tmux", func(_ context.Context, raw json.RawMessage) (any, error) {
+	reg.Register(proto.MethodTeamsTmux, func(_ context.Context, raw json.RawMessage) (any, error) {
 		var req TmuxRequest
 		if err := decode(raw, &req); err != nil {
 			return nil, err
@@ -40,11 +41,8 @@ func (r *Registry) Register(reg Registrar) {
 		}
 		return r.Tmux(req), nil
 	}, ipc.Mutating())
-	reg.Register("teams.attach", func(_ context.Context, raw json.RawMessage) (any, error) {
-		var p struct {
-			SurfaceID uint64   `json:"surface_id"`
-			Env       []string `json:"env"`
-		}
+	reg.Register(proto.MethodTeamsAttach, func(_ context.Context, raw json.RawMessage) (any, error) {
+		var p proto.TeamsAttachParams
 		if err := decode(raw, &p); err != nil {
 			return nil, err
 		}
@@ -57,8 +55,8 @@ func (r *Registry) Register(reg Registrar) {
 		}
 		return info, err
 	}, ipc.Mutating())
-	reg.Register("teams.list", func(context.Context, json.RawMessage) (any, error) {
-		return map[string]any{"members": r.Members()}, nil
+	reg.Register(proto.MethodTeamsList, func(context.Context, json.RawMessage) (any, error) {
+		return proto.TeamsListResult{Members: r.Members()}, nil
 	})
 }
 

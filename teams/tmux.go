@@ -7,31 +7,17 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/paneflow-go/paneflow/proto"
 )
 
-// TmuxRequest is one run of the tmux shim: teams.tmux's params.
-type TmuxRequest struct {
-	// Argv are the arguments after "tmux".
-	Argv []string `json:"argv"`
-	// Pane is the caller's TMUX_PANE ("" when unset).
-	Pane string `json:"pane,omitempty"`
-	// SurfaceID is the caller's PANEFLOW_SURFACE_ID (0 when unknown); it
-	// stands for the caller's pane when Pane is not a registered id.
-	SurfaceID uint64 `json:"surface_id,omitempty"`
-	// Cwd is the caller's directory: where new panes start without -c.
-	Cwd string `json:"cwd,omitempty"`
-	// Env is the caller's environment ("K=V"): the lead's environment,
-	// which panes it spawns inherit (spec agent-teams.md, #30754). Only
-	// split-window and respawn-pane need it.
-	Env []string `json:"env,omitempty"`
-}
+// TmuxRequest is one run of the tmux shim: teams.tmux's params
+// ([proto.TeamsTmuxParams]).
+type TmuxRequest = proto.TeamsTmuxParams
 
-// TmuxResult is what the shim prints and exits with.
-type TmuxResult struct {
-	Stdout string `json:"stdout"`
-	Stderr string `json:"stderr,omitempty"`
-	Code   int    `json:"exit_code"`
-}
+// TmuxResult is what the shim prints and exits with: teams.tmux's result
+// ([proto.TeamsTmuxResult]).
+type TmuxResult = proto.TeamsTmuxResult
 
 // NeedsEnv reports whether the command in argv starts programs, so the
 // shim must send its environment. Parsing errors say no: the server

@@ -102,17 +102,6 @@ func (m *Manager) Layout(index int) (info WorkspaceInfo, layout *LayoutNode, ok 
 	return m.layoutAt(false, index, layoutDetail{probe: true, session: true})
 }
 
-// EachSurface calls f for every surface definition in the tree, depth
-// first.
-func (n *LayoutNode) EachSurface(f func(*SurfaceDefinition)) {
-	for i := range n.Surfaces {
-		f(&n.Surfaces[i])
-	}
-	for i := range n.Children {
-		n.Children[i].EachSurface(f)
-	}
-}
-
 // ApplyPreset rearranges the panes of the workspace at index with a
 // layout preset (PresetEvenH, PresetEvenV, PresetMainVertical with the
 // focused pane as main, PresetTiled), keeping their depth-first order. It

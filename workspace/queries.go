@@ -7,18 +7,19 @@ import (
 // This file holds the read side of the model: the open surfaces, their
 // descriptions with resolved names, and the surface a request names.
 
-// SurfaceInfo describes a surface as surface.list does.
+// SurfaceInfo describes a surface as surface.list lists it (the api
+// turns it into a proto.SurfaceInfo).
 type SurfaceInfo struct {
-	ID          uint64  `json:"surface_id"`
-	Name        string  `json:"name"`  // resolved display name (spec ipc.md §13)
-	Title       string  `json:"title"` // last OSC 0/2 title, "" if none
-	Cwd         *string `json:"cwd"`   // OSC 7 directory, else the foreground process's; nil if unknown
-	Cmd         *string `json:"cmd"`   // foreground command line; nil when unknown or exited
-	Workspace   int     `json:"workspace"`
-	WorkspaceID uint64  `json:"-"`
-	CustomName  string  `json:"-"` // the user-given name, "" for automatic names
-	Exited      bool    `json:"exited"`
-	ExitCode    *int    `json:"exit_code,omitempty"`
+	ID          uint64
+	Name        string  // resolved display name (spec ipc.md §13)
+	Title       string  // last OSC 0/2 title, "" if none
+	Cwd         *string // OSC 7 directory, else the foreground process's; nil if unknown
+	Cmd         *string // foreground command line; nil when unknown or exited
+	Workspace   int     // the workspace's index
+	WorkspaceID uint64
+	CustomName  string // the user-given name, "" for automatic names
+	Exited      bool
+	ExitCode    *int // when Exited
 }
 
 // Surface returns the open surface with id.

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // This file holds the model operations a pane host for agent teams needs
@@ -101,7 +102,7 @@ func (m *Manager) SetShare(id uint64, dir Direction, share float64) error {
 			p.ratios[k] = (1 - share) / float64(len(p.ratios)-1)
 		}
 	}
-	p.ratios = normalizeRatios(p.ratios, len(p.ratios))
+	p.ratios = proto.NormalizeRatios(p.ratios, len(p.ratios))
 	wsID := s.ws.id
 	m.mu.Unlock()
 	m.publish(bus.LayoutChanged{WorkspaceID: wsID})

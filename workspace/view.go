@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // This file holds the model methods a window needs and the socket API does
@@ -84,7 +85,7 @@ func (m *Manager) SetRatios(wsID uint64, path []int, ratios []float64) error {
 		m.mu.Unlock()
 		return errorf(ErrInvalid, "split at path %v has %d children, got %d ratios", path, len(n.children), len(ratios))
 	}
-	n.ratios = normalizeRatios(ratios, len(ratios))
+	n.ratios = proto.NormalizeRatios(ratios, len(ratios))
 	m.mu.Unlock()
 	m.publish(bus.LayoutChanged{WorkspaceID: wsID})
 	return nil

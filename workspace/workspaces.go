@@ -9,14 +9,15 @@ import (
 // This file holds the workspace lifecycle: creating (CreateWorkspace, Up),
 // listing, selecting and closing workspaces.
 
-// WorkspaceInfo describes a workspace as workspace.list does.
+// WorkspaceInfo describes a workspace as workspace.list lists it (the api
+// turns it into a proto.WorkspaceInfo).
 type WorkspaceInfo struct {
-	Index  int    `json:"index"`        // position in the list, 0-based
-	ID     uint64 `json:"workspace_id"` // process-lifetime id (PANEFLOW_WORKSPACE_ID)
-	Title  string `json:"title"`
-	Cwd    string `json:"cwd"`
-	Panes  int    `json:"panes"` // layout leaves
-	Active bool   `json:"active"`
+	Index  int    // position in the list, 0-based
+	ID     uint64 // process-lifetime id (PANEFLOW_WORKSPACE_ID)
+	Title  string
+	Cwd    string
+	Panes  int // layout leaves
+	Active bool
 }
 
 // Workspaces lists the workspaces in order.

@@ -38,19 +38,19 @@ const (
 // nothing.
 type Plan struct {
 	// Path is the worktree's directory, <repo>.worktrees/<slug>.
-	Path string `json:"path"`
+	Path string
 	// RepoRoot is the main working tree of the repository.
-	RepoRoot string `json:"repo_root"`
+	RepoRoot string
 	// Branch is the branch the worktree holds.
-	Branch string `json:"branch"`
+	Branch string
 	// Action says whether the worktree is created or reused.
-	Action Action `json:"action"`
+	Action Action
 	// NewBranch is set when creating makes the branch too (it did not
 	// exist), off the main checkout's HEAD.
-	NewBranch bool `json:"new_branch,omitempty"`
+	NewBranch bool
 	// Stale is set when git still lists a worktree at Path whose
 	// directory is gone: Create runs `git worktree prune` first.
-	Stale bool `json:"-"`
+	Stale bool
 }
 
 // Slug turns a branch name into a directory name: every character outside

@@ -1,0 +1,200 @@
+package proto
+
+import (
+	"context"
+	"fmt"
+)
+
+// Caller makes one JSON-RPC call: it sends method with params (encoded
+// with their AppendJSON, else encoding/json; nil sends none) and decodes
+// the reply's result into result (nil discards it). It returns an *[Error]
+// when the server answered with one, and a transport error otherwise.
+// *ipc.Client (a connection per call) and *ipc.Mux (one concurrent
+// connection) are Callers; tests substitute fakes.
+type Caller interface {
+	Call(ctx context.Context, method string, params, result any) error
+}
+
+// Client is the typed client of Paneflow's socket API: one method per
+// protocol method, with its params and result types. It adds nothing to
+// the call (no retries, no timeouts of its own: those are the Caller's)
+// and is safe for concurrent use when its Caller is. The embedded
+// Caller's Call stays available for a raw result.
+type Client struct {
+	Caller
+}
+
+// call makes one call and decodes its result into a new R.
+func call[R any](ctx context.Context, c Caller, method string, params any) (R, error) {
+	var r R
+	if c == nil {
+		return r, fmt.Errorf("proto: %s: no Caller", method)
+	}
+	err := c.Call(ctx, method, params, &r)
+	return r, err
+}
+
+// Ping calls system.ping.
+func (c Client) Ping(ctx context.Context) (SystemPingResult, error) {
+	return call[SystemPingResult](ctx, c.Caller, MethodSystemPing, NoParams{})
+}
+
+// Capabilities calls system.capabilities.
+func (c Client) Capabilities(ctx context.Context) (SystemCapabilitiesResult, error) {
+	return call[SystemCapabilitiesResult](ctx, c.Caller, MethodSystemCapabilities, NoParams{})
+}
+
+// Identify calls system.identify.
+func (c Client) Identify(ctx context.Context) (SystemIdentifyResult, error) {
+	return call[SystemIdentifyResult](ctx, c.Caller, MethodSystemIdentify, NoParams{})
+}
+
+// Admission calls system.admission.
+func (c Client) Admission(ctx context.Context) (SystemAdmissionResult, error) {
+	return call[SystemAdmissionResult](ctx, c.Caller, MethodSystemAdmission, NoParams{})
+}
+
+// WorkspaceList calls workspace.list.
+func (c Client) WorkspaceList(ctx context.Context) (WorkspaceListResult, error) {
+	return call[WorkspaceListResult](ctx, c.Caller, MethodWorkspaceList, NoParams{})
+}
+
+// WorkspaceCurrent calls workspace.current; the result is nil when there
+// is no workspace.
+func (c Client) WorkspaceCurrent(ctx context.Context, p WorkspaceCurrentParams) (*WorkspaceCurrentResult, error) {
+	return call[*WorkspaceCurrentResult](ctx, c.Caller, MethodWorkspaceCurrent, p)
+}
+
+// WorkspaceCreate calls workspace.create.
+func (c Client) WorkspaceCreate(ctx context.Context, p WorkspaceCreateParams) (WorkspaceCreateResult, error) {
+	return call[WorkspaceCreateResult](ctx, c.Caller, MethodWorkspaceCreate, p)
+}
+
+// WorkspaceSelect calls workspace.select.
+func (c Client) WorkspaceSelect(ctx context.Context, p WorkspaceIndexParams) (WorkspaceSelectResult, error) {
+	return call[WorkspaceSelectResult](ctx, c.Caller, MethodWorkspaceSelect, p)
+}
+
+// WorkspaceClose calls workspace.close.
+func (c Client) WorkspaceClose(ctx context.Context, p WorkspaceIndexParams) (WorkspaceCloseResult, error) {
+	return call[WorkspaceCloseResult](ctx, c.Caller, MethodWorkspaceClose, p)
+}
+
+// WorkspaceRestoreLayout calls workspace.restore_layout.
+func (c Client) WorkspaceRestoreLayout(ctx context.Context, p WorkspaceRestoreLayoutParams) (WorkspaceRestoreLayoutResult, error) {
+	return call[WorkspaceRestoreLayoutResult](ctx, c.Caller, MethodWorkspaceRestoreLayout, p)
+}
+
+// WorkspaceUp calls workspace.up.
+func (c Client) WorkspaceUp(ctx context.Context, p WorkspaceUpParams) (WorkspaceUpResult, error) {
+	return call[WorkspaceUpResult](ctx, c.Caller, MethodWorkspaceUp, p)
+}
+
+// SurfaceList calls surface.list.
+func (c Client) SurfaceList(ctx context.Context) (SurfaceListResult, error) {
+	return call[SurfaceListResult](ctx, c.Caller, MethodSurfaceList, NoParams{})
+}
+
+// SurfaceRead calls surface.read.
+func (c Client) SurfaceRead(ctx context.Context, p SurfaceReadParams) (SurfaceReadResult, error) {
+	return call[SurfaceReadResult](ctx, c.Caller, MethodSurfaceRead, p)
+}
+
+// SurfaceSearch calls surface.search.
+func (c Client) SurfaceSearch(ctx context.Context, p SurfaceSearchParams) (SurfaceSearchResult, error) {
+	return call[SurfaceSearchResult](ctx, c.Caller, MethodSurfaceSearch, p)
+}
+
+// SurfaceStatus calls surface.status.
+func (c Client) SurfaceStatus(ctx context.Context, t Target) (SurfaceStatusResult, error) {
+	return call[SurfaceStatusResult](ctx, c.Caller, MethodSurfaceStatus, t)
+}
+
+// SurfaceRename calls surface.rename.
+func (c Client) SurfaceRename(ctx context.Context, p SurfaceRenameParams) (SurfaceRenameResult, error) {
+	return call[SurfaceRenameResult](ctx, c.Caller, MethodSurfaceRename, p)
+}
+
+// SurfaceFocus calls surface.focus for pane id.
+func (c Client) SurfaceFocus(ctx context.Context, id uint64) (SurfaceFocusResult, error) {
+	return call[SurfaceFocusResult](ctx, c.Caller, MethodSurfaceFocus, SurfaceIDParams{SurfaceID: &id})
+}
+
+// SurfaceSplit calls surface.split.
+func (c Client) SurfaceSplit(ctx context.Context, p SurfaceSplitParams) (SurfaceSplitResult, error) {
+	return call[SurfaceSplitResult](ctx, c.Caller, MethodSurfaceSplit, p)
+}
+
+// SurfaceResize calls surface.resize.
+func (c Client) SurfaceResize(ctx context.Context, p SurfaceResizeParams) (SurfaceResizeResult, error) {
+	return call[SurfaceResizeResult](ctx, c.Caller, MethodSurfaceResize, p)
+}
+
+// SurfaceClose calls surface.close for pane id.
+func (c Client) SurfaceClose(ctx context.Context, id uint64) (SurfaceCloseResult, error) {
+	return call[SurfaceCloseResult](ctx, c.Caller, MethodSurfaceClose, SurfaceIDParams{SurfaceID: &id})
+}
+
+// SurfaceSendText calls surface.send_text. A submitted text for an agent
+// pane may be held up to its InputWaitMS: the Caller's timeout must allow
+// for it.
+func (c Client) SurfaceSendText(ctx context.Context, p SurfaceSendTextParams) (SurfaceSendTextResult, error) {
+	return call[SurfaceSendTextResult](ctx, c.Caller, MethodSurfaceSendText, p)
+}
+
+// SurfaceSendKeystroke calls surface.send_keystroke.
+func (c Client) SurfaceSendKeystroke(ctx context.Context, p SurfaceSendKeystrokeParams) (SentResult, error) {
+	return call[SentResult](ctx, c.Caller, MethodSurfaceSendKeystroke, p)
+}
+
+// SurfaceWait calls surface.wait, a Long method: the Caller's timeout must
+// exceed the wait's.
+func (c Client) SurfaceWait(ctx context.Context, p SurfaceWaitParams) (SurfaceWaitResult, error) {
+	return call[SurfaceWaitResult](ctx, c.Caller, MethodSurfaceWait, p)
+}
+
+// FleetList calls fleet.list.
+func (c Client) FleetList(ctx context.Context) (FleetListResult, error) {
+	return call[FleetListResult](ctx, c.Caller, MethodFleetList, NoParams{})
+}
+
+// AIFrame sends one ai.* frame (method is one of [AIMethods]) as a
+// request and returns the server's acknowledgement.
+func (c Client) AIFrame(ctx context.Context, method string, p AIFrameParams) (AIAck, error) {
+	return call[AIAck](ctx, c.Caller, method, p)
+}
+
+// TeamsTmux calls teams.tmux.
+func (c Client) TeamsTmux(ctx context.Context, p TeamsTmuxParams) (TeamsTmuxResult, error) {
+	return call[TeamsTmuxResult](ctx, c.Caller, MethodTeamsTmux, p)
+}
+
+// TeamsAttach calls teams.attach.
+func (c Client) TeamsAttach(ctx context.Context, p TeamsAttachParams) (TeamsAttachResult, error) {
+	return call[TeamsAttachResult](ctx, c.Caller, MethodTeamsAttach, p)
+}
+
+// TeamsList calls teams.list.
+func (c Client) TeamsList(ctx context.Context) (TeamsListResult, error) {
+	return call[TeamsListResult](ctx, c.Caller, MethodTeamsList, NoParams{})
+}
+
+// WorktreeCreate calls worktree.create (Long: git may take seconds).
+func (c Client) WorktreeCreate(ctx context.Context, p WorktreeCreateParams) (WorktreeCreateResult, error) {
+	return call[WorktreeCreateResult](ctx, c.Caller, MethodWorktreeCreate, p)
+}
+
+// WorktreeRollback calls worktree.rollback.
+func (c Client) WorktreeRollback(ctx context.Context, path string) (WorktreeRollbackResult, error) {
+	return call[WorktreeRollbackResult](ctx, c.Caller, MethodWorktreeRollback, WorktreeRollbackParams{Path: path})
+}
+
+// ArtifactGet calls artifact.get for pane id.
+func (c Client) ArtifactGet(ctx context.Context, id uint64) (ArtifactGetResult, error) {
+	return call[ArtifactGetResult](ctx, c.Caller, MethodArtifactGet, ArtifactParams{SurfaceID: id})
+}
+
+// ArtifactKeep calls artifact.keep for pane id.
+func (c Client) ArtifactKeep(ctx context.Context, id uint64, keep bool) (ArtifactKeepResult, error) {
+	return call[ArtifactKeepResult](ctx, c.Caller, MethodArtifactKeep, ArtifactParams{SurfaceID: id, Keep: &keep})
+}

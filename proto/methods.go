@@ -1,0 +1,113 @@
+package proto
+
+import "slices"
+
+// Method names of the socket API, grouped by namespace. Each namespace
+// belongs to one server package (see [Methods]); clients call them through
+// [Client] or with these constants.
+const (
+	// system.*: package api.
+	MethodSystemPing         = "system.ping"
+	MethodSystemCapabilities = "system.capabilities"
+	MethodSystemIdentify     = "system.identify"
+	MethodSystemAdmission    = "system.admission"
+
+	// workspace.*: package api.
+	MethodWorkspaceList          = "workspace.list"
+	MethodWorkspaceCurrent       = "workspace.current"
+	MethodWorkspaceCreate        = "workspace.create"
+	MethodWorkspaceSelect        = "workspace.select"
+	MethodWorkspaceClose         = "workspace.close"
+	MethodWorkspaceRestoreLayout = "workspace.restore_layout"
+	MethodWorkspaceUp            = "workspace.up"
+
+	// surface.*: package api.
+	MethodSurfaceList          = "surface.list"
+	MethodSurfaceRead          = "surface.read"
+	MethodSurfaceSearch        = "surface.search"
+	MethodSurfaceStatus        = "surface.status"
+	MethodSurfaceRename        = "surface.rename"
+	MethodSurfaceFocus         = "surface.focus"
+	MethodSurfaceSplit         = "surface.split"
+	MethodSurfaceResize        = "surface.resize"
+	MethodSurfaceClose         = "surface.close"
+	MethodSurfaceSendText      = "surface.send_text"
+	MethodSurfaceSendKeystroke = "surface.send_keystroke"
+	MethodSurfaceWait          = "surface.wait"
+
+	// fleet.list: package api (the rows come from the conductor).
+	MethodFleetList = "fleet.list"
+
+	// events.subscribe: package api; a push stream (see [EventFrame]).
+	MethodEventsSubscribe = "events.subscribe"
+
+	// ai.*: the conductor. The agent hook binary sends them as
+	// notifications (no id, no reply); the launch shim as requests, whose
+	// reply is an [AIAck]. All take [AIFrameParams].
+	MethodAISessionStart = "ai.session_start"
+	MethodAIPromptSubmit = "ai.prompt_submit"
+	MethodAIToolUse      = "ai.tool_use"
+	MethodAINotification = "ai.notification"
+	MethodAIStop         = "ai.stop"
+	MethodAIExit         = "ai.exit"
+	MethodAISessionEnd   = "ai.session_end"
+
+	// teams.*: package teams (Claude Code agent teams).
+	MethodTeamsTmux   = "teams.tmux"
+	MethodTeamsAttach = "teams.attach"
+	MethodTeamsList   = "teams.list"
+
+	// worktree.*: core's worktree owner.
+	MethodWorktreeCreate   = "worktree.create"
+	MethodWorktreeRollback = "worktree.rollback"
+
+	// artifact.*: core's artifact subsystem.
+	MethodArtifactGet  = "artifact.get"
+	MethodArtifactKeep = "artifact.keep"
+
+	// MethodRPCConcurrent is the transport's own handshake (package ipc
+	// answers it, nothing registers it): it makes a connection
+	// concurrent. Its reply is a [ConcurrentResult]. JSON-RPC reserves
+	// the "rpc." prefix for such extensions.
+	MethodRPCConcurrent = "rpc.concurrent"
+)
+
+// AIMethods are the ai.* methods in an agent session's lifecycle order.
+var AIMethods = [...]string{
+	MethodAISessionStart, MethodAIPromptSubmit, MethodAIToolUse, MethodAINotification,
+	MethodAIStop, MethodAIExit, MethodAISessionEnd,
+}
+
+// TeamsMethods are the teams.* methods.
+var TeamsMethods = [...]string{MethodTeamsTmux, MethodTeamsAttach, MethodTeamsList}
+
+// methods is every method a Paneflow server registers, in the order of
+// the constants above.
+var methods = [...]string{
+	MethodSystemPing, MethodSystemCapabilities, MethodSystemIdentify, MethodSystemAdmission,
+	MethodWorkspaceList, MethodWorkspaceCurrent, MethodWorkspaceCreate, MethodWorkspaceSelect,
+	MethodWorkspaceClose, MethodWorkspaceRestoreLayout, MethodWorkspaceUp,
+	MethodSurfaceList, MethodSurfaceRead, MethodSurfaceSearch, MethodSurfaceStatus,
+	MethodSurfaceRename, MethodSurfaceFocus, MethodSurfaceSplit, MethodSurfaceResize,
+	MethodSurfaceClose, MethodSurfaceSendText, MethodSurfaceSendKeystroke, MethodSurfaceWait,
+	MethodFleetList, MethodEventsSubscribe,
+	MethodAISessionStart, MethodAIPromptSubmit, MethodAIToolUse, MethodAINotification,
+	MethodAIStop, MethodAIExit, MethodAISessionEnd,
+	MethodTeamsTmux, MethodTeamsAttach, MethodTeamsList,
+	MethodWorktreeCreate, MethodWorktreeRollback,
+	MethodArtifactGet, MethodArtifactKeep,
+}
+
+// Methods returns every method a Paneflow server registers (the
+// transport's [MethodRPCConcurrent] is not one), sorted. A server
+// registers exactly these: core's tests compare its registry with this
+// list, and the repository test refuses a method name written anywhere
+// but here. The caller owns the returned slice.
+func Methods() []string {
+	out := slices.Clone(methods[:])
+	slices.Sort(out)
+	return out
+}
+
+// IsMethod reports whether name is one of [Methods].
+func IsMethod(name string) bool { return slices.Contains(methods[:], name) }

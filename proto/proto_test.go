@@ -1,0 +1,122 @@
+package proto
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+)
+
+// TestEventTypes checks that EventTypes is sorted, has no duplicates and
+// names exactly the events' types.
+func TestEventTypes(t *testing.T) {
+	events := []interface{ EventType() string }{
+		SurfaceChanged{}, SurfaceCreated{}, SurfaceExited{}, SurfaceClosed{}, SurfaceRenamed{},
+		TitleChanged{}, FocusChanged{}, WorkspaceCreated{}, WorkspaceClosed{}, WorkspaceSelected{},
+		LayoutChanged{}, AISessionStart{}, AIPromptSubmit{}, AIToolUse{}, AINotification{},
+		AIStop{}, AIExit{}, AISessionEnd{}, AgentState{},
+	}
+	var want []string
+	for _, e := range events {
+		want = append(want, e.EventType())
+	}
+	slices.Sort(want)
+	if got := EventTypes(); !slices.Equal(got, want) {
+		t.Errorf("EventTypes() = %q, want %q", got, want)
+	}
+}
+
+// TestMethods checks that Methods is sorted, without duplicates, and
+// holds the ai.* and teams.* methods.
+func TestMethods(t *testing.T) {
+	m := Methods()
+	if !slices.IsSorted(m) || len(slices.Compact(slices.Clone(m))) != len(m) {
+		t.Errorf("Methods() = %q: want sorted, without duplicates", m)
+	}
+	for _, name := range append(AIMethods[:], TeamsMethods[:]...) {
+		if !IsMethod(name) {
+			t.Errorf("%s is not in Methods()", name)
+		}
+	}
+	if IsMethod(MethodRPCConcurrent) {
+		t.Errorf("%s is the transport's, not a registered method", MethodRPCConcurrent)
+	}
+}
+
+// TestEnvMapDecode checks that an EnvMap keeps string (and null) values
+// only, and
+// that decoding errors read as those of a map[string]json.RawMessage
+// (the type the server decoded into before).
+func TestEnvMapDecode(t *testing.T) {
+	var p PaneParams
+	if err := DecodeParams([]byte(`{"env":{"A":"1","B":2,"C":null}}`), &p); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Env) != 2 || p.Env["A"] != "1" || p.Env["C"] != "" {
+		t.Errorf("env = %v, want A=1 and C= (null reads as \"\", as it always did)", p.Env)
+	}
+	type old struct {
+		Env   map[string]json.RawMessage `json:"env"`
+		Panes []struct {
+			Env map[string]json.RawMessage `json:"env"`
+		} `json:"panes"`
+	}
+	for _, params := range []string{`{"env":"x"}`, `{"env":[1]}`, `{"panes":[{"env":7}]}`} {
+		var o old
+		want := DecodeParams([]byte(params), &o)
+		var n struct {
+			Env   EnvMap       `json:"env"`
+			Panes []PaneParams `json:"panes"`
+		}
+		got := DecodeParams([]byte(params), &n)
+		if want == nil || got == nil || got.Error() != want.Error() {
+			t.Errorf("decoding %s: error %v, want %v", params, got, want)
+		}
+	}
+}
+
+// TestAgents checks the known agents' table: unique binaries and tags,
+// launch argv starting with the binary, and the lookups.
+func TestAgents(t *testing.T) {
+	seen := map[string]bool{}
+	for _, a := range Agents() {
+		if seen[a.Binary] || seen["tag:"+a.Tag] || !ValidTool(a.Binary) {
+			t.Errorf("agent %+v: duplicate or invalid binary or tag", a)
+		}
+		seen[a.Binary], seen["tag:"+a.Tag] = true, true
+		if len(a.Argv) == 0 || a.Argv[0] != a.Binary {
+			t.Errorf("agent %s: Argv %q does not start with its binary", a.Name, a.Argv)
+		}
+		if b, ok := AgentByBinary(a.Binary); !ok || b.Tag != a.Tag {
+			t.Errorf("AgentByBinary(%q) = %+v, %v", a.Binary, b, ok)
+		}
+		if b, ok := AgentByName(a.Tag); !ok || b.Binary != a.Binary {
+			t.Errorf("AgentByName(%q) = %+v, %v", a.Tag, b, ok)
+		}
+	}
+	if a, ok := AgentByName(" Claude-Code "); !ok || a.Binary != "claude" {
+		t.Errorf(`AgentByName(" Claude-Code ") = %+v, %v; want Claude Code`, a, ok)
+	}
+	if a, ok := AgentByName("claude"); !ok || a.Tag != "claude_code" {
+		t.Errorf(`AgentByName("claude") = %+v, %v; want Claude Code`, a, ok)
+	}
+	if AgentRank("nope") != len(Agents()) {
+		t.Errorf("an unknown tool must rank after the known ones")
+	}
+	for _, tt := range []struct {
+		comm string
+		argv []string
+		want string
+	}{
+		{"claude", nil, "claude"},
+		{"node", []string{"node", "/usr/lib/node_modules/@google/gemini-cli/dist/index.js"}, "gemini"},
+		{"node", []string{"node", "--enable-source-maps", "codex.js"}, "codex"},
+		{"deno", []string{"deno", "run", "npm:opencode-ai"}, "opencode"},
+		{"x", []string{`C:\bin\Cursor-Agent.exe`}, ""},
+		{"x", []string{`C:\bin\cursor-agent.EXE`}, "cursor-agent"},
+		{"node", []string{"node", "server.js", "claude"}, ""},
+	} {
+		if got, _ := MatchProcess(tt.comm, tt.argv); got != tt.want {
+			t.Errorf("MatchProcess(%q, %q) = %q, want %q", tt.comm, tt.argv, got, tt.want)
+		}
+	}
+}
