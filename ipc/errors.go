@@ -69,6 +69,14 @@ func (e *UnreachableError) Error() string {
 // Unwrap returns the transport error.
 func (e *UnreachableError) Unwrap() error { return e.Err }
 
+// foreign reports whether a dial failed because the socket is another
+// user's (a *ForeignSocketError, Unix only): a refusal the client reports
+// as it is, not as an unreachable server.
+func foreign(err error) bool {
+	var f interface{ foreignSocket() }
+	return errors.As(err, &f)
+}
+
 // TimeoutError reports that the server accepted a call but did not answer
 // within the client's timeout, After.
 type TimeoutError struct {

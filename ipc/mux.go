@@ -70,6 +70,9 @@ func DialMux(ctx context.Context, path string) (*Mux, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		if foreign(err) {
+			return nil, err
+		}
 		return nil, &UnreachableError{Path: path, Err: err}
 	}
 	m := &Mux{path: path, nc: nc, fr: newFrameReader(nc, MaxFrame, clientReadBuffer),
