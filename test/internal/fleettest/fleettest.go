@@ -6,15 +6,18 @@
 // timing) and test/bench (200 agents, `paneflow ls` timed) share it.
 //
 // It drives the built binaries and speaks to the socket in plain JSON-RPC,
-// as a user's script would: it links none of the app. Every bound in it is
+// as a user's script would, with package proto's types: it links none of
+// the app. Every bound in it is
 // a hang guard, generous for a loaded 2-core machine.
 package fleettest
 
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -23,6 +26,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // Timeout bounds one socket call and the wait for the bridges.
@@ -31,20 +36,30 @@ const Timeout = 60 * time.Second
 // perWorkspace is how many agent panes share a workspace.
 const perWorkspace = 20
 
-// Call sends one request to the server at sock on a fresh connection
-// and decodes the result into result (nil: discard it).
-func Call(sock, method string, params, result any) error {
-	nc, err := net.DialTimeout("unix", sock, Timeout)
+// caller calls the server at a socket path: one request on a fresh
+// connection per call, in plain JSON-RPC, as a user's script would.
+type caller string
+
+// Call implements proto.Caller.
+func (sock caller) Call(ctx context.Context, method string, params, result any) error {
+	var d net.Dialer
+	ctx, cancel := context.WithTimeout(ctx, Timeout)
+	defer cancel()
+	nc, err := d.DialContext(ctx, "unix", string(sock))
 	if err != nil {
 		return err
 	}
 	defer nc.Close()
 	nc.SetDeadline(time.Now().Add(Timeout))
-	req, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	if params == nil {
+		params = proto.NoParams{}
+	}
+	p, err := json.Marshal(params)
 	if err != nil {
 		return err
 	}
-	if _, err := nc.Write(append(req, '\n')); err != nil {
+	req := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%q,"params":%s}`+"\n", method, p)
+	if _, err := io.WriteString(nc, req); err != nil {
 		return err
 	}
 	line, err := bufio.NewReaderSize(nc, 1<<20).ReadBytes('\n')
@@ -52,17 +67,14 @@ func Call(sock, method string, params, result any) error {
 		return fmt.Errorf("%s: %w", method, err)
 	}
 	var reply struct {
-		Result json.RawMessage `json:"result"`
-		Error  *struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
+		Result json.RawMessage
+		Error  *proto.Error
 	}
 	if err := json.Unmarshal(line, &reply); err != nil {
 		return fmt.Errorf("%s: %w", method, err)
 	}
 	if reply.Error != nil {
-		return fmt.Errorf("%s: %d %s", method, reply.Error.Code, reply.Error.Message)
+		return fmt.Errorf("%s: %w", method, reply.Error)
 	}
 	if result == nil {
 		return nil
@@ -70,29 +82,12 @@ func Call(sock, method string, params, result any) error {
 	return json.Unmarshal(reply.Result, result)
 }
 
-// Kind is one admission kind in [Admission].
-type Kind struct {
-	Open     int    `json:"open"`
-	Limit    int    `json:"limit"`
-	Admitted uint64 `json:"admitted"`
-	Refused  uint64 `json:"refused"`
-}
-
-// Admission is system.admission's result.
-type Admission struct {
-	Calls              Kind   `json:"calls"`
-	Streams            Kind   `json:"streams"`
-	Hooks              Kind   `json:"hooks"`
-	Idle               int    `json:"idle"`
-	Evicted            uint64 `json:"evicted"`
-	FirstFrameTimeouts uint64 `json:"first_frame_timeouts"`
-}
+// Client returns a typed client of the server at sock.
+func Client(sock string) proto.Client { return proto.Client{Caller: caller(sock)} }
 
 // GetAdmission asks the server at sock for its admission counters.
-func GetAdmission(sock string) (Admission, error) {
-	var a Admission
-	err := Call(sock, "system.admission", nil, &a)
-	return a, err
+func GetAdmission(sock string) (proto.SystemAdmissionResult, error) {
+	return Client(sock).Admission(context.Background())
 }
 
 // NewPanes opens n panes that run `sleep`, perWorkspace to a workspace,
@@ -100,14 +95,13 @@ func GetAdmission(sock string) (Admission, error) {
 func NewPanes(sock string, n int) ([]uint64, error) {
 	var ids []uint64
 	for w := 0; len(ids) < n; w++ {
-		panes := make([]map[string]any, min(perWorkspace, n-len(ids)))
+		panes := make([]proto.PaneParams, min(perWorkspace, n-len(ids)))
 		for i := range panes {
-			panes[i] = map[string]any{"command": "exec sleep 1000000"}
+			panes[i] = proto.PaneParams{Command: "exec sleep 1000000"}
 		}
-		var r struct {
-			SurfaceIDs []uint64 `json:"surface_ids"`
-		}
-		if err := Call(sock, "workspace.up", map[string]any{"name": "fleet-" + strconv.Itoa(w), "layout": "tiled", "panes": panes}, &r); err != nil {
+		name := "fleet-" + strconv.Itoa(w)
+		r, err := Client(sock).WorkspaceUp(context.Background(), proto.WorkspaceUpParams{Name: &name, Layout: "tiled", Panes: panes})
+		if err != nil {
 			return nil, err
 		}
 		if len(r.SurfaceIDs) != len(panes) {
@@ -255,10 +249,8 @@ func hookLog(dir string, id uint64) string {
 func Turns(sock string, panes []uint64) (uint64, error) {
 	var most uint64
 	for _, id := range panes {
-		var st struct {
-			TurnSeq uint64 `json:"turn_seq"`
-		}
-		if err := Call(sock, "surface.status", map[string]any{"surface_id": id}, &st); err != nil {
+		st, err := Client(sock).SurfaceStatus(context.Background(), proto.SurfaceTarget(id))
+		if err != nil {
 			return 0, err
 		}
 		most = max(most, st.TurnSeq)
@@ -268,7 +260,7 @@ func Turns(sock string, panes []uint64) (uint64, error) {
 
 // Baseline is the server's counts before the hooks fire.
 type Baseline struct {
-	Admission Admission
+	Admission proto.SystemAdmissionResult
 	Turns     uint64
 }
 
@@ -284,22 +276,37 @@ func Measure(sock string, panes []uint64) (Baseline, error) {
 
 // Check compares what the hooks say with what the server counted since
 // before: no hook frame refused; every frame a hook says it delivered
-// admitted once, and run once by the conductor (the turns it counted). It
+// admitted (none lost), and no more admitted than fired; and every frame
+// admitted run by the conductor (the turns it counted; it may still be
+// running the last ones, so Check waits for them up to Timeout). A hook
+// that ran out of its time budget on a loaded machine may have been
+// admitted all the same, which is why delivered is a lower bound. It
 // returns a description of every mismatch, none when all holds.
 func Check(sock string, panes []uint64, before Baseline, h Hooks) ([]string, error) {
-	after, err := Measure(sock, panes)
-	if err != nil {
-		return nil, err
+	deadline := time.Now().Add(Timeout)
+	for {
+		after, err := Measure(sock, panes)
+		if err != nil {
+			return nil, err
+		}
+		var bad []string
+		admitted := after.Admission.Hooks.Admitted - before.Admission.Hooks.Admitted
+		if r := after.Admission.Hooks.Refused - before.Admission.Hooks.Refused; r != 0 {
+			bad = append(bad, fmt.Sprintf("%d hook frames refused", r))
+		}
+		if admitted < uint64(h.Total()) {
+			bad = append(bad, fmt.Sprintf("the server admitted %d hook frames, the hooks say they delivered %d: frames lost", admitted, h.Total()))
+		}
+		if admitted > uint64(h.Fired) {
+			bad = append(bad, fmt.Sprintf("the server admitted %d hook frames, only %d were fired", admitted, h.Fired))
+		}
+		turns := after.Turns - before.Turns
+		if turns == admitted || time.Now().After(deadline) {
+			if turns != admitted {
+				bad = append(bad, fmt.Sprintf("the conductor started %d turns for the %d prompt frames admitted", turns, admitted))
+			}
+			return bad, nil
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	var bad []string
-	if r := after.Admission.Hooks.Refused - before.Admission.Hooks.Refused; r != 0 {
-		bad = append(bad, fmt.Sprintf("%d hook frames refused", r))
-	}
-	if got := after.Admission.Hooks.Admitted - before.Admission.Hooks.Admitted; got != uint64(h.Total()) {
-		bad = append(bad, fmt.Sprintf("the server admitted %d hook frames, the hooks say they delivered %d", got, h.Total()))
-	}
-	if got := after.Turns - before.Turns; got != uint64(h.Total()) {
-		bad = append(bad, fmt.Sprintf("the conductor started %d turns, the hooks say they delivered %d prompts", got, h.Total()))
-	}
-	return bad, nil
 }
