@@ -137,3 +137,57 @@ func TestWithEnterMarks(t *testing.T) {
 		t.Errorf("withEnterMarks(array) = %s, want an error", got)
 	}
 }
+
+// fakeUsage is a UsageReporter that knows one pane's usage.
+type fakeUsage struct{ surface uint64 }
+
+func (f fakeUsage) SurfaceUsage(id uint64) (proto.UsageStatus, bool) {
+	if id != f.surface {
+		return proto.UsageStatus{}, false
+	}
+	return proto.UsageStatus{Tool: "claude", Session: proto.Usage{Total: 42}}, true
+}
+
+// TestStatusUsage: surface.status carries the pane's usage from
+// Options.Usage, with an agent reporter's answer and with the idle one
+// (an agent that exited leaves its session's figures), and none for a
+// pane it does not know.
+func TestStatusUsage(t *testing.T) {
+	agents := &fakeAgents{}
+	e := newEnv(t, workspace.Options{}, Options{Agents: agents}).withWorkspace(t.TempDir())
+	first := e.m.Surfaces()[0].ID
+	second := e.split("exec cat").ID()
+	third := e.split("exec cat").ID()
+	agents.mu.Lock()
+	agents.surface = second
+	agents.mu.Unlock()
+	e.s.o.Usage = fakeUsage{surface: first}
+	for _, tt := range []struct {
+		id    uint64
+		total int
+	}{{first, 42}, {third, 0}} {
+		var st struct {
+			State string `json:"state"`
+			Usage *struct {
+				Session struct{ Total int } `json:"session"`
+			} `json:"usage"`
+		}
+		e.ok("surface.status", `{"surface_id":`+strconv.FormatUint(tt.id, 10)+`}`, &st)
+		if got := st.Usage != nil && st.Usage.Session.Total == tt.total; !got && tt.total != 0 || tt.total == 0 && st.Usage != nil {
+			t.Errorf("pane %d: status %+v, want usage total %d", tt.id, st, tt.total)
+		}
+	}
+	e.s.o.Usage = fakeUsage{surface: second}
+	var st map[string]json.RawMessage
+	e.ok("surface.status", `{"surface_id":`+strconv.FormatUint(second, 10)+`}`, &st)
+	var u struct {
+		Tool    string `json:"tool"`
+		Session struct {
+			Total int `json:"total"`
+		} `json:"session"`
+	}
+	json.Unmarshal(st["usage"], &u)
+	if string(st["state"]) != `"thinking"` || u.Tool != "claude" || u.Session.Total != 42 {
+		t.Errorf("agent pane's status = %s %s, want the reporter's state with the usage", st["state"], st["usage"])
+	}
+}

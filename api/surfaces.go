@@ -152,6 +152,11 @@ func (s *server) surfaceStatus(_ context.Context, params json.RawMessage) (any, 
 	// The Enter first: output counted after it then came after the Enter.
 	e := sf.LastEnter()
 	marks := proto.EnterMarks{EnterCount: e.Count, EnterGeneration: e.Generation}
+	if s.o.Usage != nil {
+		if u, ok := s.o.Usage.SurfaceUsage(sf.ID()); ok {
+			marks.Usage = &u
+		}
+	}
 	gen := sf.Terminal().Emulator().Generation()
 	if s.o.Agents != nil {
 		if st, ok := s.o.Agents.SurfaceStatus(sf.ID(), gen); ok {

@@ -79,6 +79,17 @@ type Options struct {
 	Events EventWaiter
 }
 
+// FramePainter is an optional capability of an [EventWaiter]: it paints
+// the window at once instead of at the toolkit's next frame tick. The
+// terminal views call it after drawing a typed key's echo (render on
+// input: termview.Options.PaintNow).
+type FramePainter interface {
+	// PaintNow paints every window whose canvas changed and swaps its
+	// buffers. It is called on the UI thread only, from work posted to the
+	// running loop, never from within a paint.
+	PaintNow()
+}
+
 // Run opens the window on a and blocks until the app quits: the window was
 // closed (after a confirmation when programs run in panes), the quit
 // action ran, or o.Context is done. It then saves the session, shuts the
@@ -161,6 +172,8 @@ type shell struct {
 	// idle sleeps the UI loop while nothing happens; nil when it polls.
 	// Set before the shell's goroutines start.
 	idle *idler
+	// paintNow paints the window at once (FramePainter); nil without one.
+	paintNow func()
 	// stoppedHooks are the lifecycle's stopped hooks (the shell's and
 	// Fyne's own), taken from Fyne's desktop loop by takeStoppedHooks and
 	// run by Run once the loop has ended; nil when the loop runs them.
@@ -220,6 +233,9 @@ func start(a fyne.App, o Options) (*shell, error) {
 	}
 	if o.Events != nil && s.uiThread != 0 {
 		s.idle = newIdler(o.Events)
+		if p, ok := o.Events.(FramePainter); ok {
+			s.paintNow = p.PaintNow
+		}
 		if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
 			s.idle.probe = os.Stderr
 		}

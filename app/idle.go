@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"fyne.io/fyne/v2"
+
 	"github.com/paneflow-go/paneflow/app/termview"
 )
 
@@ -48,10 +50,28 @@ const (
 	// awakeBetweenNaps lets the loop run at least a tick between two
 	// sleeps, so what Fyne queued during one is painted before the next.
 	awakeBetweenNaps = 40 * time.Millisecond
+	// tickPeriod is the period of Fyne's desktop loop: it polls the window
+	// system's events and paints once per tick (60 a second).
+	tickPeriod = time.Second / 60
+	// tickMargin: a short nap ends this long before the loop's next tick
+	// is due, so that the tick's poll and paint run on time; no short nap
+	// starts closer to the tick than twice this.
+	tickMargin = time.Millisecond
 )
 
 // idler puts the UI loop to sleep in an [EventWaiter] while the app is
 // idle, and wakes it when work is posted.
+//
+// While the app is not idle (input or posts in the last moments) Fyne's
+// loop runs its ticks, and between two ticks the idler has it wait in the
+// event wait too ("short naps"): Fyne polls for events only at its ticks,
+// so a key pressed just after one would wait up to 16.7 ms to be seen; in
+// the wait it is handled at once (issue 28: this was a fifth of the key
+// echo). A short nap ends a millisecond before the next tick is due, so
+// the ticks (paints, animations, Fyne's own queued work) keep their pace.
+// The ticks are observed through a Fyne animation that calls [idler.ticked]
+// on each; until one was seen, or when the last due tick has not run yet,
+// no short nap starts.
 //
 // The zero value is not usable; make one with newIdler. Its methods are
 // safe for concurrent use; nap must run on the UI thread.
@@ -68,11 +88,19 @@ type idler struct {
 	lastPost  time.Duration
 	lastInput time.Duration // the last input: a pane's key or button press, or a nap an event cut short
 	lastNap   time.Duration // the end of the last nap
+	// Fyne's ticks, for the short naps: phase is their offset modulo
+	// tickPeriod on the idler's clock (the earliest seen, since a busy
+	// loop only runs them late), -1 before the first; lastTick is when the
+	// last one ran.
+	phase    time.Duration
+	lastTick time.Duration
+	// ticks (buffered, 1) is signalled by each tick.
+	ticks chan struct{}
 }
 
 func newIdler(w EventWaiter) *idler {
 	origin := time.Now()
-	i := &idler{w: w, clock: func() time.Duration { return time.Since(origin) }}
+	i := &idler{w: w, clock: func() time.Duration { return time.Since(origin) }, phase: -1, ticks: make(chan struct{}, 1)}
 	i.lastPost = i.clock()
 	return i
 }
@@ -99,6 +127,82 @@ func (i *idler) noteInput() {
 		i.sawInput = true
 	}
 	i.mu.Unlock()
+}
+
+// ticked notes that Fyne's loop ran a tick now. It runs on the UI thread,
+// from the loop's animation step.
+func (i *idler) ticked() {
+	i.mu.Lock()
+	now := i.clock()
+	off := now % tickPeriod
+	if i.phase < 0 || (off-i.phase+tickPeriod)%tickPeriod > tickPeriod/2 {
+		i.phase = off // earlier than the estimate: the estimate was a late tick
+	}
+	i.lastTick = now
+	i.mu.Unlock()
+	select {
+	case i.ticks <- struct{}{}:
+	default:
+	}
+}
+
+// tickAfterLocked returns when the first tick after now is due, and the
+// last one due at or before now; ok is false before any tick was seen.
+func (i *idler) tickAfterLocked(now time.Duration) (next, prev time.Duration, ok bool) {
+	if i.phase < 0 {
+		return 0, 0, false
+	}
+	prev = now - now%tickPeriod + i.phase
+	if prev > now {
+		prev -= tickPeriod
+	}
+	return prev + tickPeriod, prev, true
+}
+
+// shortNapUntilLocked returns when a short nap starting now must end, or
+// ok false when none may start: no tick seen yet, the last due tick has
+// not run (the loop is about to run it), or the next one is too close.
+func (i *idler) shortNapUntilLocked(now time.Duration) (until time.Duration, ok bool) {
+	next, prev, ok := i.tickAfterLocked(now)
+	if !ok || i.lastTick < prev || next-now < 2*tickMargin {
+		return 0, false
+	}
+	return next - tickMargin, true
+}
+
+// shortNap waits in the event wait until just before Fyne's next tick, or
+// until work is posted; events (a key) are handled inside it as they come.
+// It runs on the UI thread and returns at once when a short nap may not
+// start (see shortNapUntilLocked) or allowed says the loop may not wait.
+// It reports whether it waited.
+func (i *idler) shortNap(allowed func() bool) bool {
+	if !allowed() {
+		return false
+	}
+	i.mu.Lock()
+	now := i.clock()
+	until, ok := i.shortNapUntilLocked(now)
+	if !ok {
+		i.mu.Unlock()
+		return false
+	}
+	i.napping, i.woken, i.sawInput = true, false, false
+	for {
+		i.mu.Unlock()
+		i.w.WaitEvents(until - now)
+		i.mu.Lock()
+		end := i.clock()
+		if !i.woken && end < until {
+			i.lastInput = end // a window-system event ended the wait: stay awake
+		}
+		now = end
+		if i.woken || now >= until-tickMargin/2 {
+			break
+		}
+	}
+	i.napping = false
+	i.mu.Unlock()
+	return true
 }
 
 // due returns how long until the loop may sleep; 0 or less means now.
@@ -156,21 +260,42 @@ func (i *idler) nap(allowed func() bool) {
 	}
 }
 
-// run naps whenever the loop is idle until done is closed. post runs a
-// function on the UI thread (or drops it once the loop has ended).
+// run naps whenever the loop is idle until done is closed, and takes
+// short naps between Fyne's ticks while it is not (see [idler]). post runs
+// a function on the UI thread (or drops it once the loop has ended).
 func (i *idler) run(done <-chan struct{}, post func(func()), allowed func() bool) {
 	timer := time.NewTimer(0)
 	defer timer.Stop()
+	// again: the last short nap was cut short by posted work; the next
+	// may follow it at once (it checks the tick itself) without waiting
+	// for a tick.
+	again := false
 	for {
 		if d := i.due(); d > 0 {
-			timer.Reset(d)
+			if !again {
+				timer.Reset(d)
+				select {
+				case <-i.ticks:
+					timer.Stop()
+				case <-timer.C:
+					continue
+				case <-done:
+					return
+				}
+			}
+			ran := make(chan bool, 1)
+			post(func() { ran <- i.shortNap(allowed) })
 			select {
-			case <-timer.C:
+			case napped := <-ran:
+				i.mu.Lock()
+				again = napped && i.woken
+				i.mu.Unlock()
 			case <-done:
 				return
 			}
 			continue
 		}
+		again = false
 		ran := make(chan struct{})
 		post(func() {
 			defer close(ran)
@@ -194,6 +319,11 @@ func (s *shell) runIdle() {
 		return
 	}
 	s.idle.posted() // the first frames are painted before any sleep
+	// An animation that never ends is called at every tick of Fyne's
+	// loop: the short naps follow the ticks through it.
+	ticks := &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever,
+		Tick: func(float32) { s.idle.ticked() }}
+	s.postQuiet(ticks.Start)
 	s.idle.run(s.done, s.postQuiet, s.napAllowed)
 }
 

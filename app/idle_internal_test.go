@@ -232,3 +232,68 @@ func TestIdlerRun(t *testing.T) {
 		<-stopped
 	})
 }
+
+// TestShortNapFollowsTicks: a short nap starts only after the last due
+// tick ran, ends a margin before the next one, and not at all too close
+// to it or before any tick was seen.
+func TestShortNapFollowsTicks(t *testing.T) {
+	i, c := newTestIdler(newFakeWaiter())
+	c.set(time.Second)
+	i.mu.Lock()
+	_, ok := i.shortNapUntilLocked(c.get())
+	i.mu.Unlock()
+	if ok {
+		t.Fatal("a short nap before any tick was seen")
+	}
+	c.set(10*tickPeriod + 3*time.Millisecond) // a tick 3 ms into a period
+	i.ticked()
+	c.add(2 * time.Millisecond)
+	i.mu.Lock()
+	until, ok := i.shortNapUntilLocked(c.get())
+	i.mu.Unlock()
+	if want := 11*tickPeriod + 3*time.Millisecond - tickMargin; !ok || until != want {
+		t.Errorf("short nap until %v (%v), want %v", until, ok, want)
+	}
+	c.set(11*tickPeriod + 3*time.Millisecond - tickMargin) // too close to the next tick
+	i.mu.Lock()
+	_, ok = i.shortNapUntilLocked(c.get())
+	i.mu.Unlock()
+	if ok {
+		t.Error("a short nap starting a margin before the tick")
+	}
+	c.set(11*tickPeriod + 5*time.Millisecond) // that tick is due but has not run
+	i.mu.Lock()
+	_, ok = i.shortNapUntilLocked(c.get())
+	i.mu.Unlock()
+	if ok {
+		t.Error("a short nap while a due tick has not run")
+	}
+	c.set(11*tickPeriod + 4*time.Millisecond) // it runs late: the phase stays
+	i.ticked()
+	c.add(time.Millisecond)
+	i.mu.Lock()
+	until, ok = i.shortNapUntilLocked(c.get())
+	i.mu.Unlock()
+	if want := 12*tickPeriod + 3*time.Millisecond - tickMargin; !ok || until != want {
+		t.Errorf("after a late tick: short nap until %v (%v), want %v", until, ok, want)
+	}
+}
+
+// TestShortNapWoken: posted work ends a short nap; the wait's timeout is
+// the time left to the nap's end.
+func TestShortNapWoken(t *testing.T) {
+	w := newFakeWaiter()
+	i, c := newTestIdler(w)
+	c.set(10 * tickPeriod)
+	i.ticked()
+	w.during = func() { go i.posted() }
+	if !i.shortNap(allow) {
+		t.Fatal("shortNap did not wait")
+	}
+	if waits, wakes := w.counts(); waits != 1 || wakes != 1 {
+		t.Errorf("%d waits, %d wakes; want 1, 1", waits, wakes)
+	}
+	if want := tickPeriod - tickMargin; w.timeouts[0] != want {
+		t.Errorf("wait timeout %v, want %v", w.timeouts[0], want)
+	}
+}

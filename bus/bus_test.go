@@ -71,7 +71,8 @@ func TestEventWire(t *testing.T) {
 			`{"workspace_id":null,"pid":null,"tool":"claude","state":"thinking","surface_id":7,"message":null,"active_tool_name":"Bash","last_result":null,"exit_code":null}`, 7, true},
 		{bus.AINotification{AgentFrame: bus.AgentFrame{SurfaceID: 7, Tool: "claude", State: "waiting_for_input", Message: "Allow?"}}, "ai.notification",
 			`{"workspace_id":null,"pid":null,"tool":"claude","state":"waiting_for_input","surface_id":7,"message":"Allow?","active_tool_name":null,"last_result":null,"exit_code":null}`, 7, true},
-		{bus.AIStop{AgentFrame: bus.AgentFrame{SurfaceID: 8, Tool: "gemini", State: "finished", LastResult: "done"}}, "ai.stop",
+		{bus.AIStop{AgentFrame: bus.AgentFrame{SurfaceID: 8, Tool: "gemini", State: "finished", LastResult: "done",
+			SessionID: "s1", TranscriptPath: "/t.jsonl"}}, "ai.stop", // the in-process fields stay off the wire
 			`{"workspace_id":null,"pid":null,"tool":"gemini","state":"finished","surface_id":8,"message":null,"active_tool_name":null,"last_result":"done","exit_code":null}`, 8, true},
 		{bus.AIExit{AgentFrame: bus.AgentFrame{SurfaceID: 8, PID: 9, Tool: "codex", State: "finished", HasExitCode: true}}, "ai.exit",
 			`{"workspace_id":null,"pid":9,"tool":"codex","state":"finished","surface_id":8,"message":null,"active_tool_name":null,"last_result":null,"exit_code":0}`, 8, true},
@@ -80,6 +81,13 @@ func TestEventWire(t *testing.T) {
 		{bus.AgentState{SurfaceID: 3, WorkspaceID: 1, PID: 50, Tool: "claude", State: "errored", Previous: "thinking",
 			Hooked: true, ExitCode: 2, HasExitCode: true}, "agent_state",
 			`{"surface_id":3,"workspace_id":1,"pid":50,"tool":"claude","state":"errored","previous_state":"thinking","hooked":true,"reason":null,"message":null,"active_tool_name":null,"last_result":null,"exit_code":2}`, 3, true},
+		{bus.UsageChanged{SurfaceID: 4, WorkspaceID: 1, Tool: "codex", Model: "gpt-6-sol",
+			Session: bus.Usage{Input: 10, Output: 2, Total: 12, Calls: 1}}, "usage_changed",
+			`{"surface_id":4,"workspace_id":1,"tool":"codex","model":"gpt-6-sol","session":{"input":10,"cache_read":0,"cache_write":0,"cache_write_1h":0,"output":2,"reasoning":0,"total":12,"cost_usd":null,"unpriced_tokens":0,"calls":1},` +
+				`"last_turn":{"input":0,"cache_read":0,"cache_write":0,"cache_write_1h":0,"output":0,"reasoning":0,"total":0,"cost_usd":null,"unpriced_tokens":0,"calls":0},` +
+				`"workspace":{"input":0,"cache_read":0,"cache_write":0,"cache_write_1h":0,"output":0,"reasoning":0,"total":0,"cost_usd":null,"unpriced_tokens":0,"calls":0}}`, 4, true},
+		{bus.BudgetAlert{Level: bus.BudgetWarning, Scope: "day", Used: bus.Usage{Total: 8}, LimitTokens: 10, Message: "80 %"}, "budget_alert",
+			`{"level":"warning","scope":"day","used":{"input":0,"cache_read":0,"cache_write":0,"cache_write_1h":0,"output":0,"reasoning":0,"total":8,"cost_usd":null,"unpriced_tokens":0,"calls":0},"limit_tokens":10,"message":"80 %"}`, 0, false},
 	}
 	var seen []string
 	for _, tt := range tests {

@@ -56,6 +56,14 @@ const (
 	TypeAIExit         = proto.TypeAIExit
 	TypeAISessionEnd   = proto.TypeAISessionEnd
 	TypeAgentState     = proto.TypeAgentState
+	TypeUsageChanged   = proto.TypeUsageChanged
+	TypeBudgetAlert    = proto.TypeBudgetAlert
+)
+
+// Budget alert levels.
+const (
+	BudgetWarning  = proto.BudgetWarning
+	BudgetExceeded = proto.BudgetExceeded
 )
 
 // EventTypes returns the wire type names of every event type, sorted
@@ -85,6 +93,9 @@ type (
 	AIExit            = proto.AIExit
 	AISessionEnd      = proto.AISessionEnd
 	AgentState        = proto.AgentState
+	Usage             = proto.Usage
+	UsageChanged      = proto.UsageChanged
+	BudgetAlert       = proto.BudgetAlert
 )
 
 // Interface guards.
@@ -108,4 +119,6 @@ var (
 	_ SurfaceEvent = AIExit{}
 	_ SurfaceEvent = AISessionEnd{}
 	_ SurfaceEvent = AgentState{}
+	_ SurfaceEvent = UsageChanged{}
+	_ Event        = BudgetAlert{}
 )

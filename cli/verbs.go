@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/paneflow-go/paneflow/internal/jsonscan"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // verbs lists every verb in the order the usage text shows them. It is
@@ -184,12 +185,13 @@ func init() {
 			summary: "print the state of the agent in a pane",
 			params:  []string{"<target>"},
 			flags:   []flagSpec{{name: "json", kind: boolFlag, usage: "print surface.status's whole result as JSON"}},
-			details: "Prints \"<state> (<tool>)\", or just the state when no agent is known, and the\n" +
-				"agent's message, if any, on a second line.\n\n" + targetHelp,
+			details: "Prints \"<state> (<tool>)\", or just the state when no agent is known, the\n" +
+				"agent's message, if any, on a second line, and the tokens (and cost) its session and\n" +
+				"last turn used, when known, on the last.\n\n" + targetHelp,
 			run: runStatus,
 		},
 	}
-	verbs = append(verbs, upVerb(), flowVerb())
+	verbs = append(verbs, usageVerb(), upVerb(), flowVerb())
 }
 
 // humanFlag is the --human flag of the verbs that have a table form.
@@ -543,9 +545,10 @@ func runStatus(ctx context.Context, s *session, in *input) error {
 		return err
 	}
 	var res struct {
-		State   string  `json:"state"`
-		Tool    *string `json:"tool"`
-		Message *string `json:"message"`
+		State   string             `json:"state"`
+		Tool    *string            `json:"tool"`
+		Message *string            `json:"message"`
+		Usage   *proto.UsageStatus `json:"usage"`
 	}
 	raw, err := callInto(ctx, c, "surface.status", map[string]any{"surface_id": t.ID}, &res)
 	if err != nil {
@@ -561,6 +564,9 @@ func runStatus(ctx context.Context, s *session, in *input) error {
 	lines := []string{first}
 	if res.Message != nil && *res.Message != "" {
 		lines = append(lines, *res.Message)
+	}
+	if u := usageLine(res.Usage); u != "" {
+		lines = append(lines, u)
 	}
 	return writeLines(s.stdout, lines)
 }

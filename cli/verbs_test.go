@@ -622,3 +622,46 @@ func TestReadText(t *testing.T) {
 		}
 	}
 }
+
+func TestUsage(t *testing.T) {
+	usage := func(total int, cost any) map[string]any {
+		return map[string]any{"input": total - 30, "cache_read": 10, "cache_write": 0, "output": 20, "total": total, "cost_usd": cost, "unpriced_tokens": 0}
+	}
+	summary := map[string]any{
+		"since": "2026-12-05T00:00:00Z", "until": "2026-12-05T10:00:00Z", "by": "flow",
+		"total": map[string]any{"input": 170, "cache_read": 20, "cache_write": 0, "output": 40, "total": 230, "cost_usd": 0.5, "unpriced_tokens": 30},
+		"groups": []map[string]any{
+			{"key": "r1", "flow": "review", "usage": usage(200, 0.5)},
+			{"key": "", "usage": map[string]any{"input": 0, "cache_read": 10, "cache_write": 0, "output": 20, "total": 30, "cost_usd": nil, "unpriced_tokens": 30}},
+		},
+		"daily_budget": map[string]any{"day": "2026-12-05", "used": usage(230, 0.5), "limit_tokens": 1000, "limit_cost_usd": 2.0},
+	}
+	status := map[string]any{"surface_id": 2, "state": "finished", "tool": "codex",
+		"usage": map[string]any{"tool": "codex", "model": "gpt-6-sol", "session": usage(200, 0.25), "last_turn": usage(50, nil)}}
+	runVerbCases(t, []verbCase{
+		{name: "summary", args: []string{"usage", "--by", "flow", "--since", "7d"}, handlers: map[string]handlerFunc{"usage.summary": answer(summary)},
+			wantCalls: []string{`usage.summary {"by":"flow","since":"7d"}`},
+			wantStdout: "from 2026-12-05T00:00:00Z to 2026-12-05T10:00:00Z\n" +
+				"FLOW         INPUT  CACHE READ  CACHE WRITE  OUTPUT  TOTAL      COST\n" +
+				"review (r1)    170          10            0      20    200   $0.5000\n" +
+				"-                0          10            0      20     30         -\n" +
+				"total          170          20            0      40    230  $0.5000+\n" +
+				"30 tokens of models without a price are not in the cost (paneflow usage --prices)\n" +
+				"daily budget, 2026-12-05: 230 of 1000 tokens (23 %), $0.50 of $2.00 (25 %)\n"},
+		{name: "summary json", args: []string{"usage", "--json"}, handlers: map[string]handlerFunc{"usage.summary": answer(summary)},
+			wantCalls: []string{`usage.summary {}`}, wantStdout: pretty(summary)},
+		{name: "bad by", args: []string{"usage", "--by", "colour"}, wantCode: ExitUsage, wantStderr: "--by must be agent, workspace, flow, model or day"},
+		{name: "prices", args: []string{"usage", "--prices"}, handlers: map[string]handlerFunc{"usage.prices": answer(map[string]any{"prices": []map[string]any{
+			{"model": "claude-opus-5-5", "input": 4, "output": 20, "cache_read": 0.2, "cache_write": 5, "source": "Claude Code 2.1.332 model catalog", "as_of": "2026-12-05"},
+			{"model": "gemini-2.5-pro", "input": 1.25, "output": 10, "cache_read": 0.125, "long_above": 200000, "source": "paneflow.toml"},
+		}})},
+			wantCalls: []string{"usage.prices {}"},
+			wantStdout: "dollars per million tokens; a cache price of - is the input price\n" +
+				"MODEL            INPUT  OUTPUT  CACHE READ  CACHE WRITE  LONG ABOVE  SOURCE\n" +
+				"claude-opus-5-5      4      20         0.2            5           -  Claude Code 2.1.332 model catalog, 2026-12-05\n" +
+				"gemini-2.5-pro    1.25      10       0.125            -      200000  paneflow.toml\n"},
+		{name: "status with usage", args: []string{"status", "claude"}, handlers: map[string]handlerFunc{"surface.status": answer(status)},
+			wantCalls:  []string{listCall, `surface.status {"surface_id":2}`},
+			wantStdout: "finished (codex)\nsession 200 tokens $0.2500, last turn 50 tokens - (gpt-6-sol)\n"},
+	})
+}

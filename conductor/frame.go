@@ -38,7 +38,8 @@ type frame struct {
 	toolName       string // ai.tool_use
 	message        string // ai.notification
 	lastResult     string // ai.stop
-	transcriptPath string // ai.stop, absolute, when lastResult is ""
+	transcriptPath string // the agent's session record, absolute and cleaned; "" when not given
+	sessionID      string // the agent's own session id; "" when not given
 	exitCode       int    // ai.exit
 	// unhooked is set by an ai.session_start with "hooked": false: the
 	// launch shim started an agent whose hooks cannot run (reason says
@@ -88,6 +89,11 @@ func decodeFrame(method string, params json.RawMessage) (frame, error) {
 		}
 		f.tool = tool
 	}
+	if tp := firstText(hp, w.TranscriptPath, "transcript_path"); len(tp) <= maxPathBytes && filepath.IsAbs(tp) && !strings.ContainsRune(tp, 0) {
+		f.transcriptPath = filepath.Clean(tp)
+	}
+	sid := string(w.SessionID)
+	f.sessionID = sanitize(firstText(hp, &sid, "session_id"), maxSessionID, true)
 	switch method {
 	case MethodSessionStart:
 		if w.Hooked != nil && !*w.Hooked {
@@ -114,12 +120,6 @@ func decodeFrame(method string, params json.RawMessage) (frame, error) {
 			}
 			s, _ := hp.str(key)
 			f.lastResult = sanitize(s, MaxLastResult, false)
-		}
-		if f.lastResult == "" {
-			tp := firstText(hp, w.TranscriptPath, "transcript_path")
-			if len(tp) <= maxPathBytes && filepath.IsAbs(tp) && !strings.ContainsRune(tp, 0) {
-				f.transcriptPath = filepath.Clean(tp)
-			}
 		}
 	case MethodExit:
 		code, ok := int64(0), false

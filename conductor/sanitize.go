@@ -15,6 +15,7 @@ const (
 	MaxActiveToolName = proto.MaxActiveToolName // active_tool_name
 	MaxReason         = proto.MaxReason         // why an agent runs without hooks (reason)
 	maxPathBytes      = 4096                    // transcript_path; longer paths are ignored
+	maxSessionID      = 128                     // session_id, as the hook cuts it
 )
 
 // invisible reports whether r is a character sanitize removes: bidi

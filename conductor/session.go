@@ -129,7 +129,8 @@ func (c *Conductor) apply(f frame) (any, error) {
 	now := c.clock.Now()
 	s, fresh := c.sessionForLocked(f, surface, start, now)
 	ack := Ack{OK: true}
-	ev := bus.AgentFrame{WorkspaceID: f.workspaceID, PID: f.pid, Tool: f.tool}
+	ev := bus.AgentFrame{WorkspaceID: f.workspaceID, PID: f.pid, Tool: f.tool,
+		SessionID: f.sessionID, TranscriptPath: f.transcriptPath, At: now}
 	var transcript string
 	if s == nil { // ai.session_end for no session
 		cleared := false

@@ -78,6 +78,35 @@ type Config struct {
 	NotifyWhenAgentWaiting string
 
 	Terminal Terminal
+	Usage    Usage
+}
+
+// Usage is the [usage] table: what the agents' tokens cost and the day's
+// budget.
+type Usage struct {
+	// DailyTokens (usage.daily_budget.tokens, a positive integer, default
+	// none) and DailyCostUSD (usage.daily_budget.cost, dollars, positive,
+	// default none) are the day's budget: a warning at 80 %, and at 100 %
+	// the working agents are paused unless DailyPause
+	// (usage.daily_budget.pause, default true) is false.
+	DailyTokens  int64
+	DailyCostUSD float64
+	DailyPause   bool
+	// Prices ([usage.prices."<model>"] tables) override the built-in
+	// price of a model, in dollars per million tokens: input, output,
+	// cache_read, cache_write, cache_write_1h, and a long-context tier
+	// (long_above prompt tokens, long_input, long_output,
+	// long_cache_read, long_cache_write). A key not given keeps the
+	// built-in price; a negative or non-numeric one is dropped with a
+	// warning.
+	Prices map[string]Price
+}
+
+// Price is one [usage.prices."<model>"] table; nil fields were not given.
+type Price struct {
+	Input, Output, CacheRead, CacheWrite, CacheWrite1h   *float64
+	LongAbove                                            *int64
+	LongInput, LongOutput, LongCacheRead, LongCacheWrite *float64
 }
 
 // Values of [Config.NotifyWhenAgentWaiting].
@@ -154,6 +183,7 @@ func Default() Config {
 			CursorBlink:      BlinkTerminalControlled,
 			ScrollMultiplier: 1,
 		},
+		Usage: Usage{DailyPause: true, Prices: map[string]Price{}},
 	}
 }
 
@@ -287,6 +317,13 @@ func Parse(data []byte) (Config, []string) {
 				continue
 			}
 			parseTerminal(&c.Terminal, t, warn)
+		case "usage":
+			t, ok := v.(map[string]any)
+			if !ok {
+				warn("usage: want a table, got %s; using defaults", typeName(v))
+				continue
+			}
+			parseUsage(&c.Usage, t, warn)
 		default:
 			warn("unknown key %q (ignored)", key)
 		}
@@ -343,6 +380,91 @@ func parseTerminal(t *Terminal, raw map[string]any, warn func(string, ...any)) {
 			warn("unknown key \"terminal.%s\" (ignored)", key)
 		}
 	}
+}
+
+func parseUsage(u *Usage, raw map[string]any, warn func(string, ...any)) {
+	for _, key := range sortedKeys(raw) {
+		v := raw[key]
+		switch key {
+		case "daily_budget":
+			t, ok := v.(map[string]any)
+			if !ok {
+				warn("usage.daily_budget: want a table, got %s; no daily budget", typeName(v))
+				continue
+			}
+			for _, k := range sortedKeys(t) {
+				switch k {
+				case "tokens":
+					if n, ok := intIn(t[k], 1, 1<<53); ok {
+						u.DailyTokens = n
+					} else {
+						warn("usage.daily_budget.tokens: want a positive integer, got %v; no token limit", t[k])
+					}
+				case "cost":
+					if f, ok := floatIn(t[k], 1e-9, 1e9); ok {
+						u.DailyCostUSD = f
+					} else {
+						warn("usage.daily_budget.cost: want a positive number of dollars, got %v; no cost limit", t[k])
+					}
+				case "pause":
+					if b, ok := t[k].(bool); ok {
+						u.DailyPause = b
+					} else {
+						warn("usage.daily_budget.pause: want true or false, got %v; using true", t[k])
+					}
+				default:
+					warn("unknown key \"usage.daily_budget.%s\" (ignored)", k)
+				}
+			}
+		case "prices":
+			t, ok := v.(map[string]any)
+			if !ok {
+				warn("usage.prices: want a table of models, got %s; ignored", typeName(v))
+				continue
+			}
+			for _, model := range sortedKeys(t) {
+				m, ok := t[model].(map[string]any)
+				if !ok {
+					warn("usage.prices.%q: want a table of prices, got %s; ignored", model, typeName(t[model]))
+					continue
+				}
+				u.Prices[model] = parsePrice(model, m, warn)
+			}
+		default:
+			warn("unknown key \"usage.%s\" (ignored)", key)
+		}
+	}
+}
+
+// parsePrice reads one [usage.prices."<model>"] table.
+func parsePrice(model string, raw map[string]any, warn func(string, ...any)) Price {
+	var p Price
+	fields := map[string]**float64{
+		"input": &p.Input, "output": &p.Output, "cache_read": &p.CacheRead, "cache_write": &p.CacheWrite,
+		"cache_write_1h": &p.CacheWrite1h, "long_input": &p.LongInput, "long_output": &p.LongOutput,
+		"long_cache_read": &p.LongCacheRead, "long_cache_write": &p.LongCacheWrite,
+	}
+	for _, k := range sortedKeys(raw) {
+		if k == "long_above" {
+			if n, ok := intIn(raw[k], 1, 1<<40); ok {
+				p.LongAbove = &n
+			} else {
+				warn("usage.prices.%q.long_above: want a positive number of tokens, got %v; ignored", model, raw[k])
+			}
+			continue
+		}
+		dst, known := fields[k]
+		if !known {
+			warn("unknown key \"usage.prices.%q.%s\" (ignored)", model, k)
+			continue
+		}
+		if f, ok := floatIn(raw[k], 0, 1e6); ok {
+			*dst = &f
+		} else {
+			warn("usage.prices.%q.%s: want dollars per million tokens (0 or more), got %v; ignored", model, k, raw[k])
+		}
+	}
+	return p
 }
 
 func intIn(v any, lo, hi int64) (int64, bool) {

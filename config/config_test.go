@@ -41,6 +41,58 @@ env = { FOO = "bar", EDITOR = "vim" }
 			},
 		},
 		{
+			name: "usage",
+			in: `[usage.daily_budget]
+tokens = 5_000_000
+cost = 20.5
+pause = false
+[usage.prices."claude-opus-5-5"]
+input = 4
+output = 20.0
+long_above = 200000
+long_input = 8
+[usage.prices.my-model]
+input = 1
+output = 2
+`,
+			edit: func(c *Config) {
+				f := func(v float64) *float64 { return &v }
+				above := int64(200000)
+				c.Usage = Usage{DailyTokens: 5_000_000, DailyCostUSD: 20.5, DailyPause: false, Prices: map[string]Price{
+					"claude-opus-5-5": {Input: f(4), Output: f(20), LongAbove: &above, LongInput: f(8)},
+					"my-model":        {Input: f(1), Output: f(2)},
+				}}
+			},
+		},
+		{
+			name: "bad usage values",
+			in: `[usage]
+budget = 3
+[usage.daily_budget]
+tokens = -1
+cost = "lots"
+pause = "no"
+[usage.prices.m]
+input = -2
+output = 3
+colour = 1
+long_above = 0
+`,
+			edit: func(c *Config) {
+				three := 3.0
+				c.Usage.Prices = map[string]Price{"m": {Output: &three}}
+			},
+			warns: []string{
+				`unknown key "usage.budget" (ignored)`,
+				"usage.daily_budget.cost: want a positive number of dollars, got lots; no cost limit",
+				"usage.daily_budget.pause: want true or false, got no; using true",
+				"usage.daily_budget.tokens: want a positive integer, got -1; no token limit",
+				`unknown key "usage.prices."m".colour" (ignored)`,
+				`usage.prices."m".input: want dollars per million tokens (0 or more), got -2; ignored`,
+				`usage.prices."m".long_above: want a positive number of tokens, got 0; ignored`,
+			},
+		},
+		{
 			name:  "unknown keys warn",
 			in:    "font_sise = 12\n[terminal]\nshell = 'x'\n",
 			warns: []string{`unknown key "font_sise" (ignored)`, `unknown key "terminal.shell" (ignored)`},

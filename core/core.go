@@ -30,6 +30,7 @@ import (
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/subsystem"
 	"github.com/paneflow-go/paneflow/terminal"
+	"github.com/paneflow-go/paneflow/usage"
 	"github.com/paneflow-go/paneflow/version"
 	"github.com/paneflow-go/paneflow/workspace"
 )
@@ -60,6 +61,9 @@ type Options struct {
 	// Paneflow created (see package worktree); "" means
 	// $XDG_STATE_HOME/paneflow/worktrees.json, "-" keeps no record.
 	WorktreeRegistry string
+	// UsageDir is where the usage subsystem keeps its day files; ""
+	// means $XDG_STATE_HOME/paneflow/usage, "-" keeps them in memory only.
+	UsageDir string
 }
 
 // worktreeRegistry resolves Options.WorktreeRegistry.
@@ -80,7 +84,10 @@ type Core struct {
 	// Conductor knows what the agents in the panes are doing; the GUI
 	// reads it and subscribes to its events on Bus.
 	Conductor *conductor.Conductor
-	Registry  *ipc.Registry
+	// Usage counts what the agents used and spent; the GUI subscribes to
+	// its events on Bus.
+	Usage    *usage.Usage
+	Registry *ipc.Registry
 	// SocketPath is the resolved endpoint the server listens on.
 	SocketPath string
 
@@ -146,6 +153,7 @@ func New(o Options) (*Core, error) {
 		ShimDir:        shims.path(),
 		Screen:         paneSource{c.Workspaces}.screen,
 	})
+	c.Usage = newUsage(c.Workspaces, cfg.Usage, o.usageDir(getenv, logf), logf)
 	// The worktree owner must exist before the api methods are
 	// registered (they hand it managed worktrees); it starts, and so
 	// stops, after the "workspace" subsystem.
@@ -163,6 +171,9 @@ func New(o Options) (*Core, error) {
 	// worktrees, panes, conductor).
 	err := c.group.Start(
 		c.Conductor,
+		// After the conductor, whose events it follows; before the model,
+		// so it reads the agents' last records as the panes close at quit.
+		c.Usage,
 		// Before the model, so it follows the panes closing at quit.
 		&artifacts{wsOf: func(id uint64) (uint64, bool) {
 			s, ok := c.Workspaces.Surface(id)
@@ -180,6 +191,7 @@ func New(o Options) (*Core, error) {
 			Version:      version.String(),
 			Logf:         logf,
 			Agents:       c.Conductor,
+			Usage:        c.Usage,
 			Worktrees:    worktrees,
 			Teams:        teamsReporter{c},
 			Admission:    c.server.Admission,

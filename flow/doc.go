@@ -13,6 +13,13 @@
 // planned worktrees, calls workspace.up, and rolls the new worktrees back
 // if that fails.
 //
+// A flow, a step, a workspace spec or one of its panes may carry a
+// [Budget]: the engine (and [Up]) tell the server each pane's run, step
+// and budgets (usage.track); the server pauses the agents that cross one,
+// and the engine, told through usage.budget_wait, fails the step with
+// "budget exceeded" (the whole run's: every running step, the rest
+// skipped).
+//
 // The package imports no other subsystem: it reaches git worktrees through
 // its [Worktrees] interface and the instance through [Caller], both
 // adapted by the CLI.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/internal/clock"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // Unit states as the report shows them.
@@ -144,6 +145,10 @@ type unitState struct {
 	sid      uint64
 	err      string
 	timedOut bool
+	// cancel stops the unit's worker (a crossed budget); overBudget is
+	// then why it failed.
+	cancel     context.CancelFunc
+	overBudget string
 }
 
 // outcome is what a unit's worker hands back.
@@ -175,6 +180,11 @@ type engine struct {
 	captures map[string]string
 	panes    map[string]uint64 // pane name → surface id, once spawned
 	splits   int               // split calls so far (directions alternate)
+
+	// The run's panes and budgets, told to the server (usage.track);
+	// runOver is why the whole run's budget stopped it ("": it did not).
+	usage   *tracker
+	runOver string
 }
 
 // CheckGate asks the instance whether the scripting gate is open, as a
@@ -222,11 +232,16 @@ func Run(ctx context.Context, plan *FlowPlan, o RunOptions) (*Report, error) {
 		warn := o.Warn
 		e.o.Warn = func(msg string) { e.warnAbove(warn, msg) }
 	}
+	e.usage = &tracker{c: o.Calls, run: newRunID(plan.Name, e.start), label: plan.Name, whole: plan.Budget, warn: e.o.Warn}
 	if err := e.bootstrap(ctx); err != nil {
 		return nil, err
 	}
 	wctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
+	budgets := make(chan []proto.BudgetAlert)
+	if plan.budgeted() && !e.usage.missing {
+		wg.Go(func() { watchBudgets(wctx, o.Waits, e.usage.run, budgets, e.o.Warn) })
+	}
 	running := 0
 	// launch starts a unit: a spawn unit's pane is opened here, in unit
 	// order, so that the layout does not depend on goroutine scheduling;
@@ -249,10 +264,16 @@ func Run(ctx context.Context, plan *FlowPlan, o RunOptions) (*Report, error) {
 				return out.abort
 			}
 			st.sid = sid
+			if err := e.usage.track(wctx, sid, st.u.Step, st.u.Budget); err != nil {
+				e.o.Warn(fmt.Sprintf("unit '%s': its usage is not tracked: %v", st.u.ID, err))
+			}
 		}
 		running++
+		uctx, ucancel := context.WithCancel(wctx)
+		st.cancel = ucancel
 		wg.Go(func() {
-			out := e.runUnit(wctx, i)
+			defer ucancel()
+			out := e.runUnit(uctx, i)
 			select {
 			case e.results <- out:
 			case <-wctx.Done():
@@ -276,12 +297,16 @@ func Run(ctx context.Context, plan *FlowPlan, o RunOptions) (*Report, error) {
 		}
 		select {
 		case <-ctx.Done():
+		case alerts := <-budgets:
+			e.overBudget(alerts)
 		case out := <-e.results:
 			running--
 			switch {
 			case ctx.Err() != nil:
 				// Interrupted: what the unit did last (likely failing
 				// because of the interruption) is not its outcome.
+			case e.units[out.i].overBudget != "":
+				// Its budget stopped it, and it failed then.
 			case out.abort != "":
 				aborted = out.abort
 			default:
@@ -415,9 +440,51 @@ func (e *engine) groups() (ready, bad map[string]bool) {
 	return ready, bad
 }
 
+// overBudget fails the units whose budget the server reports crossed (the
+// server paused their agents already) and stops their workers: a step's
+// units (running or pending), or with the whole run's every running unit,
+// the pending ones then skipped.
+func (e *engine) overBudget(alerts []proto.BudgetAlert) {
+	for _, a := range alerts {
+		msg := "budget exceeded"
+		if a.Message != "" {
+			msg = a.Message
+		}
+		if a.Scope == proto.BudgetScopeRun && e.runOver == "" {
+			e.runOver = msg
+		}
+		for _, st := range e.units {
+			if a.Scope == proto.BudgetScopeStep && st.u.Step != a.Step || st.overBudget != "" {
+				continue
+			}
+			switch st.status {
+			case StatusRunning:
+				// Failed at once (not when its worker returns): fail_fast
+				// may end the run before the worker's answer counts.
+				st.overBudget = msg
+				if st.cancel != nil {
+					st.cancel()
+				}
+				e.set(st, StatusFailed, msg)
+			case StatusPending:
+				if a.Scope == proto.BudgetScopeStep {
+					e.set(st, StatusFailed, msg)
+				}
+			}
+		}
+	}
+}
+
 // schedule skips what can no longer run, starts what can, and applies
 // fail_fast; it reports whether the run is over, or why it must abort.
 func (e *engine) schedule(launch func(int) string) (bool, string) {
+	if e.runOver != "" {
+		for _, st := range e.units {
+			if st.status == StatusPending {
+				e.set(st, StatusSkipped, "the run's "+e.runOver)
+			}
+		}
+	}
 	failed := false
 	for _, st := range e.units {
 		failed = failed || st.status == StatusFailed
@@ -529,6 +596,9 @@ func (e *engine) bootstrap(ctx context.Context) error {
 		st := e.units[i]
 		st.sid = res.SurfaceIDs[k]
 		e.panes[st.u.Pane.Name] = st.sid
+		if err := e.usage.track(ctx, st.sid, st.u.Step, st.u.Budget); err != nil {
+			e.o.Warn(fmt.Sprintf("unit '%s': its usage is not tracked: %v", st.u.ID, err))
+		}
 		e.set(st, StatusRunning, "")
 	}
 	return nil

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/paneflow-go/paneflow/internal/clock"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // codedErr is a JSON-RPC error reply.
@@ -45,6 +47,14 @@ type fakeInstance struct {
 	// sendsViaWaits counts send_text calls made through waitsOf.
 	sendsViaWaits int
 	waited        chan string // pane names whose wait started (blocking ones)
+	// tracked logs usage.track calls: "<pane> run=<label> step=<step>
+	// budget=<json> run_budget=<json>"; run is the run id the engine
+	// made up. alerts are handed to usage.budget_wait, one batch per
+	// call.
+	tracked []string
+	run     string
+	alerts  chan []proto.BudgetAlert
+	noUsage bool // usage.* answer -32601 (an older instance)
 }
 
 // waitsOf is f as RunOptions.Waits: it counts the send_text calls made
@@ -69,7 +79,8 @@ func inputWait(ms *int64) string {
 }
 
 func newFake(out map[string]string) *fakeInstance {
-	return &fakeInstance{out: out, block: map[string]bool{}, splitBlock: map[string]bool{}, notReady: map[string]bool{}, names: map[uint64]string{}, sent: map[string]string{}, waited: make(chan string, 10)}
+	return &fakeInstance{out: out, block: map[string]bool{}, splitBlock: map[string]bool{}, notReady: map[string]bool{}, names: map[uint64]string{},
+		sent: map[string]string{}, waited: make(chan string, 10), alerts: make(chan []proto.BudgetAlert, 4)}
 }
 
 func (f *fakeInstance) Call(ctx context.Context, method string, params, result any) error {
@@ -92,6 +103,12 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 			Submit    bool   `json:"submit"`
 			InputWait *int64 `json:"input_wait_ms"`
 		} `json:"send"`
+		Run       string          `json:"run"`
+		Label     string          `json:"label"`
+		Step      string          `json:"step"`
+		Budget    json.RawMessage `json:"budget"`
+		RunBudget json.RawMessage `json:"run_budget"`
+		After     int             `json:"after"`
 	}
 	json.Unmarshal(raw, &p)
 	f.mu.Lock()
@@ -171,6 +188,28 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 		return reply(map[string]any{"matched": true, "sent": sent})
 	case "surface.read":
 		return reply(map[string]any{"text": f.out[f.names[p.SurfaceID]]})
+	case "usage.track", "usage.budget_wait":
+		if f.noUsage {
+			f.mu.Unlock()
+			return codedErr{-32601, "Method not found"}
+		}
+		if method == "usage.track" {
+			f.run = p.Run
+			f.tracked = append(f.tracked, fmt.Sprintf("%s run=%s step=%s budget=%s run_budget=%s", f.names[p.SurfaceID], p.Label, p.Step, p.Budget, p.RunBudget))
+			return reply(map[string]bool{"ok": true})
+		}
+		if p.Run != f.run {
+			f.mu.Unlock()
+			return codedErr{-32602, "no run " + p.Run}
+		}
+		f.mu.Unlock()
+		select {
+		case a := <-f.alerts:
+			f.mu.Lock()
+			return reply(map[string]any{"alerts": a, "next": p.After + len(a)})
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	f.mu.Unlock()
 	return fmt.Errorf("unexpected %s", method)
@@ -515,4 +554,63 @@ func TestEngineFeedsAnAgentThatNeverReadsInput(t *testing.T) {
 	if len(warns) != 1 || !strings.Contains(warns[0], "had not turned on bracketed paste (read its input) after 30s; its text was typed anyway") {
 		t.Fatalf("warnings %q", warns)
 	}
+}
+
+// budgeted is the pipeline with a whole run's budget and one on impl.
+var budgeted = strings.Replace(strings.Replace(pipeline, `name = "p"`, "name = \"p\"\nbudget = { cost = 2.5 }", 1),
+	"capture = { var = \"summary\", lines = 2 }", "capture = { var = \"summary\", lines = 2 }\nbudget = { tokens = 1000 }", 1)
+
+// TestEngineBudgets: the run's panes are told to the server with their
+// budgets; a step whose budget the server reports crossed fails with its
+// message while it waits (its dependents are skipped); the run's budget
+// crossed fails what runs and skips what waits to start.
+func TestEngineBudgets(t *testing.T) {
+	t.Run("step", func(t *testing.T) {
+		f := newFake(map[string]string{})
+		f.block["impl"] = true
+		go func() {
+			<-f.waited
+			f.alerts <- []proto.BudgetAlert{{Scope: "step", Step: "impl", Message: "budget exceeded: step 'impl' used 1390 tokens of its limit of 1000 tokens"}}
+		}()
+		rep, _ := runFake(t, budgeted, f, context.Background())
+		want := "impl=FAILED(budget exceeded: step 'impl' used 1390 tokens of its limit of 1000 tokens) test[a]=SKIPPED(fail_fast: an earlier step failed) " +
+			"test[b]=SKIPPED(fail_fast: an earlier step failed) review=SKIPPED(fail_fast: an earlier step failed) tell=SKIPPED(fail_fast: an earlier step failed)"
+		if got := statuses(rep); got != want || rep.Exit != 1 {
+			t.Errorf("report %s (exit %d), want %s", got, rep.Exit, want)
+		}
+		if want := []string{`impl run=p step=impl budget={"tokens":1000} run_budget={"cost_usd":2.5}`}; !slices.Equal(f.tracked, want) {
+			t.Errorf("usage.track calls %q, want %q", f.tracked, want)
+		}
+		if !strings.HasPrefix(f.run, "p-") {
+			t.Errorf("run id %q", f.run)
+		}
+	})
+	t.Run("run", func(t *testing.T) {
+		f := newFake(map[string]string{"impl": "DONE: x"})
+		f.block["test-a"], f.block["test-b"] = true, true
+		go func() {
+			<-f.waited
+			<-f.waited
+			f.alerts <- []proto.BudgetAlert{{Scope: "run", Message: "budget exceeded: 'p' used $2.60"}}
+		}()
+		rep, _ := runFake(t, budgeted, f, context.Background())
+		want := "impl=READY test[a]=FAILED(budget exceeded: 'p' used $2.60) test[b]=FAILED(budget exceeded: 'p' used $2.60) " +
+			"review=SKIPPED(the run's budget exceeded: 'p' used $2.60) tell=SKIPPED(the run's budget exceeded: 'p' used $2.60)"
+		if got := statuses(rep); got != want || rep.Exit != 1 {
+			t.Errorf("report %s (exit %d), want %s", got, rep.Exit, want)
+		}
+		if len(f.tracked) != 3 || !strings.HasPrefix(f.tracked[1], "test-a run=p step=test budget=") {
+			t.Errorf("usage.track calls %q", f.tracked)
+		}
+	})
+	t.Run("older instance", func(t *testing.T) {
+		f := newFake(map[string]string{"impl": "DONE: x", "test-a": "ok a", "test-b": "ok b", "impl2": ""})
+		f.out["impl"] += "\nthanks"
+		f.noUsage = true
+		var warns []string
+		rep, _ := runFakeWith(t, budgeted, f, context.Background(), func(o *RunOptions) { o.Warn = func(m string) { warns = append(warns, m) } })
+		if rep.Exit != 0 || len(warns) != 1 || !strings.Contains(warns[0], "the budgets are not enforced") {
+			t.Errorf("report %s, warnings %q", statuses(rep), warns)
+		}
+	})
 }

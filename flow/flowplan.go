@@ -27,6 +27,9 @@ type Unit struct {
 	// Send is a send unit's target and text (captures not substituted).
 	Send   *UnitSend       `json:"-"`
 	Detail json.RawMessage `json:"detail"`
+	// Budget is its step's budget (shared by a foreach step's units);
+	// nil when none.
+	Budget *Budget `json:"budget,omitempty"`
 }
 
 // UnitReady is a unit's barrier.
@@ -56,6 +59,21 @@ type FlowPlan struct {
 	OnFailure string  `json:"on_failure"`
 	PortBase  int     `json:"-"`
 	Units     []*Unit `json:"units"`
+	// Budget is the whole run's budget; nil when none.
+	Budget *Budget `json:"budget,omitempty"`
+}
+
+// budgeted reports whether the run or any of its steps has a budget.
+func (p *FlowPlan) budgeted() bool {
+	if p.Budget != nil {
+		return true
+	}
+	for _, u := range p.Units {
+		if u.Budget != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // Submits reports whether any unit submits text (which needs the
@@ -94,7 +112,7 @@ func (f *Flow) expand() ([]*Unit, []*Pane, error) {
 			items = []string{""}
 		}
 		for _, it := range items {
-			u := &Unit{ID: s.ID, Step: s.ID, Item: it, Needs: append([]string{}, s.Needs...)}
+			u := &Unit{ID: s.ID, Step: s.ID, Item: it, Needs: append([]string{}, s.Needs...), Budget: s.Budget}
 			if s.Foreach != nil {
 				u.ID = s.ID + "[" + it + "]"
 			}
@@ -169,7 +187,7 @@ func ResolveFlow(ctx context.Context, f *Flow, h Host) (*FlowPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan := &FlowPlan{Name: "flow", Layout: "even_h", OnFailure: "fail_fast", PortBase: DefaultPortBase, Units: units}
+	plan := &FlowPlan{Name: "flow", Layout: "even_h", OnFailure: "fail_fast", PortBase: DefaultPortBase, Units: units, Budget: f.Budget}
 	if f.Name != nil {
 		plan.Name = *f.Name
 	}
@@ -222,6 +240,9 @@ func ResolveFlow(ctx context.Context, f *Flow, h Host) (*FlowPlan, error) {
 func (p *FlowPlan) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "flow %q: %d unit(s), layout %s, on_failure %s\n", p.Name, len(p.Units), p.Layout, p.OnFailure)
+	if p.Budget != nil {
+		fmt.Fprintf(&b, "budget    %s for the whole run\n", p.Budget)
+	}
 	for _, u := range p.Units {
 		head := fmt.Sprintf("%s %s", u.Kind, u.ID)
 		if len(u.Needs) > 0 {
@@ -240,6 +261,9 @@ func (p *FlowPlan) WriteText(w io.Writer) error {
 		}
 		if u.Capture != nil {
 			fmt.Fprintf(&b, "  capture   last %d lines as ${%s}\n", u.Capture.Lines, u.Capture.Var)
+		}
+		if u.Budget != nil {
+			fmt.Fprintf(&b, "  budget    %s (step %s)\n", u.Budget, u.Step)
 		}
 	}
 	_, err := io.WriteString(w, b.String())

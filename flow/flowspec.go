@@ -13,7 +13,9 @@ type Flow struct {
 	Layout   *string   `toml:"layout"`
 	PortBase *int64    `toml:"port_base"`
 	Defaults *Defaults `toml:"defaults"`
-	Steps    []Step    `toml:"step"`
+	// Budget limits the whole run (see [Budget]).
+	Budget *Budget `toml:"budget"`
+	Steps  []Step  `toml:"step"`
 }
 
 // Defaults is a flow's [defaults] table.
@@ -32,6 +34,8 @@ type Step struct {
 	Ready   *Ready    `toml:"ready"`
 	Capture *Capture  `toml:"capture"`
 	Submit  *bool     `toml:"submit"`
+	// Budget limits the step's panes (all of a foreach step's together).
+	Budget *Budget `toml:"budget"`
 }
 
 // Send is a step's send table: text typed into another pane.
@@ -76,6 +80,9 @@ func ParseFlow(data []byte) (*Flow, error) {
 		return nil, err
 	}
 	if err := checkTop(f.Layout, f.PortBase); err != nil {
+		return nil, err
+	}
+	if err := f.Budget.check("budget"); err != nil {
 		return nil, err
 	}
 	if err := f.validate(); err != nil {
@@ -215,6 +222,15 @@ func (s *Step) check(byID map[string]*Step, ids []string, defTimeout *int64) err
 		if err := checkPane(s.Pane); err != nil {
 			return fmt.Errorf("step '%s': %v", s.ID, err)
 		}
+		if s.Pane.Budget != nil {
+			return fmt.Errorf("step '%s': put `budget` on the step, not in its `pane`", s.ID)
+		}
+	}
+	if err := s.Budget.check("budget"); err != nil {
+		return fmt.Errorf("step '%s': %v", s.ID, err)
+	}
+	if s.Budget != nil && s.Send != nil {
+		return fmt.Errorf("step '%s': a `send` step opens no pane of its own to budget; put `budget` on the step that opens the target, or on the flow", s.ID)
 	}
 	if s.Send != nil {
 		switch {

@@ -36,6 +36,9 @@ type Pane struct {
 	Setup            *string           `toml:"setup" json:"setup,omitempty"`
 	SetupTimeoutSecs *int64            `toml:"setup_timeout_secs" json:"setup_timeout_secs,omitempty"`
 	WorktreeTeardown *string           `toml:"worktree_teardown" json:"worktree_teardown,omitempty"`
+	// Budget limits the pane of a workspace spec (a flow's steps carry
+	// theirs on the step).
+	Budget *Budget `toml:"budget" json:"budget,omitempty"`
 }
 
 func str(p *string) string {

@@ -19,7 +19,9 @@ type Workspace struct {
 	Name     *string `toml:"name"`
 	Layout   *string `toml:"layout"`
 	PortBase *int64  `toml:"port_base"`
-	Panes    []Pane  `toml:"panes"`
+	// Budget limits the whole workspace's agents (see [Budget]).
+	Budget *Budget `toml:"budget"`
+	Panes  []Pane  `toml:"panes"`
 }
 
 // ParseWorkspace decodes and validates a workspace spec (spec specs.md §1
@@ -38,8 +40,14 @@ func ParseWorkspace(data []byte) (*Workspace, error) {
 	if len(w.Panes) > MaxPanes {
 		return nil, fmt.Errorf("too many panes (%d > %d)", len(w.Panes), MaxPanes)
 	}
+	if err := w.Budget.check("budget"); err != nil {
+		return nil, err
+	}
 	for i := range w.Panes {
 		if err := checkPane(&w.Panes[i]); err != nil {
+			return nil, fmt.Errorf("pane %d: %v", i, err)
+		}
+		if err := w.Panes[i].Budget.check("budget"); err != nil {
 			return nil, fmt.Errorf("pane %d: %v", i, err)
 		}
 	}
@@ -170,6 +178,8 @@ type PlannedPane struct {
 	CopyEnv      bool   `json:"copy_env,omitempty"`
 	Setup        string `json:"setup,omitempty"`
 	SetupTimeout int64  `json:"setup_timeout_secs,omitempty"`
+	// Budget is the pane's budget (a workspace spec's); nil when none.
+	Budget *Budget `json:"budget,omitempty"`
 }
 
 // Plan is a workspace spec resolved: what `paneflow up` will do.
@@ -178,6 +188,8 @@ type Plan struct {
 	Layout   string        `json:"layout"`
 	PortBase int           `json:"port_base"`
 	Panes    []PlannedPane `json:"panes"`
+	// Budget is the whole workspace's budget; nil when none.
+	Budget *Budget `json:"budget,omitempty"`
 }
 
 // expandCwd resolves a spec cwd on the client: "~" and "~/…" against
@@ -327,7 +339,7 @@ func ResolveWorkspace(ctx context.Context, w *Workspace, h Host) (*Plan, error) 
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the current directory: %v", err)
 	}
-	plan := &Plan{Name: w.Name, Layout: "even_h", PortBase: DefaultPortBase}
+	plan := &Plan{Name: w.Name, Layout: "even_h", PortBase: DefaultPortBase, Budget: w.Budget}
 	if w.Layout != nil {
 		plan.Layout = *w.Layout
 	}
@@ -341,6 +353,7 @@ func ResolveWorkspace(ctx context.Context, w *Workspace, h Host) (*Plan, error) 
 		if err != nil {
 			return nil, fmt.Errorf("pane %d: %v", i, err)
 		}
+		pp.Budget = w.Panes[i].Budget
 		plan.Panes[i] = pp
 		ptrs[i] = &plan.Panes[i]
 	}
@@ -495,7 +508,35 @@ func Up(ctx context.Context, plan *Plan, wt Worktrees, c Caller, warn func(strin
 	if len(res.SurfaceIDs) != len(plan.Panes) {
 		return &res, fmt.Errorf("workspace.up returned %d surface ids for %d panes", len(res.SurfaceIDs), len(plan.Panes))
 	}
+	trackUp(ctx, plan, res.SurfaceIDs, c, warn)
 	return &res, nil
+}
+
+// trackUp tells the server the workspace's panes and budgets
+// (usage.track), when the spec has budgets: the server enforces them
+// after `up` returned.
+func trackUp(ctx context.Context, plan *Plan, sids []uint64, c Caller, warn func(string)) {
+	budgeted := plan.Budget != nil
+	for _, pp := range plan.Panes {
+		budgeted = budgeted || pp.Budget != nil
+	}
+	if !budgeted {
+		return
+	}
+	name := "workspace"
+	if plan.Name != nil && *plan.Name != "" {
+		name = *plan.Name
+	}
+	t := &tracker{c: c, run: newRunID(name, time.Now()), label: name, whole: plan.Budget, warn: warn}
+	for i, sid := range sids {
+		step := plan.Panes[i].Name
+		if step == "" {
+			step = "pane " + strconv.Itoa(i)
+		}
+		if err := t.track(ctx, sid, step, plan.Panes[i].Budget); err != nil {
+			warn(fmt.Sprintf("pane %d: its budget is not enforced: %v", i, err))
+		}
+	}
 }
 
 // DryRunJSON is the plan as --dry-run --json prints it.

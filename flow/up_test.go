@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,6 +39,8 @@ func TestParseWorkspaceErrors(t *testing.T) {
 		{"timeout alone", pane + "setup_timeout_secs = 5\n", "pane 0: `setup_timeout_secs` requires `worktree`"},
 		{"teardown alone", pane + "worktree_teardown = \"keep\"\n", "pane 0: `worktree_teardown` requires `worktree`"},
 		{"bad teardown", pane + "cwd = \"/\"\nworktree = \"b\"\nworktree_teardown = \"never\"\n", "pane 0: `worktree_teardown` must be \"auto\" or \"keep\", got 'never'"},
+		{"bad budget", "budget = { tokens = -3 }\n" + pane, "budget.tokens must be positive, got -3"},
+		{"bad pane budget", pane + "budget = {}\n", "pane 0: budget needs `tokens` or `cost`"},
 		{"bad timeout", pane + "cwd = \"/\"\nworktree = \"b\"\nsetup_timeout_secs = -1\n", "pane 0: `setup_timeout_secs` must be a positive number of seconds, got -1"},
 		{"bad command", pane + "command = \"echo 'x\"\n", "pane 0: `command`: cannot split \"echo 'x\" into shell words: invalid command line string"},
 		{"bad setup", pane + "cwd = \"/\"\nworktree = \"b\"\nsetup = \"a \\\"b\"\n", "pane 0: `setup`: cannot split \"a \\\"b\" into shell words: invalid command line string"},
@@ -240,9 +243,15 @@ func TestResolveErrors(t *testing.T) {
 type fakeCaller struct {
 	fail   error
 	params []byte
+	tracks []string // usage.track params
 }
 
 func (f *fakeCaller) Call(_ context.Context, method string, params, result any) error {
+	if method == "usage.track" {
+		b, _ := json.Marshal(params)
+		f.tracks = append(f.tracks, string(b))
+		return nil
+	}
 	f.params, _ = json.Marshal(params)
 	if f.fail != nil {
 		return f.fail
@@ -341,4 +350,48 @@ func FuzzParseWorkspace(f *testing.F) {
 func jsonIndent(v any) (string, error) {
 	b, err := json.MarshalIndent(v, "", "  ")
 	return string(b), err
+}
+
+// TestUpTracksBudgets: a workspace spec's budgets go to the server with
+// its panes (usage.track), the whole workspace's with each; a spec
+// without budgets tracks nothing.
+func TestUpTracksBudgets(t *testing.T) {
+	for _, c := range []struct {
+		spec string
+		want []string // params less the run id
+	}{
+		{"[[panes]]\n[[panes]]\n", nil},
+		{"name = \"team\"\nbudget = { cost = 5 }\n[[panes]]\nname = \"impl\"\nbudget = { tokens = 9000 }\n[[panes]]\n", []string{
+			`{"budget":{"tokens":9000},"label":"team","run_budget":{"cost_usd":5},"step":"impl","surface_id":1}`,
+			`{"label":"team","run_budget":{"cost_usd":5},"step":"pane 1","surface_id":2}`,
+		}},
+	} {
+		w, err := ParseWorkspace([]byte(c.spec))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _ := testHost(t, &fakeWorktrees{})
+		plan, err := ResolveWorkspace(context.Background(), w, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := &fakeCaller{}
+		if _, err := Up(context.Background(), plan, &fakeWorktrees{}, f, func(string) {}); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range f.tracks {
+			var m map[string]any
+			json.Unmarshal([]byte(p), &m)
+			if run, _ := m["run"].(string); !strings.HasPrefix(run, "team-") {
+				t.Errorf("run id %q", run)
+			}
+			delete(m, "run")
+			b, _ := json.Marshal(m)
+			got = append(got, string(b))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q: usage.track calls\n got %q\nwant %q", c.spec, got, c.want)
+		}
+	}
 }

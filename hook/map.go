@@ -65,7 +65,7 @@ const (
 	kindToolUse                  // ai.tool_use with tool_name
 	kindNotification             // ai.notification, only for questions and permission prompts
 	kindPermission               // ai.notification built from a permission request
-	kindStop                     // ai.stop with last_result or transcript_path
+	kindStop                     // ai.stop with last_result, else the transcript_path to read it from
 	kindCodexNotify              // ai.stop, for Codex notify's agent-turn-complete only
 	kindInterrupt                // ai.stop without a result: the user ended the turn
 	kindExit                     // ai.exit with exit_code; no payload
@@ -191,9 +191,10 @@ func invocation(event string, argv []string, stdin []byte) (string, []byte) {
 // Paneflow pane (no valid PANEFLOW_SURFACE_ID or PANEFLOW_WORKSPACE_ID).
 //
 // params holds only the fields the server reads, never the payload itself:
-// tool, surface_id, workspace_id, pid, session_id and, per method,
-// tool_name, message and notification_type, last_result or
-// transcript_path, exit_code. Its JSON encoding is at most
+// tool, surface_id, workspace_id, pid, session_id, transcript_path (the
+// agent's session record, absolute, when the payload names one: the server
+// reads turn summaries and token usage from it) and, per method,
+// tool_name, message and notification_type, last_result, exit_code. Its JSON encoding is at most
 // [MaxParamsBytes] whatever the input. The tool is PANEFLOW_AI_TOOL when
 // valid, else inferred from the event and payload (Gemini's event names,
 // Codex's turn_id and notify keys, opencode's events), else "claude".
@@ -232,6 +233,12 @@ func Map(event string, argv []string, stdin []byte, env func(string) string) (me
 	}
 	if id := clean(sessionID(p), MaxSessionID); id != "" {
 		params["session_id"] = id
+	}
+	// The agent's own record of the session, on every frame that has it:
+	// the server reads the turn's summary (ai.stop without last_result)
+	// and the tokens used from it.
+	if tp := p.str("transcript_path"); isAbs(tp) && utf8.ValidString(tp) && utf8.RuneCountInString(tp) <= MaxPath {
+		params["transcript_path"] = tp
 	}
 
 	switch spec.kind {
@@ -294,16 +301,12 @@ func Map(event string, argv []string, stdin []byte, env func(string) string) (me
 
 // stopFields adds the turn's summary to an ai.stop: the first non-blank of
 // the spec's top-level summaries, Claude's and Codex's last assistant
-// message, Gemini's prompt_response and Codex notify's kebab-case key; else
-// the absolute transcript path, which the server reads itself.
+// message, Gemini's prompt_response and Codex notify's kebab-case key
+// (without one, the server reads it from the transcript path Map added).
 func stopFields(p payload, params map[string]any) {
 	if r := clean(p.firstStr("last_result", "summary", "result", "last_assistant_message",
 		"prompt_response", "last-assistant-message"), MaxLastResult); r != "" {
 		params["last_result"] = r
-		return
-	}
-	if tp := p.str("transcript_path"); isAbs(tp) && utf8.ValidString(tp) && utf8.RuneCountInString(tp) <= MaxPath {
-		params["transcript_path"] = tp
 	}
 }
 

@@ -55,7 +55,8 @@ type AIFrameParams struct {
 	PID *int64 `json:"pid,omitempty"`
 	// Tool is the agent's binary name (nil: "claude").
 	Tool *string `json:"tool,omitempty"`
-	// SessionID is the agent's own session id (not read by the server).
+	// SessionID is the agent's own session id (the conductor passes it
+	// on to the usage subsystem with the frame's event).
 	SessionID Note `json:"session_id,omitempty"`
 	// ToolName is ai.tool_use's running tool.
 	ToolName *string `json:"tool_name,omitempty"`
@@ -65,10 +66,13 @@ type AIFrameParams struct {
 	// Message is ai.notification's question.
 	Message *string `json:"message,omitempty"`
 	// LastResult, else Summary, else Result is ai.stop's summary of the
-	// turn; without any, TranscriptPath (absolute) is read for it.
-	LastResult     *string `json:"last_result,omitempty"`
-	Summary        *string `json:"summary,omitempty"`
-	Result         *string `json:"result,omitempty"`
+	// turn; without any, TranscriptPath is read for it.
+	LastResult *string `json:"last_result,omitempty"`
+	Summary    *string `json:"summary,omitempty"`
+	Result     *string `json:"result,omitempty"`
+	// TranscriptPath is the agent's record of its session (absolute), on
+	// any frame whose payload named one: the usage subsystem reads the
+	// tokens used from it, the conductor ai.stop's summary.
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 	// ExitCode is ai.exit's (required there).
 	ExitCode *int64 `json:"exit_code,omitempty"`

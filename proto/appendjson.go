@@ -2,6 +2,7 @@ package proto
 
 import (
 	"encoding/json"
+	"math"
 	"slices"
 	"strconv"
 
@@ -198,4 +199,34 @@ func (o *object) embed(v appender) {
 	}
 	o.more = true
 	o.b = append(o.b, inner[1:len(inner)-1]...)
+}
+
+// floatPtr writes "k":*v unless v is nil, formatted as encoding/json
+// formats a float64 (shortest form; exponent only below 1e-6 or from 1e21).
+func (o *object) floatPtr(k string, v *float64) {
+	if v == nil {
+		return
+	}
+	o.key(k)
+	f := *v
+	format := byte('f')
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	start := len(o.b)
+	o.b = strconv.AppendFloat(o.b, f, format, -1, 64)
+	if format == 'e' {
+		// clean up e-09 to e-9, as encoding/json does
+		if n := len(o.b) - start; n >= 4 && o.b[len(o.b)-4] == 'e' && o.b[len(o.b)-3] == '-' && o.b[len(o.b)-2] == '0' {
+			o.b[len(o.b)-2] = o.b[len(o.b)-1]
+			o.b = o.b[:len(o.b)-1]
+		}
+	}
+}
+
+// object writes "k":{…}, v's own encoding (the caller omits a nil
+// pointer).
+func (o *object) object(k string, v appender) {
+	o.key(k)
+	o.b = v.AppendJSON(o.b)
 }

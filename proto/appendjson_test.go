@@ -24,6 +24,7 @@ var paramsTypes = []appender{
 	SurfaceSendKeystrokeParams{}, SurfaceWaitParams{}, EventsSubscribeParams{},
 	AIFrameParams{}, TeamsTmuxParams{}, TeamsAttachParams{},
 	WorktreeCreateParams{}, WorktreeRollbackParams{}, ArtifactParams{},
+	UsageSummaryParams{}, UsageLimitParams{}, UsageTrackParams{}, UsageBudgetWaitParams{},
 }
 
 // TestParamsTypesListed checks that every exported type named *Params is
@@ -105,6 +106,8 @@ func fill(r *rand.Rand, v reflect.Value) {
 		v.SetInt([]int64{0, 1, -7, 1 << 40}[r.IntN(4)])
 	case reflect.Uint64, reflect.Uint8:
 		v.SetUint([]uint64{0, 1, 255}[r.IntN(3)])
+	case reflect.Float64:
+		v.SetFloat([]float64{0, 1, 0.0001, 2.5e-7, 1e21, 12.345, 1.0 / 3}[r.IntN(7)])
 	case reflect.Pointer:
 		if r.IntN(3) == 0 {
 			v.SetZero()

@@ -198,3 +198,25 @@ func (c Client) ArtifactGet(ctx context.Context, id uint64) (ArtifactGetResult, 
 func (c Client) ArtifactKeep(ctx context.Context, id uint64, keep bool) (ArtifactKeepResult, error) {
 	return call[ArtifactKeepResult](ctx, c.Caller, MethodArtifactKeep, ArtifactParams{SurfaceID: id, Keep: &keep})
 }
+
+// UsageSummary calls usage.summary.
+func (c Client) UsageSummary(ctx context.Context, p UsageSummaryParams) (UsageSummary, error) {
+	return call[UsageSummary](ctx, c.Caller, MethodUsageSummary, p)
+}
+
+// UsageTrack calls usage.track.
+func (c Client) UsageTrack(ctx context.Context, p UsageTrackParams) error {
+	_, err := call[OKResult](ctx, c.Caller, MethodUsageTrack, p)
+	return err
+}
+
+// UsageBudgetWait calls usage.budget_wait; give it a Caller that allows a
+// call to last (it returns when a budget of the run is crossed).
+func (c Client) UsageBudgetWait(ctx context.Context, p UsageBudgetWaitParams) (UsageBudgetWaitResult, error) {
+	return call[UsageBudgetWaitResult](ctx, c.Caller, MethodUsageBudgetWait, p)
+}
+
+// UsagePrices calls usage.prices.
+func (c Client) UsagePrices(ctx context.Context) (UsagePricesResult, error) {
+	return call[UsagePricesResult](ctx, c.Caller, MethodUsagePrices, NoParams{})
+}

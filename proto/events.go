@@ -41,15 +41,17 @@ const (
 	TypeAIExit         = MethodAIExit
 	TypeAISessionEnd   = MethodAISessionEnd
 	TypeAgentState     = "agent_state"
+	TypeUsageChanged   = "usage_changed"
+	TypeBudgetAlert    = "budget_alert"
 )
 
 // eventTypes is every wire type name defined here, sorted (a test checks
 // both).
 var eventTypes = [...]string{
 	TypeAgentState, TypeAIExit, TypeAINotification, TypeAIPromptSubmit, TypeAISessionEnd,
-	TypeAISessionStart, TypeAIStop, TypeAIToolUse, TypeFocusChanged, TypeLayoutChanged,
+	TypeAISessionStart, TypeAIStop, TypeAIToolUse, TypeBudgetAlert, TypeFocusChanged, TypeLayoutChanged,
 	TypeSurfaceChanged, TypeSurfaceClosed, TypeSurfaceCreated, TypeSurfaceExited,
-	TypeSurfaceRenamed, TypeTitleChanged, TypeWorkspaceClosed, TypeWorkspaceCreated,
+	TypeSurfaceRenamed, TypeTitleChanged, TypeUsageChanged, TypeWorkspaceClosed, TypeWorkspaceCreated,
 	TypeWorkspaceSelected,
 }
 
@@ -265,6 +267,21 @@ type AgentFrame struct {
 	LastResult     string // the turn's summary (ai.stop)
 	ExitCode       int    // the agent's exit code (ai.exit), when HasExitCode
 	HasExitCode    bool
+
+	// What follows is for subscribers in the server's process (package
+	// usage) and is not in the frame's JSON.
+
+	// SessionID is the agent's own session id from its hook payload
+	// ("" when it sent none).
+	SessionID string
+	// TranscriptPath is the agent's record of the session (its
+	// transcript, rollout or chat file), absolute and cleaned, when the
+	// frame named one.
+	TranscriptPath string
+	// At is when the conductor accepted the frame, on its clock. The
+	// launch shim waits for the answer to its ai.session_start before it
+	// starts the agent, so nothing the agent records is older.
+	At time.Time
 }
 
 // agentFrameJSON is the wire form of [AgentFrame].
@@ -481,6 +498,94 @@ type DroppedFrame struct {
 type HeartbeatFrame struct {
 	Type string `json:"type"`
 }
+
+// Usage is an amount of model usage: tokens by kind and what they cost.
+// Input counts the prompt tokens neither read from nor written to a prompt
+// cache; CacheRead and CacheWrite the cached ones (CacheWrite1h is the
+// part of CacheWrite written for an hour, which Anthropic prices apart);
+// Output includes Reasoning. Total is Input+CacheRead+CacheWrite+Output.
+// CostUSD is the cost of the tokens whose model has a price (nil when none
+// has); UnpricedTokens counts the others. Calls is how many model
+// responses the tokens came from.
+type Usage struct {
+	Input          int64    `json:"input"`
+	CacheRead      int64    `json:"cache_read"`
+	CacheWrite     int64    `json:"cache_write"`
+	CacheWrite1h   int64    `json:"cache_write_1h"`
+	Output         int64    `json:"output"`
+	Reasoning      int64    `json:"reasoning"`
+	Total          int64    `json:"total"`
+	CostUSD        *float64 `json:"cost_usd"`
+	UnpricedTokens int64    `json:"unpriced_tokens"`
+	Calls          int64    `json:"calls"`
+}
+
+// UsageChanged says that the agent in a pane used more tokens: Session is
+// what its current session (the agent process running there) used so far,
+// LastTurn what its current or last turn used (since its last prompt),
+// Workspace what every agent of the pane's workspace used since the server
+// started, and Model the model of its last response ("" unknown).
+// Publications are coalesced: a pane gets at most one per poll of its
+// agent's records.
+//
+// Its publisher is package usage. Its subscribers are the GUI (the
+// sidebar's and the overview's token and cost figures) and the socket API
+// (events.subscribe).
+type UsageChanged struct {
+	SurfaceID   uint64 `json:"surface_id"`
+	WorkspaceID uint64 `json:"workspace_id"`
+	Tool        string `json:"tool"`
+	Model       string `json:"model"`
+	Session     Usage  `json:"session"`
+	LastTurn    Usage  `json:"last_turn"`
+	Workspace   Usage  `json:"workspace"`
+}
+
+// EventType returns "usage_changed".
+func (UsageChanged) EventType() string { return TypeUsageChanged }
+
+// Surface returns e.SurfaceID, true.
+func (e UsageChanged) Surface() (uint64, bool) { return e.SurfaceID, true }
+
+// BudgetAlert says that spending reached a budget: Level "warning" (the
+// day's budget at 80 %) or "exceeded" (a budget crossed; Paused lists the
+// panes whose agents were interrupted for it). Scope is "day" (the
+// configuration's daily budget), "run" (a flow run's or workspace spec's
+// whole budget) or "step" (one flow step's or spec pane's); Run and Step
+// name them, Label is the flow's or spec's name (the date for the day).
+// Used is what the scope spent; LimitTokens and LimitCostUSD are its
+// limits (0: none).
+//
+// Its publisher is package usage. Its subscribers are the GUI (a desktop
+// notification) and the socket API (events.subscribe; `paneflow flow run`
+// learns of its steps' budgets through usage.budget_wait, which answers
+// with these).
+type BudgetAlert struct {
+	Level        string   `json:"level"`
+	Scope        string   `json:"scope"`
+	Run          string   `json:"run,omitempty"`
+	Step         string   `json:"step,omitempty"`
+	Label        string   `json:"label,omitempty"`
+	SurfaceIDs   []uint64 `json:"surface_ids,omitempty"`
+	Paused       []uint64 `json:"paused,omitempty"`
+	Used         Usage    `json:"used"`
+	LimitTokens  int64    `json:"limit_tokens,omitempty"`
+	LimitCostUSD float64  `json:"limit_cost_usd,omitempty"`
+	Message      string   `json:"message"`
+}
+
+// EventType returns "budget_alert".
+func (BudgetAlert) EventType() string { return TypeBudgetAlert }
+
+// Budget alert levels and scopes.
+const (
+	BudgetWarning  = "warning"
+	BudgetExceeded = "exceeded"
+
+	BudgetScopeDay  = "day"
+	BudgetScopeRun  = "run"
+	BudgetScopeStep = "step"
+)
 
 // EventFrame is a frame of events.subscribe as a client reads it: its
 // type, the members most clients use (zero when absent or null), and the

@@ -65,6 +65,12 @@ const (
 	MethodArtifactGet  = "artifact.get"
 	MethodArtifactKeep = "artifact.keep"
 
+	// usage.*: package usage (tokens and cost, budgets).
+	MethodUsageSummary    = "usage.summary"
+	MethodUsageTrack      = "usage.track"
+	MethodUsageBudgetWait = "usage.budget_wait"
+	MethodUsagePrices     = "usage.prices"
+
 	// MethodRPCConcurrent is the transport's own handshake (package ipc
 	// answers it, nothing registers it): it makes a connection
 	// concurrent. Its reply is a [ConcurrentResult]. JSON-RPC reserves
@@ -96,6 +102,7 @@ var methods = [...]string{
 	MethodTeamsTmux, MethodTeamsAttach, MethodTeamsList,
 	MethodWorktreeCreate, MethodWorktreeRollback,
 	MethodArtifactGet, MethodArtifactKeep,
+	MethodUsageSummary, MethodUsageTrack, MethodUsageBudgetWait, MethodUsagePrices,
 }
 
 // Methods returns every method a Paneflow server registers (the

@@ -13,7 +13,7 @@ func TestEventTypes(t *testing.T) {
 		SurfaceChanged{}, SurfaceCreated{}, SurfaceExited{}, SurfaceClosed{}, SurfaceRenamed{},
 		TitleChanged{}, FocusChanged{}, WorkspaceCreated{}, WorkspaceClosed{}, WorkspaceSelected{},
 		LayoutChanged{}, AISessionStart{}, AIPromptSubmit{}, AIToolUse{}, AINotification{},
-		AIStop{}, AIExit{}, AISessionEnd{}, AgentState{},
+		AIStop{}, AIExit{}, AISessionEnd{}, AgentState{}, UsageChanged{}, BudgetAlert{},
 	}
 	var want []string
 	for _, e := range events {

@@ -122,10 +122,13 @@ type SurfaceSearchResult struct {
 // EnterGeneration is output_generation just before the last one. A
 // client that submitted a text tells output that came after its Enter
 // (output_generation > enter_generation once enter_count moved) from the
-// echo of the text.
+// echo of the text. Usage, added after them, is what the pane's agent
+// used (its last session, even once it exited), when the usage subsystem
+// read its records; absent otherwise.
 type EnterMarks struct {
-	EnterCount      uint64 `json:"enter_count"`
-	EnterGeneration uint64 `json:"enter_generation"`
+	EnterCount      uint64       `json:"enter_count"`
+	EnterGeneration uint64       `json:"enter_generation"`
+	Usage           *UsageStatus `json:"usage,omitempty"`
 }
 
 // IdleStatusResult is surface.status's result for a pane where no agent

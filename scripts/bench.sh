@@ -147,12 +147,24 @@ if [ "${BENCH_GUI:-1}" != 0 ]; then
 	}
 fi
 
+# Reading the agents' usage (issue 33): 50 simulated agents each recording a
+# response every 3 s, the usage subsystem's CPU as a share of one core
+# (usage-cpu-%, target <= 1: cpu-% less the same run's baseline-% without
+# the subsystem).
+echo
+echo "== Usage: following 50 working agents' transcripts (usage-cpu-% <= 1 meets issue 33's target)"
+go test -c -o "$tmp/usage.test" ./usage/
+"$tmp/usage.test" -test.run '^$' -test.bench '^BenchmarkFollow50$' -test.benchtime=1x -test.timeout=10m || {
+	echo "bench: the usage benchmark failed" >&2
+	exit 1
+}
+
 # The real agent CLIs (test/agents, installed by scripts/agents.sh, which
 # `make bench` runs first): from the model's last answer to `finished` in
 # surface.status, per agent, against Paneflow's own part (hook-binary).
 if [ "${BENCH_AGENTS:-1}" != 0 ]; then
 	echo
-	echo "== Agent hook → surface.status (real CLIs; ms-median of 5 runs each)"
+	echo "== Agent hook → surface.status (real CLIs; ms-median of 5 runs each; after-hook rows: from the hook's exit, without and with a 100 MB transcript being read, target <= 5 ms)"
 	go test -c -o "$tmp/agents.test" ./test/agents/
 	(cd test/agents && "$tmp/agents.test" -test.run '^$' -test.bench '^BenchmarkHookToStatus$' \
 		-test.benchtime=5x -test.timeout=30m) || {

@@ -222,24 +222,56 @@ func injectCodex(l Launch, in *Injection) {
 // opencodePluginName is the plugin file a launch writes.
 const opencodePluginName = "paneflow-status.js"
 
+// EnvOpencodeUsage names the file an opencode launch's plugin appends
+// opencode's assistant messages to (its token usage and cost, as its
+// message.updated events carry them): opencode 1.18.33 keeps its sessions
+// in a SQLite database, which Paneflow does not read. The plugin names the
+// file as transcript_path in its hook payloads, so the server follows it
+// like the other agents' transcripts.
+const EnvOpencodeUsage = "PANEFLOW_OPENCODE_USAGE"
+
 // OpencodePlugin returns the plugin an opencode launch gets: it runs
 // hookPath with opencode's event names (which paneflow-ai-hook maps) and
-// a small JSON payload on stdin, in the background, ignoring failures.
+// a small JSON payload on stdin, in the background, ignoring failures;
+// and it appends each assistant message whose tokens changed to the file
+// $PANEFLOW_OPENCODE_USAGE names (if set), one JSON object a line.
 func OpencodePlugin(hookPath string) string {
 	p, _ := json.Marshal(hookPath)
 	return `// ` + managedMarker + `: written by Paneflow's launch shim for this opencode run; it is removed when opencode exits.
 import { spawn } from "node:child_process";
+import { appendFileSync, writeFileSync } from "node:fs";
 
 const HOOK = ` + string(p) + `;
+const USAGE = process.env.` + EnvOpencodeUsage + ` ?? "";
+if (USAGE) {
+  try { writeFileSync(USAGE, "", { flag: "a", mode: 0o600 }); } catch {}
+}
 
 function send(event, payload) {
   if (!process.env.PANEFLOW_SOCKET_PATH) return;
+  if (USAGE) payload = { ...(payload ?? {}), transcript_path: USAGE };
   try {
     const child = spawn(HOOK, [event], { stdio: ["pipe", "ignore", "ignore"] });
     child.on("error", () => {});
     child.stdin.on("error", () => {});
     child.stdin.end(JSON.stringify(payload ?? {}));
   } catch {}
+}
+
+// Token usage: each assistant message once its tokens changed (opencode
+// updates a message as it streams and when it completes).
+const counted = new Map();
+
+function record(info) {
+  if (!USAGE || info?.role !== "assistant" || !info.tokens || !info.id) return;
+  const line = JSON.stringify({
+    id: info.id, sessionID: info.sessionID, role: info.role, modelID: info.modelID, providerID: info.providerID,
+    tokens: info.tokens, cost: info.cost, time: info.time,
+  });
+  const seen = JSON.stringify([info.tokens, info.cost]);
+  if (counted.get(info.id) === seen) return;
+  counted.set(info.id, seen);
+  try { appendFileSync(USAGE, line + "\n"); } catch {}
 }
 
 // The assistant's text, for the turn's last_result: roles by message id
@@ -251,6 +283,7 @@ let lastAssistant = "";
 function track(event) {
   const props = event?.properties ?? {};
   if (event?.type === "message.updated" && props.info?.id) {
+    record(props.info);
     roles.set(props.info.id, props.info.role);
     if (props.info.role === "assistant") lastAssistant = props.info.id;
   } else if (event?.type === "message.part.updated" && props.part?.type === "text" && props.part.messageID) {
@@ -299,8 +332,31 @@ func (in *Injection) opencodeConfigDir(l Launch) bool {
 		in.warnf("no opencode plugin for this launch: %v", err)
 		return false
 	}
-	in.Env = append(in.Env, "OPENCODE_CONFIG_DIR="+dir)
+	in.Env = append(in.Env, "OPENCODE_CONFIG_DIR="+dir, EnvOpencodeUsage+"="+filepath.Join(dir, opencodeUsageName))
 	return true
+}
+
+// opencodeUsageName is the file, in a launch's own directory, its plugin
+// appends token usage to (see [EnvOpencodeUsage]). The server holds it
+// open from the first frame that names it, so the launch's cleanup does
+// not cut the last lines short.
+const opencodeUsageName = "usage.jsonl"
+
+// opencodeUsageDir gives a launch whose plugin is in the project (the
+// user set OPENCODE_CONFIG_DIR) a directory of its own for the usage
+// file, <StateDir>/opencode-<pid>, removed when the agent exits.
+func (in *Injection) opencodeUsageDir(l Launch) {
+	if l.StateDir == "" {
+		return
+	}
+	dir := filepath.Join(l.StateDir, fmt.Sprintf("opencode-%d", l.PID))
+	os.RemoveAll(dir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		in.warnf("no token usage from this opencode run: %v", err)
+		return
+	}
+	in.cleanups = append(in.cleanups, func() error { return os.RemoveAll(dir) })
+	in.Env = append(in.Env, EnvOpencodeUsage+"="+filepath.Join(dir, opencodeUsageName))
 }
 
 // opencodePlugin writes our plugin into dir for the launch.

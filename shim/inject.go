@@ -91,7 +91,9 @@ func Inject(l Launch) *Injection {
 		if l.Getenv("OPENCODE_CONFIG_DIR") == "" && l.StateDir != "" {
 			in.Hooked = in.opencodeConfigDir(l)
 		} else {
-			in.Hooked = in.opencodePlugin(reg, filepath.Join(l.Dir, ".opencode", "plugins"), l)
+			if in.Hooked = in.opencodePlugin(reg, filepath.Join(l.Dir, ".opencode", "plugins"), l); in.Hooked {
+				in.opencodeUsageDir(l)
+			}
 		}
 	}
 	if !in.Hooked && in.Reason == "" && len(in.Warnings) > 0 && slices.Contains([]string{"claude", "codex", "gemini", "opencode"}, l.Tool) {

@@ -209,8 +209,8 @@ func TestInjectOpencodeConfigDir(t *testing.T) {
 		t.Fatalf("Inject = hooked %v, warnings %q", in.Hooked, in.Warnings)
 	}
 	dir := filepath.Join(l.StateDir, fmt.Sprintf("opencode-%d", l.PID))
-	if !slices.Equal(in.Env, []string{"OPENCODE_CONFIG_DIR=" + dir}) {
-		t.Errorf("env = %q; want OPENCODE_CONFIG_DIR=%s", in.Env, dir)
+	if want := []string{"OPENCODE_CONFIG_DIR=" + dir, EnvOpencodeUsage + "=" + filepath.Join(dir, "usage.jsonl")}; !slices.Equal(in.Env, want) {
+		t.Errorf("env = %q; want %q", in.Env, want)
 	}
 	if got := readFile(t, filepath.Join(dir, "plugins", opencodePluginName)); got != OpencodePlugin(l.HookPath) {
 		t.Errorf("plugin = %q", got)
@@ -243,7 +243,16 @@ func TestInjectOpencode(t *testing.T) {
 	if got := readFile(t, p); got != OpencodePlugin(l.HookPath) || !strings.Contains(got, `const HOOK = "/opt/paneflow/bin/paneflow-ai-hook";`) {
 		t.Errorf("plugin = %q", got)
 	}
+	// The usage file goes into a directory of the launch's own, not the
+	// project.
+	usageDir := filepath.Join(l.StateDir, fmt.Sprintf("opencode-%d", l.PID))
+	if want := []string{EnvOpencodeUsage + "=" + filepath.Join(usageDir, "usage.jsonl")}; !slices.Equal(in.Env, want) || !exists(usageDir) {
+		t.Errorf("env = %q, want %q in a directory that exists", in.Env, want)
+	}
 	in.Cleanup()
+	if exists(usageDir) {
+		t.Error("the launch's usage directory left behind")
+	}
 	if exists(filepath.Join(l.Dir, ".opencode", "plugins")) {
 		t.Error("plugins dir we created left behind")
 	}

@@ -163,7 +163,7 @@ const anyOtherModulePackage = "<module>"
 // notForClients lists what the small client binaries (the hook, the MCP
 // bridge) must not link: the toolkit, the GUI, and the core except ipc,
 // whose client they use.
-var notForClients = []string{"fyne.io", "app", "workspace", "terminal", "conductor", "worktree", "flow", "bus"}
+var notForClients = []string{"fyne.io", "app", "workspace", "terminal", "conductor", "worktree", "flow", "bus", "usage"}
 
 // importRules say which imports a package must never have, directly or
 // indirectly. Paths not starting with a domain are relative to the module.
@@ -210,12 +210,12 @@ var importRules = []struct {
 	},
 	{
 		pkg:    "workspace",
-		banned: []string{"ipc", "api", "cli", "core", "conductor", "config"},
+		banned: []string{"ipc", "api", "cli", "core", "conductor", "config", "usage"},
 		why:    "the model knows nothing of the socket or of other subsystems; core wires them",
 	},
 	{
 		pkg:    "api",
-		banned: []string{"fyne.io", "cli", "core", "conductor", "config"},
+		banned: []string{"fyne.io", "cli", "core", "conductor", "config", "usage"},
 		why:    "the methods use the model through its API; configuration reaches them as options from core",
 	},
 	{
@@ -230,8 +230,13 @@ var importRules = []struct {
 	},
 	{
 		pkg:    "conductor",
-		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "config", "hook", "app", "worktree", "flow", "mcp", "teams"},
+		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "config", "hook", "app", "worktree", "flow", "mcp", "teams", "usage"},
 		why:    "the conductor is a subsystem of the headless core (no display): it learns of panes from bus events and a PaneSource that core implements over the model, the api asks it through its own AgentReporter interface, hooks reach it only over the socket, and its settings come from core as Options",
+	},
+	{
+		pkg:    "usage",
+		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "conductor", "config", "hook", "shim", "app", "worktree", "flow", "mcp", "teams"},
+		why:    "usage is a subsystem of the headless core: it learns of agents and their transcripts from the conductor's bus events, reaches panes through its own Panes interface that core implements, and gets prices and budgets from core as Options",
 	},
 	{
 		pkg:    "worktree",

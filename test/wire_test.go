@@ -50,6 +50,7 @@ import (
 var notWire = map[string]string{
 	"app/session.Session":                    "session.json, the desktop app's session file",
 	"app/session.Workspace":                  "session.json, the desktop app's session file",
+	"config.parsePrice":                      "paneflow.toml's [usage.prices] tables",
 	"conductor.transcriptLine":               "Claude Code's transcript files",
 	"conductor.contentText":                  "Claude Code's transcript files",
 	"hook.payloadKeys":                       "the agents' hook payloads",
@@ -66,6 +67,13 @@ var notWire = map[string]string{
 	"teams.Registry.publishLocked":           "Claude Code's CustomPaneBackend protocol, on a socket of its own",
 	"teams.subscriber.pushOutput":            "Claude Code's CustomPaneBackend protocol, on a socket of its own",
 	"test/internal/fakemodel.TeammateResult": "the model APIs the fake model server speaks",
+	"test/internal/fakemodel.Server.serve":   "the model APIs the fake model server speaks",
+	"usage.claudeFormat.line":                "Claude Code's transcript files",
+	"usage.codexFormat.line":                 "Codex's session rollout files",
+	"usage.geminiFormat.line":                "Gemini CLI's chat recording files",
+	"usage.opencodeFormat.line":              "opencode's message objects, as Paneflow's opencode plugin writes them",
+	"usage.dayFile":                          "<date>.json, the usage subsystem's day files",
+	"usage.dayRow":                           "<date>.json, the usage subsystem's day files",
 	"worktree.Record":                        "worktrees.json, the registry of the worktrees core owns",
 }
 

@@ -20,8 +20,11 @@ type droppedCounter interface {
 
 // watch is the watcher goroutine: it waits for output and posts at most
 // one pending frame at a time, at most one per minFrameInterval, none
-// while the View is hidden. It never touches the View's state except
-// through atomics and v.post.
+// while the View is hidden. Output that follows input sent since the last
+// frame started is not paced: its frame is posted at once and painted at
+// once (Options.PaintNow), so a typed key's echo never waits for a tick;
+// output that keeps coming after it is paced again. It never touches the
+// View's state except through atomics and v.post.
 func (v *View) watch() {
 	defer close(v.done)
 	for {
@@ -44,7 +47,10 @@ func (v *View) watch() {
 				return
 			}
 		}
-		if wait := minFrameInterval - time.Duration(time.Now().UnixNano()-v.lastFrame.Load()); wait > 0 {
+		v.echo.output()
+		if v.inputAt.Load() > v.lastFrame.Load() {
+			v.inputFrame.Store(true)
+		} else if wait := minFrameInterval - time.Duration(time.Now().UnixNano()-v.lastFrame.Load()); wait > 0 {
 			t := time.NewTimer(wait)
 			select {
 			case <-t.C:
@@ -74,8 +80,11 @@ func (v *View) requestFrame() {
 
 // frame runs on the UI goroutine for a posted frame.
 func (v *View) frame() {
+	v.echo.frame()
 	v.pending.Store(false)
 	v.lastFrame.Store(time.Now().UnixNano())
+	input := v.inputFrame.Swap(false)
+	rows := 0
 	v.mu.Lock()
 	if !v.closed {
 		if v.buf == nil {
@@ -83,10 +92,13 @@ func (v *View) frame() {
 			g, _ := v.pane.Watch()
 			v.drawnGen.Store(g)
 		} else {
-			v.drawLocked()
+			rows = v.drawLocked()
 		}
 	}
 	v.mu.Unlock()
+	if input && rows > 0 && v.opts.PaintNow != nil && !v.hidden.Load() {
+		v.opts.PaintNow()
+	}
 	select {
 	case v.frameDone <- struct{}{}:
 	default:
@@ -185,6 +197,7 @@ func (v *View) drawLocked() int {
 	v.buildOverlayLocked(start)
 	rows := v.rend.Render(v.buf, &v.snap, &v.ov)
 	if rows > 0 {
+		v.echo.drawn()
 		v.img.Refresh()
 		v.gate.drawn() // output is held while the window paints it
 	}

@@ -2,6 +2,7 @@ package termview
 
 import (
 	"runtime"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -134,6 +135,7 @@ func (v *View) modsLocked() fyne.KeyModifier {
 
 // KeyDown tracks modifiers (desktop.Keyable).
 func (v *View) KeyDown(ev *fyne.KeyEvent) {
+	v.echo.key()
 	v.noteInput()
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -330,6 +332,8 @@ func (v *View) keyLocked(name fyne.KeyName, mods fyne.KeyModifier) {
 // sendLocked sends input to the program and shows the live screen.
 func (v *View) sendLocked(b []byte) {
 	_ = v.pane.SendInput(b) // a closed pane drops input; nothing to tell the user here
+	v.inputAt.Store(time.Now().UnixNano())
+	v.echo.sent()
 	v.inputLocked()
 	if v.offset != 0 {
 		v.scrollByLocked(-v.offset)

@@ -78,6 +78,12 @@ type Options struct {
 	Probe io.Writer
 	// ProbeName names the pane in probe lines (pane=<ProbeName>); "" means "?".
 	ProbeName string
+	// PaintNow paints the window at once, on the UI goroutine, instead of
+	// at the toolkit's next frame tick; nil means frames wait for the tick.
+	// The View calls it after drawing the first output that follows input
+	// (a key's echo), never for output that merely keeps coming, which
+	// stays paced (render on input).
+	PaintNow func()
 	// CursorBlink says when the cursor blinks. Blinking runs only while
 	// the View is focused and stops (cursor shown) after 10 s without
 	// input.
@@ -142,8 +148,13 @@ type View struct {
 	frameDone chan struct{} // a posted frame finished (buffered, 1)
 	drawnGen  atomic.Uint64 // output generation of the last snapshot drawn
 	lastFrame atomic.Int64  // unix nanos of the last frame start
-	stop      chan struct{} // closed by Close
-	done      chan struct{} // closed when the watcher exits
+	// inputAt is the unix nanos of the last input sent to the program;
+	// output after it is drawn and painted at once (render on input).
+	inputAt atomic.Int64
+	// inputFrame says the pending frame draws output that followed input.
+	inputFrame atomic.Bool
+	stop       chan struct{} // closed by Close
+	done       chan struct{} // closed when the watcher exits
 	// hidden says the View is off screen (SetHidden): the watcher then
 	// requests no frames; wake (buffered, 1) tells it the View is shown
 	// again.
@@ -222,6 +233,8 @@ type View struct {
 	find *findBar
 
 	probe *probe
+	// echo times keys to the screen (Options.Probe); nil without a probe.
+	echo *echoProbe
 
 	// gate holds the pane's output back while a drawn frame is painted,
 	// when the pane supports it (outputGater).
@@ -297,6 +310,7 @@ func newView(p Pane, o Options, post func(func())) *View {
 	v.find = newFindBar(v)
 	if o.Probe != nil {
 		v.probe = newProbe(o.Probe, o.ProbeName)
+		v.echo = newEchoProbe(o.Probe, o.ProbeName)
 	}
 	if g, ok := p.(outputGater); ok {
 		g.SetOutputGate(&v.gate)
@@ -716,6 +730,9 @@ func (r *viewRenderer) Objects() []fyne.CanvasObject {
 		// Fyne walks the objects on its way to painting the window; a
 		// function posted now runs after that paint.
 		r.v.post(func() { r.v.gate.release(h) })
+	}
+	if r.v.echo.painting() {
+		r.v.post(r.v.echo.painted)
 	}
 	return []fyne.CanvasObject{r.v.img, r.v.indBg, r.v.indText, r.v.find.box, r.v.ring, r.v.stripe}
 }

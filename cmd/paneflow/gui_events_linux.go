@@ -4,7 +4,9 @@ package main
 
 import (
 	"time"
+	"unsafe"
 
+	"fyne.io/fyne/v2"
 	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"github.com/paneflow-go/paneflow/app"
@@ -38,3 +40,17 @@ func (glfwEvents) Wake() {
 
 // eventWaiter returns the event wait the app sleeps in when idle.
 func eventWaiter() app.EventWaiter { return glfwEvents{} }
+
+// fyneDrawFrame is the body of one tick of Fyne's desktop loop after its
+// event poll: every window whose canvas is dirty is painted and its
+// buffers swapped (glfw.(*gLDriver).drawSingleFrame in Fyne 2.7.1).
+//
+//go:linkname fyneDrawFrame fyne.io/fyne/v2/internal/driver/glfw.(*gLDriver).drawSingleFrame
+func fyneDrawFrame(d unsafe.Pointer)
+
+// PaintNow paints the dirty windows at once instead of at Fyne's next
+// tick. It runs on the UI thread only.
+func (glfwEvents) PaintNow() {
+	d := fyne.CurrentApp().Driver()
+	fyneDrawFrame((*[2]unsafe.Pointer)(unsafe.Pointer(&d))[1])
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -111,6 +112,119 @@ func BenchmarkHookToStatus(b *testing.B) {
 		}
 		reportMedian(b, samples)
 	})
+	// From the end of the hook program (its frame sent) to the state in
+	// surface.status, without a transcript and with the frames naming a
+	// 100 MB Claude Code transcript that the usage subsystem is reading
+	// from its start (written just now, so none of it is skipped) while
+	// lines are appended to it: the hook path must not notice (target:
+	// <= 5 ms either way).
+	b.Run("after-hook", func(b *testing.B) { afterHook(b, "") })
+	b.Run("after-hook-100MB-transcript", func(b *testing.B) {
+		afterHook(b, bigTranscript(b, 100<<20))
+	})
+}
+
+// afterHook is BenchmarkHookToStatus's after-hook rows: UserPromptSubmit
+// then Stop through paneflow-ai-hook, timed from the Stop hook's exit to
+// finished with its result in surface.status; the payloads name
+// transcript (none when "").
+func afterHook(b *testing.B, transcript string) {
+	e := newEnv(b, fakemodel.Start(b), options{})
+	env := append(append([]string(nil), e.environ...), "PANEFLOW_SURFACE_ID=1", "PANEFLOW_WORKSPACE_ID=1", "PANEFLOW_AI_TOOL=claude")
+	tp := ""
+	if transcript != "" {
+		tp = `,"transcript_path":` + jsonString(transcript)
+		stop := make(chan struct{})
+		done := appendLines(b, transcript, stop)
+		b.Cleanup(func() { close(stop); <-done })
+	}
+	run := func(event, payload string) {
+		cmd := exec.Command(filepath.Join(binDir, "paneflow-ai-hook"), event)
+		cmd.Env, cmd.Stdin = env, strings.NewReader(payload)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("paneflow-ai-hook %s: %v %s", event, err, out)
+		}
+	}
+	var samples []time.Duration
+	for i := 0; i < b.N; i++ {
+		run("UserPromptSubmit", `{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"x"`+tp+`}`)
+		e.waitStatus("thinking", func(s status) bool { return s.State == "thinking" })
+		want := fmt.Sprintf("Done %d.", i)
+		run("Stop", `{"session_id":"s","hook_event_name":"Stop","last_assistant_message":"`+want+`"`+tp+`}`)
+		start := time.Now()
+		for st := e.socketStatus(); st.State != "finished" || str(st.LastResult) != want; st = e.socketStatus() {
+			if time.Since(start) > pollTimeout {
+				b.Fatalf("no finished state; last status %s", st)
+			}
+		}
+		samples = append(samples, time.Since(start))
+	}
+	reportMedian(b, samples)
+}
+
+// bigTranscript writes a Claude Code transcript of about size bytes
+// (tool results of 64 KB and assistant messages with their usage) and
+// returns its path. Its records are stamped an hour ago, as a resumed
+// session's history is; the file is written now, so the usage subsystem
+// reads all of it (and counts none).
+func bigTranscript(b *testing.B, size int) string {
+	p := filepath.Join(b.TempDir(), "big.jsonl")
+	f, err := os.Create(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 1<<20)
+	for n := 0; n < size; n++ {
+		k, _ := w.WriteString(transcriptLines(n, 64<<10, time.Now().Add(-time.Hour)))
+		n += k
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// transcriptLines is one response in a Claude Code transcript, stamped
+// at: a tool result of out bytes and the assistant message with its
+// usage.
+func transcriptLines(n, out int, at time.Time) string {
+	ts := at.UTC().Format(time.RFC3339Nano)
+	return `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t` + fmt.Sprint(n) + `","content":"` +
+		strings.Repeat("x", out) + `"}]},"timestamp":"` + ts + `"}` + "\n" +
+		`{"type":"assistant","requestId":"req_` + fmt.Sprint(n) + `","message":{"id":"msg_` + fmt.Sprint(n) + `","model":"claude-opus-5-5","role":"assistant",` +
+		`"content":[{"type":"text","text":"next"}],"usage":{"input_tokens":10,"cache_read_input_tokens":100,"cache_creation_input_tokens":1,"output_tokens":5}},"timestamp":"` + ts + `"}` + "\n"
+}
+
+// appendLines appends a response to path every 100 ms until stop is
+// closed; the returned channel is closed when it stopped.
+func appendLines(b *testing.B, path string, stop <-chan struct{}) <-chan struct{} {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer f.Close()
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for n := 1 << 30; ; n++ {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				f.WriteString(transcriptLines(n, 16<<10, time.Now()))
+			}
+		}
+	}()
+	return done
+}
+
+// jsonString quotes s as a JSON string.
+func jsonString(s string) string {
+	j, _ := json.Marshal(s)
+	return string(j)
 }
 
 // reportMedian reports the median sample in milliseconds.

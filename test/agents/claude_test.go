@@ -108,6 +108,7 @@ func (e *env) printTurn(tr turn, hold chan struct{}) {
 	if !sawResult {
 		e.t.Errorf("no model request carried the tool's output %q", tr.output)
 	}
+	e.checkUsage(tr.tool, true)
 }
 
 // claudeTurn is the Claude Code print-mode run of the tests.

@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paneflow-go/paneflow/test/internal/fakemodel"
+	"github.com/paneflow-go/paneflow/test/internal/proctest"
 )
 
 // The scripted answers of the review pipeline: the implementer's turn
@@ -187,4 +189,111 @@ func userText(t *testing.T, body []byte) string {
 func jsonUint(n uint64) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// budgetFlow is one step whose Claude Code TUI, against a model that has
+// it run a long command, crosses its step's budget with its first
+// response.
+const budgetFlow = `name = "budgeted"
+[[step]]
+id = "impl"
+submit = true
+pane = { cwd = "PROJECT", command = "claude --permission-mode acceptEdits --allowedTools Bash", prompt = "Wait for the build, then report." }
+ready = { pattern = "NEVER-PRINTED", timeout_secs = 180 }
+budget = { tokens = 1000 }
+`
+
+// TestFlowBudgetClaude: a flow step with a small budget, run by the real
+// Claude Code 2.1.332 TUI: its first response (with a Bash call of a long
+// command) is over the budget, so Paneflow presses Escape in its pane
+// while the command runs (Claude Code stops it and asks the model nothing
+// more), the step fails with "budget exceeded", a budget_alert names the
+// paused pane, and the run's usage is the model's first answer, to the
+// token.
+func TestFlowBudgetClaude(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	model := fakemodel.Start(t,
+		fakemodel.Turn{Text: "Running it.", Calls: []fakemodel.Call{{Name: "Bash", Args: map[string]any{"command": pollLoop(dir, "budget"), "description": "wait for the build"}}}},
+		fakemodel.Turn{Text: "the model was asked again"})
+	e := newEnv(t, model, options{setup: func(e *env) {
+		e.environ = append(e.environ,
+			"PATH="+filepath.Dir(agents["claude"])+":"+os.Getenv("PATH"),
+			"ANTHROPIC_BASE_URL="+model.URL, "ANTHROPIC_API_KEY="+claudeKey,
+			"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1", "DISABLE_AUTOUPDATER=1",
+			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1")
+		e.write(".claude.json", `{"hasCompletedOnboarding":true,"projects":{"`+e.project+`":{"hasTrustDialogAccepted":true}},`+
+			`"customApiKeyResponses":{"approved":["`+claudeKey[len(claudeKey)-20:]+`"],"rejected":[]}}`+"\n")
+	}})
+	alerts := exec.Command(filepath.Join(binDir, "paneflow"), "watch", "--type", "budget_alert")
+	var alertOut proctest.Buffer
+	alerts.Env, alerts.Stdout, alerts.Stderr = e.environ, &alertOut, &alertOut
+	w, err := proctest.Start(alerts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Terminate(10 * time.Second) })
+	e.waitFor("the alert stream", func() bool { return strings.Contains(alertOut.String(), `"subscribed"`) })
+	if err := os.WriteFile(filepath.Join(e.project, "budget.flow.toml"), []byte(strings.ReplaceAll(budgetFlow, "PROJECT", e.project)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(filepath.Join(binDir, "paneflow"), "flow", "run", "budget.flow.toml", "--json")
+	cmd.Env, cmd.Dir = e.environ, e.project
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	var rep flowReport
+	if err := json.Unmarshal([]byte(stdout.String()), &rep); err != nil || runErr == nil {
+		t.Fatalf("paneflow flow run: %v, want exit 1 (report: %v)\nstdout:\n%s\nstderr:\n%s", runErr, err, stdout.String(), stderr.String())
+	}
+	if len(rep.Steps) != 1 || rep.Steps[0].Status != "FAILED" || !strings.HasPrefix(str(rep.Steps[0].Error), "budget exceeded: step 'impl'") || rep.Steps[0].SurfaceID == nil {
+		t.Fatalf("report %+v; stderr:\n%s", rep, stderr.String())
+	}
+	sid := *rep.Steps[0].SurfaceID
+	t.Cleanup(func() {
+		if t.Failed() {
+			out, err := e.cli("read", jsonUint(sid), "--raw")
+			t.Logf("pane %d: %v\n%s", sid, err, out)
+			t.Logf("alerts:\n%s", alertOut.String())
+			for _, r := range model.Requests() {
+				if i := strings.LastIndex(string(r.Body), `"tool_result"`); i >= 0 {
+					t.Logf("model request %d's last tool result: %.600s", r.Turn, r.Body[i:])
+				}
+			}
+		}
+	})
+	// Claude Code stops the command it was running.
+	e.waitFor("the interrupted command to end", func() bool {
+		return exec.Command("pgrep", "-f", filepath.Join(dir, "go")).Run() != nil
+	})
+	// Claude Code says so and waits for its user: the turn is over.
+	e.waitFor("Claude Code's interruption on the screen", func() bool {
+		out, _ := e.cli("read", jsonUint(sid), "--raw")
+		return strings.Contains(out, "Interrupted")
+	})
+	e.waitFor("the budget_alert", func() bool {
+		return strings.Contains(alertOut.String(), `"paused":[`+jsonUint(sid)+`]`)
+	})
+	var sum struct {
+		Groups []struct {
+			Key   string       `json:"key"`
+			Flow  string       `json:"flow"`
+			Usage usageFigures `json:"usage"`
+		} `json:"groups"`
+	}
+	out := e.mustCLI("usage", "--by", "flow", "--json")
+	json.Unmarshal([]byte(out), &sum)
+	first := model.Requests()
+	var want fakemodel.Usage
+	for _, r := range first {
+		if r.Turn == 0 {
+			want = r.Usage
+		}
+	}
+	if len(sum.Groups) != 1 || sum.Groups[0].Flow != "budgeted" || sum.Groups[0].Usage.Total != int64(want.Input+want.CacheRead+want.CacheWrite+want.Output) {
+		t.Errorf("paneflow usage --by flow = %s; want the budgeted run with the first answer's %+v", out, want)
+	}
+	if n := model.Turns(); n != 1 {
+		t.Errorf("the model was asked %d times, want once: the interrupted agent went on", n)
+	}
 }

@@ -100,6 +100,7 @@ func TestCodex(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Errorf("the user's untrusted Stop hook ran: the launch weakened Codex's hook trust")
 	}
+	e.checkDaySurvives("codex")
 	if _, err := os.Stat(filepath.Join(e.project, ".codex")); err == nil {
 		t.Errorf("the launch left %s/.codex behind", e.project)
 	}

@@ -264,7 +264,7 @@ func TestClaudeSidebar(t *testing.T) {
 		text := a.readRaw(target)
 		return strings.Contains(text, "accept edits on"), text
 	})
-	a.typeText("run the two commands please")
+	a.typeLine(target, "run the two commands please")
 
 	// The model's first answer is held: thinking, no tool yet.
 	st := waitStatus("thinking while the model's answer is held", func(s agentStatus) bool { return s.State == "thinking" })
@@ -325,7 +325,7 @@ func TestClaudeSidebar(t *testing.T) {
 		}
 	}
 
-	a.typeText("/exit")
+	a.typeLine(target, "/exit")
 	waitStatus("no agent once Claude Code exited", func(s agentStatus) bool { return s.State == "idle" && s.PID == nil })
 	a.waitOutput(target, promptRe)
 	a.within(agentTimeout, "the status line gone from the sidebar", func() (bool, string) {

@@ -88,6 +88,24 @@ func (a *app) typeText(text string) {
 	a.xdo("key", "Return")
 }
 
+// typeLine types text into the focused pane, waits until pane target shows
+// it, and only then presses Return. An agent's TUI reads keys that reach it
+// in one burst as a paste, and takes an Enter inside a paste for a line
+// break: on a loaded machine the program can be descheduled while xdotool
+// types, and the text and its Return then arrive in one read (Claude Code
+// kept "run the two commands please" in its input box, a newline after it).
+// A person sees the text before pressing Return; so does this.
+func (a *app) typeLine(target, text string) {
+	a.t.Helper()
+	a.xdo("windowfocus", "--sync", a.win)
+	a.xdo("type", "--delay", "30", text)
+	a.eventually(fmt.Sprintf("pane %s to echo %q", target, text), func() (bool, string) {
+		raw := a.readRaw(target)
+		return strings.Contains(raw, text), raw
+	})
+	a.xdo("key", "Return")
+}
+
 func TestDesktop(t *testing.T) {
 	x := display(t)
 	a := startApp(t, x)

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -65,6 +67,11 @@ type echoTerm struct {
 	// samples, rss the memory reading (kB).
 	echo, plain, sgr []time.Duration
 	rss              int64
+	// samples are the key-echo samples' times, for the breakdown.
+	samples []keyecho.Sample
+	// echoCPU is the CPU the terminal's process used while the keys were
+	// typed (its share of each key's echo and frame).
+	echoCPU time.Duration
 }
 
 // echoFiles are the benchmark's inputs and scripts, in one directory.
@@ -155,7 +162,10 @@ func startOther(b *testing.B, x *xserver, dir string, argv []string) int {
 // through each window; and each one's resident memory 30 s after the
 // 100 MB. It prints a table of medians and ratios to alacritty;
 // BENCH_STRICT=1 fails on a missed target. alacritty or kitty missing
-// (scripts/deps.sh bench installs them) leaves their columns empty.
+// (scripts/deps.sh bench installs them) leaves their columns empty. For a
+// quicker look: BENCH_ECHO_TERMS=paneflow,kitty measures only those,
+// BENCH_ECHO_ONLY=1 only the key echo (no throughput, no memory);
+// BENCH_ECHO_LOG=FILE keeps the desktop app's stderr (its probe lines).
 func BenchmarkKeyEcho(b *testing.B) {
 	need(b)
 	dir := tempDir(b)
@@ -191,11 +201,16 @@ func keyEchoOnce(b *testing.B, x *xserver, c *keyecho.Conn, f echoFiles) []echoR
 	var terms []*echoTerm
 
 	// Paneflow: its shell is $SHELL.
-	a := startApp(b, x, "SHELL="+f.shell, "PS1=$ ")
+	a := startApp(b, x, "SHELL="+f.shell, "PS1=$ ", "PANEFLOW_RENDER_PROBE=1")
 	pf := &echoTerm{name: "paneflow", pid: a.pid()}
 	terms = append(terms, pf)
 	pt := 96.0 / 72 // points at 96 dpi per pixel
-	if _, err := exec.LookPath("alacritty"); err == nil {
+	want := func(name string) bool {
+		list := os.Getenv("BENCH_ECHO_TERMS")
+		return list == "" || slices.Contains(strings.Split(list, ","), name)
+	}
+	if !want("alacritty") {
+	} else if _, err := exec.LookPath("alacritty"); err == nil {
 		cfg := filepath.Join(f.dir, "alacritty.yml")
 		if err := os.WriteFile(cfg, []byte("# empty: the defaults\n"), 0o644); err != nil {
 			b.Fatal(err)
@@ -206,7 +221,8 @@ func keyEchoOnce(b *testing.B, x *xserver, c *keyecho.Conn, f echoFiles) []echoR
 	} else {
 		b.Log("alacritty is not installed (scripts/deps.sh bench installs it): its column stays empty")
 	}
-	if _, err := exec.LookPath("kitty"); err == nil {
+	if !want("kitty") {
+	} else if _, err := exec.LookPath("kitty"); err == nil {
 		pid := startOther(b, x, f.dir, []string{"kitty", "--config", "NONE",
 			"-o", fmt.Sprintf("font_size=%.2f", echoFontPx/pt), "-o", "cursor_blink_interval=0",
 			"-o", "linux_display_server=x11", f.shell})
@@ -234,20 +250,30 @@ func keyEchoOnce(b *testing.B, x *xserver, c *keyecho.Conn, f echoFiles) []echoR
 	for r := range echoRounds {
 		for k := range terms {
 			t := terms[(r+k)%len(terms)]
-			t.echo = append(t.echo, echoKeys(b, c, t, echoRoundKeys)...)
+			t.samples = append(t.samples, echoKeys(b, c, t, echoRoundKeys)...)
+		}
+	}
+
+	for _, t := range terms {
+		for _, s := range t.samples {
+			t.echo = append(t.echo, s.Latency())
 		}
 	}
 
 	// Throughput, then memory 30 s after the last 100 MB.
 	burstEnd := map[*echoTerm]time.Time{}
-	for range echoThroughputRounds {
+	rounds := echoThroughputRounds
+	if os.Getenv("BENCH_ECHO_ONLY") == "1" {
+		rounds = 0
+	}
+	for range rounds {
 		for _, t := range terms {
 			t.sgr = append(t.sgr, catThrough(b, c, t, f, f.sgr))
 			t.plain = append(t.plain, catThrough(b, c, t, f, f.plain))
 			burstEnd[t] = time.Now()
 		}
 	}
-	for _, t := range terms {
+	for _, t := range terms[:min(len(terms), rounds*len(terms))] {
 		time.Sleep(time.Until(burstEnd[t].Add(echoRSSAfter)))
 		t.rss = rssKB(b, t.pid)
 		b.Logf("%s: echo %+v, plain %v, SGR %v, RSS %d kB", t.name, keyecho.Summarize(t.echo), t.plain, t.sgr, t.rss)
@@ -269,8 +295,19 @@ func keyEchoOnce(b *testing.B, x *xserver, c *keyecho.Conn, f echoFiles) []echoR
 	flood.roi = image.Rect(sidebarPx, 0, sidebarPx+(g.Dx()-sidebarPx)/2-8, g.Dy())
 	a.mustCLI(nil, "send", second, "while :; do cat "+f.sgr+"; done", "--submit")
 	time.Sleep(time.Second)
-	flood.echo = echoKeys(b, c, flood, echoFloodKeys)
+	flood.samples = echoKeys(b, c, flood, echoFloodKeys)
 	a.mustCLI(nil, "key", second, "ctrl-c")
+	for _, s := range flood.samples {
+		flood.echo = append(flood.echo, s.Latency())
+	}
+	if path := os.Getenv("BENCH_ECHO_LOG"); path != "" {
+		if err := os.WriteFile(path, []byte(a.log.String()), 0o644); err != nil {
+			b.Error(err)
+		}
+	}
+	lines, _ := a.log.snapshot(0)
+	printBreakdown("idle", pf.samples, lines)
+	printBreakdown("with a flooding neighbour", flood.samples, lines)
 
 	return echoRows(terms, pf, flood)
 }
@@ -285,7 +322,7 @@ func mustGeometry(b *testing.B, c *keyecho.Conn, w keyecho.Window) image.Rectang
 
 // echoKeys focuses t's window, clears the shell's line and returns the
 // echo times of n letters typed one by one.
-func echoKeys(b *testing.B, c *keyecho.Conn, t *echoTerm, n int) []time.Duration {
+func echoKeys(b *testing.B, c *keyecho.Conn, t *echoTerm, n int) []keyecho.Sample {
 	if err := c.Focus(t.win, t.roi.Min.X+t.roi.Dx()/2, t.roi.Min.Y+t.roi.Dy()/2); err != nil {
 		b.Fatal(err)
 	}
@@ -297,16 +334,18 @@ func echoKeys(b *testing.B, c *keyecho.Conn, t *echoTerm, n int) []time.Duration
 		b.Fatal(err)
 	}
 	defer w.Close()
-	var out []time.Duration
+	cpu0 := procCPU(b, t.pid)
+	defer func() { t.echoCPU += procCPU(b, t.pid) - cpu0 }()
+	var out []keyecho.Sample
 	for i := range n {
 		if _, err := w.Quiet(echoStill, 30*time.Second); err != nil {
 			b.Fatalf("%s: %v", t.name, err)
 		}
-		d, err := w.Key(rune('a'+i%26), echoTimeout)
+		s, err := w.KeySample(rune('a'+i%26), echoTimeout)
 		if err != nil {
 			b.Fatalf("%s: key %d: %v", t.name, i, err)
 		}
-		out = append(out, d)
+		out = append(out, s)
 	}
 	if err := c.Chord("ctrl+u"); err != nil {
 		b.Fatal(err)
@@ -411,6 +450,9 @@ func echoRows(terms []*echoTerm, pf, flood *echoTerm) []echoRow {
 	metrics := []metric{
 		{"KeyEcho", "ms median", func(t *echoTerm) float64 { return float64(med(t.echo)) }, func(t *echoTerm) string { return ms(med(t.echo)) }},
 		{"KeyEcho", "ms p99", func(t *echoTerm) float64 { return float64(keyecho.Summarize(t.echo).P99) }, func(t *echoTerm) string { return ms(keyecho.Summarize(t.echo).P99) }},
+		{"KeyEcho", "CPU ms/key", func(t *echoTerm) float64 { return float64(t.echoCPU) / float64(max(1, len(t.echo))) }, func(t *echoTerm) string {
+			return ms(t.echoCPU / time.Duration(max(1, len(t.echo))))
+		}},
 		{fmt.Sprintf("Cat%dMB", echoPlainBytes/1_000_000), "s", func(t *echoTerm) float64 { return float64(med(t.plain)) }, func(t *echoTerm) string { return secs(med(t.plain)) }},
 		{fmt.Sprintf("SGR%dMB", echoSGRBytes/1_000_000), "s", func(t *echoTerm) float64 { return float64(med(t.sgr)) }, func(t *echoTerm) string { return secs(med(t.sgr)) }},
 		{"RSS", "MB 30 s after", func(t *echoTerm) float64 { return float64(t.rss) }, func(t *echoTerm) string { return fmt.Sprintf("%.0f", float64(t.rss)/1024) }},
@@ -432,7 +474,7 @@ func echoRows(terms []*echoTerm, pf, flood *echoTerm) []echoRow {
 		case m.bench == "KeyEcho" && m.name == "ms median":
 			r.target = fmt.Sprintf("≤ %.1f× alacritty", targetEchoVsAlacritty)
 			r.result = check(m.value(pf) <= targetEchoVsAlacritty*m.value(alac))
-		case m.bench == "KeyEcho":
+		case m.bench == "KeyEcho" && m.name == "ms p99":
 			r.target = fmt.Sprintf("≤ %.0f× alacritty median", targetEchoP99VsMedian)
 			r.result = check(m.value(pf) <= targetEchoP99VsMedian*float64(med(alac.echo)))
 		case m.bench == "RSS":
@@ -482,4 +524,75 @@ func printEchoTable(rows []echoRow) {
 	fmt.Printf("  each, rounds interleaved, pane unchanged for %v before each key; window %dx%d px, font %d px, bash --norc.\n", echoStill, echoWinW, echoWinH, echoFontPx)
 	fmt.Println("  KeyEchoFlood: Paneflow with a second pane catting the SGR file in a loop. Cat/SGR: medians of the cat's")
 	fmt.Println("  own time in each window. RSS: the terminal's process, 30 s after its last 100 MB cat. ratio = paneflow / other.")
+}
+
+// echoProbeRe matches the desktop app's echo-probe line (app/termview
+// echoprobe.go): the key's wall time, then each step's offset in µs.
+var echoProbeRe = regexp.MustCompile(`^echo-probe pane=\S+ key=(\d+) sent=(-?\d+) output=(-?\d+) frame=(-?\d+) drawn=(-?\d+) paint=(-?\d+) painted=(-?\d+)`)
+
+// echoSteps name the steps of the breakdown, in order.
+var echoSteps = []string{
+	"X server → the View's KeyDown (Fyne's event delivery)",
+	"KeyDown → bytes queued for the program (encoding, SendInput)",
+	"queued → output seen by the watcher (PTY write, shell echo, read, parse)",
+	"output → frame starts on the UI goroutine (pacing, fyne.Do)",
+	"frame → changed rows drawn into the image (snapshot, render)",
+	"drawn → the window's paint reaches the View (waiting for the paint)",
+	"paint → paint over (texture upload, GL drawing, buffer swap)",
+	"paint over → DAMAGE report (PutImage into the window, X to us)",
+}
+
+// printBreakdown joins key samples with the app's echo-probe lines (the
+// line whose key time lies between the XTest key and the DAMAGE report)
+// and prints the median of each step and its share of the median total.
+func printBreakdown(what string, samples []keyecho.Sample, lines []logLine) {
+	type probeKey struct {
+		key   int64
+		steps [6]int64
+	}
+	var probes []probeKey
+	for _, l := range lines {
+		m := echoProbeRe.FindStringSubmatch(l.text)
+		if m == nil {
+			continue
+		}
+		var p probeKey
+		p.key, _ = strconv.ParseInt(m[1], 10, 64)
+		for i := range p.steps {
+			p.steps[i], _ = strconv.ParseInt(m[2+i], 10, 64)
+		}
+		probes = append(probes, p)
+	}
+	steps := make([][]time.Duration, len(echoSteps))
+	var totals []time.Duration
+	for _, s := range samples {
+		sent, seen := s.Sent.UnixNano(), s.Seen.UnixNano()
+		for _, p := range probes {
+			if p.key < sent || p.key > seen {
+				continue
+			}
+			at := []int64{sent, p.key}
+			for _, us := range p.steps {
+				at = append(at, p.key+us*1000)
+			}
+			at = append(at, seen)
+			for i := range echoSteps {
+				steps[i] = append(steps[i], time.Duration(at[i+1]-at[i]))
+			}
+			totals = append(totals, s.Latency())
+			break
+		}
+	}
+	fmt.Printf("\n== Paneflow key echo, step by step (%s): %d of %d keys matched to the app's echo-probe lines\n", what, len(totals), len(samples))
+	if len(totals) == 0 {
+		return
+	}
+	total := keyecho.Summarize(totals).Median
+	for i, name := range echoSteps {
+		st := keyecho.Summarize(steps[i])
+		fmt.Printf("  %-72s %7.2f ms median %7.2f ms p99  %3.0f %%\n", name,
+			float64(st.Median.Microseconds())/1000, float64(st.P99.Microseconds())/1000,
+			100*float64(st.Median)/float64(total))
+	}
+	fmt.Printf("  %-72s %7.2f ms median (the shares are of this; medians do not add up exactly)\n", "total", float64(total.Microseconds())/1000)
 }

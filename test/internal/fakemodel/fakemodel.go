@@ -19,6 +19,12 @@
 // CLI sent, for example a tool call's result. A turn past the end of the
 // script answers "script exhausted".
 //
+// Every answer reports token usage in its dialect's own fields ([Usage]):
+// a turn's [Turn.Usage], or distinct numbers derived from its index, and
+// [Server.SetSideUsage] for side requests; the log records what each
+// request was told ([Request.Usage]), so a test can check the totals an
+// agent recorded to the token.
+//
 // Usage:
 //
 //	srv := fakemodel.Start(t,
@@ -37,6 +43,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -64,7 +71,56 @@ type Turn struct {
 	// server stops): the agent stays "thinking" meanwhile. The request is
 	// logged, and [Server.WaitRequests] sees it, before the wait.
 	Hold chan struct{}
+	// Usage is the token usage the answer reports; nil reports
+	// [TurnUsage] of the turn's index.
+	Usage *Usage
+
+	id string // the answer's position in the log, for its ids
 }
+
+// Usage is the token usage of one answer, in the split the dialects
+// share. Each dialect reports it in its own fields:
+//
+//   - Anthropic: input_tokens = Input, cache_read_input_tokens =
+//     CacheRead, cache_creation_input_tokens = CacheWrite, output_tokens =
+//     Output (message_start carries output_tokens 1, message_delta the
+//     total, as the real API streams it);
+//   - Responses: input_tokens = Input+CacheRead+CacheWrite with
+//     input_tokens_details.cached_tokens = CacheRead, output_tokens =
+//     Output with output_tokens_details.reasoning_tokens = Reasoning;
+//   - Chat: prompt_tokens = Input+CacheRead+CacheWrite with
+//     prompt_tokens_details.cached_tokens = CacheRead, completion_tokens =
+//     Output with completion_tokens_details.reasoning_tokens = Reasoning;
+//   - Gemini: promptTokenCount = Input+CacheRead+CacheWrite,
+//     cachedContentTokenCount = CacheRead, candidatesTokenCount =
+//     Output-Reasoning, thoughtsTokenCount = Reasoning.
+//
+// The OpenAI and Gemini APIs have no cache writes: CacheWrite counts
+// there as plain input.
+type Usage struct {
+	Input      int // input tokens neither read from nor written to a cache
+	CacheRead  int // input tokens read from the prompt cache
+	CacheWrite int // input tokens written to the prompt cache (Anthropic)
+	Output     int // output tokens, reasoning included
+	Reasoning  int // of Output, the reasoning ("thinking") tokens
+}
+
+// TurnUsage is the usage script turn i reports when its Usage is nil:
+// numbers distinct per turn and per field, so a sum that counts a request
+// twice or a field in the wrong place is off.
+func TurnUsage(i int) Usage {
+	return Usage{Input: 1000 + 10*i, CacheRead: 300 + 7*i, CacheWrite: 50 + 3*i, Output: 40 + 5*i, Reasoning: 8 + i}
+}
+
+// Add returns the sum of u and v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{Input: u.Input + v.Input, CacheRead: u.CacheRead + v.CacheRead, CacheWrite: u.CacheWrite + v.CacheWrite,
+		Output: u.Output + v.Output, Reasoning: u.Reasoning + v.Reasoning}
+}
+
+// prompt is the whole input the answer counts: plain, cached and
+// cache-written tokens.
+func (u Usage) prompt() int { return u.Input + u.CacheRead + u.CacheWrite }
 
 // Call is one tool call in a [Turn].
 type Call struct {
@@ -91,6 +147,9 @@ type Request struct {
 	// Turn is the script index the request consumed, or -1 for a side
 	// request (no tools offered) and an unknown path.
 	Turn int
+	// Usage is the usage the answer reported (zero for an unknown path
+	// and the count_tokens and models endpoints).
+	Usage Usage
 }
 
 // Server is a running fake model server. Create it with [Start].
@@ -102,6 +161,7 @@ type Server struct {
 	script  []Turn
 	next    int
 	side    string
+	sideUse Usage
 	reqs    []Request
 	changed chan struct{} // closed and replaced when a request is logged
 	done    chan struct{}
@@ -160,6 +220,28 @@ func (s *Server) SetSide(text string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.side = text
+}
+
+// SetSideUsage sets the usage side requests report (default zero).
+func (s *Server) SetSideUsage(u Usage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sideUse = u
+}
+
+// ReportedUsage returns the sum of the usage reported to script turns (the
+// requests that offered tools), the side requests' apart.
+func (s *Server) ReportedUsage() (turns, side Usage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range s.reqs {
+		if r.Turn >= 0 {
+			turns = turns.Add(r.Usage)
+		} else {
+			side = side.Add(r.Usage)
+		}
+	}
+	return turns, side
 }
 
 // Requests returns a copy of the log, oldest first.
@@ -251,10 +333,21 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 		}
+		if turn.Usage == nil {
+			u := TurnUsage(s.next)
+			turn.Usage = &u
+		}
 		s.next++
 	} else {
-		turn = Turn{Text: s.side}
+		u := s.sideUse
+		turn = Turn{Text: s.side, Usage: &u}
 	}
+	if reportsUsage(d, r) {
+		req.Usage = *turn.Usage
+	}
+	// Each answer has ids of its own, as the real APIs give: agents
+	// tell their records apart by them.
+	turn.id = strconv.Itoa(len(s.reqs))
 	s.reqs = append(s.reqs, req)
 	close(s.changed)
 	s.changed = make(chan struct{})
@@ -269,6 +362,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	w.Header().Set("request-id", "req_fake_"+turn.id)
+	w.Header().Set("x-request-id", "req_fake_"+turn.id)
 	switch {
 	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models"):
 		writeJSON(w, map[string]any{"object": "list", "data": []any{}, "models": []any{}})
@@ -301,6 +396,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	default:
 		http.Error(w, "fakemodel: no such endpoint", http.StatusNotFound)
 	}
+}
+
+// reportsUsage reports whether the answer to r carries a turn's usage:
+// a model request of a known dialect, not the token counting and model
+// listing endpoints.
+func reportsUsage(d Dialect, r *http.Request) bool {
+	return d != "" && r.Method == http.MethodPost && !strings.HasSuffix(r.URL.Path, "/count_tokens") &&
+		!strings.HasSuffix(r.URL.Path, ":countTokens")
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
@@ -365,16 +468,24 @@ func anthropicMessage(model string, t Turn) map[string]any {
 		stop = "tool_use"
 	}
 	return map[string]any{
-		"id": "msg_fake", "type": "message", "role": "assistant", "model": model, "content": content,
-		"stop_reason": stop, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 1, "output_tokens": 1},
+		"id": "msg_fake_" + t.id, "type": "message", "role": "assistant", "model": model, "content": content,
+		"stop_reason": stop, "stop_sequence": nil, "usage": anthropicUsage(*t.Usage, t.Usage.Output),
+	}
+}
+
+// anthropicUsage is u in the Messages API's fields, with output tokens.
+func anthropicUsage(u Usage, output int) map[string]any {
+	return map[string]any{
+		"input_tokens": u.Input, "cache_creation_input_tokens": u.CacheWrite, "cache_read_input_tokens": u.CacheRead,
+		"output_tokens": output,
 	}
 }
 
 func anthropicSSE(w http.ResponseWriter, model string, t Turn) {
 	sse(w)
 	event(w, "message_start", map[string]any{"type": "message_start", "message": map[string]any{
-		"id": "msg_fake", "type": "message", "role": "assistant", "model": model, "content": []any{},
-		"stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 1, "output_tokens": 1},
+		"id": "msg_fake_" + t.id, "type": "message", "role": "assistant", "model": model, "content": []any{},
+		"stop_reason": nil, "stop_sequence": nil, "usage": anthropicUsage(*t.Usage, 1),
 	}})
 	i := 0
 	if t.Text != "" || len(t.Calls) == 0 {
@@ -393,18 +504,18 @@ func anthropicSSE(w http.ResponseWriter, model string, t Turn) {
 	if len(t.Calls) > 0 {
 		stop = "tool_use"
 	}
-	event(w, "message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 1}})
+	event(w, "message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": t.Usage.Output}})
 	event(w, "message_stop", map[string]any{"type": "message_stop"})
 }
 
 func responsesSSE(w http.ResponseWriter, t Turn) {
 	sse(w)
-	resp := map[string]any{"id": "resp_fake", "object": "response", "status": "in_progress", "output": []any{}}
+	resp := map[string]any{"id": "resp_fake_" + t.id, "object": "response", "status": "in_progress", "output": []any{}}
 	event(w, "response.created", map[string]any{"type": "response.created", "response": resp})
 	var items []any
 	if t.Text != "" || len(t.Calls) == 0 {
 		items = append(items, map[string]any{
-			"type": "message", "id": "msg_fake", "role": "assistant", "status": "completed",
+			"type": "message", "id": "msg_fake_" + t.id, "role": "assistant", "status": "completed",
 			"content": []any{map[string]any{"type": "output_text", "text": t.Text, "annotations": []any{}}},
 		})
 	}
@@ -418,14 +529,16 @@ func responsesSSE(w http.ResponseWriter, t Turn) {
 	for i, it := range items {
 		event(w, "response.output_item.added", map[string]any{"type": "response.output_item.added", "output_index": i, "item": it})
 		if m := it.(map[string]any); m["type"] == "message" {
-			event(w, "response.output_text.delta", map[string]any{"type": "response.output_text.delta", "item_id": "msg_fake", "output_index": i, "content_index": 0, "delta": t.Text})
+			event(w, "response.output_text.delta", map[string]any{"type": "response.output_text.delta", "item_id": "msg_fake_" + t.id, "output_index": i, "content_index": 0, "delta": t.Text})
 		}
 		event(w, "response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": i, "item": it})
 	}
 	resp["status"], resp["output"] = "completed", items
+	u := *t.Usage
 	resp["usage"] = map[string]any{
-		"input_tokens": 1, "input_tokens_details": map[string]any{"cached_tokens": 0},
-		"output_tokens": 1, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": 2,
+		"input_tokens": u.prompt(), "input_tokens_details": map[string]any{"cached_tokens": u.CacheRead},
+		"output_tokens": u.Output, "output_tokens_details": map[string]any{"reasoning_tokens": u.Reasoning},
+		"total_tokens": u.prompt() + u.Output,
 	}
 	event(w, "response.completed", map[string]any{"type": "response.completed", "response": resp})
 }
@@ -433,7 +546,7 @@ func responsesSSE(w http.ResponseWriter, t Turn) {
 func chatSSE(w http.ResponseWriter, t Turn) {
 	sse(w)
 	chunk := func(delta map[string]any, finish any) map[string]any {
-		return map[string]any{"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0, "model": "fake-model",
+		return map[string]any{"id": "chatcmpl-fake-" + t.id, "object": "chat.completion.chunk", "created": 0, "model": "fake-model",
 			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
 	}
 	event(w, "", chunk(map[string]any{"role": "assistant", "content": t.Text}, nil))
@@ -447,7 +560,12 @@ func chatSSE(w http.ResponseWriter, t Turn) {
 		finish = "tool_calls"
 	}
 	last := chunk(map[string]any{}, finish)
-	last["usage"] = map[string]any{"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+	u := *t.Usage
+	last["usage"] = map[string]any{
+		"prompt_tokens": u.prompt(), "prompt_tokens_details": map[string]any{"cached_tokens": u.CacheRead},
+		"completion_tokens": u.Output, "completion_tokens_details": map[string]any{"reasoning_tokens": u.Reasoning},
+		"total_tokens": u.prompt() + u.Output,
+	}
 	event(w, "", last)
 	event(w, "", "[DONE]")
 }
@@ -464,7 +582,23 @@ func geminiChunk(t Turn) map[string]any {
 		"candidates": []any{map[string]any{
 			"content": map[string]any{"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0,
 		}},
-		"usageMetadata": map[string]any{"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2},
+		"usageMetadata": geminiUsage(*t.Usage),
 		"modelVersion":  "fake-model",
+		"responseId":    "resp_fake_" + t.id,
 	}
+}
+
+// geminiUsage is u as a Gemini usageMetadata object.
+func geminiUsage(u Usage) map[string]any {
+	m := map[string]any{
+		"promptTokenCount": u.prompt(), "candidatesTokenCount": u.Output - u.Reasoning,
+		"totalTokenCount": u.prompt() + u.Output,
+	}
+	if u.CacheRead > 0 {
+		m["cachedContentTokenCount"] = u.CacheRead
+	}
+	if u.Reasoning > 0 {
+		m["thoughtsTokenCount"] = u.Reasoning
+	}
+	return m
 }

@@ -182,3 +182,61 @@ func TestUnknownPath(t *testing.T) {
 		t.Errorf("URL %s is not loopback", s.URL)
 	}
 }
+
+// TestUsage: every dialect reports a turn's usage in its own fields, ids
+// differ per answer, and the log records what each request was told.
+func TestUsage(t *testing.T) {
+	u := Usage{Input: 100, CacheRead: 30, CacheWrite: 5, Output: 12, Reasoning: 4}
+	side := Usage{Input: 7, Output: 3}
+	s := Start(t, Turn{Text: "a", Usage: &u}, Turn{Text: "b"}, Turn{Text: "c"}, Turn{Text: "d"})
+	s.SetSideUsage(side)
+	num := func(m map[string]any, path ...string) float64 {
+		var v any = m
+		for _, p := range path {
+			v = v.(map[string]any)[p]
+		}
+		return v.(float64)
+	}
+
+	ev := dataLines(t, post(t, s.URL+"/v1/messages", withTools))
+	start := ev[0]["message"].(map[string]any)
+	usage := start["usage"].(map[string]any)
+	delta := ev[len(ev)-2]["usage"].(map[string]any)
+	if num(usage, "input_tokens") != 100 || num(usage, "cache_read_input_tokens") != 30 || num(usage, "cache_creation_input_tokens") != 5 ||
+		num(delta, "output_tokens") != 12 || start["id"] != "msg_fake_0" {
+		t.Errorf("anthropic: message_start %v, message_delta usage %v", start, delta)
+	}
+
+	want := TurnUsage(1)
+	ev = dataLines(t, post(t, s.URL+"/v1/responses", `{"tools":[{"type":"function","name":"shell"}],"stream":true}`))
+	resp := ev[len(ev)-1]["response"].(map[string]any)
+	ru := resp["usage"].(map[string]any)
+	if num(ru, "input_tokens") != float64(want.prompt()) || num(ru, "input_tokens_details", "cached_tokens") != float64(want.CacheRead) ||
+		num(ru, "output_tokens") != float64(want.Output) || num(ru, "output_tokens_details", "reasoning_tokens") != float64(want.Reasoning) ||
+		resp["id"] != "resp_fake_1" {
+		t.Errorf("responses: %v", resp)
+	}
+
+	want = TurnUsage(2)
+	ev = dataLines(t, post(t, s.URL+"/v1/chat/completions", `{"stream":true,"tools":[{"type":"function"}]}`))
+	cu := ev[len(ev)-1]["usage"].(map[string]any)
+	if num(cu, "prompt_tokens") != float64(want.prompt()) || num(cu, "prompt_tokens_details", "cached_tokens") != float64(want.CacheRead) ||
+		num(cu, "completion_tokens") != float64(want.Output) || num(cu, "completion_tokens_details", "reasoning_tokens") != float64(want.Reasoning) {
+		t.Errorf("chat: %v", cu)
+	}
+
+	want = TurnUsage(3)
+	ev = dataLines(t, post(t, s.URL+"/v1beta/models/m:streamGenerateContent?alt=sse", `{"tools":[{"functionDeclarations":[]}]}`))
+	gu := ev[0]["usageMetadata"].(map[string]any)
+	if num(gu, "promptTokenCount") != float64(want.prompt()) || num(gu, "cachedContentTokenCount") != float64(want.CacheRead) ||
+		num(gu, "candidatesTokenCount") != float64(want.Output-want.Reasoning) || num(gu, "thoughtsTokenCount") != float64(want.Reasoning) {
+		t.Errorf("gemini: %v", gu)
+	}
+
+	post(t, s.URL+"/v1/messages", `{"messages":[]}`) // a side request
+	post(t, s.URL+"/v1/messages/count_tokens", `{}`)
+	turns, sides := s.ReportedUsage()
+	if wantTurns := u.Add(TurnUsage(1)).Add(TurnUsage(2)).Add(TurnUsage(3)); turns != wantTurns || sides != side {
+		t.Errorf("ReportedUsage = %+v, %+v; want %+v, %+v", turns, sides, wantTurns, side)
+	}
+}
