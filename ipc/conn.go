@@ -172,11 +172,14 @@ func (c *conn) serve(parent context.Context) {
 			continue
 		}
 		result, rpcErr, reply := c.call(ctx, m, &req)
+		// The slot is free before the reply is out: a client that has
+		// its reply finds it free (and a slow reader holds its own
+		// connection, not a slot).
+		c.s.release(m.kind)
 		ok := true
 		if reply && !req.notification() {
 			ok = c.write(req.id, result, rpcErr)
 		}
-		c.s.release(m.kind)
 		if !ok || c.disconnected.Load() {
 			return
 		}
@@ -228,8 +231,10 @@ func (c *conn) startLong(ctx context.Context, m *method, req request) bool {
 	c.s.wg.Add(1)
 	go func() {
 		defer c.s.wg.Done()
+		// As in serve, the slot is free before the reply is written.
 		if m.long {
 			out := c.s.invoke(ctx, m, &req)
+			c.s.release(m.kind)
 			if ctx.Err() == nil && !req.notification() {
 				var rpcErr *Error
 				if out.err != nil {
@@ -237,10 +242,13 @@ func (c *conn) startLong(ctx context.Context, m *method, req request) bool {
 				}
 				c.write(req.id, out.result, rpcErr)
 			}
-		} else if result, rpcErr, reply := c.call(ctx, m, &req); reply && ctx.Err() == nil && !req.notification() {
-			c.write(req.id, result, rpcErr)
+		} else {
+			result, rpcErr, reply := c.call(ctx, m, &req)
+			c.s.release(m.kind)
+			if reply && ctx.Err() == nil && !req.notification() {
+				c.write(req.id, result, rpcErr)
+			}
 		}
-		c.s.release(m.kind)
 		c.lmu.Lock()
 		if c.inFlight--; c.inFlight == 0 && c.waiting {
 			c.s.markIdle(c)
