@@ -45,8 +45,8 @@ type Options struct {
 	// means no agent is ever known: surface.status reports every pane
 	// "idle" and not hooked, fleet.list an empty fleet.
 	Agents AgentReporter
-	// Usage tells surface.status what the agent in a pane used (package
-	// usage); nil means no "usage" field.
+	// Usage tells surface.status and fleet.list what the agent in a pane
+	// used (package usage); nil means no "usage" member.
 	Usage UsageReporter
 	// Clock times surface.wait's timeout and idle windows; nil means the
 	// system clock.
@@ -82,9 +82,10 @@ type AgentReporter interface {
 	Fleet() any
 }
 
-// UsageReporter tells surface.status what the agent in a pane used. The
-// usage subsystem implements it; the api does not import it. It is called
-// from request goroutines, concurrently, and must not block for long.
+// UsageReporter tells surface.status and fleet.list what the agent in a
+// pane used. The usage subsystem implements it; the api does not import
+// it. It is called from request goroutines, concurrently, and must not
+// block for long.
 type UsageReporter interface {
 	// SurfaceUsage returns the "usage" member of pane surfaceID's
 	// surface.status; ok is false when there is none.

@@ -22,10 +22,11 @@ func (s *server) identify(context.Context, json.RawMessage) (any, error) {
 	return proto.SystemIdentifyResult{Name: proto.IdentifyName, Version: s.o.Version, Protocol: proto.Protocol, Compat: proto.IdentifyCompat}, nil
 }
 
-// fleetList lists the agents Options.Agents knows, else none.
+// fleetList lists the agents Options.Agents knows, else none, with their
+// teams and usage (fleetRows).
 func (s *server) fleetList(context.Context, json.RawMessage) (any, error) {
 	if s.o.Agents != nil {
-		return s.fleetWithTeams(s.o.Agents.Fleet()), nil
+		return s.fleetRows(s.o.Agents.Fleet()), nil
 	}
 	return proto.FleetListResult{Agents: []proto.FleetRow{}}, nil
 }

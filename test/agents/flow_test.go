@@ -290,8 +290,29 @@ func TestFlowBudgetClaude(t *testing.T) {
 			want = r.Usage
 		}
 	}
-	if len(sum.Groups) != 1 || sum.Groups[0].Flow != "budgeted" || sum.Groups[0].Usage.Total != int64(want.Input+want.CacheRead+want.CacheWrite+want.Output) {
+	total := int64(want.Input + want.CacheRead + want.CacheWrite + want.Output)
+	if len(sum.Groups) != 1 || sum.Groups[0].Flow != "budgeted" || sum.Groups[0].Usage.Total != total {
 		t.Errorf("paneflow usage --by flow = %s; want the budgeted run with the first answer's %+v", out, want)
+	}
+	// The fleet (paneflow ps, the MCP bridge's list_agents) shows the
+	// paused agent's session usage too.
+	var fleet struct {
+		Agents []struct {
+			Tool      string  `json:"tool"`
+			SurfaceID *uint64 `json:"surface_id"`
+			Usage     *struct {
+				Session usageFigures `json:"session"`
+			} `json:"usage"`
+		} `json:"agents"`
+	}
+	out = e.mustCLI("ps", "--json")
+	json.Unmarshal([]byte(out), &fleet)
+	shown := false
+	for _, a := range fleet.Agents {
+		shown = shown || a.Tool == "claude" && a.SurfaceID != nil && *a.SurfaceID == sid && a.Usage != nil && a.Usage.Session.Total == total
+	}
+	if !shown {
+		t.Errorf("paneflow ps --json = %s; want pane %d's claude with its session's %d tokens", out, sid, total)
 	}
 	if n := model.Turns(); n != 1 {
 		t.Errorf("the model was asked %d times, want once: the interrupted agent went on", n)
