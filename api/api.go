@@ -58,6 +58,9 @@ type Options struct {
 	// Teams tells surface.list and fleet.list the agent team of each pane
 	// (package teams); nil means no pane is ever in a team.
 	Teams TeamReporter
+	// Admission answers system.admission: the socket server's admission
+	// counters ([ipc.Server.Admission]). nil leaves the method out.
+	Admission func() ipc.AdmissionStats
 
 	// heartbeat overrides heartbeatInterval (tests).
 	heartbeat time.Duration
@@ -164,6 +167,9 @@ func (s *server) register() {
 			opts = append(slices.Clip(opts), ipc.Before(before))
 		}
 		s.reg.Register(md.name, md.h, opts...)
+	}
+	if s.o.Admission != nil {
+		s.reg.Register(proto.MethodSystemAdmission, s.admission, ipc.Inline())
 	}
 	s.reg.RegisterStream(proto.MethodEventsSubscribe, s.subscribe)
 }
