@@ -116,7 +116,11 @@ func TestBackendConnCap(t *testing.T) {
 	deadline := time.Now().Add(time.Minute)
 	for {
 		c := dialBackend(t, b)
-		c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocol_version":"1"}}`)
+		// Until the backend has seen first's close, a connection is
+		// refused at once: its busy line is written and the connection
+		// closed, so this write may fail (EPIPE) while the line waits to
+		// be read.
+		c.nc.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocol_version":"1"}}` + "\n"))
 		got := c.recv()
 		if strings.Contains(got, `"protocol_version":"1"`) {
 			break
