@@ -191,3 +191,43 @@ func TestStatusUsage(t *testing.T) {
 		t.Errorf("agent pane's status = %s %s, want the reporter's state with the usage", st["state"], st["usage"])
 	}
 }
+
+// fleetOf is an AgentReporter whose fleet is rows (its panes' statuses
+// are unknown).
+type fleetOf []proto.FleetRow
+
+func (fleetOf) SurfaceStatus(uint64, uint64) (any, bool) { return nil, false }
+func (f fleetOf) Fleet() any                             { return proto.FleetListResult{Agents: f} }
+
+// TestFleetUsage: fleet.list's row of an agent carries its pane's usage
+// when the pane's usage is that agent's, and no other row does.
+func TestFleetUsage(t *testing.T) {
+	pane, other := uint64(7), uint64(8)
+	rows := fleetOf{
+		{Tool: "claude", State: "thinking", SurfaceID: &pane},
+		{Tool: "codex", State: "idle", SurfaceID: &pane}, // the pane's usage is claude's
+		{Tool: "claude", State: "idle", SurfaceID: &other},
+		{Tool: "claude", State: "idle"}, // in no pane
+	}
+	e := newEnv(t, workspace.Options{}, Options{Agents: rows, Usage: fakeUsage{surface: pane}})
+	var fleet struct {
+		Agents []map[string]json.RawMessage `json:"agents"`
+	}
+	e.ok("fleet.list", `{}`, &fleet)
+	if len(fleet.Agents) != len(rows) {
+		t.Fatalf("fleet.list has %d rows, want %d", len(fleet.Agents), len(rows))
+	}
+	for i, r := range fleet.Agents {
+		u, has := r["usage"]
+		var got struct {
+			Tool    string `json:"tool"`
+			Session struct {
+				Total int `json:"total"`
+			} `json:"session"`
+		}
+		json.Unmarshal(u, &got)
+		if want := i == 0; has != want || want && (got.Tool != "claude" || got.Session.Total != 42) {
+			t.Errorf("fleet.list row %d (%s) usage %s, want it %v", i, r["tool"], u, want)
+		}
+	}
+}

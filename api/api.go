@@ -45,8 +45,8 @@ type Options struct {
 	// means no agent is ever known: surface.status reports every pane
 	// "idle" and not hooked, fleet.list an empty fleet.
 	Agents AgentReporter
-	// Usage tells surface.status what the agent in a pane used (package
-	// usage); nil means no "usage" field.
+	// Usage tells surface.status and fleet.list what the agent in a pane
+	// used (package usage); nil means no "usage" member.
 	Usage UsageReporter
 	// Clock times surface.wait's timeout and idle windows; nil means the
 	// system clock.
@@ -58,6 +58,9 @@ type Options struct {
 	// Teams tells surface.list and fleet.list the agent team of each pane
 	// (package teams); nil means no pane is ever in a team.
 	Teams TeamReporter
+	// Admission answers system.admission: the socket server's admission
+	// counters ([ipc.Server.Admission]). nil leaves the method out.
+	Admission func() ipc.AdmissionStats
 
 	// heartbeat overrides heartbeatInterval (tests).
 	heartbeat time.Duration
@@ -79,9 +82,10 @@ type AgentReporter interface {
 	Fleet() any
 }
 
-// UsageReporter tells surface.status what the agent in a pane used. The
-// usage subsystem implements it; the api does not import it. It is called
-// from request goroutines, concurrently, and must not block for long.
+// UsageReporter tells surface.status and fleet.list what the agent in a
+// pane used. The usage subsystem implements it; the api does not import
+// it. It is called from request goroutines, concurrently, and must not
+// block for long.
 type UsageReporter interface {
 	// SurfaceUsage returns the "usage" member of pane surfaceID's
 	// surface.status; ok is false when there is none.
@@ -163,6 +167,9 @@ func (s *server) register() {
 			opts = append(slices.Clip(opts), ipc.Before(before))
 		}
 		s.reg.Register(md.name, md.h, opts...)
+	}
+	if s.o.Admission != nil {
+		s.reg.Register(proto.MethodSystemAdmission, s.admission, ipc.Inline())
 	}
 	s.reg.RegisterStream(proto.MethodEventsSubscribe, s.subscribe)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
 )
 
@@ -21,10 +22,26 @@ func (s *server) identify(context.Context, json.RawMessage) (any, error) {
 	return proto.SystemIdentifyResult{Name: proto.IdentifyName, Version: s.o.Version, Protocol: proto.Protocol, Compat: proto.IdentifyCompat}, nil
 }
 
-// fleetList lists the agents Options.Agents knows, else none.
+// fleetList lists the agents Options.Agents knows, else none, with their
+// teams and usage (fleetRows).
 func (s *server) fleetList(context.Context, json.RawMessage) (any, error) {
 	if s.o.Agents != nil {
-		return s.fleetWithTeams(s.o.Agents.Fleet()), nil
+		return s.fleetRows(s.o.Agents.Fleet()), nil
 	}
 	return proto.FleetListResult{Agents: []proto.FleetRow{}}, nil
+}
+
+// admission reports Options.Admission: how many calls, streams and hook
+// frames the server serves now, has served and has refused (a hook frame
+// never is), so a user who got "server busy" sees what holds the slots,
+// and a load test can count every hook frame.
+func (s *server) admission(context.Context, json.RawMessage) (any, error) {
+	a := s.o.Admission()
+	k := func(k ipc.KindStats) proto.AdmissionKind {
+		return proto.AdmissionKind{Open: k.Open, Limit: k.Limit, Admitted: k.Admitted, Refused: k.Refused}
+	}
+	return proto.SystemAdmissionResult{
+		Calls: k(a.Calls), Streams: k(a.Streams), Hooks: k(a.Hooks),
+		Idle: a.Idle, IdleLimit: a.IdleLimit, Evicted: a.Evicted, FirstFrameTimeouts: a.FirstFrameTimeouts,
+	}, nil
 }

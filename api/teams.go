@@ -41,15 +41,16 @@ func (s *server) withTeams(res *proto.SurfaceListResult) {
 	}
 }
 
-// fleetWithTeams sets team, team_name and teammate of the fleet.list rows
-// of panes in a team; without teams (or with a result it cannot read as a
-// [proto.FleetListResult]) the fleet is returned as it is.
-func (s *server) fleetWithTeams(fleet any) any {
-	if s.o.Teams == nil {
-		return fleet
+// fleetRows sets, on the fleet.list rows of a pane, the team members of
+// a pane in a team and the usage of the agent's session there (when it is
+// the row's agent). With neither teams nor usage, or with a result it
+// cannot read as a [proto.FleetListResult], the fleet is returned as it is.
+func (s *server) fleetRows(fleet any) any {
+	var tm map[uint64]TeamMember
+	if s.o.Teams != nil {
+		tm = s.o.Teams.Teams()
 	}
-	tm := s.o.Teams.Teams()
-	if len(tm) == 0 {
+	if len(tm) == 0 && s.o.Usage == nil {
 		return fleet
 	}
 	res, ok := fleet.(proto.FleetListResult)
@@ -67,6 +68,11 @@ func (s *server) fleetWithTeams(fleet any) any {
 		}
 		if m, ok := tm[*r.SurfaceID]; ok {
 			r.Team, r.TeamName, r.Teammate = m.Team, m.TeamName, m.Teammate
+		}
+		if s.o.Usage != nil {
+			if u, ok := s.o.Usage.SurfaceUsage(*r.SurfaceID); ok && u.Tool == r.Tool {
+				r.Usage = &u
+			}
 		}
 	}
 	return res

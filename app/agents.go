@@ -239,6 +239,32 @@ func notification(ev bus.AgentState, windowFocused bool, mode, pane string) (*fy
 	return nil, false
 }
 
+// budgetNotification builds the desktop notification of a budget alert:
+// a flow run's or step's budget exceeded (its agents paused), the day's
+// budget at 80 % or exceeded; the body is the alert's own message. It
+// notifies while the window has the focus too (nothing in the window
+// shows budgets), unless notifications are off (mode config.NotifyNever).
+// It is pure so tests can drive it.
+func budgetNotification(ev bus.BudgetAlert, mode string) (*fyne.Notification, bool) {
+	if strings.EqualFold(mode, config.NotifyNever) || ev.Message == "" {
+		return nil, false
+	}
+	title := "Budget exceeded"
+	switch {
+	case ev.Scope == bus.BudgetScopeDay && ev.Level == bus.BudgetWarning:
+		title = "Daily budget at 80 %"
+	case ev.Scope == bus.BudgetScopeDay:
+		title = "Daily budget exceeded"
+	case ev.Label != "":
+		title += ": " + ev.Label
+	}
+	body := ev.Message
+	if n := len(ev.Paused); n > 0 {
+		body += fmt.Sprintf(" (%d agent%s paused)", n, map[bool]string{true: "s"}[n > 1])
+	}
+	return fyne.NewNotification(title, body), true
+}
+
 // windowTitle is the window's title for a number of waiting agents.
 func windowTitle(waiting int) string {
 	if waiting == 0 {

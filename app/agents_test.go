@@ -100,3 +100,54 @@ func TestStatusLine(t *testing.T) {
 		t.Errorf("windowTitle = %q, %q", windowTitle(0), windowTitle(2))
 	}
 }
+
+// TestBudgetNotification: every budget alert notifies, focused window or
+// not, titled by what crossed its budget, unless notifications are off.
+func TestBudgetNotification(t *testing.T) {
+	tests := []struct {
+		name      string
+		ev        bus.BudgetAlert
+		mode      string
+		wantTitle string // "" means no notification
+		wantBody  string
+	}{
+		{"step exceeded", bus.BudgetAlert{Level: bus.BudgetExceeded, Scope: bus.BudgetScopeStep, Label: "review", Paused: []uint64{3, 4},
+			Message: "budget exceeded: step 'impl' of review used 1200 tokens of its 1000 tokens"},
+			"", "Budget exceeded: review", "budget exceeded: step 'impl' of review used 1200 tokens of its 1000 tokens (2 agents paused)"},
+		{"run exceeded", bus.BudgetAlert{Level: bus.BudgetExceeded, Scope: bus.BudgetScopeRun, Label: "review", Paused: []uint64{3}, Message: "budget exceeded"},
+			"AllScreens", "Budget exceeded: review", "budget exceeded (1 agent paused)"},
+		{"day at 80 %", bus.BudgetAlert{Level: bus.BudgetWarning, Scope: bus.BudgetScopeDay, Label: "2026-12-05", Message: "daily budget at 80 %"},
+			"", "Daily budget at 80 %", "daily budget at 80 %"},
+		{"day exceeded", bus.BudgetAlert{Level: bus.BudgetExceeded, Scope: bus.BudgetScopeDay, Message: "daily budget exceeded"},
+			"", "Daily budget exceeded", "daily budget exceeded"},
+		{"turned off", bus.BudgetAlert{Level: bus.BudgetExceeded, Scope: bus.BudgetScopeStep, Message: "budget exceeded"}, "never", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n, ok := budgetNotification(tt.ev, tt.mode)
+			switch {
+			case tt.wantTitle == "" && ok:
+				t.Errorf("notification = %+v, want none", n)
+			case tt.wantTitle != "" && (!ok || n.Title != tt.wantTitle || n.Content != tt.wantBody):
+				t.Errorf("notification = %+v, %v; want %q: %q", n, ok, tt.wantTitle, tt.wantBody)
+			}
+		})
+	}
+}
+
+// TestGuiEvents: the window's subscription takes what it shows (agent
+// states, budget alerts, the model's changes) and not the events it
+// does not (output, hook frames, usage).
+func TestGuiEvents(t *testing.T) {
+	for _, tt := range []struct {
+		ev   bus.Event
+		want bool
+	}{
+		{bus.AgentState{}, true}, {bus.BudgetAlert{}, true}, {bus.SurfaceCreated{}, true},
+		{bus.SurfaceChanged{}, false}, {bus.UsageChanged{}, false}, {bus.AIStop{}, false},
+	} {
+		if got := guiEvents(tt.ev); got != tt.want {
+			t.Errorf("guiEvents(%s) = %v, want %v", tt.ev.EventType(), got, tt.want)
+		}
+	}
+}

@@ -550,11 +550,13 @@ func outputGens(m *workspace.Manager) map[uint64]uint64 {
 
 // guiEvents is the filter of the window's bus subscription: the events
 // that change what the window shows. Output (SurfaceChanged) reaches the
-// visible panes' views through their own watchers, and the ai.* frames
-// are followed by the AgentState the window shows.
+// visible panes' views through their own watchers, the ai.* frames are
+// followed by the AgentState the window shows, and the window does not
+// show usage (UsageChanged: one per pane each time its agent recorded a
+// response, each of which would have the panes described again).
 func guiEvents(e bus.Event) bool {
 	t := e.EventType()
-	return t != bus.TypeSurfaceChanged && !strings.HasPrefix(t, "ai.")
+	return t != bus.TypeSurfaceChanged && t != bus.TypeUsageChanged && !strings.HasPrefix(t, "ai.")
 }
 
 // agentsOnly reports whether evs holds only agent states, which change
@@ -653,7 +655,8 @@ func (s *shell) flushLocked() {
 }
 
 // applyLocked brings the window up to date with snap, after handling evs
-// (agent states, notifications, session saves).
+// (agent states, notifications of them and of budget alerts, session
+// saves).
 func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	structural, agentsChanged := false, false
 	for _, e := range evs {
@@ -661,6 +664,10 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 		case bus.AgentState:
 			s.agentChangedLocked(ev, snap)
 			agentsChanged = true
+		case bus.BudgetAlert:
+			if n, ok := budgetNotification(ev, s.cfg.NotifyWhenAgentWaiting); ok {
+				s.a.SendNotification(n)
+			}
 		case bus.SurfaceClosed:
 			s.agents.forget(ev.SurfaceID)
 			structural = true

@@ -60,10 +60,14 @@ const (
 	TypeBudgetAlert    = proto.TypeBudgetAlert
 )
 
-// Budget alert levels.
+// Budget alert levels and scopes.
 const (
 	BudgetWarning  = proto.BudgetWarning
 	BudgetExceeded = proto.BudgetExceeded
+
+	BudgetScopeDay  = proto.BudgetScopeDay
+	BudgetScopeRun  = proto.BudgetScopeRun
+	BudgetScopeStep = proto.BudgetScopeStep
 )
 
 // EventTypes returns the wire type names of every event type, sorted

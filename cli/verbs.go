@@ -178,7 +178,9 @@ func init() {
 			name: "ps", synopsis: "[--json]",
 			summary: "list the coding agents running in any pane",
 			flags:   []flagSpec{{name: "json", kind: boolFlag, usage: "print fleet.list's result as JSON instead of a table"}},
-			run:     runPs,
+			details: "When the server counts the agents' usage, TOKENS and COST are what the agent's\n" +
+				"session in its pane used (- where unknown; see paneflow usage).\n",
+			run: runPs,
 		},
 		{
 			name: "status", synopsis: "<target> [--json]",
@@ -496,14 +498,15 @@ func runPs(ctx context.Context, s *session, in *input) error {
 	}
 	var res struct {
 		Agents []struct {
-			PID         *int64  `json:"pid"`
-			Tool        *string `json:"tool"`
-			State       *string `json:"state"`
-			Workspace   *int    `json:"workspace"`
-			SurfaceName *string `json:"surface_name"`
-			Team        string  `json:"team"`
-			Teammate    string  `json:"teammate"`
-			TeamName    string  `json:"team_name"`
+			PID         *int64             `json:"pid"`
+			Tool        *string            `json:"tool"`
+			State       *string            `json:"state"`
+			Workspace   *int               `json:"workspace"`
+			SurfaceName *string            `json:"surface_name"`
+			Team        string             `json:"team"`
+			Teammate    string             `json:"teammate"`
+			TeamName    string             `json:"team_name"`
+			Usage       *proto.UsageStatus `json:"usage"`
 		} `json:"agents"`
 	}
 	raw, err := callInto(ctx, c, "fleet.list", emptyParams, &res)
@@ -516,7 +519,26 @@ func runPs(ctx context.Context, s *session, in *input) error {
 	if len(res.Agents) == 0 {
 		return writeLines(s.stdout, []string{"(no agents)"})
 	}
-	lines := []string{fmt.Sprintf("%7s %-10s %-18s %2s %s", "PID", "TOOL", "STATE", "WS", "PANE")}
+	// The session's tokens and cost, in columns of their own when the
+	// server counts any agent's.
+	withUsage := false
+	for _, a := range res.Agents {
+		withUsage = withUsage || a.Usage != nil
+	}
+	usageCols := func(u *proto.UsageStatus) string {
+		if !withUsage {
+			return ""
+		}
+		if u == nil {
+			return fmt.Sprintf(" %10s %9s", "-", "-")
+		}
+		return fmt.Sprintf(" %10d %9s", u.Session.Total, costText(u.Session))
+	}
+	head := fmt.Sprintf("%7s %-10s %-18s %2s", "PID", "TOOL", "STATE", "WS")
+	if withUsage {
+		head += fmt.Sprintf(" %10s %9s", "TOKENS", "COST")
+	}
+	lines := []string{head + " PANE"}
 	for _, a := range res.Agents {
 		pid := "-"
 		if a.PID != nil {
@@ -526,7 +548,7 @@ func runPs(ctx context.Context, s *session, in *input) error {
 		if a.Workspace != nil {
 			ws = *a.Workspace
 		}
-		line := fmt.Sprintf("%7s %-10s %-18s %2d %s", pid, deref(a.Tool), deref(a.State), ws, orDash(a.SurfaceName))
+		line := fmt.Sprintf("%7s %-10s %-18s %2d%s %s", pid, deref(a.Tool), deref(a.State), ws, usageCols(a.Usage), orDash(a.SurfaceName))
 		if t := teamLabel(shownTeam(a.Team, a.TeamName), a.Teammate); t != "" {
 			line += "  [" + t + "]"
 		}

@@ -372,6 +372,18 @@ func TestPsAndStatus(t *testing.T) {
 			wantCalls: []string{"fleet.list {}"},
 			wantStdout: "    PID TOOL       STATE              WS PANE\n" +
 				"     11 claude     idle                0 alpha  [Release crew/alpha]\n"},
+		{name: "ps usage", args: []string{"ps"}, handlers: map[string]handlerFunc{"fleet.list": answer(map[string]any{"agents": []map[string]any{
+			{"pid": 10, "tool": "claude", "state": "thinking", "hooked": true, "workspace": 0, "surface_name": "lead",
+				"usage": map[string]any{"tool": "claude", "model": "claude-opus-5-5", "session": map[string]any{"total": 31280, "cost_usd": 0.1234}, "last_turn": map[string]any{"total": 80}}},
+			{"pid": 11, "tool": "codex", "state": "idle", "hooked": true, "workspace": 1, "surface_name": "b",
+				"usage": map[string]any{"tool": "codex", "model": "fake-model", "session": map[string]any{"total": 900, "unpriced_tokens": 900}, "last_turn": map[string]any{"total": 900}}},
+			{"pid": nil, "tool": "gemini", "state": "unknown_running", "hooked": false, "workspace": 2, "surface_name": "c"},
+		}})},
+			wantCalls: []string{"fleet.list {}"},
+			wantStdout: "    PID TOOL       STATE              WS     TOKENS      COST PANE\n" +
+				"     10 claude     thinking            0      31280   $0.1234 lead\n" +
+				"     11 codex      idle                1        900         - b\n" +
+				"      - gemini     unknown_running     2          -         - c\n"},
 		{name: "ps empty", args: []string{"ps"}, handlers: map[string]handlerFunc{"fleet.list": answer(map[string]any{"agents": []any{}})},
 			wantCalls: []string{"fleet.list {}"}, wantStdout: "(no agents)\n"},
 		{name: "ps json", args: []string{"ps", "--json"}, handlers: map[string]handlerFunc{"fleet.list": answer(fleet)},

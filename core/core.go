@@ -194,6 +194,7 @@ func New(o Options) (*Core, error) {
 			Usage:        c.Usage,
 			Worktrees:    worktrees,
 			Teams:        teamsReporter{c},
+			Admission:    c.server.Admission,
 		}},
 		worktrees,
 		&socket{srv: c.server, exec: exec},

@@ -90,6 +90,8 @@ type tracker struct {
 	warn  func(string)
 	// missing: the instance has no usage.track (older than budgets).
 	missing bool
+	// tracked: a pane was told to the server.
+	tracked bool
 }
 
 // track tags pane sid as the run's, part of step with its budget (nil:
@@ -107,7 +109,35 @@ func (t *tracker) track(ctx context.Context, sid uint64, step string, b *Budget)
 		}
 		return nil
 	}
+	t.tracked = t.tracked || err == nil
 	return err
+}
+
+// usedTimeout bounds used's call: the run is over, its report waits.
+const usedTimeout = 5 * time.Second
+
+// used returns the run's id and what its agents have used by now (the
+// run's group of usage.summary by flow since start), or "" and nil when
+// no pane of it was tracked or the server cannot say. It is called once
+// the run is over, also when ctx was cancelled (Ctrl-C): the report
+// still says what the run used.
+func (t *tracker) used(ctx context.Context, start time.Time) (string, *proto.Usage) {
+	if t == nil || !t.tracked {
+		return "", nil
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), usedTimeout)
+	defer cancel()
+	var res proto.UsageSummary
+	if err := t.c.Call(ctx, proto.MethodUsageSummary, proto.UsageSummaryParams{Since: start.Format(time.RFC3339), By: "flow"}, &res); err != nil {
+		t.warn("the run's usage is unknown: " + err.Error())
+		return t.run, nil
+	}
+	for _, g := range res.Groups {
+		if g.Key == t.run {
+			return t.run, &g.Usage
+		}
+	}
+	return t.run, &proto.Usage{}
 }
 
 // watchBudgets hands each budget of run the server reports crossed to

@@ -18,7 +18,8 @@
 // and budgets (usage.track); the server pauses the agents that cross one,
 // and the engine, told through usage.budget_wait, fails the step with
 // "budget exceeded" (the whole run's: every running step, the rest
-// skipped).
+// skipped). A run's [Report] names the id its usage is counted under and
+// what its agents had used when it ended (usage.summary).
 //
 // The package imports no other subsystem: it reaches git worktrees through
 // its [Worktrees] interface and the instance through [Caller], both

@@ -116,12 +116,21 @@ type Report struct {
 	Status  string       `json:"status"` // "ready", "failed" or "aborted"
 	Aborted *string      `json:"aborted"`
 	Steps   []StepReport `json:"steps"`
+	// Run is the id under which the server counts the run's usage (a flow
+	// group of `paneflow usage --by flow`); "" when the instance counts
+	// none. Usage is what the run's agents had used when the run ended, as
+	// far as the server had read their records then (nil: unknown); the
+	// agents may go on, and `paneflow usage --by flow` has the later
+	// figure.
+	Run   string       `json:"run,omitempty"`
+	Usage *proto.Usage `json:"usage,omitempty"`
 	// Exit is the process exit code: 0 all READY, 4 a barrier timed out,
 	// 1 otherwise (or aborted).
 	Exit int `json:"-"`
 }
 
-// WriteText prints the report as a table.
+// WriteText prints the report as a table, then what the run used when
+// its agents used any.
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("---\n")
@@ -131,6 +140,18 @@ func (r *Report) WriteText(w io.Writer) error {
 			e = *s.Error
 		}
 		fmt.Fprintf(&b, "%-24s %-8s %s\n", s.ID, s.Status, e)
+	}
+	if u := r.Usage; u != nil && u.Total > 0 {
+		fmt.Fprintf(&b, "used %d tokens", u.Total)
+		switch {
+		case u.CostUSD != nil && u.UnpricedTokens > 0:
+			fmt.Fprintf(&b, ", $%.4f (%d tokens unpriced)", *u.CostUSD, u.UnpricedTokens)
+		case u.CostUSD != nil:
+			fmt.Fprintf(&b, ", $%.4f", *u.CostUSD)
+		case u.Total > 0:
+			b.WriteString(", cost unknown")
+		}
+		fmt.Fprintf(&b, " so far (run %s: paneflow usage --by flow)\n", r.Run)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -319,7 +340,9 @@ func Run(ctx context.Context, plan *FlowPlan, o RunOptions) (*Report, error) {
 	}
 	cancel()
 	wg.Wait()
-	return e.report(aborted), nil
+	rep := e.report(aborted)
+	rep.Run, rep.Usage = e.usage.used(ctx, e.start)
+	return rep, nil
 }
 
 // progress prints a unit's transition.

@@ -188,6 +188,13 @@ func (f *fakeInstance) Call(ctx context.Context, method string, params, result a
 		return reply(map[string]any{"matched": true, "sent": sent})
 	case "surface.read":
 		return reply(map[string]any{"text": f.out[f.names[p.SurfaceID]]})
+	case "usage.summary":
+		// The run has used 1234 tokens, 34 of an unpriced model.
+		cost := 0.5
+		return reply(proto.UsageSummary{By: "flow", Groups: []proto.UsageGroup{
+			{Key: "other-run", Usage: proto.Usage{Total: 9}},
+			{Key: f.run, Flow: "p", Usage: proto.Usage{Total: 1234, CostUSD: &cost, UnpricedTokens: 34}},
+		}})
 	case "usage.track", "usage.budget_wait":
 		if f.noUsage {
 			f.mu.Unlock()
@@ -584,6 +591,13 @@ func TestEngineBudgets(t *testing.T) {
 		if !strings.HasPrefix(f.run, "p-") {
 			t.Errorf("run id %q", f.run)
 		}
+		// The report says what the run used.
+		var text strings.Builder
+		rep.WriteText(&text)
+		if want := "used 1234 tokens, $0.5000 (34 tokens unpriced) so far (run " + f.run + ": paneflow usage --by flow)\n"; rep.Run != f.run || rep.Usage == nil ||
+			rep.Usage.Total != 1234 || !strings.HasSuffix(text.String(), want) {
+			t.Errorf("report run %q usage %+v, text:\n%s\nwant it to end with %q", rep.Run, rep.Usage, text.String(), want)
+		}
 	})
 	t.Run("run", func(t *testing.T) {
 		f := newFake(map[string]string{"impl": "DONE: x"})
@@ -611,6 +625,9 @@ func TestEngineBudgets(t *testing.T) {
 		rep, _ := runFakeWith(t, budgeted, f, context.Background(), func(o *RunOptions) { o.Warn = func(m string) { warns = append(warns, m) } })
 		if rep.Exit != 0 || len(warns) != 1 || !strings.Contains(warns[0], "the budgets are not enforced") {
 			t.Errorf("report %s, warnings %q", statuses(rep), warns)
+		}
+		if rep.Run != "" || rep.Usage != nil {
+			t.Errorf("an instance without usage.*: report run %q usage %+v", rep.Run, rep.Usage)
 		}
 	})
 }

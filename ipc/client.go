@@ -64,7 +64,9 @@ func (c *Client) timeout() time.Duration {
 // legacy {"error": "..."} result, given [CodeInternal]); an
 // *[UnreachableError] when the server could not be reached or closed the
 // connection without answering; a *[TimeoutError] when it did not answer
-// within Timeout; ctx.Err() when ctx ended first; [ErrResponseTooLarge]
+// within Timeout; a *ForeignSocketError (Unix) when the socket file, or
+// the process serving it, is another user's (nothing is sent then);
+// ctx.Err() when ctx ended first; [ErrResponseTooLarge]
 // when the reply exceeds [MaxFrame].
 func (c *Client) Call(ctx context.Context, method string, params, result any) error {
 	id := lastID.Add(1)
@@ -180,6 +182,9 @@ func (c *Client) open(ctx context.Context, line []byte, dial dialFunc) (*Stream,
 		}
 		if !deadline.IsZero() && !time.Now().Before(deadline) {
 			return nil, &TimeoutError{After: timeout}
+		}
+		if foreign(err) {
+			return nil, err
 		}
 		return nil, &UnreachableError{Path: c.Path, Err: err}
 	}

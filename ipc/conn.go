@@ -51,9 +51,18 @@ type conn struct {
 	// goroutines; it guards wbuf then.
 	wmu sync.Mutex
 	// lmu guards inFlight, the Long requests running on their own
-	// goroutines, and the read deadline that depends on it.
+	// goroutines, waiting, and the read deadline that depends on them.
 	lmu      sync.Mutex
 	inFlight int
+	// waiting is set while serve reads the next request.
+	waiting bool
+
+	// The idle list (admission.go): idlePrev, idleNext and inIdle are
+	// guarded by Server.mu; evicted is set once the server closed the
+	// connection to make room.
+	idlePrev, idleNext *conn
+	inIdle             bool
+	evicted            atomic.Bool
 }
 
 // serve runs the request loop until the client leaves, a frame is bad
@@ -70,24 +79,47 @@ func (c *conn) serve(parent context.Context) {
 	}
 	c.fr = newFrameReader(c.nc, MaxFrame, serverReadBuffer)
 	idle := c.s.idleTimeout()
+	// The first request must arrive whole within the first-frame
+	// timeout; later ones within the idle timeout each.
+	first := time.Now().Add(c.s.firstFrameTimeout())
 	for {
-		// Set the deadline, then check for shutdown: Shutdown sets the
-		// flag, then the deadline, so one of the two stops this read.
-		c.armIdle(idle)
+		deadline := time.Now().Add(idle)
+		if !first.IsZero() {
+			deadline = first
+		}
+		// Arm the deadline, then check for shutdown and eviction:
+		// both set their flag, then the deadline, so one of the two
+		// stops this read.
+		c.beginWait(deadline)
 		if c.s.closing.Load() {
 			return
 		}
 		frame, err := c.fr.next()
+		c.endWait()
+		if c.evicted.Load() {
+			id := nullID
+			if err == nil {
+				if req, _, rerr := decodeRequest(frame); rerr == nil && req.id != nil {
+					id = req.id
+				}
+			}
+			c.write(id, nil, c.s.evictedError())
+			return
+		}
 		if errors.Is(err, errFrameTooLarge) {
 			c.write(nullID, nil, &Error{Code: CodeInvalidRequest, Message: msgTooLarge})
 			return
 		}
 		if err != nil {
+			if !first.IsZero() && errors.Is(err, errDeadline) && !c.s.closing.Load() {
+				c.s.firstFrameTimedOut()
+			}
 			return // EOF, idle deadline, shutdown: close silently
 		}
 		if isBlank(frame) {
 			continue
 		}
+		first = time.Time{}
 		req, errID, rerr := decodeRequest(frame)
 		if rerr != nil {
 			if !c.write(errID, nil, rerr) {
@@ -115,46 +147,76 @@ func (c *conn) serve(parent context.Context) {
 			}
 			continue
 		}
+		if busy := c.s.admit(m.kind); busy != nil {
+			if req.notification() {
+				c.s.logf("ipc: refused notification %s: %s", req.method, busy.Message)
+				continue
+			}
+			if !c.write(req.id, nil, busy) {
+				return
+			}
+			continue
+		}
 		if m.stream != nil {
 			c.serveStream(ctx, m, &req)
+			c.s.release(m.kind)
 			return
 		}
 		if (m.long || m.before != nil) && c.concurrent {
-			if !c.startLong(ctx, m, req) && !req.notification() && !c.write(req.id, nil, &Error{Code: CodeBusy, Message: msgTooManyInFlight}) {
-				return
+			if !c.startLong(ctx, m, req) {
+				c.s.release(m.kind)
+				if !req.notification() && !c.write(req.id, nil, &Error{Code: CodeBusy, Message: msgTooManyInFlight}) {
+					return
+				}
 			}
 			continue
 		}
 		result, rpcErr, reply := c.call(ctx, m, &req)
-		if !reply || req.notification() {
-			if c.disconnected.Load() {
-				return
-			}
-			continue
+		// The slot is free before the reply is out: a client that has
+		// its reply finds it free (and a slow reader holds its own
+		// connection, not a slot).
+		c.s.release(m.kind)
+		ok := true
+		if reply && !req.notification() {
+			ok = c.write(req.id, result, rpcErr)
 		}
-		if !c.write(req.id, result, rpcErr) {
+		if !ok || c.disconnected.Load() {
 			return
 		}
 	}
 }
 
-// armIdle sets the read deadline for the next request: the idle timeout
-// from now, or none while Long requests run (the client is waiting for
-// them, not idle).
-func (c *conn) armIdle(idle time.Duration) {
+// beginWait marks the connection as reading its next request: with
+// nothing in flight it is idle (on the server's idle list, evictable) and
+// its read deadline is deadline; while Long requests run the client is
+// waiting for them, not idle, and there is no deadline.
+func (c *conn) beginWait(deadline time.Time) {
 	c.lmu.Lock()
 	defer c.lmu.Unlock()
+	c.waiting = true
 	if c.inFlight > 0 {
 		c.nc.SetReadDeadline(time.Time{})
 		return
 	}
-	c.nc.SetReadDeadline(time.Now().Add(idle))
+	c.s.markIdle(c)
+	c.nc.SetReadDeadline(deadline)
+	if c.evicted.Load() { // evicted before the deadline above replaced the eviction's
+		c.nc.SetReadDeadline(aLongTimeAgo)
+	}
+}
+
+// endWait marks the end of a read: the connection is no longer idle.
+func (c *conn) endWait() {
+	c.lmu.Lock()
+	c.waiting = false
+	c.lmu.Unlock()
+	c.s.unmarkIdle(c)
 }
 
 // startLong runs a Long request, or one whose method has a [Before] hook
 // (which may wait as long), of a concurrent connection on its own
-// goroutine, which answers it when done; false when MaxInFlight already
-// run. The handler's (or hook's) ctx ends when the connection does (the
+// goroutine, which answers it when done and releases its admission slot;
+// false when MaxInFlight already run (the caller releases the slot). The handler's (or hook's) ctx ends when the connection does (the
 // client went away: serve's read fails) or the server shuts down; after
 // a hook, the handler has the dispatch timeout as in call.
 func (c *conn) startLong(ctx context.Context, m *method, req request) bool {
@@ -169,8 +231,10 @@ func (c *conn) startLong(ctx context.Context, m *method, req request) bool {
 	c.s.wg.Add(1)
 	go func() {
 		defer c.s.wg.Done()
+		// As in serve, the slot is free before the reply is written.
 		if m.long {
 			out := c.s.invoke(ctx, m, &req)
+			c.s.release(m.kind)
 			if ctx.Err() == nil && !req.notification() {
 				var rpcErr *Error
 				if out.err != nil {
@@ -178,11 +242,16 @@ func (c *conn) startLong(ctx context.Context, m *method, req request) bool {
 				}
 				c.write(req.id, out.result, rpcErr)
 			}
-		} else if result, rpcErr, reply := c.call(ctx, m, &req); reply && ctx.Err() == nil && !req.notification() {
-			c.write(req.id, result, rpcErr)
+		} else {
+			result, rpcErr, reply := c.call(ctx, m, &req)
+			c.s.release(m.kind)
+			if reply && ctx.Err() == nil && !req.notification() {
+				c.write(req.id, result, rpcErr)
+			}
 		}
 		c.lmu.Lock()
-		if c.inFlight--; c.inFlight == 0 {
+		if c.inFlight--; c.inFlight == 0 && c.waiting {
+			c.s.markIdle(c)
 			c.nc.SetReadDeadline(time.Now().Add(c.s.idleTimeout()))
 		}
 		c.lmu.Unlock()
@@ -202,7 +271,7 @@ func (c *conn) write(id, result json.RawMessage, rpcErr *Error) bool {
 	}
 	c.nc.SetWriteDeadline(time.Now().Add(c.s.idleTimeout()))
 	_, err := c.nc.Write(c.wbuf)
-	if cap(c.wbuf) > 64<<10 {
+	if cap(c.wbuf) > maxKeptBuffer {
 		c.wbuf = nil // do not pin a large reply's buffer for the connection's lifetime
 	}
 	return err == nil
@@ -449,7 +518,11 @@ func (w *frameWriter) WriteFrame(v any) error {
 	}
 	w.buf = append(append(w.buf[:0], data...), '\n')
 	w.nc.SetWriteDeadline(time.Now().Add(w.timeout))
-	if _, err := w.nc.Write(w.buf); err != nil {
+	_, err = w.nc.Write(w.buf)
+	if cap(w.buf) > maxKeptBuffer {
+		w.buf = nil // as conn.write: a stream lives long
+	}
+	if err != nil {
 		w.err = fmt.Errorf("ipc: writing a frame: %w", err)
 		return w.err
 	}

@@ -68,11 +68,26 @@
 // (nothing listening, or a non-Paneflow squatter) is replaced. Shutdown
 // removes the socket file only if it is still the one this server bound.
 //
-// Frames are capped at MaxFrame on both sides, connections idle out after
-// [Server.IdleTimeout] (a request trickled in slowly counts as idle), at
-// most [Server.MaxConns] connections are served at once, and every write
-// has a deadline, so a slow or hostile client costs one goroutine for a
-// bounded time.
+// Frames are capped at MaxFrame on both sides, a connection's first
+// request must arrive within [Server.FirstFrameTimeout] and later ones
+// within [Server.IdleTimeout] (a request trickled in slowly counts as
+// idle), and every write has a deadline, so a slow or hostile client costs
+// one goroutine for a bounded time.
+//
+// # Admission
+//
+// Requests, not connections, are admitted, each by its [Kind]: short
+// calls up to [Server.MaxCalls] at once, long-lived streams and waits up
+// to [Server.MaxStreams], and agent hook frames (ai.*) always. A request
+// past its kind's limit is answered [CodeBusy] with a message naming the
+// count and the limit ("server busy: 1024 streams and waits open, limit
+// 1024; …"), and its connection stays open. A connection waiting for a
+// request holds no slot; at most [Server.MaxIdle] of them wait at once,
+// and past that the one waiting longest is closed with a busy frame, so
+// a flood of silent or trickling connections (a slowloris) delays no one.
+// A connection's memory is bounded: a 4 KiB read buffer, the frame in hand
+// (at most MaxFrame) and the reply being written; buffers grown past
+// 64 KiB are dropped once used. [Server.Admission] reports the counters.
 //
 // # Concurrency
 //

@@ -24,7 +24,6 @@ const (
 // Wire messages of the errors the transport itself produces. Clients match
 // on some of them, so they are part of the protocol.
 const (
-	msgTooManyConns  = "server busy: too many concurrent connections"
 	msgPeerUID       = "permission denied: peer UID mismatch"
 	msgTooLarge      = "request exceeds maximum length"
 	msgTimeout       = "request timeout"
@@ -69,6 +68,14 @@ func (e *UnreachableError) Error() string {
 
 // Unwrap returns the transport error.
 func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// foreign reports whether a dial failed because the socket is another
+// user's (a *ForeignSocketError, Unix only): a refusal the client reports
+// as it is, not as an unreachable server.
+func foreign(err error) bool {
+	var f interface{ foreignSocket() }
+	return errors.As(err, &f)
+}
 
 // TimeoutError reports that the server accepted a call but did not answer
 // within the client's timeout, After.

@@ -41,12 +41,21 @@ const (
 	clientReadBuffer = 64 << 10
 )
 
+// maxKeptBuffer is the largest frame or reply buffer a connection keeps
+// between frames: a connection that once sent or got a large frame does
+// not pin its buffer while it idles, so a connection's steady memory is a
+// few KiB and only the frame in hand may be larger (up to MaxFrame).
+const maxKeptBuffer = 64 << 10
+
 // next returns the next line without its "\n". The slice is valid until
 // the next call. A final line without a newline is returned when the
 // stream ends, then io.EOF; a read error cuts a partial line off and is
 // returned as is. A line of max bytes or more without a newline yields
 // errFrameTooLarge, after which the reader must not be used again.
 func (f *frameReader) next() ([]byte, error) {
+	if cap(f.buf) > maxKeptBuffer {
+		f.buf = nil // do not pin a large frame's buffer for the connection's lifetime
+	}
 	f.buf = f.buf[:0]
 	for {
 		chunk, err := f.r.ReadSlice('\n')

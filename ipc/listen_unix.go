@@ -21,7 +21,11 @@ var chmodSocket = os.Chmod
 // returns a function that removes the socket file if it is still the one
 // bound here.
 func listenEndpoint(path string, replaceRunning bool, logf func(string, ...any)) (net.Listener, func(), error) {
-	prepareDir(filepath.Dir(path), logf)
+	dir := filepath.Dir(path)
+	prepareDir(dir, logf)
+	if err := checkSocketDir(path, dir); err != nil {
+		return nil, nil, err
+	}
 
 	switch fi, err := os.Lstat(path); {
 	case errors.Is(err, fs.ErrNotExist):
@@ -74,25 +78,25 @@ func listenEndpoint(path string, replaceRunning bool, logf func(string, ...any))
 
 // prepareDir creates dir (and missing parents) with mode 0700. An existing
 // directory is tightened to 0700 only when it is Paneflow's own
-// ("…/paneflow") and owned by us: an override such as
-// PANEFLOW_SOCKET_PATH=$HOME/pf.sock must not change $HOME's mode. Errors
-// are logged and otherwise ignored; binding reports what matters.
+// ("…/paneflow"), a directory rather than a link, and owned by us: an
+// override such as PANEFLOW_SOCKET_PATH=$HOME/pf.sock must not change
+// $HOME's mode. Errors are logged and otherwise ignored: checkSocketDir,
+// which runs next, refuses whatever is not safe, and binding reports the
+// rest.
 func prepareDir(dir string, logf func(string, ...any)) {
-	fi, err := os.Stat(dir)
+	fi, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			logf("ipc: creating %s: %v", dir, err)
 			return
 		}
-		if err := os.Chmod(dir, 0o700); err != nil { // MkdirAll is subject to umask
-			logf("ipc: chmod %s: %v", dir, err)
+		// MkdirAll is subject to umask, and another user may have made
+		// the directory first: Lstat again and tighten only our own.
+		if fi, err = os.Lstat(dir); err != nil {
+			return
 		}
-		return
 	}
-	if err != nil || !fi.IsDir() || filepath.Base(dir) != socketDirName || fi.Mode().Perm() == 0o700 {
-		return
-	}
-	if sys, ok := fi.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Geteuid() {
+	if err != nil || !fi.IsDir() || filepath.Base(dir) != socketDirName || fi.Mode().Perm() == 0o700 || statOwner(fi) != os.Geteuid() {
 		return
 	}
 	if err := os.Chmod(dir, 0o700); err != nil {
@@ -100,8 +104,22 @@ func prepareDir(dir string, logf func(string, ...any)) {
 	}
 }
 
-// dialEndpoint connects to the Unix socket at path.
+// dialEndpoint connects to the Unix socket at path, only if the socket
+// file and the process serving it are this user's (a
+// [ForeignSocketError] otherwise, with nothing sent).
 func dialEndpoint(ctx context.Context, path string) (net.Conn, error) {
+	if err := checkSocketOwner(path); err != nil {
+		return nil, err
+	}
 	var d net.Dialer
-	return d.DialContext(ctx, "unix", path)
+	nc, err := d.DialContext(ctx, "unix", path)
+	if err != nil {
+		return nil, err
+	}
+	uid, err := peerUID(nc)
+	if err := checkPeerUID(path, uid, err); err != nil {
+		nc.Close()
+		return nil, err
+	}
+	return nc, nil
 }

@@ -38,9 +38,9 @@ func settle(want int, f func() int) int {
 }
 
 // TestLoad sends 1,000 clients in bursts of 50 at a server with the
-// default 16-connection cap: every client must get a frame, a pong or the
-// busy refusal, and once the server is shut down no goroutine or file
-// descriptor may be left over.
+// default admission limits: every client must get its pong (a burst of
+// 50 is far below them), and once the server is shut down no goroutine or
+// file descriptor may be left over.
 func TestLoad(t *testing.T) {
 	const clients, burst = 1000, 50
 	goroutinesBefore, fdsBefore := runtime.NumGoroutine(), openFDs()
@@ -53,7 +53,7 @@ func TestLoad(t *testing.T) {
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(context.Background()) }()
 
-	var pongs, refused atomic.Int64
+	var pongs atomic.Int64
 	for start := 0; start < clients; start += burst {
 		var wg sync.WaitGroup
 		errs := make(chan error, burst)
@@ -64,8 +64,6 @@ func TestLoad(t *testing.T) {
 					errs <- err
 				case reply == wantPong1:
 					pongs.Add(1)
-				case reply == wantBusyConns:
-					refused.Add(1)
 				default:
 					errs <- fmt.Errorf("unexpected reply %s", reply)
 				}
@@ -80,9 +78,8 @@ func TestLoad(t *testing.T) {
 			break
 		}
 	}
-	t.Logf("%d clients: %d served, %d refused with -32000", clients, pongs.Load(), refused.Load())
-	if got := pongs.Load() + refused.Load(); got != clients && !t.Failed() {
-		t.Errorf("%d clients got a frame, want %d", got, clients)
+	if got := pongs.Load(); got != clients && !t.Failed() {
+		t.Errorf("%d clients got their pong, want %d", got, clients)
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -132,6 +132,9 @@ func newTestRegistry() (*ipc.Registry, *testState) {
 			return nil, ctx.Err()
 		}
 	}, ipc.Long())
+	r.Register("ai.test", func(context.Context, json.RawMessage) (any, error) { // a hook frame (KindHook)
+		return map[string]bool{"ok": true}, nil
+	})
 	r.Register("test.big", func(_ context.Context, p json.RawMessage) (any, error) {
 		var args struct{ N int }
 		json.Unmarshal(p, &args)

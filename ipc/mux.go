@@ -25,7 +25,8 @@ import (
 // a time and replies in request order, as always.
 //
 // It lets one client hold many waits at once (a flow's barriers) on one
-// connection instead of one connection each, against [Server.MaxConns].
+// connection instead of one connection each; each wait is still admitted
+// as a [KindStream] request against [Server.MaxStreams].
 const MethodConcurrent = proto.MethodRPCConcurrent
 
 // MaxInFlight caps the Long requests running at once on one concurrent
@@ -68,6 +69,9 @@ func DialMux(ctx context.Context, path string) (*Mux, error) {
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if foreign(err) {
+			return nil, err
 		}
 		return nil, &UnreachableError{Path: path, Err: err}
 	}

@@ -15,7 +15,7 @@ import (
 
 // gateServer serves "test.gate", a Long method that answers its "n" once
 // gate n is opened (or its ctx ends, counted in cancelled), and
-// "test.ping", on a server that takes at most two connections.
+// "test.ping", on a server with s's admission limits (nil: the defaults).
 type gateServer struct {
 	srv       *ipc.Server
 	mu        sync.Mutex
@@ -24,7 +24,7 @@ type gateServer struct {
 	cancelled chan int
 }
 
-func newGateServer(t *testing.T) *gateServer {
+func newGateServer(t *testing.T, s *ipc.Server) *gateServer {
 	g := &gateServer{gates: map[int]chan struct{}{}, started: make(chan int, 2*ipc.MaxInFlight), cancelled: make(chan int, 2*ipc.MaxInFlight)}
 	reg := ipc.NewRegistry()
 	reg.Register("test.gate", func(ctx context.Context, p json.RawMessage) (any, error) {
@@ -42,7 +42,11 @@ func newGateServer(t *testing.T) *gateServer {
 	}, ipc.Long())
 	reg.Register("test.ping", func(context.Context, json.RawMessage) (any, error) { return "pong", nil })
 	reg.RegisterStream("test.stream", func(context.Context, json.RawMessage, ipc.FrameWriter) error { return nil })
-	g.srv = ipctest.StartServer(t, &ipc.Server{Registry: reg, MaxConns: 2})
+	if s == nil {
+		s = &ipc.Server{}
+	}
+	s.Registry = reg
+	g.srv = ipctest.StartServer(t, s)
 	return g
 }
 
@@ -55,19 +59,19 @@ func (g *gateServer) gate(n int) chan struct{} {
 	return g.gates[n]
 }
 
-// TestMuxCarriesManyWaits: more Long calls than the server takes
-// connections run at once on one Mux, a plain call on the same Mux and
+// TestMuxCarriesManyWaits: many Long calls run at once on one Mux (one
+// connection, not one each), a plain call on the same Mux and
 // another connection are answered meanwhile, replies come back out of
 // order and each reaches its own call, and closing the Mux ends what
 // still runs on the server.
 func TestMuxCarriesManyWaits(t *testing.T) {
-	g := newGateServer(t)
+	g := newGateServer(t, nil)
 	ctx := context.Background()
 	m, err := ipc.DialMux(ctx, g.srv.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	const n = 20 // ten times the server's connection limit
+	const n = 20
 	type reply struct {
 		n, got int
 		err    error
@@ -122,7 +126,7 @@ func TestMuxCarriesManyWaits(t *testing.T) {
 // TestMuxInFlightCap: past MaxInFlight Long requests on one connection,
 // the next is refused at once with -32000; the connection stays usable.
 func TestMuxInFlightCap(t *testing.T) {
-	g := newGateServer(t)
+	g := newGateServer(t, nil)
 	ctx := context.Background()
 	m, err := ipc.DialMux(ctx, g.srv.Path)
 	if err != nil {

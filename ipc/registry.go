@@ -51,6 +51,10 @@ type method struct {
 	inline   bool
 	// before runs ahead of handler, outside the executor; nil for none.
 	before func(ctx context.Context, params json.RawMessage) error
+	// kind is the method's admission class (see [Kind]); kindSet when
+	// [Admit] chose it.
+	kind    Kind
+	kindSet bool
 }
 
 // Option changes how a registered method is dispatched.
@@ -111,7 +115,9 @@ func NewRegistry() *Registry {
 // Register adds a request/response method. It panics if name is empty, h
 // is nil, name is already registered, opts hold both [Mutating] and
 // [Long], or [Inline] with any of Mutating, Long and [Before]: those are
-// programming errors.
+// programming errors. The method's admission [Kind] is [KindStream] when
+// it is Long or has a Before hook, [KindHook] when its name starts with
+// "ai.", else [KindCall]; [Admit] overrides it.
 func (r *Registry) Register(name string, h Handler, opts ...Option) {
 	if h == nil {
 		panic(fmt.Sprintf("ipc: Register(%q) with a nil handler", name))
@@ -129,8 +135,8 @@ func (r *Registry) Register(name string, h Handler, opts ...Option) {
 	r.add(m)
 }
 
-// RegisterStream adds a push-stream method. It panics like
-// [Registry.Register].
+// RegisterStream adds a push-stream method, admitted as [KindStream].
+// It panics like [Registry.Register].
 func (r *Registry) RegisterStream(name string, h StreamHandler) {
 	if h == nil {
 		panic(fmt.Sprintf("ipc: RegisterStream(%q) with a nil handler", name))
@@ -141,6 +147,9 @@ func (r *Registry) RegisterStream(name string, h StreamHandler) {
 func (r *Registry) add(m *method) {
 	if m.name == "" {
 		panic("ipc: registering a method with an empty name")
+	}
+	if !m.kindSet {
+		m.kind = defaultKind(m)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

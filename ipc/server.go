@@ -13,9 +13,6 @@ import (
 
 // Server defaults (spec limits.md, IPC rows).
 const (
-	// DefaultMaxConns is the number of connections served at once when
-	// Server.MaxConns is not set.
-	DefaultMaxConns = 16
 	// DefaultIdleTimeout is Server.IdleTimeout's default.
 	DefaultIdleTimeout = 30 * time.Second
 	// DefaultDispatchTimeout is Server.DispatchTimeout's default.
@@ -24,8 +21,6 @@ const (
 	// shutdownGrace bounds how long Serve waits for connections when its
 	// context is cancelled (an explicit Shutdown is bounded by its own ctx).
 	shutdownGrace = 5 * time.Second
-	// refuseTimeout bounds the write of a refusal frame.
-	refuseTimeout = time.Second
 )
 
 // aLongTimeAgo is a deadline in the past, which unblocks pending I/O.
@@ -50,10 +45,33 @@ type Server struct {
 	// methods, on their own goroutine, concurrently with everything else.
 	Executor Executor
 
-	// MaxConns caps the connections served at once, streams included; the
-	// next one gets a CodeBusy frame and is closed. ≤ 0 means
-	// DefaultMaxConns (16).
-	MaxConns int
+	// Admission (see [Kind]): requests, not connections, are counted,
+	// each against its kind's limit; the next one past it is answered
+	// CodeBusy with a message naming the count and the limit, and its
+	// connection stays open. Hook frames (ai.*) are never refused.
+
+	// MaxCalls caps the short requests ([KindCall]) served at once. ≤ 0
+	// means DefaultMaxCalls (256).
+	MaxCalls int
+
+	// MaxStreams caps the long-lived requests ([KindStream]: streams,
+	// Long methods, methods with a Before hook) served at once. ≤ 0 means
+	// DefaultMaxStreams (1024).
+	MaxStreams int
+
+	// MaxIdle caps the connections waiting for a request (their first,
+	// or their next) with nothing in flight. Past it the one that has
+	// waited longest gets a CodeBusy frame and is closed, so a newcomer
+	// is always read: a flood of silent connections delays no one. ≤ 0
+	// means DefaultMaxIdle (512).
+	MaxIdle int
+
+	// FirstFrameTimeout closes, silently, a connection whose first
+	// request has not arrived whole within this time of the server
+	// starting to read it: a client that trickles its request in (a
+	// slowloris) holds no slot meanwhile, and no longer than this. ≤ 0
+	// means DefaultFirstFrameTimeout (5 s).
+	FirstFrameTimeout time.Duration
 
 	// IdleTimeout closes, silently, a connection that does not complete
 	// its next request within this time; the time a request spends being
@@ -83,8 +101,14 @@ type Server struct {
 	cancel       context.CancelFunc // cancels baseCtx; nil before Serve
 	baseCtx      context.Context    // parent of every connection's context
 	conns        map[*conn]struct{}
-	active       int // connections being served, guarded by mu
 	removed      bool
+
+	// Admission state (admission.go), guarded by mu.
+	open               [numKinds]int
+	admitted, refused  [numKinds]uint64
+	idle               idleList
+	evicted            uint64
+	firstFrameTimeouts uint64
 
 	closing atomic.Bool    // set once by beginShutdown, under mu
 	wg      sync.WaitGroup // connection and handler goroutines
@@ -94,13 +118,6 @@ func (s *Server) logf(format string, args ...any) {
 	if s.Logf != nil {
 		s.Logf(format, args...)
 	}
-}
-
-func (s *Server) maxConns() int {
-	if s.MaxConns <= 0 {
-		return DefaultMaxConns
-	}
-	return s.MaxConns
 }
 
 func (s *Server) idleTimeout() time.Duration {
@@ -210,7 +227,8 @@ func (s *Server) Serve(ctx context.Context) error {
 	}
 }
 
-// accepted starts serving nc, or refuses it when the server is full.
+// accepted starts serving nc. No connection is refused here: admission
+// counts requests, once their first frame says what they are.
 func (s *Server) accepted(nc net.Conn) {
 	s.mu.Lock()
 	if s.closing.Load() {
@@ -218,12 +236,6 @@ func (s *Server) accepted(nc net.Conn) {
 		nc.Close()
 		return
 	}
-	if s.active >= s.maxConns() {
-		s.mu.Unlock()
-		refuse(nc, &Error{Code: CodeBusy, Message: msgTooManyConns})
-		return
-	}
-	s.active++
 	c := &conn{s: s, nc: nc}
 	s.conns[c] = struct{}{}
 	s.wg.Add(1)
@@ -232,19 +244,11 @@ func (s *Server) accepted(nc net.Conn) {
 	go c.serve(ctx)
 }
 
-// refuse sends one error frame with a null id and closes nc, without
-// reading anything from it.
-func refuse(nc net.Conn, e *Error) {
-	nc.SetWriteDeadline(time.Now().Add(refuseTimeout))
-	nc.Write(appendError(nil, nullID, e))
-	nc.Close()
-}
-
 // released is called by a connection's goroutine when it is done.
 func (s *Server) released(c *conn) {
 	s.mu.Lock()
 	delete(s.conns, c)
-	s.active--
+	s.idle.remove(c)
 	s.mu.Unlock()
 	s.wg.Done()
 }

@@ -22,10 +22,9 @@ import (
 )
 
 const (
-	wantBusyConns = `{"jsonrpc":"2.0","error":{"code":-32000,"message":"server busy: too many concurrent connections"},"id":null}`
-	wantTooLarge  = `{"jsonrpc":"2.0","error":{"code":-32600,"message":"request exceeds maximum length"},"id":null}`
-	wantPeerUID   = `{"jsonrpc":"2.0","error":{"code":-32001,"message":"permission denied: peer UID mismatch"},"id":null}`
-	wantPong1     = `{"jsonrpc":"2.0","result":{"pong":true},"id":1}`
+	wantTooLarge = `{"jsonrpc":"2.0","error":{"code":-32600,"message":"request exceeds maximum length"},"id":null}`
+	wantPeerUID  = `{"jsonrpc":"2.0","error":{"code":-32001,"message":"permission denied: peer UID mismatch"},"id":null}`
+	wantPong1    = `{"jsonrpc":"2.0","result":{"pong":true},"id":1}`
 )
 
 func TestNotificationRunsWithoutReply(t *testing.T) {
@@ -128,44 +127,9 @@ func TestFrameCap(t *testing.T) {
 	})
 }
 
-// TestMaxConns fills the 16 slots, checks that the 17th connection gets the
-// busy frame and is closed, and that a freed slot serves again.
-func TestMaxConns(t *testing.T) {
-	s, _ := startTest(t, nil)
-	conns := make([]*rawConn, ipc.DefaultMaxConns)
-	for i := range conns {
-		conns[i] = dialRaw(t, s.Path)
-		conns[i].send(`{"jsonrpc":"2.0","id":1,"method":"test.ping"}`) // served: the slot is taken
-		if got := conns[i].recv(); got != wantPong1 {
-			t.Fatalf("connection %d: reply %s, want %s", i+1, got, wantPong1)
-		}
-	}
-	extra := dialRaw(t, s.Path)
-	if got := extra.recv(); got != wantBusyConns {
-		t.Fatalf("17th connection got %s, want %s", got, wantBusyConns)
-	}
-	extra.expectClosed()
-
-	err := ipctest.Client(s).Call(context.Background(), "test.ping", nil, nil)
-	var e *ipc.Error
-	if !errors.As(err, &e) || e.Code != ipc.CodeBusy {
-		t.Fatalf("Client.Call while full = %v, want *ipc.Error code %d", err, ipc.CodeBusy)
-	}
-
-	conns[0].nc.Close()
-	eventually(t, "a call after one connection closed", func() error {
-		return ipctest.Client(s).Call(context.Background(), "test.ping", nil, nil)
-	})
-	for _, c := range conns[1:] { // the served connections are still usable
-		c.send(`{"jsonrpc":"2.0","id":1,"method":"test.ping"}`)
-		if got := c.recv(); got != wantPong1 {
-			t.Fatalf("reply %s, want %s", got, wantPong1)
-		}
-	}
-}
-
 func TestIdleTimeout(t *testing.T) {
-	s, _ := startTest(t, func(s *ipc.Server) { s.IdleTimeout = 50 * time.Millisecond })
+	short := func(s *ipc.Server) { s.IdleTimeout, s.FirstFrameTimeout = 50*time.Millisecond, 50*time.Millisecond }
+	s, _ := startTest(t, short)
 	t.Run("silent connection is closed without a frame", func(t *testing.T) {
 		dialRaw(t, s.Path).expectClosed()
 	})
@@ -173,7 +137,7 @@ func TestIdleTimeout(t *testing.T) {
 		// The request is written before the server serves (see
 		// listenTest): a test descheduled between its dial and its write
 		// for longer than the idle timeout must not lose the race.
-		s, _, serve := listenTest(t, func(s *ipc.Server) { s.IdleTimeout = 50 * time.Millisecond })
+		s, _, serve := listenTest(t, short)
 		c := dialRaw(t, s.Path)
 		c.send(`{"jsonrpc":"2.0","id":1,"method":"test.ping"}`)
 		serve()
@@ -184,22 +148,39 @@ func TestIdleTimeout(t *testing.T) {
 	})
 	t.Run("a request trickled in slowly counts as idle", func(t *testing.T) {
 		c := dialRaw(t, s.Path)
-		done := make(chan struct{})
-		defer close(done)
-		go func() {
-			for _, b := range []byte(`{"jsonrpc":"2.0","id":1,"method":"test.ping"}`) {
-				select {
-				case <-done:
-					return
-				case <-time.After(20 * time.Millisecond):
-				}
-				if _, err := c.nc.Write([]byte{b}); err != nil {
-					return
-				}
-			}
-		}()
+		trickle(t, c, `{"jsonrpc":"2.0","id":1,"method":"test.ping"}`, 20*time.Millisecond)
 		c.expectClosed()
 	})
+	t.Run("so does a second request trickled in", func(t *testing.T) {
+		s, _, serve := listenTest(t, short)
+		c := dialRaw(t, s.Path)
+		c.send(`{"jsonrpc":"2.0","id":1,"method":"test.ping"}`)
+		serve()
+		if got := c.recv(); got != wantPong1 {
+			t.Fatalf("reply %s, want %s", got, wantPong1)
+		}
+		trickle(t, c, `{"jsonrpc":"2.0","id":1,"method":"test.ping"}`, 20*time.Millisecond)
+		c.expectClosed()
+	})
+}
+
+// trickle writes line to c one byte every pause, in the background, until
+// the test ends or a write fails.
+func trickle(t *testing.T, c *rawConn, line string, pause time.Duration) {
+	done := make(chan struct{})
+	t.Cleanup(func() { close(done) })
+	go func() {
+		for _, b := range []byte(line) {
+			select {
+			case <-done:
+				return
+			case <-time.After(pause):
+			}
+			if _, err := c.nc.Write([]byte{b}); err != nil {
+				return
+			}
+		}
+	}()
 }
 
 // TestHandlingIsNotIdle checks that the idle timeout does not run while a
@@ -228,7 +209,7 @@ func TestHandlingIsNotIdle(t *testing.T) {
 // hold a slot forever: the write deadline drops it.
 func TestSlowClient(t *testing.T) {
 	s, _ := startTest(t, func(s *ipc.Server) {
-		s.MaxConns = 1
+		s.MaxCalls = 1
 		s.IdleTimeout = 100 * time.Millisecond
 	})
 	slow := dialRaw(t, s.Path)
@@ -459,14 +440,18 @@ func TestStream(t *testing.T) {
 // TestStreamSlotReleased checks that a client closing its stream frees the
 // server's slot (the handler's ctx is cancelled on disconnect).
 func TestStreamSlotReleased(t *testing.T) {
-	s, _ := startTest(t, func(s *ipc.Server) { s.MaxConns = 1 })
+	s, _ := startTest(t, func(s *ipc.Server) { s.MaxStreams = 1 })
 	st, err := ipctest.Client(s).Subscribe(context.Background(), "test.stream", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
-	eventually(t, "a call after the stream closed", func() error {
-		return ipctest.Client(s).Call(context.Background(), "test.ping", nil, nil)
+	eventually(t, "a stream after the first one closed", func() error {
+		st, err := ipctest.Client(s).Subscribe(context.Background(), "test.stream", nil)
+		if err == nil {
+			st.Close()
+		}
+		return err
 	})
 }
 
@@ -558,7 +543,7 @@ func TestServeContextCancel(t *testing.T) {
 }
 
 func TestConcurrentClients(t *testing.T) {
-	s, _ := startTest(t, func(s *ipc.Server) { s.MaxConns = 1000 })
+	s, _ := startTest(t, nil)
 	const clients, calls = 8, 25
 	var wg sync.WaitGroup
 	errs := make(chan error, clients*calls)

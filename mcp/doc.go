@@ -8,7 +8,9 @@
 //
 // The read-only tools of the original bridge (spec mcp-bridge.md §3):
 // list_panes, read_pane and search_pane, plus agent_status (surface.status
-// of one pane), list_agents (fleet.list) and wait_for (surface.wait: a
+// of one pane, with what its agent's session and last turn used where the
+// server counts usage), list_agents (fleet.list, each agent with its
+// session's usage) and wait_for (surface.wait: a
 // pattern and/or an idle period on one pane, with progress notifications
 // while it waits, ended by the client's cancellation). A target is a pane
 // name or a numeric surface_id, names resolved by [Resolve]. Terminal text

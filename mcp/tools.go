@@ -88,14 +88,15 @@ func (b *Bridge) addTools() {
 		Annotations: readOnly("Search a pane"),
 	}, wrap(b.searchPane))
 	b.srv.AddTool(&sdk.Tool{
-		Name:        "agent_status",
-		Description: "What the coding agent in one pane is doing (state such as idle, working, waiting for input; whether its hooks report).",
+		Name: "agent_status",
+		Description: "What the coding agent in one pane is doing (state such as idle, working, waiting for input; whether its hooks report) " +
+			"and what its session and last turn used (tokens, and cost in dollars where the model's price is known).",
 		InputSchema: object(map[string]any{"target": targetSchema}, "target"),
 		Annotations: readOnly("Agent status"),
 	}, wrap(b.agentStatus))
 	b.srv.AddTool(&sdk.Tool{
 		Name:        "list_agents",
-		Description: "List the coding agents running in Paneflow's panes and what each is doing, so you can see what your peers are up to.",
+		Description: "List the coding agents running in Paneflow's panes, what each is doing and the tokens its session used, so you can see what your peers are up to.",
 		InputSchema: object(map[string]any{}),
 		Annotations: readOnly("List agents"),
 	}, wrap(b.listAgents))

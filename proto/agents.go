@@ -201,7 +201,8 @@ type FleetListResult struct {
 // FleetRow is one agent in fleet.list (spec conductor.md §4). Unlike the
 // original, rows of agents without hooks carry their pane and pid, and
 // exit_code is reported. Absent values are nil and encode as null. The
-// team members are there only for a pane in an agent team.
+// team members are there only for a pane in an agent team, usage only
+// where the server counts it.
 type FleetRow struct {
 	PID            *int    `json:"pid"`
 	Tool           string  `json:"tool"`
@@ -220,4 +221,7 @@ type FleetRow struct {
 	Team           string  `json:"team,omitempty"`
 	TeamName       string  `json:"team_name,omitempty"`
 	Teammate       string  `json:"teammate,omitempty"`
+	// Usage is what the agent's session in its pane used (surface.status's
+	// "usage"), when the server counts usage and knows the pane's.
+	Usage *UsageStatus `json:"usage,omitempty"`
 }

@@ -49,6 +49,11 @@ func (c Client) Identify(ctx context.Context) (SystemIdentifyResult, error) {
 	return call[SystemIdentifyResult](ctx, c.Caller, MethodSystemIdentify, NoParams{})
 }
 
+// Admission calls system.admission.
+func (c Client) Admission(ctx context.Context) (SystemAdmissionResult, error) {
+	return call[SystemAdmissionResult](ctx, c.Caller, MethodSystemAdmission, NoParams{})
+}
+
 // WorkspaceList calls workspace.list.
 func (c Client) WorkspaceList(ctx context.Context) (WorkspaceListResult, error) {
 	return call[WorkspaceListResult](ctx, c.Caller, MethodWorkspaceList, NoParams{})

@@ -18,7 +18,7 @@ const (
 	CodeMethodNotFound = -32601 // no such method (also: a scripting gate that is closed)
 	CodeInvalidParams  = -32602 // the method's params are wrong
 	CodeInternal       = -32603 // the handler failed for a reason of its own
-	CodeBusy           = -32000 // too many connections, a full executor queue, or shutting down
+	CodeBusy           = -32000 // a kind's admission limit, a full executor queue, or shutting down
 	CodePermission     = -32001 // the peer runs as another user
 	CodeTimeout        = -32002 // the dispatch timeout passed before the handler answered, or a wait timed out
 )

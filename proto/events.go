@@ -528,9 +528,8 @@ type Usage struct {
 // Publications are coalesced: a pane gets at most one per poll of its
 // agent's records.
 //
-// Its publisher is package usage. Its subscribers are the GUI (the
-// sidebar's and the overview's token and cost figures) and the socket API
-// (events.subscribe).
+// Its publisher is package usage. Its subscriber is the socket API
+// (events.subscribe); the GUI does not show usage yet and filters it out.
 type UsageChanged struct {
 	SurfaceID   uint64 `json:"surface_id"`
 	WorkspaceID uint64 `json:"workspace_id"`

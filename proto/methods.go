@@ -10,6 +10,7 @@ const (
 	MethodSystemPing         = "system.ping"
 	MethodSystemCapabilities = "system.capabilities"
 	MethodSystemIdentify     = "system.identify"
+	MethodSystemAdmission    = "system.admission"
 
 	// workspace.*: package api.
 	MethodWorkspaceList          = "workspace.list"
@@ -89,7 +90,7 @@ var TeamsMethods = [...]string{MethodTeamsTmux, MethodTeamsAttach, MethodTeamsLi
 // methods is every method a Paneflow server registers, in the order of
 // the constants above.
 var methods = [...]string{
-	MethodSystemPing, MethodSystemCapabilities, MethodSystemIdentify,
+	MethodSystemPing, MethodSystemCapabilities, MethodSystemIdentify, MethodSystemAdmission,
 	MethodWorkspaceList, MethodWorkspaceCurrent, MethodWorkspaceCreate, MethodWorkspaceSelect,
 	MethodWorkspaceClose, MethodWorkspaceRestoreLayout, MethodWorkspaceUp,
 	MethodSurfaceList, MethodSurfaceRead, MethodSurfaceSearch, MethodSurfaceStatus,

@@ -40,6 +40,33 @@ type SystemIdentifyResult struct {
 	Compat   string `json:"compat"`
 }
 
+// AdmissionKind is one admission kind's counters in
+// [SystemAdmissionResult]: requests of that kind being served now, the
+// kind's limit (0: none), and how many were admitted and refused since
+// the server started.
+type AdmissionKind struct {
+	Open     int    `json:"open"`
+	Limit    int    `json:"limit"`
+	Admitted uint64 `json:"admitted"`
+	Refused  uint64 `json:"refused"`
+}
+
+// SystemAdmissionResult is system.admission's result: the socket server's
+// requests by admission kind (calls: request/response methods; streams:
+// events.subscribe and the long waits; hooks: ai.* frames, never
+// refused), its idle connections (connected, between requests) and their
+// cap, the idle connections evicted to make room for new ones, and the
+// connections closed for sending no first request in time.
+type SystemAdmissionResult struct {
+	Calls              AdmissionKind `json:"calls"`
+	Streams            AdmissionKind `json:"streams"`
+	Hooks              AdmissionKind `json:"hooks"`
+	Idle               int           `json:"idle"`
+	IdleLimit          int           `json:"idle_limit"`
+	Evicted            uint64        `json:"evicted"`
+	FirstFrameTimeouts uint64        `json:"first_frame_timeouts"`
+}
+
 // ConcurrentResult is the reply to the transport's [MethodRPCConcurrent]
 // handshake.
 type ConcurrentResult struct {

@@ -7,11 +7,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/paneflow-go/paneflow/ipc"
 )
@@ -29,14 +33,54 @@ const (
 )
 
 // Backend protocol limits and error codes (those of the reference
-// server, KILD).
+// server, KILD, and JSON-RPC's server-error range for a busy server).
 const (
 	maxBackendLine  = 1 << 20
 	codeInvalidReq  = -32600
 	codeNoMethod    = -32601
 	codeBadParams   = -32602
 	codeFailed      = -32603
+	codeBusy        = -32000
 	backendSpawnPct = 0.7 // the first teammate's share beside its lead
+)
+
+// What the backend's connections may cost, one and all (issue 25: 500
+// connections sending long lines took the server from 41 to 679 MB).
+// A connection holds a 4 KiB read buffer, a line of at most smallLine
+// bytes (bigLines connections at once may hold one of up to
+// maxBackendLine), and at most about maxQueued bytes of replies and
+// notifications waiting for its client; context_output waiting for all
+// clients together is capped at maxQueuedOutputTotal.
+const (
+	// DefaultBackendConns is Backend.MaxConns's default: Claude Code
+	// keeps one connection per lead, so 128 leads with agent teams at once.
+	DefaultBackendConns = 128
+	// backendFirstLine bounds the wait for a connection's first request
+	// (initialize), from when it is accepted.
+	backendFirstLine = 10 * time.Second
+	// backendLineTime bounds a request line once its first byte arrived:
+	// a client trickling it in holds the connection no longer.
+	backendLineTime = 10 * time.Second
+	// backendIdle closes an initialized connection that sent nothing for
+	// this long and has no live context it would hear about.
+	backendIdle = 10 * time.Minute
+	// backendWriteTimeout closes a connection whose client has not taken
+	// the lines written to it for this long.
+	backendWriteTimeout = 30 * time.Second
+	// smallLine is the largest line read in a connection's own buffer.
+	smallLine = 64 << 10
+	// bigLines is how many connections may read a line longer than
+	// smallLine at once; the others wait for a turn within their line's
+	// time.
+	bigLines = 8
+	// maxQueued is how many bytes of replies and notifications may wait
+	// for (or be on their way to) a client before the connection's next
+	// request is read: a client that sends requests and never reads the
+	// replies stops being read, then times out.
+	maxQueued = 1 << 20
+	// maxQueuedOutputTotal bounds the context_output waiting for every
+	// client together.
+	maxQueuedOutputTotal = 32 << 20
 )
 
 // contextID is the backend's name for pane %n.
@@ -68,17 +112,30 @@ type subscriber struct {
 	output  bool            // the client asked for context_output; guarded by Registry.mu
 	taps    []func()        // removes the output taps; guarded by Registry.mu
 
-	mu      sync.Mutex
-	queue   [][]byte
-	queued  int // bytes in queue
-	dropped int // context_output lines dropped because the client reads too slowly
-	done    bool
-	wake    chan struct{}
+	// outputTotal counts the context_output bytes queued for every
+	// connection of the backend (nil: no bound across connections).
+	outputTotal *atomic.Int64
+
+	mu       sync.Mutex
+	queue    []queued
+	queued   int // bytes queued or being written
+	outQueue int // of which context_output
+	dropped  int // context_output lines dropped because the client reads too slowly
+	done     bool
+	wake     chan struct{}
+	drained  chan struct{} // a write ended: queued went down
+}
+
+// queued is one line waiting for the writer, newline included.
+type queued struct {
+	line   []byte
+	output bool // a context_output notification
 }
 
 // maxQueuedOutput bounds the context_output a slow client can have
-// waiting; beyond it chunks are dropped (responses and exits never are).
-const maxQueuedOutput = 8 << 20
+// waiting; beyond it (or beyond maxQueuedOutputTotal for all clients)
+// chunks are dropped (responses and exits never are).
+const maxQueuedOutput = 4 << 20
 
 // pushOutput queues a context_output notification for a chunk of ctx's
 // output, unless the client is that far behind.
@@ -87,37 +144,47 @@ func (s *subscriber) pushOutput(ctx string, chunk []byte) {
 		"jsonrpc": "2.0", "method": "context_output",
 		"params": map[string]any{"context_id": ctx, "data": base64.StdEncoding.EncodeToString(chunk)},
 	})
+	line = append(line, '\n')
+	n := len(line)
 	s.mu.Lock()
-	if s.done || s.queued+len(line) > maxQueuedOutput {
+	if s.done || s.outQueue+n > maxQueuedOutput || (s.outputTotal != nil && s.outputTotal.Load()+int64(n) > maxQueuedOutputTotal) {
 		s.dropped++
 		s.mu.Unlock()
 		return
 	}
-	s.queue = append(s.queue, line)
-	s.queued += len(line)
-	s.mu.Unlock()
-	select {
-	case s.wake <- struct{}{}:
-	default:
+	if s.outputTotal != nil {
+		s.outputTotal.Add(int64(n))
 	}
+	s.queue = append(s.queue, queued{line, true})
+	s.queued += n
+	s.outQueue += n
+	s.mu.Unlock()
+	s.signal(s.wake)
 }
 
 func newSubscriber() *subscriber {
-	return &subscriber{self: -1, spawned: map[string]bool{}, wake: make(chan struct{}, 1)}
+	return &subscriber{self: -1, spawned: map[string]bool{}, wake: make(chan struct{}, 1), drained: make(chan struct{}, 1)}
 }
 
-// push queues one line.
+// signal wakes whoever waits on c, without blocking.
+func (s *subscriber) signal(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
+}
+
+// push queues one line (without its newline; line itself is not
+// changed, it may be pushed to other connections too).
 func (s *subscriber) push(line []byte) {
+	line = append(line[:len(line):len(line)], '\n')
 	s.mu.Lock()
 	if !s.done {
-		s.queue = append(s.queue, line)
+		s.queue = append(s.queue, queued{line: line})
 		s.queued += len(line)
 	}
 	s.mu.Unlock()
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
+	s.signal(s.wake)
 }
 
 // closeLocked ends the queue (Registry.mu held by the caller, or not: it
@@ -126,19 +193,55 @@ func (s *subscriber) closeLocked() {
 	s.mu.Lock()
 	s.done = true
 	s.mu.Unlock()
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
+	s.signal(s.wake)
+	s.signal(s.drained)
 }
 
-// take returns the queued lines, or done when the queue was closed and
-// is empty.
-func (s *subscriber) take() (lines [][]byte, done bool) {
+// take returns the queued lines, and done once the queue was closed:
+// then nothing more is queued, and these are the last lines. Their bytes
+// still count as queued until written reports them.
+func (s *subscriber) take() (lines []queued, done bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	lines, s.queue, s.queued = s.queue, nil, 0
-	return lines, s.done && len(lines) == 0
+	lines, s.queue = s.queue, nil
+	return lines, s.done
+}
+
+// written gives back the bytes of lines taken and now written (or
+// dropped with the connection).
+func (s *subscriber) written(lines []queued) {
+	n, out := 0, 0
+	for _, q := range lines {
+		n += len(q.line)
+		if q.output {
+			out += len(q.line)
+		}
+	}
+	s.mu.Lock()
+	s.queued -= n
+	s.outQueue -= out
+	s.mu.Unlock()
+	if s.outputTotal != nil && out > 0 {
+		s.outputTotal.Add(-int64(out))
+	}
+	s.signal(s.drained)
+}
+
+// waitDrained waits until at most limit bytes are queued; false when the
+// connection ended first.
+func (s *subscriber) waitDrained(limit int) bool {
+	for {
+		s.mu.Lock()
+		q, done := s.queued, s.done
+		s.mu.Unlock()
+		if done {
+			return false
+		}
+		if q <= limit {
+			return true
+		}
+		<-s.drained
+	}
 }
 
 // wants reports whether this connection gets ev: exits of contexts it
@@ -169,7 +272,9 @@ func (r *Registry) publishLocked(ev event) {
 // Backend serves the CustomPaneBackend protocol (spec agent-teams.md §3)
 // on a socket of its own, against a [Registry]. Set the fields, then call
 // [Backend.Listen] and [Backend.Serve]; [Backend.Close] stops it. Its
-// methods are safe for concurrent use.
+// methods are safe for concurrent use. What each connection, and all of
+// them, may cost is bounded (see DefaultBackendConns and the constants
+// beside it).
 type Backend struct {
 	// Registry holds the panes; required.
 	Registry *Registry
@@ -177,19 +282,39 @@ type Backend struct {
 	Path string
 	// Logf receives diagnostics; nil discards them.
 	Logf func(format string, args ...any)
+	// MaxConns caps the connections served at once; the next one is
+	// answered a -32000 error and closed. ≤ 0 means DefaultBackendConns.
+	MaxConns int
+
+	// Timing of a connection (tests shorten them); zero means the
+	// constants backendFirstLine, backendLineTime, backendIdle and
+	// backendWriteTimeout.
+	firstLine, lineTime, idle, writeTimeout time.Duration
 
 	mu     sync.Mutex
 	ln     net.Listener
 	remove func()
 	conns  map[net.Conn]struct{}
 	closed bool
+	done   chan struct{} // closed by Close
 	wg     sync.WaitGroup
+
+	big         chan struct{} // a token per connection reading a line over smallLine
+	outputTotal atomic.Int64  // context_output bytes queued for all connections
 }
 
 func (b *Backend) logf(format string, args ...any) {
 	if b.Logf != nil {
 		b.Logf(format, args...)
 	}
+}
+
+// or returns d, or def when d is zero.
+func or(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
 }
 
 // Listen binds the socket (private to this user).
@@ -200,6 +325,7 @@ func (b *Backend) Listen() error {
 	}
 	b.mu.Lock()
 	b.ln, b.remove, b.conns = ln, remove, map[net.Conn]struct{}{}
+	b.done, b.big = make(chan struct{}), make(chan struct{}, bigLines)
 	b.mu.Unlock()
 	return nil
 }
@@ -211,6 +337,10 @@ func (b *Backend) Serve() error {
 	b.mu.Unlock()
 	if ln == nil {
 		return errors.New("teams: backend Serve before Listen")
+	}
+	limit := b.MaxConns
+	if limit <= 0 {
+		limit = DefaultBackendConns
 	}
 	for {
 		nc, err := ln.Accept()
@@ -234,9 +364,23 @@ func (b *Backend) Serve() error {
 			nc.Close()
 			return nil
 		}
-		b.conns[nc] = struct{}{}
+		full := len(b.conns) >= limit
+		if !full {
+			b.conns[nc] = struct{}{}
+		}
 		b.wg.Add(1)
 		b.mu.Unlock()
+		if full {
+			go func() { // off the accept loop: the write may wait
+				defer b.wg.Done()
+				b.logf("teams: backend refused a connection: %d open, limit %d", limit, limit)
+				nc.SetWriteDeadline(time.Now().Add(time.Second))
+				nc.Write(append(reply(json.RawMessage("null"), nil, &backendError{codeBusy,
+					fmt.Sprintf("server busy: %d backend connections open, limit %d", limit, limit)}), '\n'))
+				nc.Close()
+			}()
+			continue
+		}
 		go func() {
 			defer b.wg.Done()
 			b.serveConn(nc)
@@ -259,6 +403,7 @@ func (b *Backend) Close() error {
 	var err error
 	if b.ln != nil {
 		err = b.ln.Close()
+		close(b.done)
 	}
 	for nc := range b.conns {
 		nc.Close()
@@ -269,6 +414,91 @@ func (b *Backend) Close() error {
 		b.remove()
 	}
 	return err
+}
+
+// errLineTooLong ends a connection whose request line exceeds
+// maxBackendLine; errIdle is a read deadline met between requests.
+var (
+	errLineTooLong = fmt.Errorf("request line longer than %d bytes", maxBackendLine)
+	errIdle        = errors.New("idle")
+)
+
+// lineReader reads a connection's request lines: newline-terminated, at
+// most maxBackendLine bytes, in a buffer of its own up to smallLine and
+// past that only with one of the backend's bigLines tokens. It belongs to
+// the connection's goroutine.
+type lineReader struct {
+	b   *Backend
+	nc  net.Conn
+	r   *bufio.Reader
+	buf []byte
+	big bool // holds a token
+}
+
+// next returns the next line without its newline, valid until the next
+// call. It waits for the line's first byte until idle (errIdle past
+// it), then for the rest for the backend's line time.
+func (l *lineReader) next(idle time.Time) ([]byte, error) {
+	l.release()
+	l.nc.SetReadDeadline(idle)
+	if _, err := l.r.Peek(1); err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, errIdle
+		}
+		return nil, err
+	}
+	deadline := time.Now().Add(or(l.b.lineTime, backendLineTime))
+	l.nc.SetReadDeadline(deadline)
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		n := len(l.buf) + len(chunk)
+		if n > maxBackendLine {
+			return nil, errLineTooLong
+		}
+		if n > smallLine && !l.big {
+			if err := l.acquire(deadline); err != nil {
+				return nil, err
+			}
+		}
+		if err == nil {
+			if len(l.buf) == 0 {
+				return chunk[:len(chunk)-1], nil
+			}
+			l.buf = append(l.buf, chunk[:len(chunk)-1]...)
+			return l.buf, nil
+		}
+		l.buf = append(l.buf, chunk...)
+		if err != bufio.ErrBufferFull {
+			return nil, err
+		}
+	}
+}
+
+// acquire takes a token for a long line, waiting until deadline.
+func (l *lineReader) acquire(deadline time.Time) error {
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case l.b.big <- struct{}{}:
+		l.big = true
+		return nil
+	case <-t.C:
+		return fmt.Errorf("no room for another line over %d bytes within %v", smallLine, or(l.b.lineTime, backendLineTime))
+	case <-l.b.done:
+		return net.ErrClosed
+	}
+}
+
+// release drops a long line's buffer and token.
+func (l *lineReader) release() {
+	if l.big {
+		<-l.b.big
+		l.big = false
+	}
+	if cap(l.buf) > smallLine {
+		l.buf = nil
+	}
+	l.buf = l.buf[:0]
 }
 
 // backendRequest is one incoming line. IDs may be strings or numbers
@@ -309,26 +539,44 @@ func reply(id json.RawMessage, result any, err error) []byte {
 
 // serveConn runs one connection: initialize first, then requests; a
 // writer goroutine sends responses and pushed notifications in order.
+// initialize must arrive within the first-line time; after it, a
+// connection idle for backendIdle is closed unless it still has a live
+// context to hear about; a client that does not read is not read either
+// (maxQueued), then closed when a write stalls.
 func (b *Backend) serveConn(nc net.Conn) {
 	r := b.Registry
 	sub := newSubscriber()
+	sub.outputTotal = &b.outputTotal
 	writerDone := make(chan struct{})
 	go func() {
 		defer close(writerDone)
-		w := bufio.NewWriter(nc)
 		for range sub.wake {
 			lines, done := sub.take()
-			for _, l := range lines {
-				w.Write(l)
-				w.WriteByte('\n')
+			if len(lines) > 0 {
+				bufs := make(net.Buffers, len(lines))
+				for i, q := range lines {
+					bufs[i] = q.line
+				}
+				nc.SetWriteDeadline(time.Now().Add(or(b.writeTimeout, backendWriteTimeout)))
+				_, err := bufs.WriteTo(nc)
+				sub.written(lines)
+				if err != nil {
+					nc.Close()
+					sub.closeLocked()
+					rest, _ := sub.take() // nothing is queued after the close
+					sub.written(rest)
+					return
+				}
 			}
-			if err := w.Flush(); err != nil || done {
+			if done {
 				nc.Close()
 				return
 			}
 		}
 	}()
+	lr := &lineReader{b: b, nc: nc, r: bufio.NewReaderSize(nc, 4<<10)}
 	defer func() {
+		lr.release()
 		r.mu.Lock()
 		delete(r.subs, sub)
 		for _, remove := range sub.taps {
@@ -340,11 +588,27 @@ func (b *Backend) serveConn(nc net.Conn) {
 		<-writerDone
 		nc.Close()
 	}()
-	sc := bufio.NewScanner(nc)
-	sc.Buffer(make([]byte, 64<<10), maxBackendLine)
+	first := time.Now().Add(or(b.firstLine, backendFirstLine))
 	initialized := false
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
+	for {
+		deadline := first
+		if initialized {
+			deadline = time.Now().Add(or(b.idle, backendIdle))
+		}
+		raw, err := lr.next(deadline)
+		switch {
+		case err == errIdle && initialized && r.backendListening(sub):
+			continue // quiet, but waiting to hear of its contexts
+		case err == errLineTooLong:
+			sub.push(reply(json.RawMessage("null"), nil, &backendError{codeInvalidReq, err.Error()}))
+			return
+		case err != nil:
+			if err != errIdle && !errors.Is(err, net.ErrClosed) && !errors.Is(err, io.EOF) {
+				b.logf("teams: backend connection: %v", err)
+			}
+			return
+		}
+		line := bytes.TrimSpace(raw)
 		if len(line) == 0 {
 			continue
 		}
@@ -370,7 +634,30 @@ func (b *Backend) serveConn(nc net.Conn) {
 		}
 		res, err := r.backendCall(sub, req)
 		sub.push(reply(req.ID, res, err))
+		if !sub.waitDrained(maxQueued) {
+			return
+		}
 	}
+}
+
+// backendListening reports whether a backend connection still has a
+// live context it would hear about: its own pane or one it spawned.
+func (r *Registry) backendListening(sub *subscriber) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if sub.self >= 0 {
+		if _, _, ok := r.liveLocked(sub.self); ok {
+			return true
+		}
+	}
+	for ctx := range sub.spawned {
+		if n, ok := parseContext(ctx); ok {
+			if _, _, ok := r.liveLocked(n); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // backendInit answers initialize: protocol "1"; the session hint (the

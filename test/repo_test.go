@@ -408,6 +408,12 @@ var importRules = []struct {
 		why:    "the harness that starts `paneflow serve` for the end-to-end packages runs the built binaries as a user does: it links none of the app",
 	},
 	{
+		pkg:    "test/internal/fleettest",
+		banned: []string{anyOtherModulePackage},
+		allow:  []string{"proto", "internal/jsonscan"},
+		why:    "the fleet load (bridges, hooks) that test/e2e and test/bench share drives the built binaries and speaks JSON-RPC with the wire protocol's types, as a user's script does: it links none of the app",
+	},
+	{
 		pkg:    "test/agents",
 		banned: []string{"fyne.io", "conductor", "hook", "shim", "workspace", "core", "api", "ipc"},
 		why:    "the interop harness drives the built binaries and the real agent CLIs from outside, as a user does",

@@ -54,8 +54,9 @@
 // # What it shows and keeps
 //
 // Each pane's current agent session and its current or last turn
-// (surface.status's "usage", [Usage.SurfaceUsage]; the bus's
-// [bus.UsageChanged] for the GUI, at most one per poll per pane), its
+// (surface.status's and fleet.list's "usage", [Usage.SurfaceUsage]; the
+// bus's [bus.UsageChanged] for events.subscribe, at most one per poll per
+// pane; the window does not show them yet), its
 // workspace's total since the server started, and the usage of every
 // hour by agent, model, workspace title and flow run, kept per local day
 // in <state dir>/paneflow/usage/<YYYY-MM-DD>.json (written atomically, at
@@ -72,7 +73,7 @@
 // agents still working in their panes are paused as each tool accepts
 // (Escape in the TUIs of Claude Code, Codex and Gemini CLI, Escape twice
 // in opencode's, Ctrl+C to a print mode), a [bus.BudgetAlert] is
-// published (the GUI notifies), and usage.budget_wait hands the alert to
+// published (the window shows a desktop notification), and usage.budget_wait hands the alert to
 // the flow engine, which fails the step with "budget exceeded". The day's
 // budget of the configuration warns at 80 % and, at 100 %, pauses every
 // working agent unless its pause is off. A cost limit is crossed by

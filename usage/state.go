@@ -173,7 +173,7 @@ func (u *Usage) checkLocked(now time.Time) []action {
 			b.exceeded = true
 			panes := slices.Sorted(maps.Keys(r.steps))
 			acts = append(acts, action{panes: panes, run: r, alert: bus.BudgetAlert{
-				Level: bus.BudgetExceeded, Scope: "run", Run: r.id, Label: r.label, SurfaceIDs: panes,
+				Level: bus.BudgetExceeded, Scope: bus.BudgetScopeRun, Run: r.id, Label: r.label, SurfaceIDs: panes,
 				Used: b.used.Wire(), LimitTokens: b.limit.Tokens, LimitCostUSD: b.limit.Cost.USD(),
 				Message: fmt.Sprintf("budget exceeded: %s used %s of its %s", runName(r), describe(b.used), describeLimit(b.limit)),
 			}})
@@ -192,7 +192,7 @@ func (u *Usage) checkLocked(now time.Time) []action {
 			}
 			slices.Sort(panes)
 			acts = append(acts, action{panes: panes, run: r, alert: bus.BudgetAlert{
-				Level: bus.BudgetExceeded, Scope: "step", Run: r.id, Step: step, Label: r.label, SurfaceIDs: panes,
+				Level: bus.BudgetExceeded, Scope: bus.BudgetScopeStep, Run: r.id, Step: step, Label: r.label, SurfaceIDs: panes,
 				Used: b.used.Wire(), LimitTokens: b.limit.Tokens, LimitCostUSD: b.limit.Cost.USD(),
 				Message: fmt.Sprintf("budget exceeded: step '%s' of %s used %s of its %s", step, runName(r), describe(b.used), describeLimit(b.limit)),
 			}})
@@ -206,7 +206,7 @@ func (u *Usage) checkLocked(now time.Time) []action {
 		u.daily = dailyState{day: today}
 	}
 	used := u.ledger.total(today)
-	alert := bus.BudgetAlert{Scope: "day", Label: today, Used: used.Wire(), LimitTokens: u.o.Daily.Tokens, LimitCostUSD: u.o.Daily.Cost.USD()}
+	alert := bus.BudgetAlert{Scope: bus.BudgetScopeDay, Label: today, Used: used.Wire(), LimitTokens: u.o.Daily.Tokens, LimitCostUSD: u.o.Daily.Cost.USD()}
 	switch {
 	case !u.daily.exceeded && u.o.Daily.reached(used, 1):
 		u.daily.exceeded, u.daily.warned = true, true

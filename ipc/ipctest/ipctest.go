@@ -124,11 +124,13 @@ func Call(t testing.TB, s *ipc.Server, method string, params any) json.RawMessag
 // FrameCounts counts what [NotifyUntilState] had to work around.
 type FrameCounts struct {
 	// Lost is how many times the notification was sent again because the
-	// state had not changed within a second (a server at its connection
-	// limit refuses a notification, and a notification reads no reply).
+	// state had not changed within a second: a notification reads no
+	// reply, so a frame the server never ran shows only here. Hook frames
+	// are never refused for admission, so it stays 0 unless the server
+	// fails to run one.
 	Lost int
 	// Busy is how many surface.status calls were refused with -32000
-	// (the server still counted connections the loop had closed).
+	// (more calls in progress than [ipc.Server.MaxCalls]).
 	Busy int
 }
 

@@ -57,6 +57,24 @@ type flowReport struct {
 		SurfaceID *uint64 `json:"surface_id"`
 		Error     *string `json:"error"`
 	} `json:"steps"`
+	Run   string        `json:"run"`
+	Usage *usageFigures `json:"usage"`
+}
+
+// flowClaudeSetup is the set-up of a test whose flow's panes run Claude
+// Code: they run `claude` with sh -c from the server, so the server's
+// environment (not ~/.profile) must find it and point it at model, and
+// the project is trusted and onboarded.
+func flowClaudeSetup(model *fakemodel.Server) func(*env) {
+	return func(e *env) {
+		e.environ = append(e.environ,
+			"PATH="+filepath.Dir(agents["claude"])+":"+os.Getenv("PATH"),
+			"ANTHROPIC_BASE_URL="+model.URL, "ANTHROPIC_API_KEY="+claudeKey,
+			"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1", "DISABLE_AUTOUPDATER=1",
+			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1")
+		e.write(".claude.json", `{"hasCompletedOnboarding":true,"projects":{"`+e.project+`":{"hasTrustDialogAccepted":true}},`+
+			`"customApiKeyResponses":{"approved":["`+claudeKey[len(claudeKey)-20:]+`"],"rejected":[]}}`+"\n")
+	}
 }
 
 // TestFlowReviewPipelineClaude: `paneflow flow run` of the review pipeline
@@ -68,18 +86,7 @@ type flowReport struct {
 func TestFlowReviewPipelineClaude(t *testing.T) {
 	t.Parallel()
 	model := fakemodel.Start(t, fakemodel.Turn{Text: implAnswer}, fakemodel.Turn{Text: reviewAnswer})
-	e := newEnv(t, model, options{setup: func(e *env) {
-		// The flow's panes run `claude` with sh -c from the server, so
-		// the server's environment (not ~/.profile) must find it and
-		// point it at the fake model.
-		e.environ = append(e.environ,
-			"PATH="+filepath.Dir(agents["claude"])+":"+os.Getenv("PATH"),
-			"ANTHROPIC_BASE_URL="+model.URL, "ANTHROPIC_API_KEY="+claudeKey,
-			"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1", "DISABLE_AUTOUPDATER=1",
-			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1")
-		e.write(".claude.json", `{"hasCompletedOnboarding":true,"projects":{"`+e.project+`":{"hasTrustDialogAccepted":true}},`+
-			`"customApiKeyResponses":{"approved":["`+claudeKey[len(claudeKey)-20:]+`"],"rejected":[]}}`+"\n")
-	}})
+	e := newEnv(t, model, options{setup: flowClaudeSetup(model)})
 	if err := os.WriteFile(filepath.Join(e.project, "review.flow.toml"), []byte(strings.ReplaceAll(reviewFlow, "PROJECT", e.project)), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -216,15 +223,7 @@ func TestFlowBudgetClaude(t *testing.T) {
 	model := fakemodel.Start(t,
 		fakemodel.Turn{Text: "Running it.", Calls: []fakemodel.Call{{Name: "Bash", Args: map[string]any{"command": pollLoop(dir, "budget"), "description": "wait for the build"}}}},
 		fakemodel.Turn{Text: "the model was asked again"})
-	e := newEnv(t, model, options{setup: func(e *env) {
-		e.environ = append(e.environ,
-			"PATH="+filepath.Dir(agents["claude"])+":"+os.Getenv("PATH"),
-			"ANTHROPIC_BASE_URL="+model.URL, "ANTHROPIC_API_KEY="+claudeKey,
-			"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1", "DISABLE_AUTOUPDATER=1",
-			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1")
-		e.write(".claude.json", `{"hasCompletedOnboarding":true,"projects":{"`+e.project+`":{"hasTrustDialogAccepted":true}},`+
-			`"customApiKeyResponses":{"approved":["`+claudeKey[len(claudeKey)-20:]+`"],"rejected":[]}}`+"\n")
-	}})
+	e := newEnv(t, model, options{setup: flowClaudeSetup(model)})
 	alerts := exec.Command(filepath.Join(binDir, "paneflow"), "watch", "--type", "budget_alert")
 	var alertOut proctest.Buffer
 	alerts.Env, alerts.Stdout, alerts.Stderr = e.environ, &alertOut, &alertOut
@@ -290,8 +289,33 @@ func TestFlowBudgetClaude(t *testing.T) {
 			want = r.Usage
 		}
 	}
-	if len(sum.Groups) != 1 || sum.Groups[0].Flow != "budgeted" || sum.Groups[0].Usage.Total != int64(want.Input+want.CacheRead+want.CacheWrite+want.Output) {
+	total := int64(want.Input + want.CacheRead + want.CacheWrite + want.Output)
+	if len(sum.Groups) != 1 || sum.Groups[0].Flow != "budgeted" || sum.Groups[0].Usage.Total != total {
 		t.Errorf("paneflow usage --by flow = %s; want the budgeted run with the first answer's %+v", out, want)
+	}
+	// The run's report says what it used (what crossed the budget).
+	if len(sum.Groups) == 1 && rep.Run != sum.Groups[0].Key || rep.Usage == nil || rep.Usage.Total != total {
+		t.Errorf("the report's run %q and usage %+v; want the run of paneflow usage --by flow (%s) with %d tokens", rep.Run, rep.Usage, out, total)
+	}
+	// The fleet (paneflow ps, the MCP bridge's list_agents) shows the
+	// paused agent's session usage too.
+	var fleet struct {
+		Agents []struct {
+			Tool      string  `json:"tool"`
+			SurfaceID *uint64 `json:"surface_id"`
+			Usage     *struct {
+				Session usageFigures `json:"session"`
+			} `json:"usage"`
+		} `json:"agents"`
+	}
+	out = e.mustCLI("ps", "--json")
+	json.Unmarshal([]byte(out), &fleet)
+	shown := false
+	for _, a := range fleet.Agents {
+		shown = shown || a.Tool == "claude" && a.SurfaceID != nil && *a.SurfaceID == sid && a.Usage != nil && a.Usage.Session.Total == total
+	}
+	if !shown {
+		t.Errorf("paneflow ps --json = %s; want pane %d's claude with its session's %d tokens", out, sid, total)
 	}
 	if n := model.Turns(); n != 1 {
 		t.Errorf("the model was asked %d times, want once: the interrupted agent went on", n)

@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -47,12 +48,18 @@ var serverBin string
 // hookBin is the paneflow-ai-hook binary, built next to bin.
 var hookBin string
 
+// mcpBin is the paneflow-mcp bridge, built next to bin.
+var mcpBin string
+
 func TestMain(m *testing.M) {
 	if os.Getenv(fakeAgentEnv) != "" {
 		os.Exit(fakeAgentMain(os.Args[1:]))
 	}
 	if sock := os.Getenv(rawClientEnv); sock != "" {
 		os.Exit(rawClientMain(sock))
+	}
+	if sock := os.Getenv(rawListenerEnv); sock != "" {
+		os.Exit(rawListenerMain(sock))
 	}
 	dir, err := os.MkdirTemp("", "paneflow-e2e-")
 	if err != nil {
@@ -62,10 +69,12 @@ func TestMain(m *testing.M) {
 	bin = filepath.Join(dir, "paneflow")
 	serverBin = filepath.Join(dir, "paneflow-server")
 	hookBin = filepath.Join(dir, "paneflow-ai-hook")
+	mcpBin = filepath.Join(dir, "paneflow-mcp")
 	if err := servetest.Build(dir, raceEnabled,
 		servetest.Binary{Pkg: "cmd/paneflow", Tags: "nogui,client"},
 		servetest.Binary{Pkg: "cmd/paneflow", Tags: "nogui", Out: "paneflow-server"},
 		servetest.Binary{Pkg: "cmd/paneflow-ai-hook"},
+		servetest.Binary{Pkg: "cmd/paneflow-mcp"},
 	); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		os.RemoveAll(dir)
@@ -97,6 +106,57 @@ func rawClientMain(sock string) int {
 		return 1
 	}
 	fmt.Print(line)
+	return 0
+}
+
+// rawListenerEnv, when set to a socket path, makes the test binary a
+// squatter instead (see rawListenerMain): tests run it as another user.
+const rawListenerEnv = "PANEFLOW_E2E_RAW_LISTENER"
+
+// rawListenerMain listens on sock (mode 0666), prints "listening", then
+// for each connection "accepted" and every chunk it reads as "got %q",
+// until stdin closes.
+func rawListenerMain(sock string) int {
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "rawlistener:", err)
+		return 1
+	}
+	if err := os.Chmod(sock, 0o666); err != nil {
+		fmt.Fprintln(os.Stderr, "rawlistener:", err)
+		return 1
+	}
+	var mu sync.Mutex
+	say := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Printf(format+"\n", args...)
+	}
+	say("listening")
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			say("accepted")
+			go func() {
+				defer c.Close()
+				b := make([]byte, 4096)
+				for {
+					n, err := c.Read(b)
+					if n > 0 {
+						say("got %q", b[:n])
+					}
+					if err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	io.Copy(io.Discard, os.Stdin)
+	ln.Close()
 	return 0
 }
 

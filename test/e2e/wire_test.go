@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneflow-go/paneflow/test/internal/fleettest"
 	"github.com/paneflow-go/paneflow/test/internal/proctest"
 )
 
@@ -132,54 +133,90 @@ func TestWire(t *testing.T) {
 	})
 }
 
-// TestConnectionLimit holds 16 connections (streams and idle ones) and
-// checks the 17th gets a -32000 frame, then that a freed slot is reused.
-func TestConnectionLimit(t *testing.T) {
+// TestFleet is issue 25's load in small: 40 real paneflow-mcp bridges,
+// each holding its events.subscribe stream (16 of them used to lock
+// everyone out), 16 connections idling, and 40 agents' hooks (the real
+// paneflow-ai-hook, three frames each) firing at once, while `paneflow ls`
+// runs. No hook frame is refused or lost (every frame a hook says it
+// delivered is counted by the server), every frame admitted is run by
+// the conductor, and ls answers throughout. Nothing here is timed but the
+// hook's own budget, which a loaded machine can exhaust: such a hook says
+// so and its frame may or may not have arrived.
+func TestFleet(t *testing.T) {
 	t.Parallel()
+	const agents, frames = 40, 3
 	s := startServer(t)
-	var held []*rawConn
-	for i := range 16 {
-		c := s.dial()
-		// Each connection is made to answer, so the server surely counts
-		// it before the next one is opened.
-		if i%2 == 0 {
-			c.send(`{"jsonrpc":"2.0","id":1,"method":"events.subscribe","params":{}}`)
-			if f := c.recv(); f.Type != "subscribed" {
-				t.Fatalf("connection %d: events.subscribe answered %s", i+1, f.raw)
+	for range 16 {
+		s.dial() // connected, silent
+	}
+	panes, err := fleettest.NewPanes(s.sock, agents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bridges, err := fleettest.StartBridges(mcpBin, s.clientEnv(), s.sock, agents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bridges.Stop()
+	before, err := fleettest.Measure(s.sock, panes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	lsErrs := make(chan string, 1)
+	go func() {
+		defer close(lsErrs)
+		for {
+			select {
+			case <-done:
+				return
+			default:
 			}
-		} else {
-			c.send(`{"jsonrpc":"2.0","id":1,"method":"system.ping"}`)
-			if f := c.recv(); string(f.Result) != `{"pong":true}` {
-				t.Fatalf("connection %d: ping answered %s", i+1, f.raw)
+			cmd := exec.Command(bin, "ls")
+			cmd.Env, cmd.Dir = s.clientEnv(), s.dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				lsErrs <- fmt.Sprintf("%v\n%s", err, out)
+				return
 			}
 		}
-		held = append(held, c)
+	}()
+	h, err := fleettest.FireHooks(hookBin, s.clientEnv(), tempDir(t), panes, frames)
+	close(done)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// The refusal is sent without reading anything, so the 17th client
-	// just reads (a request written now could meet a closed socket).
-	extra := s.dial()
-	f := extra.recv()
-	if f.Error == nil || f.Error.Code != -32000 || f.Error.Message != "server busy: too many concurrent connections" {
-		t.Fatalf("17th connection: got %s, want -32000 \"server busy: too many concurrent connections\"", f.raw)
+	for r := range lsErrs {
+		t.Errorf("paneflow ls failed while the fleet ran:\n%s", r)
 	}
-	extra.wantEOF()
-	// The CLI reports the refusal as a failure.
-	if r := s.cli("ls"); r.code != 1 || !strings.Contains(r.stderr, "-32000") {
-		t.Errorf("ls with 16 connections held: want exit 1 with the -32000 message:\n%s", r)
+	// On a loaded machine a hook can run out of its 550 ms budget; it
+	// says so in its log, which is all that may differ.
+	for _, line := range h.Failed {
+		if !strings.Contains(line, "not delivered") || !(strings.Contains(line, "deadline exceeded") || strings.Contains(line, "did not respond")) {
+			t.Errorf("hook log line %q: want sent, or out of time", line)
+		} else {
+			t.Logf("out of time on this machine: %s", line)
+		}
 	}
-
-	// Free one stream and one idle slot; new clients get through again.
-	held[0].c.Close()
-	held[1].c.Close()
-	s.eventually("a freed connection slot to be reused", func() (bool, string) {
-		reply, err := tryRPC(s.sock, `{"jsonrpc":"2.0","id":1,"method":"system.ping"}`)
-		return err == nil && strings.Contains(reply, `"pong":true`), fmt.Sprint(reply, err)
-	})
-	s.mustCLI(nil, "ls")
+	bad, err := fleettest.Check(s.sock, panes, before, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bad {
+		t.Error(b)
+	}
+	a, err := fleettest.GetAdmission(s.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Streams.Open < agents || a.Calls.Refused != 0 || a.Streams.Refused != 0 {
+		t.Errorf("admission %+v: want the %d bridges' streams open and nothing refused", a, agents)
+	}
+	t.Logf("%d of %d hook frames delivered; admission %+v", h.Total(), h.Fired, a)
 }
 
-// TestPeerUID connects as another user (nobody) and checks the -32001
-// refusal. It needs root and setpriv.
+// TestPeerUID connects as another user (nobody): the CLI refuses the
+// socket, which is not its user's, before sending anything; a raw client
+// gets the server's -32001 refusal. It needs root and setpriv.
 func TestPeerUID(t *testing.T) {
 	t.Parallel()
 	if os.Geteuid() != 0 {
@@ -203,9 +240,10 @@ func TestPeerUID(t *testing.T) {
 	args := []string{"--reuid=65534", "--regid=65534", "--clear-groups", client}
 
 	t.Run("CLI", func(t *testing.T) {
+		// The client refuses first: the socket is not its user's.
 		r := runCLIWith(t, env, s.dir, setpriv, append(args, "ls")...)
-		if r.code != 1 || !strings.Contains(r.stderr, "paneflow error -32001: permission denied: peer UID mismatch") {
-			t.Errorf("ls as nobody: want exit 1 and the -32001 refusal:\n%s", r)
+		if want := "refusing to talk to " + s.sock + ": the socket file belongs to uid 0"; r.code != 1 || !strings.Contains(r.stderr, want) {
+			t.Errorf("ls as nobody: want exit 1 and %q:\n%s", want, r)
 		}
 	})
 	t.Run("raw frame", func(t *testing.T) {

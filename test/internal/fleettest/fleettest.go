@@ -1,0 +1,312 @@
+// Package fleettest puts a fleet's load on a running `paneflow serve`, the
+// way issue 25's target describes it: N real paneflow-mcp bridges, each
+// holding its events.subscribe stream, and N agents whose hooks (the real
+// paneflow-ai-hook binary, one process per frame) fire at once, while the
+// caller uses the server as a user would. test/e2e (a small fleet, no
+// timing) and test/bench (200 agents, `paneflow ls` timed) share it.
+//
+// It drives the built binaries and speaks to the socket in plain JSON-RPC,
+// as a user's script would, with package proto's types: it links none of
+// the app. Every bound in it is
+// a hang guard, generous for a loaded 2-core machine.
+package fleettest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/paneflow-go/paneflow/proto"
+)
+
+// Timeout bounds one socket call and the wait for the bridges.
+const Timeout = 60 * time.Second
+
+// perWorkspace is how many agent panes share a workspace.
+const perWorkspace = 20
+
+// caller calls the server at a socket path: one request on a fresh
+// connection per call, in plain JSON-RPC, as a user's script would.
+type caller string
+
+// Call implements proto.Caller.
+func (sock caller) Call(ctx context.Context, method string, params, result any) error {
+	var d net.Dialer
+	ctx, cancel := context.WithTimeout(ctx, Timeout)
+	defer cancel()
+	nc, err := d.DialContext(ctx, "unix", string(sock))
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(Timeout))
+	if params == nil {
+		params = proto.NoParams{}
+	}
+	p, err := json.Marshal(params)
+	if err != nil {
+		return err
+	}
+	req := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%q,"params":%s}`+"\n", method, p)
+	if _, err := io.WriteString(nc, req); err != nil {
+		return err
+	}
+	line, err := bufio.NewReaderSize(nc, 1<<20).ReadBytes('\n')
+	if err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	var reply struct {
+		Result json.RawMessage
+		Error  *proto.Error
+	}
+	if err := json.Unmarshal(line, &reply); err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	if reply.Error != nil {
+		return fmt.Errorf("%s: %w", method, reply.Error)
+	}
+	if result == nil {
+		return nil
+	}
+	return json.Unmarshal(reply.Result, result)
+}
+
+// Client returns a typed client of the server at sock.
+func Client(sock string) proto.Client { return proto.Client{Caller: caller(sock)} }
+
+// GetAdmission asks the server at sock for its admission counters.
+func GetAdmission(sock string) (proto.SystemAdmissionResult, error) {
+	return Client(sock).Admission(context.Background())
+}
+
+// NewPanes opens n panes that run `sleep`, perWorkspace to a workspace,
+// and returns their surface ids: the agents' panes.
+func NewPanes(sock string, n int) ([]uint64, error) {
+	var ids []uint64
+	for w := 0; len(ids) < n; w++ {
+		panes := make([]proto.PaneParams, min(perWorkspace, n-len(ids)))
+		for i := range panes {
+			panes[i] = proto.PaneParams{Command: "exec sleep 1000000"}
+		}
+		name := "fleet-" + strconv.Itoa(w)
+		r, err := Client(sock).WorkspaceUp(context.Background(), proto.WorkspaceUpParams{Name: &name, Layout: "tiled", Panes: panes})
+		if err != nil {
+			return nil, err
+		}
+		if len(r.SurfaceIDs) != len(panes) {
+			return nil, fmt.Errorf("workspace.up made %d panes, want %d", len(r.SurfaceIDs), len(panes))
+		}
+		ids = append(ids, r.SurfaceIDs...)
+	}
+	return ids, nil
+}
+
+// Bridges are running paneflow-mcp processes.
+type Bridges struct {
+	cmds   []*exec.Cmd
+	stdins []interface{ Close() error }
+}
+
+// StartBridges starts n paneflow-mcp bridges (bin) with env, which must
+// point PANEFLOW_SOCKET_PATH at the server sock, and returns once the
+// server holds a stream for each (system.admission). Stop ends them.
+func StartBridges(bin string, env []string, sock string, n int) (*Bridges, error) {
+	before, err := GetAdmission(sock)
+	if err != nil {
+		return nil, err
+	}
+	b := &Bridges{}
+	for range n {
+		cmd := exec.Command(bin)
+		cmd.Env = env
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			b.Stop()
+			return nil, err
+		}
+		if err := cmd.Start(); err != nil {
+			b.Stop()
+			return nil, err
+		}
+		b.cmds, b.stdins = append(b.cmds, cmd), append(b.stdins, stdin)
+	}
+	deadline := time.Now().Add(Timeout)
+	for {
+		a, err := GetAdmission(sock)
+		if err == nil && a.Streams.Open >= before.Streams.Open+n {
+			return b, nil
+		}
+		if time.Now().After(deadline) {
+			b.Stop()
+			return nil, fmt.Errorf("after %v the server holds %d streams, want %d more than %d (%v)", Timeout, a.Streams.Open, n, before.Streams.Open, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Stop ends the bridges (closing stdin ends an MCP server) and waits for
+// them, killing those that do not exit.
+func (b *Bridges) Stop() {
+	for _, in := range b.stdins {
+		in.Close()
+	}
+	for _, cmd := range b.cmds {
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	}
+	b.cmds, b.stdins = nil, nil
+}
+
+// Hooks is what [FireHooks] saw.
+type Hooks struct {
+	// Sent counts, per pane, the hooks that say they delivered their
+	// frame (their log's "sent" line).
+	Sent map[uint64]int
+	// Fired is the number of hook processes run.
+	Fired int
+	// Failed holds the log lines of the hooks that did not deliver.
+	Failed []string
+}
+
+// Total is the number of frames the hooks say they delivered.
+func (h Hooks) Total() int {
+	n := 0
+	for _, v := range h.Sent {
+		n += v
+	}
+	return n
+}
+
+// FireHooks runs, for every pane at once, frames UserPromptSubmit hooks
+// of a Claude Code agent one after another: each a paneflow-ai-hook
+// process (bin) with the pane's environment (env plus its
+// PANEFLOW_SURFACE_ID), logging to a file per pane in dir.
+func FireHooks(bin string, env []string, dir string, panes []uint64, frames int) (Hooks, error) {
+	var wg sync.WaitGroup
+	errs := make(chan error, len(panes))
+	for _, id := range panes {
+		wg.Go(func() {
+			for i := range frames {
+				cmd := exec.Command(bin, "UserPromptSubmit")
+				cmd.Env = append(append([]string{}, env...),
+					"PANEFLOW_SURFACE_ID="+strconv.FormatUint(id, 10), "PANEFLOW_AI_TOOL=claude",
+					"PANEFLOW_HOOK_LOG="+hookLog(dir, id))
+				cmd.Stdin = strings.NewReader(fmt.Sprintf(`{"session_id":"fleet-%d","hook_event_name":"UserPromptSubmit","prompt":"turn %d"}`, id, i))
+				if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
+					errs <- fmt.Errorf("hook of pane %d: %v %q", id, err, out)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		return Hooks{}, err
+	}
+	h := Hooks{Sent: map[uint64]int{}, Fired: len(panes) * frames}
+	for _, id := range panes {
+		data, err := os.ReadFile(hookLog(dir, id))
+		if err != nil {
+			return Hooks{}, err
+		}
+		for _, line := range strings.Split(string(bytes.TrimSpace(data)), "\n") {
+			if strings.Contains(line, "UserPromptSubmit: sent ai.prompt_submit") {
+				h.Sent[id]++
+			} else {
+				h.Failed = append(h.Failed, line)
+			}
+		}
+	}
+	return h, nil
+}
+
+func hookLog(dir string, id uint64) string {
+	return filepath.Join(dir, "hook-"+strconv.FormatUint(id, 10)+".log")
+}
+
+// Turns returns the largest turn_seq of the panes' surface.status: the
+// conductor numbers every turn start of every agent (each prompt_submit
+// is one) from one counter, so between two calls it grows by the number
+// of prompt_submit frames the conductor ran.
+func Turns(sock string, panes []uint64) (uint64, error) {
+	var most uint64
+	for _, id := range panes {
+		st, err := Client(sock).SurfaceStatus(context.Background(), proto.SurfaceTarget(id))
+		if err != nil {
+			return 0, err
+		}
+		most = max(most, st.TurnSeq)
+	}
+	return most, nil
+}
+
+// Baseline is the server's counts before the hooks fire.
+type Baseline struct {
+	Admission proto.SystemAdmissionResult
+	Turns     uint64
+}
+
+// Measure takes the baseline of [Check].
+func Measure(sock string, panes []uint64) (Baseline, error) {
+	a, err := GetAdmission(sock)
+	if err != nil {
+		return Baseline{}, err
+	}
+	t, err := Turns(sock, panes)
+	return Baseline{a, t}, err
+}
+
+// Check compares what the hooks say with what the server counted since
+// before: no hook frame refused; every frame a hook says it delivered
+// admitted (none lost), and no more admitted than fired; and every frame
+// admitted run by the conductor (the turns it counted; it may still be
+// running the last ones, so Check waits for them up to Timeout). A hook
+// that ran out of its time budget on a loaded machine may have been
+// admitted all the same, which is why delivered is a lower bound. It
+// returns a description of every mismatch, none when all holds.
+func Check(sock string, panes []uint64, before Baseline, h Hooks) ([]string, error) {
+	deadline := time.Now().Add(Timeout)
+	for {
+		after, err := Measure(sock, panes)
+		if err != nil {
+			return nil, err
+		}
+		var bad []string
+		admitted := after.Admission.Hooks.Admitted - before.Admission.Hooks.Admitted
+		if r := after.Admission.Hooks.Refused - before.Admission.Hooks.Refused; r != 0 {
+			bad = append(bad, fmt.Sprintf("%d hook frames refused", r))
+		}
+		if admitted < uint64(h.Total()) {
+			bad = append(bad, fmt.Sprintf("the server admitted %d hook frames, the hooks say they delivered %d: frames lost", admitted, h.Total()))
+		}
+		if admitted > uint64(h.Fired) {
+			bad = append(bad, fmt.Sprintf("the server admitted %d hook frames, only %d were fired", admitted, h.Fired))
+		}
+		turns := after.Turns - before.Turns
+		if turns == admitted || time.Now().After(deadline) {
+			if turns != admitted {
+				bad = append(bad, fmt.Sprintf("the conductor started %d turns for the %d prompt frames admitted", turns, admitted))
+			}
+			return bad, nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
