@@ -22,6 +22,9 @@
 # distribution the script says so and fails.
 set -euo pipefail
 
+# shellcheck source=scripts/tools-dir.sh
+. "$(dirname "${BASH_SOURCE[0]}")/tools-dir.sh"
+
 version=2.7+20221229-1
 declare -A sha256=(
 	[amd64]=3518ab484b9d222f52e007612603a14910f2be99bad6d602695261915647dc77
@@ -32,12 +35,7 @@ die() {
 	exit 1
 }
 
-if [ -n "${PANEFLOW_TOOLS_DIR:-}" ]; then
-	cache=$PANEFLOW_TOOLS_DIR
-else
-	[ -n "${HOME:-}" ] || die "neither PANEFLOW_TOOLS_DIR nor HOME is set"
-	cache=$HOME/.cache/paneflow/tools
-fi
+cache=$(tools_dir vttest) || exit 1
 dir="$cache/vttest-$version"
 binary="$dir/usr/bin/vttest"
 

@@ -5,10 +5,11 @@ package conform
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -97,7 +98,7 @@ func TestVttest(t *testing.T) {
 	}
 	own := readGoldens(t, "paneflow")
 	var bad []string
-	for _, name := range sortedKeys(own) {
+	for _, name := range slices.Sorted(maps.Keys(own)) {
 		g, ok := got[name]
 		switch {
 		case !ok:
@@ -106,7 +107,7 @@ func TestVttest(t *testing.T) {
 			bad = append(bad, fmt.Sprintf("%s differs from testdata/paneflow:\n%s", name, lineDiff(own[name], g)))
 		}
 	}
-	for _, name := range sortedKeys(got) {
+	for _, name := range slices.Sorted(maps.Keys(got)) {
 		if _, ok := own[name]; !ok {
 			bad = append(bad, fmt.Sprintf("%s: a page with no golden (run with -update and review it):\n%s", name, got[name]))
 		}
@@ -142,7 +143,7 @@ func TestVttest(t *testing.T) {
 		}
 		delete(listed, p.name)
 	}
-	for _, name := range sortedKeys(listed) {
+	for _, name := range slices.Sorted(maps.Keys(listed)) {
 		t.Errorf("DIFFERENCES.md names page %s, which the run did not show", name)
 	}
 	t.Logf("vttest: %d of %d pages as xterm shows them (%.1f%%)", same, len(pages), 100*float64(same)/float64(len(pages)))
@@ -256,15 +257,6 @@ func lineDiff(want, got string) string {
 		}
 	}
 	return b.String()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // differenceEntry is a line of DIFFERENCES.md naming pages: "- `1#2`, `2#3`: why".
