@@ -128,8 +128,12 @@ func (x *xtermTerm) read(t *testing.T, c *vtrelay.Conn, e vtrelay.Event) screen 
 }
 
 // parsePrint reads xterm's print of a screen (printAttributes 1): per
-// line ESC # d (the line's size), then characters each after the SGR
-// that gives its renditions, ended by CR LF.
+// line ESC # d (the line's size), then the characters, ended by CR LF.
+// xterm's printLine (print.c) compares each cell's renditions with a
+// variable it sets back to none at every column, so it writes an SGR
+// right before every character that has renditions and none before one
+// that has none (not even the SGR 0 that would end a run): a character
+// has the renditions of the SGR right before it, else none.
 func parsePrint(p string) (rows, attrs []string, sizes []byte, err error) {
 	lines := strings.Split(strings.TrimSuffix(p, "\n"), "\n")
 	if len(lines) != screenRows {
@@ -168,14 +172,15 @@ func parsePrint(p string) (rows, attrs []string, sizes []byte, err error) {
 			}
 			r, n := utf8.DecodeRuneInString(l)
 			text.WriteRune(r)
-			// xterm prints a blank cell never written to with the
-			// renditions of the cell before it, so renditions are
+			// A blank cell never written to is printed as a space
+			// with no SGR whatever its renditions, so renditions are
 			// compared on characters only.
 			if r == ' ' {
 				line = append(line, '.')
 			} else {
 				line = append(line, attrDigit(d))
 			}
+			d = 0
 			l = l[n:]
 		}
 		rows = append(rows, text.String())
