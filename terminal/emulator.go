@@ -57,6 +57,11 @@ type EmulatorOptions struct {
 	// Foreground and Background are the default colours reported to
 	// OSC 10/11 queries. Zero values report a light grey on black.
 	Foreground, Background [3]uint8
+
+	// ScreenHistoryBytes bounds the history of the alternate screen
+	// ([Emulator.ScreenHistory]) in bytes: 0 means
+	// DefaultScreenHistoryBytes and NoScreenHistory keeps none.
+	ScreenHistoryBytes int
 }
 
 // Emulator is an xterm-compatible screen model: it parses what a program
@@ -149,6 +154,12 @@ type Emulator struct {
 	gen     uint64
 	changed chan struct{}
 	bells   int
+
+	// shots is the alternate screen's history (nil: none kept); taken
+	// holds screens taken under the lock (leaving the alternate screen)
+	// until Write or apply stores them after unlocking (screencapture.go).
+	shots *ScreenHistory
+	taken [][]byte
 
 	// Deferred callbacks, collected under the lock and run after it.
 	replies  []byte
@@ -268,6 +279,7 @@ func NewEmulator(cols, rows int, o EmulatorOptions) *Emulator {
 		e.histCap = o.Scrollback
 	}
 	e.hist.setCap(e.histCap)
+	e.shots = newScreenHistoryFor(o.ScreenHistoryBytes)
 	e.main = newScreen(cols, rows)
 	e.cur = e.main
 	e.parser = ansi.NewParser()
@@ -322,11 +334,13 @@ func (e *Emulator) Write(p []byte) (int, error) {
 	ch := e.nextGenLocked()
 	replies, clipSet, clipSel, clipData, rang := e.replies, e.clipSet, e.clipSel, e.clipData, e.rang
 	e.replies, e.clipSet, e.clipData, e.rang = e.replies[len(e.replies):], false, nil, 0
+	shot, shotGen := e.takeShotLocked()
 	e.mu.Unlock()
 
 	if ch != nil {
 		close(ch)
 	}
+	e.storeShot(shot, shotGen)
 	if len(replies) > 0 && e.opts.Reply != nil {
 		e.opts.Reply(replies)
 	}
@@ -366,10 +380,12 @@ func (e *Emulator) apply(f func()) {
 	e.mu.Lock()
 	f()
 	ch := e.nextGenLocked()
+	shot, shotGen := e.takeShotLocked()
 	e.mu.Unlock()
 	if ch != nil {
 		close(ch)
 	}
+	e.storeShot(shot, shotGen)
 }
 
 // writeLocked is the parser loop. Printable text and the common C0 controls
