@@ -48,15 +48,15 @@ func NewQuery(pattern string, regex bool, mode CaseMode) (*Query, error) {
 	q := &Query{fold: mode == CaseInsensitive || (mode == CaseSmart && !hasUpper(pattern, regex))}
 	switch {
 	case regex:
+		// Compiled alone first, so that an error quotes the user's pattern.
+		if _, err := regexp.Compile(pattern); err != nil {
+			return nil, fmt.Errorf("regular expression: %w", err)
+		}
 		expr := "(?m)" + pattern
 		if q.fold {
 			expr = "(?i)" + expr
 		}
-		re, err := regexp.Compile(expr)
-		if err != nil {
-			return nil, fmt.Errorf("regular expression: %w", err)
-		}
-		q.re = re
+		q.re = regexp.MustCompile(expr)
 	case !q.fold:
 		q.lit = []byte(pattern)
 	case isASCII([]byte(pattern)):
