@@ -71,7 +71,7 @@ deps:
 
 # The desktop app is built once, here, and its end-to-end tests (test/gui,
 # the "gui" step) run that binary under Xvfb.
-test: deps agents $(GUI)
+test: deps agents vttest $(GUI)
 	@PANEFLOW_GUI_BIN="$(abspath $(GUI))" FUZZTIME=$(or $(FUZZTIME),10s) bash scripts/check.sh lint test gui fuzz package
 
 # agents installs the pinned real agent CLIs (Claude Code, Codex, Gemini CLI,
@@ -80,6 +80,12 @@ test: deps agents $(GUI)
 .PHONY: agents
 agents: deps
 	@bash scripts/agents.sh
+
+# vttest installs the pinned vttest test/conform runs (Debian's .deb, checked
+# against its SHA-256, into ~/.cache/paneflow/tools: a second run downloads nothing).
+.PHONY: vttest
+vttest: deps
+	@bash scripts/vttest.sh
 
 lint:
 	@bash scripts/check.sh lint

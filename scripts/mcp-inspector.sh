@@ -17,6 +17,8 @@ set -euo pipefail
 
 # shellcheck source=scripts/npm-cache.sh
 . "$(dirname "${BASH_SOURCE[0]}")/npm-cache.sh"
+# shellcheck source=scripts/tools-dir.sh
+. "$(dirname "${BASH_SOURCE[0]}")/tools-dir.sh"
 
 pkg=@modelcontextprotocol/inspector
 ver=2.12.0
@@ -27,12 +29,7 @@ die() {
 	exit 1
 }
 
-if [ -n "${PANEFLOW_TOOLS_DIR:-}" ]; then
-	cache=$PANEFLOW_TOOLS_DIR
-else
-	[ -n "${HOME:-}" ] || die "neither PANEFLOW_TOOLS_DIR nor HOME is set"
-	cache=$HOME/.cache/paneflow/tools
-fi
+cache=$(tools_dir mcp-inspector) || exit 1
 dir="$cache/${pkg//\//+}@$ver"
 
 install() { npm_cache_install mcp-inspector "$dir" "$pkg" "$ver" "$bin"; }

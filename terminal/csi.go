@@ -45,6 +45,10 @@ func (e *Emulator) handleCSI(cmd ansi.Cmd, ps ansi.Params) {
 		e.selectiveEraseLine(param(ps, 0, 0))
 	case prefix == '?' && inter == 0 && final == 'n':
 		e.decdsr(param(ps, 0, 0), param(ps, 1, 0))
+	case prefix == '=' && inter == 0 && final == 'c': // DA3 (DECRPTUI): a unit ID of zeros, as xterm
+		if param(ps, 0, 0) == 0 {
+			e.reply("\x1bP!|00000000\x1b\\")
+		}
 	case prefix == '>' && inter == 0 && final == 'c': // DA2
 		e.reply("\x1b[>1;10;0c")
 	case prefix == '>' && inter == 0 && final == 'q': // XTVERSION
@@ -161,6 +165,10 @@ func (e *Emulator) csiPlain(final byte, ps ansi.Params) {
 			for range n {
 				e.printRune(e.lastPrint)
 			}
+			// Only a graphic character may be repeated: a REP right
+			// after a REP is ignored (ECMA-48 leaves it undefined;
+			// xterm ignores it, vttest's REP test checks that).
+			e.lastPrint = 0
 		}
 	case 'c': // DA1
 		if param(ps, 0, 0) == 0 {

@@ -78,6 +78,7 @@ func TestScreenText(t *testing.T) {
 		{"dch", 10, 1, "abcdef\x1b[2G\x1b[2P", []string{"adef"}, 1, 0},
 		{"ech", 10, 1, "abcdef\x1b[2G\x1b[3X", []string{"a   ef"}, 1, 0},
 		{"rep", 10, 1, "a\x1b[3b", []string{"aaaa"}, 4, 0},
+		{"rep after rep ignored", 10, 1, "a\x1b[2b\x1b[3b", []string{"aaa"}, 3, 0},
 		{"il", 5, 4, "1\r\n2\r\n3\r\n4\x1b[2;1H\x1b[L", []string{"1", "", "2", "3"}, 0, 1},
 		{"dl", 5, 4, "1\r\n2\r\n3\r\n4\x1b[2;1H\x1b[M", []string{"1", "3", "4"}, 0, 1},
 		{"scroll region", 5, 4, "top\x1b[2;3r\x1b[2;1Ha\r\nb\r\nc\x1b[4;1Hbot", []string{"top", "b", "c", "bot"}, 3, 3},

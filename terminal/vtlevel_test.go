@@ -19,6 +19,7 @@ func screenIs(t *testing.T, e *emu, want ...string) {
 func TestReplies(t *testing.T) {
 	for _, tt := range []struct{ name, in, want string }{
 		// DECRQM: modes xterm knows are never "not recognised".
+		{"da3 unit id", "\x1b[=c", "\x1bP!|00000000\x1b\\"},
 		{"decrqm reverse wrap", "\x1b[?45h\x1b[?45$p", "\x1b[?45;1$y"},
 		{"decrqm 1045", "\x1b[?1045$p", "\x1b[?1045;2$y"},
 		{"decrqm decnkm", "\x1b=\x1b[?66$p", "\x1b[?66;1$y"},

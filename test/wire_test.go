@@ -51,6 +51,7 @@ var notWire = map[string]string{
 	"app/session.Session":                    "session.json, the desktop app's session file",
 	"app/session.Workspace":                  "session.json, the desktop app's session file",
 	"config.parsePrice":                      "paneflow.toml's [usage.prices] tables",
+	"test/internal/vtrelay.Event":            "the conformance relay's events to its test harness (a private socket between a test and its own child)",
 	"conductor.transcriptLine":               "Claude Code's transcript files",
 	"conductor.contentText":                  "Claude Code's transcript files",
 	"hook.payloadKeys":                       "the agents' hook payloads",
