@@ -10,10 +10,10 @@ import (
 func TestEscapeControls(t *testing.T) {
 	for in, want := range map[string]string{
 		"plain text é 日本": "plain text é 日本",
-		"\x1b[2Kfake\r":    `\x1b[2Kfake\x0d`,
-		"bell\a del\x7f":   `bell\x07 del\x7f`,
-		"c1 \u009b31m":     `c1 \x9b31m`,
-		"bad \xff byte":    `bad \xff byte`,
+		"\x1b[2Kfake\r":   `\x1b[2Kfake\x0d`,
+		"bell\a del\x7f":  `bell\x07 del\x7f`,
+		"c1 \u009b31m":    `c1 \x9b31m`,
+		"bad \xff byte":   `bad \xff byte`,
 	} {
 		if got := escapeControls(in); got != want {
 			t.Errorf("escapeControls(%q) = %q, want %q", in, got, want)
