@@ -155,11 +155,9 @@ type Emulator struct {
 	changed chan struct{}
 	bells   int
 
-	// shots is the alternate screen's history (nil: none kept); taken
-	// holds screens taken under the lock (leaving the alternate screen)
-	// until Write or apply stores them after unlocking (screencapture.go).
+	// shots is the alternate screen's history (nil: none kept;
+	// screencapture.go).
 	shots *ScreenHistory
-	taken [][]byte
 
 	// Deferred callbacks, collected under the lock and run after it.
 	replies  []byte
@@ -334,13 +332,11 @@ func (e *Emulator) Write(p []byte) (int, error) {
 	ch := e.nextGenLocked()
 	replies, clipSet, clipSel, clipData, rang := e.replies, e.clipSet, e.clipSel, e.clipData, e.rang
 	e.replies, e.clipSet, e.clipData, e.rang = e.replies[len(e.replies):], false, nil, 0
-	shot, shotGen := e.takeShotLocked()
 	e.mu.Unlock()
 
 	if ch != nil {
 		close(ch)
 	}
-	e.storeShot(shot, shotGen)
 	if len(replies) > 0 && e.opts.Reply != nil {
 		e.opts.Reply(replies)
 	}
@@ -380,12 +376,10 @@ func (e *Emulator) apply(f func()) {
 	e.mu.Lock()
 	f()
 	ch := e.nextGenLocked()
-	shot, shotGen := e.takeShotLocked()
 	e.mu.Unlock()
 	if ch != nil {
 		close(ch)
 	}
-	e.storeShot(shot, shotGen)
 }
 
 // writeLocked is the parser loop. Printable text and the common C0 controls

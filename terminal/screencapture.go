@@ -45,35 +45,15 @@ func (e *Emulator) altTextLocked(buf []byte) []byte {
 	return buf[:end]
 }
 
-// shootAltLocked takes the alternate screen's text to be stored once the
-// lock is released (the program is leaving it, or a reset drops it). An
-// empty screen is not taken.
+// shootAltLocked stores the alternate screen, which the program is
+// leaving (or a reset drops). It runs under the emulator's lock, so that
+// a reader who sees the program gone finds its last screen held: leaving
+// is rare, and compressing a screen takes well under a millisecond.
 func (e *Emulator) shootAltLocked() {
 	if e.shots == nil || e.cur != e.alt {
 		return
 	}
-	if text := e.altTextLocked(nil); len(text) > 0 {
-		e.taken = append(e.taken, text)
-	}
-}
-
-// takeShotLocked hands over the screens shootAltLocked took (nil if
-// none) with the generation they were taken at.
-func (e *Emulator) takeShotLocked() ([][]byte, uint64) {
-	if len(e.taken) == 0 {
-		return nil, 0
-	}
-	shots := e.taken
-	e.taken = nil
-	return shots, e.gen
-}
-
-// storeShot stores the screens takeShotLocked handed over, oldest first;
-// it must run outside the emulator's lock (compressing takes a while).
-func (e *Emulator) storeShot(shots [][]byte, gen uint64) {
-	for _, s := range shots {
-		e.shots.add(s, gen, time.Now())
-	}
+	e.shots.add(e.altTextLocked(nil), e.gen, time.Now())
 }
 
 // RecordScreen stores the alternate screen in the screen history if it
