@@ -28,11 +28,8 @@ func (s *server) surfaceSearchAll(_ context.Context, params json.RawMessage) (an
 	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if p.Pattern == "" {
-		return nil, ipc.InvalidParams("missing or empty 'pattern' parameter")
-	}
-	if len(p.Pattern) > searchMaxPattern {
-		return nil, ipc.InvalidParams("pattern exceeds %d bytes", searchMaxPattern)
+	if err := checkPattern(p.Pattern); err != nil {
+		return nil, err
 	}
 	mode := terminal.CaseSmart
 	if p.Case != nil {
