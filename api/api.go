@@ -211,6 +211,7 @@ func (s *server) methods() []methodDef {
 		{proto.MethodSurfaceList, s.surfaceList, nil},
 		{proto.MethodSurfaceRead, s.surfaceRead, inline},
 		{proto.MethodSurfaceSearch, s.surfaceSearch, nil},
+		{proto.MethodSurfaceSearchAll, s.surfaceSearchAll, nil},
 		{proto.MethodSurfaceStatus, s.surfaceStatus, nil},
 		{proto.MethodSurfaceRename, s.surfaceRename, mut},
 		{proto.MethodSurfaceFocus, s.surfaceFocus, mut},

@@ -87,6 +87,18 @@ const (
 	searchMaxPattern     = 512
 )
 
+// checkPattern refuses an empty search pattern or one past
+// searchMaxPattern.
+func checkPattern(pattern string) error {
+	if pattern == "" {
+		return ipc.InvalidParams("missing or empty 'pattern' parameter")
+	}
+	if len(pattern) > searchMaxPattern {
+		return ipc.InvalidParams("pattern exceeds %d bytes", searchMaxPattern)
+	}
+	return nil
+}
+
 // surfaceSearch finds rows containing a plain, case-insensitive pattern
 // over the whole scrollback and screen.
 func (s *server) surfaceSearch(_ context.Context, params json.RawMessage) (any, error) {
@@ -94,11 +106,8 @@ func (s *server) surfaceSearch(_ context.Context, params json.RawMessage) (any, 
 	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if p.Pattern == "" {
-		return nil, ipc.InvalidParams("missing or empty 'pattern' parameter")
-	}
-	if len(p.Pattern) > searchMaxPattern {
-		return nil, ipc.InvalidParams("pattern exceeds %d bytes", searchMaxPattern)
+	if err := checkPattern(p.Pattern); err != nil {
+		return nil, err
 	}
 	limit := searchDefaultMatches
 	if p.MaxMatches != nil {

@@ -112,9 +112,15 @@ func parseArgs(v *verb, args []string) (*input, error) {
 		}
 		in.flags[name] = append(in.flags[name], value)
 	}
-	switch n, want := len(in.args), len(v.params); {
+	params := v.params
+	for flag, alt := range v.flagParams {
+		if in.bool(flag) {
+			params = alt
+		}
+	}
+	switch n, want := len(in.args), len(params); {
 	case n < want:
-		return nil, v.usageErrorf("missing %s", strings.Join(v.params[n:], " "))
+		return nil, v.usageErrorf("missing %s", strings.Join(params[n:], " "))
 	case n > want:
 		return nil, v.usageErrorf("unexpected argument '%s'", in.args[want])
 	}

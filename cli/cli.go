@@ -188,8 +188,11 @@ type verb struct {
 	synopsis string   // arguments and flags, for the usage line
 	summary  string   // one line, for the verb list
 	params   []string // names of the positional arguments; the verb takes exactly these
-	flags    []flagSpec
-	details  string // paragraphs for --help, each line ending in "\n"
+	// flagParams replaces params when a bool flag is given (search --all
+	// takes a pattern and no target).
+	flagParams map[string][]string
+	flags      []flagSpec
+	details    string // paragraphs for --help, each line ending in "\n"
 	// interruptible: see Verb.Interruptible
 	interruptible bool
 	// inServer: the verb needs packages the client build leaves out;

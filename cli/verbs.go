@@ -44,17 +44,18 @@ func init() {
 			run: runRead,
 		},
 		{
-			name: "search", aliases: []string{"search_pane"}, synopsis: "<target> <text> [--max N] [--human]",
-			summary: "find the lines of a pane's scrollback that contain some text",
-			params:  []string{"<target>", "<text>"},
-			flags: []flagSpec{
-				{name: "max", kind: valueFlag, value: "N", usage: "at most N matches (server default 50, at most 1000)"},
+			name: "search", aliases: []string{"search_pane"}, synopsis: "<target> <text> [--max N] [--human] | --all <pattern> [--regex] [--case MODE] [--max N] [--json]",
+			summary:    "find the lines of a pane's scrollback that contain some text, or (--all) anything any pane showed",
+			params:     []string{"<target>", "<text>"},
+			flagParams: map[string][]string{"all": {"<pattern>"}},
+			flags: append([]flagSpec{
+				{name: "max", kind: valueFlag, value: "N", usage: "at most N matches (server default 50, at most 1000; with --all 200 and 1000)"},
 				humanFlag,
-			},
+			}, searchAllFlags...),
 			details: "The search is a plain, case-insensitive substring search over the whole scrollback\n" +
 				"and screen, one row at a time. Prints {\"matches\":[{\"line\",\"text\"}],\"truncated\"};\n" +
 				"line is negative for scrollback rows and 0.. for the screen. --human prints\n" +
-				"\"<line>: <text>\" per match.\n\n" + targetHelp,
+				"\"<line>: <text>\" per match.\n\n" + searchAllHelp + "\n" + targetHelp,
 			run: runSearch,
 		},
 		{
@@ -331,6 +332,14 @@ func readText(raw json.RawMessage) ([]byte, error) {
 }
 
 func runSearch(ctx context.Context, s *session, in *input) error {
+	if in.bool("all") {
+		return runSearchAll(ctx, s, in)
+	}
+	for _, f := range []string{"regex", "case", "json"} {
+		if in.has(f) {
+			return in.verb.usageErrorf("--%s goes with --all", f)
+		}
+	}
 	p := map[string]any{"pattern": in.args[1]}
 	if v, ok := in.str("max"); ok {
 		n, err := parseCount(in.verb, "--max", v)

@@ -146,6 +146,11 @@ type Terminal struct {
 	// 10000) is the scrollback kept per pane; it applies to panes created
 	// afterwards.
 	ScrollbackLines int
+	// ScreenHistoryKiB (terminal.screen_history_kib, 0–65536, default
+	// 1024; 0 keeps none) bounds, per pane, the screens full-screen
+	// programs showed that search --all finds; it applies to panes
+	// created afterwards.
+	ScreenHistoryKiB int
 	// Env (terminal.env, a table of strings) is added to every pane's
 	// environment (protected variables such as TERM and PANEFLOW_* cannot
 	// be overridden).
@@ -178,6 +183,7 @@ func Default() Config {
 		NotifyWhenAgentWaiting: NotifyPrimaryScreen,
 		Terminal: Terminal{
 			ScrollbackLines:  10000,
+			ScreenHistoryKiB: 1024,
 			Env:              map[string]string{},
 			CursorShape:      CursorBlock,
 			CursorBlink:      BlinkTerminalControlled,
@@ -340,6 +346,12 @@ func parseTerminal(t *Terminal, raw map[string]any, warn func(string, ...any)) {
 				t.ScrollbackLines = int(n)
 			} else {
 				warn("terminal.scrollback_lines: want an integer from 100 to 100000, got %v; using 10000", v)
+			}
+		case "screen_history_kib":
+			if n, ok := intIn(v, 0, 65536); ok {
+				t.ScreenHistoryKiB = int(n)
+			} else {
+				warn("terminal.screen_history_kib: want an integer from 0 to 65536, got %v; using 1024", v)
 			}
 		case "env":
 			m, ok := v.(map[string]any)

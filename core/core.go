@@ -137,7 +137,8 @@ func New(o Options) (*Core, error) {
 	}
 	c.Workspaces = workspace.NewManager(workspace.Options{
 		Cols: cols, Rows: rows, SocketPath: path, Bus: c.Bus, Getenv: getenv,
-		Shell: shell, Env: env, Scrollback: cfg.Terminal.ScrollbackLines, Version: version.String(),
+		Shell: shell, Env: env, Scrollback: cfg.Terminal.ScrollbackLines,
+		ScreenHistoryBytes: screenHistoryBytes(cfg.Terminal.ScreenHistoryKiB), Version: version.String(),
 		ShimDir: shims.dir, NoShellIntegration: !cfg.ShellIntegration,
 		// The user's answer to an agent's question (no pane exists before
 		// the conductor below).
@@ -317,4 +318,13 @@ func surfaceProgram(s *workspace.Surface) (int, conductor.PaneState) {
 	default:
 		return 0, conductor.PaneStarting
 	}
+}
+
+// screenHistoryBytes turns terminal.screen_history_kib into
+// workspace.Options.ScreenHistoryBytes (0 KiB keeps none).
+func screenHistoryBytes(kib int) int {
+	if kib <= 0 {
+		return terminal.NoScreenHistory
+	}
+	return kib << 10
 }

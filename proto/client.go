@@ -105,6 +105,11 @@ func (c Client) SurfaceSearch(ctx context.Context, p SurfaceSearchParams) (Surfa
 	return call[SurfaceSearchResult](ctx, c.Caller, MethodSurfaceSearch, p)
 }
 
+// SurfaceSearchAll calls surface.search_all.
+func (c Client) SurfaceSearchAll(ctx context.Context, p SearchAllParams) (SearchAllResult, error) {
+	return call[SearchAllResult](ctx, c.Caller, MethodSurfaceSearchAll, p)
+}
+
 // SurfaceStatus calls surface.status.
 func (c Client) SurfaceStatus(ctx context.Context, t Target) (SurfaceStatusResult, error) {
 	return call[SurfaceStatusResult](ctx, c.Caller, MethodSurfaceStatus, t)

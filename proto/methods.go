@@ -25,6 +25,7 @@ const (
 	MethodSurfaceList          = "surface.list"
 	MethodSurfaceRead          = "surface.read"
 	MethodSurfaceSearch        = "surface.search"
+	MethodSurfaceSearchAll     = "surface.search_all"
 	MethodSurfaceStatus        = "surface.status"
 	MethodSurfaceRename        = "surface.rename"
 	MethodSurfaceFocus         = "surface.focus"
@@ -93,7 +94,7 @@ var methods = [...]string{
 	MethodSystemPing, MethodSystemCapabilities, MethodSystemIdentify, MethodSystemAdmission,
 	MethodWorkspaceList, MethodWorkspaceCurrent, MethodWorkspaceCreate, MethodWorkspaceSelect,
 	MethodWorkspaceClose, MethodWorkspaceRestoreLayout, MethodWorkspaceUp,
-	MethodSurfaceList, MethodSurfaceRead, MethodSurfaceSearch, MethodSurfaceStatus,
+	MethodSurfaceList, MethodSurfaceRead, MethodSurfaceSearch, MethodSurfaceSearchAll, MethodSurfaceStatus,
 	MethodSurfaceRename, MethodSurfaceFocus, MethodSurfaceSplit, MethodSurfaceResize,
 	MethodSurfaceClose, MethodSurfaceSendText, MethodSurfaceSendKeystroke, MethodSurfaceWait,
 	MethodFleetList, MethodEventsSubscribe,

@@ -443,6 +443,7 @@ func (e *Emulator) softReset() {
 // fullReset is RIS: everything back to power-on, scrollback included.
 func (e *Emulator) fullReset() {
 	if e.cur == e.alt {
+		e.shootAltLocked()
 		e.cur = e.main
 		e.alt = nil
 	}
@@ -518,6 +519,7 @@ func (e *Emulator) setPrivateMode(mode int, on bool) {
 		e.switchScreen(on, false)
 	case 1047:
 		if !on && e.cur == e.alt {
+			e.shootAltLocked()
 			// Leaving through 1047 clears the alternate screen first.
 			for _, r := range e.alt.rows {
 				r.clear()
@@ -646,6 +648,7 @@ func (e *Emulator) switchScreen(toAlt, clearAlt bool) {
 		e.alt.keys = keyFlagStack{} // a program entering it starts from legacy keys
 		e.cur = e.alt
 	} else {
+		e.shootAltLocked()
 		e.cur = e.main
 	}
 	e.in.KittyKeys = e.cur.keys.top()

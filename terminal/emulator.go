@@ -57,6 +57,11 @@ type EmulatorOptions struct {
 	// Foreground and Background are the default colours reported to
 	// OSC 10/11 queries. Zero values report a light grey on black.
 	Foreground, Background [3]uint8
+
+	// ScreenHistoryBytes bounds the history of the alternate screen
+	// ([Emulator.ScreenHistory]) in bytes: 0 means
+	// DefaultScreenHistoryBytes and NoScreenHistory keeps none.
+	ScreenHistoryBytes int
 }
 
 // Emulator is an xterm-compatible screen model: it parses what a program
@@ -149,6 +154,10 @@ type Emulator struct {
 	gen     uint64
 	changed chan struct{}
 	bells   int
+
+	// shots is the alternate screen's history (nil: none kept;
+	// screencapture.go).
+	shots *ScreenHistory
 
 	// Deferred callbacks, collected under the lock and run after it.
 	replies  []byte
@@ -268,6 +277,7 @@ func NewEmulator(cols, rows int, o EmulatorOptions) *Emulator {
 		e.histCap = o.Scrollback
 	}
 	e.hist.setCap(e.histCap)
+	e.shots = newScreenHistoryFor(o.ScreenHistoryBytes)
 	e.main = newScreen(cols, rows)
 	e.cur = e.main
 	e.parser = ansi.NewParser()

@@ -22,6 +22,11 @@ type Options struct {
 	// NoScrollback = none.
 	Scrollback int
 
+	// ScreenHistoryBytes bounds the history of full-screen programs'
+	// screens: 0 = DefaultScreenHistoryBytes, NoScreenHistory = none (see
+	// [ScreenHistory]).
+	ScreenHistoryBytes int
+
 	// AllowOSC52, Clipboard and Bell are passed to the emulator; see
 	// [EmulatorOptions].
 	AllowOSC52 bool
@@ -167,6 +172,10 @@ type Terminal struct {
 	closeOnce  sync.Once
 
 	detached *detachedState // non-nil: made by Detached, no program
+
+	// settle decides when the program's alternate screen has settled and
+	// is recorded (screencapture.go).
+	settle settler
 }
 
 // Start runs a program on a new pseudo-terminal. Errors in the
@@ -195,11 +204,12 @@ func Start(o Options) (*Terminal, error) {
 	}
 	t.outSpace = sync.NewCond(&t.outMu)
 	t.emu = NewEmulator(cols, rows, EmulatorOptions{
-		Scrollback: o.Scrollback,
-		Reply:      t.queueReply,
-		AllowOSC52: o.AllowOSC52,
-		Clipboard:  o.Clipboard,
-		Bell:       o.Bell,
+		Scrollback:         o.Scrollback,
+		ScreenHistoryBytes: o.ScreenHistoryBytes,
+		Reply:              t.queueReply,
+		AllowOSC52:         o.AllowOSC52,
+		Clipboard:          o.Clipboard,
+		Bell:               o.Bell,
 	})
 	if o.Background {
 		go t.launch(pc)
@@ -563,6 +573,7 @@ func (t *Terminal) parse(p []byte) {
 		<-parseSlots
 		p = p[n:]
 	}
+	t.noteOutput()
 }
 
 // waitLoop reaps the program, lets the reader drain what it wrote, and

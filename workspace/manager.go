@@ -58,6 +58,10 @@ type Options struct {
 	// Scrollback is the scrollback of each pane in lines; 0 means
 	// terminal.DefaultScrollback.
 	Scrollback int
+	// ScreenHistoryBytes bounds each pane's history of full-screen
+	// screens: 0 means terminal.DefaultScreenHistoryBytes,
+	// terminal.NoScreenHistory keeps none.
+	ScreenHistoryBytes int
 	// Bus receives the model's events; nil publishes nothing.
 	Bus *bus.Bus
 	// PromptSettle says when a pane started with PaneSpec.Prompt is ready

@@ -83,7 +83,8 @@ func (m *Manager) startSurface(id, wsID uint64, index int, spec PaneSpec, cwd st
 	t, err := m.o.Start(terminal.Options{
 		Argv: argv, Dir: cwd, Env: env,
 		Cols: m.o.Cols, Rows: m.o.Rows, Scrollback: m.scrollback(spec),
-		Background: true,
+		ScreenHistoryBytes: m.o.ScreenHistoryBytes,
+		Background:         true,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("workspace: start %q: %w", argv[0], err)

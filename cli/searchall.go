@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/paneflow-go/paneflow/proto"
+)
+
+// searchAllFlags are search's flags for --all.
+var searchAllFlags = []flagSpec{
+	{name: "all", kind: boolFlag, usage: "search every pane, past full-screen screens too"},
+	{name: "regex", kind: boolFlag, usage: "with --all: the pattern is a regular expression (RE2)"},
+	{name: "case", kind: valueFlag, value: "MODE", usage: "with --all: smart (default), sensitive or insensitive"},
+	{name: "json", kind: boolFlag, usage: "with --all: print surface.search_all's result as JSON"},
+}
+
+const searchAllHelp = "With --all the one argument is the pattern, and the search covers every pane of every\n" +
+	"workspace: its scrollback, its screen, and the screens full-screen programs (agents' TUIs,\n" +
+	"editors, pagers) showed, which no scrollback holds. A match never spans lines. It prints\n" +
+	"the matching lines grouped by pane: \"<source> <line>: <text>\", source being scrollback\n" +
+	"(line < 0), screen, alt_screen (showing now) or \"history screen N\" (a past screen, N\n" +
+	"counting from 1 per pane, with when it was first shown); control characters are shown as\n" +
+	"escapes. Smart case (--case smart) ignores case unless the pattern has an upper-case\n" +
+	"letter. --max caps the lines (server default 200, at most 1000). Exit 1 when nothing\n" +
+	"matched.\n"
+
+// runSearchAll is `paneflow search --all <pattern>`.
+func runSearchAll(ctx context.Context, s *session, in *input) error {
+	p := proto.SearchAllParams{Pattern: in.args[0]}
+	if in.bool("regex") {
+		t := true
+		p.Regex = &t
+	}
+	if v, ok := in.str("case"); ok {
+		if v != proto.CaseSmart && v != proto.CaseSensitive && v != proto.CaseInsensitive {
+			return in.verb.usageErrorf("--case must be smart, sensitive or insensitive, got '%s'", v)
+		}
+		p.Case = &v
+	}
+	if v, ok := in.str("max"); ok {
+		n, err := parseCount(in.verb, "--max", v)
+		if err != nil {
+			return err
+		}
+		m := int(min(n, 1<<20))
+		p.MaxMatches = &m
+	}
+	c, err := s.connect()
+	if err != nil {
+		return err
+	}
+	var res proto.SearchAllResult
+	raw, err := callInto(ctx, c, proto.MethodSurfaceSearchAll, p, &res)
+	if err != nil {
+		return err
+	}
+	if in.bool("json") {
+		if err := s.printRaw(raw); err != nil {
+			return err
+		}
+	} else if err := writeLines(s.stdout, searchAllLines(res)); err != nil {
+		return err
+	}
+	if res.MatchCount == 0 {
+		return &exitError{Code: ExitFailure} // like grep: nothing matched, nothing to say
+	}
+	return nil
+}
+
+// searchAllLines is the text form of a surface.search_all result.
+func searchAllLines(res proto.SearchAllResult) []string {
+	var lines []string
+	for i, p := range res.Panes {
+		if i > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, fmt.Sprintf("%s (surface %d, workspace %d)", escapeControls(p.Name), p.SurfaceID, p.Workspace))
+		for _, m := range p.Matches {
+			where := fmt.Sprintf("%s %d", m.Source, m.Line)
+			if m.Source == proto.SourceHistory && m.Screen != nil {
+				where = fmt.Sprintf("history screen %d row %d", *m.Screen, m.Line)
+				if m.ShownAt != nil {
+					where += " (" + *m.ShownAt + ")"
+				}
+			}
+			lines = append(lines, "  "+where+": "+escapeControls(m.Text))
+		}
+	}
+	noun := "lines"
+	if res.MatchCount == 1 {
+		noun = "line"
+	}
+	tail := fmt.Sprintf("%d %s in %d of %d panes", res.MatchCount, noun, len(res.Panes), res.PanesSearched)
+	if res.Truncated {
+		tail += " (more matched: raise --max)"
+	}
+	if len(lines) > 0 {
+		lines = append(lines, "")
+	}
+	return append(lines, tail)
+}
+
+// escapeControls shows the control characters of terminal text (C0, DEL,
+// C1) and bytes that are not UTF-8 as \xNN escapes, so that what a
+// program printed cannot move the cursor or rewrite the user's terminal.
+func escapeControls(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
