@@ -414,7 +414,7 @@ func (e *Emulator) writeLocked(p []byte) {
 			for n < len(p) && p[n] >= 0x80 {
 				n++
 			}
-			e.printUTF8(p[:n])
+			e.printUTF8(p[:n], n == len(p))
 			p = p[n:]
 		case c == 0x1b:
 			n := 0
@@ -469,11 +469,13 @@ func (e *Emulator) finishPartial(p []byte) []byte {
 }
 
 // printUTF8 prints a run of bytes ≥ 0x80 as code points. An incomplete
-// sequence at the end is held back for the next Write.
-func (e *Emulator) printUTF8(b []byte) {
+// sequence at the end is held back for the next Write when the run ends
+// the Write (atEnd); else a byte below 0x80 follows it in this Write, so
+// it is invalid and printed as U+FFFD where it stands.
+func (e *Emulator) printUTF8(b []byte, atEnd bool) {
 	for len(b) > 0 {
 		r, size := utf8.DecodeRune(b)
-		if r == utf8.RuneError && size == 1 && !utf8.FullRune(b) && len(b) < utf8.UTFMax {
+		if atEnd && r == utf8.RuneError && size == 1 && !utf8.FullRune(b) && len(b) < utf8.UTFMax {
 			// Possibly a sequence cut by the end of this write. If more
 			// input follows in this run it is invalid; otherwise keep it.
 			e.npart = copy(e.partial[:], b)
