@@ -3,9 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strings"
-	"unicode/utf8"
 
+	"github.com/paneflow-go/paneflow/internal/vis"
 	"github.com/paneflow-go/paneflow/proto"
 )
 
@@ -77,7 +76,7 @@ func searchAllLines(res proto.SearchAllResult) []string {
 		if i > 0 {
 			lines = append(lines, "")
 		}
-		lines = append(lines, fmt.Sprintf("%s (surface %d, workspace %d)", escapeControls(p.Name), p.SurfaceID, p.Workspace))
+		lines = append(lines, fmt.Sprintf("%s (surface %d, workspace %d)", vis.String(p.Name), p.SurfaceID, p.Workspace))
 		for _, m := range p.Matches {
 			where := fmt.Sprintf("%s %d", m.Source, m.Line)
 			if m.Source == proto.SourceHistory && m.Screen != nil {
@@ -86,7 +85,7 @@ func searchAllLines(res proto.SearchAllResult) []string {
 					where += " (" + *m.ShownAt + ")"
 				}
 			}
-			lines = append(lines, "  "+where+": "+escapeControls(m.Text))
+			lines = append(lines, "  "+where+": "+vis.String(m.Text))
 		}
 	}
 	noun := "lines"
@@ -101,24 +100,4 @@ func searchAllLines(res proto.SearchAllResult) []string {
 		lines = append(lines, "")
 	}
 	return append(lines, tail)
-}
-
-// escapeControls shows the control characters of terminal text (C0, DEL,
-// C1) and bytes that are not UTF-8 as \xNN escapes, so that what a
-// program printed cannot move the cursor or rewrite the user's terminal.
-func escapeControls(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
 }

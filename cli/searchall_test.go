@@ -7,20 +7,6 @@ import (
 	"github.com/paneflow-go/paneflow/proto"
 )
 
-func TestEscapeControls(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain text é 日本": "plain text é 日本",
-		"\x1b[2Kfake\r":   `\x1b[2Kfake\x0d`,
-		"bell\a del\x7f":  `bell\x07 del\x7f`,
-		"c1 \u009b31m":    `c1 \x9b31m`,
-		"bad \xff byte":   `bad \xff byte`,
-	} {
-		if got := escapeControls(in); got != want {
-			t.Errorf("escapeControls(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestSearchAllLines(t *testing.T) {
 	seq, at := uint64(3), "2026-12-05T20:00:00Z"
 	res := proto.SearchAllResult{
