@@ -160,19 +160,7 @@ func (l *local) PanePIDs() map[uint64]int {
 func (l *local) BusyPanes() int {
 	n := 0
 	for _, p := range l.m.Panes() {
-		sf, ok := l.m.Surface(p.ID)
-		if !ok {
-			continue
-		}
-		if _, exited := sf.Exited(); exited {
-			continue
-		}
-		if sf.Command() != "" {
-			n++
-			continue
-		}
-		fg, err := sf.Terminal().Foreground()
-		if err == nil && fg.Pid != 0 && fg.Pid != sf.Terminal().Pid() {
+		if sf, ok := l.m.Surface(p.ID); ok && sf.Busy() {
 			n++
 		}
 	}

@@ -25,6 +25,7 @@ var paramsTypes = []appender{
 	AIFrameParams{}, TeamsTmuxParams{}, TeamsAttachParams{},
 	WorktreeCreateParams{}, WorktreeRollbackParams{}, ArtifactParams{},
 	UsageSummaryParams{}, UsageLimitParams{}, UsageTrackParams{}, UsageBudgetWaitParams{},
+	WorkspacePresetParams{}, WorkspaceSetRatiosParams{},
 }
 
 // TestParamsTypesListed checks that every exported type named *Params is
