@@ -29,7 +29,8 @@ func upVerb() verb {
 			"worktrees (planned read-only) and ${port_offset} ports. Then the planned worktrees are\n" +
 			"created (copy_env, setup), and one workspace.up call opens the panes; if that fails, the\n" +
 			"worktrees it created are removed again. Prompts are typed into the panes once they\n" +
-			"settle, never submitted.\n" + trustHelp,
+			"settle, never submitted: as one bracketed paste when the program turned that on, else\n" +
+			"with its line breaks and control characters shown as \\xNN, so nothing in it runs.\n" + trustHelp,
 		run: runUp,
 	}
 }
