@@ -22,7 +22,8 @@ import (
 )
 
 // mirrorMatches waits until pane p's mirror (scrolled back offset lines)
-// shows what the server's emulator shows, cell for cell.
+// shows what the server's emulator shows, cell for cell, with its
+// scrollback length and bell count.
 func mirrorMatches(t testing.TB, p *attach.Pane, emu *terminal.Emulator, offset int) {
 	t.Helper()
 	deadline := time.After(testDeadline)
@@ -32,6 +33,9 @@ func mirrorMatches(t testing.TB, p *attach.Pane, emu *terminal.Emulator, offset 
 		p.Snapshot(&got, offset)
 		emu.SnapshotAt(&want, offset)
 		d := attach.Diff(&got, &want)
+		if d == "" && (p.HistoryLen() != emu.HistoryLen() || p.Bells() != emu.Bells()) {
+			d = fmt.Sprintf("history %d bells %d, want %d %d", p.HistoryLen(), p.Bells(), emu.HistoryLen(), emu.Bells())
+		}
 		if d == "" {
 			return
 		}
