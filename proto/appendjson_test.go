@@ -26,6 +26,8 @@ var paramsTypes = []appender{
 	WorktreeCreateParams{}, WorktreeRollbackParams{}, ArtifactParams{},
 	UsageSummaryParams{}, UsageLimitParams{}, UsageTrackParams{}, UsageBudgetWaitParams{},
 	WorkspacePresetParams{}, WorkspaceSetRatiosParams{},
+	ScreenAttachParams{}, ScreenRowsParams{}, ScreenLinesParams{}, ScreenInputParams{},
+	ScreenResizeParams{}, ScreenPaneParams{},
 }
 
 // TestParamsTypesListed checks that every exported type named *Params is
