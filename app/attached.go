@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/app/termview"
+	"github.com/paneflow-go/paneflow/attach"
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/core"
 	"github.com/paneflow-go/paneflow/ipc"
@@ -20,35 +21,32 @@ import (
 type AttachOptions struct {
 	// Path is the server's socket (ipc.ClientSocketPath). Required.
 	Path string
-	// Pane returns pane id's terminal over the socket (the screen
-	// stream's attach.Pane); ok is false when it has none. Nil leaves the
-	// window without terminals: it still shows and changes workspaces and
-	// layouts.
-	Pane func(id uint64) (p termview.Pane, ok bool)
-	// Close, when not nil, is called once by Shutdown after the events
-	// stream stopped (it closes what Pane's panes came from).
-	Close func() error
+	// FPS is the most screen frames per second per pane the server sends
+	// (0: proto.DefaultAttachFPS).
+	FPS int
 }
 
 // attached is the [Backend] of a window attached to a running server over
 // its socket: operations are proto.Client calls, the model's changes come
 // from events.subscribe (republished on a bus of the window's own) and the
-// terminals from AttachOptions.Pane. It holds no model: every read is a
-// call (workspace.view, workspace.list, surface.list). The server owns
-// the session: RestoreSession and SaveSession do nothing. Shutdown
-// detaches: every pane and program keeps running in the server.
+// terminals are the screen stream's mirrors (attach.Pane). It holds no
+// model: every read is a call (workspace.view, workspace.list,
+// surface.list). The server owns the session: RestoreSession and
+// SaveSession do nothing. Shutdown detaches: every pane and program keeps
+// running in the server.
 type attached struct {
 	o      AttachOptions
 	cl     *ipc.Client
 	pc     proto.Client
+	screen *attach.Client
 	events *bus.Bus
 	ctx    context.Context
 	cancel context.CancelFunc
 	once   sync.Once
 }
 
-// Attach connects to the server at o.Path (one system.ping) and returns
-// the backend of a window attached to it.
+// Attach connects to the server at o.Path (a ping, then the screen
+// stream) and returns the backend of a window attached to it.
 func Attach(ctx context.Context, o AttachOptions) (Backend, error) {
 	if o.Path == "" {
 		return nil, errors.New("app: AttachOptions.Path is empty")
@@ -58,8 +56,12 @@ func Attach(ctx context.Context, o AttachOptions) (Backend, error) {
 	if _, err := pc.Ping(ctx); err != nil {
 		return nil, err
 	}
+	screen, err := attach.Dial(ctx, o.Path, attach.Options{FPS: o.FPS})
+	if err != nil {
+		return nil, err
+	}
 	actx, cancel := context.WithCancel(context.Background())
-	return &attached{o: o, cl: cl, pc: pc, events: bus.New(), ctx: actx, cancel: cancel}, nil
+	return &attached{o: o, cl: cl, pc: pc, screen: screen, events: bus.New(), ctx: actx, cancel: cancel}, nil
 }
 
 var _ Backend = (*attached)(nil)
@@ -100,21 +102,22 @@ func (a *attached) Serve(context.Context) error {
 	}
 }
 
-// Shutdown detaches: the events stream stops and AttachOptions.Close
-// runs; the server and its panes go on.
+// Shutdown detaches: the events and screen streams stop; the server and
+// its panes go on.
 func (a *attached) Shutdown(context.Context) error {
 	var err error
 	a.once.Do(func() {
 		a.cancel()
 		a.events.Close()
-		if a.o.Close != nil {
-			err = a.o.Close()
-		}
+		err = a.screen.Close()
 	})
 	return err
 }
 
 func (a *attached) Endpoint() string { return a.o.Path }
+
+// OutlivesWindow is true: closing the window detaches.
+func (a *attached) OutlivesWindow() bool { return true }
 
 func (a *attached) Subscribe(name string, f bus.Filter, queue int) *bus.Subscription {
 	return a.events.Subscribe(name, f, queue)
@@ -311,12 +314,8 @@ func (a *attached) CloseSurface(id uint64) error {
 	return err
 }
 
-func (a *attached) Pane(id uint64) (termview.Pane, bool) {
-	if a.o.Pane == nil {
-		return nil, false
-	}
-	return a.o.Pane(id)
-}
+// Pane is the screen stream's mirror of pane id.
+func (a *attached) Pane(id uint64) (termview.Pane, bool) { return a.screen.Pane(id), true }
 
 // Paste types through the pane's terminal, as a view does: bracketed when
 // the program's modes (from its screen) ask for it.

@@ -12,9 +12,11 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/paneflow-go/paneflow/app/termview"
 	"github.com/paneflow-go/paneflow/core"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
+	"github.com/paneflow-go/paneflow/terminal"
 )
 
 // attachTo serves c's socket (stopped, with c, when the test ends) and
@@ -59,9 +61,10 @@ func waitPane(t *testing.T, path string, id uint64, want string) {
 
 // TestAttachedSplitTypeRead: a window attached to a server over its
 // socket splits with its shortcut (the server's layout changes, the
-// window follows its events), types into the new pane and reads it back
-// through its backend; closing the window detaches: the server keeps
-// both panes and their programs, which still answer.
+// window follows its events), types into the new pane (a paste, a key
+// in its view) and shows it (the screen stream's mirror); closing the
+// window detaches: the server keeps both panes and their programs, which
+// still answer.
 func TestAttachedSplitTypeRead(t *testing.T) {
 	h := newAttachedHarness(t, nil)
 	var first uint64
@@ -80,18 +83,39 @@ func TestAttachedSplitTypeRead(t *testing.T) {
 		second = h.s.focus
 		return h.shape() == "V[p p]" && len(h.s.snap.Order) == 2 && second != first && h.s.snap.Open[second] != 0
 	})
-	pc := proto.Client{Caller: h.s.b.Caller(0)}
-	if _, err := pc.SurfaceSendText(context.Background(), proto.SurfaceSendTextParams{SurfaceID: &second, Text: "echo typed-$((6*7))", Submit: true}); err != nil {
+	// Type as the composer does (through the pane's mirror: screen.input)
+	// and read the screen the window shows (the mirror's frames).
+	if err := h.s.b.Paste(second, "echo typed-$((6*7))", true); err != nil {
 		t.Fatal(err)
 	}
-	waitPane(t, h.c.SocketPath, second, "typed-42")
-	r, err := pc.SurfaceRead(context.Background(), proto.SurfaceReadParams{Target: proto.SurfaceTarget(second)})
-	if err != nil || !strings.Contains(r.Text, "typed-42") {
-		t.Fatalf("surface.read: %q, %v", r.Text, err)
-	}
+	h.waitFor("the echo in the new pane's view", func() bool {
+		v := h.s.views[second]
+		return v != nil && strings.Contains(mirrorText(h.s.b, second), "typed-42")
+	})
+	waitPane(t, h.c.SocketPath, second, "typed-42") // the server's own screen agrees
+	// A key typed into the focused view reaches the server's program.
+	var v *termview.View
+	h.s.guard(func() { v = h.s.views[second] })
+	v.TypedRune('x') // the view's key callback takes the shell's lock
+	waitPane(t, h.c.SocketPath, second, "x")
+	v.TypedKey(&fyne.KeyEvent{Name: fyne.KeyBackspace})
 
-	// Close the window: it detaches.
+	// A program runs in the second pane; closing the window asks nothing
+	// (no dialog: the window quits at once) and detaches.
+	if err := h.s.b.Paste(second, "cat", true); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("cat running in the second pane", func() bool { return h.s.b.BusyPanes() == 1 })
+	h.s.guard(h.s.closeRequestedLocked)
+	h.s.guard(func() {
+		if !h.s.quitting {
+			t.Fatal("closing an attached window with a busy pane did not quit it")
+		}
+	})
 	h.quit()
+	if sf, ok := h.c.Workspaces.Surface(second); !ok || !sf.Busy() {
+		t.Fatal("cat ended with the window")
+	}
 	if n := len(h.c.Workspaces.Panes()); n != 2 {
 		t.Fatalf("the server holds %d panes after the window closed, want 2", n)
 	}
@@ -109,4 +133,20 @@ func TestAttachedSplitTypeRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitPane(t, h.c.SocketPath, first, "after-42")
+}
+
+// mirrorText is pane id's screen as the backend's terminal shows it.
+func mirrorText(b Backend, id uint64) string {
+	p, ok := b.Pane(id)
+	if !ok {
+		return ""
+	}
+	var snap terminal.Snapshot
+	p.Snapshot(&snap, 0)
+	var sb strings.Builder
+	for y := range snap.Rows {
+		sb.WriteString(snap.RowText(y))
+		sb.WriteByte('\n')
+	}
+	return sb.String()
 }

@@ -49,6 +49,9 @@ func (l *local) Shutdown(ctx context.Context) error {
 
 func (l *local) Endpoint() string { return l.c.SocketPath }
 
+// OutlivesWindow is false: quitting shuts the core down with the panes.
+func (l *local) OutlivesWindow() bool { return false }
+
 func (l *local) Subscribe(name string, f bus.Filter, queue int) *bus.Subscription {
 	return l.c.Bus.Subscribe(name, f, queue)
 }
