@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/paneflow-go/paneflow/proto"
+
+	"github.com/paneflow-go/paneflow/internal/vis"
 )
 
 // Unit is one instance of a step: the step itself, or one per foreach
@@ -30,6 +34,12 @@ type Unit struct {
 	// Budget is its step's budget (shared by a foreach step's units);
 	// nil when none.
 	Budget *Budget `json:"budget,omitempty"`
+	// Captures is how the captures in the unit's text go in,
+	// CapturesFenced or CapturesPlain (see [Step.Captures]); "" when the
+	// text uses none.
+	Captures string `json:"captures,omitempty"`
+	// capturesSet is the step's own `captures`, nil when it chose none.
+	capturesSet *string
 }
 
 // UnitReady is a unit's barrier.
@@ -112,7 +122,7 @@ func (f *Flow) expand() ([]*Unit, []*Pane, error) {
 			items = []string{""}
 		}
 		for _, it := range items {
-			u := &Unit{ID: s.ID, Step: s.ID, Item: it, Needs: append([]string{}, s.Needs...), Budget: s.Budget}
+			u := &Unit{ID: s.ID, Step: s.ID, Item: it, Needs: append([]string{}, s.Needs...), Budget: s.Budget, capturesSet: s.Captures}
 			if s.Foreach != nil {
 				u.ID = s.ID + "[" + it + "]"
 			}
@@ -226,6 +236,15 @@ func ResolveFlow(ctx context.Context, f *Flow, h Host) (*FlowPlan, error) {
 			return nil, fmt.Errorf("unit '%s': %v", u.ID, err)
 		}
 	}
+	byName := map[string]*PlannedPane{}
+	for _, u := range units {
+		if u.Pane != nil {
+			byName[u.Pane.Name] = u.Pane
+		}
+	}
+	for _, u := range units {
+		u.Captures = capturesMode(u, byName)
+	}
 	for _, u := range units {
 		var d any = u.Send
 		if u.Pane != nil {
@@ -236,7 +255,39 @@ func ResolveFlow(ctx context.Context, f *Flow, h Host) (*FlowPlan, error) {
 	return plan, nil
 }
 
-// WriteText prints the plan for people: one block per unit.
+// capturesMode decides how the captures in u's text go in (see
+// [Step.Captures]); byName finds the flow's panes by name.
+func capturesMode(u *Unit, byName map[string]*PlannedPane) string {
+	text, to := "", (*PlannedPane)(nil)
+	switch {
+	case u.Send != nil:
+		text, to = u.Send.Text, byName[u.Send.Target]
+	case u.Submit && u.Pane != nil:
+		text, to = u.Pane.Prompt, u.Pane
+	}
+	switch {
+	case !usesCaptures(text):
+		return ""
+	case u.capturesSet != nil:
+		return *u.capturesSet
+	case to == nil || to.runsAgent():
+		return CapturesFenced // a pane outside the flow may be an agent
+	}
+	return CapturesPlain
+}
+
+// runsAgent reports whether the pane runs a known agent: an `agent`, or a
+// command whose program is one.
+func (pp *PlannedPane) runsAgent() bool {
+	if pp.Agent != "" {
+		return true
+	}
+	_, ok := proto.MatchProcess("", pp.Argv)
+	return ok
+}
+
+// WriteText prints the plan for people: one block per unit, every value a
+// spec sets with its control characters escaped (see [Plan.WriteText]).
 func (p *FlowPlan) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "flow %q: %d unit(s), layout %s, on_failure %s\n", p.Name, len(p.Units), p.Layout, p.OnFailure)
@@ -244,26 +295,32 @@ func (p *FlowPlan) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "budget    %s for the whole run\n", p.Budget)
 	}
 	for _, u := range p.Units {
-		head := fmt.Sprintf("%s %s", u.Kind, u.ID)
+		head := fmt.Sprintf("%s %s", u.Kind, vis.String(u.ID))
 		if len(u.Needs) > 0 {
-			head += " (needs " + strings.Join(u.Needs, ", ") + ")"
+			head += " (needs " + vis.String(strings.Join(u.Needs, ", ")) + ")"
 		}
 		if u.Pane != nil {
 			writePane(&b, head, u.Pane, u.Submit)
 		} else {
-			fmt.Fprintf(&b, "%s\n  target    %s\n  text      %s\n", head, u.Send.Target, strconvQuote(u.Send.Text))
+			fmt.Fprintf(&b, "%s\n  target    %s\n  text      %s\n", head, vis.String(u.Send.Target), strconvQuote(u.Send.Text))
 		}
 		if u.Submit {
 			fmt.Fprintf(&b, "  submit    yes (after the pane settles)\n")
 		}
 		if u.Ready != nil {
-			fmt.Fprintf(&b, "  ready     /%s/ within %ds\n", u.Ready.Pattern, u.Ready.TimeoutSecs)
+			fmt.Fprintf(&b, "  ready     /%s/ within %ds\n", vis.String(u.Ready.Pattern), u.Ready.TimeoutSecs)
+		}
+		switch u.Captures {
+		case CapturesFenced:
+			fmt.Fprintf(&b, "  captures  fenced as untrusted output (for an agent)\n")
+		case CapturesPlain:
+			fmt.Fprintf(&b, "  captures  plain text, control characters as \\xNN (for a program)\n")
 		}
 		if u.Capture != nil {
 			fmt.Fprintf(&b, "  capture   last %d lines as ${%s}\n", u.Capture.Lines, u.Capture.Var)
 		}
 		if u.Budget != nil {
-			fmt.Fprintf(&b, "  budget    %s (step %s)\n", u.Budget, u.Step)
+			fmt.Fprintf(&b, "  budget    %s (step %s)\n", u.Budget, vis.String(u.Step))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
