@@ -104,6 +104,13 @@ func TestLineSizes(t *testing.T) {
 			}
 		})
 	}
+	// A copy of a snapshot keeps them.
+	var s, c Snapshot
+	e.Snapshot(&s)
+	s.CopyTo(&c)
+	if !slices.Equal(c.LineSizes, s.LineSizes) {
+		t.Errorf("CopyTo: line sizes %v, want %v", c.LineSizes, s.LineSizes)
+	}
 	// EL 2 keeps the line's size, as xterm does.
 	if got := sizes(newEmu(t, 10, 3).feed("\x1b#6\x1b[2K"))[0]; got != LineDoubleWidth {
 		t.Errorf("line 0 is %v after EL 2, want double width", got)
