@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/paneflow-go/paneflow/app/session"
+	"github.com/paneflow-go/paneflow/session"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -21,8 +22,9 @@ type layoutDetail struct {
 	// probe reads each pane's title (Name) and live directory (Cwd), from
 	// its foreground process, outside the lock.
 	probe bool
-	// session adds the command the pane was started with and, when its
-	// live directory is unknown, the directory it was started in.
+	// session adds the command and the environment variables the pane
+	// was started with and, when its live directory is unknown, the
+	// directory it was started in.
 	session bool
 }
 
@@ -47,7 +49,7 @@ func (m *Manager) layoutAt(active bool, index int, d layoutDetail) (info Workspa
 			byID[s.id] = s
 			def := SurfaceDefinition{SurfaceType: "terminal", SurfaceID: s.id, CustomName: s.custom, Focus: ws.focus == s}
 			if d.session {
-				def.Command = s.command
+				def.Command, def.Env = s.command, maps.Clone(s.env)
 			}
 			return def
 		})
@@ -93,9 +95,10 @@ func (m *Manager) ActiveTree() (info WorkspaceInfo, layout *LayoutNode, ok bool)
 // [Manager.CurrentLayout], each pane has one surface definition with
 // SurfaceType "terminal", SurfaceID, Name (the OSC title, if any),
 // CustomName and Focus; in addition Command is the command line the pane
-// was started with ("" for a shell, see [Surface.Command]) and Cwd is its
-// live directory (OSC 7, else its foreground process's), falling back to
-// the directory it was started in when neither is known. The layout is
+// was started with ("" for a shell, see [Surface.Command]), Env the
+// environment variables it was given (PaneSpec.Env; nil for none) and
+// Cwd is its live directory (OSC 7, else its foreground process's),
+// falling back to the directory it was started in when neither is known. The layout is
 // nil for a workspace without panes. It reads each pane's foreground
 // process, outside the lock.
 func (m *Manager) Layout(index int) (info WorkspaceInfo, layout *LayoutNode, ok bool) {
@@ -218,9 +221,10 @@ func (m *Manager) RestoreLayout(layout LayoutNode) (int, error) {
 // (after [LayoutNode.Normalize] to at most MaxPanes panes) and are started
 // from their surface definitions: each pane's first definition gives its
 // CustomName (sanitized), Cwd ("" = the workspace's; it must exist), Command
-// ("" = a shell) and Env; the pane whose definition has Focus set (the
-// first such one) becomes the workspace's focused pane, else its first
-// pane. Other fields (ids, titles, scrollback, prompts) are ignored. With
+// ("" = a shell), Env and Prompt (see PaneSpec.Prompt); the pane whose
+// definition has Focus set (the first such one) becomes the workspace's
+// focused pane, else its first pane. Other fields (ids, titles,
+// scrollback) are ignored. With
 // activate (or when it is the first workspace) it becomes the active one.
 // It returns the workspace and its surfaces in depth-first layout order.
 // Nothing is started when a cwd is invalid; a program that fails to start
@@ -237,7 +241,7 @@ func (m *Manager) CreateFromLayout(title, cwd string, layout LayoutNode, activat
 			if d.Focus && focus < 0 {
 				focus = len(specs)
 			}
-			specs = append(specs, PaneSpec{Name: d.CustomName, Cwd: d.Cwd, Command: d.Command, Env: d.Env})
+			specs = append(specs, PaneSpec{Name: d.CustomName, Cwd: d.Cwd, Command: d.Command, Env: d.Env, Prompt: d.Prompt})
 			return
 		}
 		for i := range n.Children {
