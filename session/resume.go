@@ -51,9 +51,9 @@ func validSessionID(id string) bool {
 // type into its shell (with the Enter; "" for none), and a notice for its
 // screen (CRLF line ends; "" for a pane without an agent).
 //
-//   - A shell pane gets the agent's resume command typed in once the
-//     shell settled (see workspace.PaneSpec.Prompt), so the shell is still
-//     there when the agent quits.
+//   - A shell pane gets the agent's resume command typed in and submitted
+//     once the shell's output settled (see workspace.Surface.WaitSettled),
+//     so the shell is still there when the agent quits.
 //   - A pane whose command ran the agent (its first word names the
 //     agent's binary) runs "<that word> <resume arguments>" instead; other
 //     arguments of the old command are dropped, since one of them may be
@@ -93,23 +93,20 @@ func Resume(p Pane, command string) (newCommand, typed, notice string) {
 
 // resumeLayout rewrites the first surface definition of each pane of l,
 // in depth-first order, to resume its agent as panes (aligned with the
-// panes) say, and returns each pane's notice for its screen.
-func resumeLayout(l *workspace.LayoutNode, panes []Pane) []string {
+// panes) say, and returns each pane's line to type into its shell and
+// notice for its screen.
+func resumeLayout(l *workspace.LayoutNode, panes []Pane) (typed, notices []string) {
 	if len(panes) == 0 {
-		return nil
+		return nil, nil
 	}
-	notices := make([]string, len(panes))
+	typed, notices = make([]string, len(panes)), make([]string, len(panes))
 	k := 0
 	var walk func(n *workspace.LayoutNode)
 	walk = func(n *workspace.LayoutNode) {
 		if n.Type != workspace.NodeSplit {
 			if k < len(panes) && len(n.Surfaces) > 0 {
 				d := &n.Surfaces[0]
-				var typed string
-				d.Command, typed, notices[k] = Resume(panes[k], d.Command)
-				if typed != "" {
-					d.Prompt = typed
-				}
+				d.Command, typed[k], notices[k] = Resume(panes[k], d.Command)
 			}
 			k++
 			return
@@ -119,5 +116,16 @@ func resumeLayout(l *workspace.LayoutNode, panes []Pane) []string {
 		}
 	}
 	walk(l)
-	return notices
+	return typed, notices
+}
+
+// typeWhenSettled types line into s once its output settled (its shell
+// printed its prompt), in the background; it gives up when the pane
+// closes or its program exits first.
+func typeWhenSettled(s *workspace.Surface, line string) {
+	go func() {
+		if s.WaitSettled(workspace.Settle{}, nil) {
+			s.Terminal().SendInput([]byte(line))
+		}
+	}()
 }

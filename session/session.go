@@ -200,9 +200,9 @@ func RestoreWith(m *workspace.Manager, s Session, o RestoreOptions) (warnings []
 		layout = withPaneCwds(m, layout, func(paneCwd string) {
 			warn("workspace %q: pane directory %s no longer exists; using %s", name, paneCwd, orDefault(cwd))
 		})
-		var notices []string
+		var typed, notices []string
 		if o.Resume {
-			notices = resumeLayout(&layout, w.Panes)
+			typed, notices = resumeLayout(&layout, w.Panes)
 		}
 		info, ss, err := m.CreateFromLayout(w.Title, cwd, layout, false)
 		if err != nil {
@@ -217,6 +217,9 @@ func RestoreWith(m *workspace.Manager, s Session, o RestoreOptions) (warnings []
 		for k, sf := range ss {
 			if k < len(notices) && notices[k] != "" {
 				sf.Terminal().Emulator().Write([]byte(notices[k]))
+			}
+			if k < len(typed) && typed[k] != "" {
+				typeWhenSettled(sf, typed[k])
 			}
 			if o.Restored != nil && k < len(w.Panes) && !w.Panes[k].zero() {
 				o.Restored(sf, w.Panes[k])

@@ -221,10 +221,9 @@ func (m *Manager) RestoreLayout(layout LayoutNode) (int, error) {
 // (after [LayoutNode.Normalize] to at most MaxPanes panes) and are started
 // from their surface definitions: each pane's first definition gives its
 // CustomName (sanitized), Cwd ("" = the workspace's; it must exist), Command
-// ("" = a shell), Env and Prompt (see PaneSpec.Prompt); the pane whose
-// definition has Focus set (the first such one) becomes the workspace's
-// focused pane, else its first pane. Other fields (ids, titles,
-// scrollback) are ignored. With
+// ("" = a shell) and Env; the pane whose definition has Focus set (the
+// first such one) becomes the workspace's focused pane, else its first
+// pane. Other fields (ids, titles, scrollback, prompts) are ignored. With
 // activate (or when it is the first workspace) it becomes the active one.
 // It returns the workspace and its surfaces in depth-first layout order.
 // Nothing is started when a cwd is invalid; a program that fails to start
@@ -241,7 +240,7 @@ func (m *Manager) CreateFromLayout(title, cwd string, layout LayoutNode, activat
 			if d.Focus && focus < 0 {
 				focus = len(specs)
 			}
-			specs = append(specs, PaneSpec{Name: d.CustomName, Cwd: d.Cwd, Command: d.Command, Env: d.Env, Prompt: d.Prompt})
+			specs = append(specs, PaneSpec{Name: d.CustomName, Cwd: d.Cwd, Command: d.Command, Env: d.Env})
 			return
 		}
 		for i := range n.Children {

@@ -50,7 +50,7 @@ name = "shell"
 		t.Fatal(err)
 	}
 	var res proto.WorkspaceUpResult
-	s.mustCLI(&res, "up", "svc.toml", "--json")
+	s.mustCLI(&res, "up", "svc.toml", "--json", "--yes")
 	if len(res.SurfaceIDs) != 3 {
 		t.Fatalf("up made %v", res.SurfaceIDs)
 	}
