@@ -100,8 +100,9 @@ func IsVerb(name string) bool { return lookupVerb(name) != nil }
 // fallbacks of [ipc.ClientSocketPath]) and HOME for "~" expansion; nil means
 // os.Getenv. Relative paths resolve against the process's working directory.
 // Cancelling ctx (Ctrl-C in main) aborts any call in flight: watch then ends
-// with ExitOK, every other verb silently with ExitInterrupted. stdin is not
-// read by any verb yet. Run is safe to call from several goroutines.
+// with ExitOK, every other verb silently with ExitInterrupted. stdin is
+// read only by up and flow run, for the answer to the trust question
+// (see `paneflow trust --help`). Run is safe to call from several goroutines.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -113,6 +114,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		getenv: getenv,
 		getwd:  os.Getwd,
 		goos:   runtime.GOOS,
+
+		isTerminal: isTerminal,
 	}
 	s.dial = s.dialIPC
 	s.dialMux = s.dialIPCMux
@@ -128,6 +131,9 @@ type session struct {
 	getenv func(string) string
 	getwd  func() (string, error)
 	goos   string
+	// isTerminal reports whether a stream (s.stdin, s.stderr) is a
+	// terminal a person answers on.
+	isTerminal func(any) bool
 
 	// dial returns a caller whose calls time out after timeout (0: the
 	// client's default). It fails when the socket path cannot be resolved.

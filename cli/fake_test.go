@@ -143,6 +143,8 @@ func newSession(f *fakeServer, stdout, stderr io.Writer) *session {
 		getwd:  func() (string, error) { return "/home/u/proj", nil },
 		goos:   "linux",
 		dial:   f.dial,
+
+		isTerminal: func(any) bool { return false },
 	}
 }
 

@@ -80,6 +80,9 @@ func runFlow(ctx context.Context, s *session, in *input) error {
 		}
 		return plan.WriteText(s.stdout)
 	}
+	if err := s.checkSpecTrust(ctx, in, "flow run", file, data, plan.WriteText); err != nil {
+		return err
+	}
 	calls, err := s.connect()
 	if err != nil {
 		return err

@@ -8,22 +8,29 @@ package cli
 // ([Verb.InServer]), which has them. Their definitions live here, in every
 // build, so that usage and help texts are the same everywhere.
 
+// trustHelp closes the help of up and flow: the trust step.
+const trustHelp = "A spec runs only once its exact content is trusted (see `paneflow trust --help`): on a\n" +
+	"terminal you are shown the plan and asked; --yes trusts it without asking; without a\n" +
+	"terminal an untrusted spec is refused (exit 2). --dry-run needs no trust, and shows\n" +
+	"control characters in the spec's values as \\xNN.\n"
+
 // upVerb is `paneflow up <file> [--dry-run] [--json]`.
 func upVerb() verb {
 	return verb{
-		name: "up", interruptible: true, inServer: true, synopsis: "<file> [--dry-run] [--json]",
+		name: "up", interruptible: true, inServer: true, synopsis: "<file> [--dry-run] [--json] [--yes]",
 		summary: "create a whole workspace (panes, agents, prompts, worktrees, ports) from a TOML spec",
 		params:  []string{"<file>"},
-		flags: []flagSpec{
-			{name: "dry-run", kind: boolFlag, usage: "print the resolved plan and change nothing"},
+		flags: append([]flagSpec{
+			{name: "dry-run", kind: boolFlag, usage: "print the resolved plan and change nothing (needs no trust)"},
 			{name: "json", kind: boolFlag, usage: "print the plan (with --dry-run) or workspace.up's result as JSON"},
-		},
+		}, trustFlags...),
 		details: "The spec (paneflow.workspace.toml) is checked whole before anything happens: unknown\n" +
 			"keys, every pane rule, each cwd (~ and relative paths resolve here), agents on PATH,\n" +
 			"worktrees (planned read-only) and ${port_offset} ports. Then the planned worktrees are\n" +
 			"created (copy_env, setup), and one workspace.up call opens the panes; if that fails, the\n" +
 			"worktrees it created are removed again. Prompts are typed into the panes once they\n" +
-			"settle, never submitted.\n",
+			"settle, never submitted: as one bracketed paste when the program turned that on, else\n" +
+			"with its line breaks and control characters shown as \\xNN, so nothing in it runs.\n" + trustHelp,
 		run: runUp,
 	}
 }
@@ -31,13 +38,13 @@ func upVerb() verb {
 // flowVerb is `paneflow flow run <file> [--dry-run] [--json]`.
 func flowVerb() verb {
 	return verb{
-		name: "flow", interruptible: true, inServer: true, synopsis: "run <file> [--dry-run] [--json]",
+		name: "flow", interruptible: true, inServer: true, synopsis: "run <file> [--dry-run] [--json] [--yes]",
 		summary: "run a pipeline of agents from a TOML flow spec (a DAG of steps with ready barriers)",
 		params:  []string{"run", "<file>"},
-		flags: []flagSpec{
-			{name: "dry-run", kind: boolFlag, usage: "print the resolved units and change nothing"},
+		flags: append([]flagSpec{
+			{name: "dry-run", kind: boolFlag, usage: "print the resolved units and change nothing (needs no trust)"},
 			{name: "json", kind: boolFlag, usage: "print the plan (with --dry-run) or the final report as JSON"},
-		},
+		}, trustFlags...),
 		details: "The whole spec is checked before anything happens (unknown keys, needs and cycles,\n" +
 			"patterns, captures, the pane budget, agents, worktrees, ports); a flow that submits\n" +
 			"checks the scripting gate first, even with --dry-run. Root steps open the workspace,\n" +
@@ -45,7 +52,7 @@ func flowVerb() verb {
 			"line printed after its step began (^ and $ anchor at each line) and is told of output\n" +
 			"as it arrives. One progress line per transition goes to stderr; the report (a table,\n" +
 			"or --json) to stdout. Ctrl-C stops the orchestration and leaves every pane running.\n" +
-			"Exit 0 when every step is READY, 4 when a barrier timed out, 1 otherwise.\n",
+			"Exit 0 when every step is READY, 4 when a barrier timed out, 1 otherwise.\n" + trustHelp,
 		run: runFlow,
 	}
 }

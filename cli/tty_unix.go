@@ -21,3 +21,13 @@ func terminalWidth(w any) int {
 	}
 	return int(ws.Col)
 }
+
+// isTerminal reports whether v is an *os.File open on a terminal.
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
+	if !ok {
+		return false
+	}
+	_, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+	return err == nil
+}

@@ -4,11 +4,8 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 
 	"github.com/paneflow-go/paneflow/flow"
 	"github.com/paneflow-go/paneflow/internal/flowgit"
@@ -37,27 +34,6 @@ func (s *session) flowHost() flow.Host {
 	return flow.Host{Getwd: s.getwd, Home: home, LookPath: exec.LookPath, Worktrees: flowgit.Worktrees{}}
 }
 
-// readSpec reads a spec file named on the command line.
-func (s *session) readSpec(name string) ([]byte, error) {
-	p := name
-	if !filepath.IsAbs(p) {
-		wd, err := s.getwd()
-		if err != nil {
-			return nil, err
-		}
-		p = filepath.Join(wd, p)
-	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("cannot read %s: %v", name, err)
-	}
-	return b, nil
-}
-
 func runUp(ctx context.Context, s *session, in *input) error {
 	file := in.args[0]
 	data, err := s.readSpec(file)
@@ -77,6 +53,9 @@ func runUp(ctx context.Context, s *session, in *input) error {
 			return s.printJSON(plan)
 		}
 		return plan.WriteText(s.stdout)
+	}
+	if err := s.checkSpecTrust(ctx, in, "up", file, data, plan.WriteText); err != nil {
+		return err
 	}
 	c, err := s.connect()
 	if err != nil {

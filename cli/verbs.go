@@ -194,7 +194,7 @@ func init() {
 			run: runStatus,
 		},
 	}
-	verbs = append(verbs, usageVerb(), upVerb(), flowVerb())
+	verbs = append(verbs, usageVerb(), upVerb(), flowVerb(), trustVerb(), untrustVerb())
 }
 
 // humanFlag is the --human flag of the verbs that have a table form.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/paneflow-go/paneflow/internal/vis"
 )
 
 // Unit is one instance of a step: the step itself, or one per foreach
@@ -236,7 +238,8 @@ func ResolveFlow(ctx context.Context, f *Flow, h Host) (*FlowPlan, error) {
 	return plan, nil
 }
 
-// WriteText prints the plan for people: one block per unit.
+// WriteText prints the plan for people: one block per unit, every value a
+// spec sets with its control characters escaped (see [Plan.WriteText]).
 func (p *FlowPlan) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "flow %q: %d unit(s), layout %s, on_failure %s\n", p.Name, len(p.Units), p.Layout, p.OnFailure)
@@ -244,26 +247,26 @@ func (p *FlowPlan) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "budget    %s for the whole run\n", p.Budget)
 	}
 	for _, u := range p.Units {
-		head := fmt.Sprintf("%s %s", u.Kind, u.ID)
+		head := fmt.Sprintf("%s %s", u.Kind, vis.String(u.ID))
 		if len(u.Needs) > 0 {
-			head += " (needs " + strings.Join(u.Needs, ", ") + ")"
+			head += " (needs " + vis.String(strings.Join(u.Needs, ", ")) + ")"
 		}
 		if u.Pane != nil {
 			writePane(&b, head, u.Pane, u.Submit)
 		} else {
-			fmt.Fprintf(&b, "%s\n  target    %s\n  text      %s\n", head, u.Send.Target, strconvQuote(u.Send.Text))
+			fmt.Fprintf(&b, "%s\n  target    %s\n  text      %s\n", head, vis.String(u.Send.Target), strconvQuote(u.Send.Text))
 		}
 		if u.Submit {
 			fmt.Fprintf(&b, "  submit    yes (after the pane settles)\n")
 		}
 		if u.Ready != nil {
-			fmt.Fprintf(&b, "  ready     /%s/ within %ds\n", u.Ready.Pattern, u.Ready.TimeoutSecs)
+			fmt.Fprintf(&b, "  ready     /%s/ within %ds\n", vis.String(u.Ready.Pattern), u.Ready.TimeoutSecs)
 		}
 		if u.Capture != nil {
 			fmt.Fprintf(&b, "  capture   last %d lines as ${%s}\n", u.Capture.Lines, u.Capture.Var)
 		}
 		if u.Budget != nil {
-			fmt.Fprintf(&b, "  budget    %s (step %s)\n", u.Budget, u.Step)
+			fmt.Fprintf(&b, "  budget    %s (step %s)\n", u.Budget, vis.String(u.Step))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

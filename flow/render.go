@@ -6,10 +6,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/paneflow-go/paneflow/internal/vis"
 )
 
 // WriteText prints the plan for people: one block per pane with its
-// program, directory, prompt, env, port and worktree.
+// program, directory, prompt, env, port and worktree. Every value a spec
+// sets is printed with its control characters escaped (package vis), so a
+// spec cannot make its review show something other than what runs.
 func (p *Plan) WriteText(w io.Writer) error {
 	name := "(default)"
 	if p.Name != nil {
@@ -28,7 +32,7 @@ func (p *Plan) WriteText(w io.Writer) error {
 // prompt is submitted by the flow engine rather than prefilled.
 func writePane(b *strings.Builder, head string, pp *PlannedPane, submit bool) {
 	if pp.Name != "" {
-		head += " " + strconv.Quote(pp.Name)
+		head += " " + strconv.Quote(pp.Name) // Quote escapes every control
 	}
 	if pp.Focus {
 		head += " (focus)"
@@ -36,13 +40,13 @@ func writePane(b *strings.Builder, head string, pp *PlannedPane, submit bool) {
 	fmt.Fprintf(b, "%s\n", head)
 	prog := "(shell)"
 	if pp.Argv != nil {
-		prog = pp.Command
+		prog = vis.String(pp.Command)
 		if pp.Agent != "" {
-			prog += "   (agent " + pp.Agent + ")"
+			prog += "   (agent " + vis.String(pp.Agent) + ")"
 		}
 	}
 	fmt.Fprintf(b, "  run       %s\n", prog)
-	cwd := pp.Cwd
+	cwd := vis.String(pp.Cwd)
 	if cwd == "" {
 		cwd = "(server's directory)"
 	}
@@ -61,7 +65,7 @@ func writePane(b *strings.Builder, head string, pp *PlannedPane, submit bool) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			fmt.Fprintf(b, "  env       %s=%s\n", k, pp.Env[k])
+			fmt.Fprintf(b, "  env       %s=%s\n", vis.String(k), vis.String(pp.Env[k]))
 		}
 	}
 	if pp.PortOffset != 0 {
@@ -75,13 +79,13 @@ func writePane(b *strings.Builder, head string, pp *PlannedPane, submit bool) {
 				what += " (new branch off HEAD)"
 			}
 		}
-		fmt.Fprintf(b, "  worktree  %s %s at %s (repo %s, teardown %s)\n", what, w.Branch, w.Path, w.RepoRoot, w.Teardown)
+		fmt.Fprintf(b, "  worktree  %s %s at %s (repo %s, teardown %s)\n", what, vis.String(w.Branch), vis.String(w.Path), vis.String(w.RepoRoot), w.Teardown)
 		if w.Action == "create" {
 			if pp.CopyEnv {
 				fmt.Fprintf(b, "  copy_env  ignored .env* files from the repo root\n")
 			}
 			if pp.Setup != "" {
-				fmt.Fprintf(b, "  setup     %s (timeout %ds)\n", pp.Setup, pp.SetupTimeout)
+				fmt.Fprintf(b, "  setup     %s (timeout %ds)\n", vis.String(pp.Setup), pp.SetupTimeout)
 			}
 		}
 	}

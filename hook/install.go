@@ -64,6 +64,17 @@ func (e *ParseError) Error() string {
 // Unwrap returns the parse error.
 func (e *ParseError) Unwrap() error { return e.Err }
 
+// SymlinkError is the error for a project's config file that is a
+// symbolic link: a repository can point it anywhere (a file of the user's
+// outside the project), so a launch neither reads nor writes through it.
+type SymlinkError struct {
+	Path string
+}
+
+func (e *SymlinkError) Error() string {
+	return fmt.Sprintf("%s is a symlink (it could point outside the project); not followed", e.Path)
+}
+
 // Installer installs, checks and removes Paneflow's persistent hooks in
 // Claude Code's user settings (spec conductor.md §7). Its zero value is
 // not usable: SettingsPath is required, and HookPath for Setup. An
@@ -84,6 +95,11 @@ type Installer struct {
 	// GOOS selects the command form: a POSIX shell command line, or on
 	// "windows" the PowerShell wrapper. Empty means runtime.GOOS.
 	GOOS string
+
+	// launch is set for the files a launch shim edits inside a project
+	// (see [AddLaunchGroups]): a symlink is refused, not followed, and no
+	// backup is written next to the file.
+	launch bool
 
 	// Test hooks; nil means the real function.
 	createTemp func(dir, pattern string) (*os.File, error)
@@ -256,6 +272,11 @@ func (in *Installer) load() (*settingsFile, error) {
 	if in.SettingsPath == "" {
 		return nil, errors.New("no settings path")
 	}
+	if in.launch {
+		if fi, err := os.Lstat(in.SettingsPath); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, &SymlinkError{Path: in.SettingsPath}
+		}
+	}
 	c, err := atomicfile.ReadCurrent(in.SettingsPath)
 	if err != nil {
 		return nil, err
@@ -282,7 +303,7 @@ func (in *Installer) load() (*settingsFile, error) {
 // first a backup of the old bytes, then the new file atomically. Any
 // failure leaves the old file as it was.
 func (in *Installer) save(f *settingsFile, out []byte) error {
-	if f.exists {
+	if f.exists && !in.launch {
 		if err := in.writeAtomic(in.SettingsPath+".bak", f.data, f.mode); err != nil {
 			return fmt.Errorf("backing up %s: %w", in.SettingsPath, err)
 		}

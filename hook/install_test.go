@@ -596,3 +596,37 @@ func TestSetupNeedsAbsoluteHookPath(t *testing.T) {
 		t.Errorf("settings changed to %q", got)
 	}
 }
+
+// TestLaunchGroupsRefuseSymlink: a project's config that is a symlink is
+// neither read nor written through, and no backup is left next to a file
+// the launch changed; the old bytes come back in LaunchEdit.Old (issue 25).
+func TestLaunchGroupsRefuseSymlink(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(dir, "outside.json")
+	os.WriteFile(outside, []byte(`{"a":1}`), 0o644)
+	link := filepath.Join(dir, "project", "settings.json")
+	os.MkdirAll(filepath.Dir(link), 0o755)
+	if err := os.Symlink(outside, link); err != nil {
+		t.Skipf("cannot make symlinks here: %v", err)
+	}
+	groups := []LaunchGroup{{Event: "Stop", Group: LaunchHookGroup(testHook, "Stop", "linux")}}
+	var se *SymlinkError
+	if _, err := AddLaunchGroups(link, groups); !errors.As(err, &se) {
+		t.Errorf("AddLaunchGroups through a symlink = %v; want a *SymlinkError", err)
+	}
+	if _, err := RemoveLaunchGroups(link, true); !errors.As(err, &se) {
+		t.Errorf("RemoveLaunchGroups through a symlink = %v; want a *SymlinkError", err)
+	}
+	if got := readFile(t, outside); got != `{"a":1}` {
+		t.Errorf("the file the link points to = %q", got)
+	}
+	plain := filepath.Join(dir, "project", "plain.json")
+	os.WriteFile(plain, []byte(`{"a":1}`), 0o644)
+	edit, err := AddLaunchGroups(plain, groups)
+	if err != nil || !edit.Changed || string(edit.Old) != `{"a":1}` || string(edit.New) != readFile(t, plain) {
+		t.Errorf("AddLaunchGroups = %+v, %v; want changed, Old the old bytes, New the file", edit, err)
+	}
+	if _, err := os.Lstat(plain + ".bak"); err == nil {
+		t.Error("a backup left next to the project's file")
+	}
+}

@@ -32,6 +32,12 @@ type LaunchEdit struct {
 	// Skipped lists events whose hooks value is not an array: they are
 	// left alone, without our group.
 	Skipped []string
+	// Old is what AddLaunchGroups replaced: the file's bytes before the
+	// write, when it existed and was changed (the caller keeps them to put
+	// back; no backup file is written).
+	Old []byte
+	// New is what AddLaunchGroups wrote, when Changed.
+	New []byte
 }
 
 // AddLaunchGroups puts groups into the config at path with the rules of
@@ -39,12 +45,13 @@ type LaunchEdit struct {
 // first (so a stale path is healed and a second call changes nothing), a
 // file that is not a JSON object, or whose "hooks" is not an object, is a
 // *[ParseError] and stays untouched, byte for byte, and a changed file is
-// replaced atomically, keeping its mode. When the file existed, its old
-// bytes are first copied to path+".bak" (once per changed write, like
-// `paneflow hooks setup`). A missing file (and its directory) is created
-// with mode 0600.
+// replaced atomically, keeping its mode. The file is in a project, which
+// may be an untrusted repository: a symlink at path is a *[SymlinkError]
+// and nothing is read or written through it, and no backup is left next to
+// the file (the old bytes are returned in LaunchEdit.Old instead). A
+// missing file (and its directory) is created with mode 0600.
 func AddLaunchGroups(path string, groups []LaunchGroup) (LaunchEdit, error) {
-	in := &Installer{SettingsPath: path}
+	in := &Installer{SettingsPath: path, launch: true}
 	f, err := in.load()
 	if err != nil {
 		return LaunchEdit{}, err
@@ -81,7 +88,10 @@ func AddLaunchGroups(path string, groups []LaunchGroup) (LaunchEdit, error) {
 	if err := in.save(f, out); err != nil {
 		return LaunchEdit{}, err
 	}
-	res.Changed, res.Created = true, !f.exists
+	res.Changed, res.Created, res.New = true, !f.exists, pretty(out)
+	if f.exists {
+		res.Old = f.data
+	}
 	return res, nil
 }
 
@@ -91,10 +101,10 @@ func AddLaunchGroups(path string, groups []LaunchGroup) (LaunchEdit, error) {
 // file is left as an empty object and deleteIfEmpty is set, the file is
 // deleted; otherwise it is replaced atomically, without a backup (the
 // user's own content is unchanged). A missing file, or one with nothing
-// of ours, is not written. A file we cannot parse is a *[ParseError] and
-// stays untouched.
+// of ours, is not written. A file we cannot parse is a *[ParseError], a
+// symlink a *[SymlinkError]; both stay untouched.
 func RemoveLaunchGroups(path string, deleteIfEmpty bool) (LaunchEdit, error) {
-	in := &Installer{SettingsPath: path}
+	in := &Installer{SettingsPath: path, launch: true}
 	f, err := in.load()
 	if err != nil {
 		return LaunchEdit{}, err
@@ -129,7 +139,7 @@ func RemoveLaunchGroups(path string, deleteIfEmpty bool) (LaunchEdit, error) {
 // missing or unparsable file, or one with anything of the user's, is
 // false.
 func OnlyLaunchGroups(path string) bool {
-	f, err := (&Installer{SettingsPath: path}).load()
+	f, err := (&Installer{SettingsPath: path, launch: true}).load()
 	if err != nil || !f.exists {
 		return false
 	}

@@ -14,7 +14,11 @@
 // pattern and/or an idle period on one pane, with progress notifications
 // while it waits, ended by the client's cancellation). A target is a pane
 // name or a numeric surface_id, names resolved by [Resolve]. Terminal text
-// handed back is fenced as untrusted ([Fence]). Tool failures, including an
+// handed back is fenced as untrusted ([Fence]); so are the JSON answers of
+// list_panes, agent_status and list_agents, whose titles, cwds, commands,
+// names, messages and results programs set, every string in them with
+// control and bidirectional-text characters shown as escapes (unlike the
+// original bridge, whose list_panes was not fenced). Tool failures, including an
 // unreachable Paneflow, are tool results with isError set, never protocol
 // errors.
 //

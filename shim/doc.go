@@ -67,7 +67,12 @@
 // "_paneflow_managed": true, the user's entries are kept as they are, a
 // file we cannot parse is left untouched (that agent then runs without
 // our hooks, and the shim says so on stderr), changed files are replaced
-// atomically. Unlike the original, cleanup is reference-counted: every
+// atomically. A project may be a repository nobody vetted, so a symlinked
+// config file or directory there is refused, never followed (the agent
+// runs unhooked, and its reason names the symlink), no backup is left in
+// the project, and the file's exact old bytes are kept in the registry
+// below and put back when the last launch exits (unless someone edited
+// the file meanwhile: then only our groups are removed). Unlike the original, cleanup is reference-counted: every
 // shim that injects into a file records its pid in a small lock-protected
 // registry under the user cache dir, and the hooks are removed only when
 // the last live shim using that file exits, so two agents in the same

@@ -1,6 +1,9 @@
 package shim
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -75,7 +78,7 @@ func Inject(l Launch) *Injection {
 		l.GOOS = runtime.GOOS
 	}
 	in := &Injection{Args: l.Args}
-	reg := registry{dir: l.StateDir, pid: l.PID}
+	reg := registry{dir: l.StateDir, pid: l.PID, mem: map[string]*users{}}
 	switch l.Tool {
 	case "claude":
 		injectClaude(l, in)
@@ -139,7 +142,10 @@ func checkConfigDir(dir string) error {
 }
 
 // hooksFile injects groups into the hooks-shaped JSON file dir/name and
-// arranges their removal.
+// arranges their removal. The file is in the project, which may be a
+// repository nobody vetted: a symlink there is refused (it could point at
+// a file of the user's outside the project), no backup is left next to it,
+// and the last user puts the file's exact old bytes back (see [users]).
 func (in *Injection) hooksFile(reg registry, dir, name string, groups []hookGroup) bool {
 	path := filepath.Join(dir, name)
 	if err := checkConfigDir(dir); err != nil {
@@ -147,6 +153,10 @@ func (in *Injection) hooksFile(reg registry, dir, name string, groups []hookGrou
 		return false
 	}
 	err := reg.acquire(path, func(u *users) error {
+		before, _, err := readRegular(path)
+		if err != nil {
+			return err
+		}
 		created, err := mkdirAllRecord(dir)
 		if err != nil {
 			return err
@@ -159,6 +169,19 @@ func (in *Injection) hooksFile(reg registry, dir, name string, groups []hookGrou
 		if len(edit.Skipped) > 0 {
 			in.warnf("%s: hooks.%s is not an array; left as it is", path, strings.Join(edit.Skipped, ", hooks."))
 		}
+		ours := before != nil && u.Wrote == sha256Hex(before)
+		switch {
+		case edit.Changed:
+			if !ours { // the bytes before this edit are the user's
+				u.Original, u.Restore = edit.Old, edit.Old != nil
+			}
+			u.Wrote = sha256Hex(edit.New)
+		case !ours: // our groups were there already, put by someone we have no record of
+			u.Original, u.Restore = nil, false
+			if before != nil {
+				u.Wrote = sha256Hex(before)
+			}
+		}
 		u.CreatedFile = u.CreatedFile || edit.Created
 		u.CreatedDirs = append(u.CreatedDirs, created...)
 		return nil
@@ -169,6 +192,16 @@ func (in *Injection) hooksFile(reg registry, dir, name string, groups []hookGrou
 	}
 	in.cleanups = append(in.cleanups, func() error {
 		return reg.release(path, func(u *users) error {
+			cur, mode, err := readRegular(path)
+			if err != nil {
+				return fmt.Errorf("removing our hooks: %v", err)
+			}
+			if u.Restore && cur != nil && sha256Hex(cur) == u.Wrote {
+				if err := writeAtomic(path, bytes.NewReader(u.Original), mode); err != nil {
+					return fmt.Errorf("putting %s back: %v", path, err)
+				}
+				return nil
+			}
 			edit, err := removeGroups(path, u.CreatedFile)
 			if err != nil {
 				return fmt.Errorf("removing our hooks: %v", err)
@@ -182,12 +215,43 @@ func (in *Injection) hooksFile(reg registry, dir, name string, groups []hookGrou
 	return true
 }
 
-// writeOwnedFile writes content to path, a file wholly ours (it holds
-// marker), unless a file without the marker is there.
-func writeOwnedFile(path, content, marker string) (created bool, err error) {
-	old, err := os.ReadFile(path)
+// readRegular returns the bytes and permissions of the regular file at
+// path, or nil when there is none. A symlink or any other kind of file is
+// an error: a project's config is read only when it is a plain file.
+func readRegular(path string) ([]byte, fs.FileMode, error) {
+	fi, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		return nil, 0, nil
+	case err != nil:
+		return nil, 0, err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return nil, 0, &hook.SymlinkError{Path: path}
+	case !fi.Mode().IsRegular():
+		return nil, 0, fmt.Errorf("%s is not a regular file; not touched", path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, fi.Mode().Perm(), nil
+}
+
+func sha256Hex(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// writeOwnedFile writes content to path, a file wholly ours (it holds
+// marker), unless a file without the marker is there.
+// A symlink there is refused, not followed.
+func writeOwnedFile(path, content, marker string) (created bool, err error) {
+	old, _, err := readRegular(path)
+	switch {
+	case err == nil && old == nil:
 		created = true
 	case err != nil:
 		return false, err

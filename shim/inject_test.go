@@ -187,15 +187,99 @@ func TestInjectGemini(t *testing.T) {
 	if got := hookEvents(t, p); len(got) != len(GeminiEvents) {
 		t.Errorf("our groups for %v; want %d events", got, len(GeminiEvents))
 	}
-	if readFile(t, p+".bak") != user {
-		t.Error("no backup of the user's settings")
+	if exists(p + ".bak") {
+		t.Error("a backup left inside the project")
 	}
 	in.Cleanup()
-	var got, want any
+	if got := readFile(t, p); got != user {
+		t.Errorf("settings.json after cleanup = %q; want the user's exact bytes %q", got, user)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(p)); len(entries) != 1 {
+		t.Errorf(".gemini holds %v; want settings.json alone", entries)
+	}
+}
+
+// TestInjectGeminiSymlinkRefused: a repository's .gemini/settings.json
+// that is a symlink to a file of the user's outside it is neither followed
+// nor backed up into the repository; the launch runs unhooked and says
+// why (issue 25).
+func TestInjectGeminiSymlinkRefused(t *testing.T) {
+	l := launchFor(t, "gemini")
+	outside := filepath.Join(t.TempDir(), "victim.json")
+	secret := "{\"token\": \"s3cret\"}\n"
+	writeFile(t, outside, secret)
+	p := filepath.Join(l.Dir, ".gemini", "settings.json")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.Symlink(outside, p); err != nil {
+		t.Fatal(err)
+	}
+	in := Inject(l)
+	if in.Hooked {
+		t.Error("hooked through a symlinked settings.json")
+	}
+	if !strings.Contains(in.Reason, "hooks_not_installed") || !strings.Contains(in.Reason, "symlink") {
+		t.Errorf("reason = %q; want hooks_not_installed naming the symlink", in.Reason)
+	}
+	in.Cleanup()
+	if got := readFile(t, outside); got != secret {
+		t.Errorf("the file outside the project = %q; want it untouched", got)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(p)); len(entries) != 1 {
+		t.Errorf(".gemini holds %v; want the symlink alone", entries)
+	}
+	if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the symlink was replaced: %v", err)
+	}
+}
+
+// TestInjectGeminiEditedMeanwhile: when the user edits the file while the
+// agent runs, cleanup keeps their edit and removes only our groups.
+func TestInjectGeminiEditedMeanwhile(t *testing.T) {
+	l := launchFor(t, "gemini")
+	p := filepath.Join(l.Dir, ".gemini", "settings.json")
+	writeFile(t, p, `{"theme":"GitHub"}`)
+	in := Inject(l)
+	if !in.Hooked {
+		t.Fatalf("not hooked: %q", in.Warnings)
+	}
+	var v map[string]any
+	json.Unmarshal([]byte(readFile(t, p)), &v)
+	v["theme"] = "Dracula"
+	writeFile(t, p, mustJSON(v))
+	in.Cleanup()
+	var got any
 	json.Unmarshal([]byte(readFile(t, p)), &got)
-	json.Unmarshal([]byte(user), &want)
-	if mustJSON(got) != mustJSON(want) {
-		t.Errorf("settings.json after cleanup = %s; want %s", mustJSON(got), mustJSON(want))
+	if want := `{"theme":"Dracula"}`; mustJSON(got) != want {
+		t.Errorf("after cleanup %s; want %s", mustJSON(got), want)
+	}
+}
+
+// TestInjectGeminiTwoLaunches: the exact bytes come back when the last of
+// two launches sharing the file exits, with or without a state directory.
+func TestInjectGeminiTwoLaunches(t *testing.T) {
+	for _, counted := range []bool{true, false} {
+		l := launchFor(t, "gemini")
+		if !counted {
+			l.StateDir = ""
+		}
+		p := filepath.Join(l.Dir, ".gemini", "settings.json")
+		user := "{ \"theme\" :\t\"GitHub\" }  \n\n"
+		writeFile(t, p, user)
+		first := Inject(l)
+		l2 := l
+		l2.PID = os.Getppid()
+		second := Inject(l2)
+		if !first.Hooked || !second.Hooked {
+			t.Fatalf("counted %v: hooked %v %v", counted, first.Hooked, second.Hooked)
+		}
+		first.Cleanup()
+		if counted && len(hookEvents(t, p)) == 0 {
+			t.Error("the first exit removed the hooks the second launch uses")
+		}
+		second.Cleanup()
+		if got := readFile(t, p); got != user {
+			t.Errorf("counted %v: after both exits %q; want %q", counted, got, user)
+		}
 	}
 }
 

@@ -26,13 +26,25 @@ type users struct {
 	// Added: a shim added its content (the Codex feature flag is added
 	// only when the user has none).
 	Added bool `json:"added,omitempty"`
+	// Original holds the file's exact bytes before a shim first changed
+	// it, and Restore says they are to be put back; Wrote is the SHA-256
+	// (hex) of what the file held after the last shim's edit. The last
+	// user puts Original back only while the file still holds what we
+	// wrote (an edit of someone else's since is kept: our groups are
+	// removed instead). The copy lives here, in the state directory, never
+	// as a backup next to a project's file.
+	Original []byte `json:"original,omitempty"`
+	Restore  bool   `json:"restore,omitempty"`
+	Wrote    string `json:"wrote,omitempty"`
 }
 
 // registry keeps the users files. dir "" disables counting: every shim
-// then behaves as the only user (its cleanup removes the hooks).
+// then behaves as the only user (its cleanup removes the hooks), and what
+// it records is kept in mem, its own memory.
 type registry struct {
 	dir string
 	pid int
+	mem map[string]*users // dir "": target → users; nil map means no record
 }
 
 // paths returns the lock and state files of target.
@@ -48,7 +60,21 @@ func (r registry) paths(target string) (lock, state string) {
 func (r registry) update(target string, fn func(u *users) error) error {
 	if r.dir == "" {
 		u := &users{Target: target}
-		return fn(u)
+		if old := r.mem[target]; old != nil {
+			c := *old
+			u = &c
+		}
+		if err := fn(u); err != nil {
+			return err
+		}
+		if r.mem != nil {
+			if len(u.PIDs) == 0 {
+				delete(r.mem, target)
+			} else {
+				r.mem[target] = u
+			}
+		}
+		return nil
 	}
 	if err := os.MkdirAll(r.dir, 0o700); err != nil {
 		return err

@@ -58,6 +58,8 @@ var notWire = map[string]string{
 	"hook.permissionText":                    "the agents' hook payloads (a permission request's tool input)",
 	"hook.handlerCommand":                    "the agents' hook configuration files",
 	"internal/artifact.Artifact":             "output.json, an agent's answer on disk",
+	"internal/spectrust.Entry":               "trusted-specs.json, the spec trust store",
+	"internal/spectrust.file":                "trusted-specs.json, the spec trust store",
 	"mcpinstall.Agents":                      "the agents' MCP server entries in their configuration files",
 	"mcpinstall.Agent.readEntry":             "the agents' MCP server entries in their configuration files",
 	"teams.TeamConfig":                       "Claude Code's team config.json",

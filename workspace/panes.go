@@ -32,8 +32,9 @@ type PaneSpec struct {
 	// protected keys (TERM, COLORTERM, PANEFLOW_*); names that are empty,
 	// contain "=" or NUL, or start with LD_ or DYLD_ are dropped.
 	Env map[string]string
-	// Prompt, when set, is typed into the pane (raw, without Enter) once
-	// its output settled (Options.PromptSettle).
+	// Prompt, when set, is prefilled into the pane once its output
+	// settled (Options.PromptSettle): typed, never submitted (see
+	// [PrefillBytes]), so it needs no scripting gate.
 	Prompt string
 	// ScrollbackCap, when positive, caps the pane's scrollback in lines
 	// (a pane profile's cap: agent, review, cached); the smaller of it
@@ -148,7 +149,7 @@ func (m *Manager) attachLocked(ws *wsState, ps []pending) {
 			prompt := p.spec.Prompt
 			m.wg.Go(func() {
 				if s.WaitSettled(m.o.PromptSettle, m.stop) {
-					s.term.SendInput([]byte(prompt))
+					s.term.SendInput(PrefillBytes(prompt, s.term.Emulator().Modes()))
 				}
 			})
 		}

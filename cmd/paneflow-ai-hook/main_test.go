@@ -416,19 +416,26 @@ func TestAlwaysExitsZero(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sent := 0
+		sent, late := 0, 0
 		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 			switch {
 			case strings.Contains(line, "PreToolUse: sent ai.tool_use"):
 				sent++
 			case strings.Contains(line, "not delivered") && (strings.Contains(line, "deadline exceeded") || strings.Contains(line, "did not respond")):
+				late++
 				t.Logf("out of time on this machine: %s", line)
 			default:
 				t.Errorf("log line %q: want sent, or out of time", line)
 			}
 		}
-		if got := len(frames); got != sent {
-			t.Errorf("%d hook frames reached the server, %d hooks say they sent theirs", got, sent)
+		if sent+late != n {
+			t.Errorf("%d hooks logged sent and %d out of time, want %d lines in all", sent, late, n)
+		}
+		// A hook out of time may have written its frame before its
+		// deadline and missed only the answer: the server then has it.
+		// Every hook that says it sent must have arrived, and nothing else.
+		if got := len(frames); got < sent || got > sent+late {
+			t.Errorf("%d hook frames reached the server; %d hooks say they sent theirs and %d ran out of time", got, sent, late)
 		}
 		if a := s.Admission(); a.Hooks.Refused != 0 || a.Evicted != 0 {
 			t.Errorf("server admission = %+v, want no hook refused and no connection evicted", a)

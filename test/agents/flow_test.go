@@ -91,7 +91,7 @@ func TestFlowReviewPipelineClaude(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	cmd := exec.Command(filepath.Join(binDir, "paneflow"), "flow", "run", "review.flow.toml", "--json")
+	cmd := exec.Command(filepath.Join(binDir, "paneflow"), "flow", "run", "review.flow.toml", "--json", "--yes")
 	cmd.Env, cmd.Dir = e.environ, e.project
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -236,7 +236,7 @@ func TestFlowBudgetClaude(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(e.project, "budget.flow.toml"), []byte(strings.ReplaceAll(budgetFlow, "PROJECT", e.project)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(filepath.Join(binDir, "paneflow"), "flow", "run", "budget.flow.toml", "--json")
+	cmd := exec.Command(filepath.Join(binDir, "paneflow"), "flow", "run", "budget.flow.toml", "--json", "--yes")
 	cmd.Env, cmd.Dir = e.environ, e.project
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

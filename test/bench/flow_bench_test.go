@@ -72,7 +72,7 @@ send = { target = "b", text = "go", submit = true }
 // flowBarrierSample runs the flow once and returns the delay in ms.
 func flowBarrierSample(b *testing.B, pf *pfServer, c *rpcConn, path string, mark *benchFIFO, got <-chan time.Time) float64 {
 	b.Helper()
-	cmd := pf.cli("flow", "run", path, "--json")
+	cmd := pf.cli("flow", "run", path, "--json", "--yes")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		b.Fatal(err)

@@ -43,7 +43,7 @@ func BenchmarkUp(b *testing.B) {
 		var xs []float64
 		for range b.N * upSamples {
 			start := time.Now()
-			if _, err := timeProcess(pf.cli("up", path, "--json"), &out); err != nil {
+			if _, err := timeProcess(pf.cli("up", path, "--json", "--yes"), &out); err != nil {
 				b.Fatal(err)
 			}
 			var res struct {

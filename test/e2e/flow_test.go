@@ -82,7 +82,7 @@ func TestFlowRun(t *testing.T) {
 	}
 
 	var rep flowReport
-	r = s.mustCLI(&rep, "flow", "run", "pipe.toml", "--json")
+	r = s.mustCLI(&rep, "flow", "run", "pipe.toml", "--json", "--yes")
 	if rep.Status != "ready" || len(rep.Steps) != 5 {
 		t.Fatalf("report %+v\n%s", rep, r)
 	}
@@ -146,7 +146,7 @@ id = "c"
 pane = { command = "echo ok c; exec sleep 1000" }
 ready = { pattern = "ok c", timeout_secs = 60 }
 `)
-	r := s.cli("flow", "run", "slow.toml", "--json")
+	r := s.cli("flow", "run", "slow.toml", "--json", "--yes")
 	if r.code != 4 {
 		t.Fatalf("want exit 4:\n%s", r)
 	}
@@ -165,7 +165,7 @@ ready = { pattern = "ok c", timeout_secs = 60 }
 		t.Fatalf("report %v\n%s", got, r)
 	}
 	// The human report.
-	r = s.cli("flow", "run", "slow.toml")
+	r = s.cli("flow", "run", "slow.toml", "--yes")
 	if r.code != 4 || !strings.Contains(r.stdout, "---\na                        FAILED   timed out after 1s waiting for /^NEVER$/\n") {
 		t.Fatalf("human report:\n%s", r)
 	}
@@ -203,7 +203,7 @@ ready = { pattern = "^GO ${item}$" }
 `, strings.Join(items, ", "), n, gate)
 	writeSpec(t, s.dir, "wide.toml", spec)
 	var rep flowReport
-	r := s.mustCLI(&rep, "flow", "run", "wide.toml", "--json")
+	r := s.mustCLI(&rep, "flow", "run", "wide.toml", "--json", "--yes")
 	if rep.Status != "ready" || len(rep.Steps) != n+1 {
 		t.Fatalf("report %+v\n%s", rep, r)
 	}
@@ -237,7 +237,7 @@ foreach = ["x", "y"]
 pane = { command = "echo \"fan-$ITEM\"; exec sleep 1000", env = { ITEM = "${item}" } }
 ready = { pattern = "^fan-${item}$" }
 `)
-	pane := s.command(fmt.Sprintf("cd '%s' && '%s' flow run live.toml; echo flow-exit-$?; exec sleep 1000", s.dir, bin))
+	pane := s.command(fmt.Sprintf("cd '%s' && '%s' flow run --yes live.toml; echo flow-exit-$?; exec sleep 1000", s.dir, bin))
 	if code := s.waitOutput(id(pane), `flow-exit-(\d+)`); code != "0" {
 		t.Fatalf("flow run in a pane exited %s:\n%s", code, s.readRaw(id(pane)))
 	}

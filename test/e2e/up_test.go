@@ -128,7 +128,7 @@ name = "shell"
 		Index      int      `json:"index"`
 		SurfaceIDs []uint64 `json:"surface_ids"`
 	}
-	r = s.mustCLI(&res, "up", specPath, "--json")
+	r = s.mustCLI(&res, "up", specPath, "--json", "--yes")
 	if len(res.SurfaceIDs) != 6 {
 		t.Fatalf("surface ids %v, want 6:\n%s", res.SurfaceIDs, r)
 	}
@@ -173,7 +173,7 @@ name = "shell"
 	if err := os.WriteFile(filepath.Join(dir, "bad.toml"), []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s.wantCode(1, []string{"pane 1: cwd '" + filepath.Join(dir, "doomed") + "' does not exist or is not a directory"}, "up", "bad.toml")
+	s.wantCode(1, []string{"pane 1: cwd '" + filepath.Join(dir, "doomed") + "' does not exist or is not a directory"}, "up", "bad.toml", "--yes")
 	if _, err := os.Stat(filepath.Join(wtDir, "feat-x")); err == nil {
 		t.Error("the failed up's worktree is still there")
 	}

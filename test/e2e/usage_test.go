@@ -11,7 +11,7 @@ import (
 // verbNames are every client verb and alias the CLI documents.
 var verbNames = []string{
 	"ls", "list_panes", "read", "read_pane", "search", "search_pane", "new", "select", "split",
-	"focus", "resize", "rename", "close", "send", "key", "wait", "watch", "ps", "status", "up", "flow",
+	"focus", "resize", "rename", "close", "send", "key", "wait", "watch", "ps", "status", "up", "flow", "trust", "untrust",
 }
 
 // TestHelpAndUsage checks --help per verb (exit 0, nothing sent), usage

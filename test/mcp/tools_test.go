@@ -172,8 +172,9 @@ func TestListPanes(t *testing.T) {
 		} `json:"surfaces"`
 	}
 	text := c.mustCall(t, "list_panes", map[string]any{})
-	if err := json.Unmarshal([]byte(text), &res); err != nil {
-		t.Fatalf("list_panes is not JSON: %v\n%s", err, text)
+	attrs, _, body := unfence(t, text)
+	if err := json.Unmarshal([]byte(body), &res); err != nil || attrs != ` source="list_panes" format="json"` {
+		t.Fatalf("list_panes is not fenced JSON (%v):\n%s", err, text)
 	}
 	found := false
 	for _, p := range res.Surfaces {
@@ -297,12 +298,14 @@ func TestAgents(t *testing.T) {
 		State     string `json:"state"`
 	}
 	text := c.mustCall(t, "agent_status", map[string]any{"target": "quiet"})
-	if err := json.Unmarshal([]byte(text), &st); err != nil || st.State == "" || st.SurfaceID == 0 {
+	_, _, body := unfence(t, text)
+	if err := json.Unmarshal([]byte(body), &st); err != nil || st.State == "" || st.SurfaceID == 0 {
 		t.Errorf("agent_status: %v %s", err, text)
 	}
 	var fleet map[string]any
 	text = c.mustCall(t, "list_agents", nil)
-	if err := json.Unmarshal([]byte(text), &fleet); err != nil {
+	_, _, body = unfence(t, text)
+	if err := json.Unmarshal([]byte(body), &fleet); err != nil {
 		t.Errorf("list_agents is not a JSON object: %v %s", err, text)
 	}
 	if _, ok := fleet["agents"]; !ok {
