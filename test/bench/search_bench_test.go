@@ -117,7 +117,10 @@ func BenchmarkSearchAll(b *testing.B) {
 		ids = append(ids, r.SurfaceIDs...)
 	}
 	for _, id := range ids {
-		waitPaneText(b, c, id, searchDone)
+		searchWait(b, fmt.Sprintf("surface %d", id), func() (string, error) {
+			r, err := readPane(c, id, srvRows)
+			return r.Text, err
+		})
 	}
 	params := map[string]any{"pattern": searchPattern, "regex": true, "max_matches": 1000}
 	var res struct {
@@ -174,23 +177,8 @@ func BenchmarkSearchAll(b *testing.B) {
 		for range searchPanes {
 			panes = append(panes, t.window(b, command))
 		}
-		// tmux takes minutes to read 100 panes' output on a small machine:
-		// wait longer than waitCapture does.
-		deadline := time.Now().Add(10 * time.Minute)
 		for _, p := range panes {
-			for {
-				out, err := t.s.Command("capture-pane", "-p", "-t", p)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if strings.Contains(out, searchDone) {
-					break
-				}
-				if time.Now().After(deadline) {
-					b.Fatalf("tmux pane %s did not show %q within 10 minutes", p, searchDone)
-				}
-				time.Sleep(100 * time.Millisecond)
-			}
+			searchWait(b, "tmux pane "+p, func() (string, error) { return t.s.Command("capture-pane", "-p", "-t", p) })
 		}
 		capture := t.s.Cmd()
 		line := make([]string, 0, len(capture.Args)+6*len(panes))
@@ -211,4 +199,25 @@ func BenchmarkSearchAll(b *testing.B) {
 		}})
 	}
 	b.Run("cli", func(b *testing.B) { reportProcesses(b, searchCLISamples, searchMark, sides) })
+}
+
+// searchWait polls screen until it shows searchDone: ingesting 100 panes'
+// output takes minutes on a small, loaded machine (either side), longer
+// than the other benchmarks' setupTimeout.
+func searchWait(b *testing.B, what string, screen func() (string, error)) {
+	b.Helper()
+	deadline := time.Now().Add(10 * time.Minute)
+	for {
+		text, err := screen()
+		if err != nil {
+			b.Fatalf("%s: %v", what, err)
+		}
+		if strings.Contains(text, searchDone) {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("%s does not show %q after 10 minutes; it shows:\n%s", what, searchDone, text)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
