@@ -117,6 +117,8 @@ type server struct {
 	heartbeat time.Duration
 	// subscribers numbers events.subscribe streams from 1.
 	subscribers atomic.Uint64
+	// attached are the live screen.attach streams.
+	attached attachments
 }
 
 // Register adds Paneflow's socket methods (spec ipc.md §6 plus
@@ -172,6 +174,7 @@ func (s *server) register() {
 		s.reg.Register(proto.MethodSystemAdmission, s.admission, ipc.Inline())
 	}
 	s.reg.RegisterStream(proto.MethodEventsSubscribe, s.subscribe)
+	s.reg.RegisterStream(proto.MethodScreenAttach, s.screenAttach)
 }
 
 // methodDef is one request/response method.
@@ -223,6 +226,13 @@ func (s *server) methods() []methodDef {
 		{proto.MethodSurfaceWait, s.surfaceWait, []ipc.Option{ipc.Long()}},
 
 		{proto.MethodFleetList, s.fleetList, nil},
+
+		{proto.MethodScreenRows, s.screenRows, inline},
+		{proto.MethodScreenLines, s.screenLines, inline},
+		{proto.MethodScreenInput, s.screenInput, inline},
+		{proto.MethodScreenResize, s.screenResize, mut},
+		{proto.MethodScreenClearScrollback, s.screenPaneOp((*terminal.Emulator).ClearScrollback), inline},
+		{proto.MethodScreenReset, s.screenPaneOp((*terminal.Emulator).Reset), inline},
 	}
 }
 

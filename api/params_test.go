@@ -246,6 +246,8 @@ func FuzzParams(f *testing.F) {
 		{"workspace.create", `{"layout":{"type":"split","children":[{"type":"pane"}],"ratio":2}}`},
 		{"surface.wait", `{"surface_ids":[1],"idle_ms":1}`},
 		{"events.subscribe", `{"types":["surface_changed"],"surfaces":[1]}`},
+		{"screen.rows", `{"surface_id":1,"from":0,"to":5}`},
+		{"screen.lines", `{"surface_id":1,"from":-3,"to":9999999999}`},
 	} {
 		f.Add(seed.m, []byte(seed.p))
 	}

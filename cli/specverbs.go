@@ -52,7 +52,12 @@ func flowVerb() verb {
 			"line printed after its step began (^ and $ anchor at each line) and is told of output\n" +
 			"as it arrives. One progress line per transition goes to stderr; the report (a table,\n" +
 			"or --json) to stdout. Ctrl-C stops the orchestration and leaves every pane running.\n" +
-			"Exit 0 when every step is READY, 4 when a barrier timed out, 1 otherwise.\n" + trustHelp,
+			"Exit 0 when every step is READY, 4 when a barrier timed out, 1 otherwise.\n" +
+			"A capture (${var}) in a submitted prompt or a send's text goes to an agent fenced as\n" +
+			"untrusted output (<untrusted_terminal_output …>), to any other program as its plain\n" +
+			"text with control characters shown as \\xNN; a send to a pane outside the flow counts\n" +
+			"as an agent. A step chooses with captures = \"fenced\" or \"plain\"; --dry-run shows\n" +
+			"which.\n" + trustHelp,
 		run: runFlow,
 	}
 }

@@ -28,7 +28,7 @@ type modelMethods struct {
 func (*modelMethods) Name() string { return "workspace" }
 
 func (*modelMethods) Namespaces() []string {
-	return []string{"system", "workspace", "surface", "fleet", "events"}
+	return []string{"system", "workspace", "surface", "fleet", "events", "screen"}
 }
 
 // Init registers the api's methods; surface.wait runs on the host's clock.

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/internal/clock"
+	"github.com/paneflow-go/paneflow/internal/fence"
+	"github.com/paneflow-go/paneflow/internal/vis"
 	"github.com/paneflow-go/paneflow/proto"
 )
 
@@ -682,7 +684,13 @@ func (e *engine) runUnit(ctx context.Context, i int) outcome {
 				return fail(err)
 			}
 		}
-		text, err := substitute(feed, e.capture)
+		text, err := substitute(feed, func(key string) (string, bool) {
+			v, ok := e.capture(key)
+			if !ok {
+				return "", false
+			}
+			return captureText(v, key, u.Captures), true
+		})
 		if err != nil {
 			return fail(unitError{err})
 		}
@@ -740,7 +748,7 @@ func (e *engine) runUnit(ctx context.Context, i int) outcome {
 		var page struct {
 			Text string `json:"text"`
 		}
-		if err := e.o.Calls.Call(ctx, "surface.read", map[string]any{"surface_id": out.sid, "lines": c.Lines, "fenced": true}, &page); err != nil {
+		if err := e.o.Calls.Call(ctx, "surface.read", map[string]any{"surface_id": out.sid, "lines": c.Lines, "fenced": false}, &page); err != nil {
 			return fail(err)
 		}
 		e.mu.Lock()
@@ -791,7 +799,18 @@ type unitError struct{ err error }
 func (u unitError) Error() string { return u.err.Error() }
 func (u unitError) Unwrap() error { return u.err }
 
-// capture returns a captured value.
+// captureText is a captured value as it goes into a text whose captures
+// are fenced or plain (see [Step.Captures]): fenced in the untrusted-output
+// envelope, or its text with trailing line breaks dropped and control
+// characters but tab and line break shown as \xNN.
+func captureText(v, key, mode string) string {
+	if mode == CapturesPlain {
+		return vis.Text(strings.TrimRight(v, "\n"))
+	}
+	return fence.Wrap(v, fence.Attr{Name: "source", Value: "flow capture " + key})
+}
+
+// capture returns a captured value (the pane's text as read).
 func (e *engine) capture(key string) (string, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()

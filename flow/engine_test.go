@@ -631,3 +631,83 @@ func TestEngineBudgets(t *testing.T) {
 		}
 	})
 }
+
+// TestCapturesFencedForAgentsPlainForPrograms: a capture goes into an
+// agent's text fenced as untrusted output, into a program's as plain text
+// with its control characters shown (issue 25 item 9: a `cat` pane got
+// "got <untrusted_terminal_output …>RESULT-77</…>"), and a step's
+// `captures` overrides either way.
+func TestCapturesFencedForAgentsPlainForPrograms(t *testing.T) {
+	const spec = `[defaults]
+timeout_secs = 5
+
+[[step]]
+id = "src"
+pane = { command = "src" }
+ready = { pattern = "^RESULT" }
+capture = { var = "v", lines = 1 }
+
+[[step]]
+id = "prog"
+needs = ["src"]
+submit = true
+pane = { command = "cat", prompt = "got ${v}" }
+
+[[step]]
+id = "agent"
+needs = ["src"]
+submit = true
+pane = { agent = "claude", prompt = "summarise ${v}" }
+
+[[step]]
+id = "forced"
+needs = ["src"]
+submit = true
+captures = "fenced"
+pane = { command = "cat", prompt = "x ${v}" }
+
+[[step]]
+id = "agent-plain"
+needs = ["src"]
+submit = true
+captures = "plain"
+pane = { agent = "codex", prompt = "y ${v}" }
+
+[[step]]
+id = "tell"
+needs = ["src"]
+send = { target = "src", text = "echo ${v}", submit = true }
+`
+	f := newFake(map[string]string{"src": "RESULT-77\x1b[31m\n"})
+	rep, _ := runFake(t, spec, f, context.Background())
+	if rep.Exit != 0 {
+		t.Fatalf("report %s", statuses(rep))
+	}
+	fenced := regexp.MustCompile(`^(\S+ )<untrusted_terminal_output source="flow capture v" id="([0-9a-f]{16})">\nRESULT-77\x1b\[31m\n</untrusted_terminal_output id="([0-9a-f]{16})">$`)
+	for step, want := range map[string]string{"prog": `got RESULT-77\x1b[31m`, "agent-plain": `y RESULT-77\x1b[31m`, "src": `echo RESULT-77\x1b[31m`} {
+		if got := f.sent[step]; got != want {
+			t.Errorf("%s was sent %q, want %q", step, got, want)
+		}
+	}
+	for _, step := range []string{"agent", "forced"} {
+		if m := fenced.FindStringSubmatch(f.sent[step]); m == nil || m[2] != m[3] {
+			t.Errorf("%s was sent %q, want the capture fenced", step, f.sent[step])
+		}
+	}
+	plan := resolveSpec(t, spec)
+	var b bytes.Buffer
+	plan.WriteText(&b)
+	for _, want := range []string{"spawn prog (needs src) \"prog\"\n  run       cat\n  cwd       (server's directory)\n  prompt    \"got ${v}\" (fed and submitted once the pane settles)\n  submit    yes (after the pane settles)\n  captures  plain text", "spawn agent (needs src) \"agent\"\n  run       claude   (agent claude)\n  cwd       (server's directory)\n  prompt    \"summarise ${v}\" (fed and submitted once the pane settles)\n  submit    yes (after the pane settles)\n  captures  fenced"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("plan text lacks %q:\n%s", want, b.String())
+		}
+	}
+	for _, c := range []struct{ spec, err string }{
+		{strings.Replace(spec, `captures = "fenced"`, `captures = "raw"`, 1), "step 'forced': `captures` must be \"fenced\" or \"plain\", got 'raw'"},
+		{strings.Replace(spec, `prompt = "x ${v}"`, `prompt = "x"`, 1), "step 'forced': `captures` is set but the step's text"},
+	} {
+		if _, err := ParseFlow([]byte(c.spec)); err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("ParseFlow = %v, want %q", err, c.err)
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/paneflow-go/paneflow/proto"
+
 	"github.com/paneflow-go/paneflow/internal/vis"
 )
 
@@ -32,6 +34,12 @@ type Unit struct {
 	// Budget is its step's budget (shared by a foreach step's units);
 	// nil when none.
 	Budget *Budget `json:"budget,omitempty"`
+	// Captures is how the captures in the unit's text go in,
+	// CapturesFenced or CapturesPlain (see [Step.Captures]); "" when the
+	// text uses none.
+	Captures string `json:"captures,omitempty"`
+	// capturesSet is the step's own `captures`, nil when it chose none.
+	capturesSet *string
 }
 
 // UnitReady is a unit's barrier.
@@ -114,7 +122,7 @@ func (f *Flow) expand() ([]*Unit, []*Pane, error) {
 			items = []string{""}
 		}
 		for _, it := range items {
-			u := &Unit{ID: s.ID, Step: s.ID, Item: it, Needs: append([]string{}, s.Needs...), Budget: s.Budget}
+			u := &Unit{ID: s.ID, Step: s.ID, Item: it, Needs: append([]string{}, s.Needs...), Budget: s.Budget, capturesSet: s.Captures}
 			if s.Foreach != nil {
 				u.ID = s.ID + "[" + it + "]"
 			}
@@ -228,6 +236,15 @@ func ResolveFlow(ctx context.Context, f *Flow, h Host) (*FlowPlan, error) {
 			return nil, fmt.Errorf("unit '%s': %v", u.ID, err)
 		}
 	}
+	byName := map[string]*PlannedPane{}
+	for _, u := range units {
+		if u.Pane != nil {
+			byName[u.Pane.Name] = u.Pane
+		}
+	}
+	for _, u := range units {
+		u.Captures = capturesMode(u, byName)
+	}
 	for _, u := range units {
 		var d any = u.Send
 		if u.Pane != nil {
@@ -236,6 +253,37 @@ func ResolveFlow(ctx context.Context, f *Flow, h Host) (*FlowPlan, error) {
 		u.Detail, _ = json.Marshal(d)
 	}
 	return plan, nil
+}
+
+// capturesMode decides how the captures in u's text go in (see
+// [Step.Captures]); byName finds the flow's panes by name.
+func capturesMode(u *Unit, byName map[string]*PlannedPane) string {
+	text, to := "", (*PlannedPane)(nil)
+	switch {
+	case u.Send != nil:
+		text, to = u.Send.Text, byName[u.Send.Target]
+	case u.Submit && u.Pane != nil:
+		text, to = u.Pane.Prompt, u.Pane
+	}
+	switch {
+	case !usesCaptures(text):
+		return ""
+	case u.capturesSet != nil:
+		return *u.capturesSet
+	case to == nil || to.runsAgent():
+		return CapturesFenced // a pane outside the flow may be an agent
+	}
+	return CapturesPlain
+}
+
+// runsAgent reports whether the pane runs a known agent: an `agent`, or a
+// command whose program is one.
+func (pp *PlannedPane) runsAgent() bool {
+	if pp.Agent != "" {
+		return true
+	}
+	_, ok := proto.MatchProcess("", pp.Argv)
+	return ok
 }
 
 // WriteText prints the plan for people: one block per unit, every value a
@@ -261,6 +309,12 @@ func (p *FlowPlan) WriteText(w io.Writer) error {
 		}
 		if u.Ready != nil {
 			fmt.Fprintf(&b, "  ready     /%s/ within %ds\n", vis.String(u.Ready.Pattern), u.Ready.TimeoutSecs)
+		}
+		switch u.Captures {
+		case CapturesFenced:
+			fmt.Fprintf(&b, "  captures  fenced as untrusted output (for an agent)\n")
+		case CapturesPlain:
+			fmt.Fprintf(&b, "  captures  plain text, control characters as \\xNN (for a program)\n")
 		}
 		if u.Capture != nil {
 			fmt.Fprintf(&b, "  capture   last %d lines as ${%s}\n", u.Capture.Lines, u.Capture.Var)

@@ -36,7 +36,22 @@ type Step struct {
 	Submit  *bool     `toml:"submit"`
 	// Budget limits the step's panes (all of a foreach step's together).
 	Budget *Budget `toml:"budget"`
+	// Captures says how the ${var} captures in the step's text (a
+	// submitted prompt, a send's text) go in: CapturesFenced wraps each in
+	// the untrusted-output envelope (for an agent: it reads them as data),
+	// CapturesPlain gives the text itself with control characters shown
+	// as \xNN (for a program: "capture a value, pass it to a command").
+	// nil chooses by the receiving pane: fenced for an agent (an `agent`
+	// pane, or a command that runs a known agent) and for a send to a
+	// pane outside the flow, plain for any other program.
+	Captures *string `toml:"captures"`
 }
+
+// The values of a step's `captures`.
+const (
+	CapturesFenced = "fenced"
+	CapturesPlain  = "plain"
+)
 
 // Send is a step's send table: text typed into another pane.
 type Send struct {
@@ -232,6 +247,21 @@ func (s *Step) check(byID map[string]*Step, ids []string, defTimeout *int64) err
 	if s.Budget != nil && s.Send != nil {
 		return fmt.Errorf("step '%s': a `send` step opens no pane of its own to budget; put `budget` on the step that opens the target, or on the flow", s.ID)
 	}
+	if c := s.Captures; c != nil {
+		text := ""
+		switch {
+		case s.Send != nil:
+			text = s.Send.Text
+		case s.Submit != nil && *s.Submit:
+			text = str(s.Pane.Prompt)
+		}
+		switch {
+		case *c != CapturesFenced && *c != CapturesPlain:
+			return fmt.Errorf("step '%s': `captures` must be \"fenced\" or \"plain\", got '%s'", s.ID, *c)
+		case !usesCaptures(text):
+			return fmt.Errorf("step '%s': `captures` is set but the step's text (a submitted prompt or a send's text) uses no ${var} capture", s.ID)
+		}
+	}
 	if s.Send != nil {
 		switch {
 		case s.Send.Target == "":
@@ -389,3 +419,14 @@ func indexOf(xs []string, x string) int {
 }
 
 func contains(xs []string, x string) bool { return indexOf(xs, x) >= 0 }
+
+// usesCaptures reports whether text refers to a capture: any ${…} token
+// but ${item} (substituted before the flow runs).
+func usesCaptures(text string) bool {
+	for _, m := range tokenRE().FindAllStringSubmatch(text, -1) {
+		if m[1] != "item" {
+			return true
+		}
+	}
+	return false
+}

@@ -25,6 +25,8 @@ var paramsTypes = []appender{
 	AIFrameParams{}, TeamsTmuxParams{}, TeamsAttachParams{},
 	WorktreeCreateParams{}, WorktreeRollbackParams{}, ArtifactParams{},
 	UsageSummaryParams{}, UsageLimitParams{}, UsageTrackParams{}, UsageBudgetWaitParams{},
+	ScreenAttachParams{}, ScreenRowsParams{}, ScreenLinesParams{}, ScreenInputParams{},
+	ScreenResizeParams{}, ScreenPaneParams{},
 }
 
 // TestParamsTypesListed checks that every exported type named *Params is

@@ -225,3 +225,33 @@ func (c Client) UsageBudgetWait(ctx context.Context, p UsageBudgetWaitParams) (U
 func (c Client) UsagePrices(ctx context.Context) (UsagePricesResult, error) {
 	return call[UsagePricesResult](ctx, c.Caller, MethodUsagePrices, NoParams{})
 }
+
+// ScreenRows calls screen.rows.
+func (c Client) ScreenRows(ctx context.Context, p ScreenRowsParams) (ScreenRowsResult, error) {
+	return call[ScreenRowsResult](ctx, c.Caller, MethodScreenRows, p)
+}
+
+// ScreenLines calls screen.lines.
+func (c Client) ScreenLines(ctx context.Context, p ScreenLinesParams) (ScreenLinesResult, error) {
+	return call[ScreenLinesResult](ctx, c.Caller, MethodScreenLines, p)
+}
+
+// ScreenInput calls screen.input.
+func (c Client) ScreenInput(ctx context.Context, p ScreenInputParams) (ScreenDoneResult, error) {
+	return call[ScreenDoneResult](ctx, c.Caller, MethodScreenInput, p)
+}
+
+// ScreenResize calls screen.resize.
+func (c Client) ScreenResize(ctx context.Context, p ScreenResizeParams) (ScreenDoneResult, error) {
+	return call[ScreenDoneResult](ctx, c.Caller, MethodScreenResize, p)
+}
+
+// ScreenClearScrollback calls screen.clear_scrollback.
+func (c Client) ScreenClearScrollback(ctx context.Context, p ScreenPaneParams) (ScreenDoneResult, error) {
+	return call[ScreenDoneResult](ctx, c.Caller, MethodScreenClearScrollback, p)
+}
+
+// ScreenReset calls screen.reset.
+func (c Client) ScreenReset(ctx context.Context, p ScreenPaneParams) (ScreenDoneResult, error) {
+	return call[ScreenDoneResult](ctx, c.Caller, MethodScreenReset, p)
+}

@@ -42,6 +42,16 @@ const (
 	// events.subscribe: package api; a push stream (see [EventFrame]).
 	MethodEventsSubscribe = "events.subscribe"
 
+	// screen.*: an attached window's screen stream and its on-demand calls
+	// (package api).
+	MethodScreenAttach          = "screen.attach"
+	MethodScreenRows            = "screen.rows"
+	MethodScreenLines           = "screen.lines"
+	MethodScreenInput           = "screen.input"
+	MethodScreenResize          = "screen.resize"
+	MethodScreenClearScrollback = "screen.clear_scrollback"
+	MethodScreenReset           = "screen.reset"
+
 	// ai.*: the conductor. The agent hook binary sends them as
 	// notifications (no id, no reply); the launch shim as requests, whose
 	// reply is an [AIAck]. All take [AIFrameParams].
@@ -98,6 +108,8 @@ var methods = [...]string{
 	MethodSurfaceRename, MethodSurfaceFocus, MethodSurfaceSplit, MethodSurfaceResize,
 	MethodSurfaceClose, MethodSurfaceSendText, MethodSurfaceSendKeystroke, MethodSurfaceWait,
 	MethodFleetList, MethodEventsSubscribe,
+	MethodScreenAttach, MethodScreenRows, MethodScreenLines, MethodScreenInput, MethodScreenResize,
+	MethodScreenClearScrollback, MethodScreenReset,
 	MethodAISessionStart, MethodAIPromptSubmit, MethodAIToolUse, MethodAINotification,
 	MethodAIStop, MethodAIExit, MethodAISessionEnd,
 	MethodTeamsTmux, MethodTeamsAttach, MethodTeamsList,

@@ -36,17 +36,7 @@ func (e *Emulator) SnapshotAt(s *Snapshot, offset int) {
 	fromHist := min(offset, rows)
 	first := e.hist.n - offset // history index of the top row
 	for y := 0; y < fromHist; y++ {
-		l := e.hist.at(first + y)
-		s.decode = e.decodeCells(s.decode[:0], l)
-		dst := s.Cells[y*cols : (y+1)*cols]
-		k := copy(dst, s.decode)
-		clear(dst[k:])
-		if k > 0 && dst[k-1].Attrs&attrWide != 0 && k == cols && len(s.decode) > cols {
-			// The right half of a wide character was cut off: show a blank.
-			dst[k-1] = Cell{Style: dst[k-1].Style}
-			dst[k-1].Attrs &^= attrWide
-		}
-		s.Wrapped[y] = l.wrapped()
+		e.histRowLocked(s, y, first+y, cols)
 	}
 	for y := fromHist; y < rows; y++ {
 		r := e.cur.rows[y-offset]

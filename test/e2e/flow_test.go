@@ -58,6 +58,7 @@ capture = { var = "out", lines = 2 }
 id = "review"
 needs = ["check"]
 submit = true
+captures = "fenced"
 pane = { command = "while read -r l; do echo \"GOT: $l\"; echo REVIEWED; done", prompt = "lint said ${out.lint} and impl said ${summary}" }
 ready = { pattern = "^REVIEWED" }
 
@@ -107,8 +108,8 @@ func TestFlowRun(t *testing.T) {
 			t.Errorf("the reviewer's pane lacks %q:\n%s", want, review)
 		}
 	}
-	if impl := s.readRaw(id(ids["impl"])); !strings.Contains(impl, "thanks for ") || !strings.Contains(impl, "PASS unit") {
-		t.Errorf("impl's pane lacks the send:\n%s", impl)
+	if impl := s.readRaw(id(ids["impl"])); !strings.Contains(impl, "thanks for ") || !strings.Contains(impl, "PASS unit") || strings.Contains(impl, "untrusted_terminal_output") {
+		t.Errorf("impl's pane (a program) lacks the send, or got it fenced:\n%s", impl)
 	}
 	// Every pane is still there: the engine never closes one.
 	if l := s.ls(); len(l.Surfaces) != 1+5-1 {
@@ -249,5 +250,40 @@ ready = { pattern = "^fan-${item}$" }
 		if n := len(regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(u)+` +READY`).FindAllString(text, -1)); n != 2 {
 			t.Errorf("%s READY appears %d times, want twice (the live table, the report):\n%s", u, n, text)
 		}
+	}
+}
+
+// TestFlowCapturePlainForPrograms: "capture a value, pass it to a
+// command": a capture fed to `cat` arrives as the value itself (issue 25
+// item 9: it arrived as "got <untrusted_terminal_output …>RESULT-77</…>",
+// so this barrier never matched).
+func TestFlowCapturePlainForPrograms(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "PANEFLOW_IPC_SCRIPTING=1")
+	writeSpec(t, s.dir, "value.toml", `name = "value"
+[defaults]
+timeout_secs = 60
+
+[[step]]
+id = "src"
+pane = { command = "echo RESULT-77; exec sleep 1000" }
+ready = { pattern = "^RESULT-77$" }
+capture = { var = "v", lines = 1 }
+
+[[step]]
+id = "sink"
+needs = ["src"]
+submit = true
+pane = { command = "cat", prompt = "got ${v}" }
+ready = { pattern = "^got RESULT-77$" }
+`)
+	r := s.mustCLI(nil, "flow", "run", "value.toml", "--dry-run")
+	if !strings.Contains(r.stdout, "captures  plain text") {
+		t.Errorf("the plan does not say the capture goes in plain:\n%s", r)
+	}
+	var rep flowReport
+	r = s.mustCLI(&rep, "flow", "run", "value.toml", "--json", "--yes")
+	if rep.Status != "ready" {
+		t.Fatalf("report %+v\n%s", rep, r)
 	}
 }

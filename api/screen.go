@@ -1,0 +1,343 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/paneflow-go/paneflow/attach"
+	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
+	"github.com/paneflow-go/paneflow/terminal"
+	"github.com/paneflow-go/paneflow/workspace"
+)
+
+// screenMaxFrame is the most bytes of one screen frame or screen.rows
+// reply: ipc.MaxFrame less room for the envelope.
+const screenMaxFrame = ipc.MaxFrame - 1024
+
+// attachments holds the live screen.attach streams' tokens. Its zero
+// value is empty and ready; it is safe for concurrent use.
+type attachments struct {
+	mu     sync.Mutex
+	tokens map[string]uint64 // token → attachment id
+	n      uint64
+}
+
+// add registers a new attachment and returns its id and token.
+func (a *attachments) add() (uint64, string) {
+	tok := newFenceID() + newFenceID()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.tokens == nil {
+		a.tokens = make(map[string]uint64)
+	}
+	a.n++
+	a.tokens[tok] = a.n
+	return a.n, tok
+}
+
+func (a *attachments) remove(tok string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.tokens, tok)
+}
+
+// live reports whether tok names a live attachment.
+func (a *attachments) live(tok string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	_, ok := a.tokens[tok]
+	return ok && tok != ""
+}
+
+// attachedPane is one pane of an attachment: its surface and the encoder
+// holding what this client was last sent.
+type attachedPane struct {
+	sf  *workspace.Surface
+	enc *attach.Encoder
+}
+
+// screenAttach streams screen updates of some or all panes to one client
+// (see ARCHITECTURE.md, "Screen streaming"): an attached frame, then per
+// pane a full frame and deltas. One goroutine (this one) per client: it
+// waits for the panes' output events (the bus coalesces them, so a
+// flooding pane costs one pending event), at most fps rounds a second
+// snapshots each pane that changed, diffs it against what this client was
+// sent, and writes the frame; the write returns when the client's socket
+// took it, so a slow client gets fewer frames with more rows in each and
+// nothing queues for it here. The PTY readers and the other clients never
+// wait on it: they only publish to the bus.
+func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc.FrameWriter) error {
+	var p proto.ScreenAttachParams
+	if err := proto.DecodeParams(params, &p); err != nil {
+		return err
+	}
+	fps := proto.DefaultAttachFPS
+	if p.FPS != nil {
+		fps = *p.FPS
+	}
+	if fps < proto.MinAttachFPS || fps > proto.MaxAttachFPS {
+		return ipc.InvalidParams("fps must be between %d and %d", proto.MinAttachFPS, proto.MaxAttachFPS)
+	}
+	panes := make(map[uint64]*attachedPane)
+	all := p.Surfaces == nil
+	filter := bus.MatchTypes(bus.TypeSurfaceChanged, bus.TypeSurfaceCreated, bus.TypeSurfaceClosed)
+	if !all {
+		filter = bus.All(filter, bus.MatchSurfaces(p.Surfaces...))
+	}
+	id, tok := s.attached.add()
+	defer s.attached.remove(tok)
+	// Subscribe before listing the panes, so none created in between is missed.
+	sub := s.b.Subscribe("screen.attach#"+strconv.FormatUint(id, 10), filter, 0)
+	defer sub.Close()
+	ids := p.Surfaces
+	if all {
+		for _, pl := range s.m.Panes() {
+			ids = append(ids, pl.ID)
+		}
+	}
+	for _, sid := range ids {
+		sf, ok := s.m.Surface(sid)
+		if !ok {
+			if all {
+				continue // closed since it was listed
+			}
+			return ipc.InvalidParams("Surface not found: %d", sid)
+		}
+		panes[sid] = &attachedPane{sf: sf, enc: attach.NewEncoder(sid)}
+	}
+	if err := w.WriteFrame(proto.AttachedFrame{Type: proto.FrameAttached, ID: id, Token: tok}); err != nil {
+		return err
+	}
+	dirty := make(map[uint64]bool, len(panes))
+	for sid := range panes {
+		dirty[sid] = true
+	}
+	interval := time.Second / time.Duration(fps)
+	var last time.Time
+	var evs []bus.Event
+	var frames [][]byte
+	var order []uint64
+	hb := time.NewTimer(s.heartbeat)
+	defer hb.Stop()
+	// take applies queued events to panes and dirty; closed lists the
+	// panes that went away.
+	take := func() (closed []uint64, ended bool) {
+		var dropped int
+		evs, dropped = sub.Drain(evs[:0])
+		for _, e := range evs {
+			switch e := e.(type) {
+			case bus.SurfaceChanged:
+				if panes[e.SurfaceID] != nil {
+					dirty[e.SurfaceID] = true
+				}
+			case bus.SurfaceCreated:
+				if all && panes[e.SurfaceID] == nil {
+					if sf, ok := s.m.Surface(e.SurfaceID); ok {
+						panes[e.SurfaceID] = &attachedPane{sf: sf, enc: attach.NewEncoder(e.SurfaceID)}
+						dirty[e.SurfaceID] = true
+					}
+				}
+			case bus.SurfaceClosed:
+				if panes[e.SurfaceID] != nil {
+					delete(panes, e.SurfaceID)
+					delete(dirty, e.SurfaceID)
+					closed = append(closed, e.SurfaceID)
+				}
+			}
+		}
+		clear(evs)
+		if dropped > 0 { // the queue shed events: look at every pane
+			for sid := range panes {
+				dirty[sid] = true
+			}
+		}
+		select {
+		case <-sub.Done():
+			ended = true
+		default:
+		}
+		return closed, ended
+	}
+	for {
+		if len(dirty) == 0 {
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-hb.C:
+				if err := w.WriteFrame(proto.HeartbeatFrame{Type: proto.FrameHeartbeat}); err != nil {
+					return err
+				}
+				hb.Reset(s.heartbeat)
+				continue
+			case <-sub.Ready():
+			case <-sub.Done():
+			}
+		} else if wait := interval - time.Since(last); wait > 0 {
+			// Pace: gather what changes meanwhile into one round.
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return nil
+			case <-t.C:
+			}
+		}
+		closed, ended := take()
+		for _, sid := range closed {
+			if err := w.WriteFrame(proto.ScreenClosedFrame{Type: proto.FrameScreenClosed, SurfaceID: sid}); err != nil {
+				return err
+			}
+		}
+		if len(dirty) > 0 {
+			last = time.Now()
+			order = order[:0]
+			for sid := range dirty {
+				order = append(order, sid)
+			}
+			slices.Sort(order)
+			clear(dirty)
+			for _, sid := range order {
+				frames = panes[sid].enc.Frames(panes[sid].sf.Terminal().Emulator(), screenMaxFrame, frames[:0])
+				for _, f := range frames {
+					// Returns once the socket took the frame: the backpressure.
+					if err := w.WriteFrame(json.RawMessage(f)); err != nil {
+						return err
+					}
+				}
+				clear(frames)
+			}
+			hb.Reset(s.heartbeat)
+		}
+		if ended {
+			return nil
+		}
+	}
+}
+
+// screenSurface finds a pane of a screen.* call.
+func (s *server) screenSurface(id uint64) (*workspace.Surface, error) {
+	sf, ok := s.m.Surface(id)
+	if !ok {
+		return nil, ipc.InvalidParams("Surface not found: %d", id)
+	}
+	return sf, nil
+}
+
+// screenRows answers screen.rows: scrollback lines as cells, as many of
+// [from, to) as fit a frame.
+func (s *server) screenRows(_ context.Context, params json.RawMessage) (any, error) {
+	var p proto.ScreenRowsParams
+	if err := proto.DecodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	sf, err := s.screenSurface(p.SurfaceID)
+	if err != nil {
+		return nil, err
+	}
+	to := min(p.To, p.From+proto.MaxScreenRows)
+	var snap terminal.Snapshot
+	emu := sf.Terminal().Emulator()
+	for {
+		first, dropped := emu.ScrollbackRows(&snap, p.From, to)
+		res := proto.ScreenRowsResult{Cols: snap.Cols, HistoryLen: emu.HistoryLen(), HistoryDropped: dropped}
+		attach.AppendRows(&res.ScreenCells, &snap, first)
+		if b, _ := res.MarshalJSON(); len(b) <= screenMaxFrame || to-p.From <= 1 {
+			return res, nil
+		}
+		to = p.From + (to-p.From)/2
+	}
+}
+
+// screenLines answers screen.lines: rows of the main buffer as text, as
+// many of [from, to) as fit a frame.
+func (s *server) screenLines(_ context.Context, params json.RawMessage) (any, error) {
+	var p proto.ScreenLinesParams
+	if err := proto.DecodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	sf, err := s.screenSurface(p.SurfaceID)
+	if err != nil {
+		return nil, err
+	}
+	lines := sf.Terminal().Emulator().Lines(p.From, min(p.To, p.From+proto.MaxScreenRows))
+	size := 0
+	for i, l := range lines {
+		size += len(l)*6 + 3 // each byte encodes in at most 6, plus quotes and comma
+		if size > screenMaxFrame-64 {
+			lines = lines[:i]
+			break
+		}
+	}
+	if lines == nil {
+		lines = []string{}
+	}
+	return proto.ScreenLinesResult{Text: lines}, nil
+}
+
+// screenWriter checks a screen.* write's token and finds its pane.
+func (s *server) screenWriter(token string, id uint64) (*workspace.Surface, error) {
+	if !s.attached.live(token) {
+		return nil, ipc.InvalidParams("token names no live screen.attach stream")
+	}
+	return s.screenSurface(id)
+}
+
+// screenInput answers screen.input: the window's keys and pastes, written
+// as they are. Inline, so one connection's inputs keep their order.
+func (s *server) screenInput(_ context.Context, params json.RawMessage) (any, error) {
+	var p proto.ScreenInputParams
+	if err := proto.DecodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	sf, err := s.screenWriter(p.Token, p.SurfaceID)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.Data) > sendTextMax {
+		return nil, ipc.InvalidParams("data exceeds 64 KiB limit")
+	}
+	if err := sendInput(sf, p.Data); err != nil {
+		return nil, err
+	}
+	return proto.ScreenDoneResult{Done: true}, nil
+}
+
+// screenResize answers screen.resize (clamped to the model's limits, as
+// the in-process window's resize is).
+func (s *server) screenResize(_ context.Context, params json.RawMessage) (any, error) {
+	var p proto.ScreenResizeParams
+	if err := proto.DecodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if _, err := s.screenWriter(p.Token, p.SurfaceID); err != nil {
+		return nil, err
+	}
+	cols := min(max(p.Cols, 1), workspace.MaxPaneDim)
+	rows := min(max(p.Rows, 1), workspace.MaxPaneDim)
+	if err := s.m.Resize(p.SurfaceID, cols, rows); err != nil {
+		return nil, fail(err)
+	}
+	return proto.ScreenDoneResult{Done: true}, nil
+}
+
+// screenPaneOp answers screen.clear_scrollback and screen.reset.
+func (s *server) screenPaneOp(op func(*terminal.Emulator)) ipc.Handler {
+	return func(_ context.Context, params json.RawMessage) (any, error) {
+		var p proto.ScreenPaneParams
+		if err := proto.DecodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		sf, err := s.screenWriter(p.Token, p.SurfaceID)
+		if err != nil {
+			return nil, err
+		}
+		op(sf.Terminal().Emulator())
+		return proto.ScreenDoneResult{Done: true}, nil
+	}
+}

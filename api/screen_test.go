@@ -1,0 +1,211 @@
+//go:build !windows
+
+package api
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paneflow-go/paneflow/attach"
+	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/ipc/ipctest"
+	"github.com/paneflow-go/paneflow/proto"
+	"github.com/paneflow-go/paneflow/terminal"
+	"github.com/paneflow-go/paneflow/workspace"
+)
+
+// mirrorMatches waits until pane p's mirror (scrolled back offset lines)
+// shows what the server's emulator shows, cell for cell, with its
+// scrollback length and bell count.
+func mirrorMatches(t testing.TB, p *attach.Pane, emu *terminal.Emulator, offset int) {
+	t.Helper()
+	deadline := time.After(testDeadline)
+	var got, want terminal.Snapshot
+	for {
+		_, ch := p.Watch()
+		p.Snapshot(&got, offset)
+		emu.SnapshotAt(&want, offset)
+		d := attach.Diff(&got, &want)
+		if d == "" && (p.HistoryLen() != emu.HistoryLen() || p.Bells() != emu.Bells()) {
+			d = fmt.Sprintf("history %d bells %d, want %d %d", p.HistoryLen(), p.Bells(), emu.HistoryLen(), emu.Bells())
+		}
+		if d == "" {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatalf("pane %d: the mirror never matched: %s", p.ID(), d)
+		}
+	}
+}
+
+func dialAttach(t testing.TB, srv *ipc.Server, o attach.Options) *attach.Client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
+	defer cancel()
+	c, err := attach.Dial(ctx, srv.Path, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// TestScreenAttachMirrors: a real program's output, styles, wide
+// characters, clusters, links and modes arrive cell for cell; input and
+// resize go back; scrollback comes on demand.
+func TestScreenAttachMirrors(t *testing.T) {
+	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
+	srv := ipctest.Start(t, e.reg)
+	sf := e.split(`seq 1 3000; printf '\033[1;31mred\033[0m 漢字 e\314\201 \033]8;;https://x.test\033\\link\033]8;;\033\\ \033[?2004h\033]0;T\007\n'; exec cat`)
+	waitText(t, sf, "link")
+	c := dialAttach(t, srv, attach.Options{Surfaces: []uint64{sf.ID()}})
+	p := c.Pane(sf.ID())
+	emu := sf.Terminal().Emulator()
+	mirrorMatches(t, p, emu, 0)
+	if p.HistoryLen() != emu.HistoryLen() || p.HistoryLen() < 2900 {
+		t.Errorf("history %d, want %d", p.HistoryLen(), emu.HistoryLen())
+	}
+	mirrorMatches(t, p, emu, 1500) // scrollback fetched on demand
+	mirrorMatches(t, p, emu, 100000)
+	if got, want := p.Lines(10, 2500), emu.Lines(10, 2500); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("Lines: %d lines, want %d", len(got), len(want))
+	}
+	if err := p.SendInput([]byte("typed back\n")); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, sf, "typed back")
+	mirrorMatches(t, p, emu, 0)
+	if err := p.Resize(50, 12); err != nil {
+		t.Fatal(err)
+	}
+	mirrorMatches(t, p, emu, 0)
+	var s terminal.Snapshot
+	p.Snapshot(&s, 0)
+	if s.Cols != 50 || s.Rows != 12 {
+		t.Errorf("size after resize %dx%d", s.Cols, s.Rows)
+	}
+	p.ClearScrollback()
+	mirrorMatches(t, p, emu, 0)
+	if p.HistoryLen() != 0 {
+		t.Errorf("history after clear %d", p.HistoryLen())
+	}
+
+	// Writes need a live attachment's token.
+	_, err := proto.Client{Caller: ipctest.Client(srv)}.ScreenInput(context.Background(),
+		proto.ScreenInputParams{Token: "nope", SurfaceID: sf.ID(), Data: []byte("x")})
+	if ie := rpcErr(t, err); ie.Code != ipc.CodeInvalidParams {
+		t.Errorf("input with a bad token: %v", err)
+	}
+	if err := e.m.CloseSurface(sf.ID()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.Closed():
+	case <-time.After(testDeadline):
+		t.Fatal("no screen_closed for a closed pane")
+	}
+}
+
+// TestScreenAttachAllPanes: attaching to every pane includes the ones
+// created later; an unknown pane is an error.
+func TestScreenAttachAllPanes(t *testing.T) {
+	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
+	srv := ipctest.Start(t, e.reg)
+	c := dialAttach(t, srv, attach.Options{})
+	sf := e.split(`echo LATER; exec cat`)
+	waitText(t, sf, "LATER")
+	mirrorMatches(t, c.Pane(sf.ID()), sf.Terminal().Emulator(), 0)
+	first, _ := e.m.Surface(1)
+	mirrorMatches(t, c.Pane(1), first.Terminal().Emulator(), 0)
+
+	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
+	defer cancel()
+	_, err := attach.Dial(ctx, srv.Path, attach.Options{Surfaces: []uint64{999}})
+	var ie *ipc.Error
+	if !errors.As(err, &ie) || ie.Code != ipc.CodeInvalidParams {
+		t.Errorf("attach to an unknown pane: %v", err)
+	}
+}
+
+// TestScreenAttachSlowClient: a client that never reads holds up neither
+// the flooding pane nor another client; when it reads again it gets the
+// final screen, not the backlog.
+func TestScreenAttachSlowClient(t *testing.T) {
+	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
+	srv := ipctest.Start(t, e.reg)
+	// 1,500 different lines of 200 cells in changing colours: each frame
+	// of the flood is a full screen of 200-run rows (about 80 KB), so the
+	// stalled client's socket buffers fill within a few frames.
+	sf := e.split(`read go; awk 'BEGIN{for(i=0;i<1500;i++){printf "%d", i; for(j=0;j<100;j++) printf "\033[3%dmA\033[3%dmB", (i+j)%8, (i+j+1)%8; print ""}}'; echo FLOOD-DONE; exec cat`)
+	emu := sf.Terminal().Emulator()
+	if err := e.m.Resize(sf.ID(), 200, 50); err != nil {
+		t.Fatal(err)
+	}
+
+	// The stalled client: a raw connection that asks for frames at the
+	// highest rate and reads nothing.
+	nc, err := net.Dial("unix", srv.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	fmt.Fprintf(nc, `{"jsonrpc":"2.0","id":1,"method":"screen.attach","params":{"surfaces":[%d],"fps":240}}`+"\n", sf.ID())
+
+	good := dialAttach(t, srv, attach.Options{Surfaces: []uint64{sf.ID()}})
+	if err := sf.Terminal().SendInput([]byte("go\n")); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, sf, "FLOOD-DONE") // the pane was never held up
+	mirrorMatches(t, good.Pane(sf.ID()), emu, 0)
+
+	// Now read the stalled stream: what it gets ends at the final screen.
+	frames, n := readUntilMatch(t, nc, emu)
+	t.Logf("the stalled client then read %d frames, %d bytes", frames, n)
+	// What waited for it is what the socket buffers hold plus the frame
+	// being written, not the flood (24 MB of output, hundreds of frames).
+	if n > 8<<20 {
+		t.Errorf("the stalled client read %d bytes after the flood, want what the socket holds", n)
+	}
+}
+
+// readUntilMatch reads screen.attach frames from nc into a mirror until
+// it shows what emu shows; it returns the frames and bytes read.
+func readUntilMatch(t testing.TB, nc net.Conn, emu *terminal.Emulator) (frames, n int) {
+	t.Helper()
+	nc.SetReadDeadline(time.Now().Add(testDeadline))
+	r := bufio.NewReaderSize(nc, ipc.MaxFrame)
+	var m attach.Mirror
+	var want terminal.Snapshot
+	for {
+		line, err := r.ReadSlice('\n')
+		if err != nil {
+			emu.Snapshot(&want)
+			t.Fatalf("reading after %d frames: %v; mirror: %s", frames, err, attach.Diff(&m.Screen, &want))
+		}
+		frames++
+		n += len(line)
+		var f proto.ScreenFrame
+		if err := json.Unmarshal(line, &f); err != nil {
+			t.Fatal(err)
+		}
+		if f.Type != proto.FrameScreen {
+			continue
+		}
+		if err := m.Apply(&f); err != nil {
+			t.Fatal(err)
+		}
+		emu.Snapshot(&want)
+		if attach.Diff(&m.Screen, &want) == "" {
+			return frames, n
+		}
+	}
+}

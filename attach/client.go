@@ -1,0 +1,447 @@
+package attach
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
+	"github.com/paneflow-go/paneflow/terminal"
+)
+
+// Options say what a [Client] attaches to.
+type Options struct {
+	// Surfaces are the panes to mirror; nil means every pane, including
+	// the ones created later.
+	Surfaces []uint64
+	// FPS is the most frames per second per pane to receive; 0 means
+	// proto.DefaultAttachFPS.
+	FPS int
+	// CallTimeout bounds each on-demand call (scrollback, text, input,
+	// resize); 0 means 5 s.
+	CallTimeout time.Duration
+}
+
+// Client is one attachment to a Paneflow server: the screen.attach stream
+// that keeps a [Pane] mirror per pane, and one concurrent connection for
+// the on-demand calls. Create it with [Dial]; it is safe for concurrent
+// use. Close it to detach (the panes and their programs keep running).
+type Client struct {
+	calls   proto.Client
+	mux     *ipc.Mux
+	stream  *ipc.Stream
+	cancel  context.CancelFunc
+	token   string
+	timeout time.Duration
+	done    chan struct{} // closed when the stream ended
+
+	mu    sync.Mutex
+	panes map[uint64]*Pane // guarded by mu
+	err   error            // why the stream ended, guarded by mu
+}
+
+// Dial attaches to the server at path (a socket path, as ipc.Client's
+// Path). ctx bounds the dial and the handshake only.
+func Dial(ctx context.Context, path string, o Options) (*Client, error) {
+	p := proto.ScreenAttachParams{Surfaces: o.Surfaces}
+	if o.FPS != 0 {
+		p.FPS = &o.FPS
+	}
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = 5 * time.Second
+	}
+	sctx, cancel := context.WithCancel(context.Background())
+	stop := context.AfterFunc(ctx, cancel) // ctx bounds the handshake
+	ic := &ipc.Client{Path: path}
+	if d, ok := ctx.Deadline(); ok {
+		ic.Timeout = max(time.Until(d), time.Millisecond)
+	}
+	st, err := ic.Subscribe(sctx, proto.MethodScreenAttach, p)
+	if err != nil {
+		stop()
+		cancel()
+		return nil, err
+	}
+	first, err := st.Next()
+	var ack proto.AttachedFrame
+	if err == nil {
+		err = json.Unmarshal(first, &ack)
+	}
+	if err == nil && (ack.Type != proto.FrameAttached || ack.Token == "") {
+		err = fmt.Errorf("attach: first frame %.80s is not an attached frame", first)
+	}
+	if err != nil {
+		stop()
+		st.Close()
+		cancel()
+		return nil, err
+	}
+	mux, err := ipc.DialMux(ctx, path)
+	if !stop() && err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		if mux != nil {
+			mux.Close()
+		}
+		st.Close()
+		cancel()
+		return nil, err
+	}
+	c := &Client{
+		calls: proto.Client{Caller: mux}, mux: mux, stream: st, cancel: cancel,
+		token: ack.Token, timeout: o.CallTimeout, done: make(chan struct{}),
+		panes: make(map[uint64]*Pane),
+	}
+	go c.read()
+	return c, nil
+}
+
+// Close detaches: it ends the stream and the call connection. The panes'
+// mirrors stay as they were; their calls fail from then on.
+func (c *Client) Close() error {
+	c.cancel()
+	c.stream.Close()
+	err := c.mux.Close()
+	<-c.done
+	return err
+}
+
+// Done is closed when the stream ended (Close, the server went away, or a
+// malformed frame); Err says why.
+func (c *Client) Done() <-chan struct{} { return c.done }
+
+// Err reports why the stream ended (nil while it runs, and after Close).
+func (c *Client) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Pane returns the mirror of pane id, creating an empty one (no screen
+// until its first frame arrives: Watch says when) if none exists yet.
+func (c *Client) Pane(id uint64) *Pane {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.panes[id]
+	if p == nil {
+		p = &Pane{c: c, id: id, closed: make(chan struct{}), hist: make(map[uint64]histLine)}
+		c.panes[id] = p
+	}
+	return p
+}
+
+// Panes lists the ids of the panes with a mirror.
+func (c *Client) Panes() []uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]uint64, 0, len(c.panes))
+	for id := range c.panes {
+		out = append(out, id)
+	}
+	return out
+}
+
+// read applies the stream's frames until it ends.
+func (c *Client) read() {
+	defer close(c.done)
+	var err error
+	for {
+		var raw json.RawMessage
+		raw, err = c.stream.Next()
+		if err != nil {
+			break
+		}
+		var f proto.ScreenFrame
+		if err = json.Unmarshal(raw, &f); err != nil {
+			break
+		}
+		switch f.Type {
+		case proto.FrameScreen:
+			err = c.Pane(f.SurfaceID).apply(&f)
+		case proto.FrameScreenClosed:
+			c.Pane(f.SurfaceID).markClosed()
+		}
+		if err != nil {
+			break
+		}
+	}
+	c.mu.Lock()
+	if !errors.Is(err, context.Canceled) && !errors.Is(err, net.ErrClosed) {
+		c.err = err
+	}
+	panes := c.panes
+	c.mu.Unlock()
+	for _, p := range panes {
+		p.markClosed()
+	}
+}
+
+// call runs one on-demand call with the client's timeout.
+func (c *Client) call(f func(ctx context.Context) error) error {
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+	defer cancel()
+	return f(ctx)
+}
+
+// histLine is one cached scrollback line.
+type histLine struct {
+	cells   []terminal.Cell
+	wrapped bool
+}
+
+// maxCachedLines bounds a pane's scrollback cache; past it the cache is
+// dropped and refilled on demand.
+const maxCachedLines = 20000
+
+// fetchPad is how many lines around a missing one a scrollback fetch
+// takes along.
+const fetchPad = 200
+
+// Pane is a mirror of one remote pane: the screen as the last frame left
+// it, scrollback lines fetched on demand (and cached), and the pane's
+// writes sent over the Client's call connection. Its method set is
+// app/termview's Pane, so a terminal view renders it unchanged; it also
+// has DroppedLines (termview's droppedCounter). It is safe for concurrent
+// use.
+type Pane struct {
+	c  *Client
+	id uint64
+
+	mu      sync.Mutex
+	m       Mirror
+	gen     uint64 // frames applied: the Watch generation
+	changed chan struct{}
+	closed  chan struct{}
+	gone    bool
+	hist    map[uint64]histLine // by HistoryDropped+index
+	histEnd uint64              // HistoryDropped+HistoryLen of the last frame
+	cols    int                 // the width the cached lines were fetched at
+}
+
+// ID returns the pane's surface id.
+func (p *Pane) ID() uint64 { return p.id }
+
+// Closed is closed when the pane was closed on the server or the stream
+// ended.
+func (p *Pane) Closed() <-chan struct{} { return p.closed }
+
+func (p *Pane) markClosed() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.gone {
+		p.gone = true
+		close(p.closed)
+	}
+}
+
+// apply takes in one frame and wakes the watchers.
+func (p *Pane) apply(f *proto.ScreenFrame) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.m.Apply(f); err != nil {
+		return err
+	}
+	end := p.m.HistoryDropped + uint64(p.m.HistoryLen)
+	if p.m.Screen.Cols != p.cols || end < p.histEnd {
+		// Lines were reflowed or pulled back out of the scrollback: the
+		// cached ones may no longer be what those numbers name.
+		clear(p.hist)
+		p.cols = p.m.Screen.Cols
+	}
+	p.histEnd = end
+	p.gen++
+	if p.changed != nil {
+		close(p.changed)
+		p.changed = nil
+	}
+	return nil
+}
+
+// Snapshot copies the screen into s, scrolled back by offset lines
+// (clamped to the scrollback; ignored on the alternate screen), as
+// terminal.Emulator.SnapshotAt does. Scrollback lines not cached yet are
+// fetched first (the call waits for them, up to the client's timeout;
+// lines it could not get show blank). s.Generation is the Watch
+// generation.
+func (p *Pane) Snapshot(s *terminal.Snapshot, offset int) {
+	for range 2 {
+		p.mu.Lock()
+		first, missing := p.missingLocked(offset)
+		p.mu.Unlock()
+		if !missing {
+			break
+		}
+		p.fetch(first-fetchPad, first+offset+fetchPad)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	scr := &p.m.Screen
+	scr.CopyTo(s)
+	s.Generation = p.gen
+	offset = p.clampLocked(offset)
+	if offset == 0 {
+		return
+	}
+	cols, rows := s.Cols, s.Rows
+	fromHist := min(offset, rows)
+	for y := rows - 1; y >= fromHist; y-- {
+		copy(s.Row(y), scr.Row(y-offset))
+		s.Wrapped[y] = scr.Wrapped[y-offset]
+	}
+	first := p.m.HistoryLen - offset
+	for y := range fromHist {
+		dst := s.Cells[y*cols : (y+1)*cols]
+		l, ok := p.hist[p.m.HistoryDropped+uint64(first+y)]
+		k := copy(dst, l.cells)
+		clear(dst[k:])
+		s.Wrapped[y] = ok && l.wrapped
+	}
+	s.Cursor.Visible = false
+	s.Offset = offset
+}
+
+// clampLocked is offset as Snapshot applies it.
+func (p *Pane) clampLocked(offset int) int {
+	if offset <= 0 || p.m.Screen.AltScreen || p.m.Screen.Rows == 0 {
+		return 0
+	}
+	return min(offset, p.m.HistoryLen)
+}
+
+// missingLocked reports whether a snapshot at offset needs scrollback
+// lines that are not cached, and the index of the first line it shows.
+func (p *Pane) missingLocked(offset int) (first int, missing bool) {
+	offset = p.clampLocked(offset)
+	first = p.m.HistoryLen - offset
+	for y := range min(offset, p.m.Screen.Rows) {
+		if _, ok := p.hist[p.m.HistoryDropped+uint64(first+y)]; !ok {
+			return first, true
+		}
+	}
+	return first, false
+}
+
+// fetch caches scrollback lines [from, to) (clipped) with screen.rows.
+func (p *Pane) fetch(from, to int) {
+	from = max(from, 0)
+	for from < to {
+		var res proto.ScreenRowsResult
+		err := p.c.call(func(ctx context.Context) (err error) {
+			res, err = p.c.calls.ScreenRows(ctx, proto.ScreenRowsParams{SurfaceID: p.id, From: from, To: min(to, from+proto.MaxScreenRows)})
+			return err
+		})
+		if err != nil || len(res.Lines) == 0 {
+			return
+		}
+		p.mu.Lock()
+		if len(p.hist)+len(res.Lines) > maxCachedLines {
+			clear(p.hist)
+		}
+		if res.Cols == p.m.Screen.Cols {
+			err = p.m.DecodeRows(&res.ScreenCells, res.Cols, func(r proto.ScreenRow, cells []terminal.Cell) {
+				p.hist[res.HistoryDropped+uint64(r.Y)] = histLine{cells: cells, wrapped: r.Wrapped}
+			})
+		}
+		p.mu.Unlock()
+		if err != nil || res.Cols != p.m.Screen.Cols {
+			return
+		}
+		from = res.Lines[len(res.Lines)-1].Y + 1
+	}
+}
+
+// HistoryLen is the number of scrollback lines, as of the last frame.
+func (p *Pane) HistoryLen() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.m.HistoryLen
+}
+
+// DroppedLines is how many lines ever left the scrollback, as of the last
+// frame (terminal.Emulator.DroppedLines).
+func (p *Pane) DroppedLines() uint64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.m.HistoryDropped
+}
+
+// Lines returns rows [from, to) of the main buffer as text, row 0 the
+// oldest scrollback line (terminal.Emulator.Lines), read from the server
+// (screen.lines); nil when it cannot be reached.
+func (p *Pane) Lines(from, to int) []string {
+	var out []string
+	from = max(from, 0)
+	for from < to {
+		var res proto.ScreenLinesResult
+		err := p.c.call(func(ctx context.Context) (err error) {
+			res, err = p.c.calls.ScreenLines(ctx, proto.ScreenLinesParams{SurfaceID: p.id, From: from, To: min(to, from+proto.MaxScreenRows)})
+			return err
+		})
+		if err != nil || len(res.Text) == 0 {
+			break
+		}
+		out = append(out, res.Text...)
+		from += len(res.Text)
+	}
+	return out
+}
+
+// Watch returns the mirror's generation (frames applied) and a channel
+// closed when the next frame is applied.
+func (p *Pane) Watch() (uint64, <-chan struct{}) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.changed == nil {
+		p.changed = make(chan struct{})
+	}
+	return p.gen, p.changed
+}
+
+// Bells counts the bells the program rang, as of the last frame.
+func (p *Pane) Bells() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.m.Bells
+}
+
+// SendInput sends bytes to the program (screen.input); it waits for the
+// server's answer, up to the client's call timeout.
+func (p *Pane) SendInput(b []byte) error {
+	return p.c.call(func(ctx context.Context) error {
+		_, err := p.c.calls.ScreenInput(ctx, proto.ScreenInputParams{Token: p.c.token, SurfaceID: p.id, Data: b})
+		return err
+	})
+}
+
+// Resize sets the pane's terminal size in cells (screen.resize); the
+// mirror follows with the next frame.
+func (p *Pane) Resize(cols, rows int) error {
+	return p.c.call(func(ctx context.Context) error {
+		_, err := p.c.calls.ScreenResize(ctx, proto.ScreenResizeParams{Token: p.c.token, SurfaceID: p.id, Cols: cols, Rows: rows})
+		return err
+	})
+}
+
+// ClearScrollback drops the pane's scrollback (screen.clear_scrollback);
+// a failure is not reported (termview's Pane has no error here).
+func (p *Pane) ClearScrollback() {
+	_ = p.c.call(func(ctx context.Context) error {
+		_, err := p.c.calls.ScreenClearScrollback(ctx, proto.ScreenPaneParams{Token: p.c.token, SurfaceID: p.id})
+		return err
+	})
+}
+
+// Reset resets the pane's terminal (screen.reset); the program is not
+// told. A failure is not reported.
+func (p *Pane) Reset() {
+	_ = p.c.call(func(ctx context.Context) error {
+		_, err := p.c.calls.ScreenReset(ctx, proto.ScreenPaneParams{Token: p.c.token, SurfaceID: p.id})
+		return err
+	})
+}
