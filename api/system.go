@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"runtime"
 
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
@@ -43,5 +44,6 @@ func (s *server) admission(context.Context, json.RawMessage) (any, error) {
 	return proto.SystemAdmissionResult{
 		Calls: k(a.Calls), Streams: k(a.Streams), Hooks: k(a.Hooks),
 		Idle: a.Idle, IdleLimit: a.IdleLimit, Evicted: a.Evicted, FirstFrameTimeouts: a.FirstFrameTimeouts,
+		Goroutines: runtime.NumGoroutine(),
 	}, nil
 }

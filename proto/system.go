@@ -65,6 +65,10 @@ type SystemAdmissionResult struct {
 	IdleLimit          int           `json:"idle_limit"`
 	Evicted            uint64        `json:"evicted"`
 	FirstFrameTimeouts uint64        `json:"first_frame_timeouts"`
+	// Goroutines is how many goroutines the server runs now: with the
+	// stream counts, what a leak check (attach and detach in a loop)
+	// watches.
+	Goroutines int `json:"goroutines"`
 }
 
 // ConcurrentResult is the reply to the transport's [MethodRPCConcurrent]

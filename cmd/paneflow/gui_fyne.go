@@ -67,6 +67,6 @@ func runGUI(ctx context.Context, inv *invocation, args []string) error {
 	})
 	a := fyneapp.NewWithID(app.ID)
 	return app.Run(a, app.Options{
-		Core: c, Config: cfg, ConfigWarnings: warns, ConfigPath: cfgPath, SessionPath: sessionPath, Context: ctx, Logf: logf, Events: eventWaiter(),
+		Backend: app.NewLocal(c), Config: cfg, ConfigWarnings: warns, ConfigPath: cfgPath, SessionPath: sessionPath, Context: ctx, Logf: logf, Events: eventWaiter(),
 	})
 }
