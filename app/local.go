@@ -7,12 +7,12 @@ import (
 	"io/fs"
 	"time"
 
-	"github.com/paneflow-go/paneflow/app/session"
 	"github.com/paneflow-go/paneflow/app/termview"
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/core"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
+	"github.com/paneflow-go/paneflow/session"
 	"github.com/paneflow-go/paneflow/terminal"
 	"github.com/paneflow-go/paneflow/workspace"
 )

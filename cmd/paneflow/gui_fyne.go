@@ -11,9 +11,9 @@ import (
 	fyneapp "fyne.io/fyne/v2/app"
 
 	"github.com/paneflow-go/paneflow/app"
-	"github.com/paneflow-go/paneflow/app/session"
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/core"
+	"github.com/paneflow-go/paneflow/session"
 	"github.com/paneflow-go/paneflow/terminal"
 	"github.com/paneflow-go/paneflow/version"
 )
