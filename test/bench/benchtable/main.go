@@ -191,6 +191,12 @@ func targetFor(name, unit string) (target, bool) {
 		return atMost(10, "≤ 10 ms"), true
 	case name == "Up" && unit == "ms":
 		return notSlowerThanTmux, true
+	case name == "Attach" && unit == "ms":
+		return target{text: "≤ 150 ms, ≤ 1× tmux", met: func(p, t float64, have bool) (bool, bool) {
+			return p <= 150 && have && p <= t, have
+		}}, true
+	case name == "AttachFlood" && unit == "bytes-per-cell-frame":
+		return atMost(4, "≤ 4"), true
 	}
 	return target{}, false
 }
@@ -210,6 +216,8 @@ var notes = []struct{ prefix, text string }{
 	{"TeamsSplit", "TeamsSplit: Claude Code's teammate pane through tmux: `split-window … -- cat` then `list-panes` until listed (sh + 2 process starts), Paneflow's tmux shim on `paneflow serve` vs the real tmux"},
 	{"TeamsSpawn", "TeamsSpawn: spawn_agent over the CustomPaneBackend socket, request to reply, one connection; tmux has no equivalent"},
 	{"ServerMemory", "ServerMemory: RSS growth of `paneflow serve` per 200x50 pane after 10 panes printed 10,000 lines of 120 characters, 30 s after the output stopped (rss0: at once); Paneflow only"},
+	{"AttachFlood", "AttachFlood: a pane printing numbered lines without end, a client attached at 60 frames/s (screen.attach) reading for 3 s: bytes/s, frames/s, and bytes/s over 80x24 cells × 60 frames/s; Paneflow only"},
+	{"Attach", "Attach: attach.Dial to a server of 50 panes × 10,000 lines of history until every pane's first full frame is in vs a tmux -C client started (attach-session) and capture-pane -p -e of each pane"},
 	{"Flood", "Flood: 100 panes of `yes | head -c 1000000`; while they stream: split-ms over the socket (tmux: -C client), cli-split-ms by a process start (true-ms: /bin/true, the floor of any process start under that load), ping-ms system.ping (tmux: display-message over -C) every 10 ms (idle-ping-ms: system.ping of a second, idle paneflow serve at the same time, the floor of a socket round trip under that load)"},
 }
 
