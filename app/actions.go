@@ -110,7 +110,7 @@ func (s *shell) runActionLocked(a keymap.Action) {
 	if p, ok := presetOf[a]; ok {
 		index := s.activeIndexLocked()
 		s.zoom = 0
-		s.mutate("layout", func() error { return s.m.ApplyPreset(index, p) })
+		s.mutate("layout", func() error { return s.b.ApplyPreset(index, p) })
 		return
 	}
 	if d, ok := focusDir[a]; ok {
@@ -135,7 +135,7 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.newWorkspaceLocked()
 	case keymap.CloseWorkspace:
 		index := s.activeIndexLocked()
-		s.mutate("close workspace", func() error { return s.m.CloseWorkspace(index) })
+		s.mutate("close workspace", func() error { return s.b.CloseWorkspace(index) })
 	case keymap.NextWorkspace:
 		if n := len(s.snap.Workspaces); n > 0 {
 			s.selectWorkspaceLocked((s.activeIndexLocked() + 1) % n)
@@ -148,7 +148,7 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.toggleZoomLocked()
 	case keymap.SplitEqualize:
 		index := s.activeIndexLocked()
-		s.mutate("equalize", func() error { return s.m.Equalize(index) })
+		s.mutate("equalize", func() error { return s.b.Equalize(index) })
 	case keymap.JumpNextWaiting:
 		s.jumpNextWaitingLocked()
 	case keymap.RenamePane:
@@ -243,7 +243,7 @@ func (s *shell) selectWorkspaceLocked(index int) {
 	if s.snap == nil || index < 0 || index >= len(s.snap.Workspaces) {
 		return
 	}
-	s.mutate("select workspace", func() error { return s.m.SelectWorkspace(index) })
+	s.mutate("select workspace", func() error { return s.b.SelectWorkspace(index) })
 }
 
 // splitLocked splits the focused pane in dir; the new pane starts in the
@@ -256,21 +256,18 @@ func (s *shell) splitLocked(dir workspace.Direction) {
 	target := s.focus
 	s.mutate("split", func() error {
 		spec := workspace.PaneSpec{}
-		if sf, ok := s.m.Surface(target); ok {
-			if in, ok := sf.Info(); ok && in.Cwd != nil {
-				if fi, err := os.Stat(*in.Cwd); err == nil && fi.IsDir() {
-					spec.Cwd = *in.Cwd
-				}
-			}
-		} else {
+		if in, ok := s.b.SurfaceInfo(target); !ok {
 			target = 0
+		} else if in.Cwd != nil {
+			if fi, err := os.Stat(*in.Cwd); err == nil && fi.IsDir() {
+				spec.Cwd = *in.Cwd
+			}
 		}
-		info, _, err := s.m.Split(target, dir, spec)
+		id, err := s.b.Split(target, dir, spec)
 		if err != nil {
 			return err
 		}
-		_, err = s.m.Focus(info.ID)
-		return err
+		return s.b.Focus(id)
 	})
 }
 
@@ -294,7 +291,7 @@ func (s *shell) moveFocusLocked(d direction) {
 	}
 	t := tile(s.snap.Tree, rect{W: 1000, H: 1000}, 0)
 	if id, ok := neighbour(t.Panes, t.Order, s.focus, d); ok {
-		s.mutate("focus", func() error { _, err := s.m.Focus(id); return err })
+		s.mutate("focus", func() error { return s.b.Focus(id) })
 	}
 }
 
@@ -319,7 +316,7 @@ func (s *shell) jumpNextWaitingLocked() {
 		next = order[(i+1)%len(order)]
 	}
 	s.jumpCursor = next
-	s.mutate("focus", func() error { _, err := s.m.Focus(next); return err })
+	s.mutate("focus", func() error { return s.b.Focus(next) })
 }
 
 // newWorkspaceLocked asks for a folder and opens a workspace there.
@@ -339,7 +336,7 @@ func (s *shell) newWorkspaceLocked() {
 // createWorkspace opens a workspace in dir, titled after the folder.
 func (s *shell) createWorkspace(dir string) {
 	s.mutate("new workspace", func() error {
-		_, err := s.m.CreateWorkspace(filepath.Base(dir), dir, nil, true)
+		err := s.b.CreateWorkspace(filepath.Base(dir), dir, true)
 		return err
 	})
 }

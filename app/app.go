@@ -26,7 +26,6 @@ import (
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/core"
-	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -49,12 +48,12 @@ const (
 
 // Options configures [Run].
 type Options struct {
-	// Core is the headless core the window hosts. Run serves its socket
-	// and shuts it down (closing every pane, removing the socket) when the
-	// app quits. It should be created with NoInitialWorkspace: Run
-	// restores the saved session, or creates the default "Terminal"
-	// workspace when there is none. Required.
-	Core *core.Core
+	// Backend owns the panes the window shows: [NewLocal] hosts a core
+	// in-process. Run serves it and shuts it down when the app quits
+	// (the local backend closes every pane and removes the socket). Run
+	// restores the saved session into it, or creates the default
+	// "Terminal" workspace when it has none. Required.
+	Backend Backend
 	// Config is the configuration the window starts with.
 	Config config.Config
 	// ConfigWarnings are the problems found reading Config from its file;
@@ -96,7 +95,7 @@ type FramePainter interface {
 // core down and returns. It must be called on the main goroutine with a
 // GLFW app (a.Run is called inside). With Fyne's test app, whose Run
 // returns at once, it still blocks until one of the above happens. When
-// it fails before the window opens (o.Core is nil), nothing was started.
+// it fails before the window opens (o.Backend is nil), nothing was started.
 func Run(a fyne.App, o Options) error {
 	s, err := start(a, o)
 	if err != nil {
@@ -112,7 +111,7 @@ func Run(a fyne.App, o Options) error {
 	return s.stop()
 }
 
-// shell is the running desktop app: one window over one core.
+// shell is the running desktop app: one window over one backend.
 //
 // # Concurrency
 //
@@ -127,7 +126,7 @@ type shell struct {
 	a    fyne.App
 	w    fyne.Window
 	o    Options
-	m    *workspace.Manager
+	b    Backend
 	logf func(format string, args ...any)
 	home string
 
@@ -211,8 +210,8 @@ type shell struct {
 // start builds the window and starts the shell's goroutines; it does not
 // run the Fyne event loop.
 func start(a fyne.App, o Options) (*shell, error) {
-	if o.Core == nil {
-		return nil, errors.New("app: Options.Core is nil")
+	if o.Backend == nil {
+		return nil, errors.New("app: Options.Backend is nil")
 	}
 	logf := o.Logf
 	if logf == nil {
@@ -220,7 +219,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	}
 	home, _ := os.UserHomeDir()
 	s := &shell{
-		a: a, o: o, m: o.Core.Workspaces, logf: logf, home: home,
+		a: a, o: o, b: o.Backend, logf: logf, home: home,
 		cfg: o.Config, views: map[uint64]*termview.View{}, attention: map[uint64]bool{},
 		queued: map[uint64]queuedPrompt{}, groups: map[uint64]string{},
 		work: make(chan func(), 256), done: make(chan struct{}), quitCh: make(chan struct{}),
@@ -252,17 +251,18 @@ func start(a fyne.App, o Options) (*shell, error) {
 	s.mu.Unlock()
 
 	if o.SessionPath != "" {
-		s.saver = newSaver(s.m, o.SessionPath, logf)
+		path := o.SessionPath
+		s.saver = newSaver(func() error { return s.b.SaveSession(path) }, logf)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
-	sub := o.Core.Bus.Subscribe("gui", guiEvents, 4096)
+	sub := s.b.Subscribe("gui", guiEvents, 4096)
 	s.wg.Add(3)
 	go s.readEvents(sub)
 	go s.runWork()
 	go func() {
 		defer s.wg.Done()
-		s.served <- o.Core.Serve(context.WithoutCancel(ctx))
+		s.served <- s.b.Serve(context.WithoutCancel(ctx))
 	}()
 	if o.ConfigPath != "" {
 		s.watchConfig(ctx, o.ConfigPath)
@@ -284,7 +284,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	}
 
 	// The first picture, synchronously, so the window opens complete.
-	snap := takeSnapshot(s.m, s.teams, nil)
+	snap := takeSnapshot(s.b, nil)
 	s.mu.Lock()
 	s.applyLocked(snap, nil)
 	s.mu.Unlock()
@@ -294,7 +294,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	lc.SetOnExitedForeground(func() { s.fgFocused.Store(false); s.modsStale.Store(true) })
 	lc.SetOnStarted(func() {
 		s.startedOnce.Do(func() { close(s.started) })
-		logf("paneflow: window ready socket=%s", o.Core.SocketPath)
+		logf("paneflow: window ready socket=%s", s.b.Endpoint())
 	})
 	lc.SetOnStopped(func() { s.quitOnce.Do(func() { close(s.quitCh) }) })
 	if s.uiThread != 0 {
@@ -350,7 +350,7 @@ func (s *shell) runStoppedHooks() {
 // else (or when restoring fails) the default workspace.
 func (s *shell) restoreOrCreate() {
 	if s.o.SessionPath != "" {
-		warns, err := restoreSession(s.m, s.o.SessionPath)
+		warns, err := s.b.RestoreSession(s.o.SessionPath)
 		if err != nil {
 			warns = append(warns, err.Error())
 		}
@@ -359,8 +359,8 @@ func (s *shell) restoreOrCreate() {
 			s.startMsgs = append(s.startMsgs, "session: "+w)
 		}
 	}
-	if len(s.m.Workspaces()) == 0 {
-		if _, err := s.m.CreateWorkspace("Terminal", "", nil, true); err != nil {
+	if len(s.b.Workspaces()) == 0 {
+		if err := s.b.CreateWorkspace("Terminal", "", true); err != nil {
 			s.logf("paneflow: first workspace: %v", err)
 		}
 	}
@@ -371,7 +371,7 @@ func (s *shell) buildWindowLocked() {
 	s.w = s.a.NewWindow(windowTitle(0))
 	s.area = newSplitArea(func(path []int, ratios []float64) {
 		wsID := s.wsID
-		s.mutate("resize panes", func() error { return s.m.SetRatios(wsID, path, ratios) })
+		s.mutate("resize panes", func() error { return s.b.SetRatios(wsID, path, ratios) })
 	})
 	s.side = newSidebar(
 		// A click on a workspace or a pane shows it: the agents overview,
@@ -379,7 +379,7 @@ func (s *shell) buildWindowLocked() {
 		func(i int) { s.guard(func() { s.closeOverviewLocked(); s.selectWorkspaceLocked(i) }) },
 		func(id uint64) {
 			s.guard(s.closeOverviewLocked)
-			s.mutate("focus", func() error { _, err := s.m.Focus(id); return err })
+			s.mutate("focus", func() error { return s.b.Focus(id) })
 		},
 		func() { s.guard(s.newWorkspaceLocked) },
 		func() { s.guard(s.openOverviewLocked) },
@@ -488,17 +488,16 @@ type snapshot struct {
 	Ports map[uint64]string
 }
 
-// panePorts finds the ports the panes of snap listen on, through cache.
-func panePorts(m *workspace.Manager, snap *snapshot, cache *portCache) map[uint64]string {
+// panePorts finds the ports the panes of snap listen on, through cache;
+// pids are the panes' programs (Backend.PanePIDs).
+func panePorts(pids map[uint64]int, snap *snapshot, cache *portCache) map[uint64]string {
 	out := map[uint64]string{}
 	byPid := map[int]uint64{}
 	var roots []int
 	for _, id := range snap.Order {
-		if sf, ok := m.Surface(id); ok {
-			if pid := sf.Terminal().Pid(); pid > 0 {
-				byPid[pid] = id
-				roots = append(roots, pid)
-			}
+		if pid := pids[id]; pid > 0 {
+			byPid[pid] = id
+			roots = append(roots, pid)
 		}
 	}
 	for pid, ports := range cache.listeningPorts(roots) {
@@ -518,11 +517,11 @@ func panePorts(m *workspace.Manager, snap *snapshot, cache *portCache) map[uint6
 // working directories, foreground commands: several /proc reads and a
 // tcgetpgrp per pane) are read anew unless surfaces is not nil, which is
 // then used instead; the rest is in memory.
-func takeSnapshot(m *workspace.Manager, teams func() map[uint64]core.TeamMember, surfaces []workspace.SurfaceInfo) *snapshot {
-	s := &snapshot{Focused: map[uint64]bool{}, Open: map[uint64]uint64{}, Teams: teams()}
-	s.Active, s.Tree, s.HasActive = m.ActiveTree()
-	s.Workspaces = m.Workspaces()
-	for _, p := range m.Panes() {
+func takeSnapshot(b Backend, surfaces []workspace.SurfaceInfo) *snapshot {
+	s := &snapshot{Focused: map[uint64]bool{}, Open: map[uint64]uint64{}, Teams: b.Teams()}
+	s.Active, s.Tree, s.HasActive = b.ActiveTree()
+	s.Workspaces = b.Workspaces()
+	for _, p := range b.Panes() {
 		s.Open[p.ID] = p.WorkspaceID
 		s.Order = append(s.Order, p.ID)
 		if p.Focused {
@@ -530,22 +529,10 @@ func takeSnapshot(m *workspace.Manager, teams func() map[uint64]core.TeamMember,
 		}
 	}
 	if surfaces == nil {
-		surfaces = m.Surfaces()
+		surfaces = b.Surfaces()
 	}
 	s.Surfaces = surfaces
 	return s
-}
-
-// outputGens returns every pane's output generation.
-func outputGens(m *workspace.Manager) map[uint64]uint64 {
-	panes := m.Panes()
-	out := make(map[uint64]uint64, len(panes))
-	for _, p := range panes {
-		if sf, ok := m.Surface(p.ID); ok {
-			out[p.ID] = sf.Terminal().Emulator().Generation()
-		}
-	}
-	return out
 }
 
 // guiEvents is the filter of the window's bus subscription: the events
@@ -611,7 +598,7 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 		evs, _ := sub.Drain(buf)
 		var gens map[uint64]uint64
 		if ticked {
-			gens = outputGens(s.m)
+			gens = s.b.OutputGens()
 		}
 		describe := last == nil || !agentsOnly(evs) ||
 			ticked && (!maps.Equal(gens, described) || time.Since(describedAt) >= describeEvery)
@@ -621,9 +608,9 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 		} else if ticked {
 			described, describedAt = gens, time.Now()
 		}
-		snap := takeSnapshot(s.m, s.teams, surfaces)
+		snap := takeSnapshot(s.b, surfaces)
 		if ports == nil || ticked && describe {
-			ports = panePorts(s.m, snap, &portsCache)
+			ports = panePorts(s.b.PanePIDs(), snap, &portsCache)
 		}
 		snap.Ports = ports
 		if ticked && len(evs) == 0 && reflect.DeepEqual(snap, last) {
@@ -755,11 +742,11 @@ func (s *shell) viewLocked(id uint64) *termview.View {
 	if v := s.views[id]; v != nil {
 		return v
 	}
-	sf, ok := s.m.Surface(id)
+	p, ok := s.b.Pane(id)
 	if !ok {
 		return nil
 	}
-	v := termview.New(surfacePane{m: s.m, s: sf}, s.viewOptionsLocked(id))
+	v := termview.New(p, s.viewOptionsLocked(id))
 	s.views[id] = v
 	s.stripeLocked(id)
 	return v
@@ -858,8 +845,8 @@ func (s *shell) closeViewsLocked() {
 }
 
 // stop ends the shell after the app quit: the goroutines stop, the views
-// close, the session is saved and the core shut down (closing every pane
-// and removing the socket). Later calls return nil.
+// close, the session is saved and the backend shut down (the local one
+// closes every pane and removes the socket). Later calls return nil.
 func (s *shell) stop() error {
 	var err error
 	s.stopOnce.Do(func() {
@@ -874,12 +861,9 @@ func (s *shell) stop() error {
 		close(s.done)
 		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 		defer cancel()
-		err = s.o.Core.Shutdown(ctx)
-		if errors.Is(err, ipc.ErrServerClosed) {
-			err = nil
-		}
+		err = s.b.Shutdown(ctx)
 		s.wg.Wait()
-		if serr := <-s.served; err == nil && !errors.Is(serr, ipc.ErrServerClosed) {
+		if serr := <-s.served; err == nil {
 			err = serr
 		}
 		s.guard(s.closeViewsLocked)

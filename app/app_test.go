@@ -68,7 +68,7 @@ func newHarness(t *testing.T, mod func(*Options)) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Core: c, Config: cfg, Logf: t.Logf}
+	o := Options{Backend: NewLocal(c), Config: cfg, Logf: t.Logf}
 	if mod != nil {
 		mod(&o)
 	}
@@ -138,7 +138,7 @@ func (h *harness) key(k fyne.KeyName, mods fyne.KeyModifier) bool {
 
 // shape is the active workspace's layout shape, e.g. "V[p H[p p]]".
 func (h *harness) shape() string {
-	_, l, _ := h.s.m.ActiveTree()
+	_, l, _ := h.c.Workspaces.ActiveTree()
 	return shapeOf(l)
 }
 
@@ -349,12 +349,12 @@ func TestCloseAsksWhenAProgramRuns(t *testing.T) {
 	h := newHarness(t, nil)
 	var id uint64
 	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 })
-	if n := busyPanes(h.c.Workspaces); n != 0 {
-		t.Fatalf("busyPanes = %d with an idle shell, want 0", n)
+	if n := h.s.b.BusyPanes(); n != 0 {
+		t.Fatalf("BusyPanes = %d with an idle shell, want 0", n)
 	}
 	h.call("surface.send_text", map[string]any{"surface_id": id, "text": "sleep 60\n"}, nil)
 	deadline := time.Now().Add(testDeadline)
-	for busyPanes(h.c.Workspaces) != 1 {
+	for h.s.b.BusyPanes() != 1 {
 		if time.Now().After(deadline) {
 			t.Fatal("the pane never showed sleep in the foreground")
 		}

@@ -92,7 +92,7 @@ func (s *shell) toolbarLocked() fyne.CanvasObject {
 // closeRequestedLocked handles the window's close button: it asks first
 // when programs other than shells run in panes.
 func (s *shell) closeRequestedLocked() {
-	busy := busyPanes(s.m)
+	busy := s.b.BusyPanes()
 	if busy == 0 {
 		s.quitLocked()
 		return
@@ -110,18 +110,18 @@ func (s *shell) closeRequestedLocked() {
 
 // renameLocked asks for a new name for pane id.
 func (s *shell) renameLocked(id uint64) {
-	sf, ok := s.m.Surface(id)
+	in, ok := s.b.SurfaceInfo(id)
 	if !ok {
 		return
 	}
 	entry := widget.NewEntry()
-	entry.SetText(sf.CustomName())
+	entry.SetText(in.CustomName)
 	entry.SetPlaceHolder("automatic name")
 	dialog.ShowForm("Rename pane", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Name", entry)}, func(ok bool) {
 		if !ok {
 			return
 		}
 		name := entry.Text
-		s.mutate("rename", func() error { _, err := s.m.Rename(id, name); return err })
+		s.mutate("rename", func() error { return s.b.Rename(id, name) })
 	}, s.w)
 }

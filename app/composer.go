@@ -7,8 +7,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/paneflow-go/paneflow/terminal"
 )
 
 // queuedPrompt is a prompt held for a pane whose agent is thinking.
@@ -192,18 +190,5 @@ func (s *shell) flushQueuedLocked() {
 // program asked for it), then Enter when p.submit; on the worker
 // goroutine, in order with other model work.
 func (s *shell) deliverPrompt(id uint64, p queuedPrompt) {
-	s.mutate("prompt", func() error {
-		sf, ok := s.m.Surface(id)
-		if !ok {
-			return fmt.Errorf("pane %d is closed", id)
-		}
-		t := sf.Terminal()
-		if err := t.SendInput(terminal.EncodePaste(p.text, t.Emulator().Modes())); err != nil {
-			return err
-		}
-		if p.submit {
-			return t.SendInput([]byte{'\r'})
-		}
-		return nil
-	})
+	s.mutate("prompt", func() error { return s.b.Paste(id, p.text, p.submit) })
 }

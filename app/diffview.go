@@ -65,11 +65,20 @@ type diffFile struct {
 
 // runGit runs git in dir and returns its output; a failure carries git's
 // own message. okCodes are exit codes that are not failures (git diff
-// --no-index exits 1 when files differ).
+// --no-index exits 1 when files differ). The directory may be one a
+// program in a pane named (OSC 7), so its repository's configuration is
+// not trusted to run programs: core.fsmonitor is off for every call, and
+// the diffs are run with --no-textconv and --no-ext-diff and without the
+// repository's own filters ([repoFilters]).
 func runGit(ctx context.Context, dir string, args []string, okCodes ...int) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	return runGitEnv(ctx, dir, nil, args, okCodes...)
+}
+
+// runGitEnv is runGit with more environment variables.
+func runGitEnv(ctx context.Context, dir string, env, args []string, okCodes ...int) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "-c", "core.fsmonitor=false"}, args...)...)
 	// Never take the index lock: the agent in the pane may be committing.
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+	cmd.Env = append(append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -91,6 +100,43 @@ func runGit(ctx context.Context, dir string, args []string, okCodes ...int) (str
 	}
 	return out.String(), nil
 }
+
+// repoFilters returns the environment that turns off the content filters
+// (filter.<driver>.clean, .smudge and .process) that the repository at
+// root configures itself (scope local or worktree, includes followed):
+// git diff runs a clean filter on every changed file it compares, and a
+// repository is not trusted to run programs. Filters of the user's own
+// (global) or the system's configuration, such as Git LFS, are kept.
+// The settings go in GIT_CONFIG_COUNT/KEY/VALUE, which the git
+// subprocesses of a diff inherit too.
+func repoFilters(ctx context.Context, root string) []string {
+	out, _ := runGit(ctx, root, []string{"config", "--show-scope", "--name-only", "--get-regexp", `^filter\.`}, 1)
+	var keys []string
+	for _, l := range strings.Split(out, "\n") {
+		scope, key, ok := strings.Cut(l, "\t")
+		if !ok || scope == "global" || scope == "system" {
+			continue
+		}
+		lk := strings.ToLower(key)
+		if strings.HasSuffix(lk, ".clean") || strings.HasSuffix(lk, ".smudge") || strings.HasSuffix(lk, ".process") {
+			keys = append(keys, key)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	env := []string{fmt.Sprintf("GIT_CONFIG_COUNT=%d", len(keys))}
+	for i, k := range keys {
+		env = append(env, fmt.Sprintf("GIT_CONFIG_KEY_%d=%s", i, k), fmt.Sprintf("GIT_CONFIG_VALUE_%d=", i))
+	}
+	return env
+}
+
+// diffOpts are the options of every git diff of the view: no program the
+// repository configures (textconv, external diff) runs, and a submodule's
+// work tree is not inspected (git would run git status in it, with that
+// repository's configuration).
+var diffOpts = []string{"--no-textconv", "--no-ext-diff", "--ignore-submodules=dirty"}
 
 // loadGitDiff reads the changes of the repository holding dir with git.
 func loadGitDiff(ctx context.Context, dir string) (*gitDiff, error) {
@@ -117,7 +163,9 @@ func loadGitDiff(ctx context.Context, dir string) (*gitDiff, error) {
 			break
 		}
 	}
-	names, err := runGit(ctx, d.Root, []string{"diff", "--name-status", "--no-ext-diff", d.Base, "--"})
+	filters := repoFilters(ctx, d.Root)
+	diff := func(args ...string) []string { return append(append([]string{"diff"}, diffOpts...), args...) }
+	names, err := runGitEnv(ctx, d.Root, filters, diff("--name-status", d.Base, "--"))
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +176,7 @@ func loadGitDiff(ctx context.Context, dir string) (*gitDiff, error) {
 		}
 		d.Files = append(d.Files, diffFile{Status: f[0][:1], Path: f[len(f)-1]})
 	}
-	text, err := runGit(ctx, d.Root, []string{"diff", "--no-color", "--no-ext-diff", d.Base, "--"})
+	text, err := runGitEnv(ctx, d.Root, filters, diff("--no-color", d.Base, "--"))
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +194,7 @@ func loadGitDiff(ctx context.Context, dir string) (*gitDiff, error) {
 		d.Files = append(d.Files, diffFile{Status: "?", Path: p})
 		if shown < maxUntrackedDiffs && sb.Len() < maxDiffBytes {
 			shown++
-			t, err := runGit(ctx, d.Root, []string{"diff", "--no-color", "--no-ext-diff", "--no-index", "--", os.DevNull, p}, 1)
+			t, err := runGitEnv(ctx, d.Root, filters, diff("--no-color", "--no-index", "--", os.DevNull, p), 1)
 			if err == nil {
 				sb.WriteString(t)
 			}

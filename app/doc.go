@@ -12,7 +12,7 @@
 // working directories and commands, which no event carries), sends
 // desktop notifications when an agent needs the user while the window is
 // unfocused, reloads the configuration file when it changes, and keeps
-// the session file (app/session) up to date.
+// the session file (package session) up to date.
 //
 // The package does not draw terminals (app/termview and app/render do),
 // does not know key names (app/keymap) and does not parse configuration

@@ -29,6 +29,7 @@ import (
 	"github.com/paneflow-go/paneflow/internal/atomicfile"
 	"github.com/paneflow-go/paneflow/internal/flowgit"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // Spec kinds the launch pad tells apart.
@@ -715,17 +716,17 @@ func (s *shell) launchSelectedLocked(lp *launchPad) {
 	}()
 }
 
-// caller is the in-process route to the core's methods that `paneflow
-// up`/`flow run` take: the socket, with the CLI's error codes. timeout 0
-// is the client's default.
+// caller is the route to the server's methods that `paneflow up`/`flow
+// run` take (the backend's), with the CLI's error codes. timeout 0 is the
+// default per call.
 func (s *shell) caller(timeout time.Duration) flow.Caller {
-	return rpcCaller{c: &ipc.Client{Path: s.o.Core.SocketPath, Timeout: timeout}}
+	return rpcCaller{c: s.b.Caller(timeout)}
 }
 
-// rpcCaller adapts an ipc.Client to flow.Caller, JSON-RPC errors carrying
-// their code (flow.CodedError) so that flow can tell a refusal from a
-// lost connection.
-type rpcCaller struct{ c *ipc.Client }
+// rpcCaller adapts the backend's caller to flow.Caller, JSON-RPC errors
+// carrying their code (flow.CodedError) so that flow can tell a refusal
+// from a lost connection.
+type rpcCaller struct{ c proto.Caller }
 
 func (r rpcCaller) Call(ctx context.Context, method string, params, result any) error {
 	err := r.c.Call(ctx, method, params, result)
@@ -840,17 +841,9 @@ func (s *shell) runFlow(e specEntry, home string) {
 // of the flow: a surface id or a pane name.
 func (s *shell) resolveTarget(_ context.Context, t string) (uint64, error) {
 	if id, err := strconv.ParseUint(t, 10, 64); err == nil {
-		sf, err := s.m.ResolveTarget(id, "")
-		if err != nil {
-			return 0, err
-		}
-		return sf.ID(), nil
+		return s.b.ResolveTarget(id, "")
 	}
-	sf, err := s.m.ResolveTarget(0, t)
-	if err != nil {
-		return 0, err
-	}
-	return sf.ID(), nil
+	return s.b.ResolveTarget(0, t)
 }
 
 // stopFlowLocked stops the running flow's orchestration; its panes stay.

@@ -196,7 +196,7 @@ agent = "no-such-agent"
 	press(t, h, lp.launch)
 	var ws workspace.WorkspaceInfo
 	h.waitFor("the demo workspace", func() bool {
-		for _, w := range h.s.m.Workspaces() {
+		for _, w := range h.c.Workspaces.Workspaces() {
 			if w.Title == "demo" {
 				ws = w
 				return true
@@ -207,7 +207,7 @@ agent = "no-such-agent"
 	var ids []uint64
 	h.waitFor("its two panes on screen", func() bool {
 		ids = ids[:0]
-		for _, in := range h.s.m.Surfaces() {
+		for _, in := range h.c.Workspaces.Surfaces() {
 			if in.WorkspaceID == ws.ID {
 				ids = append(ids, in.ID)
 			}
@@ -313,11 +313,11 @@ pane = { command = "echo after" }
 	})
 	panes := func() int {
 		n := 0
-		for _, w := range h.s.m.Workspaces() {
+		for _, w := range h.c.Workspaces.Workspaces() {
 			if w.Title != "pipe" {
 				continue
 			}
-			for _, in := range h.s.m.Surfaces() {
+			for _, in := range h.c.Workspaces.Surfaces() {
 				if in.WorkspaceID == w.ID {
 					n++
 				}
@@ -376,15 +376,15 @@ func TestQuickLaunch(t *testing.T) {
 			t.Fatalf("agents %v, selected %q", q.agents, q.agent.Selected)
 		}
 	})
-	before := len(h.s.m.Surfaces())
+	before := len(h.c.Workspaces.Surfaces())
 
 	// A branch git cannot make: main is checked out in the repository.
 	typeInto(h, q.branch, "main")
 	press(t, h, q.launch)
 	h.waitFor("the refusal", func() bool { return !q.busy && q.status.Importance == widget.DangerImportance })
 	h.s.guard(func() {
-		if !strings.Contains(q.status.Text, "already checked out") || len(h.s.m.Surfaces()) != before {
-			t.Fatalf("status %q, %d panes (was %d)", q.status.Text, len(h.s.m.Surfaces()), before)
+		if !strings.Contains(q.status.Text, "already checked out") || len(h.c.Workspaces.Surfaces()) != before {
+			t.Fatalf("status %q, %d panes (was %d)", q.status.Text, len(h.c.Workspaces.Surfaces()), before)
 		}
 	})
 
@@ -394,8 +394,8 @@ func TestQuickLaunch(t *testing.T) {
 	press(t, h, q.launch)
 	h.waitFor("git's refusal", func() bool { return !q.busy && strings.Contains(q.status.Text, "feat/login") })
 	h.s.guard(func() {
-		if !strings.Contains(q.status.Text, "fatal: cannot lock ref 'refs/heads/feat/login'") || len(h.s.m.Surfaces()) != before {
-			t.Fatalf("status %q, %d panes (was %d)", q.status.Text, len(h.s.m.Surfaces()), before)
+		if !strings.Contains(q.status.Text, "fatal: cannot lock ref 'refs/heads/feat/login'") || len(h.c.Workspaces.Surfaces()) != before {
+			t.Fatalf("status %q, %d panes (was %d)", q.status.Text, len(h.c.Workspaces.Surfaces()), before)
 		}
 	})
 	if _, err := os.Stat(repo + ".worktrees/feat-login"); !os.IsNotExist(err) {
@@ -415,7 +415,7 @@ func TestQuickLaunch(t *testing.T) {
 			if id != 0 {
 				t.Logf("screen:\n%s", h.screen(id))
 			}
-			for _, in := range h.s.m.Surfaces() {
+			for _, in := range h.c.Workspaces.Surfaces() {
 				if in.Cwd != nil {
 					t.Logf("pane %d in %s", in.ID, *in.Cwd)
 				}
@@ -423,7 +423,7 @@ func TestQuickLaunch(t *testing.T) {
 		}
 	}()
 	h.waitFor("the agent's pane", func() bool {
-		for _, in := range h.s.m.Surfaces() {
+		for _, in := range h.c.Workspaces.Surfaces() {
 			if in.Cwd != nil && *in.Cwd == wt {
 				id = in.ID
 			}
@@ -448,12 +448,12 @@ func TestQuickLaunch(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := h.s.caller(0)
-	n := len(h.s.m.Surfaces())
+	n := len(h.c.Workspaces.Surfaces())
 	_, err := quickLaunchAgent(context.Background(), c, empty, installedAgent{Tag: "codex", Name: "Codex", Command: "codex"}, "x", "", 0)
 	if err == nil || !strings.Contains(err.Error(), "\nfatal: ") {
 		t.Fatalf("git's error: %v", err)
 	}
-	if len(h.s.m.Surfaces()) != n {
+	if len(h.c.Workspaces.Surfaces()) != n {
 		t.Fatal("a pane opened after git failed")
 	}
 	if _, err := os.Stat(empty + ".worktrees/x"); !os.IsNotExist(err) {
@@ -508,11 +508,11 @@ func TestAgentLaunchersAndTemplate(t *testing.T) {
 	h := newHarness(t, nil)
 	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
 	h.waitFor("the launcher buttons", func() bool { return len(h.s.side.launchers.Objects) == 1 })
-	before := len(h.s.m.Surfaces())
+	before := len(h.c.Workspaces.Surfaces())
 	press(t, h, h.s.side.launchers.Objects[0].(*widget.Button))
 	var id uint64
 	h.waitFor("the agent's pane", func() bool {
-		ss := h.s.m.Surfaces()
+		ss := h.c.Workspaces.Surfaces()
 		if len(ss) != before+1 {
 			return false
 		}

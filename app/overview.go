@@ -264,7 +264,7 @@ func (s *shell) openOverviewLocked() {
 			}
 			id := ov.rows[i].Surface
 			s.closeOverviewLocked()
-			s.mutate("focus", func() error { _, err := s.m.Focus(id); return err })
+			s.mutate("focus", func() error { return s.b.Focus(id) })
 		})
 	}
 	ov.list.dismiss = func() { s.guard(s.closeOverviewLocked) }

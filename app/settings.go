@@ -181,11 +181,10 @@ func (s *shell) viewOptionsLocked(id uint64) termview.Options {
 				return
 			}
 			s.mutate("focus", func() error {
-				if cur, ok := s.m.FocusedSurface(s.workspaceOf(id)); ok && cur == id {
+				if cur, ok := s.b.FocusedSurface(s.workspaceOf(id)); ok && cur == id {
 					return nil
 				}
-				_, err := s.m.Focus(id)
-				return err
+				return s.b.Focus(id)
 			})
 		},
 		ProbeName:   fmt.Sprint(id),
@@ -203,7 +202,7 @@ func (s *shell) viewOptionsLocked(id uint64) termview.Options {
 
 // workspaceOf returns the id of pane id's workspace, 0 if it is gone.
 func (s *shell) workspaceOf(id uint64) uint64 {
-	for _, p := range s.m.Panes() {
+	for _, p := range s.b.Panes() {
 		if p.ID == id {
 			return p.WorkspaceID
 		}

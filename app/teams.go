@@ -9,18 +9,8 @@ import (
 
 	"fyne.io/fyne/v2/dialog"
 
-	"github.com/paneflow-go/paneflow/core"
 	"github.com/paneflow-go/paneflow/workspace"
 )
-
-// teams returns the panes in a Claude Code agent team (package teams
-// through the core); nil when the shell hosts no core.
-func (s *shell) teams() map[uint64]core.TeamMember {
-	if s.o.Core == nil {
-		return nil
-	}
-	return s.o.Core.Teams()
-}
 
 // groupTeams orders a workspace's pane rows so that each team's teammates
 // follow their lead (in their own order); rows outside teams, and
@@ -100,7 +90,7 @@ func (s *shell) teammatesLocked(id uint64) (team string, mates []uint64, names [
 func (s *shell) closePaneLocked(id uint64) {
 	team, mates, names := s.teammatesLocked(id)
 	if len(mates) == 0 {
-		s.mutate("close pane", func() error { return s.m.CloseSurface(id) })
+		s.mutate("close pane", func() error { return s.b.CloseSurface(id) })
 		return
 	}
 	what := "1 teammate"
@@ -119,10 +109,10 @@ func (s *shell) closePaneLocked(id uint64) {
 func (s *shell) closeTeamLocked(lead uint64, mates []uint64) {
 	s.mutate("close team", func() error {
 		for _, id := range mates {
-			if err := s.m.CloseSurface(id); err != nil && !errors.Is(err, workspace.ErrNotFound) {
+			if err := s.b.CloseSurface(id); err != nil && !errors.Is(err, workspace.ErrNotFound) {
 				return err
 			}
 		}
-		return s.m.CloseSurface(lead)
+		return s.b.CloseSurface(lead)
 	})
 }

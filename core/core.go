@@ -64,6 +64,11 @@ type Options struct {
 	// UsageDir is where the usage subsystem keeps its day files; ""
 	// means $XDG_STATE_HOME/paneflow/usage, "-" keeps them in memory only.
 	UsageDir string
+	// SessionPath is the session file (package session) the server
+	// restores at start, resuming the agents, and keeps saved while it
+	// runs; "" keeps no session. `paneflow serve` and the desktop app
+	// pass [SessionPath]'s.
+	SessionPath string
 }
 
 // worktreeRegistry resolves Options.WorktreeRegistry.
@@ -94,7 +99,9 @@ type Core struct {
 	server *ipc.Server
 	group  *subsystem.Group // what started, shut down in reverse
 	teams  *teamsSubsystem
-	logf   func(format string, args ...any)
+	// session keeps the session file (see sessionKeeper).
+	session *sessionKeeper
+	logf    func(format string, args ...any)
 }
 
 // New builds the core and claims the socket. It fails if another live
@@ -159,6 +166,8 @@ func New(o Options) (*Core, error) {
 	// registered (they hand it managed worktrees); it starts, and so
 	// stops, after the "workspace" subsystem.
 	worktrees := newWorktreeOwner(o.worktreeRegistry(getenv), func(id uint64) bool { _, ok := c.Workspaces.Surface(id); return ok })
+	c.session = newSessionKeeper(o.SessionPath, c.Workspaces, worktrees)
+	worktrees.wait = c.session.restored
 	c.Registry = ipc.NewRegistry()
 	exec := ipc.NewQueueExecutor(256)
 	c.server = &ipc.Server{Path: path, Registry: c.Registry, Executor: exec, Logf: logf}
@@ -167,9 +176,12 @@ func New(o Options) (*Core, error) {
 	// Start order: the conductor first, so it sees every pane created;
 	// the worktree owner after the model, so it stops following pane
 	// closes before the panes close (quitting tears no worktree down).
-	// The teams subsystem last, after the socket is claimed (see
-	// teamsSubsystem). Shutdown runs the other way (teams, socket,
-	// worktrees, panes, conductor).
+	// The session keeper after the socket is claimed (a second server
+	// on the same socket must not restore and resume the agents again),
+	// so it saves a last time before the socket and the panes close. The
+	// teams subsystem last, after the socket is claimed (see
+	// teamsSubsystem). Shutdown runs the other way (teams, session,
+	// socket, worktrees, panes, conductor).
 	err := c.group.Start(
 		c.Conductor,
 		// After the conductor, whose events it follows; before the model,
@@ -199,6 +211,7 @@ func New(o Options) (*Core, error) {
 		}},
 		worktrees,
 		&socket{srv: c.server, exec: exec},
+		c.session,
 		// After the socket: once this server owns the socket path, the
 		// backend socket beside it is ours to (re)bind.
 		c.teams,
@@ -210,7 +223,7 @@ func New(o Options) (*Core, error) {
 	if getenv("PANEFLOW_IPC_SCRIPTING") == "1" {
 		logf("paneflow: PANEFLOW_IPC_SCRIPTING=1: any process of this user can type into panes")
 	}
-	if !o.NoInitialWorkspace {
+	if !o.NoInitialWorkspace && len(c.Workspaces.Workspaces()) == 0 { // none restored
 		if _, err := c.Workspaces.CreateWorkspace("Terminal", "", nil, true); err != nil {
 			c.Shutdown(context.Background())
 			return nil, fmt.Errorf("core: first workspace: %w", err)

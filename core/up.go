@@ -46,9 +46,13 @@ type worktreeOwner struct {
 	regPath string // "": nothing is recorded across runs
 	exists  func(surfaceID uint64) bool
 	lookGit func() error // nil error when git can be run
-	ctx     context.Context
-	cancel  context.CancelFunc
-	wg      sync.WaitGroup
+	// wait, when set, holds the pruning of orphans back until it is
+	// closed: until the session keeper gave restored panes their
+	// worktrees back.
+	wait   <-chan struct{}
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
 
 	// Set by Init.
 	reg  *worktree.Registry // nil: nothing is recorded across runs
@@ -149,8 +153,16 @@ func (o *worktreeOwner) Ready() error {
 	return o.state
 }
 
-// prune tears down the orphans of earlier runs.
+// prune tears down the orphans of earlier runs (once the restored panes
+// were adopted, see wait).
 func (o *worktreeOwner) prune() {
+	if o.wait != nil {
+		select {
+		case <-o.wait:
+		case <-o.ctx.Done():
+			return
+		}
+	}
 	res, err := o.reg.Prune(o.ctx, o.inUse)
 	if err != nil {
 		o.logf("paneflow: worktrees: %v", err)
@@ -170,6 +182,20 @@ func (o *worktreeOwner) inUse(path string) bool {
 	defer o.mu.Unlock()
 	_, ok := o.byPath[path]
 	return ok
+}
+
+// worktreeOf returns the managed worktree pane surfaceID was adopted
+// into, for the session file.
+func (o *worktreeOwner) worktreeOf(surfaceID uint64) (proto.ManagedWorktree, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	path, ok := o.bySurface[surfaceID]
+	if !ok {
+		return proto.ManagedWorktree{}, false
+	}
+	w := o.byPath[path].w
+	w.Action = proto.ActionReuse
+	return w, true
 }
 
 // Adopt implements api.WorktreeOwner.

@@ -34,8 +34,11 @@
 #   - in the server round, the server's resident memory per pane 30 s
 #     after ten 200x50 panes printed 10,000 lines of 120 characters (RSS,
 #     not heap).
-# Then, once, the desktop app's rendering (BenchmarkGUI in test/gui, under
-# its own Xvfb): a 200x50 pane catting 30 MB of dense SGR output (frame rate
+# Then, once, vttest's conformance run (test/conform's BenchmarkVttest:
+# the result pages that show what xterm showed, in Paneflow's emulator and
+# in a tmux pane, through the same relay; rows of the first table), and
+# the desktop app's rendering (BenchmarkGUI in test/gui, under its own
+# Xvfb): a 200x50 pane catting 30 MB of dense SGR output (frame rate
 # and frame cost from the widget's render probe, throughput against the same
 # cat through `paneflow serve`), 5 s of idling (frames drawn, CPU used) and
 # keystroke-to-screen latency, printed as a second table; and the key-echo
@@ -105,6 +108,14 @@ while [ "$i" -le "$count" ]; do
 		-test.run '^$' -test.bench '^BenchmarkTeams(Split|Spawn)$' -test.benchtime=1x -test.timeout=30m
 	i=$((i + 1))
 done
+
+# vttest is deterministic: one run on each side gives the conformance
+# figures (test/conform's plan and relay; the pinned vttest from
+# scripts/vttest.sh).
+echo "== vttest conformance: result pages as xterm 379 shows them (Paneflow's emulator, a tmux pane)"
+go test -c -o "$tmp/conform.test" ./test/conform/
+(cd test/conform && run "$tmp/conform.test" -test.run '^$' -test.bench '^BenchmarkVttest$' \
+	-test.benchtime=1x -test.timeout=30m) || exit 1
 
 echo "== Emulator parse-only throughput ($count samples of 1s each)"
 run "$tmp/bench.test" -test.run '^$' -test.bench '^BenchmarkParse$' -test.benchtime=1s \

@@ -73,6 +73,8 @@ func (e *Emulator) handleCSI(cmd ansi.Cmd, ps ansi.Params) {
 		e.deleteColumns(count(ps, 0))
 	case prefix == 0 && inter == '$' && (final == 'v' || final == 'x' || final == 'z' || final == '{' || final == 'r' || final == 't'):
 		e.rectOp(final, ps)
+	case prefix == 0 && inter == '$' && final == 'w': // DECRQPSR
+		e.presentationReport(ps)
 	case prefix == 0 && inter == '*' && final == 'y': // DECRQCRA
 		e.checksumRect(ps)
 	case prefix == 0 && inter == '*' && final == 'x': // DECSACE
@@ -106,11 +108,7 @@ func (e *Emulator) csiPlain(final byte, ps ansi.Params) {
 		e.cursorDown(count(ps, 0))
 	case 'C', 'a': // CUF, HPR
 		e.wrapNext = false
-		last := e.cols - 1
-		if e.lrmm && e.x <= e.right {
-			last = e.right
-		}
-		e.x = min(e.x+count(ps, 0), last)
+		e.x = min(e.x+count(ps, 0), e.lineEnd(e.cur.rows[e.y]))
 	case 'D': // CUB
 		e.wrapNext = false
 		first := 0
@@ -403,7 +401,7 @@ func (e *Emulator) setCursorStyle(n int) {
 func (e *Emulator) saveCursor() {
 	e.cur.saved = savedCursor{
 		valid: true, x: e.x, y: e.y, wrapNext: e.wrapNext, pen: e.pen,
-		originMode: e.originMode, charsets: e.charsets, gl: e.gl,
+		originMode: e.originMode, charsets: e.charsets, gl: e.gl, gr: e.gr,
 	}
 }
 
@@ -411,12 +409,12 @@ func (e *Emulator) restoreCursor() {
 	s := e.cur.saved
 	if !s.valid {
 		// xterm restores the home position and default rendition.
-		s = savedCursor{}
+		s = savedCursor{gr: 2}
 	}
 	e.x, e.y = min(s.x, e.cols-1), min(s.y, e.rows-1)
 	e.wrapNext = s.wrapNext && e.x == e.cols-1
 	e.pen, e.originMode = s.pen, s.originMode
-	e.charsets, e.gl = s.charsets, s.gl
+	e.charsets, e.gl, e.gr = s.charsets, s.gl, s.gr
 	e.updateLineDraw()
 }
 
@@ -433,7 +431,7 @@ func (e *Emulator) softReset() {
 	e.left, e.right = 0, e.cols-1
 	e.pen = Style{}
 	e.protect = protectNone
-	e.charsets, e.gl, e.singleSS = [4]charset{}, 0, 0
+	e.charsets, e.gl, e.gr, e.singleSS = [4]charset{}, 0, 2, 0
 	e.updateLineDraw()
 	e.in.AppCursor, e.in.AppKeypad = false, false
 	e.cur.saved = savedCursor{}
@@ -494,6 +492,11 @@ func (e *Emulator) setPrivateMode(mode int, on bool) {
 		if e.level >= 4 {
 			e.lrmm = on
 			e.left, e.right = 0, e.cols-1
+			if on { // margins and double-size lines exclude each other
+				for _, r := range e.cur.rows {
+					r.size = LineSingle
+				}
+			}
 		}
 	case 6:
 		e.originMode = on
@@ -698,20 +701,32 @@ func (e *Emulator) handleESC(cmd ansi.Cmd) {
 		case 'o': // LS3
 			e.gl = 3
 			e.updateLineDraw()
+		case '~': // LS1R
+			e.gr = 1
+		case '}': // LS2R
+			e.gr = 2
+		case '|': // LS3R
+			e.gr = 3
 		}
 	case '(', ')', '*', '+':
-		g := int(inter - '(')
-		switch final {
-		case '0':
-			e.charsets[g] = charsetDECSpecial
-		case 'A':
-			e.charsets[g] = charsetUK
-		default:
-			e.charsets[g] = charsetASCII
-		}
+		e.charsets[inter-'('] = charset94(final)
 		e.updateLineDraw()
+	case '-', '.', '/': // a 96-character set into G1, G2, G3
+		if cs, ok := charset96(final); ok {
+			e.charsets[inter-','] = cs
+			e.updateLineDraw()
+		}
 	case '#':
-		if final == '8' { // DECALN
+		switch final {
+		case '3':
+			e.setLineSize(LineDoubleTop)
+		case '4':
+			e.setLineSize(LineDoubleBottom)
+		case '5':
+			e.setLineSize(LineSingle)
+		case '6':
+			e.setLineSize(LineDoubleWidth)
+		case '8': // DECALN
 			for _, r := range e.cur.rows {
 				r.clear()
 				r.fill(0, e.cols, Cell{Char: 'E'})
@@ -728,6 +743,9 @@ func (e *Emulator) handleDCS(cmd ansi.Cmd, ps ansi.Params, data []byte) {
 	if cmd.Intermediate() == '$' && cmd.Final() == 'q' && e.level >= 3 {
 		e.decrqss(string(data))
 	}
+	if cmd.Intermediate() == '$' && cmd.Final() == 't' { // DECRSPS
+		e.restorePresentation(ps, string(data))
+	}
 }
 
 func (e *Emulator) decscusr() int {
@@ -739,7 +757,7 @@ func (e *Emulator) decscusr() int {
 	case CursorBlock:
 		return 2 - btoi(e.cursorBlink)
 	}
-	return 0
+	return 1 // the default: a blinking block, as DECSCUSR 0 and 1 select in xterm
 }
 
 func btoi(b bool) int {

@@ -127,6 +127,7 @@ type Emulator struct {
 	// Character sets: G0–G3 designations and which is invoked into GL.
 	charsets  [4]charset
 	gl        int
+	gr        int // the set invoked into GR (LS1R/LS2R/LS3R): reported, never used to decode, as input is UTF-8
 	singleSS  int // SS2/SS3 single shift pending: 2 or 3, else 0
 	lineDraw  bool
 	lastPrint rune // for REP
@@ -178,12 +179,16 @@ const (
 	CursorBar
 )
 
+// charset is a character set designated into G0-G3 (charsets.go).
 type charset uint8
 
 const (
 	charsetASCII charset = iota
 	charsetDECSpecial
 	charsetUK
+	charsetLatin1       // ISO Latin-1 supplemental, a 96-character set (ESC - A …)
+	charsetDECSupp      // DEC Supplemental Graphic (ESC ( <)
+	charsetDECTechnical // DEC Technical (ESC ( >)
 )
 
 // screen is one of the two screens (main or alternate).
@@ -200,7 +205,7 @@ type savedCursor struct {
 	pen        Style
 	originMode bool
 	charsets   [4]charset
-	gl         int
+	gl, gr     int
 }
 
 // row is one screen line.
@@ -215,6 +220,9 @@ type row struct {
 	// character. While it is false the row is plain ASCII text in the
 	// default style, which scrollback encodes without inspecting styles.
 	rich bool
+	// size is the line's DECDWL/DECDHL size; a double one holds only
+	// halfCols columns of text (linesize.go).
+	size LineSize
 }
 
 func newRow(cols int) *row { return &row{cells: make([]Cell, cols)} }
@@ -224,6 +232,7 @@ func (r *row) clear() {
 	r.used = 0
 	r.wrapped = false
 	r.rich = false
+	r.size = LineSingle
 }
 
 // isRich reports whether writing c makes a row rich.
@@ -311,7 +320,7 @@ func (e *Emulator) resetState() {
 	e.rectExtent = false
 	e.in = InputModes{}
 	e.charsets = [4]charset{}
-	e.gl, e.singleSS = 0, 0
+	e.gl, e.gr, e.singleSS = 0, 2, 0
 	e.lineDraw = false
 	e.resetTabs()
 }
@@ -431,6 +440,9 @@ func (e *Emulator) writeLocked(p []byte) {
 			}
 			p = p[n:]
 		case c == 0x7f:
+			if e.lineDraw || e.singleSS != 0 {
+				e.printDEL()
+			}
 			p = p[1:]
 		default:
 			e.execute(c)
@@ -517,6 +529,18 @@ func (e *Emulator) execute(c byte) {
 	}
 }
 
+// printDEL prints DEL as the set in GL (or single-shifted) has it when
+// that is a 96-character set; otherwise DEL is ignored.
+func (e *Emulator) printDEL() {
+	g := e.gl
+	if e.singleSS != 0 {
+		g = e.singleSS
+	}
+	if e.charsets[g].is96() {
+		e.printRune(0x7f)
+	}
+}
+
 func (e *Emulator) updateLineDraw() {
 	e.lineDraw = e.charsets[e.gl] != charsetASCII
 }
@@ -537,6 +561,13 @@ func (e *Emulator) printASCII(b []byte) {
 			e.wrapLine()
 		}
 		r := e.cur.rows[e.y]
+		if r.size != LineSingle {
+			// Half a line's columns: printRune knows where it ends.
+			for _, c := range b {
+				e.printRune(rune(c))
+			}
+			return
+		}
 		x := e.x
 		n := min(cols-x, len(b))
 		cells := r.cells[x : x+n]
@@ -674,10 +705,7 @@ func (e *Emulator) putGrapheme(ch rune, w int) {
 	if e.wrapNext {
 		e.wrapLine()
 	}
-	cols := e.cols
-	if e.lrmm && e.x <= e.right {
-		cols = e.right + 1 // the right margin is the line's end
-	}
+	cols := e.lineEnd(e.cur.rows[e.y]) + 1
 	if w > cols {
 		w = 1
 	}
@@ -821,13 +849,13 @@ func (e *Emulator) scrollDown(n int) {
 	}
 }
 
+// tabForward is HT and CHT: n tab stops right, stopping at the line's end
+// (lineEnd). A cursor that cannot move keeps a pending wrap, as in xterm:
+// text after a tab at the end of a line goes on the next one.
 func (e *Emulator) tabForward(n int) {
-	e.wrapNext = false
-	last := e.cols - 1
-	if e.lrmm && e.x <= e.right {
-		last = e.right
-	}
+	last := e.lineEnd(e.cur.rows[e.y])
 	for ; n > 0 && e.x < last; n-- {
+		e.wrapNext = false
 		x := e.x + 1
 		for x < last && !e.tabs[x] {
 			x++
@@ -836,11 +864,17 @@ func (e *Emulator) tabForward(n int) {
 	}
 }
 
+// tabBackward is CBT: n tab stops left, stopping at the line's start, or
+// in origin mode at the left margin.
 func (e *Emulator) tabBackward(n int) {
 	e.wrapNext = false
-	for ; n > 0 && e.x > 0; n-- {
+	first := 0
+	if e.originMode && e.lrmm {
+		first = e.left
+	}
+	for ; n > 0 && e.x > first; n-- {
 		x := e.x - 1
-		for x > 0 && !e.tabs[x] {
+		for x > first && !e.tabs[x] {
 			x--
 		}
 		e.x = x

@@ -1,6 +1,7 @@
 package terminal
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -280,7 +281,7 @@ func TestOSC(t *testing.T) {
 	if got := e.Title(); got != "second" {
 		t.Errorf("title after pop = %q, want %q", got, "second")
 	}
-	e.feed("\x1b]7;file://host/tmp/a%20b\x07")
+	e.feed("\x1b]7;file://localhost/tmp/a%20b\x07")
 	if got := e.Cwd(); got != "/tmp/a b" {
 		t.Errorf("cwd = %q, want %q", got, "/tmp/a b")
 	}
@@ -331,5 +332,43 @@ func TestAltScreen(t *testing.T) {
 	e.feed("\x1b[?47hkeep\x1b[?47l\x1b[?47h")
 	if got := e.screen(); len(got) == 0 || !strings.HasPrefix(got[len(got)-1], "keep") && !strings.Contains(strings.Join(got, "\n"), "keep") {
 		t.Errorf("47 alt screen lost content: %q", got)
+	}
+}
+
+// TestOSC7Refused (issue 25): a program's OSC 7 names the pane's directory
+// only for this machine, as an absolute path without control or
+// bidirectional-text characters; anything else leaves the directory as
+// it was.
+func TestOSC7Refused(t *testing.T) {
+	host, _ := os.Hostname()
+	e := newEmu(t, 20, 2)
+	accepted := []struct{ in, want string }{
+		{"file:///srv/a", "/srv/a"},
+		{"file://localhost/srv/b", "/srv/b"},
+		{"file://LOCALHOST/srv/c", "/srv/c"},
+		{"file://" + host + "/srv/d%20e", "/srv/d e"},
+	}
+	for _, a := range accepted {
+		e.feed("\x1b]7;" + a.in + "\x07")
+		if got := e.Cwd(); got != a.want {
+			t.Errorf("OSC 7 %q: cwd %q, want %q", a.in, got, a.want)
+		}
+	}
+	for _, in := range []string{
+		"file://evil.example/tmp/x",
+		"file://" + host + ".evil.example/tmp/x",
+		"file://localhost:22/tmp/x",
+		"file:///tmp/a%1b%5d0%3bx%07b",
+		"file:///tmp/a%0ab",
+		"file:///tmp/a%c2%85b",
+		"file:///tmp/%e2%80%aetxt.exe",
+		"file:///tmp/%ff",
+		"file://localhost",
+		"http://localhost/tmp/x",
+	} {
+		e.feed("\x1b]7;" + in + "\x07")
+		if got := e.Cwd(); got != "/srv/d e" {
+			t.Errorf("OSC 7 %q taken: cwd %q", in, got)
+		}
 	}
 }

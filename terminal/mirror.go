@@ -66,6 +66,8 @@ func (s *Snapshot) CopyTo(dst *Snapshot) {
 	}
 	dst.Wrapped = dst.Wrapped[:len(s.Wrapped)]
 	copy(dst.Wrapped, s.Wrapped)
+	dst.LineSizes = growLineSizes(dst.LineSizes, len(s.LineSizes))
+	copy(dst.LineSizes, s.LineSizes)
 	dst.Cols, dst.Rows = s.Cols, s.Rows
 	dst.Cursor, dst.Modes = s.Cursor, s.Modes
 	dst.AltScreen, dst.ReverseVideo, dst.SyncOutput = s.AltScreen, s.ReverseVideo, s.SyncOutput
@@ -163,6 +165,8 @@ func (e *Emulator) ScrollbackRows(s *Snapshot, from, to int) (first int, dropped
 		s.Wrapped = make([]bool, n)
 	}
 	s.Wrapped = s.Wrapped[:n]
+	s.LineSizes = growLineSizes(s.LineSizes, n)
+	clear(s.LineSizes) // scrollback lines are single
 	for y := 0; y < n; y++ {
 		e.histRowLocked(s, y, from+y, cols)
 	}

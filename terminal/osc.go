@@ -5,7 +5,9 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -51,15 +53,51 @@ func sanitizeTitle(p []byte) string {
 	}, s)
 }
 
-// setCwd handles OSC 7: file://host/path, percent-encoded.
+// setCwd handles OSC 7: file://host/path, percent-encoded. It is taken
+// only when it names this machine (host empty, "localhost", or this
+// host's name, see [localHost]), the path is absolute, valid UTF-8 of at
+// most 4096 bytes and holds no control or bidirectional-text character
+// once decoded; otherwise the pane keeps the directory it had. (A program
+// can print any OSC 7; the app acts on the directory, so a path on
+// another machine or one that hides characters is not one.)
 func (e *Emulator) setCwd(p []byte) {
 	u, err := url.Parse(string(p))
-	if err != nil || u.Scheme != "file" || u.Path == "" {
+	if err != nil || u.Scheme != "file" || !strings.HasPrefix(u.Path, "/") || len(u.Path) > 4096 ||
+		!utf8.ValidString(u.Path) || !localHost(u.Host) || strings.ContainsFunc(u.Path, hiddenRune) {
 		return
 	}
-	if len(u.Path) <= 4096 && utf8.ValidString(u.Path) {
-		e.cwd = u.Path
+	e.cwd = u.Path
+}
+
+// hostname is this machine's name (os.Hostname), "" when unknown.
+var hostname = sync.OnceValue(func() string {
+	h, _ := os.Hostname()
+	return h
+})
+
+// localHost reports whether host (a file URL's, possibly with a port)
+// names this machine: "", "localhost", or this host's name or its first
+// label (shells print either), ASCII case ignored.
+func localHost(host string) bool {
+	if host == "" || strings.EqualFold(host, "localhost") {
+		return true
 	}
+	h := hostname()
+	short, _, _ := strings.Cut(h, ".")
+	return h != "" && (strings.EqualFold(host, h) || strings.EqualFold(host, short))
+}
+
+// hiddenRune reports the characters a directory shown to the user or
+// handed to a program must not hold: C0 and C1 controls, DEL, and the
+// bidirectional-text controls that reorder what a reader sees.
+func hiddenRune(r rune) bool {
+	switch {
+	case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		return true
+	case r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
+		return true
+	}
+	return false
 }
 
 // setLink handles OSC 8: "params;URI" starts a hyperlink, an empty URI ends it.

@@ -22,9 +22,15 @@ type Cursor struct {
 // Snapshot value across calls reuses its cell storage. A Snapshot is not
 // shared with the emulator and may be read without locks.
 type Snapshot struct {
-	Cols, Rows   int
-	Cells        []Cell // Rows×Cols, row-major
-	Wrapped      []bool // per row: the line continues on the next row
+	Cols, Rows int
+	Cells      []Cell // Rows×Cols, row-major
+	Wrapped    []bool // per row: the line continues on the next row
+	// LineSizes are, per row, how the program asked for the line to be
+	// drawn (DECDWL, DECDHL): a double one holds (Cols+1)/2 columns of
+	// text, each meant to be drawn two cells wide (and, for the two
+	// halves of a double-height line, two rows high). Rows from the
+	// scrollback are single.
+	LineSizes    []LineSize
 	Cursor       Cursor
 	Modes        InputModes
 	AltScreen    bool
@@ -99,9 +105,11 @@ func (e *Emulator) Snapshot(s *Snapshot) {
 		s.Wrapped = make([]bool, e.rows)
 	}
 	s.Wrapped = s.Wrapped[:e.rows]
+	s.LineSizes = growLineSizes(s.LineSizes, e.rows)
 	for y, r := range e.cur.rows {
 		copy(s.Cells[y*e.cols:(y+1)*e.cols], r.cells)
 		s.Wrapped[y] = r.wrapped
+		s.LineSizes[y] = r.size
 	}
 	s.Cols, s.Rows = e.cols, e.rows
 	s.Cursor = e.cursorLocked()

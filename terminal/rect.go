@@ -194,8 +194,12 @@ func (e *Emulator) changeAttrs(r rect, sgr ansi.Params, reverse bool) {
 }
 
 // checksumRect answers DECRQCRA (CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y) with
-// DCS Pid ! ~ xxxx ST: the 16-bit sum of the code points in the rectangle
-// (blank cells count 0), as xterm computes it since patch 279. Only when
+// DCS Pid ! ~ xxxx ST, computed as xterm computes it by default (its
+// checksumExtension 0, the VT420's own algorithm): each cell counts its
+// character's low byte plus 0x10 for underline, 0x20 inverse, 0x40 blink
+// and 0x80 bold; a blank cell never written and with no renditions counts
+// nothing unless it is the rectangle's first; combining marks count
+// nothing; the sum is negated and kept to 16 bits. Only when
 // EmulatorOptions.AllowChecksum is set: the checksum lets a program read
 // the screen back, which xterm also allows only on request.
 func (e *Emulator) checksumRect(ps ansi.Params) {
@@ -205,18 +209,46 @@ func (e *Emulator) checksumRect(ps ansi.Params) {
 	id := param(ps, 0, 0)
 	var sum uint32
 	if r, ok := e.rectParams(ps, 2, false); ok {
+		first := true
 		for y := r.top; y <= r.bot; y++ {
 			for _, c := range e.cur.rows[y].cells[r.left : r.right+1] {
-				if c.Attrs&attrWideCont != 0 {
-					continue
+				v, counted := cellChecksum(e, c)
+				if counted || first {
+					sum += v
 				}
-				ch := c.Char
-				if ch&clusterBit != 0 {
-					_, ch, _ = e.clusterEnds(ch)
-				}
-				sum += uint32(ch)
+				first = false
 			}
 		}
 	}
-	e.replyf("\x1bP%d!~%04X\x1b\\", id, sum&0xffff)
+	e.replyf("\x1bP%d!~%04X\x1b\\", id, -sum&0xffff)
+}
+
+// cellChecksum is what c adds to a DECRQCRA checksum and whether it counts
+// at all when it is not the rectangle's first cell (xterm leaves out the
+// blanks of a line that nothing was written to).
+func cellChecksum(e *Emulator, c Cell) (uint32, bool) {
+	ch := c.Char
+	switch {
+	case c.Attrs&attrWideCont != 0:
+		ch = 0 // xterm keeps no character in a wide one's right half
+	case ch&clusterBit != 0:
+		_, ch, _ = e.clusterEnds(ch)
+	case ch == 0:
+		ch = ' '
+	}
+	v := uint32(ch) & 0xff
+	a := c.Attrs
+	if a.Underline() != UnderlineNone {
+		v += 0x10
+	}
+	if a&AttrInverse != 0 {
+		v += 0x20
+	}
+	if a&AttrBlink != 0 {
+		v += 0x40
+	}
+	if a&AttrBold != 0 {
+		v += 0x80
+	}
+	return v, v != ' ' || c.Char != 0 || c.Style != (Style{})
 }

@@ -33,15 +33,18 @@ func (e *Emulator) SnapshotAt(s *Snapshot, offset int) {
 		s.Wrapped = make([]bool, rows)
 	}
 	s.Wrapped = s.Wrapped[:rows]
+	s.LineSizes = growLineSizes(s.LineSizes, rows)
 	fromHist := min(offset, rows)
 	first := e.hist.n - offset // history index of the top row
 	for y := 0; y < fromHist; y++ {
 		e.histRowLocked(s, y, first+y, cols)
+		s.LineSizes[y] = LineSingle
 	}
 	for y := fromHist; y < rows; y++ {
 		r := e.cur.rows[y-offset]
 		copy(s.Cells[y*cols:(y+1)*cols], r.cells)
 		s.Wrapped[y] = r.wrapped
+		s.LineSizes[y] = r.size
 	}
 	s.Cols, s.Rows = cols, rows
 	s.Cursor = e.cursorLocked()

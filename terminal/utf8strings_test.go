@@ -20,7 +20,7 @@ func TestUTF8InControlStrings(t *testing.T) {
 		{name: "OSC 2 with 0x9C, ESC \\", in: "\x1b]2;\u2733 x\x1b\\ok", title: "\u2733 x", wantShown: "ok"},
 		// ✝ is E2 9C 9D (0x9D is the 8-bit OSC), ⠐ E2 A0 90 (0x90 the 8-bit DCS).
 		{name: "OSC 2 with 0x9D and 0x90", in: "\x1b]2;\u271d\u2810\x07ok", title: "\u271d\u2810", wantShown: "ok"},
-		{name: "OSC 7 path", in: "\x1b]7;file://host/tmp/\u2733dir\x07ok", cwd: "/tmp/\u2733dir", wantShown: "ok"},
+		{name: "OSC 7 path", in: "\x1b]7;file:///tmp/\u2733dir\x07ok", cwd: "/tmp/\u2733dir", wantShown: "ok"},
 		{name: "APC with UTF-8 is swallowed whole", in: "\x1b_G\u2733\u00e9\x1b\\ok", wantShown: "ok"},
 		{name: "DCS with UTF-8 is swallowed whole", in: "\x1bP1$r\u2733\x1b\\ok", wantShown: "ok"},
 		{name: "PM with UTF-8 is swallowed whole", in: "\x1b^\u2733\x1b\\ok", wantShown: "ok"},

@@ -320,12 +320,26 @@ var fixedPrivateModes = map[int]int{
 
 // fixedANSIModes are the ANSI modes xterm knows that Paneflow keeps fixed.
 var fixedANSIModes = map[int]int{
+	1:  modeAlwaysReset, // GATM: no guarded areas to transfer
 	2:  modeAlwaysReset, // KAM: the keyboard is never locked
+	5:  modeAlwaysReset, // SRTM: no status reports in data
+	7:  modeAlwaysReset, // VEM: editing is never across lines
+	10: modeAlwaysReset, // HEM: editing is never across characters in reverse
+	11: modeAlwaysReset, // PUM: positions are in characters
 	12: modeAlwaysSet,   // SRM: no local echo
+	13: modeAlwaysReset, // FEAM: format effectors act
+	14: modeAlwaysReset, // FETM: format effectors are not transferred
+	15: modeAlwaysReset, // MATM: single transfer
+	16: modeAlwaysReset, // TTM: cursor-position transfer
+	17: modeAlwaysReset, // SATM: selected areas only
+	18: modeAlwaysReset, // TSM: tab stops on every line alike
+	19: modeAlwaysReset, // EBM: no editing boundary
 }
 
 // decrqss answers DECRQSS (DCS $ q Pt ST) for the settings the emulator
-// has; anything else is refused (DCS 0 $ r ST).
+// has, as xterm does; anything else is refused (DCS 0 $ r ST): among them
+// DECSASD and DECSSDT (there is no status line) and DECSACE, which xterm
+// does not report either.
 func (e *Emulator) decrqss(pt string) {
 	var v string
 	switch pt {
@@ -346,20 +360,17 @@ func (e *Emulator) decrqss(pt string) {
 			v = "61\"p"
 		}
 	case "s":
+		if e.level < 4 { // DECSLRM is a VT420's
+			e.reply("\x1bP0$r\x1b\\")
+			return
+		}
 		v = fmt.Sprintf("%d;%ds", e.left+1, e.right+1)
 	case "t":
 		v = fmt.Sprintf("%dt", e.rows)
+	case "$|":
+		v = fmt.Sprintf("%d$|", e.cols)
 	case "*|":
 		v = fmt.Sprintf("%d*|", e.rows)
-	case "$}":
-		v = "0$}" // DECSASD: the main display
-	case "$~":
-		v = "0$~" // DECSSDT: no status line
-	case "*x":
-		v = "0*x" // DECSACE: stream extent
-		if e.rectExtent {
-			v = "2*x"
-		}
 	default:
 		e.reply("\x1bP0$r\x1b\\")
 		return
@@ -469,7 +480,7 @@ func (e *Emulator) decdsr(n, id int) {
 	case 56: // locator type
 		e.reply("\x1b[?57;0n") // cannot identify
 	case 62: // DECMSR: macro space
-		e.reply("\x1b[0*{")
+		e.reply("\x1b[0000*{") // none, in four digits as xterm writes it
 	case 63: // DECCKSR: memory checksum, id kept from the request
 		e.replyf("\x1bP%d!~0000\x1b\\", id)
 	case 75: // data integrity

@@ -29,6 +29,8 @@ func TestReplies(t *testing.T) {
 		{"decrqm kam", "\x1b[2$p", "\x1b[2;4$y"},
 		{"decrqm srm", "\x1b[12$p", "\x1b[12;3$y"},
 		{"decrqm ansi unknown", "\x1b[99$p", "\x1b[99;0$y"},
+		{"decrqm gatm", "\x1b[1$p", "\x1b[1;4$y"},
+		{"decrqm ebm", "\x1b[19$p", "\x1b[19;4$y"},
 		// DECRQSS
 		{"decrqss sgr plain", "\x1bP$qm\x1b\\", "\x1bP1$r0m\x1b\\"},
 		{"decrqss sgr", "\x1b[1;3;4;7;31;104m\x1bP$qm\x1b\\", "\x1bP1$r0;1;3;4;7;31;104m\x1b\\"},
@@ -40,6 +42,13 @@ func TestReplies(t *testing.T) {
 		{"decrqss decslpp", "\x1bP$qt\x1b\\", "\x1bP1$r5t\x1b\\"},
 		{"decrqss decscusr", "\x1b[5 q\x1bP$q q\x1b\\", "\x1bP1$r5 q\x1b\\"},
 		{"decrqss unknown", "\x1bP$qz\x1b\\", "\x1bP0$r\x1b\\"},
+		{"decrqss decscusr default", "\x1bP$q q\x1b\\", "\x1bP1$r1 q\x1b\\"},
+		{"decrqss decscusr 0", "\x1b[4 q\x1b[0 q\x1bP$q q\x1b\\", "\x1bP1$r1 q\x1b\\"},
+		{"decrqss decscpp", "\x1bP$q$|\x1b\\", "\x1bP1$r10$|\x1b\\"},
+		{"decrqss decsasd refused", "\x1bP$q$}\x1b\\", "\x1bP0$r\x1b\\"},
+		{"decrqss decssdt refused", "\x1bP$q$~\x1b\\", "\x1bP0$r\x1b\\"},
+		{"decrqss decsace refused", "\x1bP$q*x\x1b\\", "\x1bP0$r\x1b\\"},
+		{"decrqss decslrm vt320 refused", "\x1b[63;1\"p\x1bP$qs\x1b\\", "\x1bP0$r\x1b\\"},
 		// DECDSR
 		{"decxcpr", "\x1b[2;3H\x1b[?6n", "\x1b[?2;3;1R"},
 		{"dsr printer", "\x1b[?15n", "\x1b[?13n"},
@@ -47,7 +56,7 @@ func TestReplies(t *testing.T) {
 		{"dsr keyboard", "\x1b[?26n", "\x1b[?27;1;0;0n"},
 		{"dsr locator", "\x1b[?55n", "\x1b[?53n"},
 		{"dsr locator type", "\x1b[?56n", "\x1b[?57;0n"},
-		{"decmsr", "\x1b[?62n", "\x1b[0*{"},
+		{"decmsr", "\x1b[?62n", "\x1b[0000*{"},
 		{"deccksr", "\x1b[?63;7n", "\x1bP7!~0000\x1b\\"},
 		{"dsr integrity", "\x1b[?75n", "\x1b[?70n"},
 		{"dsr sessions", "\x1b[?85n", "\x1b[?83n"},
@@ -319,8 +328,14 @@ func TestChecksum(t *testing.T) {
 	}
 	var got []byte
 	c := NewEmulator(5, 2, EmulatorOptions{AllowChecksum: true, Reply: func(p []byte) { got = append(got, p...) }})
+	// xterm's sum, negated: a, b and the space written count, the blanks
+	// never written do not, except a rectangle's first cell; renditions
+	// add 0x10 underline, 0x20 inverse, 0x40 blink, 0x80 bold; a
+	// character counts its low byte.
 	c.Write([]byte("ab \x1b[7;1;1;1;1;5*y\x1b[8;1;2;2;2;2*y"))
-	if want := "\x1bP7!~00E3\x1b\\\x1bP8!~0000\x1b\\"; string(got) != want {
+	c.Write([]byte("\r\n\x1b[1;4;5;7mA\x1b[m\u0101\x1b[9;1;2;1;2;5*y"))
+	// 0x61+0x62+0x20 = 0xE3; 0x20; 'A'+0xF0 + 0x01 = 0x132.
+	if want := "\x1bP7!~FF1D\x1b\\\x1bP8!~FFE0\x1b\\\x1bP9!~FECE\x1b\\"; string(got) != want {
 		t.Errorf("reply = %q, want %q", got, want)
 	}
 }

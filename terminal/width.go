@@ -36,25 +36,3 @@ func isRegionalIndicator(r rune) bool { return r >= 0x1f1e6 && r <= 0x1f1ff }
 func isPictographic(r rune) bool {
 	return (r >= 0x1f000 && r <= 0x1faff) || (r >= 0x2600 && r <= 0x27bf) || (r >= 0x2300 && r <= 0x23ff)
 }
-
-// decSpecial maps ASCII 0x5f–0x7e to the DEC Special Graphics (line drawing) set.
-var decSpecial = [...]rune{
-	'_': ' ', '`': '◆', 'a': '▒', 'b': '␉', 'c': '␌', 'd': '␍', 'e': '␊', 'f': '°', 'g': '±',
-	'h': '␤', 'i': '␋', 'j': '┘', 'k': '┐', 'l': '┌', 'm': '└', 'n': '┼', 'o': '⎺', 'p': '⎻',
-	'q': '─', 'r': '⎼', 's': '⎽', 't': '├', 'u': '┤', 'v': '┴', 'w': '┬', 'x': '│', 'y': '≤',
-	'z': '≥', '{': 'π', '|': '≠', '}': '£', '~': '·',
-}
-
-func translateCharset(cs charset, r rune) rune {
-	switch cs {
-	case charsetDECSpecial:
-		if r >= '_' && r <= '~' {
-			return decSpecial[r]
-		}
-	case charsetUK:
-		if r == '#' {
-			return '£'
-		}
-	}
-	return r
-}

@@ -293,12 +293,12 @@ var importRules = []struct {
 	},
 	{
 		pkg:    "app/render",
-		banned: []string{"fyne.io", "workspace", "api", "cli", "core", "conductor", "config", "ipc", "bus", "hook", "app/termview", "app/session"},
+		banned: []string{"fyne.io", "workspace", "api", "cli", "core", "conductor", "config", "ipc", "bus", "hook", "app/termview", "session"},
 		why:    "the rasteriser turns a terminal snapshot into pixels: pure Go over the terminal package, testable and benchmarkable without the toolkit",
 	},
 	{
 		pkg:    "app/termview",
-		banned: []string{"workspace", "api", "cli", "core", "conductor", "config", "ipc", "hook", "app/session", "app/keymap"},
+		banned: []string{"workspace", "api", "cli", "core", "conductor", "config", "ipc", "hook", "session", "app/keymap"},
 		why:    "the terminal widget sees a pane only through its Pane interface, so a window attached to a remote core can reuse it unchanged",
 	},
 	{
@@ -312,7 +312,7 @@ var importRules = []struct {
 		why:    "finding installed fonts is plain file and font-table reading",
 	},
 	{
-		pkg:    "app/session",
+		pkg:    "session",
 		banned: []string{"fyne.io", "api", "cli", "core", "conductor", "ipc", "hook", "app/termview", "app/render"},
 		why:    "session files are the model's layout as data; saving and restoring them needs no window",
 	},
@@ -385,7 +385,7 @@ var importRules = []struct {
 	{
 		pkg:    "internal/userdir",
 		banned: []string{anyOtherModulePackage, "internal/jsonscan", "internal/atomicfile", "internal/clock", "internal/tomlquote"},
-		why:    "the per-user base directories are a helper leaf that config, app/session, shim and mcpinstall share: standard library only",
+		why:    "the per-user base directories are a helper leaf that config, session, shim and mcpinstall share: standard library only",
 	},
 	{
 		pkg:    "internal/tomlquote",

@@ -48,8 +48,9 @@ import (
 // method by "<receiver type>.<method>", a package-level variable by its
 // name.
 var notWire = map[string]string{
-	"app/session.Session":                    "session.json, the desktop app's session file",
-	"app/session.Workspace":                  "session.json, the desktop app's session file",
+	"session.Session":                        "session.json, the server's session file",
+	"session.Workspace":                      "session.json, the server's session file",
+	"session.Pane":                           "session.json, the server's session file",
 	"config.parsePrice":                      "paneflow.toml's [usage.prices] tables",
 	"test/internal/vtrelay.Event":            "the conformance relay's events to its test harness (a private socket between a test and its own child)",
 	"conductor.transcriptLine":               "Claude Code's transcript files",

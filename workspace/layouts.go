@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -21,8 +22,9 @@ type layoutDetail struct {
 	// probe reads each pane's title (Name) and live directory (Cwd), from
 	// its foreground process, outside the lock.
 	probe bool
-	// session adds the command the pane was started with and, when its
-	// live directory is unknown, the directory it was started in.
+	// session adds the command and the environment variables the pane
+	// was started with and, when its live directory is unknown, the
+	// directory it was started in.
 	session bool
 }
 
@@ -47,7 +49,7 @@ func (m *Manager) layoutAt(active bool, index int, d layoutDetail) (info Workspa
 			byID[s.id] = s
 			def := SurfaceDefinition{SurfaceType: "terminal", SurfaceID: s.id, CustomName: s.custom, Focus: ws.focus == s}
 			if d.session {
-				def.Command = s.command
+				def.Command, def.Env = s.command, maps.Clone(s.env)
 			}
 			return def
 		})
@@ -93,9 +95,10 @@ func (m *Manager) ActiveTree() (info WorkspaceInfo, layout *LayoutNode, ok bool)
 // [Manager.CurrentLayout], each pane has one surface definition with
 // SurfaceType "terminal", SurfaceID, Name (the OSC title, if any),
 // CustomName and Focus; in addition Command is the command line the pane
-// was started with ("" for a shell, see [Surface.Command]) and Cwd is its
-// live directory (OSC 7, else its foreground process's), falling back to
-// the directory it was started in when neither is known. The layout is
+// was started with ("" for a shell, see [Surface.Command]), Env the
+// environment variables it was given (PaneSpec.Env; nil for none) and
+// Cwd is its live directory (OSC 7, else its foreground process's),
+// falling back to the directory it was started in when neither is known. The layout is
 // nil for a workspace without panes. It reads each pane's foreground
 // process, outside the lock.
 func (m *Manager) Layout(index int) (info WorkspaceInfo, layout *LayoutNode, ok bool) {

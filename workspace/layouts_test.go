@@ -39,7 +39,7 @@ func TestLayoutOfAnyWorkspace(t *testing.T) {
 	}
 	_, l, _ := m.Layout(1)
 	first := l.Surfaces[0].SurfaceID
-	split, _, err := m.Split(first, Vertical, PaneSpec{Name: "job", Cwd: sub, Command: "echo started; exec sleep 600"})
+	split, _, err := m.Split(first, Vertical, PaneSpec{Name: "job", Cwd: sub, Command: "echo started; exec sleep 600", Env: map[string]string{"PORT": "3001"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestLayoutOfAnyWorkspace(t *testing.T) {
 			{Type: NodePane, Surfaces: []SurfaceDefinition{{SurfaceType: "terminal", SurfaceID: first, Cwd: dirB}}},
 			{Type: NodePane, Surfaces: []SurfaceDefinition{{
 				SurfaceType: "terminal", SurfaceID: split.ID, CustomName: "job", Cwd: sub,
-				Command: "echo started; exec sleep 600", Focus: true,
+				Command: "echo started; exec sleep 600", Env: map[string]string{"PORT": "3001"}, Focus: true,
 			}}},
 		},
 	}
@@ -143,7 +143,7 @@ func TestCreateFromLayout(t *testing.T) {
 			{Type: NodePane, Surfaces: []SurfaceDefinition{{SurfaceType: "terminal", SurfaceID: ss[0].ID(), CustomName: "left", Cwd: wsDir}}},
 			{Type: NodeSplit, Direction: "horizontal", Ratios: []float64{0.25, 0.75}, Children: []LayoutNode{
 				{Type: NodePane, Surfaces: []SurfaceDefinition{{SurfaceType: "terminal", SurfaceID: ss[1].ID(), Cwd: paneDir, Command: "echo from-command; exec sleep 600"}}},
-				{Type: NodePane, Surfaces: []SurfaceDefinition{{SurfaceType: "terminal", SurfaceID: ss[2].ID(), CustomName: "focused", Cwd: wsDir, Focus: true}}},
+				{Type: NodePane, Surfaces: []SurfaceDefinition{{SurfaceType: "terminal", SurfaceID: ss[2].ID(), CustomName: "focused", Cwd: wsDir, Env: map[string]string{"PF_TEST_VAR": "restored"}, Focus: true}}},
 			}},
 		},
 	}

@@ -21,6 +21,9 @@ type Surface struct {
 	term    *terminal.Terminal
 	dir     string // working directory it was started in
 	command string // PaneSpec.Command ("" for a shell)
+	// env is PaneSpec.Env as given (nil for none), kept for session
+	// files; never modified after start.
+	env map[string]string
 	// argv is the program as configured, before shell integration
 	// rewrote its arguments: what the pane reports while its own
 	// process is in the foreground.

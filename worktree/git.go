@@ -63,10 +63,13 @@ func lastLine(s string) string {
 // git runs `git args...` with a time limit and returns its standard
 // output. Git never prompts (no terminal), and its messages are in English
 // so that callers can quote them to the user the same way everywhere.
+// core.fsmonitor is off: a repository's own configuration could name any
+// program there, and git status would run it. (GitError.Args are the
+// caller's args, without that option.)
 func git(ctx context.Context, timeout time.Duration, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.fsmonitor=false"}, args...)...)
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_OPTIONAL_LOCKS=0")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

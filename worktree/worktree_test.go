@@ -374,3 +374,26 @@ func TestGitErrorCause(t *testing.T) {
 		}
 	}
 }
+
+// TestFsmonitorOff (issue 25): a repository whose configuration names a
+// core.fsmonitor program gets its worktrees planned, created and torn
+// down (git status included) without that program ever running.
+func TestFsmonitorOff(t *testing.T) {
+	ctx := context.Background()
+	root := newRepo(t)
+	marker := filepath.Join(t.TempDir(), "ran")
+	gittest.Git(t, root, "config", "core.fsmonitor", "touch '"+marker+"'; false")
+	p, err := PlanFor(ctx, root, "fsm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Create(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := Teardown(ctx, root, p.Path); out != Removed || err != nil {
+		t.Fatalf("teardown: %v %v", out, err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("git ran the repository's core.fsmonitor program")
+	}
+}

@@ -11,9 +11,9 @@ import (
 	fyneapp "fyne.io/fyne/v2/app"
 
 	"github.com/paneflow-go/paneflow/app"
-	"github.com/paneflow-go/paneflow/app/session"
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/core"
+	"github.com/paneflow-go/paneflow/session"
 	"github.com/paneflow-go/paneflow/terminal"
 	"github.com/paneflow-go/paneflow/version"
 )
@@ -67,6 +67,6 @@ func runGUI(ctx context.Context, inv *invocation, args []string) error {
 	})
 	a := fyneapp.NewWithID(app.ID)
 	return app.Run(a, app.Options{
-		Core: c, Config: cfg, ConfigWarnings: warns, ConfigPath: cfgPath, SessionPath: sessionPath, Context: ctx, Logf: logf, Events: eventWaiter(),
+		Backend: app.NewLocal(c), Config: cfg, ConfigWarnings: warns, ConfigPath: cfgPath, SessionPath: sessionPath, Context: ctx, Logf: logf, Events: eventWaiter(),
 	})
 }

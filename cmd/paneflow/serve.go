@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os/signal"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/core"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/session"
 	"github.com/paneflow-go/paneflow/terminal"
 )
 
@@ -29,6 +32,7 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 	fs.SetOutput(io.Discard)
 	socket := fs.String("socket", "", "")
 	size := fs.String("size", "200x50", "")
+	sessionFile := fs.String("session", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stderr, serveUsage)
@@ -47,7 +51,11 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 	// A processor beyond what pane output may occupy keeps requests (and
 	// the window) responsive while many panes flood output.
 	terminal.SpareProcessor()
-	c, err := core.New(core.Options{SocketPath: *socket, Cols: cols, Rows: rows, Getenv: getenv, Logf: logf})
+	sessionPath, err := serveSessionPath(getenv, *socket, *sessionFile)
+	if err != nil {
+		logf("paneflow: session: %v; the session will not be kept", err)
+	}
+	c, err := core.New(core.Options{SocketPath: *socket, Cols: cols, Rows: rows, Getenv: getenv, Logf: logf, SessionPath: sessionPath})
 	if err != nil {
 		return err
 	}
@@ -71,6 +79,35 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// serveSessionPath resolves serve's session file: flag "none" keeps
+// none, another non-empty flag is the file, and "" is the file of the
+// server on socket (see session.ServerPath).
+func serveSessionPath(getenv func(string) string, socket, flag string) (string, error) {
+	switch flag {
+	case "none":
+		return "", nil
+	case "":
+	default:
+		return filepath.Abs(flag)
+	}
+	var err error
+	if socket == "" {
+		if socket, err = ipc.ServerSocketPath(getenv); err != nil {
+			return "", err
+		}
+	}
+	def, err := ipc.ServerSocketPath(func(k string) string {
+		if k == ipc.EnvSocketPath {
+			return ""
+		}
+		return getenv(k)
+	})
+	if err != nil {
+		def = ""
+	}
+	return session.ServerPath(getenv, runtime.GOOS, socket, def)
 }
 
 // parseSize parses "COLSxROWS".

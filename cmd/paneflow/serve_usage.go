@@ -2,13 +2,22 @@ package main
 
 // serveUsage is the help of the serve verb, in the full program and in the
 // command-line client (which hands serve over to the full program).
-const serveUsage = `usage: paneflow serve [--socket PATH] [--size COLSxROWS]
+const serveUsage = `usage: paneflow serve [--socket PATH] [--size COLSxROWS] [--session FILE|none]
 
 Run Paneflow headless: the workspaces, panes and JSON-RPC socket of the
 desktop app, without a window. Every CLI verb works against it. SIGINT or
 SIGTERM closes the panes, removes the socket and exits.
 
+The session (workspaces, layout, names, directories, each pane's command
+and environment, managed worktrees, the agents' conversations) is saved
+as it changes and restored when serve starts again, even after a crash
+or SIGKILL; agents come back resumed in their own conversation where the
+agent can be resumed, and the pane says so where it cannot.
+
   --socket PATH   socket to listen on (default: $PANEFLOW_SOCKET_PATH, else
                   $XDG_RUNTIME_DIR/paneflow/paneflow.sock and fallbacks)
   --size CxR      size of new panes (default 200x50)
+  --session FILE  session file (default: $XDG_STATE_HOME/paneflow/session.json
+                  for the default socket, session-<hash>.json beside it for
+                  another socket); "none" keeps no session
 `

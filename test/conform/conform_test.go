@@ -120,18 +120,7 @@ func TestVttest(t *testing.T) {
 	listed := readDifferences(t)
 	same := 0
 	for _, p := range pages {
-		var diff []string
-		sec := p.sections()
-		for _, k := range []string{p.name, p.name + " attrs"} {
-			if xterm[k] != sec[k] {
-				diff = append(diff, fmt.Sprintf("%s:\n%s", k, lineDiff(xterm[k], sec[k])))
-			}
-		}
-		if _, ok := xterm[p.name]; !ok {
-			// vttest took another path in xterm (e.g. a reply that
-			// made it show one page more here).
-			diff = []string{"xterm showed no such page"}
-		}
+		diff := p.xtermDiff(xterm)
 		_, isListed := listed[p.name]
 		switch {
 		case len(diff) == 0 && isListed:
@@ -147,6 +136,23 @@ func TestVttest(t *testing.T) {
 		t.Errorf("DIFFERENCES.md names page %s, which the run did not show", name)
 	}
 	t.Logf("vttest: %d of %d pages as xterm shows them (%.1f%%)", same, len(pages), 100*float64(same)/float64(len(pages)))
+}
+
+// xtermDiff is how p differs from what xterm showed (nil: not at all).
+func (p page) xtermDiff(xterm map[string]string) []string {
+	if _, ok := xterm[p.name]; !ok {
+		// vttest took another path in xterm (e.g. a reply that made it
+		// show one page more here).
+		return []string{"xterm showed no such page"}
+	}
+	var diff []string
+	sec := p.sections()
+	for _, k := range []string{p.name, p.name + " attrs"} {
+		if xterm[k] != sec[k] {
+			diff = append(diff, fmt.Sprintf("%s:\n%s", k, lineDiff(xterm[k], sec[k])))
+		}
+	}
+	return diff
 }
 
 // sections are a page's entries in a golden file: its text under its
@@ -202,7 +208,7 @@ func writeGoldens(t *testing.T, which string, pages []page) {
 }
 
 // readGoldens reads every section of testdata/<which>/*.golden.
-func readGoldens(t *testing.T, which string) map[string]string {
+func readGoldens(t testing.TB, which string) map[string]string {
 	files, _ := filepath.Glob(filepath.Join("testdata", which, "*.golden"))
 	if len(files) == 0 {
 		t.Fatalf("no goldens in testdata/%s", which)

@@ -34,7 +34,7 @@ const eventWait = 3 * time.Minute
 // vttestPath returns the pinned vttest binary: $PANEFLOW_VTTEST when set,
 // else what scripts/vttest.sh installs (downloading it once into the
 // cache outside the clone).
-func vttestPath(t *testing.T) string {
+func vttestPath(t testing.TB) string {
 	if p := os.Getenv("PANEFLOW_VTTEST"); p != "" {
 		return p
 	}
@@ -72,9 +72,9 @@ type screen struct {
 type vtTerminal interface {
 	// start runs argv (the relay) as the terminal's program, with env
 	// added to its environment, and returns what waits for it to end.
-	start(t *testing.T, argv, env []string) (wait func())
+	start(t testing.TB, argv, env []string) (wait func())
 	// read returns the terminal's screen in state e.
-	read(t *testing.T, c *vtrelay.Conn, e vtrelay.Event) screen
+	read(t testing.TB, c *vtrelay.Conn, e vtrelay.Event) screen
 }
 
 // vttestEnv is vttest's locale: UTF-8, as Paneflow's emulator only
@@ -83,7 +83,7 @@ var vttestEnv = []string{"LC_ALL=en_US.UTF-8", "LANG=en_US.UTF-8", "TERM=xterm"}
 
 // runVttest runs vttest through the relay in term and returns every
 // result page the plan reaches, in order.
-func runVttest(t *testing.T, vt string, exclude func(path, desc string) bool, term vtTerminal) []page {
+func runVttest(t testing.TB, vt string, exclude func(path, desc string) bool, term vtTerminal) []page {
 	t.Helper()
 	dir := t.TempDir()
 	ln, err := vtrelay.Listen(filepath.Join(dir, "relay.sock"))
@@ -148,7 +148,7 @@ type emulatorTerm struct {
 	snap terminal.Snapshot
 }
 
-func (m *emulatorTerm) start(t *testing.T, argv, env []string) func() {
+func (m *emulatorTerm) start(t testing.TB, argv, env []string) func() {
 	master, slave, err := pty.Open()
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +193,7 @@ func (m *emulatorTerm) start(t *testing.T, argv, env []string) func() {
 // read takes the emulator's screen: the relay announced e after the
 // emulator answered its cursor request, so every byte before that
 // request is on the screen.
-func (m *emulatorTerm) read(_ *testing.T, _ *vtrelay.Conn, e vtrelay.Event) screen {
+func (m *emulatorTerm) read(_ testing.TB, _ *vtrelay.Conn, e vtrelay.Event) screen {
 	m.em.Snapshot(&m.snap)
 	s := &m.snap
 	rows := make([]string, s.Rows)
@@ -223,7 +223,22 @@ func (m *emulatorTerm) read(_ *testing.T, _ *vtrelay.Conn, e vtrelay.Event) scre
 		}
 		attrs[y] = string(line)
 	}
-	return makeScreen(e, rows, attrs, nil)
+	sizes := make([]byte, s.Rows)
+	for y, z := range s.LineSizes {
+		sizes[y] = "5634"[z] // as ESC # d sets it
+	}
+	return makeScreen(e, rows, attrs, sizes)
+}
+
+// charDigit is the digit of character r printed with renditions d. A
+// blank cell never written to is printed (by xterm, by tmux) as a space
+// with no SGR whatever its renditions, so renditions are compared on
+// characters only: a space is ".".
+func charDigit(r rune, d int) byte {
+	if r == ' ' {
+		return '.'
+	}
+	return attrDigit(d)
 }
 
 func attrDigit(d int) byte {

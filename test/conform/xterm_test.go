@@ -35,7 +35,7 @@ type xtermTerm struct {
 	print string // the file each print writes
 }
 
-func (x *xtermTerm) start(t *testing.T, argv, env []string) func() {
+func (x *xtermTerm) start(t testing.TB, argv, env []string) func() {
 	for _, p := range []string{"xterm", "Xvfb"} {
 		if _, err := exec.LookPath(p); err != nil {
 			t.Fatalf("recording xterm's goldens needs %s (apt-get install xterm xvfb): %v", p, err)
@@ -92,7 +92,7 @@ func (x *xtermTerm) start(t *testing.T, argv, env []string) func() {
 }
 
 // read has xterm print its screen and parses the print.
-func (x *xtermTerm) read(t *testing.T, c *vtrelay.Conn, e vtrelay.Event) screen {
+func (x *xtermTerm) read(t testing.TB, c *vtrelay.Conn, e vtrelay.Event) screen {
 	if err := c.SendTerminal("\x1b[i"); err != nil {
 		t.Fatal(err)
 	}
@@ -172,14 +172,7 @@ func parsePrint(p string) (rows, attrs []string, sizes []byte, err error) {
 			}
 			r, n := utf8.DecodeRuneInString(l)
 			text.WriteRune(r)
-			// A blank cell never written to is printed as a space
-			// with no SGR whatever its renditions, so renditions are
-			// compared on characters only.
-			if r == ' ' {
-				line = append(line, '.')
-			} else {
-				line = append(line, attrDigit(d))
-			}
+			line = append(line, charDigit(r, d))
 			d = 0
 			l = l[n:]
 		}

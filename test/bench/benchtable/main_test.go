@@ -105,6 +105,17 @@ func TestRun(t *testing.T) {
 				"Flood: 100 panes",
 			},
 		},
+		{
+			name:     "vttest",
+			in:       "BenchmarkVttest/paneflow-2  1  9 ns/op  340 pages-as-xterm  393 pages  86.5 %-as-xterm\nBenchmarkVttest/tmux-2  1  9 ns/op  250 pages-as-xterm  401 pages  62.3 %-as-xterm\n",
+			wantCode: exitOK,
+			wantRows: []string{
+				"Vttest  pages-as-xterm  340.0  250.0  1.36×",
+				"Vttest  %-as-xterm  86.5  62.3  1.39×  ≥ 85 % and > tmux  ok",
+				"Vttest: vttest's result pages",
+			},
+		},
+		{name: "vttest miss", args: []string{"-strict"}, in: "BenchmarkVttest/paneflow-2  1  9 ns/op  80 %-as-xterm\nBenchmarkVttest/tmux-2  1  9 ns/op  60 %-as-xterm\n", wantCode: exitFailed},
 		{name: "strict miss", args: []string{"-strict"}, in: sample, wantCode: exitFailed},
 		{name: "strict server miss", args: []string{"-strict"}, in: serverSample, wantCode: exitFailed},
 		{name: "no results", in: "PASS\n", wantCode: exitFailed},
