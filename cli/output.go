@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/paneflow-go/paneflow/internal/vis"
 )
 
 // printRaw writes a JSON result from the server pretty-printed (two-space
@@ -83,11 +85,21 @@ func deref(p *string) string {
 
 // writeLines writes lines joined with newlines and a final newline, in one
 // write.
+//
+// Every line is passed through vis.String: the tables and texts of the
+// verbs hold text programs set (titles, cwds, command lines, pane names,
+// agents' messages), which must not write escape sequences into the
+// user's terminal. The verbs escape their fields themselves too, before
+// padding, so that columns line up; this is the last guard.
 func writeLines(w io.Writer, lines []string) error {
 	if len(lines) == 0 {
 		return nil
 	}
-	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
+	shown := make([]string, len(lines))
+	for i, l := range lines {
+		shown[i] = vis.String(l)
+	}
+	_, err := io.WriteString(w, strings.Join(shown, "\n")+"\n")
 	return err
 }
 
@@ -123,7 +135,7 @@ func lsTeamLines(ss []surfaceInfo) []string {
 		if t == "" {
 			t = "-"
 		}
-		row := fmt.Sprintf("%4d  %-20s %-24s %-32s %s", x.ID, x.Name, deref(x.Cmd), t, deref(x.Cwd))
+		row := fmt.Sprintf("%4d  %-20s %-24s %-32s %s", x.ID, vis.String(x.Name), vis.String(deref(x.Cmd)), vis.String(t), vis.String(deref(x.Cwd)))
 		lines = append(lines, strings.TrimRight(row, " "))
 	}
 	return lines

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/paneflow-go/paneflow/internal/jsonscan"
+	"github.com/paneflow-go/paneflow/internal/vis"
 	"github.com/paneflow-go/paneflow/proto"
 )
 
@@ -275,7 +276,7 @@ func runLs(ctx context.Context, s *session, in *input) error {
 	}
 	lines := []string{fmt.Sprintf("%4s  %-20s %-24s %s", "ID", "NAME", "CMD", "CWD")}
 	for _, x := range l.Surfaces {
-		row := fmt.Sprintf("%4d  %-20s %-24s %s", x.ID, x.Name, deref(x.Cmd), deref(x.Cwd))
+		row := fmt.Sprintf("%4d  %-20s %-24s %s", x.ID, vis.String(x.Name), vis.String(deref(x.Cmd)), vis.String(deref(x.Cwd)))
 		lines = append(lines, strings.TrimRight(row, " "))
 	}
 	return writeLines(s.stdout, lines)
@@ -557,9 +558,9 @@ func runPs(ctx context.Context, s *session, in *input) error {
 		if a.Workspace != nil {
 			ws = *a.Workspace
 		}
-		line := fmt.Sprintf("%7s %-10s %-18s %2d%s %s", pid, deref(a.Tool), deref(a.State), ws, usageCols(a.Usage), orDash(a.SurfaceName))
+		line := fmt.Sprintf("%7s %-10s %-18s %2d%s %s", pid, vis.String(deref(a.Tool)), vis.String(deref(a.State)), ws, usageCols(a.Usage), vis.String(orDash(a.SurfaceName)))
 		if t := teamLabel(shownTeam(a.Team, a.TeamName), a.Teammate); t != "" {
-			line += "  [" + t + "]"
+			line += "  [" + vis.String(t) + "]"
 		}
 		lines = append(lines, line)
 	}

@@ -677,3 +677,30 @@ func TestUsage(t *testing.T) {
 			wantStdout: "finished (codex)\nsession 200 tokens $0.2500, last turn 50 tokens - (gpt-6-sol)\n"},
 	})
 }
+
+// TestHumanOutputEscaped (issue 25): text programs set — a pane's name,
+// command line and cwd, an agent pane's name, team and message — reaches
+// the user's terminal from ls --human, ps and status with its escape
+// sequences, other control characters and bidi controls shown as escapes,
+// never as the bytes themselves.
+func TestHumanOutputEscaped(t *testing.T) {
+	const evil = "x\x1b]0;pwned\x07\x1b[2J\u202e\u009b"
+	const shown = `x\x1b]0;pwned\x07\x1b[2J\u202e\x9b`
+	list := []surfaceInfo{{ID: 1, Name: "n" + evil, Cmd: strp("c" + evil), Cwd: strp("/d" + evil), Workspace: 0}}
+	fleet := map[string]any{"agents": []map[string]any{
+		{"pid": 7, "tool": "claude", "state": "idle", "hooked": true, "workspace": 0, "surface_name": "p" + evil, "team": "t" + evil},
+	}}
+	status := map[string]any{"surface_id": 1, "state": "waiting_for_input", "hooked": true, "tool": "claude", "message": "m" + evil, "output_generation": 3}
+	runVerbCases(t, []verbCase{
+		{name: "ls", args: []string{"ls", "--human"}, surfaces: list, wantCalls: []string{listCall},
+			wantStdout: "  ID  NAME                 CMD                      CWD\n" +
+				"   1  n" + shown + " c" + shown + " /d" + shown + "\n"},
+		{name: "ps", args: []string{"ps"}, handlers: map[string]handlerFunc{"fleet.list": answer(fleet)},
+			wantCalls: []string{"fleet.list {}"},
+			wantStdout: "    PID TOOL       STATE              WS PANE\n" +
+				"      7 claude     idle                0 p" + shown + "  [t" + shown + " (lead)]\n"},
+		{name: "status", args: []string{"status", "1"}, surfaces: list, handlers: map[string]handlerFunc{"surface.status": answer(status)},
+			wantCalls:  []string{listCall, `surface.status {"surface_id":1}`},
+			wantStdout: "waiting_for_input (claude)\nm" + shown + "\n"},
+	})
+}

@@ -197,6 +197,10 @@ func targetFor(name, unit string) (target, bool) {
 		}}, true
 	case name == "AttachFlood" && unit == "bytes-per-cell-frame":
 		return atMost(4, "≤ 4"), true
+	case name == "SearchAll/socket" && unit == "ms":
+		return atMost(50, "≤ 50 ms"), true
+	case name == "SearchAll/cli" && unit == "ms":
+		return notSlowerThanTmux, true
 	case name == "Vttest" && unit == "%-as-xterm":
 		return target{text: "≥ 85 % and > tmux", met: func(p, t float64, have bool) (bool, bool) {
 			return have && p >= 85 && p > t, have
@@ -219,6 +223,8 @@ var notes = []struct{ prefix, text string }{
 	{"FlowBarrier", "FlowBarrier: `paneflow flow run`: a barrier's line printed → the dependent send step's text read by the next pane (the original polled every 500 ms, then let the pane settle); no tmux equivalent"},
 	{"TeamsSplit", "TeamsSplit: Claude Code's teammate pane through tmux: `split-window … -- cat` then `list-panes` until listed (sh + 2 process starts), Paneflow's tmux shim on `paneflow serve` vs the real tmux"},
 	{"TeamsSpawn", "TeamsSpawn: spawn_agent over the CustomPaneBackend socket, request to reply, one connection; tmux has no equivalent"},
+	{"SearchAll/socket", "SearchAll/socket: surface.search_all of a regex over 100 panes (80x24), each 10,000 scrollback lines and 1,000 full screens it showed (history), one reused connection; tmux keeps no full screens"},
+	{"SearchAll/cli", "SearchAll/cli: `paneflow search --all --regex` vs one tmux client running capture-pane -p -S - of all 100 panes piped to grep -E (sh), process starts; same output printed, tmux holds only the scrollback"},
 	{"ServerMemory", "ServerMemory: RSS growth of `paneflow serve` per 200x50 pane after 10 panes printed 10,000 lines of 120 characters, 30 s after the output stopped (rss0: at once); Paneflow only"},
 	{"AttachFlood", "AttachFlood: a pane printing numbered lines without end, a client attached at 60 frames/s (screen.attach) reading for 3 s: bytes/s, frames/s, and bytes/s over 80x24 cells × 60 frames/s; Paneflow only"},
 	{"Attach", "Attach: attach.Dial to a server of 50 panes × 10,000 lines of history until every pane's first full frame is in vs a tmux -C client started (attach-session) and capture-pane -p -e of each pane"},
