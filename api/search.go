@@ -3,6 +3,9 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/paneflow-go/paneflow/ipc"
@@ -22,7 +25,9 @@ const (
 
 // surfaceSearchAll searches every pane of every workspace: scrollback,
 // screen, the alternate screen and the screens full-screen programs
-// showed earlier (terminal.ScreenHistory), one pane at a time.
+// showed earlier (terminal.ScreenHistory), panes in parallel (as many at
+// a time as GOMAXPROCS), each for at most the whole limit; the results
+// are then taken in pane order up to the limit.
 func (s *server) surfaceSearchAll(_ context.Context, params json.RawMessage) (any, error) {
 	var p proto.SearchAllParams
 	if err := proto.DecodeParams(params, &p); err != nil {
@@ -52,28 +57,40 @@ func (s *server) surfaceSearchAll(_ context.Context, params json.RawMessage) (an
 		limit = min(max(*p.MaxMatches, 1), searchAllMaxMatches)
 	}
 	res := proto.SearchAllResult{Panes: []proto.SearchAllPane{}, CaseSensitive: !q.Folded()}
-	size := 0
-	for _, info := range s.m.Surfaces() {
-		sf, ok := s.m.Surface(info.ID)
+	infos := s.m.Surfaces()
+	hits := searchPanes(len(infos), func(i int) (found []terminal.Found, more, ok bool) {
+		sf, ok := s.m.Surface(infos[i].ID)
 		if !ok {
-			continue // closed since the list was taken
+			return nil, false, false // closed since the list was taken
+		}
+		found, more = sf.Terminal().Emulator().Find(q, limit)
+		return found, more, true
+	})
+	size := 0
+	for i, h := range hits {
+		if !h.ok {
+			continue
 		}
 		res.PanesSearched++
-		found, more := sf.Terminal().Emulator().Find(q, limit-res.MatchCount)
-		for i, f := range found {
+		found, more := h.found, h.more
+		if n := limit - res.MatchCount; len(found) > n {
+			found, more = found[:n], true
+		}
+		for j, f := range found {
 			size += len(f.Text) + 64 // the match's members, its spans
 			if size > searchAllMaxBytes {
-				found, more = found[:i], true
+				found, more = found[:j], true
 				break
 			}
 		}
 		if len(found) > 0 {
+			info := infos[i]
 			pane := proto.SearchAllPane{
 				SurfaceID: info.ID, Name: info.Name, Workspace: info.Workspace, WorkspaceID: info.WorkspaceID,
 				Matches: make([]proto.SearchAllMatch, len(found)),
 			}
-			for i, f := range found {
-				pane.Matches[i] = searchAllMatch(f)
+			for j, f := range found {
+				pane.Matches[j] = searchAllMatch(f)
 			}
 			res.Panes = append(res.Panes, pane)
 			res.MatchCount += len(found)
@@ -84,6 +101,36 @@ func (s *server) surfaceSearchAll(_ context.Context, params json.RawMessage) (an
 		}
 	}
 	return res, nil
+}
+
+// paneHits is what searchPanes found in one pane.
+type paneHits struct {
+	found    []terminal.Found
+	more, ok bool
+}
+
+// searchPanes runs find for panes 0..n-1 on up to GOMAXPROCS goroutines,
+// each taking the next pane not yet taken, and returns their results in
+// pane order.
+func searchPanes(n int, find func(i int) (found []terminal.Found, more, ok bool)) []paneHits {
+	out := make([]paneHits, n)
+	workers := min(n, runtime.GOMAXPROCS(0))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				h := &out[i]
+				h.found, h.more, h.ok = find(i)
+			}
+		})
+	}
+	wg.Wait()
+	return out
 }
 
 // searchAllMatch is f on the wire.

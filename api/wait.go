@@ -285,36 +285,11 @@ func compileLinePattern(pattern string) (*linePattern, error) {
 	}
 	p := &linePattern{re: re}
 	if tree, err := syntax.Parse("(?m)"+pattern, syntax.Perl); err == nil {
-		p.lit = requiredLiteral(tree.Simplify())
+		if lit, fold := terminal.RequiredLiteral(tree.Simplify()); !fold {
+			p.lit = lit
+		}
 	}
 	return p, nil
-}
-
-// requiredLiteral returns the longest case-sensitive literal that every
-// match of re must contain, or "".
-func requiredLiteral(re *syntax.Regexp) string {
-	switch re.Op {
-	case syntax.OpLiteral:
-		if re.Flags&syntax.FoldCase != 0 {
-			return ""
-		}
-		return string(re.Rune)
-	case syntax.OpCapture, syntax.OpPlus:
-		return requiredLiteral(re.Sub[0])
-	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return requiredLiteral(re.Sub[0])
-		}
-	case syntax.OpConcat:
-		best := ""
-		for _, sub := range re.Sub {
-			if l := requiredLiteral(sub); len(l) > len(best) {
-				best = l
-			}
-		}
-		return best
-	}
-	return ""
 }
 
 // matchLines reports the lines a match of p touches (at most

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"sort"
+	"slices"
 	"sync"
 	"time"
 	"unicode"
@@ -28,11 +28,21 @@ const (
 // Query is a compiled search for [Emulator.Find]: a literal text or a
 // regular expression (Go's RE2 syntax), matched within one line at a time.
 // Build it with [NewQuery]; it is immutable and safe for concurrent use.
+//
+// A literal query (ASCII, or not folded) is found with [finder], which
+// looks for the literal's rarest byte with bytes.IndexByte and never
+// lower-cases the text. A regular expression with a literal every match
+// must contain (`needle-\d+` has "needle-") is run only on the lines that
+// hold that literal. Folding an ASCII literal matches ASCII letters only
+// (the regular expression (?i)k also matches the Kelvin sign; a
+// line where only such a fold makes the match is not a candidate).
 type Query struct {
-	fold  bool
-	lit   []byte         // literal search (lower-cased when ascii)
-	ascii bool           // lit is ASCII and fold: match against lower-cased text
-	re    *regexp.Regexp // regular expressions and non-ASCII folded literals
+	fold bool
+	// find finds the literal of a literal query, or the literal every
+	// match of re holds (re's prefilter); nil for a regular expression
+	// without one.
+	find *finder
+	re   *regexp.Regexp // regular expressions and non-ASCII folded literals
 }
 
 // ErrEmptyPattern is returned by [NewQuery] for an empty pattern.
@@ -57,10 +67,11 @@ func NewQuery(pattern string, regex bool, mode CaseMode) (*Query, error) {
 			expr = "(?i)" + expr
 		}
 		q.re = regexp.MustCompile(expr)
-	case !q.fold:
-		q.lit = []byte(pattern)
-	case isASCII([]byte(pattern)):
-		q.lit, q.ascii = bytes.ToLower([]byte(pattern)), true
+		if lit, fold := requiredLiteral(expr); lit != "" {
+			q.find = newFinder([]byte(lit), fold)
+		}
+	case !q.fold || isASCII([]byte(pattern)):
+		q.find = newFinder([]byte(pattern), q.fold)
 	default:
 		q.re = regexp.MustCompile("(?i)" + regexp.QuoteMeta(pattern))
 	}
@@ -94,102 +105,98 @@ type Span struct{ Start, End int }
 // offset where each starts.
 type textBuf struct {
 	b      []byte
-	starts []int
-	low    []byte // b lower-cased (ASCII letters only), for ASCII folding
+	starts []uint32
 }
 
 func (t *textBuf) reset() {
 	t.b, t.starts = t.b[:0], t.starts[:0]
 }
 
+// truncate keeps the first n lines.
+func (t *textBuf) truncate(n int) {
+	if n < len(t.starts) {
+		t.b, t.starts = t.b[:t.starts[n]], t.starts[:n]
+	}
+}
+
 // endLine ends the line being appended to t.b.
 func (t *textBuf) endLine() { t.b = append(t.b, '\n') }
 
 // startLine starts a new line.
-func (t *textBuf) startLine() { t.starts = append(t.starts, len(t.b)) }
+func (t *textBuf) startLine() { t.starts = append(t.starts, uint32(len(t.b))) }
 
-// line returns line i without its '\n'.
-func (t *textBuf) line(i int) []byte {
-	end := len(t.b) - 1
-	if i+1 < len(t.starts) {
-		end = t.starts[i+1] - 1
+// lineText returns line i of text b (lines each ended by '\n', starting
+// at starts) without its '\n'.
+func lineText(b []byte, starts []uint32, i int) []byte {
+	end := len(b)
+	if i+1 < len(starts) {
+		end = int(starts[i+1])
 	}
-	return t.b[t.starts[i]:end]
+	return b[starts[i] : end-1]
 }
 
-// scan calls fn for each line of t with a match, in order, with the
-// spans of every match in the line, until fn returns false.
-func (q *Query) scan(t *textBuf, fn func(line int, spans []Span) bool) {
-	hay := t.b
-	if q.ascii {
-		t.low = lowerASCIIInto(t.low[:0], t.b)
-		hay = t.low
+// scan calls fn for each line of b (lines each ended by '\n', starting
+// at starts) from line first on with a match, in order, with the spans of
+// every match in the line, until fn returns false. fn must not keep
+// spans (the slice is reused).
+func (q *Query) scan(b []byte, starts []uint32, first int, fn func(line int, spans []Span) bool) {
+	if first >= len(starts) {
+		return
 	}
 	var spans []Span
-	pos := 0
-	for pos < len(hay) {
+	pos := int(starts[first])
+	for pos < len(b) {
 		var at, end int
-		if q.re != nil {
-			loc := q.re.FindIndex(hay[pos:])
+		if q.find != nil {
+			i := q.find.index(b[pos:])
+			if i < 0 {
+				return
+			}
+			at, end = pos+i, pos+i+len(q.find.lit)
+		} else {
+			loc := q.re.FindIndex(b[pos:])
 			if loc == nil {
 				return
 			}
 			at, end = pos+loc[0], pos+loc[1]
-		} else {
-			i := bytes.Index(hay[pos:], q.lit)
-			if i < 0 {
-				return
-			}
-			at, end = pos+i, pos+i+len(q.lit)
 		}
-		line := sort.SearchInts(t.starts, at+1) - 1
-		if line < 0 || line >= len(t.starts) {
-			return
-		}
-		start := t.starts[line]
-		text := hay[start : start+len(t.line(line))]
+		line, _ := slices.BinarySearch(starts, uint32(at)+1)
+		line--
+		start := int(starts[line])
+		text := lineText(b, starts, line)
 		spans = q.lineSpans(spans[:0], text, at-start, min(end-start, len(text)))
-		if !fn(line, spans) {
+		if len(spans) > 0 && !fn(line, spans) {
 			return
 		}
 		pos = start + len(text) + 1
 	}
 }
 
-// lineSpans appends the spans of every match in text, the first being
-// [at, end) (found over the whole buffer; a match that ran past the end
-// of the line was cut there).
+// lineSpans appends the spans of every match in text, given one found at
+// [at, end) over the whole buffer: by the literal finder, or by the
+// regular expression (a match that ran past the end of the line was cut
+// there). With a prefilter, the literal at [at, end) is only a candidate:
+// the regular expression decides, and may find none.
 func (q *Query) lineSpans(dst []Span, text []byte, at, end int) []Span {
 	if q.re != nil {
 		for _, loc := range q.re.FindAllIndex(text, -1) {
 			dst = append(dst, Span{loc[0], loc[1]})
 		}
-		if len(dst) == 0 {
+		if len(dst) == 0 && q.find == nil {
 			dst = append(dst, Span{at, end})
 		}
 		return dst
 	}
 	dst = append(dst, Span{at, end})
+	n := len(q.find.lit)
 	for p := end; ; {
-		i := bytes.Index(text[p:], q.lit)
+		i := q.find.index(text[p:])
 		if i < 0 {
 			return dst
 		}
-		dst = append(dst, Span{p + i, p + i + len(q.lit)})
-		p += i + len(q.lit)
+		dst = append(dst, Span{p + i, p + i + n})
+		p += i + n
 	}
-}
-
-// lowerASCIIInto appends b with ASCII letters lower-cased; other bytes,
-// and so every offset, are kept.
-func lowerASCIIInto(dst, b []byte) []byte {
-	dst = append(dst, b...)
-	for i, c := range dst {
-		if c >= 'A' && c <= 'Z' {
-			dst[i] = c + 'a' - 'A'
-		}
-	}
-	return dst
 }
 
 // FindSource says where [Emulator.Find] found a line.
@@ -238,38 +245,25 @@ type Found struct {
 
 var findBufs = sync.Pool{New: func() any { return new(textBuf) }}
 
+// findChunk is how many scrollback lines Find copies per hold of the
+// emulator's lock: output waits for one chunk at most (a few hundred
+// microseconds), not for a whole scrollback.
+const findChunk = 2048
+
 // Find searches everything the emulator holds for q: the scrollback and
 // the main screen, top to bottom (even while a full-screen program hides
 // them), the alternate screen if it shows, then the screens of the
 // [ScreenHistory], oldest first (the alternate screen showing now is
 // not repeated when the history holds it). It returns at most limit lines
 // (limit < 1 means 1) and whether more matched. The emulator's lock is held
-// only to copy the text; matching runs outside it.
+// only to copy the text, findChunk lines at a time; matching runs outside
+// it. Find is safe for concurrent use.
 func (e *Emulator) Find(q *Query, limit int) (found []Found, more bool) {
 	limit = max(limit, 1)
 	t := findBufs.Get().(*textBuf)
 	defer findBufs.Put(t)
 	t.reset()
-
-	e.mu.Lock()
-	hn := e.hist.n
-	for i := range hn {
-		t.startLine()
-		t.b = append(t.b, bytes.TrimRight(e.hist.at(i).text(), " ")...)
-		t.endLine()
-	}
-	rows := e.main.rows
-	for _, r := range rows {
-		t.startLine()
-		t.b = e.appendRowText(t.b, r)
-		t.endLine()
-	}
-	onAlt := e.cur == e.alt
-	var alt []byte
-	if onAlt {
-		alt = e.altTextLocked(nil)
-	}
-	e.mu.Unlock()
+	first, hn, alt, onAlt := e.copyText(t)
 
 	add := func(f Found) bool {
 		if len(found) == limit {
@@ -279,9 +273,9 @@ func (e *Emulator) Find(q *Query, limit int) (found []Found, more bool) {
 		found = append(found, f)
 		return true
 	}
-	q.scan(t, func(line int, spans []Span) bool {
-		f := Found{Source: FoundScrollback, Line: line - hn, Text: string(t.line(line)), Spans: bytes2spans(spans)}
-		if line >= hn {
+	q.scan(t.b, t.starts, first, func(line int, spans []Span) bool {
+		f := Found{Source: FoundScrollback, Line: line - first - hn, Text: string(lineText(t.b, t.starts, line)), Spans: bytes2spans(spans)}
+		if line-first >= hn {
 			f.Source = FoundScreen
 		}
 		return add(f)
@@ -292,22 +286,79 @@ func (e *Emulator) Find(q *Query, limit int) (found []Found, more bool) {
 	if onAlt && !e.shots.holds(alt) {
 		t.reset()
 		t.addText(alt)
-		q.scan(t, func(line int, spans []Span) bool {
-			return add(Found{Source: FoundAltScreen, Line: line, Text: string(t.line(line)), Spans: bytes2spans(spans)})
+		q.scan(t.b, t.starts, 0, func(line int, spans []Span) bool {
+			return add(Found{Source: FoundAltScreen, Line: line, Text: string(lineText(t.b, t.starts, line)), Spans: bytes2spans(spans)})
 		})
 	}
 	if more || e.shots == nil {
 		return found, more
 	}
-	e.shots.Screens(func(rec ScreenRecord) bool {
-		t.reset()
-		t.addText([]byte(rec.Text))
-		q.scan(t, func(line int, spans []Span) bool {
-			return add(Found{Source: FoundHistory, Line: line, Screen: rec.Seq, Shown: rec.First, Text: string(t.line(line)), Spans: bytes2spans(spans)})
-		})
-		return !more
-	})
+	e.shots.find(q, add)
 	return found, more
+}
+
+// copyText copies the scrollback's and the main screen's lines into t,
+// each right-trimmed, and the alternate screen's text when it shows.
+// Scrollback lines are copied findChunk at a time, the lock released in
+// between; lines that left the scrollback meanwhile are not searched:
+// they are t's lines before first. hn is how many scrollback lines follow
+// (then the screen's rows).
+func (e *Emulator) copyText(t *textBuf) (first, hn int, alt []byte, onAlt bool) {
+	e.mu.Lock()
+	// Room for everything at once: the blocks hold the lines' text (and
+	// their styles, a little more than needed).
+	size := len(e.main.rows) * (e.cols + 1)
+	for _, b := range e.hist.blocks {
+		size += len(b)
+	}
+	t.b = slices.Grow(t.b, size)
+	t.starts = slices.Grow(t.starts, e.hist.n+len(e.main.rows))
+	// Lines are numbered from the first line the scrollback ever held
+	// (hist.dropped counts those that left it): abs0 is t's first line.
+	abs0 := e.hist.dropped
+	next := abs0
+	for {
+		base, n := e.hist.dropped, uint64(e.hist.n)
+		switch {
+		case next < base:
+			// Everything copied left (a reset, or output that evicted it).
+			t.reset()
+			abs0, next = base, base
+		case next > base+n:
+			// Newest lines pulled back onto a taller screen.
+			if base+n < abs0 {
+				t.reset()
+				abs0 = base
+			} else {
+				t.truncate(int(base + n - abs0))
+			}
+			next = base + n
+		}
+		end := min(next-base+findChunk, n)
+		for i := next - base; i < end; i++ {
+			t.startLine()
+			t.b = append(t.b, bytes.TrimRight(e.hist.at(int(i)).text(), " ")...)
+			t.endLine()
+		}
+		next = base + end
+		if end == n {
+			first, hn = int(base-abs0), int(n)
+			break
+		}
+		e.mu.Unlock()
+		e.mu.Lock()
+	}
+	for _, r := range e.main.rows {
+		t.startLine()
+		t.b = e.appendRowText(t.b, r)
+		t.endLine()
+	}
+	onAlt = e.cur == e.alt
+	if onAlt {
+		alt = e.altTextLocked(nil)
+	}
+	e.mu.Unlock()
+	return first, hn, alt, onAlt
 }
 
 // appendRowText appends r's text, right-trimmed, to buf.

@@ -124,36 +124,55 @@ func TestFindWide(t *testing.T) {
 	}
 }
 
-// BenchmarkFind searches a pane of 10,000 scrollback lines of 120
-// characters and 1,000 history screens (80×24) for a literal that occurs
-// once, smart case.
-func BenchmarkFind(b *testing.B) {
-	e := findBenchPane(b)
-	q, _ := NewQuery("needle-4242", false, CaseSmart)
-	b.ResetTimer()
-	for range b.N {
-		if found, _ := e.Find(q, 100); len(found) != 2 {
-			b.Fatalf("found %d, want 2", len(found))
+// TestFindChunks: a scrollback longer than the chunk Find copies at a
+// time is searched whole, its lines numbered as surface.search does.
+func TestFindChunks(t *testing.T) {
+	n := 3*findChunk + 100
+	e := NewEmulator(40, 4, EmulatorOptions{Scrollback: n})
+	for i := range n + 3 {
+		l := fmt.Sprintf("line %d", i)
+		if i%findChunk == 7 {
+			l += " marked"
 		}
+		e.Write([]byte(l + "\r\n"))
+	}
+	got, more := findAll(e, "marked", false, 100)
+	want := []string{
+		fmt.Sprintf("scrollback %d: line 7 marked [{7 13}]", 7-n),
+		fmt.Sprintf("scrollback %d: line %d marked [{%d %d}]", findChunk+7-n, findChunk+7, 10, 16),
+		fmt.Sprintf("scrollback %d: line %d marked [{%d %d}]", 2*findChunk+7-n, 2*findChunk+7, 10, 16),
+		fmt.Sprintf("scrollback %d: line %d marked [{%d %d}]", 3*findChunk+7-n, 3*findChunk+7, 10, 16),
+	}
+	if more || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("Find = %q (more %v), want %q", got, more, want)
 	}
 }
 
-// findBenchPane fills an emulator with 10,000 scrollback lines and 1,000
-// history screens; "needle-4242" is on one of each.
-func findBenchPane(b *testing.B) *Emulator {
-	e := NewEmulator(120, 24, EmulatorOptions{ScreenHistoryBytes: 64 << 20})
-	pad := strings.Repeat("lorem ipsum dolor sit amet ", 3) // lines fit 120 columns: a wrapped line is two rows
-	for i := range 10000 {
-		e.Write([]byte(fmt.Sprintf("%06d %s needle-%d\r\n", i, pad, i)))
+// TestFindWhileWriting: Find runs while output scrolls lines out of a
+// full scrollback; every line it returns is one that was written, with
+// its match (run with -race: the copy is chunked under the lock).
+func TestFindWhileWriting(t *testing.T) {
+	e := NewEmulator(40, 4, EmulatorOptions{Scrollback: findChunk + 50})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 20000 {
+			e.Write([]byte(fmt.Sprintf("line %d marked\r\n", i)))
+		}
+	}()
+	q, _ := NewQuery("marked", false, CaseSmart)
+	for {
+		found, _ := e.Find(q, 10000)
+		for _, f := range found {
+			var n int
+			if _, err := fmt.Sscanf(f.Text, "line %d marked", &n); err != nil || f.Spans[0].End-f.Spans[0].Start != 6 {
+				t.Fatalf("found %+v", f)
+			}
+		}
+		select {
+		case <-done:
+			return
+		default:
+		}
 	}
-	e.Write([]byte("\x1b[?1049h"))
-	for i := range 1000 {
-		e.Write([]byte(fmt.Sprintf("\x1b[H\x1b[2Jscreen %d needle-%d\r\n%s", i, i+4000, pad)))
-		e.RecordScreen()
-	}
-	e.Write([]byte("\x1b[?1049l"))
-	if n := e.ScreenHistory().Len(); n != 1000 {
-		b.Fatalf("history holds %d screens, want 1000", n)
-	}
-	return e
 }

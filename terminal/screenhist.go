@@ -2,10 +2,8 @@ package terminal
 
 import (
 	"bytes"
-	"compress/flate"
-	"encoding/binary"
 	"hash/maphash"
-	"io"
+	"slices"
 	"sync"
 	"time"
 	"unsafe"
@@ -21,15 +19,15 @@ const DefaultScreenHistoryBytes = 1 << 20
 // history of the alternate screen.
 const NoScreenHistory = -1
 
-// screenKeyEvery is how often a screen is stored whole (a key screen)
-// rather than as a difference from the one before: reading screen n
-// decodes at most this many screens.
-const screenKeyEvery = 32
-
-// screenOverhead is what a held screen costs besides its compressed text,
-// counted in the bound: its entry, twice (the slice of entries grows by
-// doubling), and its place in the dedup index.
+// screenOverhead is what a held screen costs besides its rows, counted
+// in the bound: its entry, twice (the slice of entries grows by
+// doubling), and its place in the dedup index. Each of its rows costs 4
+// bytes more (a row number).
 const screenOverhead = 2*int(unsafe.Sizeof(screenEntry{})) + 32
+
+// rowOverhead is what a distinct row costs besides its text: its offset
+// and reference count, and its place in the row index.
+const rowOverhead = 8 + 32
 
 // ScreenRecord is one screen a full-screen program settled on, as
 // [ScreenHistory.Screens] returns it.
@@ -51,20 +49,31 @@ type ScreenRecord struct {
 	Text string
 }
 
-// screenEntry is a held screen: its text compressed, either whole (key)
-// or as its difference from the previous entry's text (see compress).
+// screenEntry is a held screen: its rows, as numbers of rows in the
+// history's rowStore. rows is never changed in place (a compaction gives
+// an entry a new slice), so a copy of an entry stays valid.
 type screenEntry struct {
 	seq         uint64
 	first, last int64 // Unix nanoseconds
 	gen         uint64
 	hash        uint64
 	seen        int32
-	key         bool
-	z           []byte
+	rows        []uint32
 }
 
-// record returns e as a ScreenRecord with text.
-func (e *screenEntry) record(text []byte) ScreenRecord {
+// record returns e as a ScreenRecord, its text joined from rs.
+func (e *screenEntry) record(rs rowSnapshot) ScreenRecord {
+	n := len(e.rows)
+	for _, id := range e.rows {
+		n += len(rs.row(id))
+	}
+	text := make([]byte, 0, n)
+	for i, id := range e.rows {
+		if i > 0 {
+			text = append(text, '\n')
+		}
+		text = append(text, rs.row(id)...)
+	}
 	return ScreenRecord{
 		Seq: e.seq, First: time.Unix(0, e.first), Last: time.Unix(0, e.last),
 		Seen: int(e.seen), Generation: e.gen, Text: string(text),
@@ -74,11 +83,15 @@ func (e *screenEntry) record(text []byte) ScreenRecord {
 // ScreenHistory keeps the screens a program showed on the alternate
 // screen (full-screen programs: agents' TUIs, editors, pagers), which no
 // scrollback holds: every screen it settled on and the last one before it
-// left. Screens are deduplicated (a screen shown again is kept once),
-// compressed (each as its difference from the one before, row by row,
-// a key screen whole every 32; then deflated), and bounded: once the held screens' compressed bytes
-// plus a fixed overhead per screen pass the limit, the oldest are
-// dropped.
+// left. Screens are deduplicated (a screen shown again is kept once) and
+// so are their rows: each distinct row's text is stored once, however
+// many held screens show it, and a screen is its row numbers. A
+// full-screen agent redraws mostly the same rows (its spinner line
+// changes, its transcript scrolls), so a screen costs little more than
+// what changed on it, and a search reads each distinct row once. The
+// history is bounded: once the rows' text, the screens' row numbers and a
+// fixed overhead per screen and per row pass the limit, the oldest
+// screens are dropped (and rows no held screen shows with them).
 //
 // The emulator records into it (see [Emulator.RecordScreen]); a
 // [Terminal] records each screen its program settles on. All methods are
@@ -88,31 +101,30 @@ type ScreenHistory struct {
 	mu      sync.Mutex
 	limit   int
 	entries []screenEntry // oldest first; seqs are consecutive
-	bytes   int
+	rows    rowStore
+	bytes   int               // see Bytes
 	byHash  map[uint64]uint64 // text hash → seq of the held screen
 	nextSeq uint64
 	dropped uint64
-	// last is the newest entry's text, which the next one is stored
-	// against.
-	last []byte
 }
 
 var screenSeed = maphash.MakeSeed()
 
-// mapHash is the hash screens are deduplicated by.
+// mapHash is the hash screens and rows are deduplicated by.
 func mapHash(text []byte) uint64 { return maphash.Bytes(screenSeed, text) }
 
 // newScreenHistory returns a history bounded to limit bytes (> 0).
 func newScreenHistory(limit int) *ScreenHistory {
-	return &ScreenHistory{limit: limit, byHash: map[uint64]uint64{}, nextSeq: 1}
+	return &ScreenHistory{limit: limit, byHash: map[uint64]uint64{}, nextSeq: 1, rows: rowStore{index: map[uint64]uint32{}}}
 }
 
 // Limit reports the bound in bytes.
 func (h *ScreenHistory) Limit() int { return h.limit }
 
 // Bytes reports the memory the history counts against the limit: the
-// held screens' compressed text, a fixed overhead each, and the newest
-// screen's text (kept to store the next one against it).
+// capacity of its row text (with rows no screen shows any more, until
+// they are compacted away), each row's and each screen's overhead, and
+// each screen's row numbers.
 func (h *ScreenHistory) Bytes() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -135,8 +147,8 @@ func (h *ScreenHistory) Dropped() uint64 {
 
 // add records text (not retained) as shown at now with output generation
 // gen. It reports whether a new screen was stored: an empty screen is
-// not, and one identical to a held screen only moves that screen's Last
-// and Seen.
+// not, one whose text alone passes the bound is not, and one identical
+// to a held screen only moves that screen's Last and Seen.
 func (h *ScreenHistory) add(text []byte, gen uint64, now time.Time) bool {
 	if len(bytes.TrimSpace(text)) == 0 {
 		return false
@@ -150,68 +162,92 @@ func (h *ScreenHistory) add(text []byte, gen uint64, now time.Time) bool {
 		e.seen++
 		return false
 	}
-	key := len(h.entries) == 0 || h.nextSeq%screenKeyEvery == 0
-	var dict []byte
-	if !key {
-		dict = h.last
-	}
-	z := compress(text, dict)
-	if cap(z)+screenOverhead+len(text) > h.limit {
+	n := bytes.Count(text, []byte{'\n'}) + 1
+	if len(text)+1+n*(4+rowOverhead)+screenOverhead > h.limit {
 		return false // a screen larger than the whole bound is not kept
 	}
+	if len(h.rows.text)+len(text)+1 > cap(h.rows.text) {
+		// Room for every row being new, and some more.
+		need := len(h.rows.text) - h.rows.dead + len(text) + 1
+		screen := n*(4+rowOverhead) + screenOverhead // the new screen's other costs
+		h.rows.compact(h.entries, need+slack(need, h.roomLocked()-screen-need))
+	}
+	ids := make([]uint32, 0, n)
+	for row := range bytes.SplitSeq(text, []byte{'\n'}) {
+		ids = append(ids, h.rows.intern(row))
+	}
 	h.entries = append(h.entries, screenEntry{
-		seq: h.nextSeq, first: now.UnixNano(), last: now.UnixNano(), seen: 1, gen: gen, hash: sum, key: key, z: z,
+		seq: h.nextSeq, first: now.UnixNano(), last: now.UnixNano(), seen: 1, gen: gen, hash: sum, rows: ids,
 	})
 	h.byHash[sum] = h.nextSeq
 	h.nextSeq++
-	h.bytes += cap(z) + screenOverhead - cap(h.last)
-	h.last = append(h.last[:0], text...)
-	h.bytes += cap(h.last)
+	h.bytes = h.countLocked()
 	for h.bytes > h.limit && len(h.entries) > 0 {
 		h.dropOldestLocked()
+		// Compact the rows once that alone brings the history inside the
+		// bound with a sixteenth of it to spare: the next screens' rows
+		// go there, so compactions (which copy every held row) come once
+		// every limit/16 bytes of new rows, not at every screen.
+		if over := h.bytes - h.limit + h.limit/16; h.rows.dead > 0 && h.rows.dead >= over {
+			live := len(h.rows.text) - h.rows.dead
+			h.rows.compact(h.entries, live+slack(live, h.roomLocked()-live))
+			h.bytes = h.countLocked()
+		}
 	}
 	return true
 }
 
-// dropOldestLocked drops the oldest screen; the next one becomes a key
-// screen if it was stored against it.
+// countLocked returns what the history counts against its limit.
+func (h *ScreenHistory) countLocked() int {
+	n := cap(h.rows.text) + len(h.rows.starts)*rowOverhead + len(h.entries)*screenOverhead
+	for i := range h.entries {
+		n += 4 * cap(h.entries[i].rows)
+	}
+	return n
+}
+
+// roomLocked returns how many bytes of row text the bound leaves room
+// for besides everything else the history holds.
+func (h *ScreenHistory) roomLocked() int {
+	return h.limit - (h.countLocked() - cap(h.rows.text))
+}
+
+// slack is the spare capacity a row text holding n bytes gets: a quarter
+// more (at least 4 KiB), within the room the bound leaves (room bytes past
+// n).
+func slack(n, room int) int { return max(0, min(max(4096, n/4), room)) }
+
+// dropOldestLocked drops the oldest screen, and the rows only it showed.
 func (h *ScreenHistory) dropOldestLocked() {
 	old := h.entries[0]
-	if len(h.entries) > 1 && !h.entries[1].key {
-		first := decompress(old.z, nil)
-		second := decompress(h.entries[1].z, first)
-		z := compress(second, nil)
-		h.bytes += cap(z) - cap(h.entries[1].z)
-		h.entries[1].z, h.entries[1].key = z, true
-	}
 	delete(h.byHash, old.hash)
-	h.bytes -= cap(old.z) + screenOverhead
+	for _, id := range old.rows {
+		h.rows.release(id)
+	}
 	h.entries[0] = screenEntry{}
 	h.entries = h.entries[1:]
 	h.dropped++
 	if len(h.entries) == 0 {
-		h.bytes -= cap(h.last)
-		h.last = nil
+		h.rows.compact(nil, 0)
 	}
+	h.bytes = h.countLocked()
+}
+
+// snapshot returns copies of the held screens' entries and the rows they
+// show, taken under the lock: reading them needs no lock.
+func (h *ScreenHistory) snapshot() ([]screenEntry, rowSnapshot) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.entries), h.rows.snapshot()
 }
 
 // Screens calls fn for each held screen, oldest first, until fn returns
-// false. The screens are decoded outside the history's lock, from a copy
-// of its index taken at the call, so recording goes on meanwhile.
+// false. The screens are read outside the history's lock, from a copy of
+// its index taken at the call, so recording goes on meanwhile.
 func (h *ScreenHistory) Screens(fn func(ScreenRecord) bool) {
-	h.mu.Lock()
-	entries := make([]screenEntry, len(h.entries))
-	copy(entries, h.entries)
-	h.mu.Unlock()
-	var prev []byte
-	for _, e := range entries {
-		var dict []byte
-		if !e.key {
-			dict = prev
-		}
-		text := decompress(e.z, dict)
-		prev = text
-		if !fn(e.record(text)) {
+	entries, rs := h.snapshot()
+	for i := range entries {
+		if !fn(entries[i].record(rs)) {
 			return
 		}
 	}
@@ -225,114 +261,167 @@ func (h *ScreenHistory) Screen(seq uint64) (rec ScreenRecord, ok bool) {
 		h.mu.Unlock()
 		return ScreenRecord{}, false
 	}
-	i := int(seq - h.entries[0].seq)
-	k := i
-	for !h.entries[k].key {
-		k--
-	}
-	entries := make([]screenEntry, i-k+1)
-	copy(entries, h.entries[k:i+1])
+	e := h.entries[seq-h.entries[0].seq]
+	rs := h.rows.snapshot()
 	h.mu.Unlock()
-	var text []byte
-	for _, e := range entries {
-		text = decompress(e.z, text)
-	}
-	return entries[len(entries)-1].record(text), true
+	return e.record(rs), true
 }
 
-// Flate writers and readers are large (a writer's tables are over a
-// hundred kilobytes); they are pooled.
-var (
-	flateWriters = sync.Pool{New: func() any {
-		w, _ := flate.NewWriter(io.Discard, flate.BestSpeed)
-		return w
-	}}
-	flateReaders = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
-)
-
-// compress returns text deflated, in a slice of its own exact size. With
-// prev (the previous screen's text) it stores text as its difference from
-// prev: each row is either a copy of a row of prev (by index) or new, and
-// only the new rows' text is deflated with the row codes. Full-screen
-// programs redraw mostly the same rows (an agent's spinner line changes,
-// its transcript scrolls), so a screen costs little more than what
-// changed on it.
-func compress(text, prev []byte) []byte {
-	raw := text
-	if prev != nil {
-		raw = diffRows(text, prev)
-	}
-	var buf bytes.Buffer
-	w := flateWriters.Get().(*flate.Writer)
-	defer flateWriters.Put(w)
-	w.Reset(&buf)
-	_, _ = w.Write(raw)
-	_ = w.Close()
-	return bytes.Clone(buf.Bytes())
+// rowStore holds the distinct rows of the held screens: their text back
+// to back, each followed by '\n', numbered in that order. Text and starts
+// are only appended to (a compaction builds new ones), so a snapshot of
+// them stays valid without a lock. It is guarded by its history's lock.
+type rowStore struct {
+	text   []byte
+	starts []uint32          // starts[id]: where row id's text begins
+	refs   []int32           // refs[id]: how many held screens show row id
+	index  map[uint64]uint32 // text hash → id of a row some screen shows
+	dead   int               // bytes of text (with the '\n') of rows no screen shows
+	// epoch counts compactions (which renumber the rows).
+	epoch uint64
 }
 
-// decompress returns the text compress stored in z with the same prev.
-func decompress(z, prev []byte) []byte {
-	r := flateReaders.Get().(io.ReadCloser)
-	defer flateReaders.Put(r)
-	_ = r.(flate.Resetter).Reset(bytes.NewReader(z), nil)
-	raw, err := io.ReadAll(r)
-	if err != nil {
-		// Only our own compress wrote z: a failure is a bug, not input.
-		panic("terminal: screen history: " + err.Error())
-	}
-	if prev == nil {
-		return raw
-	}
-	return patchRows(raw, prev)
+// rowSnapshot is a rowStore's text and row starts at one moment.
+type rowSnapshot struct {
+	text   []byte
+	starts []uint32
 }
 
-// diffRows encodes text against prev: the row count, then per row 0 (a
-// new row) or 1 + the index of the same row in prev (uvarints), then the
-// new rows' text, each ended by '\n'.
-func diffRows(text, prev []byte) []byte {
-	index := map[string]int{}
-	for i, row := range bytes.Split(prev, []byte{'\n'}) {
-		if _, ok := index[string(row)]; !ok {
-			index[string(row)] = i
+func (rs *rowStore) snapshot() rowSnapshot {
+	return rowSnapshot{text: rs.text[:len(rs.text):len(rs.text)], starts: rs.starts[:len(rs.starts):len(rs.starts)]}
+}
+
+// row returns row id's text, without its '\n'.
+func (s rowSnapshot) row(id uint32) []byte {
+	end := len(s.text)
+	if int(id)+1 < len(s.starts) {
+		end = int(s.starts[id+1])
+	}
+	return s.text[s.starts[id] : end-1]
+}
+
+// intern returns the id of row, stored if no held screen shows it yet, and
+// counts one more screen showing it. The text must have room for it
+// (see reserve): it is never reallocated here.
+func (rs *rowStore) intern(row []byte) uint32 {
+	sum := mapHash(row)
+	if id, ok := rs.index[sum]; ok && bytes.Equal(rs.snapshot().row(id), row) {
+		if rs.refs[id] == 0 {
+			rs.dead -= len(row) + 1
 		}
+		rs.refs[id]++
+		return id
 	}
-	rows := bytes.Split(text, []byte{'\n'})
-	out := binary.AppendUvarint(nil, uint64(len(rows)))
-	var fresh []byte
-	for _, row := range rows {
-		if i, ok := index[string(row)]; ok {
-			out = binary.AppendUvarint(out, uint64(i)+1)
+	id := uint32(len(rs.starts))
+	rs.starts = append(rs.starts, uint32(len(rs.text)))
+	rs.refs = append(rs.refs, 1)
+	rs.text = append(append(rs.text, row...), '\n')
+	if _, ok := rs.index[sum]; !ok {
+		rs.index[sum] = id // a hash collision leaves the second row out of the index
+	}
+	return id
+}
+
+// release counts one screen fewer showing row id.
+func (rs *rowStore) release(id uint32) {
+	rs.refs[id]--
+	if rs.refs[id] > 0 {
+		return
+	}
+	row := rs.snapshot().row(id)
+	rs.dead += len(row) + 1
+	if sum := mapHash(row); rs.index[sum] == id {
+		delete(rs.index, sum)
+	}
+}
+
+// compact rebuilds the store with only the rows entries show, in a text
+// of capacity size (at least what the rows need), and gives each
+// entry its rows' new numbers (in new slices: copies of entries taken
+// earlier keep theirs, which still name rows of their own snapshot).
+func (rs *rowStore) compact(entries []screenEntry, size int) {
+	live := len(rs.text) - rs.dead
+	old := rs.snapshot()
+	oldRefs := rs.refs
+	*rs = rowStore{
+		epoch: rs.epoch + 1,
+		text:  make([]byte, 0, max(live, size)),
+		index: make(map[uint64]uint32, len(rs.index)),
+	}
+	const none = ^uint32(0)
+	renum := make([]uint32, len(old.starts))
+	for i := range renum {
+		renum[i] = none
+	}
+	for i := range entries {
+		ids := make([]uint32, len(entries[i].rows))
+		for j, id := range entries[i].rows {
+			nid := renum[id]
+			if nid == none {
+				row := old.row(id)
+				nid = uint32(len(rs.starts))
+				rs.starts = append(rs.starts, uint32(len(rs.text)))
+				rs.refs = append(rs.refs, oldRefs[id])
+				rs.text = append(append(rs.text, row...), '\n')
+				sum := mapHash(row)
+				if _, ok := rs.index[sum]; !ok {
+					rs.index[sum] = nid
+				}
+				renum[id] = nid
+			}
+			ids[j] = nid
+		}
+		entries[i].rows = ids
+	}
+}
+
+// find calls add with each row of each held screen that q matches,
+// screens oldest first, until add returns false. Each distinct row is
+// matched once, however many screens show it, outside the lock; the
+// screens are copied only when some row matched.
+func (h *ScreenHistory) find(q *Query, add func(Found) bool) {
+	for {
+		h.mu.Lock()
+		rs, epoch := h.rows.snapshot(), h.rows.epoch
+		h.mu.Unlock()
+		// hit has a bit set for each row that matched; spans holds
+		// their spans.
+		hit := make([]uint64, (len(rs.starts)+63)/64)
+		hits := map[uint32][]Span{}
+		q.scan(rs.text, rs.starts, 0, func(line int, spans []Span) bool {
+			hit[line/64] |= 1 << (line % 64)
+			hits[uint32(line)] = bytes2spans(spans)
+			return true
+		})
+		if len(hits) == 0 {
+			return
+		}
+		h.mu.Lock()
+		if h.rows.epoch != epoch {
+			// Compacted meanwhile: the rows were renumbered. Again.
+			h.mu.Unlock()
 			continue
 		}
-		out = binary.AppendUvarint(out, 0)
-		fresh = append(append(fresh, row...), '\n')
-	}
-	return append(out, fresh...)
-}
-
-// patchRows decodes what diffRows wrote against the same prev.
-func patchRows(raw, prev []byte) []byte {
-	old := bytes.Split(prev, []byte{'\n'})
-	n, k := binary.Uvarint(raw)
-	raw = raw[k:]
-	codes := make([]uint64, n)
-	for i := range codes {
-		codes[i], k = binary.Uvarint(raw)
-		raw = raw[k:]
-	}
-	var out []byte
-	for i, c := range codes {
-		if i > 0 {
-			out = append(out, '\n')
+		entries := slices.Clone(h.entries)
+		h.mu.Unlock()
+		texts := map[uint32]string{}
+		for i := range entries {
+			e := &entries[i]
+			for y, id := range e.rows {
+				if int(id) >= len(rs.starts) || hit[id/64]&(1<<(id%64)) == 0 {
+					continue // no match, or a row added since the scan
+				}
+				spans := hits[id]
+				text, ok := texts[id]
+				if !ok {
+					text = string(rs.row(id))
+					texts[id] = text
+				}
+				if !add(Found{Source: FoundHistory, Line: y, Screen: e.seq, Shown: time.Unix(0, e.first), Text: text, Spans: bytes2spans(spans)}) {
+					return
+				}
+			}
 		}
-		if c > 0 {
-			out = append(out, old[c-1]...)
-			continue
-		}
-		j := bytes.IndexByte(raw, '\n')
-		out = append(out, raw[:j]...)
-		raw = raw[j+1:]
+		return
 	}
-	return out
 }

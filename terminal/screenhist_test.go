@@ -154,7 +154,7 @@ func TestScreenHistoryBound(t *testing.T) {
 		}
 	}
 	first := uint64(2000 - len(held) + 1)
-	for _, seq := range []uint64{first, first + 1, first + 31, 2000} {
+	for _, seq := range []uint64{first, first + 1, first + uint64(len(held))/2, 2000} {
 		rec, ok := h.Screen(seq)
 		if !ok || rec.Text != texts[seq-1] || rec.Seq != seq {
 			t.Fatalf("Screen(%d) = %v, %v; want the recorded text", seq, rec.Seq, ok)
@@ -169,10 +169,10 @@ func TestScreenHistoryBound(t *testing.T) {
 	t.Logf("%d screens of 40x160 in %d bytes (%.0f bytes each)", len(held), h.Bytes(), float64(h.Bytes())/float64(len(held)))
 }
 
-// TestScreenHistoryTooLarge: a screen whose compressed text alone passes
-// the bound is not kept (and nothing held is dropped for it).
+// TestScreenHistoryTooLarge: a screen whose text alone passes the bound
+// is not kept (and nothing held is dropped for it).
 func TestScreenHistoryTooLarge(t *testing.T) {
-	h := newScreenHistory(200)
+	h := newScreenHistory(1000)
 	h.add([]byte("small"), 1, time.Time{})
 	r := rand.New(rand.NewPCG(3, 4))
 	big := make([]byte, 4000)
@@ -301,4 +301,107 @@ func TestSettler(t *testing.T) {
 	if !s.note(gen+2, start.Add(42*settleQuiet)) {
 		t.Fatal("output after leaving did not arm a check")
 	}
+}
+
+// agentFrame returns frame i of a full-screen agent: a transcript that
+// scrolls one line every 8 frames, a spinner and clock row that changes
+// every frame, and an input row.
+func agentFrame(i, rows int) string {
+	var b strings.Builder
+	for y := range rows - 2 {
+		fmt.Fprintf(&b, "transcript line %d: read file, ran tests, %d passed\n", i/8+y, (i/8+y)*7%100)
+	}
+	fmt.Fprintf(&b, "%c Working (%d.%02ds, esc to interrupt)\n> ", `|/-\`[i%4], i/60, i%60)
+	return b.String()
+}
+
+// TestScreenHistoryRows: screens that share rows keep each row once; after
+// the bound dropped the oldest and the rows were compacted, every held
+// screen reads back as recorded and Find finds a row on each screen that
+// shows it, by screen and row.
+func TestScreenHistoryRows(t *testing.T) {
+	const limit = 32 << 10
+	h := newScreenHistory(limit)
+	var texts []string
+	for i := range 3000 {
+		s := agentFrame(i, 12)
+		texts = append(texts, s)
+		h.add([]byte(s), uint64(i), time.Unix(int64(i), 0))
+		if h.Bytes() > limit {
+			t.Fatalf("after screen %d: %d bytes held, limit %d", i, h.Bytes(), limit)
+		}
+	}
+	held := heldTexts(h)
+	first := 3000 - len(held)
+	if h.Dropped() == 0 || uint64(first) != h.Dropped() || h.rows.epoch == 0 {
+		t.Fatalf("held %d, dropped %d, %d compactions: want the bound reached and the rows compacted", len(held), h.Dropped(), h.rows.epoch)
+	}
+	for i, s := range held {
+		if s != texts[first+i] {
+			t.Fatalf("held screen %d reads %q, recorded %q", i, s, texts[first+i])
+		}
+	}
+	// Each transcript row is shown on up to 10 screens and stored once.
+	if rows := len(h.rows.starts); rows > 3*len(held) {
+		t.Fatalf("%d rows stored for %d screens", rows, len(held))
+	}
+	// The transcript line shown by the newest frames: on 8 screens per
+	// row position it holds.
+	line := (2999/8 + 3)
+	q, _ := NewQuery(fmt.Sprintf("transcript line %d:", line), false, CaseSmart)
+	var got []string
+	h.find(q, func(f Found) bool {
+		got = append(got, fmt.Sprintf("%d@%d", f.Line, f.Screen))
+		return true
+	})
+	var want []string
+	for i := first; i < 3000; i++ {
+		if y := line - i/8; y >= 0 && y < 10 {
+			want = append(want, fmt.Sprintf("%d@%d", y, i+1))
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("find = %v, want %v", got, want)
+	}
+	t.Logf("%d screens held in %d bytes (%d rows), %d compactions", len(held), h.Bytes(), len(h.rows.starts), h.rows.epoch)
+}
+
+// TestScreenHistorySixtyHertz (issue 34's memory proof): a program
+// redrawing its full screen 60 times a second for a minute — 3,600
+// frames, each recorded (a Terminal records far fewer: when output
+// settles, every 2 s while it does not) — keeps the history inside its
+// bound: its own count after every frame, and the live heap the garbage
+// collector finds.
+func TestScreenHistorySixtyHertz(t *testing.T) {
+	const limit = 256 << 10
+	e := NewEmulator(120, 40, EmulatorOptions{ScreenHistoryBytes: limit})
+	e.Write([]byte("\x1b[?1049h"))
+	frame := func(i int) {
+		e.Write([]byte("\x1b[H\x1b[2J" + strings.ReplaceAll(agentFrame(i, 40), "\n", "\r\n")))
+		e.RecordScreen()
+	}
+	for i := range 60 { // warm up: pools, the emulator's own buffers
+		frame(i)
+	}
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	h := e.ScreenHistory()
+	for i := 60; i < 3600; i++ {
+		frame(i)
+		if n := h.Bytes(); n > limit {
+			t.Fatalf("frame %d: history holds %d bytes, bound %d", i, n, limit)
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	if h.Dropped() == 0 {
+		t.Fatalf("nothing dropped after 3600 frames (%d held in %d bytes): the bound was never reached", h.Len(), h.Bytes())
+	}
+	grew := int64(m1.HeapAlloc) - int64(m0.HeapAlloc)
+	if grew > limit+32<<10 && !raceOn {
+		t.Fatalf("live heap grew %d bytes over 3600 frames; bound %d", grew, limit)
+	}
+	runtime.KeepAlive(e)
+	t.Logf("%d screens held in %d bytes, %d dropped; heap grew %d bytes", h.Len(), h.Bytes(), h.Dropped(), grew)
 }

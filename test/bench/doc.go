@@ -15,6 +15,11 @@
 //   - BenchmarkScrollbackMemory: 10,000 scrollback lines of 120 characters
 //     in a 200-column pane. Metric: bytes/pane (Go heap growth for
 //     Paneflow, server RSS growth for tmux).
+//   - BenchmarkSearchAll: surface.search_all and `paneflow search --all`
+//     over 100 panes of `paneflow serve`, each holding 10,000 scrollback
+//     lines and 1,000 full screens in its screen history, against tmux
+//     capture-pane of every pane piped to grep (issue 34). Metrics: ms,
+//     server-cpu-ms.
 //   - BenchmarkParse: Emulator.Write on in-memory buffers (plain, SGR, a
 //     full-screen TUI redraw stream). Metric: MB/s.
 //
