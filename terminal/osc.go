@@ -149,14 +149,16 @@ func (e *Emulator) oscClipboard(p []byte) {
 // reply queues bytes for the program; they are delivered after the lock is
 // released (see Write).
 func (e *Emulator) reply(s string) {
-	if len(e.replies) < 1<<16 {
+	if n := len(e.replies); n < 1<<16 {
 		e.replies = append(e.replies, s...)
+		e.replyC1(n)
 	}
 }
 
 func (e *Emulator) replyf(format string, args ...any) {
-	if len(e.replies) < 1<<16 {
+	if n := len(e.replies); n < 1<<16 {
 		e.replies = fmt.Appendf(e.replies, format, args...)
+		e.replyC1(n)
 	}
 }
 
