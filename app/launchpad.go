@@ -21,6 +21,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -28,6 +29,8 @@ import (
 	"github.com/paneflow-go/paneflow/flow"
 	"github.com/paneflow-go/paneflow/internal/atomicfile"
 	"github.com/paneflow-go/paneflow/internal/flowgit"
+	"github.com/paneflow-go/paneflow/internal/spectrust"
+	"github.com/paneflow-go/paneflow/internal/vis"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
 )
@@ -391,6 +394,12 @@ type launchPad struct {
 	busy    bool          // a launch is under way
 	cancel  context.CancelFunc
 	pop     *popup
+	// trust is the open "Trust this spec?" dialog (nil when none), with
+	// its plan and buttons.
+	trust     dialog.Dialog
+	trustPlan *widget.TextGrid
+	trustYes  *widget.Button
+	trustNo   *widget.Button
 }
 
 // relistLocked shows lp.shown afresh, nothing selected. The list's
@@ -554,8 +563,13 @@ func (s *shell) closeLaunchPadLocked() {
 	if s.launch.pad == nil {
 		return
 	}
-	s.launch.pad.cancelResolve()
-	s.launch.pad.pop.close()
+	lp := s.launch.pad
+	lp.cancelResolve()
+	if lp.trust != nil { // closing the pad answers its question "no"
+		lp.trust.Hide()
+		lp.trust, lp.trustYes, lp.trustNo = nil, nil, nil
+	}
+	lp.pop.close()
 	s.launch.pad = nil
 	s.focusViewLocked(s.focus)
 }
@@ -677,14 +691,54 @@ func (s *shell) launchSelectedLocked(lp *launchPad) {
 	lp.status.SetText("launching…")
 	lp.status.Importance = widget.MediumImportance
 	lp.status.Refresh()
-	s.noteRecentLocked(e.Path)
 	home := s.home
+	go func() {
+		// Read, resolved and checked once: what the trust question shows
+		// and what is trusted are the bytes that run.
+		r := resolveSpec(context.Background(), e, home)
+		st, trustErr := spectrust.Status(0), error(nil)
+		if r.err == nil {
+			st, trustErr = s.specTrust().Check(e.Path, r.data)
+		}
+		s.do(func() {
+			switch {
+			case r.err == nil && trustErr != nil:
+				r.err = trustErr
+			case r.err == nil && !st.OK():
+				if s.launch.pad == lp {
+					s.askTrustLocked(lp, r, st)
+					return
+				}
+				r.err = errors.New("not trusted: open the launch pad to review it")
+			}
+			s.carryOutLocked(lp, r)
+		})
+	}()
+}
+
+// specTrust is the user's spec trust store (package spectrust), in this
+// process's state directory.
+func (s *shell) specTrust() spectrust.Store {
+	st, err := spectrust.Default(os.Getenv, goos)
+	if err != nil {
+		s.logf("paneflow: %v", err)
+	}
+	return st // the zero Store trusts nothing and cannot record trust
+}
+
+// carryOutLocked launches the resolved spec r (its error, if any, is
+// shown instead): a flow runs as `paneflow flow run` does, a workspace
+// opens as `paneflow up` does.
+func (s *shell) carryOutLocked(lp *launchPad, r *resolvedSpec) {
+	e := r.entry
+	if r.err == nil {
+		s.noteRecentLocked(e.Path)
+	}
 	if e.Kind == kindFlow {
-		go s.runFlow(e, home)
+		go s.runFlow(r)
 		return
 	}
 	go func() {
-		r := resolveSpec(context.Background(), e, home)
 		var res *flow.UpResult
 		var warns []string
 		err := r.err
@@ -714,6 +768,53 @@ func (s *shell) launchSelectedLocked(lp *launchPad) {
 			s.closeLaunchPadLocked()
 		})
 	}()
+}
+
+// askTrustLocked asks whether to run the untrusted spec r: a dialog
+// shows where it comes from and its plan (control characters written as
+// \xNN), "Run and trust" records trust in r's bytes and launches r,
+// "Cancel" runs nothing.
+func (s *shell) askTrustLocked(lp *launchPad, r *resolvedSpec, st spectrust.Status) {
+	why := "It comes from outside your config directory, and it runs commands. Nothing runs unless you trust it."
+	if st == spectrust.Changed {
+		why = "It changed since you trusted it. Nothing runs unless you trust its new content."
+	}
+	head := widget.NewLabel(vis.String(r.entry.Path) + "\n" + why + "\nIt will run (control characters shown as \\xNN):")
+	head.Wrapping = fyne.TextWrapWord
+	plan := widget.NewTextGrid()
+	plan.Rows = textRows(r.planText(), nil)
+	var d dialog.Dialog
+	finish := func(ok bool) {
+		s.guard(func() {
+			if lp.trust == nil {
+				return // answered already
+			}
+			lp.trust, lp.trustYes, lp.trustNo = nil, nil, nil
+			d.Hide()
+			if !ok {
+				lp.busy = false
+				lp.status.SetText("✗ not trusted: nothing ran")
+				lp.status.Importance = widget.DangerImportance
+				lp.status.Refresh()
+				if s.launch.pad == lp && lp.sel != nil && lp.sel.err == nil {
+					lp.launch.Enable()
+				}
+				return
+			}
+			if _, err := s.specTrust().Trust(r.entry.Path, r.data); err != nil {
+				r.err = err
+			}
+			s.carryOutLocked(lp, r)
+		})
+	}
+	lp.trustYes = widget.NewButton("Run and trust", func() { finish(true) })
+	lp.trustYes.Importance = widget.WarningImportance
+	lp.trustNo = widget.NewButton("Cancel", func() { finish(false) })
+	content := container.NewBorder(head, container.NewHBox(layout.NewSpacer(), lp.trustNo, lp.trustYes), nil, nil, container.NewScroll(plan))
+	d = dialog.NewCustomWithoutButtons("Trust this spec?", content, s.w)
+	d.Resize(fyne.NewSize(760, 520))
+	lp.trust, lp.trustPlan = d, plan
+	d.Show()
 }
 
 // caller is the route to the server's methods that `paneflow up`/`flow
@@ -757,11 +858,11 @@ type flowRun struct {
 	result string // how it ended, once done
 }
 
-// runFlow resolves and runs the flow at e, as `paneflow flow run` does,
+// runFlow runs the resolved flow r, as `paneflow flow run` does,
 // reporting each unit's transitions to the launch pad. It runs on its own
 // goroutine until the flow ends or is stopped.
-func (s *shell) runFlow(e specEntry, home string) {
-	r := resolveSpec(context.Background(), e, home)
+func (s *shell) runFlow(r *resolvedSpec) {
+	e := r.entry
 	err := r.err
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/paneflow-go/paneflow/flow"
+	"github.com/paneflow-go/paneflow/internal/spectrust"
 	"github.com/paneflow-go/paneflow/workspace"
 	"github.com/paneflow-go/paneflow/worktree"
 )
@@ -114,6 +115,7 @@ func selectSpec(t *testing.T, h *harness, lp *launchPad, base string) *resolvedS
 }
 
 func TestLaunchPadShowsPlanErrorsAndLaunches(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the spec trust store: the library's specs need none
 	h := newHarness(t, nil)
 	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
 	lib := libraryDir(t)
@@ -250,6 +252,7 @@ agent = "no-such-agent"
 }
 
 func TestLaunchPadRunsAndStopsFlow(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the spec trust store
 	h := newHarness(t, nil)
 	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
 	dir := t.TempDir()
@@ -292,6 +295,9 @@ pane = { command = "echo after" }
 		}
 	})
 	press(t, h, lp.launch)
+	// A project's spec: asked about first (see TestLaunchPadAsksTrust).
+	h.waitFor("the trust question", func() bool { return lp.trust != nil })
+	press(t, h, lp.trustYes)
 	h.waitFor("build READY, wait RUNNING", func() bool {
 		run := h.s.launch.run
 		return run != nil && run.status["build"] == flow.StatusReady && run.status["wait"] == flow.StatusRunning
@@ -585,4 +591,88 @@ func press(t *testing.T, h *harness, b *widget.Button) {
 		t.Fatalf("button %q cannot be tapped (hidden or disabled)", name)
 	}
 	b.OnTapped()
+}
+
+// TestLaunchPadAsksTrust: a project's spec (not the library's) runs only
+// once trusted. The launch pad asks in a dialog that shows the plan with
+// its control characters visible; Cancel runs nothing; "Run and trust"
+// runs it and records trust, so the next launch does not ask; a changed
+// spec is asked about again.
+func TestLaunchPadAsksTrust(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	h := newHarness(t, nil)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "paneflow.workspace.toml")
+	body := "name = \"repo\"\n\n[[panes]]\nname = \"p\"\ncommand = \"echo TRUSTED-RAN; exec sh\"\nenv = { NOTE = \"x #\\r\\u001b[2K  harmless\" }\n"
+	writeFile(t, spec, body)
+	if _, err := h.c.Workspaces.CreateWorkspace("proj", dir, nil, true); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the pane in the project", func() bool { return h.s.focusedCwdLocked() == dir })
+	repoPanes := func() int {
+		n := 0
+		for _, w := range h.c.Workspaces.Workspaces() {
+			if w.Title == "repo" {
+				for _, in := range h.c.Workspaces.Surfaces() {
+					if in.WorkspaceID == w.ID {
+						n++
+					}
+				}
+			}
+		}
+		return n
+	}
+	lp := openPad(t, h)
+	selectSpec(t, h, lp, "paneflow.workspace.toml")
+	press(t, h, lp.launch)
+	h.waitFor("the trust question", func() bool { return lp.trust != nil })
+	h.s.guard(func() {
+		plan := lp.trustPlan.Text()
+		if !strings.Contains(plan, `NOTE=x #\x0d\x1b[2K  harmless`) || strings.ContainsAny(plan, "\r\x1b") || !strings.Contains(plan, "echo TRUSTED-RAN; exec sh") {
+			t.Fatalf("the dialog does not show the plan with its controls visible:\n%q", plan)
+		}
+	})
+	press(t, h, lp.trustNo)
+	h.s.guard(func() {
+		if lp.trust != nil || !strings.Contains(lp.status.Text, "not trusted") || lp.launch.Disabled() {
+			t.Fatalf("after Cancel: dialog %v, status %q, launch disabled %v", lp.trust != nil, lp.status.Text, lp.launch.Disabled())
+		}
+	})
+	if n := repoPanes(); n != 0 {
+		t.Fatalf("Cancel ran the spec: %d panes", n)
+	}
+	if _, err := os.Stat(filepath.Join(state, "paneflow", "trusted-specs.json")); err == nil {
+		t.Fatal("Cancel recorded trust")
+	}
+
+	press(t, h, lp.launch)
+	h.waitFor("the trust question again", func() bool { return lp.trust != nil })
+	press(t, h, lp.trustYes)
+	h.waitFor("the trusted spec's pane, the pad closed", func() bool { return repoPanes() == 1 && h.s.launch.pad == nil })
+	st, err := spectrust.Store{Path: filepath.Join(state, "paneflow", spectrust.FileName)}.Check(spec, []byte(body))
+	if err != nil || st != spectrust.Trusted {
+		t.Fatalf("trust after Run and trust: %v, %v", st, err)
+	}
+
+	// Trusted: no question. Changed: asked again.
+	lp = openPad(t, h)
+	selectSpec(t, h, lp, "paneflow.workspace.toml")
+	press(t, h, lp.launch)
+	h.waitFor("a second workspace, no question, the pad closed", func() bool {
+		if lp.trust != nil {
+			t.Fatal("a trusted spec was asked about")
+		}
+		return repoPanes() == 2 && h.s.launch.pad == nil
+	})
+	writeFile(t, spec, body+"\n[[panes]]\ncommand = \"echo CHANGED\"\n")
+	lp = openPad(t, h)
+	selectSpec(t, h, lp, "paneflow.workspace.toml")
+	press(t, h, lp.launch)
+	h.waitFor("the question for the changed spec", func() bool { return lp.trust != nil })
+	h.s.guard(func() { h.s.closeLaunchPadLocked() }) // closing the pad answers no
+	if n := repoPanes(); n != 2 {
+		t.Fatalf("closing the pad ran the changed spec: %d panes", n)
+	}
 }

@@ -10,9 +10,9 @@ package cli
 
 // trustHelp closes the help of up and flow: the trust step.
 const trustHelp = "A spec runs only once its exact content is trusted (see `paneflow trust --help`): on a\n" +
-	"terminal you are shown the plan and asked; --yes trusts it without asking; without a\n" +
-	"terminal an untrusted spec is refused (exit 2). --dry-run needs no trust, and shows\n" +
-	"control characters in the spec's values as \\xNN.\n"
+	"terminal you are shown the plan and asked (the launch pad asks in a dialog); --yes trusts\n" +
+	"it without asking; without a terminal an untrusted spec is refused (exit 2). --dry-run\n" +
+	"needs no trust, and shows control characters in the spec's values as \\xNN.\n"
 
 // upVerb is `paneflow up <file> [--dry-run] [--json]`.
 func upVerb() verb {

@@ -1,10 +1,7 @@
 package workspace
 
 import (
-	"os/exec"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/paneflow-go/paneflow/terminal"
 )
@@ -26,51 +23,6 @@ func TestPrefillBytes(t *testing.T) {
 			got := string(PrefillBytes(tc.text, terminal.InputModes{BracketedPaste: tc.bracketed}))
 			if got != tc.want {
 				t.Errorf("PrefillBytes(%q) = %q, want %q", tc.text, got, tc.want)
-			}
-		})
-	}
-}
-
-// TestPrefillNeverSubmits prefills a prompt with line breaks into real
-// shells, one that reads pastes (bash turns bracketed paste on) and one
-// that does not (dash): the text shows up typed, and no part of it runs.
-// A marker command typed afterwards orders the check: once its output is
-// on the screen, anything the prefill had submitted would have run first.
-func TestPrefillNeverSubmits(t *testing.T) {
-	for _, tc := range []struct {
-		shell string
-		clear string // the keys that empty the typed line
-	}{
-		{"/bin/sh", "\x15"},  // dash reads lines from the terminal: its kill character
-		{"bash", "\x01\x0b"}, // readline: beginning of line, kill to the end
-	} {
-		shell := tc.shell
-		t.Run(shell, func(t *testing.T) {
-			path, err := exec.LookPath(shell)
-			if err != nil {
-				t.Fatalf("%s is not installed (scripts/deps.sh installs it): %v", shell, err)
-			}
-			m, _ := newProcessManager(t, Options{PromptSettle: Settle{Floor: time.Millisecond, Quiet: 100 * time.Millisecond, Max: 5 * time.Second}})
-			cmd := path
-			if shell == "bash" {
-				cmd = path + " --norc --noprofile -i"
-			}
-			_, ss, err := m.Up(UpSpec{Panes: []PaneSpec{{Name: "sh", Command: "PS1='$ ' exec " + cmd, Prompt: "echo PRE''FILL-RAN\necho SECOND''-RAN\n"}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := ss[0]
-			waitText(t, s, "SECOND''-RAN")
-			// Empty the typed line, then run the marker.
-			if err := s.Terminal().SendInput([]byte(tc.clear)); err != nil {
-				t.Fatal(err)
-			}
-			if err := s.Terminal().SendInput([]byte("echo MARK''ER-DONE\r")); err != nil {
-				t.Fatal(err)
-			}
-			text := waitText(t, s, "\nMARKER-DONE")
-			if strings.Contains(text, "PREFILL-RAN") || strings.Contains(text, "SECOND-RAN") {
-				t.Fatalf("the prefilled prompt ran:\n%s", text)
 			}
 		})
 	}
