@@ -164,6 +164,17 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 		}
 		return closed, ended
 	}
+	// gather takes in the queued events and tells the client about the
+	// panes that closed; ended reports that the bus closed.
+	gather := func() (ended bool, err error) {
+		closed, ended := take()
+		for _, sid := range closed {
+			if err := w.WriteFrame(proto.ScreenClosedFrame{Type: proto.FrameScreenClosed, SurfaceID: sid}); err != nil {
+				return ended, err
+			}
+		}
+		return ended, nil
+	}
 	for {
 		if len(dirty) == 0 {
 			select {
@@ -178,24 +189,30 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 			case <-sub.Ready():
 			case <-sub.Done():
 			}
-		} else if wait := interval - time.Since(last); wait > 0 {
-			// Pace: gather what changes meanwhile into one round.
-			t := time.NewTimer(wait)
+		}
+		ended, err := gather()
+		if err != nil {
+			return err
+		}
+		if wait := interval - s.o.Clock.Now().Sub(last); len(dirty) > 0 && !last.IsZero() && wait > 0 && !ended {
+			// Pace: what changes meanwhile goes into the same round.
+			due := make(chan struct{})
+			t := s.o.Clock.AfterFunc(wait, func() { close(due) })
 			select {
 			case <-ctx.Done():
 				t.Stop()
 				return nil
-			case <-t.C:
+			case <-due:
 			}
-		}
-		closed, ended := take()
-		for _, sid := range closed {
-			if err := w.WriteFrame(proto.ScreenClosedFrame{Type: proto.FrameScreenClosed, SurfaceID: sid}); err != nil {
+			if ended, err = gather(); err != nil {
 				return err
 			}
 		}
 		if len(dirty) > 0 {
-			last = time.Now()
+			last = s.o.Clock.Now()
+			if last.IsZero() {
+				last = last.Add(1) // a round was sent: the next one is paced
+			}
 			order = order[:0]
 			for sid := range dirty {
 				order = append(order, sid)

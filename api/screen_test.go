@@ -113,6 +113,9 @@ func TestScreenAttachMirrors(t *testing.T) {
 	case <-time.After(testDeadline):
 		t.Fatal("no screen_closed for a closed pane")
 	}
+	if ids := c.Panes(); len(ids) != 0 {
+		t.Errorf("panes %v after the only one closed", ids)
+	}
 }
 
 // TestScreenAttachAllPanes: attaching to every pane includes the ones
@@ -207,5 +210,144 @@ func readUntilMatch(t testing.TB, nc net.Conn, emu *terminal.Emulator) (frames, 
 		if attach.Diff(&m.Screen, &want) == "" {
 			return frames, n
 		}
+	}
+}
+
+// frameLog is a FrameWriter that keeps the frames, optionally holding each
+// write until the test lets it through (a client whose socket is full).
+type frameLog struct {
+	frames  chan []byte
+	hold    chan struct{} // nil: never hold
+	waiting chan struct{} // with hold: told before each held write
+}
+
+func (l *frameLog) WriteFrame(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if l.hold != nil {
+		l.waiting <- struct{}{}
+		<-l.hold
+	}
+	l.frames <- b
+	return nil
+}
+
+// nextScreen returns the next frame, which must be a screen frame.
+func (l *frameLog) nextScreen(t *testing.T) proto.ScreenFrame {
+	t.Helper()
+	select {
+	case b := <-l.frames:
+		var f proto.ScreenFrame
+		if err := json.Unmarshal(b, &f); err != nil || f.Type != proto.FrameScreen {
+			t.Fatalf("frame %s, want a screen frame (%v)", b, err)
+		}
+		return f
+	case <-time.After(testDeadline):
+		t.Fatal("no frame")
+	}
+	return proto.ScreenFrame{}
+}
+
+// startAttach runs screen.attach on the handler directly and returns its
+// frames after the attached frame.
+func startAttach(t *testing.T, e *env, params string, l *frameLog) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := e.s.screenAttach(ctx, json.RawMessage(params), l); err != nil {
+			t.Errorf("screen.attach: %v", err)
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if l.hold != nil {
+			close(l.hold)
+			go func() {
+				for range l.waiting {
+				}
+			}()
+		}
+		<-done
+	})
+	select {
+	case b := <-l.frames:
+		if !strings.Contains(string(b), `"type":"attached"`) {
+			t.Fatalf("first frame %s", b)
+		}
+	case <-time.After(testDeadline):
+		t.Fatal("no attached frame")
+	}
+}
+
+// TestScreenAttachPacing: on a fake clock, output after a frame waits for
+// the frame interval, and everything written meanwhile goes out in one
+// frame (latest wins).
+func TestScreenAttachPacing(t *testing.T) {
+	e, fc := newClockEnv(t)
+	sf, _ := e.m.ActiveSurface()
+	emu := sf.Terminal().Emulator()
+	l := &frameLog{frames: make(chan []byte, 64)}
+	startAttach(t, e, fmt.Sprintf(`{"surfaces":[%d],"fps":10}`, sf.ID()), l)
+	if f := l.nextScreen(t); !f.Full {
+		t.Fatalf("first frame %+v, want full", f)
+	}
+	emu.Write([]byte("a"))
+	armed(t, fc, 1) // the writer waits for the 100 ms interval
+	emu.Write([]byte("b"))
+	emu.Write([]byte("c"))
+	select {
+	case b := <-l.frames:
+		t.Fatalf("a frame before the interval passed: %s", b)
+	default:
+	}
+	fc.Advance(100 * time.Millisecond)
+	f := l.nextScreen(t)
+	if f.Full || len(f.Lines) != 1 || len(f.Lines[0].Runs) != 1 || f.Lines[0].Runs[0].Text != "abc" {
+		t.Errorf("frame after the interval %+v, want one delta row with abc", f)
+	}
+}
+
+// TestScreenAttachLatestWins: while a write is held (the client's socket
+// is full), output goes on; the next frame shows the latest screen.
+func TestScreenAttachLatestWins(t *testing.T) {
+	e, fc := newClockEnv(t)
+	sf, _ := e.m.ActiveSurface()
+	emu := sf.Terminal().Emulator()
+	l := &frameLog{frames: make(chan []byte, 64), hold: make(chan struct{}), waiting: make(chan struct{})}
+	go func() { // let the attached frame through
+		<-l.waiting
+		l.hold <- struct{}{}
+	}()
+	startAttach(t, e, fmt.Sprintf(`{"surfaces":[%d]}`, sf.ID()), l)
+	<-l.waiting // the first screen frame is encoded, its write held
+	// The pane goes on meanwhile.
+	for i := range 500 {
+		fmt.Fprintf(emu, "line %d\r\n", i)
+	}
+	l.hold <- struct{}{} // the first frame
+	first := l.nextScreen(t)
+	armed(t, fc, 1) // the next round waits for its interval
+	fc.Advance(time.Second)
+	<-l.waiting
+	l.hold <- struct{}{} // the next one: the screen as it is now
+	f := l.nextScreen(t)
+	var m attach.Mirror
+	if err := m.Apply(&first); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Apply(&f); err != nil {
+		t.Fatal(err)
+	}
+	var want terminal.Snapshot
+	emu.Snapshot(&want)
+	if d := attach.Diff(&m.Screen, &want); d != "" {
+		t.Errorf("after two frames the mirror differs: %s", d)
+	}
+	if f.Seq != 2 {
+		t.Errorf("second frame seq %d", f.Seq)
 	}
 }

@@ -26,6 +26,11 @@
 #     `tmux split-window … -- cat` until `tmux list-panes` lists it, through
 #     Paneflow's tmux shim vs the real tmux, and spawn_agent over the
 #     CustomPaneBackend socket.
+#   - attaching a window (issue 26): attach.Dial to a server holding 50
+#     panes with 10,000 lines of history each until every pane's first full
+#     frame is in, vs a tmux control-mode client attaching and capturing
+#     each pane's screen (capture-pane -p -e); and the bytes per second a
+#     client attached at 60 frames/s receives while a pane floods.
 #   - once, the search across panes (issue 34): surface.search_all and
 #     `paneflow search --all` over 100 panes of 10,000 scrollback lines and
 #     1,000 full screens each, against tmux capture-pane of every pane
@@ -100,7 +105,7 @@ while [ "$i" -le "$count" ]; do
 		-test.run '^$' -test.bench '^Benchmark(PTY|ScrollbackMemory)$' -test.benchtime=1x -test.timeout=30m
 	echo "== round $i of $count: server (paneflow serve, tmux server)"
 	run env PANEFLOW_BENCH_TMUX=1 PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.test" \
-		-test.run '^$' -test.bench '^Benchmark(CLIRead|SocketRead|WaitDelay|FirstOutput|Flood|FlowBarrier|Up|ServerMemory)$' \
+		-test.run '^$' -test.bench '^Benchmark(CLIRead|SocketRead|WaitDelay|FirstOutput|Flood|FlowBarrier|Up|ServerMemory|Attach|AttachFlood)$' \
 		-test.benchtime=1x -test.timeout=30m
 	echo "== round $i of $count: agent teams (tmux shim and CustomPaneBackend on paneflow serve, tmux server)"
 	run env PANEFLOW_BENCH_TMUX=1 PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.test" \
@@ -118,9 +123,11 @@ run env PANEFLOW_BENCH_TMUX=1 PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.tes
 # figures (test/conform's plan and relay; the pinned vttest from
 # scripts/vttest.sh).
 echo "== vttest conformance: result pages as xterm 379 shows them (Paneflow's emulator, a tmux pane)"
+# It reads its goldens relative to its package directory.
 go test -c -o "$tmp/conform.test" ./test/conform/
-(cd test/conform && run "$tmp/conform.test" -test.run '^$' -test.bench '^BenchmarkVttest$' \
-	-test.benchtime=1x -test.timeout=30m) || exit 1
+# shellcheck disable=SC2016 # $0 and $@ are the inner shell's
+run sh -c 'cd test/conform && exec "$0" "$@"' "$tmp/conform.test" -test.run '^$' \
+	-test.bench '^BenchmarkVttest$' -test.benchtime=1x -test.timeout=30m
 
 echo "== Emulator parse-only throughput ($count samples of 1s each)"
 run "$tmp/bench.test" -test.run '^$' -test.bench '^BenchmarkParse$' -test.benchtime=1s \

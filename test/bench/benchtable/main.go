@@ -191,6 +191,12 @@ func targetFor(name, unit string) (target, bool) {
 		return atMost(10, "≤ 10 ms"), true
 	case name == "Up" && unit == "ms":
 		return notSlowerThanTmux, true
+	case name == "Attach" && unit == "ms":
+		return target{text: "≤ 150 ms, ≤ 1× tmux", met: func(p, t float64, have bool) (bool, bool) {
+			return p <= 150 && have && p <= t, have
+		}}, true
+	case name == "AttachFlood" && unit == "bytes-per-cell-frame":
+		return atMost(4, "≤ 4"), true
 	case name == "SearchAll/socket" && unit == "ms":
 		return atMost(50, "≤ 50 ms"), true
 	case name == "SearchAll/cli" && unit == "ms":
@@ -220,6 +226,8 @@ var notes = []struct{ prefix, text string }{
 	{"SearchAll/socket", "SearchAll/socket: surface.search_all of a regex over 100 panes (80x24), each 10,000 scrollback lines and 1,000 full screens it showed (history), one reused connection; tmux keeps no full screens"},
 	{"SearchAll/cli", "SearchAll/cli: `paneflow search --all --regex` vs one tmux client running capture-pane -p -S - of all 100 panes piped to grep -E (sh), process starts; same output printed, tmux holds only the scrollback"},
 	{"ServerMemory", "ServerMemory: RSS growth of `paneflow serve` per 200x50 pane after 10 panes printed 10,000 lines of 120 characters, 30 s after the output stopped (rss0: at once); Paneflow only"},
+	{"AttachFlood", "AttachFlood: a pane printing numbered lines without end, a client attached at 60 frames/s (screen.attach) reading for 3 s: bytes/s, frames/s, and bytes/s over 80x24 cells × 60 frames/s; Paneflow only"},
+	{"Attach", "Attach: attach.Dial to a server of 50 panes × 10,000 lines of history until every pane's first full frame is in vs a tmux -C client started (attach-session) and capture-pane -p -e of each pane"},
 	{"Vttest", "Vttest: vttest's result pages (test/conform's plan, through its relay) in Paneflow's emulator vs in a tmux pane: how many show what xterm 379 showed (text, cursor, VT100 renditions, line sizes) and their share of the pages xterm showed; pages: how many the run showed (vttest shows more where a report goes unanswered); higher is better"},
 	{"Flood", "Flood: 100 panes of `yes | head -c 1000000`; while they stream: split-ms over the socket (tmux: -C client), cli-split-ms by a process start (true-ms: /bin/true, the floor of any process start under that load), ping-ms system.ping (tmux: display-message over -C) every 10 ms (idle-ping-ms: system.ping of a second, idle paneflow serve at the same time, the floor of a socket round trip under that load)"},
 }
