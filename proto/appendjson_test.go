@@ -27,7 +27,7 @@ var paramsTypes = []appender{
 	UsageSummaryParams{}, UsageLimitParams{}, UsageTrackParams{}, UsageBudgetWaitParams{},
 	WorkspacePresetParams{}, WorkspaceSetRatiosParams{},
 	ScreenAttachParams{}, ScreenRowsParams{}, ScreenLinesParams{}, ScreenInputParams{},
-	ScreenResizeParams{}, ScreenPaneParams{},
+	ScreenResizeParams{}, ScreenPaneParams{}, AIHistoryParams{},
 }
 
 // TestParamsTypesListed checks that every exported type named *Params is
