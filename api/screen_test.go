@@ -113,6 +113,9 @@ func TestScreenAttachMirrors(t *testing.T) {
 	case <-time.After(testDeadline):
 		t.Fatal("no screen_closed for a closed pane")
 	}
+	if ids := c.Panes(); len(ids) != 0 {
+		t.Errorf("panes %v after the only one closed", ids)
+	}
 }
 
 // TestScreenAttachAllPanes: attaching to every pane includes the ones

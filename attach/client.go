@@ -124,7 +124,9 @@ func (c *Client) Err() error {
 }
 
 // Pane returns the mirror of pane id, creating an empty one (no screen
-// until its first frame arrives: Watch says when) if none exists yet.
+// until its first frame arrives: Watch says when) if none exists yet. A
+// pane closed on the server is forgotten once its Closed channel is
+// closed; asking for it again gives a new, empty mirror that never fills.
 func (c *Client) Pane(id uint64) *Pane {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -136,7 +138,7 @@ func (c *Client) Pane(id uint64) *Pane {
 	return p
 }
 
-// Panes lists the ids of the panes with a mirror.
+// Panes lists the ids of the panes with a mirror (closed ones left out).
 func (c *Client) Panes() []uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -165,7 +167,13 @@ func (c *Client) read() {
 		case proto.FrameScreen:
 			err = c.Pane(f.SurfaceID).apply(&f)
 		case proto.FrameScreenClosed:
-			c.Pane(f.SurfaceID).markClosed()
+			c.mu.Lock()
+			p := c.panes[f.SurfaceID]
+			delete(c.panes, f.SurfaceID)
+			c.mu.Unlock()
+			if p != nil {
+				p.markClosed()
+			}
 		}
 		if err != nil {
 			break

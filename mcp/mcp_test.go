@@ -73,6 +73,16 @@ func TestResolve(t *testing.T) {
 	if _, err := Resolve(nil, "x"); err == nil || err.Error() != "no surface matches 'x'; available: []" {
 		t.Errorf("no panes: %v", err)
 	}
+	// Names hold cwds programs set: an agent reads them escaped.
+	evil := []Pane{{ID: 1, Name: "a\u202e\x1b[2J"}, {ID: 2, Name: "a\u202ex"}}
+	for q, want := range map[string]string{
+		"a":     `surface name 'a' is ambiguous across 2 surfaces: [a\u202e\x1b[2J (surface_id 1), a\u202ex (surface_id 2)]`,
+		"z\x07": `no surface matches 'z\x07'; available: [a\u202e\x1b[2J, a\u202ex]`,
+	} {
+		if _, err := Resolve(evil, q); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Resolve(%q): %v, want %q", q, err, want)
+		}
+	}
 }
 
 func TestDecodeRead(t *testing.T) {

@@ -3,6 +3,8 @@ package mcp
 import (
 	"fmt"
 	"strings"
+
+	"github.com/paneflow-go/paneflow/internal/vis"
 )
 
 // Pane is one row of surface.list, as the bridge uses it.
@@ -41,14 +43,14 @@ func Resolve(panes []Pane, q string) (Pane, error) {
 		}
 		cands := make([]string, len(found))
 		for i, p := range found {
-			cands[i] = fmt.Sprintf("%s (surface_id %d)", p.Name, p.ID)
+			cands[i] = fmt.Sprintf("%s (surface_id %d)", vis.String(p.Name), p.ID)
 		}
 		return Pane{}, fmt.Errorf("surface name '%s' is ambiguous across %d surfaces: [%s]; pass a more specific name or a numeric surface_id",
-			q, len(found), strings.Join(cands, ", "))
+			vis.String(q), len(found), strings.Join(cands, ", "))
 	}
 	names := make([]string, len(panes))
 	for i, p := range panes {
-		names[i] = p.Name
+		names[i] = vis.String(p.Name) // a name holds a cwd a program may have set
 	}
-	return Pane{}, fmt.Errorf("no surface matches '%s'; available: [%s]", q, strings.Join(names, ", "))
+	return Pane{}, fmt.Errorf("no surface matches '%s'; available: [%s]", vis.String(q), strings.Join(names, ", "))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/paneflow-go/paneflow/internal/vis"
 	"github.com/paneflow-go/paneflow/ipc"
 )
 
@@ -272,7 +273,9 @@ func (b *Bridge) refresh(ctx context.Context) {
 		b.srv.RemoveResources(gone...)
 	}
 	for _, a := range fresh {
-		b.srv.AddResource(&sdk.Resource{URI: a.uri, Name: a.name, MIMEType: "text/plain",
-			Description: "Scrollback of Paneflow pane " + a.name + " (untrusted terminal output)"}, b.readResource)
+		// A name holds a cwd a program may have set: shown escaped.
+		name := vis.String(a.name)
+		b.srv.AddResource(&sdk.Resource{URI: a.uri, Name: name, MIMEType: "text/plain",
+			Description: "Scrollback of Paneflow pane " + name + " (untrusted terminal output)"}, b.readResource)
 	}
 }

@@ -123,9 +123,11 @@ run env PANEFLOW_BENCH_TMUX=1 PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.tes
 # figures (test/conform's plan and relay; the pinned vttest from
 # scripts/vttest.sh).
 echo "== vttest conformance: result pages as xterm 379 shows them (Paneflow's emulator, a tmux pane)"
+# It reads its goldens relative to its package directory.
 go test -c -o "$tmp/conform.test" ./test/conform/
-(cd test/conform && run "$tmp/conform.test" -test.run '^$' -test.bench '^BenchmarkVttest$' \
-	-test.benchtime=1x -test.timeout=30m) || exit 1
+# shellcheck disable=SC2016 # $0 and $@ are the inner shell's
+run sh -c 'cd test/conform && exec "$0" "$@"' "$tmp/conform.test" -test.run '^$' \
+	-test.bench '^BenchmarkVttest$' -test.benchtime=1x -test.timeout=30m
 
 echo "== Emulator parse-only throughput ($count samples of 1s each)"
 run "$tmp/bench.test" -test.run '^$' -test.bench '^BenchmarkParse$' -test.benchtime=1s \

@@ -104,9 +104,15 @@ func (e *Emulator) csiPlain(final byte, ps ansi.Params) {
 		}
 	case 'A': // CUU
 		e.cursorUp(count(ps, 0))
-	case 'B', 'e': // CUD, VPR
+	case 'B': // CUD
 		e.cursorDown(count(ps, 0))
-	case 'C', 'a': // CUF, HPR
+	case 'e': // VPR: as CUP to n rows down (xterm), not bound by the scroll region
+		x, y := e.originPos()
+		e.moveTo(x, y+count(ps, 0))
+	case 'a': // HPR: as CUP to n columns right (xterm)
+		x, y := e.originPos()
+		e.moveTo(x+count(ps, 0), y)
+	case 'C': // CUF
 		e.wrapNext = false
 		e.x = min(e.x+count(ps, 0), e.lineEnd(e.cur.rows[e.y]))
 	case 'D': // CUB
@@ -173,7 +179,8 @@ func (e *Emulator) csiPlain(final byte, ps ansi.Params) {
 			e.reply(e.da1())
 		}
 	case 'd': // VPA
-		e.moveTo(e.x, count(ps, 0)-1)
+		x, _ := e.originPos()
+		e.moveTo(x, count(ps, 0)-1)
 	case 'g': // TBC
 		switch param(ps, 0, 0) {
 		case 0:
@@ -228,6 +235,20 @@ func (e *Emulator) csiPlain(final byte, ps ansi.Params) {
 			}
 		}
 	}
+}
+
+// originPos is the cursor's position as CUP takes it: relative to the
+// scroll region's top (and, with margins, the left margin) in origin
+// mode, never negative.
+func (e *Emulator) originPos() (x, y int) {
+	x, y = e.x, e.y
+	if e.originMode {
+		y = max(y-e.top, 0)
+		if e.lrmm {
+			x = max(x-e.left, 0)
+		}
+	}
+	return x, y
 }
 
 // reportY is the cursor row as reported by CPR (relative to the region in
@@ -715,6 +736,13 @@ func (e *Emulator) handleESC(cmd ansi.Cmd) {
 		if cs, ok := charset96(final); ok {
 			e.charsets[inter-','] = cs
 			e.updateLineDraw()
+		}
+	case ' ':
+		switch final {
+		case 'F': // S7C1T
+			e.setC1(false)
+		case 'G': // S8C1T
+			e.setC1(true)
 		}
 	case '#':
 		switch final {

@@ -123,6 +123,8 @@ type Emulator struct {
 	// rectExtent is DECSACE 2: DECCARA/DECRARA work on the exact
 	// rectangle rather than the stream of text from its first to last cell.
 	rectExtent bool
+	// c1 is S8C1T: replies use 8-bit C1 controls (setC1).
+	c1 bool
 
 	// Character sets: G0–G3 designations and which is invoked into GL.
 	charsets  [4]charset
@@ -317,7 +319,7 @@ func (e *Emulator) resetState() {
 	e.lrmm, e.left, e.right = false, 0, e.cols-1
 	e.protect = protectNone
 	e.level = maxLevel
-	e.rectExtent = false
+	e.rectExtent, e.c1 = false, false
 	e.in = InputModes{}
 	e.charsets = [4]charset{}
 	e.gl, e.gr, e.singleSS = 0, 2, 0

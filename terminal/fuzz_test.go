@@ -79,6 +79,7 @@ func fuzzSeeds() []string {
 		"\x1b]4;1;rgb:1/2/3;2;?\x07\x1b]10;#123;#456\x07\x1b]104\x07\x1b]110\x07", "\x1b[18t\x1b[14t\x1b[?6n\x1b[?63;1n\x1bP$qm\x1b\\\x1b[?1047h\x1b[?1047l",
 		"\x1b[?69h\x1b[3;8s\x1b[2;4rab日本cdefghij\r\n\x1b[2@\x1b[P\x1b[L\x1b[M\x1b[S\x1b[T\x1bD\x1bM\x1b[4h日x\x1b[?6h\x1b[H\x08\x1b[9C\t\x1b[?69l",
 		"\x1b-A\x0e !\x7f\x1b.A\x1bNA\x1b(<\x1b)>\x1b~\x1b}\x1b|\x0fW\x1b[1$w\x1b[2$w\x1bP1$t2;4;1;I;A;K;1;3;O;B0AA\x1b\\\x1bP2$t1/3/10\x1b\\x",
+		"\x1b G\x1b[6n\x1b[2;4r\x1b[5e\x1b[3a\x1b[?69h\x1b[3;7s\x1b[?6h\x1b[2e\x1b[9a\x1b[2dx\x1b F\x1b[62;2\"p\x1b[c",
 		"ab日本\x1b[65;1;1;3;9$x\x1b[1;1;2;4;1;2;3;1$v\x1b[2;2;9;9$z\x1b[${\x1b[1;5;2;2;1;4$r\x1b[2*x\x1b[$t\x1b[1;0;1;1;3;3*y",
 	}
 	for _, tt := range []string{benchSnippet(benchPlain()), benchSnippet(benchSGR()), benchSnippet(benchTUI())} {
@@ -136,7 +137,7 @@ func dump(e *Emulator) string {
 	out := fmt.Sprintf("cursor %+v modes %+v title %q\n", s.Cursor, s.Modes, s.Title)
 	e.mu.Lock()
 	out += fmt.Sprintf("level %d protect %d reverse wrap %v/%v rect %v pen %+v region %d-%d lr %v %d-%d\n", e.level, e.protect, e.reverseWrap, e.reverseWrapAll, e.rectExtent, e.pen, e.top, e.bot, e.lrmm, e.left, e.right)
-	out += fmt.Sprintf("charsets %v gl %d gr %d ss %d wrap next %v tabs %s\n", e.charsets, e.gl, e.gr, e.singleSS, e.wrapNext, e.dectabsr())
+	out += fmt.Sprintf("charsets %v gl %d gr %d ss %d wrap next %v tabs %s c1 %v\n", e.charsets, e.gl, e.gr, e.singleSS, e.wrapNext, e.dectabsr(), e.c1)
 	e.mu.Unlock()
 	if s.Colors != nil {
 		out += fmt.Sprintf("colors %v\n", *s.Colors)

@@ -55,7 +55,7 @@ func sanitizeTitle(p []byte) string {
 
 // setCwd handles OSC 7: file://host/path, percent-encoded. It is taken
 // only when it names this machine (host empty, "localhost", or this
-// host's name, see [localHost]), the path is absolute, valid UTF-8 of at
+// host's name, see [LocalHost]), the path is absolute, valid UTF-8 of at
 // most 4096 bytes and holds no control or bidirectional-text character
 // once decoded; otherwise the pane keeps the directory it had. (A program
 // can print any OSC 7; the app acts on the directory, so a path on
@@ -63,7 +63,7 @@ func sanitizeTitle(p []byte) string {
 func (e *Emulator) setCwd(p []byte) {
 	u, err := url.Parse(string(p))
 	if err != nil || u.Scheme != "file" || !strings.HasPrefix(u.Path, "/") || len(u.Path) > 4096 ||
-		!utf8.ValidString(u.Path) || !localHost(u.Host) || strings.ContainsFunc(u.Path, hiddenRune) {
+		!utf8.ValidString(u.Path) || !LocalHost(u.Host) || strings.ContainsFunc(u.Path, hiddenRune) {
 		return
 	}
 	e.cwd = u.Path
@@ -75,10 +75,11 @@ var hostname = sync.OnceValue(func() string {
 	return h
 })
 
-// localHost reports whether host (a file URL's, possibly with a port)
+// LocalHost reports whether host (a file URL's, possibly with a port)
 // names this machine: "", "localhost", or this host's name or its first
-// label (shells print either), ASCII case ignored.
-func localHost(host string) bool {
+// label (shells print either), ASCII case ignored. OSC 7 is taken, and
+// the app opens file:// links, only for such a host.
+func LocalHost(host string) bool {
 	if host == "" || strings.EqualFold(host, "localhost") {
 		return true
 	}
@@ -149,14 +150,16 @@ func (e *Emulator) oscClipboard(p []byte) {
 // reply queues bytes for the program; they are delivered after the lock is
 // released (see Write).
 func (e *Emulator) reply(s string) {
-	if len(e.replies) < 1<<16 {
+	if n := len(e.replies); n < 1<<16 {
 		e.replies = append(e.replies, s...)
+		e.replyC1(n)
 	}
 }
 
 func (e *Emulator) replyf(format string, args ...any) {
-	if len(e.replies) < 1<<16 {
+	if n := len(e.replies); n < 1<<16 {
 		e.replies = fmt.Appendf(e.replies, format, args...)
+		e.replyC1(n)
 	}
 }
 

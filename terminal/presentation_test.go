@@ -130,3 +130,48 @@ func TestTabKeepsPendingWrap(t *testing.T) {
 		t.Errorf("CBT in origin mode: column %d, want 4 (the left margin)", c.X)
 	}
 }
+
+func TestEightBitControls(t *testing.T) {
+	for _, tt := range []struct{ name, in, want string }{
+		{"s8c1t", "\x1b G\x1b[6n\x1bP$qr\x1b\\", "\x9b1;1R\x901$r1;3r\x9c"},
+		{"s7c1t", "\x1b G\x1b F\x1b[6n", "\x1b[1;1R"},
+		{"osc", "\x1b G\x1b]10;?\x07", "\x9d10;rgb:d0d0/d0d0/d0d0\x9c"},
+		{"vt100 level ignores it", "\x1b[61\"p\x1b G\x1b[6n", "\x1b[1;1R"},
+		{"decscl 8-bit", "\x1b[63;2\"p\x1b[6n\x1bP$q\"p\x1b\\", "\x9b1;1R\x901$r63;0\"p\x9c"},
+		{"decscl default 8-bit", "\x1b[63\"p\x1b[6n", "\x9b1;1R"},
+		{"decscl 7-bit", "\x1b G\x1b[64;1\"p\x1b[6n", "\x1b[1;1R"},
+		{"ris", "\x1b G\x1bc\x1b[6n", "\x1b[1;1R"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEmu(t, 10, 3).feed(tt.in)
+			if got := string(e.replies); got != tt.want {
+				t.Errorf("reply = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRelativePositions(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		in   string
+		x, y int
+	}{
+		// VPR moves as CUP does: past the scroll region's bottom, to the
+		// screen's; in origin mode within the region.
+		{"vpr past the region", "\x1b[2;4r\x1b[3;5H\x1b[4e", 4, 6},
+		{"vpr screen end", "\x1b[3;5H\x1b[20e", 4, 7},
+		{"vpr origin", "\x1b[2;4r\x1b[?6h\x1b[2;5H\x1b[9e", 4, 3},
+		{"hpr", "\x1b[1;5H\x1b[3a", 7, 0},
+		{"hpr past the right margin", "\x1b[?69h\x1b[2;6s\x1b[1;3H\x1b[5a", 7, 0},
+		{"hpr origin", "\x1b[?69h\x1b[2;6s\x1b[?6h\x1b[1;3H\x1b[9a", 5, 0},
+		{"vpa origin margins", "\x1b[?69h\x1b[3;6s\x1b[2;6r\x1b[?6h\x1b[1;2H\x1b[3d", 3, 3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newEmu(t, 10, 8).feed(tt.in).Cursor()
+			if c.X != tt.x || c.Y != tt.y {
+				t.Errorf("cursor (%d,%d), want (%d,%d)", c.X, c.Y, tt.x, tt.y)
+			}
+		})
+	}
+}

@@ -41,8 +41,9 @@ func (e *Emulator) da1() string {
 
 // decscl applies DECSCL (CSI Pl ; Pc " p): a conformance level from 61
 // (VT100) to 64 (VT400), then a soft reset. Levels the emulator does not
-// have are ignored, as xterm ignores levels above its decTerminalID. The
-// 7-/8-bit choice (Pc) is accepted: replies are always 7-bit.
+// have are ignored, as xterm ignores levels above its decTerminalID.
+// Above VT100 level Pc 1 selects 7-bit replies and 0 or 2 (or none, as
+// in xterm) 8-bit ones (see setC1).
 func (e *Emulator) decscl(ps ansi.Params) {
 	l := param(ps, 0, 0) - 60
 	if l < 1 || l > maxLevel {
@@ -50,6 +51,44 @@ func (e *Emulator) decscl(ps ansi.Params) {
 	}
 	e.softReset()
 	e.level = l
+	e.c1 = false
+	if l > 1 {
+		e.c1 = param(ps, 1, 0) != 1
+	}
+}
+
+// setC1 is S8C1T (ESC SP G, on) and S7C1T (ESC SP F, off), VT220 and up:
+// whether the terminal's replies start with 8-bit C1 controls (CSI as
+// 0x9b, DCS 0x90, ST 0x9c, OSC 0x9d) rather than ESC sequences, as
+// xterm writes them (raw bytes, not UTF-8). Keys are always sent with
+// 7-bit controls.
+func (e *Emulator) setC1(on bool) {
+	if e.level >= 2 {
+		e.c1 = on
+	}
+}
+
+// replyC1 rewrites the reply bytes from index from on with 8-bit C1
+// controls when S8C1T is on.
+func (e *Emulator) replyC1(from int) {
+	if !e.c1 {
+		return
+	}
+	b := e.replies[from:]
+	n := 0
+	for i := 0; i < len(b); i++ {
+		if b[i] == 0x1b && i+1 < len(b) {
+			if c := b[i+1]; c == '[' || c == 'P' || c == '\\' || c == ']' {
+				b[n] = c + 0x40
+				n++
+				i++
+				continue
+			}
+		}
+		b[n] = b[i]
+		n++
+	}
+	e.replies = e.replies[:from+n]
 }
 
 // backspace is BS: one column left, stopping at the left edge, or with
@@ -355,7 +394,7 @@ func (e *Emulator) decrqss(pt string) {
 			v = "1\"q"
 		}
 	case "\"p":
-		v = fmt.Sprintf("6%d;1\"p", e.level)
+		v = fmt.Sprintf("6%d;%d\"p", e.level, 1-btoi(e.c1))
 		if e.level == 1 {
 			v = "61\"p"
 		}

@@ -316,16 +316,23 @@ func (v *View) inputLocked() {
 	}
 }
 
-// updateIndicatorLocked shows "[offset/history]" while scrolled back.
+// updateIndicatorLocked shows the target of the link under the pointer
+// while the secondary modifier is held (before any click opens it), else
+// "[offset/history]" while scrolled back.
 func (v *View) updateIndicatorLocked() {
-	if v.offset == 0 {
+	var t string
+	switch {
+	case v.linkURL != "":
+		t = "→ " + shortTarget(v.linkURL)
+	case v.offset != 0:
+		t = fmt.Sprintf("[%d/%d]", v.offset, v.histLen)
+	default:
 		if v.indText.Visible() {
 			v.indText.Hide()
 			v.indBg.Hide()
 		}
 		return
 	}
-	t := fmt.Sprintf("[%d/%d]", v.offset, v.histLen)
 	if t != v.indText.Text || !v.indText.Visible() {
 		v.indText.Text = t
 		v.indText.Show()

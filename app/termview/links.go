@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/paneflow-go/paneflow/app/render"
+	"github.com/paneflow-go/paneflow/internal/vis"
+	"github.com/paneflow-go/paneflow/terminal"
 )
 
 // urlPattern finds plain URLs in row text. Trailing punctuation is trimmed
@@ -51,7 +53,9 @@ func trimURL(s string) string {
 }
 
 // safeURL parses a link target and accepts only schemes that open a page
-// or a file: http and https (with a host), file and mailto.
+// or a file: http and https (with a host), file (on this machine:
+// terminal.LocalHost; a file:// link to another host would have the
+// desktop reach out to it) and mailto.
 func safeURL(raw string) (*url.URL, bool) {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -61,7 +65,7 @@ func safeURL(raw string) (*url.URL, bool) {
 	case "http", "https":
 		return u, u.Host != ""
 	case "file":
-		return u, u.Path != ""
+		return u, u.Path != "" && terminal.LocalHost(u.Host)
 	case "mailto":
 		return u, u.Opaque != ""
 	}
@@ -113,4 +117,19 @@ func (v *View) linkAtLocked(cell render.Point) (*url.URL, render.Span) {
 		}
 	}
 	return nil, render.Span{}
+}
+
+// maxShownTarget bounds, in runes, the link target the View shows.
+const maxShownTarget = 160
+
+// shortTarget is a link target as the View shows it: control and
+// bidirectional-text characters as escapes (a program chose the target),
+// cut in the middle with "…" when long.
+func shortTarget(target string) string {
+	r := []rune(vis.String(target))
+	if len(r) <= maxShownTarget {
+		return string(r)
+	}
+	half := maxShownTarget / 2
+	return string(r[:half]) + "…" + string(r[len(r)-half+1:])
 }

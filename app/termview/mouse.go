@@ -2,9 +2,11 @@ package termview
 
 import (
 	"net/url"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/paneflow-go/paneflow/app/render"
@@ -361,16 +363,54 @@ func (v *View) updateLinkLocked(mods fyne.KeyModifier) {
 	v.drawLocked()
 }
 
-// openURL opens a link with Options.OpenURL or the app. It must be
-// called without v.mu.
+// openURL opens a link with Options.OpenURL or the app: an http or https
+// link at once, any other (file, mailto: a program chose what the desktop
+// will open) once the user confirms it, through Options.ConfirmOpen or a
+// dialog on the View's window that shows the target. It must be called
+// without v.mu.
 func (v *View) openURL(u *url.URL) {
-	if v.opts.OpenURL != nil {
-		_ = v.opts.OpenURL(u)
+	open := func() {
+		if v.opts.OpenURL != nil {
+			_ = v.opts.OpenURL(u)
+			return
+		}
+		if a := fyne.CurrentApp(); a != nil {
+			_ = a.OpenURL(u) // the desktop reports failures itself
+		}
+	}
+	if s := strings.ToLower(u.Scheme); s == "http" || s == "https" {
+		open()
 		return
 	}
-	if a := fyne.CurrentApp(); a != nil {
-		_ = a.OpenURL(u) // the desktop reports failures itself
+	if v.opts.ConfirmOpen != nil {
+		v.opts.ConfirmOpen(u, open)
+		return
 	}
+	w := v.window()
+	if w == nil {
+		return // nobody to ask: not opened
+	}
+	dialog.ShowConfirm("Open this link?", "The program in this pane links to\n"+shortTarget(u.String())+"\nOpen it?",
+		func(ok bool) {
+			if ok {
+				open()
+			}
+		}, w)
+}
+
+// window is the window showing v, or nil.
+func (v *View) window() fyne.Window {
+	a := fyne.CurrentApp()
+	if a == nil {
+		return nil
+	}
+	c := a.Driver().CanvasForObject(v)
+	for _, w := range a.Driver().AllWindows() {
+		if c != nil && w.Canvas() == c {
+			return w
+		}
+	}
+	return nil
 }
 
 func abs(n int) int {

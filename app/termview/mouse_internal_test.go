@@ -282,10 +282,7 @@ func TestLinks(t *testing.T) {
 		"\x1b]8;;javascript:alert(1)\x1b\\evil\x1b]8;;\x1b\\")
 
 	// Hover with the secondary modifier underlines and shows a hand.
-	h.v.KeyDown(&fyne.KeyEvent{Name: desktop.KeyControlLeft})
-	if secondaryMod != fyne.KeyModifierControl {
-		h.v.KeyDown(&fyne.KeyEvent{Name: desktop.KeySuperLeft})
-	}
+	h.holdSecondary()
 	h.v.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: h.pos(8, 1)}, Modifier: secondaryMod})
 	h.v.mu.Lock()
 	link := h.v.ov.Link
@@ -349,6 +346,9 @@ func TestSafeURL(t *testing.T) {
 		{"https://example.com", true},
 		{"http://localhost:3000/x", true},
 		{"file:///home/u/a.txt", true},
+		{"file://localhost/home/u/a.txt", true},
+		{"file://evil.example/share/a.txt", false},
+		{"file://192.0.2.1/c$/x", false},
 		{"mailto:a@b.c", true},
 		{"javascript:alert(1)", false},
 		{"data:text/html,hi", false},
@@ -451,5 +451,75 @@ func TestContextMenu(t *testing.T) {
 	}
 	if in := h.p.takeInput(); in != "" {
 		t.Errorf("Shift+right click sent %q to the program", in)
+	}
+}
+
+// TestLinkTargetShownAndConfirmed (issue 25): hovering a link with the
+// secondary modifier shows its target (escaped) before any click; an
+// http(s) link opens on the click, a file link only once the user
+// confirms it, and a file link to another host is no link at all.
+func TestLinkTargetShownAndConfirmed(t *testing.T) {
+	var opened []string
+	var asked []string
+	var pending func()
+	h := newHarness(t, 60, 4, Options{
+		OpenURL: func(u *url.URL) error { opened = append(opened, u.String()); return nil },
+		ConfirmOpen: func(u *url.URL, open func()) {
+			asked = append(asked, u.String())
+			pending = open
+		},
+	})
+	h.output("\x1b]8;;file:///etc/passwd\x1b\\README.md\x1b]8;;\x1b\\\r\n" +
+		"\x1b]8;;file://evil.example/share/x\x1b\\remote\x1b]8;;\x1b\\\r\n" +
+		"\x1b]8;;https://example.com/%E2%80%AEgpj.exe\x1b\\site\x1b]8;;\x1b\\")
+	h.holdSecondary()
+	indicator := func() string {
+		h.v.mu.Lock()
+		defer h.v.mu.Unlock()
+		if !h.v.indText.Visible() {
+			return ""
+		}
+		return h.v.indText.Text
+	}
+	h.v.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: h.pos(2, 0)}, Modifier: secondaryMod})
+	if got := indicator(); got != "→ file:///etc/passwd" {
+		t.Errorf("hovering the file link shows %q; want its target", got)
+	}
+	h.v.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: h.pos(2, 1)}, Modifier: secondaryMod})
+	if got := indicator(); got != "" {
+		t.Errorf("hovering a file link to another host shows %q; want no link", got)
+	}
+	h.v.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: h.pos(2, 2)}, Modifier: secondaryMod})
+	if got := indicator(); got != `→ https://example.com/%E2%80%AEgpj.exe` {
+		t.Errorf("hovering the https link shows %q", got)
+	}
+	h.v.MouseOut()
+	if got := indicator(); got != "" {
+		t.Errorf("after leaving, the indicator shows %q", got)
+	}
+
+	h.mouseDown(2, 1, desktop.MouseButtonPrimary, secondaryMod) // remote file: no link
+	h.mouseDown(2, 2, desktop.MouseButtonPrimary, secondaryMod) // https: opens
+	h.mouseDown(2, 0, desktop.MouseButtonPrimary, secondaryMod) // file: asks first
+	if want := []string{"https://example.com/%E2%80%AEgpj.exe"}; strings.Join(opened, " ") != strings.Join(want, " ") {
+		t.Errorf("opened %q before any confirmation; want %q", opened, want)
+	}
+	if want := []string{"file:///etc/passwd"}; strings.Join(asked, " ") != strings.Join(want, " ") || pending == nil {
+		t.Fatalf("asked about %q; want %q", asked, want)
+	}
+	pending()
+	if len(opened) != 2 || opened[1] != "file:///etc/passwd" {
+		t.Errorf("after confirming, opened %q", opened)
+	}
+	if got := shortTarget("file:///a\x1b[2J\u202e" + strings.Repeat("x", 300)); strings.ContainsAny(got, "\x1b\u202e") || len([]rune(got)) != maxShownTarget {
+		t.Errorf("shortTarget = %q (%d runes)", got, len([]rune(got)))
+	}
+}
+
+// holdSecondary presses the secondary modifier (Ctrl, Cmd on macOS).
+func (h *harness) holdSecondary() {
+	h.v.KeyDown(&fyne.KeyEvent{Name: desktop.KeyControlLeft})
+	if secondaryMod != fyne.KeyModifierControl {
+		h.v.KeyDown(&fyne.KeyEvent{Name: desktop.KeySuperLeft})
 	}
 }

@@ -53,9 +53,15 @@ type Options struct {
 	// Keys sees every key press first (see [KeyHandler]); nil means none.
 	Keys KeyHandler
 	// OpenURL opens a link the user Ctrl+clicked (Cmd on macOS); nil means
-	// fyne.CurrentApp().OpenURL. Only http, https, file and mailto links
-	// are ever passed. It runs on the UI goroutine.
+	// fyne.CurrentApp().OpenURL. Only http, https, file (on this host) and
+	// mailto links are ever passed, file and mailto ones only once the
+	// user confirmed them. It runs on the UI goroutine.
 	OpenURL func(*url.URL) error
+	// ConfirmOpen asks the user whether to open a link that is not http or
+	// https, showing its target, and calls open if they agree; nil means a
+	// confirmation dialog on the View's window. It runs on the UI
+	// goroutine.
+	ConfirmOpen func(u *url.URL, open func())
 	// OnFocus is called on the UI goroutine when the View gains keyboard
 	// focus (the app marks the pane active); nil means nothing.
 	OnFocus func()

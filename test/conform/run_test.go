@@ -57,8 +57,8 @@ type page struct {
 // screen is a settled screen as the suite compares it.
 type screen struct {
 	// text is the cursor's position as the terminal reported it (CPR),
-	// then each row with trailing blanks removed, blank rows at the
-	// bottom left out.
+	// then each row as shown (concealed text as blanks) with trailing
+	// blanks removed, blank rows at the bottom left out.
 	text string
 	// attrs has, for each row with any VT100 rendition or line size, a
 	// line "attr NN digits": one hex digit per cell (1 bold, 2
@@ -199,11 +199,18 @@ func (m *emulatorTerm) read(_ testing.TB, _ *vtrelay.Conn, e vtrelay.Event) scre
 	rows := make([]string, s.Rows)
 	attrs := make([]string, s.Rows)
 	for y := range rows {
-		rows[y] = s.RowText(y)
+		var text strings.Builder
 		line := make([]byte, 0, s.Cols)
 		for _, c := range s.Row(y) {
 			d := 0
-			if g := s.Grapheme(c); g == " " || g == "" {
+			g := s.Grapheme(c)
+			if c.Attrs&terminal.AttrHidden != 0 && g != "" {
+				// Concealed (SGR 8) text is not shown: it reads as a
+				// blank, as xterm's print leaves it out.
+				g = " "
+			}
+			text.WriteString(g)
+			if g == " " || g == "" {
 				line = append(line, '.')
 				continue
 			}
@@ -221,6 +228,7 @@ func (m *emulatorTerm) read(_ testing.TB, _ *vtrelay.Conn, e vtrelay.Event) scre
 			}
 			line = append(line, attrDigit(d))
 		}
+		rows[y] = text.String()
 		attrs[y] = string(line)
 	}
 	sizes := make([]byte, s.Rows)

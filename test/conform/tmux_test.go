@@ -116,15 +116,22 @@ func parseSGRLine(l string) (text, attrs string) {
 			break
 		}
 		r, n := utf8.DecodeRuneInString(l)
+		if d&hidden != 0 {
+			r = ' ' // concealed text is not shown (see emulatorTerm.read)
+		}
 		tb.WriteRune(r)
-		ab = append(ab, charDigit(r, d))
+		ab = append(ab, charDigit(r, d&^hidden))
 		l = l[n:]
 	}
 	return tb.String(), string(ab)
 }
 
+// hidden marks concealed text (SGR 8) among parseSGRLine's renditions.
+const hidden = 16
+
 // applySGR applies the parameters ps of one SGR to the rendition digits
-// d (1 bold, 2 underline, 4 blink, 8 inverse); colours are skipped.
+// d (1 bold, 2 underline, 4 blink, 8 inverse) and hidden; colours are
+// skipped.
 func applySGR(d int, ps string) int {
 	f := strings.Split(ps, ";")
 	for i := 0; i < len(f); i++ {
@@ -141,6 +148,10 @@ func applySGR(d int, ps string) int {
 			d |= 4
 		case 7:
 			d |= 8
+		case 8:
+			d |= hidden
+		case 28:
+			d &^= hidden
 		case 22:
 			d &^= 1
 		case 24:
