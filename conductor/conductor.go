@@ -11,6 +11,7 @@ import (
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // Defaults of [Options].
@@ -156,9 +157,10 @@ type Conductor struct {
 	mu          sync.Mutex
 	sessions    map[uint64]*session // by session.id
 	nextSession uint64
-	panes       map[uint64]*pane // by surface id
-	outbox      []bus.Event      // events to publish, in order
-	turns       uint64           // turn starts seen, of all sessions (session.turn)
+	panes       map[uint64]*pane    // by surface id
+	outbox      []bus.Event         // events to publish, in order
+	turns       uint64              // turn starts seen, of all sessions (session.turn)
+	history     map[uint64]*turnLog // by surface id: the turns ai.history lists
 	started     bool
 	closed      bool
 
@@ -280,6 +282,7 @@ func (c *Conductor) Register(r ipc.Registrar) {
 			return c.apply(f)
 		})
 	}
+	r.Register(proto.MethodAIHistory, c.aiHistory)
 }
 
 // Start subscribes to pane events and scans the panes that already exist.

@@ -291,6 +291,7 @@ func (c *Conductor) forgetPaneLocked(id uint64) {
 	stopTimer(&p.scanTimer)
 	unhooked := slices.DeleteFunc(slices.Clone(p.detected), func(d detected) bool { return c.hasSessionLocked(id, d.Tool) })
 	delete(c.panes, id)
+	delete(c.history, id)
 	for _, s := range c.sessionsLocked(func(s *session) bool { return s.surface == id }) {
 		c.removeLocked(s)
 	}

@@ -206,10 +206,12 @@ func (c *Conductor) apply(f frame) (any, error) {
 		}
 	}
 
-	if !removed && turnStarted(f.method, before.state, s.state) {
+	started := !removed && turnStarted(f.method, before.state, s.state)
+	if started {
 		c.turns++
 		s.turn = c.turns
 	}
+	c.noteTurnLocked(s, f.method, started, f.toolName, f.lastResult, now)
 	if ev.PID == 0 {
 		ev.PID = s.pid
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/paneflow-go/paneflow/bus/bustest"
 	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/subsystem"
 )
 
@@ -26,7 +27,7 @@ func TestSubsystem(t *testing.T) {
 	if c.clock != clock.Clock(fc) || c.o.Bus != b {
 		t.Errorf("conductor clock %v, bus %v; want the host's", c.clock, c.o.Bus)
 	}
-	want := slices.Sorted(slices.Values(methods))
+	want := slices.Sorted(slices.Values(append(slices.Clone(methods), proto.MethodAIHistory)))
 	if got := reg.Methods(); !slices.Equal(got, want) {
 		t.Errorf("registered %v, want %v", got, want)
 	}

@@ -62,6 +62,9 @@ const (
 	MethodAIStop         = "ai.stop"
 	MethodAIExit         = "ai.exit"
 	MethodAISessionEnd   = "ai.session_end"
+	// MethodAIHistory (the conductor too) takes [AIHistoryParams] and
+	// returns a pane's turns, [AIHistoryResult].
+	MethodAIHistory = "ai.history"
 
 	// teams.*: package teams (Claude Code agent teams).
 	MethodTeamsTmux   = "teams.tmux"
@@ -111,7 +114,7 @@ var methods = [...]string{
 	MethodScreenAttach, MethodScreenRows, MethodScreenLines, MethodScreenInput, MethodScreenResize,
 	MethodScreenClearScrollback, MethodScreenReset,
 	MethodAISessionStart, MethodAIPromptSubmit, MethodAIToolUse, MethodAINotification,
-	MethodAIStop, MethodAIExit, MethodAISessionEnd,
+	MethodAIStop, MethodAIExit, MethodAISessionEnd, MethodAIHistory,
 	MethodTeamsTmux, MethodTeamsAttach, MethodTeamsList,
 	MethodWorktreeCreate, MethodWorktreeRollback,
 	MethodArtifactGet, MethodArtifactKeep,

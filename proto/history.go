@@ -1,0 +1,54 @@
+package proto
+
+// This file holds ai.history: an agent pane's turns, from the hook frames
+// the conductor accepted.
+
+// AIHistoryParams are ai.history's params.
+type AIHistoryParams struct {
+	// SurfaceID is the pane (required).
+	SurfaceID uint64 `json:"surface_id"`
+}
+
+// AppendJSON appends p's JSON encoding (see the package's params types).
+func (p AIHistoryParams) AppendJSON(dst []byte) []byte {
+	o := openObject(dst)
+	o.uint("surface_id", p.SurfaceID)
+	return o.close()
+}
+
+// AITurn is one turn of an agent in a pane: from a submitted prompt (or a
+// tool call that woke an idle agent) to the frame that ended it.
+type AITurn struct {
+	// Turn numbers the turns of all agents, as surface.status does.
+	Turn uint64 `json:"turn"`
+	// Tool is the agent ("claude").
+	Tool string `json:"tool"`
+	// StartedAt is when the turn began (RFC 3339, the server's clock).
+	StartedAt string `json:"started_at"`
+	// EndedAt is when it ended (ai.stop, ai.exit, the session's end);
+	// absent while it runs.
+	EndedAt *string `json:"ended_at,omitempty"`
+	// DurationMS is EndedAt − StartedAt in milliseconds; absent while it
+	// runs.
+	DurationMS *int64 `json:"duration_ms,omitempty"`
+	// Tools are the tools the agent ran in the turn (ai.tool_use), each
+	// once, in the order first used.
+	Tools []string `json:"tools_used"`
+	// Result is the turn's summary (ai.stop's last_result): agent output,
+	// untrusted.
+	Result string `json:"result,omitempty"`
+	// End says how it ended: "stop", "exit", "session_end",
+	// "superseded" (the next turn began without one of those), "" while
+	// it runs.
+	End string `json:"end,omitempty"`
+}
+
+// AIHistoryResult is ai.history's result: the pane's turns, oldest first
+// (the newest AIHistoryMaxTurns).
+type AIHistoryResult struct {
+	SurfaceID uint64   `json:"surface_id"`
+	Turns     []AITurn `json:"turns"`
+}
+
+// AIHistoryMaxTurns is how many turns the server keeps per pane.
+const AIHistoryMaxTurns = 100
