@@ -9,6 +9,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/flow"
 	"github.com/paneflow-go/paneflow/internal/flowgit"
+	"github.com/paneflow-go/paneflow/internal/vis"
 )
 
 // The spec verbs (up, flow) run here in every build but the client one,
@@ -80,7 +81,7 @@ func runUp(ctx context.Context, s *session, in *input) error {
 		if what == "" {
 			what = "(shell)"
 		}
-		fmt.Fprintf(s.stdout, "%4d  %-16s %s  [%s]\n", id, name, what, pp.Cwd)
+		fmt.Fprintf(s.stdout, "%4d  %-16s %s  [%s]\n", id, vis.String(name), vis.String(what), vis.String(pp.Cwd))
 	}
 	return nil
 }
