@@ -82,7 +82,20 @@ func TestScreenAttachMirrors(t *testing.T) {
 	if err := p.SendInput([]byte("typed back\n")); err != nil {
 		t.Fatal(err)
 	}
-	waitText(t, sf, "typed back")
+	// The tty echoes the line, then cat writes it: wait for both, or
+	// cat's copy can land after ClearScrollback below and scroll a line
+	// back into the history the test expects empty.
+	for deadline := time.After(testDeadline); ; {
+		_, ch := emu.Watch()
+		if w, _ := emu.ReadText(4000, 0); strings.Count(w.Text, "typed back") >= 2 {
+			break
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatal("cat never wrote the typed line back")
+		}
+	}
 	mirrorMatches(t, p, emu, 0)
 	if err := p.Resize(50, 12); err != nil {
 		t.Fatal(err)

@@ -298,16 +298,19 @@ function lastText() {
   return [...(texts.get(lastAssistant)?.values() ?? [])].join("\n").trim();
 }
 
+// session_id is opencode's session (its --session <id> resumes it, which
+// Paneflow does after a restart).
 export const PaneflowStatus = async () => ({
-  "chat.message": async () => send("chat.message", {}),
-  "tool.execute.before": async (input) => send("tool.execute.before", { tool_name: input?.tool }),
-  "tool.execute.after": async (input) => send("tool.execute.after", { tool_name: input?.tool }),
+  "chat.message": async (input) => send("chat.message", { session_id: input?.sessionID }),
+  "tool.execute.before": async (input) => send("tool.execute.before", { tool_name: input?.tool, session_id: input?.sessionID }),
+  "tool.execute.after": async (input) => send("tool.execute.after", { tool_name: input?.tool, session_id: input?.sessionID }),
   event: async ({ event }) => {
     const type = event?.type;
+    const session_id = event?.properties?.sessionID;
     track(event);
-    if (type === "session.idle") send(type, { type, last_assistant_message: lastText() });
+    if (type === "session.idle") send(type, { type, session_id, last_assistant_message: lastText() });
     else if (type === "permission.asked" || type === "permission.updated")
-      send(type, { type, properties: { title: event?.properties?.title, permission: event?.properties?.permission, patterns: event?.properties?.patterns } });
+      send(type, { type, session_id, properties: { title: event?.properties?.title, permission: event?.properties?.permission, patterns: event?.properties?.patterns } });
   },
 });
 `

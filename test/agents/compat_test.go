@@ -17,7 +17,7 @@ import (
 // The README's compatibility table: one row per agent, its columns after
 // "agent" and "version" are compatColumns, and each cell starts with
 // "yes", "no", "not tested" or "n/a".
-var compatColumns = []string{"hooks", "states", "last_result", "permission wait", "MCP", "teams", "usage"}
+var compatColumns = []string{"hooks", "states", "last_result", "permission wait", "MCP", "teams", "usage", "resume"}
 
 // compatNames are the README's names of the agents.
 var compatNames = map[string]string{"Claude Code": "claude", "Codex": "codex", "Gemini CLI": "gemini", "opencode": "opencode"}

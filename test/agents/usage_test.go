@@ -166,13 +166,26 @@ func fmtCost(c *float64) string {
 }
 
 // restartServe stops `paneflow serve` and starts it again with the same
-// socket and state directory (the pane and its agent are gone, the day's
-// usage is not).
+// socket and state directory (the pane is restored with a fresh shell,
+// the day's usage is kept).
 func (e *env) restartServe() {
 	e.t.Helper()
 	e.watch.Terminate(10 * time.Second)
 	e.serve.StopOrFail(e.t, "paneflow serve", servetest.StopTimeout)
+	e.startServeAgain()
+}
+
+// startServeAgain starts `paneflow serve` and `paneflow watch` again
+// after they ended, on the same socket and state directory (the watch's
+// new events are added to e.events).
+func (e *env) startServeAgain() {
+	e.t.Helper()
 	e.serve = servetest.Start(e.t, servetest.Config{Bin: filepath.Join(binDir, "paneflow"), Sock: e.sock, Dir: e.project, Env: e.environ, Size: "120x40"}).Proc
+	e.t.Cleanup(func() { // before servetest's, which stops this serve
+		if e.t.Failed() {
+			e.logPanes()
+		}
+	})
 	w := exec.Command(filepath.Join(binDir, "paneflow"), "watch", "--surface", "1")
 	w.Env, w.Stdout, w.Stderr = e.environ, &e.events, &e.events
 	var err error
