@@ -210,6 +210,10 @@ func (s *server) methods() []methodDef {
 		{proto.MethodWorkspaceClose, s.workspaceClose, mut},
 		{proto.MethodWorkspaceRestoreLayout, s.workspaceRestoreLayout, mut},
 		{proto.MethodWorkspaceUp, s.workspaceUp, mut},
+		{proto.MethodWorkspaceView, s.workspaceView, nil},
+		{proto.MethodWorkspacePreset, s.workspacePreset, mut},
+		{proto.MethodWorkspaceEqualize, s.workspaceEqualize, mut},
+		{proto.MethodWorkspaceSetRatios, s.workspaceSetRatios, mut},
 
 		{proto.MethodSurfaceList, s.surfaceList, nil},
 		{proto.MethodSurfaceRead, s.surfaceRead, inline},

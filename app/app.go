@@ -541,8 +541,10 @@ func takeSnapshot(b Backend, surfaces []workspace.SurfaceInfo) *snapshot {
 // followed by the AgentState the window shows, and the window does not
 // show usage (UsageChanged: one per pane each time its agent recorded a
 // response, each of which would have the panes described again).
-func guiEvents(e bus.Event) bool {
-	t := e.EventType()
+func guiEvents(e bus.Event) bool { return guiEventType(e.EventType()) }
+
+// guiEventType is guiEvents by the event's type.
+func guiEventType(t string) bool {
 	return t != bus.TypeSurfaceChanged && t != bus.TypeUsageChanged && !strings.HasPrefix(t, "ai.")
 }
 

@@ -43,6 +43,19 @@ type harness struct {
 // options first.
 func newHarness(t *testing.T, mod func(*Options)) *harness {
 	t.Helper()
+	return startHarness(t, mod, false)
+}
+
+// newAttachedHarness starts a core serving its socket and a shell
+// attached to it over that socket (the attached backend).
+func newAttachedHarness(t *testing.T, mod func(*Options)) *harness {
+	t.Helper()
+	return startHarness(t, mod, true)
+}
+
+// startHarness is newHarness, attached when attach.
+func startHarness(t *testing.T, mod func(*Options), attach bool) *harness {
+	t.Helper()
 	tmp := t.TempDir()
 	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"} {
 		d := filepath.Join(tmp, strings.ToLower(k))
@@ -68,7 +81,11 @@ func newHarness(t *testing.T, mod func(*Options)) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Backend: NewLocal(c), Config: cfg, Logf: t.Logf}
+	b := NewLocal(c)
+	if attach {
+		b = attachTo(t, c)
+	}
+	o := Options{Backend: b, Config: cfg, Logf: t.Logf}
 	if mod != nil {
 		mod(&o)
 	}
@@ -165,8 +182,15 @@ func (h *harness) cards() []workspaceCard {
 	return h.s.side.shown
 }
 
-func TestSidebarFollowsSocket(t *testing.T) {
-	h := newHarness(t, nil)
+func TestSidebarFollowsSocket(t *testing.T) { sidebarFollowsSocket(t, newHarness(t, nil)) }
+
+// TestAttachedSidebarFollowsSocket is TestSidebarFollowsSocket through a
+// window attached over the socket: the server's events reach it.
+func TestAttachedSidebarFollowsSocket(t *testing.T) {
+	sidebarFollowsSocket(t, newAttachedHarness(t, nil))
+}
+
+func sidebarFollowsSocket(t *testing.T, h *harness) {
 	h.waitFor("the default workspace", func() bool {
 		c := h.cards()
 		return len(c) == 1 && c[0].Title == "Terminal" && len(c[0].Panes) == 1 && c[0].Active

@@ -42,6 +42,10 @@ type Backend interface {
 	Shutdown(ctx context.Context) error
 	// Endpoint names where the backend lives (a socket path), for logs.
 	Endpoint() string
+	// OutlivesWindow reports whether the panes outlive the window (an
+	// attached backend): closing the window then ends no program and
+	// asks nothing.
+	OutlivesWindow() bool
 	// Subscribe subscribes to the model's events (see bus.Bus.Subscribe).
 	Subscribe(name string, f bus.Filter, queue int) *bus.Subscription
 

@@ -90,8 +90,13 @@ func (s *shell) toolbarLocked() fyne.CanvasObject {
 }
 
 // closeRequestedLocked handles the window's close button: it asks first
-// when programs other than shells run in panes.
+// when programs other than shells run in panes that would end with the
+// window (never when they outlive it: an attached window detaches).
 func (s *shell) closeRequestedLocked() {
+	if s.b.OutlivesWindow() {
+		s.quitLocked()
+		return
+	}
 	busy := s.b.BusyPanes()
 	if busy == 0 {
 		s.quitLocked()

@@ -49,6 +49,9 @@ func (l *local) Shutdown(ctx context.Context) error {
 
 func (l *local) Endpoint() string { return l.c.SocketPath }
 
+// OutlivesWindow is false: quitting shuts the core down with the panes.
+func (l *local) OutlivesWindow() bool { return false }
+
 func (l *local) Subscribe(name string, f bus.Filter, queue int) *bus.Subscription {
 	return l.c.Bus.Subscribe(name, f, queue)
 }
@@ -160,19 +163,7 @@ func (l *local) PanePIDs() map[uint64]int {
 func (l *local) BusyPanes() int {
 	n := 0
 	for _, p := range l.m.Panes() {
-		sf, ok := l.m.Surface(p.ID)
-		if !ok {
-			continue
-		}
-		if _, exited := sf.Exited(); exited {
-			continue
-		}
-		if sf.Command() != "" {
-			n++
-			continue
-		}
-		fg, err := sf.Terminal().Foreground()
-		if err == nil && fg.Pid != 0 && fg.Pid != sf.Terminal().Pid() {
+		if sf, ok := l.m.Surface(p.ID); ok && sf.Busy() {
 			n++
 		}
 	}

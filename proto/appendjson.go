@@ -202,26 +202,66 @@ func (o *object) embed(v appender) {
 }
 
 // floatPtr writes "k":*v unless v is nil, formatted as encoding/json
-// formats a float64 (shortest form; exponent only below 1e-6 or from 1e21).
+// formats a float64 (see appendFloat).
 func (o *object) floatPtr(k string, v *float64) {
 	if v == nil {
 		return
 	}
 	o.key(k)
-	f := *v
+	o.b = appendFloat(o.b, *v)
+}
+
+// floats writes "k":[…], or "k":null for a nil slice (no omitempty).
+func (o *object) floats(k string, v []float64) {
+	o.key(k)
+	if v == nil {
+		o.b = append(o.b, "null"...)
+		return
+	}
+	o.b = append(o.b, '[')
+	for i, f := range v {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		o.b = appendFloat(o.b, f)
+	}
+	o.b = append(o.b, ']')
+}
+
+// ints writes "k":[…], or "k":null for a nil slice (no omitempty).
+func (o *object) ints(k string, v []int) {
+	o.key(k)
+	if v == nil {
+		o.b = append(o.b, "null"...)
+		return
+	}
+	o.b = append(o.b, '[')
+	for i, n := range v {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		o.b = strconv.AppendInt(o.b, int64(n), 10)
+	}
+	o.b = append(o.b, ']')
+}
+
+// appendFloat appends f as encoding/json formats a float64 (shortest
+// form; exponent only below 1e-6 or from 1e21).
+func appendFloat(b []byte, f float64) []byte {
 	format := byte('f')
 	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
 		format = 'e'
 	}
-	start := len(o.b)
-	o.b = strconv.AppendFloat(o.b, f, format, -1, 64)
+	start := len(b)
+	b = strconv.AppendFloat(b, f, format, -1, 64)
 	if format == 'e' {
 		// clean up e-09 to e-9, as encoding/json does
-		if n := len(o.b) - start; n >= 4 && o.b[len(o.b)-4] == 'e' && o.b[len(o.b)-3] == '-' && o.b[len(o.b)-2] == '0' {
-			o.b[len(o.b)-2] = o.b[len(o.b)-1]
-			o.b = o.b[:len(o.b)-1]
+		if n := len(b) - start; n >= 4 && b[len(b)-4] == 'e' && b[len(b)-3] == '-' && b[len(b)-2] == '0' {
+			b[len(b)-2] = b[len(b)-1]
+			b = b[:len(b)-1]
 		}
 	}
+	return b
 }
 
 // object writes "k":{…}, v's own encoding (the caller omits a nil

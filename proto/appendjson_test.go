@@ -25,8 +25,9 @@ var paramsTypes = []appender{
 	AIFrameParams{}, TeamsTmuxParams{}, TeamsAttachParams{},
 	WorktreeCreateParams{}, WorktreeRollbackParams{}, ArtifactParams{},
 	UsageSummaryParams{}, UsageLimitParams{}, UsageTrackParams{}, UsageBudgetWaitParams{},
+	WorkspacePresetParams{}, WorkspaceSetRatiosParams{},
 	ScreenAttachParams{}, ScreenRowsParams{}, ScreenLinesParams{}, ScreenInputParams{},
-	ScreenResizeParams{}, ScreenPaneParams{},
+	ScreenResizeParams{}, ScreenPaneParams{}, AIHistoryParams{},
 }
 
 // TestParamsTypesListed checks that every exported type named *Params is

@@ -413,20 +413,7 @@ func (e AgentState) Surface() (uint64, bool) { return e.SurfaceID, e.SurfaceID !
 // workspace_id, pid, tool, state, previous_state, hooked, reason, message,
 // active_tool_name, last_result, exit_code), absent values as null.
 func (e AgentState) MarshalJSON() ([]byte, error) {
-	w := struct {
-		SurfaceID      *uint64 `json:"surface_id"`
-		WorkspaceID    *uint64 `json:"workspace_id"`
-		PID            *int    `json:"pid"`
-		Tool           *string `json:"tool"`
-		State          *string `json:"state"`
-		Previous       *string `json:"previous_state"`
-		Hooked         bool    `json:"hooked"`
-		Reason         *string `json:"reason"`
-		Message        *string `json:"message"`
-		ActiveToolName *string `json:"active_tool_name"`
-		LastResult     *string `json:"last_result"`
-		ExitCode       *int    `json:"exit_code"`
-	}{
+	w := agentStateJSON{
 		SurfaceID: nonZero(e.SurfaceID), WorkspaceID: nonZero(e.WorkspaceID), PID: nonZero(e.PID),
 		Tool: nonZero(e.Tool), State: nonZero(e.State), Previous: nonZero(e.Previous), Hooked: e.Hooked,
 		Reason: nonZero(e.Reason), Message: nonZero(e.Message), ActiveToolName: nonZero(e.ActiveToolName),
@@ -436,6 +423,22 @@ func (e AgentState) MarshalJSON() ([]byte, error) {
 		w.ExitCode = &e.ExitCode
 	}
 	return json.Marshal(w)
+}
+
+// agentStateJSON is the wire form of [AgentState].
+type agentStateJSON struct {
+	SurfaceID      *uint64 `json:"surface_id"`
+	WorkspaceID    *uint64 `json:"workspace_id"`
+	PID            *int    `json:"pid"`
+	Tool           *string `json:"tool"`
+	State          *string `json:"state"`
+	Previous       *string `json:"previous_state"`
+	Hooked         bool    `json:"hooked"`
+	Reason         *string `json:"reason"`
+	Message        *string `json:"message"`
+	ActiveToolName *string `json:"active_tool_name"`
+	LastResult     *string `json:"last_result"`
+	ExitCode       *int    `json:"exit_code"`
 }
 
 // EventsSubscribeParams are events.subscribe's params. The server reads

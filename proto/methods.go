@@ -20,6 +20,11 @@ const (
 	MethodWorkspaceClose         = "workspace.close"
 	MethodWorkspaceRestoreLayout = "workspace.restore_layout"
 	MethodWorkspaceUp            = "workspace.up"
+	// The window's (issue 26): see window.go.
+	MethodWorkspaceView      = "workspace.view"
+	MethodWorkspacePreset    = "workspace.preset"
+	MethodWorkspaceEqualize  = "workspace.equalize"
+	MethodWorkspaceSetRatios = "workspace.set_ratios"
 
 	// surface.*: package api.
 	MethodSurfaceList          = "surface.list"
@@ -107,6 +112,7 @@ var methods = [...]string{
 	MethodSystemPing, MethodSystemCapabilities, MethodSystemIdentify, MethodSystemAdmission,
 	MethodWorkspaceList, MethodWorkspaceCurrent, MethodWorkspaceCreate, MethodWorkspaceSelect,
 	MethodWorkspaceClose, MethodWorkspaceRestoreLayout, MethodWorkspaceUp,
+	MethodWorkspaceView, MethodWorkspacePreset, MethodWorkspaceEqualize, MethodWorkspaceSetRatios,
 	MethodSurfaceList, MethodSurfaceRead, MethodSurfaceSearch, MethodSurfaceSearchAll, MethodSurfaceStatus,
 	MethodSurfaceRename, MethodSurfaceFocus, MethodSurfaceSplit, MethodSurfaceResize,
 	MethodSurfaceClose, MethodSurfaceSendText, MethodSurfaceSendKeystroke, MethodSurfaceWait,

@@ -2,8 +2,10 @@ package proto
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestEventTypes checks that EventTypes is sorted, has no duplicates and
@@ -13,7 +15,7 @@ func TestEventTypes(t *testing.T) {
 		SurfaceChanged{}, SurfaceCreated{}, SurfaceExited{}, SurfaceClosed{}, SurfaceRenamed{},
 		TitleChanged{}, FocusChanged{}, WorkspaceCreated{}, WorkspaceClosed{}, WorkspaceSelected{},
 		LayoutChanged{}, AISessionStart{}, AIPromptSubmit{}, AIToolUse{}, AINotification{},
-		AIStop{}, AIExit{}, AISessionEnd{}, AgentState{}, UsageChanged{}, BudgetAlert{},
+		AIStop{}, AIExit{AgentFrame{SurfaceID: 3, ExitCode: 2, HasExitCode: true}}, AISessionEnd{}, AgentState{}, UsageChanged{}, BudgetAlert{},
 	}
 	var want []string
 	for _, e := range events {
@@ -117,6 +119,44 @@ func TestAgents(t *testing.T) {
 	} {
 		if got, _ := MatchProcess(tt.comm, tt.argv); got != tt.want {
 			t.Errorf("MatchProcess(%q, %q) = %q, want %q", tt.comm, tt.argv, got, tt.want)
+		}
+	}
+}
+
+// TestDecodeEvent: every event type's frame decodes back into the event
+// it was made from; other frames are refused.
+func TestDecodeEvent(t *testing.T) {
+	events := []Event{
+		SurfaceChanged{SurfaceID: 1, Generation: 9}, SurfaceCreated{SurfaceID: 2, WorkspaceID: 1},
+		SurfaceExited{SurfaceID: 2, ExitCode: 3}, SurfaceClosed{SurfaceID: 2, WorkspaceID: 1},
+		SurfaceRenamed{SurfaceID: 2, Name: "x"}, TitleChanged{SurfaceID: 2, Title: "t"},
+		FocusChanged{SurfaceID: 2}, WorkspaceCreated{WorkspaceID: 4}, WorkspaceClosed{WorkspaceID: 4},
+		WorkspaceSelected{WorkspaceID: 4}, LayoutChanged{WorkspaceID: 4},
+		AISessionStart{AgentFrame{SurfaceID: 2, Tool: "claude"}}, AIPromptSubmit{}, AIToolUse{}, AINotification{},
+		AIStop{}, AIExit{AgentFrame{SurfaceID: 3, ExitCode: 2, HasExitCode: true}}, AISessionEnd{}, AgentState{SurfaceID: 2, State: string(StateThinking)}, UsageChanged{SurfaceID: 2},
+		BudgetAlert{Level: BudgetWarning},
+	}
+	seen := map[string]bool{}
+	for _, e := range events {
+		frame, err := EventFrameJSON(e, time.UnixMilli(5))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := DecodeEvent(frame)
+		if err != nil {
+			t.Fatalf("%s: %v", frame, err)
+		}
+		if !reflect.DeepEqual(got, e) {
+			t.Errorf("%s decoded as %#v, want %#v", frame, got, e)
+		}
+		seen[e.EventType()] = true
+	}
+	if len(seen) != len(EventTypes()) {
+		t.Errorf("tested %d event types of %d", len(seen), len(EventTypes()))
+	}
+	for _, bad := range []string{`{"type":"heartbeat"}`, `{"type":"bogus"}`, `[1]`, `{"type":"focus_changed","surface_id":"x"}`} {
+		if e, err := DecodeEvent([]byte(bad)); err == nil {
+			t.Errorf("%s decoded as %#v", bad, e)
 		}
 	}
 }

@@ -96,6 +96,20 @@ func (s *Surface) Closed() <-chan struct{} { return s.gone }
 // runs.
 func (s *Surface) Exited() (st terminal.ExitStatus, ok bool) { return s.term.ExitStatus() }
 
+// Busy reports whether the surface runs something other than an idle
+// shell: a command it was started with that still runs, or a shell's
+// foreground job (what closing it would end). It reads the process table.
+func (s *Surface) Busy() bool {
+	if _, exited := s.Exited(); exited {
+		return false
+	}
+	if s.command != "" {
+		return true
+	}
+	fg, err := s.term.Foreground()
+	return err == nil && fg.Pid != 0 && fg.Pid != s.term.Pid()
+}
+
 // Info describes the surface as surface.list does, with its resolved
 // name. ok is false once the surface is closed.
 func (s *Surface) Info() (info SurfaceInfo, ok bool) {

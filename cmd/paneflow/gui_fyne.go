@@ -13,6 +13,7 @@ import (
 	"github.com/paneflow-go/paneflow/app"
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/core"
+	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/session"
 	"github.com/paneflow-go/paneflow/terminal"
 	"github.com/paneflow-go/paneflow/version"
@@ -24,7 +25,7 @@ import (
 func runGUI(ctx context.Context, inv *invocation, args []string) error {
 	ctx, stop := interruptible(ctx)
 	defer stop()
-	socket, err := parseGUIArgs(args)
+	g, err := parseGUIArgs(args)
 	if err != nil {
 		return err
 	}
@@ -47,14 +48,31 @@ func runGUI(ctx context.Context, inv *invocation, args []string) error {
 		logf("paneflow: session: %v; the session will not be kept", err)
 		sessionPath = ""
 	}
-	// A processor beyond what pane output may occupy keeps requests (and
-	// the window) responsive while many panes flood output.
-	terminal.SpareProcessor()
-	c, err := core.New(core.Options{
-		SocketPath: socket, Getenv: inv.getenv, Logf: logf, NoInitialWorkspace: true, Config: &cfg,
-	})
-	if err != nil {
-		return err
+	var backend app.Backend
+	if g.attach {
+		// The server owns the panes and the session: the window restores
+		// and saves none.
+		sessionPath = ""
+		path := g.socket
+		if path == "" {
+			if path, err = ipc.ClientSocketPath(inv.getenv); err != nil {
+				return err
+			}
+		}
+		if backend, err = app.Attach(ctx, app.AttachOptions{Path: path}); err != nil {
+			return fmt.Errorf("attach to %s: %w", path, err)
+		}
+	} else {
+		// A processor beyond what pane output may occupy keeps requests
+		// (and the window) responsive while many panes flood output.
+		terminal.SpareProcessor()
+		c, err := core.New(core.Options{
+			SocketPath: g.socket, Getenv: inv.getenv, Logf: logf, NoInitialWorkspace: true, Config: &cfg,
+		})
+		if err != nil {
+			return err
+		}
+		backend = app.NewLocal(c)
 	}
 	// The app calls Fyne only on its goroutine (shell.post, fyne.Do), so
 	// it declares the fyne.Do migration done: otherwise Fyne checks the
@@ -67,6 +85,6 @@ func runGUI(ctx context.Context, inv *invocation, args []string) error {
 	})
 	a := fyneapp.NewWithID(app.ID)
 	return app.Run(a, app.Options{
-		Backend: app.NewLocal(c), Config: cfg, ConfigWarnings: warns, ConfigPath: cfgPath, SessionPath: sessionPath, Context: ctx, Logf: logf, Events: eventWaiter(),
+		Backend: backend, Config: cfg, ConfigWarnings: warns, ConfigPath: cfgPath, SessionPath: sessionPath, Context: ctx, Logf: logf, Events: eventWaiter(),
 	})
 }

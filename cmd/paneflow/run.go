@@ -218,37 +218,47 @@ func runVersion(_ context.Context, inv *invocation, args []string) error {
 }
 
 // guiUsage is the help of the desktop app's own flags.
-const guiUsage = `usage: paneflow [--socket PATH]
+const guiUsage = `usage: paneflow [--socket PATH] [--attach]
 
 Open the desktop app: the workspaces, panes and socket of ` + "`paneflow serve`" + `
 with a window over them. Every CLI verb works against it.
 
   --socket PATH   socket to listen on (default: $PANEFLOW_SOCKET_PATH, else
                   $XDG_RUNTIME_DIR/paneflow/paneflow.sock and fallbacks)
+  --attach        attach the window to the ` + "`paneflow serve`" + ` already running on
+                  the socket instead of hosting the panes: closing the window
+                  detaches, the server and its programs keep running
 `
 
 // isGUIFlag reports whether a first argument is a flag of the desktop app
 // (so `paneflow --socket PATH` opens the window).
 func isGUIFlag(a string) bool {
-	return a == "--socket" || strings.HasPrefix(a, "--socket=")
+	return a == "--socket" || strings.HasPrefix(a, "--socket=") || a == "--attach"
 }
 
-// parseGUIArgs parses the desktop app's flags and returns the socket path
-// ("" for the default).
-func parseGUIArgs(args []string) (socket string, err error) {
+// guiArgs are the desktop app's flags.
+type guiArgs struct {
+	socket string // "" for the default
+	attach bool   // attach to a running server instead of hosting the core
+}
+
+// parseGUIArgs parses the desktop app's flags.
+func parseGUIArgs(args []string) (guiArgs, error) {
 	fs := flag.NewFlagSet("paneflow", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	s := fs.String("socket", "", "")
+	var g guiArgs
+	fs.StringVar(&g.socket, "socket", "", "")
+	fs.BoolVar(&g.attach, "attach", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return "", &exitError{Code: exitUsage, Err: errors.New(guiUsage)}
+			return g, &exitError{Code: exitUsage, Err: errors.New(guiUsage)}
 		}
-		return "", usageErrorf("%v\n%s", err, guiUsage)
+		return g, usageErrorf("%v\n%s", err, guiUsage)
 	}
 	if fs.NArg() > 0 {
-		return "", usageErrorf("unexpected argument %q\n%s", fs.Arg(0), guiUsage)
+		return g, usageErrorf("unexpected argument %q\n%s", fs.Arg(0), guiUsage)
 	}
-	return *s, nil
+	return g, nil
 }
 
 // noDisplayMessage explains what to do on a machine without a display. The

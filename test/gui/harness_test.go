@@ -328,7 +328,22 @@ func appEnv(dir, displayName string) []string {
 // found. extra adds environment variables.
 func startApp(t testing.TB, x *xserver, extra ...string) *app {
 	t.Helper()
-	a := launch(t, x, guiBin, []string{"--socket"}, extra)
+	return windowReady(launch(t, x, guiBin, []string{"--socket"}, extra))
+}
+
+// startAttached runs the GUI binary with --attach on x, attached to the
+// running server srv (`paneflow serve`, startServe), and waits as
+// startApp does. Its socket is srv's.
+func startAttached(t testing.TB, x *xserver, srv *app) *app {
+	t.Helper()
+	return windowReady(launchOn(t, x, guiBin, []string{"--attach", "--socket"}, nil, srv.sock))
+}
+
+// windowReady waits until the app a logs that its window is shown, the
+// socket answers and the window can be found.
+func windowReady(a *app) *app {
+	t := a.t
+	t.Helper()
 	if _, err := a.waitLine(regexp.MustCompile(`^paneflow: window ready socket=`), 0, appStartTimeout); err != nil {
 		t.Fatalf("the app did not log `paneflow: window ready`: %v\nstderr:\n%s", err, proctest.Indent(a.log.String()))
 	}
@@ -363,13 +378,23 @@ func startServe(t testing.TB, size string) *app {
 // ends.
 func launch(t testing.TB, x *xserver, prog string, args, extra []string) *app {
 	t.Helper()
+	return launchOn(t, x, prog, args, extra, "")
+}
+
+// launchOn is launch with the socket path sock ("": pf.sock in the
+// fresh directory).
+func launchOn(t testing.TB, x *xserver, prog string, args, extra []string, sock string) *app {
+	t.Helper()
 	dir := tempDir(t)
 	for _, d := range []string{"config", "state", "run", "cache", "data"} {
 		if err := os.Mkdir(filepath.Join(dir, d), 0o700); err != nil {
 			t.Fatal(err)
 		}
 	}
-	a := &app{t: t, x: x, dir: dir, sock: filepath.Join(dir, "pf.sock"), log: newLineLog()}
+	if sock == "" {
+		sock = filepath.Join(dir, "pf.sock")
+	}
+	a := &app{t: t, x: x, dir: dir, sock: sock, log: newLineLog()}
 	displayName := ""
 	if x != nil {
 		displayName = x.display

@@ -1,0 +1,375 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/paneflow-go/paneflow/app/termview"
+	"github.com/paneflow-go/paneflow/attach"
+	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/core"
+	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
+	"github.com/paneflow-go/paneflow/terminal"
+	"github.com/paneflow-go/paneflow/workspace"
+)
+
+// AttachOptions configures [Attach].
+type AttachOptions struct {
+	// Path is the server's socket (ipc.ClientSocketPath). Required.
+	Path string
+	// FPS is the most screen frames per second per pane the server sends
+	// (0: proto.DefaultAttachFPS).
+	FPS int
+}
+
+// attached is the [Backend] of a window attached to a running server over
+// its socket: operations are proto.Client calls, the model's changes come
+// from events.subscribe (republished on a bus of the window's own) and the
+// terminals are the screen stream's mirrors (attach.Pane). It holds no
+// model: every read is a call (workspace.view, workspace.list,
+// surface.list). The server owns the session: RestoreSession and
+// SaveSession do nothing. Shutdown detaches: every pane and program keeps
+// running in the server.
+type attached struct {
+	o      AttachOptions
+	cl     *ipc.Client
+	pc     proto.Client
+	screen *attach.Client
+	events *bus.Bus
+	ctx    context.Context
+	cancel context.CancelFunc
+	once   sync.Once
+}
+
+// Attach connects to the server at o.Path (a ping, then the screen
+// stream) and returns the backend of a window attached to it.
+func Attach(ctx context.Context, o AttachOptions) (Backend, error) {
+	if o.Path == "" {
+		return nil, errors.New("app: AttachOptions.Path is empty")
+	}
+	cl := &ipc.Client{Path: o.Path}
+	pc := proto.Client{Caller: cl}
+	if _, err := pc.Ping(ctx); err != nil {
+		return nil, err
+	}
+	screen, err := attach.Dial(ctx, o.Path, attach.Options{FPS: o.FPS})
+	if err != nil {
+		return nil, err
+	}
+	actx, cancel := context.WithCancel(context.Background())
+	return &attached{o: o, cl: cl, pc: pc, screen: screen, events: bus.New(), ctx: actx, cancel: cancel}, nil
+}
+
+var _ Backend = (*attached)(nil)
+
+// guiEventTypes are the event types the window subscribes to (guiEvents).
+func guiEventTypes() []string {
+	var out []string
+	for _, t := range proto.EventTypes() {
+		if guiEventType(t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Serve reads the server's events and republishes them until Shutdown
+// (then it returns nil) or the server goes away (an error).
+func (a *attached) Serve(context.Context) error {
+	st, err := a.cl.Subscribe(a.ctx, proto.MethodEventsSubscribe, proto.SubscribeTo(nil, guiEventTypes()))
+	if err != nil {
+		if a.ctx.Err() != nil {
+			return nil
+		}
+		return fmt.Errorf("app: events of %s: %w", a.o.Path, err)
+	}
+	defer st.Close()
+	for {
+		frame, err := st.Next()
+		if err != nil {
+			if a.ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("app: events of %s: %w", a.o.Path, err)
+		}
+		if e, err := proto.DecodeEvent(frame); err == nil {
+			a.events.Publish(e)
+		}
+	}
+}
+
+// Shutdown detaches: the events and screen streams stop; the server and
+// its panes go on.
+func (a *attached) Shutdown(context.Context) error {
+	var err error
+	a.once.Do(func() {
+		a.cancel()
+		a.events.Close()
+		err = a.screen.Close()
+	})
+	return err
+}
+
+func (a *attached) Endpoint() string { return a.o.Path }
+
+// OutlivesWindow is true: closing the window detaches.
+func (a *attached) OutlivesWindow() bool { return true }
+
+func (a *attached) Subscribe(name string, f bus.Filter, queue int) *bus.Subscription {
+	return a.events.Subscribe(name, f, queue)
+}
+
+// view reads workspace.view; a failed call reads as an empty model (the
+// events stream reports a lost server).
+func (a *attached) view() proto.WorkspaceViewResult {
+	v, _ := call[proto.WorkspaceViewResult](a, proto.MethodWorkspaceView, proto.NoParams{})
+	return v
+}
+
+// call makes one call within the backend's life.
+func call[R any](a *attached, method string, params any) (R, error) {
+	var r R
+	err := a.cl.Call(a.ctx, method, params, &r)
+	return r, err
+}
+
+func workspaceInfo(w proto.WorkspaceInfo) workspace.WorkspaceInfo {
+	return workspace.WorkspaceInfo{Index: w.Index, ID: w.ID, Title: w.Title, Cwd: w.Cwd, Panes: w.Panes, Active: w.Active}
+}
+
+func (a *attached) Workspaces() []workspace.WorkspaceInfo {
+	l, _ := a.pc.WorkspaceList(a.ctx)
+	out := make([]workspace.WorkspaceInfo, len(l.Workspaces))
+	for i, w := range l.Workspaces {
+		out[i] = workspaceInfo(w)
+	}
+	return out
+}
+
+func (a *attached) ActiveTree() (workspace.WorkspaceInfo, *workspace.LayoutNode, bool) {
+	v := a.view()
+	for _, w := range v.Workspaces {
+		if w.Active && v.Layout != nil {
+			return workspaceInfo(w), v.Layout, true
+		}
+	}
+	return workspace.WorkspaceInfo{}, nil, false
+}
+
+func (a *attached) Panes() []workspace.PanePlace {
+	v := a.view()
+	out := make([]workspace.PanePlace, len(v.Panes))
+	for i, p := range v.Panes {
+		out[i] = workspace.PanePlace{ID: p.ID, WorkspaceID: p.WorkspaceID, Workspace: p.Workspace, Focused: p.Focused}
+	}
+	return out
+}
+
+func (a *attached) Surfaces() []workspace.SurfaceInfo {
+	l, err := a.pc.SurfaceList(a.ctx)
+	if err != nil {
+		return nil
+	}
+	v := a.view()
+	wsIDs := map[int]uint64{}
+	for _, w := range v.Workspaces {
+		wsIDs[w.Index] = w.ID
+	}
+	custom := map[uint64]string{}
+	for _, p := range v.Panes {
+		custom[p.ID] = p.CustomName
+	}
+	out := make([]workspace.SurfaceInfo, len(l.Surfaces))
+	for i, s := range l.Surfaces {
+		in := workspace.SurfaceInfo{
+			ID: s.ID, Name: s.Name, Title: s.Title, Cwd: s.Cwd, Cmd: s.Cmd, Workspace: s.Workspace,
+			WorkspaceID: wsIDs[s.Workspace], CustomName: custom[s.ID], Exited: s.Exited, ExitCode: s.ExitCode,
+		}
+		out[i] = in
+	}
+	return out
+}
+
+func (a *attached) SurfaceInfo(id uint64) (workspace.SurfaceInfo, bool) {
+	for _, in := range a.Surfaces() {
+		if in.ID == id {
+			return in, true
+		}
+	}
+	return workspace.SurfaceInfo{}, false
+}
+
+func (a *attached) FocusedSurface(wsID uint64) (uint64, bool) {
+	for _, p := range a.view().Panes {
+		if p.WorkspaceID == wsID && p.Focused {
+			return p.ID, true
+		}
+	}
+	return 0, false
+}
+
+// ResolveTarget finds pane id, or the one pane named name.
+func (a *attached) ResolveTarget(id uint64, name string) (uint64, error) {
+	l, err := a.pc.SurfaceList(a.ctx)
+	if err != nil {
+		return 0, err
+	}
+	found := uint64(0)
+	for _, s := range l.Surfaces {
+		switch {
+		case id != 0 && s.ID == id:
+			return id, nil
+		case id == 0 && s.Name == name:
+			if found != 0 {
+				return 0, fmt.Errorf("%w: more than one pane is named %q", workspace.ErrNotFound, name)
+			}
+			found = s.ID
+		}
+	}
+	if found == 0 {
+		if id != 0 {
+			return 0, fmt.Errorf("%w: no pane %d", workspace.ErrNotFound, id)
+		}
+		return 0, fmt.Errorf("%w: no pane named %q", workspace.ErrNotFound, name)
+	}
+	return found, nil
+}
+
+func (a *attached) Teams() map[uint64]core.TeamMember {
+	var out map[uint64]core.TeamMember
+	for _, p := range a.view().Panes {
+		if p.Team == "" && p.Teammate == "" {
+			continue
+		}
+		if out == nil {
+			out = map[uint64]core.TeamMember{}
+		}
+		out[p.ID] = core.TeamMember{Team: p.Team, TeamName: p.TeamName, Teammate: p.Teammate, Color: p.TeamColor}
+	}
+	return out
+}
+
+func (a *attached) CreateWorkspace(title, cwd string, activate bool) error {
+	r, err := a.pc.WorkspaceCreate(a.ctx, proto.WorkspaceCreateParams{Name: &title, Cwd: cwd})
+	if err != nil || !activate {
+		return err
+	}
+	return a.SelectWorkspace(r.Index)
+}
+
+func (a *attached) CloseWorkspace(index int) error {
+	_, err := a.pc.WorkspaceClose(a.ctx, proto.WorkspaceIndexParams{Index: &index})
+	return err
+}
+
+func (a *attached) SelectWorkspace(index int) error {
+	_, err := a.pc.WorkspaceSelect(a.ctx, proto.WorkspaceIndexParams{Index: &index})
+	return err
+}
+
+func (a *attached) ApplyPreset(index int, preset string) error {
+	_, err := call[proto.WorkspaceLayoutResult](a, proto.MethodWorkspacePreset, proto.WorkspacePresetParams{Index: &index, Preset: preset})
+	return err
+}
+
+func (a *attached) Equalize(index int) error {
+	_, err := call[proto.WorkspaceLayoutResult](a, proto.MethodWorkspaceEqualize, proto.WorkspaceIndexParams{Index: &index})
+	return err
+}
+
+func (a *attached) SetRatios(wsID uint64, path []int, ratios []float64) error {
+	_, err := call[proto.WorkspaceLayoutResult](a, proto.MethodWorkspaceSetRatios, proto.WorkspaceSetRatiosParams{WorkspaceID: wsID, Path: path, Ratios: ratios})
+	return err
+}
+
+func (a *attached) Split(target uint64, dir workspace.Direction, spec workspace.PaneSpec) (uint64, error) {
+	p := proto.SurfaceSplitParams{Direction: dir.String()}
+	if target != 0 {
+		p.SurfaceID = &target
+	}
+	p.Cwd, p.Command = spec.Cwd, spec.Command
+	if spec.Name != "" {
+		p.Name = &spec.Name
+	}
+	r, err := a.pc.SurfaceSplit(a.ctx, p)
+	return r.SurfaceID, err
+}
+
+func (a *attached) Focus(id uint64) error {
+	_, err := a.pc.SurfaceFocus(a.ctx, id)
+	return err
+}
+
+func (a *attached) Rename(id uint64, name string) error {
+	_, err := a.pc.SurfaceRename(a.ctx, proto.SurfaceRenameParams{Target: proto.SurfaceTarget(id), NewName: &name})
+	return err
+}
+
+func (a *attached) CloseSurface(id uint64) error {
+	_, err := a.pc.SurfaceClose(a.ctx, id)
+	return err
+}
+
+// Pane is the screen stream's mirror of pane id.
+func (a *attached) Pane(id uint64) (termview.Pane, bool) { return a.screen.Pane(id), true }
+
+// Paste types through the pane's terminal, as a view does: bracketed when
+// the program's modes (from its screen) ask for it.
+func (a *attached) Paste(id uint64, text string, submit bool) error {
+	p, ok := a.Pane(id)
+	if !ok {
+		return fmt.Errorf("pane %d is closed", id)
+	}
+	var snap terminal.Snapshot
+	p.Snapshot(&snap, 0)
+	if err := p.SendInput(terminal.EncodePaste(text, snap.Modes)); err != nil {
+		return err
+	}
+	if submit {
+		return p.SendInput([]byte{'\r'})
+	}
+	return nil
+}
+
+func (a *attached) OutputGens() map[uint64]uint64 {
+	v := a.view()
+	out := make(map[uint64]uint64, len(v.Panes))
+	for _, p := range v.Panes {
+		out[p.ID] = p.Generation
+	}
+	return out
+}
+
+func (a *attached) PanePIDs() map[uint64]int {
+	out := map[uint64]int{}
+	for _, p := range a.view().Panes {
+		if p.Pid > 0 {
+			out[p.ID] = p.Pid
+		}
+	}
+	return out
+}
+
+func (a *attached) BusyPanes() int {
+	n := 0
+	for _, p := range a.view().Panes {
+		if p.Busy {
+			n++
+		}
+	}
+	return n
+}
+
+// RestoreSession does nothing: the server restores its own session.
+func (a *attached) RestoreSession(string) ([]string, error) { return nil, nil }
+
+// SaveSession does nothing: the server saves its own session.
+func (a *attached) SaveSession(string) error { return nil }
+
+func (a *attached) Caller(timeout time.Duration) proto.Caller {
+	return &ipc.Client{Path: a.o.Path, Timeout: timeout}
+}

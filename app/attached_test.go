@@ -1,0 +1,152 @@
+//go:build !windows
+
+package app
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/paneflow-go/paneflow/app/termview"
+	"github.com/paneflow-go/paneflow/core"
+	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
+	"github.com/paneflow-go/paneflow/terminal"
+)
+
+// attachTo serves c's socket (stopped, with c, when the test ends) and
+// returns a backend attached to it over that socket.
+func attachTo(t *testing.T, c *core.Core) Backend {
+	t.Helper()
+	served := make(chan error, 1)
+	go func() { served <- c.Serve(context.Background()) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
+		defer cancel()
+		if err := c.Shutdown(ctx); err != nil {
+			t.Errorf("server shutdown: %v", err)
+		}
+		if err := <-served; !errors.Is(err, ipc.ErrServerClosed) {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
+	defer cancel()
+	// core.New listened already: the ping waits in the backlog until
+	// Serve accepts it.
+	b, err := Attach(ctx, AttachOptions{Path: c.SocketPath})
+	if err != nil {
+		t.Fatalf("attach: %v", err)
+	}
+	return b
+}
+
+// waitPane waits until pane id of the server at path shows want
+// (surface.wait: pushed, never polled).
+func waitPane(t *testing.T, path string, id uint64, want string) {
+	t.Helper()
+	timeout := int64(testDeadline / time.Millisecond)
+	cl := proto.Client{Caller: &ipc.Client{Path: path, Timeout: testDeadline + 5*time.Second}}
+	_, err := cl.SurfaceWait(context.Background(),
+		proto.SurfaceWaitParams{SurfaceIDs: []uint64{id}, Pattern: regexp.QuoteMeta(want), TimeoutMS: &timeout, FromStart: true})
+	if err != nil {
+		t.Fatalf("pane %d never showed %q: %v", id, want, err)
+	}
+}
+
+// TestAttachedSplitTypeRead: a window attached to a server over its
+// socket splits with its shortcut (the server's layout changes, the
+// window follows its events), types into the new pane (a paste, a key
+// in its view) and shows it (the screen stream's mirror); closing the
+// window detaches: the server keeps both panes and their programs, which
+// still answer.
+func TestAttachedSplitTypeRead(t *testing.T) {
+	h := newAttachedHarness(t, nil)
+	var first uint64
+	h.waitFor("the default workspace, created through the socket", func() bool {
+		c := h.cards()
+		first = h.s.focus
+		return len(c) == 1 && c[0].Title == "Terminal" && len(c[0].Panes) == 1 && first != 0
+	})
+	var handled bool
+	h.s.guard(func() { handled = h.key(fyne.KeyE, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
+	if !handled {
+		t.Fatal("ctrl+shift+e was not taken as an app shortcut")
+	}
+	var second uint64
+	h.waitFor("two panes in the server and the window, the new one focused", func() bool {
+		second = h.s.focus
+		return h.shape() == "V[p p]" && len(h.s.snap.Order) == 2 && second != first && h.s.snap.Open[second] != 0
+	})
+	// Type as the composer does (through the pane's mirror: screen.input)
+	// and read the screen the window shows (the mirror's frames).
+	if err := h.s.b.Paste(second, "echo typed-$((6*7))", true); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the echo in the new pane's view", func() bool {
+		v := h.s.views[second]
+		return v != nil && strings.Contains(mirrorText(h.s.b, second), "typed-42")
+	})
+	waitPane(t, h.c.SocketPath, second, "typed-42") // the server's own screen agrees
+	// A key typed into the focused view reaches the server's program.
+	var v *termview.View
+	h.s.guard(func() { v = h.s.views[second] })
+	v.TypedRune('x') // the view's key callback takes the shell's lock
+	waitPane(t, h.c.SocketPath, second, "x")
+	v.TypedKey(&fyne.KeyEvent{Name: fyne.KeyBackspace})
+
+	// A program runs in the second pane; closing the window asks nothing
+	// (no dialog: the window quits at once) and detaches.
+	if err := h.s.b.Paste(second, "cat", true); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("cat running in the second pane", func() bool { return h.s.b.BusyPanes() == 1 })
+	h.s.guard(h.s.closeRequestedLocked)
+	h.s.guard(func() {
+		if !h.s.quitting {
+			t.Fatal("closing an attached window with a busy pane did not quit it")
+		}
+	})
+	h.quit()
+	if sf, ok := h.c.Workspaces.Surface(second); !ok || !sf.Busy() {
+		t.Fatal("cat ended with the window")
+	}
+	if n := len(h.c.Workspaces.Panes()); n != 2 {
+		t.Fatalf("the server holds %d panes after the window closed, want 2", n)
+	}
+	for _, id := range []uint64{first, second} {
+		sf, ok := h.c.Workspaces.Surface(id)
+		if !ok {
+			t.Fatalf("pane %d closed with the window", id)
+		}
+		if _, exited := sf.Exited(); exited {
+			t.Fatalf("pane %d's program ended with the window", id)
+		}
+	}
+	cl := proto.Client{Caller: &ipc.Client{Path: h.c.SocketPath}}
+	if _, err := cl.SurfaceSendText(context.Background(), proto.SurfaceSendTextParams{SurfaceID: &first, Text: "echo after-$((6*7))", Submit: true}); err != nil {
+		t.Fatal(err)
+	}
+	waitPane(t, h.c.SocketPath, first, "after-42")
+}
+
+// mirrorText is pane id's screen as the backend's terminal shows it.
+func mirrorText(b Backend, id uint64) string {
+	p, ok := b.Pane(id)
+	if !ok {
+		return ""
+	}
+	var snap terminal.Snapshot
+	p.Snapshot(&snap, 0)
+	var sb strings.Builder
+	for y := range snap.Rows {
+		sb.WriteString(snap.RowText(y))
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
