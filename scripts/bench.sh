@@ -97,6 +97,8 @@ go test -c -o "$tmp/bench.test" ./test/bench/
 CGO_ENABLED=0 go build -tags nogui,client -o "$tmp/paneflow" ./cmd/paneflow
 CGO_ENABLED=0 go build -tags nogui -o "$tmp/paneflow-server" ./cmd/paneflow
 CGO_ENABLED=0 go build -o "$tmp/paneflow-shim" ./cmd/paneflow-shim
+CGO_ENABLED=0 go build -tags nogui -o "$tmp/paneflow-mcp" ./cmd/paneflow-mcp
+CGO_ENABLED=0 go build -tags nogui -o "$tmp/paneflow-ai-hook" ./cmd/paneflow-ai-hook
 
 i=1
 while [ "$i" -le "$count" ]; do
@@ -118,6 +120,12 @@ done
 echo "== Search across 100 panes (surface.search_all, paneflow search --all; tmux capture-pane | grep)"
 run env PANEFLOW_BENCH_TMUX=1 PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.test" \
 	-test.run '^$' -test.bench '^BenchmarkSearchAll$' -test.benchtime=1x -test.timeout=30m
+
+# The fleet (issue 25): once; 200 bridges and 600 hook processes are the
+# load, `paneflow ls` is what is timed.
+echo "== Fleet: paneflow ls while 200 paneflow-mcp bridges hold their streams and 200 agents' hooks fire"
+run env PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.test" \
+	-test.run '^$' -test.bench '^BenchmarkFleet$' -test.benchtime=1x -test.timeout=30m
 
 # vttest is deterministic: one run on each side gives the conformance
 # figures (test/conform's plan and relay; the pinned vttest from

@@ -1,0 +1,132 @@
+//go:build linux
+
+package bench
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/paneflow-go/paneflow/test/internal/fleettest"
+)
+
+// Issue 25's fleet: fleetAgents agent panes, each with a real paneflow-mcp
+// bridge holding its events.subscribe stream and a real paneflow-ai-hook
+// firing fleetFrames frames, against one server.
+const (
+	fleetAgents = 200
+	fleetFrames = 3
+)
+
+// BenchmarkFleet times `paneflow ls` (a process start and surface.list,
+// as a user types it) while 200 bridges hold their streams and 200
+// agents' hooks fire at once, and checks that no hook frame was refused
+// or lost (fleettest.Check: every frame a hook says it delivered was
+// admitted and run). Metrics: ls-p50-ms, ls-p99-ms, ls-calls (how many ls
+// ran during the hooks), idle-ls-p50-ms (ls with the bridges connected
+// and no hooks firing), hooks-delivered and hooks-late (frames whose hook
+// ran out of its 550 ms budget: counted, not failed). Paneflow only: tmux
+// has no bridges or hooks.
+func BenchmarkFleet(b *testing.B) {
+	pf := startPaneflow(b)
+	mcp := siblingBin(b, "paneflow-mcp", "./cmd/paneflow-mcp")
+	hook := siblingBin(b, "paneflow-ai-hook", "./cmd/paneflow-ai-hook")
+	panes, err := fleettest.NewPanes(pf.sock, fleetAgents)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bridges, err := fleettest.StartBridges(mcp, pf.env, pf.sock, fleetAgents)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer bridges.Stop()
+	timeLs := func() (float64, error) {
+		start := time.Now()
+		if out, err := pf.cli("ls").CombinedOutput(); err != nil {
+			return 0, fmt.Errorf("paneflow ls: %v\n%s", err, out)
+		}
+		return ms(time.Since(start)), nil
+	}
+	var idle []float64
+	for range 20 {
+		d, err := timeLs()
+		if err != nil {
+			b.Fatal(err)
+		}
+		idle = append(idle, d)
+	}
+	var busy []float64
+	delivered, late := 0, 0
+	for range b.N {
+		before, err := fleettest.Measure(pf.sock, panes)
+		if err != nil {
+			b.Fatal(err)
+		}
+		done := make(chan struct{})
+		lsErr := make(chan error, 1)
+		var round []float64
+		go func() {
+			defer close(lsErr)
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				d, err := timeLs()
+				if err != nil {
+					lsErr <- err
+					return
+				}
+				round = append(round, d)
+			}
+		}()
+		h, err := fleettest.FireHooks(hook, pf.env, b.TempDir(), panes, fleetFrames)
+		close(done)
+		if lerr := <-lsErr; lerr != nil {
+			b.Fatal(lerr)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		busy = append(busy, round...)
+		bad, err := fleettest.Check(pf.sock, panes, before, h)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, s := range bad {
+			b.Error(s)
+		}
+		delivered += h.Total()
+		late += len(h.Failed)
+	}
+	if len(busy) == 0 {
+		b.Fatal("no paneflow ls finished while the hooks fired")
+	}
+	b.ReportMetric(percentile(busy, 50), "ls-p50-ms")
+	b.ReportMetric(percentile(busy, 99), "ls-p99-ms")
+	b.ReportMetric(float64(len(busy)), "ls-calls")
+	b.ReportMetric(percentile(idle, 50), "idle-ls-p50-ms")
+	b.ReportMetric(float64(delivered), "hooks-delivered")
+	b.ReportMetric(float64(late), "hooks-late")
+}
+
+// siblingBin returns the binary name next to paneflowBin (make bench
+// builds it there), building package pkg (nogui, no cgo) into that
+// directory when it is missing.
+func siblingBin(b *testing.B, name, pkg string) string {
+	b.Helper()
+	path := filepath.Join(filepath.Dir(paneflowBin(b)), name)
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	cmd := exec.Command("go", "build", "-tags", "nogui", "-o", path, "github.com/paneflow-go/paneflow/"+pkg[2:])
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("building %s: %v\n%s", name, err, out)
+	}
+	return path
+}
