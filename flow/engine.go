@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -200,7 +201,7 @@ type engine struct {
 	table  string
 
 	mu       sync.Mutex
-	captures map[string]string
+	captures map[string]captured
 	panes    map[string]uint64 // pane name → surface id, once spawned
 	splits   int               // split calls so far (directions alternate)
 
@@ -247,7 +248,7 @@ func Run(ctx context.Context, plan *FlowPlan, o RunOptions) (*Report, error) {
 		o.Progress = io.Discard
 	}
 	e := &engine{plan: plan, o: o, start: o.Clock.Now(), results: make(chan outcome),
-		captures: map[string]string{}, panes: map[string]uint64{}}
+		captures: map[string]captured{}, panes: map[string]uint64{}}
 	for _, u := range plan.Units {
 		e.units = append(e.units, &unitState{u: u, status: StatusPending})
 	}
@@ -689,7 +690,7 @@ func (e *engine) runUnit(ctx context.Context, i int) outcome {
 			if !ok {
 				return "", false
 			}
-			return captureText(v, key, u.Captures), true
+			return v.in(key, u.Captures), true
 		})
 		if err != nil {
 			return fail(unitError{err})
@@ -752,7 +753,7 @@ func (e *engine) runUnit(ctx context.Context, i int) outcome {
 			return fail(err)
 		}
 		e.mu.Lock()
-		e.captures[c.Var] = page.Text
+		e.captures[c.Var] = captured{text: page.Text, surface: out.sid}
 		e.mu.Unlock()
 	}
 	return out
@@ -799,19 +800,30 @@ type unitError struct{ err error }
 func (u unitError) Error() string { return u.err.Error() }
 func (u unitError) Unwrap() error { return u.err }
 
-// captureText is a captured value as it goes into a text whose captures
-// are fenced or plain (see [Step.Captures]): fenced in the untrusted-output
-// envelope, or its text with trailing line breaks dropped and control
-// characters but tab and line break shown as \xNN.
-func captureText(v, key, mode string) string {
-	if mode == CapturesPlain {
-		return vis.Text(strings.TrimRight(v, "\n"))
-	}
-	return fence.Wrap(v, fence.Attr{Name: "source", Value: "flow capture " + key})
+// captured is a value a step captured: the pane's text as read, and the
+// pane it was read from.
+type captured struct {
+	text    string
+	surface uint64
 }
 
-// capture returns a captured value (the pane's text as read).
-func (e *engine) capture(key string) (string, bool) {
+// in is the captured value as it goes into a text whose captures are
+// fenced or plain (see [Step.Captures]): fenced in the untrusted-output
+// envelope, attributed to its pane as surface.read's fence is
+// (source="surface:<id>") and named by its capture key, or its text with
+// trailing line breaks dropped and control characters but tab and line
+// break shown as \xNN.
+func (c captured) in(key, mode string) string {
+	if mode == CapturesPlain {
+		return vis.Text(strings.TrimRight(c.text, "\n"))
+	}
+	return fence.Wrap(c.text,
+		fence.Attr{Name: "source", Value: "surface:" + strconv.FormatUint(c.surface, 10)},
+		fence.Attr{Name: "capture", Value: key})
+}
+
+// capture returns a captured value.
+func (e *engine) capture(key string) (captured, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	v, ok := e.captures[key]

@@ -683,7 +683,7 @@ send = { target = "src", text = "echo ${v}", submit = true }
 	if rep.Exit != 0 {
 		t.Fatalf("report %s", statuses(rep))
 	}
-	fenced := regexp.MustCompile(`^(\S+ )<untrusted_terminal_output source="flow capture v" id="([0-9a-f]{16})">\nRESULT-77\x1b\[31m\n</untrusted_terminal_output id="([0-9a-f]{16})">$`)
+	fenced := regexp.MustCompile(`^(\S+ )<untrusted_terminal_output source="surface:[0-9]+" capture="v" id="([0-9a-f]{16})">\nRESULT-77\x1b\[31m\n</untrusted_terminal_output id="([0-9a-f]{16})">$`)
 	for step, want := range map[string]string{"prog": `got RESULT-77\x1b[31m`, "agent-plain": `y RESULT-77\x1b[31m`, "src": `echo RESULT-77\x1b[31m`} {
 		if got := f.sent[step]; got != want {
 			t.Errorf("%s was sent %q, want %q", step, got, want)
