@@ -5,9 +5,10 @@
 //	text
 //	</untrusted_terminal_output id="<16 hex>">
 //
-// The flow engine fences the captures it hands to an agent with it. (The
-// socket's surface.read, api/read.go, and the MCP bridge, mcp/fence.go,
-// still have their own copies of the same envelope; they can use this one.)
+// The flow engine fences the captures it hands to an agent with it, and
+// the MCP bridge (mcp.Fence) everything it hands one. (The socket's
+// surface.read, api/read.go, still writes the same envelope itself, with
+// the id it also reports.)
 //
 // It is a leaf (standard library only); its functions are safe for
 // concurrent use.
