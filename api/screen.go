@@ -3,6 +3,8 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"sync"
@@ -24,20 +26,28 @@ const screenMaxFrame = ipc.MaxFrame - 1024
 // value is empty and ready; it is safe for concurrent use.
 type attachments struct {
 	mu     sync.Mutex
-	tokens map[string]uint64 // token → attachment id
+	tokens map[string]attachment
 	n      uint64
 }
 
+// attachment is one live screen.attach stream.
+type attachment struct {
+	id uint64
+	// readOnly, when not empty, is why its writes are refused while the
+	// scripting gate is closed (inPane's answer for its process).
+	readOnly string
+}
+
 // add registers a new attachment and returns its id and token.
-func (a *attachments) add() (uint64, string) {
+func (a *attachments) add(readOnly string) (uint64, string) {
 	tok := newFenceID() + newFenceID()
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.tokens == nil {
-		a.tokens = make(map[string]uint64)
+		a.tokens = make(map[string]attachment)
 	}
 	a.n++
-	a.tokens[tok] = a.n
+	a.tokens[tok] = attachment{id: a.n, readOnly: readOnly}
 	return a.n, tok
 }
 
@@ -47,12 +57,56 @@ func (a *attachments) remove(tok string) {
 	delete(a.tokens, tok)
 }
 
-// live reports whether tok names a live attachment.
-func (a *attachments) live(tok string) bool {
+// lookup returns the live attachment tok names.
+func (a *attachments) lookup(tok string) (attachment, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	_, ok := a.tokens[tok]
-	return ok && tok != ""
+	at, ok := a.tokens[tok]
+	return at, ok && tok != ""
+}
+
+// inPane tells whether the process that made the request of ctx runs
+// inside one of the panes: the pane's own process or a descendant of it,
+// by the process tree when the request is served (SO_PEERCRED's pid and
+// its ancestry, and their equivalents on macOS and Windows). It returns
+// why, for the attachment's ReadOnly, or "" for a process outside every
+// pane, and for a peer whose pid the system does not tell (there the
+// socket's owner check is the only boundary). A peer whose ancestry
+// cannot be read counts as inside: the gate errs closed. A process that
+// deliberately left its pane's tree (a double fork re-parents it to init)
+// is not recognised; SECURITY.md says so.
+func (s *server) inPane(ctx context.Context) string {
+	pid, ok := ipc.PeerPID(ctx)
+	if !ok {
+		return ""
+	}
+	panes := make(map[int]uint64)
+	for _, pl := range s.m.Panes() {
+		if sf, ok := s.m.Surface(pl.ID); ok {
+			if p := sf.Terminal().Pid(); p > 0 {
+				panes[p] = pl.ID
+			}
+		}
+	}
+	if len(panes) == 0 {
+		return ""
+	}
+	if id, ok := panes[pid]; ok {
+		return fmt.Sprintf("attached from pane %d's own process (pid %d)", id, pid)
+	}
+	up, err := terminal.Ancestors(pid)
+	if errors.Is(err, terminal.ErrNoProcessTable) {
+		return ""
+	}
+	if err != nil {
+		return fmt.Sprintf("attached from pid %d, whose process tree could not be read (%v)", pid, err)
+	}
+	for _, p := range up {
+		if id, ok := panes[p]; ok {
+			return fmt.Sprintf("attached from pid %d, a process inside pane %d", pid, id)
+		}
+	}
+	return ""
 }
 
 // attachedPane is one pane of an attachment: its surface and the encoder
@@ -90,7 +144,8 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 	if !all {
 		filter = bus.All(filter, bus.MatchSurfaces(p.Surfaces...))
 	}
-	id, tok := s.attached.add()
+	readOnly := s.inPane(ctx)
+	id, tok := s.attached.add(readOnly)
 	defer s.attached.remove(tok)
 	// Subscribe before listing the panes, so none created in between is missed.
 	sub := s.b.Subscribe("screen.attach#"+strconv.FormatUint(id, 10), filter, 0)
@@ -111,7 +166,7 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 		}
 		panes[sid] = &attachedPane{sf: sf, enc: attach.NewEncoder(sid)}
 	}
-	if err := w.WriteFrame(proto.AttachedFrame{Type: proto.FrameAttached, ID: id, Token: tok}); err != nil {
+	if err := w.WriteFrame(proto.AttachedFrame{Type: proto.FrameAttached, ID: id, Token: tok, ReadOnly: readOnly}); err != nil {
 		return err
 	}
 	dirty := make(map[uint64]bool, len(panes))
@@ -297,10 +352,17 @@ func (s *server) screenLines(_ context.Context, params json.RawMessage) (any, er
 	return proto.ScreenLinesResult{Text: lines}, nil
 }
 
-// screenWriter checks a screen.* write's token and finds its pane.
+// screenWriter checks a screen.* write's token and finds its pane. An
+// attachment made from inside a pane writes only while the scripting gate
+// is open: a window types into panes, an agent must not get around the
+// gate of surface.send_text and send_keystroke by attaching.
 func (s *server) screenWriter(token string, id uint64) (*workspace.Surface, error) {
-	if !s.attached.live(token) {
+	at, ok := s.attached.lookup(token)
+	if !ok {
 		return nil, ipc.InvalidParams("token names no live screen.attach stream")
+	}
+	if at.readOnly != "" && !s.o.Scripting() {
+		return nil, ipc.Errorf(ipc.CodeMethodNotFound, "%s (%s)", proto.MsgScreenWriteGate, at.readOnly)
 	}
 	return s.screenSurface(id)
 }

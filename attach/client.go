@@ -32,13 +32,16 @@ type Options struct {
 // the on-demand calls. Create it with [Dial]; it is safe for concurrent
 // use. Close it to detach (the panes and their programs keep running).
 type Client struct {
-	calls   proto.Client
-	mux     *ipc.Mux
-	stream  *ipc.Stream
-	cancel  context.CancelFunc
-	token   string
-	timeout time.Duration
-	done    chan struct{} // closed when the stream ended
+	calls  proto.Client
+	mux    *ipc.Mux
+	stream *ipc.Stream
+	cancel context.CancelFunc
+	token  string
+	// readOnly is the attached frame's ReadOnly: why writes are refused
+	// while the scripting gate is closed, or "".
+	readOnly string
+	timeout  time.Duration
+	done     chan struct{} // closed when the stream ended
 
 	mu    sync.Mutex
 	panes map[uint64]*Pane // guarded by mu
@@ -95,7 +98,7 @@ func Dial(ctx context.Context, path string, o Options) (*Client, error) {
 	}
 	c := &Client{
 		calls: proto.Client{Caller: mux}, mux: mux, stream: st, cancel: cancel,
-		token: ack.Token, timeout: o.CallTimeout, done: make(chan struct{}),
+		token: ack.Token, readOnly: ack.ReadOnly, timeout: o.CallTimeout, done: make(chan struct{}),
 		panes: make(map[uint64]*Pane),
 	}
 	go c.read()
@@ -111,6 +114,11 @@ func (c *Client) Close() error {
 	<-c.done
 	return err
 }
+
+// ReadOnly reports why the server will refuse this attachment's input,
+// resize and reset while its scripting gate is closed (this process runs
+// inside one of its panes), or "" when it accepts them.
+func (c *Client) ReadOnly() string { return c.readOnly }
 
 // Done is closed when the stream ended (Close, the server went away, or a
 // malformed frame); Err says why.

@@ -77,6 +77,7 @@ func (c *conn) serve(parent context.Context) {
 		c.write(nullID, nil, &Error{Code: CodePermission, Message: msgPeerUID})
 		return
 	}
+	ctx = withPeerPID(ctx, c.nc)
 	c.fr = newFrameReader(c.nc, MaxFrame, serverReadBuffer)
 	idle := c.s.idleTimeout()
 	// The first request must arrive whole within the first-frame

@@ -98,4 +98,8 @@ type SentResult struct {
 const (
 	MsgSendTextGate      = "surface.send_text disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable"
 	MsgSendKeystrokeGate = "surface.send_keystroke disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable"
+	// MsgScreenWriteGate is the -32601 of screen.input, screen.resize,
+	// screen.reset and screen.clear_scrollback from an attachment made
+	// inside a pane (AttachedFrame.ReadOnly) while the gate is closed.
+	MsgScreenWriteGate = "screen writes from inside a pane are disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable"
 )

@@ -65,10 +65,14 @@ func (p ScreenAttachParams) AppendJSON(dst []byte) []byte {
 // AttachedFrame is screen.attach's first frame. ID numbers the
 // attachment; Token names it to screen.input and the other writes of the
 // window, which the server accepts only while the attachment lives.
+// ReadOnly, when not empty, says why those writes will be refused while
+// the scripting gate is closed: the attaching process runs inside one of
+// the server's panes (an agent, not a window; see SECURITY.md).
 type AttachedFrame struct {
-	Type  string `json:"type"`
-	ID    uint64 `json:"id"`
-	Token string `json:"token"`
+	Type     string `json:"type"`
+	ID       uint64 `json:"id"`
+	Token    string `json:"token"`
+	ReadOnly string `json:"read_only,omitempty"`
 }
 
 // ScreenClosedFrame says that pane SurfaceID was closed.

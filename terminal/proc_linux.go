@@ -69,6 +69,7 @@ func splitNUL(b []byte) []string {
 type procStat struct {
 	comm      string
 	state     byte // R, S, D, Z (zombie), X (dead), ...
+	ppid      int
 	pgrp      int
 	startTime uint64 // clock ticks since boot
 }
@@ -93,6 +94,10 @@ func parseProcStat(s string) (procStat, error) {
 	if len(f) < 20 {
 		return procStat{}, fmt.Errorf("malformed /proc stat %q", s)
 	}
+	ppid, err := strconv.Atoi(f[1])
+	if err != nil {
+		return procStat{}, fmt.Errorf("malformed /proc stat ppid %q", f[1])
+	}
 	pgrp, err := strconv.Atoi(f[2])
 	if err != nil {
 		return procStat{}, fmt.Errorf("malformed /proc stat pgrp %q", f[2])
@@ -101,7 +106,7 @@ func parseProcStat(s string) (procStat, error) {
 	if err != nil {
 		return procStat{}, fmt.Errorf("malformed /proc stat starttime %q", f[19])
 	}
-	return procStat{comm: s[open+1 : end], state: f[0][0], pgrp: pgrp, startTime: start}, nil
+	return procStat{comm: s[open+1 : end], state: f[0][0], ppid: ppid, pgrp: pgrp, startTime: start}, nil
 }
 
 // groupAlive reports whether process group pgrp has a process that is not

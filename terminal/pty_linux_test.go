@@ -86,9 +86,9 @@ func TestParseProcStat(t *testing.T) {
 		wantErr  bool
 	}{
 		{"plain", "1234 (bash) S 1 1234 1234 34816 1240 4194560 0 0 0 0 0 0 0 0 20 0 1 0 98765 0 0",
-			procStat{comm: "bash", state: 'S', pgrp: 1234, startTime: 98765}, false},
+			procStat{comm: "bash", state: 'S', ppid: 1, pgrp: 1234, startTime: 98765}, false},
 		{"comm with parens and spaces", "77 (a) b (c) Z 1 70 70 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5 0",
-			procStat{comm: "a) b (c", state: 'Z', pgrp: 70, startTime: 5}, false},
+			procStat{comm: "a) b (c", state: 'Z', ppid: 1, pgrp: 70, startTime: 5}, false},
 		{"truncated", "77 (x) S 1 2", procStat{}, true},
 		{"no comm", "77 x S 1 2 3", procStat{}, true},
 	} {
