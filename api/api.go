@@ -69,6 +69,9 @@ type Options struct {
 
 	// heartbeat overrides heartbeatInterval (tests).
 	heartbeat time.Duration
+	// pid overrides the process id system.identify and system.shutdown
+	// report (tests); 0 is os.Getpid().
+	pid int
 }
 
 // AgentReporter tells surface.status and fleet.list what the agents in the
@@ -158,6 +161,9 @@ func newServer(r ipc.Registrar, m *workspace.Manager, b *bus.Bus, o Options) *se
 		o.Logf = func(string, ...any) {}
 	}
 	o.Clock = clock.Or(o.Clock)
+	if o.pid == 0 {
+		o.pid = os.Getpid()
+	}
 	s := &server{o: o, reg: r, m: m, b: b, heartbeat: heartbeatInterval}
 	if o.heartbeat > 0 {
 		s.heartbeat = o.heartbeat

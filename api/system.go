@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"runtime"
 
 	"github.com/paneflow-go/paneflow/ipc"
@@ -21,7 +20,7 @@ func (s *server) capabilities(context.Context, json.RawMessage) (any, error) {
 }
 
 func (s *server) identify(context.Context, json.RawMessage) (any, error) {
-	return proto.SystemIdentifyResult{Name: proto.IdentifyName, Version: s.o.Version, Protocol: proto.Protocol, Compat: proto.IdentifyCompat}, nil
+	return proto.SystemIdentifyResult{Name: proto.IdentifyName, Version: s.o.Version, Protocol: proto.Protocol, Compat: proto.IdentifyCompat, PID: s.o.pid}, nil
 }
 
 // fleetList lists the agents Options.Agents knows, else none, with their
@@ -54,5 +53,5 @@ func (s *server) admission(context.Context, json.RawMessage) (any, error) {
 // them, before it closes.
 func (s *server) shutdown(context.Context, json.RawMessage) (any, error) {
 	s.o.Shutdown()
-	return proto.SystemShutdownResult{Stopping: true, PID: os.Getpid()}, nil
+	return proto.SystemShutdownResult{Stopping: true, PID: s.o.pid}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/paneflow-go/paneflow/app/termview"
@@ -35,10 +36,15 @@ type AttachOptions struct {
 // SaveSession do nothing. Shutdown detaches: every pane and program keeps
 // running in the server.
 type attached struct {
-	o      AttachOptions
-	cl     *ipc.Client
-	pc     proto.Client
-	screen *attach.Client
+	o  AttachOptions
+	cl *ipc.Client
+	pc proto.Client
+	// screen is the screen stream's client; Reattach replaces it (the
+	// socket client cl dials per call and needs no replacing).
+	screen atomic.Pointer[attach.Client]
+	// smu serialises Reattach and Shutdown.
+	smu    sync.Mutex
+	closed bool // Shutdown ran; guarded by smu
 	events *bus.Bus
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -61,7 +67,28 @@ func Attach(ctx context.Context, o AttachOptions) (Backend, error) {
 		return nil, err
 	}
 	actx, cancel := context.WithCancel(context.Background())
-	return &attached{o: o, cl: cl, pc: pc, screen: screen, events: bus.New(), ctx: actx, cancel: cancel}, nil
+	a := &attached{o: o, cl: cl, pc: pc, events: bus.New(), ctx: actx, cancel: cancel}
+	a.screen.Store(screen)
+	return a, nil
+}
+
+// Reattach attaches the screen stream again (after the server was
+// restarted on the same socket): panes asked for from then on are the new
+// stream's mirrors; the old ones stop changing, so the window replaces
+// its views. Serve must be called again for the events.
+func (a *attached) Reattach(ctx context.Context) error {
+	screen, err := attach.Dial(ctx, a.o.Path, attach.Options{FPS: a.o.FPS})
+	if err != nil {
+		return err
+	}
+	a.smu.Lock()
+	defer a.smu.Unlock()
+	if a.closed {
+		screen.Close()
+		return errors.New("app: reattach after detaching")
+	}
+	a.screen.Swap(screen).Close()
+	return nil
 }
 
 var _ Backend = (*attached)(nil)
@@ -109,7 +136,10 @@ func (a *attached) Shutdown(context.Context) error {
 	a.once.Do(func() {
 		a.cancel()
 		a.events.Close()
-		err = a.screen.Close()
+		a.smu.Lock()
+		a.closed = true
+		a.smu.Unlock()
+		err = a.screen.Load().Close()
 	})
 	return err
 }
@@ -315,7 +345,7 @@ func (a *attached) CloseSurface(id uint64) error {
 }
 
 // Pane is the screen stream's mirror of pane id.
-func (a *attached) Pane(id uint64) (termview.Pane, bool) { return a.screen.Pane(id), true }
+func (a *attached) Pane(id uint64) (termview.Pane, bool) { return a.screen.Load().Pane(id), true }
 
 // Paste types through the pane's terminal, as a view does: bracketed when
 // the program's modes (from its screen) ask for it.

@@ -38,6 +38,10 @@ type SystemIdentifyResult struct {
 	Version  string `json:"version"`
 	Protocol string `json:"protocol"`
 	Compat   string `json:"compat"`
+	// PID is the server's process id (0 from servers before it existed):
+	// who started the server that answers (`paneflow serve --detach`, the
+	// window) tells it from another by it.
+	PID int `json:"pid,omitempty"`
 }
 
 // AdmissionKind is one admission kind's counters in

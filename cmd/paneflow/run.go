@@ -218,28 +218,35 @@ func runVersion(_ context.Context, inv *invocation, args []string) error {
 }
 
 // guiUsage is the help of the desktop app's own flags.
-const guiUsage = `usage: paneflow [--socket PATH] [--attach]
+const guiUsage = `usage: paneflow [--socket PATH] [--attach | --embedded]
 
-Open the desktop app: the workspaces, panes and socket of ` + "`paneflow serve`" + `
-with a window over them. Every CLI verb works against it.
+Open the desktop app: a window on the user's Paneflow server (the
+workspaces, panes and socket of ` + "`paneflow serve`" + `). When no server answers on
+the socket, one is started in the background first (as ` + "`paneflow serve --detach`" + `:
+its own session, its output in $XDG_STATE_HOME/paneflow/server.log). Closing
+the window detaches: the server and the programs in its panes keep running,
+and the next window attaches to them again. Quit asks whether to detach or
+to stop everything (config: quit_action). Every CLI verb works against the
+server; ` + "`paneflow kill-server`" + ` stops it.
 
-  --socket PATH   socket to listen on (default: $PANEFLOW_SOCKET_PATH, else
+  --socket PATH   the server's socket (default: $PANEFLOW_SOCKET_PATH, else
                   $XDG_RUNTIME_DIR/paneflow/paneflow.sock and fallbacks)
-  --attach        attach the window to the ` + "`paneflow serve`" + ` already running on
-                  the socket instead of hosting the panes: closing the window
-                  detaches, the server and its programs keep running
+  --attach        attach only: fail when no server answers on the socket
+  --embedded      host the panes in this process instead (no server; the
+                  socket is this process's, and quitting ends every program)
 `
 
 // isGUIFlag reports whether a first argument is a flag of the desktop app
 // (so `paneflow --socket PATH` opens the window).
 func isGUIFlag(a string) bool {
-	return a == "--socket" || strings.HasPrefix(a, "--socket=") || a == "--attach"
+	return a == "--socket" || strings.HasPrefix(a, "--socket=") || a == "--attach" || a == "--embedded"
 }
 
 // guiArgs are the desktop app's flags.
 type guiArgs struct {
-	socket string // "" for the default
-	attach bool   // attach to a running server instead of hosting the core
+	socket   string // "" for the default
+	attach   bool   // attach to a running server, never start one
+	embedded bool   // host the core in-process instead of attaching
 }
 
 // parseGUIArgs parses the desktop app's flags.
@@ -249,6 +256,7 @@ func parseGUIArgs(args []string) (guiArgs, error) {
 	var g guiArgs
 	fs.StringVar(&g.socket, "socket", "", "")
 	fs.BoolVar(&g.attach, "attach", false, "")
+	fs.BoolVar(&g.embedded, "embedded", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return g, &exitError{Code: exitUsage, Err: errors.New(guiUsage)}
@@ -257,6 +265,9 @@ func parseGUIArgs(args []string) (guiArgs, error) {
 	}
 	if fs.NArg() > 0 {
 		return g, usageErrorf("unexpected argument %q\n%s", fs.Arg(0), guiUsage)
+	}
+	if g.attach && g.embedded {
+		return g, usageErrorf("--attach and --embedded exclude each other\n%s", guiUsage)
 	}
 	return g, nil
 }
