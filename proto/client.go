@@ -255,3 +255,24 @@ func (c Client) ScreenClearScrollback(ctx context.Context, p ScreenPaneParams) (
 func (c Client) ScreenReset(ctx context.Context, p ScreenPaneParams) (ScreenDoneResult, error) {
 	return call[ScreenDoneResult](ctx, c.Caller, MethodScreenReset, p)
 }
+
+// ReviewComment calls review.comment.
+func (c Client) ReviewComment(ctx context.Context, p ReviewCommentParams) (ReviewCommentResult, error) {
+	return call[ReviewCommentResult](ctx, c.Caller, MethodReviewComment, p)
+}
+
+// ReviewList calls review.list.
+func (c Client) ReviewList(ctx context.Context, p ReviewListParams) (ReviewListResult, error) {
+	return call[ReviewListResult](ctx, c.Caller, MethodReviewList, p)
+}
+
+// ReviewResolve calls review.resolve.
+func (c Client) ReviewResolve(ctx context.Context, p ReviewResolveParams) (ReviewResolveResult, error) {
+	return call[ReviewResolveResult](ctx, c.Caller, MethodReviewResolve, p)
+}
+
+// ReviewSend calls review.send (a Long method: give the Caller a timeout
+// past the params' input_wait_ms).
+func (c Client) ReviewSend(ctx context.Context, p ReviewSendParams) (ReviewSendResult, error) {
+	return call[ReviewSendResult](ctx, c.Caller, MethodReviewSend, p)
+}

@@ -90,6 +90,13 @@ const (
 	MethodUsageBudgetWait = "usage.budget_wait"
 	MethodUsagePrices     = "usage.prices"
 
+	// review.*: package review (comments on a worktree's diff, sent to
+	// its agent).
+	MethodReviewComment = "review.comment"
+	MethodReviewList    = "review.list"
+	MethodReviewResolve = "review.resolve"
+	MethodReviewSend    = "review.send"
+
 	// MethodRPCConcurrent is the transport's own handshake (package ipc
 	// answers it, nothing registers it): it makes a connection
 	// concurrent. Its reply is a [ConcurrentResult]. JSON-RPC reserves
@@ -125,6 +132,7 @@ var methods = [...]string{
 	MethodWorktreeCreate, MethodWorktreeRollback,
 	MethodArtifactGet, MethodArtifactKeep,
 	MethodUsageSummary, MethodUsageTrack, MethodUsageBudgetWait, MethodUsagePrices,
+	MethodReviewComment, MethodReviewList, MethodReviewResolve, MethodReviewSend,
 }
 
 // Methods returns every method a Paneflow server registers (the
