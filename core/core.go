@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/paneflow-go/paneflow/api"
 	"github.com/paneflow-go/paneflow/bus"
@@ -106,6 +107,24 @@ type Core struct {
 	// session keeps the session file (see sessionKeeper).
 	session *sessionKeeper
 	logf    func(format string, args ...any)
+	// stopping is closed (once, by stopOnce) when a client asks the
+	// server to end (system.shutdown); see Stopping.
+	stopping chan struct{}
+	stopOnce sync.Once
+}
+
+// Stopping is closed when a client asked this server to end
+// (system.shutdown: `paneflow kill-server`, a window's "Stop
+// everything"). The host (`paneflow serve`, the window hosting the core)
+// then calls Shutdown, as on SIGTERM. Safe for concurrent use.
+func (c *Core) Stopping() <-chan struct{} { return c.stopping }
+
+// requestStop closes stopping once.
+func (c *Core) requestStop() {
+	c.stopOnce.Do(func() {
+		c.logf("paneflow: system.shutdown: stopping")
+		close(c.stopping)
+	})
 }
 
 // New builds the core and claims the socket. It fails if another live
@@ -141,7 +160,7 @@ func New(o Options) (*Core, error) {
 		env = append(env, k+"="+v)
 	}
 	sort.Strings(env)
-	c := &Core{Bus: bus.New(), SocketPath: path, logf: logf}
+	c := &Core{Bus: bus.New(), SocketPath: path, logf: logf, stopping: make(chan struct{})}
 	shims := newShims(getenv, logf)
 	if exe, err := os.Executable(); err == nil {
 		go refreshBridge(exe, getenv, logf)
@@ -212,6 +231,7 @@ func New(o Options) (*Core, error) {
 			Worktrees:    worktrees,
 			Teams:        teamsReporter{c},
 			Admission:    c.server.Admission,
+			Shutdown:     c.requestStop,
 		}},
 		worktrees,
 		// Before the socket, so its methods exist when it serves; it

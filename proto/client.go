@@ -54,6 +54,11 @@ func (c Client) Admission(ctx context.Context) (SystemAdmissionResult, error) {
 	return call[SystemAdmissionResult](ctx, c.Caller, MethodSystemAdmission, NoParams{})
 }
 
+// Shutdown calls system.shutdown: the server answers, then ends.
+func (c Client) Shutdown(ctx context.Context) (SystemShutdownResult, error) {
+	return call[SystemShutdownResult](ctx, c.Caller, MethodSystemShutdown, NoParams{})
+}
+
 // WorkspaceList calls workspace.list.
 func (c Client) WorkspaceList(ctx context.Context) (WorkspaceListResult, error) {
 	return call[WorkspaceListResult](ctx, c.Caller, MethodWorkspaceList, NoParams{})

@@ -11,6 +11,10 @@ const (
 	MethodSystemCapabilities = "system.capabilities"
 	MethodSystemIdentify     = "system.identify"
 	MethodSystemAdmission    = "system.admission"
+	// MethodSystemShutdown ends the server as SIGTERM does (its session
+	// saved, every pane closed); it answers first. `paneflow kill-server`
+	// and the window's "Stop everything" call it.
+	MethodSystemShutdown = "system.shutdown"
 
 	// workspace.*: package api.
 	MethodWorkspaceList          = "workspace.list"
@@ -117,6 +121,7 @@ var TeamsMethods = [...]string{MethodTeamsTmux, MethodTeamsAttach, MethodTeamsLi
 // the constants above.
 var methods = [...]string{
 	MethodSystemPing, MethodSystemCapabilities, MethodSystemIdentify, MethodSystemAdmission,
+	MethodSystemShutdown,
 	MethodWorkspaceList, MethodWorkspaceCurrent, MethodWorkspaceCreate, MethodWorkspaceSelect,
 	MethodWorkspaceClose, MethodWorkspaceRestoreLayout, MethodWorkspaceUp,
 	MethodWorkspaceView, MethodWorkspacePreset, MethodWorkspaceEqualize, MethodWorkspaceSetRatios,
