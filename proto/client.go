@@ -281,3 +281,13 @@ func (c Client) ReviewResolve(ctx context.Context, p ReviewResolveParams) (Revie
 func (c Client) ReviewSend(ctx context.Context, p ReviewSendParams) (ReviewSendResult, error) {
 	return call[ReviewSendResult](ctx, c.Caller, MethodReviewSend, p)
 }
+
+// LandRun calls land.run (a Long method: git may take a while).
+func (c Client) LandRun(ctx context.Context, p LandParams) (LandResult, error) {
+	return call[LandResult](ctx, c.Caller, MethodLandRun, p)
+}
+
+// LandPR calls land.pr (a Long method: it pushes).
+func (c Client) LandPR(ctx context.Context, p LandPRParams) (LandPRResult, error) {
+	return call[LandPRResult](ctx, c.Caller, MethodLandPR, p)
+}

@@ -101,6 +101,11 @@ const (
 	MethodReviewResolve = "review.resolve"
 	MethodReviewSend    = "review.send"
 
+	// land.*: package review (a worktree's branch into its base, or a
+	// pull request).
+	MethodLandRun = "land.run"
+	MethodLandPR  = "land.pr"
+
 	// MethodRPCConcurrent is the transport's own handshake (package ipc
 	// answers it, nothing registers it): it makes a connection
 	// concurrent. Its reply is a [ConcurrentResult]. JSON-RPC reserves
@@ -138,6 +143,7 @@ var methods = [...]string{
 	MethodArtifactGet, MethodArtifactKeep,
 	MethodUsageSummary, MethodUsageTrack, MethodUsageBudgetWait, MethodUsagePrices,
 	MethodReviewComment, MethodReviewList, MethodReviewResolve, MethodReviewSend,
+	MethodLandRun, MethodLandPR,
 }
 
 // Methods returns every method a Paneflow server registers (the

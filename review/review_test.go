@@ -22,6 +22,7 @@ type fakeCaller struct {
 	tools  map[uint64]string // pane → its agent ("" none)
 	gate   bool              // send_text answers the scripting gate's -32601
 	sent   []proto.SurfaceSendTextParams
+	closed []uint64
 	status int
 }
 
@@ -34,6 +35,10 @@ func (f *fakeCaller) Call(_ context.Context, method string, params, result any) 
 		t := params.(proto.Target)
 		f.status++
 		out = proto.SurfaceStatusResult{AgentStatus: proto.AgentStatus{SurfaceID: *t.SurfaceID, Tool: f.tools[*t.SurfaceID], TurnSeq: 7}}
+	case proto.MethodSurfaceClose:
+		p := params.(proto.SurfaceIDParams)
+		f.closed = append(f.closed, *p.SurfaceID)
+		out = proto.SurfaceCloseResult{Closed: true, SurfaceID: *p.SurfaceID}
 	case proto.MethodSurfaceSendText:
 		if f.gate {
 			return &proto.Error{Code: -32601, Message: proto.MsgSendTextGate}

@@ -51,7 +51,8 @@ type Options struct {
 }
 
 // Service is the "review" subsystem: review.* (comments on a worktree's
-// files, re-anchored as the files change, sent to the worktree's agent).
+// files, re-anchored as the files change, sent to the worktree's agent)
+// and land.* (the worktree's branch into its base, or a pull request).
 // Use [New]; its methods are safe for concurrent use.
 type Service struct {
 	o     Options
@@ -75,7 +76,7 @@ func New(o Options) *Service {
 func (*Service) Name() string { return "review" }
 
 // Namespaces lists review's namespaces.
-func (*Service) Namespaces() []string { return []string{"review"} }
+func (*Service) Namespaces() []string { return []string{"review", "land"} }
 
 // Init registers the methods. Without git the subsystem is skipped;
 // without a state directory its methods fail, saying so.
@@ -93,6 +94,8 @@ func (s *Service) Init(h *subsystem.Host) error {
 	m.Register(proto.MethodReviewList, s.handle(s.list), ipc.Long())
 	m.Register(proto.MethodReviewResolve, s.handle(s.resolve), ipc.Long())
 	m.Register(proto.MethodReviewSend, s.handle(s.send), ipc.Long())
+	m.Register(proto.MethodLandRun, s.handle(s.land), ipc.Long())
+	m.Register(proto.MethodLandPR, s.handle(s.pr), ipc.Long())
 	return nil
 }
 

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,4 +104,72 @@ func TestReviewLoop(t *testing.T) {
 	closed.mustCLI(nil, "review", "comment", filepath.Join(wt, "calc.go"), "1", "x", "--worktree", wt)
 	closed.waitStatus(closed.split(append(args, "--cwd", wt)...), "idle", hooked)
 	closed.wantCode(1, []string{"PANEFLOW_IPC_SCRIPTING=1"}, "review", "send", "--worktree", wt)
+}
+
+// gitIdentity is the commit identity of a server that lands.
+var gitIdentity = []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e"}
+
+// TestLand: `paneflow land` against a real server and real git: a
+// conflicting branch stops with the file listed, exit 1 and main where it
+// was; a clean one squashes into main, and --teardown --delete-branch
+// closes the pane working in its worktree, removes the worktree and
+// deletes the branch; --pr without gh says why.
+func TestLand(t *testing.T) {
+	s := startServer(t, gitIdentity...)
+	base := tempDir(t)
+	repo := gittest.Repo(t, filepath.Join(base, "repo"), map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
+	clash, clean := filepath.Join(base, "repo.worktrees", "clash"), filepath.Join(base, "repo.worktrees", "clean")
+	gittest.Git(t, repo, "worktree", "add", "-q", "-b", "clash", clash)
+	gittest.Git(t, repo, "worktree", "add", "-q", "-b", "clean", clean)
+	commit := func(dir, file, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		gittest.Git(t, dir, "commit", "-qam", "change "+file)
+	}
+	commit(clash, "a.txt", "a on clash\n")
+	commit(clean, "b.txt", "b on clean\n")
+	commit(repo, "a.txt", "a on main\n")
+	mainWas := gittest.Git(t, repo, "rev-parse", "main")
+
+	r := s.wantCode(1, []string{"clash did not land: conflicts in a.txt; main is unchanged"}, "land", "--worktree", clash)
+	if !strings.Contains(r.stdout, "conflict: clash (merge) into main stopped; nothing changed. Files:\n  a.txt\n") {
+		t.Errorf("conflict output:\n%s", r)
+	}
+	if got := gittest.Git(t, repo, "rev-parse", "main"); got != mainWas {
+		t.Errorf("main moved: %s → %s", mainWas, got)
+	}
+	if st := gittest.Git(t, repo, "status", "--porcelain"); st != "" {
+		t.Errorf("main checkout not clean after the conflict: %q", st)
+	}
+
+	pane := s.split("v", "--cwd", clean, "--command", "sleep 600")
+	s.eventually("the pane's cwd", func() (bool, string) {
+		sf, ok := s.surface(pane)
+		return ok && sf.Cwd != nil && *sf.Cwd == clean, fmt.Sprintf("%+v", sf)
+	})
+	var landed struct {
+		Landed        bool     `json:"landed"`
+		Strategy      string   `json:"strategy"`
+		Commits       int      `json:"commits"`
+		ClosedPanes   []uint64 `json:"closed_panes"`
+		Teardown      string   `json:"teardown"`
+		BranchDeleted bool     `json:"branch_deleted"`
+	}
+	s.mustCLI(&landed, "land", "--squash", "--teardown", "--delete-branch", "--worktree", clean, "--json")
+	if !landed.Landed || landed.Strategy != "squash" || landed.Commits != 1 || len(landed.ClosedPanes) != 1 || landed.ClosedPanes[0] != pane || landed.Teardown != "removed" || !landed.BranchDeleted {
+		t.Fatalf("land: %+v", landed)
+	}
+	if b, _ := os.ReadFile(filepath.Join(repo, "b.txt")); string(b) != "b on clean\n" {
+		t.Errorf("main's b.txt = %q", b)
+	}
+	if _, ok := s.surface(pane); ok {
+		t.Error("the pane in the worktree is still open")
+	}
+	if _, err := os.Stat(clean); !os.IsNotExist(err) {
+		t.Errorf("the worktree is still there: %v", err)
+	}
+	s.wantCode(2, []string{"--delete-branch needs --teardown"}, "land", "--delete-branch", "--worktree", clash)
+	s.wantCode(1, []string{"cannot open a pull request"}, "land", "--pr", "--worktree", clash)
 }
