@@ -61,6 +61,11 @@ type Options struct {
 	// Admission answers system.admission: the socket server's admission
 	// counters ([ipc.Server.Admission]). nil leaves the method out.
 	Admission func() ipc.AdmissionStats
+	// Shutdown asks the process to end as SIGTERM would (system.shutdown):
+	// it must return at once, so that the reply goes out before the
+	// socket closes; the host then shuts down (session saved, panes
+	// closed). nil leaves the method out.
+	Shutdown func()
 
 	// heartbeat overrides heartbeatInterval (tests).
 	heartbeat time.Duration
@@ -172,6 +177,9 @@ func (s *server) register() {
 	}
 	if s.o.Admission != nil {
 		s.reg.Register(proto.MethodSystemAdmission, s.admission, ipc.Inline())
+	}
+	if s.o.Shutdown != nil {
+		s.reg.Register(proto.MethodSystemShutdown, s.shutdown)
 	}
 	s.reg.RegisterStream(proto.MethodEventsSubscribe, s.subscribe)
 	s.reg.RegisterStream(proto.MethodScreenAttach, s.screenAttach)

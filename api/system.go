@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"runtime"
 
 	"github.com/paneflow-go/paneflow/ipc"
@@ -46,4 +47,12 @@ func (s *server) admission(context.Context, json.RawMessage) (any, error) {
 		Idle: a.Idle, IdleLimit: a.IdleLimit, Evicted: a.Evicted, FirstFrameTimeouts: a.FirstFrameTimeouts,
 		Goroutines: runtime.NumGoroutine(),
 	}, nil
+}
+
+// shutdown asks the host to end (Options.Shutdown) and answers at once:
+// the socket server finishes the requests in flight, this reply with
+// them, before it closes.
+func (s *server) shutdown(context.Context, json.RawMessage) (any, error) {
+	s.o.Shutdown()
+	return proto.SystemShutdownResult{Stopping: true, PID: os.Getpid()}, nil
 }

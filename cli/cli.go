@@ -226,6 +226,9 @@ type verb struct {
 	synopsis string   // arguments and flags, for the usage line
 	summary  string   // one line, for the verb list
 	params   []string // names of the positional arguments; the verb takes exactly these
+	// rest: params are the least the verb takes; its run checks the
+	// others (review comment <file> <lines> <text>).
+	rest bool
 	// flagParams replaces params when a bool flag is given (search --all
 	// takes a pattern and no target).
 	flagParams map[string][]string

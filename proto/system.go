@@ -71,6 +71,15 @@ type SystemAdmissionResult struct {
 	Goroutines int `json:"goroutines"`
 }
 
+// SystemShutdownResult is system.shutdown's result: the server's process
+// id, which ends once the server has saved its session and closed its
+// panes and socket (a client that must see the end waits for the socket
+// to stop answering).
+type SystemShutdownResult struct {
+	Stopping bool `json:"stopping"`
+	PID      int  `json:"pid"`
+}
+
 // ConcurrentResult is the reply to the transport's [MethodRPCConcurrent]
 // handshake.
 type ConcurrentResult struct {

@@ -67,6 +67,7 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 	go func() { serveErr <- c.Serve(context.WithoutCancel(ctx)) }()
 	select {
 	case <-ctx.Done():
+	case <-c.Stopping(): // system.shutdown (paneflow kill-server)
 	case err := <-serveErr:
 		if !errors.Is(err, ipc.ErrServerClosed) {
 			c.Shutdown(context.Background())
