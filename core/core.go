@@ -236,7 +236,7 @@ func New(o Options) (*Core, error) {
 		worktrees,
 		// Before the socket, so its methods exist when it serves; it
 		// reaches the panes only through that socket.
-		newReview(o.reviewDir(getenv, logf), path),
+		newReview(o.reviewDir(getenv, logf), path, getenv),
 		&socket{srv: c.server, exec: exec},
 		c.session,
 		// After the socket: once this server owns the socket path, the

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/paneflow-go/paneflow/internal/spectrust"
 	"github.com/paneflow-go/paneflow/internal/userdir"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
@@ -12,11 +13,20 @@ import (
 )
 
 // newReview builds the review subsystem, keeping its comment files in
-// dir ("" leaves it out) and reaching the panes through the socket at
+// dir ("" when there is none: its methods say so) and reaching the panes through the socket at
 // socketPath, as a client does.
-func newReview(dir, socketPath string) *review.Service {
+func newReview(dir, socketPath string, getenv func(string) string) *review.Service {
 	return review.New(review.Options{
 		Dir: dir,
+		// A repository's checks run once the user trusts its
+		// .paneflow.toml, in the store `paneflow trust` writes.
+		Trust: func(path string, data []byte) (spectrust.Status, error) {
+			st, err := spectrust.Default(getenv, runtime.GOOS)
+			if err != nil {
+				return spectrust.Untrusted, err
+			}
+			return st.Check(path, data)
+		},
 		Dial: func(timeout time.Duration) proto.Caller {
 			return &ipc.Client{Path: socketPath, Timeout: timeout}
 		},

@@ -291,3 +291,18 @@ func (c Client) LandRun(ctx context.Context, p LandParams) (LandResult, error) {
 func (c Client) LandPR(ctx context.Context, p LandPRParams) (LandPRResult, error) {
 	return call[LandPRResult](ctx, c.Caller, MethodLandPR, p)
 }
+
+// ChecksRun calls checks.run (a Long method: it waits for the checks).
+func (c Client) ChecksRun(ctx context.Context, p ChecksParams) (ChecksResult, error) {
+	return call[ChecksResult](ctx, c.Caller, MethodChecksRun, p)
+}
+
+// ChecksStatus calls checks.status.
+func (c Client) ChecksStatus(ctx context.Context, p ChecksParams) (ChecksResult, error) {
+	return call[ChecksResult](ctx, c.Caller, MethodChecksStatus, p)
+}
+
+// ChecksSend calls checks.send (params: ReviewSendParams with Check).
+func (c Client) ChecksSend(ctx context.Context, p ReviewSendParams) (ReviewSendResult, error) {
+	return call[ReviewSendResult](ctx, c.Caller, MethodChecksSend, p)
+}

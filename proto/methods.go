@@ -106,6 +106,12 @@ const (
 	MethodLandRun = "land.run"
 	MethodLandPR  = "land.pr"
 
+	// checks.*: package review (a repository's check commands run in a
+	// worktree).
+	MethodChecksRun    = "checks.run"
+	MethodChecksStatus = "checks.status"
+	MethodChecksSend   = "checks.send"
+
 	// MethodRPCConcurrent is the transport's own handshake (package ipc
 	// answers it, nothing registers it): it makes a connection
 	// concurrent. Its reply is a [ConcurrentResult]. JSON-RPC reserves
@@ -144,6 +150,7 @@ var methods = [...]string{
 	MethodUsageSummary, MethodUsageTrack, MethodUsageBudgetWait, MethodUsagePrices,
 	MethodReviewComment, MethodReviewList, MethodReviewResolve, MethodReviewSend,
 	MethodLandRun, MethodLandPR,
+	MethodChecksRun, MethodChecksStatus, MethodChecksSend,
 }
 
 // Methods returns every method a Paneflow server registers (the

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/internal/spectrust"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/subsystem"
@@ -46,13 +48,20 @@ type Options struct {
 	// surface.send_text, so the scripting gate, the wait for the agent's
 	// input and the executor's order apply as to any client.
 	Dial func(timeout time.Duration) proto.Caller
-	// Now is the clock of CreatedAt (nil: time.Now).
+	// Now is the clock of CreatedAt and of the checks' times (nil:
+	// time.Now).
 	Now func() time.Time
+	// Trust says whether the user trusts a repository's ConfigFile with
+	// these bytes (core: internal/spectrust's store, as `paneflow trust`
+	// writes it); nil trusts nothing, so no check runs.
+	Trust func(path string, data []byte) (spectrust.Status, error)
 }
 
 // Service is the "review" subsystem: review.* (comments on a worktree's
 // files, re-anchored as the files change, sent to the worktree's agent)
-// and land.* (the worktree's branch into its base, or a pull request).
+// land.* (the worktree's branch into its base, or a pull request) and
+// checks.* (the repository's check commands run in the worktree, on
+// demand and, when its configuration says so, at each turn's end).
 // Use [New]; its methods are safe for concurrent use.
 type Service struct {
 	o     Options
@@ -62,6 +71,10 @@ type Service struct {
 	ctx    context.Context // ends at Shutdown: git and sends in flight stop
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	results map[string]map[string]proto.CheckResult // root → check → last result
+	turnRun map[string]bool                         // roots whose turn-end checks are running
 }
 
 // New returns the subsystem.
@@ -69,14 +82,17 @@ func New(o Options) *Service {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Service{o: o, store: &Store{Dir: o.Dir}}
+	if o.Trust == nil {
+		o.Trust = func(string, []byte) (spectrust.Status, error) { return spectrust.Untrusted, nil }
+	}
+	return &Service{o: o, store: &Store{Dir: o.Dir}, results: map[string]map[string]proto.CheckResult{}, turnRun: map[string]bool{}}
 }
 
 // Name is "review".
 func (*Service) Name() string { return "review" }
 
 // Namespaces lists review's namespaces.
-func (*Service) Namespaces() []string { return []string{"review", "land"} }
+func (*Service) Namespaces() []string { return []string{"review", "land", "checks"} }
 
 // Init registers the methods. Without git the subsystem is skipped;
 // without a state directory its methods fail, saying so.
@@ -96,6 +112,14 @@ func (s *Service) Init(h *subsystem.Host) error {
 	m.Register(proto.MethodReviewSend, s.handle(s.send), ipc.Long())
 	m.Register(proto.MethodLandRun, s.handle(s.land), ipc.Long())
 	m.Register(proto.MethodLandPR, s.handle(s.pr), ipc.Long())
+	m.Register(proto.MethodChecksRun, s.handle(s.checksRun), ipc.Long())
+	m.Register(proto.MethodChecksStatus, s.handle(s.checksStatus), ipc.Long())
+	m.Register(proto.MethodChecksSend, s.handle(s.checksSend), ipc.Long())
+	if h.Bus != nil {
+		sub := h.Bus.Subscribe("review", bus.MatchTypes(bus.TypeAgentState), 0)
+		s.wg.Add(1)
+		go s.followTurns(sub)
+	}
 	return nil
 }
 

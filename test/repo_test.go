@@ -240,8 +240,8 @@ var importRules = []struct {
 	},
 	{
 		pkg:    "review",
-		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "conductor", "config", "hook", "shim", "app", "flow", "mcp", "teams", "usage", "bus"},
-		why:    "review is a subsystem of the headless core: git through package worktree, the panes only through its own socket (a proto.Caller core gives it), as any client reaches them",
+		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "conductor", "config", "hook", "shim", "app", "flow", "mcp", "teams", "usage"},
+		why:    "review is a subsystem of the headless core: git through package worktree, agents' turn ends from the bus, the panes only through its own socket (a proto.Caller core gives it), as any client reaches them",
 	},
 	{
 		pkg:    "worktree",

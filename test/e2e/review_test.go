@@ -173,3 +173,50 @@ func TestLand(t *testing.T) {
 	s.wantCode(2, []string{"--delete-branch needs --teardown"}, "land", "--delete-branch", "--worktree", clash)
 	s.wantCode(1, []string{"cannot open a pull request"}, "land", "--pr", "--worktree", clash)
 }
+
+// TestChecksLoop: `paneflow checks` against a real server: the worktree's
+// .paneflow.toml runs nothing until `paneflow trust` trusts it; then run
+// reports the pass and the failure (exit 1, its output), status shows
+// them, and send types the failing output into the worktree's (fake,
+// hooked) agent and confirms its turn start.
+func TestChecksLoop(t *testing.T) {
+	s := startServer(t, "PANEFLOW_IPC_SCRIPTING=1")
+	repo := gittest.Repo(t, filepath.Join(tempDir(t), "repo"), map[string]string{
+		".paneflow.toml": "[checks.commands]\nbuild = \"true\"\ntest = \"echo FAIL: TestSum; exit 1\"\n",
+	})
+	cfg := filepath.Join(repo, ".paneflow.toml")
+	s.wantCode(1, []string{"is not trusted", "paneflow trust " + cfg}, "checks", "run", "--worktree", repo)
+	s.mustCLI(nil, "trust", cfg)
+	r := s.cli("checks", "run", "--worktree", repo)
+	if r.code != 1 || !strings.Contains(r.stdout, "pass  build") || !strings.Contains(r.stdout, "fail  test") || !strings.Contains(r.stdout, "(exit 1)\n      FAIL: TestSum\n") {
+		t.Errorf("checks run:\n%s", r)
+	}
+	var st struct {
+		Checks []struct {
+			Name       string `json:"name"`
+			Status     string `json:"status"`
+			DurationMS *int64 `json:"duration_ms"`
+			Output     string `json:"output"`
+		} `json:"checks"`
+	}
+	s.mustCLI(&st, "checks", "status", "--worktree", repo, "--json")
+	if len(st.Checks) != 2 || st.Checks[1].Status != "fail" || st.Checks[1].Output != "FAIL: TestSum\n" || st.Checks[0].DurationMS == nil {
+		t.Errorf("status: %+v", st)
+	}
+
+	args, _ := agentDir(t, "banner", "hook:SessionStart", "read", "hook:UserPromptSubmit", "echo")
+	agent := s.split(append(args, "--cwd", repo)...)
+	s.waitStatus(agent, "idle", func(st agentStatus) bool { return st.Hooked })
+	var sent struct {
+		Check       string `json:"check"`
+		Started     bool   `json:"started"`
+		StartReason string `json:"start_reason"`
+	}
+	s.mustCLI(&sent, "checks", "send", "test", "--worktree", repo, "--json")
+	if sent.Check != "test" || !sent.Started || sent.StartReason != "hook_turn_started" {
+		t.Errorf("send: %+v", sent)
+	}
+	s.waitOutput(id(agent), `got "The check \\"test\\"`)
+	s.waitOutput(id(agent), `FAIL: TestSum`)
+	s.wantCode(1, []string{"did not fail"}, "checks", "send", "build", "--worktree", repo)
+}
