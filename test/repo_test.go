@@ -373,6 +373,11 @@ var importRules = []struct {
 		why:    "the CLI client starts on every call: the MCP SDK belongs to paneflow-mcp only",
 	},
 	{
+		pkg:    "remote",
+		banned: append(notForClients, "core", "api", "cli", "mcp", "config", "hook", "shim", "attach", "github.com/modelcontextprotocol"),
+		why:    "the remote transport links into the command-line client (and paneflow-mcp), which starts on every call: the ipc client and the standard library only",
+	},
+	{
 		pkg:    "mcp",
 		banned: append(notForClients, "core", "api", "cli", "config", "hook", "shim"),
 		why:    "the bridge's logic links into paneflow-mcp, a socket client that agents start: the ipc client and the MCP SDK only",
