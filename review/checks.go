@@ -115,18 +115,26 @@ func (s *Service) loadChecks(root string) (checkSet, error) {
 	return set, nil
 }
 
+// checksOf decodes a checks method's params into p, whose worktree
+// member is dir, and returns the worktree's root and its trusted
+// checks.
+func (s *Service) checksOf(ctx context.Context, params json.RawMessage, p any, dir *string) (string, checkSet, error) {
+	if err := proto.DecodeParams(params, p); err != nil {
+		return "", checkSet{}, err
+	}
+	root, err := s.rootOf(ctx, *dir)
+	if err != nil {
+		return "", checkSet{}, err
+	}
+	set, err := s.loadChecks(root)
+	return root, set, err
+}
+
 // checksRun is checks.run: the named checks (all when none is named) run
 // one after the other in the worktree; the answer is their results.
 func (s *Service) checksRun(ctx context.Context, params json.RawMessage) (any, error) {
 	var p proto.ChecksParams
-	if err := proto.DecodeParams(params, &p); err != nil {
-		return nil, err
-	}
-	root, err := s.rootOf(ctx, p.Worktree)
-	if err != nil {
-		return nil, err
-	}
-	set, err := s.loadChecks(root)
+	root, set, err := s.checksOf(ctx, params, &p, &p.Worktree)
 	if err != nil {
 		return nil, err
 	}
@@ -205,14 +213,7 @@ func (s *Service) latest(root string, set checkSet) []proto.CheckResult {
 // checksStatus is checks.status: each configured check's last result.
 func (s *Service) checksStatus(ctx context.Context, params json.RawMessage) (any, error) {
 	var p proto.ChecksParams
-	if err := proto.DecodeParams(params, &p); err != nil {
-		return nil, err
-	}
-	root, err := s.rootOf(ctx, p.Worktree)
-	if err != nil {
-		return nil, err
-	}
-	set, err := s.loadChecks(root)
+	root, set, err := s.checksOf(ctx, params, &p, &p.Worktree)
 	if err != nil {
 		return nil, err
 	}
@@ -223,19 +224,12 @@ func (s *Service) checksStatus(ctx context.Context, params json.RawMessage) (any
 // working in the worktree as a prompt, the output fenced as untrusted.
 func (s *Service) checksSend(ctx context.Context, params json.RawMessage) (any, error) {
 	var p proto.ReviewSendParams
-	if err := proto.DecodeParams(params, &p); err != nil {
+	root, set, err := s.checksOf(ctx, params, &p, &p.Worktree)
+	if err != nil {
 		return nil, err
 	}
 	if p.Check == "" {
 		return nil, ipc.InvalidParams("Missing 'check' parameter")
-	}
-	root, err := s.rootOf(ctx, p.Worktree)
-	if err != nil {
-		return nil, err
-	}
-	set, err := s.loadChecks(root)
-	if err != nil {
-		return nil, err
 	}
 	i := slices.IndexFunc(s.latest(root, set), func(r proto.CheckResult) bool { return r.Name == p.Check })
 	if i < 0 {

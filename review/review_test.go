@@ -200,6 +200,11 @@ func TestCommentsFollowTheirCode(t *testing.T) {
 func TestCommentRefused(t *testing.T) {
 	repo := gittest.Repo(t, filepath.Join(t.TempDir(), "repo"), map[string]string{"a.go": numbered(1, 5)})
 	s := newTestService(t, &fakeCaller{})
+	secret := filepath.Join(t.TempDir(), "secret")
+	write(t, secret, "key\n")
+	if err := os.Symlink(secret, filepath.Join(repo, "out")); err != nil {
+		t.Fatal(err)
+	}
 	five, two := 6, 2
 	for _, tc := range []struct {
 		p    proto.ReviewCommentParams
@@ -213,6 +218,7 @@ func TestCommentRefused(t *testing.T) {
 		{proto.ReviewCommentParams{Worktree: repo, Path: "a.go", StartLine: 5, EndLine: &five, Body: "x"}, "lines 5-6 are not in 'a.go' (5 lines)"},
 		{proto.ReviewCommentParams{Worktree: repo, Path: "a.go", StartLine: 3, EndLine: &two, Body: "x"}, "lines 3-2"},
 		{proto.ReviewCommentParams{Worktree: repo, Path: "nope.go", StartLine: 1, Body: "x"}, "cannot comment on 'nope.go'"},
+		{proto.ReviewCommentParams{Worktree: repo, Path: "out", StartLine: 1, Body: "x"}, "out leads outside the worktree"},
 	} {
 		if _, err := call[proto.ReviewCommentResult](t, s.comment, tc.p); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: %v, want %q", tc.p, err, tc.want)

@@ -193,9 +193,17 @@ func relPath(root, p string) (string, error) {
 }
 
 // readLines reads a file of the worktree; a missing, non-regular or
-// larger than maxFileBytes file is an error.
+// larger than maxFileBytes file is an error, and so is a symbolic link
+// that leads out of the worktree (its text would go to the agent).
 func readLines(root, rel string) ([]string, error) {
-	f, err := os.Open(filepath.Join(root, filepath.FromSlash(rel)))
+	target, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil, err
+	}
+	if !inside(root, target) {
+		return nil, fmt.Errorf("%s leads outside the worktree", rel)
+	}
+	f, err := os.Open(target)
 	if err != nil {
 		return nil, err
 	}
