@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -80,8 +81,7 @@ func RunLink(ctx context.Context, h Host, e Env, persist time.Duration, ready io
 	defer os.Remove(pidFile)
 	tell(nil)
 
-	var mu sync.Mutex
-	open := 0
+	var open atomic.Int64
 	idle := time.NewTimer(persist)
 	defer idle.Stop()
 	conns := make(chan net.Conn)
@@ -98,7 +98,7 @@ func RunLink(ctx context.Context, h Host, e Env, persist time.Duration, ready io
 	defer ln.Close()
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	ended := make(chan struct{}, 64)
+	ended := make(chan struct{}, 1) // a connection ended: look at open again
 	for {
 		select {
 		case <-ctx.Done():
@@ -106,20 +106,14 @@ func RunLink(ctx context.Context, h Host, e Env, persist time.Duration, ready io
 		case <-c.Done():
 			return c.Err()
 		case <-idle.C:
-			mu.Lock()
-			n := open
-			mu.Unlock()
-			if n == 0 {
+			if open.Load() == 0 {
 				return nil
 			}
 			idle.Reset(persist)
 		case <-ended:
-			mu.Lock()
-			open--
-			if open == 0 {
+			if open.Load() == 0 {
 				idle.Reset(persist)
 			}
-			mu.Unlock()
 		case nc, ok := <-conns:
 			if !ok {
 				return nil
@@ -128,14 +122,16 @@ func RunLink(ctx context.Context, h Host, e Env, persist time.Duration, ready io
 				nc.Close()
 				continue
 			}
-			mu.Lock()
-			open++
-			mu.Unlock()
+			open.Add(1)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				relay(ctx, c, nc)
-				ended <- struct{}{}
+				open.Add(-1)
+				select {
+				case ended <- struct{}{}:
+				default:
+				}
 			}()
 		}
 	}

@@ -26,7 +26,10 @@ const remoteLsSamples = 40
 // the target is ≤ 0), first-ls-ms (the call that starts the link: ssh's
 // handshake) and cm-ls-ms (no link, PANEFLOW_HOST_PERSIST=0: one ssh per
 // call over an ssh ControlMaster connection, as a user's config might
-// have). Paneflow only.
+// have). The same again through a proxy that delays each direction by
+// 25 ms (a 50 ms round trip; sshdtest.Delayed): delay-remote-ls-ms,
+// delay-budget-ms (remote − (local + 50 + 5 ms), target ≤ 0) and
+// delay-cm-ls-ms. Paneflow only.
 func BenchmarkRemoteLs(b *testing.B) {
 	pf := startPaneflow(b)
 	dir, err := os.MkdirTemp("", "pfrb-")
@@ -41,7 +44,10 @@ func BenchmarkRemoteLs(b *testing.B) {
 	sshd := sshdtest.Start(b, sshdtest.Config{Dir: dir, ControlMaster: true, Ports: []sshdtest.Port{{Env: []string{
 		"PATH=" + filepath.Dir(pf.bin) + ":/usr/bin:/bin", "HOME=" + home, "LANG=C.UTF-8", "PANEFLOW_SOCKET_PATH=" + pf.sock,
 	}}}})
+	const oneWay = 25 * time.Millisecond
+	delayed := sshd.Delayed(b, 0, oneWay)
 	remote := append(append([]string(nil), pf.env...), "PANEFLOW_SSH="+sshd.SSHCommand(), "PANEFLOW_HOST="+sshd.URL(0))
+	remoteDelayed := append(append([]string(nil), pf.env...), "PANEFLOW_SSH="+sshd.SSHCommand(), "PANEFLOW_HOST="+delayed)
 	ls := func(env []string) (float64, error) {
 		cmd := pf.cli("ls")
 		cmd.Env = env
@@ -52,22 +58,28 @@ func BenchmarkRemoteLs(b *testing.B) {
 		return ms(time.Since(start)), nil
 	}
 	b.Cleanup(func() {
-		cmd := pf.cli("host", "close")
-		cmd.Env = remote
-		cmd.Run()
+		for _, env := range [][]string{remote, remoteDelayed} {
+			cmd := pf.cli("host", "close")
+			cmd.Env = env
+			cmd.Run()
+		}
 	})
 	for range b.N {
 		first, err := ls(remote)
 		if err != nil {
 			b.Fatal(err)
 		}
-		var local, rem, rtt, cm []float64
+		if _, err := ls(remoteDelayed); err != nil {
+			b.Fatal(err)
+		}
+		var local, rem, rtt, cm, drem, dcm []float64
 		noLink := append(append([]string(nil), remote...), "PANEFLOW_HOST_PERSIST=0")
+		noLinkDelayed := append(append([]string(nil), remoteDelayed...), "PANEFLOW_HOST_PERSIST=0")
 		for range remoteLsSamples {
 			for _, s := range []struct {
 				env []string
 				out *[]float64
-			}{{pf.env, &local}, {remote, &rem}, {noLink, &cm}} {
+			}{{pf.env, &local}, {remote, &rem}, {noLink, &cm}, {remoteDelayed, &drem}, {noLinkDelayed, &dcm}} {
 				d, err := ls(s.env)
 				if err != nil {
 					b.Fatal(err)
@@ -89,5 +101,9 @@ func BenchmarkRemoteLs(b *testing.B) {
 		b.ReportMetric(r-(l+t+5), "remote-budget-ms")
 		b.ReportMetric(first, "first-ls-ms")
 		b.ReportMetric(percentile(cm, 50), "cm-ls-ms")
+		d := percentile(drem, 50)
+		b.ReportMetric(d, "delay-remote-ls-ms")
+		b.ReportMetric(d-(l+ms(2*oneWay)+5), "delay-budget-ms")
+		b.ReportMetric(percentile(dcm, 50), "delay-cm-ls-ms")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // pane is what the tests read of surface.list's panes (their own decoding
@@ -142,8 +143,25 @@ func TestRemoteVerbs(t *testing.T) {
 	if !strings.Contains(r.stdout, "closed the link to "+w.url(portMain)) {
 		t.Fatalf("host close:\n%s", r)
 	}
-	// The next call starts a link again.
-	w.paneNamed(portMain, "r1")
+	// The next call starts a link again; one started with a short
+	// PANEFLOW_HOST_PERSIST ends by itself once unused.
+	r = w.cli([]string{"PANEFLOW_HOST_PERSIST=0.2"}, "--host", w.url(portMain), "ls")
+	if r.code != 0 || !strings.Contains(r.stdout, `"r1"`) {
+		t.Fatalf("ls with a short-lived link:\n%s", r)
+	}
+	deadline := time.Now().Add(pollTimeout)
+	for {
+		r = w.host(portMain, "host", "close")
+		if strings.Contains(r.stdout, "no link to "+w.url(portMain)+" was open") {
+			break
+		}
+		// host close stopped it itself: the link had not ended yet.
+		if time.Now().After(deadline) {
+			t.Fatalf("the link with PANEFLOW_HOST_PERSIST=0.2 did not end by itself:\n%s", r)
+		}
+		w.cli([]string{"PANEFLOW_HOST_PERSIST=0.2"}, "--host", w.url(portMain), "ls")
+		time.Sleep(time.Second)
+	}
 }
 
 // TestRemoteUpAndFlow runs up and flow run through --host: the specs are
@@ -227,7 +245,7 @@ func TestRemoteErrors(t *testing.T) {
 		env  []string
 		want string
 	}{
-		{"not installed", portBare, nil, "paneflow is not installed on " + w.url(portBare) + " (paneflow: 1: exec: " + filepath.Join(w.bareHome, ".local/bin/paneflow") + ": not found); run `paneflow host install " + w.url(portBare) + "`"},
+		{"not installed", portBare, nil, filepath.Join(w.bareHome, ".local/bin/paneflow") + ": not found); run `paneflow host install " + w.url(portBare) + "`"},
 		{"not installed, no link", portBare, []string{"PANEFLOW_HOST_PERSIST=0"}, "paneflow is not installed on " + w.url(portBare)},
 		{"other protocol", portFake, nil, "(v9.9.9, bridge protocol 99) cannot talk to this one (bridge protocol 1); run `paneflow host install " + w.url(portFake) + "`"},
 		{"too old", portOld, nil, "the paneflow on " + w.url(portOld) + " is too old to have `paneflow bridge`"},

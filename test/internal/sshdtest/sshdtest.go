@@ -53,6 +53,8 @@ type Server struct {
 	SSHConfig string // the ssh client config to use (ssh -F)
 	Proc      *proctest.Process
 	Output    *proctest.Buffer
+
+	clientOpts string // the client config's options for the test's hosts
 }
 
 // SSHCommand returns the ssh command line that uses the test's config
@@ -153,12 +155,15 @@ LogLevel VERBOSE
 		t.Fatal(err)
 	}
 	var known strings.Builder
-	var client strings.Builder
-	fmt.Fprintf(&client, "Host 127.0.0.1\n  User %s\n  IdentityFile %s\n  IdentitiesOnly yes\n  UserKnownHostsFile %s\n  GlobalKnownHostsFile /dev/null\n  StrictHostKeyChecking yes\n  BatchMode yes\n  LogLevel ERROR\n",
+	var opts strings.Builder
+	fmt.Fprintf(&opts, "  User %s\n  IdentityFile %s\n  IdentitiesOnly yes\n  UserKnownHostsFile %s\n  GlobalKnownHostsFile /dev/null\n  StrictHostKeyChecking yes\n  BatchMode yes\n  LogLevel ERROR\n",
 		u.Username, userKey, filepath.Join(c.Dir, "known_hosts"))
 	if c.ControlMaster {
-		fmt.Fprintf(&client, "  ControlMaster auto\n  ControlPath %s\n  ControlPersist 60\n", filepath.Join(c.Dir, "cm-%C"))
+		fmt.Fprintf(&opts, "  ControlMaster auto\n  ControlPath %s\n  ControlPersist 60\n", filepath.Join(c.Dir, "cm-%C"))
 	}
+	s.clientOpts = opts.String()
+	client := strings.Builder{}
+	client.WriteString("Host 127.0.0.1\n" + s.clientOpts)
 	for _, p := range s.Ports {
 		fmt.Fprintf(&known, "[127.0.0.1]:%d %s", p, hostPub)
 	}
@@ -213,4 +218,82 @@ func freePort(t testing.TB) int {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// Delayed returns the address of the i-th port through a proxy that holds
+// every chunk of the TCP stream for oneWay in each direction (a round trip
+// of 2×oneWay, where tc netem is not at hand: it needs the kernel's
+// sch_netem), under a host alias of the client config (HostKeyAlias keeps
+// the same host key). The proxy stops when the test ends.
+func (s *Server) Delayed(t testing.TB, i int, oneWay time.Duration) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	target := fmt.Sprintf("127.0.0.1:%d", s.Ports[i])
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				up, err := net.Dial("tcp", target)
+				if err != nil {
+					return
+				}
+				defer up.Close()
+				done := make(chan struct{}, 2)
+				go func() { delayCopy(up, c, oneWay); done <- struct{}{} }()
+				go func() { delayCopy(c, up, oneWay); done <- struct{}{} }()
+				<-done
+			}()
+		}
+	}()
+	alias := fmt.Sprintf("delayed-%d", i)
+	t.Cleanup(func() { exec.Command("ssh", "-F", s.SSHConfig, "-O", "exit", alias).Run() })
+	cfg, err := os.ReadFile(s.SSHConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := fmt.Sprintf("Host %s\n  HostName 127.0.0.1\n  Port %d\n  HostKeyAlias [127.0.0.1]:%d\n%s", alias, ln.Addr().(*net.TCPAddr).Port, s.Ports[i], s.clientOpts)
+	if err := os.WriteFile(s.SSHConfig, append(cfg, extra...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("ssh://%s@%s", s.User, alias)
+}
+
+// delayCopy copies src to dst, each chunk written oneWay after it was
+// read, in order.
+func delayCopy(dst, src net.Conn, oneWay time.Duration) {
+	type chunk struct {
+		due  time.Time
+		data []byte
+	}
+	q := make(chan chunk, 4096)
+	go func() {
+		defer close(q)
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := src.Read(buf)
+			if n > 0 {
+				q <- chunk{time.Now().Add(oneWay), append([]byte(nil), buf[:n]...)}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	for c := range q {
+		time.Sleep(time.Until(c.due))
+		if _, err := dst.Write(c.data); err != nil {
+			return
+		}
+	}
+	if tc, ok := dst.(*net.TCPConn); ok {
+		tc.CloseWrite()
+	}
 }
