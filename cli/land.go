@@ -13,10 +13,11 @@ import (
 // landVerb is `paneflow land`.
 func landVerb() verb {
 	return verb{
-		name: "land", synopsis: "[--squash|--rebase] [--base BRANCH] [--teardown [--delete-branch]] | --pr [--json]",
+		name: "land", synopsis: "[--merge|--squash|--rebase] [--base BRANCH] [--teardown [--delete-branch]] | --pr [--json]",
 		summary: "merge, squash or rebase a worktree's branch into its base, or open a pull request",
 		flags: []flagSpec{
 			worktreeFlag,
+			{name: "merge", kind: boolFlag, usage: "a merge commit on the base"},
 			{name: "squash", kind: boolFlag, usage: "one commit on the base with the branch's changes"},
 			{name: "rebase", kind: boolFlag, usage: "rebase the branch onto the base, then fast-forward the base"},
 			{name: "base", kind: valueFlag, value: "BRANCH", usage: "the branch to land into (default: the one the repository's main working tree holds)"},
@@ -28,23 +29,24 @@ func landVerb() verb {
 			{name: "body", kind: valueFlag, value: "TEXT", usage: "--pr: the body (default: the agent's last result, else the commits)"},
 			{name: "json", kind: boolFlag, usage: "print the server's result as JSON"},
 		},
-		details: "The server runs the user's git. Without --squash or --rebase the branch is merged\n" +
-			"with a merge commit. The work happens where the base is checked out (it must have no\n" +
-			"uncommitted changes there, nor the worktree), or in a temporary worktree when it is\n" +
-			"checked out nowhere. A conflict aborts the merge or rebase, leaves the base branch as\n" +
-			"it was, lists the files and exits 1. --pr pushes the branch to its GitHub remote and\n" +
-			"runs `gh pr create`; without gh or a GitHub remote it says why and exits 1.\n",
+		details: "The server runs the user's git. Without --merge, --squash or --rebase the strategy is\n" +
+			"the worktree's .paneflow.toml [land] strategy, else a merge commit. The work happens\n" +
+			"where the base is checked out (it must have no uncommitted changes there, nor the\n" +
+			"worktree), or in a temporary worktree when it is checked out nowhere. A conflict\n" +
+			"aborts the merge or rebase, leaves the base branch as it was, lists the files and\n" +
+			"exits 1. --pr pushes the branch to its GitHub remote and runs `gh pr create`; without\n" +
+			"gh or a GitHub remote it says why and exits 1.\n",
 		run: runLand,
 	}
 }
 
 func runLand(ctx context.Context, s *session, in *input) error {
-	squash, rebase, pr := in.bool("squash"), in.bool("rebase"), in.bool("pr")
+	merge, squash, rebase, pr := in.bool("merge"), in.bool("squash"), in.bool("rebase"), in.bool("pr")
 	switch {
-	case squash && rebase:
-		return in.verb.usageErrorf("--squash and --rebase exclude each other")
-	case pr && (squash || rebase || in.bool("teardown") || in.has("message")):
-		return in.verb.usageErrorf("--pr lands nothing: it takes no --squash, --rebase, --teardown or --message")
+	case merge && squash, merge && rebase, squash && rebase:
+		return in.verb.usageErrorf("--merge, --squash and --rebase exclude each other")
+	case pr && (merge || squash || rebase || in.bool("teardown") || in.has("message")):
+		return in.verb.usageErrorf("--pr lands nothing: it takes no --merge, --squash, --rebase, --teardown or --message")
 	case in.bool("delete-branch") && !in.bool("teardown"):
 		return in.verb.usageErrorf("--delete-branch needs --teardown (a branch is deleted only with its worktree)")
 	case !pr && (in.has("title") || in.has("body")):
@@ -70,8 +72,10 @@ func runLand(ctx context.Context, s *session, in *input) error {
 		}
 		return writeLines(s.stdout, []string{fmt.Sprintf("pull request of %s into %s: %s", vis.String(res.Branch), vis.String(res.Base), vis.String(res.URL))})
 	}
-	p := proto.LandParams{Worktree: dir, Base: base, Strategy: proto.LandMerge}
+	p := proto.LandParams{Worktree: dir, Base: base}
 	switch {
+	case merge:
+		p.Strategy = proto.LandMerge
 	case squash:
 		p.Strategy = proto.LandSquash
 	case rebase:

@@ -16,7 +16,8 @@ type LandParams struct {
 	// Worktree is an absolute directory inside the worktree whose
 	// checked-out branch lands (required).
 	Worktree string `json:"worktree"`
-	// Strategy is LandMerge (default), LandSquash or LandRebase.
+	// Strategy is LandMerge, LandSquash or LandRebase ("": the [land]
+	// strategy of the worktree's .paneflow.toml, else LandMerge).
 	Strategy string `json:"strategy,omitempty"`
 	// Base is the branch to land into ("": the branch checked out in the
 	// repository's main working tree).

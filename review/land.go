@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/BurntSushi/toml"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/worktree"
@@ -34,6 +35,13 @@ func (s *Service) land(ctx context.Context, params json.RawMessage) (any, error)
 	}
 	if !filepath.IsAbs(p.Worktree) {
 		return nil, ipc.InvalidParams("'worktree' must be an absolute path, got '%s'", p.Worktree)
+	}
+	if p.Strategy == "" {
+		st, err := landDefault(ctx, p.Worktree)
+		if err != nil {
+			return nil, ipc.InvalidParams("land: %v", err)
+		}
+		p.Strategy = st
 	}
 	l, err := worktree.Land(ctx, p.Worktree, worktree.LandOptions{Strategy: p.Strategy, Base: p.Base, Message: p.Message})
 	if err != nil {
@@ -175,4 +183,37 @@ func (s *Service) lastResult(ctx context.Context, root string) string {
 		return ""
 	}
 	return *st.LastResult
+}
+
+// landDefault is the land strategy the worktree's ConfigFile keeps
+// ([land] strategy = "merge", "squash" or "rebase"), "" when it names
+// none (then a merge). It only chooses among git's strategies, so the
+// file needs no trust for it.
+func landDefault(ctx context.Context, dir string) (string, error) {
+	root, err := worktree.Root(ctx, dir)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(root, ConfigFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	var cfg struct {
+		Land struct {
+			Strategy string `toml:"strategy"`
+		} `toml:"land"`
+	}
+	if _, err := toml.Decode(string(data), &cfg); err != nil {
+		return "", fmt.Errorf("%s: %v", path, err)
+	}
+	switch st := cfg.Land.Strategy; st {
+	case "", proto.LandMerge, proto.LandSquash, proto.LandRebase:
+		return st, nil
+	default:
+		return "", fmt.Errorf("%s: land.strategy must be merge, squash or rebase, got '%s'", path, st)
+	}
 }

@@ -132,3 +132,23 @@ func TestPullRequest(t *testing.T) {
 		t.Errorf("pushed feat = %s", got)
 	}
 }
+
+// TestLandDefaultStrategy: without a strategy, land.run takes the [land]
+// strategy of the worktree's .paneflow.toml (no trust needed: it only
+// picks git's strategy); a bad one is refused before any git runs.
+func TestLandDefaultStrategy(t *testing.T) {
+	repo, wt := landRepo(t)
+	s := newTestService(t, &fakeCaller{})
+	write(t, filepath.Join(wt, ConfigFile), "[land]\nstrategy = \"octopus\"\n")
+	if _, err := call[proto.LandResult](t, s.land, proto.LandParams{Worktree: wt}); err == nil || !strings.Contains(err.Error(), "land.strategy must be merge, squash or rebase, got 'octopus'") {
+		t.Errorf("bad default: %v", err)
+	}
+	write(t, filepath.Join(wt, ConfigFile), "[land]\nstrategy = \"squash\"\n")
+	res := ok[proto.LandResult](t, s.land, proto.LandParams{Worktree: wt})
+	if !res.Landed || res.Strategy != "squash" {
+		t.Fatalf("land: %+v", res)
+	}
+	if parents := strings.Fields(gittest.Git(t, repo, "log", "-1", "--format=%P", "main")); len(parents) != 1 {
+		t.Errorf("a squash has one parent, got %v", parents)
+	}
+}
