@@ -67,8 +67,18 @@ func Dial(ctx context.Context, h Host, env Env) (*Conn, error) {
 	}
 	got := make(chan result, 1)
 	go func() {
-		line, err := br.ReadString('\n')
-		got <- result{strings.TrimSuffix(line, "\n"), err}
+		// A login shell may print something first (a banner from its
+		// start-up files): skip up to 100 lines to the hello.
+		var line string
+		var err error
+		for range 100 {
+			line, err = br.ReadString('\n')
+			line = strings.TrimSuffix(line, "\n")
+			if _, ok := parseHello(line); ok || err != nil {
+				break
+			}
+		}
+		got <- result{line, err}
 	}()
 	timer := time.NewTimer(HandshakeTimeout)
 	defer timer.Stop()

@@ -27,6 +27,7 @@ const (
 
 func TestMain(m *testing.M) {
 	if hello := os.Getenv(fakeHelloEnv); hello != "" {
+		fmt.Println("Welcome! (a login shell's banner)")
 		fmt.Println(hello)
 		buf := make([]byte, 4096)
 		for {
@@ -232,5 +233,33 @@ func TestPlatform(t *testing.T) {
 		if got != want {
 			t.Errorf("platform(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestRedialer: after ssh ends, the next Open dials a new one.
+func TestRedialer(t *testing.T) {
+	srv := echoServer(t)
+	r := &Redialer{Host: Host{Name: "fake"}, Env: fakeEnv(t, fakeSSHEnv+"="+srv.Path)}
+	defer r.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cl := &ipc.Client{Path: "ssh://fake", Dial: r.Open}
+	var out string
+	if err := cl.Call(ctx, "t.echo", "one", &out); err != nil || out != "one" {
+		t.Fatalf("first call = %q, %v", out, err)
+	}
+	r.mu.Lock()
+	first := r.c
+	r.mu.Unlock()
+	first.cmd.Process.Kill() // ssh drops
+	<-first.Done()
+	if err := cl.Call(ctx, "t.echo", "two", &out); err != nil || out != "two" {
+		t.Fatalf("call after ssh dropped = %q, %v", out, err)
+	}
+	r.mu.Lock()
+	second := r.c
+	r.mu.Unlock()
+	if second == first {
+		t.Fatal("the Redialer kept the dead connection")
 	}
 }
