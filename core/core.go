@@ -65,6 +65,10 @@ type Options struct {
 	// UsageDir is where the usage subsystem keeps its day files; ""
 	// means $XDG_STATE_HOME/paneflow/usage, "-" keeps them in memory only.
 	UsageDir string
+	// ReviewDir is where the review subsystem keeps each worktree's
+	// comments; "" means $XDG_STATE_HOME/paneflow/review, "-" leaves the
+	// subsystem out.
+	ReviewDir string
 	// SessionPath is the session file (package session) the server
 	// restores at start, resuming the agents, and keeps saved while it
 	// runs; "" keeps no session. `paneflow serve` and the desktop app
@@ -230,6 +234,9 @@ func New(o Options) (*Core, error) {
 			Shutdown:     c.requestStop,
 		}},
 		worktrees,
+		// Before the socket, so its methods exist when it serves; it
+		// reaches the panes only through that socket.
+		newReview(o.reviewDir(getenv, logf), path, getenv),
 		&socket{srv: c.server, exec: exec},
 		c.session,
 		// After the socket: once this server owns the socket path, the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/cli"
 	"github.com/paneflow-go/paneflow/hook"
+	"github.com/paneflow-go/paneflow/remote"
 	"github.com/paneflow-go/paneflow/version"
 )
 
@@ -90,6 +91,8 @@ func init() {
 				return nil
 			}},
 		mcpCommand(),
+		{name: "bridge", summary: bridgeSummary, help: func() string { return bridgeUsage }, run: runBridge},
+		{name: "host", summary: hostSummary, help: func() string { return hostUsage }, run: runHost},
 	}
 	commands = append(commands, clientCommands()...)
 }
@@ -108,7 +111,7 @@ func clientCommands() []command {
 			// cost 0.3 ms of every CLI call.
 			help: func() string { h, _ := cli.Help(v.Name); return h },
 			run: func(ctx context.Context, inv *invocation, args []string) error {
-				if v.InServer {
+				if v.InServer && (!v.OnHost || inv.getenv(remote.EnvHost) == "") {
 					return runInServer(inv, append([]string{v.Name}, args...))
 				}
 				if v.Interruptible {
@@ -150,6 +153,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // dispatch picks what args ask for: a verb, a global flag, or, with no
 // arguments at all, the desktop app.
 func dispatch(ctx context.Context, inv *invocation, args []string) error {
+	host, args, given, err := hostFlag(args)
+	if err != nil {
+		return err
+	}
+	if given {
+		if len(args) == 0 || isGUIFlag(args[0]) {
+			return usageErrorf("--host is for the verbs (paneflow --host HOST <verb>); the window shows this machine's panes")
+		}
+		if !cli.IsVerb(args[0]) && args[0] != "host" {
+			return usageErrorf("--host is for the client verbs and `host`, not '%s'; see `paneflow --help`", args[0])
+		}
+		withHost(inv, host)
+	}
 	if len(args) == 0 || isGUIFlag(args[0]) {
 		return runGUI(ctx, inv, args)
 	}
@@ -298,7 +314,10 @@ func writeUsage(w io.Writer) {
 	b.WriteString("Paneflow: a terminal workspace for running coding agents side by side.\n\n")
 	b.WriteString("Usage:\n")
 	b.WriteString("  paneflow [--socket PATH]  open the desktop app\n")
-	b.WriteString("  paneflow <verb> [args]    run a verb and exit\n\n")
+	b.WriteString("  paneflow <verb> [args]    run a verb and exit\n")
+	b.WriteString("  paneflow --host HOST <verb> [args]\n")
+	b.WriteString("                            run it on HOST's Paneflow over ssh (ssh://[user@]host[:port];\n")
+	b.WriteString("                            also $PANEFLOW_HOST); see `paneflow host --help`\n\n")
 	b.WriteString("Verbs:\n")
 	for _, c := range commands {
 		summary := c.summary
