@@ -52,7 +52,7 @@ func (s *shell) serve(ctx context.Context) error {
 		msg := fmt.Sprintf("The Paneflow server on %s is gone (%v). The panes show what they last showed; "+
 			"restarting it restores its session and resumes the agents that can be.", s.b.Endpoint(), err)
 		s.do(func() {
-			s.banner.showAction(msg, "Restart server and restore", s.requestRestart)
+			s.bannerActionLocked(msg, "Restart server and restore", s.requestRestart)
 			s.probeBannerActionLocked()
 		})
 		for {
@@ -61,6 +61,7 @@ func (s *shell) serve(ctx context.Context) error {
 				return nil
 			case <-s.restart:
 			}
+			s.logf("paneflow: restarting the server on %s", s.b.Endpoint())
 			rctx, cancel := context.WithTimeout(ctx, restartTimeout)
 			err := s.o.RestartServer(rctx)
 			if err == nil {
@@ -72,13 +73,15 @@ func (s *shell) serve(ctx context.Context) error {
 			}
 			s.logf("paneflow: restarting the server: %v", err)
 			s.do(func() {
-				s.banner.showAction("Restarting the server failed: "+err.Error(), "Try again", s.requestRestart)
+				s.bannerActionLocked("Restarting the server failed: "+err.Error(), "Try again", s.requestRestart)
 			})
 		}
 		snap := takeSnapshot(s.b, nil)
 		s.lost.Store(false)
-		s.logf("paneflow: reattached socket=%s", s.b.Endpoint())
-		s.do(func() { s.reattachedLocked(snap) })
+		s.do(func() {
+			s.reattachedLocked(snap)
+			s.logf("paneflow: reattached socket=%s", s.b.Endpoint())
+		})
 	}
 }
 
@@ -118,13 +121,21 @@ func (s *shell) probeBannerActionLocked() {
 	}()
 }
 
+// bannerActionLocked shows msg in the banner with a button (see
+// banner.showAction) and lays the window out again: the banner grows (or
+// first appears) while nothing else may change on a lost server's window.
+func (s *shell) bannerActionLocked(msg, label string, f func()) {
+	s.banner.showAction(msg, label, f)
+	s.w.Content().Refresh()
+}
+
 // requestRestart is the banner's restart action (on the UI goroutine).
 func (s *shell) requestRestart() {
 	select {
 	case s.restart <- struct{}{}:
 	default: // one is on its way
 	}
-	s.guard(func() { s.banner.showAction("Restarting the server…", "", nil) })
+	s.guard(func() { s.bannerActionLocked("Restarting the server…", "", nil) })
 }
 
 // reattachedLocked shows the restarted server's model: every view of the
@@ -142,7 +153,7 @@ func (s *shell) reattachedLocked(snap *snapshot) {
 	clear(s.queued)
 	s.zoom, s.focus = 0, 0
 	s.banner.dismiss()
-	s.banner.show("The server was restarted on " + s.b.Endpoint() + " and its session restored.")
+	s.bannerActionLocked("The server was restarted on "+s.b.Endpoint()+" and its session restored.", "", nil)
 	s.applyLocked(snap, nil)
 }
 

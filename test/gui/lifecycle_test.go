@@ -182,6 +182,10 @@ func TestDeadServerBanner(t *testing.T) {
 		t.Fatalf("the window did not notice the server's end: %v\n%s", err, proctest.Indent(w.log.String()))
 	}
 	bx, by, _ := w.probed("banner-action", from)
+	// The pointer may already be where the button is (an earlier run's
+	// click): xdotool's mousemove --sync then waits for a move that never
+	// comes, for seconds.
+	w.xdo("mousemove", "0", "0")
 	w.click(bx, by)
 	if _, err := w.waitLine(regexp.MustCompile(`^paneflow: reattached socket=`), from, appStartTimeout); err != nil {
 		t.Fatalf("the window did not reattach: %v\n%s", err, proctest.Indent(w.log.String()))
