@@ -220,3 +220,30 @@ func TestChecksLoop(t *testing.T) {
 	s.waitOutput(id(agent), `FAIL: TestSum`)
 	s.wantCode(1, []string{"did not fail"}, "checks", "send", "build", "--worktree", repo)
 }
+
+// TestChecksOnTurnEnd: with on_turn_end in the trusted .paneflow.toml,
+// the server runs the checks when the (fake, hooked) agent working in the
+// worktree finishes a turn (its Stop hook).
+func TestChecksOnTurnEnd(t *testing.T) {
+	s := startServer(t)
+	repo := gittest.Repo(t, filepath.Join(tempDir(t), "repo"), map[string]string{
+		".paneflow.toml": "[checks]\non_turn_end = true\n[checks.commands]\ntest = \"echo ran at turn end; exit 1\"\n",
+	})
+	s.mustCLI(nil, "trust", filepath.Join(repo, ".paneflow.toml"))
+	args, _ := agentDir(t, "banner", "hook:SessionStart", "hook:UserPromptSubmit", "hook:Stop", "read")
+	s.split(append(args, "--cwd", repo)...)
+	var st struct {
+		Checks []struct {
+			Status  string `json:"status"`
+			Trigger string `json:"trigger"`
+			Output  string `json:"output"`
+		} `json:"checks"`
+	}
+	s.eventually("the turn-end check", func() (bool, string) {
+		s.mustCLI(&st, "checks", "status", "--worktree", repo, "--json")
+		return len(st.Checks) == 1 && st.Checks[0].Status == "fail", fmt.Sprintf("%+v", st)
+	})
+	if st.Checks[0].Trigger != "turn_end" || st.Checks[0].Output != "ran at turn end\n" {
+		t.Errorf("status: %+v", st)
+	}
+}
