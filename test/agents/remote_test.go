@@ -23,7 +23,7 @@ import (
 // --host` over a real sshd on loopback: from another HOME (the laptop),
 // `ps --host` shows the agent thinking while the model holds the turn, and
 // `watch --host` (a stream through the bridge) sees it reach finished with
-// its last result. The hooks stay on the agent's host: they talk to its
+// its last result, which `history --host` then holds. The hooks stay on the agent's host: they talk to its
 // server, and the laptop learns of them through the stream.
 func TestRemoteClaude(t *testing.T) {
 	t.Parallel()
@@ -97,5 +97,9 @@ func TestRemoteClaude(t *testing.T) {
 	watch.Process.Signal(syscall.SIGINT)
 	if err := watch.Wait(); err != nil {
 		t.Fatalf("watch --host after Ctrl-C: %v", err)
+	}
+	// The host's record of the turn, read from here.
+	if o, err := pf("history", "1", "--json"); err != nil || !strings.Contains(o, claudeTurn.lastResult) {
+		t.Fatalf("history --host: %v\n%s", err, o)
 	}
 }
