@@ -14,6 +14,7 @@ import (
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/core"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/remote"
 	"github.com/paneflow-go/paneflow/session"
 	"github.com/paneflow-go/paneflow/terminal"
 	"github.com/paneflow-go/paneflow/version"
@@ -53,14 +54,27 @@ func runGUI(ctx context.Context, inv *invocation, args []string) error {
 		// The server owns the panes and the session: the window restores
 		// and saves none.
 		sessionPath = ""
-		path := g.socket
-		if path == "" {
-			if path, err = ipc.ClientSocketPath(inv.getenv); err != nil {
+		o := app.AttachOptions{Path: g.socket}
+		if g.host != "" {
+			// Another host's server over the user's ssh: one ssh for the
+			// window (dialed again at the next call if it drops).
+			h, err := remote.ParseHost(g.host)
+			if err != nil {
+				return &exitError{Code: exitUsage, Err: err}
+			}
+			rd := &remote.Redialer{Host: h, Env: remote.Env{Getenv: inv.getenv}}
+			defer rd.Close()
+			o.Path, o.Dial = h.String(), rd.Open
+		} else if o.Path == "" {
+			if o.Path, err = ipc.ClientSocketPath(inv.getenv); err != nil {
 				return err
 			}
 		}
-		if backend, err = app.Attach(ctx, app.AttachOptions{Path: path}); err != nil {
-			return fmt.Errorf("attach to %s: %w", path, err)
+		if backend, err = app.Attach(ctx, o); err != nil {
+			if re := remote.AsError(err); re != nil {
+				err = re
+			}
+			return fmt.Errorf("attach to %s: %w", o.Path, err)
 		}
 	} else {
 		// A processor beyond what pane output may occupy keeps requests

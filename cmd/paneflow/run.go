@@ -158,8 +158,13 @@ func dispatch(ctx context.Context, inv *invocation, args []string) error {
 		return err
 	}
 	if given {
+		if len(args) > 0 && slices.Contains(args, "--attach") && isGUIFlag(args[0]) {
+			// A window attached to the host's server: the window's own
+			// flag, passed on to the desktop app's binary as it is.
+			return runGUI(ctx, inv, append([]string{"--host", host}, args...))
+		}
 		if len(args) == 0 || isGUIFlag(args[0]) {
-			return usageErrorf("--host is for the verbs (paneflow --host HOST <verb>); the window shows this machine's panes")
+			return usageErrorf("--host is for the verbs (paneflow --host HOST <verb>) and a window that attaches (paneflow --host HOST --attach)")
 		}
 		if !cli.IsVerb(args[0]) && args[0] != "host" {
 			return usageErrorf("--host is for the client verbs and `host`, not '%s'; see `paneflow --help`", args[0])
@@ -234,7 +239,7 @@ func runVersion(_ context.Context, inv *invocation, args []string) error {
 }
 
 // guiUsage is the help of the desktop app's own flags.
-const guiUsage = `usage: paneflow [--socket PATH] [--attach]
+const guiUsage = `usage: paneflow [--socket PATH] [--attach] [--host HOST --attach]
 
 Open the desktop app: the workspaces, panes and socket of ` + "`paneflow serve`" + `
 with a window over them. Every CLI verb works against it.
@@ -244,6 +249,8 @@ with a window over them. Every CLI verb works against it.
   --attach        attach the window to the ` + "`paneflow serve`" + ` already running on
                   the socket instead of hosting the panes: closing the window
                   detaches, the server and its programs keep running
+  --host HOST     with --attach: the server of HOST (ssh://[user@]host[:port]),
+                  over your ssh (see ` + "`paneflow host --help`" + `)
 `
 
 // isGUIFlag reports whether a first argument is a flag of the desktop app
@@ -256,6 +263,7 @@ func isGUIFlag(a string) bool {
 type guiArgs struct {
 	socket string // "" for the default
 	attach bool   // attach to a running server instead of hosting the core
+	host   string // with attach: the server of this host, over ssh; "" for this one
 }
 
 // parseGUIArgs parses the desktop app's flags.
@@ -265,6 +273,7 @@ func parseGUIArgs(args []string) (guiArgs, error) {
 	var g guiArgs
 	fs.StringVar(&g.socket, "socket", "", "")
 	fs.BoolVar(&g.attach, "attach", false, "")
+	fs.StringVar(&g.host, "host", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return g, &exitError{Code: exitUsage, Err: errors.New(guiUsage)}
@@ -273,6 +282,9 @@ func parseGUIArgs(args []string) (guiArgs, error) {
 	}
 	if fs.NArg() > 0 {
 		return g, usageErrorf("unexpected argument %q\n%s", fs.Arg(0), guiUsage)
+	}
+	if g.host != "" && (!g.attach || g.socket != "") {
+		return g, usageErrorf("--host needs --attach and no --socket (the window attaches to that host's server)\n%s", guiUsage)
 	}
 	return g, nil
 }
