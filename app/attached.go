@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,6 +26,11 @@ type AttachOptions struct {
 	// FPS is the most screen frames per second per pane the server sends
 	// (0: proto.DefaultAttachFPS).
 	FPS int
+	// Dial, if set, makes every connection instead of dialing Path, which
+	// then only names the server (ssh://host): a window attached to
+	// another host's server over ssh (package remote). The launch pad
+	// still plans specs on this machine.
+	Dial func(ctx context.Context) (net.Conn, error)
 }
 
 // attached is the [Backend] of a window attached to a running server over
@@ -57,12 +63,12 @@ func Attach(ctx context.Context, o AttachOptions) (Backend, error) {
 	if o.Path == "" {
 		return nil, errors.New("app: AttachOptions.Path is empty")
 	}
-	cl := &ipc.Client{Path: o.Path}
+	cl := &ipc.Client{Path: o.Path, Dial: o.Dial}
 	pc := proto.Client{Caller: cl}
 	if _, err := pc.Ping(ctx); err != nil {
 		return nil, err
 	}
-	screen, err := attach.Dial(ctx, o.Path, attach.Options{FPS: o.FPS})
+	screen, err := attach.Dial(ctx, o.Path, attach.Options{FPS: o.FPS, Dial: o.Dial})
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +83,7 @@ func Attach(ctx context.Context, o AttachOptions) (Backend, error) {
 // stream's mirrors; the old ones stop changing, so the window replaces
 // its views. Serve must be called again for the events.
 func (a *attached) Reattach(ctx context.Context) error {
-	screen, err := attach.Dial(ctx, a.o.Path, attach.Options{FPS: a.o.FPS})
+	screen, err := attach.Dial(ctx, a.o.Path, attach.Options{FPS: a.o.FPS, Dial: a.o.Dial})
 	if err != nil {
 		return err
 	}
@@ -401,5 +407,5 @@ func (a *attached) RestoreSession(string) ([]string, error) { return nil, nil }
 func (a *attached) SaveSession(string) error { return nil }
 
 func (a *attached) Caller(timeout time.Duration) proto.Caller {
-	return &ipc.Client{Path: a.o.Path, Timeout: timeout}
+	return &ipc.Client{Path: a.o.Path, Dial: a.o.Dial, Timeout: timeout}
 }

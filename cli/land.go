@@ -24,6 +24,8 @@ func landVerb() verb {
 			{name: "message", kind: valueFlag, value: "TEXT", usage: "the squash commit's message"},
 			{name: "teardown", kind: boolFlag, usage: "after a clean land, close the worktree's panes and remove it (only when clean)"},
 			{name: "delete-branch", kind: boolFlag, usage: "with --teardown: delete the branch once its worktree is removed"},
+			{name: "to-agent", kind: boolFlag, usage: "on a conflict, have the worktree's agent resolve the files (scripting gate)"},
+			{name: "pane", kind: valueFlag, value: "<target>", usage: "--to-agent: the agent pane (default: the one in the worktree)"},
 			{name: "pr", kind: boolFlag, usage: "push the branch and open a pull request with gh instead (GitHub remotes only)"},
 			{name: "title", kind: valueFlag, value: "TEXT", usage: "--pr: the title (default: the first commit's subject)"},
 			{name: "body", kind: valueFlag, value: "TEXT", usage: "--pr: the body (default: the agent's last result, else the commits)"},
@@ -34,7 +36,9 @@ func landVerb() verb {
 			"where the base is checked out (it must have no uncommitted changes there, nor the\n" +
 			"worktree), or in a temporary worktree when it is checked out nowhere. A conflict\n" +
 			"aborts the merge or rebase, leaves the base branch as it was, lists the files and\n" +
-			"exits 1. --pr pushes the branch to its GitHub remote and runs `gh pr create`; without\n" +
+			"exits 1; with --to-agent the files also go to the agent working in the worktree as a\n" +
+			"prompt to resolve them on its branch (its turn start confirmed as `send --submit`).\n" +
+			"--pr pushes the branch to its GitHub remote and runs `gh pr create`; without\n" +
 			"gh or a GitHub remote it says why and exits 1.\n",
 		run: runLand,
 	}
@@ -45,8 +49,10 @@ func runLand(ctx context.Context, s *session, in *input) error {
 	switch {
 	case merge && squash, merge && rebase, squash && rebase:
 		return in.verb.usageErrorf("--merge, --squash and --rebase exclude each other")
-	case pr && (merge || squash || rebase || in.bool("teardown") || in.has("message")):
-		return in.verb.usageErrorf("--pr lands nothing: it takes no --merge, --squash, --rebase, --teardown or --message")
+	case pr && (merge || squash || rebase || in.bool("teardown") || in.has("message") || in.bool("to-agent")):
+		return in.verb.usageErrorf("--pr lands nothing: it takes no --merge, --squash, --rebase, --teardown, --message or --to-agent")
+	case in.has("pane") && !in.bool("to-agent"):
+		return in.verb.usageErrorf("--pane goes with --to-agent")
 	case in.bool("delete-branch") && !in.bool("teardown"):
 		return in.verb.usageErrorf("--delete-branch needs --teardown (a branch is deleted only with its worktree)")
 	case !pr && (in.has("title") || in.has("body")):
@@ -86,10 +92,34 @@ func runLand(ctx context.Context, s *session, in *input) error {
 		t, del := true, in.bool("delete-branch")
 		p.Teardown, p.DeleteBranch = &t, &del
 	}
+	if in.bool("to-agent") {
+		t, wait := true, sendInputWait.Milliseconds()
+		p.SendConflicts, p.InputWaitMS = &t, &wait
+		if sel, ok := in.str("pane"); ok {
+			target, err := s.resolveOne(ctx, c, sel)
+			if err != nil {
+				return err
+			}
+			p.SurfaceID = &target.ID
+		}
+	}
 	var res proto.LandResult
 	raw, err := callInto(ctx, c, proto.MethodLandRun, p, &res)
+	if isGateClosed(err) {
+		return gateError(err)
+	}
 	if err != nil {
 		return err
+	}
+	var confirmErr error
+	if res.Sent != nil {
+		reason, cerr := s.confirmSent(ctx, c, *res.Sent)
+		confirmErr = cerr
+		if cerr == nil {
+			if raw, err = withFields(raw, "started", true, "start_reason", reason); err != nil {
+				return err
+			}
+		}
 	}
 	if in.bool("json") {
 		if err := s.printRaw(raw); err != nil {
@@ -97,6 +127,9 @@ func runLand(ctx context.Context, s *session, in *input) error {
 		}
 	} else if err := writeLines(s.stdout, landLines(res)); err != nil {
 		return err
+	}
+	if confirmErr != nil {
+		return confirmErr
 	}
 	if !res.Landed {
 		return exitErrorf(ExitFailure, "%s did not land: conflicts in %s; %s is unchanged", vis.String(res.Branch), vis.String(strings.Join(res.Conflicts, ", ")), vis.String(res.Base))
@@ -114,6 +147,9 @@ func landLines(r proto.LandResult) []string {
 		lines := []string{fmt.Sprintf("conflict: %s (%s) into %s stopped; nothing changed. Files:", vis.String(r.Branch), r.Strategy, vis.String(r.Base))}
 		for _, f := range r.Conflicts {
 			lines = append(lines, "  "+vis.String(f))
+		}
+		if r.Sent != nil {
+			lines = append(lines, fmt.Sprintf("sent the conflicts to the agent in pane %d", r.Sent.SurfaceID))
 		}
 		return lines
 	}

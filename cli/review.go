@@ -197,13 +197,7 @@ func (s *session) sendPrompt(ctx context.Context, in *input, c caller, method st
 	if err != nil {
 		return err
 	}
-	if !res.Send.InputReady {
-		fmt.Fprintf(s.stderr, "paneflow: warning: the agent in pane %d had not read its input (bracketed paste still off) after %v; the text was typed anyway\n", res.SurfaceID, sendInputWait)
-	}
-	b := res.StatusBefore
-	before := &statusSnapshot{State: string(b.State), Hooked: b.Hooked, Generation: b.OutputGeneration,
-		TurnSeq: b.TurnSeq, EnterCount: b.EnterCount, EnterGeneration: b.EnterGeneration}
-	reason, cerr := s.confirmStart(ctx, c, res.SurfaceID, before)
+	reason, cerr := s.confirmSent(ctx, c, res)
 	out := raw
 	if cerr == nil {
 		out, err = withFields(raw, "started", true, "start_reason", reason)
@@ -229,4 +223,18 @@ func (s *session) sendPrompt(ctx context.Context, in *input, c caller, method st
 		}
 	}
 	return cerr
+}
+
+// confirmSent warns when the agent had not read its input yet and
+// confirms the turn start of a prompt the server typed (review.send,
+// checks.send, land.run's send_conflicts), against the status it read
+// just before.
+func (s *session) confirmSent(ctx context.Context, c caller, res proto.ReviewSendResult) (string, error) {
+	if !res.Send.InputReady {
+		fmt.Fprintf(s.stderr, "paneflow: warning: the agent in pane %d had not read its input (bracketed paste still off) after %v; the text was typed anyway\n", res.SurfaceID, sendInputWait)
+	}
+	b := res.StatusBefore
+	before := &statusSnapshot{State: string(b.State), Hooked: b.Hooked, Generation: b.OutputGeneration,
+		TurnSeq: b.TurnSeq, EnterCount: b.EnterCount, EnterGeneration: b.EnterGeneration}
+	return s.confirmStart(ctx, c, res.SurfaceID, before)
 }

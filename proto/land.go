@@ -31,6 +31,13 @@ type LandParams struct {
 	// DeleteBranch, after a teardown that removed the worktree, deletes
 	// the branch (nil: false, the branch is kept).
 	DeleteBranch *bool `json:"delete_branch,omitempty"`
+	// SendConflicts, when the land stops on a conflict, types a prompt
+	// naming the files into the agent working in the worktree (as
+	// review.send does; SurfaceID and InputWaitMS as there) so that it
+	// resolves them on its branch (nil: false).
+	SendConflicts *bool   `json:"send_conflicts,omitempty"`
+	SurfaceID     *uint64 `json:"surface_id,omitempty"`
+	InputWaitMS   *int64  `json:"input_wait_ms,omitempty"`
 }
 
 // AppendJSON appends p's JSON encoding (see the package's params types).
@@ -42,6 +49,9 @@ func (p LandParams) AppendJSON(dst []byte) []byte {
 	o.strOmit("message", p.Message)
 	o.boolPtr("teardown", p.Teardown)
 	o.boolPtr("delete_branch", p.DeleteBranch)
+	o.boolPtr("send_conflicts", p.SendConflicts)
+	o.uintPtr("surface_id", p.SurfaceID)
+	o.int64Ptr("input_wait_ms", p.InputWaitMS)
 	return o.close()
 }
 
@@ -68,6 +78,9 @@ type LandResult struct {
 	TeardownError string `json:"teardown_error,omitempty"`
 	// BranchDeleted: the branch was deleted after the teardown.
 	BranchDeleted bool `json:"branch_deleted,omitempty"`
+	// Sent is the conflict prompt send_conflicts typed into the agent
+	// (as review.send answers; absent otherwise).
+	Sent *ReviewSendResult `json:"sent,omitempty"`
 }
 
 // LandPRParams are land.pr's params: open a pull request of the

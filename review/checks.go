@@ -186,24 +186,49 @@ func (s *Service) runCheck(ctx context.Context, root string, c check, timeout ti
 	return r
 }
 
-// record keeps r as its check's latest result in root.
+// record keeps r as its check's latest result in root: in memory, and a
+// finished run in root's file of the store too, so that it outlives the
+// server (a run in progress is this process's alone).
 func (s *Service) record(root string, r proto.CheckResult) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.results[root] == nil {
 		s.results[root] = map[string]proto.CheckResult{}
 	}
 	s.results[root][r.Name] = r
+	s.mu.Unlock()
+	if r.Status == proto.CheckRunning {
+		return
+	}
+	err := s.store.Update(root, func(f *file) (bool, error) {
+		if f.Checks == nil {
+			f.Checks = map[string]proto.CheckResult{}
+		}
+		f.Checks[r.Name] = r
+		return true, nil
+	})
+	if err != nil {
+		s.logf("paneflow: checks: %s: the result of %s is not kept on disk: %v", root, r.Name, err)
+	}
 }
 
-// latest is root's recorded result of each configured check, in set's
-// order.
+// latest is root's last result of each configured check (this process's,
+// else the one kept on disk), in set's order; a result of another command
+// than the one configured now is left out.
 func (s *Service) latest(root string, set checkSet) []proto.CheckResult {
+	var kept map[string]proto.CheckResult
+	_ = s.store.Update(root, func(f *file) (bool, error) { // read only
+		kept = f.Checks
+		return false, nil
+	})
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := []proto.CheckResult{}
 	for _, c := range set.checks {
-		if r, ok := s.results[root][c.name]; ok && r.Command == c.command {
+		r, ok := s.results[root][c.name]
+		if !ok {
+			r, ok = kept[c.name]
+		}
+		if ok && r.Command == c.command {
 			out = append(out, r)
 		}
 	}

@@ -73,6 +73,12 @@ func TestChecks(t *testing.T) {
 		t.Errorf("status: %+v", st)
 	}
 
+	// Kept on disk: a new Service (a restarted server) has them.
+	s2 := New(Options{Dir: s.o.Dir, Dial: s.o.Dial, Trust: store.Check})
+	if st := ok[proto.ChecksResult](t, s2.checksStatus, proto.ChecksParams{Worktree: repo}); len(st.Checks) != 2 || st.Checks[1].Output != tst.Output {
+		t.Errorf("status after a restart: %+v", st)
+	}
+
 	sent := ok[proto.ReviewSendResult](t, s.checksSend, proto.ReviewSendParams{Worktree: repo, Check: "test"})
 	if sent.Check != "test" || sent.SurfaceID != 2 || len(fc.sent) != 1 {
 		t.Fatalf("send: %+v", sent)

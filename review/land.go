@@ -51,6 +51,19 @@ func (s *Service) land(ctx context.Context, params json.RawMessage) (any, error)
 		Worktree: l.Root, RepoRoot: l.RepoRoot, Branch: l.Branch, Base: l.Base, Strategy: l.Strategy,
 		Landed: len(l.Conflicts) == 0, Commit: l.Commit, Commits: l.Commits, Conflicts: l.Conflicts,
 	}
+	if !res.Landed && p.SendConflicts != nil && *p.SendConflicts {
+		sent, err := s.deliver(ctx, res.Worktree, proto.ReviewSendParams{SurfaceID: p.SurfaceID, InputWaitMS: p.InputWaitMS}, conflictPrompt(res))
+		if err != nil {
+			var pe *proto.Error
+			if errors.As(err, &pe) {
+				return nil, &proto.Error{Code: pe.Code, Message: fmt.Sprintf("%s did not land (conflicts in %s; %s is unchanged), and the conflicts were not sent to the agent: %s",
+					res.Branch, strings.Join(res.Conflicts, ", "), res.Base, pe.Message), Data: pe.Data}
+			}
+			return nil, err
+		}
+		res.Sent = &sent
+		return res, nil
+	}
 	if !res.Landed || p.Teardown == nil || !*p.Teardown {
 		return res, nil
 	}
@@ -216,4 +229,20 @@ func landDefault(ctx context.Context, dir string) (string, error) {
 	default:
 		return "", fmt.Errorf("%s: land.strategy must be merge, squash or rebase, got '%s'", path, st)
 	}
+}
+
+// conflictPrompt asks the agent to resolve, on its branch, the conflicts
+// that stopped a land.
+func conflictPrompt(r proto.LandResult) string {
+	how := "git merge " + r.Base
+	if r.Strategy == proto.LandRebase {
+		how = "git rebase " + r.Base
+	}
+	files := make([]string, len(r.Conflicts))
+	for i, f := range r.Conflicts {
+		files[i] = "- " + clean(f)
+	}
+	return fmt.Sprintf("Landing your branch %s into %s (%s) stopped on conflicts; nothing was changed. "+
+		"Bring %s into your branch (%s), resolve the conflicts in these files, commit, and say when it is done:\n%s\n",
+		clean(r.Branch), clean(r.Base), r.Strategy, clean(r.Base), clean(how), strings.Join(files, "\n"))
 }

@@ -71,6 +71,17 @@ func TestLandConflictNoTeardown(t *testing.T) {
 	if res.Landed || strings.Join(res.Conflicts, ",") != "a.txt" || res.Teardown != "" || len(fc.closed) != 0 {
 		t.Fatalf("land: %+v, closed %v", res, fc.closed)
 	}
+	// send_conflicts: no agent there → the error says both.
+	if _, err := call[proto.LandResult](t, s.land, proto.LandParams{Worktree: wt, SendConflicts: ptr(true)}); err == nil ||
+		!strings.Contains(err.Error(), "feat did not land (conflicts in a.txt; main is unchanged), and the conflicts were not sent to the agent: no pane running a known agent") {
+		t.Errorf("send_conflicts without an agent: %v", err)
+	}
+	fc.tools = map[uint64]string{2: "claude"}
+	res = ok[proto.LandResult](t, s.land, proto.LandParams{Worktree: wt, Strategy: proto.LandRebase, SendConflicts: ptr(true)})
+	want := "Landing your branch feat into main (rebase) stopped on conflicts; nothing was changed. Bring main into your branch (git rebase main), resolve the conflicts in these files, commit, and say when it is done:\n- a.txt\n"
+	if res.Landed || res.Sent == nil || res.Sent.SurfaceID != 2 || len(fc.sent) != 1 || fc.sent[0].Text != want {
+		t.Errorf("send_conflicts: %+v, sent %+v", res, fc.sent)
+	}
 	if _, err := call[proto.LandResult](t, s.land, proto.LandParams{Worktree: "rel"}); err == nil || !strings.Contains(err.Error(), "absolute") {
 		t.Errorf("relative worktree: %v", err)
 	}

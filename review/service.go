@@ -85,7 +85,7 @@ func New(o Options) *Service {
 	if o.Trust == nil {
 		o.Trust = func(string, []byte) (spectrust.Status, error) { return spectrust.Untrusted, nil }
 	}
-	return &Service{o: o, store: &Store{Dir: o.Dir}, results: map[string]map[string]proto.CheckResult{}, turnRun: map[string]bool{}}
+	return &Service{o: o, store: &Store{Dir: o.Dir}, logf: func(string, ...any) {}, results: map[string]map[string]proto.CheckResult{}, turnRun: map[string]bool{}}
 }
 
 // Name is "review".

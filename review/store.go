@@ -17,13 +17,16 @@ import (
 	"github.com/paneflow-go/paneflow/proto"
 )
 
-// file is one worktree's comments on disk: <dir>/<hash of root>.json.
+// file is one worktree's comments (and its checks' last results) on disk:
+// <dir>/<hash of root>.json.
 type file struct {
 	// Root is the worktree's top directory (the hash names the file).
 	Root string `json:"root"`
 	// Next numbers the next comment ("c<Next>"); ids are never reused.
 	Next     int                   `json:"next"`
 	Comments []proto.ReviewComment `json:"comments"`
+	// Checks are the last finished run of each check in the worktree.
+	Checks map[string]proto.CheckResult `json:"checks,omitempty"`
 }
 
 // Store keeps the review comments of each worktree in a file of its own

@@ -15,6 +15,7 @@ import (
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/core"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/remote"
 	"github.com/paneflow-go/paneflow/session"
 	"github.com/paneflow-go/paneflow/terminal"
 	"github.com/paneflow-go/paneflow/version"
@@ -50,7 +51,27 @@ func runGUI(ctx context.Context, inv *invocation, args []string) error {
 	// The window keeps a session file only when it hosts the panes; a
 	// server keeps its own.
 	sessionPath := ""
-	if g.embedded {
+	switch {
+	case g.host != "":
+		// Another host's server over the user's ssh: one ssh for the
+		// window (dialed again at the next call if it drops). Attach
+		// only: nothing is started there, and a lost server is not
+		// restarted from here.
+		o := app.AttachOptions{}
+		h, err := remote.ParseHost(g.host)
+		if err != nil {
+			return &exitError{Code: exitUsage, Err: err}
+		}
+		rd := &remote.Redialer{Host: h, Env: remote.Env{Getenv: inv.getenv}}
+		defer rd.Close()
+		o.Path, o.Dial = h.String(), rd.Open
+		if backend, err = app.Attach(ctx, o); err != nil {
+			if re := remote.AsError(err); re != nil {
+				err = re
+			}
+			return fmt.Errorf("attach to %s: %w", o.Path, err)
+		}
+	case g.embedded:
 		if sessionPath, err = session.Path(inv.getenv, inv.goos); err != nil {
 			logf("paneflow: session: %v; the session will not be kept", err)
 			sessionPath = ""
@@ -77,7 +98,7 @@ func runGUI(ctx context.Context, inv *invocation, args []string) error {
 			}
 		}()
 		backend = app.NewLocal(c)
-	} else {
+	default:
 		path := g.socket
 		if path == "" {
 			if path, err = ipc.ClientSocketPath(inv.getenv); err != nil {

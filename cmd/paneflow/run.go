@@ -158,8 +158,13 @@ func dispatch(ctx context.Context, inv *invocation, args []string) error {
 		return err
 	}
 	if given {
+		if len(args) > 0 && slices.Contains(args, "--attach") && isGUIFlag(args[0]) {
+			// A window attached to the host's server: the window's own
+			// flag, passed on to the desktop app's binary as it is.
+			return runGUI(ctx, inv, append([]string{"--host", host}, args...))
+		}
 		if len(args) == 0 || isGUIFlag(args[0]) {
-			return usageErrorf("--host is for the verbs (paneflow --host HOST <verb>); the window shows this machine's panes")
+			return usageErrorf("--host is for the verbs (paneflow --host HOST <verb>) and a window that attaches (paneflow --host HOST --attach)")
 		}
 		if !cli.IsVerb(args[0]) && args[0] != "host" {
 			return usageErrorf("--host is for the client verbs and `host`, not '%s'; see `paneflow --help`", args[0])
@@ -234,7 +239,7 @@ func runVersion(_ context.Context, inv *invocation, args []string) error {
 }
 
 // guiUsage is the help of the desktop app's own flags.
-const guiUsage = `usage: paneflow [--socket PATH] [--attach | --embedded]
+const guiUsage = `usage: paneflow [--socket PATH] [--attach | --embedded] | --host HOST --attach
 
 Open the desktop app: a window on the user's Paneflow server (the
 workspaces, panes and socket of ` + "`paneflow serve`" + `). When no server answers on
@@ -250,6 +255,8 @@ server; ` + "`paneflow kill-server`" + ` stops it.
   --attach        attach only: fail when no server answers on the socket
   --embedded      host the panes in this process instead (no server; the
                   socket is this process's, and quitting ends every program)
+  --host HOST     with --attach: the server of HOST (ssh://[user@]host[:port]),
+                  over your ssh (see ` + "`paneflow host --help`" + `); attach only
 `
 
 // isGUIFlag reports whether a first argument is a flag of the desktop app
@@ -263,6 +270,7 @@ type guiArgs struct {
 	socket   string // "" for the default
 	attach   bool   // attach to a running server, never start one
 	embedded bool   // host the core in-process instead of attaching
+	host     string // with attach: the server of this host, over ssh; "" for this one
 }
 
 // parseGUIArgs parses the desktop app's flags.
@@ -273,6 +281,7 @@ func parseGUIArgs(args []string) (guiArgs, error) {
 	fs.StringVar(&g.socket, "socket", "", "")
 	fs.BoolVar(&g.attach, "attach", false, "")
 	fs.BoolVar(&g.embedded, "embedded", false, "")
+	fs.StringVar(&g.host, "host", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return g, &exitError{Code: exitUsage, Err: errors.New(guiUsage)}
@@ -284,6 +293,9 @@ func parseGUIArgs(args []string) (guiArgs, error) {
 	}
 	if g.attach && g.embedded {
 		return g, usageErrorf("--attach and --embedded exclude each other\n%s", guiUsage)
+	}
+	if g.host != "" && (!g.attach || g.socket != "") {
+		return g, usageErrorf("--host needs --attach and no --socket (the window attaches to that host's server)\n%s", guiUsage)
 	}
 	return g, nil
 }

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -115,7 +116,7 @@ var gitIdentity = []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COM
 // closes the pane working in its worktree, removes the worktree and
 // deletes the branch; --pr without gh says why.
 func TestLand(t *testing.T) {
-	s := startServer(t, gitIdentity...)
+	s := startServer(t, append([]string{"PANEFLOW_IPC_SCRIPTING=1"}, gitIdentity...)...)
 	base := tempDir(t)
 	repo := gittest.Repo(t, filepath.Join(base, "repo"), map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
 	clash, clean := filepath.Join(base, "repo.worktrees", "clash"), filepath.Join(base, "repo.worktrees", "clean")
@@ -142,6 +143,28 @@ func TestLand(t *testing.T) {
 	}
 	if st := gittest.Git(t, repo, "status", "--porcelain"); st != "" {
 		t.Errorf("main checkout not clean after the conflict: %q", st)
+	}
+
+	// --to-agent: the conflict goes to the (fake, hooked) agent in the
+	// worktree, whose turn start is confirmed.
+	args, _ := agentDir(t, "banner", "hook:SessionStart", "read", "hook:UserPromptSubmit", "echo")
+	agent := s.split(append(args, "--cwd", clash)...)
+	s.waitStatus(agent, "idle", func(st agentStatus) bool { return st.Hooked })
+	r = s.wantCode(1, []string{"clash did not land"}, "land", "--to-agent", "--worktree", clash, "--json")
+	var sentConflicts struct {
+		Landed      bool   `json:"landed"`
+		Started     bool   `json:"started"`
+		StartReason string `json:"start_reason"`
+		Sent        struct {
+			SurfaceID uint64 `json:"surface_id"`
+		} `json:"sent"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &sentConflicts); err != nil || sentConflicts.Landed || !sentConflicts.Started || sentConflicts.StartReason != "hook_turn_started" || sentConflicts.Sent.SurfaceID != agent {
+		t.Errorf("land --to-agent: %+v (%v)\n%s", sentConflicts, err, r)
+	}
+	s.waitOutput(id(agent), `got "Landing your branch clash into main \(merge\) stopped on conflicts`)
+	if got := gittest.Git(t, repo, "rev-parse", "main"); got != mainWas {
+		t.Errorf("main moved: %s → %s", mainWas, got)
 	}
 
 	pane := s.split("v", "--cwd", clean, "--command", "sleep 600")

@@ -354,6 +354,13 @@ func windowReady(a *app) *app {
 		t.Errorf("the window-ready line does not name the socket (want %q):\n%s", want, proctest.Indent(a.log.String()))
 	}
 	a.waitPing()
+	return a.waitWindow()
+}
+
+// waitWindow waits until the app's window is mapped and records it.
+func (a *app) waitWindow() *app {
+	t := a.t
+	t.Helper()
 	a.eventually("the Paneflow window to be mapped", func() (bool, string) {
 		r := runTool(t, a.env, "xdotool", "search", "--all", "--onlyvisible", "--pid", strconv.Itoa(a.pid()), "--name", "^Paneflow")
 		ids := strings.Fields(r.stdout)
