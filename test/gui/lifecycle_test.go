@@ -203,3 +203,40 @@ func TestDeadServerBanner(t *testing.T) {
 	w.typeLine("keeper", "echo restored-$((6*7))")
 	w.waitOutput("keeper", `restored-42`)
 }
+
+// TestQuitStopsEverything: with quit_action = "stop" the quit keystroke
+// ends the server too (system.shutdown: it saves its session and ends
+// its panes' programs) and the window exits 0.
+func TestQuitStopsEverything(t *testing.T) {
+	x := display(t)
+	cfg := tempDir(t)
+	if err := os.Mkdir(filepath.Join(cfg, "paneflow"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	toml := fmt.Sprintf("quit_action = \"stop\"\n[shortcuts]\n%q = \"quit\"\n", quitKeys)
+	if err := os.WriteFile(filepath.Join(cfg, "paneflow", "paneflow.toml"), []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w := startDefault(t, x, "", "XDG_CONFIG_HOME="+cfg)
+	killServerAtEnd(t, w)
+	pid := startedServer(w, 0)
+	if pid == 0 {
+		t.Fatalf("the window did not start a server:\n%s", proctest.Indent(w.log.String()))
+	}
+	w.mustCLI(nil, "send", "1", "echo PID=$$; exec sleep 1000", "--submit")
+	w.waitOutput("1", `PID=\d+`)
+	m := regexp.MustCompile(`PID=(\d+)`).FindStringSubmatch(w.readRaw("1"))
+	sleeper, _ := strconv.Atoi(m[1])
+	w.xdo("windowfocus", "--sync", w.win, "key", "--clearmodifiers", quitKeys)
+	if err := waitExit(t, w, "Stop everything"); err != nil {
+		t.Fatalf("Stop everything: the window exited %v, want 0\n%s", err, proctest.Indent(w.log.String()))
+	}
+	w.eventually("the server and its pane's program to end", func() (bool, string) {
+		_, _, srv := procStat(pid)
+		_, _, prog := procStat(sleeper)
+		return !srv && !prog, fmt.Sprintf("server alive %v, pane program alive %v", srv, prog)
+	})
+	if m, _ := filepath.Glob(filepath.Join(w.dir, "state", "paneflow", "session-*.json")); len(m) != 1 {
+		t.Errorf("the server's session file: %q, want one", m)
+	}
+}
