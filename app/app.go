@@ -59,6 +59,9 @@ type Options struct {
 	// ConfigWarnings are the problems found reading Config from its file;
 	// the window shows them.
 	ConfigWarnings []string
+	// Notices are messages the banner shows from the start (a server of
+	// another version than the window's).
+	Notices []string
 	// ConfigPath is the configuration file to watch for changes; "" does
 	// not watch.
 	ConfigPath string
@@ -257,6 +260,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 		s.renderProbe = os.Stderr
 	}
 	s.fgFocused.Store(true)
+	s.startMsgs = append(s.startMsgs, o.Notices...)
 	s.restoreOrCreate()
 
 	s.mu.Lock()

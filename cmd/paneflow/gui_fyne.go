@@ -48,6 +48,7 @@ func runGUI(ctx context.Context, inv *invocation, args []string) error {
 	}
 	var backend app.Backend
 	var restart func(context.Context) error
+	var notices []string
 	// The window keeps a session file only when it hosts the panes; a
 	// server keeps its own.
 	sessionPath := ""
@@ -125,6 +126,15 @@ func runGUI(ctx context.Context, inv *invocation, args []string) error {
 		if backend, err = app.Attach(ctx, app.AttachOptions{Path: path}); err != nil {
 			return fmt.Errorf("attach to %s: %w", path, err)
 		}
+		// A server started by an earlier build (make run after a rebuild)
+		// goes on running that build's code until it is stopped.
+		if id, err := identify(ctx, path); err == nil && id.Version != version.String() {
+			msg := fmt.Sprintf("The server on %s runs Paneflow %s, this window %s: quit with \"Stop everything\" "+
+				"(or run `paneflow kill-server`) and open the window again to run this version's server; its session is kept.",
+				path, id.Version, version.String())
+			logf("paneflow: %s", msg)
+			notices = append(notices, msg)
+		}
 	}
 	// The app calls Fyne only on its goroutine (shell.post, fyne.Do), so
 	// it declares the fyne.Do migration done: otherwise Fyne checks the
@@ -138,6 +148,6 @@ func runGUI(ctx context.Context, inv *invocation, args []string) error {
 	a := fyneapp.NewWithID(app.ID)
 	return app.Run(a, app.Options{
 		Backend: backend, Config: cfg, ConfigWarnings: warns, ConfigPath: cfgPath, SessionPath: sessionPath, Context: ctx, Logf: logf, Events: eventWaiter(),
-		RestartServer: restart,
+		RestartServer: restart, Notices: notices,
 	})
 }

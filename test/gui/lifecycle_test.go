@@ -5,6 +5,7 @@ package gui
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -238,5 +239,29 @@ func TestQuitStopsEverything(t *testing.T) {
 	})
 	if m, _ := filepath.Glob(filepath.Join(w.dir, "state", "paneflow", "session-*.json")); len(m) != 1 {
 		t.Errorf("the server's session file: %q, want one", m)
+	}
+}
+
+// TestOlderServerNoticed: a window that finds a server of another version
+// (make run after a rebuild, the old server still running) attaches to it
+// and says so in its banner and log, naming both versions and the way to
+// upgrade.
+func TestOlderServerNoticed(t *testing.T) {
+	x := display(t)
+	old := filepath.Join(tempDir(t), "paneflow-server")
+	build := exec.Command("go", "build", "-tags", "nogui", "-ldflags", "-X github.com/paneflow-go/paneflow/version.Version=v0.0.1-old",
+		"-o", old, "github.com/paneflow-go/paneflow/cmd/paneflow")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the old server: %v\n%s", err, out)
+	}
+	srv := launch(t, nil, old, []string{"serve", "--socket"}, nil)
+	srv.waitPing()
+	w := startDefault(t, x, srv.sock)
+	if p := startedServer(w, 0); p != 0 {
+		t.Fatalf("the window started a server (%d) though one answered", p)
+	}
+	if _, err := w.waitLine(regexp.MustCompile(`^paneflow: The server on \S+ runs Paneflow v0\.0\.1-old, this window \S+: quit with "Stop everything"`), 0, pollTimeout); err != nil {
+		t.Fatalf("no notice of the older server: %v\n%s", err, proctest.Indent(w.log.String()))
 	}
 }
