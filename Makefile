@@ -31,7 +31,7 @@ GUIMODE := $(if $(filter Linux,$(shell uname -s 2>/dev/null)),-buildmode=pie)
 .PHONY: help run gui build test lint fuzz bench deps clean package $(GUI)
 
 help:
-	@echo "make run     build the desktop app ($(GUI)) and start it (ARGS=... passes arguments)"
+	@echo "make run     build the desktop app ($(GUI)) and start it: it attaches to your server, starting one if none runs (ARGS=... passes arguments)"
 	@echo "make test    install missing packages, then lint, race tests, the GUI under Xvfb, brief fuzzing"
 	@echo "make lint    static checks only: gofmt, vet, Windows/macOS/no-cgo builds"
 	@echo "make fuzz    run every fuzz target for FUZZTIME (default 2m each)"
@@ -44,7 +44,8 @@ help:
 	@echo "make package build the installable bundles into dist/ (packaging/package.sh): .deb, .rpm, .tar.xz, the Windows installer, the macOS bundle layout"
 	@echo "make clean   remove $(BIN)/ and test leftovers"
 
-# run starts the desktop app. Without a display (Linux/BSD with neither
+# run starts the desktop app, which attaches to the user's server (starting
+# a detached `paneflow serve` when none answers). Without a display (Linux/BSD with neither
 # DISPLAY nor WAYLAND_DISPLAY) the app itself says so, points at
 # `paneflow serve`, and exits 2, which fails this target: nothing is masked.
 run: deps $(GUI)

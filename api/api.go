@@ -61,9 +61,17 @@ type Options struct {
 	// Admission answers system.admission: the socket server's admission
 	// counters ([ipc.Server.Admission]). nil leaves the method out.
 	Admission func() ipc.AdmissionStats
+	// Shutdown asks the process to end as SIGTERM would (system.shutdown):
+	// it must return at once, so that the reply goes out before the
+	// socket closes; the host then shuts down (session saved, panes
+	// closed). nil leaves the method out.
+	Shutdown func()
 
 	// heartbeat overrides heartbeatInterval (tests).
 	heartbeat time.Duration
+	// pid overrides the process id system.identify and system.shutdown
+	// report (tests); 0 is os.Getpid().
+	pid int
 }
 
 // AgentReporter tells surface.status and fleet.list what the agents in the
@@ -153,6 +161,9 @@ func newServer(r ipc.Registrar, m *workspace.Manager, b *bus.Bus, o Options) *se
 		o.Logf = func(string, ...any) {}
 	}
 	o.Clock = clock.Or(o.Clock)
+	if o.pid == 0 {
+		o.pid = os.Getpid()
+	}
 	s := &server{o: o, reg: r, m: m, b: b, heartbeat: heartbeatInterval}
 	if o.heartbeat > 0 {
 		s.heartbeat = o.heartbeat
@@ -172,6 +183,9 @@ func (s *server) register() {
 	}
 	if s.o.Admission != nil {
 		s.reg.Register(proto.MethodSystemAdmission, s.admission, ipc.Inline())
+	}
+	if s.o.Shutdown != nil {
+		s.reg.Register(proto.MethodSystemShutdown, s.shutdown)
 	}
 	s.reg.RegisterStream(proto.MethodEventsSubscribe, s.subscribe)
 	s.reg.RegisterStream(proto.MethodScreenAttach, s.screenAttach)

@@ -65,7 +65,7 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newEnv(t, workspace.Options{}, Options{Version: "0.0.0-test"}).withWorkspace(dir)
+	e := newEnv(t, workspace.Options{}, Options{Version: "0.0.0-test", pid: 4242}).withWorkspace(dir)
 	exec := ipc.NewQueueExecutor(ipc.DefaultExecutorQueue)
 	exec.Start()
 	t.Cleanup(exec.Close)

@@ -20,7 +20,7 @@ func (s *server) capabilities(context.Context, json.RawMessage) (any, error) {
 }
 
 func (s *server) identify(context.Context, json.RawMessage) (any, error) {
-	return proto.SystemIdentifyResult{Name: proto.IdentifyName, Version: s.o.Version, Protocol: proto.Protocol, Compat: proto.IdentifyCompat}, nil
+	return proto.SystemIdentifyResult{Name: proto.IdentifyName, Version: s.o.Version, Protocol: proto.Protocol, Compat: proto.IdentifyCompat, PID: s.o.pid}, nil
 }
 
 // fleetList lists the agents Options.Agents knows, else none, with their
@@ -46,4 +46,12 @@ func (s *server) admission(context.Context, json.RawMessage) (any, error) {
 		Idle: a.Idle, IdleLimit: a.IdleLimit, Evicted: a.Evicted, FirstFrameTimeouts: a.FirstFrameTimeouts,
 		Goroutines: runtime.NumGoroutine(),
 	}, nil
+}
+
+// shutdown asks the host to end (Options.Shutdown) and answers at once:
+// the socket server finishes the requests in flight, this reply with
+// them, before it closes.
+func (s *server) shutdown(context.Context, json.RawMessage) (any, error) {
+	s.o.Shutdown()
+	return proto.SystemShutdownResult{Stopping: true, PID: s.o.pid}, nil
 }

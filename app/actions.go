@@ -162,7 +162,7 @@ func (s *shell) runActionLocked(a keymap.Action) {
 	case keymap.FontSizeReset:
 		s.setFontSizeLocked(s.cfg.FontSize)
 	case keymap.Quit:
-		s.closeRequestedLocked()
+		s.quitRequestedLocked()
 	case keymap.CommandPalette:
 		s.openPaletteLocked()
 	case keymap.OpenAgentsView:

@@ -59,6 +59,9 @@ type Options struct {
 	// ConfigWarnings are the problems found reading Config from its file;
 	// the window shows them.
 	ConfigWarnings []string
+	// Notices are messages the banner shows from the start (a server of
+	// another version than the window's).
+	Notices []string
 	// ConfigPath is the configuration file to watch for changes; "" does
 	// not watch.
 	ConfigPath string
@@ -70,6 +73,11 @@ type Options struct {
 	Context context.Context
 	// Logf receives diagnostics; nil writes them to stderr.
 	Logf func(format string, args ...any)
+	// RestartServer starts the server again on the attached backend's
+	// socket (which restores its session) after the window lost it: the
+	// banner's "Restart server and restore" action runs it, then
+	// reattaches. nil offers no restart. It runs off the UI goroutine.
+	RestartServer func(ctx context.Context) error
 	// Events, when not nil, lets the UI loop sleep in the window system's
 	// event wait while the app is idle, instead of polling 60 times a
 	// second; posted work wakes it. It is used only with the desktop
@@ -205,6 +213,15 @@ type shell struct {
 	saver    *saver
 	served   chan error
 	cancel   context.CancelFunc
+
+	// lost is set while an attached window's server is gone (the reader
+	// then keeps the last picture instead of an empty model); restart
+	// carries the banner's restart request to the serving goroutine;
+	// stopping is set once "Stop everything" asked the server to end (its
+	// going away is then no loss).
+	lost     atomic.Bool
+	restart  chan struct{}
+	stopping atomic.Bool
 }
 
 // start builds the window and starts the shell's goroutines; it does not
@@ -223,7 +240,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 		cfg: o.Config, views: map[uint64]*termview.View{}, attention: map[uint64]bool{},
 		queued: map[uint64]queuedPrompt{}, groups: map[uint64]string{},
 		work: make(chan func(), 256), done: make(chan struct{}), quitCh: make(chan struct{}),
-		served: make(chan error, 1), started: make(chan struct{}),
+		served: make(chan error, 1), started: make(chan struct{}), restart: make(chan struct{}, 1),
 	}
 	if _, ok := a.Driver().(desktop.Driver); ok {
 		// start runs on the main goroutine, which the desktop driver
@@ -243,6 +260,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 		s.renderProbe = os.Stderr
 	}
 	s.fgFocused.Store(true)
+	s.startMsgs = append(s.startMsgs, o.Notices...)
 	s.restoreOrCreate()
 
 	s.mu.Lock()
@@ -262,7 +280,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	go s.runWork()
 	go func() {
 		defer s.wg.Done()
-		s.served <- s.b.Serve(context.WithoutCancel(ctx))
+		s.served <- s.serve(context.WithoutCancel(ctx))
 	}()
 	if o.ConfigPath != "" {
 		s.watchConfig(ctx, o.ConfigPath)
@@ -598,6 +616,13 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 			return
 		}
 		evs, _ := sub.Drain(buf)
+		if s.lost.Load() {
+			// The server is gone: its calls would read as an empty model;
+			// the window keeps showing what it had, under the banner.
+			buf = evs[:0]
+			last = nil
+			continue
+		}
 		var gens map[uint64]uint64
 		if ticked {
 			gens = s.b.OutputGens()

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/paneflow-go/paneflow/app/termview"
@@ -24,6 +26,11 @@ type AttachOptions struct {
 	// FPS is the most screen frames per second per pane the server sends
 	// (0: proto.DefaultAttachFPS).
 	FPS int
+	// Dial, if set, makes every connection instead of dialing Path, which
+	// then only names the server (ssh://host): a window attached to
+	// another host's server over ssh (package remote). The launch pad
+	// still plans specs on this machine.
+	Dial func(ctx context.Context) (net.Conn, error)
 }
 
 // attached is the [Backend] of a window attached to a running server over
@@ -35,10 +42,15 @@ type AttachOptions struct {
 // SaveSession do nothing. Shutdown detaches: every pane and program keeps
 // running in the server.
 type attached struct {
-	o      AttachOptions
-	cl     *ipc.Client
-	pc     proto.Client
-	screen *attach.Client
+	o  AttachOptions
+	cl *ipc.Client
+	pc proto.Client
+	// screen is the screen stream's client; Reattach replaces it (the
+	// socket client cl dials per call and needs no replacing).
+	screen atomic.Pointer[attach.Client]
+	// smu serialises Reattach and Shutdown.
+	smu    sync.Mutex
+	closed bool // Shutdown ran; guarded by smu
 	events *bus.Bus
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -51,17 +63,38 @@ func Attach(ctx context.Context, o AttachOptions) (Backend, error) {
 	if o.Path == "" {
 		return nil, errors.New("app: AttachOptions.Path is empty")
 	}
-	cl := &ipc.Client{Path: o.Path}
+	cl := &ipc.Client{Path: o.Path, Dial: o.Dial}
 	pc := proto.Client{Caller: cl}
 	if _, err := pc.Ping(ctx); err != nil {
 		return nil, err
 	}
-	screen, err := attach.Dial(ctx, o.Path, attach.Options{FPS: o.FPS})
+	screen, err := attach.Dial(ctx, o.Path, attach.Options{FPS: o.FPS, Dial: o.Dial})
 	if err != nil {
 		return nil, err
 	}
 	actx, cancel := context.WithCancel(context.Background())
-	return &attached{o: o, cl: cl, pc: pc, screen: screen, events: bus.New(), ctx: actx, cancel: cancel}, nil
+	a := &attached{o: o, cl: cl, pc: pc, events: bus.New(), ctx: actx, cancel: cancel}
+	a.screen.Store(screen)
+	return a, nil
+}
+
+// Reattach attaches the screen stream again (after the server was
+// restarted on the same socket): panes asked for from then on are the new
+// stream's mirrors; the old ones stop changing, so the window replaces
+// its views. Serve must be called again for the events.
+func (a *attached) Reattach(ctx context.Context) error {
+	screen, err := attach.Dial(ctx, a.o.Path, attach.Options{FPS: a.o.FPS, Dial: a.o.Dial})
+	if err != nil {
+		return err
+	}
+	a.smu.Lock()
+	defer a.smu.Unlock()
+	if a.closed {
+		screen.Close()
+		return errors.New("app: reattach after detaching")
+	}
+	a.screen.Swap(screen).Close()
+	return nil
 }
 
 var _ Backend = (*attached)(nil)
@@ -109,7 +142,10 @@ func (a *attached) Shutdown(context.Context) error {
 	a.once.Do(func() {
 		a.cancel()
 		a.events.Close()
-		err = a.screen.Close()
+		a.smu.Lock()
+		a.closed = true
+		a.smu.Unlock()
+		err = a.screen.Load().Close()
 	})
 	return err
 }
@@ -315,7 +351,7 @@ func (a *attached) CloseSurface(id uint64) error {
 }
 
 // Pane is the screen stream's mirror of pane id.
-func (a *attached) Pane(id uint64) (termview.Pane, bool) { return a.screen.Pane(id), true }
+func (a *attached) Pane(id uint64) (termview.Pane, bool) { return a.screen.Load().Pane(id), true }
 
 // Paste types through the pane's terminal, as a view does: bracketed when
 // the program's modes (from its screen) ask for it.
@@ -371,5 +407,5 @@ func (a *attached) RestoreSession(string) ([]string, error) { return nil, nil }
 func (a *attached) SaveSession(string) error { return nil }
 
 func (a *attached) Caller(timeout time.Duration) proto.Caller {
-	return &ipc.Client{Path: a.o.Path, Timeout: timeout}
+	return &ipc.Client{Path: a.o.Path, Dial: a.o.Dial, Timeout: timeout}
 }

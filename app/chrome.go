@@ -23,17 +23,36 @@ type banner struct {
 	root  *fyne.Container
 	text  *widget.Label
 	lines []string
+	// action is the banner's one button (the lost server's restart),
+	// hidden when there is none.
+	action *widget.Button
 }
 
 func newBanner() *banner {
-	b := &banner{text: widget.NewLabel("")}
+	b := &banner{text: widget.NewLabel(""), action: widget.NewButton("", nil)}
 	b.text.Wrapping = fyne.TextWrapWord
 	b.text.Importance = widget.WarningImportance
+	b.action.Importance = widget.HighImportance
+	b.action.Hide()
 	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), b.dismiss)
 	closeBtn.Importance = widget.LowImportance
-	b.root = container.NewBorder(nil, nil, nil, closeBtn, b.text)
+	b.root = container.NewBorder(nil, nil, nil, container.NewHBox(b.action, closeBtn), b.text)
 	b.root.Hide()
 	return b
+}
+
+// showAction adds a message with the banner's button labelled label
+// running f (replacing any earlier button); an empty label removes the
+// button.
+func (b *banner) showAction(msg, label string, f func()) {
+	b.action.SetText(label)
+	b.action.OnTapped = f
+	if label == "" {
+		b.action.Hide()
+	} else {
+		b.action.Show()
+	}
+	b.show(msg)
 }
 
 // show adds a message (repeats of the last one are not added twice).
@@ -51,6 +70,8 @@ func (b *banner) show(msg string) {
 
 // dismiss hides the banner and forgets its messages.
 func (b *banner) dismiss() {
+	b.action.Hide()
+	b.action.OnTapped = nil
 	b.lines = nil
 	b.text.SetText("")
 	b.root.Hide()
@@ -91,7 +112,8 @@ func (s *shell) toolbarLocked() fyne.CanvasObject {
 
 // closeRequestedLocked handles the window's close button: it asks first
 // when programs other than shells run in panes that would end with the
-// window (never when they outlive it: an attached window detaches).
+// window (never when they outlive it: an attached window detaches; the
+// quit action asks, quitRequestedLocked).
 func (s *shell) closeRequestedLocked() {
 	if s.b.OutlivesWindow() {
 		s.quitLocked()

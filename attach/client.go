@@ -25,6 +25,10 @@ type Options struct {
 	// CallTimeout bounds each on-demand call (scrollback, text, input,
 	// resize); 0 means 5 s.
 	CallTimeout time.Duration
+	// Dial, if set, makes the connections instead of dialing the path
+	// (ipc.Client's Dial): a window attached to another host's server
+	// through package remote. The path then only names the server.
+	Dial func(ctx context.Context) (net.Conn, error)
 }
 
 // Client is one attachment to a Paneflow server: the screen.attach stream
@@ -60,7 +64,7 @@ func Dial(ctx context.Context, path string, o Options) (*Client, error) {
 	}
 	sctx, cancel := context.WithCancel(context.Background())
 	stop := context.AfterFunc(ctx, cancel) // ctx bounds the handshake
-	ic := &ipc.Client{Path: path}
+	ic := &ipc.Client{Path: path, Dial: o.Dial}
 	if d, ok := ctx.Deadline(); ok {
 		ic.Timeout = max(time.Until(d), time.Millisecond)
 	}
@@ -84,7 +88,12 @@ func Dial(ctx context.Context, path string, o Options) (*Client, error) {
 		cancel()
 		return nil, err
 	}
-	mux, err := ipc.DialMux(ctx, path)
+	var mux *ipc.Mux
+	if o.Dial != nil {
+		mux, err = ipc.DialMuxWith(ctx, path, o.Dial)
+	} else {
+		mux, err = ipc.DialMux(ctx, path)
+	}
 	if !stop() && err == nil {
 		err = ctx.Err()
 	}

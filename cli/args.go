@@ -121,7 +121,7 @@ func parseArgs(v *verb, args []string) (*input, error) {
 	switch n, want := len(in.args), len(params); {
 	case n < want:
 		return nil, v.usageErrorf("missing %s", strings.Join(params[n:], " "))
-	case n > want:
+	case n > want && !v.rest:
 		return nil, v.usageErrorf("unexpected argument '%s'", in.args[want])
 	}
 	return in, nil

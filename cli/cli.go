@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/paneflow-go/paneflow/remote"
 )
 
 // Exit codes of every verb. They are part of the CLI's interface: scripts and
@@ -60,8 +62,14 @@ type Verb struct {
 	// InServer is set when this build does not carry the verb out: the
 	// command-line client (build tag client) leaves out what up and flow
 	// need, and its caller must hand the whole command line to the server
-	// binary instead of calling [Run].
+	// binary instead of calling [Run]; unless the verb goes to a host
+	// (OnHost, with PANEFLOW_HOST set), which [Run] does itself.
 	InServer bool
+
+	// OnHost is set for the verbs that, with a host (--host,
+	// PANEFLOW_HOST), run whole on that host over ssh (up, flow, trust,
+	// untrust: the spec files and the trust store are the host's).
+	OnHost bool
 }
 
 // Verbs returns every verb this package implements, in the order the usage
@@ -71,7 +79,7 @@ func Verbs() []Verb {
 	for _, v := range verbs {
 		out = append(out, Verb{
 			Name: v.name, Aliases: append([]string(nil), v.aliases...), Args: v.synopsis, Summary: v.summary,
-			Interruptible: v.interruptible, InServer: v.inServer && specVerbsInServer,
+			Interruptible: v.interruptible, InServer: v.inServer && specVerbsInServer, OnHost: v.onHost,
 		})
 	}
 	return out
@@ -119,6 +127,17 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	s.dial = s.dialIPC
 	s.dialMux = s.dialIPCMux
+	if hs := getenv(remote.EnvHost); hs != "" {
+		h, err := remote.ParseHost(hs)
+		if err != nil {
+			fmt.Fprintf(stderr, "paneflow: %v (from --host or %s)\n", err, remote.EnvHost)
+			return ExitUsage
+		}
+		s.host = &hostLink{host: h, env: remote.Env{Getenv: getenv}, ctx: ctx}
+		defer s.host.close()
+		s.dial = s.dialHost
+		s.dialMux = s.dialHostMux
+	}
 	return s.run(ctx, args)
 }
 
@@ -141,6 +160,12 @@ type session struct {
 	// dialMux opens one connection that carries many calls at once (the
 	// flow engine's waits); nil makes those calls use dial.
 	dialMux func(ctx context.Context) (caller, io.Closer, error)
+
+	// host is set when the verbs go to another host (--host,
+	// PANEFLOW_HOST): dial and dialMux reach its socket, paths given
+	// must be the host's (absolute), and the verbs that read specs run
+	// there.
+	host *hostLink
 }
 
 // run dispatches args and turns the outcome into an exit code, printing the
@@ -160,6 +185,10 @@ func (s *session) run(ctx context.Context, args []string) int {
 	if errors.As(err, &ee) {
 		code = ee.Code
 		err = ee.Err
+	}
+	if re := remote.AsError(err); re != nil && s.host != nil {
+		// The host's own problem, not "is Paneflow running?".
+		err = re
 	}
 	if err != nil {
 		fmt.Fprintf(s.stderr, "paneflow: %v\n", err)
@@ -184,6 +213,9 @@ func (s *session) dispatch(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if s.host != nil && v.onHost {
+		return s.runOnHost(ctx, args)
+	}
 	return v.run(ctx, s, in)
 }
 
@@ -194,6 +226,9 @@ type verb struct {
 	synopsis string   // arguments and flags, for the usage line
 	summary  string   // one line, for the verb list
 	params   []string // names of the positional arguments; the verb takes exactly these
+	// rest: params are the least the verb takes; its run checks the
+	// others (review comment <file> <lines> <text>).
+	rest bool
 	// flagParams replaces params when a bool flag is given (search --all
 	// takes a pattern and no target).
 	flagParams map[string][]string
@@ -204,7 +239,10 @@ type verb struct {
 	// inServer: the verb needs packages the client build leaves out;
 	// see Verb.InServer.
 	inServer bool
-	run      func(ctx context.Context, s *session, in *input) error
+	// onHost: with --host the whole verb runs on the host (its files
+	// are the host's: specs, the trust store); see Verb.OnHost.
+	onHost bool
+	run    func(ctx context.Context, s *session, in *input) error
 }
 
 // lookupVerb returns the verb called name (or aliased so), or nil.

@@ -35,7 +35,7 @@ func TestHelpTextContents(t *testing.T) {
 	for _, v := range verbs {
 		t.Run(v.name, func(t *testing.T) {
 			h := v.help()
-			want := []string{"Usage: paneflow " + v.name + " " + v.synopsis + "\n", v.summary, "-h, --help", "Exit codes:"}
+			want := []string{strings.TrimSuffix("Usage: paneflow "+v.name+" "+v.synopsis, " ") + "\n", v.summary, "-h, --help", "Exit codes:"}
 			for _, f := range v.flags {
 				want = append(want, "--"+f.name, f.usage)
 			}
@@ -99,7 +99,7 @@ func TestVerbsAndIsVerb(t *testing.T) {
 		t.Errorf("interruptible verbs differ (-want +got):\n%s", diff)
 	}
 	want := []string{"ls", "list_panes", "read", "read_pane", "search", "search_pane", "new", "select", "split", "focus",
-		"resize", "rename", "close", "send", "key", "wait", "watch", "ps", "status", "usage", "up", "flow", "trust", "untrust", "history"}
+		"resize", "rename", "close", "send", "key", "wait", "watch", "ps", "status", "usage", "up", "flow", "trust", "untrust", "history", "kill-server", "review", "checks", "land"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("Verbs() names differ (-want +got):\n%s", diff)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os/user"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -163,6 +164,15 @@ func cleanPath(p, sep string) string {
 // absPath expands a leading "~" or "~user" and makes p absolute against the
 // working directory, then cleans it (the spec's client-side cwd rule).
 func (s *session) absPath(p string) (string, error) {
+	if s.host != nil {
+		// The host's paths: only it could expand ~ or resolve a
+		// relative path, and the verbs that go over the socket ask it
+		// neither.
+		if !path.IsAbs(p) {
+			return "", fmt.Errorf("with --host, '%s' must be an absolute path on %s (~ and relative paths would resolve on this machine)", p, s.host.host)
+		}
+		return path.Clean(p), nil
+	}
 	if strings.HasPrefix(p, "~") {
 		name, rest, _ := strings.Cut(p[1:], "/")
 		if s.goos == "windows" {

@@ -17,7 +17,7 @@ const trustHelp = "A spec runs only once its exact content is trusted (see `pane
 // upVerb is `paneflow up <file> [--dry-run] [--json]`.
 func upVerb() verb {
 	return verb{
-		name: "up", interruptible: true, inServer: true, synopsis: "<file> [--dry-run] [--json] [--yes]",
+		name: "up", interruptible: true, inServer: true, onHost: true, synopsis: "<file> [--dry-run] [--json] [--yes]",
 		summary: "create a whole workspace (panes, agents, prompts, worktrees, ports) from a TOML spec",
 		params:  []string{"<file>"},
 		flags: append([]flagSpec{
@@ -38,7 +38,7 @@ func upVerb() verb {
 // flowVerb is `paneflow flow run <file> [--dry-run] [--json]`.
 func flowVerb() verb {
 	return verb{
-		name: "flow", interruptible: true, inServer: true, synopsis: "run <file> [--dry-run] [--json] [--yes]",
+		name: "flow", interruptible: true, inServer: true, onHost: true, synopsis: "run <file> [--dry-run] [--json] [--yes]",
 		summary: "run a pipeline of agents from a TOML flow spec (a DAG of steps with ready barriers)",
 		params:  []string{"run", "<file>"},
 		flags: append([]flagSpec{

@@ -173,7 +173,7 @@ func (s *session) readSpec(name string) ([]byte, error) {
 // trustVerb is `paneflow trust <file>` and `paneflow trust --list`.
 func trustVerb() verb {
 	return verb{
-		name: "trust", synopsis: "<file> | --list [--json]",
+		name: "trust", onHost: true, synopsis: "<file> | --list [--json]",
 		summary:    "trust a workspace or flow spec's current content, so that up and flow run carry it out",
 		params:     []string{"<file>"},
 		flagParams: map[string][]string{"list": nil},
@@ -195,7 +195,7 @@ func trustVerb() verb {
 // untrustVerb is `paneflow untrust <file>`.
 func untrustVerb() verb {
 	return verb{
-		name: "untrust", synopsis: "<file>",
+		name: "untrust", onHost: true, synopsis: "<file>",
 		summary: "withdraw the trust of a spec (see trust)",
 		params:  []string{"<file>"},
 		details: "Exit 0 whether or not the spec was trusted; the message says which.\n",

@@ -76,6 +76,14 @@ type Config struct {
 	// (matched case-insensitively, stored in this spelling). See
 	// [Config.Notify].
 	NotifyWhenAgentWaiting string
+	// QuitAction (quit_action, default "ask") is what the quit action
+	// does in a window attached to a server: "ask" shows "Detach (agents
+	// keep running)" and "Stop everything", "detach" closes the window
+	// and leaves the server and its agents running, "stop" ends the
+	// server too (system.shutdown: its session is saved first). Matched
+	// case-insensitively. Closing the window always detaches; a window
+	// hosting the panes itself (--embedded) ends them with it.
+	QuitAction string
 
 	Terminal Terminal
 	Usage    Usage
@@ -114,6 +122,13 @@ const (
 	NotifyPrimaryScreen = "PrimaryScreen"
 	NotifyAllScreens    = "AllScreens"
 	NotifyNever         = "Never"
+)
+
+// Values of [Config.QuitAction].
+const (
+	QuitAsk    = "ask"
+	QuitDetach = "detach"
+	QuitStop   = "stop"
 )
 
 // Values of [Config.Theme].
@@ -181,6 +196,7 @@ func Default() Config {
 		Theme:                  ThemeDark,
 		Shortcuts:              map[string]string{},
 		NotifyWhenAgentWaiting: NotifyPrimaryScreen,
+		QuitAction:             QuitAsk,
 		Terminal: Terminal{
 			ScrollbackLines:  10000,
 			ScreenHistoryKiB: 1024,
@@ -302,6 +318,12 @@ func Parse(data []byte) (Config, []string) {
 				c.NotifyWhenAgentWaiting = n
 			} else {
 				warn("notify_when_agent_waiting: want \"PrimaryScreen\", \"AllScreens\" or \"Never\", got %v; using PrimaryScreen", v)
+			}
+		case "quit_action":
+			if q, ok := oneOf(v, QuitAsk, QuitDetach, QuitStop); ok {
+				c.QuitAction = q
+			} else {
+				warn("quit_action: want \"ask\", \"detach\" or \"stop\", got %v; using ask", v)
 			}
 		case "shortcuts":
 			m, ok := v.(map[string]any)

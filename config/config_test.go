@@ -120,6 +120,7 @@ font_size = 14
 line_height = 1.5
 theme = "Light"
 notify_when_agent_waiting = "allscreens"
+quit_action = "Detach"
 [shortcuts]
 "ctrl+t" = "new_workspace"
 "ctrl+shift+d" = " none "
@@ -131,6 +132,7 @@ scroll_multiplier = 2.5
 			edit: func(c *Config) {
 				c.FontFamily, c.FontSize, c.LineHeight, c.Theme = "JetBrains Mono", 14, 1.5, ThemeLight
 				c.NotifyWhenAgentWaiting = NotifyAllScreens
+				c.QuitAction = QuitDetach
 				c.Shortcuts = map[string]string{"ctrl+t": "new_workspace", "ctrl+shift+d": "none"}
 				c.Terminal.CursorShape, c.Terminal.CursorBlink, c.Terminal.ScrollMultiplier = CursorBeam, BlinkOn, 2.5
 			},
@@ -141,6 +143,7 @@ scroll_multiplier = 2.5
 font_size = 12.5
 theme = "One Dark"
 notify_when_agent_waiting = "Never"
+quit_action = "stop"
 [terminal]
 cursor_shape = "bar"
 cursor_blink = "terminal_controlled"
@@ -148,6 +151,7 @@ scroll_multiplier = 1
 `,
 			edit: func(c *Config) {
 				c.FontSize, c.NotifyWhenAgentWaiting, c.Terminal.CursorShape = 12.5, NotifyNever, CursorBeam
+				c.QuitAction = QuitStop
 			},
 		},
 		{
@@ -164,6 +168,7 @@ font_size = 40
 line_height = 0.5
 theme = "solarized"
 notify_when_agent_waiting = true
+quit_action = "exit"
 shortcuts = "ctrl+t"
 [terminal]
 cursor_shape = "hollow"
@@ -175,6 +180,7 @@ scroll_multiplier = 0
 				"font_size: want a number from 8 to 32, got 40; using 13",
 				"line_height: want a number from 1.0 to 2.5, got 0.5; using 1.2",
 				`notify_when_agent_waiting: want "PrimaryScreen", "AllScreens" or "Never", got true; using PrimaryScreen`,
+				`quit_action: want "ask", "detach" or "stop", got exit; using ask`,
 				`shortcuts: want a table of "keys" = "action", got a string; ignored`,
 				"terminal.cursor_blink: want \"on\", \"off\" or \"terminal_controlled\", got sometimes; using terminal_controlled",
 				"terminal.cursor_shape: want \"block\", \"beam\" or \"underline\", got hollow; using block",

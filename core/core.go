@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/paneflow-go/paneflow/api"
 	"github.com/paneflow-go/paneflow/bus"
@@ -64,6 +65,10 @@ type Options struct {
 	// UsageDir is where the usage subsystem keeps its day files; ""
 	// means $XDG_STATE_HOME/paneflow/usage, "-" keeps them in memory only.
 	UsageDir string
+	// ReviewDir is where the review subsystem keeps each worktree's
+	// comments; "" means $XDG_STATE_HOME/paneflow/review, "-" leaves the
+	// subsystem out.
+	ReviewDir string
 	// SessionPath is the session file (package session) the server
 	// restores at start, resuming the agents, and keeps saved while it
 	// runs; "" keeps no session. `paneflow serve` and the desktop app
@@ -102,6 +107,24 @@ type Core struct {
 	// session keeps the session file (see sessionKeeper).
 	session *sessionKeeper
 	logf    func(format string, args ...any)
+	// stopping is closed (once, by stopOnce) when a client asks the
+	// server to end (system.shutdown); see Stopping.
+	stopping chan struct{}
+	stopOnce sync.Once
+}
+
+// Stopping is closed when a client asked this server to end
+// (system.shutdown: `paneflow kill-server`, a window's "Stop
+// everything"). The host (`paneflow serve`, the window hosting the core)
+// then calls Shutdown, as on SIGTERM. Safe for concurrent use.
+func (c *Core) Stopping() <-chan struct{} { return c.stopping }
+
+// requestStop closes stopping once.
+func (c *Core) requestStop() {
+	c.stopOnce.Do(func() {
+		c.logf("paneflow: system.shutdown: stopping")
+		close(c.stopping)
+	})
 }
 
 // New builds the core and claims the socket. It fails if another live
@@ -137,7 +160,7 @@ func New(o Options) (*Core, error) {
 		env = append(env, k+"="+v)
 	}
 	sort.Strings(env)
-	c := &Core{Bus: bus.New(), SocketPath: path, logf: logf}
+	c := &Core{Bus: bus.New(), SocketPath: path, logf: logf, stopping: make(chan struct{})}
 	shims := newShims(getenv, logf)
 	if exe, err := os.Executable(); err == nil {
 		go refreshBridge(exe, getenv, logf)
@@ -208,8 +231,12 @@ func New(o Options) (*Core, error) {
 			Worktrees:    worktrees,
 			Teams:        teamsReporter{c},
 			Admission:    c.server.Admission,
+			Shutdown:     c.requestStop,
 		}},
 		worktrees,
+		// Before the socket, so its methods exist when it serves; it
+		// reaches the panes only through that socket.
+		newReview(o.reviewDir(getenv, logf), path, getenv),
 		&socket{srv: c.server, exec: exec},
 		c.session,
 		// After the socket: once this server owns the socket path, the

@@ -42,6 +42,34 @@ type Client struct {
 	// the call's ctx applies too, and the earlier one wins. Long methods
 	// (e.g. surface.wait) need a Timeout longer than their own wait.
 	Timeout time.Duration
+
+	// Dial, when set, makes each connection instead of dialing Path
+	// (which then only names the server in errors): a relay's channel,
+	// e.g. package remote's connection to another host's socket. It must
+	// honour ctx, which carries the call's deadline, and return a
+	// connection whose deadlines work as a socket's do.
+	Dial func(ctx context.Context) (net.Conn, error)
+}
+
+// dialer returns how c connects for a call or a stream.
+func (c *Client) dialer(def dialFunc) dialFunc {
+	if c.Dial == nil {
+		return def
+	}
+	return customDial(c.Dial)
+}
+
+// customDial adapts a Dial function to a dialFunc under the call's
+// deadline.
+func customDial(dial func(context.Context) (net.Conn, error)) dialFunc {
+	return func(ctx context.Context, _ string, deadline time.Time) (streamConn, error) {
+		if !deadline.IsZero() {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithDeadline(ctx, deadline)
+			defer cancel()
+		}
+		return dial(ctx)
+	}
 }
 
 // timeout returns the client's own limit, or 0 for none.
@@ -74,7 +102,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	if err != nil {
 		return err
 	}
-	s, err := c.open(ctx, line, dialCall)
+	s, err := c.open(ctx, line, c.dialer(dialCall))
 	if err != nil {
 		return err
 	}
@@ -93,7 +121,7 @@ func (c *Client) Notify(ctx context.Context, method string, params any) error {
 	if err != nil {
 		return err
 	}
-	s, err := c.open(ctx, line, dialCall)
+	s, err := c.open(ctx, line, c.dialer(dialCall))
 	if err != nil {
 		return err
 	}
@@ -110,7 +138,7 @@ func (c *Client) Subscribe(ctx context.Context, method string, params any) (*Str
 	if err != nil {
 		return nil, err
 	}
-	s, err := c.open(ctx, line, dialStream)
+	s, err := c.open(ctx, line, c.dialer(dialStream))
 	if err != nil {
 		return nil, err
 	}

@@ -61,11 +61,22 @@ type muxReply struct {
 // DialMux connects to the server at path and makes the connection
 // concurrent. ctx bounds the dial and the handshake only.
 func DialMux(ctx context.Context, path string) (*Mux, error) {
+	return dialMux(ctx, path, dialStream)
+}
+
+// DialMuxWith is [DialMux] over a connection made by dial (see
+// [Client].Dial); name names the server in errors.
+func DialMuxWith(ctx context.Context, name string, dial func(context.Context) (net.Conn, error)) (*Mux, error) {
+	return dialMux(ctx, name, customDial(dial))
+}
+
+// dialMux connects with dial and makes the connection concurrent.
+func dialMux(ctx context.Context, path string, dial dialFunc) (*Mux, error) {
 	deadline := time.Now().Add(DefaultCallTimeout)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
-	nc, err := dialStream(ctx, path, deadline)
+	nc, err := dial(ctx, path, deadline)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

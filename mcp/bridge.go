@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"sync"
 	"time"
 
@@ -30,8 +31,15 @@ const UpdateInterval = 50 * time.Millisecond
 // Options configures [New].
 type Options struct {
 	// SocketPath is Paneflow's socket, resolved as the CLI resolves it
-	// (ipc.ClientSocketPath). Required.
+	// (ipc.ClientSocketPath). Required; with Dial it only names the
+	// server in errors (e.g. ssh://host).
 	SocketPath string
+	// Dial, if set, makes each connection instead of dialing SocketPath
+	// (ipc.Client's Dial): paneflow-mcp --host passes the bridge's
+	// channels to another host's socket (package remote). Then the
+	// bridge's own working directory is not the panes' host's, and
+	// spawn_agent's worktree needs an explicit cwd.
+	Dial func(ctx context.Context) (net.Conn, error)
 	// Version is reported as the server's version.
 	Version string
 	// Logf, if set, receives diagnostics (the bridge's stderr); nil
@@ -76,6 +84,12 @@ type Bridge struct {
 	lastRead map[uint64]int // read_from_agent: total_lines at the last read per pane
 }
 
+// ipcClient returns a client of the bridge's server whose calls time out
+// after timeout.
+func (b *Bridge) ipcClient(timeout time.Duration) *ipc.Client {
+	return &ipc.Client{Path: b.o.SocketPath, Dial: b.o.Dial, Timeout: timeout}
+}
+
 // New builds the bridge's MCP server: tools, the resource template and the
 // subscription handlers. It does not touch the socket.
 func New(o Options) *Bridge {
@@ -87,7 +101,7 @@ func New(o Options) *Bridge {
 	}
 	b := &Bridge{
 		o:         o,
-		client:    &ipc.Client{Path: o.SocketPath},
+		client:    &ipc.Client{Path: o.SocketPath, Dial: o.Dial}, // the default timeout
 		resources: map[string]uint64{},
 		subs:      map[string]uint64{},
 		limiters:  map[string]*limiter{},

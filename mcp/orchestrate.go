@@ -233,7 +233,7 @@ func (b *Bridge) spawnAgent(ctx context.Context, req *sdk.CallToolRequest) (stri
 			return "", err
 		}
 		if task != "" {
-			long := &ipc.Client{Path: b.o.SocketPath, Timeout: promptSettleWait + waitCallMargin}
+			long := b.ipcClient(promptSettleWait + waitCallMargin)
 			err := b.call(ctx, long, "surface.wait", map[string]any{"surface_ids": []uint64{r.SurfaceID}, "idle_ms": 500, "timeout_ms": promptSettleWait.Milliseconds()}, nil)
 			var e *ipc.Error
 			if err == nil || errors.As(err, &e) && e.Code == ipc.CodeTimeout {
@@ -358,7 +358,7 @@ func (b *Bridge) readFromAgent(ctx context.Context, req *sdk.CallToolRequest) (s
 	}
 	if pattern != "" && found == "" {
 		d := time.Duration(timeout * float64(time.Second))
-		long := &ipc.Client{Path: b.o.SocketPath, Timeout: d + waitCallMargin}
+		long := b.ipcClient(d + waitCallMargin)
 		err := b.call(ctx, long, "surface.wait", map[string]any{"surface_ids": []uint64{id}, "pattern": pattern, "timeout_ms": d.Milliseconds()}, nil)
 		var e *ipc.Error
 		switch {
@@ -469,7 +469,7 @@ func (b *Bridge) waitForIdle(ctx context.Context, req *sdk.CallToolRequest) (str
 		case s.State == "unknown_running" || s.State == "idle":
 			// No hooks to say when it is done: quiet output is the sign.
 			d := time.Until(deadline)
-			long := &ipc.Client{Path: b.o.SocketPath, Timeout: d + waitCallMargin}
+			long := b.ipcClient(d + waitCallMargin)
 			err := b.call(ctx, long, "surface.wait", map[string]any{"surface_ids": []uint64{id}, "idle_ms": int64(idle * 1000), "timeout_ms": d.Milliseconds()}, nil)
 			var e *ipc.Error
 			if errors.As(err, &e) && e.Code == ipc.CodeTimeout || ctx.Err() != nil && time.Now().After(deadline) {
@@ -540,7 +540,7 @@ type madeWorktree struct {
 
 // longClient is a socket client for one call that may take up to d.
 func (b *Bridge) longClient(d time.Duration) *ipc.Client {
-	return &ipc.Client{Path: b.o.SocketPath, Timeout: d + waitCallMargin}
+	return b.ipcClient(d + waitCallMargin)
 }
 
 // makeWorktree has Paneflow plan and create (or reuse) branch's worktree
@@ -552,6 +552,9 @@ func (b *Bridge) longClient(d time.Duration) *ipc.Client {
 // Paneflow's message as is (git's own words included).
 func (b *Bridge) makeWorktree(ctx context.Context, p map[string]any, branch string) (*madeWorktree, error) {
 	cwd, _ := p["cwd"].(string)
+	if cwd == "" && b.o.Dial != nil {
+		return nil, fmt.Errorf("worktree: give cwd, a directory on the host whose panes these are (this bridge's own directory is on another machine)")
+	}
 	if cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {

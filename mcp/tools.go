@@ -374,7 +374,7 @@ func (b *Bridge) waitFor(ctx context.Context, req *sdk.CallToolRequest) (string,
 			b.reportProgress(waitCtx, req.Session, tok, id, a)
 		}()
 	}
-	long := &ipc.Client{Path: b.o.SocketPath, Timeout: timeout + waitCallMargin}
+	long := b.ipcClient(timeout + waitCallMargin)
 	var r struct {
 		Matched bool `json:"matched"`
 		Idle    bool `json:"idle"`

@@ -28,6 +28,7 @@ var paramsTypes = []appender{
 	WorkspacePresetParams{}, WorkspaceSetRatiosParams{},
 	ScreenAttachParams{}, ScreenRowsParams{}, ScreenLinesParams{}, ScreenInputParams{},
 	ScreenResizeParams{}, ScreenPaneParams{}, AIHistoryParams{},
+	ReviewCommentParams{}, ReviewListParams{}, ReviewResolveParams{}, ReviewSendParams{}, LandParams{}, LandPRParams{}, ChecksParams{},
 }
 
 // TestParamsTypesListed checks that every exported type named *Params is

@@ -54,6 +54,11 @@ func (c Client) Admission(ctx context.Context) (SystemAdmissionResult, error) {
 	return call[SystemAdmissionResult](ctx, c.Caller, MethodSystemAdmission, NoParams{})
 }
 
+// Shutdown calls system.shutdown: the server answers, then ends.
+func (c Client) Shutdown(ctx context.Context) (SystemShutdownResult, error) {
+	return call[SystemShutdownResult](ctx, c.Caller, MethodSystemShutdown, NoParams{})
+}
+
 // WorkspaceList calls workspace.list.
 func (c Client) WorkspaceList(ctx context.Context) (WorkspaceListResult, error) {
 	return call[WorkspaceListResult](ctx, c.Caller, MethodWorkspaceList, NoParams{})
@@ -254,4 +259,50 @@ func (c Client) ScreenClearScrollback(ctx context.Context, p ScreenPaneParams) (
 // ScreenReset calls screen.reset.
 func (c Client) ScreenReset(ctx context.Context, p ScreenPaneParams) (ScreenDoneResult, error) {
 	return call[ScreenDoneResult](ctx, c.Caller, MethodScreenReset, p)
+}
+
+// ReviewComment calls review.comment.
+func (c Client) ReviewComment(ctx context.Context, p ReviewCommentParams) (ReviewCommentResult, error) {
+	return call[ReviewCommentResult](ctx, c.Caller, MethodReviewComment, p)
+}
+
+// ReviewList calls review.list.
+func (c Client) ReviewList(ctx context.Context, p ReviewListParams) (ReviewListResult, error) {
+	return call[ReviewListResult](ctx, c.Caller, MethodReviewList, p)
+}
+
+// ReviewResolve calls review.resolve.
+func (c Client) ReviewResolve(ctx context.Context, p ReviewResolveParams) (ReviewResolveResult, error) {
+	return call[ReviewResolveResult](ctx, c.Caller, MethodReviewResolve, p)
+}
+
+// ReviewSend calls review.send (a Long method: give the Caller a timeout
+// past the params' input_wait_ms).
+func (c Client) ReviewSend(ctx context.Context, p ReviewSendParams) (ReviewSendResult, error) {
+	return call[ReviewSendResult](ctx, c.Caller, MethodReviewSend, p)
+}
+
+// LandRun calls land.run (a Long method: git may take a while).
+func (c Client) LandRun(ctx context.Context, p LandParams) (LandResult, error) {
+	return call[LandResult](ctx, c.Caller, MethodLandRun, p)
+}
+
+// LandPR calls land.pr (a Long method: it pushes).
+func (c Client) LandPR(ctx context.Context, p LandPRParams) (LandPRResult, error) {
+	return call[LandPRResult](ctx, c.Caller, MethodLandPR, p)
+}
+
+// ChecksRun calls checks.run (a Long method: it waits for the checks).
+func (c Client) ChecksRun(ctx context.Context, p ChecksParams) (ChecksResult, error) {
+	return call[ChecksResult](ctx, c.Caller, MethodChecksRun, p)
+}
+
+// ChecksStatus calls checks.status.
+func (c Client) ChecksStatus(ctx context.Context, p ChecksParams) (ChecksResult, error) {
+	return call[ChecksResult](ctx, c.Caller, MethodChecksStatus, p)
+}
+
+// ChecksSend calls checks.send (params: ReviewSendParams with Check).
+func (c Client) ChecksSend(ctx context.Context, p ReviewSendParams) (ReviewSendResult, error) {
+	return call[ReviewSendResult](ctx, c.Caller, MethodChecksSend, p)
 }

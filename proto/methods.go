@@ -11,6 +11,10 @@ const (
 	MethodSystemCapabilities = "system.capabilities"
 	MethodSystemIdentify     = "system.identify"
 	MethodSystemAdmission    = "system.admission"
+	// MethodSystemShutdown ends the server as SIGTERM does (its session
+	// saved, every pane closed); it answers first. `paneflow kill-server`
+	// and the window's "Stop everything" call it.
+	MethodSystemShutdown = "system.shutdown"
 
 	// workspace.*: package api.
 	MethodWorkspaceList          = "workspace.list"
@@ -90,6 +94,24 @@ const (
 	MethodUsageBudgetWait = "usage.budget_wait"
 	MethodUsagePrices     = "usage.prices"
 
+	// review.*: package review (comments on a worktree's diff, sent to
+	// its agent).
+	MethodReviewComment = "review.comment"
+	MethodReviewList    = "review.list"
+	MethodReviewResolve = "review.resolve"
+	MethodReviewSend    = "review.send"
+
+	// land.*: package review (a worktree's branch into its base, or a
+	// pull request).
+	MethodLandRun = "land.run"
+	MethodLandPR  = "land.pr"
+
+	// checks.*: package review (a repository's check commands run in a
+	// worktree).
+	MethodChecksRun    = "checks.run"
+	MethodChecksStatus = "checks.status"
+	MethodChecksSend   = "checks.send"
+
 	// MethodRPCConcurrent is the transport's own handshake (package ipc
 	// answers it, nothing registers it): it makes a connection
 	// concurrent. Its reply is a [ConcurrentResult]. JSON-RPC reserves
@@ -110,6 +132,7 @@ var TeamsMethods = [...]string{MethodTeamsTmux, MethodTeamsAttach, MethodTeamsLi
 // the constants above.
 var methods = [...]string{
 	MethodSystemPing, MethodSystemCapabilities, MethodSystemIdentify, MethodSystemAdmission,
+	MethodSystemShutdown,
 	MethodWorkspaceList, MethodWorkspaceCurrent, MethodWorkspaceCreate, MethodWorkspaceSelect,
 	MethodWorkspaceClose, MethodWorkspaceRestoreLayout, MethodWorkspaceUp,
 	MethodWorkspaceView, MethodWorkspacePreset, MethodWorkspaceEqualize, MethodWorkspaceSetRatios,
@@ -125,6 +148,9 @@ var methods = [...]string{
 	MethodWorktreeCreate, MethodWorktreeRollback,
 	MethodArtifactGet, MethodArtifactKeep,
 	MethodUsageSummary, MethodUsageTrack, MethodUsageBudgetWait, MethodUsagePrices,
+	MethodReviewComment, MethodReviewList, MethodReviewResolve, MethodReviewSend,
+	MethodLandRun, MethodLandPR,
+	MethodChecksRun, MethodChecksStatus, MethodChecksSend,
 }
 
 // Methods returns every method a Paneflow server registers (the

@@ -38,6 +38,10 @@ type SystemIdentifyResult struct {
 	Version  string `json:"version"`
 	Protocol string `json:"protocol"`
 	Compat   string `json:"compat"`
+	// PID is the server's process id (0 from servers before it existed):
+	// who started the server that answers (`paneflow serve --detach`, the
+	// window) tells it from another by it.
+	PID int `json:"pid,omitempty"`
 }
 
 // AdmissionKind is one admission kind's counters in
@@ -69,6 +73,15 @@ type SystemAdmissionResult struct {
 	// stream counts, what a leak check (attach and detach in a loop)
 	// watches.
 	Goroutines int `json:"goroutines"`
+}
+
+// SystemShutdownResult is system.shutdown's result: the server's process
+// id, which ends once the server has saved its session and closed its
+// panes and socket (a client that must see the end waits for the socket
+// to stop answering).
+type SystemShutdownResult struct {
+	Stopping bool `json:"stopping"`
+	PID      int  `json:"pid"`
 }
 
 // ConcurrentResult is the reply to the transport's [MethodRPCConcurrent]

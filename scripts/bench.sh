@@ -31,6 +31,8 @@
 #     frame is in, vs a tmux control-mode client attaching and capturing
 #     each pane's screen (capture-pane -p -e); and the bytes per second a
 #     client attached at 60 frames/s receives while a pane floods.
+#   - once, `paneflow --host ssh://… ls` with the host's link reused vs local
+#     ls (issue 30; BenchmarkRemoteLs, a real sshd on loopback);
 #   - once, the search across panes (issue 34): surface.search_all and
 #     `paneflow search --all` over 100 panes of 10,000 scrollback lines and
 #     1,000 full screens each, against tmux capture-pane of every pane
@@ -126,6 +128,12 @@ run env PANEFLOW_BENCH_TMUX=1 PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.tes
 echo "== Fleet: paneflow ls while 200 paneflow-mcp bridges hold their streams and 200 agents' hooks fire"
 run env PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.test" \
 	-test.run '^$' -test.bench '^BenchmarkFleet$' -test.benchtime=1x -test.timeout=30m
+
+# Remote hosts (issue 30): once; `paneflow --host … ls` through a real sshd on
+# loopback (scripts/deps.sh installs openssh-server) vs local ls, interleaved.
+echo "== Remote: paneflow --host ssh://… ls (link reused) vs local ls"
+run env PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.test" \
+	-test.run '^$' -test.bench '^BenchmarkRemoteLs$' -test.benchtime=1x -test.timeout=10m
 
 # vttest is deterministic: one run on each side gives the conformance
 # figures (test/conform's plan and relay; the pinned vttest from

@@ -27,7 +27,13 @@ set -euo pipefail
 #                          Paneflow terminal and a tmux pane
 #   zsh, fish              shells whose integration (shim first in PATH, OSC 7)
 #                          is tested in real panes, like bash's
-base=(make ca-certificates git gcc libc6-dev locales tmux vim less procps zsh fish)
+#   openssh-server, openssh-client
+#                          `paneflow --host` (test/remote, BenchmarkRemoteLs): a real
+#                          sshd on loopback, started by the test with its own keys
+#                          and config (the package's own service is not used), and
+#                          the real ssh client
+base=(make ca-certificates git gcc libc6-dev locales tmux vim less procps zsh fish
+	openssh-server openssh-client)
 
 # gui: the Fyne desktop window (cgo with GL and X11 headers: `make run`,
 # bin/paneflow-gui) and its end-to-end tests under a virtual display (Xvfb,
@@ -65,7 +71,7 @@ default_groups=(base gui)
 # systems without apt.
 commands_of() {
 	case $1 in
-	base) echo make git gcc tmux vim less top zsh fish ;;
+	base) echo make git gcc tmux vim less top zsh fish ssh ssh-keygen ;;
 	# macOS builds the window with Xcode's compiler and has no use for the
 	# X11 test tools (test/gui runs on Linux only).
 	gui) if [ "$(uname -s)" = Darwin ]; then echo cc; else echo gcc pkg-config Xvfb xdotool import; fi ;;

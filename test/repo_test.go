@@ -239,6 +239,11 @@ var importRules = []struct {
 		why:    "usage is a subsystem of the headless core: it learns of agents and their transcripts from the conductor's bus events, reaches panes through its own Panes interface that core implements, and gets prices and budgets from core as Options",
 	},
 	{
+		pkg:    "review",
+		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "conductor", "config", "hook", "shim", "app", "flow", "mcp", "teams", "usage"},
+		why:    "review is a subsystem of the headless core: git through package worktree, agents' turn ends from the bus, the panes only through its own socket (a proto.Caller core gives it), as any client reaches them",
+	},
+	{
 		pkg:    "worktree",
 		banned: []string{"fyne.io"},
 		why:    "the headless core runs in `paneflow serve` with no display",
@@ -366,6 +371,11 @@ var importRules = []struct {
 		tags:   "nogui,client",
 		banned: []string{"github.com/modelcontextprotocol", "mcp"},
 		why:    "the CLI client starts on every call: the MCP SDK belongs to paneflow-mcp only",
+	},
+	{
+		pkg:    "remote",
+		banned: append(notForClients, "core", "api", "cli", "mcp", "config", "hook", "shim", "attach", "github.com/modelcontextprotocol"),
+		why:    "the remote transport links into the command-line client (and paneflow-mcp), which starts on every call: the ipc client and the standard library only",
 	},
 	{
 		pkg:    "mcp",

@@ -48,6 +48,7 @@ import (
 // method by "<receiver type>.<method>", a package-level variable by its
 // name.
 var notWire = map[string]string{
+	"review.file":                            "<hash>.json, a worktree's review comments on disk",
 	"session.Session":                        "session.json, the server's session file",
 	"session.Workspace":                      "session.json, the server's session file",
 	"session.Pane":                           "session.json, the server's session file",

@@ -83,3 +83,13 @@ func git(ctx context.Context, timeout time.Duration, args ...string) (string, er
 	}
 	return out.String(), nil
 }
+
+// Root returns the top directory of the work tree (main or linked) that
+// holds dir, symbolic links resolved; the error quotes git's.
+func Root(ctx context.Context, dir string) (string, error) {
+	out, err := git(ctx, queryTimeout, "-C", dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", err
+	}
+	return canonical(strings.TrimSpace(out)), nil
+}

@@ -67,6 +67,30 @@ func (c *capped) Write(p []byte) (int, error) {
 // process group (on Unix; the process tree on Windows) so that no
 // grandchild lives on. A nil error means exit 0; otherwise a *SetupError.
 func RunSetup(ctx context.Context, dir, script string, env []string, timeout time.Duration) error {
+	return runShell(ctx, dir, script, env, timeout, false).err
+}
+
+// OutputCap is how much of a command's output [RunOutput] keeps: the
+// last 64 KiB.
+const OutputCap = 64 << 10
+
+// RunOutput is [RunSetup] keeping the command's standard output and error
+// together (their last [OutputCap] bytes), returned whether it succeeded
+// or not.
+func RunOutput(ctx context.Context, dir, script string, env []string, timeout time.Duration) (string, error) {
+	r := runShell(ctx, dir, script, env, timeout, true)
+	return r.out, r.err
+}
+
+// shellRun is what runShell saw: the output kept, and the error.
+type shellRun struct {
+	out string
+	err error
+}
+
+// runShell runs script as RunSetup says; withStdout keeps standard output
+// too, in the same capped buffer as standard error.
+func runShell(ctx context.Context, dir, script string, env []string, timeout time.Duration, withStdout bool) shellRun {
 	if timeout <= 0 {
 		timeout = DefaultSetupTimeout
 	}
@@ -75,15 +99,18 @@ func RunSetup(ctx context.Context, dir, script string, env []string, timeout tim
 	cmd := shellCommand(ctx, script)
 	cmd.Dir = dir
 	cmd.Env = env
-	stderr := &capped{n: setupStderrCap}
-	cmd.Stderr = stderr
+	out := &capped{n: setupStderrCap}
+	cmd.Stderr = out
+	if withStdout {
+		cmd.Stdout = out
+	}
 	cmd.WaitDelay = 2 * time.Second
 	killGroupOnCancel(cmd)
 	err := cmd.Run()
 	if err == nil {
-		return nil
+		return shellRun{out: out.buf.String()}
 	}
-	se := &SetupError{Code: -1, Stderr: lastLine(stderr.buf.String()), Err: err}
+	se := &SetupError{Code: -1, Stderr: lastLine(out.buf.String()), Err: err}
 	var ee *exec.ExitError
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
@@ -92,5 +119,5 @@ func RunSetup(ctx context.Context, dir, script string, env []string, timeout tim
 	case errors.As(err, &ee) && ee.ExitCode() >= 0:
 		se.Code = ee.ExitCode()
 	}
-	return se
+	return shellRun{out: out.buf.String(), err: se}
 }

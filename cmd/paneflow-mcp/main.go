@@ -11,16 +11,19 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"syscall"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/mcp"
+	"github.com/paneflow-go/paneflow/remote"
 	"github.com/paneflow-go/paneflow/version"
 )
 
@@ -28,27 +31,66 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Getenv, os.Stderr))
 }
 
+// usage is paneflow-mcp's usage line.
+const usage = "usage: paneflow-mcp [--orchestrate] [--host ssh://[user@]host[:port]] (an MCP server on stdin/stdout; run by an agent, see `paneflow mcp install`; --host: the panes of that host's Paneflow, over ssh)"
+
 // run serves MCP on stdio until stdin ends (exit 0); it exits 1 when the
-// socket path cannot be computed or stdio fails, 2 on arguments.
+// socket path cannot be computed, the host cannot be reached, or stdio
+// fails, 2 on arguments.
 func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	orchestrate := false
-	for _, a := range args {
-		switch a {
-		case "--version", "-V":
+	hostArg := ""
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--version" || a == "-V":
 			fmt.Println("paneflow-mcp", version.Version)
 			return 0
-		case "--orchestrate":
+		case a == "--orchestrate":
 			orchestrate = true
+		case a == "--host" && i+1 < len(args):
+			i++
+			hostArg = args[i]
+		case strings.HasPrefix(a, "--host="):
+			hostArg = strings.TrimPrefix(a, "--host=")
 		default:
-			fmt.Fprintln(stderr, "usage: paneflow-mcp [--orchestrate] (an MCP server on stdin/stdout; run by an agent, see `paneflow mcp install`)")
+			fmt.Fprintln(stderr, usage)
 			return 2
 		}
 	}
 	self, _ := strconv.ParseUint(getenv("PANEFLOW_SURFACE_ID"), 10, 64)
-	path, err := ipc.ClientSocketPath(getenv)
-	if err != nil || path == "" {
-		fmt.Fprintln(stderr, "paneflow-mcp: cannot locate the IPC socket; set PANEFLOW_SOCKET_PATH or launch the agent from a Paneflow pane")
-		return 1
+	var (
+		path string
+		dial func(context.Context) (net.Conn, error)
+	)
+	if hostArg != "" {
+		// Another host's panes, over the user's ssh: one ssh process
+		// running `paneflow bridge` for the bridge's whole life, each
+		// socket connection a channel of it. The pane the agent runs
+		// in is on this machine, not there.
+		h, err := remote.ParseHost(hostArg)
+		if err != nil {
+			fmt.Fprintln(stderr, "paneflow-mcp:", err)
+			return 2
+		}
+		// A dropped ssh is dialed again at the next call.
+		rd := &remote.Redialer{Host: h, Env: remote.Env{Getenv: getenv}}
+		ctx, cancel := context.WithTimeout(context.Background(), remote.HandshakeTimeout)
+		probe, err := rd.Open(ctx) // reports a host without paneflow now, not at the first tool call
+		cancel()
+		if err != nil {
+			fmt.Fprintln(stderr, "paneflow-mcp:", err)
+			return 1
+		}
+		probe.Close()
+		defer rd.Close()
+		path, dial, self = h.String(), rd.Open, 0
+	} else {
+		var err error
+		path, err = ipc.ClientSocketPath(getenv)
+		if err != nil || path == "" {
+			fmt.Fprintln(stderr, "paneflow-mcp: cannot locate the IPC socket; set PANEFLOW_SOCKET_PATH or launch the agent from a Paneflow pane")
+			return 1
+		}
 	}
 	// Each reply copies its text several times (the SDK compacts nested
 	// JSON) in a heap of a few MiB, so the default GC ran during most
@@ -67,6 +109,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		Orchestrate: orchestrate,
 		SelfSurface: self,
 		SocketPath:  path,
+		Dial:        dial,
 		Version:     version.Version,
 		Logf:        func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) },
 	})

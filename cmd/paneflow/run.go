@@ -13,6 +13,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/cli"
 	"github.com/paneflow-go/paneflow/hook"
+	"github.com/paneflow-go/paneflow/remote"
 	"github.com/paneflow-go/paneflow/version"
 )
 
@@ -90,6 +91,8 @@ func init() {
 				return nil
 			}},
 		mcpCommand(),
+		{name: "bridge", summary: bridgeSummary, help: func() string { return bridgeUsage }, run: runBridge},
+		{name: "host", summary: hostSummary, help: func() string { return hostUsage }, run: runHost},
 	}
 	commands = append(commands, clientCommands()...)
 }
@@ -108,7 +111,7 @@ func clientCommands() []command {
 			// cost 0.3 ms of every CLI call.
 			help: func() string { h, _ := cli.Help(v.Name); return h },
 			run: func(ctx context.Context, inv *invocation, args []string) error {
-				if v.InServer {
+				if v.InServer && (!v.OnHost || inv.getenv(remote.EnvHost) == "") {
 					return runInServer(inv, append([]string{v.Name}, args...))
 				}
 				if v.Interruptible {
@@ -150,6 +153,24 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // dispatch picks what args ask for: a verb, a global flag, or, with no
 // arguments at all, the desktop app.
 func dispatch(ctx context.Context, inv *invocation, args []string) error {
+	host, args, given, err := hostFlag(args)
+	if err != nil {
+		return err
+	}
+	if given {
+		if len(args) > 0 && slices.Contains(args, "--attach") && isGUIFlag(args[0]) {
+			// A window attached to the host's server: the window's own
+			// flag, passed on to the desktop app's binary as it is.
+			return runGUI(ctx, inv, append([]string{"--host", host}, args...))
+		}
+		if len(args) == 0 || isGUIFlag(args[0]) {
+			return usageErrorf("--host is for the verbs (paneflow --host HOST <verb>) and a window that attaches (paneflow --host HOST --attach)")
+		}
+		if !cli.IsVerb(args[0]) && args[0] != "host" {
+			return usageErrorf("--host is for the client verbs and `host`, not '%s'; see `paneflow --help`", args[0])
+		}
+		withHost(inv, host)
+	}
 	if len(args) == 0 || isGUIFlag(args[0]) {
 		return runGUI(ctx, inv, args)
 	}
@@ -218,28 +239,38 @@ func runVersion(_ context.Context, inv *invocation, args []string) error {
 }
 
 // guiUsage is the help of the desktop app's own flags.
-const guiUsage = `usage: paneflow [--socket PATH] [--attach]
+const guiUsage = `usage: paneflow [--socket PATH] [--attach | --embedded] | --host HOST --attach
 
-Open the desktop app: the workspaces, panes and socket of ` + "`paneflow serve`" + `
-with a window over them. Every CLI verb works against it.
+Open the desktop app: a window on the user's Paneflow server (the
+workspaces, panes and socket of ` + "`paneflow serve`" + `). When no server answers on
+the socket, one is started in the background first (as ` + "`paneflow serve --detach`" + `:
+its own session, its output in $XDG_STATE_HOME/paneflow/server.log). Closing
+the window detaches: the server and the programs in its panes keep running,
+and the next window attaches to them again. Quit asks whether to detach or
+to stop everything (config: quit_action). Every CLI verb works against the
+server; ` + "`paneflow kill-server`" + ` stops it.
 
-  --socket PATH   socket to listen on (default: $PANEFLOW_SOCKET_PATH, else
+  --socket PATH   the server's socket (default: $PANEFLOW_SOCKET_PATH, else
                   $XDG_RUNTIME_DIR/paneflow/paneflow.sock and fallbacks)
-  --attach        attach the window to the ` + "`paneflow serve`" + ` already running on
-                  the socket instead of hosting the panes: closing the window
-                  detaches, the server and its programs keep running
+  --attach        attach only: fail when no server answers on the socket
+  --embedded      host the panes in this process instead (no server; the
+                  socket is this process's, and quitting ends every program)
+  --host HOST     with --attach: the server of HOST (ssh://[user@]host[:port]),
+                  over your ssh (see ` + "`paneflow host --help`" + `); attach only
 `
 
 // isGUIFlag reports whether a first argument is a flag of the desktop app
 // (so `paneflow --socket PATH` opens the window).
 func isGUIFlag(a string) bool {
-	return a == "--socket" || strings.HasPrefix(a, "--socket=") || a == "--attach"
+	return a == "--socket" || strings.HasPrefix(a, "--socket=") || a == "--attach" || a == "--embedded"
 }
 
 // guiArgs are the desktop app's flags.
 type guiArgs struct {
-	socket string // "" for the default
-	attach bool   // attach to a running server instead of hosting the core
+	socket   string // "" for the default
+	attach   bool   // attach to a running server, never start one
+	embedded bool   // host the core in-process instead of attaching
+	host     string // with attach: the server of this host, over ssh; "" for this one
 }
 
 // parseGUIArgs parses the desktop app's flags.
@@ -249,6 +280,8 @@ func parseGUIArgs(args []string) (guiArgs, error) {
 	var g guiArgs
 	fs.StringVar(&g.socket, "socket", "", "")
 	fs.BoolVar(&g.attach, "attach", false, "")
+	fs.BoolVar(&g.embedded, "embedded", false, "")
+	fs.StringVar(&g.host, "host", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return g, &exitError{Code: exitUsage, Err: errors.New(guiUsage)}
@@ -257,6 +290,12 @@ func parseGUIArgs(args []string) (guiArgs, error) {
 	}
 	if fs.NArg() > 0 {
 		return g, usageErrorf("unexpected argument %q\n%s", fs.Arg(0), guiUsage)
+	}
+	if g.attach && g.embedded {
+		return g, usageErrorf("--attach and --embedded exclude each other\n%s", guiUsage)
+	}
+	if g.host != "" && (!g.attach || g.socket != "") {
+		return g, usageErrorf("--host needs --attach and no --socket (the window attaches to that host's server)\n%s", guiUsage)
 	}
 	return g, nil
 }
@@ -287,7 +326,10 @@ func writeUsage(w io.Writer) {
 	b.WriteString("Paneflow: a terminal workspace for running coding agents side by side.\n\n")
 	b.WriteString("Usage:\n")
 	b.WriteString("  paneflow [--socket PATH]  open the desktop app\n")
-	b.WriteString("  paneflow <verb> [args]    run a verb and exit\n\n")
+	b.WriteString("  paneflow <verb> [args]    run a verb and exit\n")
+	b.WriteString("  paneflow --host HOST <verb> [args]\n")
+	b.WriteString("                            run it on HOST's Paneflow over ssh (ssh://[user@]host[:port];\n")
+	b.WriteString("                            also $PANEFLOW_HOST); see `paneflow host --help`\n\n")
 	b.WriteString("Verbs:\n")
 	for _, c := range commands {
 		summary := c.summary

@@ -63,6 +63,8 @@ func TestRun(t *testing.T) {
 			notStderr:  []string{"exit status"}},
 		{name: "gui flag with an extra argument", args: []string{"--socket", "x", "extra"}, wantCode: exitUsage,
 			wantStderr: []string{"unexpected argument \"extra\""}},
+		{name: "gui modes exclude each other", args: []string{"--embedded", "--attach"}, wantCode: exitUsage,
+			wantStderr: []string{"--attach and --embedded exclude each other"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
@@ -33,6 +34,7 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 	socket := fs.String("socket", "", "")
 	size := fs.String("size", "200x50", "")
 	sessionFile := fs.String("session", "", "")
+	detach := fs.Bool("detach", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stderr, serveUsage)
@@ -48,6 +50,15 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 		return usageErrorf("serve: --size: %v", err)
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
+	if *detach {
+		var pass []string // what else was given, for the started server
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "size" || f.Name == "session" {
+				pass = append(pass, "--"+f.Name, f.Value.String())
+			}
+		})
+		return serveDetached(ctx, getenv, *socket, pass, logf)
+	}
 	// A processor beyond what pane output may occupy keeps requests (and
 	// the window) responsive while many panes flood output.
 	terminal.SpareProcessor()
@@ -67,6 +78,7 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 	go func() { serveErr <- c.Serve(context.WithoutCancel(ctx)) }()
 	select {
 	case <-ctx.Done():
+	case <-c.Stopping(): // system.shutdown (paneflow kill-server)
 	case err := <-serveErr:
 		if !errors.Is(err, ipc.ErrServerClosed) {
 			c.Shutdown(context.Background())
@@ -77,6 +89,31 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 	defer cancel()
 	if err := c.Shutdown(sctx); err != nil && !errors.Is(err, ipc.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}
+
+// serveDetached is `serve --detach`: it finds the server on socket ("":
+// the default) or starts one in the background with args, and says which.
+func serveDetached(ctx context.Context, getenv func(string) string, socket string, args []string, logf func(string, ...any)) error {
+	if socket == "" {
+		var err error
+		if socket, err = ipc.ServerSocketPath(getenv); err != nil {
+			return err
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	found, err := findServer{Socket: socket, Exe: exe, Args: args, Getenv: getenv, GOOS: runtime.GOOS}.run(ctx)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	if found.Started {
+		logf("paneflow: started the server (pid %d) on %s; its log: %s", found.PID, socket, found.Log)
+	} else {
+		logf("paneflow: a server already answers on %s", socket)
 	}
 	return nil
 }

@@ -2,11 +2,12 @@ package main
 
 // serveUsage is the help of the serve verb, in the full program and in the
 // command-line client (which hands serve over to the full program).
-const serveUsage = `usage: paneflow serve [--socket PATH] [--size COLSxROWS] [--session FILE|none]
+const serveUsage = `usage: paneflow serve [--socket PATH] [--size COLSxROWS] [--session FILE|none] [--detach]
 
 Run Paneflow headless: the workspaces, panes and JSON-RPC socket of the
-desktop app, without a window. Every CLI verb works against it. SIGINT or
-SIGTERM closes the panes, removes the socket and exits.
+desktop app, without a window. Every CLI verb works against it. SIGINT,
+SIGTERM or ` + "`paneflow kill-server`" + ` closes the panes, removes the socket and
+exits.
 
 The session (workspaces, layout, names, directories, each pane's command
 and environment, managed worktrees, the agents' conversations) is saved
@@ -20,4 +21,9 @@ agent can be resumed, and the pane says so where it cannot.
   --session FILE  session file (default: $XDG_STATE_HOME/paneflow/session.json
                   for the default socket, session-<hash>.json beside it for
                   another socket); "none" keeps no session
+  --detach        return once a server answers on the socket: the one already
+                  running, else one started in the background (its own
+                  session, its output appended to
+                  $XDG_STATE_HOME/paneflow/server.log), as the desktop app
+                  does before it attaches
 `

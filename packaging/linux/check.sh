@@ -216,16 +216,30 @@ $(cat "$work/gui.log")"
 }
 waitfor gui_ready || die "the desktop app ($exec_line) did not show its window; its log:
 $(cat "$work/gui.log")"
-# Installed side by side, the app finds the launch shim next to itself.
-if grep -q 'no paneflow-shim next to' "$work/gui.log"; then
-	die "the installed desktop app did not find paneflow-shim beside it:
+# The window started the user's server (detached, its output in the state
+# directory's server.log) and attached to it.
+grep -q '^paneflow: started the server (pid [0-9]*)' "$work/gui.log" || die "the desktop app did not start its server; its log:
 $(cat "$work/gui.log")"
+server_log=$h/state/paneflow/server.log
+# Installed side by side, the server (the app's own binary) finds the
+# launch shim next to itself.
+if grep -q 'no paneflow-shim next to' "$work/gui.log" "$server_log"; then
+	die "the installed desktop app's server did not find paneflow-shim beside it:
+$(cat "$work/gui.log" "$server_log")"
 fi
 win=$(DISPLAY=$display xdotool search --onlyvisible --name '^Paneflow')
 [ -n "$win" ] || die "xdotool found no window named Paneflow"
 echo "window $win: $(DISPLAY=$display xdotool getwindowname "$win" | head -n1) ($(DISPLAY=$display xdotool getwindowgeometry "$win" | sed -n 's/ *Geometry: //p'))"
 kill -TERM "$gui_pid"
 wait "$gui_pid" || true
+# Closing the window detached: the server goes on until kill-server.
+"${env_user[@]}" paneflow ls >/dev/null || die "the server ended with the window; its log:
+$(cat "$server_log")"
+"${env_user[@]}" paneflow kill-server || die "paneflow kill-server failed; the server's log:
+$(cat "$server_log")"
+if "${env_user[@]}" paneflow ls >/dev/null 2>&1; then
+	die "the server still answers after paneflow kill-server"
+fi
 footer
 
 header "apt-get purge paneflow leaves nothing behind"

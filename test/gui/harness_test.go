@@ -323,12 +323,15 @@ func appEnv(dir, displayName string) []string {
 	}
 }
 
-// startApp runs the GUI binary with --socket on x and waits until it logs
-// that its window is shown, the socket answers and the window can be
-// found. extra adds environment variables.
+// startApp runs the GUI binary with --embedded --socket on x (the window
+// hosting the panes itself, so the test's process owns them all and
+// stopping it stops them) and waits until it logs that its window is
+// shown, the socket answers and the window can be found. extra adds
+// environment variables. The window attached to a server it starts is
+// startDefault's.
 func startApp(t testing.TB, x *xserver, extra ...string) *app {
 	t.Helper()
-	return windowReady(launch(t, x, guiBin, []string{"--socket"}, extra))
+	return windowReady(launch(t, x, guiBin, []string{"--embedded", "--socket"}, extra))
 }
 
 // startAttached runs the GUI binary with --attach on x, attached to the
@@ -351,6 +354,13 @@ func windowReady(a *app) *app {
 		t.Errorf("the window-ready line does not name the socket (want %q):\n%s", want, proctest.Indent(a.log.String()))
 	}
 	a.waitPing()
+	return a.waitWindow()
+}
+
+// waitWindow waits until the app's window is mapped and records it.
+func (a *app) waitWindow() *app {
+	t := a.t
+	t.Helper()
 	a.eventually("the Paneflow window to be mapped", func() (bool, string) {
 		r := runTool(t, a.env, "xdotool", "search", "--all", "--onlyvisible", "--pid", strconv.Itoa(a.pid()), "--name", "^Paneflow")
 		ids := strings.Fields(r.stdout)
