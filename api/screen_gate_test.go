@@ -112,4 +112,3 @@ func TestScreenWriteGate(t *testing.T) {
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
-
