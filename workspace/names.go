@@ -142,10 +142,19 @@ func resolveNames(entries []nameEntry) []string {
 	}
 	out := make([]string, len(entries))
 	taken := map[string]bool{}
+	// next[w] is the first suffix of want w not yet known to be taken:
+	// taken only grows, so the search for the next pane wanting w starts
+	// there (200 panes of one name cost 200 tries, not 20,000).
+	next := map[string]int{}
 	claim := func(i int) {
 		name := want[i]
-		for k := 2; taken[name]; k++ {
-			name = want[i] + "-" + strconv.Itoa(k)
+		if taken[name] {
+			k := max(next[want[i]], 2)
+			for name = want[i] + "-" + strconv.Itoa(k); taken[name]; {
+				k++
+				name = want[i] + "-" + strconv.Itoa(k)
+			}
+			next[want[i]] = k + 1
 		}
 		taken[name] = true
 		out[i] = name

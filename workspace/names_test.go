@@ -139,6 +139,11 @@ func TestResolveNames(t *testing.T) {
 			[]string{"a", "a-2", "a-3"},
 		},
 		{
+			"numbered past a custom name that took a number",
+			[]nameEntry{{base: "sh"}, {base: "sh"}, {custom: "sh-3"}, {base: "sh"}, {base: "sh"}, {custom: "sh-2"}},
+			[]string{"sh", "sh-4", "sh-3", "sh-5", "sh-6", "sh-2"},
+		},
+		{
 			"auto does not collide with custom for @",
 			[]nameEntry{{custom: "shell"}, {base: "shell", cwd: "/x/y"}},
 			[]string{"shell", "shell-2"},
