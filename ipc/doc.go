@@ -65,8 +65,12 @@
 // Listen never deletes what it does not understand: a path that exists and
 // is not a socket is an error; a socket where a live Paneflow answers
 // system.identify is an *[InstanceRunningError]; only a stale socket
-// (nothing listening, or a non-Paneflow squatter) is replaced. Shutdown
-// removes the socket file only if it is still the one this server bound.
+// (nothing listening, or a non-Paneflow squatter) is replaced. On Unix
+// that decision is taken under an exclusive flock on Path+".lock", held
+// for the server's lifetime (and released by its death), so two servers
+// started at once on one path cannot both remove a stale socket and bind:
+// the second gets an *[InstanceRunningError]. Shutdown removes the socket
+// file only if it is still the one this server bound.
 //
 // Frames are capped at MaxFrame on both sides, a connection's first
 // request must arrive within [Server.FirstFrameTimeout] and later ones

@@ -93,7 +93,9 @@ func (e *TimeoutError) Error() string {
 func (e *TimeoutError) Timeout() bool { return true }
 
 // InstanceRunningError is returned by [Server.Listen] when another Paneflow
-// already answers at Path. Identify is its system.identify reply line.
+// already answers at Path, or holds Path's lock file (Unix) and is still
+// starting. Identify is its system.identify reply line, "" when it did not
+// answer.
 type InstanceRunningError struct {
 	Path     string
 	Identify string
@@ -101,7 +103,11 @@ type InstanceRunningError struct {
 
 // Error names the path and the running instance.
 func (e *InstanceRunningError) Error() string {
-	return fmt.Sprintf("ipc: another Paneflow is already serving at %s (%s); close it or use another socket path", e.Path, e.Identify)
+	who := e.Identify
+	if who == "" {
+		who = "still starting; it holds " + e.Path + ".lock"
+	}
+	return fmt.Sprintf("ipc: another Paneflow server is running on %s (%s); close it or use another socket path", e.Path, who)
 }
 
 var (

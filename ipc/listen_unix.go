@@ -27,6 +27,61 @@ func listenEndpoint(path string, replaceRunning bool, logf func(string, ...any))
 		return nil, nil, err
 	}
 
+	// The lock decides who may probe, remove and bind: without it two
+	// starts that both find a stale socket (or a server that is bound but
+	// not yet answering) both remove it and bind, the first then serving
+	// an unlinked file. A deliberate replacement takes no lock.
+	unlock := func() {}
+	if !replaceRunning {
+		var err error
+		if unlock, err = lockSocket(path); err != nil {
+			return nil, nil, err
+		}
+	}
+	ln, remove, err := bindSocket(path, replaceRunning, logf)
+	if err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return ln, func() { remove(); unlock() }, nil
+}
+
+// lockSocket takes the exclusive lock (flock) on path+".lock", creating
+// it (0600), and returns the function that releases it. The lock is held
+// for the server's lifetime and goes with the process, so a SIGKILLed
+// server holds nothing and its stale socket is taken over. The file stays
+// on disk: unlinking a lock file would let two processes lock two inodes.
+// When another process holds the lock, the error is an
+// *[InstanceRunningError] (Identify is the holder's system.identify reply,
+// or "" while it is still starting). The descriptor is a raw one, not an
+// *os.File, so no finalizer can release the lock early.
+func lockSocket(path string) (func(), error) {
+	lockPath := path + ".lock"
+	fd, err := syscall.Open(lockPath, syscall.O_RDWR|syscall.O_CREAT|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("ipc: the socket's lock file %s: %w", lockPath, err)
+	}
+	for {
+		err = syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	switch {
+	case err == nil:
+		return func() { syscall.Close(fd) }, nil
+	case errors.Is(err, syscall.EWOULDBLOCK):
+		syscall.Close(fd)
+		line, _ := probeOnce(path, ProbeTimeout)
+		return nil, &InstanceRunningError{Path: path, Identify: line}
+	default:
+		syscall.Close(fd)
+		return nil, fmt.Errorf("ipc: locking %s: %w", lockPath, err)
+	}
+}
+
+// bindSocket is listenEndpoint's work once the lock (if any) is held.
+func bindSocket(path string, replaceRunning bool, logf func(string, ...any)) (net.Listener, func(), error) {
 	switch fi, err := os.Lstat(path); {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -39,7 +94,8 @@ func listenEndpoint(path string, replaceRunning bool, logf func(string, ...any))
 				return nil, nil, &InstanceRunningError{Path: path, Identify: line}
 			}
 		}
-		// Stale (nothing answers) or a squatter that is not Paneflow.
+		// Stale (nothing answers) or a squatter that is not Paneflow. Under
+		// the lock, so no other server of ours is starting here.
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, nil, fmt.Errorf("ipc: removing stale socket: %w", err)
 		}

@@ -135,8 +135,10 @@ func (s *Server) dispatchTimeout() time.Duration {
 }
 
 // Listen creates the endpoint. On Unix it creates the parent directory
-// (0700), refuses with an *[InstanceRunningError] when a live Paneflow
-// answers system.identify at Path (unless ReplaceRunning), removes a stale
+// (0700), takes the lock file Path+".lock" for the server's lifetime
+// (unless ReplaceRunning), refuses with an *[InstanceRunningError] when
+// another process holds it or a live Paneflow answers system.identify at
+// Path (unless ReplaceRunning), removes a stale
 // socket (nothing listening, or something that is not Paneflow), refuses a
 // path that exists and is not a socket, binds, and sets the socket's mode
 // to 0600, refusing to serve if that fails. On Windows it creates the named

@@ -114,7 +114,7 @@ func TestStaleSocket(t *testing.T) {
 		case !errors.As(err, &ee) || ee.ExitCode() != 1:
 			t.Errorf("second serve: got %v, want exit 1; output:\n%s", err, proctest.Indent(string(out)))
 		}
-		for _, want := range []string{"already serving at " + sock, "close it or use another socket path"} {
+		for _, want := range []string{"another Paneflow server is running on " + sock, "close it or use another socket path"} {
 			if !strings.Contains(string(out), want) {
 				t.Errorf("second serve's message does not contain %q:\n%s", want, proctest.Indent(string(out)))
 			}
