@@ -62,9 +62,10 @@ type Options struct {
 	// counters ([ipc.Server.Admission]). nil leaves the method out.
 	Admission func() ipc.AdmissionStats
 	// Shutdown asks the process to end as SIGTERM would (system.shutdown):
-	// it must return at once, so that the reply goes out before the
-	// socket closes; the host then shuts down (session saved, panes
-	// closed). nil leaves the method out.
+	// it is called once the reply went out ([ipc.AfterReply]), must
+	// return at once and must not wait for the socket server's Shutdown;
+	// the host then shuts down (session saved, panes closed). nil leaves
+	// the method out.
 	Shutdown func()
 
 	// heartbeat overrides heartbeatInterval (tests).

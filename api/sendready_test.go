@@ -28,12 +28,15 @@ import (
 // "got: <line>".
 func fakeAgent(t *testing.T, e *env) (*workspace.Surface, string) {
 	t.Helper()
-	return fakeAgentRunning(t, e, "claude", "while read -r l; do echo \"got: $l\"; done")
+	return fakeAgentRunning(t, e, "claude", "", "while read -r l; do echo \"got: $l\"; done")
 }
 
-// fakeAgentRunning is fakeAgent with the program's name and what it runs
-// once bracketed paste is on.
-func fakeAgentRunning(t *testing.T, e *env, name, then string) (*workspace.Surface, string) {
+// fakeAgentRunning is fakeAgent with the program's name, what it runs
+// before it turns bracketed paste on (setup, e.g. switching the tty mode:
+// bracketed paste on is what tells send_text the agent reads its input,
+// so a real TUI is in raw mode by then, and a fake that switches after
+// it races the submitted text), and what it runs once bracketed paste is on.
+func fakeAgentRunning(t *testing.T, e *env, name, setup, then string) (*workspace.Surface, string) {
 	t.Helper()
 	dir := t.TempDir()
 	sh, err := exec.LookPath("sh")
@@ -53,7 +56,7 @@ func fakeAgentRunning(t *testing.T, e *env, name, then string) (*workspace.Surfa
 		t.Fatal(err)
 	}
 	script := filepath.Join(dir, "agent.sh")
-	body := fmt.Sprintf("echo agent-up\nread x < '%s'\nprintf '\\033[?2004h'\n%s\n", fifo, then)
+	body := fmt.Sprintf("echo agent-up\nread x < '%s'\n%s\nprintf '\\033[?2004h'\n%s\n", fifo, setup, then)
 	if err := os.WriteFile(script, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +249,7 @@ func TestSubmitTypedToGemini(t *testing.T) {
 			e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
 			e.scripting.Store(true)
 			n := len(tt.want) / 2
-			sf, fifo := fakeAgentRunning(t, e, "gemini", fmt.Sprintf("stty raw -echo; head -c %d | od -An -tx1 | tr -d ' \\n'; echo ' 'end; sleep 30", n))
+			sf, fifo := fakeAgentRunning(t, e, "gemini", "stty raw -echo", fmt.Sprintf("head -c %d | od -An -tx1 | tr -d ' \\n'; echo ' 'end; sleep 30", n))
 			w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
 			if err != nil {
 				t.Fatal(err)

@@ -48,10 +48,13 @@ func (s *server) admission(context.Context, json.RawMessage) (any, error) {
 	}, nil
 }
 
-// shutdown asks the host to end (Options.Shutdown) and answers at once:
-// the socket server finishes the requests in flight, this reply with
-// them, before it closes.
-func (s *server) shutdown(context.Context, json.RawMessage) (any, error) {
-	s.o.Shutdown()
+// shutdown answers, then asks the host to end (Options.Shutdown): once
+// the reply is out, or the host's shutdown, which cancels the requests in
+// flight, could beat it and the client would read "shutting down" or
+// nothing (the window's "Stop everything" then stayed open).
+func (s *server) shutdown(ctx context.Context, _ json.RawMessage) (any, error) {
+	if !ipc.AfterReply(ctx, s.o.Shutdown) {
+		s.o.Shutdown()
+	}
 	return proto.SystemShutdownResult{Stopping: true, PID: s.o.pid}, nil
 }

@@ -172,7 +172,8 @@ func (c *conn) serve(parent context.Context) {
 			}
 			continue
 		}
-		result, rpcErr, reply := c.call(ctx, m, &req)
+		rctx, replied := withAfterReply(ctx)
+		result, rpcErr, reply := c.call(rctx, m, &req)
 		// The slot is free before the reply is out: a client that has
 		// its reply finds it free (and a slow reader holds its own
 		// connection, not a slot).
@@ -181,6 +182,7 @@ func (c *conn) serve(parent context.Context) {
 		if reply && !req.notification() {
 			ok = c.write(req.id, result, rpcErr)
 		}
+		replied()
 		if !ok || c.disconnected.Load() {
 			return
 		}
@@ -233,6 +235,8 @@ func (c *conn) startLong(ctx context.Context, m *method, req request) bool {
 	go func() {
 		defer c.s.wg.Done()
 		// As in serve, the slot is free before the reply is written.
+		ctx, replied := withAfterReply(ctx)
+		defer replied()
 		if m.long {
 			out := c.s.invoke(ctx, m, &req)
 			c.s.release(m.kind)

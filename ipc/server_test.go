@@ -753,3 +753,34 @@ func TestRegistry(t *testing.T) {
 		})
 	}
 }
+
+// TestShutdownAnswersItsTrigger: a handler that starts the shutdown (as
+// system.shutdown does) with AfterReply has its result sent first; the
+// shutdown then runs, and AfterReply outside a request reports false.
+func TestShutdownAnswersItsTrigger(t *testing.T) {
+	var s *ipc.Server
+	shutdown := make(chan error, 1)
+	s, _ = startTest(t, func(srv *ipc.Server) {
+		srv.Registry.Register("test.stop", func(ctx context.Context, _ json.RawMessage) (any, error) {
+			ok := ipc.AfterReply(ctx, func() {
+				go func() {
+					sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+					defer cancel()
+					shutdown <- s.Shutdown(sctx)
+				}()
+			})
+			return ok, nil
+		})
+	})
+	c := dialRaw(t, s.Path)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"test.stop"}`)
+	if got, want := c.recv(), `{"jsonrpc":"2.0","result":true,"id":1}`; got != want {
+		t.Errorf("reply = %s, want %s", got, want)
+	}
+	if err := <-shutdown; err != nil {
+		t.Errorf("Shutdown = %v", err)
+	}
+	if ipc.AfterReply(context.Background(), func() { t.Error("ran outside a request") }) {
+		t.Error("AfterReply(Background) = true")
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -26,6 +28,51 @@ func processInGroup(pgrp int) (Process, error) {
 		}
 	}
 	return describeProcess(pid)
+}
+
+// fgCache remembers the last foreground process a PTY described, so that
+// surface.list over 200 panes does not read each one's stat and cmdline
+// again (they were 70 % of its CPU): while the terminal's foreground
+// group and the executable of its leader are the same, the argv is too,
+// and only the working directory (which a process changes at will) is
+// read again. What it misses: a leader that exec'd the very same binary
+// with other arguments keeps its old argv here until its group changes.
+// The zero value is empty; it is safe for concurrent use.
+type fgCache struct {
+	mu   sync.Mutex
+	pgrp int
+	exe  string
+	argv []string
+}
+
+// describe is processInGroup(pgrp), from the cache when it still holds.
+func (c *fgCache) describe(pgrp int) (Process, error) {
+	dir := "/proc/" + strconv.Itoa(pgrp)
+	exe, err := os.Readlink(dir + "/exe")
+	if err == nil && exe != "" {
+		c.mu.Lock()
+		hit := c.pgrp == pgrp && c.exe == exe
+		argv := c.argv
+		c.mu.Unlock()
+		if hit {
+			pr := Process{Pid: pgrp, Argv: slices.Clone(argv)}
+			if cwd, err := os.Readlink(dir + "/cwd"); err == nil {
+				pr.Cwd = cwd
+			}
+			return pr, nil
+		}
+	}
+	pr, perr := processInGroup(pgrp)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if perr == nil && err == nil && exe != "" && pr.Pid == pgrp && len(pr.Argv) > 0 {
+		// Only a live leader's description is kept: for a group whose
+		// leader left, the oldest member answers, read afresh each time.
+		c.pgrp, c.exe, c.argv = pgrp, exe, slices.Clone(pr.Argv)
+	} else {
+		c.pgrp, c.exe, c.argv = 0, "", nil
+	}
+	return pr, perr
 }
 
 // describeProcess reads argv and cwd of pid from /proc. A process whose

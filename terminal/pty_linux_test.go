@@ -3,6 +3,7 @@ package terminal
 import (
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -118,5 +119,50 @@ func TestSplitNUL(t *testing.T) {
 		if got := splitNUL([]byte(tc.in)); !slices.Equal(got, tc.want) {
 			t.Errorf("splitNUL(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestPTYForegroundCached checks the foreground cache: a second call
+// answers the same argv, a change of directory is seen while the argv is
+// reused, and an exec into another binary (same pid, same group, no new
+// group for the cache to notice) is seen too.
+func TestPTYForegroundCached(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh:", err)
+	}
+	c := helperCmd(t, "hang")
+	exe := c.Argv[0]
+	script := `echo started; read x; cd / && echo moved; read y; exec "$0" "$@"`
+	c.Argv = []string{sh, "-c", script, exe, "fg-marker"}
+	dir := t.TempDir()
+	c.Dir = dir
+	tp := startTestPTY(t, c)
+	tp.waitOutput("started")
+	wantDir, _ := filepath.EvalSymlinks(dir)
+	shArgv := []string{sh, "-c", script, exe, "fg-marker"}
+	for i := range 2 {
+		got, err := tp.Foreground()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Argv, shArgv) || got.Cwd != wantDir || got.Pid != tp.Pid() {
+			t.Fatalf("call %d: Foreground = %+v, want argv %q in %s", i, got, shArgv, wantDir)
+		}
+	}
+	if _, err := tp.Write([]byte("\n")); err != nil {
+		t.Fatal(err)
+	}
+	tp.waitOutput("moved")
+	if got, err := tp.Foreground(); err != nil || !slices.Equal(got.Argv, shArgv) || got.Cwd != "/" {
+		t.Fatalf("after cd: Foreground = %+v, %v; want argv %q in /", got, err, shArgv)
+	}
+	if _, err := tp.Write([]byte("\n")); err != nil {
+		t.Fatal(err)
+	}
+	tp.waitOutput("ready")
+	want := []string{exe, "fg-marker"}
+	if got, err := tp.Foreground(); err != nil || !slices.Equal(got.Argv, want) || got.Pid != tp.Pid() {
+		t.Fatalf("after exec: Foreground = %+v, %v; want argv %q, pid %d", got, err, want, tp.Pid())
 	}
 }

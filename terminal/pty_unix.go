@@ -33,6 +33,8 @@ type ptyOS struct {
 	// pending Read and write deadlines work.
 	master *os.File
 	cmd    *exec.Cmd // Wait is called once, by the wait goroutine
+	// fg remembers the last foreground process described (Linux).
+	fg fgCache
 }
 
 // findExecutable resolves name like a shell: a name containing a slash is
@@ -234,7 +236,7 @@ func (p *PTY) foreground() (Process, error) {
 	if err != nil {
 		return Process{}, err
 	}
-	return processInGroup(pgrp)
+	return p.fg.describe(pgrp)
 }
 
 func (p *PTY) kill(grace time.Duration) error {

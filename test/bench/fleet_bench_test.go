@@ -3,6 +3,8 @@
 package bench
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/test/internal/fleettest"
 )
 
@@ -26,7 +29,9 @@ const (
 // agents' hooks fire at once, and checks that no hook frame was refused
 // or lost (fleettest.Check: every frame a hook says it delivered was
 // admitted and run). Metrics: ls-p50-ms, ls-p99-ms, ls-calls (how many ls
-// ran during the hooks), idle-ls-p50-ms (ls with the bridges connected
+// ran during the hooks), list-p50-ms and list-p99-ms (surface.list called
+// meanwhile from this already running process: the server's answer time
+// without a process start), idle-ls-p50-ms (ls with the bridges connected
 // and no hooks firing), hooks-delivered and hooks-late (frames whose hook
 // ran out of its 550 ms budget: counted, not failed). Paneflow only: tmux
 // has no bridges or hooks.
@@ -58,7 +63,7 @@ func BenchmarkFleet(b *testing.B) {
 		}
 		idle = append(idle, d)
 	}
-	var busy []float64
+	var busy, list []float64
 	delivered, late := 0, 0
 	for range b.N {
 		before, err := fleettest.Measure(pf.sock, panes)
@@ -66,8 +71,30 @@ func BenchmarkFleet(b *testing.B) {
 			b.Fatal(err)
 		}
 		done := make(chan struct{})
-		lsErr := make(chan error, 1)
-		var round []float64
+		lsErr, listErr := make(chan error, 1), make(chan error, 1)
+		var round, listRound []float64
+		// surface.list from this running process, on a fresh connection
+		// per call: the server's own answer time during the storm,
+		// without the exec of a new process that `paneflow ls` waits
+		// for among 200 starting hooks.
+		go func() {
+			defer close(listErr)
+			c := fleettest.Client(pf.sock)
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				start := time.Now()
+				var raw json.RawMessage
+				if err := c.Caller.Call(context.Background(), proto.MethodSurfaceList, struct{}{}, &raw); err != nil {
+					listErr <- fmt.Errorf("surface.list: %v", err)
+					return
+				}
+				listRound = append(listRound, ms(time.Since(start)))
+			}
+		}()
 		go func() {
 			defer close(lsErr)
 			for {
@@ -89,6 +116,10 @@ func BenchmarkFleet(b *testing.B) {
 		if lerr := <-lsErr; lerr != nil {
 			b.Fatal(lerr)
 		}
+		if lerr := <-listErr; lerr != nil {
+			b.Fatal(lerr)
+		}
+		list = append(list, listRound...)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -109,6 +140,10 @@ func BenchmarkFleet(b *testing.B) {
 	b.ReportMetric(percentile(busy, 50), "ls-p50-ms")
 	b.ReportMetric(percentile(busy, 99), "ls-p99-ms")
 	b.ReportMetric(float64(len(busy)), "ls-calls")
+	if len(list) > 0 {
+		b.ReportMetric(percentile(list, 50), "list-p50-ms")
+		b.ReportMetric(percentile(list, 99), "list-p99-ms")
+	}
 	b.ReportMetric(percentile(idle, 50), "idle-ls-p50-ms")
 	b.ReportMetric(float64(delivered), "hooks-delivered")
 	b.ReportMetric(float64(late), "hooks-late")

@@ -165,6 +165,8 @@ func startOther(b *testing.B, x *xserver, dir string, argv []string) int {
 // (scripts/deps.sh bench installs them) leaves their columns empty. For a
 // quicker look: BENCH_ECHO_TERMS=paneflow,kitty measures only those,
 // BENCH_ECHO_ONLY=1 only the key echo (no throughput, no memory);
+// BENCH_ECHO_ATTACHED=1 the window attached to a server it started (the
+// CPU column then counts the window only, not the server);
 // BENCH_ECHO_LOG=FILE keeps the desktop app's stderr (its probe lines).
 func BenchmarkKeyEcho(b *testing.B) {
 	need(b)
@@ -200,8 +202,18 @@ func keyEchoOnce(b *testing.B, x *xserver, c *keyecho.Conn, f echoFiles) []echoR
 	}
 	var terms []*echoTerm
 
-	// Paneflow: its shell is $SHELL.
-	a := startApp(b, x, "SHELL="+f.shell, "PS1=$ ", "PANEFLOW_RENDER_PROBE=1")
+	// Paneflow: its shell is $SHELL. BENCH_ECHO_ATTACHED=1 measures the
+	// window as `make run` starts it, attached to a server it starts
+	// (the keys and the screen cross the socket); otherwise the window
+	// hosts its panes (--embedded).
+	env := []string{"SHELL=" + f.shell, "PS1=$ ", "PANEFLOW_RENDER_PROBE=1"}
+	var a *app
+	if os.Getenv("BENCH_ECHO_ATTACHED") == "1" {
+		a = startDefault(b, x, "", env...)
+		killServerAtEnd(b, a)
+	} else {
+		a = startApp(b, x, env...)
+	}
 	pf := &echoTerm{name: "paneflow", pid: a.pid()}
 	terms = append(terms, pf)
 	pt := 96.0 / 72 // points at 96 dpi per pixel

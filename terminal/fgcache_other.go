@@ -1,0 +1,10 @@
+//go:build !windows && !linux
+
+package terminal
+
+// fgCache is Linux's foreground cache; elsewhere every call describes the
+// group afresh. The zero value is ready.
+type fgCache struct{}
+
+// describe is processInGroup(pgrp).
+func (*fgCache) describe(pgrp int) (Process, error) { return processInGroup(pgrp) }
