@@ -6,6 +6,10 @@
 // CI), and an ssh_config for the real ssh client that trusts exactly that
 // host key (UserKnownHostsFile in the temp directory).
 //
+// The test holds each listening socket and runs `sshd -i` (inetd mode)
+// for every connection it accepts, so no port is chosen free and bound
+// later by another process.
+//
 // Each [Port] is a listening port whose sessions get their own
 // environment (sshd's SetEnv under Match LocalPort): the "remote" host's
 // PATH, HOME, XDG directories and socket, so a paneflow run by ssh there
@@ -23,14 +27,13 @@ import (
 	"os/user"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/paneflow-go/paneflow/test/internal/proctest"
 )
-
-// StartTimeout bounds sshd's start.
-const StartTimeout = 30 * time.Second
 
 // Port is one listening port and the environment of its sessions.
 type Port struct {
@@ -51,7 +54,7 @@ type Server struct {
 	Ports     []int  // the listening ports, in Config.Ports' order
 	User      string // the login user (the current one)
 	SSHConfig string // the ssh client config to use (ssh -F)
-	Proc      *proctest.Process
+	sessions  *sessions
 	Output    *proctest.Buffer
 
 	clientOpts string // the client config's options for the test's hosts
@@ -122,15 +125,21 @@ func Start(t testing.TB, c Config) *Server {
 		t.Fatal(err)
 	}
 	s := &Server{User: u.Username, Output: new(proctest.Buffer), SSHConfig: filepath.Join(c.Dir, "ssh_config")}
+	// The test holds the listening sockets and runs `sshd -i` (inetd
+	// mode) on each connection: no port is picked free and then bound by
+	// sshd, which another process could take in between (CI once lost
+	// one: "Bind to port … failed: Address already in use").
+	var lns []net.Listener
 	for range c.Ports {
-		s.Ports = append(s.Ports, freePort(t))
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lns = append(lns, ln)
+		s.Ports = append(s.Ports, ln.Addr().(*net.TCPAddr).Port)
 	}
 	var cfg strings.Builder
-	for _, p := range s.Ports {
-		fmt.Fprintf(&cfg, "Port %d\n", p)
-	}
-	fmt.Fprintf(&cfg, `ListenAddress 127.0.0.1
-HostKey %s
+	fmt.Fprintf(&cfg, `HostKey %s
 AuthorizedKeysFile %s
 PidFile %s
 AllowUsers %s
@@ -176,10 +185,9 @@ LogLevel VERBOSE
 	if out, err := exec.Command(sshd, "-t", "-f", sshdConfig).CombinedOutput(); err != nil {
 		t.Fatalf("sshd -t: %v\n%s", err, out)
 	}
-	cmd := exec.Command(sshd, "-D", "-e", "-f", sshdConfig)
-	cmd.Stdout, cmd.Stderr = s.Output, s.Output
-	if s.Proc, err = proctest.Start(cmd); err != nil {
-		t.Fatal(err)
+	s.sessions = new(sessions)
+	for _, ln := range lns {
+		go s.sessions.serve(ln, sshd, sshdConfig, s.Output)
 	}
 	t.Cleanup(func() {
 		if c.ControlMaster {
@@ -187,37 +195,70 @@ LogLevel VERBOSE
 				exec.Command("ssh", "-F", s.SSHConfig, "-O", "exit", "-p", fmt.Sprint(s.Ports[i]), "127.0.0.1").Run()
 			}
 		}
-		s.Proc.StopOrFail(t, "sshd", 10*time.Second)
+		for _, ln := range lns {
+			ln.Close()
+		}
+		s.sessions.stop()
 		if t.Failed() {
 			t.Logf("sshd output:\n%s", proctest.Indent(s.Output.String()))
 		}
 	})
-	deadline := time.Now().Add(StartTimeout)
-	for strings.Count(s.Output.String(), "Server listening on") < len(s.Ports) {
-		select {
-		case <-s.Proc.Exited():
-			t.Fatalf("sshd exited during start-up (%v):\n%s", s.Proc.Err(), proctest.Indent(s.Output.String()))
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("sshd did not listen within %v:\n%s", StartTimeout, proctest.Indent(s.Output.String()))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 	return s
 }
 
-// freePort returns a loopback TCP port that was free a moment ago. Another
-// process could take it before sshd binds; sshd's start then fails with
-// the reason in its output.
-func freePort(t testing.TB) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+// sessions are the `sshd -i` processes serving accepted connections. Its
+// methods are safe for concurrent use.
+type sessions struct {
+	mu      sync.Mutex
+	stopped bool
+	procs   []*exec.Cmd
+	wg      sync.WaitGroup
+}
+
+// serve runs `sshd -i` on each connection ln accepts, until ln closes.
+func (ss *sessions) serve(ln net.Listener, sshd, config string, out *proctest.Buffer) {
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		f, err := nc.(*net.TCPConn).File()
+		nc.Close()
+		if err != nil {
+			fmt.Fprintf(out, "sshdtest: %v\n", err)
+			continue
+		}
+		cmd := exec.Command(sshd, "-i", "-e", "-f", config)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = f, f, out
+		ss.mu.Lock()
+		if ss.stopped {
+			ss.mu.Unlock()
+			f.Close()
+			return
+		}
+		err = cmd.Start()
+		if err == nil {
+			ss.procs = append(ss.procs, cmd)
+			ss.wg.Add(1)
+			go func() { defer ss.wg.Done(); cmd.Wait() }()
+		}
+		ss.mu.Unlock()
+		f.Close()
+		if err != nil {
+			fmt.Fprintf(out, "sshdtest: starting sshd -i: %v\n", err)
+		}
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// stop ends every session's sshd and waits for them.
+func (ss *sessions) stop() {
+	ss.mu.Lock()
+	ss.stopped = true
+	for _, cmd := range ss.procs {
+		cmd.Process.Signal(syscall.SIGTERM)
+	}
+	ss.mu.Unlock()
+	ss.wg.Wait()
 }
 
 // Delayed returns the address of the i-th port through a proxy that holds
