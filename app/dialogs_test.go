@@ -5,7 +5,6 @@ package app
 import (
 	"path/filepath"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -123,14 +122,7 @@ func TestQuitConfirmKeys(t *testing.T) {
 	h := newHarness(t, nil)
 	var id uint64
 	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 })
-	h.call("surface.send_text", map[string]any{"surface_id": id, "text": "sleep 60\n"}, nil)
-	deadline := time.Now().Add(testDeadline)
-	for h.s.b.BusyPanes() != 1 {
-		if time.Now().After(deadline) {
-			t.Fatal("the pane never showed sleep in the foreground")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	h.busy(id)
 	h.s.guard(h.s.closeRequestedLocked)
 	if !overlayOpen(h) {
 		t.Fatal("no confirmation shown")
