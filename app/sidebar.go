@@ -133,7 +133,7 @@ func newSidebar(onWS func(int), onPane func(uint64), onNewWS, onAgents func(), h
 	header := container.NewBorder(nil, nil, widget.NewLabelWithStyle("Workspaces", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), add)
 	width := canvas.NewRectangle(color.Transparent)
 	width.SetMinSize(fyne.NewSize(sidebarWidth, 0))
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameHeaderBackground))
+	bg := newThemedFill(theme.ColorNameHeaderBackground)
 	sb.launchPad = widget.NewButtonWithIcon("Launch pad", theme.MediaPlayIcon(), func() {
 		if sb.onLaunchPad != nil {
 			sb.onLaunchPad()
@@ -455,6 +455,41 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 	b := newTapBox(container.New(layout.NewCustomPaddedLayout(2, 2, 0, 0), container.NewVBox(lines...)), func() { sb.onPane(id) })
 	b.fixed = true // a row is rebuilt, never changed, when its pane's content changes
 	return b
+}
+
+// themedFill is a rectangle filled with a colour of the current theme,
+// read again on every Refresh. Fyne refreshes each widget of the window
+// when the theme changes (a live `theme` edit); a plain canvas.Rectangle
+// would keep the colour it was built with: the sidebar kept the old
+// theme's background under the new theme's text colours until restart.
+// Its fields are used on the UI goroutine only.
+type themedFill struct {
+	widget.BaseWidget
+	name fyne.ThemeColorName
+	rect *canvas.Rectangle
+}
+
+func newThemedFill(name fyne.ThemeColorName) *themedFill {
+	f := &themedFill{name: name, rect: canvas.NewRectangle(theme.Color(name))}
+	f.ExtendBaseWidget(f)
+	return f
+}
+
+// CreateRenderer is part of fyne.Widget.
+func (f *themedFill) CreateRenderer() fyne.WidgetRenderer { return themedFillRenderer{f} }
+
+// themedFillRenderer draws a themedFill's rectangle in the theme's colour.
+type themedFillRenderer struct{ f *themedFill }
+
+func (r themedFillRenderer) Destroy()                     {}
+func (r themedFillRenderer) Layout(s fyne.Size)           { r.f.rect.Resize(s) }
+func (r themedFillRenderer) MinSize() fyne.Size           { return fyne.Size{} }
+func (r themedFillRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.f.rect} }
+func (r themedFillRenderer) Refresh() {
+	if c := theme.Color(r.f.name); c != r.f.rect.FillColor {
+		r.f.rect.FillColor = c
+		r.f.rect.Refresh()
+	}
 }
 
 // tapBox is a tappable container with an optional highlight behind it.

@@ -19,7 +19,7 @@ var paramsTypes = []appender{
 	NoParams{}, Target{},
 	WorkspaceCurrentParams{}, WorkspaceCreateParams{}, WorkspaceIndexParams{},
 	WorkspaceRestoreLayoutParams{}, PaneParams{}, WorkspaceUpParams{},
-	SurfaceReadParams{}, SurfaceSearchParams{}, SearchAllParams{}, SurfaceRenameParams{}, SurfaceIDParams{},
+	SurfaceReadParams{}, SurfaceSearchParams{}, SearchAllParams{}, SurfaceScreensParams{}, SurfaceRenameParams{}, SurfaceIDParams{},
 	SurfaceSplitParams{}, SurfaceResizeParams{}, SurfaceSendTextParams{},
 	SurfaceSendKeystrokeParams{}, SurfaceWaitParams{}, EventsSubscribeParams{},
 	AIFrameParams{}, TeamsTmuxParams{}, TeamsAttachParams{},

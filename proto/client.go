@@ -115,6 +115,11 @@ func (c Client) SurfaceSearchAll(ctx context.Context, p SearchAllParams) (Search
 	return call[SearchAllResult](ctx, c.Caller, MethodSurfaceSearchAll, p)
 }
 
+// SurfaceScreens calls surface.screens.
+func (c Client) SurfaceScreens(ctx context.Context, p SurfaceScreensParams) (SurfaceScreensResult, error) {
+	return call[SurfaceScreensResult](ctx, c.Caller, MethodSurfaceScreens, p)
+}
+
 // SurfaceStatus calls surface.status.
 func (c Client) SurfaceStatus(ctx context.Context, t Target) (SurfaceStatusResult, error) {
 	return call[SurfaceStatusResult](ctx, c.Caller, MethodSurfaceStatus, t)

@@ -35,6 +35,7 @@ const (
 	MethodSurfaceRead          = "surface.read"
 	MethodSurfaceSearch        = "surface.search"
 	MethodSurfaceSearchAll     = "surface.search_all"
+	MethodSurfaceScreens       = "surface.screens"
 	MethodSurfaceStatus        = "surface.status"
 	MethodSurfaceRename        = "surface.rename"
 	MethodSurfaceFocus         = "surface.focus"
@@ -142,7 +143,7 @@ var methods = [...]string{
 	MethodWorkspaceList, MethodWorkspaceCurrent, MethodWorkspaceCreate, MethodWorkspaceSelect,
 	MethodWorkspaceClose, MethodWorkspaceRestoreLayout, MethodWorkspaceUp,
 	MethodWorkspaceView, MethodWorkspacePreset, MethodWorkspaceEqualize, MethodWorkspaceSetRatios,
-	MethodSurfaceList, MethodSurfaceRead, MethodSurfaceSearch, MethodSurfaceSearchAll, MethodSurfaceStatus,
+	MethodSurfaceList, MethodSurfaceRead, MethodSurfaceSearch, MethodSurfaceSearchAll, MethodSurfaceScreens, MethodSurfaceStatus,
 	MethodSurfaceRename, MethodSurfaceFocus, MethodSurfaceSplit, MethodSurfaceResize,
 	MethodSurfaceClose, MethodSurfaceSendText, MethodSurfaceSendKeystroke, MethodSurfaceWait,
 	MethodFleetList, MethodEventsSubscribe,
