@@ -29,6 +29,7 @@ var paramsTypes = []appender{
 	ScreenAttachParams{}, ScreenRowsParams{}, ScreenLinesParams{}, ScreenInputParams{},
 	ScreenResizeParams{}, ScreenPaneParams{}, AIHistoryParams{},
 	ReviewCommentParams{}, ReviewListParams{}, ReviewResolveParams{}, ReviewSendParams{}, LandParams{}, LandPRParams{}, ChecksParams{},
+	WebPairParams{}, WebRevokeParams{},
 }
 
 // TestParamsTypesListed checks that every exported type named *Params is

@@ -311,3 +311,18 @@ func (c Client) ChecksStatus(ctx context.Context, p ChecksParams) (ChecksResult,
 func (c Client) ChecksSend(ctx context.Context, p ReviewSendParams) (ReviewSendResult, error) {
 	return call[ReviewSendResult](ctx, c.Caller, MethodChecksSend, p)
 }
+
+// WebPair calls web.pair.
+func (c Client) WebPair(ctx context.Context, p WebPairParams) (WebPairResult, error) {
+	return call[WebPairResult](ctx, c.Caller, MethodWebPair, p)
+}
+
+// WebList calls web.list.
+func (c Client) WebList(ctx context.Context) (WebListResult, error) {
+	return call[WebListResult](ctx, c.Caller, MethodWebList, NoParams{})
+}
+
+// WebRevoke calls web.revoke.
+func (c Client) WebRevoke(ctx context.Context, p WebRevokeParams) (WebRevokeResult, error) {
+	return call[WebRevokeResult](ctx, c.Caller, MethodWebRevoke, p)
+}

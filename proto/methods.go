@@ -95,6 +95,12 @@ const (
 	MethodUsageBudgetWait = "usage.budget_wait"
 	MethodUsagePrices     = "usage.prices"
 
+	// web.*: package web, the browser client of `paneflow serve --web`
+	// (pairing and the paired browsers).
+	MethodWebPair   = "web.pair"
+	MethodWebList   = "web.list"
+	MethodWebRevoke = "web.revoke"
+
 	// review.*: package review (comments on a worktree's diff, sent to
 	// its agent).
 	MethodReviewComment = "review.comment"
@@ -152,6 +158,7 @@ var methods = [...]string{
 	MethodReviewComment, MethodReviewList, MethodReviewResolve, MethodReviewSend,
 	MethodLandRun, MethodLandPR,
 	MethodChecksRun, MethodChecksStatus, MethodChecksSend,
+	MethodWebPair, MethodWebList, MethodWebRevoke,
 }
 
 // Methods returns every method a Paneflow server registers (the
