@@ -291,7 +291,15 @@
           applyWrites();
           if (scr.id) send({ t: 'open', id: scr.id });
           break;
-        case 'overview': panes = m.panes; drawOverview(); document.body.dataset.overview = String(panes.length); break;
+        case 'overview': {
+          panes = m.panes; drawOverview(); document.body.dataset.overview = String(panes.length);
+          // For tests and tools: when each pane's state was first shown
+          // (epoch ms) and when the first overview was painted.
+          const at = performance.timeOrigin + performance.now();
+          for (const p of panes) { const s = seen[p.id]; if (!s || s.state !== p.state) seen[p.id] = { state: p.state || '', at }; }
+          if (!window.paneflowFirstOverview) requestAnimationFrame(() => { window.paneflowFirstOverview = performance.now(); });
+          break;
+        }
         case 'f': applyFrame(m.f); break;
         case 'bye': byeWhy = m.why; break;
         case 'gone': if (m.id === scr.id) showGone(m.err); break;
@@ -312,6 +320,8 @@
 
   // For tests and tools: the rows of the open pane as text.
   window.paneflowRows = () => scr.text.slice();
+  const seen = {};
+  window.paneflowStates = () => seen;
   route();
   connect();
 })();
