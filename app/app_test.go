@@ -417,6 +417,23 @@ func TestCloseQuitsWhenIdle(t *testing.T) {
 	}
 }
 
+// TestCtrlShiftQQuits: Ctrl+Shift+Q quits, as in GNOME Terminal (it closed
+// the workspace); an idle window quits without asking.
+func TestCtrlShiftQQuits(t *testing.T) {
+	h := newHarness(t, nil)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.s.guard(func() {
+		if !h.key(fyne.KeyQ, fyne.KeyModifierControl|fyne.KeyModifierShift) {
+			t.Fatal("Ctrl+Shift+Q is not bound")
+		}
+	})
+	select {
+	case <-h.s.quitCh:
+	default:
+		t.Fatal("Ctrl+Shift+Q did not quit the idle window")
+	}
+}
+
 // lifecycleHooks reaches the test app's focus hooks.
 type lifecycleHooks interface {
 	OnEnteredForeground() func()
