@@ -196,7 +196,13 @@ func claudeInteractive(t *testing.T, command string, more ...fakemodel.Turn) (*e
 // talking to model.
 func claudeTUI(t *testing.T, model *fakemodel.Server) *env {
 	t.Helper()
-	e := newEnv(t, model, options{profile: claudeProfile(model), setup: func(e *env) {
+	return claudeTUIServing(t, model, nil)
+}
+
+// claudeTUIServing is claudeTUI with more flags of `paneflow serve`.
+func claudeTUIServing(t *testing.T, model *fakemodel.Server, serveArgs []string) *env {
+	t.Helper()
+	e := newEnv(t, model, options{profile: claudeProfile(model), serveArgs: serveArgs, setup: func(e *env) {
 		e.write(".claude.json", `{"hasCompletedOnboarding":true,"projects":{"`+e.project+`":{"hasTrustDialogAccepted":true}},`+
 			`"customApiKeyResponses":{"approved":["`+claudeKey[len(claudeKey)-20:]+`"],"rejected":[]}}`+"\n")
 	}})
