@@ -371,6 +371,20 @@ func TestFocusMoveZoomAndPresets(t *testing.T) {
 	})
 }
 
+// busy runs sleep in pane id and waits until the backend counts it busy
+// (the only busy pane).
+func (h *harness) busy(id uint64) {
+	h.t.Helper()
+	h.call("surface.send_text", map[string]any{"surface_id": id, "text": "sleep 60\n"}, nil)
+	deadline := time.Now().Add(testDeadline)
+	for h.s.b.BusyPanes() != 1 {
+		if time.Now().After(deadline) {
+			h.t.Fatal("the pane never showed sleep in the foreground")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func TestCloseAsksWhenAProgramRuns(t *testing.T) {
 	h := newHarness(t, nil)
 	var id uint64
@@ -378,14 +392,7 @@ func TestCloseAsksWhenAProgramRuns(t *testing.T) {
 	if n := h.s.b.BusyPanes(); n != 0 {
 		t.Fatalf("BusyPanes = %d with an idle shell, want 0", n)
 	}
-	h.call("surface.send_text", map[string]any{"surface_id": id, "text": "sleep 60\n"}, nil)
-	deadline := time.Now().Add(testDeadline)
-	for h.s.b.BusyPanes() != 1 {
-		if time.Now().After(deadline) {
-			t.Fatal("the pane never showed sleep in the foreground")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	h.busy(id)
 	h.s.guard(h.s.closeRequestedLocked)
 	select {
 	case <-h.s.quitCh:
@@ -407,6 +414,23 @@ func TestCloseQuitsWhenIdle(t *testing.T) {
 	case <-h.s.quitCh:
 	default:
 		t.Fatal("closing an idle window did not quit")
+	}
+}
+
+// TestCtrlShiftQQuits: Ctrl+Shift+Q quits, as in GNOME Terminal (it closed
+// the workspace); an idle window quits without asking.
+func TestCtrlShiftQQuits(t *testing.T) {
+	h := newHarness(t, nil)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.s.guard(func() {
+		if !h.key(fyne.KeyQ, fyne.KeyModifierControl|fyne.KeyModifierShift) {
+			t.Fatal("Ctrl+Shift+Q is not bound")
+		}
+	})
+	select {
+	case <-h.s.quitCh:
+	default:
+		t.Fatal("Ctrl+Shift+Q did not quit the idle window")
 	}
 }
 
