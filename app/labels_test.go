@@ -102,4 +102,3 @@ func TestLaunchPadCountsSpecs(t *testing.T) {
 		}
 	})
 }
-
