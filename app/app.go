@@ -580,6 +580,23 @@ func agentsOnly(evs []bus.Event) bool {
 	return true
 }
 
+// readPasser is an optional Backend capability: the reads between
+// beginReadPass and the end it returns may share one answer of the model,
+// since the reader takes them as one snapshot anyway (the attached
+// backend then makes one workspace.view call per pass instead of one per
+// read). Reads outside a pass are fresh.
+type readPasser interface {
+	beginReadPass() (end func())
+}
+
+// beginReadPass opens a read pass on the backend when it has them.
+func (s *shell) beginReadPass() (end func()) {
+	if rp, ok := s.b.(readPasser); ok {
+		return rp.beginReadPass()
+	}
+	return func() {}
+}
+
 // readEvents drains the GUI's bus subscription: each batch of events
 // (and a periodic tick, for working directories and commands) gives one
 // model snapshot, handed to the UI goroutine. Batches that arrive while
@@ -624,6 +641,7 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 			last = nil
 			continue
 		}
+		endPass := s.beginReadPass()
 		var gens map[uint64]uint64
 		if ticked {
 			gens = s.b.OutputGens()
@@ -641,6 +659,7 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 			ports = panePorts(s.b.PanePIDs(), snap, &portsCache)
 		}
 		snap.Ports = ports
+		endPass()
 		if ticked && len(evs) == 0 && reflect.DeepEqual(snap, last) {
 			continue
 		}

@@ -55,6 +55,13 @@ type attached struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	once   sync.Once
+
+	// The read pass (beginReadPass): while open, view answers with the
+	// pass's one workspace.view.
+	passMu   sync.Mutex
+	passOpen bool                       // guarded by passMu
+	passView *proto.WorkspaceViewResult // the pass's view once read; guarded by passMu
+	mutation uint64                     // operations of this window so far; guarded by passMu
 }
 
 // Attach connects to the server at o.Path (a ping, then the screen
@@ -162,9 +169,50 @@ func (a *attached) Subscribe(name string, f bus.Filter, queue int) *bus.Subscrip
 // view reads workspace.view; a failed call reads as an empty model (the
 // events stream reports a lost server).
 func (a *attached) view() proto.WorkspaceViewResult {
+	a.passMu.Lock()
+	open, pv, mut := a.passOpen, a.passView, a.mutation
+	a.passMu.Unlock()
+	if pv != nil {
+		return *pv
+	}
 	v, _ := call[proto.WorkspaceViewResult](a, proto.MethodWorkspaceView, proto.NoParams{})
+	if open {
+		a.passMu.Lock()
+		// Not kept when an operation ran meanwhile: it may predate it.
+		if a.passOpen && a.passView == nil && a.mutation == mut {
+			a.passView = &v
+		}
+		a.passMu.Unlock()
+	}
 	return v
 }
+
+// beginReadPass implements readPasser: until end, the reads that come
+// from workspace.view (workspaces, the active layout, panes, teams,
+// output generations, pids, busy panes) share one call, read at the
+// first of them. An idle window's reader made five such calls of 100
+// panes each per tick.
+func (a *attached) beginReadPass() (end func()) {
+	a.passMu.Lock()
+	a.passOpen, a.passView = true, nil
+	a.passMu.Unlock()
+	return func() {
+		a.passMu.Lock()
+		a.passOpen, a.passView = false, nil
+		a.passMu.Unlock()
+	}
+}
+
+// mutated drops the open pass's view after an operation of this window
+// (a read after it must see it); the pass stays open.
+func (a *attached) mutated() {
+	a.passMu.Lock()
+	a.passView = nil
+	a.mutation++
+	a.passMu.Unlock()
+}
+
+var _ readPasser = (*attached)(nil)
 
 // call makes one call within the backend's life.
 func call[R any](a *attached, method string, params any) (R, error) {
@@ -178,9 +226,9 @@ func workspaceInfo(w proto.WorkspaceInfo) workspace.WorkspaceInfo {
 }
 
 func (a *attached) Workspaces() []workspace.WorkspaceInfo {
-	l, _ := a.pc.WorkspaceList(a.ctx)
-	out := make([]workspace.WorkspaceInfo, len(l.Workspaces))
-	for i, w := range l.Workspaces {
+	v := a.view()
+	out := make([]workspace.WorkspaceInfo, len(v.Workspaces))
+	for i, w := range v.Workspaces {
 		out[i] = workspaceInfo(w)
 	}
 	return out
@@ -290,6 +338,7 @@ func (a *attached) Teams() map[uint64]core.TeamMember {
 }
 
 func (a *attached) CreateWorkspace(title, cwd string, activate bool) error {
+	defer a.mutated()
 	r, err := a.pc.WorkspaceCreate(a.ctx, proto.WorkspaceCreateParams{Name: &title, Cwd: cwd})
 	if err != nil || !activate {
 		return err
@@ -298,31 +347,37 @@ func (a *attached) CreateWorkspace(title, cwd string, activate bool) error {
 }
 
 func (a *attached) CloseWorkspace(index int) error {
+	defer a.mutated()
 	_, err := a.pc.WorkspaceClose(a.ctx, proto.WorkspaceIndexParams{Index: &index})
 	return err
 }
 
 func (a *attached) SelectWorkspace(index int) error {
+	defer a.mutated()
 	_, err := a.pc.WorkspaceSelect(a.ctx, proto.WorkspaceIndexParams{Index: &index})
 	return err
 }
 
 func (a *attached) ApplyPreset(index int, preset string) error {
+	defer a.mutated()
 	_, err := call[proto.WorkspaceLayoutResult](a, proto.MethodWorkspacePreset, proto.WorkspacePresetParams{Index: &index, Preset: preset})
 	return err
 }
 
 func (a *attached) Equalize(index int) error {
+	defer a.mutated()
 	_, err := call[proto.WorkspaceLayoutResult](a, proto.MethodWorkspaceEqualize, proto.WorkspaceIndexParams{Index: &index})
 	return err
 }
 
 func (a *attached) SetRatios(wsID uint64, path []int, ratios []float64) error {
+	defer a.mutated()
 	_, err := call[proto.WorkspaceLayoutResult](a, proto.MethodWorkspaceSetRatios, proto.WorkspaceSetRatiosParams{WorkspaceID: wsID, Path: path, Ratios: ratios})
 	return err
 }
 
 func (a *attached) Split(target uint64, dir workspace.Direction, spec workspace.PaneSpec) (uint64, error) {
+	defer a.mutated()
 	p := proto.SurfaceSplitParams{Direction: dir.String()}
 	if target != 0 {
 		p.SurfaceID = &target
@@ -336,16 +391,19 @@ func (a *attached) Split(target uint64, dir workspace.Direction, spec workspace.
 }
 
 func (a *attached) Focus(id uint64) error {
+	defer a.mutated()
 	_, err := a.pc.SurfaceFocus(a.ctx, id)
 	return err
 }
 
 func (a *attached) Rename(id uint64, name string) error {
+	defer a.mutated()
 	_, err := a.pc.SurfaceRename(a.ctx, proto.SurfaceRenameParams{Target: proto.SurfaceTarget(id), NewName: &name})
 	return err
 }
 
 func (a *attached) CloseSurface(id uint64) error {
+	defer a.mutated()
 	_, err := a.pc.SurfaceClose(a.ctx, id)
 	return err
 }

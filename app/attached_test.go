@@ -4,9 +4,11 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,8 +17,10 @@ import (
 	"github.com/paneflow-go/paneflow/app/termview"
 	"github.com/paneflow-go/paneflow/core"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/ipc/ipctest"
 	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/terminal"
+	"github.com/paneflow-go/paneflow/workspace"
 )
 
 // attachTo serves c's socket (stopped, with c, when the test ends) and
@@ -149,4 +153,68 @@ func mirrorText(b Backend, id uint64) string {
 		sb.WriteByte('\n')
 	}
 	return sb.String()
+}
+
+// TestAttachedReadPass: within a read pass the reads that come from
+// workspace.view share one call (the window's reader made five per tick);
+// an operation of the window in the pass makes the next read fresh, and
+// reads outside a pass are fresh each time.
+func TestAttachedReadPass(t *testing.T) {
+	var views atomic.Int64
+	reg := ipc.NewRegistry()
+	reg.Register(proto.MethodWorkspaceView, func(context.Context, json.RawMessage) (any, error) {
+		n := views.Add(1)
+		return proto.WorkspaceViewResult{
+			Workspaces: []proto.WorkspaceInfo{{Index: 0, ID: 1, Title: "w", Panes: 1, Active: true}},
+			Panes:      []proto.ViewPane{{ID: 7, WorkspaceID: 1, Focused: true, Pid: 42, Generation: uint64(n)}},
+			Layout:     &workspace.LayoutNode{Type: "leaf"},
+		}, nil
+	})
+	reg.Register(proto.MethodSurfaceFocus, func(context.Context, json.RawMessage) (any, error) {
+		return map[string]bool{"focused": true}, nil
+	})
+	srv := ipctest.Start(t, reg)
+	cl := &ipc.Client{Path: srv.Path}
+	a := &attached{cl: cl, pc: proto.Client{Caller: cl}, ctx: context.Background()}
+	readAll := func() {
+		t.Helper()
+		if got := a.OutputGens(); len(got) != 1 {
+			t.Fatalf("OutputGens = %v", got)
+		}
+		a.Teams()
+		if _, _, ok := a.ActiveTree(); !ok {
+			t.Fatal("no active tree")
+		}
+		if ws := a.Workspaces(); len(ws) != 1 || ws[0].Title != "w" {
+			t.Fatalf("Workspaces = %+v", ws)
+		}
+		if ps := a.Panes(); len(ps) != 1 || ps[0].ID != 7 {
+			t.Fatalf("Panes = %+v", ps)
+		}
+		if pids := a.PanePIDs(); pids[7] != 42 {
+			t.Fatalf("PanePIDs = %v", pids)
+		}
+	}
+	want := func(n int64, when string) {
+		t.Helper()
+		if got := views.Load(); got != n {
+			t.Fatalf("%s: %d workspace.view calls in all, want %d", when, got, n)
+		}
+	}
+
+	end := a.beginReadPass()
+	readAll()
+	want(1, "a pass's six reads")
+	if err := a.Focus(7); err != nil {
+		t.Fatal(err)
+	}
+	readAll()
+	want(2, "the reads after an operation in the pass")
+	end()
+	readAll()
+	want(8, "six reads outside a pass")
+	end = a.beginReadPass()
+	a.Panes()
+	end()
+	want(9, "a new pass")
 }
