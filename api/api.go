@@ -234,6 +234,7 @@ func (s *server) methods() []methodDef {
 		{proto.MethodSurfaceRead, s.surfaceRead, inline},
 		{proto.MethodSurfaceSearch, s.surfaceSearch, nil},
 		{proto.MethodSurfaceSearchAll, s.surfaceSearchAll, nil},
+		{proto.MethodSurfaceScreens, s.surfaceScreens, nil},
 		{proto.MethodSurfaceStatus, s.surfaceStatus, nil},
 		{proto.MethodSurfaceRename, s.surfaceRename, mut},
 		{proto.MethodSurfaceFocus, s.surfaceFocus, mut},

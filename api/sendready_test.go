@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/internal/clock"
+	"github.com/paneflow-go/paneflow/internal/exefile"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/ipc/ipctest"
 	"github.com/paneflow-go/paneflow/proto"
@@ -48,7 +49,7 @@ func fakeAgentRunning(t *testing.T, e *env, name, setup, then string) (*workspac
 		t.Fatal(err)
 	}
 	agent := filepath.Join(dir, name)
-	if err := os.WriteFile(agent, data, 0o755); err != nil {
+	if err := exefile.Write(agent, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	fifo := filepath.Join(dir, "go")

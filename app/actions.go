@@ -46,20 +46,29 @@ func (s *shell) handleKeyLocked(key fyne.KeyName, mods fyne.KeyModifier) bool {
 // reports modifiers only as key presses, so they are tracked.
 func (s *shell) installCanvasKeysLocked() {
 	c := s.w.Canvas()
-	// Escape closes the Diff view, which takes no keyboard focus.
+	// Keys reach the canvas when no widget has the keyboard: a dialog on
+	// top takes Enter and Escape; Escape closes the open overlay (the Diff
+	// view takes no keyboard focus, and a click in another view may have
+	// left none focused).
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		var answer func()
 		s.guard(func() {
 			if s.modsStale.Swap(false) {
 				s.heldMods = 0
 			}
 			if s.heldMods == 0 {
-				if ev.Name == fyne.KeyEscape && s.dv != nil {
-					s.closeDiffLocked()
+				if answer = s.dialogKeyLocked(ev.Name); answer != nil {
+					return
+				}
+				if ev.Name == fyne.KeyEscape && s.escapeLocked() {
 					return
 				}
 				s.handleKeyLocked(ev.Name, 0)
 			}
 		})
+		if answer != nil {
+			answer() // without the lock: it may hide the dialog, whose callback takes it
+		}
 	})
 	dc, ok := c.(desktop.Canvas)
 	if !ok {

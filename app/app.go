@@ -169,6 +169,7 @@ type shell struct {
 	queued         map[uint64]queuedPrompt // prompts waiting for their pane's agent to stop thinking
 	groups         map[uint64]string       // each pane's broadcast group, if any
 	lastGroup      string                  // the group name used last
+	dialogs        []keyDialog             // dialogs the keyboard answers, oldest first (showDialogLocked)
 	quitting       bool
 	// uiThread is the OS thread Fyne's loop runs on (the main thread, to
 	// which the desktop driver locks the main goroutine), or 0 when that
@@ -737,7 +738,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 		s.focusViewLocked(focus)
 	}
 	s.refreshAttentionLocked()
-	s.side.update(sidebarModel(snap, &s.agents))
+	s.side.update(sidebarModel(snap, &s.agents, s.groups))
 	if agentsChanged || structural {
 		if len(s.queued) > 0 {
 			s.flushQueuedLocked()

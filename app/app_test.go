@@ -5,6 +5,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"image/color"
 	"image/png"
 	"math"
 	"os"
@@ -15,6 +16,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/config"
@@ -369,6 +371,20 @@ func TestFocusMoveZoomAndPresets(t *testing.T) {
 	})
 }
 
+// busy runs sleep in pane id and waits until the backend counts it busy
+// (the only busy pane).
+func (h *harness) busy(id uint64) {
+	h.t.Helper()
+	h.call("surface.send_text", map[string]any{"surface_id": id, "text": "sleep 60\n"}, nil)
+	deadline := time.Now().Add(testDeadline)
+	for h.s.b.BusyPanes() != 1 {
+		if time.Now().After(deadline) {
+			h.t.Fatal("the pane never showed sleep in the foreground")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func TestCloseAsksWhenAProgramRuns(t *testing.T) {
 	h := newHarness(t, nil)
 	var id uint64
@@ -376,14 +392,7 @@ func TestCloseAsksWhenAProgramRuns(t *testing.T) {
 	if n := h.s.b.BusyPanes(); n != 0 {
 		t.Fatalf("BusyPanes = %d with an idle shell, want 0", n)
 	}
-	h.call("surface.send_text", map[string]any{"surface_id": id, "text": "sleep 60\n"}, nil)
-	deadline := time.Now().Add(testDeadline)
-	for h.s.b.BusyPanes() != 1 {
-		if time.Now().After(deadline) {
-			t.Fatal("the pane never showed sleep in the foreground")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	h.busy(id)
 	h.s.guard(h.s.closeRequestedLocked)
 	select {
 	case <-h.s.quitCh:
@@ -405,6 +414,23 @@ func TestCloseQuitsWhenIdle(t *testing.T) {
 	case <-h.s.quitCh:
 	default:
 		t.Fatal("closing an idle window did not quit")
+	}
+}
+
+// TestCtrlShiftQQuits: Ctrl+Shift+Q quits, as in GNOME Terminal (it closed
+// the workspace); an idle window quits without asking.
+func TestCtrlShiftQQuits(t *testing.T) {
+	h := newHarness(t, nil)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.s.guard(func() {
+		if !h.key(fyne.KeyQ, fyne.KeyModifierControl|fyne.KeyModifierShift) {
+			t.Fatal("Ctrl+Shift+Q is not bound")
+		}
+	})
+	select {
+	case <-h.s.quitCh:
+	default:
+		t.Fatal("Ctrl+Shift+Q did not quit the idle window")
 	}
 }
 
@@ -685,5 +711,36 @@ func TestTakeStoppedHooks(t *testing.T) {
 	case <-s.quitCh:
 	default:
 		t.Error("runStoppedHooks did not release Run")
+	}
+}
+
+// TestThemeSwitchRecoloursSidebar: a reloaded configuration that switches
+// the theme repaints the sidebar's background in the new theme (it kept
+// the old one, under the new text colours, until a restart).
+func TestThemeSwitchRecoloursSidebar(t *testing.T) {
+	h := newHarness(t, nil)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.s.guard(func() { h.s.w.Resize(fyne.NewSize(1000, 700)) })
+	// A point of the sidebar under its last card: only its background.
+	at := func() color.Color {
+		var c color.Color
+		h.s.guard(func() { c = h.s.w.Canvas().Capture().At(20, 680) })
+		return c
+	}
+	same := func(a, b color.Color) bool {
+		r0, g0, b0, _ := a.RGBA()
+		r1, g1, b1, _ := b.RGBA()
+		return r0 == r1 && g0 == g1 && b0 == b1
+	}
+	for _, th := range []string{config.ThemeLight, config.ThemeDark} {
+		h.s.guard(func() {
+			cfg := h.s.cfg
+			cfg.Theme = th
+			h.s.applyConfigLocked(cfg, nil, false)
+		})
+		want := variantTheme{dark: th == config.ThemeDark}.Color(theme.ColorNameHeaderBackground, 0)
+		if got := at(); !same(got, want) {
+			t.Errorf("theme %s: sidebar background %v, want %v", th, got, want)
+		}
 	}
 }

@@ -52,6 +52,9 @@ func (s *shell) setGroupLocked(id uint64, name string) {
 	}
 	s.stripeLocked(id)
 	s.updateComposerLocked()
+	if s.snap != nil {
+		s.side.update(sidebarModel(s.snap, &s.agents, s.groups))
+	}
 }
 
 // stripeLocked shows pane id's group stripe on its view, if it has one.
@@ -79,7 +82,7 @@ func (s *shell) toggleBroadcastLocked() {
 		s.setGroupLocked(id, "")
 		return
 	}
-	entry := widget.NewEntry()
+	entry := newKeyEntry(false)
 	entry.SetText(s.lastGroup)
 	var names []string
 	for _, g := range s.groups {
@@ -92,11 +95,12 @@ func (s *shell) toggleBroadcastLocked() {
 	if len(names) > 0 {
 		hint += fmt.Sprintf(" Groups: %s.", strings.Join(names, ", "))
 	}
-	dialog.ShowForm("Add pane to broadcast group", "Add", "Cancel",
+	d := dialog.NewForm("Add pane to broadcast group", "Add", "Cancel",
 		[]*widget.FormItem{widget.NewFormItem("Group", entry), widget.NewFormItem("", widget.NewLabel(hint))},
 		func(ok bool) {
 			if ok {
 				s.guard(func() { s.setGroupLocked(id, entry.Text) })
 			}
 		}, s.w)
+	s.showDialogLocked(d, entry, d.Submit, d.Hide)
 }

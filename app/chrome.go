@@ -128,11 +128,12 @@ func (s *shell) closeRequestedLocked() {
 	if busy > 1 {
 		msg = fmt.Sprintf("%d panes are running programs. Quit Paneflow and stop them?", busy)
 	}
-	dialog.ShowConfirm("Quit Paneflow?", msg, func(ok bool) {
+	d := dialog.NewConfirm("Quit Paneflow?", msg, func(ok bool) {
 		if ok {
 			s.guard(s.quitLocked)
 		}
 	}, s.w)
+	s.showDialogLocked(d, nil, d.Confirm, d.Hide)
 }
 
 // renameLocked asks for a new name for pane id.
@@ -141,14 +142,15 @@ func (s *shell) renameLocked(id uint64) {
 	if !ok {
 		return
 	}
-	entry := widget.NewEntry()
+	entry := newKeyEntry(false)
 	entry.SetText(in.CustomName)
 	entry.SetPlaceHolder("automatic name")
-	dialog.ShowForm("Rename pane", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Name", entry)}, func(ok bool) {
+	d := dialog.NewForm("Rename pane", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Name", entry)}, func(ok bool) {
 		if !ok {
 			return
 		}
 		name := entry.Text
 		s.mutate("rename", func() error { return s.b.Rename(id, name) })
 	}, s.w)
+	s.showDialogLocked(d, entry, d.Submit, d.Hide)
 }

@@ -377,7 +377,7 @@ func errorRows(data []byte, err error, loc flow.Location) []widget.TextGridRow {
 // the flow launched last.
 type launchPad struct {
 	query   *keyEntry
-	rows    *widget.List
+	rows    *keyList
 	cursor  int                                     // the selected row, -1 for none
 	items   map[widget.ListItemID]fyne.CanvasObject // the rows built last, for the probe
 	entries []specEntry                             // every spec found
@@ -446,7 +446,7 @@ func (s *shell) openLaunchPadLocked() {
 	muted := theme.Color(theme.ColorNamePlaceHolder)
 	// A virtualised list: only the rows on screen are built, so opening
 	// costs the same with 20 specs or 2,000.
-	lp.rows = widget.NewList(
+	lp.rows = newKeyList(
 		func() int { return len(lp.shown) },
 		func() fyne.CanvasObject {
 			name := canvas.NewText("", fg)
@@ -510,6 +510,7 @@ func (s *shell) openLaunchPadLocked() {
 		}
 		return true
 	}
+	lp.rows.onKey = lp.query.onKey // after a click on a row the list has the keyboard
 	lp.query.OnChanged = func(q string) {
 		s.guard(func() {
 			if s.launch.pad != lp {
@@ -814,7 +815,8 @@ func (s *shell) askTrustLocked(lp *launchPad, r *resolvedSpec, st spectrust.Stat
 	d = dialog.NewCustomWithoutButtons("Trust this spec?", content, s.w)
 	d.Resize(fyne.NewSize(760, 520))
 	lp.trust, lp.trustPlan = d, plan
-	d.Show()
+	// Escape answers no; trusting takes the button, never a stray Enter.
+	s.showDialogLocked(d, nil, nil, func() { finish(false) })
 }
 
 // caller is the route to the server's methods that `paneflow up`/`flow

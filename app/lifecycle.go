@@ -192,7 +192,7 @@ func (s *shell) quitRequestedLocked() {
 		"(quit_action in the config file makes either the default.)")
 	d = dialog.NewCustomWithoutButtons("Quit Paneflow?", msg, s.w)
 	d.SetButtons([]fyne.CanvasObject{cancel, stop, detach})
-	d.Show()
+	s.showDialogLocked(d, nil, detach.OnTapped, d.Hide) // Enter: the highlighted, safe answer
 }
 
 // stopEverythingLocked ends the server (system.shutdown: it saves its

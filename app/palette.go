@@ -188,6 +188,29 @@ func (e *keyEntry) TypedShortcut(s fyne.Shortcut) {
 	e.Entry.TypedShortcut(s)
 }
 
+// keyList is a virtualised list whose owner sees keys first, as with
+// keyEntry. A click on a row gives the list the keyboard (Fyne's List
+// focuses itself when tapped); a plain widget.List would then swallow
+// Escape and Enter.
+type keyList struct {
+	widget.List
+	onKey func(*fyne.KeyEvent) bool
+}
+
+func newKeyList(length func() int, create func() fyne.CanvasObject, update func(widget.ListItemID, fyne.CanvasObject)) *keyList {
+	l := &keyList{List: widget.List{Length: length, CreateItem: create, UpdateItem: update}}
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+// TypedKey offers the key to onKey first.
+func (l *keyList) TypedKey(ev *fyne.KeyEvent) {
+	if l.onKey != nil && l.onKey(ev) {
+		return
+	}
+	l.List.TypedKey(ev)
+}
+
 // pickList is a keyboard-navigable list of rows under a query field, the
 // body of the command palette and the agents overview: Up/Down move the
 // cursor, Enter activates the row under it, Escape closes; a click

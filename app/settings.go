@@ -54,7 +54,7 @@ func (s *shell) applyConfigLocked(cfg config.Config, warns []string, initial boo
 		s.a.Settings().SetTheme(variantTheme{dark: dark})
 		if s.side != nil && s.snap != nil {
 			s.side.reset() // its texts carry colours: rebuild them
-			s.side.update(sidebarModel(s.snap, &s.agents))
+			s.side.update(sidebarModel(s.snap, &s.agents, s.groups))
 		}
 	}
 	for _, v := range s.views {
@@ -166,6 +166,11 @@ func (s *shell) checkScaleLocked() {
 	}
 }
 
+// paneInset is the gap, in window units, between a pane's edges and its
+// text; the broadcast stripe (termview.StripeWidth) lies in it, clear of
+// the first column.
+const paneInset = termview.StripeWidth + 2
+
 // viewOptionsLocked are the options of a new pane view.
 func (s *shell) viewOptionsLocked(id uint64) termview.Options {
 	o := termview.Options{
@@ -193,6 +198,7 @@ func (s *shell) viewOptionsLocked(id uint64) termview.Options {
 		Menu:        s.paneMenu,
 		CursorBlink: blinkMode(s.cfg.Terminal.CursorBlink),
 		CursorShape: cursorShape(s.cfg.Terminal.CursorShape),
+		Inset:       paneInset,
 	}
 	if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
 		o.Probe = os.Stderr

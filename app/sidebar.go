@@ -38,6 +38,8 @@ type paneRow struct {
 	// TeamName is the team's name as Claude Code's config.json says, ""
 	// when that is Team; the sidebar shows it instead of Team.
 	TeamName string
+	// Group is the pane's broadcast group, "" for none.
+	Group string
 }
 
 // workspaceCard is what the sidebar shows about one workspace.
@@ -51,10 +53,10 @@ type workspaceCard struct {
 	Panes  []paneRow
 }
 
-// sidebarModel builds the cards from a model snapshot and the agents
-// known; the result is compared to the shown one to skip useless
-// rebuilds.
-func sidebarModel(snap *snapshot, agents *agentBoard) []workspaceCard {
+// sidebarModel builds the cards from a model snapshot, the agents known
+// and the panes' broadcast groups (nil: none); the result is compared to
+// the shown one to skip useless rebuilds.
+func sidebarModel(snap *snapshot, agents *agentBoard, groups map[uint64]string) []workspaceCard {
 	cards := make([]workspaceCard, len(snap.Workspaces))
 	byWS := map[uint64]int{}
 	for i, w := range snap.Workspaces {
@@ -80,6 +82,7 @@ func sidebarModel(snap *snapshot, agents *agentBoard) []workspaceCard {
 			row.Code = *s.ExitCode
 		}
 		row.Ports = snap.Ports[s.ID]
+		row.Group = groups[s.ID]
 		if st, ok := agents.status(s.ID); ok {
 			row.Glyph, row.Status = statusLine(st)
 			row.Waiting = st.State == stateWaiting
@@ -133,7 +136,7 @@ func newSidebar(onWS func(int), onPane func(uint64), onNewWS, onAgents func(), h
 	header := container.NewBorder(nil, nil, widget.NewLabelWithStyle("Workspaces", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), add)
 	width := canvas.NewRectangle(color.Transparent)
 	width.SetMinSize(fyne.NewSize(sidebarWidth, 0))
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameHeaderBackground))
+	bg := newThemedFill(theme.ColorNameHeaderBackground)
 	sb.launchPad = widget.NewButtonWithIcon("Launch pad", theme.MediaPlayIcon(), func() {
 		if sb.onLaunchPad != nil {
 			sb.onLaunchPad()
@@ -442,6 +445,9 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 	if p.Glyph != "" {
 		lines = append(lines, text("    "+p.Glyph+" "+p.Status, captionSize, statusColor(p), p.Waiting))
 	}
+	if p.Group != "" {
+		lines = append(lines, text("    ▌ group "+p.Group, captionSize, groupColour(p.Group), false))
+	}
 	if p.Ports != "" && sb.onPort != nil {
 		chips := []fyne.CanvasObject{text("   ", captionSize, muted, false)}
 		for _, port := range strings.Fields(p.Ports) {
@@ -455,6 +461,41 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 	b := newTapBox(container.New(layout.NewCustomPaddedLayout(2, 2, 0, 0), container.NewVBox(lines...)), func() { sb.onPane(id) })
 	b.fixed = true // a row is rebuilt, never changed, when its pane's content changes
 	return b
+}
+
+// themedFill is a rectangle filled with a colour of the current theme,
+// read again on every Refresh. Fyne refreshes each widget of the window
+// when the theme changes (a live `theme` edit); a plain canvas.Rectangle
+// would keep the colour it was built with: the sidebar kept the old
+// theme's background under the new theme's text colours until restart.
+// Its fields are used on the UI goroutine only.
+type themedFill struct {
+	widget.BaseWidget
+	name fyne.ThemeColorName
+	rect *canvas.Rectangle
+}
+
+func newThemedFill(name fyne.ThemeColorName) *themedFill {
+	f := &themedFill{name: name, rect: canvas.NewRectangle(theme.Color(name))}
+	f.ExtendBaseWidget(f)
+	return f
+}
+
+// CreateRenderer is part of fyne.Widget.
+func (f *themedFill) CreateRenderer() fyne.WidgetRenderer { return themedFillRenderer{f} }
+
+// themedFillRenderer draws a themedFill's rectangle in the theme's colour.
+type themedFillRenderer struct{ f *themedFill }
+
+func (r themedFillRenderer) Destroy()                     {}
+func (r themedFillRenderer) Layout(s fyne.Size)           { r.f.rect.Resize(s) }
+func (r themedFillRenderer) MinSize() fyne.Size           { return fyne.Size{} }
+func (r themedFillRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.f.rect} }
+func (r themedFillRenderer) Refresh() {
+	if c := theme.Color(r.f.name); c != r.f.rect.FillColor {
+		r.f.rect.FillColor = c
+		r.f.rect.Refresh()
+	}
 }
 
 // tapBox is a tappable container with an optional highlight behind it.

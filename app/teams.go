@@ -98,11 +98,12 @@ func (s *shell) closePaneLocked(id uint64) {
 		what = fmt.Sprintf("%d teammates", len(mates))
 	}
 	msg := fmt.Sprintf("This pane leads the agent team %s with %s (%s).\nClose the lead and its teammates?", team, what, strings.Join(names, ", "))
-	dialog.ShowConfirm("Close the team?", msg, func(ok bool) {
+	d := dialog.NewConfirm("Close the team?", msg, func(ok bool) {
 		if ok {
 			s.guard(func() { s.closeTeamLocked(id, mates) })
 		}
 	}, s.w)
+	s.showDialogLocked(d, nil, d.Confirm, d.Hide)
 }
 
 // closeTeamLocked closes a lead's teammates, then the lead.

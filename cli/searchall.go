@@ -21,10 +21,10 @@ const searchAllHelp = "With --all the one argument is the pattern, and the searc
 	"editors, pagers) showed, which no scrollback holds. A match never spans lines. It prints\n" +
 	"the matching lines grouped by pane: \"<source> <line>: <text>\", source being scrollback\n" +
 	"(line < 0), screen, alt_screen (showing now) or \"history screen N\" (a past screen, N\n" +
-	"counting from 1 per pane, with when it was first shown); control characters are shown as\n" +
-	"escapes. Smart case (--case smart) ignores case unless the pattern has an upper-case\n" +
-	"letter. --max caps the lines (server default 200, at most 1000). Exit 1 when nothing\n" +
-	"matched.\n"
+	"counting from 1 per pane, with when it was first shown: `paneflow replay <surface>\n" +
+	"--screen N` shows it); control characters are shown as escapes. Smart case (--case\n" +
+	"smart) ignores case unless the pattern has an upper-case letter. --max caps the lines\n" +
+	"(server default 200, at most 1000). Exit 1 when nothing matched.\n"
 
 // runSearchAll is `paneflow search --all <pattern>`.
 func runSearchAll(ctx context.Context, s *session, in *input) error {

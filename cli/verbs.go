@@ -195,7 +195,7 @@ func init() {
 			run: runStatus,
 		},
 	}
-	verbs = append(verbs, usageVerb(), upVerb(), flowVerb(), trustVerb(), untrustVerb(), historyVerb(), killServerVerb(), reviewVerb(), checksVerb(), landVerb())
+	verbs = append(verbs, usageVerb(), upVerb(), flowVerb(), trustVerb(), untrustVerb(), historyVerb(), replayVerb(), killServerVerb(), reviewVerb(), checksVerb(), landVerb(), webVerb())
 }
 
 // humanFlag is the --human flag of the verbs that have a table form.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/internal/exefile"
 )
 
 // TestDetectRealProcess runs `sleep` under the name claude (a symlink),
@@ -104,7 +105,7 @@ func TestDetectRealShim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(shimDir, shimBinary), raw, 0o755); err != nil {
+	if err := exefile.Write(filepath.Join(shimDir, shimBinary), raw, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(shimBinary, filepath.Join(shimDir, "claude")); err != nil {

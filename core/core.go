@@ -33,6 +33,7 @@ import (
 	"github.com/paneflow-go/paneflow/terminal"
 	"github.com/paneflow-go/paneflow/usage"
 	"github.com/paneflow-go/paneflow/version"
+	"github.com/paneflow-go/paneflow/web"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -74,6 +75,9 @@ type Options struct {
 	// runs; "" keeps no session. `paneflow serve` and the desktop app
 	// pass [SessionPath]'s.
 	SessionPath string
+	// Web is where the browser client listens (package web; `paneflow
+	// serve --web`); its zero value serves none (web.* then say so).
+	Web web.Listen
 }
 
 // worktreeRegistry resolves Options.WorktreeRegistry.
@@ -98,6 +102,9 @@ type Core struct {
 	// its events on Bus.
 	Usage    *usage.Usage
 	Registry *ipc.Registry
+	// Web is the browser client (`paneflow serve --web`); its URL is ""
+	// when it serves none.
+	Web *web.Service
 	// SocketPath is the resolved endpoint the server listens on.
 	SocketPath string
 
@@ -196,6 +203,12 @@ func New(o Options) (*Core, error) {
 	c.server = &ipc.Server{Path: path, Registry: c.Registry, Executor: exec, Logf: logf}
 	c.group = subsystem.NewGroup(subsystem.Options{Registry: c.Registry, Bus: c.Bus, Logf: logf, Clock: o.Clock, Getenv: getenv})
 	c.teams = &teamsSubsystem{m: c.Workspaces, socketPath: path}
+	webc, err := newWeb(o.Web, path, getenv)
+	if err != nil {
+		c.Bus.Close()
+		return nil, err
+	}
+	c.Web = webc
 	// Start order: the conductor first, so it sees every pane created;
 	// the worktree owner after the model, so it stops following pane
 	// closes before the panes close (quitting tears no worktree down).
@@ -205,7 +218,7 @@ func New(o Options) (*Core, error) {
 	// teams subsystem last, after the socket is claimed (see
 	// teamsSubsystem). Shutdown runs the other way (teams, session,
 	// socket, worktrees, panes, conductor).
-	err := c.group.Start(
+	err = c.group.Start(
 		c.Conductor,
 		// After the conductor, whose events it follows; before the model,
 		// so it reads the agents' last records as the panes close at quit.
@@ -242,6 +255,8 @@ func New(o Options) (*Core, error) {
 		// After the socket: once this server owns the socket path, the
 		// backend socket beside it is ours to (re)bind.
 		c.teams,
+		// Last: it reaches the panes through the socket, like any client.
+		c.Web,
 	)
 	if err != nil {
 		c.Bus.Close()

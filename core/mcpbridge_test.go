@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/paneflow-go/paneflow/internal/exefile"
 )
 
 func TestRefreshBridge(t *testing.T) {
@@ -22,7 +24,7 @@ func TestRefreshBridge(t *testing.T) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, []byte(s), 0o755); err != nil {
+		if err := exefile.Write(p, []byte(s), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}

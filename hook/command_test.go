@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/paneflow-go/paneflow/internal/exefile"
 )
 
 // cmdEnv is a fake machine for the hooks verb: a home directory, a
@@ -23,7 +25,7 @@ func newCmdEnv(t *testing.T, withHook, withClaudeDir bool, onPath ...string) *cm
 	t.Helper()
 	e := &cmdEnv{home: t.TempDir(), exeDir: t.TempDir(), onPath: map[string]string{}}
 	if withHook {
-		if err := os.WriteFile(filepath.Join(e.exeDir, HookBinary), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		if err := exefile.Write(filepath.Join(e.exeDir, HookBinary), []byte("#!/bin/sh\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -204,7 +206,7 @@ func TestHookPathBesideSymlinkedExecutable(t *testing.T) {
 	if err := os.Symlink(filepath.Join(e.exeDir, "paneflow"), link); err != nil {
 		t.Skip(err)
 	}
-	os.WriteFile(filepath.Join(e.exeDir, "paneflow"), []byte("x"), 0o755)
+	exefile.Write(filepath.Join(e.exeDir, "paneflow"), []byte("x"), 0o755)
 	c := &command{goos: "linux", executable: func() (string, error) { return link, nil },
 		lookPath: func(string) (string, error) { return "", errors.New("none") }}
 	got, err := c.hookPath()

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/paneflow-go/paneflow/internal/exefile"
 )
 
 // fixture is a fake home with a fake bridge next to a fake paneflow.
@@ -36,7 +38,7 @@ func (f *fixture) write(p, data string) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		f.t.Fatal(err)
 	}
-	if err := os.WriteFile(p, []byte(data), 0o755); err != nil {
+	if err := exefile.Write(p, []byte(data), 0o755); err != nil {
 		f.t.Fatal(err)
 	}
 }

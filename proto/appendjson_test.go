@@ -19,7 +19,7 @@ var paramsTypes = []appender{
 	NoParams{}, Target{},
 	WorkspaceCurrentParams{}, WorkspaceCreateParams{}, WorkspaceIndexParams{},
 	WorkspaceRestoreLayoutParams{}, PaneParams{}, WorkspaceUpParams{},
-	SurfaceReadParams{}, SurfaceSearchParams{}, SearchAllParams{}, SurfaceRenameParams{}, SurfaceIDParams{},
+	SurfaceReadParams{}, SurfaceSearchParams{}, SearchAllParams{}, SurfaceScreensParams{}, SurfaceRenameParams{}, SurfaceIDParams{},
 	SurfaceSplitParams{}, SurfaceResizeParams{}, SurfaceSendTextParams{},
 	SurfaceSendKeystrokeParams{}, SurfaceWaitParams{}, EventsSubscribeParams{},
 	AIFrameParams{}, TeamsTmuxParams{}, TeamsAttachParams{},
@@ -29,6 +29,7 @@ var paramsTypes = []appender{
 	ScreenAttachParams{}, ScreenRowsParams{}, ScreenLinesParams{}, ScreenInputParams{},
 	ScreenResizeParams{}, ScreenPaneParams{}, AIHistoryParams{},
 	ReviewCommentParams{}, ReviewListParams{}, ReviewResolveParams{}, ReviewSendParams{}, LandParams{}, LandPRParams{}, ChecksParams{},
+	WebPairParams{}, WebRevokeParams{},
 }
 
 // TestParamsTypesListed checks that every exported type named *Params is

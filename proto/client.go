@@ -115,6 +115,11 @@ func (c Client) SurfaceSearchAll(ctx context.Context, p SearchAllParams) (Search
 	return call[SearchAllResult](ctx, c.Caller, MethodSurfaceSearchAll, p)
 }
 
+// SurfaceScreens calls surface.screens.
+func (c Client) SurfaceScreens(ctx context.Context, p SurfaceScreensParams) (SurfaceScreensResult, error) {
+	return call[SurfaceScreensResult](ctx, c.Caller, MethodSurfaceScreens, p)
+}
+
 // SurfaceStatus calls surface.status.
 func (c Client) SurfaceStatus(ctx context.Context, t Target) (SurfaceStatusResult, error) {
 	return call[SurfaceStatusResult](ctx, c.Caller, MethodSurfaceStatus, t)
@@ -305,4 +310,19 @@ func (c Client) ChecksStatus(ctx context.Context, p ChecksParams) (ChecksResult,
 // ChecksSend calls checks.send (params: ReviewSendParams with Check).
 func (c Client) ChecksSend(ctx context.Context, p ReviewSendParams) (ReviewSendResult, error) {
 	return call[ReviewSendResult](ctx, c.Caller, MethodChecksSend, p)
+}
+
+// WebPair calls web.pair.
+func (c Client) WebPair(ctx context.Context, p WebPairParams) (WebPairResult, error) {
+	return call[WebPairResult](ctx, c.Caller, MethodWebPair, p)
+}
+
+// WebList calls web.list.
+func (c Client) WebList(ctx context.Context) (WebListResult, error) {
+	return call[WebListResult](ctx, c.Caller, MethodWebList, NoParams{})
+}
+
+// WebRevoke calls web.revoke.
+func (c Client) WebRevoke(ctx context.Context, p WebRevokeParams) (WebRevokeResult, error) {
+	return call[WebRevokeResult](ctx, c.Caller, MethodWebRevoke, p)
 }

@@ -35,6 +35,7 @@ const (
 	MethodSurfaceRead          = "surface.read"
 	MethodSurfaceSearch        = "surface.search"
 	MethodSurfaceSearchAll     = "surface.search_all"
+	MethodSurfaceScreens       = "surface.screens"
 	MethodSurfaceStatus        = "surface.status"
 	MethodSurfaceRename        = "surface.rename"
 	MethodSurfaceFocus         = "surface.focus"
@@ -94,6 +95,12 @@ const (
 	MethodUsageBudgetWait = "usage.budget_wait"
 	MethodUsagePrices     = "usage.prices"
 
+	// web.*: package web, the browser client of `paneflow serve --web`
+	// (pairing and the paired browsers).
+	MethodWebPair   = "web.pair"
+	MethodWebList   = "web.list"
+	MethodWebRevoke = "web.revoke"
+
 	// review.*: package review (comments on a worktree's diff, sent to
 	// its agent).
 	MethodReviewComment = "review.comment"
@@ -136,7 +143,7 @@ var methods = [...]string{
 	MethodWorkspaceList, MethodWorkspaceCurrent, MethodWorkspaceCreate, MethodWorkspaceSelect,
 	MethodWorkspaceClose, MethodWorkspaceRestoreLayout, MethodWorkspaceUp,
 	MethodWorkspaceView, MethodWorkspacePreset, MethodWorkspaceEqualize, MethodWorkspaceSetRatios,
-	MethodSurfaceList, MethodSurfaceRead, MethodSurfaceSearch, MethodSurfaceSearchAll, MethodSurfaceStatus,
+	MethodSurfaceList, MethodSurfaceRead, MethodSurfaceSearch, MethodSurfaceSearchAll, MethodSurfaceScreens, MethodSurfaceStatus,
 	MethodSurfaceRename, MethodSurfaceFocus, MethodSurfaceSplit, MethodSurfaceResize,
 	MethodSurfaceClose, MethodSurfaceSendText, MethodSurfaceSendKeystroke, MethodSurfaceWait,
 	MethodFleetList, MethodEventsSubscribe,
@@ -151,6 +158,7 @@ var methods = [...]string{
 	MethodReviewComment, MethodReviewList, MethodReviewResolve, MethodReviewSend,
 	MethodLandRun, MethodLandPR,
 	MethodChecksRun, MethodChecksStatus, MethodChecksSend,
+	MethodWebPair, MethodWebList, MethodWebRevoke,
 }
 
 // Methods returns every method a Paneflow server registers (the

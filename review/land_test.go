@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/paneflow-go/paneflow/internal/exefile"
 	"github.com/paneflow-go/paneflow/internal/gittest"
 	"github.com/paneflow-go/paneflow/proto"
 )
@@ -120,7 +121,7 @@ func TestPullRequest(t *testing.T) {
 	want("gh, GitHub's CLI, is not installed")
 	log := filepath.Join(t.TempDir(), "gh.log")
 	gh := "#!/bin/sh\nprintf '%s\\n' \"$@\" > " + log + "\necho 'Creating pull request…'\necho https://github.com/o/r/pull/7\n"
-	if err := os.WriteFile(filepath.Join(bin, "gh"), []byte(gh), 0o755); err != nil {
+	if err := exefile.Write(filepath.Join(bin, "gh"), []byte(gh), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	want("the repository has no remote 'origin'")

@@ -32,8 +32,12 @@ set -euo pipefail
 #                          sshd on loopback, started by the test with its own keys
 #                          and config (the package's own service is not used), and
 #                          the real ssh client
+#   chromium               the headless browser test/web drives (over the
+#                          DevTools protocol, with chromedp) against
+#                          `paneflow serve --web` (it skips without one, so
+#                          systems without apt are not asked for it)
 base=(make ca-certificates git gcc libc6-dev locales tmux vim less procps zsh fish
-	openssh-server openssh-client)
+	openssh-server openssh-client chromium)
 
 # gui: the Fyne desktop window (cgo with GL and X11 headers: `make run`,
 # bin/paneflow-gui) and its end-to-end tests under a virtual display (Xvfb,

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/paneflow-go/paneflow/internal/exefile"
 )
 
 // writeExec writes an executable script at dir/name and returns its path.
@@ -13,7 +15,7 @@ func writeExec(t *testing.T, dir, name, body string) string {
 		t.Fatal(err)
 	}
 	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+	if err := exefile.Write(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return p

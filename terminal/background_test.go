@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/paneflow-go/paneflow/internal/exefile"
 )
 
 // holdLaunch makes background starts wait until the returned release
@@ -101,7 +103,7 @@ func TestBackgroundStartFailure(t *testing.T) {
 	// runs: the terminal ends like a shell's "command not found".
 	dir := t.TempDir()
 	prog := filepath.Join(dir, "vanishing")
-	if err := os.WriteFile(prog, []byte("#!/bin/sh\necho hi\n"), 0o755); err != nil {
+	if err := exefile.Write(prog, []byte("#!/bin/sh\necho hi\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	release := holdLaunch(t, func(preparedCmd) { os.Remove(prog) })

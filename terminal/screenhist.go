@@ -267,6 +267,17 @@ func (h *ScreenHistory) Screen(seq uint64) (rec ScreenRecord, ok bool) {
 	return e.record(rs), true
 }
 
+// Span reports the numbers of the oldest and newest held screens; ok is
+// false when none is held.
+func (h *ScreenHistory) Span() (first, last uint64, ok bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.entries) == 0 {
+		return 0, 0, false
+	}
+	return h.entries[0].seq, h.entries[len(h.entries)-1].seq, true
+}
+
 // rowStore holds the distinct rows of the held screens: their text back
 // to back, each followed by '\n', numbered in that order. Text and starts
 // are only appended to (a compaction builds new ones), so a snapshot of

@@ -244,6 +244,11 @@ var importRules = []struct {
 		why:    "review is a subsystem of the headless core: git through package worktree, agents' turn ends from the bus, the panes only through its own socket (a proto.Caller core gives it), as any client reaches them",
 	},
 	{
+		pkg:    "web",
+		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "conductor", "config", "hook", "shim", "app", "worktree", "flow", "mcp", "teams", "usage", "review", "attach"},
+		why:    "web is a subsystem of the headless core that reaches the panes only through the socket, as any client (screen frames relayed as the server encoded them, writes through the scripting gate): it never holds the model or a second emulator",
+	},
+	{
 		pkg:    "worktree",
 		banned: []string{"fyne.io"},
 		why:    "the headless core runs in `paneflow serve` with no display",

@@ -49,6 +49,15 @@ import (
 // name.
 var notWire = map[string]string{
 	"review.file":                            "<hash>.json, a worktree's review comments on disk",
+	"web.storeFile":                          "web-<hash>.json, the web client's secret and paired browsers on disk",
+	"web.storeBrowser":                       "web-<hash>.json, the web client's secret and paired browsers on disk",
+	"web.sessionInfo":                        "the web client's own page protocol (GET /session)",
+	"web.paneRow":                            "the web client's WebSocket messages to its own page",
+	"web.overviewMsg":                        "the web client's WebSocket messages to its own page",
+	"web.clientMsg":                          "the web client's WebSocket messages from its own page",
+	"web.helloMsg":                           "the web client's WebSocket messages to its own page",
+	"web.resultMsg":                          "the web client's WebSocket messages to its own page",
+	"web.wsConn.relayScreen":                 "the web client's WebSocket messages to its own page",
 	"session.Session":                        "session.json, the server's session file",
 	"session.Workspace":                      "session.json, the server's session file",
 	"session.Pane":                           "session.json, the server's session file",

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/paneflow-go/paneflow/internal/exefile"
 )
 
 func TestShellKind(t *testing.T) {
@@ -158,7 +160,7 @@ func startShellPane(t *testing.T, shell string, files map[string]string) *shellC
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(shim, "codex"), []byte("#!/bin/sh\necho SHIM''MED\n"), 0o755); err != nil {
+	if err := exefile.Write(filepath.Join(shim, "codex"), []byte("#!/bin/sh\necho SHIM''MED\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	getenv := func(k string) string {

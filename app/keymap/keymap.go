@@ -143,7 +143,9 @@ var defaults = []struct {
 	{"secondary+shift+e", SplitVertically},
 	{"secondary+shift+w", ClosePane},
 	{"secondary+shift+n", NewWorkspace},
-	{"secondary+shift+q", CloseWorkspace},
+	// Not Ctrl+Shift+Q, which quits GNOME Terminal and Konsole (and is
+	// macOS's Log Out with Cmd): X as in closing.
+	{"secondary+shift+x", CloseWorkspace},
 	{"secondary+tab", NextWorkspace},
 	{"secondary+shift+tab", PrevWorkspace},
 	{"alt+left", FocusLeft},
@@ -211,6 +213,8 @@ var othersOnly = []struct {
 	// As in kitty; Ctrl+Shift+K is the original's attention queue.
 	{"ctrl+shift+backspace", ClearScrollHistory},
 	{"ctrl+shift+delete", ResetTerminal},
+	// As in GNOME Terminal and Konsole (macOS has Cmd+Q).
+	{"ctrl+shift+q", Quit},
 }
 
 // Default returns the default keymap for goos (a runtime.GOOS value; ""

@@ -104,7 +104,9 @@ func TestDefaults(t *testing.T) {
 		{"linux", fyne.KeyE, ctrl | shift, SplitVertically},
 		{"linux", fyne.KeyW, ctrl | shift, ClosePane},
 		{"linux", fyne.KeyN, ctrl | shift, NewWorkspace},
-		{"linux", fyne.KeyQ, ctrl | shift, CloseWorkspace},
+		{"linux", fyne.KeyQ, ctrl | shift, Quit}, // as in GNOME Terminal and Konsole
+		{"windows", fyne.KeyQ, ctrl | shift, Quit},
+		{"linux", fyne.KeyX, ctrl | shift, CloseWorkspace},
 		{"linux", fyne.KeyTab, ctrl, NextWorkspace},
 		{"linux", fyne.KeyTab, ctrl | shift, PrevWorkspace},
 		{"linux", fyne.KeyLeft, alt, FocusLeft},
@@ -129,7 +131,7 @@ func TestDefaults(t *testing.T) {
 		{"linux", fyne.KeyZ, ctrl | shift, ToggleZoom},
 		{"linux", fyne.KeyJ, ctrl | shift, JumpNextWaiting},
 		{"linux", fyne.KeyR, ctrl | shift, RenamePane},
-		{"linux", fyne.KeyQ, super, ""}, // no quit keystroke off macOS
+		{"linux", fyne.KeyQ, super, ""},
 		{"darwin", fyne.KeyD, super | shift, SplitHorizontally},
 		{"darwin", fyne.KeyD, ctrl | shift, ""},
 		{"darwin", fyne.KeyC, super, TerminalCopy},
@@ -137,7 +139,8 @@ func TestDefaults(t *testing.T) {
 		{"darwin", fyne.KeyC, ctrl, ""},
 		{"darwin", fyne.KeyC, ctrl | shift, ""},
 		{"darwin", fyne.KeyQ, super, Quit},
-		{"darwin", fyne.KeyQ, super | shift, CloseWorkspace},
+		{"darwin", fyne.KeyQ, super | shift, ""}, // macOS's Log Out
+		{"darwin", fyne.KeyX, super | shift, CloseWorkspace},
 		{"darwin", fyne.KeyEqual, super, FontSizeIncrease},
 		{"darwin", fyne.Key3, super, SelectWorkspace3},
 		{"darwin", fyne.KeyLeft, alt, FocusLeft},
@@ -155,12 +158,6 @@ func TestDefaultsCoverEveryAction(t *testing.T) {
 	for _, goos := range []string{"linux", "darwin", "windows"} {
 		m := Default(goos)
 		for _, a := range Actions() {
-			if a == Quit && goos != "darwin" {
-				if l := m.Label(a); l != "" {
-					t.Errorf("%s: quit has a keystroke %q; want none", goos, l)
-				}
-				continue
-			}
 			if m.Label(a) == "" {
 				t.Errorf("%s: action %s has no default keystroke", goos, a)
 			}
@@ -290,7 +287,7 @@ func TestLabel(t *testing.T) {
 		{"linux", FontSizeIncrease, "Ctrl+="},
 		{"linux", FocusLeft, "Alt+Left"},
 		{"darwin", Quit, "Cmd+Q"},
-		{"linux", Quit, ""},
+		{"linux", Quit, "Ctrl+Shift+Q"},
 		{"linux", Action("nope"), ""},
 	}
 	for _, tt := range tests {
@@ -313,7 +310,7 @@ func TestClone(t *testing.T) {
 	if got, _ := c.Lookup(fyne.KeyT, ctrl); got != Quit {
 		t.Errorf("clone: ctrl+t = %q", got)
 	}
-	if l := m.Label(Quit); l != "" {
+	if l := m.Label(Quit); l != "Ctrl+Shift+Q" {
 		t.Errorf("original's quit label = %q", l)
 	}
 	var zero Map

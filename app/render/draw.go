@@ -129,6 +129,11 @@ func (r *Renderer) render(dst *image.RGBA, s *terminal.Snapshot, o *Overlay) int
 		st.cacheOf = r.font
 	}
 	reverse := s.ReverseVideo != o.Flash
+	in := r.insetFor(dst.Rect.Dx(), dst.Rect.Dy())
+	grid := dst
+	if in > 0 {
+		grid = dst.SubImage(dst.Rect.Inset(in)).(*image.RGBA)
+	}
 	full := !st.valid || st.dst != dst || st.rect != dst.Rect || st.cols != cols || st.rows != rows ||
 		st.cw != cw || st.ch != ch || st.reverse != reverse
 	if full {
@@ -141,7 +146,7 @@ func (r *Renderer) render(dst *image.RGBA, s *terminal.Snapshot, o *Overlay) int
 		st.bg = slices.Grow(st.bg[:0], cols)[:cols]
 		st.deco = slices.Grow(st.deco[:0], cols)[:cols]
 		st.fg0 = slices.Grow(st.fg0[:0], cols)[:cols]
-		r.fillMargins(dst, cols*cw, rows*ch)
+		r.fillMargins(dst, in, cols*cw, rows*ch)
 	}
 	r.signatures(s, o)
 	drawn := 0
@@ -152,7 +157,7 @@ func (r *Renderer) render(dst *image.RGBA, s *terminal.Snapshot, o *Overlay) int
 		if !full && st.sig[y] == st.prevSig[y] && st.prevWrapped[y] == wrapped && slices.Equal(cells, prev) {
 			continue
 		}
-		r.drawRow(dst, s, o, y)
+		r.drawRow(grid, s, o, y)
 		copy(prev, cells)
 		st.prevWrapped[y] = wrapped
 		st.prevSig[y] = st.sig[y]
@@ -171,12 +176,16 @@ func (r *Renderer) defaultBg() pixel {
 	return r.pp.bg
 }
 
-// fillMargins paints dst outside the w×h grid at its top-left corner.
-func (r *Renderer) fillMargins(dst *image.RGBA, w, h int) {
+// fillMargins paints dst outside the w×h grid whose top-left corner is at
+// (in, in).
+func (r *Renderer) fillMargins(dst *image.RGBA, in, w, h int) {
 	b := r.defaultBg()
 	dw, dh := dst.Rect.Dx(), dst.Rect.Dy()
-	fillRect(dst, b, min(w, dw), 0, dw, dh)
-	fillRect(dst, b, 0, min(h, dh), min(w, dw), dh)
+	x1, y1 := min(in+w, dw), min(in+h, dh)
+	fillRect(dst, b, 0, 0, dw, in)   // above
+	fillRect(dst, b, 0, y1, dw, dh)  // below
+	fillRect(dst, b, 0, in, in, y1)  // left
+	fillRect(dst, b, x1, in, dw, y1) // right
 }
 
 // fillRect fills [x0,x1)×[y0,y1) relative to dst.Rect.Min, clipped.

@@ -54,10 +54,11 @@ type Overlay struct {
 // when a Renderer starts drawing snapshots of a different emulator into the
 // same image.
 type Renderer struct {
-	font *FontSet
-	pal  Palette
-	pp   palettePixels
-	st   renderState
+	font  *FontSet
+	pal   Palette
+	pp    palettePixels
+	st    renderState
+	inset int // pixels of background around the grid (SetInset)
 }
 
 // NewRenderer returns a Renderer drawing with f and p.
@@ -80,26 +81,48 @@ func (r *Renderer) SetPalette(p Palette) {
 	r.Invalidate()
 }
 
+// SetInset leaves px pixels of background between each edge of the image
+// and the grid (negative counts as 0): [Renderer.Grid] and
+// [Renderer.CellAt] count it, and the next Render redraws everything. An
+// image too small for the inset on both sides is drawn without it.
+func (r *Renderer) SetInset(px int) {
+	r.inset = max(px, 0)
+	r.Invalidate()
+}
+
 // Invalidate makes the next Render redraw every row.
 func (r *Renderer) Invalidate() { r.st.valid = false }
 
-// Size returns the pixel size of a grid of cols×rows cells.
+// Size returns the pixel size of an image holding a grid of cols×rows
+// cells inside the inset.
 func (r *Renderer) Size(cols, rows int) (w, h int) {
 	cw, ch := r.font.CellSize()
-	return cols * cw, rows * ch
+	return cols*cw + 2*r.inset, rows*ch + 2*r.inset
 }
 
-// Grid returns how many whole cells fit in w×h pixels, at least 1×1.
+// Grid returns how many whole cells fit in a w×h pixel image inside the
+// inset, at least 1×1.
 func (r *Renderer) Grid(w, h int) (cols, rows int) {
 	cw, ch := r.font.CellSize()
-	return max(1, w/cw), max(1, h/ch)
+	in := r.insetFor(w, h)
+	return max(1, (w-2*in)/cw), max(1, (h-2*in)/ch)
+}
+
+// insetFor is the inset drawn in a w×h image: none when the image has no
+// room for it on both sides.
+func (r *Renderer) insetFor(w, h int) int {
+	if w <= 2*r.inset || h <= 2*r.inset {
+		return 0
+	}
+	return r.inset
 }
 
 // CellAt returns the cell under pixel (x, y) of the image, clamped to a
 // grid of cols×rows cells (x or y past the grid map to its last column or
-// row, negative ones to 0).
+// row, those before it, in the inset or negative, to 0).
 func (r *Renderer) CellAt(x, y, cols, rows int) Point {
 	cw, ch := r.font.CellSize()
+	x, y = x-r.inset, y-r.inset
 	return Point{Row: clampInt(floorDiv(y, ch), 0, rows-1), Col: clampInt(floorDiv(x, cw), 0, cols-1)}
 }
 
@@ -108,8 +131,8 @@ func (r *Renderer) CellAt(x, y, cols, rows int) Point {
 // flag, overlay or cursor changed since the previous Render into the same
 // dst; a different dst, image size, grid size, font, palette or reverse
 // video redraws everything, as does [Renderer.Invalidate]. The grid is
-// drawn from dst.Rect.Min; pixels of dst outside it are filled with the
-// background colour. A result of 0 means dst is unchanged and the caller
+// drawn from dst.Rect.Min plus the inset ([Renderer.SetInset]) on both
+// axes; pixels of dst outside it are filled with the background colour. A result of 0 means dst is unchanged and the caller
 // may skip the frame.
 func (r *Renderer) Render(dst *image.RGBA, s *terminal.Snapshot, o *Overlay) int {
 	return r.render(dst, s, o)

@@ -171,6 +171,52 @@ func TestMarginsFilled(t *testing.T) {
 	r.Render(small, s, nil)
 }
 
+// TestInset: with an inset the grid starts that many pixels in from every
+// edge, the band around it is background (text no longer touches the
+// pane's edge), and Grid and CellAt count it.
+func TestInset(t *testing.T) {
+	p := render.DarkPalette()
+	r := render.NewRenderer(testFonts(t), p)
+	cw, ch := r.Size(1, 1)
+	const in = 5
+	r.SetInset(in)
+	if w, h := r.Size(4, 2); w != 4*cw+2*in || h != 2*ch+2*in {
+		t.Fatalf("Size(4, 2) = %dx%d, want %dx%d", w, h, 4*cw+2*in, 2*ch+2*in)
+	}
+	s := screen(4, 2, "\x1b[41m    \r\n    \x1b[0m\x1b[?25l")
+	img := image.NewRGBA(image.Rect(10, 20, 10+4*cw+2*in+3, 20+2*ch+2*in+1))
+	for i := range img.Pix {
+		img.Pix[i] = 0x55
+	}
+	if c, rows := r.Grid(img.Rect.Dx(), img.Rect.Dy()); c != 4 || rows != 2 {
+		t.Fatalf("Grid = %d, %d, want 4, 2", c, rows)
+	}
+	r.Render(img, s, nil)
+	x0, y0 := 10+in, 20+in // the grid's first pixel
+	for _, pt := range []image.Point{{10, 20}, {x0 - 1, y0}, {x0, y0 - 1}, {x0 + 4*cw, y0}, {x0, y0 + 2*ch}, {img.Rect.Max.X - 1, img.Rect.Max.Y - 1}} {
+		if got := rgba(img.At(pt.X, pt.Y)); got != p.Background {
+			t.Errorf("inset pixel %v = %v, want the background %v", pt, got, p.Background)
+		}
+	}
+	for _, pt := range []image.Point{{x0, y0}, {x0 + 4*cw - 1, y0 + 2*ch - 1}} {
+		if got := rgba(img.At(pt.X, pt.Y)); got != p.ANSI[1] {
+			t.Errorf("grid pixel %v = %v, want red %v", pt, got, p.ANSI[1])
+		}
+	}
+	for _, tc := range []struct {
+		x, y int
+		want render.Point
+	}{{0, 0, render.Point{}}, {in, in, render.Point{}}, {in + cw, in + ch, render.Point{Row: 1, Col: 1}}, {in - 1 + cw, in, render.Point{}}} {
+		if got := r.CellAt(tc.x, tc.y, 4, 2); got != tc.want {
+			t.Errorf("CellAt(%d, %d) = %+v, want %+v", tc.x, tc.y, got, tc.want)
+		}
+	}
+	// An image with no room for the inset is drawn without it.
+	if c, _ := r.Grid(2*in, 2*in); c != max(1, 2*in/cw) {
+		t.Errorf("Grid(%d, %d) = %d columns, want %d (no inset)", 2*in, 2*in, c, max(1, 2*in/cw))
+	}
+}
+
 func TestCursorDrawing(t *testing.T) {
 	p := render.DarkPalette()
 	r := render.NewRenderer(testFonts(t), p)

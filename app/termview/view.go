@@ -98,6 +98,12 @@ type Options struct {
 	// with DECSCUSR (the config's terminal.cursor_shape); the zero value,
 	// terminal.CursorDefault, draws a block.
 	CursorShape terminal.CursorShape
+	// Inset is the gap, in window units, between each edge of the View
+	// and its text, in the screen's background colour; 0 means none (the
+	// text touches the edges). The broadcast stripe ([View.SetStripe],
+	// StripeWidth wide) is drawn in the left inset: with an inset under
+	// StripeWidth it covers the start of the first column.
+	Inset float32
 }
 
 // Timing constants.
@@ -176,6 +182,7 @@ type View struct {
 	fonts    *render.FontSet
 	ownFonts bool    // fonts were built by the View (Options.Fonts nil)
 	scale    float32 // canvas scale the buffer and own fonts were built for
+	inset    int     // Options.Inset in device pixels, as last given to rend
 	buf      *image.RGBA
 	img      *canvas.Image
 	ring     *outline.Outline
@@ -441,8 +448,8 @@ func (v *View) SetAttention(on bool) {
 	}
 }
 
-// stripeWidth is the width of the broadcast group stripe.
-const stripeWidth = 4
+// StripeWidth is the width of the broadcast group stripe, in window units.
+const StripeWidth = 4
 
 // SetStripe shows a stripe of colour c along the View's left edge (the
 // pane's broadcast group), or hides it when c is nil.
@@ -621,6 +628,10 @@ func (v *View) layoutLocked(s fyne.Size) {
 			v.rend.SetFontSet(v.fonts)
 		}
 	}
+	if in := v.insetPx(); in != v.inset {
+		v.inset = in
+		v.rend.SetInset(in)
+	}
 	w := int(math.Round(float64(s.Width * sc)))
 	h := int(math.Round(float64(s.Height * sc)))
 	if w <= 0 || h <= 0 {
@@ -635,7 +646,7 @@ func (v *View) layoutLocked(s fyne.Size) {
 	v.img.Move(fyne.Position{})
 	v.ring.Resize(s)
 	v.ring.Move(fyne.Position{})
-	v.stripe.Resize(fyne.NewSize(stripeWidth, s.Height))
+	v.stripe.Resize(fyne.NewSize(StripeWidth, s.Height))
 	v.stripe.Move(fyne.Position{})
 	cols, rows := v.rend.Grid(w, h)
 	if cols != v.cols || rows != v.rows {
@@ -652,6 +663,11 @@ func (v *View) layoutLocked(s fyne.Size) {
 	}
 	v.placeOverlaysLocked()
 	v.drawLocked()
+}
+
+// insetPx is Options.Inset in device pixels at the View's scale.
+func (v *View) insetPx() int {
+	return int(math.Round(float64(max(v.opts.Inset, 0) * v.scale)))
 }
 
 // unlockResize releases v.mu and then resizes the pane if the last
@@ -715,7 +731,8 @@ func (r *viewRenderer) MinSize() fyne.Size {
 	r.v.mu.Lock()
 	defer r.v.mu.Unlock()
 	cw, ch := r.v.fonts.CellSize()
-	return fyne.NewSize(float32(cw*2)/r.v.scale, float32(ch)/r.v.scale)
+	in := 2 * r.v.opts.Inset
+	return fyne.NewSize(float32(cw*2)/r.v.scale+in, float32(ch)/r.v.scale+in)
 }
 
 // Refresh redraws everything (after a theme or scale change).

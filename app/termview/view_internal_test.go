@@ -467,3 +467,36 @@ func TestGridWiderThanView(t *testing.T) {
 		t.Errorf("emulator width after a layout change = %d, want 25", cols)
 	}
 }
+
+// TestInset: Options.Inset leaves a gap around the grid: the pane gets
+// the cells that fit inside it, and positions map to cells from its
+// inner edge.
+func TestInset(t *testing.T) {
+	test.NewTempApp(t)
+	const cols, rows, in = 20, 5, 6
+	p := newFakePane(cols, rows, 100)
+	v := New(p, Options{Inset: in})
+	t.Cleanup(v.Close)
+	w := test.NewTempWindow(t, v)
+	w.SetPadded(false)
+	cw, ch := v.fonts.CellSize()
+	w.Resize(fyne.NewSize(float32(cols*cw+2*in), float32(rows*ch+2*in)))
+	if got := p.lastResize(); got != [2]int{cols, rows} {
+		t.Fatalf("pane resized to %v, want %dx%d inside the inset", got, cols, rows)
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for _, tc := range []struct {
+		x, y float32
+		want render.Point
+	}{
+		{1, 1, render.Point{}},
+		{in + 0.5*float32(cw), in + 0.5*float32(ch), render.Point{}},
+		{in + 1.5*float32(cw), in + 2.5*float32(ch), render.Point{Row: 2, Col: 1}},
+		{in - 1 + float32(cw), in, render.Point{}},
+	} {
+		if got := v.cellAtLocked(fyne.NewPos(tc.x, tc.y)); got != tc.want {
+			t.Errorf("cell at (%v, %v) = %+v, want %+v", tc.x, tc.y, got, tc.want)
+		}
+	}
+}

@@ -14,12 +14,17 @@ import (
 	"github.com/paneflow-go/paneflow/app"
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/core"
+	"github.com/paneflow-go/paneflow/internal/clocale"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/remote"
 	"github.com/paneflow-go/paneflow/session"
 	"github.com/paneflow-go/paneflow/terminal"
 	"github.com/paneflow-go/paneflow/version"
 )
+
+// init gives back the LANGUAGE variable that clocale set for Fyne's
+// initialisation (LANG=C.UTF-8), before anything reads the environment.
+func init() { clocale.Restore() }
 
 // runGUI opens the desktop app: a window attached to the user's server,
 // started first when none answers (or, --embedded, the core in-process

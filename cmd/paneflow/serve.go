@@ -21,6 +21,7 @@ import (
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/session"
 	"github.com/paneflow-go/paneflow/terminal"
+	"github.com/paneflow-go/paneflow/web"
 )
 
 // serveShutdownGrace bounds a signal-triggered shutdown: closing the socket
@@ -35,6 +36,10 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 	size := fs.String("size", "200x50", "")
 	sessionFile := fs.String("session", "", "")
 	detach := fs.Bool("detach", false, "")
+	var wl web.Listen
+	fs.StringVar(&wl.Addr, "web", "", "")
+	fs.StringVar(&wl.CertFile, "web-tls-cert", "", "")
+	fs.StringVar(&wl.KeyFile, "web-tls-key", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stderr, serveUsage)
@@ -49,11 +54,20 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 	if err != nil {
 		return usageErrorf("serve: --size: %v", err)
 	}
+	if wl.Addr == "" && (wl.CertFile != "" || wl.KeyFile != "") {
+		return usageErrorf("serve: --web-tls-cert and --web-tls-key need --web HOST:PORT")
+	}
+	if wl.Addr != "" {
+		if err := web.CheckListen(wl); err != nil {
+			return usageErrorf("serve: %v", err)
+		}
+	}
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
 	if *detach {
 		var pass []string // what else was given, for the started server
 		fs.Visit(func(f *flag.Flag) {
-			if f.Name == "size" || f.Name == "session" {
+			switch f.Name {
+			case "size", "session", "web", "web-tls-cert", "web-tls-key":
 				pass = append(pass, "--"+f.Name, f.Value.String())
 			}
 		})
@@ -66,7 +80,7 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 	if err != nil {
 		logf("paneflow: session: %v; the session will not be kept", err)
 	}
-	c, err := core.New(core.Options{SocketPath: *socket, Cols: cols, Rows: rows, Getenv: getenv, Logf: logf, SessionPath: sessionPath})
+	c, err := core.New(core.Options{SocketPath: *socket, Cols: cols, Rows: rows, Getenv: getenv, Logf: logf, SessionPath: sessionPath, Web: wl})
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 // serveUsage is the help of the serve verb, in the full program and in the
 // command-line client (which hands serve over to the full program).
 const serveUsage = `usage: paneflow serve [--socket PATH] [--size COLSxROWS] [--session FILE|none] [--detach]
+                      [--web HOST:PORT [--web-tls-cert FILE --web-tls-key FILE]]
 
 Run Paneflow headless: the workspaces, panes and JSON-RPC socket of the
 desktop app, without a window. Every CLI verb works against it. SIGINT,
@@ -26,4 +27,14 @@ agent can be resumed, and the pane says so where it cannot.
                   session, its output appended to
                   $XDG_STATE_HOME/paneflow/server.log), as the desktop app
                   does before it attaches
+  --web HOST:PORT the browser client: serve a page that shows every agent and
+                  pane live and types prompts and keys into them (writes need
+                  PANEFLOW_IPC_SCRIPTING=1, as on the socket). Pair a browser
+                  with ` + "`paneflow web pair`" + `. HOST must be a loopback address
+                  (127.0.0.1, ::1, localhost) unless a certificate is given:
+                  reach it from a phone through an SSH forward, Tailscale or a
+                  VPN. Port 0 picks a free port (the log and ` + "`web list`" + ` say which)
+  --web-tls-cert FILE, --web-tls-key FILE
+                  serve HTTPS with this certificate and key (PEM); needed to
+                  listen on any address other than loopback
 `

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/paneflow-go/paneflow/internal/exefile"
 )
 
 // TestMain lets the test binary stand in for a packaged program: with
@@ -92,7 +94,7 @@ func manFixture(t *testing.T, progs ...string) (bin, cmd string) {
 	}
 	mkdir(t, bin)
 	for _, p := range progs {
-		if err := os.WriteFile(filepath.Join(bin, p+exe), data, 0o755); err != nil {
+		if err := exefile.Write(filepath.Join(bin, p+exe), data, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}

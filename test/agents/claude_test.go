@@ -181,7 +181,28 @@ func claudeInteractive(t *testing.T, command string, more ...fakemodel.Turn) (*e
 	t.Helper()
 	model := fakemodel.Start(t, append([]fakemodel.Turn{{Text: "Running it.", Calls: []fakemodel.Call{{Name: "Bash", Args: map[string]any{
 		"command": command, "description": "print a word"}}}}}, more...)...)
-	e := newEnv(t, model, options{profile: claudeProfile(model), setup: func(e *env) {
+	e := claudeTUI(t, model)
+	e.submitPrompt("run the node one-liner please")
+	st := e.waitStatus("the permission prompt", func(s status) bool { return s.State == "waiting_for_input" })
+	if !st.Hooked || st.Tool != "claude" || !strings.Contains(str(st.Message), "permission") {
+		t.Errorf("status at the permission prompt = %s, want hooked claude waiting with Claude's question", st)
+	}
+	e.waitScreen("Claude's permission dialog", "❯ 1. Yes")
+	return e, st
+}
+
+// claudeTUI starts a run with Claude Code's TUI in pane 1 at its prompt,
+// onboarded, the project trusted, its hooks from `paneflow hooks setup`,
+// talking to model.
+func claudeTUI(t *testing.T, model *fakemodel.Server) *env {
+	t.Helper()
+	return claudeTUIServing(t, model, nil)
+}
+
+// claudeTUIServing is claudeTUI with more flags of `paneflow serve`.
+func claudeTUIServing(t *testing.T, model *fakemodel.Server, serveArgs []string) *env {
+	t.Helper()
+	e := newEnv(t, model, options{profile: claudeProfile(model), serveArgs: serveArgs, setup: func(e *env) {
 		e.write(".claude.json", `{"hasCompletedOnboarding":true,"projects":{"`+e.project+`":{"hasTrustDialogAccepted":true}},`+
 			`"customApiKeyResponses":{"approved":["`+claudeKey[len(claudeKey)-20:]+`"],"rejected":[]}}`+"\n")
 	}})
@@ -191,17 +212,8 @@ func claudeInteractive(t *testing.T, command string, more ...fakemodel.Turn) (*e
 	// "auto", the default mode, asks the vendor's server about each tool
 	// call; acceptEdits still asks the user before running a program.
 	e.typeLine("claude --permission-mode acceptEdits")
-	e.waitFor("the Claude Code prompt", func() bool {
-		out, _ := e.cli("read", "1")
-		return strings.Contains(out, "accept edits on")
-	})
-	e.submitPrompt("run the node one-liner please")
-	st := e.waitStatus("the permission prompt", func(s status) bool { return s.State == "waiting_for_input" })
-	if !st.Hooked || st.Tool != "claude" || !strings.Contains(str(st.Message), "permission") {
-		t.Errorf("status at the permission prompt = %s, want hooked claude waiting with Claude's question", st)
-	}
-	e.waitScreen("Claude's permission dialog", "❯ 1. Yes")
-	return e, st
+	e.waitScreen("the Claude Code prompt", "accept edits on")
+	return e
 }
 
 // waitScreen waits until pane 1's screen shows text.

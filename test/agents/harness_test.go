@@ -120,6 +120,8 @@ type options struct {
 	profile string
 	// setup runs before serve starts (config files in e.home).
 	setup func(e *env)
+	// serveArgs are more flags of `paneflow serve` (--web ADDR).
+	serveArgs []string
 }
 
 // newEnv starts a run with model as the model server.
@@ -160,7 +162,7 @@ func newEnv(t testing.TB, model *fakemodel.Server, o options) *env {
 	if o.setup != nil {
 		o.setup(e)
 	}
-	e.serve = servetest.Start(t, servetest.Config{Bin: filepath.Join(binDir, "paneflow"), Sock: e.sock, Dir: e.project, Env: e.environ, Size: "120x40"}).Proc
+	e.serve = servetest.Start(t, servetest.Config{Bin: filepath.Join(binDir, "paneflow"), Sock: e.sock, Dir: e.project, Env: e.environ, Size: "120x40", Args: o.serveArgs}).Proc
 	t.Cleanup(func() { // before servetest's: serve still runs
 		if e.watch != nil {
 			e.watch.Terminate(10 * time.Second)

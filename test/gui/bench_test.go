@@ -249,7 +249,7 @@ func benchOnce(b *testing.B, x *xserver, file string, round int) []benchRow {
 	headless := srv.catFlood(sid, file, 1)
 	srv.stop()
 
-	a := startApp(b, x, "PANEFLOW_RENDER_PROBE=1")
+	a := startEmbedded(b, x, "PANEFLOW_RENDER_PROBE=1")
 	id := strconv.FormatUint(a.ls().Surfaces[0].ID, 10)
 	a.waitOutput(id, promptRe)
 	cols, rowsN := a.resizeTo(id, benchCols, benchRows)

@@ -12,7 +12,12 @@
 //
 // The tests share one Xvfb (1600x1000x24, on a display number Xvfb picks
 // itself with -displayfd) and run one at a time, each with its own app in a
-// fresh directory that is also its HOME and XDG base. Screenshots are kept
+// fresh directory that is also its HOME and XDG base. The app is what a
+// user runs: `paneflow serve` on a fresh socket and the window in its
+// default mode, which finds that server and attaches (startApp); only what
+// is about the window hosting its panes itself (TestQuitWhileBusy's
+// embedded half, the rendering benchmarks, BenchmarkKeyEcho's baseline)
+// passes --embedded (startEmbedded). Screenshots are kept
 // as artifacts in $PANEFLOW_ARTIFACTS, else test/gui/artifacts (ignored by
 // git), named after the test.
 //

@@ -150,7 +150,7 @@ func (a *app) fleetIdleCPU(name string) time.Duration {
 func BenchmarkFleetFlood(b *testing.B) {
 	x, file := startFloodBench(b)
 	for range b.N {
-		a := startApp(b, x, "PANEFLOW_RENDER_PROBE=1")
+		a := startEmbedded(b, x, "PANEFLOW_RENDER_PROBE=1")
 		id := strconv.FormatUint(a.ls().Surfaces[0].ID, 10)
 		a.waitOutput(id, promptRe)
 		cols, rows := a.paneSize(id, 1)

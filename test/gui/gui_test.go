@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -366,13 +365,24 @@ func TestDesktop(t *testing.T) {
 		})
 	})
 
-	step(t, a, "SIGTERM closes the app", func(t *testing.T) {
+	step(t, a, "SIGTERM closes the window, the server keeps the panes", func(t *testing.T) {
 		if err := a.terminate(); err != nil {
-			t.Errorf("the app exited with %v after SIGTERM, want exit 0", err)
+			t.Errorf("the window exited with %v after SIGTERM, want exit 0", err)
 		}
-		if _, err := os.Stat(a.sock); !os.IsNotExist(err) {
-			t.Errorf("socket %s still exists after the app exited (stat: %v)", a.sock, err)
+		// The window detached: the server answers with both workspaces
+		// and their three panes, which still run their shells (asked
+		// through the server's app: the window's has exited).
+		srv := a.server
+		parent := srv.t
+		srv.t = t
+		defer func() { srv.t = parent }()
+		l := srv.ls()
+		if l.Workspace != 0 || l.PaneCount != 2 || len(l.Surfaces) != 3 {
+			t.Fatalf("ls after the window closed: %+v, want the 3 panes of both workspaces, the first active with 2", l)
 		}
+		id := strconv.FormatUint(second, 10)
+		srv.mustCLI(nil, "send", id, "echo after-$((20+1))", "--submit")
+		srv.waitOutput(id, `(?m)^after-21$`)
 	})
 }
 

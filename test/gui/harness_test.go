@@ -305,7 +305,8 @@ type app struct {
 	proc *proctest.Process
 	log  *lineLog // stderr
 
-	win string // X window id
+	win    string // X window id
+	server *app   // the server the window attached to (startApp); nil for an embedded window
 }
 
 // appEnv is the environment of the app and of the CLI runs against it:
@@ -323,13 +324,35 @@ func appEnv(dir, displayName string) []string {
 	}
 }
 
-// startApp runs the GUI binary with --embedded --socket on x (the window
-// hosting the panes itself, so the test's process owns them all and
-// stopping it stops them) and waits until it logs that its window is
-// shown, the socket answers and the window can be found. extra adds
-// environment variables. The window attached to a server it starts is
-// startDefault's.
+// startApp runs the desktop app as a user does: `paneflow serve` (the GUI
+// binary's, as the window itself would start it) on a fresh socket, then
+// the GUI binary in its default mode (no mode flag: it finds the server on
+// --socket and attaches), both on x's display environment and in one
+// fresh directory that is their HOME and XDG base. It waits until the
+// window logs that it is shown, the socket answers and the window can be
+// found. extra adds environment variables to both. The server is the
+// test's child (it ends with the test binary), unlike the detached one a
+// window starts when none answers (startDefault); it is stopped after the
+// window when the test ends. The app's proc and log are the window's,
+// server's the server's.
 func startApp(t testing.TB, x *xserver, extra ...string) *app {
+	t.Helper()
+	dir := freshDir(t)
+	srv := launchIn(t, x, guiBin, []string{"serve", "--socket"}, extra, dir, "")
+	srv.waitPing()
+	a := windowReady(launchIn(t, x, guiBin, []string{"--socket"}, extra, dir, srv.sock))
+	if p := startedServer(a, 0); p != 0 {
+		t.Fatalf("the window started a server (pid %d) though %s answered", p, srv.sock)
+	}
+	a.server = srv
+	return a
+}
+
+// startEmbedded runs the GUI binary with --embedded --socket on x (the
+// window hosting the panes itself, so the test's process owns them all and
+// stopping it stops them), for the tests and benchmarks about that mode,
+// and waits as startApp does.
+func startEmbedded(t testing.TB, x *xserver, extra ...string) *app {
 	t.Helper()
 	return windowReady(launch(t, x, guiBin, []string{"--embedded", "--socket"}, extra))
 }
@@ -395,12 +418,26 @@ func launch(t testing.TB, x *xserver, prog string, args, extra []string) *app {
 // fresh directory).
 func launchOn(t testing.TB, x *xserver, prog string, args, extra []string, sock string) *app {
 	t.Helper()
+	return launchIn(t, x, prog, args, extra, freshDir(t), sock)
+}
+
+// freshDir returns a fresh directory with the XDG base directories the
+// apps' environment names (appEnv), removed when the test ends.
+func freshDir(t testing.TB) string {
+	t.Helper()
 	dir := tempDir(t)
 	for _, d := range []string{"config", "state", "run", "cache", "data"} {
 		if err := os.Mkdir(filepath.Join(dir, d), 0o700); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return dir
+}
+
+// launchIn is launchOn in dir (made by freshDir), the process's working
+// directory, HOME and XDG base.
+func launchIn(t testing.TB, x *xserver, prog string, args, extra []string, dir, sock string) *app {
+	t.Helper()
 	if sock == "" {
 		sock = filepath.Join(dir, "pf.sock")
 	}

@@ -212,7 +212,7 @@ func keyEchoOnce(b *testing.B, x *xserver, c *keyecho.Conn, f echoFiles) []echoR
 		a = startDefault(b, x, "", env...)
 		killServerAtEnd(b, a)
 	} else {
-		a = startApp(b, x, env...)
+		a = startEmbedded(b, x, env...)
 	}
 	pf := &echoTerm{name: "paneflow", pid: a.pid()}
 	terms = append(terms, pf)

@@ -196,7 +196,7 @@ func (a *app) floodPhase(id, file string, n *int) floodPhase {
 func BenchmarkOverviewFlood(b *testing.B) {
 	x, file := startFloodBench(b)
 	for range b.N {
-		a := startApp(b, x, "PANEFLOW_RENDER_PROBE=1")
+		a := startEmbedded(b, x, "PANEFLOW_RENDER_PROBE=1")
 		id := strconv.FormatUint(a.ls().Surfaces[0].ID, 10)
 		a.waitOutput(id, promptRe)
 		agents := a.startFleet()

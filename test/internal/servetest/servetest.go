@@ -120,6 +120,7 @@ type Config struct {
 	Dir  string   // the working directory (required)
 	Env  []string // the whole environment, usually Env(home) and more
 	Size string   // --size; "" for 80x24
+	Args []string // more serve flags (e.g. --web ADDR)
 }
 
 // Server is a running `paneflow serve`. Its fields are read-only.
@@ -140,7 +141,7 @@ func Start(t testing.TB, c Config) *Server {
 		c.Size = "80x24"
 	}
 	s := &Server{Sock: c.Sock, Output: new(proctest.Buffer)}
-	cmd := exec.Command(c.Bin, "serve", "--socket", c.Sock, "--size", c.Size)
+	cmd := exec.Command(c.Bin, append([]string{"serve", "--socket", c.Sock, "--size", c.Size}, c.Args...)...)
 	cmd.Env, cmd.Dir, cmd.Stdout, cmd.Stderr = c.Env, c.Dir, s.Output, s.Output
 	var err error
 	if s.Proc, err = proctest.Start(cmd); err != nil {

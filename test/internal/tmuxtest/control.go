@@ -55,6 +55,11 @@ type Control struct {
 
 	done      chan struct{} // closed when the reader goroutine ends
 	closeOnce sync.Once
+
+	// attached is closed when tmux reports the client in its session
+	// (%session-changed); attachOnce guards that.
+	attached   chan struct{}
+	attachOnce sync.Once
 }
 
 // controlReply is the output block tmux sent for one command.
@@ -85,12 +90,26 @@ func (s *Server) Control(o ControlOptions) (*Control, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("tmuxtest: starting the control client: %v", err)
 	}
-	c := &Control{cmd: cmd, stdin: stdin, out: o.Output, stderr: stderr, done: make(chan struct{})}
+	c := &Control{cmd: cmd, stdin: stdin, out: o.Output, stderr: stderr, done: make(chan struct{}), attached: make(chan struct{})}
 	go c.read(stdout)
-	// The first answer proves the client is attached; it also flushes the
-	// block tmux prints for the attach itself.
+	// An answer to a command does not prove the client attached: tmux can
+	// run the client's first commands before its own attach-session ends
+	// (seen: split-window answered, then the attach's block and
+	// %session-changed), and until then it sends no %output for the
+	// session's panes. So wait for %session-changed, then for an answer.
+	select {
+	case <-c.attached:
+	case <-c.done:
+	case <-time.After(CommandTimeout):
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), CommandTimeout)
 	defer cancel()
+	select {
+	case <-c.attached:
+	default:
+		c.Close()
+		return nil, fmt.Errorf("tmuxtest: control client: not attached to a session within %v (%s)", CommandTimeout, strings.TrimSpace(stderr.String()))
+	}
 	if _, err := c.Command(ctx, "display-message -p attached"); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("tmuxtest: control client: %v", err)
@@ -192,6 +211,8 @@ func (c *Control) read(r io.Reader) {
 			// attach).
 			f := bytes.Fields(line)
 			inBlock, ours, block = true, len(f) >= 4 && string(f[3]) == "1", nil
+		case bytes.HasPrefix(line, []byte("%session-changed ")):
+			c.attachOnce.Do(func() { close(c.attached) })
 		case bytes.HasPrefix(line, []byte("%exit")):
 			c.mu.Lock()
 			c.exit = string(line)

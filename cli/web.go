@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/paneflow-go/paneflow/internal/vis"
+	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
+)
+
+// webVerb is `paneflow web pair|list|revoke`: the browsers paired with
+// the server's web client (`paneflow serve --web`).
+func webVerb() verb {
+	return verb{
+		name: "web", synopsis: "pair [--read-only] | list | revoke <id> [--json]",
+		summary: "pair a browser with the server's web client, list the paired ones, revoke one",
+		params:  []string{"<action>"},
+		rest:    true,
+		flags: []flagSpec{
+			{name: "read-only", kind: boolFlag, usage: "pair: the browser may watch but never type"},
+			{name: "json", kind: boolFlag, usage: "print the server's result as JSON"},
+		},
+		details: "  paneflow web pair [--read-only]\n" +
+			"  paneflow web list\n" +
+			"  paneflow web revoke <id>\n\n" +
+			"Needs a server started with `paneflow serve --web HOST:PORT`. pair prints a one-time link,\n" +
+			"valid for 10 minutes: open it in the browser to pair (on a phone, through the SSH\n" +
+			"forward, Tailscale or VPN that reaches HOST:PORT) and press \"Pair this browser\". No\n" +
+			"QR code is drawn: copy the link. list shows the paired browsers; revoke ends one's\n" +
+			"session and closes its open pages at once.\n",
+		run: runWeb,
+	}
+}
+
+func runWeb(ctx context.Context, s *session, in *input) error {
+	action, args := in.args[0], in.args[1:]
+	want := map[string]int{"pair": 0, "list": 0, "revoke": 1}
+	switch n, ok := want[action]; {
+	case !ok:
+		return in.verb.usageErrorf("unknown action '%s' (pair, list, revoke)", action)
+	case len(args) != n:
+		return in.verb.usageErrorf("%s takes %d arguments, got %d", action, n, len(args))
+	case in.bool("read-only") && action != "pair":
+		return in.verb.usageErrorf("--read-only is for pair")
+	}
+	c, err := s.connect()
+	if err != nil {
+		return err
+	}
+	switch action {
+	case "pair":
+		var res proto.WebPairResult
+		raw, err := callInto(ctx, c, proto.MethodWebPair, proto.WebPairParams{ReadOnly: in.bool("read-only")}, &res)
+		if err != nil || in.bool("json") {
+			return s.printOr(raw, webErr(err))
+		}
+		mode := "can watch and type into panes"
+		if res.ReadOnly {
+			mode = "read-only: can watch, not type"
+		}
+		return writeLines(s.stdout, []string{
+			"Open this link in the browser to pair (once, within " + (time.Duration(res.ExpiresInMS) * time.Millisecond).String() + "; " + mode + "):",
+			"",
+			"  " + res.URL,
+			"",
+			"(No QR code is drawn: copy the link.)",
+		})
+	case "list":
+		var res proto.WebListResult
+		raw, err := callInto(ctx, c, proto.MethodWebList, proto.NoParams{}, &res)
+		if err != nil || in.bool("json") {
+			return s.printOr(raw, webErr(err))
+		}
+		lines := []string{"web client: " + res.URL}
+		if len(res.Browsers) == 0 {
+			lines = append(lines, "no paired browsers (paneflow web pair)")
+		}
+		for _, b := range res.Browsers {
+			ro := ""
+			if b.ReadOnly {
+				ro = " read-only"
+			}
+			seen := b.LastSeen
+			if seen == "" {
+				seen = "never"
+			}
+			lines = append(lines, fmt.Sprintf("%s%s  paired %s  seen %s  open %d  %s", b.ID, ro, b.PairedAt, seen, b.Connections, vis.String(b.UserAgent)))
+		}
+		return writeLines(s.stdout, lines)
+	}
+	var res proto.WebRevokeResult
+	raw, err := callInto(ctx, c, proto.MethodWebRevoke, proto.WebRevokeParams{ID: args[0]}, &res)
+	if err != nil || in.bool("json") {
+		return s.printOr(raw, webErr(err))
+	}
+	return writeLines(s.stdout, []string{fmt.Sprintf("revoked %s (%d open pages closed)", args[0], res.Closed)})
+}
+
+// webErr words a server without web.* (older than the web client).
+func webErr(err error) error {
+	var e *ipc.Error
+	if errors.As(err, &e) && e.Code == ipc.CodeMethodNotFound {
+		return errors.New("this server has no web client (it is older than `paneflow serve --web`): restart it with the current version")
+	}
+	return err
+}
