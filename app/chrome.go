@@ -88,7 +88,7 @@ func (s *shell) toolbarLocked() fyne.CanvasObject {
 		return b
 	}
 	presets := widget.NewSelect([]string{"even horizontal", "even vertical", "main vertical", "tiled"}, nil)
-	presets.PlaceHolder = "layout"
+	presets.PlaceHolder = "Layout"
 	presets.OnChanged = func(v string) {
 		actions := map[string]keymap.Action{
 			"even horizontal": keymap.LayoutEvenHorizontal, "even vertical": keymap.LayoutEvenVertical,
