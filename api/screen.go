@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/paneflow-go/paneflow/attach"
@@ -36,10 +37,27 @@ type attachment struct {
 	// readOnly, when not empty, is why its writes are refused while the
 	// scripting gate is closed (inPane's answer for its process).
 	readOnly string
+	// since is when it was made (the server's clock), typedAt when the
+	// last screen.input with its token came, as time since since plus
+	// one (0: never): its stream does not pace output for a frame
+	// interval after one (the echo of a key).
+	since   time.Time
+	typedAt *atomic.Int64
 }
 
-// add registers a new attachment and returns its id and token.
-func (a *attachments) add(readOnly string) (uint64, string) {
+// typed records a screen.input with the attachment's token at now.
+func (at attachment) typed(now time.Time) { at.typedAt.Store(int64(now.Sub(at.since)) + 1) }
+
+// typedWithin reports whether a screen.input with its token came less
+// than d before now.
+func (at attachment) typedWithin(now time.Time, d time.Duration) bool {
+	t := at.typedAt.Load()
+	return t != 0 && int64(now.Sub(at.since))+1-t < int64(d)
+}
+
+// add registers a new attachment made at now and returns it and its
+// token.
+func (a *attachments) add(readOnly string, now time.Time) (attachment, string) {
 	tok := newFenceID() + newFenceID()
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -47,8 +65,9 @@ func (a *attachments) add(readOnly string) (uint64, string) {
 		a.tokens = make(map[string]attachment)
 	}
 	a.n++
-	a.tokens[tok] = attachment{id: a.n, readOnly: readOnly}
-	return a.n, tok
+	at := attachment{id: a.n, readOnly: readOnly, since: now, typedAt: new(atomic.Int64)}
+	a.tokens[tok] = at
+	return at, tok
 }
 
 func (a *attachments) remove(tok string) {
@@ -125,7 +144,10 @@ type attachedPane struct {
 // sent, and writes the frame; the write returns when the client's socket
 // took it, so a slow client gets fewer frames with more rows in each and
 // nothing queues for it here. The PTY readers and the other clients never
-// wait on it: they only publish to the bus.
+// wait on it: they only publish to the bus. Output within a frame
+// interval of this client's own input (screen.input with its token: a
+// typed key's echo) is not paced: its round starts at once, also when it
+// arrives while a round is being waited for.
 func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc.FrameWriter) error {
 	var p proto.ScreenAttachParams
 	if err := proto.DecodeParams(params, &p); err != nil {
@@ -145,8 +167,9 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 		filter = bus.All(filter, bus.MatchSurfaces(p.Surfaces...))
 	}
 	readOnly := s.inPane(ctx)
-	id, tok := s.attached.add(readOnly)
+	at, tok := s.attached.add(readOnly, s.o.Clock.Now())
 	defer s.attached.remove(tok)
+	id := at.id
 	// Subscribe before listing the panes, so none created in between is missed.
 	sub := s.b.Subscribe("screen.attach#"+strconv.FormatUint(id, 10), filter, 0)
 	defer sub.Close()
@@ -175,6 +198,7 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 	}
 	interval := time.Second / time.Duration(fps)
 	var last time.Time
+	typed := func() bool { return at.typedWithin(s.o.Clock.Now(), interval) }
 	var evs []bus.Event
 	var frames [][]byte
 	var order []uint64
@@ -249,15 +273,31 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 		if err != nil {
 			return err
 		}
-		if wait := interval - s.o.Clock.Now().Sub(last); len(dirty) > 0 && !last.IsZero() && wait > 0 && !ended {
-			// Pace: what changes meanwhile goes into the same round.
+		if wait := interval - s.o.Clock.Now().Sub(last); len(dirty) > 0 && !last.IsZero() && wait > 0 && !ended && !typed() {
+			// Pace: what changes meanwhile goes into the same round,
+			// except output after this client's input, which goes now.
 			due := make(chan struct{})
 			t := s.o.Clock.AfterFunc(wait, func() { close(due) })
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return nil
-			case <-due:
+		pace:
+			for {
+				select {
+				case <-ctx.Done():
+					t.Stop()
+					return nil
+				case <-due:
+					break pace
+				case <-sub.Ready():
+					// Drained at once: a change coalesced into a queued
+					// event would signal nothing.
+					if ended, err = gather(); err != nil {
+						t.Stop()
+						return err
+					}
+					if typed() || ended {
+						t.Stop()
+						break pace
+					}
+				}
 			}
 			if ended, err = gather(); err != nil {
 				return err
@@ -356,15 +396,16 @@ func (s *server) screenLines(_ context.Context, params json.RawMessage) (any, er
 // attachment made from inside a pane writes only while the scripting gate
 // is open: a window types into panes, an agent must not get around the
 // gate of surface.send_text and send_keystroke by attaching.
-func (s *server) screenWriter(token string, id uint64) (*workspace.Surface, error) {
+func (s *server) screenWriter(token string, id uint64) (*workspace.Surface, attachment, error) {
 	at, ok := s.attached.lookup(token)
 	if !ok {
-		return nil, ipc.InvalidParams("token names no live screen.attach stream")
+		return nil, at, ipc.InvalidParams("token names no live screen.attach stream")
 	}
 	if at.readOnly != "" && !s.o.Scripting() {
-		return nil, ipc.Errorf(ipc.CodeMethodNotFound, "%s (%s)", proto.MsgScreenWriteGate, at.readOnly)
+		return nil, at, ipc.Errorf(ipc.CodeMethodNotFound, "%s (%s)", proto.MsgScreenWriteGate, at.readOnly)
 	}
-	return s.screenSurface(id)
+	sf, err := s.screenSurface(id)
+	return sf, at, err
 }
 
 // screenInput answers screen.input: the window's keys and pastes, written
@@ -374,13 +415,15 @@ func (s *server) screenInput(_ context.Context, params json.RawMessage) (any, er
 	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	sf, err := s.screenWriter(p.Token, p.SurfaceID)
+	sf, at, err := s.screenWriter(p.Token, p.SurfaceID)
 	if err != nil {
 		return nil, err
 	}
 	if len(p.Data) > sendTextMax {
 		return nil, ipc.InvalidParams("data exceeds 64 KiB limit")
 	}
+	// Recorded before the program can see it, so its echo finds it.
+	at.typed(s.o.Clock.Now())
 	if err := sendInput(sf, p.Data); err != nil {
 		return nil, err
 	}
@@ -394,7 +437,7 @@ func (s *server) screenResize(_ context.Context, params json.RawMessage) (any, e
 	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if _, err := s.screenWriter(p.Token, p.SurfaceID); err != nil {
+	if _, _, err := s.screenWriter(p.Token, p.SurfaceID); err != nil {
 		return nil, err
 	}
 	cols := min(max(p.Cols, 1), workspace.MaxPaneDim)
@@ -412,7 +455,7 @@ func (s *server) screenPaneOp(op func(*terminal.Emulator)) ipc.Handler {
 		if err := proto.DecodeParams(params, &p); err != nil {
 			return nil, err
 		}
-		sf, err := s.screenWriter(p.Token, p.SurfaceID)
+		sf, _, err := s.screenWriter(p.Token, p.SurfaceID)
 		if err != nil {
 			return nil, err
 		}

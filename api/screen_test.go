@@ -4,11 +4,14 @@ package api
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -263,9 +266,9 @@ func (l *frameLog) nextScreen(t *testing.T) proto.ScreenFrame {
 	return proto.ScreenFrame{}
 }
 
-// startAttach runs screen.attach on the handler directly and returns its
-// frames after the attached frame.
-func startAttach(t *testing.T, e *env, params string, l *frameLog) {
+// startAttach runs screen.attach on the handler directly, its frames
+// after the attached frame going to l, and returns the attachment's token.
+func startAttach(t *testing.T, e *env, params string, l *frameLog) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -286,14 +289,16 @@ func startAttach(t *testing.T, e *env, params string, l *frameLog) {
 		}
 		<-done
 	})
+	var ack proto.AttachedFrame
 	select {
 	case b := <-l.frames:
-		if !strings.Contains(string(b), `"type":"attached"`) {
-			t.Fatalf("first frame %s", b)
+		if err := json.Unmarshal(b, &ack); err != nil || ack.Type != proto.FrameAttached || ack.Token == "" {
+			t.Fatalf("first frame %s (%v)", b, err)
 		}
 	case <-time.After(testDeadline):
 		t.Fatal("no attached frame")
 	}
+	return ack.Token
 }
 
 // TestScreenAttachPacing: on a fake clock, output after a frame waits for
@@ -322,6 +327,127 @@ func TestScreenAttachPacing(t *testing.T) {
 	if f.Full || len(f.Lines) != 1 || len(f.Lines[0].Runs) != 1 || f.Lines[0].Runs[0].Text != "abc" {
 		t.Errorf("frame after the interval %+v, want one delta row with abc", f)
 	}
+}
+
+// TestScreenInputQueued: a window's SendInput queues (it returns without
+// waiting for the server) and the bytes still reach the program whole and
+// in order: 500 small writes, merged into fewer calls, and one of 160 KiB,
+// more than one screen.input call takes, split.
+func TestScreenInputQueued(t *testing.T) {
+	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
+	srv := ipctest.Start(t, e.reg)
+	out := filepath.Join(t.TempDir(), "got")
+	sf := e.split("stty raw -echo; echo READY; exec cat > " + shellQuote(out))
+	waitText(t, sf, "READY")
+	c := dialAttach(t, srv, attach.Options{Surfaces: []uint64{sf.ID()}})
+	p := c.Pane(sf.ID())
+	var want bytes.Buffer
+	for i := range 500 {
+		b := fmt.Appendf(nil, "key %d\n", i)
+		want.Write(b)
+		if err := p.SendInput(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	big := bytes.Repeat([]byte("0123456789abcdef"), 10<<10)
+	want.Write(big)
+	if err := p.SendInput(big); err != nil {
+		t.Fatal(err)
+	}
+	var got []byte
+	for deadline := time.Now().Add(testDeadline); len(got) < want.Len(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the program got %d bytes of %d", len(got), want.Len())
+		}
+		got, _ = os.ReadFile(out)
+	}
+	if !bytes.Equal(got, want.Bytes()) {
+		i := 0
+		for i < len(got) && i < want.Len() && got[i] == want.Bytes()[i] {
+			i++
+		}
+		t.Fatalf("the program got %d bytes of %d, differing from what was sent at byte %d: %.40q, want %.40q",
+			len(got), want.Len(), i, got[i:], want.Bytes()[min(i, want.Len()):])
+	}
+}
+
+// TestScreenAttachEchoNotPaced: on a fake clock, output within a frame
+// interval of the client's own screen.input (a key's echo) is sent
+// without waiting for the interval, also when it arrives while a paced
+// round waits; input with another attachment's token does not unpace
+// this one; once an interval has passed since the input, output is paced
+// again.
+func TestScreenAttachEchoNotPaced(t *testing.T) {
+	e, fc := newClockEnv(t)
+	sf, _ := e.m.ActiveSurface()
+	emu := sf.Terminal().Emulator()
+	l := &frameLog{frames: make(chan []byte, 64)}
+	tok := startAttach(t, e, fmt.Sprintf(`{"surfaces":[%d],"fps":10}`, sf.ID()), l)
+	_, other := e.s.attached.add("", fc.Now()) // another window's token
+	if f := l.nextScreen(t); !f.Full {
+		t.Fatalf("first frame %+v, want full", f)
+	}
+	input := func(tok string) {
+		t.Helper()
+		p, _ := json.Marshal(proto.ScreenInputParams{Token: tok, SurfaceID: sf.ID(), Data: []byte("k")})
+		if _, err := e.s.screenInput(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	noFrame := func(when string) {
+		t.Helper()
+		select {
+		case b := <-l.frames:
+			t.Fatalf("a frame %s: %s", when, b)
+		default:
+		}
+	}
+	row := func(f proto.ScreenFrame) string {
+		if f.Full || len(f.Lines) != 1 || len(f.Lines[0].Runs) != 1 {
+			return fmt.Sprintf("%+v", f)
+		}
+		return f.Lines[0].Runs[0].Text
+	}
+	// until reads frames until one shows want (a round may have taken
+	// part of the output before the rest arrived).
+	until := func(want string) {
+		t.Helper()
+		for {
+			f := l.nextScreen(t)
+			got := row(f)
+			if got == want {
+				return
+			}
+			if !strings.HasPrefix(want, got) {
+				t.Fatalf("frame %s, want a delta row %q", got, want)
+			}
+		}
+	}
+
+	// Output, then the client types while the round waits: the echo
+	// goes at once with what was waiting.
+	emu.Write([]byte("a"))
+	armed(t, fc, 1) // the round waits for the 100 ms interval
+	input(other)
+	emu.Write([]byte("b"))
+	noFrame("for another attachment's input before the interval passed")
+	input(tok)
+	emu.Write([]byte("c")) // the echo
+	until("abc")
+	// More output within the interval after the input: at once too.
+	emu.Write([]byte("d"))
+	until("abcd")
+
+	// An interval after the input (and the last round): the first output
+	// goes at once, the next waits for the interval again.
+	fc.Advance(200 * time.Millisecond)
+	emu.Write([]byte("e"))
+	until("abcde")
+	emu.Write([]byte("f"))
+	armed(t, fc, 2)
+	noFrame("for output an interval after the input, before the next interval passed")
+	fc.Advance(100 * time.Millisecond)
+	until("abcdef")
 }
 
 // TestScreenAttachLatestWins: while a write is held (the client's socket

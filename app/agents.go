@@ -158,6 +158,15 @@ func agentName(tool string) string {
 	return tool
 }
 
+// count is n and the noun for it: "1 spec", "2 specs" (one and many are
+// the noun's two forms).
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 // firstLine is s's first non-empty line, trimmed and cut to max runes.
 func firstLine(s string, max int) string {
 	for _, l := range strings.Split(s, "\n") {
@@ -260,7 +269,7 @@ func budgetNotification(ev bus.BudgetAlert, mode string) (*fyne.Notification, bo
 	}
 	body := ev.Message
 	if n := len(ev.Paused); n > 0 {
-		body += fmt.Sprintf(" (%d agent%s paused)", n, map[bool]string{true: "s"}[n > 1])
+		body += " (" + count(n, "agent", "agents") + " paused)"
 	}
 	return fyne.NewNotification(title, body), true
 }

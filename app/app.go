@@ -738,7 +738,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 		s.focusViewLocked(focus)
 	}
 	s.refreshAttentionLocked()
-	s.side.update(sidebarModel(snap, &s.agents))
+	s.side.update(sidebarModel(snap, &s.agents, s.groups))
 	if agentsChanged || structural {
 		if len(s.queued) > 0 {
 			s.flushQueuedLocked()

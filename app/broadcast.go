@@ -52,6 +52,9 @@ func (s *shell) setGroupLocked(id uint64, name string) {
 	}
 	s.stripeLocked(id)
 	s.updateComposerLocked()
+	if s.snap != nil {
+		s.side.update(sidebarModel(s.snap, &s.agents, s.groups))
+	}
 }
 
 // stripeLocked shows pane id's group stripe on its view, if it has one.

@@ -539,7 +539,7 @@ func TestSidebarPortChips(t *testing.T) {
 		Open:       map[uint64]uint64{10: 1},
 		Ports:      map[uint64]string{10: "3000 5173"},
 	}
-	cards := sidebarModel(snap, &agentBoard{})
+	cards := sidebarModel(snap, &agentBoard{}, nil)
 	if p := cards[0].Panes[0]; p.Ports != "3000 5173" {
 		t.Fatalf("pane row = %+v", p)
 	}

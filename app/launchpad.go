@@ -529,7 +529,7 @@ func (s *shell) openLaunchPadLocked() {
 
 	lp.title = widget.NewLabelWithStyle("Select a spec to see its plan", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	lp.title.Truncation = fyne.TextTruncateEllipsis
-	lp.status = widget.NewLabel(fmt.Sprintf("%d spec(s) found", len(lp.entries)))
+	lp.status = widget.NewLabel(count(len(lp.entries), "spec", "specs") + " found")
 	lp.status.Wrapping = fyne.TextWrapWord
 	lp.grid = widget.NewTextGrid()
 	lp.launch = widget.NewButtonWithIcon("Launch", theme.MediaPlayIcon(), func() { s.guard(func() { s.launchSelectedLocked(lp) }) })
@@ -622,11 +622,11 @@ func (s *shell) showResolvedLocked(lp *launchPad) {
 		} else {
 			n = len(r.fl.Units)
 		}
-		unit := "pane(s)"
+		units := count(n, "pane", "panes")
 		if r.entry.Kind == kindFlow {
-			unit = "unit(s)"
+			units = count(n, "unit", "units")
 		}
-		lp.status.SetText(fmt.Sprintf("✓ %s spec, %d %s: ready to launch", r.entry.Kind, n, unit))
+		lp.status.SetText(fmt.Sprintf("✓ %s spec, %s: ready to launch", r.entry.Kind, units))
 		lp.status.Importance = widget.SuccessImportance
 		lp.grid.Rows = textRows(r.planText(), nil)
 		if !lp.busy {
@@ -765,7 +765,7 @@ func (s *shell) carryOutLocked(lp *launchPad, r *resolvedSpec) {
 				s.showResolvedLocked(lp)
 				return
 			}
-			s.logf("paneflow: launched %s: workspace %q, %d pane(s)", e.Path, res.Title, res.Panes)
+			s.logf("paneflow: launched %s: workspace %q, %s", e.Path, res.Title, count(res.Panes, "pane", "panes"))
 			s.closeLaunchPadLocked()
 		})
 	}()

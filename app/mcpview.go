@@ -78,6 +78,7 @@ func (s *shell) openMCPLocked() {
 	}
 	v.list.dismiss = func() { s.guard(s.closeMCPLocked) }
 	v.list.setRows(len(mcpActions), 0)
+	fitScroll(v.list.scroll, 200) // every action shown: three rows
 	header := widget.NewLabelWithStyle("Paneflow's MCP bridge in the agent CLIs", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	body := container.NewBorder(container.NewVBox(header, v.list.query, v.list.scroll), nil, nil, nil, container.NewVScroll(v.status))
 	s.mcpv = v

@@ -100,3 +100,29 @@ func TestBroadcastStripeSparesText(t *testing.T) {
 		t.Errorf("the stripe covers %d pixels of text", covered)
 	}
 }
+
+// TestSidebarShowsGroup: a pane's broadcast group is named on its sidebar
+// row (it showed nowhere but the stripe), and goes when the pane leaves it.
+func TestSidebarShowsGroup(t *testing.T) {
+	h := newHarness(t, nil)
+	var id uint64
+	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 && h.s.snap != nil })
+	shows := func() bool {
+		for _, tx := range sidebarTexts(h.s.side.list) {
+			if strings.Contains(tx.Text, "api") {
+				return true
+			}
+		}
+		return false
+	}
+	h.s.guard(func() {
+		h.s.setGroupLocked(id, "api")
+		if !shows() {
+			t.Error("the sidebar does not name the pane's group")
+		}
+		h.s.setGroupLocked(id, "")
+		if shows() {
+			t.Error("the sidebar still names the group the pane left")
+		}
+	})
+}

@@ -24,6 +24,7 @@ import (
 	"github.com/paneflow-go/paneflow/flow"
 	"github.com/paneflow-go/paneflow/internal/atomicfile"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // installedAgent is a recognised agent whose program is on PATH.
@@ -43,7 +44,11 @@ func installedAgents(lookPath func(string) (string, error)) []installedAgent {
 			continue
 		}
 		cmd, _ := flow.AgentCommand(a.Tag)
-		out = append(out, installedAgent{Tag: a.Tag, Name: agentName(a.Tag), Command: cmd})
+		name := a.Tag
+		if p, ok := proto.AgentByName(a.Tag); ok {
+			name = p.Name // by its tag: agentName takes the binary ("claude")
+		}
+		out = append(out, installedAgent{Tag: a.Tag, Name: name, Command: cmd})
 	}
 	return out
 }
@@ -199,6 +204,14 @@ func (s *shell) openQuickLaunchLocked() {
 
 // layoutSpacer pushes the buttons after it to the right of an HBox.
 func layoutSpacer() fyne.CanvasObject { return widget.NewLabel("") }
+
+// fitScroll makes sc at least as tall as its content, up to most: a
+// scroll's own minimum height is one row, and in a box or a form (which
+// give their rows only their minimum) it showed one of several choices.
+// Call it again when the content changes.
+func fitScroll(sc *container.Scroll, most float32) {
+	sc.SetMinSize(fyne.NewSize(0, min(sc.Content.MinSize().Height, most)))
+}
 
 // closeQuickLaunchLocked closes quick launch and gives the keyboard back.
 func (s *shell) closeQuickLaunchLocked() {
@@ -389,7 +402,9 @@ func (s *shell) openTemplateLocked() {
 	write := widget.NewButtonWithIcon("Write spec", theme.DocumentSaveIcon(), func() { s.guard(func() { s.writeTemplateLocked(t) }) })
 	write.Importance = widget.HighImportance
 	cancel := widget.NewButton("Cancel", func() { s.guard(s.closeTemplateLocked) })
-	form := widget.NewForm(widget.NewFormItem("Agents", container.NewVScroll(t.checks)),
+	agents := container.NewVScroll(t.checks)
+	fitScroll(agents, 200)
+	form := widget.NewForm(widget.NewFormItem("Agents", agents),
 		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, browse, t.folder)))
 	head := widget.NewLabelWithStyle("New workspace from template", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	body := container.NewBorder(head, container.NewVBox(t.status, container.NewHBox(layoutSpacer(), cancel, write)), nil, nil, form)

@@ -38,6 +38,8 @@ type paneRow struct {
 	// TeamName is the team's name as Claude Code's config.json says, ""
 	// when that is Team; the sidebar shows it instead of Team.
 	TeamName string
+	// Group is the pane's broadcast group, "" for none.
+	Group string
 }
 
 // workspaceCard is what the sidebar shows about one workspace.
@@ -51,10 +53,10 @@ type workspaceCard struct {
 	Panes  []paneRow
 }
 
-// sidebarModel builds the cards from a model snapshot and the agents
-// known; the result is compared to the shown one to skip useless
-// rebuilds.
-func sidebarModel(snap *snapshot, agents *agentBoard) []workspaceCard {
+// sidebarModel builds the cards from a model snapshot, the agents known
+// and the panes' broadcast groups (nil: none); the result is compared to
+// the shown one to skip useless rebuilds.
+func sidebarModel(snap *snapshot, agents *agentBoard, groups map[uint64]string) []workspaceCard {
 	cards := make([]workspaceCard, len(snap.Workspaces))
 	byWS := map[uint64]int{}
 	for i, w := range snap.Workspaces {
@@ -80,6 +82,7 @@ func sidebarModel(snap *snapshot, agents *agentBoard) []workspaceCard {
 			row.Code = *s.ExitCode
 		}
 		row.Ports = snap.Ports[s.ID]
+		row.Group = groups[s.ID]
 		if st, ok := agents.status(s.ID); ok {
 			row.Glyph, row.Status = statusLine(st)
 			row.Waiting = st.State == stateWaiting
@@ -441,6 +444,9 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 	lines := []fyne.CanvasObject{text(mark+indent+p.Name, nameSize, fg, p.Focused), text("    "+indent+strings.Join(detail, " · "), captionSize, muted, false)}
 	if p.Glyph != "" {
 		lines = append(lines, text("    "+p.Glyph+" "+p.Status, captionSize, statusColor(p), p.Waiting))
+	}
+	if p.Group != "" {
+		lines = append(lines, text("    ▌ group "+p.Group, captionSize, groupColour(p.Group), false))
 	}
 	if p.Ports != "" && sb.onPort != nil {
 		chips := []fyne.CanvasObject{text("   ", captionSize, muted, false)}

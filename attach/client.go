@@ -50,7 +50,33 @@ type Client struct {
 	mu    sync.Mutex
 	panes map[uint64]*Pane // guarded by mu
 	err   error            // why the stream ended, guarded by mu
+
+	// The input queue: the panes' SendInput appends, sendInputs sends
+	// in order (see Pane.SendInput).
+	inMu    sync.Mutex
+	inQ     []queuedInput // guarded by inMu
+	inBytes int           // bytes in inQ, guarded by inMu
+	inWake  chan struct{} // 1-buffered: inQ has input
+	inQuit  chan struct{} // closed by Close
+	inDone  chan struct{} // closed when sendInputs returned
+	quit    sync.Once
 }
+
+// queuedInput is one screen.input call waiting to be sent.
+type queuedInput struct {
+	id   uint64
+	data []byte
+}
+
+// Bounds of the input queue.
+const (
+	// maxInputCall is the most bytes of one screen.input call (the
+	// server's limit).
+	maxInputCall = 64 << 10
+	// maxQueuedInput is the most bytes queued while the server is slow
+	// to take them; SendInput fails past it.
+	maxQueuedInput = 4 << 20
+)
 
 // Dial attaches to the server at path (a socket path, as ipc.Client's
 // Path). ctx bounds the dial and the handshake only.
@@ -108,20 +134,103 @@ func Dial(ctx context.Context, path string, o Options) (*Client, error) {
 	c := &Client{
 		calls: proto.Client{Caller: mux}, mux: mux, stream: st, cancel: cancel,
 		token: ack.Token, readOnly: ack.ReadOnly, timeout: o.CallTimeout, done: make(chan struct{}),
-		panes: make(map[uint64]*Pane),
+		panes:  make(map[uint64]*Pane),
+		inWake: make(chan struct{}, 1), inQuit: make(chan struct{}), inDone: make(chan struct{}),
 	}
 	go c.read()
+	go c.sendInputs()
 	return c, nil
 }
 
 // Close detaches: it ends the stream and the call connection. The panes'
-// mirrors stay as they were; their calls fail from then on.
+// mirrors stay as they were; their calls fail from then on, and input
+// still queued is dropped.
 func (c *Client) Close() error {
+	c.quit.Do(func() { close(c.inQuit) })
 	c.cancel()
 	c.stream.Close()
 	err := c.mux.Close()
 	<-c.done
+	<-c.inDone
 	return err
+}
+
+// queueInput queues data for pane id, merged with the input queued last
+// when that is the same pane's and the call stays within the server's
+// limit.
+func (c *Client) queueInput(id uint64, data []byte) error {
+	select {
+	case <-c.inQuit:
+		return net.ErrClosed
+	case <-c.done:
+		return fmt.Errorf("attach: the screen stream ended: %w", errOr(c.Err(), net.ErrClosed))
+	default:
+	}
+	c.inMu.Lock()
+	if c.inBytes+len(data) > maxQueuedInput {
+		c.inMu.Unlock()
+		return fmt.Errorf("attach: %d bytes of input are still waiting for the server", c.inBytes)
+	}
+	c.inBytes += len(data)
+	for len(data) > 0 {
+		if n := len(c.inQ); n > 0 && c.inQ[n-1].id == id && len(c.inQ[n-1].data) < maxInputCall {
+			last := &c.inQ[n-1]
+			k := min(len(data), maxInputCall-len(last.data))
+			last.data = append(last.data, data[:k]...)
+			data = data[k:]
+			continue
+		}
+		k := min(len(data), maxInputCall)
+		c.inQ = append(c.inQ, queuedInput{id: id, data: append([]byte(nil), data[:k]...)})
+		data = data[k:]
+	}
+	c.inMu.Unlock()
+	select {
+	case c.inWake <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// errOr returns err, or def when err is nil.
+func errOr(err, def error) error {
+	if err != nil {
+		return err
+	}
+	return def
+}
+
+// sendInputs sends the queued input, oldest first, one screen.input call
+// at a time (the server writes each to the program before it answers, so
+// the order holds), until Close.
+func (c *Client) sendInputs() {
+	defer close(c.inDone)
+	var batch []queuedInput
+	for {
+		select {
+		case <-c.inWake:
+		case <-c.inQuit:
+			return
+		}
+		c.inMu.Lock()
+		batch, c.inQ = c.inQ, batch[:0]
+		c.inBytes = 0
+		c.inMu.Unlock()
+		for _, in := range batch {
+			// A refused or lost write drops its input, as a closed
+			// pane's does; the stream's end tells the window why.
+			_ = c.sendInput(in.id, in.data)
+		}
+		clear(batch)
+	}
+}
+
+// sendInput makes one screen.input call and waits for its answer.
+func (c *Client) sendInput(id uint64, data []byte) error {
+	return c.call(func(ctx context.Context) error {
+		_, err := c.calls.ScreenInput(ctx, proto.ScreenInputParams{Token: c.token, SurfaceID: id, Data: data})
+		return err
+	})
 }
 
 // ReadOnly reports why the server will refuse this attachment's input,
@@ -435,13 +544,21 @@ func (p *Pane) Bells() int {
 	return p.m.Bells
 }
 
-// SendInput sends bytes to the program (screen.input); it waits for the
-// server's answer, up to the client's call timeout.
+// SendInput sends bytes to the program (screen.input). On a writable
+// attachment it queues them and returns at once, as the in-process
+// terminal's SendInput does, so that a window's UI goroutine never waits
+// for the server: one goroutine of the Client sends the queue in order
+// (input of up to 64 KiB a call, merged while the previous call is out);
+// it fails only when the Client is closed, the stream ended or 4 MiB are
+// still waiting, and input the server then refuses is dropped. On a
+// read-only attachment (Client.ReadOnly) it waits for the server's
+// answer, up to the client's call timeout, and returns the scripting
+// gate's refusal; there it takes at most 64 KiB.
 func (p *Pane) SendInput(b []byte) error {
-	return p.c.call(func(ctx context.Context) error {
-		_, err := p.c.calls.ScreenInput(ctx, proto.ScreenInputParams{Token: p.c.token, SurfaceID: p.id, Data: b})
-		return err
-	})
+	if p.c.readOnly != "" {
+		return p.c.sendInput(p.id, b)
+	}
+	return p.c.queueInput(p.id, b)
 }
 
 // Resize sets the pane's terminal size in cells (screen.resize); the

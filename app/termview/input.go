@@ -331,8 +331,11 @@ func (v *View) keyLocked(name fyne.KeyName, mods fyne.KeyModifier) {
 
 // sendLocked sends input to the program and shows the live screen.
 func (v *View) sendLocked(b []byte) {
-	_ = v.pane.SendInput(b) // a closed pane drops input; nothing to tell the user here
+	// Stamped first: the echo may come back before SendInput returns
+	// (a pane on a server answers the call after the program has the
+	// bytes), and a frame for output after input must not be paced.
 	v.inputAt.Store(time.Now().UnixNano())
+	_ = v.pane.SendInput(b) // a closed pane drops input; nothing to tell the user here
 	v.echo.sent()
 	v.inputLocked()
 	if v.offset != 0 {

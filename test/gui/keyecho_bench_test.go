@@ -29,7 +29,8 @@ const (
 	// take points at 96 to the inch.
 	echoFontPx = 13
 	// echoRounds × echoKeys keystrokes per terminal, the terminals taking
-	// turns round by round.
+	// turns round by round (BENCH_ECHO_ROUNDS replaces echoRounds: more
+	// samples on a loaded machine).
 	echoRounds, echoRoundKeys = 4, 25
 	// echoStill is how long the pane must be unchanged before a key: a
 	// brisk typist's gap between keys.
@@ -165,8 +166,11 @@ func startOther(b *testing.B, x *xserver, dir string, argv []string) int {
 // (scripts/deps.sh bench installs them) leaves their columns empty. For a
 // quicker look: BENCH_ECHO_TERMS=paneflow,kitty measures only those,
 // BENCH_ECHO_ONLY=1 only the key echo (no throughput, no memory);
-// BENCH_ECHO_ATTACHED=1 the window attached to a server it started (the
-// CPU column then counts the window only, not the server);
+// BENCH_ECHO_ROUNDS=N N rounds of keys instead of 4;
+// BENCH_ECHO_ATTACHED=1 adds a second Paneflow window, attached to a
+// server it started as `make run` does, which takes its turns with the
+// others (its key echo against the embedded window's is the
+// KeyEchoAttached rows; its CPU counts the window only, not the server);
 // BENCH_ECHO_LOG=FILE keeps the desktop app's stderr (its probe lines).
 func BenchmarkKeyEcho(b *testing.B) {
 	need(b)
@@ -202,20 +206,22 @@ func keyEchoOnce(b *testing.B, x *xserver, c *keyecho.Conn, f echoFiles) []echoR
 	}
 	var terms []*echoTerm
 
-	// Paneflow: its shell is $SHELL. BENCH_ECHO_ATTACHED=1 measures the
-	// window as `make run` starts it, attached to a server it starts
-	// (the keys and the screen cross the socket); otherwise the window
-	// hosts its panes (--embedded).
+	// Paneflow: its shell is $SHELL. The window hosts its panes
+	// (--embedded): the baseline. BENCH_ECHO_ATTACHED=1 adds the window as
+	// `make run` starts it, attached to a server it starts (the keys and
+	// the screen cross the socket), in the same rounds.
 	env := []string{"SHELL=" + f.shell, "PS1=$ ", "PANEFLOW_RENDER_PROBE=1"}
-	var a *app
-	if os.Getenv("BENCH_ECHO_ATTACHED") == "1" {
-		a = startDefault(b, x, "", env...)
-		killServerAtEnd(b, a)
-	} else {
-		a = startEmbedded(b, x, env...)
-	}
+	a := startEmbedded(b, x, env...)
 	pf := &echoTerm{name: "paneflow", pid: a.pid()}
 	terms = append(terms, pf)
+	var att *echoTerm
+	var aa *app
+	if os.Getenv("BENCH_ECHO_ATTACHED") == "1" {
+		aa = startDefault(b, x, "", env...)
+		killServerAtEnd(b, aa)
+		att = &echoTerm{name: "paneflow-attached", pid: aa.pid()}
+		terms = append(terms, att)
+	}
 	pt := 96.0 / 72 // points at 96 dpi per pixel
 	want := func(name string) bool {
 		list := os.Getenv("BENCH_ECHO_TERMS")
@@ -253,13 +259,16 @@ func keyEchoOnce(b *testing.B, x *xserver, c *keyecho.Conn, f echoFiles) []echoR
 		t.roi = image.Rect(0, 0, echoWinW, echoWinH)
 	}
 	pf.roi.Min.X = sidebarPx
+	if att != nil {
+		att.roi.Min.X = sidebarPx
+	}
 	time.Sleep(time.Second) // the windows follow their new size
 	for _, t := range terms {
 		b.Logf("%s: pid %d, window %#x at %v, %s cells", t.name, t.pid, t.win, mustGeometry(b, c, t.win), gridOf(b, c, t, f))
 	}
 
 	// Key echo, the terminals taking turns.
-	for r := range echoRounds {
+	for r := range benchEchoRounds(b) {
 		for k := range terms {
 			t := terms[(r+k)%len(terms)]
 			t.samples = append(t.samples, echoKeys(b, c, t, echoRoundKeys)...)
@@ -320,8 +329,56 @@ func keyEchoOnce(b *testing.B, x *xserver, c *keyecho.Conn, f echoFiles) []echoR
 	lines, _ := a.log.snapshot(0)
 	printBreakdown("idle", pf.samples, lines)
 	printBreakdown("with a flooding neighbour", flood.samples, lines)
+	rows := echoRows(terms, pf, flood)
+	if att != nil {
+		if path := os.Getenv("BENCH_ECHO_LOG"); path != "" {
+			if err := os.WriteFile(path+".attached", []byte(aa.log.String()), 0o644); err != nil {
+				b.Error(err)
+			}
+		}
+		lines, _ := aa.log.snapshot(0)
+		printBreakdown("attached window", att.samples, lines)
+		rows = append(rows, attachedRows(pf, att)...)
+	}
+	return rows
+}
 
-	return echoRows(terms, pf, flood)
+// benchEchoRounds is BENCH_ECHO_ROUNDS, else echoRounds; a bad value
+// fails b (nil: echoRounds).
+func benchEchoRounds(b *testing.B) int {
+	v := os.Getenv("BENCH_ECHO_ROUNDS")
+	if v == "" {
+		return echoRounds
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		if b != nil {
+			b.Fatalf("BENCH_ECHO_ROUNDS=%q: want a positive number", v)
+		}
+		return echoRounds
+	}
+	return n
+}
+
+// targetAttachedVsEmbedded is issue 26's target: the key echo of the
+// window attached to a server, against the window hosting its panes.
+const targetAttachedVsEmbedded = 1.1
+
+// attachedRows are the KeyEchoAttached rows: the attached window's echo
+// median and p99, as ratios to the embedded window's of the same run.
+func attachedRows(pf, att *echoTerm) []echoRow {
+	e, a := keyecho.Summarize(pf.echo), keyecho.Summarize(att.echo)
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d.Microseconds())/1000) }
+	ok := "MISS"
+	if float64(a.Median) <= targetAttachedVsEmbedded*float64(e.Median) {
+		ok = "ok"
+	}
+	return []echoRow{
+		{bench: "KeyEchoAttached", metric: "ms median", gui: ms(a.Median), ratio: fmt.Sprintf("%.2f× embedded (%s)", float64(a.Median)/float64(e.Median), ms(e.Median)),
+			target: fmt.Sprintf("≤ %.1f× embedded", targetAttachedVsEmbedded), result: ok},
+		{bench: "KeyEchoAttached", metric: "ms p99", gui: ms(a.P99), ratio: fmt.Sprintf("%.2f× embedded (%s)", float64(a.P99)/float64(e.P99), ms(e.P99))},
+		{bench: "KeyEchoAttached", metric: "CPU ms/key", gui: ms(att.echoCPU/time.Duration(max(1, len(att.echo)))) + " window"},
+	}
 }
 
 func mustGeometry(b *testing.B, c *keyecho.Conn, w keyecho.Window) image.Rectangle {
@@ -532,7 +589,7 @@ func printEchoTable(rows []echoRow) {
 		}
 		fmt.Println(strings.TrimRight(sb.String(), " "))
 	}
-	fmt.Printf("  KeyEcho: XTest key → first DAMAGE report after which the pane's pixels differ (package keyecho), %d×%d keys\n", echoRounds, echoRoundKeys)
+	fmt.Printf("  KeyEcho: XTest key → first DAMAGE report after which the pane's pixels differ (package keyecho), %d×%d keys\n", benchEchoRounds(nil), echoRoundKeys)
 	fmt.Printf("  each, rounds interleaved, pane unchanged for %v before each key; window %dx%d px, font %d px, bash --norc.\n", echoStill, echoWinW, echoWinH, echoFontPx)
 	fmt.Println("  KeyEchoFlood: Paneflow with a second pane catting the SGR file in a loop. Cat/SGR: medians of the cat's")
 	fmt.Println("  own time in each window. RSS: the terminal's process, 30 s after its last 100 MB cat. ratio = paneflow / other.")

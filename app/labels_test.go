@@ -1,0 +1,104 @@
+//go:build !windows
+
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+)
+
+// scrollOf finds the scroll whose content is content under o, walking
+// containers and widgets' renderers; nil when there is none.
+func scrollOf(o fyne.CanvasObject, content fyne.CanvasObject) *container.Scroll {
+	if sc, ok := o.(*container.Scroll); ok && sc.Content == content {
+		return sc
+	}
+	var kids []fyne.CanvasObject
+	switch o := o.(type) {
+	case *fyne.Container:
+		kids = o.Objects
+	case fyne.Widget:
+		kids = test.WidgetRenderer(o).Objects()
+	}
+	for _, k := range kids {
+		if sc := scrollOf(k, content); sc != nil {
+			return sc
+		}
+	}
+	return nil
+}
+
+// showsAll reports whether sc is tall enough for all of its content.
+func showsAll(t *testing.T, what string, sc *container.Scroll) {
+	t.Helper()
+	if sc == nil {
+		t.Fatalf("%s: no scroll found", what)
+	}
+	if got, want := sc.Size().Height, sc.Content.MinSize().Height; got < want {
+		t.Errorf("%s: %v high, its %v-high content hidden", what, got, want)
+	}
+}
+
+// TestTemplateAgentsLabelledAndShown: the template view names the agents
+// by their display names (it showed "claude_code" beside "Codex") and
+// shows every one of them (its checklist showed one row).
+func TestTemplateAgentsLabelledAndShown(t *testing.T) {
+	bin := t.TempDir()
+	for _, name := range []string{"claude", "codex", "opencode", "gemini"} {
+		writeFile(t, filepath.Join(bin, name), "#!/bin/sh\nexec cat\n")
+		if err := os.Chmod(filepath.Join(bin, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", bin+":/usr/bin:/bin")
+	h := newHarness(t, nil)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.s.guard(func() {
+		h.s.w.Resize(fyne.NewSize(1000, 700))
+		h.s.openTemplateLocked()
+		tv := h.s.launch.tmpl
+		want := []string{"Claude Code", "Codex", "OpenCode", "Gemini"}
+		if got := tv.checks.Options; strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("agents offered %q, want %q", got, want)
+		}
+		showsAll(t, "the agents checklist", scrollOf(h.s.w.Canvas().Overlays().Top(), tv.checks))
+	})
+}
+
+// TestMCPViewShowsEveryAction: the MCP view's actions are all shown (one
+// row showed, hiding the others).
+func TestMCPViewShowsEveryAction(t *testing.T) {
+	h := newHarness(t, nil)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.s.guard(func() {
+		h.s.w.Resize(fyne.NewSize(1000, 700))
+		h.s.openMCPLocked()
+		sc := h.s.mcpv.list.scroll
+		if n := len(h.s.mcpv.list.rows.Objects); n != len(mcpActions) {
+			t.Fatalf("%d rows, want %d", n, len(mcpActions))
+		}
+		showsAll(t, "the MCP actions", sc)
+	})
+	h.waitFor("the MCP status", func() bool { return !strings.HasPrefix(h.s.mcpv.status.Text, "reading") })
+}
+
+// TestLaunchPadCountsSpecs: the launch pad counts its specs in English
+// ("1 spec found", not "1 spec(s) found").
+func TestLaunchPadCountsSpecs(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	h := newHarness(t, nil)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	writeFile(t, filepath.Join(libraryDir(t), "demo.workspace.toml"), "[[panes]]\ncommand = \"sh\"\n")
+	lp := openPad(t, h)
+	h.s.guard(func() {
+		if got := lp.status.Text; got != "1 spec found" {
+			t.Errorf("status %q, want %q", got, "1 spec found")
+		}
+	})
+}
