@@ -739,6 +739,9 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	}
 	s.refreshAttentionLocked()
 	s.side.update(sidebarModel(snap, &s.agents, s.groups))
+	if structural {
+		s.comp.forgetClosed(snap.Open)
+	}
 	if agentsChanged || structural {
 		if len(s.queued) > 0 {
 			s.flushQueuedLocked()
