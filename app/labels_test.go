@@ -72,7 +72,8 @@ func TestTemplateAgentsLabelledAndShown(t *testing.T) {
 }
 
 // TestMCPViewShowsEveryAction: the MCP view's actions are all shown (one
-// row showed, hiding the others).
+// row showed, hiding the others), and its advice names them rather than
+// a command to type.
 func TestMCPViewShowsEveryAction(t *testing.T) {
 	h := newHarness(t, nil)
 	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
@@ -85,7 +86,16 @@ func TestMCPViewShowsEveryAction(t *testing.T) {
 		}
 		showsAll(t, "the MCP actions", sc)
 	})
-	h.waitFor("the MCP status", func() bool { return !strings.HasPrefix(h.s.mcpv.status.Text, "reading") })
+	var status string
+	h.waitFor("the MCP status", func() bool {
+		status = h.s.mcpv.status.Text
+		return !strings.HasPrefix(status, "reading")
+	})
+	// No bridge in this HOME: the advice names the view's own action, not
+	// a command line.
+	if !strings.Contains(status, "missing (") || strings.Contains(status, "run `paneflow") {
+		t.Errorf("MCP status:\n%s\nwant the missing bridge's advice to name the Install action", status)
+	}
 }
 
 // TestLaunchPadCountsSpecs: the launch pad counts its specs in English
