@@ -10,28 +10,16 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/test"
 )
 
-// scrollOf finds the scroll whose content is content under o, walking
-// containers and widgets' renderers; nil when there is none.
+// scrollOf finds the scroll whose content is content under o; nil when
+// there is none.
 func scrollOf(o fyne.CanvasObject, content fyne.CanvasObject) *container.Scroll {
-	if sc, ok := o.(*container.Scroll); ok && sc.Content == content {
-		return sc
-	}
-	var kids []fyne.CanvasObject
-	switch o := o.(type) {
-	case *fyne.Container:
-		kids = o.Objects
-	case fyne.Widget:
-		kids = test.WidgetRenderer(o).Objects()
-	}
-	for _, k := range kids {
-		if sc := scrollOf(k, content); sc != nil {
-			return sc
-		}
-	}
-	return nil
+	sc, _ := findObject(o, func(c fyne.CanvasObject) bool {
+		sc, ok := c.(*container.Scroll)
+		return ok && sc.Content == content
+	}).(*container.Scroll)
+	return sc
 }
 
 // showsAll reports whether sc is tall enough for all of its content.
