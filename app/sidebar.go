@@ -451,8 +451,10 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 	if p.Ports != "" && sb.onPort != nil {
 		chips := []fyne.CanvasObject{text("   ", captionSize, muted, false)}
 		for _, port := range strings.Fields(p.Ports) {
+			// A filled button: a low-importance one looked like plain text
+			// until hovered.
 			b := widget.NewButton(":"+port, func() { sb.onPort(port) })
-			b.Importance = widget.LowImportance
+			b.Importance = widget.MediumImportance
 			chips = append(chips, b)
 		}
 		lines = append(lines, container.NewHBox(chips...))
