@@ -151,3 +151,21 @@ func TestPortChipLooksLikeAButton(t *testing.T) {
 		t.Errorf("the chip's edge has the row's background %v: it looks like text", out)
 	}
 }
+
+// TestSidebarShowsBranch: a pane in a git worktree shows its branch on its
+// sidebar row (it showed only the path).
+func TestSidebarShowsBranch(t *testing.T) {
+	wt := gitRepo(t)
+	h := newHarness(t, nil)
+	var id uint64
+	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 })
+	h.call("surface.send_text", map[string]any{"surface_id": id, "text": "cd " + wt + "\n"}, nil)
+	h.waitFor("the branch on the pane's row", func() bool {
+		for _, tx := range sidebarTexts(h.s.side.list) {
+			if strings.Contains(tx.Text, "⎇ feat (worktree)") {
+				return true
+			}
+		}
+		return false
+	})
+}

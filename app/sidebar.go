@@ -40,6 +40,9 @@ type paneRow struct {
 	TeamName string
 	// Group is the pane's broadcast group, "" for none.
 	Group string
+	// Branch is the git branch of the pane's directory, "" outside a
+	// repository.
+	Branch string
 }
 
 // workspaceCard is what the sidebar shows about one workspace.
@@ -83,6 +86,7 @@ func sidebarModel(snap *snapshot, agents *agentBoard, groups map[uint64]string) 
 		}
 		row.Ports = snap.Ports[s.ID]
 		row.Group = groups[s.ID]
+		row.Branch = snap.Branches[s.ID]
 		if st, ok := agents.status(s.ID); ok {
 			row.Glyph, row.Status = statusLine(st)
 			row.Waiting = st.State == stateWaiting
@@ -442,6 +446,9 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 		detail = append([]string{"lead of " + team}, detail...)
 	}
 	lines := []fyne.CanvasObject{text(mark+indent+p.Name, nameSize, fg, p.Focused), text("    "+indent+strings.Join(detail, " · "), captionSize, muted, false)}
+	if p.Branch != "" {
+		lines = append(lines, text("    "+indent+"⎇ "+p.Branch, captionSize, muted, false))
+	}
 	if p.Glyph != "" {
 		lines = append(lines, text("    "+p.Glyph+" "+p.Status, captionSize, statusColor(p), p.Waiting))
 	}
