@@ -4,6 +4,7 @@ package app
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -97,6 +98,31 @@ func TestLaunchPadCountsSpecs(t *testing.T) {
 	h.s.guard(func() {
 		if got := lp.status.Text; got != "1 spec found" {
 			t.Errorf("status %q, want %q", got, "1 spec found")
+		}
+	})
+}
+
+// TestQuickLaunchWithoutAgents: with no agent on PATH, quick launch says
+// so and offers no Launch (it offered an empty list and an enabled
+// Launch).
+func TestQuickLaunchWithoutAgents(t *testing.T) {
+	t.Setenv("PATH", t.TempDir()+":/usr/bin:/bin")
+	if _, err := exec.LookPath("claude"); err == nil {
+		t.Skip("an agent is installed in /usr/bin or /bin")
+	}
+	h := newHarness(t, nil)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.s.guard(func() {
+		h.s.openQuickLaunchLocked()
+		q := h.s.launch.quick
+		if len(q.agents) != 0 {
+			t.Skipf("agents found on PATH: %v", q.agents)
+		}
+		if !q.launch.Disabled() {
+			t.Error("Launch is enabled with no agent to launch")
+		}
+		if !strings.Contains(q.status.Text, "No coding agent found") {
+			t.Errorf("status %q", q.status.Text)
 		}
 	})
 }
