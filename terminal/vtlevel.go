@@ -309,7 +309,6 @@ var fixedPrivateModes = map[int]int{
 	2:    modeAlwaysSet,   // DECANM: ANSI, no VT52 mode
 	4:    modeAlwaysReset, // DECSCLM: jump scrolling
 	8:    modeAlwaysSet,   // DECARM: keys repeat (the window system's)
-	10:   modeAlwaysReset, // rxvt toolbar
 	13:   modeAlwaysReset, // start blinking cursor (xterm's menu)
 	14:   modeAlwaysReset, // XOR blinking cursor
 	18:   modeAlwaysReset, // DECPFF: print form feed
@@ -319,7 +318,6 @@ var fixedPrivateModes = map[int]int{
 	38:   modeAlwaysReset, // DECTEK: no Tektronix mode
 	41:   modeAlwaysReset, // more(1) fix
 	42:   modeAlwaysReset, // DECNRCM: no national replacement sets
-	43:   modeAlwaysReset, // DECGEPM
 	44:   modeAlwaysReset, // margin bell
 	46:   modeAlwaysReset, // logging
 	67:   modeAlwaysReset, // DECBKM: Backspace sends DEL

@@ -24,6 +24,9 @@ func TestReplies(t *testing.T) {
 		{"decrqm 1045", "\x1b[?1045$p", "\x1b[?1045;2$y"},
 		{"decrqm decnkm", "\x1b=\x1b[?66$p", "\x1b[?66;1$y"},
 		{"decrqm decanm", "\x1b[?2$p", "\x1b[?2;3$y"},
+		// xterm does not know these either (rxvt's toolbar, DECGEPM).
+		{"decrqm 10 unknown", "\x1b[?10$p", "\x1b[?10;0$y"},
+		{"decrqm 43 unknown", "\x1b[?43$p", "\x1b[?43;0$y"},
 		{"decrqm deccolm", "\x1b[?3$p", "\x1b[?3;2$y"},
 		{"decrqm allow 80-132", "\x1b[?40h\x1b[?40$p", "\x1b[?40;1$y"},
 		{"decrqm decscpp 132", "\x1b[132$|\x1b[?3$p", "\x1b[?3;1$y"},
