@@ -118,6 +118,9 @@
       // The screen scrolled: the earlier output shown no longer joins it.
       hist.html = []; hist.text = []; hist.first = 0; hist.end = 0; $('hist').innerHTML = '';
     }
+    // At once, not at the next paint: what the page knows (paneflowRows)
+    // and what it offers agree as soon as a frame is in.
+    moreButton();
     draw();
   }
 
@@ -139,12 +142,18 @@
       }
       el.innerHTML = h;
       $('hist').style.color = el.style.color; $('hist').style.background = el.style.background;
-      $('more').hidden = hist.end === scr.dropped + scr.histLen ? hist.first <= scr.dropped : scr.histLen === 0;
+      moreButton();
       fit();
       choices();
       el.dataset.seq = String(scr.seq);
       stats.drawn++;
     });
+  }
+
+  // moreButton offers Earlier output while the server holds lines above
+  // what is shown.
+  function moreButton() {
+    $('more').hidden = hist.end === scr.dropped + scr.histLen ? hist.first <= scr.dropped : scr.histLen === 0;
   }
 
   // fit sizes the font so the pane's width fits the screen, down to 7px
