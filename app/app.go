@@ -505,6 +505,34 @@ type snapshot struct {
 	// Ports are the TCP ports each pane's process tree listens on, as
 	// "3000 8080" (Linux; refreshed on the reader's slow tick only).
 	Ports map[uint64]string
+	// Branches is the git branch of each pane's directory (read from its
+	// .git/HEAD, no git process; a linked worktree's marked so), for the
+	// panes in a repository; refreshed with Ports.
+	Branches map[uint64]string
+}
+
+// paneBranches reads the git branch of each pane's directory in snap,
+// once per directory.
+func paneBranches(snap *snapshot) map[uint64]string {
+	out := map[uint64]string{}
+	byDir := map[string]string{}
+	for _, in := range snap.Surfaces {
+		if in.Cwd == nil || *in.Cwd == "" {
+			continue
+		}
+		b, ok := byDir[*in.Cwd]
+		if !ok {
+			name, wt := gitBranch(*in.Cwd)
+			if b = name; wt && b != "" {
+				b += " (worktree)"
+			}
+			byDir[*in.Cwd] = b
+		}
+		if b != "" {
+			out[in.ID] = b
+		}
+	}
+	return out
 }
 
 // panePorts finds the ports the panes of snap listen on, through cache;
@@ -618,7 +646,7 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 	defer tick.Stop()
 	var buf []bus.Event
 	var last *snapshot
-	var ports map[uint64]string
+	var ports, branches map[uint64]string
 	var portsCache portCache
 	var described map[uint64]uint64 // each pane's output generation at the last reading
 	var describedAt time.Time
@@ -657,8 +685,9 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 		snap := takeSnapshot(s.b, surfaces)
 		if ports == nil || ticked && describe {
 			ports = panePorts(s.b.PanePIDs(), snap, &portsCache)
+			branches = paneBranches(snap)
 		}
-		snap.Ports = ports
+		snap.Ports, snap.Branches = ports, branches
 		endPass()
 		if ticked && len(evs) == 0 && reflect.DeepEqual(snap, last) {
 			continue
@@ -758,6 +787,9 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	}
 	s.refreshAttentionLocked()
 	s.side.update(sidebarModel(snap, &s.agents, s.groups))
+	if structural {
+		s.comp.forgetClosed(snap.Open)
+	}
 	if agentsChanged || structural {
 		if len(s.queued) > 0 {
 			s.flushQueuedLocked()

@@ -521,27 +521,33 @@ func TestSessionSavedAndRestored(t *testing.T) {
 	})
 }
 
-func TestConfigReload(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "paneflow.toml")
-	h := newHarness(t, func(o *Options) { o.ConfigPath = path })
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
-	body := "theme = \"light\"\nfont_size = 99\n[shortcuts]\n\"ctrl+shift+y\" = \"toggle_zoom\"\n"
-	// The watcher compares with the content it read when it started, which
-	// may be after a first write: rewrite (with a new comment) until the
-	// change shows.
+// rewriteConfig writes body to the configuration file at path until done
+// (run holding the shell's lock) holds. The watcher compares with the
+// content it read when it started, which may be after a first write: the
+// file is rewritten, with a new comment, every 20 polls.
+func (h *harness) rewriteConfig(path, what, body string, done func() bool) {
+	h.t.Helper()
 	n := 0
-	h.waitFor("the reloaded configuration", func() bool {
-		if h.s.cfg.Theme == config.ThemeLight {
+	h.waitFor(what, func() bool {
+		if done() {
 			return true
 		}
 		if n%20 == 0 {
 			if err := os.WriteFile(path, []byte(fmt.Sprintf("# %d\n%s", n, body)), 0o600); err != nil {
-				t.Fatal(err)
+				h.t.Fatal(err)
 			}
 		}
 		n++
 		return false
 	})
+}
+
+func TestConfigReload(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "paneflow.toml")
+	h := newHarness(t, func(o *Options) { o.ConfigPath = path })
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	body := "theme = \"light\"\nfont_size = 99\n[shortcuts]\n\"ctrl+shift+y\" = \"toggle_zoom\"\n"
+	h.rewriteConfig(path, "the reloaded configuration", body, func() bool { return h.s.cfg.Theme == config.ThemeLight })
 	h.s.guard(func() {
 		if !strings.Contains(h.s.banner.text.Text, "font_size") {
 			t.Errorf("banner = %q, want the bad font_size reported", h.s.banner.text.Text)
@@ -551,6 +557,24 @@ func TestConfigReload(t *testing.T) {
 		}
 		if th, ok := h.a.Settings().Theme().(variantTheme); !ok || th.dark {
 			t.Errorf("theme = %#v, want the light variant", h.a.Settings().Theme())
+		}
+	})
+}
+
+// TestConfigWarningClearedWhenFixed: a configuration problem leaves the
+// banner once the file is fixed (it stayed until dismissed by hand);
+// other messages stay.
+func TestConfigWarningClearedWhenFixed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "paneflow.toml")
+	h := newHarness(t, func(o *Options) { o.ConfigPath = path })
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.s.guard(func() { h.s.banner.show("an unrelated problem") })
+	const warning = `unknown key "fontsize"`
+	h.rewriteConfig(path, "the warning", "fontsize = 12\n", func() bool { return strings.Contains(h.s.banner.text.Text, warning) })
+	h.rewriteConfig(path, "the warning gone", "font_size = 12\n", func() bool { return !strings.Contains(h.s.banner.text.Text, warning) })
+	h.s.guard(func() {
+		if b := h.s.banner.text.Text; !strings.Contains(b, "an unrelated problem") || !h.s.banner.root.Visible() {
+			t.Errorf("banner %q (shown %v), want the unrelated problem still shown", b, h.s.banner.root.Visible())
 		}
 	})
 }

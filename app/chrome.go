@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -66,6 +67,22 @@ func (b *banner) show(msg string) {
 	}
 	b.text.SetText(strings.Join(b.lines, "\n"))
 	b.root.Show()
+}
+
+// drop forgets the messages that start with prefix (a configuration's
+// problems once the file was read again), hiding the banner when none is
+// left.
+func (b *banner) drop(prefix string) {
+	kept := slices.DeleteFunc(slices.Clone(b.lines), func(l string) bool { return strings.HasPrefix(l, prefix) })
+	if len(kept) == len(b.lines) {
+		return
+	}
+	if len(kept) == 0 {
+		b.dismiss()
+		return
+	}
+	b.lines = kept
+	b.text.SetText(strings.Join(b.lines, "\n"))
 }
 
 // dismiss hides the banner and forgets its messages.

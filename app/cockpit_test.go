@@ -609,3 +609,51 @@ func TestBroadcastGroup(t *testing.T) {
 		}
 	})
 }
+
+// TestComposerDraftStaysWithItsPane: text left in the composer is kept for
+// the pane it was written for; opened on another pane the composer is
+// empty (it offered the first pane's draft, to send to the second).
+func TestComposerDraftStaysWithItsPane(t *testing.T) {
+	h := newHarness(t, nil)
+	first, second := h.twoPanes()
+	open := func(id uint64) *composer {
+		var c *composer
+		h.s.guard(func() {
+			if c = h.s.comp; c.pane != 0 {
+				h.s.closeComposerLocked()
+			}
+		})
+		if err := h.s.b.Focus(id); err != nil {
+			t.Fatal(err)
+		}
+		h.waitFor("the pane focused", func() bool { return h.s.focus == id })
+		h.s.guard(func() {
+			h.key(fyne.KeySpace, ctrlShift)
+			if c.pane != id {
+				t.Fatalf("the composer opened on pane %d, want %d", c.pane, id)
+			}
+		})
+		return c
+	}
+	c := open(first)
+	typeInto(h, c.entry, "for the first")
+	open(second)
+	h.s.guard(func() {
+		if c.entry.Text != "" {
+			t.Errorf("opened on the second pane, the composer holds %q", c.entry.Text)
+		}
+	})
+	typeInto(h, c.entry, "for the second")
+	open(first)
+	h.s.guard(func() {
+		if c.entry.Text != "for the first" {
+			t.Errorf("back on the first pane, the composer holds %q, want its draft", c.entry.Text)
+		}
+	})
+	open(second)
+	h.s.guard(func() {
+		if c.entry.Text != "for the second" {
+			t.Errorf("back on the second pane, the composer holds %q, want its draft", c.entry.Text)
+		}
+	})
+}

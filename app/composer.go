@@ -31,11 +31,14 @@ type composer struct {
 	// group instead, prefilled only; shown when the target has a group.
 	broadcast *widget.Check
 	pane      uint64 // the pane prompts go to; 0 while closed
+	// drafts keeps the unsent text of each pane the composer was closed
+	// on, so a draft goes back to its own pane, never to another.
+	drafts map[uint64]string
 }
 
 // buildComposerLocked makes the (hidden) composer bar.
 func (s *shell) buildComposerLocked() *composer {
-	c := &composer{entry: newKeyEntry(true), target: widget.NewLabel(""), chip: widget.NewLabel(""), broadcast: widget.NewCheck("", nil)}
+	c := &composer{entry: newKeyEntry(true), target: widget.NewLabel(""), chip: widget.NewLabel(""), broadcast: widget.NewCheck("", nil), drafts: map[uint64]string{}}
 	c.broadcast.Hide()
 	c.entry.SetMinRowsVisible(3)
 	c.entry.SetPlaceHolder("Prompt for the agent — Alt+Enter prefills, " + secondaryName() + "+Enter sends, Esc closes")
@@ -91,7 +94,10 @@ func (s *shell) openComposerLocked() {
 		s.banner.show("prompt composer: no pane is focused")
 		return
 	}
+	c.keepDraft()
 	c.pane = s.focus
+	c.entry.SetText(c.drafts[c.pane])
+	delete(c.drafts, c.pane)
 	s.updateComposerLocked()
 	c.root.Show()
 	s.w.Canvas().Focus(c.entry)
@@ -131,13 +137,33 @@ func (s *shell) updateComposerLocked() {
 	}
 }
 
-// closeComposerLocked hides the composer (the text stays for next time)
-// and gives the keyboard back to the focused pane.
+// forgetClosed drops the drafts of panes no longer open (open: the
+// snapshot's open panes).
+func (c *composer) forgetClosed(open map[uint64]uint64) {
+	for id := range c.drafts {
+		if _, ok := open[id]; !ok {
+			delete(c.drafts, id)
+		}
+	}
+}
+
+// keepDraft stores the text typed for the composer's pane, if any, as
+// that pane's draft.
+func (c *composer) keepDraft() {
+	if c.pane != 0 && c.entry.Text != "" {
+		c.drafts[c.pane] = c.entry.Text
+	}
+}
+
+// closeComposerLocked hides the composer (the text stays as its pane's
+// draft, shown when the composer opens for that pane again) and gives the
+// keyboard back to the focused pane.
 func (s *shell) closeComposerLocked() {
 	c := s.comp
 	if c.pane == 0 {
 		return
 	}
+	c.keepDraft()
 	c.pane = 0
 	c.root.Hide()
 	s.focusViewLocked(s.focus)

@@ -4,34 +4,23 @@ package app
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/test"
 )
 
-// scrollOf finds the scroll whose content is content under o, walking
-// containers and widgets' renderers; nil when there is none.
+// scrollOf finds the scroll whose content is content under o; nil when
+// there is none.
 func scrollOf(o fyne.CanvasObject, content fyne.CanvasObject) *container.Scroll {
-	if sc, ok := o.(*container.Scroll); ok && sc.Content == content {
-		return sc
-	}
-	var kids []fyne.CanvasObject
-	switch o := o.(type) {
-	case *fyne.Container:
-		kids = o.Objects
-	case fyne.Widget:
-		kids = test.WidgetRenderer(o).Objects()
-	}
-	for _, k := range kids {
-		if sc := scrollOf(k, content); sc != nil {
-			return sc
-		}
-	}
-	return nil
+	sc, _ := findObject(o, func(c fyne.CanvasObject) bool {
+		sc, ok := c.(*container.Scroll)
+		return ok && sc.Content == content
+	}).(*container.Scroll)
+	return sc
 }
 
 // showsAll reports whether sc is tall enough for all of its content.
@@ -72,7 +61,8 @@ func TestTemplateAgentsLabelledAndShown(t *testing.T) {
 }
 
 // TestMCPViewShowsEveryAction: the MCP view's actions are all shown (one
-// row showed, hiding the others).
+// row showed, hiding the others), and its advice names them rather than
+// a command to type.
 func TestMCPViewShowsEveryAction(t *testing.T) {
 	h := newHarness(t, nil)
 	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
@@ -85,7 +75,16 @@ func TestMCPViewShowsEveryAction(t *testing.T) {
 		}
 		showsAll(t, "the MCP actions", sc)
 	})
-	h.waitFor("the MCP status", func() bool { return !strings.HasPrefix(h.s.mcpv.status.Text, "reading") })
+	var status string
+	h.waitFor("the MCP status", func() bool {
+		status = h.s.mcpv.status.Text
+		return !strings.HasPrefix(status, "reading")
+	})
+	// No bridge in this HOME: the advice names the view's own action, not
+	// a command line.
+	if !strings.Contains(status, "missing (") || strings.Contains(status, "run `paneflow") {
+		t.Errorf("MCP status:\n%s\nwant the missing bridge's advice to name the Install action", status)
+	}
 }
 
 // TestLaunchPadCountsSpecs: the launch pad counts its specs in English
@@ -99,6 +98,31 @@ func TestLaunchPadCountsSpecs(t *testing.T) {
 	h.s.guard(func() {
 		if got := lp.status.Text; got != "1 spec found" {
 			t.Errorf("status %q, want %q", got, "1 spec found")
+		}
+	})
+}
+
+// TestQuickLaunchWithoutAgents: with no agent on PATH, quick launch says
+// so and offers no Launch (it offered an empty list and an enabled
+// Launch).
+func TestQuickLaunchWithoutAgents(t *testing.T) {
+	t.Setenv("PATH", t.TempDir()+":/usr/bin:/bin")
+	if _, err := exec.LookPath("claude"); err == nil {
+		t.Skip("an agent is installed in /usr/bin or /bin")
+	}
+	h := newHarness(t, nil)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.s.guard(func() {
+		h.s.openQuickLaunchLocked()
+		q := h.s.launch.quick
+		if len(q.agents) != 0 {
+			t.Skipf("agents found on PATH: %v", q.agents)
+		}
+		if !q.launch.Disabled() {
+			t.Error("Launch is enabled with no agent to launch")
+		}
+		if !strings.Contains(q.status.Text, "No coding agent found") {
+			t.Errorf("status %q", q.status.Text)
 		}
 	})
 }

@@ -186,7 +186,7 @@ agent = "no-such-agent"
 			t.Fatal(r.err)
 		}
 		plan := lp.grid.Text()
-		for _, want := range []string{`workspace "demo": 2 pane(s), layout even_v`, "echo left-side", work, "PORT="} {
+		for _, want := range []string{`workspace "demo": 2 panes, layout even_v`, "echo left-side", work, "PORT="} {
 			if !strings.Contains(plan, want) {
 				t.Fatalf("the plan lacks %q:\n%s", want, plan)
 			}

@@ -44,7 +44,7 @@ var mcpActions = []struct {
 // returns its output (stdout and stderr) and exit status.
 func runMCP(args ...string) (string, int) {
 	var out bytes.Buffer
-	code := mcpinstall.RunCommand(args, &out, &out, mcpinstall.Env{Getenv: os.Getenv, GOOS: runtime.GOOS})
+	code := mcpinstall.RunCommand(args, &out, &out, mcpinstall.Env{Getenv: os.Getenv, GOOS: runtime.GOOS, Install: "choose an Install action above"})
 	return out.String(), code
 }
 

@@ -459,7 +459,11 @@ func (s *shell) showPopupLocked(content fyne.CanvasObject, size fyne.Size, focus
 		r.SetMinSize(fyne.NewSize(1, 1))
 		return r
 	}
-	body := container.NewBorder(edge(), edge(), edge(), edge(), container.NewPadded(content))
+	// The content keeps the app's theme (a theme override stops at a
+	// nested one): under popupTheme a split's divider, drawn in the shadow
+	// colour, vanished and left only its handle, a stray I-beam.
+	inner := container.NewThemeOverride(container.NewPadded(content), fyne.CurrentApp().Settings().Theme())
+	body := container.NewBorder(edge(), edge(), edge(), edge(), inner)
 	pop := widget.NewModalPopUp(body, s.w.Canvas())
 	// Overriding the popup's theme reaches its renderer's underlay and
 	// shadow; the ThemeOverride container itself is not shown.

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 )
 
 // blockPane prints a full block in the first cell of the shown pane's
@@ -124,5 +126,46 @@ func TestSidebarShowsGroup(t *testing.T) {
 		if shows() {
 			t.Error("the sidebar still names the group the pane left")
 		}
+	})
+}
+
+// TestPortChipLooksLikeAButton: a sidebar port chip is drawn on a
+// background of its own, not as bare text until hovered.
+func TestPortChipLooksLikeAButton(t *testing.T) {
+	test.NewTempApp(t)
+	sb := newSidebar(func(int) {}, func(uint64) {}, func() {}, func() {}, "")
+	sb.onPort = func(string) {}
+	row := sb.paneRow(paneRow{ID: 1, Name: "dev", Ports: "3000"})
+	w := test.NewTempWindow(t, row)
+	w.Resize(fyne.NewSize(sidebarWidth, row.MinSize().Height))
+	chip, _ := findObject(row, func(o fyne.CanvasObject) bool { _, ok := o.(*widget.Button); return ok }).(*widget.Button)
+	if chip == nil {
+		t.Fatal("no port chip")
+	}
+	pic := w.Canvas().Capture()
+	p := fyne.CurrentApp().Driver().AbsolutePositionForObject(chip)
+	// Just inside the chip's left edge, at mid height (no text there),
+	// against the row just left of the chip.
+	y := int(p.Y + chip.Size().Height/2)
+	if in, out := pic.At(int(p.X)+3, y), pic.At(int(p.X)-2, y); sameColour(in, out) {
+		t.Errorf("the chip's edge has the row's background %v: it looks like text", out)
+	}
+}
+
+// TestSidebarShowsBranch: a pane in a git worktree shows its branch on its
+// sidebar row (it showed only the path).
+func TestSidebarShowsBranch(t *testing.T) {
+	wt := gitRepo(t)
+	h := newHarness(t, nil)
+	var id uint64
+	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 })
+	h.call("surface.send_text", map[string]any{"surface_id": id, "text": "cd " + wt + "\n"}, nil)
+	h.waitFor("the branch on the pane's row", func() bool {
+		for _, tx := range sidebarTexts(h.s.side.list) {
+			if strings.Contains(tx.Text, "⎇ feat (worktree)") {
+				return true
+			}
+		}
+		return false
 	})
 }

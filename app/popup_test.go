@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
 )
 
 // TestPopupDoesNotDim: the shell's overlays (here the command palette)
@@ -71,4 +73,59 @@ func sameIn(a, b image.Image, r image.Rectangle) bool {
 		}
 	}
 	return true
+}
+
+// TestPopupSplitDividerShown: a split inside one of the shell's overlays
+// (the launch pad's list and plan) shows its divider along its whole
+// length; under the popup's transparent-shadow theme only the divider's
+// handle showed, a stray I-beam in the middle of the view.
+func TestPopupSplitDividerShown(t *testing.T) {
+	h := newHarness(t, nil)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.s.guard(func() { h.s.w.Resize(fyne.NewSize(1000, 700)) })
+	openPad(t, h)
+	h.s.guard(func() {
+		sp := findSplit(h.s.w.Canvas().Overlays().Top())
+		if sp == nil {
+			t.Fatal("no split in the launch pad")
+		}
+		pic := h.s.w.Canvas().Capture()
+		d := fyne.CurrentApp().Driver()
+		lead := d.AbsolutePositionForObject(sp.Leading).Add(fyne.NewPos(sp.Leading.Size().Width, 0))
+		trail := d.AbsolutePositionForObject(sp.Trailing)
+		// A point of the divider a quarter of the way down (the handle is
+		// in the middle) against the view's background beside it.
+		x := int((lead.X + trail.X) / 2)
+		y := int(lead.Y + sp.Size().Height/4)
+		if sameColour(pic.At(x, y), pic.At(int(trail.X)+30, y)) {
+			t.Errorf("the divider at (%d, %d) has the view's background colour %v: only its handle shows", x, y, pic.At(x, y))
+		}
+	})
+}
+
+// findObject is the first object under o (o included) for which match
+// holds, walking containers and widgets' renderers; nil when none does.
+func findObject(o fyne.CanvasObject, match func(fyne.CanvasObject) bool) fyne.CanvasObject {
+	if match(o) {
+		return o
+	}
+	var kids []fyne.CanvasObject
+	switch o := o.(type) {
+	case *fyne.Container:
+		kids = o.Objects
+	case fyne.Widget:
+		kids = test.WidgetRenderer(o).Objects()
+	}
+	for _, k := range kids {
+		if f := findObject(k, match); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// findSplit is the first split under o; nil when there is none.
+func findSplit(o fyne.CanvasObject) *container.Split {
+	sp, _ := findObject(o, func(c fyne.CanvasObject) bool { _, ok := c.(*container.Split); return ok }).(*container.Split)
+	return sp
 }

@@ -176,6 +176,11 @@ func (s *shell) openQuickLaunchLocked() {
 	}
 	q.launch = widget.NewButtonWithIcon("Launch", theme.MediaPlayIcon(), func() { s.guard(func() { s.submitQuickLaunchLocked(q) }) })
 	q.launch.Importance = widget.HighImportance
+	if len(names) == 0 {
+		q.agent.PlaceHolder = "no agent found"
+		q.agent.Disable()
+		q.launch.Disable() // nothing it could launch
+	}
 	keys := func(ev *fyne.KeyEvent) bool {
 		switch ev.Name {
 		case fyne.KeyEscape:

@@ -24,6 +24,9 @@ const (
 	maxFontSize = 32
 )
 
+// configMsg starts the banner's messages about the configuration.
+const configMsg = "config: "
+
 // applyConfigLocked takes a configuration (at start, or reloaded): the
 // keymap with the user's shortcuts, fonts, palette and Fyne theme. Its
 // problems and warns (from reading the file) go to the banner; nothing
@@ -64,13 +67,16 @@ func (s *shell) applyConfigLocked(cfg config.Config, warns []string, initial boo
 		v.SetScrollMultiplier(cfg.Terminal.ScrollMultiplier)
 	}
 	if s.banner != nil {
+		// The file as read now is all that counts: the last reading's
+		// problems go, fixed or not (those still there are shown again).
+		s.banner.drop(configMsg)
 		for _, m := range msgs {
-			s.banner.show("config: " + m)
+			s.banner.show(configMsg + m)
 		}
 	} else {
 		for _, m := range msgs {
 			s.logf("paneflow: config: %s", m)
-			s.startMsgs = append(s.startMsgs, "config: "+m)
+			s.startMsgs = append(s.startMsgs, configMsg+m)
 		}
 	}
 }

@@ -40,6 +40,9 @@ type paneRow struct {
 	TeamName string
 	// Group is the pane's broadcast group, "" for none.
 	Group string
+	// Branch is the git branch of the pane's directory, "" outside a
+	// repository.
+	Branch string
 }
 
 // workspaceCard is what the sidebar shows about one workspace.
@@ -83,6 +86,7 @@ func sidebarModel(snap *snapshot, agents *agentBoard, groups map[uint64]string) 
 		}
 		row.Ports = snap.Ports[s.ID]
 		row.Group = groups[s.ID]
+		row.Branch = snap.Branches[s.ID]
 		if st, ok := agents.status(s.ID); ok {
 			row.Glyph, row.Status = statusLine(st)
 			row.Waiting = st.State == stateWaiting
@@ -375,13 +379,45 @@ const (
 	captionSize = 11
 )
 
+// maxRunes is how many runes of text of size fit a sidebar line: a rough
+// glyph width keeps lines inside the column; Fyne's canvas text does not
+// truncate by itself.
+func maxRunes(size float32) int { return int((sidebarWidth - 24) / (size * 0.5)) }
+
+// fitDetail is a pane row's detail line, lead then head (command, team)
+// and path joined by " · ", within max runes: the path keeps its end (its
+// last directories say most, and cutting the line's end cut them off), the
+// head is cut at its end first, down to a third of the line.
+func fitDetail(lead, head, path string, max int) string {
+	join := func(h, p string) string {
+		switch {
+		case h == "":
+			return lead + p
+		case p == "":
+			return lead + h
+		}
+		return lead + h + " · " + p
+	}
+	line := join(head, path)
+	over := len([]rune(line)) - max
+	if over <= 0 || path == "" {
+		return line
+	}
+	if h := []rune(head); len(h) > max/3 {
+		cut := min(over, len(h)-max/3)
+		head = string(h[:len(h)-cut-1]) + "…"
+		over -= cut
+	}
+	if p := []rune(path); over > 0 && len(p) > over+1 {
+		path = "…" + string(p[over+1:])
+	}
+	return join(head, path)
+}
+
 // text is one line of sidebar text cut to fit the sidebar.
 func text(s string, size float32, c color.Color, bold bool) *canvas.Text {
-	// A rough glyph width keeps lines inside the column; Fyne's canvas
-	// text does not truncate by itself.
-	maxRunes := int((sidebarWidth - 24) / (size * 0.5))
-	if r := []rune(s); len(r) > maxRunes {
-		s = string(r[:maxRunes-1]) + "…"
+	if r, m := []rune(s), maxRunes(size); len(r) > m {
+		s = string(r[:m-1]) + "…"
 	}
 	t := canvas.NewText(s, c)
 	t.TextSize = size
@@ -421,8 +457,9 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 		// name and team say more.
 		detail = append(detail, p.Cmd)
 	}
+	path := ""
 	if p.Cwd != "" {
-		detail = append(detail, sb.shortPath(p.Cwd))
+		path = sb.shortPath(p.Cwd)
 	}
 	indent := ""
 	team := p.Team
@@ -441,7 +478,11 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 	case team != "":
 		detail = append([]string{"lead of " + team}, detail...)
 	}
-	lines := []fyne.CanvasObject{text(mark+indent+p.Name, nameSize, fg, p.Focused), text("    "+indent+strings.Join(detail, " · "), captionSize, muted, false)}
+	lines := []fyne.CanvasObject{text(mark+indent+p.Name, nameSize, fg, p.Focused),
+		text(fitDetail("    "+indent, strings.Join(detail, " · "), path, maxRunes(captionSize)), captionSize, muted, false)}
+	if p.Branch != "" {
+		lines = append(lines, text("    "+indent+"⎇ "+p.Branch, captionSize, muted, false))
+	}
 	if p.Glyph != "" {
 		lines = append(lines, text("    "+p.Glyph+" "+p.Status, captionSize, statusColor(p), p.Waiting))
 	}
@@ -451,8 +492,10 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 	if p.Ports != "" && sb.onPort != nil {
 		chips := []fyne.CanvasObject{text("   ", captionSize, muted, false)}
 		for _, port := range strings.Fields(p.Ports) {
+			// A filled button: a low-importance one looked like plain text
+			// until hovered.
 			b := widget.NewButton(":"+port, func() { sb.onPort(port) })
-			b.Importance = widget.LowImportance
+			b.Importance = widget.MediumImportance
 			chips = append(chips, b)
 		}
 		lines = append(lines, container.NewHBox(chips...))

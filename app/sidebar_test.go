@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"slices"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -253,5 +254,30 @@ func TestSidebarCullsRowsOutOfView(t *testing.T) {
 	w.Resize(fyne.NewSize(sidebarWidth, 1200))
 	if after := slices.Index(culledRows(sb, 1), true); after <= before {
 		t.Errorf("rows in view: %d in a 600-unit window, %d in a 1200-unit one", before, after)
+	}
+}
+
+// TestSidebarPathKeepsItsEnd: a path too long for the sidebar keeps its
+// last directory (the line's end was cut, and with it the directory's name).
+func TestSidebarPathKeepsItsEnd(t *testing.T) {
+	test.NewTempApp(t)
+	sb := newSidebar(func(int) {}, func(uint64) {}, func() {}, func() {}, "")
+	for _, p := range []paneRow{
+		{ID: 1, Name: "shell", Cmd: "/bin/bash -l", Cwd: "/srv/projects/customer-portal/services/billing-worker"},
+		{ID: 2, Name: "claude", Cmd: "claude --dangerously-skip-permissions --model opus", Cwd: "/srv/projects/customer-portal/billing-worker"},
+	} {
+		found := false
+		for _, tx := range sidebarTexts(sb.paneRow(p)) {
+			if strings.HasSuffix(tx.Text, "/billing-worker") {
+				found = true
+			}
+		}
+		if !found {
+			var got []string
+			for _, tx := range sidebarTexts(sb.paneRow(p)) {
+				got = append(got, tx.Text)
+			}
+			t.Errorf("row of %q in %s shows %q: the directory's name is cut", p.Cmd, p.Cwd, got)
+		}
 	}
 }

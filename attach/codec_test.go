@@ -87,6 +87,27 @@ func TestRoundTripRealScreens(t *testing.T) {
 	sameScreen(t, &m.Screen, &snap)
 }
 
+// TestProgramChangesWidth: a program's DECCOLM makes the grid wider (or
+// narrower) than the pane's layout; the mirror follows with a full frame.
+func TestProgramChangesWidth(t *testing.T) {
+	emu := terminal.NewEmulator(40, 6, terminal.EmulatorOptions{})
+	enc := NewEncoder(1)
+	var m Mirror
+	var snap terminal.Snapshot
+	for i, s := range []string{"narrow", "\x1b[?40h\x1b[?3h" + strings.Repeat("x", 131) + "y", "\x1b[?3lback", "\x1b[132$|" + "\x1b[1;120Hz"} {
+		emu.Write([]byte(s))
+		f := roundTrip(t, enc, emu, &m)
+		if f == nil {
+			t.Fatalf("step %d: no frame for a change", i)
+		}
+		emu.Snapshot(&snap)
+		if i > 0 && (!f.Full || f.Cols != snap.Cols) {
+			t.Errorf("step %d: frame full %v cols %d, want a full frame of %d columns", i, f.Full, f.Cols, snap.Cols)
+		}
+		sameScreen(t, &m.Screen, &snap)
+	}
+}
+
 // TestDeltaSendsChangedRows: one changed row, one row on the wire.
 func TestDeltaSendsChangedRows(t *testing.T) {
 	emu := terminal.NewEmulator(80, 24, terminal.EmulatorOptions{})

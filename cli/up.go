@@ -70,7 +70,11 @@ func runUp(ctx context.Context, s *session, in *input) error {
 	if in.bool("json") {
 		return s.printJSON(res)
 	}
-	fmt.Fprintf(s.stdout, "workspace %q (index %d): %d pane(s)\n", res.Title, res.Index, res.Panes)
+	panes := "1 pane"
+	if res.Panes != 1 {
+		panes = fmt.Sprintf("%d panes", res.Panes)
+	}
+	fmt.Fprintf(s.stdout, "workspace %q (index %d): %s\n", res.Title, res.Index, panes)
 	for i, id := range res.SurfaceIDs {
 		name := ""
 		if i < len(res.Labels) && res.Labels[i] != nil {

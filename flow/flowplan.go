@@ -290,7 +290,7 @@ func (pp *PlannedPane) runsAgent() bool {
 // spec sets with its control characters escaped (see [Plan.WriteText]).
 func (p *FlowPlan) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "flow %q: %d unit(s), layout %s, on_failure %s\n", p.Name, len(p.Units), p.Layout, p.OnFailure)
+	fmt.Fprintf(&b, "flow %q: %s, layout %s, on_failure %s\n", p.Name, count(len(p.Units), "unit", "units"), p.Layout, p.OnFailure)
 	if p.Budget != nil {
 		fmt.Fprintf(&b, "budget    %s for the whole run\n", p.Budget)
 	}

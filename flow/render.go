@@ -20,7 +20,7 @@ func (p *Plan) WriteText(w io.Writer) error {
 		name = strconv.Quote(*p.Name)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "workspace %s: %d pane(s), layout %s\n", name, len(p.Panes), p.Layout)
+	fmt.Fprintf(&b, "workspace %s: %s, layout %s\n", name, count(len(p.Panes), "pane", "panes"), p.Layout)
 	for i := range p.Panes {
 		writePane(&b, fmt.Sprintf("pane %d", i), &p.Panes[i], false)
 	}
@@ -89,4 +89,12 @@ func writePane(b *strings.Builder, head string, pp *PlannedPane, submit bool) {
 			}
 		}
 	}
+}
+
+// count is n and the noun for it: "1 pane", "2 panes".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -39,6 +39,10 @@ type Env struct {
 	Getenv func(string) string
 	GOOS   string
 	Exe    string // the running paneflow, to find paneflow-mcp next to it
+	// Install says, in status's advice, how the user runs install; ""
+	// means "run `paneflow mcp install`" (the desktop app names its own
+	// button instead).
+	Install string
 }
 
 // RunCommand runs `paneflow mcp <args>` and returns the exit status.
@@ -150,7 +154,11 @@ func RunCommand(args []string, stdout, stderr io.Writer, env Env) int {
 			}
 		}
 		if _, err := os.Stat(bridge); err != nil {
-			fmt.Fprintf(stdout, "bridge       %s: missing (run `paneflow mcp install`)\n", bridge)
+			how := env.Install
+			if how == "" {
+				how = "run `paneflow mcp install`"
+			}
+			fmt.Fprintf(stdout, "bridge       %s: missing (%s)\n", bridge, how)
 		}
 	case "uninstall":
 		for _, a := range agents {

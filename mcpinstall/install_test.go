@@ -267,6 +267,21 @@ func TestBridgeMissing(t *testing.T) {
 	}
 }
 
+// TestStatusAdvice: status says how to install the missing bridge in the
+// words of the caller (the desktop app has a button, not a command line).
+func TestStatusAdvice(t *testing.T) {
+	f := newFixture(t)
+	_, out, _ := f.run("status")
+	if !strings.Contains(out, "missing (run `paneflow mcp install`)") {
+		t.Errorf("status without a bridge:\n%s", out)
+	}
+	var b bytes.Buffer
+	RunCommand([]string{"status"}, &b, &b, Env{Getenv: func(k string) string { return f.env[k] }, GOOS: "linux", Exe: f.exe, Install: "choose Install"})
+	if got := b.String(); !strings.Contains(got, "missing (choose Install)") || strings.Contains(got, "paneflow mcp install") {
+		t.Errorf("status with Env.Install:\n%s", got)
+	}
+}
+
 func TestBridgeKeptCurrent(t *testing.T) {
 	f := newFixture(t)
 	f.write(f.path(".claude.json"), "{}")

@@ -73,6 +73,10 @@ func (e *Emulator) handleCSI(cmd ansi.Cmd, ps ansi.Params) {
 		e.deleteColumns(count(ps, 0))
 	case prefix == 0 && inter == '$' && (final == 'v' || final == 'x' || final == 'z' || final == '{' || final == 'r' || final == 't'):
 		e.rectOp(final, ps)
+	case prefix == 0 && inter == '$' && final == '|': // DECSCPP
+		if e.level >= 3 {
+			e.decscpp(param(ps, 0, 0))
+		}
 	case prefix == 0 && inter == '$' && final == 'w': // DECRQPSR
 		e.presentationReport(ps)
 	case prefix == 0 && inter == '*' && final == 'y': // DECRQCRA
@@ -377,28 +381,41 @@ func (e *Emulator) eraseDisplay(mode int) {
 		}
 		e.eraseLine(1)
 	case 2:
-		// Like tmux and kitty, clearing the main screen keeps what was on it
-		// in the scrollback instead of losing it.
-		if e.cur == e.main && e.histCap > 0 {
-			last := -1
-			for i, r := range rows {
-				if r.used > 0 {
-					last = i
-				}
-			}
-			for _, r := range rows[:last+1] {
-				e.hist.push(e, r)
-			}
-			e.hist.pullable = 0
-		}
-		for _, r := range rows {
-			r.clear()
-			r.fill(0, e.cols, blank)
-		}
+		e.keepScreenLocked()
+		e.blankScreenLocked(blank)
 	case 3:
 		if e.cur == e.main {
 			e.hist.reset()
 		}
+	}
+}
+
+// keepScreenLocked pushes the main screen's rows, down to the last one
+// written, to the scrollback before the screen is cleared: like tmux and
+// kitty, clearing the main screen keeps what was on it instead of losing
+// it. On the alternate screen it does nothing.
+func (e *Emulator) keepScreenLocked() {
+	if e.cur != e.main || e.histCap == 0 {
+		return
+	}
+	rows := e.cur.rows
+	last := -1
+	for i, r := range rows {
+		if r.used > 0 {
+			last = i
+		}
+	}
+	for _, r := range rows[:last+1] {
+		e.hist.push(e, r)
+	}
+	e.hist.pullable = 0
+}
+
+// blankScreenLocked sets every cell of the current screen to blank.
+func (e *Emulator) blankScreenLocked(blank Cell) {
+	for _, r := range e.cur.rows {
+		r.clear()
+		r.fill(0, e.cols, blank)
 	}
 }
 
@@ -466,6 +483,7 @@ func (e *Emulator) fullReset() {
 		e.cur = e.main
 		e.alt = nil
 	}
+	e.restoreLayoutColsLocked()
 	for _, r := range e.main.rows {
 		r.clear()
 	}
@@ -509,6 +527,10 @@ func (e *Emulator) setPrivateMode(mode int, on bool) {
 		e.in.AppCursor = on
 	case 5:
 		e.reverseVideo = on
+	case 3:
+		e.deccolm(on)
+	case 40:
+		e.allowColm = on
 	case 69: // DECLRMM
 		if e.level >= 4 {
 			e.lrmm = on
@@ -609,6 +631,10 @@ func (e *Emulator) privateModeState(mode int) int {
 		return modeState(e.in.AppCursor)
 	case 5:
 		return modeState(e.reverseVideo)
+	case 3:
+		return modeState(e.col132)
+	case 40:
+		return modeState(e.allowColm)
 	case 6:
 		return modeState(e.originMode)
 	case 7:

@@ -58,6 +58,13 @@ type EmulatorOptions struct {
 	// OSC 10/11 queries. Zero values report a light grey on black.
 	Foreground, Background [3]uint8
 
+	// Resized is called (outside the lock) after the program changed the
+	// screen's width itself (DECCOLM, deccolm.go), or a full reset undid
+	// that, with the new size: the owner of the pseudo-terminal sets its
+	// size to match, so the program sees it. nil: nobody is told. It is
+	// not called for Resize.
+	Resized func(cols, rows int)
+
 	// ScreenHistoryBytes bounds the history of the alternate screen
 	// ([Emulator.ScreenHistory]) in bytes: 0 means
 	// DefaultScreenHistoryBytes and NoScreenHistory keeps none.
@@ -125,6 +132,12 @@ type Emulator struct {
 	rectExtent bool
 	// c1 is S8C1T: replies use 8-bit C1 controls (setC1).
 	c1 bool
+	// allowColm is ?40 (allow 80⇄132): DECCOLM acts only while it is on;
+	// col132 is DECCOLM's state (?3). layoutCols is the width the last
+	// Resize (or NewEmulator) gave, which a full reset returns to
+	// (deccolm.go).
+	allowColm, col132 bool
+	layoutCols        int
 
 	// Character sets: G0–G3 designations and which is invoked into GL.
 	charsets  [4]charset
@@ -168,6 +181,7 @@ type Emulator struct {
 	clipData []byte
 	clipSet  bool
 	rang     int
+	resized  bool // the width changed under Write (DECCOLM): tell opts.Resized
 }
 
 // CursorShape is the cursor style a program selected with DECSCUSR. The zero
@@ -278,7 +292,7 @@ func newScreen(cols, rows int) *screen {
 // NewEmulator returns an emulator with a cols×rows screen (each at least 1).
 func NewEmulator(cols, rows int, o EmulatorOptions) *Emulator {
 	cols, rows = max(cols, 1), max(rows, 1)
-	e := &Emulator{opts: o, cols: cols, rows: rows}
+	e := &Emulator{opts: o, cols: cols, rows: rows, layoutCols: cols}
 	switch {
 	case o.Scrollback == 0:
 		e.histCap = DefaultScrollback
@@ -320,6 +334,7 @@ func (e *Emulator) resetState() {
 	e.protect = protectNone
 	e.level = maxLevel
 	e.rectExtent, e.c1 = false, false
+	e.col132 = false // allowColm stays: xterm's RIS keeps it (deccolm.go)
 	e.in = InputModes{}
 	e.charsets = [4]charset{}
 	e.gl, e.gr, e.singleSS = 0, 2, 0
@@ -343,10 +358,15 @@ func (e *Emulator) Write(p []byte) (int, error) {
 	ch := e.nextGenLocked()
 	replies, clipSet, clipSel, clipData, rang := e.replies, e.clipSet, e.clipSel, e.clipData, e.rang
 	e.replies, e.clipSet, e.clipData, e.rang = e.replies[len(e.replies):], false, nil, 0
+	resized, cols, rows := e.resized, e.cols, e.rows
+	e.resized = false
 	e.mu.Unlock()
 
 	if ch != nil {
 		close(ch)
+	}
+	if resized && e.opts.Resized != nil {
+		e.opts.Resized(cols, rows)
 	}
 	if len(replies) > 0 && e.opts.Reply != nil {
 		e.opts.Reply(replies)
@@ -387,9 +407,14 @@ func (e *Emulator) apply(f func()) {
 	e.mu.Lock()
 	f()
 	ch := e.nextGenLocked()
+	resized, cols, rows := e.resized, e.cols, e.rows
+	e.resized = false
 	e.mu.Unlock()
 	if ch != nil {
 		close(ch)
+	}
+	if resized && e.opts.Resized != nil {
+		e.opts.Resized(cols, rows)
 	}
 }
 

@@ -80,6 +80,9 @@ func fuzzSeeds() []string {
 		"\x1b[?69h\x1b[3;8s\x1b[2;4rab日本cdefghij\r\n\x1b[2@\x1b[P\x1b[L\x1b[M\x1b[S\x1b[T\x1bD\x1bM\x1b[4h日x\x1b[?6h\x1b[H\x08\x1b[9C\t\x1b[?69l",
 		"\x1b-A\x0e !\x7f\x1b.A\x1bNA\x1b(<\x1b)>\x1b~\x1b}\x1b|\x0fW\x1b[1$w\x1b[2$w\x1bP1$t2;4;1;I;A;K;1;3;O;B0AA\x1b\\\x1bP2$t1/3/10\x1b\\x",
 		"\x1b G\x1b[6n\x1b[2;4r\x1b[5e\x1b[3a\x1b[?69h\x1b[3;7s\x1b[?6h\x1b[2e\x1b[9a\x1b[2dx\x1b F\x1b[62;2\"p\x1b[c",
+		// DECCOLM: the width changes under Write (deccolm.go).
+		"one\r\ntwo\x1b[?40h\x1b[2;5r\x1b[?69h\x1b[3;9s\x1b[?3habc\x1b[?1049h日\x1b[?3l\x1b[?1049l\x1b[?3$p\x1b[?40$p\x1bc\x1b[?3h\x1b[3;100H\x1b[132$|x\x1b[$|",
+		"\x1b[?40h\x1b[?6h\x1b[?3h\x1b[1;80H日本\x1b[?95h\x1b[?3lx\x1b[!p\x1b[?3h\x1b[?40l\x1b[?3l",
 		"ab日本\x1b[65;1;1;3;9$x\x1b[1;1;2;4;1;2;3;1$v\x1b[2;2;9;9$z\x1b[${\x1b[1;5;2;2;1;4$r\x1b[2*x\x1b[$t\x1b[1;0;1;1;3;3*y",
 	}
 	for _, tt := range []string{benchSnippet(benchPlain()), benchSnippet(benchSGR()), benchSnippet(benchTUI())} {
@@ -104,7 +107,10 @@ func FuzzEmulator(f *testing.F) {
 		c, r := int(cols%120)+1, int(rows%40)+1
 		step := int(chunk%64) + 1
 		var fast, slow *Emulator
-		for _, slowPath := range []bool{false, true} {
+		// before are the dumps before the last Resize, which replaces a
+		// width the output set (DECCOLM).
+		var before [2]string
+		for k, slowPath := range []bool{false, true} {
 			e := NewEmulator(c, r, EmulatorOptions{Scrollback: 64, AllowOSC52: true, AllowChecksum: true, Reply: func([]byte) {}})
 			e.slowPath = slowPath
 			for i, p := 0, data; len(p) > 0; i++ {
@@ -117,6 +123,7 @@ func FuzzEmulator(f *testing.F) {
 				}
 			}
 			checkInvariants(t, e)
+			before[k] = dump(e)
 			e.Resize(c, r)
 			checkInvariants(t, e)
 			if slowPath {
@@ -124,6 +131,9 @@ func FuzzEmulator(f *testing.F) {
 			} else {
 				fast = e
 			}
+		}
+		if g, w := before[0], before[1]; g != w {
+			t.Fatalf("fast and slow paths differ before the last resize:\nfast:\n%s\nslow:\n%s", g, w)
 		}
 		if g, w := dump(fast), dump(slow); g != w {
 			t.Fatalf("fast and slow paths differ:\nfast:\n%s\nslow:\n%s", g, w)
@@ -138,6 +148,7 @@ func dump(e *Emulator) string {
 	e.mu.Lock()
 	out += fmt.Sprintf("level %d protect %d reverse wrap %v/%v rect %v pen %+v region %d-%d lr %v %d-%d\n", e.level, e.protect, e.reverseWrap, e.reverseWrapAll, e.rectExtent, e.pen, e.top, e.bot, e.lrmm, e.left, e.right)
 	out += fmt.Sprintf("charsets %v gl %d gr %d ss %d wrap next %v tabs %s c1 %v\n", e.charsets, e.gl, e.gr, e.singleSS, e.wrapNext, e.dectabsr(), e.c1)
+	out += fmt.Sprintf("deccolm allowed %v 132 %v layout width %d\n", e.allowColm, e.col132, e.layoutCols)
 	e.mu.Unlock()
 	if s.Colors != nil {
 		out += fmt.Sprintf("colors %v\n", *s.Colors)

@@ -14,11 +14,14 @@ import (
 )
 
 func init() {
-	// size: print the terminal size as "COLSxROWS", then again on every
-	// SIGWINCH, until killed.
-	helpers["size"] = func([]string) int {
+	// size [OUTPUT]: write OUTPUT (if given), then print the terminal size
+	// as "COLSxROWS", then again on every SIGWINCH, until killed.
+	helpers["size"] = func(args []string) int {
 		winch := make(chan os.Signal, 1)
 		signal.Notify(winch, unix.SIGWINCH)
+		if len(args) > 0 { // output that changes the size (DECCOLM)
+			os.Stdout.WriteString(args[0])
+		}
 		for {
 			ws, err := unix.IoctlGetWinsize(int(os.Stdin.Fd()), unix.TIOCGWINSZ)
 			if err != nil {

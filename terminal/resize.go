@@ -9,6 +9,7 @@ package terminal
 func (e *Emulator) Resize(cols, rows int) {
 	cols, rows = max(cols, 1), max(rows, 1)
 	e.mu.Lock()
+	e.layoutCols = cols
 	if cols == e.cols && rows == e.rows {
 		e.mu.Unlock()
 		return

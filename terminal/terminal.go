@@ -210,6 +210,7 @@ func Start(o Options) (*Terminal, error) {
 		AllowOSC52:         o.AllowOSC52,
 		Clipboard:          o.Clipboard,
 		Bell:               o.Bell,
+		Resized:            t.followSize,
 	})
 	if o.Background {
 		go t.launch(pc)
@@ -393,6 +394,22 @@ func (t *Terminal) Resize(cols, rows int) error {
 		return p.Resize(cols, rows)
 	}
 	return nil // applied by launch, or there is no program to tell
+}
+
+// followSize gives the pseudo-terminal the emulator's size after the
+// program changed the width itself (DECCOLM), so it reads the new size
+// with TIOCGWINSZ and gets SIGWINCH. It runs on the parser goroutine,
+// outside the emulator's lock; sizeMu orders it with Resize, and it reads
+// the size again under it, so the pseudo-terminal ends up as the last
+// change to the emulator said. Before the program started, launch sets
+// the size instead.
+func (t *Terminal) followSize(int, int) {
+	t.sizeMu.Lock()
+	defer t.sizeMu.Unlock()
+	if p := t.running(); p != nil {
+		cols, rows := t.emu.Size()
+		_ = p.Resize(cols, rows) // a failing resize leaves the old size; nothing to report to
+	}
 }
 
 // Done returns a channel closed once the program has exited and all of its

@@ -192,3 +192,21 @@ func TestTerminalOutputGate(t *testing.T) {
 		t.Errorf("the cleared gate was passed %d more times", got-n)
 	}
 }
+
+// TestTerminalFollowsDECCOLM: when the program switches to 132 columns,
+// its pseudo-terminal follows (it reads 132 columns and gets SIGWINCH);
+// a later Resize, the pane's layout, replaces that width again.
+func TestTerminalFollowsDECCOLM(t *testing.T) {
+	term := startHelper(t, "size", "\x1b[?40h\x1b[?3h")
+	waitScreen(t, term, "132x24", func(text string) bool { return strings.Contains(text, "132x24") })
+	if cols, _ := term.Emulator().Size(); cols != 132 {
+		t.Errorf("emulator width = %d, want 132", cols)
+	}
+	if err := term.Resize(100, 30); err != nil {
+		t.Fatal(err)
+	}
+	waitScreen(t, term, "100x30", func(text string) bool { return strings.Contains(text, "100x30") })
+	if cols, rows := term.Emulator().Size(); cols != 100 || rows != 30 {
+		t.Errorf("emulator size = %dx%d, want 100x30", cols, rows)
+	}
+}

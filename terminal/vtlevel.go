@@ -307,10 +307,8 @@ const (
 // "not recognised".
 var fixedPrivateModes = map[int]int{
 	2:    modeAlwaysSet,   // DECANM: ANSI, no VT52 mode
-	3:    modeAlwaysReset, // DECCOLM: no 132-column switch
 	4:    modeAlwaysReset, // DECSCLM: jump scrolling
 	8:    modeAlwaysSet,   // DECARM: keys repeat (the window system's)
-	10:   modeAlwaysReset, // rxvt toolbar
 	13:   modeAlwaysReset, // start blinking cursor (xterm's menu)
 	14:   modeAlwaysReset, // XOR blinking cursor
 	18:   modeAlwaysReset, // DECPFF: print form feed
@@ -318,15 +316,12 @@ var fixedPrivateModes = map[int]int{
 	30:   modeAlwaysReset, // rxvt scrollbar
 	35:   modeAlwaysReset, // rxvt font-shifting keys
 	38:   modeAlwaysReset, // DECTEK: no Tektronix mode
-	40:   modeAlwaysReset, // allow 80→132
 	41:   modeAlwaysReset, // more(1) fix
 	42:   modeAlwaysReset, // DECNRCM: no national replacement sets
-	43:   modeAlwaysReset, // DECGEPM
 	44:   modeAlwaysReset, // margin bell
 	46:   modeAlwaysReset, // logging
 	67:   modeAlwaysReset, // DECBKM: Backspace sends DEL
 	80:   modeAlwaysReset, // DECSDM: no sixel
-	95:   modeAlwaysReset, // DECNCSM
 	1001: modeAlwaysReset, // highlight mouse tracking
 	1010: modeAlwaysReset, // scroll to bottom on output
 	1011: modeAlwaysSet,   // scroll to bottom on a key press

@@ -10,7 +10,7 @@
 // overview (refreshed on each events.subscribe frame that can change it),
 // screen.attach for a pane's screen (the server's per-client encoder and
 // pacing; the frames are relayed to the page as they come, never decoded
-// and encoded again), surface.send_text and surface.send_keystroke for
+// and encoded again), screen.rows for its scrollback, surface.send_text and surface.send_keystroke for
 // writes, so the scripting gate applies to a browser as to any script.
 //
 // # Security
@@ -30,10 +30,9 @@
 // or cross-site request can make one. A read-only pairing never writes;
 // web.revoke ends a browser's session and closes its WebSockets at once.
 //
-// What it does not do: it draws no QR code (the link is printed), it does
-// not show scrollback beyond the live screen, and it does not confirm a
-// prompt's turn start as `paneflow send --submit` does (the page shows
-// the agent's state change instead).
+// What it does not do: it draws no QR code (the link is printed), and it
+// does not confirm a prompt's turn start as `paneflow send --submit` does
+// (the page shows the agent's state change instead).
 //
 // # Concurrency
 //

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -60,6 +61,14 @@ func (f *fakeServer) Call(ctx context.Context, method string, params, result any
 		res = proto.SurfaceSendTextResult{Sent: true, InputReady: true}
 	case proto.MethodSurfaceSendKeystroke:
 		res = proto.SentResult{Sent: true}
+	case proto.MethodScreenRows:
+		var p proto.ScreenRowsParams
+		json.Unmarshal(b, &p)
+		r := proto.ScreenRowsResult{Cols: 10, HistoryLen: 50, HistoryDropped: 3}
+		for y := p.From; y < p.To; y++ {
+			r.Lines = append(r.Lines, proto.ScreenRow{Y: y, Runs: []proto.ScreenRun{{Text: fmt.Sprintf("line %d", y), Width: proto.RunNarrow}}})
+		}
+		res = r
 	default:
 		return ipc.Errorf(ipc.CodeMethodNotFound, "method not found: %s", method)
 	}
@@ -514,6 +523,17 @@ func TestScreenFramesRelayed(t *testing.T) {
 		if strings.Contains(g, "SECRET-TOKEN") {
 			t.Error("the attachment's token reached the browser")
 		}
+	}
+}
+
+func TestScrollbackRows(t *testing.T) {
+	// A read-only browser may read the scrollback: it writes nothing.
+	_, _, ws := openPage(t, &fakeServer{}, true)
+	ws.Write(context.Background(), websocket.MessageText, []byte(`{"t":"rows","id":7,"from":10,"to":12,"req":4}`))
+	m := readMsg(t, ws, "rows")
+	b, _ := json.Marshal(m["r"])
+	if m["id"] != float64(7) || m["req"] != float64(4) || !strings.Contains(string(b), `"line 10"`) || !strings.Contains(string(b), `"line 11"`) || !strings.Contains(string(b), `"history_dropped":3`) {
+		t.Errorf("rows 10-12 of pane 7: got %v (r %s), want screen.rows' result as the server wrote it", m, b)
 	}
 }
 

@@ -55,6 +55,9 @@ type clientMsg struct {
 	Text string `json:"text"`
 	Key  string `json:"key"`
 	Req  int64  `json:"req"`
+	// From and To are the scrollback lines of a "rows" request.
+	From int `json:"from"`
+	To   int `json:"to"`
 }
 
 // helloMsg is the first message to the page.
@@ -173,6 +176,8 @@ func (c *wsConn) run() {
 			c.open(0)
 		case "send", "type", "key":
 			c.write(m)
+		case "rows":
+			c.rows(m)
 		default:
 			c.kill(fmt.Sprintf("unknown message type %q", m.T))
 			return
@@ -265,6 +270,23 @@ func (c *wsConn) relayScreen(ctx context.Context, id uint64) {
 			return
 		}
 	}
+}
+
+// rows answers a "rows" request: scrollback lines [From, To) of pane ID
+// as cells (screen.rows, whose result goes to the page as the server
+// encoded it, in the screen frames' row format). Reading needs no write
+// permission.
+func (c *wsConn) rows(m clientMsg) {
+	ctx, cancel := context.WithTimeout(c.ctx, 10*time.Second)
+	defer cancel()
+	var raw json.RawMessage
+	err := c.s.o.Call(10*time.Second).Call(ctx, proto.MethodScreenRows, proto.ScreenRowsParams{SurfaceID: m.ID, From: m.From, To: m.To}, &raw)
+	if err != nil {
+		c.sendJSON(resultMsg{T: "res", Req: m.Req, Error: err.Error()})
+		return
+	}
+	msg := fmt.Appendf(nil, `{"t":"rows","id":%d,"req":%d,"r":`, m.ID, m.Req)
+	c.send(append(append(msg, raw...), '}'))
 }
 
 // write does one write of the page through the socket, where the

@@ -429,6 +429,45 @@ func TestHiddenViewDrawsNothing(t *testing.T) {
 	}
 }
 
+// TestGridWiderThanView: a program that switched to 132 columns
+// (DECCOLM) gives the View a grid wider than its own; the View clips it,
+// keeps working on the cells it shows and does not resize the pane back
+// (only a layout change does).
+func TestGridWiderThanView(t *testing.T) {
+	h := newHarness(t, 20, 5, Options{})
+	n := len(h.p.resizes)
+	h.output("\x1b[?40h\x1b[?3hhello world" + strings.Repeat(".", 100) + "END")
+	if cols, _ := h.p.emu.Size(); cols != 132 {
+		t.Fatalf("emulator width = %d, want 132", cols)
+	}
+	if len(h.p.resizes) != n {
+		t.Errorf("the View resized the pane to %v after the program's DECCOLM", h.p.resizes[n:])
+	}
+	if img := h.capture(); img.Bounds().Dx() != int(20*h.cw) {
+		t.Errorf("window image %d wide, want %d", img.Bounds().Dx(), int(20*h.cw))
+	}
+	// A drag past the View's right edge selects up to the cell under the
+	// pointer (column 30), which the View does not show.
+	h.drag(6, 0, 30, 0, 0)
+	if got, want := h.v.SelectedText(), "world"+strings.Repeat(".", 20); got != want {
+		t.Errorf("SelectedText = %q, want %q", got, want)
+	}
+	// Text beyond the edge is still found.
+	h.v.mu.Lock()
+	h.v.find.query = "END"
+	h.v.find.searchLocked()
+	found := len(h.v.find.matches)
+	h.v.mu.Unlock()
+	if found != 1 {
+		t.Errorf("find END: %d matches, want 1", found)
+	}
+	// A layout change gives the pane the View's width again.
+	h.w.Resize(fyne.NewSize(25*h.cw, 5*h.ch))
+	if cols, _ := h.p.emu.Size(); cols != 25 {
+		t.Errorf("emulator width after a layout change = %d, want 25", cols)
+	}
+}
+
 // TestInset: Options.Inset leaves a gap around the grid: the pane gets
 // the cells that fit inside it, and positions map to cells from its
 // inner edge.

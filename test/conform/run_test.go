@@ -20,9 +20,10 @@ import (
 	"github.com/paneflow-go/paneflow/test/internal/vtrelay"
 )
 
-// screenCols and screenRows are the size of every run: vttest's default
-// 24x80 (its 132-column pages stay in 80 columns, as in an xterm that,
-// by default, does not honour DECCOLM).
+// screenCols and screenRows are the size every run starts at: vttest's
+// default 24x80. vttest allows DECCOLM (?40) and switches to 132 columns
+// for its wide pages; xterm and the emulator then are 132 columns wide
+// (vttest does not read the pty's size, so the harness's stays).
 const screenCols, screenRows = 80, 24
 
 // eventWait bounds the wait for one settled state. vttest's slowest page
@@ -198,12 +199,14 @@ func (m *emulatorTerm) read(_ testing.TB, _ *vtrelay.Conn, e vtrelay.Event) scre
 	s := &m.snap
 	rows := make([]string, s.Rows)
 	attrs := make([]string, s.Rows)
+	drawn := make([]bool, s.Rows)
 	for y := range rows {
 		var text strings.Builder
 		line := make([]byte, 0, s.Cols)
 		for _, c := range s.Row(y) {
 			d := 0
 			g := s.Grapheme(c)
+			drawn[y] = drawn[y] || c.Char != 0 // never written: no character
 			if c.Attrs&terminal.AttrHidden != 0 && g != "" {
 				// Concealed (SGR 8) text is not shown: it reads as a
 				// blank, as xterm's print leaves it out.
@@ -234,6 +237,11 @@ func (m *emulatorTerm) read(_ testing.TB, _ *vtrelay.Conn, e vtrelay.Event) scre
 	sizes := make([]byte, s.Rows)
 	for y, z := range s.LineSizes {
 		sizes[y] = "5634"[z] // as ESC # d sets it
+		if !drawn[y] {
+			// xterm's print (printLine) sends a line's size with its
+			// characters, so a line with none shows single-width there.
+			sizes[y] = '5'
+		}
 	}
 	return makeScreen(e, rows, attrs, sizes)
 }

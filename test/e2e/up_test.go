@@ -104,7 +104,7 @@ name = "shell"
 
 	// Dry run: the plan, and nothing created.
 	r := s.mustCLI(nil, "up", "ws.toml", "--dry-run")
-	for _, want := range []string{"workspace \"feat\": 6 pane(s), layout tiled", "worktree  create (new branch off HEAD) feat/a at " + filepath.Join(wtDir, "feat-a"),
+	for _, want := range []string{"workspace \"feat\": 6 panes, layout tiled", "worktree  create (new branch off HEAD) feat/a at " + filepath.Join(wtDir, "feat-a"),
 		"run       gemini   (agent gemini)", "cwd       " + filepath.Join(dir, "plain"), "setup     touch setup-ran (timeout 300s)"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("dry run lacks %q:\n%s", want, r)

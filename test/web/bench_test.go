@@ -147,3 +147,44 @@ func BenchmarkStateToBrowser(b *testing.B) {
 	b.ReportMetric(lat[len(lat)*99/100], "state-p99-ms")
 	b.ReportMetric(lat[len(lat)-1], "state-max-ms")
 }
+
+// BenchmarkFloodToBrowser measures what a pane printing as fast as it can
+// costs the browser that shows it: the WebSocket's bytes and screen frames
+// a second (the server sends at most 30 frames a second, each only the
+// rows that changed, so the rate is bounded by the screen's size × 30
+// whatever the flood's), and whether the page stays responsive (the round
+// trip of a trivial script through the DevTools protocol while it draws).
+func BenchmarkFloodToBrowser(b *testing.B) {
+	ctx := webtest.Browser(b)
+	s := startWeb(b, "80x24")
+	id := s.firstPane()
+	link := s.pairLink(false)
+	webtest.Pair(b, ctx, link)
+	webtest.Do(b, ctx, "the pane", chromedp.Navigate(webtest.Base(link)+fmt.Sprintf("#pane/%d", id)),
+		webtest.Poll(`document.querySelectorAll('#scr .r').length === 24`))
+	s.cli("send", strconv.FormatUint(id, 10), "--submit", "seq 1 1000000000")
+	webtest.Do(b, ctx, "the flood", webtest.Poll(`window.paneflowRows().some(r => /^[0-9]{5,}$/.test(r))`))
+	type stats struct {
+		Bytes, Frames, Drawn float64
+	}
+	read := func() stats {
+		return webtest.Get(b, ctx, "the page's counters", chromedp.Evaluate[stats](`window.paneflowStats()`))
+	}
+	var rtts []float64
+	b.ResetTimer()
+	start, t0 := read(), time.Now()
+	for time.Since(t0) < time.Duration(b.N)*3*time.Second {
+		at := time.Now()
+		webtest.Get(b, ctx, "a round trip", chromedp.Evaluate[int](`1`))
+		rtts = append(rtts, float64(time.Since(at).Microseconds())/1000)
+	}
+	end, secs := read(), time.Since(t0).Seconds()
+	b.StopTimer()
+	s.cli("key", strconv.FormatUint(id, 10), "ctrl-c")
+	slices.Sort(rtts)
+	b.ReportMetric((end.Bytes-start.Bytes)/secs/1024, "KiB/s")
+	b.ReportMetric((end.Frames-start.Frames)/secs, "frames/s")
+	b.ReportMetric((end.Drawn-start.Drawn)/secs, "paints/s")
+	b.ReportMetric(rtts[len(rtts)/2], "rtt-p50-ms")
+	b.ReportMetric(rtts[len(rtts)-1], "rtt-max-ms")
+}

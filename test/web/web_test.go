@@ -229,3 +229,41 @@ func TestReadOnlyBrowserCannotType(t *testing.T) {
 		t.Errorf("read-only page: notice %q, composer disabled %v; want a read-only notice and the composer off", notice, disabled)
 	}
 }
+
+// TestScrollbackInThePage: "Earlier output" fetches the scrollback above
+// the screen (screen.rows), 100 lines at a time, drawn with the screen's
+// renderer; the scrollback and the screen together read as `paneflow
+// read` reads the pane, line for line.
+func TestScrollbackInThePage(t *testing.T) {
+	ctx := webtest.Browser(t)
+	s := startWeb(t, "80x24")
+	id := s.firstPane()
+	link := s.pairLink(false)
+	webtest.Pair(t, ctx, link)
+	s.cli("send", strconv.FormatUint(id, 10), "--submit", "seq 1 150")
+	webtest.Do(t, ctx, "the pane",
+		chromedp.Navigate(webtest.Base(link)+fmt.Sprintf("#pane/%d", id)),
+		webtest.Poll(`window.paneflowRows().includes('150')`),
+	)
+	for i := 0; ; i++ {
+		if webtest.Get(t, ctx, "the button", chromedp.Evaluate[bool](`document.getElementById('more').hidden`)) {
+			break // the whole scrollback is shown
+		}
+		if i == 3 {
+			t.Fatalf("Earlier output is still offered after %d presses (100 lines each) of a 128-line scrollback", i)
+		}
+		n := len(webtest.Get(t, ctx, "the history", chromedp.Evaluate[[]string](`window.paneflowHistory()`)))
+		webtest.Do(t, ctx, "earlier output",
+			chromedp.Click(chromedp.CSS("#more")),
+			webtest.Poll(fmt.Sprintf(`window.paneflowHistory().length > %d`, n)),
+		)
+	}
+	hist := webtest.Get(t, ctx, "the history", chromedp.Evaluate[[]string](`window.paneflowHistory()`))
+	page := append(hist, webtest.Rows(t, ctx)...)
+	if server := s.serverRows(id, len(page)); !slices.Equal(page, server) {
+		t.Errorf("the page's scrollback and screen differ from paneflow read's:\npage:\n%s\nserver:\n%s", strings.Join(page, "\n"), strings.Join(server, "\n"))
+	}
+	if len(hist) != 128 || !strings.HasSuffix(hist[0], "seq 1 150") {
+		t.Errorf("the page's scrollback has %d lines %q, want 128 from the prompt's line", len(hist), hist)
+	}
+}

@@ -34,8 +34,12 @@
   // One pane's mirror: the rows as HTML and as text.
   const scr = {
     id: 0, cols: 0, rows: 0, html: [], text: [], styles: [], pal: xterm.slice(), fg: DEF_FG, bg: DEF_BG,
-    cursor: null, rv: false, seq: 0,
+    cursor: null, rv: false, seq: 0, histLen: 0, dropped: 0,
   };
+  // The scrollback shown above the screen: lines fetched with screen.rows,
+  // from absolute line histFirst (history_dropped + index) up to histEnd,
+  // where the screen's top was when they were asked for.
+  const hist = { html: [], text: [], first: 0, end: 0, asked: false };
 
   function colour(c, fallback) {
     if (!c) return fallback;
@@ -109,6 +113,14 @@
       scr.html[l.y] = h; scr.text[l.y] = t;
     }
     scr.cursor = f.cursor; scr.rv = !!f.reverse_video; scr.seq = f.seq; scr.title = f.title || '';
+    scr.histLen = f.history_len || 0; scr.dropped = f.history_dropped || 0;
+    if (hist.end && hist.end !== scr.dropped + scr.histLen && !hist.asked) {
+      // The screen scrolled: the earlier output shown no longer joins it.
+      hist.html = []; hist.text = []; hist.first = 0; hist.end = 0; $('hist').innerHTML = '';
+    }
+    // At once, not at the next paint: what the page knows (paneflowRows)
+    // and what it offers agree as soon as a frame is in.
+    moreButton();
     draw();
   }
 
@@ -129,10 +141,19 @@
         h += '<div class="cur' + shape + '" style="left:calc(' + c.x + 'ch + 2px);top:calc(' + c.y + ' * var(--lh) + 2px)"></div>';
       }
       el.innerHTML = h;
+      $('hist').style.color = el.style.color; $('hist').style.background = el.style.background;
+      moreButton();
       fit();
       choices();
       el.dataset.seq = String(scr.seq);
+      stats.drawn++;
     });
+  }
+
+  // moreButton offers Earlier output while the server holds lines above
+  // what is shown.
+  function moreButton() {
+    $('more').hidden = hist.end === scr.dropped + scr.histLen ? hist.first <= scr.dropped : scr.histLen === 0;
   }
 
   // fit sizes the font so the pane's width fits the screen, down to 7px
@@ -142,6 +163,7 @@
     const avail = wrap.clientWidth - 6;
     const px = Math.max(7, Math.min(14, avail / (scr.cols * 0.6)));
     $('scr').style.fontSize = px.toFixed(2) + 'px';
+    $('hist').style.fontSize = px.toFixed(2) + 'px';
   }
   window.addEventListener('resize', () => { if (scr.id) fit(); });
 
@@ -169,6 +191,32 @@
       b.addEventListener('click', () => write({ t: 'type', id: scr.id, text: n }, b.textContent));
       box.appendChild(b);
     }
+  }
+
+  // Earlier output: the 100 lines above what is shown, from the server's
+  // scrollback (anew when the screen scrolled since the last ones).
+  $('more').addEventListener('click', () => {
+    if (!scr.id || hist.asked) return;
+    const end = scr.dropped + scr.histLen;
+    if (hist.end !== end) { hist.html = []; hist.text = []; hist.first = end; hist.end = end; }
+    const from = Math.max(scr.dropped, hist.first - 100);
+    if (from >= hist.first) return;
+    hist.asked = true;
+    send({ t: 'rows', id: scr.id, from: from - scr.dropped, to: hist.first - scr.dropped });
+  });
+  function applyRows(m) {
+    hist.asked = false;
+    if (m.id !== scr.id) return;
+    const r = m.r, styles = r.styles || [];
+    const html = [], text = [];
+    for (const l of r.lines || []) { const [h, t] = row(l.runs, styles); html.push(h); text.push(t); }
+    const first = r.lines && r.lines.length ? r.history_dropped + r.lines[0].y : hist.first;
+    hist.html = html.concat(hist.html); hist.text = text.concat(hist.text); hist.first = first;
+    let h = '';
+    for (const x of hist.html) h += '<div class="r">' + x + '</div>';
+    $('hist').innerHTML = h;
+    $('more').hidden = hist.first <= scr.dropped;
+    $('scrwrap').scrollTop = 0;
   }
 
   // The overview.
@@ -213,7 +261,8 @@
     const id = m ? +m[1] : 0;
     if (id === scr.id) return;
     scr.id = id; scr.cols = 0; scr.rows = 0; scr.html = []; scr.text = [];
-    $('scr').innerHTML = ''; $('choices').textContent = ''; $('choices').dataset.key = ''; $('result').textContent = '';
+    $('scr').innerHTML = ''; $('hist').innerHTML = ''; $('more').hidden = true; $('choices').textContent = '';
+    hist.html = []; hist.text = []; hist.first = 0; hist.end = 0; hist.asked = false; $('choices').dataset.key = ''; $('result').textContent = '';
     $('overview').hidden = !!id; $('pane').hidden = !id; $('back').hidden = !id;
     if (!id) $('head').textContent = 'Paneflow';
     send({ t: id ? 'open' : 'close', id });
@@ -260,6 +309,7 @@
 
   // The connection.
   let ws = null, backoff = 500, byeWhy = '';
+  const stats = { bytes: 0, frames: 0, drawn: 0 }; // received: message bytes (UTF-16 units), screen frames; drawn: paints
   function send(m) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(m)); }
   function connect() {
     $('conn').textContent = 'connecting…';
@@ -284,6 +334,8 @@
     ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
     ws.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
+      stats.bytes += ev.data.length;
+      if (m.t === 'f') stats.frames++;
       switch (m.t) {
         case 'hello':
           hello = m; skew = m.now - Date.now(); backoff = 500;
@@ -301,6 +353,7 @@
           break;
         }
         case 'f': applyFrame(m.f); break;
+        case 'rows': applyRows(m); break;
         case 'bye': byeWhy = m.why; break;
         case 'gone': if (m.id === scr.id) showGone(m.err); break;
         case 'res': {
@@ -320,8 +373,10 @@
 
   // For tests and tools: the rows of the open pane as text.
   window.paneflowRows = () => scr.text.slice();
+  window.paneflowHistory = () => hist.text.slice();
   const seen = {};
   window.paneflowStates = () => seen;
+  window.paneflowStats = () => ({ bytes: stats.bytes, frames: stats.frames, drawn: stats.drawn });
   route();
   connect();
 })();
