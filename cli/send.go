@@ -7,20 +7,15 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // Submit confirmation (spec cli.md §6, made stricter): after `send
 // --submit` to an agent pane, surface.status is polled until the agent
-// starts its turn. An agent with hooks must say so itself (turn_seq); for
-// one without, output after the Enter counts (never the echo of the text,
-// which a TUI prints even when the Enter only added a newline). A hook
-// runs as a process the agent starts (Gemini CLI's take a second on an
-// idle machine), so a hooked agent gets longer.
-const (
-	submitPollInterval = 60 * time.Millisecond
-	submitConfirmLimit = 3000 * time.Millisecond
-	hookConfirmLimit   = 10 * time.Second
-)
+// starts its turn (proto.Client.ConfirmTurnStart): an agent with hooks
+// must say so itself (turn_seq); for one without, output after the Enter
+// counts (never the echo of the text, which a TUI prints even when the
+// Enter only added a newline).
 
 // gateError explains a closed scripting gate (-32601 from send_text or
 // send_keystroke) and how to open it.
@@ -57,66 +52,25 @@ func snapshot(ctx context.Context, c caller, id uint64) *statusSnapshot {
 	return &st
 }
 
-// The start_reason values of a confirmed submit.
-const (
-	// startHook: a hooked agent of the pane started a turn by its own
-	// hook (a submitted prompt, or a tool call waking it).
-	startHook = "hook_turn_started"
-	// startOutput: an agent without hooks printed after the Enter.
-	startOutput = "output_after_enter"
-)
-
-// turnStarted reports how now shows a turn started since before (the
-// snapshot taken before the text was sent), or "". A hooked agent (before
-// or now) counts only its own signal; any other agent, output after an
-// Enter sent since before.
+// turnStarted is proto.TurnStarted on two snapshots.
 func turnStarted(before, now *statusSnapshot) string {
-	switch {
-	case now.TurnSeq > before.TurnSeq:
-		return startHook
-	case before.Hooked || now.Hooked:
-		return ""
-	case now.EnterCount > before.EnterCount && now.Generation > now.EnterGeneration:
-		return startOutput
-	}
-	return ""
+	return proto.TurnStarted(before.status(), now.status())
 }
 
-// confirmStart polls surface.status until the agent in pane id visibly
-// started its turn after a submit (see turnStarted). It returns the
+// status is st as surface.status's result.
+func (st *statusSnapshot) status() proto.SurfaceStatusResult {
+	var r proto.SurfaceStatusResult
+	r.State, r.Hooked, r.OutputGeneration, r.TurnSeq = proto.State(st.State), st.Hooked, st.Generation, st.TurnSeq
+	r.EnterCount, r.EnterGeneration = st.EnterCount, st.EnterGeneration
+	return r
+}
+
+// confirmStart waits until the agent in pane id visibly started its
+// turn after a submit (proto.Client.ConfirmTurnStart). It returns the
 // start_reason, or an error saying the text was delivered but no start
 // was seen.
 func (s *session) confirmStart(ctx context.Context, c caller, id uint64, before *statusSnapshot) (string, error) {
-	limit := submitConfirmLimit
-	if before.Hooked {
-		limit = hookConfirmLimit
-	}
-	deadline := time.Now().Add(limit)
-	t := time.NewTicker(submitPollInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return "", ctx.Err()
-		case <-t.C:
-		}
-		if now := snapshot(ctx, c, id); now != nil {
-			if reason := turnStarted(before, now); reason != "" {
-				return reason, nil
-			}
-			if now.Hooked && !before.Hooked && limit < hookConfirmLimit {
-				limit = hookConfirmLimit // a hook spoke meanwhile: wait for its turn
-				deadline = deadline.Add(hookConfirmLimit - submitConfirmLimit)
-			}
-		}
-		if !time.Now().Before(deadline) {
-			why := "no_output_after_enter: it printed nothing after the Enter"
-			if limit == hookConfirmLimit {
-				why = "no_hook_turn_start: its hooks reported no new turn"
-			}
-			return "", fmt.Errorf("submit was written to agent pane %d, but no turn start was confirmed within %dms (%s)", id, limit.Milliseconds(), why)
-		}
-	}
+	return proto.Client{Caller: c}.ConfirmTurnStart(ctx, id, before.status())
 }
 
 // sendInputWait bounds how long `send --submit` has the server hold the
