@@ -10,13 +10,6 @@ import (
 	"github.com/paneflow-go/paneflow/proto"
 )
 
-// Submit confirmation (spec cli.md §6, made stricter): after `send
-// --submit` to an agent pane, surface.status is polled until the agent
-// starts its turn (proto.Client.ConfirmTurnStart): an agent with hooks
-// must say so itself (turn_seq); for one without, output after the Enter
-// counts (never the echo of the text, which a TUI prints even when the
-// Enter only added a newline).
-
 // gateError explains a closed scripting gate (-32601 from send_text or
 // send_keystroke) and how to open it.
 func gateError(err error) error {
@@ -29,48 +22,23 @@ func isGateClosed(err error) bool {
 	return ok && code == ipc.CodeMethodNotFound
 }
 
-// statusSnapshot is what submit confirmation compares against.
-type statusSnapshot struct {
-	State      string `json:"state"`
-	Hooked     bool   `json:"hooked"`
-	Generation uint64 `json:"output_generation"`
-	// TurnSeq moves when a hooked agent of the pane starts a turn by its
-	// own hook; EnterCount counts the Enters the pane was sent, and
-	// EnterGeneration is output_generation just before the last one.
-	TurnSeq         uint64 `json:"turn_seq"`
-	EnterCount      uint64 `json:"enter_count"`
-	EnterGeneration uint64 `json:"enter_generation"`
-}
-
-// snapshot reads surface.status; nil when it fails (then no confirmation is
-// attempted: the send itself will report a missing pane).
-func snapshot(ctx context.Context, c caller, id uint64) *statusSnapshot {
-	var st statusSnapshot
-	if _, err := callInto(ctx, c, "surface.status", map[string]any{"surface_id": id}, &st); err != nil {
+// snapshot reads surface.status before a submit; nil when it fails (then
+// no confirmation is attempted: the send itself will report a missing
+// pane).
+func snapshot(ctx context.Context, c caller, id uint64) *proto.SurfaceStatusResult {
+	st, err := proto.Client{Caller: c}.SurfaceStatus(ctx, proto.SurfaceTarget(id))
+	if err != nil {
 		return nil
 	}
 	return &st
 }
 
-// turnStarted is proto.TurnStarted on two snapshots.
-func turnStarted(before, now *statusSnapshot) string {
-	return proto.TurnStarted(before.status(), now.status())
-}
-
-// status is st as surface.status's result.
-func (st *statusSnapshot) status() proto.SurfaceStatusResult {
-	var r proto.SurfaceStatusResult
-	r.State, r.Hooked, r.OutputGeneration, r.TurnSeq = proto.State(st.State), st.Hooked, st.Generation, st.TurnSeq
-	r.EnterCount, r.EnterGeneration = st.EnterCount, st.EnterGeneration
-	return r
-}
-
-// confirmStart waits until the agent in pane id visibly started its
-// turn after a submit (proto.Client.ConfirmTurnStart). It returns the
-// start_reason, or an error saying the text was delivered but no start
-// was seen.
-func (s *session) confirmStart(ctx context.Context, c caller, id uint64, before *statusSnapshot) (string, error) {
-	return proto.Client{Caller: c}.ConfirmTurnStart(ctx, id, before.status())
+// confirmStart waits until the agent in pane id visibly started its turn
+// after a submit (proto.Client.ConfirmTurnStart, against before). It
+// returns the start_reason, or an error saying the text was delivered but
+// no start was seen.
+func (s *session) confirmStart(ctx context.Context, c caller, id uint64, before *proto.SurfaceStatusResult) (string, error) {
+	return proto.Client{Caller: c}.ConfirmTurnStart(ctx, id, *before)
 }
 
 // sendInputWait bounds how long `send --submit` has the server hold the
@@ -96,7 +64,7 @@ func (s *session) sendOne(ctx context.Context, c caller, id uint64, text string,
 		}
 		send = long
 	}
-	var before *statusSnapshot
+	var before *proto.SurfaceStatusResult
 	if submit {
 		before = snapshot(ctx, c, id)
 	}

@@ -1,11 +1,5 @@
 package proto
 
-import (
-	"context"
-	"fmt"
-	"time"
-)
-
 // Target selects a surface (spec ipc.md §5): SurfaceID, else Name (a
 // pane's display name), else the active workspace's first pane. It is
 // the params of surface.status, and the target part of surface.read,
@@ -263,79 +257,3 @@ type SurfaceCloseResult struct {
 	SurfaceID uint64 `json:"surface_id"`
 }
 
-// The start reasons of a confirmed submit ([TurnStarted]).
-const (
-	// StartHook: a hooked agent of the pane started a turn by its own
-	// hook (a submitted prompt, or a tool call waking it).
-	StartHook = "hook_turn_started"
-	// StartOutput: an agent without hooks printed after the Enter.
-	StartOutput = "output_after_enter"
-)
-
-// TurnStarted reports how now (a pane's surface.status) shows that its
-// agent started a turn since before (the status read just before a
-// prompt was typed and submitted), or "": a hooked agent (before or now)
-// counts only its own hook's signal (TurnSeq); any other agent, output
-// after an Enter sent since before. It is the rule `paneflow send
-// --submit` and the window's "Send to agent" confirm a turn start by.
-func TurnStarted(before, now SurfaceStatusResult) string {
-	switch {
-	case now.TurnSeq > before.TurnSeq:
-		return StartHook
-	case before.Hooked || now.Hooked:
-		return ""
-	case now.EnterCount > before.EnterCount && now.OutputGeneration > now.EnterGeneration:
-		return StartOutput
-	}
-	return ""
-}
-
-// How [Client.ConfirmTurnStart] reads surface.status: every
-// TurnPollInterval, for TurnConfirmLimit, or TurnConfirmHookedLimit for a
-// hooked agent (a hook runs as a process the agent starts; Gemini CLI's
-// take a second on an idle machine).
-const (
-	TurnPollInterval       = 60 * time.Millisecond
-	TurnConfirmLimit       = 3000 * time.Millisecond
-	TurnConfirmHookedLimit = 10 * time.Second
-)
-
-// ConfirmTurnStart reads pane id's surface.status until [TurnStarted]
-// sees that its agent started a turn since before (the status read just
-// before a prompt was typed and submitted) and returns how (StartHook or
-// StartOutput); when none is seen in time the error says the text was
-// written but no turn start was confirmed, and why. A hook that speaks
-// meanwhile extends the wait to the hooked agent's. It is what `paneflow
-// send --submit`, `review send` and the window's "Send to agent" wait on.
-func (c Client) ConfirmTurnStart(ctx context.Context, id uint64, before SurfaceStatusResult) (string, error) {
-	limit := TurnConfirmLimit
-	if before.Hooked {
-		limit = TurnConfirmHookedLimit
-	}
-	deadline := time.Now().Add(limit)
-	t := time.NewTicker(TurnPollInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return "", ctx.Err()
-		case <-t.C:
-		}
-		if now, err := c.SurfaceStatus(ctx, SurfaceTarget(id)); err == nil {
-			if reason := TurnStarted(before, now); reason != "" {
-				return reason, nil
-			}
-			if now.Hooked && limit < TurnConfirmHookedLimit {
-				deadline = deadline.Add(TurnConfirmHookedLimit - limit) // a hook spoke meanwhile: wait for its turn
-				limit = TurnConfirmHookedLimit
-			}
-		}
-		if !time.Now().Before(deadline) {
-			why := "no_output_after_enter: it printed nothing after the Enter"
-			if limit == TurnConfirmHookedLimit {
-				why = "no_hook_turn_start: its hooks reported no new turn"
-			}
-			return "", fmt.Errorf("submit was written to agent pane %d, but no turn start was confirmed within %dms (%s)", id, limit.Milliseconds(), why)
-		}
-	}
-}
