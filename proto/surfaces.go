@@ -256,4 +256,3 @@ type SurfaceCloseResult struct {
 	Closed    bool   `json:"closed"`
 	SurfaceID uint64 `json:"surface_id"`
 }
-
