@@ -87,6 +87,7 @@ type searchView struct {
 	status *widget.Label
 	pop    *popup
 	rows   []searchRow
+	shown  string // the query rows are the answer to
 	seq    uint64 // the newest query; results of older ones are dropped
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -153,7 +154,7 @@ func (s *shell) searchLocked(v *searchView) {
 	seq := v.seq
 	q := v.list.query.Text
 	if q == "" {
-		v.rows = nil
+		v.rows, v.shown = nil, ""
 		v.list.setRows(0, 0)
 		v.status.SetText("Type to search the scrollback, screen and full-screen history of every pane. Enter jumps to the match.")
 		return
@@ -172,6 +173,7 @@ func (s *shell) searchLocked(v *searchView) {
 		}
 		s.do(func() {
 			if s.hist.search == v && v.seq == seq {
+				v.shown = q
 				v.showLocked(res, err)
 			}
 		})

@@ -72,7 +72,8 @@ func searchFor(h *harness, q string, n int) *searchView {
 		h.t.Fatal("Ctrl+Shift+S did not open the search view")
 	}
 	typeInto(h, v.list.query, q)
-	h.waitFor(fmt.Sprintf("%d rows for %q", n, q), func() bool { return len(v.rows) == n })
+	// Each rune typed searches: wait for the answer to the whole query.
+	h.waitFor(fmt.Sprintf("%d rows for %q", n, q), func() bool { return v.shown == q && len(v.rows) == n })
 	return v
 }
 
@@ -108,10 +109,14 @@ func searchViewJumps(t *testing.T, h *harness) {
 	})
 	// Smart case: an upper-case letter matches case.
 	typeInto(h, v.list.query, "X")
-	h.waitFor("no match for needleX", func() bool { return len(v.rows) == 0 && strings.HasPrefix(v.status.Text, "0 matching") })
+	h.waitFor("no match for needleX", func() bool {
+		return v.shown == "needleX" && len(v.rows) == 0 && strings.HasPrefix(v.status.Text, "0 matching")
+	})
 	clearEntry(h, v.list.query)
 	typeInto(h, v.list.query, "NEEDLEHIST")
-	h.waitFor("the history match alone", func() bool { return len(v.rows) == 2 && strings.HasSuffix(v.status.Text, "matching case") })
+	h.waitFor("the history match alone", func() bool {
+		return v.shown == "NEEDLEHIST" && len(v.rows) == 2 && strings.HasSuffix(v.status.Text, "matching case")
+	})
 	h.s.guard(func() { h.s.closeHistoryLocked() })
 
 	// The scrollback match: the view scrolls there, highlighted.
