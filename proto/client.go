@@ -120,6 +120,11 @@ func (c Client) SurfaceScreens(ctx context.Context, p SurfaceScreensParams) (Sur
 	return call[SurfaceScreensResult](ctx, c.Caller, MethodSurfaceScreens, p)
 }
 
+// AIHistory calls ai.history.
+func (c Client) AIHistory(ctx context.Context, p AIHistoryParams) (AIHistoryResult, error) {
+	return call[AIHistoryResult](ctx, c.Caller, MethodAIHistory, p)
+}
+
 // SurfaceStatus calls surface.status.
 func (c Client) SurfaceStatus(ctx context.Context, t Target) (SurfaceStatusResult, error) {
 	return call[SurfaceStatusResult](ctx, c.Caller, MethodSurfaceStatus, t)
