@@ -302,6 +302,12 @@ func (c Client) LandPR(ctx context.Context, p LandPRParams) (LandPRResult, error
 	return call[LandPRResult](ctx, c.Caller, MethodLandPR, p)
 }
 
+// LandTeardown calls land.teardown (a Long method: it closes panes and
+// removes the worktree).
+func (c Client) LandTeardown(ctx context.Context, p LandTeardownParams) (LandResult, error) {
+	return call[LandResult](ctx, c.Caller, MethodLandTeardown, p)
+}
+
 // ChecksRun calls checks.run (a Long method: it waits for the checks).
 func (c Client) ChecksRun(ctx context.Context, p ChecksParams) (ChecksResult, error) {
 	return call[ChecksResult](ctx, c.Caller, MethodChecksRun, p)
