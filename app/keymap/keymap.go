@@ -70,6 +70,9 @@ const (
 	// OpenMCPInstall shows whether each agent CLI has Paneflow's MCP
 	// entry, and installs or removes it (`paneflow mcp`).
 	OpenMCPInstall Action = "open_mcp_install"
+	// AddHost asks for another machine (ssh) whose Paneflow server's
+	// workspaces the sidebar then shows, and saves it in the config.
+	AddHost Action = "add_host"
 )
 
 // actions lists every action, in the order of the spec's table.
@@ -87,7 +90,7 @@ var actions = []Action{
 	ClearScrollHistory, ResetTerminal,
 	CommandPalette, OpenAgentsView, OpenComposer, OpenDiffView, ToggleBroadcastMember,
 	OpenLaunchPad, QuickLaunch, NewFromTemplate,
-	OpenMCPInstall,
+	OpenMCPInstall, AddHost,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -188,6 +191,7 @@ var defaults = []struct {
 	{"secondary+shift+l", QuickLaunch}, // the original's Launch Pad key
 	{"secondary+shift+t", NewFromTemplate},
 	{"secondary+shift+m", OpenMCPInstall},
+	{"secondary+shift+h", AddHost},
 }
 
 var darwinOnly = []struct {
