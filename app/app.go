@@ -147,6 +147,11 @@ type shell struct {
 	// hosts is b when the window can show other hosts (Options.Hosts),
 	// else nil.
 	hosts *hostsBackend
+	// hostProbe writes the sidebar's hosts and cards when they change
+	// (PANEFLOW_UI_PROBE=1 with hosts: the GUI tests read it);
+	// lastHostProbe is the last line written. Guarded by mu.
+	hostProbe     bool
+	lastHostProbe string
 
 	mu             sync.Mutex // guards the UI state below; see the type's doc
 	cfg            config.Config
@@ -273,6 +278,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	if o.Hosts != nil {
 		s.hosts = newHosts(o.Backend, o.Hosts, 0, logf)
 		s.b = s.hosts
+		s.hostProbe = os.Getenv("PANEFLOW_UI_PROBE") == "1"
 	}
 	s.fgFocused.Store(true)
 	s.startMsgs = append(s.startMsgs, o.Notices...)
@@ -821,7 +827,8 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	}
 	s.refreshAttentionLocked()
 	s.side.setHosts(snap.Hosts)
-	s.side.update(sidebarModel(snap, &s.agents, s.groups))
+	cards := sidebarModel(snap, &s.agents, s.groups)
+	s.side.update(cards)
 	if structural || hostsChanged {
 		s.comp.forgetClosed(snap.Open)
 	}
@@ -832,6 +839,9 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 			s.updateComposerLocked()
 		}
 		s.refreshOverviewLocked(0)
+	}
+	if s.hostProbe {
+		s.probeHostsLocked(snap.Hosts, cards)
 	}
 }
 
@@ -948,6 +958,40 @@ func (s *shell) quitLocked() {
 	// goes on.)
 	s.a.Driver().Quit()
 	s.quitOnce.Do(func() { close(s.quitCh) })
+}
+
+// probeHostsLocked writes, when it changed, one line saying what the
+// sidebar shows of hosts: each host's address and state, then each card's
+// title, its host's slot and its agent glyphs, as
+// "ui-probe sidebar hosts=[ssh://h=connected] cards=[Terminal@0 Remote@1:◐]
+// shown=@1 focus=@1" (the hosts of the workspace shown and of the focused
+// pane).
+func (s *shell) probeHostsLocked(hosts []hostStatus, cards []workspaceCard) {
+	var b strings.Builder
+	b.WriteString("ui-probe sidebar hosts=[")
+	for i, h := range hosts {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s=%s", h.Address, h.State)
+	}
+	b.WriteString("] cards=[")
+	for i, c := range cards {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s@%d", c.Title, c.Host)
+		for _, p := range c.Panes {
+			if p.Glyph != "" {
+				b.WriteString(":" + p.Glyph)
+			}
+		}
+	}
+	fmt.Fprintf(&b, "] shown=@%d focus=@%d", hostSlot(s.wsID), hostSlot(s.focus))
+	if line := b.String(); line != s.lastHostProbe {
+		s.lastHostProbe = line
+		fmt.Fprintln(os.Stderr, line)
+	}
 }
 
 // closeHostViewsLocked closes the views of host slot's panes.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -414,8 +415,19 @@ func (r *remoteHost) setStatus(state string, err error) {
 	defer r.mu.Unlock()
 	r.status.State, r.status.Err = state, ""
 	if err != nil {
-		r.status.Err = err.Error()
+		r.status.Err = hostReason(r.address, err)
 	}
+}
+
+// hostReason is err as the host's header shows it: what follows the last
+// mention of the address (the header names the host already), as
+// "ssh failed: ssh: connect to host build port 22: Connection refused".
+func hostReason(address string, err error) string {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, address+": "); i >= 0 {
+		msg = msg[i+len(address)+2:]
+	}
+	return msg
 }
 
 // up returns r's backend when r is connected, else nil.

@@ -340,3 +340,15 @@ func TestRehome(t *testing.T) {
 		}
 	}
 }
+
+func TestHostReason(t *testing.T) {
+	for _, tc := range []struct{ err, want string }{
+		{"connection lost: app: events of ssh://b:22: ssh to ssh://b:22: the connection ended (signal: killed)", "the connection ended (signal: killed)"},
+		{"ssh to ssh://b:22: ssh failed: ssh: connect to host b port 22: Connection refused", "ssh failed: ssh: connect to host b port 22: Connection refused"},
+		{"host \"x y\": not a host name", "host \"x y\": not a host name"},
+	} {
+		if got := hostReason("ssh://b:22", errors.New(tc.err)); got != tc.want {
+			t.Errorf("hostReason(%q) = %q, want %q", tc.err, got, tc.want)
+		}
+	}
+}

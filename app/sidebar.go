@@ -315,8 +315,14 @@ func (sb *sidebar) hostHeader(h hostStatus) fyne.CanvasObject {
 			state, c = "✗ cannot connect", theme.Color(theme.ColorNameError)
 		}
 		lines = append(lines, text("  "+state, captionSize, c, h.State != hostConnected))
-		if h.Err != "" {
-			lines = append(lines, text("  "+h.Err, captionSize, muted, false))
+		// The reason, on up to two lines.
+		for i, r := 0, []rune(h.Err); i < 2 && len(r) > 0; i++ {
+			n := min(len(r), maxRunes(captionSize)-2)
+			if i == 1 && n < len(r) {
+				n = len(r) // cut with "…" by text
+			}
+			lines = append(lines, text("  "+string(r[:n]), captionSize, muted, false))
+			r = r[n:]
 		}
 	}
 	return container.New(layout.NewCustomPaddedLayout(8, 2, 4, 4), container.NewVBox(lines...))
