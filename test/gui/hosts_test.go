@@ -16,7 +16,6 @@ import (
 	"testing"
 
 	"github.com/paneflow-go/paneflow/test/internal/proctest"
-	"github.com/paneflow-go/paneflow/test/internal/sshdtest"
 )
 
 // TestHostsWindow (issue 30): the default window adds another host
@@ -30,12 +29,7 @@ import (
 // a counter that was never restarted, goes on counting.
 func TestHostsWindow(t *testing.T) {
 	x := display(t)
-	srv := startServe(t, "100x30")
-	srv.mustCLI(nil, "send", "1", `i=0; while read l; do i=$((i+1)); echo "got $i:$l"; done`, "--submit")
-	dir := tempDir(t)
-	sshd := sshdtest.Start(t, sshdtest.Config{Dir: dir, Ports: []sshdtest.Port{{Env: []string{
-		"PATH=" + filepath.Dir(cliBin) + ":/usr/bin:/bin", "HOME=" + dir, "LANG=C.UTF-8", "PANEFLOW_SOCKET_PATH=" + srv.sock,
-	}}}})
+	srv, sshd, dir := remoteHost(t)
 	url := sshd.URL(0)
 	// The window's ssh: the real one, refused while the flag file exists
 	// (as a host that is down would be).
