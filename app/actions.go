@@ -192,6 +192,10 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.openMCPLocked()
 	case keymap.AddHost:
 		s.addHostLocked()
+	case keymap.SearchAllPanes:
+		s.openSearchLocked()
+	case keymap.OpenPaneHistory:
+		s.openTimelineLocked()
 	case keymap.TerminalCopy:
 		if v != nil {
 			v.Copy()

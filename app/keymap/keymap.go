@@ -73,6 +73,12 @@ const (
 	// AddHost asks for another machine (ssh) whose Paneflow server's
 	// workspaces the sidebar then shows, and saves it in the config.
 	AddHost Action = "add_host"
+	// SearchAllPanes searches every pane's scrollback, screen and
+	// full-screen history (surface.search_all) and jumps to a match.
+	SearchAllPanes Action = "search_all_panes"
+	// OpenPaneHistory shows the focused pane's agent turns (ai.history)
+	// and steps through the screens its full-screen programs showed.
+	OpenPaneHistory Action = "open_pane_history"
 )
 
 // actions lists every action, in the order of the spec's table.
@@ -91,6 +97,7 @@ var actions = []Action{
 	CommandPalette, OpenAgentsView, OpenComposer, OpenDiffView, ToggleBroadcastMember,
 	OpenLaunchPad, QuickLaunch, NewFromTemplate,
 	OpenMCPInstall, AddHost,
+	SearchAllPanes, OpenPaneHistory,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -191,7 +198,11 @@ var defaults = []struct {
 	{"secondary+shift+l", QuickLaunch}, // the original's Launch Pad key
 	{"secondary+shift+t", NewFromTemplate},
 	{"secondary+shift+m", OpenMCPInstall},
-	{"secondary+shift+h", AddHost},
+	// Find in pane is Ctrl+Shift+F; S for search everywhere, H for
+	// history.
+	{"secondary+shift+s", SearchAllPanes},
+	{"secondary+shift+h", OpenPaneHistory},
+	{"secondary+shift+k", AddHost},
 }
 
 var darwinOnly = []struct {

@@ -19,7 +19,7 @@ import (
 )
 
 // TestHostsWindow (issue 30): the default window adds another host
-// through its "Add host…" dialog (Ctrl+Shift+H) and shows that host's
+// through its "Add host…" dialog (Ctrl+Shift+K) and shows that host's
 // workspace under its header in the sidebar, reached only over a real
 // sshd on loopback; the host is saved in the config; a key typed into the
 // remote pane reaches its program; a hook frame on the remote (an agent
@@ -56,7 +56,7 @@ func TestHostsWindow(t *testing.T) {
 	// Add the host through the dialog.
 	from := mark()
 	w.xdo("windowfocus", "--sync", w.win)
-	w.xdo("key", "ctrl+shift+h")
+	w.xdo("key", "ctrl+shift+k")
 	w.xdo("type", "--delay", "20", url)
 	w.stable("add-host-dialog", side) // the dialog's backdrop covers the sidebar
 	w.xdo("key", "Return")
