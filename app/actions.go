@@ -190,6 +190,8 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.openTemplateLocked()
 	case keymap.OpenMCPInstall:
 		s.openMCPLocked()
+	case keymap.AddHost:
+		s.addHostLocked()
 	case keymap.SearchAllPanes:
 		s.openSearchLocked()
 	case keymap.OpenPaneHistory:

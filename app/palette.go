@@ -67,6 +67,7 @@ var actionTitles = map[keymap.Action]string{
 	keymap.QuickLaunch:           "Quick launch: an agent in a new worktree…",
 	keymap.NewFromTemplate:       "New workspace from template…",
 	keymap.OpenMCPInstall:        "MCP: agents' paneflow entry (status, install, remove)…",
+	keymap.AddHost:               "Add host… (another machine's agents, over ssh)",
 	keymap.SearchAllPanes:        "Search every pane (scrollback and full-screen history)…",
 	keymap.OpenPaneHistory:       "Agent timeline and screen replay of the focused pane",
 }

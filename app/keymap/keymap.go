@@ -70,6 +70,9 @@ const (
 	// OpenMCPInstall shows whether each agent CLI has Paneflow's MCP
 	// entry, and installs or removes it (`paneflow mcp`).
 	OpenMCPInstall Action = "open_mcp_install"
+	// AddHost asks for another machine (ssh) whose Paneflow server's
+	// workspaces the sidebar then shows, and saves it in the config.
+	AddHost Action = "add_host"
 	// SearchAllPanes searches every pane's scrollback, screen and
 	// full-screen history (surface.search_all) and jumps to a match.
 	SearchAllPanes Action = "search_all_panes"
@@ -93,7 +96,7 @@ var actions = []Action{
 	ClearScrollHistory, ResetTerminal,
 	CommandPalette, OpenAgentsView, OpenComposer, OpenDiffView, ToggleBroadcastMember,
 	OpenLaunchPad, QuickLaunch, NewFromTemplate,
-	OpenMCPInstall,
+	OpenMCPInstall, AddHost,
 	SearchAllPanes, OpenPaneHistory,
 }
 
@@ -199,6 +202,7 @@ var defaults = []struct {
 	// history.
 	{"secondary+shift+s", SearchAllPanes},
 	{"secondary+shift+h", OpenPaneHistory},
+	{"secondary+shift+k", AddHost},
 }
 
 var darwinOnly = []struct {
