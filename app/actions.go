@@ -190,6 +190,8 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.openTemplateLocked()
 	case keymap.OpenMCPInstall:
 		s.openMCPLocked()
+	case keymap.OpenWebAccess:
+		s.openWebLocked()
 	case keymap.TerminalCopy:
 		if v != nil {
 			v.Copy()

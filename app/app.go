@@ -166,6 +166,7 @@ type shell struct {
 	dv             *diffView               // the open Diff view, nil when closed
 	launch         launchState             // the launch pad, quick launch and template views, the running flow
 	mcpv           *mcpView                // the open MCP entry view, nil when closed
+	webv           *webView                // the open web access view, nil when closed
 	queued         map[uint64]queuedPrompt // prompts waiting for their pane's agent to stop thinking
 	groups         map[uint64]string       // each pane's broadcast group, if any
 	lastGroup      string                  // the group name used last

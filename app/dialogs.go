@@ -85,6 +85,8 @@ func (s *shell) escapeLocked() bool {
 		s.closePaletteLocked()
 	case s.mcpv != nil:
 		s.closeMCPLocked()
+	case s.webv != nil:
+		s.closeWebLocked()
 	case s.dv != nil:
 		s.closeDiffLocked()
 	case s.ov != nil:

@@ -67,6 +67,7 @@ var actionTitles = map[keymap.Action]string{
 	keymap.QuickLaunch:           "Quick launch: an agent in a new worktree…",
 	keymap.NewFromTemplate:       "New workspace from template…",
 	keymap.OpenMCPInstall:        "MCP: agents' paneflow entry (status, install, remove)…",
+	keymap.OpenWebAccess:         "Web access: pair a browser or phone, revoke one…",
 }
 
 // paletteItem is one row of the command palette.
@@ -580,5 +581,9 @@ func (s *shell) closeOverlaysLocked() {
 	if s.mcpv != nil {
 		s.mcpv.pop.close()
 		s.mcpv = nil
+	}
+	if s.webv != nil {
+		s.webv.pop.close()
+		s.webv = nil
 	}
 }

@@ -70,6 +70,10 @@ const (
 	// OpenMCPInstall shows whether each agent CLI has Paneflow's MCP
 	// entry, and installs or removes it (`paneflow mcp`).
 	OpenMCPInstall Action = "open_mcp_install"
+	// OpenWebAccess pairs a browser with the server's web client (a
+	// link and its QR code) and lists the paired ones to revoke
+	// (`paneflow web`).
+	OpenWebAccess Action = "open_web_access"
 )
 
 // actions lists every action, in the order of the spec's table.
@@ -87,7 +91,7 @@ var actions = []Action{
 	ClearScrollHistory, ResetTerminal,
 	CommandPalette, OpenAgentsView, OpenComposer, OpenDiffView, ToggleBroadcastMember,
 	OpenLaunchPad, QuickLaunch, NewFromTemplate,
-	OpenMCPInstall,
+	OpenMCPInstall, OpenWebAccess,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -188,6 +192,7 @@ var defaults = []struct {
 	{"secondary+shift+l", QuickLaunch}, // the original's Launch Pad key
 	{"secondary+shift+t", NewFromTemplate},
 	{"secondary+shift+m", OpenMCPInstall},
+	{"secondary+shift+u", OpenWebAccess},
 }
 
 var darwinOnly = []struct {
