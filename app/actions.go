@@ -190,6 +190,12 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.openTemplateLocked()
 	case keymap.OpenMCPInstall:
 		s.openMCPLocked()
+	case keymap.AddHost:
+		s.addHostLocked()
+	case keymap.SearchAllPanes:
+		s.openSearchLocked()
+	case keymap.OpenPaneHistory:
+		s.openTimelineLocked()
 	case keymap.OpenWebAccess:
 		s.openWebLocked()
 	case keymap.TerminalCopy:

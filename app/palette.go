@@ -67,6 +67,9 @@ var actionTitles = map[keymap.Action]string{
 	keymap.QuickLaunch:           "Quick launch: an agent in a new worktree…",
 	keymap.NewFromTemplate:       "New workspace from template…",
 	keymap.OpenMCPInstall:        "MCP: agents' paneflow entry (status, install, remove)…",
+	keymap.AddHost:               "Add host… (another machine's agents, over ssh)",
+	keymap.SearchAllPanes:        "Search every pane (scrollback and full-screen history)…",
+	keymap.OpenPaneHistory:       "Agent timeline and screen replay of the focused pane",
 	keymap.OpenWebAccess:         "Web access: pair a browser or phone, revoke one…",
 }
 
@@ -565,8 +568,9 @@ func (s *shell) closePaletteLocked() {
 }
 
 // closeOverlaysLocked closes the palette, the agents overview, the Diff
-// view, the launch pad's overlays and the MCP view.
+// view, the launch pad's overlays, the MCP view and the history views.
 func (s *shell) closeOverlaysLocked() {
+	s.closeHistoryOverlaysLocked()
 	if s.dv != nil {
 		s.dv.cancel()
 		s.dv.pop.close()
