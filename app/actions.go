@@ -196,6 +196,8 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.openSearchLocked()
 	case keymap.OpenPaneHistory:
 		s.openTimelineLocked()
+	case keymap.OpenWebAccess:
+		s.openWebLocked()
 	case keymap.TerminalCopy:
 		if v != nil {
 			v.Copy()

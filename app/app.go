@@ -182,6 +182,7 @@ type shell struct {
 	launch         launchState             // the launch pad, quick launch and template views, the running flow
 	mcpv           *mcpView                // the open MCP entry view, nil when closed
 	hist           historyViews            // the search, timeline and replay views
+	webv           *webView                // the open web access view, nil when closed
 	queued         map[uint64]queuedPrompt // prompts waiting for their pane's agent to stop thinking
 	groups         map[uint64]string       // each pane's broadcast group, if any
 	lastGroup      string                  // the group name used last

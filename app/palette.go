@@ -70,6 +70,7 @@ var actionTitles = map[keymap.Action]string{
 	keymap.AddHost:               "Add host… (another machine's agents, over ssh)",
 	keymap.SearchAllPanes:        "Search every pane (scrollback and full-screen history)…",
 	keymap.OpenPaneHistory:       "Agent timeline and screen replay of the focused pane",
+	keymap.OpenWebAccess:         "Web access: pair a browser or phone, revoke one…",
 }
 
 // paletteItem is one row of the command palette.
@@ -584,5 +585,9 @@ func (s *shell) closeOverlaysLocked() {
 	if s.mcpv != nil {
 		s.mcpv.pop.close()
 		s.mcpv = nil
+	}
+	if s.webv != nil {
+		s.webv.pop.close()
+		s.webv = nil
 	}
 }

@@ -79,6 +79,10 @@ const (
 	// OpenPaneHistory shows the focused pane's agent turns (ai.history)
 	// and steps through the screens its full-screen programs showed.
 	OpenPaneHistory Action = "open_pane_history"
+	// OpenWebAccess pairs a browser with the server's web client (a
+	// link and its QR code) and lists the paired ones to revoke
+	// (`paneflow web`).
+	OpenWebAccess Action = "open_web_access"
 )
 
 // actions lists every action, in the order of the spec's table.
@@ -98,6 +102,7 @@ var actions = []Action{
 	OpenLaunchPad, QuickLaunch, NewFromTemplate,
 	OpenMCPInstall, AddHost,
 	SearchAllPanes, OpenPaneHistory,
+	OpenWebAccess,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -203,6 +208,7 @@ var defaults = []struct {
 	{"secondary+shift+s", SearchAllPanes},
 	{"secondary+shift+h", OpenPaneHistory},
 	{"secondary+shift+k", AddHost},
+	{"secondary+shift+u", OpenWebAccess},
 }
 
 var darwinOnly = []struct {
