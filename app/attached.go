@@ -128,6 +128,17 @@ func (a *attached) Serve(context.Context) error {
 		return fmt.Errorf("app: events of %s: %w", a.o.Path, err)
 	}
 	defer st.Close()
+	// The agents' states as they are now: a window that attaches after
+	// a turn ended (the window that started it was closed) shows it, not
+	// nothing until the agent's next change. Read once subscribed, so no
+	// change falls between; the stream's events, all older or newer, then
+	// apply in order on top.
+	if err := a.publishAgents(); err != nil {
+		if a.ctx.Err() != nil {
+			return nil
+		}
+		return fmt.Errorf("app: agents of %s: %w", a.o.Path, err)
+	}
 	for {
 		frame, err := st.Next()
 		if err != nil {
@@ -140,6 +151,51 @@ func (a *attached) Serve(context.Context) error {
 			a.events.Publish(e)
 		}
 	}
+}
+
+// publishAgents publishes the server's current agent states (fleet.list)
+// on the window's bus as AgentState events whose Previous is their State:
+// seen, not changed, so they send no desktop notification (notification
+// skips a state equal to the previous one).
+func (a *attached) publishAgents() error {
+	fleet, err := a.pc.FleetList(a.ctx)
+	if err != nil {
+		return err
+	}
+	for _, e := range seededAgents(fleet) {
+		a.events.Publish(e)
+	}
+	return nil
+}
+
+// seededAgents turns fleet.list's rows of agents in panes into the
+// AgentState events that describe them (see publishAgents).
+func seededAgents(fleet proto.FleetListResult) []bus.AgentState {
+	var out []bus.AgentState
+	for _, r := range fleet.Agents {
+		if r.SurfaceID == nil || *r.SurfaceID == 0 {
+			continue
+		}
+		ev := bus.AgentState{SurfaceID: *r.SurfaceID, Tool: r.Tool, State: string(r.State), Previous: string(r.State),
+			Hooked: r.Hooked, Reason: deref(r.Reason), Message: deref(r.Message), ActiveToolName: deref(r.ActiveToolName),
+			LastResult: deref(r.LastResult)}
+		if r.PID != nil {
+			ev.PID = *r.PID
+		}
+		if r.ExitCode != nil {
+			ev.ExitCode, ev.HasExitCode = *r.ExitCode, true
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
+// deref is *p, "" for nil.
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
 
 // Shutdown detaches: the events and screen streams stop; the server and

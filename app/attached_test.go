@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"regexp"
 	"strings"
 	"sync/atomic"
@@ -217,4 +218,87 @@ func TestAttachedReadPass(t *testing.T) {
 	a.Panes()
 	end()
 	want(9, "a new pass")
+}
+
+// TestAttachedSeesEarlierAgents: a window that attaches after an agent's
+// turn ended (the window that watched it was closed) shows the agent
+// finished with its result in the sidebar at once, not nothing until the
+// agent's next change.
+func TestAttachedSeesEarlierAgents(t *testing.T) {
+	const result = "Done before the window."
+	var pane uint64
+	h := newAttachedHarness(t, func(o *Options) {
+		ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
+		defer cancel()
+		cl := proto.Client{Caller: &ipc.Client{Path: o.Backend.Endpoint()}}
+		if _, err := cl.WorkspaceCreate(ctx, proto.WorkspaceCreateParams{Cwd: t.TempDir()}); err != nil {
+			t.Fatal(err)
+		}
+		l, err := cl.SurfaceList(ctx)
+		if err != nil || len(l.Surfaces) != 1 {
+			t.Fatalf("surface.list: %+v, %v", l, err)
+		}
+		pane = l.Surfaces[0].ID
+		pid, tool, last := int64(os.Getpid()), "claude", result
+		frame := proto.AIFrameParams{SurfaceID: &pane, PID: &pid, Tool: &tool}
+		for _, m := range []string{proto.MethodAISessionStart, proto.MethodAIPromptSubmit, proto.MethodAIStop} {
+			f := frame
+			if m == proto.MethodAIStop {
+				f.LastResult = &last
+			}
+			if _, err := cl.AIFrame(ctx, m, f); err != nil {
+				t.Fatalf("%s: %v", m, err)
+			}
+		}
+		st, err := cl.SurfaceStatus(ctx, proto.Target{SurfaceID: &pane})
+		if err != nil || st.State != proto.StateFinished {
+			t.Fatalf("surface.status before the window: %+v, %v", st, err)
+		}
+	})
+	h.waitFor("the sidebar to show the agent finished, with its result", func() bool {
+		st, ok := h.s.agents.status(pane)
+		if !ok || st.LastResult != result {
+			return false
+		}
+		for _, c := range h.cards() {
+			for _, p := range c.Panes {
+				if p.ID == pane && p.Glyph == "✓" && p.Status == "done" {
+					return true
+				}
+			}
+		}
+		return false
+	})
+}
+
+// TestSeededAgentsNotify: the states a window reads when it attaches are
+// shown, not announced: none sends a desktop notification (a window
+// opened after ten turns ended does not pop up ten), unlike the same
+// states arriving as changes.
+func TestSeededAgentsNotify(t *testing.T) {
+	id, pid, code := uint64(4), 77, 3
+	msg, last := "Allow Bash?", "All done"
+	fleet := proto.FleetListResult{Agents: []proto.FleetRow{
+		{SurfaceID: &id, PID: &pid, Tool: "claude", State: proto.StateWaitingForInput, Hooked: true, Message: &msg},
+		{SurfaceID: &id, Tool: "codex", State: proto.StateFinished, Hooked: true, LastResult: &last},
+		{SurfaceID: &id, Tool: "gemini", State: proto.StateErrored, ExitCode: &code},
+		{Tool: "opencode", State: proto.StateFinished}, // in no pane: not seeded
+	}}
+	got := seededAgents(fleet)
+	if len(got) != 3 {
+		t.Fatalf("seeded %d agents, want the 3 in panes: %+v", len(got), got)
+	}
+	if got[0].PID != pid || got[0].Message != msg || got[1].LastResult != last || !got[2].HasExitCode || got[2].ExitCode != code {
+		t.Errorf("seeded states lost fields: %+v", got)
+	}
+	for _, ev := range got {
+		if n, ok := notification(ev, false, "", "pane"); ok {
+			t.Errorf("seeded %s %s notifies: %+v", ev.Tool, ev.State, n)
+		}
+		changed := ev
+		changed.Previous = stateThinking
+		if _, ok := notification(changed, false, "", "pane"); !ok {
+			t.Errorf("the same %s %s as a change does not notify", ev.Tool, ev.State)
+		}
+	}
 }

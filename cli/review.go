@@ -233,8 +233,5 @@ func (s *session) confirmSent(ctx context.Context, c caller, res proto.ReviewSen
 	if !res.Send.InputReady {
 		fmt.Fprintf(s.stderr, "paneflow: warning: the agent in pane %d had not read its input (bracketed paste still off) after %v; the text was typed anyway\n", res.SurfaceID, sendInputWait)
 	}
-	b := res.StatusBefore
-	before := &statusSnapshot{State: string(b.State), Hooked: b.Hooked, Generation: b.OutputGeneration,
-		TurnSeq: b.TurnSeq, EnterCount: b.EnterCount, EnterGeneration: b.EnterGeneration}
-	return s.confirmStart(ctx, c, res.SurfaceID, before)
+	return s.confirmStart(ctx, c, res.SurfaceID, &res.StatusBefore)
 }

@@ -7,19 +7,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/ipc"
-)
-
-// Submit confirmation (spec cli.md §6, made stricter): after `send
-// --submit` to an agent pane, surface.status is polled until the agent
-// starts its turn. An agent with hooks must say so itself (turn_seq); for
-// one without, output after the Enter counts (never the echo of the text,
-// which a TUI prints even when the Enter only added a newline). A hook
-// runs as a process the agent starts (Gemini CLI's take a second on an
-// idle machine), so a hooked agent gets longer.
-const (
-	submitPollInterval = 60 * time.Millisecond
-	submitConfirmLimit = 3000 * time.Millisecond
-	hookConfirmLimit   = 10 * time.Second
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // gateError explains a closed scripting gate (-32601 from send_text or
@@ -34,89 +22,23 @@ func isGateClosed(err error) bool {
 	return ok && code == ipc.CodeMethodNotFound
 }
 
-// statusSnapshot is what submit confirmation compares against.
-type statusSnapshot struct {
-	State      string `json:"state"`
-	Hooked     bool   `json:"hooked"`
-	Generation uint64 `json:"output_generation"`
-	// TurnSeq moves when a hooked agent of the pane starts a turn by its
-	// own hook; EnterCount counts the Enters the pane was sent, and
-	// EnterGeneration is output_generation just before the last one.
-	TurnSeq         uint64 `json:"turn_seq"`
-	EnterCount      uint64 `json:"enter_count"`
-	EnterGeneration uint64 `json:"enter_generation"`
-}
-
-// snapshot reads surface.status; nil when it fails (then no confirmation is
-// attempted: the send itself will report a missing pane).
-func snapshot(ctx context.Context, c caller, id uint64) *statusSnapshot {
-	var st statusSnapshot
-	if _, err := callInto(ctx, c, "surface.status", map[string]any{"surface_id": id}, &st); err != nil {
+// snapshot reads surface.status before a submit; nil when it fails (then
+// no confirmation is attempted: the send itself will report a missing
+// pane).
+func snapshot(ctx context.Context, c caller, id uint64) *proto.SurfaceStatusResult {
+	st, err := proto.Client{Caller: c}.SurfaceStatus(ctx, proto.SurfaceTarget(id))
+	if err != nil {
 		return nil
 	}
 	return &st
 }
 
-// The start_reason values of a confirmed submit.
-const (
-	// startHook: a hooked agent of the pane started a turn by its own
-	// hook (a submitted prompt, or a tool call waking it).
-	startHook = "hook_turn_started"
-	// startOutput: an agent without hooks printed after the Enter.
-	startOutput = "output_after_enter"
-)
-
-// turnStarted reports how now shows a turn started since before (the
-// snapshot taken before the text was sent), or "". A hooked agent (before
-// or now) counts only its own signal; any other agent, output after an
-// Enter sent since before.
-func turnStarted(before, now *statusSnapshot) string {
-	switch {
-	case now.TurnSeq > before.TurnSeq:
-		return startHook
-	case before.Hooked || now.Hooked:
-		return ""
-	case now.EnterCount > before.EnterCount && now.Generation > now.EnterGeneration:
-		return startOutput
-	}
-	return ""
-}
-
-// confirmStart polls surface.status until the agent in pane id visibly
-// started its turn after a submit (see turnStarted). It returns the
-// start_reason, or an error saying the text was delivered but no start
-// was seen.
-func (s *session) confirmStart(ctx context.Context, c caller, id uint64, before *statusSnapshot) (string, error) {
-	limit := submitConfirmLimit
-	if before.Hooked {
-		limit = hookConfirmLimit
-	}
-	deadline := time.Now().Add(limit)
-	t := time.NewTicker(submitPollInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return "", ctx.Err()
-		case <-t.C:
-		}
-		if now := snapshot(ctx, c, id); now != nil {
-			if reason := turnStarted(before, now); reason != "" {
-				return reason, nil
-			}
-			if now.Hooked && !before.Hooked && limit < hookConfirmLimit {
-				limit = hookConfirmLimit // a hook spoke meanwhile: wait for its turn
-				deadline = deadline.Add(hookConfirmLimit - submitConfirmLimit)
-			}
-		}
-		if !time.Now().Before(deadline) {
-			why := "no_output_after_enter: it printed nothing after the Enter"
-			if limit == hookConfirmLimit {
-				why = "no_hook_turn_start: its hooks reported no new turn"
-			}
-			return "", fmt.Errorf("submit was written to agent pane %d, but no turn start was confirmed within %dms (%s)", id, limit.Milliseconds(), why)
-		}
-	}
+// confirmStart waits until the agent in pane id visibly started its turn
+// after a submit (proto.Client.ConfirmTurnStart, against before). It
+// returns the start_reason, or an error saying the text was delivered but
+// no start was seen.
+func (s *session) confirmStart(ctx context.Context, c caller, id uint64, before *proto.SurfaceStatusResult) (string, error) {
+	return proto.Client{Caller: c}.ConfirmTurnStart(ctx, id, *before)
 }
 
 // sendInputWait bounds how long `send --submit` has the server hold the
@@ -142,7 +64,7 @@ func (s *session) sendOne(ctx context.Context, c caller, id uint64, text string,
 		}
 		send = long
 	}
-	var before *statusSnapshot
+	var before *proto.SurfaceStatusResult
 	if submit {
 		before = snapshot(ctx, c, id)
 	}

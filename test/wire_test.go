@@ -57,6 +57,7 @@ var notWire = map[string]string{
 	"web.clientMsg":                          "the web client's WebSocket messages from its own page",
 	"web.helloMsg":                           "the web client's WebSocket messages to its own page",
 	"web.resultMsg":                          "the web client's WebSocket messages to its own page",
+	"web.startMsg":                           "the web client's WebSocket messages to its own page",
 	"web.wsConn.relayScreen":                 "the web client's WebSocket messages to its own page",
 	"session.Session":                        "session.json, the server's session file",
 	"session.Workspace":                      "session.json, the server's session file",

@@ -30,9 +30,12 @@
 // or cross-site request can make one. A read-only pairing never writes;
 // web.revoke ends a browser's session and closes its WebSockets at once.
 //
-// What it does not do: it draws no QR code (the link is printed), and it
-// does not confirm a prompt's turn start as `paneflow send --submit` does
-// (the page shows the agent's state change instead).
+// A prompt the composer submits to an agent pane has its turn start
+// confirmed as `paneflow send --submit` confirms it
+// ([proto.Client.ConfirmTurnStart]): the page says "Sent" at once and then
+// whether the agent started its turn, without holding up the next key.
+//
+// What it does not do: it draws no QR code (the link is printed).
 //
 // # Concurrency
 //

@@ -31,6 +31,11 @@ type fakeServer struct {
 	events   chan struct{}     // each send is one event frame
 	scripted bool
 	name     string // the one pane's name ("build" when empty)
+	// agent makes pane 7 an agent pane (send_text's agent_target) whose
+	// status is hooked when hooked is set; a send starts a turn (turn_seq
+	// moves) when starts is set.
+	agent, hooked, starts bool
+	turnSeq               uint64
 }
 
 func (f *fakeServer) Call(ctx context.Context, method string, params, result any) error {
@@ -58,7 +63,18 @@ func (f *fakeServer) Call(ctx context.Context, method string, params, result any
 		if sendErr != nil {
 			return sendErr
 		}
-		res = proto.SurfaceSendTextResult{Sent: true, InputReady: true}
+		f.mu.Lock()
+		if f.starts {
+			f.turnSeq++
+		}
+		res = proto.SurfaceSendTextResult{Sent: true, InputReady: true, AgentTarget: f.agent}
+		f.mu.Unlock()
+	case proto.MethodSurfaceStatus:
+		f.mu.Lock()
+		var st proto.SurfaceStatusResult
+		st.SurfaceID, st.State, st.Hooked, st.TurnSeq = 7, proto.StateIdle, f.hooked, f.turnSeq
+		f.mu.Unlock()
+		res = st
 	case proto.MethodSurfaceSendKeystroke:
 		res = proto.SentResult{Sent: true}
 	case proto.MethodScreenRows:
@@ -589,4 +605,43 @@ func TestPageSize(t *testing.T) {
 		t.Errorf("the page is %d bytes gzipped, over the 500 KB budget", gz)
 	}
 	t.Logf("page: %d bytes, %d gzipped", plain, gz)
+}
+
+// TestComposerConfirmsTurnStart: a prompt submitted to an agent pane is
+// answered "sent" at once and then with its turn start, confirmed as
+// `paneflow send --submit` confirms it; one the agent does not start is
+// reported as delivered but not started.
+func TestComposerConfirmsTurnStart(t *testing.T) {
+	f := &fakeServer{scripted: true, agent: true, hooked: true, starts: true}
+	_, _, ws := openPage(t, f, false)
+	readMsg(t, ws, "hello")
+	ws.Write(context.Background(), websocket.MessageText, []byte(`{"t":"send","id":7,"text":"fix the bug","req":1}`))
+	if r := readMsg(t, ws, "res"); r["ok"] != true || r["confirming"] != true {
+		t.Errorf("send to an agent pane: got %v, want ok and confirming", r)
+	}
+	if r := readMsg(t, ws, "start"); r["ok"] != true || r["reason"] != proto.StartHookTurn || r["req"] != float64(1) {
+		t.Errorf("turn start: got %v, want ok by %s for req 1", r, proto.StartHookTurn)
+	}
+
+	// An agent without hooks that prints nothing after the Enter: no
+	// start within the 3 s limit.
+	f.mu.Lock()
+	f.hooked, f.starts = false, false
+	f.mu.Unlock()
+	ws.Write(context.Background(), websocket.MessageText, []byte(`{"t":"send","id":7,"text":"hello?","req":2}`))
+	if r := readMsg(t, ws, "res"); r["ok"] != true || r["confirming"] != true {
+		t.Errorf("second send: got %v, want ok and confirming", r)
+	}
+	if r := readMsg(t, ws, "start"); r["ok"] != false || !strings.Contains(fmt.Sprint(r["err"]), "no_output_after_enter") {
+		t.Errorf("no start: got %v, want not ok with no_output_after_enter", r)
+	}
+
+	// A shell pane (not an agent's): nothing to confirm.
+	f.mu.Lock()
+	f.agent = false
+	f.mu.Unlock()
+	ws.Write(context.Background(), websocket.MessageText, []byte(`{"t":"send","id":7,"text":"ls","req":3}`))
+	if r := readMsg(t, ws, "res"); r["ok"] != true || r["confirming"] != nil {
+		t.Errorf("send to a shell pane: got %v, want ok without confirming", r)
+	}
 }

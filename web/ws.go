@@ -83,6 +83,21 @@ type resultMsg struct {
 	// Ready is false when a submitted prompt went in before the agent
 	// read its input (send_text's input_ready).
 	Ready bool `json:"ready,omitempty"`
+	// Confirming: the prompt went to an agent pane, and a startMsg with
+	// the same Req follows once its turn start is confirmed or not.
+	Confirming bool `json:"confirming,omitempty"`
+}
+
+// startMsg says whether the agent a prompt was submitted to started its
+// turn, as `paneflow send --submit` confirms it: OK with Reason (its
+// start_reason), or Error saying the prompt was delivered but no start
+// was seen.
+type startMsg struct {
+	T      string `json:"t"` // "start"
+	Req    int64  `json:"req"`
+	OK     bool   `json:"ok"`
+	Reason string `json:"reason,omitempty"`
+	Error  string `json:"err,omitempty"`
 }
 
 // serveWS is GET /ws: the page's one WebSocket. It needs the session
@@ -294,7 +309,8 @@ func (c *wsConn) rows(m clientMsg) {
 // further than here.
 func (c *wsConn) write(m clientMsg) {
 	res := resultMsg{T: "res", Req: m.Req}
-	err := c.doWrite(m, &res)
+	var before *proto.SurfaceStatusResult
+	err := c.doWrite(m, &res, &before)
 	if err != nil {
 		res.Error = err.Error()
 		var e *ipc.Error
@@ -303,11 +319,35 @@ func (c *wsConn) write(m clientMsg) {
 		}
 	} else {
 		res.OK = true
+		res.Confirming = before != nil
 	}
-	c.sendJSON(res)
+	if !c.sendJSON(res) || !res.Confirming {
+		return
+	}
+	// The confirmation polls for up to 10 s: it must not hold up the
+	// page's next key (an Escape to stop that very turn).
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		st := startMsg{T: "start", Req: m.Req}
+		call := proto.Client{Caller: c.s.o.Call(proto.HookConfirmLimit)}
+		reason, err := call.ConfirmTurnStart(c.ctx, m.ID, *before)
+		if c.ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			st.Error = err.Error()
+		} else {
+			st.OK, st.Reason = true, reason
+		}
+		c.sendJSON(st)
+	}()
 }
 
-func (c *wsConn) doWrite(m clientMsg, res *resultMsg) error {
+// doWrite makes the write m asks for. For a prompt submitted to an agent
+// pane it sets *before to the pane's status read before the text went in,
+// which the turn-start confirmation compares against.
+func (c *wsConn) doWrite(m clientMsg, res *resultMsg, before **proto.SurfaceStatusResult) error {
 	if c.browser.ReadOnly {
 		return errors.New("this browser was paired read-only: it cannot type into panes (pair it again without --read-only)")
 	}
@@ -333,8 +373,12 @@ func (c *wsConn) doWrite(m clientMsg, res *resultMsg) error {
 		return err
 	default: // send: as `paneflow send --submit`
 		wait := int64(30000)
+		st, stErr := call.SurfaceStatus(ctx, proto.SurfaceTarget(id))
 		r, err := call.SurfaceSendText(ctx, proto.SurfaceSendTextParams{SurfaceID: &id, Text: m.Text, Submit: true, InputWaitMS: &wait})
 		res.Ready = r.InputReady
+		if err == nil && stErr == nil && r.AgentTarget && m.Text != "" {
+			*before = &st
+		}
 		return err
 	}
 }

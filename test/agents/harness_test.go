@@ -235,6 +235,17 @@ func (e *env) logPanes() {
 			e.t.Logf("pane %s (%s):\n%s", id, p.Name, proctest.Indent(text))
 		}
 	}
+	// opencode's own log says what it was doing (plugin installs, instance
+	// reloads) when its TUI did not do what the test typed.
+	logs, _ := filepath.Glob(filepath.Join(e.home, ".local", "share", "opencode", "log", "*.log"))
+	for _, f := range logs {
+		if b, err := os.ReadFile(f); err == nil {
+			if len(b) > 16<<10 {
+				b = b[len(b)-16<<10:]
+			}
+			e.t.Logf("%s (its last 16 KiB at most):\n%s", f, proctest.Indent(string(b)))
+		}
+	}
 	inboxes, _ := filepath.Glob(filepath.Join(e.home, ".claude", "teams", "*", "inboxes", "*.json"))
 	for _, f := range inboxes {
 		if b, err := os.ReadFile(f); err == nil {

@@ -15,7 +15,8 @@ import (
 
 // TestClaudeWeb: the real Claude Code TUI answered from a phone-sized
 // browser (`paneflow serve --web`): the prompt typed into the page's
-// composer starts a turn (thinking), Claude's permission prompt shows in
+// composer starts a turn, which the page confirms by Claude's hook as
+// `paneflow send --submit` does, Claude's permission prompt shows in
 // the overview as waiting with Claude's question and on the pane's screen
 // with a button per choice; pressing "1. Yes" in the page approves it
 // (thinking again), and the turn finishes with its result on the overview.
@@ -44,6 +45,9 @@ func TestClaudeWeb(t *testing.T) {
 		webtest.Poll(`window.paneflowRows().some(r => r.includes('accept edits on'))`),
 		chromedp.SendKeys(chromedp.CSS("#prompt"), "run the node one-liner please"),
 		chromedp.Click(chromedp.CSS("#sendbtn")),
+		// The composer confirms the turn start as send --submit does:
+		// by Claude's own UserPromptSubmit hook.
+		webtest.Poll(`document.getElementById('result').dataset.start === 'hook_turn_started'`),
 		webtest.Poll(state("waiting_for_input")),
 		webtest.Poll(`[...document.querySelectorAll('#choices button')].some(b => b.textContent.startsWith('1. Yes'))`),
 	)

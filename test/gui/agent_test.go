@@ -9,9 +9,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -162,67 +164,16 @@ func TestClaudeSidebar(t *testing.T) {
 		fakemodel.Turn{Text: "Now the node one.", Calls: []fakemodel.Call{{Name: "Bash", Args: map[string]any{
 			"command": `node -e "console.log('from-' + 'gui')"`, "description": "print a word"}}}},
 		fakemodel.Turn{Text: "Sidebar turn done.", Hold: last})
-	const key = "sk-ant-fake-0123456789abcdefghijklmnop"
-	binDir := filepath.Dir(cliBin)
-	// bash, whose login shell reads ~/.profile (written below), and
-	// Paneflow's shim and hook program from this tree.
-	a := startApp(t, x, "SHELL=/bin/bash",
-		"PANEFLOW_SHIM_BIN="+filepath.Join(binDir, "paneflow-shim"), "PANEFLOW_HOOK_BIN="+filepath.Join(binDir, "paneflow-ai-hook"))
-	var pane uint64
+	a, pane := startClaudeApp(t, x, claude, model)
 	t.Cleanup(func() {
-		if t.Failed() && pane != 0 {
-			t.Logf("pane:\n%s", proctest.Indent(a.cli("read", strconv.FormatUint(pane, 10), "--raw", "--lines", "400").stdout))
-		}
 		if t.Failed() {
+			t.Logf("pane:\n%s", proctest.Indent(a.cli("read", strconv.FormatUint(pane, 10), "--raw", "--lines", "400").stdout))
 			for _, r := range model.Requests() {
 				t.Logf("model request %s turn %d: %.300s", r.Path, r.Turn, r.Body)
 			}
 		}
 	})
-	project := filepath.Join(a.dir, "project")
-	if err := os.Mkdir(project, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	// Onboarding done, the project trusted, the key approved: what a user
-	// who has run Claude Code before has in ~/.claude.json.
-	claudeJSON := `{"hasCompletedOnboarding":true,"projects":{"` + project + `":{"hasTrustDialogAccepted":true}},` +
-		`"customApiKeyResponses":{"approved":["` + key[len(key)-20:] + `"],"rejected":[]}}` + "\n"
-	if err := os.WriteFile(filepath.Join(a.dir, ".claude.json"), []byte(claudeJSON), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	// What a user's profile says: Claude Code on PATH (after the shim's
-	// directory, which the shell integration keeps first), pointed at the
-	// model server, offline and quiet.
-	profile := "export PATH=\"$PATH:" + filepath.Dir(claude) + "\"\n" +
-		"export ANTHROPIC_BASE_URL=" + model.URL + " ANTHROPIC_API_KEY=" + key + "\n" +
-		"export DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1\n" +
-		"export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1\n"
-	if err := os.WriteFile(filepath.Join(a.dir, ".profile"), []byte(profile), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	// `paneflow hooks setup` as the user runs it, with claude on PATH.
-	setupEnv := append(append([]string{}, a.env...), "PANEFLOW_SOCKET_PATH="+a.sock, "PATH="+filepath.Dir(claude)+":"+os.Getenv("PATH"))
-	if r := runTool(t, setupEnv, cliBin, "hooks", "setup"); r.code != 0 || !strings.Contains(r.stdout+r.stderr, "hooks installed") {
-		t.Fatalf("paneflow hooks setup:\n%s", r)
-	}
-
-	// A workspace on the project: its pane's login shell reads the profile.
-	a.rpc(nil, "workspace.create", map[string]any{"name": "project", "cwd": project})
-	for _, s := range a.ls().Surfaces {
-		if s.Workspace == 1 {
-			pane = s.ID
-		}
-	}
-	if pane == 0 {
-		t.Fatalf("workspace.create made no pane: %+v", a.ls())
-	}
 	target := strconv.FormatUint(pane, 10)
-	a.waitOutput(target, promptRe)
-	a.rpc(nil, "workspace.select", map[string]any{"index": 1})
-	a.within(agentTimeout, "the project's pane focused", func() (bool, string) {
-		c := a.current()
-		return c.focused() == pane, fmt.Sprintf("workspace %d, focused pane %d (want %d)", c.Index, c.focused(), pane)
-	})
 	g := a.geometry()
 	before := countSidebar(a.stable("before", image.Rect(0, 0, g.W, g.H)))
 
@@ -333,4 +284,191 @@ func TestClaudeSidebar(t *testing.T) {
 		return c.blue <= before.blue+strayPx && c.amber <= before.amber+strayPx && c.green <= before.green+strayPx,
 			fmt.Sprintf("sidebar %s (before the agent: %s)", c, before)
 	})
+}
+
+// claudeKey is the API key the real Claude Code sends the fake model.
+const claudeKey = "sk-ant-fake-0123456789abcdefghijklmnop"
+
+// startClaudeApp starts the attached desktop app (startApp) set up as a
+// user who has run Claude Code before: bash as the shell, whose login
+// profile puts the real claude on PATH pointed at model; onboarding done,
+// the project trusted and the key approved in ~/.claude.json; the hooks of
+// `paneflow hooks setup`. It opens a workspace "project" on the project
+// directory, waits for its shell's prompt, selects it and returns the
+// app and that workspace's pane.
+func startClaudeApp(t *testing.T, x *xserver, claude string, model *fakemodel.Server) (*app, uint64) {
+	t.Helper()
+	binDir := filepath.Dir(cliBin)
+	// bash, whose login shell reads ~/.profile (written below), and
+	// Paneflow's shim and hook program from this tree.
+	a := startApp(t, x, "SHELL=/bin/bash",
+		"PANEFLOW_SHIM_BIN="+filepath.Join(binDir, "paneflow-shim"), "PANEFLOW_HOOK_BIN="+filepath.Join(binDir, "paneflow-ai-hook"))
+	project := filepath.Join(a.dir, "project")
+	if err := os.Mkdir(project, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// Onboarding done, the project trusted, the key approved: what a user
+	// who has run Claude Code before has in ~/.claude.json.
+	claudeJSON := `{"hasCompletedOnboarding":true,"projects":{"` + project + `":{"hasTrustDialogAccepted":true}},` +
+		`"customApiKeyResponses":{"approved":["` + claudeKey[len(claudeKey)-20:] + `"],"rejected":[]}}` + "\n"
+	if err := os.WriteFile(filepath.Join(a.dir, ".claude.json"), []byte(claudeJSON), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// What a user's profile says: Claude Code on PATH (after the shim's
+	// directory, which the shell integration keeps first), pointed at the
+	// model server, offline and quiet.
+	profile := "export PATH=\"$PATH:" + filepath.Dir(claude) + "\"\n" +
+		"export ANTHROPIC_BASE_URL=" + model.URL + " ANTHROPIC_API_KEY=" + claudeKey + "\n" +
+		"export DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1\n" +
+		"export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1\n"
+	if err := os.WriteFile(filepath.Join(a.dir, ".profile"), []byte(profile), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// `paneflow hooks setup` as the user runs it, with claude on PATH.
+	setupEnv := append(append([]string{}, a.env...), "PANEFLOW_SOCKET_PATH="+a.sock, "PATH="+filepath.Dir(claude)+":"+os.Getenv("PATH"))
+	if r := runTool(t, setupEnv, cliBin, "hooks", "setup"); r.code != 0 || !strings.Contains(r.stdout+r.stderr, "hooks installed") {
+		t.Fatalf("paneflow hooks setup:\n%s", r)
+	}
+
+	// A workspace on the project: its pane's login shell reads the profile.
+	a.rpc(nil, "workspace.create", map[string]any{"name": "project", "cwd": project})
+	var pane uint64
+	for _, s := range a.ls().Surfaces {
+		if s.Workspace == 1 {
+			pane = s.ID
+		}
+	}
+	if pane == 0 {
+		t.Fatalf("workspace.create made no pane: %+v", a.ls())
+	}
+	a.waitOutput(strconv.FormatUint(pane, 10), promptRe)
+	a.rpc(nil, "workspace.select", map[string]any{"index": 1})
+	a.within(agentTimeout, "the project's pane focused", func() (bool, string) {
+		c := a.current()
+		return c.focused() == pane, fmt.Sprintf("workspace %d, focused pane %d (want %d)", c.Index, c.focused(), pane)
+	})
+	return a, pane
+}
+
+// TestClaudeOutlivesWindow is issue 26's proof with the real Claude Code
+// 2.1.332 against the scripted model: a turn is started from the attached
+// window's keyboard and the window is closed (the window manager's close)
+// while the model's answer is held. With no window attached the turn goes
+// on in the server: Claude runs the answer's Bash call, the model gets the
+// next request with its output, and `paneflow ps` shows the turn finished
+// with its result. A new window shows it finished (green in the sidebar),
+// and the output is in the pane. The same again with the second window
+// killed with SIGKILL mid-turn.
+func TestClaudeOutlivesWindow(t *testing.T) {
+	x := display(t)
+	claude := agentBin(t, "claude")
+	closed, killed := make(chan struct{}), make(chan struct{})
+	model := fakemodel.Start(t,
+		fakemodel.Turn{Text: "Running it.", Hold: closed, Calls: []fakemodel.Call{{Name: "Bash", Args: map[string]any{
+			"command": "echo outlived-$((40+2))", "description": "print a word"}}}},
+		fakemodel.Turn{Text: "Outlived the window."},
+		fakemodel.Turn{Text: "Outlived the kill.", Hold: killed})
+	a, pane := startClaudeApp(t, x, claude, model)
+	srv := a.server
+	target := strconv.FormatUint(pane, 10)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("pane:\n%s", proctest.Indent(srv.cli("read", target, "--raw", "--lines", "400").stdout))
+			for _, r := range model.Requests() {
+				t.Logf("model request %s turn %d: %.300s", r.Path, r.Turn, r.Body)
+			}
+		}
+	})
+	g := a.geometry()
+	before := countSidebar(a.stable("before", image.Rect(0, 0, g.W, g.H)))
+	// The server answers for the pane while no window is attached.
+	waitStatus := func(what string, cond func(agentStatus) bool) agentStatus {
+		t.Helper()
+		var st agentStatus
+		srv.within(agentTimeout, what, func() (bool, string) {
+			st = srv.status(pane)
+			return cond(st), st.String()
+		})
+		return st
+	}
+	// reopen starts a new window on the server, as the user does, and
+	// waits until its sidebar shows the pane's agent finished (green).
+	reopen := func(name string) *app {
+		t.Helper()
+		w := windowReady(launchIn(t, x, guiBin, []string{"--socket"}, nil, a.dir, a.sock))
+		if p := startedServer(w, 0); p != 0 {
+			t.Fatalf("the new window started a server (pid %d) instead of attaching", p)
+		}
+		w.server = srv
+		var c sidebarColours
+		w.within(agentTimeout, "the new window's sidebar to show the agent finished", func() (bool, string) {
+			c = countSidebar(w.screenshot(name))
+			return c.green >= before.green+shownPx && c.blue <= before.blue+strayPx && c.amber <= before.amber+strayPx,
+				fmt.Sprintf("sidebar %s (before the agent: %s)", c, before)
+		})
+		t.Logf("sidebar %s: %s (before the agent: %s)", name, c, before)
+		return w
+	}
+	// turnEnded waits until the server says the turn finished with result,
+	// `paneflow ps` lists it finished and the pane shows the result.
+	turnEnded := func(result string) {
+		t.Helper()
+		waitStatus("the turn to finish with no window attached", func(s agentStatus) bool {
+			return s.State == "finished" && deref(s.LastResult) == result
+		})
+		var ps struct {
+			Agents []struct {
+				SurfaceID uint64 `json:"surface_id"`
+				State     string `json:"state"`
+			} `json:"agents"`
+		}
+		out := srv.mustCLI(&ps, "ps", "--json")
+		if len(ps.Agents) != 1 || ps.Agents[0].SurfaceID != pane || ps.Agents[0].State != "finished" {
+			t.Errorf("paneflow ps --json after the turn: %s, want pane %d's agent finished", out, pane)
+		}
+		srv.waitOutput(target, regexp.QuoteMeta(result))
+	}
+
+	a.typeText("claude --permission-mode acceptEdits")
+	a.within(agentTimeout, "the Claude Code prompt", func() (bool, string) {
+		text := a.readRaw(target)
+		return strings.Contains(text, "accept edits on"), text
+	})
+	a.typeLine(target, "print the word please")
+	waitStatus("thinking while the model's answer is held", func(s agentStatus) bool { return s.State == "thinking" })
+	model.WaitTurns(1, nil) // the request the held answer is for has arrived
+
+	// Closed mid-turn: the window detaches and exits 0.
+	if err := closeWindow(x.display, windowID(t, a)); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitExit(t, a, "closing the window mid-turn"); err != nil {
+		t.Fatalf("closing the window: exit %v, want 0\n%s", err, proctest.Indent(a.log.String()))
+	}
+	if n := model.Turns(); n != 1 {
+		t.Fatalf("%d model turns before the held answer was released, want 1", n)
+	}
+	close(closed)
+	turnEnded("Outlived the window.")
+	saw := false
+	for _, r := range model.Requests() {
+		saw = saw || r.Turn == 1 && strings.Contains(string(r.Body), "outlived-42")
+	}
+	if !saw {
+		t.Errorf("the model's next request lacks the Bash call's output outlived-42")
+	}
+	w := reopen("reopened")
+
+	// The same with the window killed: a prompt typed in the new window,
+	// the answer held, SIGKILL.
+	w.typeLine(target, "once more please")
+	waitStatus("thinking while the third answer is held", func(s agentStatus) bool { return s.State == "thinking" })
+	model.WaitTurns(3, nil)
+	if err := w.proc.Cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-w.proc.Exited()
+	close(killed)
+	turnEnded("Outlived the kill.")
+	reopen("reopened-after-kill")
 }

@@ -359,9 +359,15 @@
         case 'res': {
           const what = pending.get(m.req) || 'it';
           pending.delete(m.req);
-          $('result').textContent = m.ok ? 'Sent ' + what + '.' : 'Not sent: ' + m.err;
+          $('result').textContent = m.ok ? 'Sent ' + what + (m.confirming ? '; waiting for the agent to start…' : '.') : 'Not sent: ' + m.err;
           break;
         }
+        case 'start':
+          // The turn-start confirmation of a submitted prompt, as
+          // `paneflow send --submit` gives it.
+          $('result').textContent = m.ok ? 'Sent; the agent started its turn.' : 'Sent, but ' + m.err.replace(/^submit was written to agent pane \d+, but /, '') + '.';
+          $('result').dataset.start = m.ok ? m.reason : 'none';
+          break;
       }
     };
     ws.onclose = (ev) => {

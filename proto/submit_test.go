@@ -1,0 +1,88 @@
+package proto
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestTurnStarted(t *testing.T) {
+	st := func(hooked bool, seq, gen, enters, enterGen uint64) SurfaceStatusResult {
+		var s SurfaceStatusResult
+		s.Hooked, s.TurnSeq, s.OutputGeneration, s.EnterCount, s.EnterGeneration = hooked, seq, gen, enters, enterGen
+		return s
+	}
+	for _, c := range []struct {
+		name        string
+		before, now SurfaceStatusResult
+		want        string
+	}{
+		{"hooked agent's own turn", st(true, 3, 10, 1, 9), st(true, 4, 10, 1, 9), StartHookTurn},
+		{"hooked agent printed but said nothing", st(true, 3, 10, 1, 9), st(true, 3, 50, 2, 11), ""},
+		{"an agent that became hooked counts only its hook", st(false, 0, 10, 1, 9), st(true, 0, 50, 2, 11), ""},
+		{"unhooked agent printed after the Enter", st(false, 0, 10, 1, 9), st(false, 0, 12, 2, 11), StartOutputAfterEnter},
+		{"unhooked agent: only the echo before the Enter", st(false, 0, 10, 1, 9), st(false, 0, 11, 2, 11), ""},
+		{"unhooked agent: no Enter yet", st(false, 0, 10, 1, 9), st(false, 0, 30, 1, 9), ""},
+	} {
+		if got := TurnStarted(c.before, c.now); got != c.want {
+			t.Errorf("%s: TurnStarted = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// statusSeq is a Caller whose surface.status answers come from a list (the
+// last one repeats); any other method fails.
+type statusSeq struct {
+	mu    sync.Mutex
+	seq   []SurfaceStatusResult
+	calls int
+}
+
+func (s *statusSeq) Call(_ context.Context, method string, _, result any) error {
+	if method != MethodSurfaceStatus {
+		return errors.New("unexpected " + method)
+	}
+	s.mu.Lock()
+	r := s.seq[min(s.calls, len(s.seq)-1)]
+	s.calls++
+	s.mu.Unlock()
+	b, _ := json.Marshal(r)
+	return json.Unmarshal(b, result)
+}
+
+func TestConfirmTurnStart(t *testing.T) {
+	var before, working SurfaceStatusResult
+	before.Hooked, before.TurnSeq = true, 7
+	working = before
+	working.TurnSeq = 8
+	f := &statusSeq{seq: []SurfaceStatusResult{before, before, working}}
+	reason, err := Client{Caller: f}.ConfirmTurnStart(context.Background(), 3, before)
+	if err != nil || reason != StartHookTurn {
+		t.Errorf("ConfirmTurnStart = %q, %v; want %q", reason, err, StartHookTurn)
+	}
+	if f.calls != 3 {
+		t.Errorf("surface.status read %d times, want 3 (it stops at the start)", f.calls)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := (Client{Caller: &statusSeq{seq: []SurfaceStatusResult{before}}}).ConfirmTurnStart(ctx, 3, before); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err = %v, want context.Canceled", err)
+	}
+}
+
+func TestNoTurnStartError(t *testing.T) {
+	e := &NoTurnStartError{SurfaceID: 4, Limit: HookConfirmLimit, Hooked: true}
+	want := "submit was written to agent pane 4, but no turn start was confirmed within 10000ms (no_hook_turn_start: its hooks reported no new turn)"
+	if e.Error() != want || e.Reason() != "no_hook_turn_start" {
+		t.Errorf("hooked: %q (%s), want %q", e.Error(), e.Reason(), want)
+	}
+	e = &NoTurnStartError{SurfaceID: 4, Limit: 3 * time.Second}
+	want = "submit was written to agent pane 4, but no turn start was confirmed within 3000ms (no_output_after_enter: it printed nothing after the Enter)"
+	if e.Error() != want || e.Reason() != "no_output_after_enter" {
+		t.Errorf("unhooked: %q (%s), want %q", e.Error(), e.Reason(), want)
+	}
+}
