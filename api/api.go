@@ -67,6 +67,11 @@ type Options struct {
 	// the host then shuts down (session saved, panes closed). nil leaves
 	// the method out.
 	Shutdown func()
+	// Windows, when not nil, counts the windows attached now: the
+	// screen.attach streams of every pane (a window's; a browser's relay
+	// asks for one pane at a time) from outside the panes (not read-only).
+	// The server's notifier notifies only while it is 0.
+	Windows *WindowCount
 
 	// heartbeat overrides heartbeatInterval (tests).
 	heartbeat time.Duration
@@ -74,6 +79,13 @@ type Options struct {
 	// report (tests); 0 is os.Getpid().
 	pid int
 }
+
+// WindowCount counts attached windows (see [Options.Windows]). The zero
+// value is 0 and ready; it is safe for concurrent use.
+type WindowCount struct{ n atomic.Int64 }
+
+// Count returns how many windows are attached now.
+func (w *WindowCount) Count() int { return int(w.n.Load()) }
 
 // AgentReporter tells surface.status and fleet.list what the agents in the
 // panes are doing (spec conductor.md §4). The conductor implements it; the

@@ -169,6 +169,10 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 	readOnly := s.inPane(ctx)
 	at, tok := s.attached.add(readOnly, s.o.Clock.Now())
 	defer s.attached.remove(tok)
+	if all && readOnly == "" && s.o.Windows != nil {
+		s.o.Windows.n.Add(1)
+		defer s.o.Windows.n.Add(-1)
+	}
 	id := at.id
 	// Subscribe before listing the panes, so none created in between is missed.
 	sub := s.b.Subscribe("screen.attach#"+strconv.FormatUint(id, 10), filter, 0)

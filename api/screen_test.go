@@ -490,3 +490,29 @@ func TestScreenAttachLatestWins(t *testing.T) {
 		t.Errorf("second frame seq %d", f.Seq)
 	}
 }
+
+// TestScreenAttachCountsWindows: Options.Windows counts the attachments
+// of every pane (a window's) while they last, not those of one pane (a
+// browser's relay).
+func TestScreenAttachCountsWindows(t *testing.T) {
+	var w WindowCount
+	e := newEnv(t, workspace.Options{}, Options{Windows: &w}).withWorkspace(t.TempDir())
+	srv := ipctest.Start(t, e.reg)
+	one := dialAttach(t, srv, attach.Options{Surfaces: []uint64{1}})
+	if n := w.Count(); n != 0 {
+		t.Errorf("one pane's attachment counts %d windows, want 0", n)
+	}
+	c := dialAttach(t, srv, attach.Options{})
+	if n := w.Count(); n != 1 {
+		t.Errorf("with a window attached: %d windows, want 1", n)
+	}
+	c.Close()
+	one.Close()
+	deadline := time.Now().Add(testDeadline)
+	for w.Count() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d windows counted after the window detached, want 0", w.Count())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

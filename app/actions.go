@@ -190,6 +190,10 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.openTemplateLocked()
 	case keymap.OpenMCPInstall:
 		s.openMCPLocked()
+	case keymap.SearchAllPanes:
+		s.openSearchLocked()
+	case keymap.OpenPaneHistory:
+		s.openTimelineLocked()
 	case keymap.TerminalCopy:
 		if v != nil {
 			v.Copy()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/config"
+	"github.com/paneflow-go/paneflow/notify"
 	"github.com/paneflow-go/paneflow/proto"
 )
 
@@ -147,17 +148,6 @@ func (b *agentBoard) waiting() []uint64 {
 	return ids
 }
 
-// agentName is the display name of tool ("Claude Code" for claude).
-func agentName(tool string) string {
-	if a, ok := proto.AgentByBinary(tool); ok {
-		return a.Name
-	}
-	if tool == "" {
-		return "Agent"
-	}
-	return tool
-}
-
 // count is n and the noun for it: "1 spec", "2 specs" (one and many are
 // the noun's two forms).
 func count(n int, one, many string) string {
@@ -165,19 +155,6 @@ func count(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
-}
-
-// firstLine is s's first non-empty line, trimmed and cut to max runes.
-func firstLine(s string, max int) string {
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			if r := []rune(l); len(r) > max {
-				return string(r[:max-1]) + "…"
-			}
-			return l
-		}
-	}
-	return ""
 }
 
 // statusLine is the glyph and text the sidebar shows for an agent.
@@ -189,7 +166,7 @@ func statusLine(ev bus.AgentState) (glyph, text string) {
 		}
 		return "◐", "thinking…"
 	case stateWaiting:
-		if q := firstLine(ev.Message, 60); q != "" {
+		if q := notify.FirstLine(ev.Message, 60); q != "" {
 			return "●", "needs input: " + q
 		}
 		return "●", "needs input"
@@ -203,7 +180,7 @@ func statusLine(ev bus.AgentState) (glyph, text string) {
 	case stateStalled:
 		return "⚠", "stalled"
 	case stateRunning:
-		return "○", agentName(ev.Tool) + " running"
+		return "○", notify.AgentName(ev.Tool) + " running"
 	}
 	return "○", ev.State
 }
@@ -215,37 +192,14 @@ func statusLine(ev bus.AgentState) (glyph, text string) {
 // config.NotifyNever). pane
 // names the pane in the text. It is pure so tests can drive it.
 func notification(ev bus.AgentState, windowFocused bool, mode, pane string) (*fyne.Notification, bool) {
-	if windowFocused || strings.EqualFold(mode, config.NotifyNever) || ev.State == ev.Previous {
+	if windowFocused || strings.EqualFold(mode, config.NotifyNever) {
 		return nil, false
 	}
-	name := agentName(ev.Tool)
-	where := ""
-	if pane != "" {
-		where = " in " + pane
+	title, body, ok := notify.Message(ev, pane)
+	if !ok {
+		return nil, false
 	}
-	switch ev.State {
-	case stateWaiting:
-		body := firstLine(ev.Message, 200)
-		if body == "" {
-			body = name + " is waiting for you" + where + "."
-		}
-		return fyne.NewNotification(name+" needs input"+where, body), true
-	case stateFinished:
-		body := firstLine(ev.LastResult, 200)
-		if body == "" {
-			body = name + " finished its turn" + where + "."
-		}
-		return fyne.NewNotification(name+" finished"+where, body), true
-	case stateErrored:
-		body := name + " exited unexpectedly" + where + "."
-		if ev.HasExitCode {
-			body = fmt.Sprintf("%s exited with code %d%s.", name, ev.ExitCode, where)
-		}
-		return fyne.NewNotification(name+" errored"+where, body), true
-	case stateStalled:
-		return fyne.NewNotification(name+" may be stuck"+where, name+" has been silent for a while"+where+"."), true
-	}
-	return nil, false
+	return fyne.NewNotification(title, body), true
 }
 
 // budgetNotification builds the desktop notification of a budget alert:

@@ -167,6 +167,7 @@ type shell struct {
 	dv             *diffView               // the open Diff view, nil when closed
 	launch         launchState             // the launch pad, quick launch and template views, the running flow
 	mcpv           *mcpView                // the open MCP entry view, nil when closed
+	hist           historyViews            // the search, timeline and replay views
 	queued         map[uint64]queuedPrompt // prompts waiting for their pane's agent to stop thinking
 	groups         map[uint64]string       // each pane's broadcast group, if any
 	lastGroup      string                  // the group name used last
@@ -859,7 +860,7 @@ func (s *shell) viewLocked(id uint64) *termview.View {
 // is open it keeps the keyboard: the model's events do not take it away.
 func (s *shell) focusViewLocked(id uint64) {
 	v := s.views[id]
-	if v == nil || s.quitting || s.pal != nil || s.ov != nil || s.dv != nil || (s.comp != nil && s.comp.pane != 0) || s.launchOverlayOpenLocked() {
+	if v == nil || s.quitting || s.pal != nil || s.ov != nil || s.dv != nil || (s.comp != nil && s.comp.pane != 0) || s.launchOverlayOpenLocked() || s.historyOverlayOpenLocked() {
 		return
 	}
 	s.selfFocus.Store(id)

@@ -73,8 +73,11 @@ func startHarness(t *testing.T, mod func(*Options), attach bool) *harness {
 	c, err := core.New(core.Options{
 		SocketPath: ipctest.NewPath(t), Cols: 80, Rows: 24, Config: &cfg,
 		Getenv: func(k string) string {
-			if k == "PANEFLOW_IPC_SCRIPTING" {
+			switch k {
+			case "PANEFLOW_IPC_SCRIPTING":
 				return "1" // surface.send_text types into panes
+			case "XDG_STATE_HOME":
+				return filepath.Join(tmp, "state") // review comments, the day's usage
 			}
 			return ""
 		},

@@ -455,10 +455,18 @@ func TestLoadGitDiff(t *testing.T) {
 			t.Errorf("diff lacks %q:\n%s", want, d.Text)
 		}
 	}
-	if got := fileDiff(d.Text, "a.txt"); strings.Contains(got, "brand new") || !strings.Contains(got, "+two") {
+	alone, _ := diffRender{lines: parseDiff(d.Text), file: "a.txt"}.rows()
+	var text strings.Builder
+	for _, r := range alone {
+		for _, c := range r.Cells {
+			text.WriteRune(c.Rune)
+		}
+		text.WriteByte('\n')
+	}
+	if got := text.String(); strings.Contains(got, "brand new") || !strings.Contains(got, "+two") {
 		t.Errorf("a.txt alone:\n%s", got)
 	}
-	rows := diffRows("diff --git a/x b/x\n@@ -1 +1 @@\n-old\n+new\n ctx")
+	rows, _ := diffRender{lines: parseDiff("diff --git a/x b/x\n@@ -1 +1 @@\n-old\n+new\n ctx")}.rows()
 	for i, want := range []color.Color{diffHeader, diffHunk, diffDel, diffAdd, nil} {
 		st := rows[i].Style
 		if (st == nil) != (want == nil) || st != nil && st.TextColor() != want {
@@ -506,7 +514,7 @@ func TestDiffViewFollowsFiles(t *testing.T) {
 			t.Fatalf("header = %q", dv.header.Text)
 		}
 		for i := range dv.grid.Rows {
-			if dv.grid.RowText(i) == "+two" && dv.grid.Rows[i].Style.TextColor() != diffAdd {
+			if strings.HasSuffix(dv.grid.RowText(i), "+two") && dv.grid.Rows[i].Style.TextColor() != diffAdd {
 				t.Fatal("an added line is not green")
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/paneflow-go/paneflow/notify"
 )
 
 // queuedPrompt is a prompt held for a pane whose agent is thinking.
@@ -119,7 +121,7 @@ func (s *shell) updateComposerLocked() {
 	}
 	label := "Prompt → " + name
 	if st, ok := s.agents.status(c.pane); ok {
-		label += " (" + agentName(st.Tool) + ", " + stateText(agentRow{State: st.State, Tool2: st.ActiveToolName}) + ")"
+		label += " (" + notify.AgentName(st.Tool) + ", " + stateText(agentRow{State: st.State, Tool2: st.ActiveToolName}) + ")"
 	}
 	c.target.SetText(label)
 	if _, ok := s.queued[c.pane]; ok {
@@ -186,7 +188,7 @@ func (s *shell) submitComposerLocked(submit bool) {
 	for _, id := range targets {
 		if st, ok := s.agents.status(id); ok && st.State == stateThinking {
 			s.queued[id] = p
-			s.banner.show(fmt.Sprintf("prompt queued: %s is thinking; it goes in when the agent stops", agentName(st.Tool)))
+			s.banner.show(fmt.Sprintf("prompt queued: %s is thinking; it goes in when the agent stops", notify.AgentName(st.Tool)))
 		} else {
 			s.deliverPrompt(id, p)
 		}

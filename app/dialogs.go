@@ -69,10 +69,10 @@ func dialogAnswer(key fyne.KeyName, enter, escape func()) func() {
 }
 
 // escapeLocked closes the shell's overlay on top (launch views, palette,
-// MCP view, Diff view, agents overview, composer) and reports whether
-// one was open. It is what Escape does when it reaches the window's
-// canvas, which happens once a click left no widget with the keyboard
-// (the views' own fields take Escape while they have it).
+// MCP view, history views, Diff view, agents overview, composer) and
+// reports whether one was open. It is what Escape does when it reaches
+// the window's canvas, which happens once a click left no widget with
+// the keyboard (the views' own fields take Escape while they have it).
 func (s *shell) escapeLocked() bool {
 	switch {
 	case s.launch.tmpl != nil:
@@ -85,6 +85,8 @@ func (s *shell) escapeLocked() bool {
 		s.closePaletteLocked()
 	case s.mcpv != nil:
 		s.closeMCPLocked()
+	case s.historyOverlayOpenLocked():
+		s.closeHistoryLocked()
 	case s.dv != nil:
 		s.closeDiffLocked()
 	case s.ov != nil:

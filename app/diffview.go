@@ -17,9 +17,11 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/fsnotify/fsnotify"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // Limits of the diff view.
@@ -207,23 +209,6 @@ func loadGitDiff(ctx context.Context, dir string) (*gitDiff, error) {
 	return d, nil
 }
 
-// diffLineKind classifies a unified diff line for colouring.
-func diffLineKind(l string) string {
-	switch {
-	case strings.HasPrefix(l, "diff --git"), strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "--- "),
-		strings.HasPrefix(l, "index "), strings.HasPrefix(l, "new file"), strings.HasPrefix(l, "deleted file"),
-		strings.HasPrefix(l, "similarity"), strings.HasPrefix(l, "rename "):
-		return "header"
-	case strings.HasPrefix(l, "@@"):
-		return "hunk"
-	case strings.HasPrefix(l, "+"):
-		return "add"
-	case strings.HasPrefix(l, "-"):
-		return "del"
-	}
-	return ""
-}
-
 // Diff colours (readable on the dark and the light theme).
 var (
 	diffAdd    = color.NRGBA{R: 0x3f, G: 0xb9, B: 0x50, A: 0xff}
@@ -232,67 +217,100 @@ var (
 	diffHeader = color.NRGBA{R: 0xd2, G: 0x99, B: 0x22, A: 0xff}
 )
 
-// diffRows turns diff text into coloured text grid rows.
-func diffRows(text string) []widget.TextGridRow {
-	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-	rows := make([]widget.TextGridRow, 0, len(lines))
-	for _, l := range lines {
-		l = strings.ReplaceAll(l, "\t", "    ")
-		var st widget.TextGridStyle
-		switch diffLineKind(l) {
-		case "header":
-			st = &widget.CustomTextGridStyle{FGColor: diffHeader, TextStyle: fyne.TextStyle{Bold: true, Monospace: true}}
-		case "hunk":
-			st = &widget.CustomTextGridStyle{FGColor: diffHunk}
-		case "add":
-			st = &widget.CustomTextGridStyle{FGColor: diffAdd}
-		case "del":
-			st = &widget.CustomTextGridStyle{FGColor: diffDel}
-		}
-		cells := make([]widget.TextGridCell, 0, len(l))
-		for _, r := range l {
-			cells = append(cells, widget.TextGridCell{Rune: r})
-		}
-		rows = append(rows, widget.TextGridRow{Cells: cells, Style: st})
-	}
-	return rows
-}
-
-// fileDiff is the part of diff text about path ("" for all of it).
-func fileDiff(text, path string) string {
-	if path == "" {
-		return text
-	}
-	var out []string
-	in := false
-	for _, l := range strings.SplitAfter(text, "\n") {
-		if strings.HasPrefix(l, "diff --git ") {
-			in = strings.HasSuffix(strings.TrimRight(l, "\n"), " b/"+path)
-		}
-		if in {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "")
-}
-
-// diffView is the open Diff view of one directory: the changed files on
-// the left, the coloured diff on the right, reloaded when files under
-// the work tree change. Its fields are used on the UI goroutine; its
-// loads and its watcher run on their own goroutines until cancel.
+// diffView is the open Diff view of one directory: the changed files and
+// the review comments on the left, the diff on the right (unified or side
+// by side, with line numbers, comments under their lines, failing checks
+// fenced above), reloaded when files under the work tree change. A tap
+// on a line selects it (Shift+tap: the range up to it) for a comment.
+// The review buttons (send, checks, land, pull request) call the
+// server's review.*, checks.* and land.* methods through the backend, so
+// they work the same in an embedded and an attached window.
+// Its fields are used on the UI goroutine; its loads, its watcher and its
+// calls run on their own goroutines until cancel.
 type diffView struct {
 	dir     string
 	header  *widget.Label
 	files   *fyne.Container
-	grid    *widget.TextGrid
+	grid    *diffGrid
 	openBtn *widget.Button
 	diff    *gitDiff
 	err     error
 	loads   int    // loads shown so far
 	file    string // the file shown alone, "" for all
 	pop     *popup
+	ctx     context.Context // ends when the view closes
 	cancel  context.CancelFunc
+
+	lines []diffLine // the diff, parsed
+	refs  []rowRef   // what each grid row shows
+	mode  *widget.RadioGroup
+
+	// selFrom and selTo are the selected rows (the first tapped, the
+	// last; -1: none), selPath and selStart..selEnd the file's lines
+	// they hold (the comment's place).
+	selFrom, selTo   int
+	selPath          string
+	selStart, selEnd int
+
+	comments    []proto.ReviewComment // open comments, re-anchored (review.list)
+	commentList *fyne.Container
+	commentBox  *fyne.Container // the new comment's editor, shown with a selection
+	commentWhat *widget.Label
+	commentText *keyEntry
+	commentAdd  *widget.Button
+
+	checks    []proto.CheckResult // checks.status / checks.run
+	checksCfg bool                // the repository configures checks
+
+	status   *widget.Label // what the last review action did
+	sendBtn  *widget.Button
+	checkBtn *widget.Button
+	failBtn  *widget.Button // sends the first failing check to the agent
+	landBtn  *widget.Button
+	prBtn    *widget.Button
+	prWhy    *widget.Label // why prBtn is disabled
+
+	// landWith is the land dialog's strategy choice, and answers the
+	// buttons of the land dialogs last shown, by their text (tests tap
+	// them).
+	landWith *widget.RadioGroup
+	answers  map[string]*widget.Button
 }
+
+// diffGrid is the Diff view's text grid, whose rows take taps: a tap
+// selects a line, Shift+tap extends the selection to it.
+type diffGrid struct {
+	widget.TextGrid
+	onTap func(row int, extend bool)
+	shift bool // Shift was held at the last mouse press
+}
+
+func newDiffGrid(onTap func(row int, extend bool)) *diffGrid {
+	g := &diffGrid{onTap: onTap}
+	g.Scroll = fyne.ScrollBoth
+	g.ExtendBaseWidget(g)
+	return g
+}
+
+// MouseDown notes whether Shift is held for the tap that follows.
+func (g *diffGrid) MouseDown(ev *desktop.MouseEvent) {
+	g.shift = ev.Modifier&fyne.KeyModifierShift != 0
+}
+
+// MouseUp does nothing (desktop.Mouseable).
+func (g *diffGrid) MouseUp(*desktop.MouseEvent) {}
+
+// Tapped selects the row under the pointer.
+func (g *diffGrid) Tapped(ev *fyne.PointEvent) {
+	row, _ := g.CursorLocationForPosition(ev.Position)
+	extend := g.shift
+	g.shift = false
+	if g.onTap != nil && row >= 0 && row < len(g.Rows) {
+		g.onTap(row, extend)
+	}
+}
+
+var _ desktop.Mouseable = (*diffGrid)(nil)
 
 // openDiffLocked opens the Diff view of the focused pane's directory (or
 // closes it when open).
@@ -308,9 +326,11 @@ func (s *shell) openDiffLocked() {
 	}
 	s.closeOverlaysLocked()
 	ctx, cancel := context.WithCancel(context.Background())
-	dv := &diffView{dir: dir, cancel: cancel,
+	dv := &diffView{dir: dir, ctx: ctx, cancel: cancel, selFrom: -1, selTo: -1,
 		header: widget.NewLabelWithStyle("Diff — "+dir+" (loading…)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		files:  container.NewVBox(), grid: widget.NewTextGrid()}
+		files:  container.NewVBox(), commentList: container.NewVBox(), status: widget.NewLabel(""), answers: map[string]*widget.Button{}}
+	dv.status.Wrapping = fyne.TextWrapWord
+	dv.grid = newDiffGrid(func(row int, extend bool) { s.guard(func() { s.selectDiffRowLocked(dv, row, extend) }) })
 	dv.openBtn = widget.NewButtonWithIcon("Open folder", theme.FolderOpenIcon(), func() {
 		s.guard(func() {
 			root := dv.dir
@@ -324,13 +344,47 @@ func (s *shell) openDiffLocked() {
 	})
 	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { s.guard(s.closeDiffLocked) })
 	closeBtn.Importance = widget.LowImportance
+	dv.mode = widget.NewRadioGroup([]string{diffUnified, diffSplit}, func(string) { s.guard(func() { s.renderDiffLocked(dv) }) })
+	dv.mode.Horizontal, dv.mode.Required = true, true
+	dv.mode.Selected = diffUnified
+	dv.sendBtn = widget.NewButtonWithIcon("Send to agent", theme.MailSendIcon(), func() { s.guard(func() { s.sendReviewLocked(dv) }) })
+	dv.checkBtn = widget.NewButtonWithIcon("Run checks", theme.MediaPlayIcon(), func() { s.guard(func() { s.runChecksLocked(dv) }) })
+	dv.failBtn = widget.NewButtonWithIcon("Send failure to agent", theme.MailForwardIcon(), func() { s.guard(func() { s.sendFailureLocked(dv) }) })
+	dv.landBtn = widget.NewButtonWithIcon("Land…", theme.ConfirmIcon(), func() { s.guard(func() { s.openLandLocked(dv) }) })
+	dv.prBtn = widget.NewButtonWithIcon("Open pull request", theme.UploadIcon(), func() { s.guard(func() { s.openPRLocked(dv) }) })
+	for _, b := range []*widget.Button{dv.sendBtn, dv.checkBtn, dv.failBtn, dv.landBtn, dv.prBtn} {
+		b.Disable() // until the first load names the worktree
+	}
+	dv.commentWhat = widget.NewLabel("")
+	dv.commentText = newKeyEntry(true)
+	dv.commentText.SetPlaceHolder("Your comment for the agent (Ctrl+Enter adds it)")
+	dv.commentText.SetMinRowsVisible(3)
+	dv.commentText.onShortcut = func(sc fyne.Shortcut) bool {
+		if k, ok := sc.(*desktop.CustomShortcut); ok && k.KeyName == fyne.KeyReturn && k.Modifier == fyne.KeyModifierControl {
+			s.guard(func() { s.addCommentLocked(dv) })
+			return true
+		}
+		return false
+	}
+	dv.commentAdd = widget.NewButtonWithIcon("Add comment", theme.ContentAddIcon(), func() { s.guard(func() { s.addCommentLocked(dv) }) })
+	dv.commentAdd.Importance = widget.HighImportance
+	cancelSel := widget.NewButton("Cancel", func() { s.guard(func() { s.selectDiffRowLocked(dv, -1, false) }) })
+	dv.commentBox = container.NewBorder(dv.commentWhat, nil, nil, container.NewVBox(dv.commentAdd, cancelSel), dv.commentText)
+	dv.commentBox.Hide()
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(dv.openBtn, closeBtn), dv.header)
-	left := container.NewVScroll(dv.files)
-	split := container.NewHSplit(left, dv.grid)
+	dv.prWhy = widget.NewLabel("")
+	dv.prWhy.Truncation = fyne.TextTruncateEllipsis
+	dv.prWhy.Importance = widget.LowImportance
+	bar := container.NewBorder(nil, nil, container.NewHBox(dv.mode, widget.NewSeparator(), dv.sendBtn, dv.checkBtn, dv.failBtn, widget.NewSeparator(), dv.landBtn, dv.prBtn), nil, dv.prWhy)
+	commentsHead := widget.NewLabelWithStyle("Comments", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	left := container.NewVSplit(container.NewVScroll(dv.files), container.NewBorder(commentsHead, nil, nil, nil, container.NewVScroll(dv.commentList)))
+	left.Offset = 0.6
+	right := container.NewBorder(nil, dv.commentBox, nil, nil, dv.grid)
+	split := container.NewHSplit(left, right)
 	split.Offset = 0.25
 	s.dv = dv
 	csize := s.w.Canvas().Size()
-	dv.pop = s.showPopupLocked(container.NewBorder(top, nil, nil, nil, split), fyne.NewSize(csize.Width-40, csize.Height-40), nil)
+	dv.pop = s.showPopupLocked(container.NewBorder(container.NewVBox(top, bar, dv.status), nil, nil, nil, split), fyne.NewSize(csize.Width-40, csize.Height-40), nil)
 	s.w.Canvas().Unfocus()
 	go s.runDiff(ctx, dv)
 }
@@ -429,13 +483,15 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 	}
 }
 
-// showDiffLocked shows a load's result.
+// showDiffLocked shows a load's result, then asks the server for the
+// worktree's comments and checks.
 func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 	dv.loads++
 	dv.diff, dv.err = d, err
 	if err != nil {
 		dv.header.SetText("Diff — " + dv.dir + ": " + err.Error())
-		dv.grid.Rows = nil
+		dv.lines = nil
+		dv.grid.Rows, dv.refs = nil, nil
 		dv.grid.Refresh()
 		return
 	}
@@ -473,10 +529,27 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 	}
 	dv.files.Objects = objs
 	dv.files.Refresh()
-	dv.grid.Rows = diffRows(fileDiff(d.Text, dv.file))
+	dv.lines = parseDiff(d.Text)
 	if len(d.Files) == 0 {
-		dv.grid.Rows = diffRows("No changes against " + base + ".")
+		dv.lines = []diffLine{{kind: 'h', text: "No changes against " + base + "."}}
 	}
+	s.renderDiffLocked(dv)
+	dv.checkBtn.Enable()
+	if d.Branch != "" {
+		dv.landBtn.Enable()
+	}
+	if dv.loads == 1 {
+		s.checkPRLocked(dv)
+	}
+	s.refreshReviewLocked(dv)
+}
+
+// renderDiffLocked renders dv's diff, comments and checks into its grid
+// in the chosen mode; the selection is dropped when the rows move.
+func (s *shell) renderDiffLocked(dv *diffView) {
+	r := diffRender{lines: dv.lines, mode: dv.mode.Selected, file: dv.file, comments: dv.comments, checks: dv.checks}
+	dv.grid.Rows, dv.refs = r.rows()
+	s.reselectLocked(dv)
 	dv.grid.Refresh()
 }
 
@@ -492,8 +565,7 @@ func (s *shell) diffFileRow(dv *diffView, f diffFile, label string, c color.Colo
 				return
 			}
 			dv.file = f.Path
-			dv.grid.Rows = diffRows(fileDiff(dv.diff.Text, dv.file))
-			dv.grid.Refresh()
+			s.renderDiffLocked(dv)
 		})
 	})
 }

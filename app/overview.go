@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/notify"
 )
 
 // agentRow is one agent in the agents overview.
@@ -105,9 +106,9 @@ func overviewRows(snap *snapshot, b *agentBoard, filter, search string, branch f
 				continue
 			}
 			r := agentRow{
-				Surface: in.ID, Workspace: titles[in.WorkspaceID], Pane: in.Name, Tool: agentName(ev.Tool),
-				State: ev.State, Since: b.since[in.ID][k], Question: firstLine(ev.Message, 200),
-				Result: firstLine(ev.LastResult, 200), Tool2: ev.ActiveToolName,
+				Surface: in.ID, Workspace: titles[in.WorkspaceID], Pane: in.Name, Tool: notify.AgentName(ev.Tool),
+				State: ev.State, Since: b.since[in.ID][k], Question: notify.FirstLine(ev.Message, 200),
+				Result: notify.FirstLine(ev.LastResult, 200), Tool2: ev.ActiveToolName,
 			}
 			if u, ok := snap.Usage[in.ID]; ok && strings.EqualFold(u.Tool, ev.Tool) {
 				r.Usage = usageText(u.Session) + " (turn " + usageText(u.LastTurn) + ")"

@@ -67,6 +67,8 @@ var actionTitles = map[keymap.Action]string{
 	keymap.QuickLaunch:           "Quick launch: an agent in a new worktree…",
 	keymap.NewFromTemplate:       "New workspace from template…",
 	keymap.OpenMCPInstall:        "MCP: agents' paneflow entry (status, install, remove)…",
+	keymap.SearchAllPanes:        "Search every pane (scrollback and full-screen history)…",
+	keymap.OpenPaneHistory:       "Agent timeline and screen replay of the focused pane",
 }
 
 // paletteItem is one row of the command palette.
@@ -564,8 +566,9 @@ func (s *shell) closePaletteLocked() {
 }
 
 // closeOverlaysLocked closes the palette, the agents overview, the Diff
-// view, the launch pad's overlays and the MCP view.
+// view, the launch pad's overlays, the MCP view and the history views.
 func (s *shell) closeOverlaysLocked() {
+	s.closeHistoryOverlaysLocked()
 	if s.dv != nil {
 		s.dv.cancel()
 		s.dv.pop.close()

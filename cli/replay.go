@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/paneflow-go/paneflow/internal/vis"
 	"github.com/paneflow-go/paneflow/proto"
@@ -135,19 +134,12 @@ func replayScreens(res proto.SurfaceScreensResult, turns []proto.AITurn) []strin
 	return lines
 }
 
-// turnLabel names the agent turn hs was first shown in or after (the
-// newest turn that had begun: an agent draws its answer as its turn ends),
-// as "  turn N", or "" when it was shown before every turn listed.
+// turnLabel names the agent turn hs was first shown in or after
+// (proto.TurnShownIn) as "  turn N", or "" when it was shown before every
+// turn listed.
 func turnLabel(hs proto.HeldScreen, turns []proto.AITurn) string {
-	shown, err := time.Parse(time.RFC3339Nano, hs.FirstShown)
-	if err != nil {
-		return ""
-	}
-	for i := len(turns) - 1; i >= 0; i-- {
-		start, err := time.Parse(time.RFC3339Nano, turns[i].StartedAt)
-		if err == nil && !shown.Before(start) {
-			return fmt.Sprintf("  turn %d", turns[i].Turn)
-		}
+	if t, ok := proto.TurnShownIn(hs.FirstShown, turns); ok {
+		return fmt.Sprintf("  turn %d", t.Turn)
 	}
 	return ""
 }

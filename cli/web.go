@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"strings"
 	"time"
 
+	"github.com/paneflow-go/paneflow/internal/qrtext"
 	"github.com/paneflow-go/paneflow/internal/vis"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
@@ -21,6 +24,7 @@ func webVerb() verb {
 		rest:    true,
 		flags: []flagSpec{
 			{name: "read-only", kind: boolFlag, usage: "pair: the browser may watch but never type"},
+			{name: "no-qr", kind: boolFlag, usage: "pair: print the link only, no QR code"},
 			{name: "json", kind: boolFlag, usage: "print the server's result as JSON"},
 		},
 		details: "  paneflow web pair [--read-only]\n" +
@@ -28,9 +32,10 @@ func webVerb() verb {
 			"  paneflow web revoke <id>\n\n" +
 			"Needs a server started with `paneflow serve --web HOST:PORT`. pair prints a one-time link,\n" +
 			"valid for 10 minutes: open it in the browser to pair (on a phone, through the SSH\n" +
-			"forward, Tailscale or VPN that reaches HOST:PORT) and press \"Pair this browser\". No\n" +
-			"QR code is drawn: copy the link. list shows the paired browsers; revoke ends one's\n" +
-			"session and closes its open pages at once.\n",
+			"forward, Tailscale or VPN that reaches HOST:PORT) and press \"Pair this browser\". On a\n" +
+			"terminal a QR code of the link is drawn too, for a phone's camera (--no-qr: the link\n" +
+			"only). list shows the paired browsers; revoke ends one's session and closes its open\n" +
+			"pages at once.\n",
 		run: runWeb,
 	}
 }
@@ -45,6 +50,8 @@ func runWeb(ctx context.Context, s *session, in *input) error {
 		return in.verb.usageErrorf("%s takes %d arguments, got %d", action, n, len(args))
 	case in.bool("read-only") && action != "pair":
 		return in.verb.usageErrorf("--read-only is for pair")
+	case in.bool("no-qr") && action != "pair":
+		return in.verb.usageErrorf("--no-qr is for pair")
 	}
 	c, err := s.connect()
 	if err != nil {
@@ -61,13 +68,23 @@ func runWeb(ctx context.Context, s *session, in *input) error {
 		if res.ReadOnly {
 			mode = "read-only: can watch, not type"
 		}
-		return writeLines(s.stdout, []string{
+		lines := []string{
 			"Open this link in the browser to pair (once, within " + (time.Duration(res.ExpiresInMS) * time.Millisecond).String() + "; " + mode + "):",
 			"",
 			"  " + res.URL,
-			"",
-			"(No QR code is drawn: copy the link.)",
-		})
+		}
+		if err := writeLines(s.stdout, lines); err != nil || in.bool("no-qr") || !s.isTerminal(s.stdout) {
+			return err
+		}
+		// The code's own lines carry its colours (SGR), so they are written
+		// as they are: they are made here, from the server's link, not read
+		// from the server.
+		qr, err := qrtext.Lines(res.URL)
+		if err != nil {
+			return nil // the link above is enough
+		}
+		_, err = io.WriteString(s.stdout, "\nor scan it:\n\n  "+strings.Join(qr, "\n  ")+"\n")
+		return err
 	case "list":
 		var res proto.WebListResult
 		raw, err := callInto(ctx, c, proto.MethodWebList, proto.NoParams{}, &res)

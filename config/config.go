@@ -76,6 +76,11 @@ type Config struct {
 	// (matched case-insensitively, stored in this spelling). See
 	// [Config.Notify].
 	NotifyWhenAgentWaiting string
+	// NotifyWithoutWindow (notify_without_window, default true) lets the
+	// server show those notifications itself while no window is attached
+	// (after the window was closed, the agents running on). Off when false
+	// or when NotifyWhenAgentWaiting is "Never".
+	NotifyWithoutWindow bool
 	// QuitAction (quit_action, default "ask") is what the quit action
 	// does in a window attached to a server: "ask" shows "Detach (agents
 	// keep running)" and "Stop everything", "detach" closes the window
@@ -197,6 +202,7 @@ func Default() Config {
 		Shortcuts:              map[string]string{},
 		NotifyWhenAgentWaiting: NotifyPrimaryScreen,
 		QuitAction:             QuitAsk,
+		NotifyWithoutWindow:    true,
 		Terminal: Terminal{
 			ScrollbackLines:  10000,
 			ScreenHistoryKiB: 1024,
@@ -318,6 +324,12 @@ func Parse(data []byte) (Config, []string) {
 				c.NotifyWhenAgentWaiting = n
 			} else {
 				warn("notify_when_agent_waiting: want \"PrimaryScreen\", \"AllScreens\" or \"Never\", got %v; using PrimaryScreen", v)
+			}
+		case "notify_without_window":
+			if b, ok := v.(bool); ok {
+				c.NotifyWithoutWindow = b
+			} else {
+				warn("notify_without_window: want true or false, got %v; using true", v)
 			}
 		case "quit_action":
 			if q, ok := oneOf(v, QuitAsk, QuitDetach, QuitStop); ok {

@@ -143,6 +143,7 @@ scroll_multiplier = 2.5
 font_size = 12.5
 theme = "One Dark"
 notify_when_agent_waiting = "Never"
+notify_without_window = false
 quit_action = "stop"
 [terminal]
 cursor_shape = "bar"
@@ -152,6 +153,7 @@ scroll_multiplier = 1
 			edit: func(c *Config) {
 				c.FontSize, c.NotifyWhenAgentWaiting, c.Terminal.CursorShape = 12.5, NotifyNever, CursorBeam
 				c.QuitAction = QuitStop
+				c.NotifyWithoutWindow = false
 			},
 		},
 		{
@@ -168,6 +170,7 @@ font_size = 40
 line_height = 0.5
 theme = "solarized"
 notify_when_agent_waiting = true
+notify_without_window = "yes"
 quit_action = "exit"
 shortcuts = "ctrl+t"
 [terminal]
@@ -180,6 +183,7 @@ scroll_multiplier = 0
 				"font_size: want a number from 8 to 32, got 40; using 13",
 				"line_height: want a number from 1.0 to 2.5, got 0.5; using 1.2",
 				`notify_when_agent_waiting: want "PrimaryScreen", "AllScreens" or "Never", got true; using PrimaryScreen`,
+				"notify_without_window: want true or false, got yes; using true",
 				`quit_action: want "ask", "detach" or "stop", got exit; using ask`,
 				`shortcuts: want a table of "keys" = "action", got a string; ignored`,
 				"terminal.cursor_blink: want \"on\", \"off\" or \"terminal_controlled\", got sometimes; using terminal_controlled",

@@ -29,6 +29,7 @@ import (
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/notify"
 	"github.com/paneflow-go/paneflow/subsystem"
 	"github.com/paneflow-go/paneflow/terminal"
 	"github.com/paneflow-go/paneflow/usage"
@@ -70,6 +71,13 @@ type Options struct {
 	// comments; "" means $XDG_STATE_HOME/paneflow/review, "-" leaves the
 	// subsystem out.
 	ReviewDir string
+	// Notifier, when not nil, shows the server's own desktop
+	// notifications of agents that need the user while no window is
+	// attached (package notify; `paneflow serve` gives notify.Desktop).
+	// nil, as for a window hosting the core itself, shows none; so do the
+	// config's notify_without_window = false and
+	// notify_when_agent_waiting = "Never".
+	Notifier notify.Notifier
 	// SessionPath is the session file (package session) the server
 	// restores at start, resuming the agents, and keeps saved while it
 	// runs; "" keeps no session. `paneflow serve` and the desktop app
@@ -114,6 +122,9 @@ type Core struct {
 	// session keeps the session file (see sessionKeeper).
 	session *sessionKeeper
 	logf    func(format string, args ...any)
+	// windows counts the windows attached now (api.Options.Windows; the
+	// notify subsystem notifies while it is 0).
+	windows api.WindowCount
 	// stopping is closed (once, by stopOnce) when a client asks the
 	// server to end (system.shutdown); see Stopping.
 	stopping chan struct{}
@@ -218,8 +229,21 @@ func New(o Options) (*Core, error) {
 	// teams subsystem last, after the socket is claimed (see
 	// teamsSubsystem). Shutdown runs the other way (teams, session,
 	// socket, worktrees, panes, conductor).
-	err = c.group.Start(
-		c.Conductor,
+	windows := &c.windows
+	subs := []subsystem.Subsystem{c.Conductor}
+	if o.Notifier != nil && cfg.NotifyWithoutWindow && cfg.Notify() {
+		// After the conductor, whose agent states it follows.
+		subs = append(subs, notify.New(notify.Options{Notifier: o.Notifier, Windows: windows.Count,
+			PaneName: func(id uint64) string {
+				if s, ok := c.Workspaces.Surface(id); ok {
+					if in, ok := s.Info(); ok {
+						return in.Name
+					}
+				}
+				return ""
+			}}))
+	}
+	err = c.group.Start(append(subs,
 		// After the conductor, whose events it follows; before the model,
 		// so it reads the agents' last records as the panes close at quit.
 		c.Usage,
@@ -245,6 +269,7 @@ func New(o Options) (*Core, error) {
 			Teams:        teamsReporter{c},
 			Admission:    c.server.Admission,
 			Shutdown:     c.requestStop,
+			Windows:      windows,
 		}},
 		worktrees,
 		// Before the socket, so its methods exist when it serves; it
@@ -257,7 +282,7 @@ func New(o Options) (*Core, error) {
 		c.teams,
 		// Last: it reaches the panes through the socket, like any client.
 		c.Web,
-	)
+	)...)
 	if err != nil {
 		c.Bus.Close()
 		return nil, err // named after the subsystem that failed

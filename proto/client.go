@@ -120,6 +120,11 @@ func (c Client) SurfaceScreens(ctx context.Context, p SurfaceScreensParams) (Sur
 	return call[SurfaceScreensResult](ctx, c.Caller, MethodSurfaceScreens, p)
 }
 
+// AIHistory calls ai.history.
+func (c Client) AIHistory(ctx context.Context, p AIHistoryParams) (AIHistoryResult, error) {
+	return call[AIHistoryResult](ctx, c.Caller, MethodAIHistory, p)
+}
+
 // SurfaceStatus calls surface.status.
 func (c Client) SurfaceStatus(ctx context.Context, t Target) (SurfaceStatusResult, error) {
 	return call[SurfaceStatusResult](ctx, c.Caller, MethodSurfaceStatus, t)
@@ -295,6 +300,12 @@ func (c Client) LandRun(ctx context.Context, p LandParams) (LandResult, error) {
 // LandPR calls land.pr (a Long method: it pushes).
 func (c Client) LandPR(ctx context.Context, p LandPRParams) (LandPRResult, error) {
 	return call[LandPRResult](ctx, c.Caller, MethodLandPR, p)
+}
+
+// LandTeardown calls land.teardown (a Long method: it closes panes and
+// removes the worktree).
+func (c Client) LandTeardown(ctx context.Context, p LandTeardownParams) (LandResult, error) {
+	return call[LandResult](ctx, c.Caller, MethodLandTeardown, p)
 }
 
 // ChecksRun calls checks.run (a Long method: it waits for the checks).

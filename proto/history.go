@@ -1,5 +1,7 @@
 package proto
 
+import "time"
+
 // This file holds ai.history: an agent pane's turns, from the hook frames
 // the conductor accepted.
 
@@ -52,3 +54,22 @@ type AIHistoryResult struct {
 
 // AIHistoryMaxTurns is how many turns the server keeps per pane.
 const AIHistoryMaxTurns = 100
+
+// TurnShownIn is the turn a screen first shown at shown (RFC 3339, as
+// [HeldScreen.FirstShown]) was shown in or after: the newest of turns
+// (oldest first) that had begun by then, since an agent draws its answer
+// as its turn ends. ok is false when shown does not parse or precedes
+// every turn.
+func TurnShownIn(shown string, turns []AITurn) (turn AITurn, ok bool) {
+	at, err := time.Parse(time.RFC3339Nano, shown)
+	if err != nil {
+		return AITurn{}, false
+	}
+	for i := len(turns) - 1; i >= 0; i-- {
+		start, err := time.Parse(time.RFC3339Nano, turns[i].StartedAt)
+		if err == nil && !at.Before(start) {
+			return turns[i], true
+		}
+	}
+	return AITurn{}, false
+}

@@ -83,6 +83,37 @@ type LandResult struct {
 	Sent *ReviewSendResult `json:"sent,omitempty"`
 }
 
+// LandTeardownParams are land.teardown's params: after a clean land.run
+// (without teardown), the worktree torn down as land.run's teardown does
+// (its panes closed, the worktree removed when clean), the branch kept
+// unless DeleteBranch. Its result is a [LandResult] with Landed true and
+// the teardown's fields (Commit and Commits absent).
+type LandTeardownParams struct {
+	// Worktree is an absolute directory inside the landed worktree
+	// (required).
+	Worktree string `json:"worktree"`
+	// Branch, when given, must be the branch checked out there (so that
+	// an old answer tears nothing else down).
+	Branch string `json:"branch,omitempty"`
+	// Strategy is how the branch landed: after LandSquash the base holds
+	// its changes, not its commits, so deleting the branch forces it;
+	// otherwise git deletes only a branch the base contains ("": merge).
+	Strategy string `json:"strategy,omitempty"`
+	// DeleteBranch deletes the branch after the worktree is removed (nil:
+	// false).
+	DeleteBranch *bool `json:"delete_branch,omitempty"`
+}
+
+// AppendJSON appends p's JSON encoding (see the package's params types).
+func (p LandTeardownParams) AppendJSON(dst []byte) []byte {
+	o := openObject(dst)
+	o.str("worktree", p.Worktree)
+	o.strOmit("branch", p.Branch)
+	o.strOmit("strategy", p.Strategy)
+	o.boolPtr("delete_branch", p.DeleteBranch)
+	return o.close()
+}
+
 // LandPRParams are land.pr's params: open a pull request of the
 // worktree's branch with GitHub's CLI.
 type LandPRParams struct {

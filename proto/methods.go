@@ -110,8 +110,9 @@ const (
 
 	// land.*: package review (a worktree's branch into its base, or a
 	// pull request).
-	MethodLandRun = "land.run"
-	MethodLandPR  = "land.pr"
+	MethodLandRun      = "land.run"
+	MethodLandPR       = "land.pr"
+	MethodLandTeardown = "land.teardown"
 
 	// checks.*: package review (a repository's check commands run in a
 	// worktree).
@@ -156,7 +157,7 @@ var methods = [...]string{
 	MethodArtifactGet, MethodArtifactKeep,
 	MethodUsageSummary, MethodUsageTrack, MethodUsageBudgetWait, MethodUsagePrices,
 	MethodReviewComment, MethodReviewList, MethodReviewResolve, MethodReviewSend,
-	MethodLandRun, MethodLandPR,
+	MethodLandRun, MethodLandPR, MethodLandTeardown,
 	MethodChecksRun, MethodChecksStatus, MethodChecksSend,
 	MethodWebPair, MethodWebList, MethodWebRevoke,
 }

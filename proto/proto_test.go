@@ -160,3 +160,29 @@ func TestDecodeEvent(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnShownIn: a screen belongs to the newest turn begun by the time
+// it was first shown.
+func TestTurnShownIn(t *testing.T) {
+	turns := []AITurn{
+		{Turn: 4, StartedAt: "2026-12-01T10:00:00Z"},
+		{Turn: 7, StartedAt: "2026-12-01T10:05:00.5Z"},
+	}
+	for _, tc := range []struct {
+		shown string
+		want  uint64
+		ok    bool
+	}{
+		{"2026-12-01T09:59:59Z", 0, false},
+		{"2026-12-01T10:00:00Z", 4, true},
+		{"2026-12-01T10:05:00.4999Z", 4, true},
+		{"2026-12-01T10:05:00.5Z", 7, true},
+		{"2026-12-02T00:00:00+01:00", 7, true},
+		{"not a time", 0, false},
+	} {
+		got, ok := TurnShownIn(tc.shown, turns)
+		if got.Turn != tc.want || ok != tc.ok {
+			t.Errorf("TurnShownIn(%q) = turn %d, %v; want %d, %v", tc.shown, got.Turn, ok, tc.want, tc.ok)
+		}
+	}
+}

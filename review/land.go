@@ -30,14 +30,11 @@ func (s *Service) land(ctx context.Context, params json.RawMessage) (any, error)
 	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	if p.Worktree == "" {
-		return nil, ipc.InvalidParams("Missing 'worktree' parameter")
-	}
-	if !filepath.IsAbs(p.Worktree) {
-		return nil, ipc.InvalidParams("'worktree' must be an absolute path, got '%s'", p.Worktree)
+	if err := absWorktree(p.Worktree); err != nil {
+		return nil, err
 	}
 	if p.Strategy == "" {
-		st, err := landDefault(ctx, p.Worktree)
+		st, err := LandDefault(ctx, p.Worktree)
 		if err != nil {
 			return nil, ipc.InvalidParams("land: %v", err)
 		}
@@ -67,6 +64,47 @@ func (s *Service) land(ctx context.Context, params json.RawMessage) (any, error)
 	if !res.Landed || p.Teardown == nil || !*p.Teardown {
 		return res, nil
 	}
+	s.teardown(ctx, &res, p.DeleteBranch != nil && *p.DeleteBranch)
+	return res, nil
+}
+
+// absWorktree checks land's worktree param: given, and absolute (the
+// server's working directory means nothing to the client).
+func absWorktree(dir string) error {
+	if dir == "" {
+		return ipc.InvalidParams("Missing 'worktree' parameter")
+	}
+	if !filepath.IsAbs(dir) {
+		return ipc.InvalidParams("'worktree' must be an absolute path, got '%s'", dir)
+	}
+	return nil
+}
+
+// landTeardown is land.teardown: a landed worktree torn down after the
+// fact (the window offers it once land.run succeeded).
+func (s *Service) landTeardown(ctx context.Context, params json.RawMessage) (any, error) {
+	var p proto.LandTeardownParams
+	if err := proto.DecodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := absWorktree(p.Worktree); err != nil {
+		return nil, err
+	}
+	switch p.Strategy {
+	case "":
+		p.Strategy = proto.LandMerge
+	case proto.LandMerge, proto.LandSquash, proto.LandRebase:
+	default:
+		return nil, ipc.InvalidParams("unknown land strategy '%s' (merge, squash, rebase)", p.Strategy)
+	}
+	l, err := worktree.LandTarget(ctx, p.Worktree, "")
+	if err != nil {
+		return nil, ipc.InvalidParams("teardown: %v", err)
+	}
+	if p.Branch != "" && l.Branch != p.Branch {
+		return nil, ipc.InvalidParams("teardown: %s holds %s now, not %s", l.Root, l.Branch, p.Branch)
+	}
+	res := proto.LandResult{Worktree: l.Root, RepoRoot: l.RepoRoot, Branch: l.Branch, Base: l.Base, Strategy: p.Strategy, Landed: true}
 	s.teardown(ctx, &res, p.DeleteBranch != nil && *p.DeleteBranch)
 	return res, nil
 }
@@ -198,11 +236,11 @@ func (s *Service) lastResult(ctx context.Context, root string) string {
 	return *st.LastResult
 }
 
-// landDefault is the land strategy the worktree's ConfigFile keeps
+// LandDefault is the land strategy the worktree's ConfigFile keeps
 // ([land] strategy = "merge", "squash" or "rebase"), "" when it names
 // none (then a merge). It only chooses among git's strategies, so the
 // file needs no trust for it.
-func landDefault(ctx context.Context, dir string) (string, error) {
+func LandDefault(ctx context.Context, dir string) (string, error) {
 	root, err := worktree.Root(ctx, dir)
 	if err != nil {
 		return "", err

@@ -60,6 +60,38 @@ func TestLandTeardown(t *testing.T) {
 	}
 }
 
+// TestLandTeardownAfter: land.teardown tears a worktree down after a
+// land.run without teardown (the window's offer): it refuses another
+// branch than the one named, closes the worktree's panes, removes it and,
+// after a squash, deletes the branch git does not see merged.
+func TestLandTeardownAfter(t *testing.T) {
+	repo, wt := landRepo(t)
+	fc := &fakeCaller{panes: []proto.SurfaceInfo{{ID: 1, Cwd: &repo}, {ID: 2, Cwd: &wt}}}
+	s := newTestService(t, fc)
+	if res := ok[proto.LandResult](t, s.land, proto.LandParams{Worktree: wt, Strategy: proto.LandSquash}); !res.Landed || res.Teardown != "" {
+		t.Fatalf("land: %+v", res)
+	}
+	if _, err := call[proto.LandResult](t, s.landTeardown, proto.LandTeardownParams{Worktree: wt, Branch: "other"}); err == nil || !strings.Contains(err.Error(), "holds feat now, not other") {
+		t.Errorf("another branch: %v", err)
+	}
+	if _, err := call[proto.LandResult](t, s.landTeardown, proto.LandTeardownParams{Worktree: wt, Strategy: "octopus"}); err == nil || !strings.Contains(err.Error(), "unknown land strategy") {
+		t.Errorf("a bad strategy: %v", err)
+	}
+	if len(fc.closed) != 0 {
+		t.Fatalf("a refused teardown closed %v", fc.closed)
+	}
+	res := ok[proto.LandResult](t, s.landTeardown, proto.LandTeardownParams{Worktree: wt, Branch: "feat", Strategy: proto.LandSquash, DeleteBranch: ptr(true)})
+	if res.Teardown != "removed" || !res.BranchDeleted || res.TeardownError != "" || len(fc.closed) != 1 || fc.closed[0] != 2 {
+		t.Fatalf("teardown: %+v, closed %v", res, fc.closed)
+	}
+	if _, err := os.Stat(wt); !os.IsNotExist(err) {
+		t.Errorf("the worktree is still there: %v", err)
+	}
+	if out := gittest.Git(t, repo, "branch", "--list", "feat"); out != "" {
+		t.Errorf("feat still there: %q", out)
+	}
+}
+
 // TestLandConflictNoTeardown: a conflict answers landed false with the
 // files; nothing is torn down.
 func TestLandConflictNoTeardown(t *testing.T) {

@@ -112,6 +112,7 @@ func (s *Service) Init(h *subsystem.Host) error {
 	m.Register(proto.MethodReviewSend, s.handle(s.send), ipc.Long())
 	m.Register(proto.MethodLandRun, s.handle(s.land), ipc.Long())
 	m.Register(proto.MethodLandPR, s.handle(s.pr), ipc.Long())
+	m.Register(proto.MethodLandTeardown, s.handle(s.landTeardown), ipc.Long())
 	m.Register(proto.MethodChecksRun, s.handle(s.checksRun), ipc.Long())
 	m.Register(proto.MethodChecksStatus, s.handle(s.checksStatus), ipc.Long())
 	m.Register(proto.MethodChecksSend, s.handle(s.checksSend), ipc.Long())

@@ -36,8 +36,10 @@ set -euo pipefail
 #                          DevTools protocol, with chromedp) against
 #                          `paneflow serve --web` (it skips without one, so
 #                          systems without apt are not asked for it)
+#   zbar-tools             zbarimg, which decodes the QR code `paneflow web pair`
+#                          draws in a real pane back into the link (test/web)
 base=(make ca-certificates git gcc libc6-dev locales tmux vim less procps zsh fish
-	openssh-server openssh-client chromium)
+	openssh-server openssh-client chromium zbar-tools)
 
 # gui: the Fyne desktop window (cgo with GL and X11 headers: `make run`,
 # bin/paneflow-gui) and its end-to-end tests under a virtual display (Xvfb,

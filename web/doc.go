@@ -35,8 +35,6 @@
 // ([proto.Client.ConfirmTurnStart]): the page says "Sent" at once and then
 // whether the agent started its turn, without holding up the next key.
 //
-// What it does not do: it draws no QR code (the link is printed).
-//
 // # Concurrency
 //
 // A [Service] is safe for concurrent use once Init returned. One goroutine

@@ -70,6 +70,12 @@ const (
 	// OpenMCPInstall shows whether each agent CLI has Paneflow's MCP
 	// entry, and installs or removes it (`paneflow mcp`).
 	OpenMCPInstall Action = "open_mcp_install"
+	// SearchAllPanes searches every pane's scrollback, screen and
+	// full-screen history (surface.search_all) and jumps to a match.
+	SearchAllPanes Action = "search_all_panes"
+	// OpenPaneHistory shows the focused pane's agent turns (ai.history)
+	// and steps through the screens its full-screen programs showed.
+	OpenPaneHistory Action = "open_pane_history"
 )
 
 // actions lists every action, in the order of the spec's table.
@@ -88,6 +94,7 @@ var actions = []Action{
 	CommandPalette, OpenAgentsView, OpenComposer, OpenDiffView, ToggleBroadcastMember,
 	OpenLaunchPad, QuickLaunch, NewFromTemplate,
 	OpenMCPInstall,
+	SearchAllPanes, OpenPaneHistory,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -188,6 +195,10 @@ var defaults = []struct {
 	{"secondary+shift+l", QuickLaunch}, // the original's Launch Pad key
 	{"secondary+shift+t", NewFromTemplate},
 	{"secondary+shift+m", OpenMCPInstall},
+	// Find in pane is Ctrl+Shift+F; S for search everywhere, H for
+	// history.
+	{"secondary+shift+s", SearchAllPanes},
+	{"secondary+shift+h", OpenPaneHistory},
 }
 
 var darwinOnly = []struct {

@@ -246,6 +246,7 @@ func (v *View) buildOverlayLocked(now time.Time) {
 		}
 	}
 	ov.Matches, ov.Current = v.find.visibleMatchesLocked(v.matchBuf[:0], top, &v.snap)
+	ov.Matches, ov.Current = v.markSpansLocked(ov.Matches, ov.Current, top)
 	v.matchBuf = ov.Matches
 	ov.Link = render.Span{}
 	if v.linkURL != "" {

@@ -141,6 +141,7 @@ func (v *View) KeyDown(ev *fyne.KeyEvent) {
 	defer v.mu.Unlock()
 	v.suppressRune = false
 	v.lastKeyDown = ev.Name
+	v.clearMarkLocked()
 	if m := ModifierOf(ev.Name); m != 0 {
 		v.mods |= m
 		if m == secondaryMod {

@@ -79,6 +79,7 @@ func (v *View) MouseDown(ev *desktop.MouseEvent) {
 	v.noteInput()
 	v.focusSelf()
 	v.mu.Lock()
+	v.clearMarkLocked()
 	// Fyne follows a primary click that was not a drag with Tapped (or
 	// DoubleTapped); sawDown tells them MouseDown handled it.
 	v.sawDown = ev.Button == desktop.MouseButtonPrimary

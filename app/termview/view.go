@@ -244,6 +244,8 @@ type View struct {
 
 	// Find.
 	find *findBar
+	// mark is the line Reveal showed, highlighted until the next input.
+	mark revealMark
 
 	probe *probe
 	// echo times keys to the screen (Options.Probe); nil without a probe.
@@ -553,6 +555,7 @@ func (v *View) afterWipe() {
 	defer v.mu.Unlock()
 	v.offset = 0
 	v.clearSelectionLocked()
+	v.mark = revealMark{}
 	if v.find.visible() {
 		v.find.restartLocked()
 	}

@@ -91,6 +91,7 @@ func init() {
 				return nil
 			}},
 		mcpCommand(),
+		serviceCommand(),
 		{name: "bridge", summary: bridgeSummary, help: func() string { return bridgeUsage }, run: runBridge},
 		{name: "host", summary: hostSummary, help: func() string { return hostUsage }, run: runHost},
 	}
@@ -196,6 +197,8 @@ func dispatch(ctx context.Context, inv *invocation, args []string) error {
 
 // mcpSummary is the verb list's line for `paneflow mcp` (mcpverb*.go), in
 // every build.
+const serviceSummary = "run the server at login as a per-user service (install, uninstall, status)"
+
 const mcpSummary = "register the MCP bridge with the agent CLIs (install, status, uninstall)"
 
 // lookup returns the command called name (or aliased so), or nil.

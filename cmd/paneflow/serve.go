@@ -19,6 +19,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/core"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/notify"
 	"github.com/paneflow-go/paneflow/session"
 	"github.com/paneflow-go/paneflow/terminal"
 	"github.com/paneflow-go/paneflow/web"
@@ -80,7 +81,11 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 	if err != nil {
 		logf("paneflow: session: %v; the session will not be kept", err)
 	}
-	c, err := core.New(core.Options{SocketPath: *socket, Cols: cols, Rows: rows, Getenv: getenv, Logf: logf, SessionPath: sessionPath, Web: wl})
+	// The server's own notifications while no window is attached; where
+	// it has none (Windows) a window shows them while one is open.
+	notifier, _ := notify.Desktop()
+	c, err := core.New(core.Options{SocketPath: *socket, Cols: cols, Rows: rows, Getenv: getenv, Logf: logf, SessionPath: sessionPath, Web: wl,
+		Notifier: notifier})
 	if err != nil {
 		return err
 	}

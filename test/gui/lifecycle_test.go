@@ -4,6 +4,7 @@ package gui
 
 import (
 	"fmt"
+	"image"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -264,4 +265,78 @@ func TestOlderServerNoticed(t *testing.T) {
 	if _, err := w.waitLine(regexp.MustCompile(`^paneflow: The server on \S+ runs Paneflow v0\.0\.1-old, this window \S+: quit with "Stop everything"`), 0, pollTimeout); err != nil {
 		t.Fatalf("no notice of the older server: %v\n%s", err, proctest.Indent(w.log.String()))
 	}
+}
+
+// TestTwoWindowsAtOnce: two windows attached to one server at the same
+// time show the same panes; keys typed in either reach the pane's program
+// and both windows draw its output (their pane areas differ by at most
+// the cursor's row: one of them has the keyboard focus); closing one
+// leaves the other attached and working.
+func TestTwoWindowsAtOnce(t *testing.T) {
+	x := display(t)
+	a := startApp(t, x)
+	b := windowReady(launchIn(t, x, guiBin, []string{"--socket"}, nil, a.dir, a.sock))
+	if p := startedServer(b, 0); p != 0 {
+		t.Fatalf("the second window started a server (pid %d) though %s answered", p, a.sock)
+	}
+	a.mustCLI(nil, "send", "1", `i=0; while read l; do i=$((i+1)); echo "got $i:$l"; done`, "--submit")
+	a.typeLine("1", "alpha")
+	a.waitOutput("1", `got 1:alpha`)
+	b.typeLine("1", "beta")
+	a.waitOutput("1", `got 2:beta`)
+
+	// Both windows draw the pane alike: the same size and theme, so the
+	// same pixels, but for the cursor's row.
+	g := a.geometry()
+	if gb := b.geometry(); gb.W != g.W || gb.H != g.H {
+		t.Fatalf("the windows differ in size: %dx%d and %dx%d", g.W, g.H, gb.W, gb.H)
+	}
+	pane := image.Rect(sidebarPx+10, agentsButtonPx+10, g.W-10, g.H-10)
+	var d image.Rectangle
+	b.eventually("both windows to draw the pane alike", func() (bool, string) {
+		// The windows overlap: each is raised to be captured whole.
+		a.xdo("windowraise", a.win)
+		ia := a.stable("window-a", pane)
+		b.xdo("windowraise", b.win)
+		ib := b.stable("window-b", pane)
+		d = differing(ia, ib, pane)
+		return d.Dy() <= cursorRowPx, fmt.Sprintf("the windows' pane areas differ in %v", d)
+	})
+	t.Logf("the windows' pane areas differ only in %v", d)
+
+	// One window closed: the other still types and draws.
+	if err := closeWindow(x.display, windowID(t, a)); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitExit(t, a, "closing one of two windows"); err != nil {
+		t.Fatalf("closing the window: exit %v, want 0\n%s", err, proctest.Indent(a.log.String()))
+	}
+	b.xdo("windowraise", b.win)
+	before := b.stable("window-b-alone", pane)
+	b.typeLine("1", "gamma")
+	b.waitOutput("1", `got 3:gamma`)
+	b.eventually("the remaining window to draw the new output", func() (bool, string) {
+		n := changed(before, b.stable("window-b-after", pane), pane, 0)
+		return n > 0, fmt.Sprintf("%d pixels changed", n)
+	})
+}
+
+// cursorRowPx bounds the height of what may differ between two windows
+// showing the same pane: the cursor's row (a cell at the default font
+// size is about 20 px high).
+const cursorRowPx = 24
+
+// differing returns the bounding box of the pixels in r that differ
+// between a and b (empty when none do).
+func differing(a, b image.Image, r image.Rectangle) image.Rectangle {
+	var d image.Rectangle
+	r = r.Intersect(a.Bounds()).Intersect(b.Bounds())
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if !at(a, x, y).close(at(b, x, y), 0) {
+				d = d.Union(image.Rect(x, y, x+1, y+1))
+			}
+		}
+	}
+	return d
 }

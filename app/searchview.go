@@ -1,0 +1,350 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/paneflow-go/paneflow/internal/vis"
+	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
+)
+
+// historyCallTimeout bounds one call of the search, timeline and replay
+// views (surface.search_all, ai.history, surface.screens).
+const historyCallTimeout = 10 * time.Second
+
+// historyViews are the views over what the panes printed: the search
+// over every pane, an agent's timeline and the replay of a pane's
+// screens. At most one of them is open; each is nil when closed. They
+// are guarded by the shell's lock.
+type historyViews struct {
+	search   *searchView
+	timeline *timelineView
+	replay   *replayView
+}
+
+// historyOverlayOpenLocked reports whether one of the history views is
+// open (it keeps the keyboard).
+func (s *shell) historyOverlayOpenLocked() bool {
+	return s.hist.search != nil || s.hist.timeline != nil || s.hist.replay != nil
+}
+
+// closeHistoryOverlaysLocked closes the open history view, if any,
+// without giving the keyboard back (closeOverlaysLocked's part).
+func (s *shell) closeHistoryOverlaysLocked() {
+	if v := s.hist.search; v != nil {
+		v.cancel()
+		v.pop.close()
+		s.hist.search = nil
+	}
+	if v := s.hist.timeline; v != nil {
+		v.cancel()
+		v.pop.close()
+		s.hist.timeline = nil
+	}
+	if v := s.hist.replay; v != nil {
+		v.cancel()
+		v.pop.close()
+		s.hist.replay = nil
+	}
+}
+
+// closeHistoryLocked closes the open history view and gives the keyboard
+// back to the focused pane.
+func (s *shell) closeHistoryLocked() {
+	s.closeHistoryOverlaysLocked()
+	s.focusViewLocked(s.focus)
+}
+
+// historyClient reaches the backend's socket methods for the history
+// views (both backends serve them).
+func (s *shell) historyClient() proto.Client {
+	return proto.Client{Caller: s.b.Caller(historyCallTimeout)}
+}
+
+// searchView is the open search over every pane: one query
+// (surface.search_all: literal or regex, smart case by default) over the
+// scrollback, screen and full-screen history of every pane of every
+// workspace, its matches listed under their pane. Activating a match
+// jumps to it, highlighted: in the pane's scrollback (the pane's view
+// scrolls there) or in a history screen (the replay view opens at that
+// screen). Searches run on their own goroutines, cancelled when the view
+// closes; only the newest query's result is shown.
+type searchView struct {
+	list   *pickList
+	regex  *widget.Check
+	cases  *widget.Select
+	status *widget.Label
+	pop    *popup
+	rows   []searchRow
+	shown  string // the query rows are the answer to
+	seq    uint64 // the newest query; results of older ones are dropped
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// searchRow is one row of the search view: a pane's header (match nil)
+// or one of its matches.
+type searchRow struct {
+	pane  *proto.SearchAllPane
+	match *proto.SearchAllMatch
+}
+
+// The case choices of the search view, in surface.search_all's terms.
+var searchCases = []struct{ label, mode string }{
+	{"Smart case", proto.CaseSmart},
+	{"Match case", proto.CaseSensitive},
+	{"Ignore case", proto.CaseInsensitive},
+}
+
+// openSearchLocked opens the search over every pane (or closes it when
+// open).
+func (s *shell) openSearchLocked() {
+	if s.hist.search != nil {
+		s.closeHistoryLocked()
+		return
+	}
+	s.closeOverlaysLocked()
+	ctx, cancel := context.WithCancel(context.Background())
+	v := &searchView{list: newPickList("Search every pane: scrollback, screens, full-screen history", s.guard), ctx: ctx, cancel: cancel}
+	v.status = widget.NewLabel("")
+	v.status.Wrapping = fyne.TextWrapWord
+	v.regex = widget.NewCheck("Regex", func(bool) { s.guard(func() { s.searchLocked(v) }) })
+	var labels []string
+	for _, c := range searchCases {
+		labels = append(labels, c.label)
+	}
+	v.cases = widget.NewSelect(labels, nil)
+	v.cases.SetSelectedIndex(0) // before OnChanged: it would run here, under the lock
+	v.cases.OnChanged = func(string) { s.guard(func() { s.searchLocked(v) }) }
+	v.list.build = func(i int) fyne.CanvasObject { return searchRowObject(v.rows[i]) }
+	v.list.activate = func(i int) {
+		s.guard(func() {
+			if s.hist.search == v && i < len(v.rows) {
+				s.activateSearchRowLocked(v.rows[i])
+			}
+		})
+	}
+	v.list.dismiss = func() { s.guard(s.closeHistoryLocked) }
+	v.list.query.OnChanged = func(string) { s.guard(func() { s.searchLocked(v) }) }
+	v.list.setRows(0, 0)
+	header := widget.NewLabelWithStyle("Search every pane", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	opts := container.NewHBox(v.regex, v.cases)
+	top := container.NewVBox(header, container.NewBorder(nil, nil, nil, opts, v.list.query), v.status)
+	s.hist.search = v
+	s.searchLocked(v)
+	v.pop = s.showPopupLocked(container.NewBorder(top, nil, nil, nil, v.list.scroll), fyne.NewSize(900, 600), v.list.query)
+}
+
+// searchLocked searches for v's query as its options say, on a goroutine
+// of its own; the result replaces v's rows if no newer query was asked
+// for meanwhile.
+func (s *shell) searchLocked(v *searchView) {
+	v.seq++
+	seq := v.seq
+	q := v.list.query.Text
+	if q == "" {
+		v.rows, v.shown = nil, ""
+		v.list.setRows(0, 0)
+		v.status.SetText("Type to search the scrollback, screen and full-screen history of every pane. Enter jumps to the match.")
+		return
+	}
+	regex := v.regex.Checked
+	mode := proto.CaseSmart
+	if i := v.cases.SelectedIndex(); i >= 0 {
+		mode = searchCases[i].mode
+	}
+	p := proto.SearchAllParams{Pattern: q, Regex: &regex, Case: &mode}
+	cl := s.historyClient()
+	go func() {
+		res, err := cl.SurfaceSearchAll(v.ctx, p)
+		if v.ctx.Err() != nil {
+			return
+		}
+		s.do(func() {
+			if s.hist.search == v && v.seq == seq {
+				v.shown = q
+				v.showLocked(res, err)
+			}
+		})
+	}()
+}
+
+// showLocked shows a search's result (or its error).
+func (v *searchView) showLocked(res proto.SearchAllResult, err error) {
+	v.rows = v.rows[:0]
+	if err != nil {
+		v.list.setRows(0, 0)
+		msg := err.Error()
+		var ie *ipc.Error
+		if errors.As(err, &ie) {
+			msg = ie.Message
+		}
+		v.status.SetText(msg)
+		return
+	}
+	for i := range res.Panes {
+		p := &res.Panes[i]
+		v.rows = append(v.rows, searchRow{pane: p})
+		for j := range p.Matches {
+			v.rows = append(v.rows, searchRow{pane: p, match: &p.Matches[j]})
+		}
+	}
+	// The cursor starts on the first match, not its pane's header.
+	v.list.setRows(len(v.rows), min(1, len(v.rows)))
+	v.status.SetText(searchSummary(res))
+}
+
+// searchSummary is the status line of a search's result.
+func searchSummary(res proto.SearchAllResult) string {
+	how := "ignoring case"
+	if res.CaseSensitive {
+		how = "matching case"
+	}
+	more := ""
+	if res.Truncated {
+		more = " (more matched: refine the query)"
+	}
+	return fmt.Sprintf("%d matching lines in %d of %d panes, %s%s", res.MatchCount, len(res.Panes), res.PanesSearched, how, more)
+}
+
+// searchRowObject draws one row of the search view.
+func searchRowObject(r searchRow) fyne.CanvasObject {
+	muted := theme.Color(theme.ColorNamePlaceHolder)
+	if r.match == nil {
+		t := canvas.NewText(fmt.Sprintf("%s — workspace %d, %d matches", vis.String(r.pane.Name), r.pane.Workspace+1, len(r.pane.Matches)), theme.Color(theme.ColorNameForeground))
+		t.TextStyle = fyne.TextStyle{Bold: true}
+		t.TextSize = nameSize + 1
+		return t
+	}
+	loc := canvas.NewText(matchPlace(*r.match), muted)
+	loc.TextSize = nameSize
+	loc.TextStyle = fyne.TextStyle{Monospace: true}
+	var segs []widget.RichTextSegment
+	for _, sg := range matchSegments(r.match.Text, r.match.Spans, 140) {
+		st := widget.RichTextStyle{Inline: true, TextStyle: fyne.TextStyle{Monospace: true}, ColorName: theme.ColorNameForeground}
+		if sg.hit {
+			st.TextStyle.Bold = true
+			st.ColorName = theme.ColorNamePrimary
+		}
+		segs = append(segs, &widget.TextSegment{Text: vis.String(sg.text), Style: st})
+	}
+	return container.NewBorder(nil, nil, container.NewCenter(loc), nil, widget.NewRichText(segs...))
+}
+
+// matchPlace says where a match is, padded to one width.
+func matchPlace(m proto.SearchAllMatch) string {
+	var p string
+	switch m.Source {
+	case proto.SourceScrollback:
+		p = "scrollback"
+	case proto.SourceScreen:
+		p = "screen"
+	case proto.SourceAltScreen:
+		p = "full screen"
+	case proto.SourceHistory:
+		p = "history"
+		if m.Screen != nil {
+			p += " #" + strconv.FormatUint(*m.Screen, 10)
+		}
+		if m.ShownAt != nil {
+			if at, err := time.Parse(time.RFC3339Nano, *m.ShownAt); err == nil {
+				p += " " + at.Local().Format("15:04")
+			}
+		}
+	default:
+		p = m.Source
+	}
+	return fmt.Sprintf("%-18s", p)
+}
+
+// segment is a piece of a matching line: matched text (hit) or not.
+type segment struct {
+	text string
+	hit  bool
+}
+
+// matchSegments cuts text into the pieces spans ([start, end) byte
+// offsets, in order) mark, showing at most most runes: a longer line is
+// cut to a window that starts a little before its first match, with "…"
+// where it was cut. Spans out of order, out of range or not on a rune
+// boundary are ignored.
+func matchSegments(text string, spans [][2]int, most int) []segment {
+	from, to := 0, len(text)
+	if utf8.RuneCountInString(text) > most {
+		start := 0
+		if len(spans) > 0 && spans[0][0] <= len(text) {
+			start = spans[0][0]
+		}
+		// Up to 20 runes of context before the first match.
+		from = start
+		for n := 0; n < 20 && from > 0; n++ {
+			_, size := utf8.DecodeLastRuneInString(text[:from])
+			from -= size
+		}
+		to = from
+		for n := 0; n < most && to < len(text); n++ {
+			_, size := utf8.DecodeRuneInString(text[to:])
+			to += size
+		}
+	}
+	var out []segment
+	add := func(t string, hit bool) {
+		if t != "" {
+			out = append(out, segment{t, hit})
+		}
+	}
+	if from > 0 {
+		add("…", false)
+	}
+	at := from
+	for _, sp := range spans {
+		a, b := max(sp[0], at), min(sp[1], to)
+		if a >= b || a > len(text) || !utf8.RuneStart(text[a]) || (b < len(text) && !utf8.RuneStart(text[b])) {
+			continue
+		}
+		add(text[at:a], false)
+		add(text[a:b], true)
+		at = b
+	}
+	add(text[at:to], false)
+	if to < len(text) {
+		add("…", false)
+	}
+	return out
+}
+
+// activateSearchRowLocked jumps to what a row of the search view shows:
+// a pane's header focuses the pane; a match in the scrollback or on a
+// screen scrolls the pane's view to it, highlighted; a match in a
+// history screen opens the replay at that screen, highlighted.
+func (s *shell) activateSearchRowLocked(r searchRow) {
+	id := r.pane.SurfaceID
+	m := r.match
+	if m != nil && m.Source == proto.SourceHistory && m.Screen != nil {
+		s.openReplayLocked(id, r.pane.Name, *m.Screen, &replayMark{screen: *m.Screen, row: m.Line, spans: m.Spans})
+		return
+	}
+	s.closeHistoryLocked()
+	if m != nil {
+		v := s.viewLocked(id)
+		if v == nil {
+			s.banner.show(fmt.Sprintf("search: pane %s is closed", vis.String(r.pane.Name)))
+			return
+		}
+		if !v.Reveal(m.Line, m.Text, m.Spans) {
+			s.banner.show(fmt.Sprintf("search: the line is no longer in pane %s", vis.String(r.pane.Name)))
+		}
+	}
+	s.mutate("focus", func() error { return s.b.Focus(id) })
+}

@@ -1,0 +1,217 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/paneflow-go/paneflow/internal/vis"
+	"github.com/paneflow-go/paneflow/proto"
+)
+
+// timelineView is the open timeline of the agent in a pane: its turns
+// (ai.history), newest first, each with when it began, how long it took,
+// the tools it ran and its result. Activating a turn opens the replay
+// at the first screen shown in that turn (the newest before it when the
+// turn showed none); the Replay button opens it at the newest screen.
+// The pane's turns and screens are read on a goroutine of its own,
+// cancelled when the view closes.
+type timelineView struct {
+	pane    uint64
+	name    string
+	list    *pickList
+	turns   []proto.AITurn // newest first, as shown
+	hist    []proto.AITurn // every turn, oldest first
+	screens []proto.HeldScreen
+	status  *widget.Label
+	pop     *popup
+	cancel  context.CancelFunc
+}
+
+// openTimelineLocked opens the timeline of the focused pane (or closes
+// it when open).
+func (s *shell) openTimelineLocked() {
+	if s.hist.timeline != nil {
+		s.closeHistoryLocked()
+		return
+	}
+	id := s.focus
+	if id == 0 {
+		return
+	}
+	s.closeOverlaysLocked()
+	name := fmt.Sprint(id)
+	if s.snap != nil {
+		for _, in := range s.snap.Surfaces {
+			if in.ID == id {
+				name = in.Name
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	v := &timelineView{pane: id, name: name, list: newPickList("Filter the turns (tools, result)", s.guard), cancel: cancel}
+	v.status = widget.NewLabel("reading the agent's turns…")
+	v.status.Wrapping = fyne.TextWrapWord
+	var all []proto.AITurn
+	v.list.build = func(i int) fyne.CanvasObject { return turnRowObject(v.turns[i]) }
+	v.list.activate = func(i int) {
+		s.guard(func() {
+			if s.hist.timeline == v && i < len(v.turns) {
+				s.openReplayLocked(v.pane, v.name, screenOfTurn(v.turns[i], v.hist, v.screens), nil)
+			}
+		})
+	}
+	v.list.dismiss = func() { s.guard(s.closeHistoryLocked) }
+	v.list.query.OnChanged = func(q string) {
+		s.guard(func() {
+			if s.hist.timeline == v {
+				v.turns = filterTurns(all, q)
+				v.list.setRows(len(v.turns), 0)
+			}
+		})
+	}
+	replay := widget.NewButtonWithIcon("Replay screens", theme.MediaPlayIcon(), func() {
+		s.guard(func() {
+			if s.hist.timeline == v {
+				s.openReplayLocked(v.pane, v.name, 0, nil)
+			}
+		})
+	})
+	v.list.setRows(0, 0)
+	title := widget.NewLabelWithStyle("Agent timeline: pane "+vis.String(name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, replay, title), v.list.query, v.status)
+	s.hist.timeline = v
+	v.pop = s.showPopupLocked(container.NewBorder(top, nil, nil, nil, v.list.scroll), fyne.NewSize(900, 600), v.list.query)
+	cl := s.historyClient()
+	go func() {
+		hist, herr := cl.AIHistory(ctx, proto.AIHistoryParams{SurfaceID: id})
+		list, serr := cl.SurfaceScreens(ctx, proto.SurfaceScreensParams{Target: proto.SurfaceTarget(id)})
+		if ctx.Err() != nil {
+			return
+		}
+		s.do(func() {
+			if s.hist.timeline != v {
+				return
+			}
+			all = make([]proto.AITurn, len(hist.Turns))
+			for i, t := range hist.Turns {
+				all[len(all)-1-i] = t
+			}
+			v.screens, v.hist = list.Screens, hist.Turns
+			v.turns = filterTurns(all, v.list.query.Text)
+			v.list.setRows(len(v.turns), 0)
+			v.status.SetText(timelineSummary(len(all), len(list.Screens), herr, serr))
+		})
+	}()
+}
+
+// timelineSummary is the timeline's status line.
+func timelineSummary(turns, screens int, herr, serr error) string {
+	var parts []string
+	switch {
+	case herr != nil:
+		parts = append(parts, "turns: "+herr.Error())
+	case turns == 0:
+		parts = append(parts, "No turns: the pane's agent reported none through its hooks.")
+	default:
+		parts = append(parts, fmt.Sprintf("%d turns, newest first. Enter replays the screens of the turn.", turns))
+	}
+	if serr != nil {
+		parts = append(parts, "screens: "+serr.Error())
+	} else {
+		parts = append(parts, fmt.Sprintf("%d screens held.", screens))
+	}
+	return strings.Join(parts, " ")
+}
+
+// filterTurns is the turns whose agent, tools or result hold q (any
+// case); all of them when q is empty.
+func filterTurns(turns []proto.AITurn, q string) []proto.AITurn {
+	q = strings.ToLower(strings.TrimSpace(q))
+	if q == "" {
+		return turns
+	}
+	var out []proto.AITurn
+	for _, t := range turns {
+		hay := strings.ToLower(t.Tool + " " + strings.Join(t.Tools, " ") + " " + t.Result)
+		if strings.Contains(hay, q) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// turnRowObject draws one turn: its number, agent, start, duration and
+// tools, and its result under them.
+func turnRowObject(t proto.AITurn) fyne.CanvasObject {
+	head := canvas.NewText(turnTitle(t), theme.Color(theme.ColorNameForeground))
+	head.TextSize = nameSize + 1
+	head.TextStyle = fyne.TextStyle{Bold: true}
+	result := t.Result
+	if result == "" {
+		result = "(no result reported)"
+	}
+	res := canvas.NewText(firstLineOf(vis.String(result), 150), theme.Color(theme.ColorNamePlaceHolder))
+	res.TextSize = nameSize
+	return container.NewVBox(head, res)
+}
+
+// turnTitle is a turn's first line.
+func turnTitle(t proto.AITurn) string {
+	start := t.StartedAt
+	if at, err := time.Parse(time.RFC3339Nano, t.StartedAt); err == nil {
+		start = at.Local().Format("15:04:05")
+	}
+	took := "running"
+	if t.DurationMS != nil {
+		took = (time.Duration(*t.DurationMS) * time.Millisecond).Round(100 * time.Millisecond).String()
+		if t.End != "" && t.End != "stop" {
+			took += " (" + t.End + ")"
+		}
+	}
+	tools := "no tools"
+	if len(t.Tools) > 0 {
+		tools = "tools: " + strings.Join(t.Tools, ", ")
+	}
+	return vis.String(fmt.Sprintf("turn %d · %s · %s · %s · %s", t.Turn, t.Tool, start, took, tools))
+}
+
+// firstLineOf is s's first line, cut to most runes.
+func firstLineOf(s string, most int) string {
+	s, _, cut := strings.Cut(s, "\n")
+	if r := []rune(s); len(r) > most {
+		return string(r[:most-1]) + "…"
+	} else if cut {
+		return s + " …"
+	}
+	return s
+}
+
+// screenOfTurn is the screen to replay for turn t: the first of screens
+// (oldest first) shown in it (proto.TurnShownIn over turns, oldest
+// first), else the newest shown before it began; 0 (the newest) when
+// there is none.
+func screenOfTurn(t proto.AITurn, turns []proto.AITurn, screens []proto.HeldScreen) uint64 {
+	start, err := time.Parse(time.RFC3339Nano, t.StartedAt)
+	if err != nil {
+		return 0
+	}
+	var before uint64
+	for _, hs := range screens {
+		in, ok := proto.TurnShownIn(hs.FirstShown, turns)
+		if ok && in.Turn == t.Turn {
+			return hs.Screen
+		}
+		if at, err := time.Parse(time.RFC3339Nano, hs.FirstShown); err == nil && at.Before(start) {
+			before = hs.Screen
+		}
+	}
+	return before
+}
