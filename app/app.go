@@ -159,20 +159,20 @@ type shell struct {
 	wsID           uint64 // the workspace shown
 	focus          uint64 // the focused pane of the workspace shown
 	attention      map[uint64]bool
-	heldMods       fyne.KeyModifier        // modifiers held, for keys reaching the canvas
-	jumpCursor     uint64                  // the last pane jump_next_waiting went to
-	pal            *palette                // the open command palette, nil when closed
-	ov             *overview               // the open agents overview, nil when closed
-	comp           *composer               // the prompt composer (hidden when closed)
-	dv             *diffView               // the open Diff view, nil when closed
-	launch         launchState             // the launch pad, quick launch and template views, the running flow
-	mcpv           *mcpView                // the open MCP entry view, nil when closed
-	hist           historyViews            // the search, timeline and replay views
-	queued         map[uint64]queuedPrompt // prompts waiting for their pane's agent to stop thinking
-	groups         map[uint64]string       // each pane's broadcast group, if any
-	lastGroup      string                  // the group name used last
-	dialogs        []keyDialog             // dialogs the keyboard answers, oldest first (showDialogLocked)
-	probedUsage    map[string]string       // the sidebar usage lines probed last (probeUsageLocked)
+	heldMods       fyne.KeyModifier             // modifiers held, for keys reaching the canvas
+	jumpCursor     uint64                       // the last pane jump_next_waiting went to
+	pal            *palette                     // the open command palette, nil when closed
+	ov             *overview                    // the open agents overview, nil when closed
+	comp           *composer                    // the prompt composer (hidden when closed)
+	dv             *diffView                    // the open Diff view, nil when closed
+	launch         launchState                  // the launch pad, quick launch and template views, the running flow
+	mcpv           *mcpView                     // the open MCP entry view, nil when closed
+	hist           historyViews                 // the search, timeline and replay views
+	queued         map[uint64]queuedPrompt      // prompts waiting for their pane's agent to stop thinking
+	groups         map[uint64]string            // each pane's broadcast group, if any
+	lastGroup      string                       // the group name used last
+	dialogs        []keyDialog                  // dialogs the keyboard answers, oldest first (showDialogLocked)
+	probedUsage    map[string]fyne.CanvasObject // the sidebar usage lines probed last (probeUsageLocked)
 	quitting       bool
 	// uiThread is the OS thread Fyne's loop runs on (the main thread, to
 	// which the desktop driver locks the main goroutine), or 0 when that

@@ -180,7 +180,7 @@ func (s *shell) probeUsageLocked() {
 		return
 	}
 	if s.probedUsage == nil {
-		s.probedUsage = map[string]string{}
+		s.probedUsage = map[string]fyne.CanvasObject{}
 	}
 	for _, cv := range s.side.views {
 		lines := map[string]fyne.CanvasObject{}
@@ -201,21 +201,38 @@ func (s *shell) probeUsageLocked() {
 			}
 		}
 		for key, o := range lines {
-			text := o.(*canvas.Text).Text
-			if s.probedUsage[key] == text {
+			if s.probedUsage[key] == o {
 				continue
 			}
-			s.probedUsage[key] = text
-			what := fmt.Sprintf("sidebar-usage %s text=%q", key, strings.TrimSpace(text))
-			s.probeLater(func() (bool, []string) {
-				if s.probedUsage[key] != text {
-					return true, nil // replaced before it was drawn
-				}
-				l, ok := s.probeLineLocked(what, o)
-				return ok, []string{l}
-			}, 300)
+			// A row is built anew whenever its content changes (its text
+			// or another line's): each new line is probed once drawn.
+			s.probedUsage[key] = o
+			what := fmt.Sprintf("sidebar-usage %s text=%q", key, strings.TrimSpace(o.(*canvas.Text).Text))
+			s.probeUsageLater(key, o, what, 200)
 		}
 	}
+}
+
+// probeUsageLater writes line o's probe once a frame has placed it (a
+// row scrolled out of the sidebar's view, or not laid out yet, has no
+// place), looking every 50 ms, tries times at most, until the line is
+// replaced or the window quits. (Posted work alone can run many times
+// before a frame: probeLater's tries would all be spent before it.)
+func (s *shell) probeUsageLater(key string, o fyne.CanvasObject, what string, tries int) {
+	time.AfterFunc(50*time.Millisecond, func() {
+		s.do(func() {
+			if s.quitting || s.probedUsage[key] != o {
+				return
+			}
+			if l, ok := s.probeLineLocked(what, o); ok && o.Size().Width > 0 {
+				fmt.Fprintln(os.Stderr, l)
+				return
+			}
+			if tries > 1 {
+				s.probeUsageLater(key, o, what, tries-1)
+			}
+		})
+	})
 }
 
 // canvasTexts is every canvas text in o (containers and tap boxes
