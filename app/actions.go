@@ -190,10 +190,14 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.openTemplateLocked()
 	case keymap.OpenMCPInstall:
 		s.openMCPLocked()
+	case keymap.AddHost:
+		s.addHostLocked()
 	case keymap.SearchAllPanes:
 		s.openSearchLocked()
 	case keymap.OpenPaneHistory:
 		s.openTimelineLocked()
+	case keymap.OpenWebAccess:
+		s.openWebLocked()
 	case keymap.TerminalCopy:
 		if v != nil {
 			v.Copy()

@@ -79,6 +79,13 @@ type Options struct {
 	// banner's "Restart server and restore" action runs it, then
 	// reattaches. nil offers no restart. It runs off the UI goroutine.
 	RestartServer func(ctx context.Context) error
+	// Hosts, when not nil, lets the window show other hosts' servers
+	// beside Backend's (issue 30): the config's hosts, and those added
+	// with "Add host…" (which appends them to ConfigPath), are connected
+	// through it, each under its own header in the sidebar, reconnected
+	// with backoff when their link drops. [SSHHosts] connects over the
+	// user's ssh. nil offers no hosts.
+	Hosts HostConnector
 	// Events, when not nil, lets the UI loop sleep in the window system's
 	// event wait while the app is idle, instead of polling 60 times a
 	// second; posted work wakes it. It is used only with the desktop
@@ -138,6 +145,14 @@ type shell struct {
 	b    Backend
 	logf func(format string, args ...any)
 	home string
+	// hosts is b when the window can show other hosts (Options.Hosts),
+	// else nil.
+	hosts *hostsBackend
+	// hostProbe writes the sidebar's hosts and cards when they change
+	// (PANEFLOW_UI_PROBE=1 with hosts: the GUI tests read it);
+	// lastHostProbe is the last line written. Guarded by mu.
+	hostProbe     bool
+	lastHostProbe string
 
 	mu             sync.Mutex // guards the UI state below; see the type's doc
 	cfg            config.Config
@@ -168,6 +183,7 @@ type shell struct {
 	launch         launchState                  // the launch pad, quick launch and template views, the running flow
 	mcpv           *mcpView                     // the open MCP entry view, nil when closed
 	hist           historyViews                 // the search, timeline and replay views
+	webv           *webView                     // the open web access view, nil when closed
 	queued         map[uint64]queuedPrompt      // prompts waiting for their pane's agent to stop thinking
 	groups         map[uint64]string            // each pane's broadcast group, if any
 	lastGroup      string                       // the group name used last
@@ -263,6 +279,11 @@ func start(a fyne.App, o Options) (*shell, error) {
 	if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
 		s.renderProbe = os.Stderr
 	}
+	if o.Hosts != nil {
+		s.hosts = newHosts(o.Backend, o.Hosts, 0, logf)
+		s.b = s.hosts
+		s.hostProbe = os.Getenv("PANEFLOW_UI_PROBE") == "1"
+	}
 	s.fgFocused.Store(true)
 	s.startMsgs = append(s.startMsgs, o.Notices...)
 	s.restoreOrCreate()
@@ -279,6 +300,11 @@ func start(a fyne.App, o Options) (*shell, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	sub := s.b.Subscribe("gui", guiEvents, 4096)
+	if s.hosts != nil {
+		// After the subscription: every state change of a host reaches
+		// the reader.
+		s.hosts.AddHosts(o.Config.Hosts)
+	}
 	s.wg.Add(3)
 	go s.readEvents(sub)
 	go s.runWork()
@@ -414,6 +440,9 @@ func (s *shell) buildWindowLocked() {
 		}
 	}
 	s.side.onLaunchPad = func() { s.guard(s.openLaunchPadLocked) }
+	if s.hosts != nil {
+		s.side.onAddHost = func() { s.guard(s.addHostLocked) }
+	}
 	go s.findAgentLaunchers()
 	s.banner = newBanner()
 	for _, m := range s.startMsgs {
@@ -510,13 +539,15 @@ type snapshot struct {
 	Ports map[uint64]string
 	// Branches is the git branch of each pane's directory (read from its
 	// .git/HEAD, no git process; a linked worktree's marked so), for the
-	// panes in a repository; refreshed with Ports.
+	// panes in a repository on this machine; refreshed with Ports.
 	Branches map[uint64]string
 	// Usage is what each pane's agent session used, WorkspaceUsage what
 	// each workspace's agents used since the server started
 	// (Backend.Usage; read with every snapshot, from memory).
 	Usage          map[uint64]proto.UsageStatus
 	WorkspaceUsage map[uint64]proto.Usage
+	// Hosts are the remote hosts' states (hostLister), nil without any.
+	Hosts []hostStatus
 }
 
 // paneBranches reads the git branch of each pane's directory in snap,
@@ -525,8 +556,8 @@ func paneBranches(snap *snapshot) map[uint64]string {
 	out := map[uint64]string{}
 	byDir := map[string]string{}
 	for _, in := range snap.Surfaces {
-		if in.Cwd == nil || *in.Cwd == "" {
-			continue
+		if in.Cwd == nil || *in.Cwd == "" || hostSlot(in.ID) != 0 {
+			continue // a remote pane's directory is on its host
 		}
 		b, ok := byDir[*in.Cwd]
 		if !ok {
@@ -574,6 +605,9 @@ func panePorts(pids map[uint64]int, snap *snapshot, cache *portCache) map[uint64
 // then used instead; the rest is in memory.
 func takeSnapshot(b Backend, surfaces []workspace.SurfaceInfo) *snapshot {
 	s := &snapshot{Focused: map[uint64]bool{}, Open: map[uint64]uint64{}, Teams: b.Teams()}
+	if hl, ok := b.(hostLister); ok {
+		s.Hosts = hl.hostStatuses()
+	}
 	s.Active, s.Tree, s.HasActive = b.ActiveTree()
 	s.Workspaces = b.Workspaces()
 	for _, p := range b.Panes() {
@@ -734,7 +768,7 @@ func (s *shell) flushLocked() {
 // (agent states, notifications of them and of budget alerts, session
 // saves; usage changes are in snap).
 func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
-	structural, agentsChanged, usageChanged := false, false, false
+	structural, agentsChanged, hostsChanged, usageChanged := false, false, false, false
 	for _, e := range evs {
 		switch ev := e.(type) {
 		case bus.AgentState:
@@ -752,6 +786,13 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 		case bus.SurfaceCreated, bus.SurfaceRenamed, bus.WorkspaceCreated, bus.WorkspaceClosed,
 			bus.WorkspaceSelected, bus.LayoutChanged, bus.FocusChanged:
 			structural = true
+		case hostEvent:
+			hostsChanged = true
+			if ev.Up {
+				// The host's panes are its new screen stream's now: the
+				// views of the old one's are replaced below.
+				s.closeHostViewsLocked(ev.Slot)
+			}
 		}
 	}
 	if structural && s.saver != nil {
@@ -801,12 +842,14 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 		s.focusViewLocked(focus)
 	}
 	s.refreshAttentionLocked()
-	s.side.update(sidebarModel(snap, &s.agents, s.groups))
+	s.side.setHosts(snap.Hosts)
+	cards := sidebarModel(snap, &s.agents, s.groups)
+	s.side.update(cards)
 	s.probeUsageLocked()
-	if structural {
+	if structural || hostsChanged {
 		s.comp.forgetClosed(snap.Open)
 	}
-	if agentsChanged || structural {
+	if agentsChanged || structural || hostsChanged {
 		if len(s.queued) > 0 {
 			s.flushQueuedLocked()
 		} else {
@@ -818,6 +861,9 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	}
 	if agentsChanged || structural || usageChanged {
 		s.refreshOverviewLocked(0)
+	}
+	if s.hostProbe {
+		s.probeHostsLocked(snap.Hosts, cards)
 	}
 }
 
@@ -934,6 +980,56 @@ func (s *shell) quitLocked() {
 	// goes on.)
 	s.a.Driver().Quit()
 	s.quitOnce.Do(func() { close(s.quitCh) })
+}
+
+// probeHostsLocked writes, when it changed, one line saying what the
+// sidebar shows of hosts: each host's address and state, then each card's
+// title, its host's slot and its agent glyphs, as
+// "ui-probe sidebar hosts=[ssh://h=connected] cards=[Terminal@0 Remote@1:◐]
+// shown=@1 focus=@1" (the hosts of the workspace shown and of the focused
+// pane).
+func (s *shell) probeHostsLocked(hosts []hostStatus, cards []workspaceCard) {
+	var b strings.Builder
+	b.WriteString("ui-probe sidebar hosts=[")
+	for i, h := range hosts {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s=%s", h.Address, h.State)
+	}
+	b.WriteString("] cards=[")
+	for i, c := range cards {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s@%d", c.Title, c.Host)
+		for _, p := range c.Panes {
+			if p.Glyph != "" {
+				b.WriteString(":" + p.Glyph)
+			}
+		}
+	}
+	fmt.Fprintf(&b, "] shown=@%d focus=@%d", hostSlot(s.wsID), hostSlot(s.focus))
+	if line := b.String(); line != s.lastHostProbe {
+		s.lastHostProbe = line
+		fmt.Fprintln(os.Stderr, line)
+	}
+}
+
+// closeHostViewsLocked closes the views of host slot's panes.
+func (s *shell) closeHostViewsLocked(slot int) {
+	for id, v := range s.views {
+		if hostSlot(id) == slot {
+			v.Close()
+			delete(s.views, id)
+			if s.zoom == id {
+				s.zoom = 0
+			}
+			if s.focus == id {
+				s.focus = 0 // its new view takes the keyboard
+			}
+		}
+	}
 }
 
 // closeViewsLocked closes every pane view.

@@ -58,6 +58,13 @@ func newAttachedHarness(t *testing.T, mod func(*Options)) *harness {
 // startHarness is newHarness, attached when attach.
 func startHarness(t *testing.T, mod func(*Options), attach bool) *harness {
 	t.Helper()
+	return startHarnessCore(t, mod, attach, nil)
+}
+
+// startHarnessCore is startHarness whose core options coreMod may change
+// first (nil: none).
+func startHarnessCore(t *testing.T, mod func(*Options), attach bool, coreMod func(*core.Options)) *harness {
+	t.Helper()
 	tmp := t.TempDir()
 	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"} {
 		d := filepath.Join(tmp, strings.ToLower(k))
@@ -70,7 +77,7 @@ func startHarness(t *testing.T, mod func(*Options), attach bool) *harness {
 	goos = "linux"
 	cfg := config.Default()
 	cfg.DefaultShell = "/bin/sh"
-	c, err := core.New(core.Options{
+	co := core.Options{
 		SocketPath: ipctest.NewPath(t), Cols: 80, Rows: 24, Config: &cfg,
 		Getenv: func(k string) string {
 			switch k {
@@ -82,7 +89,11 @@ func startHarness(t *testing.T, mod func(*Options), attach bool) *harness {
 			return ""
 		},
 		NoInitialWorkspace: true, Logf: t.Logf, WorktreeRegistry: filepath.Join(tmp, "worktrees.json"),
-	})
+	}
+	if coreMod != nil {
+		coreMod(&co)
+	}
+	c, err := core.New(co)
 	if err != nil {
 		t.Fatal(err)
 	}

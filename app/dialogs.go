@@ -87,6 +87,8 @@ func (s *shell) escapeLocked() bool {
 		s.closeMCPLocked()
 	case s.historyOverlayOpenLocked():
 		s.closeHistoryLocked()
+	case s.webv != nil:
+		s.closeWebLocked()
 	case s.dv != nil:
 		s.closeDiffLocked()
 	case s.ov != nil:

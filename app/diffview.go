@@ -390,9 +390,10 @@ func (s *shell) openDiffLocked() {
 }
 
 // focusedCwdLocked is the focused pane's working directory, else its
-// workspace's; "" when neither is known.
+// workspace's; "" when neither is known, or when they are another host's
+// (the diff view and the launch pad read this machine's files).
 func (s *shell) focusedCwdLocked() string {
-	if s.snap == nil {
+	if s.snap == nil || hostSlot(s.focus) != 0 || hostSlot(s.snap.Active.ID) != 0 {
 		return ""
 	}
 	for _, in := range s.snap.Surfaces {

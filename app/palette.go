@@ -67,8 +67,10 @@ var actionTitles = map[keymap.Action]string{
 	keymap.QuickLaunch:           "Quick launch: an agent in a new worktree…",
 	keymap.NewFromTemplate:       "New workspace from template…",
 	keymap.OpenMCPInstall:        "MCP: agents' paneflow entry (status, install, remove)…",
+	keymap.AddHost:               "Add host… (another machine's agents, over ssh)",
 	keymap.SearchAllPanes:        "Search every pane (scrollback and full-screen history)…",
 	keymap.OpenPaneHistory:       "Agent timeline and screen replay of the focused pane",
+	keymap.OpenWebAccess:         "Web access: pair a browser or phone, revoke one…",
 }
 
 // paletteItem is one row of the command palette.
@@ -583,5 +585,9 @@ func (s *shell) closeOverlaysLocked() {
 	if s.mcpv != nil {
 		s.mcpv.pop.close()
 		s.mcpv = nil
+	}
+	if s.webv != nil {
+		s.webv.pop.close()
+		s.webv = nil
 	}
 }

@@ -206,7 +206,7 @@ func (v *replayView) showLocked() {
 	v.grid.SetText(strings.Join(rows, "\n"))
 	if m := v.mark; m != nil && m.screen == hs.Screen && m.row >= 0 && m.row < len(rows) {
 		raw := strings.Split(v.texts[hs.Screen], "\n")[m.row]
-		hl := &widget.CustomTextGridStyle{FGColor: theme.Color(theme.ColorNameBackground), BGColor: theme.Color(theme.ColorNamePrimary)}
+		hl := &widget.CustomTextGridStyle{FGColor: theme.Color(theme.ColorNameForegroundOnPrimary), BGColor: theme.Color(theme.ColorNamePrimary)}
 		for _, sp := range m.spans {
 			if sp[0] < 0 || sp[1] > len(raw) || sp[0] >= sp[1] {
 				continue

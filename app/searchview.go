@@ -215,14 +215,14 @@ func searchSummary(res proto.SearchAllResult) string {
 	if res.Truncated {
 		more = " (more matched: refine the query)"
 	}
-	return fmt.Sprintf("%d matching lines in %d of %d panes, %s%s", res.MatchCount, len(res.Panes), res.PanesSearched, how, more)
+	return fmt.Sprintf("%s in %d of %s, %s%s", count(res.MatchCount, "matching line", "matching lines"), len(res.Panes), count(res.PanesSearched, "pane", "panes"), how, more)
 }
 
 // searchRowObject draws one row of the search view.
 func searchRowObject(r searchRow) fyne.CanvasObject {
 	muted := theme.Color(theme.ColorNamePlaceHolder)
 	if r.match == nil {
-		t := canvas.NewText(fmt.Sprintf("%s — workspace %d, %d matches", vis.String(r.pane.Name), r.pane.Workspace+1, len(r.pane.Matches)), theme.Color(theme.ColorNameForeground))
+		t := canvas.NewText(fmt.Sprintf("%s — workspace %d, %s", vis.String(r.pane.Name), r.pane.Workspace+1, count(len(r.pane.Matches), "match", "matches")), theme.Color(theme.ColorNameForeground))
 		t.TextStyle = fyne.TextStyle{Bold: true}
 		t.TextSize = nameSize + 1
 		return t

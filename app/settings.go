@@ -34,6 +34,12 @@ const configMsg = "config: "
 func (s *shell) applyConfigLocked(cfg config.Config, warns []string, initial bool) {
 	old := s.cfg
 	s.cfg = cfg
+	if s.hosts != nil && !initial {
+		// Hosts added to the file are added; one taken out stays until
+		// the window is opened again (a file that failed to parse lists
+		// none, which must not detach every host).
+		s.hosts.AddHosts(cfg.Hosts)
+	}
 	var msgs []string
 	msgs = append(msgs, warns...)
 

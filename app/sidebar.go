@@ -61,6 +61,9 @@ type workspaceCard struct {
 	// ("12.4k tok · $0.18"), "" when none used any.
 	Usage string
 	Panes []paneRow
+	// Host is the slot of the remote host the workspace is on, 0 for the
+	// window's own server (see hostSlot).
+	Host int
 }
 
 // sidebarModel builds the cards from a model snapshot, the agents known
@@ -70,7 +73,7 @@ func sidebarModel(snap *snapshot, agents *agentBoard, groups map[uint64]string) 
 	cards := make([]workspaceCard, len(snap.Workspaces))
 	byWS := map[uint64]int{}
 	for i, w := range snap.Workspaces {
-		cards[i] = workspaceCard{Index: i, ID: w.ID, Title: w.Title, Cwd: w.Cwd, Active: w.Active}
+		cards[i] = workspaceCard{Index: i, ID: w.ID, Title: w.Title, Cwd: w.Cwd, Active: w.Active, Host: hostSlot(w.ID)}
 		if u, ok := snap.WorkspaceUsage[w.ID]; ok {
 			cards[i].Usage = usageText(u)
 		}
@@ -139,6 +142,30 @@ type sidebar struct {
 	launchPad   *widget.Button
 	onLaunchPad func()
 	launchers   *fyne.Container
+	// hosts are the remote hosts, each shown as a header above its
+	// workspaces' cards (setHosts); headers holds their widgets by slot,
+	// with what each shows. onAddHost, when set, adds an "Add host…"
+	// button below the cards; addHost is that button.
+	hosts      []hostStatus
+	headers    map[int]headerView
+	ownHeader  fyne.CanvasObject
+	onAddHost  func()
+	addHost    *widget.Button
+	hostsDirty bool // hosts changed since the last update
+}
+
+// headerView is one host header's widget and the status it shows.
+type headerView struct {
+	data hostStatus
+	obj  fyne.CanvasObject
+}
+
+// setHosts shows hosts' headers from the next update on.
+func (sb *sidebar) setHosts(hosts []hostStatus) {
+	if !slices.Equal(hosts, sb.hosts) {
+		sb.hosts = slices.Clone(hosts)
+		sb.hostsDirty = true
+	}
 }
 
 func newSidebar(onWS func(int), onPane func(uint64), onNewWS, onAgents func(), home string) *sidebar {
@@ -212,23 +239,55 @@ type rowView struct {
 // widget and the rows that did not change; only new or changed rows
 // (and header lines) are built, and only they are drawn anew.
 func (sb *sidebar) update(cards []workspaceCard) {
-	if sb.views != nil && slices.EqualFunc(cards, sb.shown, cardEqual) {
+	if sb.views != nil && !sb.hostsDirty && slices.EqualFunc(cards, sb.shown, cardEqual) {
 		return
 	}
+	sb.hostsDirty = false
 	views := make(map[uint64]*cardView, len(cards))
-	objs := make([]fyne.CanvasObject, 0, len(cards))
+	objs := make([]fyne.CanvasObject, 0, len(cards)+len(sb.hosts)+2)
 	changed := false
-	for _, c := range cards {
-		cv := sb.views[c.ID]
-		switch {
-		case cv == nil:
-			cv = sb.newCardView(c)
-		case !cardEqual(cv.data, c):
-			sb.refill(cv, c)
-			changed = true
+	addCards := func(host int) {
+		for _, c := range cards {
+			if c.Host != host {
+				continue
+			}
+			cv := sb.views[c.ID]
+			switch {
+			case cv == nil:
+				cv = sb.newCardView(c)
+			case !cardEqual(cv.data, c):
+				sb.refill(cv, c)
+				changed = true
+			}
+			views[c.ID] = cv
+			objs = append(objs, cv.box)
 		}
-		views[c.ID] = cv
-		objs = append(objs, cv.box)
+	}
+	if len(sb.hosts) > 0 {
+		if sb.ownHeader == nil {
+			sb.ownHeader = sb.hostHeader(hostStatus{State: hostConnected})
+		}
+		objs = append(objs, sb.ownHeader)
+	}
+	addCards(0)
+	headers := make(map[int]headerView, len(sb.hosts))
+	for _, h := range sb.hosts {
+		hv, ok := sb.headers[h.Slot]
+		if !ok || hv.data != h {
+			hv = headerView{data: h, obj: sb.hostHeader(h)}
+		}
+		headers[h.Slot] = hv
+		objs = append(objs, hv.obj)
+		addCards(h.Slot)
+	}
+	sb.headers = headers
+	if sb.onAddHost != nil {
+		if sb.addHost == nil {
+			sb.addHost = widget.NewButtonWithIcon("Add host…", theme.ComputerIcon(), func() { sb.onAddHost() })
+			sb.addHost.Importance = widget.LowImportance
+			sb.addHost.Alignment = widget.ButtonAlignLeading
+		}
+		objs = append(objs, sb.addHost)
 	}
 	sb.views = views
 	sb.shown = cards
@@ -247,6 +306,40 @@ func (sb *sidebar) update(cards []workspaceCard) {
 		sb.scroll.Refresh() // resizes the list to its new height
 	}
 	sb.cull()
+}
+
+// hostHeader builds the header line of a host's group of cards: its
+// address (the window's own server: "This machine") and its connection
+// state, with the reason when it is not connected.
+func (sb *sidebar) hostHeader(h hostStatus) fyne.CanvasObject {
+	name := "This machine"
+	if h.Slot != 0 {
+		name = strings.TrimPrefix(h.Address, "ssh://")
+	}
+	muted := theme.Color(theme.ColorNamePlaceHolder)
+	lines := []fyne.CanvasObject{text("⌂ "+name, titleSize, theme.Color(theme.ColorNameForeground), true)}
+	if h.Slot != 0 {
+		state, c := "● connected", theme.Color(theme.ColorNameSuccess)
+		switch h.State {
+		case hostConnecting:
+			state, c = "◌ connecting…", muted
+		case hostReconnecting:
+			state, c = "↻ reconnecting…", theme.Color(theme.ColorNameWarning)
+		case hostFailed:
+			state, c = "✗ cannot connect", theme.Color(theme.ColorNameError)
+		}
+		lines = append(lines, text("  "+state, captionSize, c, h.State != hostConnected))
+		// The reason, on up to two lines.
+		for i, r := 0, []rune(h.Err); i < 2 && len(r) > 0; i++ {
+			n := min(len(r), maxRunes(captionSize)-2)
+			if i == 1 && n < len(r) {
+				n = len(r) // cut with "…" by text
+			}
+			lines = append(lines, text("  "+string(r[:n]), captionSize, muted, false))
+			r = r[n:]
+		}
+	}
+	return container.New(layout.NewCustomPaddedLayout(8, 2, 4, 4), container.NewVBox(lines...))
 }
 
 // cull marks the pane rows that lie outside the list's scrolled viewport
@@ -298,6 +391,7 @@ func (l cullLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 func (sb *sidebar) reset() {
 	sb.views = nil
 	sb.shown = nil
+	sb.headers, sb.ownHeader, sb.addHost = nil, nil, nil
 }
 
 // relayout lays c's objects out again and asks for the window to be
@@ -383,7 +477,7 @@ func (sb *sidebar) refill(cv *cardView, c workspaceCard) {
 }
 
 func cardEqual(a, b workspaceCard) bool {
-	return a.Index == b.Index && a.ID == b.ID && a.Title == b.Title && a.Cwd == b.Cwd &&
+	return a.Index == b.Index && a.ID == b.ID && a.Title == b.Title && a.Cwd == b.Cwd && a.Host == b.Host &&
 		a.Active == b.Active && a.Agents == b.Agents && a.Usage == b.Usage && slices.Equal(a.Panes, b.Panes)
 }
 

@@ -121,12 +121,12 @@ func timelineSummary(turns, screens int, herr, serr error) string {
 	case turns == 0:
 		parts = append(parts, "No turns: the pane's agent reported none through its hooks.")
 	default:
-		parts = append(parts, fmt.Sprintf("%d turns, newest first. Enter replays the screens of the turn.", turns))
+		parts = append(parts, count(turns, "turn", "turns, newest first")+". Enter replays the screens of the turn.")
 	}
 	if serr != nil {
 		parts = append(parts, "screens: "+serr.Error())
 	} else {
-		parts = append(parts, fmt.Sprintf("%d screens held.", screens))
+		parts = append(parts, count(screens, "screen", "screens")+" held.")
 	}
 	return strings.Join(parts, " ")
 }

@@ -225,3 +225,24 @@ func TestFlowRunShowsUsage(t *testing.T) {
 		})
 	}
 }
+
+// TestHostsUsage: a remote host's agent usage shows under its own pane
+// and workspace card in the window (its ids made the window's).
+func TestHostsUsage(t *testing.T) {
+	h, rc, _ := hostsHarness(t)
+	rid := remotePane(t, rc)
+	rws := rc.Workspaces.Workspaces()[0].ID
+	p := filepath.Join(t.TempDir(), "remote.jsonl")
+	appendFile(t, p, claudeRecord(1, "claude-haiku-4-5", 100_000, 20_000))
+	rc.Bus.Publish(bus.AIPromptSubmit{AgentFrame: bus.AgentFrame{SurfaceID: rid, WorkspaceID: rws, Tool: "claude", PID: 4242,
+		TranscriptPath: p, At: time.Now().Add(-time.Minute)}})
+	h.waitFor("the remote pane's and workspace's usage", func() bool {
+		c, row, ok := h.paneCard(globalID(1, rid))
+		return ok && c.ID == globalID(1, rws) && row.Usage == "session 120k tok · $0.20" && c.Usage == "120k tok · $0.20"
+	})
+	h.s.guard(func() {
+		if c := h.cards()[0]; c.Usage != "" || c.Panes[0].Usage != "" {
+			t.Errorf("this machine's card shows usage %q, its pane %q; want none", c.Usage, c.Panes[0].Usage)
+		}
+	})
+}

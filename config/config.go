@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -89,6 +90,15 @@ type Config struct {
 	// case-insensitively. Closing the window always detaches; a window
 	// hosting the panes itself (--embedded) ends them with it.
 	QuitAction string
+	// Hosts (an array of [[hosts]] tables with address = "ssh://…", or
+	// of plain address strings; default none) are the other machines
+	// whose Paneflow servers the window shows beside its own, each under
+	// its own header in the sidebar (issue 30). Each address is
+	// ssh://[user@]host[:port] or an alias of the user's ssh config, kept
+	// as written (the window checks it, and says when it cannot use one);
+	// duplicates are dropped with a warning. The window's "Add host…"
+	// appends a [[hosts]] table.
+	Hosts []string
 
 	Terminal Terminal
 	Usage    Usage
@@ -337,6 +347,8 @@ func Parse(data []byte) (Config, []string) {
 			} else {
 				warn("quit_action: want \"ask\", \"detach\" or \"stop\", got %v; using ask", v)
 			}
+		case "hosts":
+			c.Hosts = parseHosts(v, warn)
 		case "shortcuts":
 			m, ok := v.(map[string]any)
 			if !ok {
@@ -369,6 +381,45 @@ func Parse(data []byte) (Config, []string) {
 		}
 	}
 	return c, warns
+}
+
+// parseHosts reads the hosts key: [[hosts]] tables with an address, or
+// address strings.
+func parseHosts(v any, warn func(string, ...any)) []string {
+	var list []any
+	switch l := v.(type) {
+	case []any:
+		list = l
+	case []map[string]any:
+		for _, m := range l {
+			list = append(list, m)
+		}
+	default:
+		warn("hosts: want [[hosts]] tables with an address, got %s; ignored", typeName(v))
+		return nil
+	}
+	var out []string
+	for i, e := range list {
+		addr, ok := e.(string)
+		if m, isTable := e.(map[string]any); isTable {
+			addr, ok = m["address"].(string)
+			for _, k := range sortedKeys(m) {
+				if k != "address" {
+					warn("hosts[%d]: unknown key %q (ignored)", i, k)
+				}
+			}
+		}
+		addr = strings.TrimSpace(addr)
+		switch {
+		case !ok || addr == "":
+			warn("hosts[%d]: want address = \"ssh://[user@]host[:port]\"; ignored", i)
+		case slices.Contains(out, addr):
+			warn("hosts[%d]: %q is listed twice; ignored", i, addr)
+		default:
+			out = append(out, addr)
+		}
+	}
+	return out
 }
 
 func parseTerminal(t *Terminal, raw map[string]any, warn func(string, ...any)) {

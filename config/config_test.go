@@ -114,6 +114,28 @@ long_above = 0
 			},
 		},
 		{
+			name: "hosts as tables",
+			in:   "[[hosts]]\naddress = \"ssh://me@build:2222\"\n[[hosts]]\naddress = \" gpu \"\nport = 1\n[[hosts]]\naddress = \"gpu\"\n[[hosts]]\nname = \"x\"\n",
+			edit: func(c *Config) { c.Hosts = []string{"ssh://me@build:2222", "gpu"} },
+			warns: []string{
+				`hosts[1]: unknown key "port" (ignored)`,
+				`hosts[2]: "gpu" is listed twice; ignored`,
+				`hosts[3]: unknown key "name" (ignored)`,
+				`hosts[3]: want address = "ssh://[user@]host[:port]"; ignored`,
+			},
+		},
+		{
+			name:  "hosts as strings",
+			in:    "hosts = [\"a\", 3, \"ssh://b\"]\n",
+			edit:  func(c *Config) { c.Hosts = []string{"a", "ssh://b"} },
+			warns: []string{`hosts[1]: want address = "ssh://[user@]host[:port]"; ignored`},
+		},
+		{
+			name:  "hosts of another type",
+			in:    "hosts = \"a\"\n",
+			warns: []string{"hosts: want [[hosts]] tables with an address, got a string; ignored"},
+		},
+		{
 			name: "gui keys",
 			in: `font_family = " JetBrains Mono "
 font_size = 14

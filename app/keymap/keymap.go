@@ -70,12 +70,19 @@ const (
 	// OpenMCPInstall shows whether each agent CLI has Paneflow's MCP
 	// entry, and installs or removes it (`paneflow mcp`).
 	OpenMCPInstall Action = "open_mcp_install"
+	// AddHost asks for another machine (ssh) whose Paneflow server's
+	// workspaces the sidebar then shows, and saves it in the config.
+	AddHost Action = "add_host"
 	// SearchAllPanes searches every pane's scrollback, screen and
 	// full-screen history (surface.search_all) and jumps to a match.
 	SearchAllPanes Action = "search_all_panes"
 	// OpenPaneHistory shows the focused pane's agent turns (ai.history)
 	// and steps through the screens its full-screen programs showed.
 	OpenPaneHistory Action = "open_pane_history"
+	// OpenWebAccess pairs a browser with the server's web client (a
+	// link and its QR code) and lists the paired ones to revoke
+	// (`paneflow web`).
+	OpenWebAccess Action = "open_web_access"
 )
 
 // actions lists every action, in the order of the spec's table.
@@ -93,8 +100,9 @@ var actions = []Action{
 	ClearScrollHistory, ResetTerminal,
 	CommandPalette, OpenAgentsView, OpenComposer, OpenDiffView, ToggleBroadcastMember,
 	OpenLaunchPad, QuickLaunch, NewFromTemplate,
-	OpenMCPInstall,
+	OpenMCPInstall, AddHost,
 	SearchAllPanes, OpenPaneHistory,
+	OpenWebAccess,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -199,6 +207,8 @@ var defaults = []struct {
 	// history.
 	{"secondary+shift+s", SearchAllPanes},
 	{"secondary+shift+h", OpenPaneHistory},
+	{"secondary+shift+k", AddHost},
+	{"secondary+shift+u", OpenWebAccess},
 }
 
 var darwinOnly = []struct {

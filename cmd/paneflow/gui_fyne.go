@@ -150,9 +150,15 @@ func runGUI(ctx context.Context, inv *invocation, args []string) error {
 		ID: app.ID, Version: version.Version, Build: 1,
 		Migrations: map[string]bool{"fyneDo": true},
 	})
+	var hosts app.HostConnector
+	if !g.embedded {
+		// The config's other hosts, and those added in the window, over
+		// the user's ssh (an embedded window is the tests' baseline).
+		hosts = app.SSHHosts(inv.getenv)
+	}
 	a := fyneapp.NewWithID(app.ID)
 	return app.Run(a, app.Options{
 		Backend: backend, Config: cfg, ConfigWarnings: warns, ConfigPath: cfgPath, SessionPath: sessionPath, Context: ctx, Logf: logf, Events: eventWaiter(),
-		RestartServer: restart, Notices: notices,
+		RestartServer: restart, Notices: notices, Hosts: hosts,
 	})
 }

@@ -19,12 +19,7 @@ import (
 // window closes.
 func TestAttachedWindowRemote(t *testing.T) {
 	x := display(t)
-	srv := startServe(t, "100x30")
-	srv.mustCLI(nil, "send", "1", `i=0; while read l; do i=$((i+1)); echo "got $i:$l"; done`, "--submit")
-	dir := tempDir(t)
-	sshd := sshdtest.Start(t, sshdtest.Config{Dir: dir, Ports: []sshdtest.Port{{Env: []string{
-		"PATH=" + filepath.Dir(cliBin) + ":/usr/bin:/bin", "HOME=" + dir, "LANG=C.UTF-8", "PANEFLOW_SOCKET_PATH=" + srv.sock,
-	}}}})
+	srv, sshd, _ := remoteHost(t)
 	url := sshd.URL(0)
 	w := launchOn(t, x, guiBin, []string{"--attach", "--host"}, []string{"PANEFLOW_SSH=" + sshd.SSHCommand()}, url)
 	if _, err := w.waitLine(regexp.MustCompile(`^paneflow: window ready socket=`+regexp.QuoteMeta(url)+`$`), 0, appStartTimeout); err != nil {
@@ -45,4 +40,19 @@ func TestAttachedWindowRemote(t *testing.T) {
 	if raw := srv.readRaw("1"); !strings.Contains(raw, "got 1:remote") {
 		t.Fatalf("after the window closed the pane shows:\n%s", raw)
 	}
+}
+
+// remoteHost starts a "remote host": `paneflow serve` whose pane 1 runs a
+// read loop that counts the lines it reads ("got N:line"), and a real sshd
+// on loopback whose port logs in to it (paneflow on PATH, the server's
+// socket). dir is the sshd's private directory.
+func remoteHost(t *testing.T) (srv *app, sshd *sshdtest.Server, dir string) {
+	t.Helper()
+	srv = startServe(t, "100x30")
+	srv.mustCLI(nil, "send", "1", `i=0; while read l; do i=$((i+1)); echo "got $i:$l"; done`, "--submit")
+	dir = tempDir(t)
+	sshd = sshdtest.Start(t, sshdtest.Config{Dir: dir, Ports: []sshdtest.Port{{Env: []string{
+		"PATH=" + filepath.Dir(cliBin) + ":/usr/bin:/bin", "HOME=" + dir, "LANG=C.UTF-8", "PANEFLOW_SOCKET_PATH=" + srv.sock,
+	}}}})
+	return srv, sshd, dir
 }

@@ -1,0 +1,354 @@
+//go:build !windows
+
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/paneflow-go/paneflow/app/keymap"
+	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/config"
+	"github.com/paneflow-go/paneflow/core"
+	"github.com/paneflow-go/paneflow/ipc/ipctest"
+)
+
+// fakeHosts is a HostConnector whose "hosts" are cores of this process
+// reached over their sockets: a link is a set of socket connections that
+// drop() cuts at once, as a killed ssh does. While refusing is set a
+// connection attempt fails with that error.
+type fakeHosts struct {
+	mu       sync.Mutex
+	servers  map[string]string // address → socket path
+	links    []*fakeLink
+	refusing error
+	attempts int
+}
+
+func (f *fakeHosts) connect(_ context.Context, address string) (HostLink, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.attempts++
+	if f.refusing != nil {
+		return nil, f.refusing
+	}
+	path, ok := f.servers[address]
+	if !ok {
+		return nil, fmt.Errorf("ssh: Could not resolve hostname %s", address)
+	}
+	l := &fakeLink{path: path}
+	f.links = append(f.links, l)
+	return l, nil
+}
+
+func (f *fakeHosts) setRefusing(err error) {
+	f.mu.Lock()
+	f.refusing = err
+	f.mu.Unlock()
+}
+
+// drop cuts every link made so far.
+func (f *fakeHosts) drop() {
+	f.mu.Lock()
+	links := slices.Clone(f.links)
+	f.mu.Unlock()
+	for _, l := range links {
+		l.Close()
+	}
+}
+
+type fakeLink struct {
+	path   string
+	mu     sync.Mutex
+	conns  []net.Conn
+	closed bool
+}
+
+func (l *fakeLink) Open(ctx context.Context) (net.Conn, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil, errors.New("link closed")
+	}
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "unix", l.path)
+	if err == nil {
+		l.conns = append(l.conns, c)
+	}
+	return c, err
+}
+
+func (l *fakeLink) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closed = true
+	for _, c := range l.conns {
+		c.Close()
+	}
+	return nil
+}
+
+// remoteCore starts a second core (the "remote host"), serving its socket
+// until the test ends, with one workspace titled title.
+func remoteCore(t *testing.T, title string) *core.Core {
+	t.Helper()
+	cfg := config.Default()
+	cfg.DefaultShell = "/bin/sh"
+	c, err := core.New(core.Options{
+		SocketPath: ipctest.NewPath(t), Cols: 80, Rows: 24, Config: &cfg,
+		Getenv: func(string) string { return "" }, NoInitialWorkspace: true, Logf: t.Logf,
+		WorktreeRegistry: filepath.Join(t.TempDir(), "worktrees.json"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Workspaces.CreateWorkspace(title, "", nil, true); err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- c.Serve(context.Background()) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
+		defer cancel()
+		c.Shutdown(ctx)
+		<-served
+	})
+	return c
+}
+
+// hostsHarness is an attached window whose config lists one other host,
+// "ssh://build", served by a second core.
+func hostsHarness(t *testing.T) (*harness, *core.Core, *fakeHosts) {
+	t.Helper()
+	rc := remoteCore(t, "Remote")
+	fh := &fakeHosts{servers: map[string]string{"ssh://build": rc.SocketPath}}
+	h := newAttachedHarness(t, func(o *Options) {
+		o.Hosts = fh.connect
+		o.Config.Hosts = []string{"ssh://build"}
+	})
+	return h, rc, fh
+}
+
+// remotePane is the one pane of rc.
+func remotePane(t *testing.T, rc *core.Core) uint64 {
+	t.Helper()
+	ps := rc.Workspaces.Panes()
+	if len(ps) != 1 {
+		t.Fatalf("the remote has %d panes, want 1", len(ps))
+	}
+	return ps[0].ID
+}
+
+// TestHostsSidebar: a window with another host in its config shows that
+// host's workspace under the host's header, in the same sidebar as its
+// own; a click shows the remote pane, whose view types into the remote
+// server's program; an agent state on the remote reaches the window's
+// sidebar, its attention count and its title.
+func TestHostsSidebar(t *testing.T) {
+	h, rc, _ := hostsHarness(t)
+	rid := remotePane(t, rc)
+	gid := globalID(1, rid)
+	h.waitFor("the host connected, its workspace under its header", func() bool {
+		c := h.cards()
+		hs := h.s.side.hosts
+		return len(c) == 2 && c[0].Title == "Terminal" && c[0].Host == 0 &&
+			c[1].Title == "Remote" && c[1].Host == 1 && len(c[1].Panes) == 1 && c[1].Panes[0].ID == gid &&
+			len(hs) == 1 && hs[0].Address == "ssh://build" && hs[0].State == hostConnected
+	})
+	// The list: this machine's header and card, the host's header and
+	// card, the "Add host…" button.
+	h.s.guard(func() {
+		if n := len(h.s.side.list.Objects); n != 5 {
+			t.Errorf("the sidebar list holds %d objects, want 5 (2 headers, 2 cards, Add host)", n)
+		}
+	})
+
+	// A click on the remote card shows its pane; a key typed in its view
+	// reaches the remote program.
+	h.s.side.onWS(1)
+	h.waitFor("the remote pane shown and focused", func() bool {
+		return h.s.wsID == globalID(1, rc.Workspaces.Workspaces()[0].ID) && h.s.focus == gid && h.s.views[gid] != nil
+	})
+	v := h.s.views[gid]
+	for _, r := range "echo remote-$((6*7))" {
+		v.TypedRune(r)
+	}
+	v.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	waitPane(t, rc.SocketPath, rid, "remote-42")
+	h.waitFor("the echo in the window's view of the remote pane", func() bool {
+		return strings.Contains(mirrorText(h.s.b, gid), "remote-42")
+	})
+
+	// An agent on the remote waits: the window's sidebar row, its count
+	// and its title say so.
+	rc.Bus.Publish(bus.AgentState{SurfaceID: rid, Tool: "claude", PID: 4242, State: stateWaiting, Hooked: true, Message: "Allow Bash?"})
+	h.waitFor("the remote agent waiting in the sidebar and the title", func() bool {
+		c := h.cards()
+		return len(c) == 2 && len(c[1].Panes) == 1 && c[1].Panes[0].Waiting &&
+			h.s.w.Title() == windowTitle(1) && slices.Contains(h.s.agents.waiting(), gid)
+	})
+}
+
+// TestHostsReconnect: when a host's link drops, its header says
+// "reconnecting" with the reason and its workspaces leave the sidebar;
+// once it connects again they are back, the remote pane's program is the
+// same process (nothing on the remote was stopped), and typing into its
+// new view works.
+func TestHostsReconnect(t *testing.T) {
+	h, rc, fh := hostsHarness(t)
+	rid := remotePane(t, rc)
+	gid := globalID(1, rid)
+	sf, _ := rc.Workspaces.Surface(rid)
+	pid := sf.Terminal().Pid()
+	h.waitFor("the host connected", func() bool { c := h.cards(); return len(c) == 2 })
+	h.s.side.onWS(1)
+	h.waitFor("the remote pane's view", func() bool { return h.s.views[gid] != nil })
+	old := h.s.views[gid]
+
+	fh.setRefusing(errors.New("ssh: connect to host build port 22: Connection refused"))
+	fh.drop()
+	h.waitFor("the host reconnecting, with the reason", func() bool {
+		hs := h.s.side.hosts
+		return len(hs) == 1 && hs[0].State == hostReconnecting && strings.Contains(hs[0].Err, "Connection refused") &&
+			len(h.cards()) == 1 && h.s.views[gid] == nil
+	})
+	fh.setRefusing(nil)
+	h.waitFor("the host connected again, its pane back in a new view", func() bool {
+		hs := h.s.side.hosts
+		c := h.cards()
+		return len(hs) == 1 && hs[0].State == hostConnected && len(c) == 2 && len(c[1].Panes) == 1
+	})
+	h.s.side.onWS(1)
+	h.waitFor("a new view of the remote pane", func() bool { v := h.s.views[gid]; return v != nil && v != old })
+	if sf, ok := rc.Workspaces.Surface(rid); !ok || sf.Terminal().Pid() != pid {
+		t.Fatalf("the remote pane's program changed across the reconnection (want pid %d)", pid)
+	}
+	v := h.s.views[gid]
+	for _, r := range "echo again-$((6*7))" {
+		v.TypedRune(r)
+	}
+	v.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	waitPane(t, rc.SocketPath, rid, "again-42")
+}
+
+// TestHostsFailed: a host that never connects is listed with "failed" and
+// the reason, and the window's own workspaces are unaffected.
+func TestHostsFailed(t *testing.T) {
+	fh := &fakeHosts{}
+	h := newAttachedHarness(t, func(o *Options) {
+		o.Hosts = fh.connect
+		o.Config.Hosts = []string{"ssh://nowhere"}
+	})
+	h.waitFor("the host failed with ssh's reason", func() bool {
+		hs := h.s.side.hosts
+		return len(hs) == 1 && hs[0].State == hostFailed && strings.Contains(hs[0].Err, "Could not resolve hostname") &&
+			len(h.cards()) == 1 && h.cards()[0].Title == "Terminal"
+	})
+}
+
+// TestAddHost: the palette's "Add host…" asks for an address; a valid
+// one connects at once and is appended to the config file.
+func TestAddHost(t *testing.T) {
+	rc := remoteCore(t, "Build box")
+	fh := &fakeHosts{servers: map[string]string{"me@build": rc.SocketPath}}
+	cfgPath := filepath.Join(t.TempDir(), "paneflow.toml")
+	if err := os.WriteFile(cfgPath, []byte("# mine\nfont_size = 14\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := newAttachedHarness(t, func(o *Options) { o.Hosts = fh.connect; o.ConfigPath = cfgPath })
+	h.waitFor("the window's own workspace", func() bool { return len(h.cards()) == 1 })
+	h.s.guard(func() {
+		h.s.runActionLocked(keymap.AddHost)
+		if len(h.s.w.Canvas().Overlays().List()) == 0 {
+			t.Fatal("Add host showed no dialog")
+		}
+	})
+	h.s.addHostNow(" me@build ")
+	h.waitFor("the added host's workspace", func() bool {
+		c := h.cards()
+		return len(c) == 2 && c[1].Title == "Build box"
+	})
+	h.waitFor("the host in the config file", func() bool {
+		c, warns := config.Load(cfgPath)
+		return len(warns) == 0 && slices.Equal(c.Hosts, []string{"me@build"}) && c.FontSize == 14
+	})
+	data, _ := os.ReadFile(cfgPath)
+	if !strings.HasPrefix(string(data), "# mine\nfont_size = 14\n") {
+		t.Errorf("the config file's own lines changed:\n%s", data)
+	}
+}
+
+func TestAddHostToConfig(t *testing.T) {
+	cases := []struct {
+		name, in, want, err string
+	}{
+		{name: "missing file", in: "\x00", want: "[[hosts]]\naddress = \"ssh://a\"\n"},
+		{name: "kept as it is", in: "# c\ntheme = \"light\"\n[terminal]\nscrollback_lines = 500", want: "# c\ntheme = \"light\"\n[terminal]\nscrollback_lines = 500\n\n[[hosts]]\naddress = \"ssh://a\"\n"},
+		{name: "after other hosts", in: "[[hosts]]\naddress = \"b\"\n", want: "[[hosts]]\naddress = \"b\"\n\n[[hosts]]\naddress = \"ssh://a\"\n"},
+		{name: "already there", in: "[[hosts]]\naddress = \"ssh://a\"\n", want: "[[hosts]]\naddress = \"ssh://a\"\n"},
+		{name: "inline hosts", in: "hosts = [\"b\"]\n", want: "hosts = [\"b\"]\n", err: "not changed: add"},
+		{name: "unparsable", in: "theme = \n", want: "theme = \n", err: "cannot be parsed"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "sub", "paneflow.toml")
+			if tc.in != "\x00" {
+				os.MkdirAll(filepath.Dir(path), 0o700)
+				if err := os.WriteFile(path, []byte(tc.in), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err := addHostToConfig(path, "ssh://a")
+			if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+				t.Fatalf("got error %v, want one containing %q", err, tc.err)
+			}
+			got, _ := os.ReadFile(path)
+			if string(got) != tc.want {
+				t.Errorf("got file\n%q\nwant\n%q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRehome(t *testing.T) {
+	cases := []struct {
+		in, want bus.Event
+	}{
+		{bus.AgentState{SurfaceID: 3, WorkspaceID: 2, State: stateWaiting}, bus.AgentState{SurfaceID: globalID(2, 3), WorkspaceID: globalID(2, 2), State: stateWaiting}},
+		{bus.SurfaceClosed{SurfaceID: 3, WorkspaceID: 2}, bus.SurfaceClosed{SurfaceID: globalID(2, 3), WorkspaceID: globalID(2, 2)}},
+		{bus.FocusChanged{SurfaceID: 3, WorkspaceID: 2}, bus.FocusChanged{SurfaceID: globalID(2, 3), WorkspaceID: globalID(2, 2)}},
+		{bus.WorkspaceSelected{WorkspaceID: 2}, bus.WorkspaceSelected{WorkspaceID: globalID(2, 2)}},
+		{bus.AgentState{SurfaceID: 0, State: stateWaiting}, bus.AgentState{State: stateWaiting}}, // no pane stays none
+	}
+	for _, tc := range cases {
+		got := rehome(2, tc.in)
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("rehome(2, %v) = %v, want %v", tc.in, got, tc.want)
+		}
+		if hostSlot(globalID(2, 3)) != 2 || localID(globalID(2, 3)) != 3 {
+			t.Fatal("globalID does not round-trip")
+		}
+	}
+}
+
+func TestHostReason(t *testing.T) {
+	for _, tc := range []struct{ err, want string }{
+		{"connection lost: app: events of ssh://b:22: ssh to ssh://b:22: the connection ended (signal: killed)", "the connection ended (signal: killed)"},
+		{"ssh to ssh://b:22: ssh failed: ssh: connect to host b port 22: Connection refused", "ssh failed: ssh: connect to host b port 22: Connection refused"},
+		{"host \"x y\": not a host name", "host \"x y\": not a host name"},
+	} {
+		if got := hostReason("ssh://b:22", errors.New(tc.err)); got != tc.want {
+			t.Errorf("hostReason(%q) = %q, want %q", tc.err, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package app
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/paneflow-go/paneflow/core"
+	"github.com/paneflow-go/paneflow/proto"
+	"github.com/paneflow-go/paneflow/web"
+)
+
+// TestWebAccessPairsAndRevokes: the web view of a window attached to a
+// server with a web client pairs a browser (the link on the clipboard and
+// as a QR code, the link usable once), lists the paired browser and
+// revokes it from its row.
+func TestWebAccessPairsAndRevokes(t *testing.T) {
+	state := t.TempDir()
+	h := startHarnessCore(t, nil, true, func(o *core.Options) {
+		o.Web = web.Listen{Addr: "127.0.0.1:0"}
+		o.Getenv = func(k string) string {
+			switch k {
+			case "PANEFLOW_IPC_SCRIPTING":
+				return "1"
+			case "XDG_STATE_HOME":
+				return filepath.Join(state, "state")
+			}
+			return ""
+		}
+	})
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.s.guard(h.s.openWebLocked)
+	var status string
+	h.waitFor("the web client's address", func() bool {
+		status = h.s.webv.status.Text
+		return strings.HasPrefix(status, "The web client is on http://127.0.0.1:")
+	})
+	if !strings.Contains(status, "0 browsers are paired") {
+		t.Errorf("status %q, want no browser paired yet", status)
+	}
+
+	h.s.webv.list.activate(webRowPair)
+	var link string
+	h.waitFor("the pairing link", func() bool {
+		link = h.s.a.Clipboard().Content()
+		return strings.Contains(link, "/pair#")
+	})
+	h.s.guard(func() {
+		if h.s.webv.link.Text != link || !strings.Contains(h.s.webv.note.Text, "on the clipboard") || !h.s.webv.qr.Visible() || h.s.webv.qr.Image == nil {
+			t.Errorf("after pairing: link %q, note %q, QR shown %v; want the link, where it is and its QR code", h.s.webv.link.Text, h.s.webv.note.Text, h.s.webv.qr.Visible())
+		}
+	})
+
+	// Pair as a browser would: POST the link's token to /pair.
+	base, tok, _ := strings.Cut(link, "/pair#")
+	req, _ := http.NewRequest(http.MethodPost, base+"/pair", strings.NewReader(url.Values{"token": {tok}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", base)
+	req.Header.Set("User-Agent", "TestPhone/1.0")
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noRedirect.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || len(resp.Cookies()) != 1 {
+		t.Fatalf("pairing with the view's link: %s, %d cookies; want 303 with the session cookie", resp.Status, len(resp.Cookies()))
+	}
+
+	// The open view lists it (it reads the list again every 2 s).
+	h.waitFor("the paired browser's row", func() bool {
+		return h.s.webv.list.n == webFixedRows+1
+	})
+	h.s.guard(func() {
+		if title := webRowTitle(h.s.webv, webFixedRows); !strings.HasPrefix(title, "Revoke ") || !strings.Contains(title, "TestPhone/1.0") {
+			t.Errorf("the browser's row reads %q, want Revoke with its User-Agent", title)
+		}
+	})
+	h.s.webv.list.activate(webFixedRows)
+	h.waitFor("the revocation", func() bool {
+		return h.s.webv.list.n == webFixedRows && strings.HasPrefix(h.s.webv.note.Text, "Revoked ")
+	})
+	res, err := proto.Client{Caller: h.s.b.Caller(0)}.WebList(context.Background())
+	if err != nil || len(res.Browsers) != 0 {
+		t.Errorf("web.list after the revocation: %+v, %v; want none paired", res, err)
+	}
+}
+
+// TestWebAccessWithoutWebClient: a server without a web client is said
+// to have none, with how to start one; pairing says the same.
+func TestWebAccessWithoutWebClient(t *testing.T) {
+	h := newHarness(t, nil)
+	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.s.guard(h.s.openWebLocked)
+	var status string
+	h.waitFor("the status", func() bool {
+		status = h.s.webv.status.Text
+		return !strings.HasPrefix(status, "reading")
+	})
+	if !strings.Contains(status, "serves no web client") || !strings.Contains(status, "paneflow serve --web") {
+		t.Errorf("status %q, want no web client and how to start one", status)
+	}
+	h.s.webv.list.activate(webRowPair)
+	h.waitFor("pairing's answer", func() bool {
+		return strings.Contains(h.s.webv.note.Text, "serves no web client")
+	})
+	h.s.guard(func() { h.s.escapeLocked() })
+	h.s.guard(func() {
+		if h.s.webv != nil {
+			t.Errorf("Escape left the web view open")
+		}
+	})
+}
