@@ -1048,8 +1048,10 @@ func (s *shell) stop() error {
 	s.stopOnce.Do(func() {
 		s.guard(func() {
 			s.quitting = true
+			s.closeHistoryOverlaysLocked() // cancels their calls
 			s.closeViewsLocked()
 		})
+		s.hist.calls.Wait()
 		if s.saver != nil {
 			s.saver.close() // saves once more while the panes still exist
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 
 	"github.com/paneflow-go/paneflow/proto"
 )
@@ -214,7 +215,7 @@ func TestTimelineView(t *testing.T) {
 		h.call(method, rawParams(fmt.Sprintf(`{"surface_id":%d,"workspace_id":%d,"tool":"claude","pid":%d%s}`, second, ws, pid, extra)), nil)
 	}
 	frame("ai.session_start", "")
-	frame("ai.prompt_submit", "")
+	frame("ai.prompt_submit", `,"prompt":"run the tests please"`)
 	fillHistory(h, first, second)
 	frame("ai.tool_use", `,"tool_name":"Bash"`)
 	frame("ai.stop", `,"last_result":"Ran the tests"`)
@@ -235,8 +236,15 @@ func TestTimelineView(t *testing.T) {
 	h.waitFor("two turns", func() bool { return len(v.turns) == 2 })
 	h.s.guard(func() {
 		newest, oldest := v.turns[0], v.turns[1]
-		if newest.Turn <= oldest.Turn || newest.End != "" || oldest.Result != "Ran the tests" || strings.Join(oldest.Tools, ",") != "Bash" {
-			t.Fatalf("turns %+v; want the running one first, then the one that ran Bash", v.turns)
+		if newest.Turn <= oldest.Turn || newest.End != "" || oldest.Result != "Ran the tests" || strings.Join(oldest.Tools, ",") != "Bash" ||
+			oldest.Prompt != "run the tests please" || newest.Prompt != "" {
+			t.Fatalf("turns %+v; want the running one first, then the one that ran Bash with its prompt", v.turns)
+		}
+		if row := findObject(v.list.rows, func(o fyne.CanvasObject) bool {
+			tx, ok := o.(*canvas.Text)
+			return ok && tx.Text == "> run the tests please"
+		}); row == nil {
+			t.Fatal("the turn's row does not show its prompt")
 		}
 		if title := turnTitle(oldest); !strings.Contains(title, "tools: Bash") || !strings.Contains(title, "claude") {
 			t.Fatalf("title %q", title)
@@ -245,8 +253,8 @@ func TestTimelineView(t *testing.T) {
 			t.Fatalf("status %q", v.status.Text)
 		}
 	})
-	// The filter.
-	typeInto(h, v.list.query, "tests")
+	// The filter, on the prompt too.
+	typeInto(h, v.list.query, "please")
 	h.s.guard(func() {
 		if len(v.turns) != 1 || v.turns[0].Result != "Ran the tests" {
 			t.Fatalf("filtered turns %+v", v.turns)
@@ -264,6 +272,15 @@ func TestTimelineView(t *testing.T) {
 			t.Fatalf("header %q; want the turn's label", rv.header.Text)
 		}
 	})
+	// Quitting with a search in flight: stop cancels it and waits for it
+	// (the harness's clean-up quits).
+	h.s.guard(func() { h.key(fyne.KeyS, ctrlShift) })
+	h.s.guard(func() {
+		if h.s.hist.search == nil || h.s.hist.replay != nil {
+			t.Fatal("Ctrl+Shift+S did not replace the replay with the search")
+		}
+	})
+	typeInto(h, h.s.hist.search.list.query, "needle")
 }
 
 // rawParams is a JSON object as params.

@@ -18,7 +18,8 @@ import (
 
 // timelineView is the open timeline of the agent in a pane: its turns
 // (ai.history), newest first, each with when it began, how long it took,
-// the tools it ran and its result. Activating a turn opens the replay
+// the tools it ran, its prompt (when the agent's hook gave it) and its
+// result. Activating a turn opens the replay
 // at the first screen shown in that turn (the newest before it when the
 // turn showed none); the Replay button opens it at the newest screen.
 // The pane's turns and screens are read on a goroutine of its own,
@@ -56,7 +57,7 @@ func (s *shell) openTimelineLocked() {
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	v := &timelineView{pane: id, name: name, list: newPickList("Filter the turns (tools, result)", s.guard), cancel: cancel}
+	v := &timelineView{pane: id, name: name, list: newPickList("Filter the turns (prompt, tools, result)", s.guard), cancel: cancel}
 	v.status = widget.NewLabel("reading the agent's turns…")
 	v.status.Wrapping = fyne.TextWrapWord
 	var all []proto.AITurn
@@ -90,7 +91,7 @@ func (s *shell) openTimelineLocked() {
 	s.hist.timeline = v
 	v.pop = s.showPopupLocked(container.NewBorder(top, nil, nil, nil, v.list.scroll), fyne.NewSize(900, 600), v.list.query)
 	cl := s.historyClient()
-	go func() {
+	s.goCall(func() {
 		hist, herr := cl.AIHistory(ctx, proto.AIHistoryParams{SurfaceID: id})
 		list, serr := cl.SurfaceScreens(ctx, proto.SurfaceScreensParams{Target: proto.SurfaceTarget(id)})
 		if ctx.Err() != nil {
@@ -109,7 +110,7 @@ func (s *shell) openTimelineLocked() {
 			v.list.setRows(len(v.turns), 0)
 			v.status.SetText(timelineSummary(len(all), len(list.Screens), herr, serr))
 		})
-	}()
+	})
 }
 
 // timelineSummary is the timeline's status line.
@@ -131,8 +132,8 @@ func timelineSummary(turns, screens int, herr, serr error) string {
 	return strings.Join(parts, " ")
 }
 
-// filterTurns is the turns whose agent, tools or result hold q (any
-// case); all of them when q is empty.
+// filterTurns is the turns whose agent, prompt, tools or result hold q
+// (any case); all of them when q is empty.
 func filterTurns(turns []proto.AITurn, q string) []proto.AITurn {
 	q = strings.ToLower(strings.TrimSpace(q))
 	if q == "" {
@@ -140,7 +141,7 @@ func filterTurns(turns []proto.AITurn, q string) []proto.AITurn {
 	}
 	var out []proto.AITurn
 	for _, t := range turns {
-		hay := strings.ToLower(t.Tool + " " + strings.Join(t.Tools, " ") + " " + t.Result)
+		hay := strings.ToLower(t.Tool + " " + t.Prompt + " " + strings.Join(t.Tools, " ") + " " + t.Result)
 		if strings.Contains(hay, q) {
 			out = append(out, t)
 		}
@@ -160,7 +161,13 @@ func turnRowObject(t proto.AITurn) fyne.CanvasObject {
 	}
 	res := canvas.NewText(firstLineOf(vis.String(result), 150), theme.Color(theme.ColorNamePlaceHolder))
 	res.TextSize = nameSize
-	return container.NewVBox(head, res)
+	if t.Prompt == "" {
+		return container.NewVBox(head, res)
+	}
+	prompt := canvas.NewText("> "+firstLineOf(vis.String(t.Prompt), 150), theme.Color(theme.ColorNameForeground))
+	prompt.TextSize = nameSize
+	prompt.TextStyle = fyne.TextStyle{Italic: true}
+	return container.NewVBox(head, prompt, res)
 }
 
 // turnTitle is a turn's first line.

@@ -18,7 +18,8 @@ func historyVerb() verb {
 		params:  []string{"<target>"},
 		flags:   []flagSpec{{name: "json", kind: boolFlag, usage: "print ai.history's result as JSON"}},
 		details: "One line per turn, oldest first: its number, the agent, when it started, how long it\n" +
-			"took (or \"running\"), the tools it ran, then its result on the next line. Turns come\n" +
+			"took (or \"running\"), the tools it ran, then its prompt (after \"> \", when the agent's\n" +
+			"hook gave it) and its result on the next lines. Turns come\n" +
 			"from the agent's hooks (a prompt submitted, a tool run, the turn's end); the server\n" +
 			"keeps the last 100 per pane while the pane is open.\n\n" + targetHelp,
 		run: runHistory,
@@ -65,6 +66,9 @@ func historyLines(res proto.AIHistoryResult) []string {
 			tools = "tools: " + vis.String(strings.Join(t.Tools, ", "))
 		}
 		lines = append(lines, fmt.Sprintf("turn %d  %s  %s  %s  %s", t.Turn, vis.String(t.Tool), t.StartedAt, took, tools))
+		if t.Prompt != "" {
+			lines = append(lines, "  > "+vis.String(t.Prompt))
+		}
 		if t.Result != "" {
 			lines = append(lines, "  "+vis.String(t.Result))
 		}

@@ -37,6 +37,7 @@ type frame struct {
 	tool           string // "": not given
 	toolName       string // ai.tool_use
 	message        string // ai.notification
+	prompt         string // ai.prompt_submit
 	lastResult     string // ai.stop
 	transcriptPath string // the agent's session record, absolute and cleaned; "" when not given
 	sessionID      string // the agent's own session id; "" when not given
@@ -106,6 +107,8 @@ func decodeFrame(method string, params json.RawMessage) (frame, error) {
 		f.toolName = sanitize(firstText(hp, w.ToolName, "tool_name"), MaxActiveToolName, true)
 	case MethodNotification:
 		f.message = sanitize(firstText(hp, w.Message, "message"), MaxMessage, false)
+	case MethodPromptSubmit:
+		f.prompt = sanitize(firstText(hp, w.Prompt, "prompt"), MaxPrompt, false)
 	case MethodStop:
 		for _, top := range []*string{w.LastResult, w.Summary, w.Result} {
 			if top != nil {

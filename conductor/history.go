@@ -23,14 +23,16 @@ type turnRec struct {
 	start, end   time.Time // end zero while running
 	tools        []string
 	result, how  string
+	prompt       string
 	sessionID    uint64 // the session (session.id) the turn is of
 	endedByFrame bool
 }
 
-// noteTurnLocked records what frame method did to session s in its pane's
-// log: a turn started (started), a tool ran, the turn ended. It runs after
-// the frame changed s.
-func (c *Conductor) noteTurnLocked(s *session, method string, started bool, toolName, result string, now time.Time) {
+// noteTurnLocked records what frame f did to session s in its pane's log:
+// a turn started (started; with its prompt, when the hook gave it), a
+// tool ran, the turn ended. It runs after the frame changed s.
+func (c *Conductor) noteTurnLocked(s *session, f frame, started bool, now time.Time) {
+	method, toolName, result := f.method, f.toolName, f.lastResult
 	if s.surface == 0 {
 		return
 	}
@@ -59,6 +61,10 @@ func (c *Conductor) noteTurnLocked(s *session, method string, started bool, tool
 		return
 	}
 	switch method {
+	case MethodPromptSubmit:
+		if f.prompt != "" {
+			cur.prompt = f.prompt
+		}
 	case MethodToolUse:
 		if toolName != "" && !slices.Contains(cur.tools, toolName) {
 			cur.tools = append(cur.tools, toolName)
@@ -97,7 +103,7 @@ func (c *Conductor) History(surfaceID uint64) proto.AIHistoryResult {
 	}
 	for _, t := range log.turns {
 		w := proto.AITurn{Turn: t.n, Tool: t.tool, StartedAt: t.start.UTC().Format(time.RFC3339Nano),
-			Tools: append([]string{}, t.tools...), Result: t.result, End: t.how}
+			Prompt: t.prompt, Tools: append([]string{}, t.tools...), Result: t.result, End: t.how}
 		if !t.end.IsZero() {
 			end := t.end.UTC().Format(time.RFC3339Nano)
 			d := t.end.Sub(t.start).Milliseconds()

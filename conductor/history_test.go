@@ -18,7 +18,7 @@ func TestHistory(t *testing.T) {
 	h := newHarness(t, Options{})
 	pane := `"surface_id":1,"workspace_id":1,"tool":"claude"`
 	h.mustSend(MethodSessionStart, `{`+pane+`}`)
-	h.mustSend(MethodPromptSubmit, `{`+pane+`}`)
+	h.mustSend(MethodPromptSubmit, `{`+pane+`,"prompt":"fix the \u202etests"}`)
 	h.clock.Advance(2 * time.Second)
 	for _, tool := range []string{"Read", "Bash", "Read", "Edit"} {
 		h.mustSend(MethodToolUse, `{`+pane+`,"tool_name":"`+tool+`"}`)
@@ -35,8 +35,11 @@ func TestHistory(t *testing.T) {
 	}
 	first := got.Turns[0]
 	if first.Tool != "claude" || fmt.Sprint(first.Tools) != "[Read Bash Edit]" || first.Result != "Edited main.go" ||
-		first.End != "stop" || first.DurationMS == nil || *first.DurationMS != 3000 || first.EndedAt == nil {
-		t.Fatalf("first turn %+v; want claude, [Read Bash Edit], its result, stop after 3000 ms", first)
+		first.End != "stop" || first.DurationMS == nil || *first.DurationMS != 3000 || first.EndedAt == nil || first.Prompt != "fix the tests" {
+		t.Fatalf("first turn %+v; want its prompt (bidi control removed), claude, [Read Bash Edit], its result, stop after 3000 ms", first)
+	}
+	if p := got.Turns[1].Prompt; p != "" {
+		t.Fatalf("second turn's prompt %q; its frame had none", p)
 	}
 	if second := got.Turns[1]; second.End != "superseded" || *second.DurationMS != 500 || second.Turn <= first.Turn {
 		t.Fatalf("second turn %+v; want superseded after 500 ms", second)

@@ -12,6 +12,7 @@ import (
 const (
 	MaxMessage        = proto.MaxMessage        // the waiting question (message)
 	MaxLastResult     = proto.MaxLastResult     // the turn's summary (last_result)
+	MaxPrompt         = proto.MaxPrompt         // what the user submitted (prompt)
 	MaxActiveToolName = proto.MaxActiveToolName // active_tool_name
 	MaxReason         = proto.MaxReason         // why an agent runs without hooks (reason)
 	maxPathBytes      = 4096                    // transcript_path; longer paths are ignored

@@ -211,7 +211,7 @@ func (c *Conductor) apply(f frame) (any, error) {
 		c.turns++
 		s.turn = c.turns
 	}
-	c.noteTurnLocked(s, f.method, started, f.toolName, f.lastResult, now)
+	c.noteTurnLocked(s, f, started, now)
 	if ev.PID == 0 {
 		ev.PID = s.pid
 	}

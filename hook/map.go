@@ -41,6 +41,7 @@ const (
 	MaxToolName   = 128  // tool_name (the server's active_tool_name)
 	MaxMessage    = 512  // message of ai.notification
 	MaxLastResult = 2048 // last_result of ai.stop
+	MaxPrompt     = 1024 // prompt of ai.prompt_submit
 	MaxSessionID  = 128  // session_id
 	MaxPath       = 1024 // transcript_path; a longer path is left out, not cut
 	MaxToolID     = 64   // tool (the agent's binary name)
@@ -194,7 +195,7 @@ func invocation(event string, argv []string, stdin []byte) (string, []byte) {
 // tool, surface_id, workspace_id, pid, session_id, transcript_path (the
 // agent's session record, absolute, when the payload names one: the server
 // reads turn summaries and token usage from it) and, per method,
-// tool_name, message and notification_type, last_result, exit_code. Its JSON encoding is at most
+// prompt, tool_name, message and notification_type, last_result, exit_code. Its JSON encoding is at most
 // [MaxParamsBytes] whatever the input. The tool is PANEFLOW_AI_TOOL when
 // valid, else inferred from the event and payload (Gemini's event names,
 // Codex's turn_id and notify keys, opencode's events), else "claude".
@@ -248,6 +249,9 @@ func Map(event string, argv []string, stdin []byte, env func(string) string) (me
 		}
 		return MethodSessionStart, params, true
 	case kindPrompt:
+		if pr := clean(p.str("prompt"), MaxPrompt); pr != "" {
+			params["prompt"] = pr
+		}
 		return MethodPromptSubmit, params, true
 	case kindToolUse:
 		if name := clean(p.firstStr("tool_name", "tool"), MaxToolName); name != "" {

@@ -16,6 +16,7 @@ var payloadKeys = map[string]bool{
 	"transcript_path":        true,
 	"notification_type":      true,
 	"message":                true,
+	"prompt":                 true, // UserPromptSubmit (Claude Code), BeforeAgent (Gemini CLI)
 	"title":                  true,
 	"tool_name":              true,
 	"tool_input":             true,

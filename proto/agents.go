@@ -65,6 +65,9 @@ type AIFrameParams struct {
 	NotificationType Note `json:"notification_type,omitempty"`
 	// Message is ai.notification's question.
 	Message *string `json:"message,omitempty"`
+	// Prompt is ai.prompt_submit's prompt, as the user submitted it (for
+	// the pane's timeline, ai.history).
+	Prompt *string `json:"prompt,omitempty"`
 	// LastResult, else Summary, else Result is ai.stop's summary of the
 	// turn; without any, TranscriptPath is read for it.
 	LastResult *string `json:"last_result,omitempty"`
@@ -81,8 +84,8 @@ type AIFrameParams struct {
 	Hooked *bool   `json:"hooked,omitempty"`
 	Reason *string `json:"reason,omitempty"`
 	// HookPayload is the agent's payload, an object, read for what the
-	// top level lacks (surface_id, tool, tool_name, message, last_result,
-	// summary, result, transcript_path, exit_code).
+	// top level lacks (surface_id, tool, tool_name, message, prompt,
+	// last_result, summary, result, transcript_path, exit_code).
 	HookPayload json.RawMessage `json:"hook_payload,omitempty"`
 }
 
@@ -97,6 +100,7 @@ func (p AIFrameParams) AppendJSON(dst []byte) []byte {
 	o.strPtr("tool_name", p.ToolName)
 	o.strOmit("notification_type", string(p.NotificationType))
 	o.strPtr("message", p.Message)
+	o.strPtr("prompt", p.Prompt)
 	o.strPtr("last_result", p.LastResult)
 	o.strPtr("summary", p.Summary)
 	o.strPtr("result", p.Result)
@@ -116,6 +120,7 @@ const (
 	MaxActiveToolName = 128  // tool_name (active_tool_name)
 	MaxMessage        = 512  // message (the waiting question)
 	MaxLastResult     = 2048 // last_result (the turn's summary)
+	MaxPrompt         = 1024 // prompt (what the user submitted)
 	MaxReason         = 512  // reason (why an agent runs without hooks)
 	MaxPID            = 1<<31 - 1
 )

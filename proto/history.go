@@ -33,6 +33,10 @@ type AITurn struct {
 	// DurationMS is EndedAt − StartedAt in milliseconds; absent while it
 	// runs.
 	DurationMS *int64 `json:"duration_ms,omitempty"`
+	// Prompt is what the user submitted to start the turn, when the
+	// agent's hook said (ai.prompt_submit's prompt, cut to MaxPrompt
+	// runes): user text, untrusted; absent otherwise.
+	Prompt string `json:"prompt,omitempty"`
 	// Tools are the tools the agent ran in the turn (ai.tool_use), each
 	// once, in the order first used.
 	Tools []string `json:"tools_used"`

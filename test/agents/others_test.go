@@ -243,11 +243,17 @@ func (e *env) geminiPrompt(prompt string) {
 // since the last event of type after ("" for any) says Ready, and no hook
 // of ours is still running (Gemini waits for its hooks: while it shows
 // "Executing Hook" a prompt is queued and a slash command refused).
-func (e *env) geminiReady(after string) {
+func (e *env) geminiReady(after string) { e.t.Helper(); e.geminiReadyFrom(after, 0) }
+
+// geminiReadySince is geminiReady looking only at the events from index
+// since of e.events on (a restarted Gemini's).
+func (e *env) geminiReadySince(since int) { e.t.Helper(); e.geminiReadyFrom("", since) }
+
+func (e *env) geminiReadyFrom(after string, since int) {
 	e.t.Helper()
 	e.waitFor("Gemini ready (title and no hook running)", func() bool {
 		ready := false
-		for _, line := range strings.Split(e.events.String(), "\n") {
+		for _, line := range strings.Split(e.events.String()[since:], "\n") {
 			var ev struct{ Type, Title string }
 			if json.Unmarshal([]byte(line), &ev) != nil {
 				continue

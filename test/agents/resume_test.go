@@ -18,11 +18,6 @@ import (
 
 // resumeCase is how one agent CLI's TUI is set up, started in pane 1's
 // shell and waited for until it takes a prompt.
-//
-// Gemini CLI 0.61.0 has no test here: `gemini --resume <id>` (what the
-// restored pane runs) brings its conversation back on screen, but the
-// resumed TUI never echoed a prompt typed into it as geminiType types
-// (README: "not tested").
 type resumeCase struct {
 	tool    string
 	name    string // as the pane's notice names it
@@ -34,6 +29,9 @@ type resumeCase struct {
 	ready func(e *env, since int)
 	// submit types a prompt and presses Enter; nil is submitPrompt.
 	submit func(e *env, prompt string)
+	// question is the resumed turn's prompt ("": "what was the word?";
+	// Gemini's input box takes a typed "?" for its shortcuts panel).
+	question string
 	// history: the resumed TUI takes a prompt only once it shows the
 	// earlier conversation.
 	history bool
@@ -120,7 +118,11 @@ func testResume(t *testing.T, c resumeCase, kill bool) {
 		e.waitScreen("the earlier conversation in the resumed "+c.tool, first)
 	}
 	c.ready(e, since)
-	submit(e, "what was the word?")
+	question := c.question
+	if question == "" {
+		question = "what was the word?"
+	}
+	submit(e, question)
 	e.waitStatus("the resumed turn's end", func(s status) bool { return s.State == "finished" && str(s.LastResult) == second })
 	for _, r := range model.Requests() {
 		if r.Turn != 1 {
@@ -204,5 +206,35 @@ func TestResumeOpencode(t *testing.T) {
 			})
 		},
 		history: true,
+	}, true)
+}
+
+// TestResumeGemini: the Gemini CLI TUI comes back with --resume <id>
+// (the session id from its hooks' payloads) and takes a prompt in its
+// earlier conversation.
+func TestResumeGemini(t *testing.T) {
+	t.Parallel()
+	testResume(t, resumeCase{
+		tool: "gemini", name: "Gemini", start: "gemini -m gemini-2.5-flash",
+		options: func(m *fakemodel.Server) options {
+			return options{profile: geminiProfile(m), setup: geminiSetup(true)}
+		},
+		ready: func(e *env, since int) {
+			if since == 0 {
+				e.waitScreen("the end of Gemini's start-up", "Authenticated with")
+			}
+			e.geminiReadySince(since)
+			// A resumed Gemini sets its Ready title and draws the earlier
+			// conversation while it still shows "Resuming session..." and
+			// no input box: keys typed then are lost (why this test once
+			// saw no prompt echoed).
+			e.waitFor("Gemini's input box", func() bool {
+				out, _ := e.cli("read", "1")
+				return strings.Contains(out, "Type your message") && !strings.Contains(out, "Resuming session")
+			})
+		},
+		submit:   func(e *env, prompt string) { e.geminiType(prompt) },
+		question: "what was the word, please",
+		history:  true,
 	}, true)
 }

@@ -30,7 +30,7 @@ func longAnswer(marker string) string {
 // search --all` after turn 3 in a history screen, `paneflow replay
 // --screen N` opens that screen with the text on it and names the turn it
 // was shown in, and `paneflow history` lists the three turns with their
-// results.
+// prompts and results.
 func TestSearchHistoryClaude(t *testing.T) {
 	t.Parallel()
 	markers := []string{"alpha-7319", "bravo-4406", "charlie-8852"}
@@ -72,6 +72,7 @@ func TestSearchHistoryClaude(t *testing.T) {
 	var hist struct {
 		Turns []struct {
 			Turn   uint64 `json:"turn"`
+			Prompt string `json:"prompt"`
 			Result string `json:"result"`
 			End    string `json:"end"`
 		} `json:"turns"`
@@ -84,8 +85,9 @@ func TestSearchHistoryClaude(t *testing.T) {
 		t.Fatalf("history lists %d turns, want 3:\n%s", len(hist.Turns), out)
 	}
 	for i, tr := range hist.Turns {
-		if tr.End != "stop" || !strings.Contains(tr.Result, markers[i]) {
-			t.Errorf("turn %d: %+v; want ended by stop with %s in its result", i+1, tr, markers[i])
+		prompt := fmt.Sprintf("tell me about %s please", strings.SplitN(markers[i], "-", 2)[0])
+		if tr.End != "stop" || !strings.Contains(tr.Result, markers[i]) || tr.Prompt != prompt {
+			t.Errorf("turn %d: %+v; want the prompt %q (from UserPromptSubmit), ended by stop with %s in its result", i+1, tr, prompt, markers[i])
 		}
 	}
 	if want := fmt.Sprintf("turn %d", hist.Turns[0].Turn); !strings.HasSuffix(header, want) {

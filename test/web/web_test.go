@@ -267,3 +267,49 @@ func TestScrollbackInThePage(t *testing.T) {
 		t.Errorf("the page's scrollback has %d lines %q, want 128 from the prompt's line", len(hist), hist)
 	}
 }
+
+// TestLargerTextOnAPhone: on a phone-sized page an 80-column pane fits
+// only in a tiny font; "Larger text" makes it readable (13px or more)
+// with the rows scrolling sideways, keeps every row as the server has
+// it, is kept across a reload, and "Fit width" fits it again.
+func TestLargerTextOnAPhone(t *testing.T) {
+	ctx := webtest.Browser(t)
+	s := startWeb(t, "80x24")
+	id := s.firstPane()
+	link := s.pairLink(false)
+	webtest.Pair(t, ctx, link)
+	page := webtest.Base(link) + fmt.Sprintf("#pane/%d", id)
+	// A line as wide as the pane (only a long line can be wider than
+	// the page).
+	s.cli("send", strconv.FormatUint(id, 10), "--submit", `printf '%079d|\n' 0`)
+	fontPx := `parseFloat(getComputedStyle(document.getElementById('scr')).fontSize)`
+	sideways := `(() => { const w = document.getElementById('scrwrap'); return w.scrollWidth > w.clientWidth + 20; })()`
+	webtest.Do(t, ctx, "the pane at its fitted size",
+		chromedp.Navigate(page),
+		webtest.Poll(`window.paneflowRows().some(r => r.endsWith('0|'))`),
+		webtest.Poll(`document.getElementById('scr').style.fontSize !== ''`),
+	)
+	if px := webtest.Get(t, ctx, "the fitted font", chromedp.Evaluate[float64](fontPx)); px >= 10 {
+		t.Fatalf("an 80-column pane on a 390px page fits at %.1fpx; the test expects a small font", px)
+	}
+	webtest.Do(t, ctx, "larger text",
+		chromedp.Click(chromedp.CSS("#zoom")),
+		webtest.Poll(fontPx+` >= 13`),
+	)
+	webtest.Do(t, ctx, "the long line scrolling sideways",
+		webtest.Poll(sideways),
+	)
+	s.sameRows(ctx, id, "with larger text")
+	webtest.Shot(t, ctx, "larger-text.png")
+	webtest.Do(t, ctx, "larger text after a reload",
+		chromedp.Reload(),
+		webtest.Poll(`document.querySelectorAll('#scr .r').length === 24`),
+		webtest.Poll(fontPx+` >= 13`),
+		webtest.Poll(`document.getElementById('zoom').textContent === 'Fit width'`),
+	)
+	webtest.Do(t, ctx, "fit width again",
+		chromedp.Click(chromedp.CSS("#zoom")),
+		webtest.Poll(fontPx+` < 10`),
+		webtest.Poll(`!`+sideways),
+	)
+}

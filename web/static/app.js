@@ -157,15 +157,27 @@
   }
 
   // fit sizes the font so the pane's width fits the screen, down to 7px
-  // (below that the rows scroll sideways).
+  // (below that the rows scroll sideways). With "Larger text" on (kept
+  // in this browser) it is a readable 13px at least, and a pane wider
+  // than the screen scrolls sideways: on a phone an 80-column pane fits
+  // only at 7px.
+  let larger = localStorage.getItem('paneflow.larger') === '1';
   function fit() {
     const wrap = $('scrwrap');
     const avail = wrap.clientWidth - 6;
-    const px = Math.max(7, Math.min(14, avail / (scr.cols * 0.6)));
+    let px = Math.max(7, Math.min(14, avail / (scr.cols * 0.6)));
+    if (larger) px = Math.max(px, 13);
     $('scr').style.fontSize = px.toFixed(2) + 'px';
     $('hist').style.fontSize = px.toFixed(2) + 'px';
+    $('zoom').setAttribute('aria-pressed', String(larger));
+    $('zoom').textContent = larger ? 'Fit width' : 'Larger text';
   }
   window.addEventListener('resize', () => { if (scr.id) fit(); });
+  $('zoom').addEventListener('click', () => {
+    larger = !larger;
+    localStorage.setItem('paneflow.larger', larger ? '1' : '0');
+    fit();
+  });
 
   // choices offers a button per numbered choice of a menu at the bottom
   // of the screen (an agent's permission prompt): pressing it types the
