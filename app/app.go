@@ -679,6 +679,9 @@ func (s *shell) beginReadPass() (end func()) {
 // finds nothing changed hands nothing over, so an idle window is not woken
 // for it.
 //
+// A batch of agent states only hands over the last snapshot again
+// (agentsOnly): the model is read again at the next tick.
+//
 // Reading the panes' descriptions and ports costs /proc reads per pane
 // (and a walk of the kernel's TCP tables), so they are read again only
 // when they may have changed: a batch of agent states only keeps the last
@@ -729,7 +732,17 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 		} else if ticked {
 			described, describedAt = gens, time.Now()
 		}
-		snap := takeSnapshot(s.b, surfaces)
+		var snap *snapshot
+		if !ticked && !describe {
+			// Agent states only: they change no workspace, layout or
+			// pane, so the last snapshot stands, read again at the next
+			// tick; another host's model is a round trip away, and
+			// reading it would delay its agent's state by one.
+			c := *last
+			snap = &c
+		} else {
+			snap = takeSnapshot(s.b, surfaces)
+		}
 		if ports == nil || ticked && describe {
 			ports = panePorts(s.b.PanePIDs(), snap, &portsCache)
 			branches = paneBranches(snap)
