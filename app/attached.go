@@ -271,7 +271,7 @@ func (a *attached) noteEvent() {
 
 // beginReadPass implements readPasser: until end, the reads that come
 // from workspace.view (workspaces, the active layout, panes, teams,
-// output generations, pids, busy panes) share one call, read at the
+// output generations, pids, busy panes, usage) share one call, read at the
 // first of them. An idle window's reader made five such calls of 100
 // panes each per tick.
 func (a *attached) beginReadPass() (end func()) {
@@ -528,6 +528,21 @@ func (a *attached) PanePIDs() map[uint64]int {
 		}
 	}
 	return out
+}
+
+func (a *attached) Usage() (map[uint64]proto.UsageStatus, map[uint64]proto.Usage) {
+	v := a.view()
+	panes := map[uint64]proto.UsageStatus{}
+	for _, p := range v.Panes {
+		if p.Usage != nil {
+			panes[p.ID] = *p.Usage
+		}
+	}
+	spaces := map[uint64]proto.Usage{}
+	for id, u := range v.WorkspaceUsage {
+		spaces[id] = u
+	}
+	return panes, spaces
 }
 
 func (a *attached) BusyPanes() int {

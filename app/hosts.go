@@ -879,6 +879,22 @@ func (h *hostsBackend) OutputGens() map[uint64]uint64 {
 	return out
 }
 
+// Usage is every connected host's, its pane and workspace ids made the
+// window's.
+func (h *hostsBackend) Usage() (map[uint64]proto.UsageStatus, map[uint64]proto.Usage) {
+	panes, spaces := map[uint64]proto.UsageStatus{}, map[uint64]proto.Usage{}
+	for _, p := range h.parts() {
+		ps, ws := p.be.Usage()
+		for id, u := range ps {
+			panes[globalID(p.slot, id)] = u
+		}
+		for id, u := range ws {
+			spaces[globalID(p.slot, id)] = u
+		}
+	}
+	return panes, spaces
+}
+
 // PanePIDs are the primary's: a remote pane's process id means nothing
 // on this machine (the window reads its ports from this machine's tables).
 func (h *hostsBackend) PanePIDs() map[uint64]int { return h.primary.PanePIDs() }
