@@ -4,6 +4,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -12,7 +13,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 
@@ -20,7 +23,10 @@ import (
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/core"
+	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/ipc/ipctest"
+	"github.com/paneflow-go/paneflow/proto"
+	"github.com/paneflow-go/paneflow/workspace"
 )
 
 // fakeHosts is a HostConnector whose "hosts" are cores of this process
@@ -197,6 +203,27 @@ func TestHostsSidebar(t *testing.T) {
 		return len(c) == 2 && len(c[1].Panes) == 1 && c[1].Panes[0].Waiting &&
 			h.s.w.Title() == windowTitle(1) && slices.Contains(h.s.agents.waiting(), gid)
 	})
+
+	// The split shortcut splits the remote pane on its host, in its
+	// directory; the new pane is shown and focused.
+	var handled bool
+	h.s.guard(func() { handled = h.key(fyne.KeyE, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
+	if !handled {
+		t.Fatal("ctrl+shift+e was not taken as an app shortcut")
+	}
+	var split uint64
+	h.waitFor("two remote panes, the new one focused", func() bool {
+		split = h.s.focus
+		return len(rc.Workspaces.Panes()) == 2 && split != gid && hostSlot(split) == 1 && h.s.views[split] != nil &&
+			len(h.s.snap.Order) == 3
+	})
+	in, _ := rc.Workspaces.Surface(localID(split))
+	old, _ := rc.Workspaces.Surface(rid)
+	ni, _ := in.Info()
+	oi, _ := old.Info()
+	if ni.Cwd == nil || oi.Cwd == nil || *ni.Cwd != *oi.Cwd {
+		t.Errorf("the new remote pane's directory is %v, want its neighbour's %v", ni.Cwd, oi.Cwd)
+	}
 }
 
 // TestHostsReconnect: when a host's link drops, its header says
@@ -350,5 +377,75 @@ func TestHostReason(t *testing.T) {
 		if got := hostReason("ssh://b:22", errors.New(tc.err)); got != tc.want {
 			t.Errorf("hostReason(%q) = %q, want %q", tc.err, got, tc.want)
 		}
+	}
+}
+
+// TestAttachedKeptView: a host's attached backend (keepView) reads its
+// model once while no event arrives: later reads, in passes or not, reuse
+// it; an event or an operation of the window drops it.
+func TestAttachedKeptView(t *testing.T) {
+	var views atomic.Int64
+	reg := ipc.NewRegistry()
+	reg.Register(proto.MethodWorkspaceView, func(context.Context, json.RawMessage) (any, error) {
+		n := views.Add(1)
+		return proto.WorkspaceViewResult{
+			Workspaces: []proto.WorkspaceInfo{{Index: 0, ID: 1, Title: "w", Panes: 1, Active: true}},
+			Panes:      []proto.ViewPane{{ID: 7, WorkspaceID: 1, Focused: true, Generation: uint64(n)}},
+			Layout:     &workspace.LayoutNode{Type: "leaf"},
+		}, nil
+	})
+	reg.Register(proto.MethodSurfaceFocus, func(context.Context, json.RawMessage) (any, error) {
+		return map[string]bool{"focused": true}, nil
+	})
+	srv := ipctest.Start(t, reg)
+	cl := &ipc.Client{Path: srv.Path}
+	a := &attached{cl: cl, pc: proto.Client{Caller: cl}, ctx: context.Background(), keepView: time.Hour}
+	want := func(n int64, when string) {
+		t.Helper()
+		a.Workspaces()
+		end := a.beginReadPass()
+		a.Panes()
+		a.OutputGens()
+		end()
+		if got := views.Load(); got != n {
+			t.Fatalf("%s: %d workspace.view calls in all, want %d", when, got, n)
+		}
+	}
+	want(1, "reads with no event between")
+	want(1, "reads again")
+	a.noteEvent()
+	want(2, "reads after an event")
+	if err := a.Focus(7); err != nil {
+		t.Fatal(err)
+	}
+	want(3, "reads after an operation")
+	a.keepView = 0
+	want(5, "reads without keepView") // one outside the pass, one in it
+}
+
+// TestOverviewRowsHosts: the agents overview lists every host's agents;
+// a remote pane's directory is the host's, so no branch is read for it
+// from this machine's disk.
+func TestOverviewRowsHosts(t *testing.T) {
+	dir := "/srv/shop"
+	local, remote := uint64(3), globalID(1, 3)
+	snap := &snapshot{
+		Workspaces: []workspace.WorkspaceInfo{{ID: 1, Title: "mine"}, {ID: globalID(1, 1), Title: "build"}},
+		Surfaces: []workspace.SurfaceInfo{
+			{ID: local, Name: "a", WorkspaceID: 1, Cwd: &dir},
+			{ID: remote, Name: "b", WorkspaceID: globalID(1, 1), Cwd: &dir},
+		},
+		Open: map[uint64]uint64{local: 1, remote: globalID(1, 1)},
+	}
+	var b agentBoard
+	b.apply(bus.AgentState{SurfaceID: local, Tool: "claude", PID: 1, State: stateThinking})
+	b.apply(bus.AgentState{SurfaceID: remote, Tool: "claude", PID: 1, State: stateWaiting})
+	rows := overviewRows(snap, &b, "", "", func(string) (string, bool) { return "main", false })
+	got := map[uint64]agentRow{}
+	for _, r := range rows {
+		got[r.Surface] = r
+	}
+	if len(rows) != 2 || got[local].Branch != "main" || got[remote].Branch != "" || got[remote].Workspace != "build" {
+		t.Fatalf("rows = %+v, want the local agent on branch main and the remote one in build without a branch", rows)
 	}
 }
