@@ -997,8 +997,8 @@ func (s *shell) quitLocked() {
 
 // probeHostsLocked writes, when it changed, one line saying what the
 // sidebar shows of hosts: each host's address and state, then each card's
-// title, its host's slot and its agent glyphs, as
-// "ui-probe sidebar hosts=[ssh://h=connected] cards=[Terminal@0 Remote@1:◐]
+// title, its host's slot, its number of panes and its agent glyphs, as
+// "ui-probe sidebar hosts=[ssh://h=connected] cards=[Terminal@0/1 Remote@1/2:◐]
 // shown=@1 focus=@1" (the hosts of the workspace shown and of the focused
 // pane).
 func (s *shell) probeHostsLocked(hosts []hostStatus, cards []workspaceCard) {
@@ -1015,7 +1015,7 @@ func (s *shell) probeHostsLocked(hosts []hostStatus, cards []workspaceCard) {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		fmt.Fprintf(&b, "%s@%d", c.Title, c.Host)
+		fmt.Fprintf(&b, "%s@%d/%d", c.Title, c.Host, len(c.Panes))
 		for _, p := range c.Panes {
 			if p.Glyph != "" {
 				b.WriteString(":" + p.Glyph)
