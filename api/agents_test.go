@@ -138,14 +138,22 @@ func TestWithEnterMarks(t *testing.T) {
 	}
 }
 
-// fakeUsage is a UsageReporter that knows one pane's usage.
-type fakeUsage struct{ surface uint64 }
+// fakeUsage is a UsageReporter that knows one pane's usage and, when
+// workspace is not 0, one workspace's.
+type fakeUsage struct{ surface, workspace uint64 }
 
 func (f fakeUsage) SurfaceUsage(id uint64) (proto.UsageStatus, bool) {
 	if id != f.surface {
 		return proto.UsageStatus{}, false
 	}
 	return proto.UsageStatus{Tool: "claude", Session: proto.Usage{Total: 42}}, true
+}
+
+func (f fakeUsage) WorkspaceUsage(id uint64) (proto.Usage, bool) {
+	if f.workspace == 0 || id != f.workspace {
+		return proto.Usage{}, false
+	}
+	return proto.Usage{Total: 99, Calls: 3}, true
 }
 
 // TestStatusUsage: surface.status carries the pane's usage from

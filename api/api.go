@@ -103,7 +103,7 @@ type AgentReporter interface {
 	Fleet() any
 }
 
-// UsageReporter tells surface.status and fleet.list what the agent in a
+// UsageReporter tells surface.status, fleet.list and workspace.view what the agent in a
 // pane used. The usage subsystem implements it; the api does not import
 // it. It is called from request goroutines, concurrently, and must not
 // block for long.
@@ -111,6 +111,10 @@ type UsageReporter interface {
 	// SurfaceUsage returns the "usage" member of pane surfaceID's
 	// surface.status; ok is false when there is none.
 	SurfaceUsage(surfaceID uint64) (usage proto.UsageStatus, ok bool)
+	// WorkspaceUsage returns what the agents of workspace workspaceID
+	// used since the server started (workspace.view's "workspace_usage");
+	// ok is false when none used any.
+	WorkspaceUsage(workspaceID uint64) (usage proto.Usage, ok bool)
 }
 
 // Wire limits (spec limits.md).

@@ -13,13 +13,22 @@ import (
 
 // workspaceView returns every workspace, every open pane with what the
 // window shows about it (focus, custom name, pid, output generation,
-// whether it is busy, its team) and the active workspace's layout. It
+// whether it is busy, its team, its agent's usage), what each
+// workspace's agents used, and the active workspace's layout. It
 // reads each pane's foreground process group (busy), not their names.
 func (s *server) workspaceView(context.Context, json.RawMessage) (any, error) {
 	infos := s.m.Workspaces()
 	res := proto.WorkspaceViewResult{Workspaces: make([]proto.WorkspaceInfo, len(infos)), Panes: []proto.ViewPane{}}
 	for i, wi := range infos {
 		res.Workspaces[i] = proto.WorkspaceInfo{Index: wi.Index, ID: wi.ID, Title: wi.Title, Cwd: wi.Cwd, Panes: wi.Panes, Active: wi.Active}
+		if s.o.Usage != nil {
+			if u, ok := s.o.Usage.WorkspaceUsage(wi.ID); ok {
+				if res.WorkspaceUsage == nil {
+					res.WorkspaceUsage = map[uint64]proto.Usage{}
+				}
+				res.WorkspaceUsage[wi.ID] = u
+			}
+		}
 	}
 	var teams map[uint64]TeamMember
 	if s.o.Teams != nil {
@@ -32,11 +41,17 @@ func (s *server) workspaceView(context.Context, json.RawMessage) (any, error) {
 		}
 		t := sf.Terminal()
 		tm := teams[p.ID]
-		res.Panes = append(res.Panes, proto.ViewPane{
+		vp := proto.ViewPane{
 			ID: p.ID, WorkspaceID: p.WorkspaceID, Workspace: p.Workspace, Focused: p.Focused,
 			CustomName: sf.CustomName(), Pid: max(t.Pid(), 0), Generation: t.Emulator().Generation(), Busy: sf.Busy(),
 			Team: tm.Team, TeamName: tm.TeamName, Teammate: tm.Teammate, TeamColor: tm.Color,
-		})
+		}
+		if s.o.Usage != nil {
+			if u, ok := s.o.Usage.SurfaceUsage(p.ID); ok {
+				vp.Usage = &u
+			}
+		}
+		res.Panes = append(res.Panes, vp)
 	}
 	if _, layout, ok := s.m.ActiveTree(); ok {
 		res.Layout = layout

@@ -48,6 +48,28 @@ func TestWorkspaceView(t *testing.T) {
 	}
 }
 
+// TestWorkspaceViewUsage: a pane whose agent's usage the server knows
+// carries it, the others none; the workspace's total is there by its id.
+func TestWorkspaceViewUsage(t *testing.T) {
+	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace("")
+	other := e.split("")
+	ws := e.m.Workspaces()[0].ID
+	e.s.o.Usage = fakeUsage{surface: other.ID(), workspace: ws}
+	var v proto.WorkspaceViewResult
+	e.ok(proto.MethodWorkspaceView, `{}`, &v)
+	for _, p := range v.Panes {
+		switch {
+		case p.ID == other.ID() && (p.Usage == nil || p.Usage.Session.Total != 42):
+			t.Errorf("the agent's pane: usage %+v, want its session's 42 tokens", p.Usage)
+		case p.ID != other.ID() && p.Usage != nil:
+			t.Errorf("pane %d: usage %+v, want none", p.ID, p.Usage)
+		}
+	}
+	if u, ok := v.WorkspaceUsage[ws]; !ok || u.Total != 99 || len(v.WorkspaceUsage) != 1 {
+		t.Errorf("workspace_usage = %+v, want workspace %d's 99 tokens", v.WorkspaceUsage, ws)
+	}
+}
+
 // TestWorkspaceLayoutMethods: a preset, equalised shares and a divider's
 // ratios set over the socket change the model's layout; bad input is
 // -32602 and changes nothing.

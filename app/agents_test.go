@@ -136,15 +136,16 @@ func TestBudgetNotification(t *testing.T) {
 }
 
 // TestGuiEvents: the window's subscription takes what it shows (agent
-// states, budget alerts, the model's changes) and not the events it
-// does not (output, hook frames, usage).
+// states, budget alerts, usage, the model's changes) and not the events
+// it does not (output, hook frames).
 func TestGuiEvents(t *testing.T) {
 	for _, tt := range []struct {
 		ev   bus.Event
 		want bool
 	}{
 		{bus.AgentState{}, true}, {bus.BudgetAlert{}, true}, {bus.SurfaceCreated{}, true},
-		{bus.SurfaceChanged{}, false}, {bus.UsageChanged{}, false}, {bus.AIStop{}, false},
+		{bus.UsageChanged{}, true},
+		{bus.SurfaceChanged{}, false}, {bus.AIStop{}, false},
 	} {
 		if got := guiEvents(tt.ev); got != tt.want {
 			t.Errorf("guiEvents(%s) = %v, want %v", tt.ev.EventType(), got, tt.want)

@@ -26,6 +26,7 @@ import (
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/core"
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -173,20 +174,21 @@ type shell struct {
 	wsID           uint64 // the workspace shown
 	focus          uint64 // the focused pane of the workspace shown
 	attention      map[uint64]bool
-	heldMods       fyne.KeyModifier        // modifiers held, for keys reaching the canvas
-	jumpCursor     uint64                  // the last pane jump_next_waiting went to
-	pal            *palette                // the open command palette, nil when closed
-	ov             *overview               // the open agents overview, nil when closed
-	comp           *composer               // the prompt composer (hidden when closed)
-	dv             *diffView               // the open Diff view, nil when closed
-	launch         launchState             // the launch pad, quick launch and template views, the running flow
-	mcpv           *mcpView                // the open MCP entry view, nil when closed
-	hist           historyViews            // the search, timeline and replay views
-	webv           *webView                // the open web access view, nil when closed
-	queued         map[uint64]queuedPrompt // prompts waiting for their pane's agent to stop thinking
-	groups         map[uint64]string       // each pane's broadcast group, if any
-	lastGroup      string                  // the group name used last
-	dialogs        []keyDialog             // dialogs the keyboard answers, oldest first (showDialogLocked)
+	heldMods       fyne.KeyModifier             // modifiers held, for keys reaching the canvas
+	jumpCursor     uint64                       // the last pane jump_next_waiting went to
+	pal            *palette                     // the open command palette, nil when closed
+	ov             *overview                    // the open agents overview, nil when closed
+	comp           *composer                    // the prompt composer (hidden when closed)
+	dv             *diffView                    // the open Diff view, nil when closed
+	launch         launchState                  // the launch pad, quick launch and template views, the running flow
+	mcpv           *mcpView                     // the open MCP entry view, nil when closed
+	hist           historyViews                 // the search, timeline and replay views
+	webv           *webView                     // the open web access view, nil when closed
+	queued         map[uint64]queuedPrompt      // prompts waiting for their pane's agent to stop thinking
+	groups         map[uint64]string            // each pane's broadcast group, if any
+	lastGroup      string                       // the group name used last
+	dialogs        []keyDialog                  // dialogs the keyboard answers, oldest first (showDialogLocked)
+	probedUsage    map[string]fyne.CanvasObject // the sidebar usage lines probed last (probeUsageLocked)
 	quitting       bool
 	// uiThread is the OS thread Fyne's loop runs on (the main thread, to
 	// which the desktop driver locks the main goroutine), or 0 when that
@@ -539,6 +541,11 @@ type snapshot struct {
 	// .git/HEAD, no git process; a linked worktree's marked so), for the
 	// panes in a repository on this machine; refreshed with Ports.
 	Branches map[uint64]string
+	// Usage is what each pane's agent session used, WorkspaceUsage what
+	// each workspace's agents used since the server started
+	// (Backend.Usage; read with every snapshot, from memory).
+	Usage          map[uint64]proto.UsageStatus
+	WorkspaceUsage map[uint64]proto.Usage
 	// Hosts are the remote hosts' states (hostLister), nil without any.
 	Hosts []hostStatus
 }
@@ -614,29 +621,34 @@ func takeSnapshot(b Backend, surfaces []workspace.SurfaceInfo) *snapshot {
 		surfaces = b.Surfaces()
 	}
 	s.Surfaces = surfaces
+	s.Usage, s.WorkspaceUsage = b.Usage()
 	return s
 }
 
 // guiEvents is the filter of the window's bus subscription: the events
 // that change what the window shows. Output (SurfaceChanged) reaches the
-// visible panes' views through their own watchers, the ai.* frames are
-// followed by the AgentState the window shows, and the window does not
-// show usage (UsageChanged: one per pane each time its agent recorded a
-// response, each of which would have the panes described again).
+// visible panes' views through their own watchers, and the ai.* frames
+// are followed by the AgentState the window shows. A UsageChanged (one
+// per pane at most each time the server polls its agent's records) has
+// the reader read the usage figures again, not the panes' descriptions
+// (see keepsDescriptions).
 func guiEvents(e bus.Event) bool { return guiEventType(e.EventType()) }
 
 // guiEventType is guiEvents by the event's type.
 func guiEventType(t string) bool {
-	return t != bus.TypeSurfaceChanged && t != bus.TypeUsageChanged && !strings.HasPrefix(t, "ai.")
+	return t != bus.TypeSurfaceChanged && !strings.HasPrefix(t, "ai.")
 }
 
-// agentsOnly reports whether evs holds only agent states, which change
-// no pane's description: the snapshot handed over with them may keep the
-// previous one's (with 100 panes, probing them all for each state change
-// of an agent cost a tenth of the app's CPU during a flood).
-func agentsOnly(evs []bus.Event) bool {
+// keepsDescriptions reports whether evs holds only agent states and usage
+// changes, which change no pane's description: the snapshot handed over
+// with them may keep the previous one's (with 100 panes, probing them all
+// for each state change of an agent cost a tenth of the app's CPU during
+// a flood; usage changes come as often).
+func keepsDescriptions(evs []bus.Event) bool {
 	for _, e := range evs {
-		if _, ok := e.(bus.AgentState); !ok {
+		switch e.(type) {
+		case bus.AgentState, bus.UsageChanged:
+		default:
 			return false
 		}
 	}
@@ -667,10 +679,13 @@ func (s *shell) beginReadPass() (end func()) {
 // finds nothing changed hands nothing over, so an idle window is not woken
 // for it.
 //
+// A batch of agent states only hands over the last snapshot again
+// (agentsOnly): the model is read again at the next tick.
+//
 // Reading the panes' descriptions and ports costs /proc reads per pane
 // (and a walk of the kernel's TCP tables), so they are read again only
 // when they may have changed: a batch of agent states only keeps the last
-// snapshot's (see agentsOnly), and a tick reads them only when some pane
+// snapshot's (see keepsDescriptions), and a tick reads them only when some pane
 // printed since the last reading (a new command, directory or title comes
 // with output) or describeEvery has passed. With 100 idle panes a tick
 // then costs a hundred atomic loads instead of about 10 ms of CPU.
@@ -709,7 +724,7 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 		if ticked {
 			gens = s.b.OutputGens()
 		}
-		describe := last == nil || !agentsOnly(evs) ||
+		describe := last == nil || !keepsDescriptions(evs) ||
 			ticked && (!maps.Equal(gens, described) || time.Since(describedAt) >= describeEvery)
 		var surfaces []workspace.SurfaceInfo
 		if !describe {
@@ -717,7 +732,17 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 		} else if ticked {
 			described, describedAt = gens, time.Now()
 		}
-		snap := takeSnapshot(s.b, surfaces)
+		var snap *snapshot
+		if !ticked && !describe {
+			// Agent states only: they change no workspace, layout or
+			// pane, so the last snapshot stands, read again at the next
+			// tick; another host's model is a round trip away, and
+			// reading it would delay its agent's state by one.
+			c := *last
+			snap = &c
+		} else {
+			snap = takeSnapshot(s.b, surfaces)
+		}
 		if ports == nil || ticked && describe {
 			ports = panePorts(s.b.PanePIDs(), snap, &portsCache)
 			branches = paneBranches(snap)
@@ -754,14 +779,16 @@ func (s *shell) flushLocked() {
 
 // applyLocked brings the window up to date with snap, after handling evs
 // (agent states, notifications of them and of budget alerts, session
-// saves).
+// saves; usage changes are in snap).
 func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
-	structural, agentsChanged, hostsChanged := false, false, false
+	structural, agentsChanged, hostsChanged, usageChanged := false, false, false, false
 	for _, e := range evs {
 		switch ev := e.(type) {
 		case bus.AgentState:
 			s.agentChangedLocked(ev, snap)
 			agentsChanged = true
+		case bus.UsageChanged:
+			usageChanged = true
 		case bus.BudgetAlert:
 			if n, ok := budgetNotification(ev, s.cfg.NotifyWhenAgentWaiting); ok {
 				s.a.SendNotification(n)
@@ -831,6 +858,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	s.side.setHosts(snap.Hosts)
 	cards := sidebarModel(snap, &s.agents, s.groups)
 	s.side.update(cards)
+	s.probeUsageLocked()
 	if structural || hostsChanged {
 		s.comp.forgetClosed(snap.Open)
 	}
@@ -840,6 +868,11 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 		} else {
 			s.updateComposerLocked()
 		}
+	}
+	if s.ov != nil && usageChanged {
+		s.ov.dayStale = true // asked for again on the overview's next tick
+	}
+	if agentsChanged || structural || usageChanged {
 		s.refreshOverviewLocked(0)
 	}
 	if s.hostProbe {
@@ -1028,8 +1061,10 @@ func (s *shell) stop() error {
 	s.stopOnce.Do(func() {
 		s.guard(func() {
 			s.quitting = true
+			s.closeHistoryOverlaysLocked() // cancels their calls
 			s.closeViewsLocked()
 		})
+		s.hist.calls.Wait()
 		if s.saver != nil {
 			s.saver.close() // saves once more while the panes still exist
 		}

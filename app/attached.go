@@ -62,6 +62,16 @@ type attached struct {
 	passOpen bool                       // guarded by passMu
 	passView *proto.WorkspaceViewResult // the pass's view once read; guarded by passMu
 	mutation uint64                     // operations of this window so far; guarded by passMu
+	// keepView, when not 0, lets reads between two events reuse the last
+	// workspace.view for up to that long (set before use: a remote
+	// host's, where each read is a round trip over ssh and an idle
+	// window's tick read every host); an event, or an operation of this
+	// window, drops it. kept is that view, keptAt when it was read, and
+	// seen counts the events so far; guarded by passMu.
+	keepView time.Duration
+	kept     *proto.WorkspaceViewResult
+	keptAt   time.Time
+	seen     uint64
 }
 
 // Attach connects to the server at o.Path (a ping, then the screen
@@ -148,6 +158,7 @@ func (a *attached) Serve(context.Context) error {
 			return fmt.Errorf("app: events of %s: %w", a.o.Path, err)
 		}
 		if e, err := proto.DecodeEvent(frame); err == nil {
+			a.noteEvent()
 			a.events.Publish(e)
 		}
 	}
@@ -226,26 +237,41 @@ func (a *attached) Subscribe(name string, f bus.Filter, queue int) *bus.Subscrip
 // events stream reports a lost server).
 func (a *attached) view() proto.WorkspaceViewResult {
 	a.passMu.Lock()
-	open, pv, mut := a.passOpen, a.passView, a.mutation
+	open, pv, mut, seen := a.passOpen, a.passView, a.mutation, a.seen
+	if pv == nil && a.kept != nil && time.Since(a.keptAt) < a.keepView {
+		pv = a.kept
+		if open {
+			a.passView = pv
+		}
+	}
 	a.passMu.Unlock()
 	if pv != nil {
 		return *pv
 	}
-	v, _ := call[proto.WorkspaceViewResult](a, proto.MethodWorkspaceView, proto.NoParams{})
-	if open {
-		a.passMu.Lock()
-		// Not kept when an operation ran meanwhile: it may predate it.
-		if a.passOpen && a.passView == nil && a.mutation == mut {
-			a.passView = &v
-		}
-		a.passMu.Unlock()
+	v, err := call[proto.WorkspaceViewResult](a, proto.MethodWorkspaceView, proto.NoParams{})
+	a.passMu.Lock()
+	// Not kept when an operation ran meanwhile: it may predate it.
+	if open && a.passOpen && a.passView == nil && a.mutation == mut {
+		a.passView = &v
 	}
+	if a.keepView > 0 && err == nil && a.mutation == mut && a.seen == seen {
+		a.kept, a.keptAt = &v, time.Now()
+	}
+	a.passMu.Unlock()
 	return v
+}
+
+// noteEvent drops the kept view: an event came (see keepView).
+func (a *attached) noteEvent() {
+	a.passMu.Lock()
+	a.kept = nil
+	a.seen++
+	a.passMu.Unlock()
 }
 
 // beginReadPass implements readPasser: until end, the reads that come
 // from workspace.view (workspaces, the active layout, panes, teams,
-// output generations, pids, busy panes) share one call, read at the
+// output generations, pids, busy panes, usage) share one call, read at the
 // first of them. An idle window's reader made five such calls of 100
 // panes each per tick.
 func (a *attached) beginReadPass() (end func()) {
@@ -263,7 +289,7 @@ func (a *attached) beginReadPass() (end func()) {
 // (a read after it must see it); the pass stays open.
 func (a *attached) mutated() {
 	a.passMu.Lock()
-	a.passView = nil
+	a.passView, a.kept = nil, nil
 	a.mutation++
 	a.passMu.Unlock()
 }
@@ -502,6 +528,21 @@ func (a *attached) PanePIDs() map[uint64]int {
 		}
 	}
 	return out
+}
+
+func (a *attached) Usage() (map[uint64]proto.UsageStatus, map[uint64]proto.Usage) {
+	v := a.view()
+	panes := map[uint64]proto.UsageStatus{}
+	for _, p := range v.Panes {
+		if p.Usage != nil {
+			panes[p.ID] = *p.Usage
+		}
+	}
+	spaces := map[uint64]proto.Usage{}
+	for id, u := range v.WorkspaceUsage {
+		spaces[id] = u
+	}
+	return panes, spaces
 }
 
 func (a *attached) BusyPanes() int {

@@ -105,6 +105,11 @@ type Backend interface {
 	// PanePIDs returns the process id of each pane's program (for the
 	// ports its process tree listens on); panes without one are absent.
 	PanePIDs() map[uint64]int
+	// Usage returns what each pane's agent session used (by pane id;
+	// panes whose agent's records were never read are absent) and what
+	// the agents of each workspace used since the server started (by
+	// workspace id); both empty when the server counts no usage.
+	Usage() (panes map[uint64]proto.UsageStatus, workspaces map[uint64]proto.Usage)
 	// BusyPanes counts the panes running something other than an idle
 	// shell (what closing the window would end).
 	BusyPanes() int

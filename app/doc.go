@@ -3,7 +3,8 @@
 // and socket method works against a running window.
 //
 // The window has a sidebar with one card per workspace (its panes, their
-// working directories, commands, exit codes and agent states) and, on the
+// working directories, commands, exit codes, agent states and what their
+// agents used, and the workspace's total) and, on the
 // right, the active workspace's split tree: one terminal view
 // (app/termview) per pane, with draggable dividers, zoom, keyboard focus
 // moves, layout presets and splits. Keys go through the keymap

@@ -71,6 +71,12 @@ const (
 	// hostConnectTimeout bounds one connection attempt (ssh, the bridge's
 	// hello, the ping and the screen stream).
 	hostConnectTimeout = 45 * time.Second
+	// hostRereadEvery is how long a host's model, read once, stands
+	// while no event of it arrives (attached.keepView): an idle window's
+	// tick reads it at most that often. Directories and commands of a
+	// host's panes, which change with output and no event, are then
+	// that late.
+	hostRereadEvery = 10 * time.Second
 )
 
 // hostShift places a remote host's slot in the top bits of its panes' and
@@ -359,6 +365,7 @@ func (h *hostsBackend) connectHost(ctx context.Context, r *remoteHost) error {
 		return err
 	}
 	be = b.(*attached)
+	be.keepView = hostRereadEvery
 	r.mu.Lock()
 	stopped = r.stopped
 	if !stopped {
@@ -611,6 +618,7 @@ func (h *hostsBackend) ActiveTree() (workspace.WorkspaceInfo, *workspace.LayoutN
 	}
 	info.Index += h.offset(slot)
 	info.ID = globalID(slot, info.ID)
+	tree = cloneTree(tree) // the host's may be a kept view's, shared
 	rehomeTree(slot, tree)
 	return info, tree, true
 }
@@ -625,6 +633,22 @@ func (h *hostsBackend) offset(slot int) int {
 		n += len(p.be.Workspaces())
 	}
 	return n
+}
+
+// cloneTree copies n's nodes and surface lists (what rehomeTree changes).
+func cloneTree(n *workspace.LayoutNode) *workspace.LayoutNode {
+	if n == nil {
+		return nil
+	}
+	c := *n
+	c.Surfaces = slices.Clone(n.Surfaces)
+	if n.Children != nil {
+		c.Children = make([]workspace.LayoutNode, len(n.Children))
+		for i := range n.Children {
+			c.Children[i] = *cloneTree(&n.Children[i])
+		}
+	}
+	return &c
 }
 
 // rehomeTree gives a host's layout (a copy the caller owns) window-side
@@ -853,6 +877,22 @@ func (h *hostsBackend) OutputGens() map[uint64]uint64 {
 		}
 	}
 	return out
+}
+
+// Usage is every connected host's, its pane and workspace ids made the
+// window's.
+func (h *hostsBackend) Usage() (map[uint64]proto.UsageStatus, map[uint64]proto.Usage) {
+	panes, spaces := map[uint64]proto.UsageStatus{}, map[uint64]proto.Usage{}
+	for _, p := range h.parts() {
+		ps, ws := p.be.Usage()
+		for id, u := range ps {
+			panes[globalID(p.slot, id)] = u
+		}
+		for id, u := range ws {
+			spaces[globalID(p.slot, id)] = u
+		}
+	}
+	return panes, spaces
 }
 
 // PanePIDs are the primary's: a remote pane's process id means nothing

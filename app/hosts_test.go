@@ -4,6 +4,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -12,7 +13,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 
@@ -20,7 +23,10 @@ import (
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/core"
+	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/ipc/ipctest"
+	"github.com/paneflow-go/paneflow/proto"
+	"github.com/paneflow-go/paneflow/workspace"
 )
 
 // fakeHosts is a HostConnector whose "hosts" are cores of this process
@@ -351,4 +357,47 @@ func TestHostReason(t *testing.T) {
 			t.Errorf("hostReason(%q) = %q, want %q", tc.err, got, tc.want)
 		}
 	}
+}
+
+// TestAttachedKeptView: a host's attached backend (keepView) reads its
+// model once while no event arrives: later reads, in passes or not, reuse
+// it; an event or an operation of the window drops it.
+func TestAttachedKeptView(t *testing.T) {
+	var views atomic.Int64
+	reg := ipc.NewRegistry()
+	reg.Register(proto.MethodWorkspaceView, func(context.Context, json.RawMessage) (any, error) {
+		n := views.Add(1)
+		return proto.WorkspaceViewResult{
+			Workspaces: []proto.WorkspaceInfo{{Index: 0, ID: 1, Title: "w", Panes: 1, Active: true}},
+			Panes:      []proto.ViewPane{{ID: 7, WorkspaceID: 1, Focused: true, Generation: uint64(n)}},
+			Layout:     &workspace.LayoutNode{Type: "leaf"},
+		}, nil
+	})
+	reg.Register(proto.MethodSurfaceFocus, func(context.Context, json.RawMessage) (any, error) {
+		return map[string]bool{"focused": true}, nil
+	})
+	srv := ipctest.Start(t, reg)
+	cl := &ipc.Client{Path: srv.Path}
+	a := &attached{cl: cl, pc: proto.Client{Caller: cl}, ctx: context.Background(), keepView: time.Hour}
+	want := func(n int64, when string) {
+		t.Helper()
+		a.Workspaces()
+		end := a.beginReadPass()
+		a.Panes()
+		a.OutputGens()
+		end()
+		if got := views.Load(); got != n {
+			t.Fatalf("%s: %d workspace.view calls in all, want %d", when, got, n)
+		}
+	}
+	want(1, "reads with no event between")
+	want(1, "reads again")
+	a.noteEvent()
+	want(2, "reads after an event")
+	if err := a.Focus(7); err != nil {
+		t.Fatal(err)
+	}
+	want(3, "reads after an operation")
+	a.keepView = 0
+	want(5, "reads without keepView") // one outside the pass, one in it
 }

@@ -858,6 +858,10 @@ type flowRun struct {
 	cancel context.CancelFunc
 	done   bool
 	result string // how it ended, once done
+	// usage is what the run's agents had used when it ended, as the
+	// server had read it (flow.Report.Usage); nil while it runs, or
+	// unknown.
+	usage *proto.Usage
 }
 
 // runFlow runs the resolved flow r, as `paneflow flow run` does,
@@ -934,6 +938,9 @@ func (s *shell) runFlow(r *resolvedSpec) {
 		default:
 			run.result = rep.Status
 		}
+		if err == nil {
+			run.usage = rep.Usage
+		}
 		if s.launch.run == run {
 			s.showRunLocked()
 		}
@@ -981,6 +988,9 @@ func (s *shell) showRunLocked() {
 	head := "Flow " + strconv.Quote(run.name) + ": running"
 	if run.done {
 		head = "Flow " + strconv.Quote(run.name) + ": " + run.result
+		if run.usage != nil && run.usage.Total > 0 {
+			head += " · its agents used " + usageText(*run.usage)
+		}
 		lp.stop.Hide()
 	} else {
 		lp.stop.Show()

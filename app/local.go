@@ -160,6 +160,24 @@ func (l *local) PanePIDs() map[uint64]int {
 	return out
 }
 
+func (l *local) Usage() (map[uint64]proto.UsageStatus, map[uint64]proto.Usage) {
+	panes, spaces := map[uint64]proto.UsageStatus{}, map[uint64]proto.Usage{}
+	if l.c.Usage == nil {
+		return panes, spaces
+	}
+	for _, p := range l.m.Panes() {
+		if u, ok := l.c.Usage.SurfaceUsage(p.ID); ok {
+			panes[p.ID] = u
+		}
+	}
+	for _, w := range l.m.Workspaces() {
+		if u, ok := l.c.Usage.WorkspaceUsage(w.ID); ok {
+			spaces[w.ID] = u
+		}
+	}
+	return panes, spaces
+}
+
 func (l *local) BusyPanes() int {
 	n := 0
 	for _, p := range l.m.Panes() {

@@ -34,6 +34,9 @@ type agentRow struct {
 	Cwd       string
 	Branch    string // the git branch of Cwd, "" when unknown
 	Worktree  bool   // Cwd is in a linked git worktree
+	// Usage is what the agent's session and its current or last turn
+	// used ("12.4k tok · $0.18 (turn …)"), "" until its records were read.
+	Usage string
 }
 
 // Filters of the agents overview.
@@ -106,6 +109,9 @@ func overviewRows(snap *snapshot, b *agentBoard, filter, search string, branch f
 				Surface: in.ID, Workspace: titles[in.WorkspaceID], Pane: in.Name, Tool: notify.AgentName(ev.Tool),
 				State: ev.State, Since: b.since[in.ID][k], Question: notify.FirstLine(ev.Message, 200),
 				Result: notify.FirstLine(ev.LastResult, 200), Tool2: ev.ActiveToolName,
+			}
+			if u, ok := snap.Usage[in.ID]; ok && strings.EqualFold(u.Tool, ev.Tool) {
+				r.Usage = usageText(u.Session) + " (turn " + usageText(u.LastTurn) + ")"
 			}
 			if in.Cwd != nil {
 				r.Cwd = *in.Cwd
@@ -214,9 +220,10 @@ func gitBranch(dir string) (branch string, worktree bool) {
 }
 
 // overview is the open agents overview. It is rebuilt on the UI
-// goroutine when agent states or the model change (applyLocked) and once
-// a second while open, for the times in state; nothing runs while it is
-// closed.
+// goroutine when agent states, usage or the model change (applyLocked)
+// and once a second while open, for the times in state; its header's
+// line about the day's usage is asked for when it opens and, while usage
+// changes, at most once a tick. Nothing runs while it is closed.
 //
 // It is shown in place of the split area (shell.center), not as a popup
 // over it: the pane views it covers are hidden (hideOffscreenLocked) and
@@ -227,6 +234,9 @@ func gitBranch(dir string) (branch string, worktree bool) {
 type overview struct {
 	list     *pickList
 	header   *widget.Label
+	today    *widget.Label // the day's usage and budget; hidden until known (fetchDayLocked)
+	dayBusy  bool          // a usage.summary call is out
+	dayStale bool          // usage changed since the last one: the next tick asks again
 	filter   *widget.RadioGroup
 	rows     []agentRow
 	branches map[string][2]string // cwd → branch, "w" when a worktree; read once per opening
@@ -252,6 +262,8 @@ func (s *shell) openOverviewLocked() {
 			}
 		})
 	ov.header = widget.NewLabelWithStyle("Agents", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	ov.today = widget.NewLabel("")
+	ov.today.Hide()
 	ov.filter = widget.NewRadioGroup(overviewFilters, nil)
 	ov.filter.Horizontal = true
 	ov.filter.Required = true
@@ -270,13 +282,14 @@ func (s *shell) openOverviewLocked() {
 	}
 	ov.list.dismiss = func() { s.guard(s.closeOverviewLocked) }
 	s.ov = ov
-	var top fyne.CanvasObject = container.NewVBox(ov.header, ov.list.query, ov.filter)
+	var top fyne.CanvasObject = container.NewVBox(ov.header, ov.today, ov.list.query, ov.filter)
 	if s.renderProbe != nil {
 		ov.probe = newFrameProbe("overview", s.renderProbe)
 		top = container.NewStack(top, ov.probe.view())
 	}
 	ov.view = container.NewPadded(container.NewBorder(top, nil, nil, nil, ov.list.view()))
 	s.refreshOverviewLocked(0)
+	s.fetchDayLocked()
 	s.center.Objects = []fyne.CanvasObject{ov.view}
 	s.center.Refresh()
 	s.hideOffscreenLocked()
@@ -364,6 +377,9 @@ func (s *shell) refreshOverviewLocked(cursor int) {
 	ov.tick = time.AfterFunc(time.Second, func() {
 		s.do(func() {
 			if s.ov == ov {
+				if ov.dayStale {
+					s.fetchDayLocked()
+				}
 				s.refreshOverviewLocked(0)
 			}
 		})
@@ -380,6 +396,9 @@ func (s *shell) overviewRowText(r agentRow) (head, where, extra string) {
 		age = " · " + shortDuration(s.agents.clock().Sub(r.Since))
 	}
 	head = fmt.Sprintf("%s %s — %s", glyph, r.Tool, stateText(r)) + age
+	if r.Usage != "" {
+		head += " · " + r.Usage
+	}
 	where = fmt.Sprintf("%s / %s", r.Workspace, r.Pane)
 	if r.Branch != "" {
 		kind := "branch"

@@ -95,7 +95,7 @@ func (s *shell) openReplayLocked(id uint64, name string, screen uint64, mark *re
 	s.hist.replay = v
 	v.pop = s.showPopupLocked(container.NewBorder(top, bottom, nil, nil, v.scroll), fyne.NewSize(980, 680), v.keys)
 	cl := s.historyClient()
-	go func() {
+	s.goCall(func() {
 		list, err := cl.SurfaceScreens(ctx, proto.SurfaceScreensParams{Target: proto.SurfaceTarget(id)})
 		if err != nil {
 			s.replayFailed(v, err)
@@ -126,7 +126,7 @@ func (s *shell) openReplayLocked(id uint64, name string, screen uint64, mark *re
 			}
 			v.showLocked()
 		})
-	}()
+	})
 }
 
 // readScreen reads screen n of pane id with its text.
@@ -173,7 +173,7 @@ func (s *shell) stepReplayLocked(v *replayView, d int) {
 	v.seq++
 	seq := v.seq
 	cl := s.historyClient()
-	go func() {
+	s.goCall(func() {
 		text, err := readScreen(v.ctx, cl, v.pane, n)
 		if err != nil {
 			s.replayFailed(v, err)
@@ -186,7 +186,7 @@ func (s *shell) stepReplayLocked(v *replayView, d int) {
 				v.showLocked()
 			}
 		})
-	}()
+	})
 }
 
 // showLocked shows screen v.at with its label, and the mark when it is

@@ -114,14 +114,20 @@ func TestDiffViewCommentAndSend(t *testing.T) {
 				t.Fatalf("the server keeps %+v", list.Comments)
 			}
 			// The agent: a hooked claude in the worktree's pane, reading
-			// its input with bracketed paste on.
+			// its input with bracketed paste on. Its pid is the pane's
+			// shell's: the conductor forgets a session whose process is gone.
 			h.call("surface.send_text", map[string]any{"surface_id": pane, "text": `printf '\033[?2004h'; cat` + "\n"}, nil)
-			h.call(proto.MethodAISessionStart, map[string]any{"surface_id": pane, "tool": "claude", "pid": 4242}, nil)
+			sf, _ := h.c.Workspaces.Surface(pane)
+			pid := sf.Terminal().Pid()
+			if pid == 0 {
+				t.Fatal("the pane's process is not known")
+			}
+			h.call(proto.MethodAISessionStart, map[string]any{"surface_id": pane, "tool": "claude", "pid": pid}, nil)
 			tapButton(h, "Send to agent", dv.sendBtn)
 			h.waitFor("the prompt in the agent's pane", func() bool {
 				return strings.Contains(h.screen(pane), "Spell three as a digit") && strings.Contains(h.screen(pane), "a.txt")
 			})
-			h.call(proto.MethodAIPromptSubmit, map[string]any{"surface_id": pane, "tool": "claude", "pid": 4242}, nil)
+			h.call(proto.MethodAIPromptSubmit, map[string]any{"surface_id": pane, "tool": "claude", "pid": pid}, nil)
 			h.waitFor("the turn start confirmed", func() bool {
 				return strings.Contains(dv.status.Text, "Sent comments to pane") && strings.Contains(dv.status.Text, "the agent started its turn (hook_turn_started)")
 			})

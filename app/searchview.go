@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -31,6 +32,20 @@ type historyViews struct {
 	search   *searchView
 	timeline *timelineView
 	replay   *replayView
+	// calls are the views' socket calls in flight, each on a goroutine
+	// of its own (started by goCall, holding the shell's lock); closing
+	// a view cancels its calls, and stop waits for them.
+	calls sync.WaitGroup
+}
+
+// goCall runs f on a goroutine of its own, counted in s.hist.calls; none
+// starts once the shell is quitting (stop then waits for them). The
+// caller holds the shell's lock.
+func (s *shell) goCall(f func()) {
+	if s.quitting {
+		return
+	}
+	s.hist.calls.Go(f)
 }
 
 // historyOverlayOpenLocked reports whether one of the history views is
@@ -166,7 +181,7 @@ func (s *shell) searchLocked(v *searchView) {
 	}
 	p := proto.SearchAllParams{Pattern: q, Regex: &regex, Case: &mode}
 	cl := s.historyClient()
-	go func() {
+	s.goCall(func() {
 		res, err := cl.SurfaceSearchAll(v.ctx, p)
 		if v.ctx.Err() != nil {
 			return
@@ -177,7 +192,7 @@ func (s *shell) searchLocked(v *searchView) {
 				v.showLocked(res, err)
 			}
 		})
-	}()
+	})
 }
 
 // showLocked shows a search's result (or its error).

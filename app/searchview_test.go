@@ -272,6 +272,15 @@ func TestTimelineView(t *testing.T) {
 			t.Fatalf("header %q; want the turn's label", rv.header.Text)
 		}
 	})
+	// Quitting with a search in flight: stop cancels it and waits for it
+	// (the harness's clean-up quits).
+	h.s.guard(func() { h.key(fyne.KeyS, ctrlShift) })
+	h.s.guard(func() {
+		if h.s.hist.search == nil || h.s.hist.replay != nil {
+			t.Fatal("Ctrl+Shift+S did not replace the replay with the search")
+		}
+	})
+	typeInto(h, h.s.hist.search.list.query, "needle")
 }
 
 // rawParams is a JSON object as params.

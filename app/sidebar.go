@@ -43,6 +43,10 @@ type paneRow struct {
 	// Branch is the git branch of the pane's directory, "" outside a
 	// repository.
 	Branch string
+	// Usage and Turn are what the pane's agent session and its current
+	// or last turn used ("session 12.4k tok · $0.18", "turn …"), ""
+	// until its agent's records were read.
+	Usage, Turn string
 }
 
 // workspaceCard is what the sidebar shows about one workspace.
@@ -53,7 +57,10 @@ type workspaceCard struct {
 	Cwd    string
 	Active bool
 	Agents int // panes with an agent
-	Panes  []paneRow
+	// Usage is what the workspace's agents used since the server started
+	// ("12.4k tok · $0.18"), "" when none used any.
+	Usage string
+	Panes []paneRow
 	// Host is the slot of the remote host the workspace is on, 0 for the
 	// window's own server (see hostSlot).
 	Host int
@@ -67,6 +74,9 @@ func sidebarModel(snap *snapshot, agents *agentBoard, groups map[uint64]string) 
 	byWS := map[uint64]int{}
 	for i, w := range snap.Workspaces {
 		cards[i] = workspaceCard{Index: i, ID: w.ID, Title: w.Title, Cwd: w.Cwd, Active: w.Active, Host: hostSlot(w.ID)}
+		if u, ok := snap.WorkspaceUsage[w.ID]; ok {
+			cards[i].Usage = usageText(u)
+		}
 		byWS[w.ID] = i
 	}
 	for _, s := range snap.Surfaces {
@@ -90,6 +100,9 @@ func sidebarModel(snap *snapshot, agents *agentBoard, groups map[uint64]string) 
 		row.Ports = snap.Ports[s.ID]
 		row.Group = groups[s.ID]
 		row.Branch = snap.Branches[s.ID]
+		if u, ok := snap.Usage[s.ID]; ok {
+			row.Usage, row.Turn = paneUsage(u)
+		}
 		if st, ok := agents.status(s.ID); ok {
 			row.Glyph, row.Status = statusLine(st)
 			row.Waiting = st.State == stateWaiting
@@ -211,6 +224,7 @@ type cardView struct {
 	body  *fyne.Container
 	title fyne.CanvasObject
 	cwd   fyne.CanvasObject
+	usage fyne.CanvasObject // the workspace's usage line, nil when none
 	rows  map[uint64]rowView
 }
 
@@ -431,9 +445,18 @@ func (sb *sidebar) refill(cv *cardView, c workspaceCard) {
 	if fresh || old.Cwd != c.Cwd {
 		cv.cwd = text(sb.shortPath(c.Cwd), captionSize, theme.Color(theme.ColorNamePlaceHolder), false)
 	}
+	if fresh || old.Usage != c.Usage {
+		cv.usage = nil
+		if c.Usage != "" {
+			cv.usage = text("agents used "+c.Usage, captionSize, theme.Color(theme.ColorNamePlaceHolder), false)
+		}
+	}
 	rows := make(map[uint64]rowView, len(c.Panes))
-	objs := make([]fyne.CanvasObject, 0, 2+len(c.Panes))
+	objs := make([]fyne.CanvasObject, 0, 3+len(c.Panes))
 	objs = append(objs, cv.title, cv.cwd)
+	if cv.usage != nil {
+		objs = append(objs, cv.usage)
+	}
 	for _, p := range c.Panes {
 		rv, ok := cv.rows[p.ID]
 		if !ok || rv.data != p {
@@ -455,7 +478,7 @@ func (sb *sidebar) refill(cv *cardView, c workspaceCard) {
 
 func cardEqual(a, b workspaceCard) bool {
 	return a.Index == b.Index && a.ID == b.ID && a.Title == b.Title && a.Cwd == b.Cwd && a.Host == b.Host &&
-		a.Active == b.Active && a.Agents == b.Agents && slices.Equal(a.Panes, b.Panes)
+		a.Active == b.Active && a.Agents == b.Agents && a.Usage == b.Usage && slices.Equal(a.Panes, b.Panes)
 }
 
 // shortPath replaces the home directory with "~".
@@ -579,6 +602,9 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 	}
 	if p.Glyph != "" {
 		lines = append(lines, text("    "+p.Glyph+" "+p.Status, captionSize, statusColor(p), p.Waiting))
+	}
+	if p.Usage != "" {
+		lines = append(lines, text("    "+indent+p.Usage, captionSize, muted, false), text("    "+indent+p.Turn, captionSize, muted, false))
 	}
 	if p.Group != "" {
 		lines = append(lines, text("    ▌ group "+p.Group, captionSize, groupColour(p.Group), false))

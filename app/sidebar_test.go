@@ -51,24 +51,7 @@ func shownObjects(sb *sidebar) map[uint64][]fyne.CanvasObject {
 }
 
 // sidebarTexts is every canvas text drawn in o, in order.
-func sidebarTexts(o fyne.CanvasObject) []*canvas.Text {
-	var out []*canvas.Text
-	var walk func(o fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
-		switch o := o.(type) {
-		case *canvas.Text:
-			out = append(out, o)
-		case *fyne.Container:
-			for _, c := range o.Objects {
-				walk(c)
-			}
-		case *tapBox:
-			walk(o.content)
-		}
-	}
-	walk(o)
-	return out
-}
+func sidebarTexts(o fyne.CanvasObject) []*canvas.Text { return canvasTexts(o) }
 
 // TestSidebarRebuildsOnlyChangedRows checks that an agent state change
 // rebuilds that pane's row only: the other card, the card's own widget

@@ -91,7 +91,7 @@ func (s *shell) openTimelineLocked() {
 	s.hist.timeline = v
 	v.pop = s.showPopupLocked(container.NewBorder(top, nil, nil, nil, v.list.scroll), fyne.NewSize(900, 600), v.list.query)
 	cl := s.historyClient()
-	go func() {
+	s.goCall(func() {
 		hist, herr := cl.AIHistory(ctx, proto.AIHistoryParams{SurfaceID: id})
 		list, serr := cl.SurfaceScreens(ctx, proto.SurfaceScreensParams{Target: proto.SurfaceTarget(id)})
 		if ctx.Err() != nil {
@@ -110,7 +110,7 @@ func (s *shell) openTimelineLocked() {
 			v.list.setRows(len(v.turns), 0)
 			v.status.SetText(timelineSummary(len(all), len(list.Screens), herr, serr))
 		})
-	}()
+	})
 }
 
 // timelineSummary is the timeline's status line.

@@ -531,8 +531,10 @@ type Usage struct {
 // Publications are coalesced: a pane gets at most one per poll of its
 // agent's records.
 //
-// Its publisher is package usage. Its subscriber is the socket API
-// (events.subscribe); the GUI does not show usage yet and filters it out.
+// Its publisher is package usage. Its subscribers are the socket API
+// (events.subscribe) and the GUI, which then reads the figures again with
+// its next model snapshot (an attached window through workspace.view's
+// usage), without describing the panes again.
 type UsageChanged struct {
 	SurfaceID   uint64 `json:"surface_id"`
 	WorkspaceID uint64 `json:"workspace_id"`

@@ -33,15 +33,23 @@ type ViewPane struct {
 	TeamName  string `json:"team_name,omitempty"`
 	Teammate  string `json:"teammate,omitempty"`
 	TeamColor string `json:"team_color,omitempty"`
+	// Usage is what the agent session in the pane used (surface.status's
+	// "usage"), when the server counts usage and an agent's records were
+	// read there.
+	Usage *UsageStatus `json:"usage,omitempty"`
 }
 
 // WorkspaceViewResult is workspace.view's result: every workspace, every
 // open pane (workspace then layout order) and the active workspace's
-// layout (nil when there is no workspace).
+// layout (nil when there is no workspace). WorkspaceUsage is what the
+// agents of each workspace used since the server started, by workspace
+// id (the Workspace figure of [UsageChanged]); a workspace whose agents
+// used nothing, or a server that counts no usage, has none.
 type WorkspaceViewResult struct {
-	Workspaces []WorkspaceInfo `json:"workspaces"`
-	Panes      []ViewPane      `json:"panes"`
-	Layout     *LayoutNode     `json:"layout"`
+	Workspaces     []WorkspaceInfo  `json:"workspaces"`
+	Panes          []ViewPane       `json:"panes"`
+	Layout         *LayoutNode      `json:"layout"`
+	WorkspaceUsage map[uint64]Usage `json:"workspace_usage,omitempty"`
 }
 
 // WorkspacePresetParams are workspace.preset's params: lay the workspace

@@ -55,9 +55,10 @@
 //
 // Each pane's current agent session and its current or last turn
 // (surface.status's and fleet.list's "usage", [Usage.SurfaceUsage]; the
-// bus's [bus.UsageChanged] for events.subscribe, at most one per poll per
-// pane; the window does not show them yet), its
-// workspace's total since the server started, and the usage of every
+// bus's [bus.UsageChanged] for events.subscribe and the window, at most
+// one per poll per pane; workspace.view's usage for an attached window's
+// sidebar), its workspace's total since the server started
+// ([Usage.WorkspaceUsage]), and the usage of every
 // hour by agent, model, workspace title and flow run, kept per local day
 // in <state dir>/paneflow/usage/<YYYY-MM-DD>.json (written atomically, at
 // most every 5 s and at shutdown; read back at start, so a day's totals

@@ -277,3 +277,16 @@ func (u *Usage) SurfaceUsage(id uint64) (proto.UsageStatus, bool) {
 	}
 	return proto.UsageStatus{Tool: p.key.tool, Model: p.model, Session: p.session.Wire(), LastTurn: p.turn.Wire()}, true
 }
+
+// WorkspaceUsage returns what every agent of workspace id used since the
+// server started (the figure [bus.UsageChanged] carries as Workspace), for
+// workspace.view; ok is false when none of them used any.
+func (u *Usage) WorkspaceUsage(id uint64) (proto.Usage, bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	t, ok := u.spaces[id]
+	if !ok {
+		return proto.Usage{}, false
+	}
+	return t.Wire(), true
+}

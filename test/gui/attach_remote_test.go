@@ -46,7 +46,7 @@ func TestAttachedWindowRemote(t *testing.T) {
 // read loop that counts the lines it reads ("got N:line"), and a real sshd
 // on loopback whose port logs in to it (paneflow on PATH, the server's
 // socket). dir is the sshd's private directory.
-func remoteHost(t *testing.T) (srv *app, sshd *sshdtest.Server, dir string) {
+func remoteHost(t testing.TB) (srv *app, sshd *sshdtest.Server, dir string) {
 	t.Helper()
 	srv = startServe(t, "100x30")
 	srv.mustCLI(nil, "send", "1", `i=0; while read l; do i=$((i+1)); echo "got $i:$l"; done`, "--submit")

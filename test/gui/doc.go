@@ -27,6 +27,13 @@
 // test/internal/fakemodel, with the launch shim and hook program built
 // from this tree; it fails, never skips, when the CLI cannot be had.
 //
+// TestUsageSidebar (usage_test.go) runs a fake Claude Code session (a
+// script whose hooks are the real paneflow-ai-hook, with a transcript the
+// test writes as Claude Code does) in a server's pane and finds the
+// sidebar's usage lines through the window's PANEFLOW_UI_PROBE lines,
+// then checks the screenshot has them drawn, in a window attached before
+// the tokens were used and in one attached after.
+//
 // TestClaudeTeamInApp also runs the real Claude Code that scripts/agents.sh
 // pins (installed by `make test` before this step; the test installs it
 // when missing and fails when it cannot), against the scripted model of
