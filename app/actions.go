@@ -276,8 +276,8 @@ func (s *shell) splitLocked(dir workspace.Direction) {
 		if in, ok := s.b.SurfaceInfo(target); !ok {
 			target = 0
 		} else if in.Cwd != nil {
-			if fi, err := os.Stat(*in.Cwd); err == nil && fi.IsDir() {
-				spec.Cwd = *in.Cwd
+			if fi, err := os.Stat(*in.Cwd); hostSlot(target) != 0 || err == nil && fi.IsDir() {
+				spec.Cwd = *in.Cwd // another host's directory is checked there
 			}
 		}
 		id, err := s.b.Split(target, dir, spec)

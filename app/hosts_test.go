@@ -203,6 +203,27 @@ func TestHostsSidebar(t *testing.T) {
 		return len(c) == 2 && len(c[1].Panes) == 1 && c[1].Panes[0].Waiting &&
 			h.s.w.Title() == windowTitle(1) && slices.Contains(h.s.agents.waiting(), gid)
 	})
+
+	// The split shortcut splits the remote pane on its host, in its
+	// directory; the new pane is shown and focused.
+	var handled bool
+	h.s.guard(func() { handled = h.key(fyne.KeyE, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
+	if !handled {
+		t.Fatal("ctrl+shift+e was not taken as an app shortcut")
+	}
+	var split uint64
+	h.waitFor("two remote panes, the new one focused", func() bool {
+		split = h.s.focus
+		return len(rc.Workspaces.Panes()) == 2 && split != gid && hostSlot(split) == 1 && h.s.views[split] != nil &&
+			len(h.s.snap.Order) == 3
+	})
+	in, _ := rc.Workspaces.Surface(localID(split))
+	old, _ := rc.Workspaces.Surface(rid)
+	ni, _ := in.Info()
+	oi, _ := old.Info()
+	if ni.Cwd == nil || oi.Cwd == nil || *ni.Cwd != *oi.Cwd {
+		t.Errorf("the new remote pane's directory is %v, want its neighbour's %v", ni.Cwd, oi.Cwd)
+	}
 }
 
 // TestHostsReconnect: when a host's link drops, its header says
@@ -400,4 +421,31 @@ func TestAttachedKeptView(t *testing.T) {
 	want(3, "reads after an operation")
 	a.keepView = 0
 	want(5, "reads without keepView") // one outside the pass, one in it
+}
+
+// TestOverviewRowsHosts: the agents overview lists every host's agents;
+// a remote pane's directory is the host's, so no branch is read for it
+// from this machine's disk.
+func TestOverviewRowsHosts(t *testing.T) {
+	dir := "/srv/shop"
+	local, remote := uint64(3), globalID(1, 3)
+	snap := &snapshot{
+		Workspaces: []workspace.WorkspaceInfo{{ID: 1, Title: "mine"}, {ID: globalID(1, 1), Title: "build"}},
+		Surfaces: []workspace.SurfaceInfo{
+			{ID: local, Name: "a", WorkspaceID: 1, Cwd: &dir},
+			{ID: remote, Name: "b", WorkspaceID: globalID(1, 1), Cwd: &dir},
+		},
+		Open: map[uint64]uint64{local: 1, remote: globalID(1, 1)},
+	}
+	var b agentBoard
+	b.apply(bus.AgentState{SurfaceID: local, Tool: "claude", PID: 1, State: stateThinking})
+	b.apply(bus.AgentState{SurfaceID: remote, Tool: "claude", PID: 1, State: stateWaiting})
+	rows := overviewRows(snap, &b, "", "", func(string) (string, bool) { return "main", false })
+	got := map[uint64]agentRow{}
+	for _, r := range rows {
+		got[r.Surface] = r
+	}
+	if len(rows) != 2 || got[local].Branch != "main" || got[remote].Branch != "" || got[remote].Workspace != "build" {
+		t.Fatalf("rows = %+v, want the local agent on branch main and the remote one in build without a branch", rows)
+	}
 }

@@ -115,7 +115,7 @@ func overviewRows(snap *snapshot, b *agentBoard, filter, search string, branch f
 			}
 			if in.Cwd != nil {
 				r.Cwd = *in.Cwd
-				if branch != nil {
+				if branch != nil && hostSlot(in.ID) == 0 { // another host's directory is not on this disk
 					r.Branch, r.Worktree = branch(r.Cwd)
 				}
 			}
