@@ -23,6 +23,9 @@ import (
 // reply: ipc.MaxFrame less room for the envelope.
 const screenMaxFrame = ipc.MaxFrame - 1024
 
+// screenSendBuffer is the socket send buffer of a screen.attach stream.
+const screenSendBuffer = 32 << 10
+
 // attachments holds the live screen.attach streams' tokens. Its zero
 // value is empty and ready; it is safe for concurrent use.
 type attachments struct {
@@ -165,6 +168,12 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 	filter := bus.MatchTypes(bus.TypeSurfaceChanged, bus.TypeSurfaceCreated, bus.TypeSurfaceClosed)
 	if !all {
 		filter = bus.All(filter, bus.MatchSurfaces(p.Surfaces...))
+	}
+	// A small send buffer: frames queued in the kernel ahead of the
+	// echo of a key (a flooding pane's) delay it until the client reads
+	// them all.
+	if b, ok := w.(interface{ SetWriteBuffer(int) error }); ok {
+		b.SetWriteBuffer(screenSendBuffer)
 	}
 	readOnly := s.inPane(ctx)
 	at, tok := s.attached.add(readOnly, s.o.Clock.Now())

@@ -188,7 +188,7 @@ type shell struct {
 	groups         map[uint64]string            // each pane's broadcast group, if any
 	lastGroup      string                       // the group name used last
 	dialogs        []keyDialog                  // dialogs the keyboard answers, oldest first (showDialogLocked)
-	probedUsage    map[string]fyne.CanvasObject // the sidebar usage lines probed last (probeUsageLocked)
+	probedUsage    map[string]fyne.CanvasObject // the usage lines probed last (probeUsageLocked, fetchDayLocked)
 	quitting       bool
 	// uiThread is the OS thread Fyne's loop runs on (the main thread, to
 	// which the desktop driver locks the main goroutine), or 0 when that
@@ -258,7 +258,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	s := &shell{
 		a: a, o: o, b: o.Backend, logf: logf, home: home,
 		cfg: o.Config, views: map[uint64]*termview.View{}, attention: map[uint64]bool{},
-		queued: map[uint64]queuedPrompt{}, groups: map[uint64]string{},
+		queued: map[uint64]queuedPrompt{}, groups: map[uint64]string{}, probedUsage: map[string]fyne.CanvasObject{},
 		work: make(chan func(), 256), done: make(chan struct{}), quitCh: make(chan struct{}),
 		served: make(chan error, 1), started: make(chan struct{}), restart: make(chan struct{}, 1),
 	}

@@ -80,6 +80,9 @@ func reviewError(what string, err error) string {
 	if errors.As(err, &e) && e.Code == ipc.CodeMethodNotFound {
 		return what + ": writing into panes is disabled on this Paneflow server (" + e.Message + "); start it with PANEFLOW_IPC_SCRIPTING=1 to allow it"
 	}
+	if msg := err.Error(); strings.HasPrefix(msg, what+": ") {
+		return msg // the server named it already ("land: …")
+	}
 	return what + ": " + err.Error()
 }
 
@@ -114,7 +117,11 @@ func (s *shell) selectDiffRowLocked(dv *diffView, row int, extend bool) {
 	defer dv.grid.Refresh()
 	if row < 0 || row >= len(dv.refs) {
 		dv.selFrom, dv.selTo = -1, -1
-		dv.commentBox.Hide()
+		if dv.commentBox.Visible() {
+			dv.commentBox.Hide()
+			s.w.Canvas().Unfocus()  // the keys go to the view's dialogs again
+			s.modsStale.Store(true) // modifiers released in the editor never reached the canvas
+		}
 		return
 	}
 	from := row
@@ -156,6 +163,9 @@ func (s *shell) selectDiffRowLocked(dv *diffView, row int, extend bool) {
 	dv.commentWhat.SetText(what + " (Shift+click another line for a range)")
 	dv.commentBox.Show()
 	s.w.Canvas().Focus(dv.commentText)
+	// The Shift of a Shift+click is released in the editor, where the
+	// canvas does not see it: forget the modifiers it holds.
+	s.modsStale.Store(true)
 }
 
 // selectedStyle is a selected row's style: its own, on the selection's
@@ -236,7 +246,7 @@ func (s *shell) addCommentLocked(dv *diffView) {
 			}
 			dv.commentText.SetText("")
 			s.selectDiffRowLocked(dv, -1, false)
-			dv.setStatusLocked("Comment "+res.Comment.ID+" added on "+commentTitle(res.Comment)+".", false)
+			dv.setStatusLocked("Comment added: "+commentTitle(res.Comment)+".", false)
 			s.refreshReviewLocked(dv)
 		})
 	})
@@ -254,7 +264,7 @@ func (s *shell) refreshReviewLocked(dv *diffView) {
 		list, lerr := cl.ReviewList(ctx, proto.ReviewListParams{Worktree: root})
 		checks, cerr := cl.ChecksStatus(ctx, proto.ChecksParams{Worktree: root})
 		s.do(func() {
-			if s.dv != dv || ctx.Err() != nil {
+			if s.dv != dv { // closed meanwhile (ctx has ended by now: this runs after the goroutine returned)
 				return
 			}
 			if lerr != nil {
@@ -465,6 +475,8 @@ func (s *shell) openLandLocked(dv *diffView) {
 	d = dialog.NewCustomWithoutButtons("Land "+branch, content, s.w)
 	d.Resize(fyne.NewSize(520, 220))
 	dv.landWith = strategy
+	s.w.Canvas().Unfocus() // Enter lands, Escape cancels
+	s.modsStale.Store(true)
 	dv.answers[land.Text] = land
 	s.showDialogLocked(d, nil, land.OnTapped, d.Hide)
 	s.goReview(dv.ctx, func(ctx context.Context) {

@@ -535,6 +535,18 @@ func (w *frameWriter) WriteFrame(v any) error {
 	return nil
 }
 
+// SetWriteBuffer sets the size of the stream's socket send buffer (the
+// bytes the kernel holds that the client has not read yet), where the
+// connection has one (a Unix socket); otherwise it does nothing. A stream
+// that must not queue much behind a slow client sets it small: a frame
+// written after a backlog waits for the whole backlog to be read.
+func (w *frameWriter) SetWriteBuffer(bytes int) error {
+	if c, ok := w.nc.(interface{ SetWriteBuffer(int) error }); ok {
+		return c.SetWriteBuffer(bytes)
+	}
+	return nil
+}
+
 func (w *frameWriter) started() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -302,25 +302,7 @@ func keyEchoOnce(b *testing.B, x *xserver, c *keyecho.Conn, f echoFiles) []echoR
 
 	// Paneflow with a neighbour flooding: a second pane beside the first
 	// cats the SGR file in a loop; keys go to the first.
-	first := strconv.FormatUint(a.ls().Surfaces[0].ID, 10)
-	var res struct {
-		SurfaceID uint64 `json:"surface_id"`
-	}
-	a.mustCLI(&res, "split", "v", "--target", first)
-	second := strconv.FormatUint(res.SurfaceID, 10)
-	a.waitOutput(second, promptRe)
-	a.mustCLI(nil, "focus", first)
-	flood := &echoTerm{name: "paneflow+flood", pid: pf.pid, win: pf.win}
-	g := mustGeometry(b, c, pf.win)
-	// The first pane is the left half of the split area.
-	flood.roi = image.Rect(sidebarPx, 0, sidebarPx+(g.Dx()-sidebarPx)/2-8, g.Dy())
-	a.mustCLI(nil, "send", second, "while :; do cat "+f.sgr+"; done", "--submit")
-	time.Sleep(time.Second)
-	flood.samples = echoKeys(b, c, flood, echoFloodKeys)
-	a.mustCLI(nil, "key", second, "ctrl-c")
-	for _, s := range flood.samples {
-		flood.echo = append(flood.echo, s.Latency())
-	}
+	flood := floodEcho(b, c, a, pf, f)
 	if path := os.Getenv("BENCH_ECHO_LOG"); path != "" {
 		if err := os.WriteFile(path, []byte(a.log.String()), 0o644); err != nil {
 			b.Error(err)
@@ -339,6 +321,21 @@ func keyEchoOnce(b *testing.B, x *xserver, c *keyecho.Conn, f echoFiles) []echoR
 		lines, _ := aa.log.snapshot(0)
 		printBreakdown("attached window", att.samples, lines)
 		rows = append(rows, attachedRows(pf, att)...)
+		// The same flood through the attached window: the panes are the
+		// server's, the flooding pane's screen updates are paced by it.
+		aflood := floodEcho(b, c, aa, att, f)
+		lines, _ = aa.log.snapshot(0)
+		printBreakdown("attached window with a flooding neighbour", aflood.samples, lines)
+		fs, as := keyecho.Summarize(aflood.echo), keyecho.Summarize(att.echo)
+		ms := func(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d.Microseconds())/1000) }
+		ok := "MISS"
+		if float64(fs.Median) <= targetFloodVsIdle*float64(as.Median) {
+			ok = "ok"
+		}
+		rows = append(rows,
+			echoRow{bench: "KeyEchoFloodAttached", metric: "ms median", gui: ms(fs.Median),
+				ratio: fmt.Sprintf("%.2f× idle", float64(fs.Median)/float64(as.Median)), target: fmt.Sprintf("≤ %.0f× idle", targetFloodVsIdle), result: ok},
+			echoRow{bench: "KeyEchoFloodAttached", metric: "ms p99", gui: ms(fs.P99)})
 	}
 	return rows
 }
@@ -366,6 +363,32 @@ const targetAttachedVsEmbedded = 1.1
 
 // attachedRows are the KeyEchoAttached rows: the attached window's echo
 // median and p99, as ratios to the embedded window's of the same run.
+// floodEcho measures the key echo of t, a's window, while a second pane
+// beside its first cats the SGR file in a loop; keys go to the first. It
+// leaves the split (the flood stopped) in place.
+func floodEcho(b *testing.B, c *keyecho.Conn, a *app, t *echoTerm, f echoFiles) *echoTerm {
+	first := strconv.FormatUint(a.ls().Surfaces[0].ID, 10)
+	var res struct {
+		SurfaceID uint64 `json:"surface_id"`
+	}
+	a.mustCLI(&res, "split", "v", "--target", first)
+	second := strconv.FormatUint(res.SurfaceID, 10)
+	a.waitOutput(second, promptRe)
+	a.mustCLI(nil, "focus", first)
+	flood := &echoTerm{name: t.name + "+flood", pid: t.pid, win: t.win}
+	g := mustGeometry(b, c, t.win)
+	// The first pane is the left half of the split area.
+	flood.roi = image.Rect(sidebarPx, 0, sidebarPx+(g.Dx()-sidebarPx)/2-8, g.Dy())
+	a.mustCLI(nil, "send", second, "while :; do cat "+f.sgr+"; done", "--submit")
+	time.Sleep(time.Second)
+	flood.samples = echoKeys(b, c, flood, echoFloodKeys)
+	a.mustCLI(nil, "key", second, "ctrl-c")
+	for _, s := range flood.samples {
+		flood.echo = append(flood.echo, s.Latency())
+	}
+	return flood
+}
+
 func attachedRows(pf, att *echoTerm) []echoRow {
 	e, a := keyecho.Summarize(pf.echo), keyecho.Summarize(att.echo)
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d.Microseconds())/1000) }
