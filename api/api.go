@@ -259,6 +259,7 @@ func (s *server) methods() []methodDef {
 		{proto.MethodSurfaceClose, s.surfaceClose, mut},
 		{proto.MethodSurfaceSendText, s.sendText, mut},
 		{proto.MethodSurfaceSendKeystroke, s.sendKeystroke, mut},
+		{proto.MethodSurfaceInterrupt, s.surfaceInterrupt, mut},
 		{proto.MethodSurfaceWait, s.surfaceWait, []ipc.Option{ipc.Long()}},
 
 		{proto.MethodFleetList, s.fleetList, nil},

@@ -315,6 +315,46 @@ func (s *server) sendKeystroke(_ context.Context, params json.RawMessage) (any, 
 	return proto.SentResult{Sent: true}, nil
 }
 
+// surfaceInterrupt stops the pane's agent's turn with the keys its tool
+// takes for that (proto.InterruptKeys: Escape in an agent TUI, twice in
+// opencode's, Ctrl+C otherwise), each encoded for the modes the program
+// set (the agents use the kitty keyboard protocol, where Escape is a CSI
+// sequence). It is a write into the pane, so the scripting gate applies.
+func (s *server) surfaceInterrupt(_ context.Context, params json.RawMessage) (any, error) {
+	if !s.o.Scripting() {
+		return nil, ipc.Errorf(ipc.CodeMethodNotFound, proto.MsgInterruptGate)
+	}
+	var p proto.SurfaceInterruptParams
+	if err := proto.DecodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	sf, err := s.inputTarget(p.SurfaceID, "No active terminal", "No active terminal")
+	if err != nil {
+		return nil, err
+	}
+	tool := ""
+	if s.o.Agents != nil {
+		if st, ok := s.o.Agents.SurfaceStatus(sf.ID(), sf.Terminal().Emulator().Generation()); ok {
+			if a, ok := st.(proto.AgentStatus); ok {
+				tool = a.Tool
+			}
+		}
+	}
+	keys := proto.InterruptKeys(tool, sf.Terminal().Emulator().Modes().BracketedPaste)
+	for _, k := range keys {
+		ev, err := terminal.ParseKey(k)
+		if err != nil {
+			return nil, errors.New("interrupt key " + k + ": " + err.Error())
+		}
+		if b, ok := terminal.EncodeKey(ev, sf.Terminal().Emulator().Modes()); ok {
+			if err := sendInput(sf, b); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return proto.SurfaceInterruptResult{Sent: true, Tool: tool, Keys: keys}, nil
+}
+
 // agentInputWait is how long send_text holds a submitted text for an
 // agent pane until its program turns bracketed paste on when the request
 // gives no input_wait_ms: short enough for a client with the default

@@ -188,7 +188,7 @@ type shell struct {
 	groups         map[uint64]string            // each pane's broadcast group, if any
 	lastGroup      string                       // the group name used last
 	dialogs        []keyDialog                  // dialogs the keyboard answers, oldest first (showDialogLocked)
-	probedUsage    map[string]fyne.CanvasObject // the sidebar usage lines probed last (probeUsageLocked)
+	probedUsage    map[string]fyne.CanvasObject // the usage lines probed last (probeUsageLocked, fetchDayLocked)
 	quitting       bool
 	// uiThread is the OS thread Fyne's loop runs on (the main thread, to
 	// which the desktop driver locks the main goroutine), or 0 when that
@@ -258,7 +258,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	s := &shell{
 		a: a, o: o, b: o.Backend, logf: logf, home: home,
 		cfg: o.Config, views: map[uint64]*termview.View{}, attention: map[uint64]bool{},
-		queued: map[uint64]queuedPrompt{}, groups: map[uint64]string{},
+		queued: map[uint64]queuedPrompt{}, groups: map[uint64]string{}, probedUsage: map[string]fyne.CanvasObject{},
 		work: make(chan func(), 256), done: make(chan struct{}), quitCh: make(chan struct{}),
 		served: make(chan error, 1), started: make(chan struct{}), restart: make(chan struct{}, 1),
 	}
@@ -997,8 +997,8 @@ func (s *shell) quitLocked() {
 
 // probeHostsLocked writes, when it changed, one line saying what the
 // sidebar shows of hosts: each host's address and state, then each card's
-// title, its host's slot and its agent glyphs, as
-// "ui-probe sidebar hosts=[ssh://h=connected] cards=[Terminal@0 Remote@1:◐]
+// title, its host's slot, its number of panes and its agent glyphs, as
+// "ui-probe sidebar hosts=[ssh://h=connected] cards=[Terminal@0/1 Remote@1/2:◐]
 // shown=@1 focus=@1" (the hosts of the workspace shown and of the focused
 // pane).
 func (s *shell) probeHostsLocked(hosts []hostStatus, cards []workspaceCard) {
@@ -1015,7 +1015,7 @@ func (s *shell) probeHostsLocked(hosts []hostStatus, cards []workspaceCard) {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		fmt.Fprintf(&b, "%s@%d", c.Title, c.Host)
+		fmt.Fprintf(&b, "%s@%d/%d", c.Title, c.Host, len(c.Panes))
 		for _, p := range c.Panes {
 			if p.Glyph != "" {
 				b.WriteString(":" + p.Glyph)

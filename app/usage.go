@@ -150,6 +150,11 @@ func (s *shell) fetchDayLocked() {
 			if ov.today.Text != text || ov.today.Importance != imp {
 				ov.today.Importance = imp
 				ov.today.SetText(text) // refreshes
+				if os.Getenv("PANEFLOW_UI_PROBE") == "1" {
+					key := "overview-today " + text
+					s.probedUsage[key] = ov.today
+					s.probeUsageLater(key, ov.today, fmt.Sprintf("overview-today text=%q", text), 200)
+				}
 			}
 			ov.today.Show()
 		})
@@ -178,9 +183,6 @@ func (s *shell) probeUsageLocked() {
 		// applies the first snapshot before: the reader's first one,
 		// within a tick, is probed.
 		return
-	}
-	if s.probedUsage == nil {
-		s.probedUsage = map[string]fyne.CanvasObject{}
 	}
 	for _, cv := range s.side.views {
 		lines := map[string]fyne.CanvasObject{}

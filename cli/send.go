@@ -154,3 +154,11 @@ func runKey(ctx context.Context, s *session, in *input) error {
 	}
 	return err
 }
+
+func runInterrupt(ctx context.Context, s *session, in *input) error {
+	err := s.simple(ctx, in, proto.MethodSurfaceInterrupt, map[string]any{})
+	if isGateClosed(err) {
+		return gateError(err)
+	}
+	return err
+}

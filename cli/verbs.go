@@ -144,6 +144,16 @@ func init() {
 			run: runKey,
 		},
 		{
+			name: "interrupt", synopsis: "<target>",
+			summary: "stop the pane's agent's turn, as its tool takes it (needs PANEFLOW_IPC_SCRIPTING=1)",
+			params:  []string{"<target>"},
+			details: "Presses Escape in the TUI of Claude Code, Codex or Gemini CLI (twice in opencode's),\n" +
+				"which stops the turn and leaves the agent at its prompt; Ctrl+C in any other\n" +
+				"program, or in an agent's print mode (claude -p, codex exec). Prints the server's\n" +
+				"result: the tool and the keys pressed.\n\n" + targetHelp,
+			run: runInterrupt,
+		},
+		{
 			name: "wait", interruptible: true, synopsis: "--match <target> (--pattern <regex> | --idle) [--for D] [--timeout D] [--any|--all] [--from-start]",
 			summary: "block until a pane prints a pattern or goes quiet",
 			flags: []flagSpec{

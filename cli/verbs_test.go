@@ -338,6 +338,16 @@ func TestSendAndKey(t *testing.T) {
 			wantCode:   ExitFailure,
 			wantCalls:  []string{listCall, `surface.send_keystroke {"keystroke":"escape","surface_id":2}`},
 			wantStderr: "(paneflow error -32601: surface.send_keystroke disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable); start the server with PANEFLOW_IPC_SCRIPTING=1"},
+		{name: "interrupt", args: []string{"interrupt", "claude"},
+			handlers: map[string]handlerFunc{"surface.interrupt": func(map[string]any) (any, error) {
+				return map[string]any{"sent": true, "tool": "claude", "pressed": []string{"escape"}}, nil
+			}},
+			wantCalls: []string{listCall, `surface.interrupt {"surface_id":2}`}, wantStdout: pretty(map[string]any{"sent": true, "tool": "claude", "pressed": []string{"escape"}})},
+		{name: "interrupt gate closed", args: []string{"interrupt", "claude"},
+			handlers:   map[string]handlerFunc{"surface.interrupt": failWith(ipc.Errorf(ipc.CodeMethodNotFound, "surface.interrupt disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable"))},
+			wantCode:   ExitFailure,
+			wantCalls:  []string{listCall, `surface.interrupt {"surface_id":2}`},
+			wantStderr: "start the server with PANEFLOW_IPC_SCRIPTING=1"},
 		{name: "key refused", args: []string{"key", "claude", "enter"},
 			handlers:   map[string]handlerFunc{"surface.send_keystroke": failWith(ipc.InvalidParams("keystroke 'enter' would submit (CR/LF)"))},
 			wantCode:   ExitFailure,

@@ -167,6 +167,11 @@ func (c Client) SurfaceSendKeystroke(ctx context.Context, p SurfaceSendKeystroke
 	return call[SentResult](ctx, c.Caller, MethodSurfaceSendKeystroke, p)
 }
 
+// SurfaceInterrupt calls surface.interrupt.
+func (c Client) SurfaceInterrupt(ctx context.Context, p SurfaceInterruptParams) (SurfaceInterruptResult, error) {
+	return call[SurfaceInterruptResult](ctx, c.Caller, MethodSurfaceInterrupt, p)
+}
+
 // SurfaceWait calls surface.wait, a Long method: the Caller's timeout must
 // exceed the wait's.
 func (c Client) SurfaceWait(ctx context.Context, p SurfaceWaitParams) (SurfaceWaitResult, error) {

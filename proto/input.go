@@ -98,8 +98,51 @@ type SentResult struct {
 const (
 	MsgSendTextGate      = "surface.send_text disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable"
 	MsgSendKeystrokeGate = "surface.send_keystroke disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable"
+	MsgInterruptGate     = "surface.interrupt disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable"
 	// MsgScreenWriteGate is the -32601 of screen.input, screen.resize,
 	// screen.reset and screen.clear_scrollback from an attachment made
 	// inside a pane (AttachedFrame.ReadOnly) while the gate is closed.
 	MsgScreenWriteGate = "screen writes from inside a pane are disabled; set PANEFLOW_IPC_SCRIPTING=1 to enable"
 )
+
+// SurfaceInterruptParams are surface.interrupt's params.
+type SurfaceInterruptParams struct {
+	// SurfaceID is the pane (nil: the active workspace's first pane).
+	SurfaceID *uint64 `json:"surface_id,omitempty"`
+}
+
+// AppendJSON appends p's JSON encoding (see the package's params types).
+func (p SurfaceInterruptParams) AppendJSON(dst []byte) []byte {
+	o := openObject(dst)
+	o.uintPtr("surface_id", p.SurfaceID)
+	return o.close()
+}
+
+// SurfaceInterruptResult is surface.interrupt's result: the keys pressed
+// ([InterruptKeys] names) for the pane's agent Tool ("" when none is
+// known), in order.
+type SurfaceInterruptResult struct {
+	Sent bool     `json:"sent"`
+	Tool string   `json:"tool"`
+	Keys []string `json:"pressed"`
+}
+
+// InterruptKeys are the keys (send_keystroke names) that stop an agent's
+// turn and leave it at its prompt: Escape in the TUIs of Claude Code,
+// Codex and Gemini CLI; opencode's TUI asks for a second Escape; a
+// program that does not read keys as a TUI (interactive false: it has
+// not turned bracketed paste on, as a print mode such as `claude -p`,
+// `codex exec` or `opencode run`), or any other program, gets Ctrl+C,
+// which its terminal turns into SIGINT. surface.interrupt and a budget's
+// stop press them.
+func InterruptKeys(tool string, interactive bool) []string {
+	switch {
+	case !interactive:
+		return []string{"ctrl-c"}
+	case tool == "opencode":
+		return []string{"escape", "escape"}
+	case tool == "claude", tool == "codex", tool == "gemini":
+		return []string{"escape"}
+	}
+	return []string{"ctrl-c"}
+}

@@ -44,6 +44,7 @@ const (
 	MethodSurfaceClose         = "surface.close"
 	MethodSurfaceSendText      = "surface.send_text"
 	MethodSurfaceSendKeystroke = "surface.send_keystroke"
+	MethodSurfaceInterrupt     = "surface.interrupt"
 	MethodSurfaceWait          = "surface.wait"
 
 	// fleet.list: package api (the rows come from the conductor).
@@ -146,7 +147,7 @@ var methods = [...]string{
 	MethodWorkspaceView, MethodWorkspacePreset, MethodWorkspaceEqualize, MethodWorkspaceSetRatios,
 	MethodSurfaceList, MethodSurfaceRead, MethodSurfaceSearch, MethodSurfaceSearchAll, MethodSurfaceScreens, MethodSurfaceStatus,
 	MethodSurfaceRename, MethodSurfaceFocus, MethodSurfaceSplit, MethodSurfaceResize,
-	MethodSurfaceClose, MethodSurfaceSendText, MethodSurfaceSendKeystroke, MethodSurfaceWait,
+	MethodSurfaceClose, MethodSurfaceSendText, MethodSurfaceSendKeystroke, MethodSurfaceInterrupt, MethodSurfaceWait,
 	MethodFleetList, MethodEventsSubscribe,
 	MethodScreenAttach, MethodScreenRows, MethodScreenLines, MethodScreenInput, MethodScreenResize,
 	MethodScreenClearScrollback, MethodScreenReset,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // paneUsage is what one pane's agent used: its current session and its
@@ -240,7 +241,7 @@ func (u *Usage) act(acts []action) {
 		}
 		for _, id := range targets {
 			if s := u.workingIn(id); s != nil {
-				if err := u.o.Panes.Press(id, interruptKeys(s.key.tool, u.o.Panes.Interactive(id))...); err != nil {
+				if err := u.o.Panes.Press(id, proto.InterruptKeys(s.key.tool, u.o.Panes.Interactive(id))...); err != nil {
 					u.o.Logf("paneflow: usage: pausing the agent in pane %d: %v", id, err)
 					continue
 				}
@@ -273,23 +274,6 @@ func (u *Usage) workingIn(id uint64) *session {
 		}
 	}
 	return nil
-}
-
-// interruptKeys are the keys that stop an agent's turn and leave it at
-// its prompt: Escape in the TUIs of Claude Code, Codex and Gemini CLI;
-// opencode's TUI asks for a second Escape; a program that does not read
-// keys as a TUI (a print mode: `claude -p`, `codex exec`, `opencode run`)
-// gets Ctrl+C, which its terminal turns into SIGINT.
-func interruptKeys(tool string, interactive bool) []string {
-	switch {
-	case !interactive:
-		return []string{"ctrl-c"}
-	case tool == "opencode":
-		return []string{"escape", "escape"}
-	case tool == "claude", tool == "codex", tool == "gemini":
-		return []string{"escape"}
-	}
-	return []string{"ctrl-c"}
 }
 
 // flushEventsLocked returns the usage_changed events due, one per pane

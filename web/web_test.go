@@ -77,6 +77,8 @@ func (f *fakeServer) Call(ctx context.Context, method string, params, result any
 		res = st
 	case proto.MethodSurfaceSendKeystroke:
 		res = proto.SentResult{Sent: true}
+	case proto.MethodSurfaceInterrupt:
+		res = proto.SurfaceInterruptResult{Sent: true, Tool: "claude", Keys: []string{"escape"}}
 	case proto.MethodScreenRows:
 		var p proto.ScreenRowsParams
 		json.Unmarshal(b, &p)
@@ -387,7 +389,7 @@ func TestReadOnlyCannotWrite(t *testing.T) {
 	if h := readMsg(t, ws, "hello"); h["ro"] != true {
 		t.Errorf("hello: got %v, want ro true", h)
 	}
-	for i, m := range []string{`{"t":"send","id":7,"text":"rm -rf ~","req":1}`, `{"t":"type","id":7,"text":"1","req":2}`, `{"t":"key","id":7,"key":"enter","req":3}`} {
+	for i, m := range []string{`{"t":"send","id":7,"text":"rm -rf ~","req":1}`, `{"t":"type","id":7,"text":"1","req":2}`, `{"t":"key","id":7,"key":"enter","req":3}`, `{"t":"stop","id":7,"req":4}`} {
 		if err := ws.Write(context.Background(), websocket.MessageText, []byte(m)); err != nil {
 			t.Fatal(err)
 		}
@@ -397,7 +399,7 @@ func TestReadOnlyCannotWrite(t *testing.T) {
 		}
 	}
 	for _, m := range f.called() {
-		if m == proto.MethodSurfaceSendText || m == proto.MethodSurfaceSendKeystroke {
+		if m == proto.MethodSurfaceSendText || m == proto.MethodSurfaceSendKeystroke || m == proto.MethodSurfaceInterrupt {
 			t.Errorf("a read-only browser made the server call %s", m)
 		}
 	}
@@ -643,5 +645,22 @@ func TestComposerConfirmsTurnStart(t *testing.T) {
 	ws.Write(context.Background(), websocket.MessageText, []byte(`{"t":"send","id":7,"text":"ls","req":3}`))
 	if r := readMsg(t, ws, "res"); r["ok"] != true || r["confirming"] != nil {
 		t.Errorf("send to a shell pane: got %v, want ok without confirming", r)
+	}
+}
+
+// TestStopInterruptsTheAgent: the page's Stop is surface.interrupt of the
+// open pane (the server picks the agent's own keys).
+func TestStopInterruptsTheAgent(t *testing.T) {
+	f := &fakeServer{scripted: true}
+	_, _, ws := openPage(t, f, false)
+	readMsg(t, ws, "hello")
+	ws.Write(context.Background(), websocket.MessageText, []byte(`{"t":"stop","id":7,"req":1}`))
+	if r := readMsg(t, ws, "res"); r["ok"] != true || r["req"] != float64(1) {
+		t.Errorf("stop: got %v, want ok", r)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if last := f.calls[len(f.calls)-1]; last != proto.MethodSurfaceInterrupt || string(f.params[len(f.params)-1]) != `{"surface_id":7}` {
+		t.Errorf("stop called %s %s, want surface.interrupt of pane 7", last, f.params[len(f.params)-1])
 	}
 }

@@ -189,7 +189,7 @@ func (c *wsConn) run() {
 			c.open(m.ID)
 		case "close":
 			c.open(0)
-		case "send", "type", "key":
+		case "send", "type", "key", "stop":
 			c.write(m)
 		case "rows":
 			c.rows(m)
@@ -364,6 +364,9 @@ func (c *wsConn) doWrite(m clientMsg, res *resultMsg, before **proto.SurfaceStat
 			return errors.New("no key given")
 		}
 		_, err := call.SurfaceSendKeystroke(ctx, proto.SurfaceSendKeystrokeParams{SurfaceID: &id, Keystroke: m.Key})
+		return err
+	case "stop": // the agent's own interrupt keys (surface.interrupt)
+		_, err := call.SurfaceInterrupt(ctx, proto.SurfaceInterruptParams{SurfaceID: &id})
 		return err
 	case "type":
 		if m.Text == "" {

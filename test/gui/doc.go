@@ -32,7 +32,8 @@
 // test writes as Claude Code does) in a server's pane and finds the
 // sidebar's usage lines through the window's PANEFLOW_UI_PROBE lines,
 // then checks the screenshot has them drawn, in a window attached before
-// the tokens were used and in one attached after.
+// the tokens were used and in one attached after, and the agents
+// overview's day line in the warning colour past 80 % of a daily budget.
 //
 // TestClaudeTeamInApp also runs the real Claude Code that scripts/agents.sh
 // pins (installed by `make test` before this step; the test installs it

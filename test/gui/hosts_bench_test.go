@@ -77,7 +77,7 @@ func BenchmarkHostAgentLatency(b *testing.B) {
 		slow := sshd.Delayed(b, 0, hostsOneWay)
 		w := startAppConfig(b, x, hostsConfig([]string{sshd.URL(0), slow}),
 			"PANEFLOW_SSH="+sshd.SSHCommand(), "PANEFLOW_UI_PROBE=1")
-		if _, err := w.waitLine(regexp.MustCompile(`^ui-probe sidebar hosts=\[\S+=connected \S+=connected\] cards=\[[^@]+@0 [^@]+@1 [^@]+@2\]`), 0, appStartTimeout); err != nil {
+		if _, err := w.waitLine(regexp.MustCompile(`^ui-probe sidebar hosts=\[\S+=connected \S+=connected\] cards=\[[^@]+@0/1 [^@]+@1/1 [^@]+@2/1\]`), 0, appStartTimeout); err != nil {
 			b.Fatalf("the hosts never connected: %v\n%s", err, proctest.Indent(w.log.String()))
 		}
 		sid := srv.ls().Surfaces[0].ID
@@ -106,7 +106,7 @@ func BenchmarkHostAgentLatency(b *testing.B) {
 			// The host's card shows the glyph: slot 1 straight, slot 2
 			// delayed; each line is the sidebar as applied.
 			for slot, out := range want {
-				re := regexp.MustCompile(fmt.Sprintf(`^ui-probe sidebar .* [^@ ]+@%d:%s[ \]]`, slot, glyph))
+				re := regexp.MustCompile(fmt.Sprintf(`^ui-probe sidebar .* [^@ ]+@%d/1:%s[ \]]`, slot, glyph))
 				l, err := w.waitLine(re, from, pollTimeout)
 				if err != nil {
 					b.Fatalf("round %d: host %d never showed %s: %v\n%s", i, slot, glyph, err, proctest.Indent(w.log.String()))

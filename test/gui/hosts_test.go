@@ -24,7 +24,8 @@ import (
 // sshd on loopback; the host is saved in the config; a key typed into the
 // remote pane reaches its program; a hook frame on the remote (an agent
 // waiting for input) reaches the window's sidebar and title; when the
-// window's ssh is killed (and cannot connect for a while) the header says
+// window's ssh is killed while a second remote pane floods (and cannot
+// connect for a while) the header says
 // "reconnecting", then the window reconnects, and the remote program,
 // a counter that was never restarted, goes on counting.
 func TestHostsWindow(t *testing.T) {
@@ -60,7 +61,7 @@ func TestHostsWindow(t *testing.T) {
 	w.xdo("type", "--delay", "20", url)
 	w.stable("add-host-dialog", side) // the dialog's backdrop covers the sidebar
 	w.xdo("key", "Return")
-	probe("the host connected with its workspace", from, `hosts=\[`+host+`=connected\] cards=\[[^@]+@0 [^@]+@1\] `)
+	probe("the host connected with its workspace", from, `hosts=\[`+host+`=connected\] cards=\[[^@]+@0/1 [^@]+@1/1\] `)
 	w.stable("host-added", side)
 	cfg, err := os.ReadFile(filepath.Join(w.dir, "config", "paneflow", "paneflow.toml"))
 	if err != nil || !strings.Contains(string(cfg), "[[hosts]]\naddress = \""+url+"\"") {
@@ -71,7 +72,7 @@ func TestHostsWindow(t *testing.T) {
 	// shows it: the switch is a call to the host).
 	from = mark()
 	w.xdo("key", "ctrl+2")
-	probe("the remote workspace shown", from, `hosts=\[`+host+`=connected\] cards=\[[^@]+@0 [^@]+@1\] shown=@1 focus=@1$`)
+	probe("the remote workspace shown", from, `hosts=\[`+host+`=connected\] cards=\[[^@]+@0/1 [^@]+@1/1\] shown=@1 focus=@1$`)
 	w.xdo("type", "--delay", "30", "remote")
 	srv.eventually("the remote pane to echo what the window typed", func() (bool, string) {
 		raw := srv.readRaw("1")
@@ -91,14 +92,24 @@ func TestHostsWindow(t *testing.T) {
 	if out, err := hook.CombinedOutput(); err != nil {
 		t.Fatalf("paneflow-ai-hook: %v\n%s", err, out)
 	}
-	probe("the remote agent waiting", from, `hosts=\[`+host+`=connected\] cards=\[[^@]+@0 [^@]+@1:●\] `)
+	probe("the remote agent waiting", from, `hosts=\[`+host+`=connected\] cards=\[[^@]+@0/1 [^@]+@1/1:●\] `)
 	w.eventually("the window title to count the remote agent", func() (bool, string) {
 		title := strings.TrimSpace(w.xdo("getwindowname", w.win))
 		return title == "Paneflow — 1 waiting", title
 	})
 	w.stable("remote-waiting", side)
 
-	// Kill the window's ssh while the host cannot be reached.
+	// A second remote pane floods (the window shows it: its frames cross
+	// the ssh); the read loop's pane keeps the host's focus.
+	var split struct {
+		ID uint64 `json:"surface_id"`
+	}
+	from = mark()
+	srv.mustCLI(&split, "split", "h", "--target", "1", "--name", "flood", "--command", "while :; do seq 1 5000; done")
+	srv.mustCLI(nil, "focus", "1")
+	probe("the flood pane shown beside the loop", from, `hosts=\[`+host+`=connected\] cards=\[[^@]+@0/1 [^@]+@1/2:●\] shown=@1 focus=@1$`)
+
+	// Kill the window's ssh mid-flood while the host cannot be reached.
 	if err := os.WriteFile(down, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -107,14 +118,14 @@ func TestHostsWindow(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	probe("the host reconnecting", from, `hosts=\[`+host+`=reconnecting\] cards=\[[^@]+@0\] `)
+	probe("the host reconnecting", from, `hosts=\[`+host+`=reconnecting\] cards=\[[^@]+@0/1\] `)
 	w.stable("reconnecting", side)
 	from = mark()
 	if err := os.Remove(down); err != nil {
 		t.Fatal(err)
 	}
 	// The window shows the host again, and the workspace it showed.
-	probe("the host connected again", from, `hosts=\[`+host+`=connected\] cards=\[[^@]+@0 [^@]+@1:●\] shown=@1 focus=@1$`)
+	probe("the host connected again", from, `hosts=\[`+host+`=connected\] cards=\[[^@]+@0/1 [^@]+@1/2:●\] shown=@1 focus=@1$`)
 	w.stable("reconnected", side)
 	w.xdo("windowfocus", "--sync", w.win)
 	w.xdo("type", "--delay", "30", "again")
@@ -125,6 +136,7 @@ func TestHostsWindow(t *testing.T) {
 	w.xdo("key", "Return")
 	srv.waitOutput("1", "got 2:again") // the same loop: never interrupted
 	w.stable("typed-again", side)
+	srv.mustCLI(nil, "close", fmt.Sprint(split.ID)) // the flood ends before the test's other clean-ups
 }
 
 // childNamed returns the pid of the one child of parent whose command is

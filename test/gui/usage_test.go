@@ -47,10 +47,23 @@ func sidebarLineInk(img image.Image, y int) int {
 // subsystem reads it. The window shows the session's tokens and cost
 // (claude-haiku-4-5: 100k in at $1/M, 20k out at $5/M) under the pane
 // and the workspace's total in its card; a window attached later shows
-// them from the start, and the next turn's as it comes.
+// them from the start, and the next turn's as it comes; its agents
+// overview shows the day's total past 80 % of the configured daily
+// budget, in the warning colour.
 func TestUsageSidebar(t *testing.T) {
 	x := display(t)
-	srv := startServe(t, "100x30")
+	// A daily budget of 25 cents, which pauses nobody: the day's 22
+	// cents are 88 % of it, past the 80 % warning.
+	sdir := freshDir(t)
+	if err := os.MkdirAll(filepath.Join(sdir, "config", "paneflow"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sdir, "config", "paneflow", "paneflow.toml"),
+		[]byte("[usage.daily_budget]\ncost = 0.25\npause = false\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := launchIn(t, nil, cliBin, []string{"serve", "--size", "100x30", "--socket"}, nil, sdir, "")
+	srv.waitPing()
 	srv.waitOutput("1", promptRe)
 	dir := tempDir(t)
 	transcript := filepath.Join(dir, "5f3c2a9e.jsonl")
@@ -154,4 +167,22 @@ func TestUsageSidebar(t *testing.T) {
 	_, ty := w.usageProbe("turn=1", "turn 12.4k tok · $0.02", from)
 	shows(w, "second-turn", y)
 	shows(w, "second-turn", ty)
+
+	// The agents overview: the day's total, past 80 % of its budget, in
+	// the warning colour.
+	from = w.log.count()
+	w.xdo("windowfocus", "--sync", w.win)
+	w.xdo("key", "ctrl+shift+a")
+	today := "Today: 132k tok · $0.22 — 88 % of the daily budget ($0.25)"
+	re := regexp.MustCompile(`^ui-probe overview-today text=` + regexp.QuoteMeta(strconv.Quote(today)) + ` x=(\d+) y=(\d+)$`)
+	l, err := w.waitLine(re, from, pollTimeout)
+	if err != nil {
+		t.Fatalf("the overview did not show %q: %v\nwindow's stderr:\n%s", today, err, w.log.String())
+	}
+	m := re.FindStringSubmatch(l.text)
+	y, _ = strconv.Atoi(m[2])
+	img := w.screenshot("overview")
+	if n := find(img, image.Rect(sidebarPx, y-8, sidebarPx+500, y+9), isAmber).N; n < 40 {
+		t.Errorf("the overview's day line at y=%d has %d amber pixels, want it in the warning colour", y, n)
+	}
 }

@@ -298,6 +298,7 @@
   $('keys').addEventListener('click', (e) => {
     const k = e.target.dataset && e.target.dataset.key;
     if (k && scr.id) write({ t: 'key', id: scr.id, key: k }, e.target.textContent);
+    if (e.target.id === 'stop' && scr.id) write({ t: 'stop', id: scr.id }, 'Stop');
   });
   $('composer').addEventListener('submit', (e) => {
     e.preventDefault();
