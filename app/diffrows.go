@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
@@ -135,10 +136,11 @@ const maxSplitSide = 160
 
 // rows renders r: the grid's rows and what each shows.
 func (r diffRender) rows() ([]widget.TextGridRow, []rowRef) {
-	var rows []widget.TextGridRow
-	var refs []rowRef
+	rows := make([]widget.TextGridRow, 0, len(r.lines)+len(r.comments))
+	refs := make([]rowRef, 0, cap(rows))
+	var arena cellArena
 	add := func(text string, st widget.TextGridStyle, ref rowRef) {
-		rows = append(rows, textRow(text, st))
+		rows = append(rows, arena.row(text, st))
 		refs = append(refs, ref)
 	}
 	none := rowRef{line: -1}
@@ -274,7 +276,6 @@ func (r diffRender) rows() ([]widget.TextGridRow, []rowRef) {
 			}
 			for k := range max(len(dels), len(adds)) {
 				left, right, ref := blank, blank, rowRef{line: -1}
-				var fg color.Color = diffDel
 				if k < len(dels) {
 					d := lines[dels[k]]
 					left, ref.line = cell(d.old, d.text), dels[k]
@@ -282,15 +283,14 @@ func (r diffRender) rows() ([]widget.TextGridRow, []rowRef) {
 				if k < len(adds) {
 					a := lines[adds[k]]
 					right, ref.line = cell(a.new, a.text), adds[k]
-					fg = diffAdd
 				}
-				row := textRow(left+" │ "+right, nil)
+				row := arena.row(left+" │ "+right, nil)
 				lw := len([]rune(left))
 				for c := range row.Cells {
 					if c < lw && k < len(dels) {
-						row.Cells[c].Style = &widget.CustomTextGridStyle{FGColor: diffDel}
+						row.Cells[c].Style = styleDel
 					} else if c > lw+2 && k < len(adds) {
-						row.Cells[c].Style = &widget.CustomTextGridStyle{FGColor: fg}
+						row.Cells[c].Style = styleAdd
 					}
 				}
 				rows = append(rows, row)
@@ -330,12 +330,30 @@ func lineStyle(kind byte) widget.TextGridStyle {
 
 // textRow is a grid row of text, tabs as four spaces.
 func textRow(text string, st widget.TextGridStyle) widget.TextGridRow {
-	cells := make([]widget.TextGridCell, 0, len(text))
+	var a cellArena
+	return a.row(text, st)
+}
+
+// cellArena hands out the cells of many rows from a few large blocks:
+// a diff of 20,000 lines is 30,000 rows, whose cells allocated one row at
+// a time cost more in the allocator and the garbage collector than the
+// rest of the view's opening.
+type cellArena struct{ free []widget.TextGridCell }
+
+// arenaBlock is how many cells a block holds (at least).
+const arenaBlock = 1 << 16
+
+// row is textRow with its cells from a.
+func (a *cellArena) row(text string, st widget.TextGridStyle) widget.TextGridRow {
+	n := utf8.RuneCountInString(text) + 3*strings.Count(text, "\t")
+	if len(a.free) < n {
+		a.free = make([]widget.TextGridCell, max(n, arenaBlock))
+	}
+	cells := a.free[:0:n]
+	a.free = a.free[n:]
 	for _, c := range text {
 		if c == '\t' {
-			for range 4 {
-				cells = append(cells, widget.TextGridCell{Rune: ' '})
-			}
+			cells = append(cells, widget.TextGridCell{Rune: ' '}, widget.TextGridCell{Rune: ' '}, widget.TextGridCell{Rune: ' '}, widget.TextGridCell{Rune: ' '})
 			continue
 		}
 		cells = append(cells, widget.TextGridCell{Rune: c})

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -167,8 +169,23 @@ func loadGitDiff(ctx context.Context, dir string) (*gitDiff, error) {
 	}
 	filters := repoFilters(ctx, d.Root)
 	diff := func(args ...string) []string { return append(append([]string{"diff"}, diffOpts...), args...) }
-	names, err := runGitEnv(ctx, d.Root, filters, diff("--name-status", d.Base, "--"))
-	if err != nil {
+	// The file list, the diff and the untracked files are read at once:
+	// three git processes that do not depend on each other.
+	var names, text, untracked string
+	var nameErr, textErr, lsErr error
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		names, nameErr = runGitEnv(ctx, d.Root, filters, diff("--name-status", d.Base, "--"))
+	}()
+	go func() {
+		defer wg.Done()
+		untracked, lsErr = runGit(ctx, d.Root, []string{"ls-files", "--others", "--exclude-standard"})
+	}()
+	text, textErr = runGitEnv(ctx, d.Root, filters, diff("--no-color", d.Base, "--"))
+	wg.Wait()
+	if err := cmp.Or(nameErr, textErr, lsErr); err != nil {
 		return nil, err
 	}
 	for _, l := range strings.Split(names, "\n") {
@@ -178,16 +195,8 @@ func loadGitDiff(ctx context.Context, dir string) (*gitDiff, error) {
 		}
 		d.Files = append(d.Files, diffFile{Status: f[0][:1], Path: f[len(f)-1]})
 	}
-	text, err := runGitEnv(ctx, d.Root, filters, diff("--no-color", d.Base, "--"))
-	if err != nil {
-		return nil, err
-	}
 	var sb strings.Builder
 	sb.WriteString(text)
-	untracked, err := runGit(ctx, d.Root, []string{"ls-files", "--others", "--exclude-standard"})
-	if err != nil {
-		return nil, err
-	}
 	shown := 0
 	for _, p := range strings.Split(untracked, "\n") {
 		if p == "" {
