@@ -20,12 +20,25 @@ import (
 
 // addHostToConfig appends a [[hosts]] table for address to the
 // configuration file at path (created when missing), leaving every byte
-// already in it as it was: the user's comments, order and spelling stay.
-// The result is parsed before it replaces the file (atomically, a
-// symlink followed): a file that does not parse, or whose hosts key is
-// not [[hosts]] tables, is not changed and the error says what to add by
+// already in it as it was (see appendToConfig); a file whose hosts key is
+// not [[hosts]] tables is not changed and the error says what to add by
 // hand. An address already listed changes nothing.
 func addHostToConfig(path, address string) error {
+	return appendToConfig(path, "[[hosts]]\naddress = "+tomlquote.String(address)+"\n",
+		func(c config.Config) bool { return slices.Contains(c.Hosts, address) },
+		fmt.Sprintf("add %q to its hosts yourself", address))
+}
+
+// appendToConfig appends text (whole TOML tables) to the configuration
+// file at path (created when missing), leaving every byte already in it as
+// it was: the user's comments, order and spelling stay. done tells, from
+// the parsed file, whether what text says is already there (then nothing
+// is written) and, after the append, whether it took. The result is
+// parsed before it replaces the file (atomically, a symlink followed): a
+// file that does not parse, or that would not parse or not take the
+// setting with text appended (a table of that name already there), is not
+// changed, and the error ends with byHand, what to do instead.
+func appendToConfig(path, text string, done func(config.Config) bool, byHand string) error {
 	cur, err := atomicfile.ReadCurrent(path)
 	if err != nil {
 		return fmt.Errorf("config: %v; not changed", err)
@@ -34,7 +47,7 @@ func addHostToConfig(path, address string) error {
 	if _, err := toml.Decode(string(cur.Data), &raw); err != nil {
 		return fmt.Errorf("config: %s cannot be parsed (%v); not changed", path, err)
 	}
-	if c, _ := config.Parse(cur.Data); slices.Contains(c.Hosts, address) {
+	if c, _ := config.Parse(cur.Data); done(c) {
 		return nil
 	}
 	data := slices.Clone(cur.Data)
@@ -44,12 +57,12 @@ func addHostToConfig(path, address string) error {
 		}
 		data = append(data, '\n')
 	}
-	data = append(data, "[[hosts]]\naddress = "+tomlquote.String(address)+"\n"...)
+	data = append(data, text...)
 	if _, err := toml.Decode(string(data), &raw); err != nil {
-		return fmt.Errorf("config: cannot append a [[hosts]] table to %s (%v); not changed: add %q to its hosts yourself", path, err, address)
+		return fmt.Errorf("config: cannot append to %s (%v); not changed: %s", path, err, byHand)
 	}
-	if c, _ := config.Parse(data); !slices.Contains(c.Hosts, address) {
-		return fmt.Errorf("config: the hosts of %s are not [[hosts]] tables; not changed: add %q to them yourself", path, address)
+	if c, _ := config.Parse(data); !done(c) {
+		return fmt.Errorf("config: %s would not take it as written; not changed: %s", path, byHand)
 	}
 	if !cur.Exists {
 		if err := os.MkdirAll(filepath.Dir(cur.Target), 0o700); err != nil {

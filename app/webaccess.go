@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/internal/qrtext"
 	"github.com/paneflow-go/paneflow/internal/vis"
 	"github.com/paneflow-go/paneflow/ipc"
@@ -35,16 +36,22 @@ type webView struct {
 	link     *widget.Label // the last pairing link
 	qr       *canvas.Image // that link's QR code; hidden until a pairing
 	browsers []proto.WebBrowser
+	off      bool // the server serves no web client: the turn-on row shows
 	pop      *popup
 	run      sync.Mutex // held while a call runs
 }
 
-// The view's fixed rows, above one row per paired browser.
+// The view's fixed rows, above one row per paired browser (or, on a server
+// without a web client, the row that turns it on).
 const (
 	webRowPair = iota
 	webRowPairReadOnly
 	webFixedRows
+	webRowTurnOn = webFixedRows
 )
+
+// webDefaultListen is the address "Turn web access on" saves.
+const webDefaultListen = "127.0.0.1:8714"
 
 // openWebLocked opens the web view (or closes it when open) and reads the
 // paired browsers.
@@ -82,6 +89,9 @@ func (s *shell) openWebLocked() {
 			case i == webRowPair || i == webRowPairReadOnly:
 				v.setNote("asking the server for a link…")
 				go s.webPair(v, i == webRowPairReadOnly)
+			case v.off && i == webRowTurnOn:
+				v.setNote("saving…")
+				go s.webTurnOn(v)
 			case i-webFixedRows < len(v.browsers):
 				b := v.browsers[i-webFixedRows]
 				v.setNote("revoking " + b.ID + "…")
@@ -128,6 +138,9 @@ func webRowTitle(v *webView, i int) string {
 	case webRowPairReadOnly:
 		return "Pair a browser read-only (it can watch, not type)"
 	}
+	if v.off && i == webRowTurnOn {
+		return "Turn web access on at " + webDefaultListen + " (saved in paneflow.toml; from the server's next start)"
+	}
 	if i-webFixedRows >= len(v.browsers) {
 		return ""
 	}
@@ -160,7 +173,7 @@ func shortAgent(ua string) string {
 func webErrText(err error) string {
 	var e *ipc.Error
 	if errors.As(err, &e) && e.Message == proto.MsgWebOff {
-		return "This server serves no web client. Start the server with one: `paneflow kill-server`, then `paneflow serve --web 127.0.0.1:8714` (a Tailscale or VPN address needs --web-tls-cert and --web-tls-key)."
+		return "This server serves no web client. \"Turn web access on\" below saves it in paneflow.toml for the server's next start; or start the server with `paneflow serve --web 127.0.0.1:8714` (a Tailscale or VPN address needs --web-tls-cert and --web-tls-key)."
 	}
 	return "The web client could not be reached: " + err.Error()
 }
@@ -183,6 +196,8 @@ func (s *shell) webRefreshHeld(v *webView, note string) {
 		if s.webv != v {
 			return
 		}
+		var ie *ipc.Error
+		v.off = errors.As(err, &ie) && ie.Message == proto.MsgWebOff
 		if err != nil {
 			v.browsers = nil
 			v.status.SetText(webErrText(err))
@@ -190,8 +205,11 @@ func (s *shell) webRefreshHeld(v *webView, note string) {
 			v.browsers = res.Browsers
 			v.status.SetText(fmt.Sprintf("The web client is on %s; %s paired.", res.URL, count(len(res.Browsers), "browser is", "browsers are")))
 		}
-		cursor := v.list.cursor
-		v.list.setRows(webFixedRows+len(v.browsers), min(cursor, webFixedRows+len(v.browsers)-1))
+		n := webFixedRows + len(v.browsers)
+		if v.off {
+			n++
+		}
+		v.list.setRows(n, min(v.list.cursor, n-1))
 		if note != "" {
 			v.setNote(note)
 		}
@@ -231,6 +249,30 @@ func (s *shell) webPair(v *webView, readOnly bool) {
 			v.qr.Image = img
 			v.qr.Show()
 			v.qr.Refresh()
+		}
+	})
+}
+
+// webTurnOn saves [web] listen = webDefaultListen in the configuration
+// file (appended, the rest kept byte for byte) and says when it applies:
+// the web client is the server's, which reads it when it starts.
+func (s *shell) webTurnOn(v *webView) {
+	v.run.Lock()
+	defer v.run.Unlock()
+	path := s.o.ConfigPath
+	note := "This window has no configuration file to save it in: start the server with `paneflow serve --web " + webDefaultListen + "`."
+	if path != "" {
+		err := appendToConfig(path, "[web]\nlisten = \""+webDefaultListen+"\"\n",
+			func(c config.Config) bool { return c.Web.Listen != "" },
+			"add [web] with listen = \""+webDefaultListen+"\" yourself")
+		note = "Saved in " + path + ": the server serves the web client from its next start (Stop everything, or `paneflow kill-server`, then open Paneflow again; the agents' session is restored)."
+		if err != nil {
+			note = "Not saved: " + err.Error()
+		}
+	}
+	s.do(func() {
+		if s.webv == v {
+			v.setNote(note)
 		}
 	})
 }

@@ -6,10 +6,12 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/core"
 	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/web"
@@ -94,7 +96,11 @@ func TestWebAccessPairsAndRevokes(t *testing.T) {
 // TestWebAccessWithoutWebClient: a server without a web client is said
 // to have none, with how to start one; pairing says the same.
 func TestWebAccessWithoutWebClient(t *testing.T) {
-	h := newHarness(t, nil)
+	cfgPath := filepath.Join(t.TempDir(), "paneflow.toml")
+	if err := os.WriteFile(cfgPath, []byte("# mine\ntheme = \"light\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, func(o *Options) { o.ConfigPath = cfgPath })
 	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
 	h.s.guard(h.s.openWebLocked)
 	var status string
@@ -109,6 +115,22 @@ func TestWebAccessWithoutWebClient(t *testing.T) {
 	h.waitFor("pairing's answer", func() bool {
 		return strings.Contains(h.s.webv.note.Text, "serves no web client")
 	})
+
+	// "Turn web access on" saves [web] for the server's next start,
+	// keeping the file's own lines.
+	h.waitFor("the turn-on row", func() bool { return h.s.webv.list.n == webFixedRows+1 })
+	h.s.webv.list.activate(webRowTurnOn)
+	h.waitFor("the saved note", func() bool { return strings.HasPrefix(h.s.webv.note.Text, "Saved in "+cfgPath) })
+	b, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "# mine\ntheme = \"light\"\n\n[web]\nlisten = \"127.0.0.1:8714\"\n"; string(b) != want {
+		t.Errorf("paneflow.toml:\n%s\nwant:\n%s", b, want)
+	}
+	if c, warns := config.Parse(b); c.Web.Listen != webDefaultListen || len(warns) != 0 {
+		t.Errorf("the saved file reads web.listen %q with warnings %v", c.Web.Listen, warns)
+	}
 	h.s.guard(func() { h.s.escapeLocked() })
 	h.s.guard(func() {
 		if h.s.webv != nil {

@@ -102,6 +102,20 @@ type Config struct {
 
 	Terminal Terminal
 	Usage    Usage
+	Web      Web
+}
+
+// Web is the [web] table: the browser client the server serves when
+// `paneflow serve` is given no --web (package web). The zero value serves
+// none.
+type Web struct {
+	// Listen (web.listen, HOST:PORT) is where the web client listens;
+	// an address other than loopback needs TLSCert and TLSKey. The
+	// desktop app's "Turn web access on" writes 127.0.0.1:8714.
+	Listen string
+	// TLSCert and TLSKey (web.tls_cert, web.tls_key) are a certificate
+	// and its key, PEM files, both or neither.
+	TLSCert, TLSKey string
 }
 
 // Usage is the [usage] table: what the agents' tokens cost and the day's
@@ -349,6 +363,8 @@ func Parse(data []byte) (Config, []string) {
 			}
 		case "hosts":
 			c.Hosts = parseHosts(v, warn)
+		case "web":
+			c.Web = parseWeb(v, warn)
 		case "shortcuts":
 			m, ok := v.(map[string]any)
 			if !ok {
@@ -385,6 +401,42 @@ func Parse(data []byte) (Config, []string) {
 
 // parseHosts reads the hosts key: [[hosts]] tables with an address, or
 // address strings.
+// parseWeb reads the [web] table; a key of the wrong type or an unknown
+// one is warned about and ignored.
+func parseWeb(v any, warn func(string, ...any)) Web {
+	m, ok := v.(map[string]any)
+	if !ok {
+		warn("web: want a table with listen = \"HOST:PORT\", got %s; ignored", typeName(v))
+		return Web{}
+	}
+	var w Web
+	for _, k := range sortedKeys(m) {
+		s, ok := m[k].(string)
+		var dst *string
+		switch k {
+		case "listen":
+			dst = &w.Listen
+		case "tls_cert":
+			dst = &w.TLSCert
+		case "tls_key":
+			dst = &w.TLSKey
+		default:
+			warn("web: unknown key %q (ignored)", k)
+			continue
+		}
+		if !ok {
+			warn("web.%s: want a string, got %s; ignored", k, typeName(m[k]))
+			continue
+		}
+		*dst = strings.TrimSpace(s)
+	}
+	if (w.TLSCert == "") != (w.TLSKey == "") {
+		warn("web: tls_cert and tls_key go together; serving without TLS")
+		w.TLSCert, w.TLSKey = "", ""
+	}
+	return w
+}
+
 func parseHosts(v any, warn func(string, ...any)) []string {
 	var list []any
 	switch l := v.(type) {

@@ -114,6 +114,23 @@ long_above = 0
 			},
 		},
 		{
+			name: "web",
+			in:   "[web]\nlisten = \" 127.0.0.1:8714 \"\nport = 1\n",
+			edit: func(c *Config) { c.Web = Web{Listen: "127.0.0.1:8714"} },
+			warns: []string{`web: unknown key "port" (ignored)`},
+		},
+		{
+			name:  "web with half of TLS",
+			in:    "[web]\nlisten = \"100.64.0.1:8714\"\ntls_cert = \"c.pem\"\n",
+			edit:  func(c *Config) { c.Web = Web{Listen: "100.64.0.1:8714"} },
+			warns: []string{"web: tls_cert and tls_key go together; serving without TLS"},
+		},
+		{
+			name:  "web not a table",
+			in:    "web = \"127.0.0.1:1\"\n",
+			warns: []string{`web: want a table with listen = "HOST:PORT", got a string; ignored`},
+		},
+		{
 			name: "hosts as tables",
 			in:   "[[hosts]]\naddress = \"ssh://me@build:2222\"\n[[hosts]]\naddress = \" gpu \"\nport = 1\n[[hosts]]\naddress = \"gpu\"\n[[hosts]]\nname = \"x\"\n",
 			edit: func(c *Config) { c.Hosts = []string{"ssh://me@build:2222", "gpu"} },

@@ -214,7 +214,18 @@ func New(o Options) (*Core, error) {
 	c.server = &ipc.Server{Path: path, Registry: c.Registry, Executor: exec, Logf: logf}
 	c.group = subsystem.NewGroup(subsystem.Options{Registry: c.Registry, Bus: c.Bus, Logf: logf, Clock: o.Clock, Getenv: getenv})
 	c.teams = &teamsSubsystem{m: c.Workspaces, socketPath: path}
-	webc, err := newWeb(o.Web, path, getenv)
+	wl := o.Web
+	if wl.Addr == "" && cfg.Web.Listen != "" {
+		// The [web] table of paneflow.toml, when serve was given no
+		// --web: a mistake there is reported and serves nothing, as
+		// other configuration problems never stop the server.
+		wl = web.Listen{Addr: cfg.Web.Listen, CertFile: cfg.Web.TLSCert, KeyFile: cfg.Web.TLSKey}
+		if err := web.CheckListen(wl); err != nil {
+			logf("paneflow: config: web.listen: %v; no web client", err)
+			wl = web.Listen{}
+		}
+	}
+	webc, err := newWeb(wl, wl != o.Web, path, getenv)
 	if err != nil {
 		c.Bus.Close()
 		return nil, err

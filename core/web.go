@@ -16,11 +16,13 @@ import (
 )
 
 // newWeb builds the web subsystem: it serves l (nothing when l.Addr is
-// empty) and reaches the panes through the socket at socketPath, as a
-// client does.
-func newWeb(l web.Listen, socketPath string, getenv func(string) string) (*web.Service, error) {
+// empty; optional: l is the configuration file's, whose failure to serve
+// only loses the web client) and reaches the panes through the socket at
+// socketPath, as a client does.
+func newWeb(l web.Listen, optional bool, socketPath string, getenv func(string) string) (*web.Service, error) {
 	o := web.Options{
-		Listen: l,
+		Listen:   l,
+		Optional: optional,
 		Call: func(timeout time.Duration) proto.Caller {
 			return &ipc.Client{Path: socketPath, Timeout: timeout}
 		},

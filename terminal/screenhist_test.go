@@ -405,3 +405,36 @@ func TestScreenHistorySixtyHertz(t *testing.T) {
 	runtime.KeepAlive(e)
 	t.Logf("%d screens held in %d bytes, %d dropped; heap grew %d bytes", h.Len(), h.Bytes(), h.Dropped(), grew)
 }
+
+// BenchmarkHistoryOverhead reports what the full-screen history adds to
+// a pane's memory in a typical agent session (issue 34: at most 10 % more
+// than the scrollback alone): the live heap of an 80×40 pane with 10,000
+// lines of transcript in its scrollback and 1,000 screens of a TUI (the
+// search benchmark's session, agentSession), recorded with the default
+// bound and with no history.
+func BenchmarkHistoryOverhead(b *testing.B) {
+	heap := func(o EmulatorOptions) (int64, *Emulator) {
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		e := NewEmulator(80, 40, o)
+		e.Write(agentSession(10000+40, 1000, 80, 40, ""))
+		runtime.GC()
+		runtime.ReadMemStats(&m1)
+		return int64(m1.HeapAlloc) - int64(m0.HeapAlloc), e
+	}
+	var with, without int64
+	for range b.N {
+		w, e1 := heap(EmulatorOptions{})
+		wo, e2 := heap(EmulatorOptions{ScreenHistoryBytes: NoScreenHistory})
+		with, without = with+w, without+wo
+		if e1.ScreenHistory().Len() == 0 {
+			b.Fatal("the session recorded no screen")
+		}
+		runtime.KeepAlive(e1)
+		runtime.KeepAlive(e2)
+	}
+	b.ReportMetric(float64(without)/float64(b.N)/(1<<20), "scrollback-MiB")
+	b.ReportMetric(float64(with)/float64(b.N)/(1<<20), "with-history-MiB")
+	b.ReportMetric(100*float64(with-without)/float64(without), "overhead-%")
+}

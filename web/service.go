@@ -81,6 +81,11 @@ type Options struct {
 	// Now is the clock of pairing links, the rate limit and times in
 	// state; nil means time.Now.
 	Now func() time.Time
+	// Optional: when serving fails to start (the port is taken, the
+	// certificate unreadable), Init logs why and the server runs without
+	// a web client, answering web.* with MsgWebOff. Set for an address
+	// from the configuration file; an explicit --web fails instead.
+	Optional bool
 }
 
 // Service is the web client: a subsystem of the core (namespace web).
@@ -132,7 +137,15 @@ func (s *Service) Init(h *subsystem.Host) error {
 	if s.o.Listen.Addr == "" {
 		return nil
 	}
-	return s.start()
+	err := s.start()
+	if err != nil && s.o.Optional {
+		s.logf("paneflow: %v; no web client", err)
+		// start fails before it listens: nothing runs; forget what it
+		// set, so web.* answers MsgWebOff.
+		s.st, s.secure, s.hosts, s.static = nil, false, nil, nil
+		return nil
+	}
+	return err
 }
 
 // start opens the store and the listener and serves.
