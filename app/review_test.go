@@ -211,6 +211,8 @@ func TestDiffViewLand(t *testing.T) {
 		tapButton(h, "Land", dv.landBtn)
 		h.waitFor("the configured default chosen", func() bool { return dv.landWith != nil && dv.landWith.Selected == proto.LandSquash })
 		// .paneflow.toml is untracked: the squash lands the commit only.
+		var loads int
+		h.s.guard(func() { loads = dv.loads })
 		press(t, h, dv.answers["Land"])
 		h.waitFor("the teardown offer", func() bool {
 			return strings.Contains(dv.status.Text, "Landed feat into main with squash") && dv.answers["Tear down, delete the branch"] != nil
@@ -218,6 +220,8 @@ func TestDiffViewLand(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(repo, "a.txt")); string(b) != "a by the agent\n" {
 			t.Fatalf("main's a.txt = %q", b)
 		}
+		// The view reads the diff again (against main as it is now).
+		h.waitFor("the diff read again", func() bool { return dv.loads > loads })
 		// The worktree holds an untracked file: the teardown keeps it and
 		// says why; once gone, the worktree and the branch go.
 		if err := os.Remove(filepath.Join(wt, ".paneflow.toml")); err != nil {
