@@ -43,9 +43,12 @@ func checksBadge(ev bus.ChecksChanged) string {
 	return ""
 }
 
-// checksDuration is a run's duration: "0.4s" under a second, else as
-// shortDuration ("12s", "3m").
+// checksDuration is a run's duration: "<0.1s", "0.4s" under a second,
+// else as shortDuration ("12s", "3m").
 func checksDuration(d time.Duration) string {
+	if d < 100*time.Millisecond {
+		return "<0.1s"
+	}
 	if d < time.Second {
 		return fmt.Sprintf("%.1fs", d.Seconds())
 	}

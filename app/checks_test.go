@@ -117,6 +117,7 @@ func TestChecksBadgeText(t *testing.T) {
 		{bus.ChecksChanged{Status: proto.CheckRunning, Checks: []proto.CheckResult{{Name: "lint", Status: proto.CheckPass}, {Name: "test", Status: proto.CheckRunning}}}, "checks … test"},
 		{bus.ChecksChanged{Status: proto.CheckPass, DurationMS: 12_300, Checks: []proto.CheckResult{{Name: "test", Status: proto.CheckPass}}}, "checks ✓ 12s"},
 		{bus.ChecksChanged{Status: proto.CheckPass, DurationMS: 400, Checks: []proto.CheckResult{{Name: "test", Status: proto.CheckPass}}}, "checks ✓ 0.4s"},
+		{bus.ChecksChanged{Status: proto.CheckPass, DurationMS: 40, Checks: []proto.CheckResult{{Name: "test", Status: proto.CheckPass}}}, "checks ✓ <0.1s"},
 		{bus.ChecksChanged{Status: proto.CheckFail, Checks: []proto.CheckResult{{Name: "build", Status: proto.CheckPass}, {Name: "lint", Status: proto.CheckFail}, {Name: "test", Status: proto.CheckFail}}}, "checks ✗ lint, test"},
 	} {
 		if got := checksBadge(tt.ev); got != tt.want {
