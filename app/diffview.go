@@ -249,6 +249,9 @@ type diffView struct {
 	pop     *popup
 	ctx     context.Context // ends when the view closes
 	cancel  context.CancelFunc
+	// reload asks the watcher for a load now (a land moved the base,
+	// which no file of the work tree shows).
+	reload chan struct{}
 
 	lines []diffLine // the diff, parsed
 	refs  []rowRef   // what each grid row shows
@@ -335,7 +338,7 @@ func (s *shell) openDiffLocked() {
 	}
 	s.closeOverlaysLocked()
 	ctx, cancel := context.WithCancel(context.Background())
-	dv := &diffView{dir: dir, ctx: ctx, cancel: cancel, selFrom: -1, selTo: -1,
+	dv := &diffView{dir: dir, ctx: ctx, cancel: cancel, selFrom: -1, selTo: -1, reload: make(chan struct{}, 1),
 		header: widget.NewLabelWithStyle("Diff — "+dir+" (loading…)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		files:  container.NewVBox(), commentList: container.NewVBox(), status: widget.NewLabel(""), answers: map[string]*widget.Button{}}
 	dv.status.Wrapping = fyne.TextWrapWord
@@ -488,6 +491,8 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 		case <-w.Errors:
 		case <-timer:
 			timer = nil
+			load()
+		case <-dv.reload:
 			load()
 		}
 	}

@@ -515,6 +515,10 @@ func (s *shell) landLocked(dv *diffView, p proto.LandParams) {
 				return
 			}
 			s.landStatusLocked(dv, fmt.Sprintf("Landed %s into %s with %s (%d commits, now %s).", res.Branch, res.Base, res.Strategy, res.Commits, shortHash(res.Commit)), false)
+			select {
+			case dv.reload <- struct{}{}: // the diff against the moved base
+			default:
+			}
 			s.offerTeardownLocked(dv, res)
 		})
 	})

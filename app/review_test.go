@@ -193,7 +193,8 @@ func landWorktree(t *testing.T, conflict bool) (repo, wt string) {
 // with the repository's configured default chosen; a clean squash lands
 // and offers the teardown, which closes the worktree's pane, removes it
 // and deletes the branch. A conflict lists the files, leaves main as it
-// was, and "Open pane" goes to the worktree's pane. Without gh the pull
+// was; "Hand to agent" types the files into the worktree's agent and
+// confirms its turn; "Open pane" goes to the worktree's pane. Without gh the pull
 // request button is disabled and says why.
 func TestDiffViewLand(t *testing.T) {
 	t.Run("clean", func(t *testing.T) {
@@ -210,6 +211,8 @@ func TestDiffViewLand(t *testing.T) {
 		tapButton(h, "Land", dv.landBtn)
 		h.waitFor("the configured default chosen", func() bool { return dv.landWith != nil && dv.landWith.Selected == proto.LandSquash })
 		// .paneflow.toml is untracked: the squash lands the commit only.
+		var loads int
+		h.s.guard(func() { loads = dv.loads })
 		press(t, h, dv.answers["Land"])
 		h.waitFor("the teardown offer", func() bool {
 			return strings.Contains(dv.status.Text, "Landed feat into main with squash") && dv.answers["Tear down, delete the branch"] != nil
@@ -217,6 +220,8 @@ func TestDiffViewLand(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(repo, "a.txt")); string(b) != "a by the agent\n" {
 			t.Fatalf("main's a.txt = %q", b)
 		}
+		// The view reads the diff again (against main as it is now).
+		h.waitFor("the diff read again", func() bool { return dv.loads > loads })
 		// The worktree holds an untracked file: the teardown keeps it and
 		// says why; once gone, the worktree and the branch go.
 		if err := os.Remove(filepath.Join(wt, ".paneflow.toml")); err != nil {
@@ -244,6 +249,24 @@ func TestDiffViewLand(t *testing.T) {
 		press(t, h, dv.answers["Land"])
 		h.waitFor("the conflict", func() bool {
 			return strings.Contains(dv.status.Text, "feat did not land: conflicts in a.txt; main is unchanged.") && dv.answers["Open pane"] != nil
+		})
+		if got := gittest.Git(t, repo, "rev-parse", "HEAD"); got != head {
+			t.Fatalf("main moved from %s to %s", head, got)
+		}
+		// "Hand to agent" types the conflicting files into the agent
+		// working in the worktree (a hooked one reading with bracketed
+		// paste on, its pid the pane's shell's) and confirms its turn.
+		h.call("surface.send_text", map[string]any{"surface_id": pane, "text": `printf '\033[?2004h'; cat` + "\n"}, nil)
+		sf, _ := h.c.Workspaces.Surface(pane)
+		pid := sf.Terminal().Pid()
+		h.call(proto.MethodAISessionStart, map[string]any{"surface_id": pane, "tool": "claude", "pid": pid}, nil)
+		press(t, h, dv.answers["Hand to agent"])
+		h.waitFor("the conflict in the agent's pane", func() bool {
+			return strings.Contains(h.screen(pane), "stopped on conflicts") && strings.Contains(h.screen(pane), "- a.txt")
+		})
+		h.call(proto.MethodAIPromptSubmit, map[string]any{"surface_id": pane, "tool": "claude", "pid": pid}, nil)
+		h.waitFor("the hand-over confirmed", func() bool {
+			return strings.Contains(dv.status.Text, "Handed the conflicts in a.txt to the agent in pane") && strings.Contains(dv.status.Text, "started its turn")
 		})
 		if got := gittest.Git(t, repo, "rev-parse", "HEAD"); got != head {
 			t.Fatalf("main moved from %s to %s", head, got)

@@ -114,9 +114,9 @@ long_above = 0
 			},
 		},
 		{
-			name: "web",
-			in:   "[web]\nlisten = \" 127.0.0.1:8714 \"\nport = 1\n",
-			edit: func(c *Config) { c.Web = Web{Listen: "127.0.0.1:8714"} },
+			name:  "web",
+			in:    "[web]\nlisten = \" 127.0.0.1:8714 \"\nport = 1\n",
+			edit:  func(c *Config) { c.Web = Web{Listen: "127.0.0.1:8714"} },
 			warns: []string{`web: unknown key "port" (ignored)`},
 		},
 		{

@@ -21,7 +21,7 @@ var paramsTypes = []appender{
 	WorkspaceRestoreLayoutParams{}, PaneParams{}, WorkspaceUpParams{},
 	SurfaceReadParams{}, SurfaceSearchParams{}, SearchAllParams{}, SurfaceScreensParams{}, SurfaceRenameParams{}, SurfaceIDParams{},
 	SurfaceSplitParams{}, SurfaceResizeParams{}, SurfaceSendTextParams{},
-	SurfaceSendKeystrokeParams{}, SurfaceWaitParams{}, EventsSubscribeParams{},
+	SurfaceSendKeystrokeParams{}, SurfaceInterruptParams{}, SurfaceWaitParams{}, EventsSubscribeParams{},
 	AIFrameParams{}, TeamsTmuxParams{}, TeamsAttachParams{},
 	WorktreeCreateParams{}, WorktreeRollbackParams{}, ArtifactParams{},
 	UsageSummaryParams{}, UsageLimitParams{}, UsageTrackParams{}, UsageBudgetWaitParams{},
