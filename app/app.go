@@ -186,6 +186,7 @@ type shell struct {
 	webv           *webView                     // the open web access view, nil when closed
 	queued         map[uint64]queuedPrompt      // prompts waiting for their pane's agent to stop thinking
 	groups         map[uint64]string            // each pane's broadcast group, if any
+	checks         map[string]bus.ChecksChanged // each worktree's last checks_changed, by root
 	lastGroup      string                       // the group name used last
 	dialogs        []keyDialog                  // dialogs the keyboard answers, oldest first (showDialogLocked)
 	probedUsage    map[string]fyne.CanvasObject // the usage lines probed last (probeUsageLocked, fetchDayLocked)
@@ -258,7 +259,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	s := &shell{
 		a: a, o: o, b: o.Backend, logf: logf, home: home,
 		cfg: o.Config, views: map[uint64]*termview.View{}, attention: map[uint64]bool{},
-		queued: map[uint64]queuedPrompt{}, groups: map[uint64]string{}, probedUsage: map[string]fyne.CanvasObject{},
+		queued: map[uint64]queuedPrompt{}, groups: map[uint64]string{}, checks: map[string]bus.ChecksChanged{}, probedUsage: map[string]fyne.CanvasObject{},
 		work: make(chan func(), 256), done: make(chan struct{}), quitCh: make(chan struct{}),
 		served: make(chan error, 1), started: make(chan struct{}), restart: make(chan struct{}, 1),
 	}
@@ -541,6 +542,10 @@ type snapshot struct {
 	// .git/HEAD, no git process; a linked worktree's marked so), for the
 	// panes in a repository on this machine; refreshed with Ports.
 	Branches map[uint64]string
+	// Roots is the root of the git work tree each pane's directory is in
+	// (the directory holding its .git), read with Branches: a
+	// bus.ChecksChanged's worktree is matched against it.
+	Roots map[uint64]string
 	// Usage is what each pane's agent session used, WorkspaceUsage what
 	// each workspace's agents used since the server started
 	// (Backend.Usage; read with every snapshot, from memory).
@@ -550,28 +555,32 @@ type snapshot struct {
 	Hosts []hostStatus
 }
 
-// paneBranches reads the git branch of each pane's directory in snap,
-// once per directory.
-func paneBranches(snap *snapshot) map[uint64]string {
-	out := map[uint64]string{}
-	byDir := map[string]string{}
+// paneBranches reads the git branch and work tree root of each pane's
+// directory in snap, once per directory.
+func paneBranches(snap *snapshot) (branches, roots map[uint64]string) {
+	branches, roots = map[uint64]string{}, map[uint64]string{}
+	type head struct{ branch, root string }
+	byDir := map[string]head{}
 	for _, in := range snap.Surfaces {
 		if in.Cwd == nil || *in.Cwd == "" || hostSlot(in.ID) != 0 {
 			continue // a remote pane's directory is on its host
 		}
-		b, ok := byDir[*in.Cwd]
+		h, ok := byDir[*in.Cwd]
 		if !ok {
-			name, wt := gitBranch(*in.Cwd)
-			if b = name; wt && b != "" {
-				b += " (worktree)"
+			root, name, wt := gitHead(*in.Cwd)
+			if h = (head{name, root}); wt && name != "" {
+				h.branch += " (worktree)"
 			}
-			byDir[*in.Cwd] = b
+			byDir[*in.Cwd] = h
 		}
-		if b != "" {
-			out[in.ID] = b
+		if h.branch != "" {
+			branches[in.ID] = h.branch
+		}
+		if h.root != "" {
+			roots[in.ID] = h.root
 		}
 	}
-	return out
+	return branches, roots
 }
 
 // panePorts finds the ports the panes of snap listen on, through cache;
@@ -639,15 +648,15 @@ func guiEventType(t string) bool {
 	return t != bus.TypeSurfaceChanged && !strings.HasPrefix(t, "ai.")
 }
 
-// keepsDescriptions reports whether evs holds only agent states and usage
-// changes, which change no pane's description: the snapshot handed over
+// keepsDescriptions reports whether evs holds only agent states, usage
+// and checks changes, which change no pane's description: the snapshot handed over
 // with them may keep the previous one's (with 100 panes, probing them all
 // for each state change of an agent cost a tenth of the app's CPU during
 // a flood; usage changes come as often).
 func keepsDescriptions(evs []bus.Event) bool {
 	for _, e := range evs {
 		switch e.(type) {
-		case bus.AgentState, bus.UsageChanged:
+		case bus.AgentState, bus.UsageChanged, bus.ChecksChanged:
 		default:
 			return false
 		}
@@ -696,7 +705,7 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 	defer tick.Stop()
 	var buf []bus.Event
 	var last *snapshot
-	var ports, branches map[uint64]string
+	var ports, branches, roots map[uint64]string
 	var portsCache portCache
 	var described map[uint64]uint64 // each pane's output generation at the last reading
 	var describedAt time.Time
@@ -745,9 +754,9 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 		}
 		if ports == nil || ticked && describe {
 			ports = panePorts(s.b.PanePIDs(), snap, &portsCache)
-			branches = paneBranches(snap)
+			branches, roots = paneBranches(snap)
 		}
-		snap.Ports, snap.Branches = ports, branches
+		snap.Ports, snap.Branches, snap.Roots = ports, branches, roots
 		endPass()
 		if ticked && len(evs) == 0 && reflect.DeepEqual(snap, last) {
 			continue
@@ -781,7 +790,7 @@ func (s *shell) flushLocked() {
 // (agent states, notifications of them and of budget alerts, session
 // saves; usage changes are in snap).
 func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
-	structural, agentsChanged, hostsChanged, usageChanged := false, false, false, false
+	structural, agentsChanged, hostsChanged, usageChanged, checksChanged := false, false, false, false, false
 	for _, e := range evs {
 		switch ev := e.(type) {
 		case bus.AgentState:
@@ -789,6 +798,9 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 			agentsChanged = true
 		case bus.UsageChanged:
 			usageChanged = true
+		case bus.ChecksChanged:
+			s.checks[ev.Worktree] = ev
+			checksChanged = true
 		case bus.BudgetAlert:
 			if n, ok := budgetNotification(ev, s.cfg.NotifyWhenAgentWaiting); ok {
 				s.a.SendNotification(n)
@@ -856,7 +868,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	}
 	s.refreshAttentionLocked()
 	s.side.setHosts(snap.Hosts)
-	cards := sidebarModel(snap, &s.agents, s.groups)
+	cards := sidebarModel(snap, &s.agents, s.groups, s.checks)
 	s.side.update(cards)
 	s.probeUsageLocked()
 	if structural || hostsChanged {
@@ -872,7 +884,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	if s.ov != nil && usageChanged {
 		s.ov.dayStale = true // asked for again on the overview's next tick
 	}
-	if agentsChanged || structural || usageChanged {
+	if agentsChanged || structural || usageChanged || checksChanged {
 		s.refreshOverviewLocked(0)
 	}
 	if s.hostProbe {

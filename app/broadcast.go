@@ -53,7 +53,7 @@ func (s *shell) setGroupLocked(id uint64, name string) {
 	s.stripeLocked(id)
 	s.updateComposerLocked()
 	if s.snap != nil {
-		s.side.update(sidebarModel(s.snap, &s.agents, s.groups))
+		s.side.update(sidebarModel(s.snap, &s.agents, s.groups, s.checks))
 	}
 }
 

@@ -205,6 +205,12 @@ func (h *hostsBackend) forward(slot int, be Backend) {
 			}
 			evs, _ := sub.Drain(buf)
 			for _, e := range evs {
+				if _, ok := e.(bus.ChecksChanged); ok && slot != 0 {
+					// Its worktree is a path on that host, which the
+					// window cannot match to panes (their roots are
+					// read from this disk).
+					continue
+				}
 				h.events.Publish(rehome(slot, e))
 			}
 			clear(evs)

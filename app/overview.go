@@ -34,6 +34,9 @@ type agentRow struct {
 	Cwd       string
 	Branch    string // the git branch of Cwd, "" when unknown
 	Worktree  bool   // Cwd is in a linked git worktree
+	// Checks is the checks badge of the worktree Cwd is in (checksBadge),
+	// "" when its checks did not run since the server started.
+	Checks string
 	// Usage is what the agent's session and its current or last turn
 	// used ("12.4k tok · $0.18 (turn …)"), "" until its records were read.
 	Usage string
@@ -86,8 +89,9 @@ func matchesFilter(state, filter string) bool {
 // overviewRows lists every agent of every open pane in snap, filtered
 // and searched (case-insensitive substring of any shown text), waiting
 // agents first, then by the longest time in state. branch gives the git
-// branch of a directory (it may be nil).
-func overviewRows(snap *snapshot, b *agentBoard, filter, search string, branch func(dir string) (string, bool)) []agentRow {
+// branch of a directory (it may be nil); checks are the worktrees' last
+// checks by root (nil: none).
+func overviewRows(snap *snapshot, b *agentBoard, filter, search string, branch func(dir string) (string, bool), checks map[string]bus.ChecksChanged) []agentRow {
 	if snap == nil {
 		return nil
 	}
@@ -109,6 +113,7 @@ func overviewRows(snap *snapshot, b *agentBoard, filter, search string, branch f
 				Surface: in.ID, Workspace: titles[in.WorkspaceID], Pane: in.Name, Tool: notify.AgentName(ev.Tool),
 				State: ev.State, Since: b.since[in.ID][k], Question: notify.FirstLine(ev.Message, 200),
 				Result: notify.FirstLine(ev.LastResult, 200), Tool2: ev.ActiveToolName,
+				Checks: paneChecks(snap, checks, in.ID),
 			}
 			if u, ok := snap.Usage[in.ID]; ok && strings.EqualFold(u.Tool, ev.Tool) {
 				r.Usage = usageText(u.Session) + " (turn " + usageText(u.LastTurn) + ")"
@@ -180,17 +185,24 @@ func stateText(r agentRow) string {
 // detached) and whether dir is in a linked worktree (.git is a file). It
 // reads two small files and runs no git; "" when dir is in no repository.
 func gitBranch(dir string) (branch string, worktree bool) {
+	_, branch, worktree = gitHead(dir)
+	return branch, worktree
+}
+
+// gitHead is gitBranch with the root of the work tree: the directory
+// holding the .git it found ("" when dir is in no repository).
+func gitHead(dir string) (root, branch string, worktree bool) {
 	for d := dir; ; {
 		gd := filepath.Join(d, ".git")
 		if fi, err := os.Stat(gd); err == nil {
 			if !fi.IsDir() {
 				b, err := os.ReadFile(gd)
 				if err != nil {
-					return "", false
+					return "", "", false
 				}
 				rest, ok := bytes.CutPrefix(bytes.TrimSpace(b), []byte("gitdir:"))
 				if !ok {
-					return "", false
+					return "", "", false
 				}
 				gd = strings.TrimSpace(string(rest))
 				if !filepath.IsAbs(gd) {
@@ -200,20 +212,20 @@ func gitBranch(dir string) (branch string, worktree bool) {
 			}
 			head, err := os.ReadFile(filepath.Join(gd, "HEAD"))
 			if err != nil {
-				return "", false
+				return "", "", false
 			}
 			h := strings.TrimSpace(string(head))
 			if ref, ok := strings.CutPrefix(h, "ref: "); ok {
-				return strings.TrimPrefix(ref, "refs/heads/"), worktree
+				return d, strings.TrimPrefix(ref, "refs/heads/"), worktree
 			}
 			if len(h) > 8 {
 				h = h[:8]
 			}
-			return h, worktree
+			return d, h, worktree
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", false
+			return "", "", false
 		}
 		d = parent
 	}
@@ -356,7 +368,7 @@ func (s *shell) refreshOverviewLocked(cursor int) {
 		}
 		return b[0], b[1] != ""
 	}
-	ov.rows = overviewRows(s.snap, &s.agents, ov.filter.Selected, ov.list.query.Text, branch)
+	ov.rows = overviewRows(s.snap, &s.agents, ov.filter.Selected, ov.list.query.Text, branch, s.checks)
 	waiting := len(s.agents.waiting())
 	title := fmt.Sprintf("Agents — %d listed", len(ov.rows))
 	if waiting > 0 {
@@ -406,6 +418,9 @@ func (s *shell) overviewRowText(r agentRow) (head, where, extra string) {
 			kind = "worktree"
 		}
 		where += fmt.Sprintf(" · %s %s", kind, r.Branch)
+	}
+	if r.Checks != "" {
+		where += " · " + r.Checks
 	}
 	if r.Cwd != "" {
 		where += " · " + s.side.shortPath(r.Cwd)

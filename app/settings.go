@@ -63,7 +63,7 @@ func (s *shell) applyConfigLocked(cfg config.Config, warns []string, initial boo
 		s.a.Settings().SetTheme(variantTheme{dark: dark})
 		if s.side != nil && s.snap != nil {
 			s.side.reset() // its texts carry colours: rebuild them
-			s.side.update(sidebarModel(s.snap, &s.agents, s.groups))
+			s.side.update(sidebarModel(s.snap, &s.agents, s.groups, s.checks))
 		}
 	}
 	for _, v := range s.views {

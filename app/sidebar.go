@@ -13,6 +13,8 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/paneflow-go/paneflow/bus"
 )
 
 // sidebarWidth is the sidebar's width in window units (spec gui.md §1).
@@ -43,6 +45,10 @@ type paneRow struct {
 	// Branch is the git branch of the pane's directory, "" outside a
 	// repository.
 	Branch string
+	// Checks is the checks badge of the worktree the pane's directory is
+	// in ("checks ✓ 12s", see checksBadge), "" when its checks did not
+	// run since the server started.
+	Checks string
 	// Usage and Turn are what the pane's agent session and its current
 	// or last turn used ("session 12.4k tok · $0.18", "turn …"), ""
 	// until its agent's records were read.
@@ -66,10 +72,11 @@ type workspaceCard struct {
 	Host int
 }
 
-// sidebarModel builds the cards from a model snapshot, the agents known
-// and the panes' broadcast groups (nil: none); the result is compared to
+// sidebarModel builds the cards from a model snapshot, the agents known,
+// the panes' broadcast groups (nil: none) and the worktrees' last checks
+// by root (nil: none); the result is compared to
 // the shown one to skip useless rebuilds.
-func sidebarModel(snap *snapshot, agents *agentBoard, groups map[uint64]string) []workspaceCard {
+func sidebarModel(snap *snapshot, agents *agentBoard, groups map[uint64]string, checks map[string]bus.ChecksChanged) []workspaceCard {
 	cards := make([]workspaceCard, len(snap.Workspaces))
 	byWS := map[uint64]int{}
 	for i, w := range snap.Workspaces {
@@ -100,6 +107,7 @@ func sidebarModel(snap *snapshot, agents *agentBoard, groups map[uint64]string) 
 		row.Ports = snap.Ports[s.ID]
 		row.Group = groups[s.ID]
 		row.Branch = snap.Branches[s.ID]
+		row.Checks = paneChecks(snap, checks, s.ID)
 		if u, ok := snap.Usage[s.ID]; ok {
 			row.Usage, row.Turn = paneUsage(u)
 		}
@@ -599,6 +607,9 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 		text(fitDetail("    "+indent, strings.Join(detail, " · "), path, maxRunes(captionSize)), captionSize, muted, false)}
 	if p.Branch != "" {
 		lines = append(lines, text("    "+indent+"⎇ "+p.Branch, captionSize, muted, false))
+	}
+	if p.Checks != "" {
+		lines = append(lines, text("    "+indent+p.Checks, captionSize, checksColor(p.Checks), false))
 	}
 	if p.Glyph != "" {
 		lines = append(lines, text("    "+p.Glyph+" "+p.Status, captionSize, statusColor(p), p.Waiting))

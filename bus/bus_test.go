@@ -11,6 +11,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/bus/bustest"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // seq is a test event numbered by publisher P and sequence I.
@@ -88,6 +89,8 @@ func TestEventWire(t *testing.T) {
 				`"workspace":{"input":0,"cache_read":0,"cache_write":0,"cache_write_1h":0,"output":0,"reasoning":0,"total":0,"cost_usd":null,"unpriced_tokens":0,"calls":0}}`, 4, true},
 		{bus.BudgetAlert{Level: bus.BudgetWarning, Scope: "day", Used: bus.Usage{Total: 8}, LimitTokens: 10, Message: "80 %"}, "budget_alert",
 			`{"level":"warning","scope":"day","used":{"input":0,"cache_read":0,"cache_write":0,"cache_write_1h":0,"output":0,"reasoning":0,"total":8,"cost_usd":null,"unpriced_tokens":0,"calls":0},"limit_tokens":10,"message":"80 %"}`, 0, false},
+		{bus.ChecksChanged{Worktree: "/r", Status: proto.CheckRunning, DurationMS: 5, Checks: []proto.CheckResult{{Name: "test", Command: "go test", Status: proto.CheckRunning, Trigger: "run"}}}, "checks_changed",
+			`{"worktree":"/r","status":"running","duration_ms":5,"checks":[{"name":"test","command":"go test","status":"running","started_at":"","duration_ms":0,"trigger":"run"}]}`, 0, false},
 	}
 	var seen []string
 	for _, tt := range tests {

@@ -58,6 +58,7 @@ const (
 	TypeAgentState     = proto.TypeAgentState
 	TypeUsageChanged   = proto.TypeUsageChanged
 	TypeBudgetAlert    = proto.TypeBudgetAlert
+	TypeChecksChanged  = proto.TypeChecksChanged
 )
 
 // Budget alert levels and scopes.
@@ -100,6 +101,7 @@ type (
 	Usage             = proto.Usage
 	UsageChanged      = proto.UsageChanged
 	BudgetAlert       = proto.BudgetAlert
+	ChecksChanged     = proto.ChecksChanged
 )
 
 // Interface guards.
@@ -125,4 +127,5 @@ var (
 	_ SurfaceEvent = AgentState{}
 	_ SurfaceEvent = UsageChanged{}
 	_ Event        = BudgetAlert{}
+	_ Event        = ChecksChanged{}
 )

@@ -43,13 +43,14 @@ const (
 	TypeAgentState     = "agent_state"
 	TypeUsageChanged   = "usage_changed"
 	TypeBudgetAlert    = "budget_alert"
+	TypeChecksChanged  = "checks_changed"
 )
 
 // eventTypes is every wire type name defined here, sorted (a test checks
 // both).
 var eventTypes = [...]string{
 	TypeAgentState, TypeAIExit, TypeAINotification, TypeAIPromptSubmit, TypeAISessionEnd,
-	TypeAISessionStart, TypeAIStop, TypeAIToolUse, TypeBudgetAlert, TypeFocusChanged, TypeLayoutChanged,
+	TypeAISessionStart, TypeAIStop, TypeAIToolUse, TypeBudgetAlert, TypeChecksChanged, TypeFocusChanged, TypeLayoutChanged,
 	TypeSurfaceChanged, TypeSurfaceClosed, TypeSurfaceCreated, TypeSurfaceExited,
 	TypeSurfaceRenamed, TypeTitleChanged, TypeUsageChanged, TypeWorkspaceClosed, TypeWorkspaceCreated,
 	TypeWorkspaceSelected,
@@ -590,6 +591,29 @@ const (
 	BudgetScopeRun  = "run"
 	BudgetScopeStep = "step"
 )
+
+// ChecksChanged says that the checks of a worktree changed: a run of them
+// started, one of them started or ended, or the run ended. Worktree is the
+// work tree's root (as `git rev-parse --show-toplevel` says); Checks is
+// this server's last result of each check run there, by name, with
+// Output left out (checks.status has it); Status sums them up:
+// CheckRunning while a run goes on, else CheckFail when one of Checks
+// failed, else CheckPass. DurationMS is the finished checks' durations
+// added up. Results kept on disk by an earlier server are not in it.
+//
+// Its publisher is package review. Its subscribers are the GUI (the
+// checks badge of the sidebar's pane rows and of the agents overview, for
+// the panes whose directory is in Worktree) and the socket API
+// (events.subscribe).
+type ChecksChanged struct {
+	Worktree   string        `json:"worktree"`
+	Status     string        `json:"status"`
+	DurationMS int64         `json:"duration_ms"`
+	Checks     []CheckResult `json:"checks"`
+}
+
+// EventType returns "checks_changed".
+func (ChecksChanged) EventType() string { return TypeChecksChanged }
 
 // EventFrame is a frame of events.subscribe as a client reads it: its
 // type, the members most clients use (zero when absent or null), and the

@@ -16,6 +16,7 @@ func TestEventTypes(t *testing.T) {
 		TitleChanged{}, FocusChanged{}, WorkspaceCreated{}, WorkspaceClosed{}, WorkspaceSelected{},
 		LayoutChanged{}, AISessionStart{}, AIPromptSubmit{}, AIToolUse{}, AINotification{},
 		AIStop{}, AIExit{AgentFrame{SurfaceID: 3, ExitCode: 2, HasExitCode: true}}, AISessionEnd{}, AgentState{}, UsageChanged{}, BudgetAlert{},
+		ChecksChanged{},
 	}
 	var want []string
 	for _, e := range events {
@@ -135,6 +136,7 @@ func TestDecodeEvent(t *testing.T) {
 		AISessionStart{AgentFrame{SurfaceID: 2, Tool: "claude"}}, AIPromptSubmit{}, AIToolUse{}, AINotification{},
 		AIStop{}, AIExit{AgentFrame{SurfaceID: 3, ExitCode: 2, HasExitCode: true}}, AISessionEnd{}, AgentState{SurfaceID: 2, State: string(StateThinking)}, UsageChanged{SurfaceID: 2},
 		BudgetAlert{Level: BudgetWarning},
+		ChecksChanged{Worktree: "/r", Status: CheckFail, DurationMS: 1200, Checks: []CheckResult{{Name: "lint", Command: "go vet", Status: CheckFail, DurationMS: 1200, Trigger: "run"}}},
 	}
 	seen := map[string]bool{}
 	for _, e := range events {

@@ -132,6 +132,7 @@ var eventDecoders = map[string]func([]byte) (Event, error){
 	TypeAgentState:        decodeAs[AgentState],
 	TypeUsageChanged:      decodeAs[UsageChanged],
 	TypeBudgetAlert:       decodeAs[BudgetAlert],
+	TypeChecksChanged:     decodeAs[ChecksChanged],
 }
 
 func decodeAs[E Event](frame []byte) (Event, error) {

@@ -150,6 +150,8 @@ func (s *Service) checksRun(ctx context.Context, params json.RawMessage) (any, e
 		run = set.checks
 	}
 	res := proto.ChecksResult{Worktree: root, Config: set.path, OnTurnEnd: set.onTurnEnd, Checks: []proto.CheckResult{}}
+	s.beginRun(root, set)
+	defer s.endRun(root)
 	for _, c := range run {
 		res.Checks = append(res.Checks, s.runCheck(ctx, root, c, set.timeout, "run"))
 	}
@@ -190,12 +192,16 @@ func (s *Service) runCheck(ctx context.Context, root string, c check, timeout ti
 // finished run in root's file of the store too, so that it outlives the
 // server (a run in progress is this process's alone).
 func (s *Service) record(root string, r proto.CheckResult) {
+	s.pubMu.Lock()
 	s.mu.Lock()
 	if s.results[root] == nil {
 		s.results[root] = map[string]proto.CheckResult{}
 	}
 	s.results[root][r.Name] = r
+	ev := s.checksChangedLocked(root)
 	s.mu.Unlock()
+	s.publish(ev)
+	s.pubMu.Unlock()
 	if r.Status == proto.CheckRunning {
 		return
 	}
@@ -208,6 +214,68 @@ func (s *Service) record(root string, r proto.CheckResult) {
 	})
 	if err != nil {
 		s.logf("paneflow: checks: %s: the result of %s is not kept on disk: %v", root, r.Name, err)
+	}
+}
+
+// beginRun says that a run of set's checks in root starts: root's checks
+// read as running until the matching endRun. The results of checks that
+// set no longer has, or has with another command, are forgotten (latest
+// left them out already).
+func (s *Service) beginRun(root string, set checkSet) {
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	s.mu.Lock()
+	s.runs[root]++
+	for name, r := range s.results[root] {
+		i := slices.IndexFunc(set.checks, func(c check) bool { return c.name == name })
+		if i < 0 || set.checks[i].command != r.Command {
+			delete(s.results[root], name)
+		}
+	}
+	ev := s.checksChangedLocked(root)
+	s.mu.Unlock()
+	s.publish(ev)
+}
+
+// endRun says that a run beginRun announced ended.
+func (s *Service) endRun(root string) {
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	s.mu.Lock()
+	if s.runs[root]--; s.runs[root] <= 0 {
+		delete(s.runs, root)
+	}
+	ev := s.checksChangedLocked(root)
+	s.mu.Unlock()
+	s.publish(ev)
+}
+
+// checksChangedLocked is the ChecksChanged of root as its checks stand:
+// s.mu must be held.
+func (s *Service) checksChangedLocked(root string) bus.ChecksChanged {
+	ev := bus.ChecksChanged{Worktree: root, Status: proto.CheckPass, Checks: []proto.CheckResult{}}
+	for _, r := range s.results[root] {
+		r.Output = ""
+		ev.Checks = append(ev.Checks, r)
+		ev.DurationMS += r.DurationMS
+		switch {
+		case r.Status == proto.CheckRunning:
+			ev.Status = proto.CheckRunning
+		case r.Status == proto.CheckFail && ev.Status == proto.CheckPass:
+			ev.Status = proto.CheckFail
+		}
+	}
+	if s.runs[root] > 0 {
+		ev.Status = proto.CheckRunning
+	}
+	sort.Slice(ev.Checks, func(i, j int) bool { return ev.Checks[i].Name < ev.Checks[j].Name })
+	return ev
+}
+
+// publish puts ev on the bus, when there is one.
+func (s *Service) publish(ev bus.Event) {
+	if s.bus != nil {
+		s.bus.Publish(ev)
 	}
 }
 
@@ -364,6 +432,8 @@ func (s *Service) turnEnded(id uint64) {
 		delete(s.turnRun, root)
 		s.mu.Unlock()
 	}()
+	s.beginRun(root, set)
+	defer s.endRun(root)
 	for _, c := range set.checks {
 		if ctx.Err() != nil {
 			return

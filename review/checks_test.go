@@ -4,11 +4,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/bus/bustest"
 	"github.com/paneflow-go/paneflow/internal/gittest"
 	"github.com/paneflow-go/paneflow/internal/spectrust"
 	"github.com/paneflow-go/paneflow/proto"
@@ -147,5 +150,64 @@ func TestChecksOnTurnEnd(t *testing.T) {
 			t.Fatalf("no turn-end checks: %+v", got)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestChecksChangedEvents: a run of a worktree's checks publishes a
+// checks_changed when it starts, when each check starts and ends, and
+// when it ends: running until the run ends, then fail naming the failing
+// check, its duration the checks' added up, and no output.
+func TestChecksChangedEvents(t *testing.T) {
+	fc := &fakeCaller{}
+	s, store, repo := checksRepo(t, fc, checksConfig)
+	trust(t, store, repo)
+	var tick atomic.Int64
+	s.o.Now = func() time.Time { // each reading one second later
+		return time.Date(2026, 12, 6, 5, 0, 0, 0, time.UTC).Add(time.Duration(tick.Add(1)) * time.Second)
+	}
+	b := bustest.NewBus(t)
+	s.bus = b
+	w := bustest.NewWatcher(t, b, bus.MatchTypes(bus.TypeChecksChanged))
+	ok[proto.ChecksResult](t, s.checksRun, proto.ChecksParams{Worktree: repo})
+	evs := w.Expect(slices.Repeat([]string{bus.TypeChecksChanged}, 6)...)
+	type step struct {
+		status string
+		checks string // name:status of each check
+	}
+	want := []step{
+		{"running", ""},
+		{"running", "build:running"},
+		{"running", "build:pass"},
+		{"running", "build:pass test:running"},
+		{"running", "build:pass test:fail"},
+		{"fail", "build:pass test:fail"},
+	}
+	for i, e := range evs {
+		ev := e.(bus.ChecksChanged)
+		var cs []string
+		for _, c := range ev.Checks {
+			cs = append(cs, c.Name+":"+c.Status)
+			if c.Output != "" {
+				t.Errorf("event %d: %s carries its output %q", i, c.Name, c.Output)
+			}
+		}
+		if got := (step{ev.Status, strings.Join(cs, " ")}); got != want[i] || ev.Worktree != repo {
+			t.Errorf("event %d = %+v in %s, want %+v in %s", i, got, ev.Worktree, want[i], repo)
+		}
+	}
+	if last := evs[5].(bus.ChecksChanged); last.DurationMS != 2000 {
+		t.Errorf("duration %d ms, want 2000 (1 s each)", last.DurationMS)
+	}
+	w.ExpectNone()
+
+	// A check no longer configured leaves the next run's events.
+	if err := os.WriteFile(filepath.Join(repo, ConfigFile), []byte("[checks.commands]\nbuild = \"true\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	trust(t, store, repo)
+	ok[proto.ChecksResult](t, s.checksRun, proto.ChecksParams{Worktree: repo})
+	evs = w.Expect(slices.Repeat([]string{bus.TypeChecksChanged}, 4)...)
+	if last := evs[3].(bus.ChecksChanged); last.Status != proto.CheckPass || len(last.Checks) != 1 || last.DurationMS != 1000 {
+		t.Errorf("after the config lost test: %+v", last)
 	}
 }

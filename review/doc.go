@@ -22,6 +22,12 @@
 // against which the client confirms the turn start as
 // `paneflow send --submit` does.
 //
+// Each change of a worktree's checks (a run starting, each check starting
+// and ending, the run ending) publishes a [bus.ChecksChanged] with the
+// worktree's results as this server has them (without their output), in
+// the order of the changes; the window shows it as the checks badge of
+// the panes working there.
+//
 // # Concurrency
 //
 // A [Service]'s methods run on the socket's goroutines and are safe for

@@ -72,9 +72,16 @@ type Service struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
+	// bus gets a ChecksChanged each time a worktree's checks change; nil
+	// publishes nothing. pubMu keeps the publications of one worktree in
+	// the order of the changes (taken before mu, held while publishing).
+	bus   *bus.Bus
+	pubMu sync.Mutex
+
 	mu      sync.Mutex
 	results map[string]map[string]proto.CheckResult // root → check → last result
 	turnRun map[string]bool                         // roots whose turn-end checks are running
+	runs    map[string]int                          // root → runs of its checks in progress
 }
 
 // New returns the subsystem.
@@ -85,7 +92,7 @@ func New(o Options) *Service {
 	if o.Trust == nil {
 		o.Trust = func(string, []byte) (spectrust.Status, error) { return spectrust.Untrusted, nil }
 	}
-	return &Service{o: o, store: &Store{Dir: o.Dir}, logf: func(string, ...any) {}, results: map[string]map[string]proto.CheckResult{}, turnRun: map[string]bool{}}
+	return &Service{o: o, store: &Store{Dir: o.Dir}, logf: func(string, ...any) {}, results: map[string]map[string]proto.CheckResult{}, turnRun: map[string]bool{}, runs: map[string]int{}}
 }
 
 // Name is "review".
@@ -116,6 +123,7 @@ func (s *Service) Init(h *subsystem.Host) error {
 	m.Register(proto.MethodChecksRun, s.handle(s.checksRun), ipc.Long())
 	m.Register(proto.MethodChecksStatus, s.handle(s.checksStatus), ipc.Long())
 	m.Register(proto.MethodChecksSend, s.handle(s.checksSend), ipc.Long())
+	s.bus = h.Bus
 	if h.Bus != nil {
 		sub := h.Bus.Subscribe("review", bus.MatchTypes(bus.TypeAgentState), 0)
 		s.wg.Add(1)
