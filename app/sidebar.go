@@ -142,6 +142,9 @@ type sidebar struct {
 	onWS    func(index int)   // a workspace card was tapped
 	onPane  func(id uint64)   // a pane row was tapped
 	onNewWS func()            // the "+" button
+	// width is the column's width, which lines are cut to fit; 0 means
+	// sidebarWidth (setWidth).
+	width float32
 	// onCollapse is the collapse button (the sidePanel sets it); nil
 	// does nothing.
 	onCollapse func()
@@ -334,7 +337,7 @@ func (sb *sidebar) hostHeader(h hostStatus) fyne.CanvasObject {
 		name = strings.TrimPrefix(h.Address, "ssh://")
 	}
 	muted := theme.Color(theme.ColorNamePlaceHolder)
-	lines := []fyne.CanvasObject{text("⌂ "+name, titleSize, theme.Color(theme.ColorNameForeground), true)}
+	lines := []fyne.CanvasObject{sb.text("⌂ "+name, titleSize, theme.Color(theme.ColorNameForeground), true)}
 	if h.Slot != 0 {
 		state, c := "● connected", theme.Color(theme.ColorNameSuccess)
 		switch h.State {
@@ -345,14 +348,14 @@ func (sb *sidebar) hostHeader(h hostStatus) fyne.CanvasObject {
 		case hostFailed:
 			state, c = "✗ cannot connect", theme.Color(theme.ColorNameError)
 		}
-		lines = append(lines, text("  "+state, captionSize, c, h.State != hostConnected))
+		lines = append(lines, sb.text("  "+state, captionSize, c, h.State != hostConnected))
 		// The reason, on up to two lines.
 		for i, r := 0, []rune(h.Err); i < 2 && len(r) > 0; i++ {
-			n := min(len(r), maxRunes(captionSize)-2)
+			n := min(len(r), sb.maxRunes(captionSize)-2)
 			if i == 1 && n < len(r) {
 				n = len(r) // cut with "…" by text
 			}
-			lines = append(lines, text("  "+string(r[:n]), captionSize, muted, false))
+			lines = append(lines, sb.text("  "+string(r[:n]), captionSize, muted, false))
 			r = r[n:]
 		}
 	}
@@ -457,15 +460,15 @@ func (sb *sidebar) refill(cv *cardView, c workspaceCard) {
 		if c.Agents > 0 {
 			title += "  ●"
 		}
-		cv.title = text(title, titleSize, theme.Color(theme.ColorNameForeground), true)
+		cv.title = sb.text(title, titleSize, theme.Color(theme.ColorNameForeground), true)
 	}
 	if fresh || old.Cwd != c.Cwd {
-		cv.cwd = text(sb.shortPath(c.Cwd), captionSize, theme.Color(theme.ColorNamePlaceHolder), false)
+		cv.cwd = sb.text(sb.shortPath(c.Cwd), captionSize, theme.Color(theme.ColorNamePlaceHolder), false)
 	}
 	if fresh || old.Usage != c.Usage {
 		cv.usage = nil
 		if c.Usage != "" {
-			cv.usage = text("agents used "+c.Usage, captionSize, theme.Color(theme.ColorNamePlaceHolder), false)
+			cv.usage = sb.text("agents used "+c.Usage, captionSize, theme.Color(theme.ColorNamePlaceHolder), false)
 		}
 	}
 	rows := make(map[uint64]rowView, len(c.Panes))
@@ -513,10 +516,31 @@ const (
 	captionSize = 11
 )
 
-// maxRunes is how many runes of text of size fit a sidebar line: a rough
-// glyph width keeps lines inside the column; Fyne's canvas text does not
-// truncate by itself.
-func maxRunes(size float32) int { return int((sidebarWidth - 24) / (size * 0.5)) }
+// maxRunes is how many runes of text of size fit a sidebar line at the
+// sidebar's width: a rough glyph width keeps lines inside the column;
+// Fyne's canvas text does not truncate by itself.
+func (sb *sidebar) maxRunes(size float32) int {
+	w := sb.width
+	if w == 0 {
+		w = sidebarWidth
+	}
+	return int((w - 24) / (size * 0.5))
+}
+
+// setWidth sets the width the sidebar's lines are cut to fit and, when
+// it changed, builds the shown cards again with lines cut to it.
+func (sb *sidebar) setWidth(w float32) {
+	if w == sb.width || (sb.width == 0 && w == sidebarWidth) {
+		return
+	}
+	sb.width = w
+	if sb.views == nil {
+		return
+	}
+	cards := sb.shown
+	sb.reset()
+	sb.update(cards)
+}
 
 // fitDetail is a pane row's detail line, lead then head (command, team)
 // and path joined by " · ", within max runes: the path keeps its end (its
@@ -549,8 +573,8 @@ func fitDetail(lead, head, path string, max int) string {
 }
 
 // text is one line of sidebar text cut to fit the sidebar.
-func text(s string, size float32, c color.Color, bold bool) *canvas.Text {
-	if r, m := []rune(s), maxRunes(size); len(r) > m {
+func (sb *sidebar) text(s string, size float32, c color.Color, bold bool) *canvas.Text {
+	if r, m := []rune(s), sb.maxRunes(size); len(r) > m {
 		s = string(r[:m-1]) + "…"
 	}
 	t := canvas.NewText(s, c)
@@ -612,25 +636,25 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 	case team != "":
 		detail = append([]string{"lead of " + team}, detail...)
 	}
-	lines := []fyne.CanvasObject{text(mark+indent+p.Name, nameSize, fg, p.Focused),
-		text(fitDetail("    "+indent, strings.Join(detail, " · "), path, maxRunes(captionSize)), captionSize, muted, false)}
+	lines := []fyne.CanvasObject{sb.text(mark+indent+p.Name, nameSize, fg, p.Focused),
+		sb.text(fitDetail("    "+indent, strings.Join(detail, " · "), path, sb.maxRunes(captionSize)), captionSize, muted, false)}
 	if p.Branch != "" {
-		lines = append(lines, text("    "+indent+"⎇ "+p.Branch, captionSize, muted, false))
+		lines = append(lines, sb.text("    "+indent+"⎇ "+p.Branch, captionSize, muted, false))
 	}
 	if p.Checks != "" {
-		lines = append(lines, text("    "+indent+p.Checks, captionSize, checksColor(p.Checks), false))
+		lines = append(lines, sb.text("    "+indent+p.Checks, captionSize, checksColor(p.Checks), false))
 	}
 	if p.Glyph != "" {
-		lines = append(lines, text("    "+p.Glyph+" "+p.Status, captionSize, statusColor(p), p.Waiting))
+		lines = append(lines, sb.text("    "+p.Glyph+" "+p.Status, captionSize, statusColor(p), p.Waiting))
 	}
 	if p.Usage != "" {
-		lines = append(lines, text("    "+indent+p.Usage, captionSize, muted, false), text("    "+indent+p.Turn, captionSize, muted, false))
+		lines = append(lines, sb.text("    "+indent+p.Usage, captionSize, muted, false), sb.text("    "+indent+p.Turn, captionSize, muted, false))
 	}
 	if p.Group != "" {
-		lines = append(lines, text("    ▌ group "+p.Group, captionSize, groupColour(p.Group), false))
+		lines = append(lines, sb.text("    ▌ group "+p.Group, captionSize, groupColour(p.Group), false))
 	}
 	if p.Ports != "" && sb.onPort != nil {
-		chips := []fyne.CanvasObject{text("   ", captionSize, muted, false)}
+		chips := []fyne.CanvasObject{sb.text("   ", captionSize, muted, false)}
 		for _, port := range strings.Fields(p.Ports) {
 			// A filled button: a low-importance one looked like plain text
 			// until hovered.

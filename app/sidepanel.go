@@ -71,6 +71,9 @@ func (p *sidePanel) setWidth(w float32) {
 	}
 	p.width = w
 	p.changed()
+	if !p.grip.dragging {
+		p.side.setWidth(w)
+	}
 }
 
 // setCollapsed collapses the sidebar to its strip, or expands it.
@@ -193,5 +196,10 @@ func (g *sideGrip) Dragged(ev *fyne.DragEvent) {
 	g.panel.setWidth(g.start + g.total)
 }
 
-// DragEnd ends the drag.
-func (g *sideGrip) DragEnd() { g.dragging = false }
+// DragEnd ends the drag and has the sidebar's lines cut to the new
+// width: once, as building them again for each drag event would cost a
+// frame's time with many panes.
+func (g *sideGrip) DragEnd() {
+	g.dragging = false
+	g.panel.side.setWidth(g.panel.width)
+}

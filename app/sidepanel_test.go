@@ -3,9 +3,12 @@
 package app
 
 import (
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
 )
 
 // paneCols is pane id's PTY width as the core's emulator has it.
@@ -133,4 +136,37 @@ func TestToggleSidebarCollapsesAndRestores(t *testing.T) {
 			t.Errorf("strip's waiting count = %q, want ●2", p.waiting.Text)
 		}
 	})
+}
+
+// TestSidebarLinesFollowWidth checks that a drag of the sidebar's grip
+// has its lines cut to the new width once the drag ends, and not for
+// each drag event.
+func TestSidebarLinesFollowWidth(t *testing.T) {
+	test.NewTempApp(t)
+	sb := newSidebar(func(int) {}, func(uint64) {}, func() {}, func() {}, "")
+	p := newSidePanel(sb)
+	w := test.NewWindow(p)
+	defer w.Close()
+	w.Resize(fyne.NewSize(600, 600))
+	long := "/src/" + strings.Repeat("very-long-directory-name/", 6) + "end"
+	cards := []workspaceCard{{ID: 1, Title: "ws", Cwd: long, Active: true}}
+	sb.update(cards)
+	cwd := func() string { return sb.views[1].cwd.(*canvas.Text).Text }
+	narrow := cwd()
+	if !strings.HasSuffix(narrow, "…") {
+		t.Fatalf("cwd at %v px = %q, want it cut", float32(sidebarWidth), narrow)
+	}
+	p.grip.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DX: 240}})
+	if got := cwd(); got != narrow {
+		t.Errorf("cwd during the drag = %q, want it left as it was, %q", got, narrow)
+	}
+	p.grip.DragEnd()
+	wide := cwd()
+	if len([]rune(wide)) <= len([]rune(narrow)) || !strings.HasPrefix(long, strings.TrimSuffix(wide, "…")) {
+		t.Errorf("cwd at %v px = %q, want more of %q than at %v px (%q)", p.width, wide, long, float32(sidebarWidth), narrow)
+	}
+	p.setWidth(sidebarWidth)
+	if got := cwd(); got != narrow {
+		t.Errorf("cwd back at %v px = %q, want %q", float32(sidebarWidth), got, narrow)
+	}
 }
