@@ -155,6 +155,8 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		}
 	case keymap.ToggleZoom:
 		s.toggleZoomLocked()
+	case keymap.ToggleSidebar:
+		s.sidePanel.setCollapsed(!s.sidePanel.collapsed)
 	case keymap.SplitEqualize:
 		index := s.activeIndexLocked()
 		s.mutate("equalize", func() error { return s.b.Equalize(index) })

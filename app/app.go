@@ -167,6 +167,7 @@ type shell struct {
 	center         *fyne.Container // holds area, or the agents overview in its place
 	renderProbe    io.Writer       // PANEFLOW_RENDER_PROBE=1: where frame probes write (frameProbe); nil = none
 	side           *sidebar
+	sidePanel      *sidePanel // side at its dragged width, or collapsed
 	banner         *banner
 	agents         agentBoard
 	snap           *snapshot
@@ -453,7 +454,12 @@ func (s *shell) buildWindowLocked() {
 	s.comp = s.buildComposerLocked()
 	s.center = container.NewStack(s.area)
 	main := container.NewBorder(s.toolbarLocked(), s.comp.root, nil, nil, s.center)
-	s.w.SetContent(container.NewBorder(s.banner.root, nil, s.side.root, nil, main))
+	s.sidePanel = newSidePanel(s.side)
+	content := container.NewBorder(s.banner.root, nil, s.sidePanel, nil, main)
+	// A new sidebar width moves the panes' edge: they, and so their PTYs,
+	// get the new size as on a window resize.
+	s.sidePanel.onResize = func() { relayout(content) }
+	s.w.SetContent(content)
 	s.w.Resize(fyne.NewSize(1280, 800))
 	s.w.SetCloseIntercept(func() { s.guard(s.closeRequestedLocked) })
 	s.installCanvasKeysLocked()
@@ -977,6 +983,7 @@ func (s *shell) refreshAttentionLocked() {
 		s.w.SetTitle(t)
 	}
 	s.side.setAgentBadge(len(s.agents.panes), len(waiting))
+	s.sidePanel.setWaiting(len(waiting))
 }
 
 // quitLocked quits without asking: the views close, Fyne's driver is

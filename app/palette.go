@@ -45,6 +45,7 @@ var actionTitles = map[keymap.Action]string{
 	keymap.ScrollPageUp:          "Scroll page up",
 	keymap.ScrollPageDown:        "Scroll page down",
 	keymap.ToggleZoom:            "Toggle zoom",
+	keymap.ToggleSidebar:         "Sidebar: collapse or expand",
 	keymap.LayoutEvenHorizontal:  "Layout: even horizontal",
 	keymap.LayoutEvenVertical:    "Layout: even vertical",
 	keymap.LayoutMainVertical:    "Layout: main vertical",

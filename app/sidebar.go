@@ -142,8 +142,11 @@ type sidebar struct {
 	onWS    func(index int)   // a workspace card was tapped
 	onPane  func(id uint64)   // a pane row was tapped
 	onNewWS func()            // the "+" button
-	agents  *widget.Button    // opens the agents overview; its label counts them
-	onPort  func(port string) // a port chip was tapped; nil shows none
+	// onCollapse is the collapse button (the sidePanel sets it); nil
+	// does nothing.
+	onCollapse func()
+	agents     *widget.Button    // opens the agents overview; its label counts them
+	onPort     func(port string) // a port chip was tapped; nil shows none
 	// onChecks, when set, makes a pane row's checks badge tappable: the
 	// pane's id.
 	onChecks func(id uint64)
@@ -188,7 +191,13 @@ func newSidebar(onWS func(int), onPane func(uint64), onNewWS, onAgents func(), h
 	sb.agents.Alignment = widget.ButtonAlignLeading
 	add := widget.NewButtonWithIcon("", theme.ContentAddIcon(), func() { sb.onNewWS() })
 	add.Importance = widget.LowImportance
-	header := container.NewBorder(nil, nil, widget.NewLabelWithStyle("Workspaces", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), add)
+	collapse := widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() {
+		if sb.onCollapse != nil {
+			sb.onCollapse()
+		}
+	})
+	collapse.Importance = widget.LowImportance
+	header := container.NewBorder(nil, nil, widget.NewLabelWithStyle("Workspaces", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), container.NewHBox(add, collapse))
 	width := canvas.NewRectangle(color.Transparent)
 	width.SetMinSize(fyne.NewSize(sidebarWidth, 0))
 	bg := newThemedFill(theme.ColorNameHeaderBackground)

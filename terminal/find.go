@@ -401,6 +401,5 @@ func (h *ScreenHistory) holds(text []byte) bool {
 	sum := mapHash(text)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	_, ok := h.byHash[sum]
-	return ok
+	return h.heldLocked(sum) >= 0
 }

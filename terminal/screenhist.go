@@ -2,7 +2,9 @@ package terminal
 
 import (
 	"bytes"
+	"encoding/binary"
 	"hash/maphash"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -21,13 +23,19 @@ const NoScreenHistory = -1
 
 // screenOverhead is what a held screen costs besides its rows, counted
 // in the bound: its entry, twice (the slice of entries grows by
-// doubling), and its place in the dedup index. Each of its rows costs 4
-// bytes more (a row number).
-const screenOverhead = 2*int(unsafe.Sizeof(screenEntry{})) + 32
+// doubling), and the rounding of its row numbers' allocation. Its row
+// numbers cost what their encoding takes (see encodeRows), at most
+// rowIDMax bytes a row.
+const screenOverhead = 2*int(unsafe.Sizeof(screenEntry{})) + 8
+
+// rowIDMax is the most bytes a row's number takes in encodeRows'
+// encoding.
+const rowIDMax = 4
 
 // rowOverhead is what a distinct row costs besides its text: its offset
-// and reference count, and its place in the row index.
-const rowOverhead = 8 + 32
+// and reference count, and its place in the row index (a map slot of 8
+// bytes, at most 7/16 full after the map grew, and its control byte).
+const rowOverhead = 8 + 24
 
 // ScreenRecord is one screen a full-screen program settled on, as
 // [ScreenHistory.Screens] returns it.
@@ -50,26 +58,73 @@ type ScreenRecord struct {
 }
 
 // screenEntry is a held screen: its rows, as numbers of rows in the
-// history's rowStore. rows is never changed in place (a compaction gives
-// an entry a new slice), so a copy of an entry stays valid.
+// history's rowStore, encoded by encodeRows (2 bytes a row, or 4 if
+// wide). rows is immutable (a
+// compaction gives an entry a new one), so a copy of an entry stays
+// valid.
 type screenEntry struct {
 	seq         uint64
 	first, last int64 // Unix nanoseconds
 	gen         uint64
-	hash        uint64
+	hash        uint64 // of the screen's text: the dedup key
 	seen        int32
-	rows        []uint32
+	wide        bool
+	rows        string
+}
+
+// encodeRows encodes a screen's row numbers, each in 2 bytes
+// (little-endian) when all are below 2¹⁶ (wide false), else in 4.
+// The held rows are at most a bound's worth (rowOverhead bytes each),
+// so with the default bound they always fit in 2.
+func encodeRows(buf []byte, ids []uint32) (rows string, wide bool) {
+	buf = buf[:0]
+	for _, id := range ids {
+		wide = wide || id > math.MaxUint16
+	}
+	for _, id := range ids {
+		if wide {
+			buf = binary.LittleEndian.AppendUint32(buf, id)
+		} else {
+			buf = binary.LittleEndian.AppendUint16(buf, uint16(id))
+		}
+	}
+	return string(buf), wide
+}
+
+// rowCount reports how many rows e shows.
+func (e *screenEntry) rowCount() int {
+	if e.wide {
+		return len(e.rows) / 4
+	}
+	return len(e.rows) / 2
+}
+
+// rowID returns the number of e's row y (< rowCount).
+func (e *screenEntry) rowID(y int) uint32 {
+	if e.wide {
+		return uint32(e.rows[4*y]) | uint32(e.rows[4*y+1])<<8 | uint32(e.rows[4*y+2])<<16 | uint32(e.rows[4*y+3])<<24
+	}
+	return uint32(e.rows[2*y]) | uint32(e.rows[2*y+1])<<8
+}
+
+// appendRowIDs appends to dst the numbers of e's rows.
+func (e *screenEntry) appendRowIDs(dst []uint32) []uint32 {
+	for y := range e.rowCount() {
+		dst = append(dst, e.rowID(y))
+	}
+	return dst
 }
 
 // record returns e as a ScreenRecord, its text joined from rs.
 func (e *screenEntry) record(rs rowSnapshot) ScreenRecord {
-	n := len(e.rows)
-	for _, id := range e.rows {
+	ids := e.appendRowIDs(nil)
+	n := len(ids)
+	for _, id := range ids {
 		n += len(rs.row(id))
 	}
 	text := make([]byte, 0, n)
-	for i, id := range e.rows {
-		if i > 0 {
+	for y, id := range ids {
+		if y > 0 {
 			text = append(text, '\n')
 		}
 		text = append(text, rs.row(id)...)
@@ -102,8 +157,7 @@ type ScreenHistory struct {
 	limit   int
 	entries []screenEntry // oldest first; seqs are consecutive
 	rows    rowStore
-	bytes   int               // see Bytes
-	byHash  map[uint64]uint64 // text hash → seq of the held screen
+	bytes   int // see Bytes
 	nextSeq uint64
 	dropped uint64
 }
@@ -115,7 +169,20 @@ func mapHash(text []byte) uint64 { return maphash.Bytes(screenSeed, text) }
 
 // newScreenHistory returns a history bounded to limit bytes (> 0).
 func newScreenHistory(limit int) *ScreenHistory {
-	return &ScreenHistory{limit: limit, byHash: map[uint64]uint64{}, nextSeq: 1, rows: rowStore{index: map[uint64]uint32{}}}
+	return &ScreenHistory{limit: limit, nextSeq: 1, rows: rowStore{index: map[uint32]uint32{}}}
+}
+
+// heldLocked returns the index in entries of the held screen whose text
+// hashes to sum, or -1. It looks newest first (a screen shown again was
+// mostly shown lately); a scan of the hashes costs less than a map's
+// memory, and a screen is added a few times a second at most.
+func (h *ScreenHistory) heldLocked(sum uint64) int {
+	for i := len(h.entries) - 1; i >= 0; i-- {
+		if h.entries[i].hash == sum {
+			return i
+		}
+	}
+	return -1
 }
 
 // Limit reports the bound in bytes.
@@ -156,30 +223,31 @@ func (h *ScreenHistory) add(text []byte, gen uint64, now time.Time) bool {
 	sum := mapHash(text)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if seq, ok := h.byHash[sum]; ok {
-		e := &h.entries[seq-h.entries[0].seq]
+	if i := h.heldLocked(sum); i >= 0 {
+		e := &h.entries[i]
 		e.last = now.UnixNano()
 		e.seen++
 		return false
 	}
 	n := bytes.Count(text, []byte{'\n'}) + 1
-	if len(text)+1+n*(4+rowOverhead)+screenOverhead > h.limit {
+	if len(text)+1+n*(rowIDMax+rowOverhead)+screenOverhead > h.limit {
 		return false // a screen larger than the whole bound is not kept
 	}
 	if len(h.rows.text)+len(text)+1 > cap(h.rows.text) {
 		// Room for every row being new, and some more.
 		need := len(h.rows.text) - h.rows.dead + len(text) + 1
-		screen := n*(4+rowOverhead) + screenOverhead // the new screen's other costs
+		screen := n*(rowIDMax+rowOverhead) + screenOverhead // the new screen's other costs (at most)
 		h.rows.compact(h.entries, need+slack(need, h.roomLocked()-screen-need))
 	}
 	ids := make([]uint32, 0, n)
 	for row := range bytes.SplitSeq(text, []byte{'\n'}) {
 		ids = append(ids, h.rows.intern(row))
 	}
+	rows, wide := encodeRows(make([]byte, 0, n*rowIDMax), ids)
 	h.entries = append(h.entries, screenEntry{
-		seq: h.nextSeq, first: now.UnixNano(), last: now.UnixNano(), seen: 1, gen: gen, hash: sum, rows: ids,
+		seq: h.nextSeq, first: now.UnixNano(), last: now.UnixNano(), seen: 1, gen: gen, hash: sum,
+		rows: rows, wide: wide,
 	})
-	h.byHash[sum] = h.nextSeq
 	h.nextSeq++
 	h.bytes = h.countLocked()
 	for h.bytes > h.limit && len(h.entries) > 0 {
@@ -201,7 +269,7 @@ func (h *ScreenHistory) add(text []byte, gen uint64, now time.Time) bool {
 func (h *ScreenHistory) countLocked() int {
 	n := cap(h.rows.text) + len(h.rows.starts)*rowOverhead + len(h.entries)*screenOverhead
 	for i := range h.entries {
-		n += 4 * cap(h.entries[i].rows)
+		n += len(h.entries[i].rows)
 	}
 	return n
 }
@@ -220,8 +288,7 @@ func slack(n, room int) int { return max(0, min(max(4096, n/4), room)) }
 // dropOldestLocked drops the oldest screen, and the rows only it showed.
 func (h *ScreenHistory) dropOldestLocked() {
 	old := h.entries[0]
-	delete(h.byHash, old.hash)
-	for _, id := range old.rows {
+	for _, id := range old.appendRowIDs(nil) {
 		h.rows.release(id)
 	}
 	h.entries[0] = screenEntry{}
@@ -286,7 +353,7 @@ type rowStore struct {
 	text   []byte
 	starts []uint32          // starts[id]: where row id's text begins
 	refs   []int32           // refs[id]: how many held screens show row id
-	index  map[uint64]uint32 // text hash → id of a row some screen shows
+	index  map[uint32]uint32 // text hash (its low 32 bits) → id of a row some screen shows
 	dead   int               // bytes of text (with the '\n') of rows no screen shows
 	// epoch counts compactions (which renumber the rows).
 	epoch uint64
@@ -315,7 +382,7 @@ func (s rowSnapshot) row(id uint32) []byte {
 // counts one more screen showing it. The text must have room for it
 // (see reserve): it is never reallocated here.
 func (rs *rowStore) intern(row []byte) uint32 {
-	sum := mapHash(row)
+	sum := uint32(mapHash(row))
 	if id, ok := rs.index[sum]; ok && bytes.Equal(rs.snapshot().row(id), row) {
 		if rs.refs[id] == 0 {
 			rs.dead -= len(row) + 1
@@ -341,7 +408,7 @@ func (rs *rowStore) release(id uint32) {
 	}
 	row := rs.snapshot().row(id)
 	rs.dead += len(row) + 1
-	if sum := mapHash(row); rs.index[sum] == id {
+	if sum := uint32(mapHash(row)); rs.index[sum] == id {
 		delete(rs.index, sum)
 	}
 }
@@ -357,16 +424,19 @@ func (rs *rowStore) compact(entries []screenEntry, size int) {
 	*rs = rowStore{
 		epoch: rs.epoch + 1,
 		text:  make([]byte, 0, max(live, size)),
-		index: make(map[uint64]uint32, len(rs.index)),
+		index: make(map[uint32]uint32, len(rs.index)),
 	}
 	const none = ^uint32(0)
 	renum := make([]uint32, len(old.starts))
 	for i := range renum {
 		renum[i] = none
 	}
+	var ids, oldIDs []uint32
+	var buf []byte
 	for i := range entries {
-		ids := make([]uint32, len(entries[i].rows))
-		for j, id := range entries[i].rows {
+		ids = ids[:0]
+		oldIDs = entries[i].appendRowIDs(oldIDs[:0])
+		for _, id := range oldIDs {
 			nid := renum[id]
 			if nid == none {
 				row := old.row(id)
@@ -374,15 +444,16 @@ func (rs *rowStore) compact(entries []screenEntry, size int) {
 				rs.starts = append(rs.starts, uint32(len(rs.text)))
 				rs.refs = append(rs.refs, oldRefs[id])
 				rs.text = append(append(rs.text, row...), '\n')
-				sum := mapHash(row)
+				sum := uint32(mapHash(row))
 				if _, ok := rs.index[sum]; !ok {
 					rs.index[sum] = nid
 				}
 				renum[id] = nid
 			}
-			ids[j] = nid
+			ids = append(ids, nid)
 		}
-		entries[i].rows = ids
+		buf = slices.Grow(buf[:0], len(ids)*rowIDMax)
+		entries[i].rows, entries[i].wide = encodeRows(buf, ids)
 	}
 }
 
@@ -416,19 +487,30 @@ func (h *ScreenHistory) find(q *Query, add func(Found) bool) {
 		entries := slices.Clone(h.entries)
 		h.mu.Unlock()
 		texts := map[uint32]string{}
+		// found adds row y of e, row id, which matched.
+		found := func(e *screenEntry, y int, id uint32) bool {
+			text, ok := texts[id]
+			if !ok {
+				text = string(rs.row(id))
+				texts[id] = text
+			}
+			return add(Found{Source: FoundHistory, Line: y, Screen: e.seq, Shown: time.Unix(0, e.first), Text: text, Spans: bytes2spans(hits[id])})
+		}
+		// A row id past the scanned rows was added since the scan.
+		matched := func(id uint32) bool { return int(id) < len(rs.starts) && hit[id/64]&(1<<(id%64)) != 0 }
 		for i := range entries {
 			e := &entries[i]
-			for y, id := range e.rows {
-				if int(id) >= len(rs.starts) || hit[id/64]&(1<<(id%64)) == 0 {
-					continue // no match, or a row added since the scan
+			rows := e.rows
+			if e.wide {
+				for y := range len(rows) / 4 {
+					if id := binary.LittleEndian.Uint32([]byte(rows[4*y : 4*y+4])); matched(id) && !found(e, y, id) {
+						return
+					}
 				}
-				spans := hits[id]
-				text, ok := texts[id]
-				if !ok {
-					text = string(rs.row(id))
-					texts[id] = text
-				}
-				if !add(Found{Source: FoundHistory, Line: y, Screen: e.seq, Shown: time.Unix(0, e.first), Text: text, Spans: bytes2spans(spans)}) {
+				continue
+			}
+			for y := range len(rows) / 2 {
+				if id := uint32(rows[2*y]) | uint32(rows[2*y+1])<<8; matched(id) && !found(e, y, id) {
 					return
 				}
 			}

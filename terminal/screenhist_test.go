@@ -438,3 +438,68 @@ func BenchmarkHistoryOverhead(b *testing.B) {
 	b.ReportMetric(float64(with)/float64(b.N)/(1<<20), "with-history-MiB")
 	b.ReportMetric(100*float64(with-without)/float64(without), "overhead-%")
 }
+
+// TestScreenHistoryWideRows: past 2¹⁶ distinct rows (a bound far above
+// the default) a screen's row numbers take 4 bytes each; screens read
+// back and are searched as before, both those stored narrow and wide.
+func TestScreenHistoryWideRows(t *testing.T) {
+	h := newScreenHistory(16 << 20)
+	var texts []string
+	for s := range 70 {
+		var b strings.Builder
+		for y := range 1000 {
+			if y > 0 {
+				b.WriteByte('\n')
+			}
+			fmt.Fprintf(&b, "r%d", s*1000+y)
+		}
+		b.WriteString("\nprompt") // one row every screen shows
+		texts = append(texts, b.String())
+		if !h.add([]byte(b.String()), uint64(s), time.Unix(int64(s), 0)) {
+			t.Fatalf("screen %d not stored", s)
+		}
+	}
+	if h.Dropped() != 0 {
+		t.Fatalf("dropped %d screens; want all held", h.Dropped())
+	}
+	narrow, wide := 0, 0
+	for i := range h.entries {
+		if h.entries[i].wide {
+			wide++
+		} else {
+			narrow++
+		}
+	}
+	if narrow == 0 || wide == 0 {
+		t.Fatalf("%d screens narrow, %d wide: want both", narrow, wide)
+	}
+	if got := heldTexts(h); fmt.Sprint(got) != fmt.Sprint(texts) {
+		t.Fatal("held screens do not read back as recorded")
+	}
+	for _, tc := range []struct {
+		pattern string
+		want    []string
+	}{
+		{"^r69998$", []string{"998@70"}}, // a row numbered past 2¹⁶
+		{"^r1002$", []string{"2@2"}},
+		{"^prompt$", func() (w []string) {
+			for s := range 70 {
+				w = append(w, fmt.Sprintf("1000@%d", s+1))
+			}
+			return w
+		}()},
+	} {
+		q, err := NewQuery(tc.pattern, true, CaseSmart)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		h.find(q, func(f Found) bool {
+			got = append(got, fmt.Sprintf("%d@%d", f.Line, f.Screen))
+			return true
+		})
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("find %q = %v, want %v", tc.pattern, got, tc.want)
+		}
+	}
+}

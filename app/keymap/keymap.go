@@ -83,6 +83,8 @@ const (
 	// link and its QR code) and lists the paired ones to revoke
 	// (`paneflow web`).
 	OpenWebAccess Action = "open_web_access"
+	// ToggleSidebar collapses the sidebar to a thin strip, or expands it.
+	ToggleSidebar Action = "toggle_sidebar"
 )
 
 // actions lists every action, in the order of the spec's table.
@@ -102,7 +104,7 @@ var actions = []Action{
 	OpenLaunchPad, QuickLaunch, NewFromTemplate,
 	OpenMCPInstall, AddHost,
 	SearchAllPanes, OpenPaneHistory,
-	OpenWebAccess,
+	OpenWebAccess, ToggleSidebar,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -209,6 +211,9 @@ var defaults = []struct {
 	{"secondary+shift+h", OpenPaneHistory},
 	{"secondary+shift+k", AddHost},
 	{"secondary+shift+u", OpenWebAccess},
+	// As the sidebar toggles of editors, which take Ctrl+B (a shell's
+	// and tmux's key here).
+	{"secondary+shift+backslash", ToggleSidebar},
 }
 
 var darwinOnly = []struct {
