@@ -442,6 +442,7 @@ func (s *shell) buildWindowLocked() {
 		}
 	}
 	s.side.onLaunchPad = func() { s.guard(s.openLaunchPadLocked) }
+	s.side.onChecks = func(id uint64) { s.guard(func() { s.openChecksLocked(id) }) }
 	if s.hosts != nil {
 		s.side.onAddHost = func() { s.guard(s.addHostLocked) }
 	}

@@ -10,6 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/core"
 	"github.com/paneflow-go/paneflow/internal/spectrust"
@@ -102,8 +106,42 @@ func TestChecksBadge(t *testing.T) {
 				_, row, _ := h.paneCard(pane)
 				return strings.HasPrefix(row.Checks, "checks ✓ ") && strings.HasSuffix(row.Checks, "s") && shows(row.Checks)
 			})
+
+			// A tap on the badge opens the Diff view on the worktree.
+			var badge *tapBox
+			h.s.guard(func() {
+				for _, cv := range h.s.side.views {
+					if rv, ok := cv.rows[pane]; ok {
+						badge = checksBadgeBox(rv.obj)
+					}
+				}
+			})
+			if badge == nil {
+				t.Fatal("the sidebar row has no tappable checks badge")
+			}
+			test.Tap(badge)
+			h.waitFor("the Diff view on the worktree", func() bool { return h.s.dv != nil && h.s.dv.dir == wt && h.s.ov == nil })
 		})
 	}
+}
+
+// checksBadgeBox is the tappable checks badge inside a sidebar row, nil
+// when there is none.
+func checksBadgeBox(o fyne.CanvasObject) *tapBox {
+	switch v := o.(type) {
+	case *tapBox:
+		if t, ok := v.content.(*canvas.Text); ok && strings.Contains(t.Text, "checks ") {
+			return v
+		}
+		return checksBadgeBox(v.content)
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			if b := checksBadgeBox(c); b != nil {
+				return b
+			}
+		}
+	}
+	return nil
 }
 
 // TestChecksBadgeText: the badge's words for each overall status.

@@ -336,6 +336,29 @@ func (s *shell) openDiffLocked() {
 		s.banner.show("diff: the focused pane's directory is not known")
 		return
 	}
+	s.openDiffInLocked(dir)
+}
+
+// openChecksLocked answers a tap on pane id's checks badge: the pane
+// gets the focus and the Diff view opens on its work tree (in place of
+// one open elsewhere), where the checks' output and actions are.
+func (s *shell) openChecksLocked(id uint64) {
+	root := ""
+	if s.snap != nil {
+		root = s.snap.Roots[id]
+	}
+	if root == "" {
+		return
+	}
+	s.mutate("focus", func() error { return s.b.Focus(id) })
+	if s.dv != nil {
+		s.closeDiffLocked()
+	}
+	s.openDiffInLocked(root)
+}
+
+// openDiffInLocked opens the Diff view on the work tree dir is in.
+func (s *shell) openDiffInLocked(dir string) {
 	s.closeOverlaysLocked()
 	ctx, cancel := context.WithCancel(context.Background())
 	dv := &diffView{dir: dir, ctx: ctx, cancel: cancel, selFrom: -1, selTo: -1, reload: make(chan struct{}, 1),

@@ -150,7 +150,10 @@ type sidebar struct {
 	onCollapse func()
 	agents     *widget.Button    // opens the agents overview; its label counts them
 	onPort     func(port string) // a port chip was tapped; nil shows none
-	home       func() string     // the home directory, to shorten paths
+	// onChecks, when set, makes a pane row's checks badge tappable: the
+	// pane's id.
+	onChecks func(id uint64)
+	home     func() string // the home directory, to shorten paths
 	// launchPad opens the launch pad (onLaunchPad); launchers holds one
 	// button per installed agent (setAgentLaunchers).
 	launchPad   *widget.Button
@@ -642,7 +645,12 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 		lines = append(lines, sb.text("    "+indent+"⎇ "+p.Branch, captionSize, muted, false))
 	}
 	if p.Checks != "" {
-		lines = append(lines, sb.text("    "+indent+p.Checks, captionSize, checksColor(p.Checks), false))
+		var badge fyne.CanvasObject = sb.text("    "+indent+p.Checks, captionSize, checksColor(p.Checks), false)
+		if sb.onChecks != nil {
+			id := p.ID
+			badge = newTapBox(badge, func() { sb.onChecks(id) })
+		}
+		lines = append(lines, badge)
 	}
 	if p.Glyph != "" {
 		lines = append(lines, sb.text("    "+p.Glyph+" "+p.Status, captionSize, statusColor(p), p.Waiting))
