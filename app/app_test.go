@@ -169,6 +169,17 @@ func (h *harness) key(k fyne.KeyName, mods fyne.KeyModifier) bool {
 	return h.s.handleKeyLocked(k, mods)
 }
 
+// splitKey presses the split shortcut (ctrl+shift+e: new pane to the
+// right) and fails the test when the app does not take it.
+func (h *harness) splitKey() {
+	h.t.Helper()
+	var handled bool
+	h.s.guard(func() { handled = h.key(fyne.KeyE, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
+	if !handled {
+		h.t.Fatal("ctrl+shift+e was not taken as an app shortcut")
+	}
+}
+
 // shape is the active workspace's layout shape, e.g. "V[p H[p p]]".
 func (h *harness) shape() string {
 	_, l, _ := h.c.Workspaces.ActiveTree()
@@ -253,11 +264,7 @@ func TestSplitShortcutAndDividerDrag(t *testing.T) {
 	var first uint64
 	h.waitFor("a view", func() bool { first = h.s.focus; return first != 0 && h.s.views[first] != nil })
 	// secondary-shift-e (ctrl on Linux): split_vertically, side by side.
-	var handled bool
-	h.s.guard(func() { handled = h.key(fyne.KeyE, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
-	if !handled {
-		t.Fatal("ctrl+shift+e was not taken as an app shortcut")
-	}
+	h.splitKey()
 	h.waitFor("two panes, each with a view, the new one focused", func() bool {
 		return h.shape() == "V[p p]" && len(h.s.views) == 2 && h.s.focus != first && len(h.s.area.shown()) == 2
 	})

@@ -78,11 +78,7 @@ func TestAttachedSplitTypeRead(t *testing.T) {
 		first = h.s.focus
 		return len(c) == 1 && c[0].Title == "Terminal" && len(c[0].Panes) == 1 && first != 0
 	})
-	var handled bool
-	h.s.guard(func() { handled = h.key(fyne.KeyE, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
-	if !handled {
-		t.Fatal("ctrl+shift+e was not taken as an app shortcut")
-	}
+	h.splitKey()
 	var second uint64
 	h.waitFor("two panes in the server and the window, the new one focused", func() bool {
 		second = h.s.focus

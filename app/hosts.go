@@ -624,7 +624,7 @@ func (h *hostsBackend) ActiveTree() (workspace.WorkspaceInfo, *workspace.LayoutN
 	}
 	info.Index += h.offset(slot)
 	info.ID = globalID(slot, info.ID)
-	tree = cloneTree(tree) // the host's may be a kept view's, shared
+	tree = cloneLayout(tree) // the host's may be a kept view's, shared
 	rehomeTree(slot, tree)
 	return info, tree, true
 }
@@ -639,22 +639,6 @@ func (h *hostsBackend) offset(slot int) int {
 		n += len(p.be.Workspaces())
 	}
 	return n
-}
-
-// cloneTree copies n's nodes and surface lists (what rehomeTree changes).
-func cloneTree(n *workspace.LayoutNode) *workspace.LayoutNode {
-	if n == nil {
-		return nil
-	}
-	c := *n
-	c.Surfaces = slices.Clone(n.Surfaces)
-	if n.Children != nil {
-		c.Children = make([]workspace.LayoutNode, len(n.Children))
-		for i := range n.Children {
-			c.Children[i] = *cloneTree(&n.Children[i])
-		}
-	}
-	return &c
 }
 
 // rehomeTree gives a host's layout (a copy the caller owns) window-side

@@ -206,11 +206,7 @@ func TestHostsSidebar(t *testing.T) {
 
 	// The split shortcut splits the remote pane on its host, in its
 	// directory; the new pane is shown and focused.
-	var handled bool
-	h.s.guard(func() { handled = h.key(fyne.KeyE, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
-	if !handled {
-		t.Fatal("ctrl+shift+e was not taken as an app shortcut")
-	}
+	h.splitKey()
 	var split uint64
 	h.waitFor("two remote panes, the new one focused", func() bool {
 		split = h.s.focus

@@ -73,14 +73,16 @@ func (a *splitArea) setTree(tree *workspace.LayoutNode, views map[uint64]fyne.Ca
 	a.Refresh()
 }
 
-// cloneLayout copies what a split area may change in a tree: every node
-// and its Ratios. Surfaces and the legacy Ratio are shared, read-only.
+// cloneLayout copies a tree deep enough for its owner to change it: every
+// node, its Ratios (a split area moves them) and its Surfaces (a host's
+// tree gets window-side ids, rehomeTree). The legacy Ratio is a value.
 func cloneLayout(n *workspace.LayoutNode) *workspace.LayoutNode {
 	if n == nil {
 		return nil
 	}
 	c := *n
 	c.Ratios = slices.Clone(n.Ratios)
+	c.Surfaces = slices.Clone(n.Surfaces)
 	if n.Children != nil {
 		c.Children = make([]workspace.LayoutNode, len(n.Children))
 		for i := range n.Children {

@@ -216,11 +216,7 @@ func BenchmarkGUI(b *testing.B) {
 	if err := os.WriteFile(file, sgrData(benchBytes), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	x, err := startX(benchScreenW, benchScreenH)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(x.stop) // after the apps' own cleanups, which need the display
+	x := benchX(b)
 
 	for i := 0; i < b.N; i++ {
 		rows := benchOnce(b, x, file, i)
@@ -437,4 +433,17 @@ func printTable(rows []benchRow) {
 	fmt.Println("  MB/s: bytes catted / (send → `paneflow wait` sees the line after them); fps and frame cost from the")
 	fmt.Println("  widget's render probe (PANEFLOW_RENDER_PROBE=1); KeyEcho: `xdotool key` started → first changed pixel")
 	fmt.Println("  in Xvfb's framebuffer file (includes the xdotool run and GL readback to the X screen)")
+}
+
+// benchX starts the benchmarks' X server (benchScreenW×benchScreenH) and
+// stops it when b ends, after the apps' own cleanups, which need the
+// display.
+func benchX(b *testing.B) *xserver {
+	b.Helper()
+	x, err := startX(benchScreenW, benchScreenH)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(x.stop)
+	return x
 }

@@ -252,10 +252,6 @@ func startFloodBench(b *testing.B) (*xserver, string) {
 	if err := os.WriteFile(file, sgrData(overviewFloodBytes), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	x, err := startX(benchScreenW, benchScreenH)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(x.stop)
+	x := benchX(b)
 	return x, file
 }

@@ -67,11 +67,7 @@ func hostsConfig(urls []string) string {
 // (sshdtest.Delayed). Target: ≤ 1 round trip + 20 ms.
 func BenchmarkHostAgentLatency(b *testing.B) {
 	need(b)
-	x, err := startX(benchScreenW, benchScreenH)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(x.stop)
+	x := benchX(b)
 	for range b.N {
 		srv, sshd, _ := remoteHost(b)
 		slow := sshd.Delayed(b, 0, hostsOneWay)
@@ -145,11 +141,7 @@ func BenchmarkHostAgentLatency(b *testing.B) {
 // thread (target ≤ 50 ms per 5 s, issue 30).
 func BenchmarkIdleHosts(b *testing.B) {
 	need(b)
-	x, err := startX(benchScreenW, benchScreenH)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(x.stop)
+	x := benchX(b)
 	for range b.N {
 		dir := tempDir(b)
 		var ports []sshdtest.Port

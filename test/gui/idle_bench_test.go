@@ -52,11 +52,7 @@ func schedCPU(t testing.TB, pid int) time.Duration {
 // ≤ 50 ms per 5 s, as the embedded one does).
 func BenchmarkIdleFleet(b *testing.B) {
 	need(b)
-	x, err := startX(benchScreenW, benchScreenH)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(x.stop)
+	x := benchX(b)
 	for range b.N {
 		type row struct {
 			name           string
