@@ -59,14 +59,7 @@ func (s *Service) Init(h *subsystem.Host) error {
 // (bounded by notifyTimeout) or ctx.
 func (s *Service) Shutdown(ctx context.Context) error {
 	s.sub.Close()
-	done := make(chan struct{})
-	go func() { s.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return subsystem.Wait(ctx, &s.wg)
 }
 
 func (s *Service) run() {

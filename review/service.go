@@ -138,14 +138,7 @@ func (s *Service) Shutdown(ctx context.Context) error {
 	if s.cancel != nil {
 		s.cancel()
 	}
-	done := make(chan struct{})
-	go func() { s.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return subsystem.Wait(ctx, &s.wg)
 }
 
 // handle runs h with a context that also ends at Shutdown.

@@ -210,12 +210,8 @@ func (u *Usage) Shutdown(ctx context.Context) error {
 	u.closed = true
 	u.mu.Unlock()
 	close(u.stop)
-	done := make(chan struct{})
-	go func() { u.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-ctx.Done():
-		return ctx.Err()
+	if err := subsystem.Wait(ctx, &u.wg); err != nil {
+		return err
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()

@@ -232,12 +232,8 @@ func (s *Service) Shutdown(ctx context.Context) error {
 	}
 	s.cancel()
 	err := s.srv.Shutdown(ctx)
-	done := make(chan struct{})
-	go func() { s.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-ctx.Done():
-		return fmt.Errorf("web: shutdown: %w", ctx.Err())
+	if err := subsystem.Wait(ctx, &s.wg); err != nil {
+		return fmt.Errorf("web: shutdown: %w", err)
 	}
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("web: shutdown: %w", err)
