@@ -108,11 +108,13 @@ func windowID(t testing.TB, a *app) uint32 {
 	return uint32(win)
 }
 
-// waitExit waits until a's process exits and returns its exit error.
+// waitExit waits until a's process exits and returns its exit error;
+// later waits on a go on through its socket (app.closed).
 func waitExit(t testing.TB, a *app, what string) error {
 	t.Helper()
 	select {
 	case <-a.proc.Exited():
+		a.closed = true
 		return a.proc.Err()
 	case <-time.After(stopTimeout):
 		t.Fatalf("%s: the app did not exit within %v\n%s", what, stopTimeout, proctest.Indent(a.log.String()))
