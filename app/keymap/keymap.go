@@ -85,6 +85,11 @@ const (
 	OpenWebAccess Action = "open_web_access"
 	// ToggleSidebar collapses the sidebar to a thin strip, or expands it.
 	ToggleSidebar Action = "toggle_sidebar"
+	// OpenSettings shows the settings view, which writes paneflow.toml.
+	OpenSettings Action = "open_settings"
+	// ShowShortcuts shows every action's keystrokes (these defaults with
+	// the user's [shortcuts]), searchable.
+	ShowShortcuts Action = "show_shortcuts"
 )
 
 // actions lists every action, in the order of the spec's table.
@@ -105,6 +110,7 @@ var actions = []Action{
 	OpenMCPInstall, AddHost,
 	SearchAllPanes, OpenPaneHistory,
 	OpenWebAccess, ToggleSidebar,
+	OpenSettings, ShowShortcuts,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -214,6 +220,11 @@ var defaults = []struct {
 	// As the sidebar toggles of editors, which take Ctrl+B (a shell's
 	// and tmux's key here).
 	{"secondary+shift+backslash", ToggleSidebar},
+	// As the settings of macOS apps (Cmd+,), Windows Terminal and VS
+	// Code; Ctrl+? (Shift+/) for the shortcuts, as help sheets of web
+	// apps take "?".
+	{"secondary+comma", OpenSettings},
+	{"secondary+shift+slash", ShowShortcuts},
 }
 
 var darwinOnly = []struct {
@@ -386,6 +397,16 @@ func (m *Map) Label(a Action) string {
 		return ""
 	}
 	return bs[0].Label(m.goos)
+}
+
+// Labels returns the labels of all of a's keystrokes, the one [Map.Label]
+// shows first; nil when it has none.
+func (m *Map) Labels(a Action) []string {
+	var out []string
+	for _, b := range m.order[a] {
+		out = append(out, b.Label(m.goos))
+	}
+	return out
 }
 
 // Clone returns an independent copy of m.
