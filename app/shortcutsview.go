@@ -34,7 +34,7 @@ var shortcutGroups = []struct {
 	}},
 	{"Terminal", []keymap.Action{
 		keymap.TerminalCopy, keymap.TerminalPaste, keymap.ScrollPageUp, keymap.ScrollPageDown,
-		keymap.ToggleSearch, keymap.ClearScrollHistory, keymap.ResetTerminal,
+		keymap.ToggleSearch, keymap.CopyMode, keymap.ClearScrollHistory, keymap.ResetTerminal,
 		keymap.FontSizeIncrease, keymap.FontSizeDecrease, keymap.FontSizeReset,
 	}},
 	{"Agents", []keymap.Action{

@@ -85,6 +85,9 @@ const (
 	OpenWebAccess Action = "open_web_access"
 	// ToggleSidebar collapses the sidebar to a thin strip, or expands it.
 	ToggleSidebar Action = "toggle_sidebar"
+	// CopyMode starts the focused pane's keyboard copy mode (vi keys,
+	// search, select and yank, as tmux's).
+	CopyMode Action = "copy_mode"
 	// OpenSettings shows the settings view, which writes paneflow.toml.
 	OpenSettings Action = "open_settings"
 	// ShowShortcuts shows every action's keystrokes (these defaults with
@@ -109,7 +112,7 @@ var actions = []Action{
 	OpenLaunchPad, QuickLaunch, NewFromTemplate,
 	OpenMCPInstall, AddHost,
 	SearchAllPanes, OpenPaneHistory,
-	OpenWebAccess, ToggleSidebar,
+	OpenWebAccess, ToggleSidebar, CopyMode,
 	OpenSettings, ShowShortcuts,
 }
 
@@ -220,6 +223,9 @@ var defaults = []struct {
 	// As the sidebar toggles of editors, which take Ctrl+B (a shell's
 	// and tmux's key here).
 	{"secondary+shift+backslash", ToggleSidebar},
+	// Y as in yank: tmux's prefix+[ has no free chord here, and
+	// Ctrl+Shift+Space (Alacritty's) is the composer's.
+	{"secondary+shift+y", CopyMode},
 	// As the settings of macOS apps (Cmd+,), Windows Terminal and VS
 	// Code; Ctrl+? (Shift+/) for the shortcuts, as help sheets of web
 	// apps take "?".
