@@ -194,6 +194,8 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.openMCPLocked()
 	case keymap.AddHost:
 		s.addHostLocked()
+	case keymap.RemoveHost:
+		s.removeHostLocked("")
 	case keymap.SearchAllPanes:
 		s.openSearchLocked()
 	case keymap.OpenPaneHistory:

@@ -441,6 +441,7 @@ func (s *shell) buildWindowLocked() {
 	s.side.onChecks = func(id uint64) { s.guard(func() { s.openChecksLocked(id) }) }
 	if s.hosts != nil {
 		s.side.onAddHost = func() { s.guard(s.addHostLocked) }
+		s.side.onRemoveHost = func(address string) { s.guard(func() { s.removeHostLocked(address) }) }
 	}
 	go s.findAgentLaunchers()
 	s.banner = newBanner()

@@ -73,6 +73,9 @@ const (
 	// AddHost asks for another machine (ssh) whose Paneflow server's
 	// workspaces the sidebar then shows, and saves it in the config.
 	AddHost Action = "add_host"
+	// RemoveHost stops showing another host (nothing there stops) and
+	// takes it out of the config.
+	RemoveHost Action = "remove_host"
 	// SearchAllPanes searches every pane's scrollback, screen and
 	// full-screen history (surface.search_all) and jumps to a match.
 	SearchAllPanes Action = "search_all_panes"
@@ -110,7 +113,7 @@ var actions = []Action{
 	ClearScrollHistory, ResetTerminal,
 	CommandPalette, OpenAgentsView, OpenComposer, OpenDiffView, ToggleBroadcastMember,
 	OpenLaunchPad, QuickLaunch, NewFromTemplate,
-	OpenMCPInstall, AddHost,
+	OpenMCPInstall, AddHost, RemoveHost,
 	SearchAllPanes, OpenPaneHistory,
 	OpenWebAccess, ToggleSidebar, CopyMode,
 	OpenSettings, ShowShortcuts,
@@ -219,6 +222,7 @@ var defaults = []struct {
 	{"secondary+shift+s", SearchAllPanes},
 	{"secondary+shift+h", OpenPaneHistory},
 	{"secondary+shift+k", AddHost},
+	{"secondary+alt+shift+k", RemoveHost}, // Add host's, with Alt
 	{"secondary+shift+u", OpenWebAccess},
 	// As the sidebar toggles of editors, which take Ctrl+B (a shell's
 	// and tmux's key here).
