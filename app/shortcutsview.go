@@ -43,7 +43,7 @@ var shortcutGroups = []struct {
 		keymap.SearchAllPanes, keymap.OpenMCPInstall,
 	}},
 	{"Window", []keymap.Action{
-		keymap.CommandPalette, keymap.OpenSettings, keymap.ShowShortcuts, keymap.AddHost,
+		keymap.CommandPalette, keymap.OpenSettings, keymap.ShowShortcuts, keymap.AddHost, keymap.RemoveHost,
 		keymap.OpenWebAccess, keymap.Quit,
 	}},
 }
