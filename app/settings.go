@@ -211,6 +211,7 @@ func (s *shell) viewOptionsLocked(id uint64) termview.Options {
 		ProbeName:   fmt.Sprint(id),
 		OnInput:     s.noteInput,
 		PaintNow:    s.paintNow,
+		PaintRegion: s.paintRegion,
 		Menu:        s.paneMenu,
 		CursorBlink: blinkMode(s.cfg.Terminal.CursorBlink),
 		CursorShape: cursorShape(s.cfg.Terminal.CursorShape),
