@@ -199,6 +199,7 @@ type shell struct {
 	mcpv           *mcpView                     // the open MCP entry view, nil when closed
 	hist           historyViews                 // the search, timeline and replay views
 	webv           *webView                     // the open web access view, nil when closed
+	panel          *shownPanel                  // the open panel (settings, shortcuts), nil when none
 	queued         map[uint64]queuedPrompt      // prompts waiting for their pane's agent to stop thinking
 	groups         map[uint64]string            // each pane's broadcast group, if any
 	checks         map[string]bus.ChecksChanged // each worktree's last checks_changed, by root
@@ -925,6 +926,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	}
 	if s.hostProbe {
 		s.probeHostsLocked(snap.Hosts, cards)
+		s.probeChipsLocked()
 	}
 }
 
@@ -967,7 +969,7 @@ func (s *shell) viewLocked(id uint64) *termview.View {
 // is open it keeps the keyboard: the model's events do not take it away.
 func (s *shell) focusViewLocked(id uint64) {
 	v := s.views[id]
-	if v == nil || s.quitting || s.pal != nil || s.ov != nil || s.dv != nil || (s.comp != nil && s.comp.pane != 0) || s.launchOverlayOpenLocked() || s.historyOverlayOpenLocked() {
+	if v == nil || s.quitting || s.pal != nil || s.ov != nil || s.dv != nil || (s.comp != nil && s.comp.pane != 0) || s.launchOverlayOpenLocked() || s.historyOverlayOpenLocked() || s.panel != nil {
 		return
 	}
 	s.selfFocus.Store(id)
