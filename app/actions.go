@@ -220,6 +220,10 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		if v != nil {
 			v.Find()
 		}
+	case keymap.CopyMode:
+		if v != nil {
+			v.EnterCopyMode()
+		}
 	case keymap.ClearScrollHistory:
 		if v != nil {
 			v.ClearScrollback()

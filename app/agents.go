@@ -43,7 +43,13 @@ type agentBoard struct {
 	now   func() time.Time
 }
 
-// apply records ev. An agent whose state is idle (or empty) is gone.
+// apply records ev. An idle (or empty) state without hooks says the
+// agent is gone: the conductor publishes it when a session ends or the
+// process scan no longer sees the agent. A hooked session that is idle is
+// there and listed (fleet.list and `paneflow ps` show it): an agent whose
+// hooks announced it and that has had no prompt yet, as every agent with
+// a session-start hook is right after it starts (the overview and sidebar
+// missed a quick-launched opencode that ps listed).
 func (b *agentBoard) apply(ev bus.AgentState) {
 	if ev.SurfaceID == 0 {
 		return // not bound to a pane: nothing in the window shows it
@@ -57,7 +63,7 @@ func (b *agentBoard) apply(ev bus.AgentState) {
 	k := agentKey{ev.Tool, ev.PID}
 	m := b.panes[ev.SurfaceID]
 	since := b.since[ev.SurfaceID]
-	if ev.State == stateIdle || ev.State == "" {
+	if ev.State == "" || ev.State == stateIdle && !ev.Hooked {
 		delete(m, k)
 		delete(since, k)
 		if len(m) == 0 {
@@ -181,6 +187,8 @@ func statusLine(ev bus.AgentState) (glyph, text string) {
 		return "⚠", "stalled"
 	case stateRunning:
 		return "○", notify.AgentName(ev.Tool) + " running"
+	case stateIdle:
+		return "○", notify.AgentName(ev.Tool) + " idle"
 	}
 	return "○", ev.State
 }

@@ -64,7 +64,14 @@ func TestAgentBoard(t *testing.T) {
 	if got := b.waiting(); !slices.Equal(got, []uint64{2, 3}) {
 		t.Errorf("waiting = %v, want [2 3]", got)
 	}
-	b.apply(bus.AgentState{SurfaceID: 3, Tool: "claude", PID: 30, State: stateIdle, Hooked: true})
+	// A hooked session with no prompt yet is an agent the pane has.
+	b.apply(bus.AgentState{SurfaceID: 4, Tool: "opencode", PID: 40, State: stateRunning})
+	b.apply(bus.AgentState{SurfaceID: 4, Tool: "opencode", PID: 41, State: stateIdle, Previous: stateRunning, Hooked: true})
+	if st, ok := b.status(4); !ok || st.State != stateIdle || len(b.panes[4]) != 1 {
+		t.Errorf("status(4) = %+v, %v (%d agents), want the hooked idle session in the scanned process's place", st, ok, len(b.panes[4]))
+	}
+	// The session ended (the conductor's idle without hooks): gone.
+	b.apply(bus.AgentState{SurfaceID: 3, Tool: "claude", PID: 30, State: stateIdle, Previous: stateWaiting})
 	b.forget(2)
 	if got := b.waiting(); len(got) != 0 {
 		t.Errorf("waiting = %v after the agents left, want none", got)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"net/url"
 	"os"
 	"reflect"
 	"runtime"
@@ -26,6 +25,7 @@ import (
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/core"
+	"github.com/paneflow-go/paneflow/internal/ports"
 	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/workspace"
 )
@@ -435,12 +435,7 @@ func (s *shell) buildWindowLocked() {
 		func() { s.guard(s.openOverviewLocked) },
 		s.home,
 	)
-	s.side.onPort = func(port string) {
-		u := &url.URL{Scheme: "http", Host: "localhost:" + port}
-		if err := s.a.OpenURL(u); err != nil {
-			s.guard(func() { s.banner.show("open " + u.String() + ": " + err.Error()) })
-		}
-	}
+	s.side.onPort = s.openPort
 	s.side.onLaunchPad = func() { s.guard(s.openLaunchPadLocked) }
 	s.side.onChecks = func(id uint64) { s.guard(func() { s.openChecksLocked(id) }) }
 	if s.hosts != nil {
@@ -591,26 +586,35 @@ func paneBranches(snap *snapshot) (branches, roots map[uint64]string) {
 }
 
 // panePorts finds the ports the panes of snap listen on, through cache;
-// pids are the panes' programs (Backend.PanePIDs).
-func panePorts(pids map[uint64]int, snap *snapshot, cache *portCache) map[uint64]string {
+// pids are this machine's panes' programs (Backend.PanePIDs), remote the
+// ports of other hosts' panes as their servers listed them (hostPorter).
+func panePorts(pids map[uint64]int, snap *snapshot, cache *ports.Cache, remote map[uint64][]int) map[uint64]string {
 	out := map[uint64]string{}
 	byPid := map[int]uint64{}
 	var roots []int
 	for _, id := range snap.Order {
-		if pid := pids[id]; pid > 0 {
+		if pid := pids[id]; pid > 0 && hostSlot(id) == 0 {
 			byPid[pid] = id
 			roots = append(roots, pid)
 		}
 	}
-	for pid, ports := range cache.listeningPorts(roots) {
+	chips := func(id uint64, list []int) {
 		var b strings.Builder
-		for i, p := range ports {
+		for i, p := range list {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
 			b.WriteString(strconv.Itoa(p))
 		}
-		out[byPid[pid]] = b.String()
+		out[id] = b.String()
+	}
+	for pid, list := range cache.Listening(roots) {
+		chips(byPid[pid], list)
+	}
+	for id, list := range remote {
+		if hostSlot(id) != 0 && len(list) > 0 {
+			chips(id, list)
+		}
 	}
 	return out
 }
@@ -712,8 +716,8 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 	defer tick.Stop()
 	var buf []bus.Event
 	var last *snapshot
-	var ports, branches, roots map[uint64]string
-	var portsCache portCache
+	var portsCache ports.Cache
+	var portChips, branches, roots map[uint64]string
 	var described map[uint64]uint64 // each pane's output generation at the last reading
 	var describedAt time.Time
 	for {
@@ -759,11 +763,15 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 		} else {
 			snap = takeSnapshot(s.b, surfaces)
 		}
-		if ports == nil || ticked && describe {
-			ports = panePorts(s.b.PanePIDs(), snap, &portsCache)
+		if portChips == nil || ticked && describe {
+			var remote map[uint64][]int
+			if hp, ok := s.b.(hostPorter); ok {
+				remote = hp.hostPorts()
+			}
+			portChips = panePorts(s.b.PanePIDs(), snap, &portsCache, remote)
 			branches, roots = paneBranches(snap)
 		}
-		snap.Ports, snap.Branches, snap.Roots = ports, branches, roots
+		snap.Ports, snap.Branches, snap.Roots = portChips, branches, roots
 		endPass()
 		if ticked && len(evs) == 0 && reflect.DeepEqual(snap, last) {
 			continue

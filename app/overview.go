@@ -176,6 +176,8 @@ func stateText(r agentRow) string {
 		return "done"
 	case stateRunning:
 		return "running (no hooks)"
+	case stateIdle:
+		return "idle (no prompt yet)"
 	}
 	return r.State
 }

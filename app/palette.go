@@ -52,6 +52,7 @@ var actionTitles = map[keymap.Action]string{
 	keymap.LayoutTiled:           "Layout: tiled",
 	keymap.SplitEqualize:         "Equalize panes",
 	keymap.ToggleSearch:          "Find in pane",
+	keymap.CopyMode:              "Copy mode: vi keys, search, select, yank",
 	keymap.FontSizeIncrease:      "Font size: increase",
 	keymap.FontSizeDecrease:      "Font size: decrease",
 	keymap.FontSizeReset:         "Font size: reset",

@@ -148,8 +148,8 @@ type sidebar struct {
 	// onCollapse is the collapse button (the sidePanel sets it); nil
 	// does nothing.
 	onCollapse func()
-	agents     *widget.Button    // opens the agents overview; its label counts them
-	onPort     func(port string) // a port chip was tapped; nil shows none
+	agents     *widget.Button               // opens the agents overview; its label counts them
+	onPort     func(id uint64, port string) // a port chip of pane id was tapped; nil shows none
 	// onChecks, when set, makes a pane row's checks badge tappable: the
 	// pane's id.
 	onChecks func(id uint64)
@@ -666,7 +666,8 @@ func (sb *sidebar) paneRow(p paneRow) fyne.CanvasObject {
 		for _, port := range strings.Fields(p.Ports) {
 			// A filled button: a low-importance one looked like plain text
 			// until hovered.
-			b := widget.NewButton(":"+port, func() { sb.onPort(port) })
+			id := p.ID
+			b := widget.NewButton(":"+port, func() { sb.onPort(id, port) })
 			b.Importance = widget.MediumImportance
 			chips = append(chips, b)
 		}

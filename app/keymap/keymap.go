@@ -85,6 +85,9 @@ const (
 	OpenWebAccess Action = "open_web_access"
 	// ToggleSidebar collapses the sidebar to a thin strip, or expands it.
 	ToggleSidebar Action = "toggle_sidebar"
+	// CopyMode starts the focused pane's keyboard copy mode (vi keys,
+	// search, select and yank, as tmux's).
+	CopyMode Action = "copy_mode"
 )
 
 // actions lists every action, in the order of the spec's table.
@@ -104,7 +107,7 @@ var actions = []Action{
 	OpenLaunchPad, QuickLaunch, NewFromTemplate,
 	OpenMCPInstall, AddHost,
 	SearchAllPanes, OpenPaneHistory,
-	OpenWebAccess, ToggleSidebar,
+	OpenWebAccess, ToggleSidebar, CopyMode,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -214,6 +217,9 @@ var defaults = []struct {
 	// As the sidebar toggles of editors, which take Ctrl+B (a shell's
 	// and tmux's key here).
 	{"secondary+shift+backslash", ToggleSidebar},
+	// Y as in yank: tmux's prefix+[ has no free chord here, and
+	// Ctrl+Shift+Space (Alacritty's) is the composer's.
+	{"secondary+shift+y", CopyMode},
 }
 
 var darwinOnly = []struct {

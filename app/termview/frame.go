@@ -121,7 +121,8 @@ func (v *View) totalLocked() (total, hist int) {
 // moves lines into (or out of) the scrollback, as tmux copy mode does.
 func (v *View) anchorLocked() {
 	total, hist := v.totalLocked()
-	if v.offset > 0 {
+	if v.offset > 0 || v.copy != nil {
+		// Copy mode holds even the live screen still, as tmux's does.
 		v.offset += total - v.lastTotal
 	}
 	v.offset = min(max(v.offset, 0), hist)
@@ -162,6 +163,9 @@ func (v *View) drawLocked() int {
 	v.drawnGen.Store(v.snap.Generation)
 	if v.snap.Cursor.Shape == terminal.CursorDefault {
 		v.snap.Cursor.Shape = v.opts.CursorShape
+	}
+	if v.copy != nil {
+		v.copyCursorLocked()
 	}
 
 	if v.snap.SyncOutput {
@@ -252,15 +256,19 @@ func (v *View) buildOverlayLocked(now time.Time) {
 	if v.linkURL != "" {
 		ov.Link = v.link
 	}
-	ov.CursorOff = v.offset > 0 || v.blinkOff
+	ov.CursorOff = v.scrolledCursorOffLocked() || v.blinkOff
 	ov.Unfocused = !v.focused
 	ov.Flash = now.Before(v.flashUntil)
 	v.manageBlinkLocked(now)
 }
 
+// scrolledCursorOffLocked reports whether the cursor is hidden for being
+// scrolled back (copy mode draws its own cursor there).
+func (v *View) scrolledCursorOffLocked() bool { return v.offset > 0 && v.copy == nil }
+
 // blinking reports whether the cursor should blink now.
 func (v *View) blinkingLocked(now time.Time) bool {
-	if !v.focused || v.offset > 0 || !v.snap.Cursor.Visible {
+	if !v.focused || v.offset > 0 || v.copy != nil || !v.snap.Cursor.Visible {
 		return false
 	}
 	switch v.opts.CursorBlink {
@@ -279,7 +287,7 @@ func (v *View) blinkingLocked(now time.Time) bool {
 func (v *View) manageBlinkLocked(now time.Time) {
 	if !v.blinkingLocked(now) {
 		v.blinkOff = false
-		v.ov.CursorOff = v.offset > 0
+		v.ov.CursorOff = v.scrolledCursorOffLocked()
 		if v.blinkTimer != nil {
 			v.blinkTimer.Stop()
 			v.blinkTimer = nil
@@ -325,6 +333,8 @@ func (v *View) updateIndicatorLocked() {
 	switch {
 	case v.linkURL != "":
 		t = "→ " + shortTarget(v.linkURL)
+	case v.copy != nil:
+		t = v.copyIndicatorLocked()
 	case v.offset != 0:
 		t = fmt.Sprintf("[%d/%d]", v.offset, v.histLen)
 	default:
@@ -339,8 +349,13 @@ func (v *View) updateIndicatorLocked() {
 		v.indText.Show()
 		v.indBg.Show()
 		v.placeOverlaysLocked()
-		v.indText.Refresh()
-		v.indBg.Refresh()
+		// Through the View's canvas: the driver finds no canvas for an
+		// object never painted yet (shown for the first time here), and
+		// canvas.Refresh then does nothing.
+		if c := v.canvas(); c != nil {
+			c.Refresh(v.indText)
+			c.Refresh(v.indBg)
+		}
 	}
 }
 

@@ -244,6 +244,8 @@ type View struct {
 
 	// Find.
 	find *findBar
+	// copy is the keyboard copy mode, nil when off.
+	copy *copyMode
 	// mark is the line Reveal showed, highlighted until the next input.
 	mark revealMark
 
@@ -554,6 +556,7 @@ func (v *View) afterWipe() {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.offset = 0
+	v.copy = nil
 	v.clearSelectionLocked()
 	v.mark = revealMark{}
 	if v.find.visible() {

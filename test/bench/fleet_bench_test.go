@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -33,8 +34,11 @@ const (
 // meanwhile from this already running process: the server's answer time
 // without a process start), idle-ls-p50-ms (ls with the bridges connected
 // and no hooks firing), hooks-delivered and hooks-late (frames whose hook
-// ran out of its 550 ms budget: counted, not failed). Paneflow only: tmux
-// has no bridges or hooks.
+// ran out of its 550 ms budget: counted, not failed), and where the CPU
+// went while the hooks fired: storm-ms (the wall time of the hooks' run),
+// server-cpu-ms, bridges-cpu-ms, children-cpu-ms (the hook processes and
+// the timed ls processes) and self-cpu-ms (this process: starting them
+// and the surface.list loop). Paneflow only: tmux has no bridges or hooks.
 func BenchmarkFleet(b *testing.B) {
 	pf := startPaneflow(b)
 	mcp := siblingBin(b, "paneflow-mcp", "./cmd/paneflow-mcp")
@@ -65,6 +69,8 @@ func BenchmarkFleet(b *testing.B) {
 	}
 	var busy, list []float64
 	delivered, late := 0, 0
+	var storm time.Duration
+	var used cpuUse
 	for range b.N {
 		before, err := fleettest.Measure(pf.sock, panes)
 		if err != nil {
@@ -111,8 +117,19 @@ func BenchmarkFleet(b *testing.B) {
 				round = append(round, d)
 			}
 		}()
+		cpu0, err := fleetCPU(pf.cmd.Process.Pid, bridges.Pids())
+		if err != nil {
+			b.Fatal(err)
+		}
+		stormStart := time.Now()
 		h, err := fleettest.FireHooks(hook, pf.env, b.TempDir(), panes, fleetFrames)
+		storm += time.Since(stormStart)
 		close(done)
+		cpu1, cerr := fleetCPU(pf.cmd.Process.Pid, bridges.Pids())
+		if cerr != nil {
+			b.Fatal(cerr)
+		}
+		used.add(cpu1.sub(cpu0))
 		if lerr := <-lsErr; lerr != nil {
 			b.Fatal(lerr)
 		}
@@ -147,6 +164,51 @@ func BenchmarkFleet(b *testing.B) {
 	b.ReportMetric(percentile(idle, 50), "idle-ls-p50-ms")
 	b.ReportMetric(float64(delivered), "hooks-delivered")
 	b.ReportMetric(float64(late), "hooks-late")
+	b.ReportMetric(ms(storm)/float64(b.N), "storm-ms")
+	b.ReportMetric(ms(used.server)/float64(b.N), "server-cpu-ms")
+	b.ReportMetric(ms(used.bridges)/float64(b.N), "bridges-cpu-ms")
+	b.ReportMetric(ms(used.children)/float64(b.N), "children-cpu-ms")
+	b.ReportMetric(ms(used.self)/float64(b.N), "self-cpu-ms")
+}
+
+// cpuUse is the CPU time used by each part of the fleet benchmark: the
+// server, the bridges, the processes this one started and waited for
+// (the hooks and the timed ls), and this process (which starts them).
+type cpuUse struct{ server, bridges, children, self time.Duration }
+
+func (a cpuUse) sub(b cpuUse) cpuUse {
+	return cpuUse{a.server - b.server, a.bridges - b.bridges, a.children - b.children, a.self - b.self}
+}
+
+func (a *cpuUse) add(b cpuUse) {
+	a.server += b.server
+	a.bridges += b.bridges
+	a.children += b.children
+	a.self += b.self
+}
+
+// fleetCPU reads the CPU time used so far by the server (pid server), the
+// bridges, the waited-for children of this process and this process.
+func fleetCPU(server int, bridges []int) (cpuUse, error) {
+	var u cpuUse
+	var err error
+	if u.server, err = procCPU(server); err != nil {
+		return u, err
+	}
+	for _, pid := range bridges {
+		d, err := procCPU(pid)
+		if err != nil {
+			return u, err
+		}
+		u.bridges += d
+	}
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
+		return u, err
+	}
+	u.children = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	u.self = selfCPU()
+	return u, nil
 }
 
 // siblingBin returns the binary name next to paneflowBin (make bench

@@ -307,6 +307,11 @@ type app struct {
 
 	win    string // X window id
 	server *app   // the server the window attached to (startApp); nil for an embedded window
+
+	// closed is set once the test has ended the window on purpose
+	// (waitExit): its socket, the server's, is still waited on, and the
+	// window's exit is no longer a reason to stop waiting.
+	closed bool
 }
 
 // appEnv is the environment of the app and of the CLI runs against it:

@@ -155,6 +155,15 @@ func StartBridges(bin string, env []string, sock string, n int) (*Bridges, error
 	}
 }
 
+// Pids returns the bridges' process ids.
+func (b *Bridges) Pids() []int {
+	pids := make([]int, len(b.cmds))
+	for i, cmd := range b.cmds {
+		pids[i] = cmd.Process.Pid
+	}
+	return pids
+}
+
 // Stop ends the bridges (closing stdin ends an MCP server) and waits for
 // them, killing those that do not exit.
 func (b *Bridges) Stop() {
