@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/attach"
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/terminal"
@@ -25,6 +27,17 @@ const screenMaxFrame = ipc.MaxFrame - 1024
 
 // screenSendBuffer is the socket send buffer of a screen.attach stream.
 const screenSendBuffer = 32 << 10
+
+// Pacing while a client types (ARCHITECTURE.md, "Screen streaming"):
+// for typingFor after a screen.input with a client's token, the panes it
+// did not type into get at most typingOthersFPS frames a second on its
+// stream (at most its fps), so that a pane flooding beside the one typed
+// into keeps few of its frames ahead of a key's echo on the socket, on
+// the client's decoder and in the window's paint.
+const (
+	typingFor       = time.Second
+	typingOthersFPS = 10
+)
 
 // attachments holds the live screen.attach streams' tokens. Its zero
 // value is empty and ready; it is safe for concurrent use.
@@ -44,18 +57,24 @@ type attachment struct {
 	// last screen.input with its token came, as time since since plus
 	// one (0: never): its stream does not pace output for a frame
 	// interval after one (the echo of a key).
-	since   time.Time
-	typedAt *atomic.Int64
+	// typedPane is the pane of that last screen.input.
+	since     time.Time
+	typedAt   *atomic.Int64
+	typedPane *atomic.Uint64
 }
 
-// typed records a screen.input with the attachment's token at now.
-func (at attachment) typed(now time.Time) { at.typedAt.Store(int64(now.Sub(at.since)) + 1) }
+// typed records a screen.input with the attachment's token into pane id
+// at now.
+func (at attachment) typed(id uint64, now time.Time) {
+	at.typedPane.Store(id)
+	at.typedAt.Store(int64(now.Sub(at.since)) + 1)
+}
 
 // typedWithin reports whether a screen.input with its token came less
-// than d before now.
-func (at attachment) typedWithin(now time.Time, d time.Duration) bool {
+// than d before now, and the pane it went to.
+func (at attachment) typedWithin(now time.Time, d time.Duration) (pane uint64, ok bool) {
 	t := at.typedAt.Load()
-	return t != 0 && int64(now.Sub(at.since))+1-t < int64(d)
+	return at.typedPane.Load(), t != 0 && int64(now.Sub(at.since))+1-t < int64(d)
 }
 
 // add registers a new attachment made at now and returns it and its
@@ -68,7 +87,7 @@ func (a *attachments) add(readOnly string, now time.Time) (attachment, string) {
 		a.tokens = make(map[string]attachment)
 	}
 	a.n++
-	at := attachment{id: a.n, readOnly: readOnly, since: now, typedAt: new(atomic.Int64)}
+	at := attachment{id: a.n, readOnly: readOnly, since: now, typedAt: new(atomic.Int64), typedPane: new(atomic.Uint64)}
 	a.tokens[tok] = at
 	return at, tok
 }
@@ -131,11 +150,13 @@ func (s *server) inPane(ctx context.Context) string {
 	return ""
 }
 
-// attachedPane is one pane of an attachment: its surface and the encoder
-// holding what this client was last sent.
+// attachedPane is one pane of an attachment: its surface, the encoder
+// holding what this client was last sent, and when (sent: ever).
 type attachedPane struct {
-	sf  *workspace.Surface
-	enc *attach.Encoder
+	sf   *workspace.Surface
+	enc  *attach.Encoder
+	last time.Time
+	sent bool
 }
 
 // screenAttach streams screen updates of some or all panes to one client
@@ -147,10 +168,13 @@ type attachedPane struct {
 // sent, and writes the frame; the write returns when the client's socket
 // took it, so a slow client gets fewer frames with more rows in each and
 // nothing queues for it here. The PTY readers and the other clients never
-// wait on it: they only publish to the bus. Output within a frame
-// interval of this client's own input (screen.input with its token: a
-// typed key's echo) is not paced: its round starts at once, also when it
-// arrives while a round is being waited for.
+// wait on it: they only publish to the bus. Each pane is paced on its
+// own. Output of the pane this client typed into within a frame interval
+// (screen.input with its token: a typed key's echo) is not paced: its
+// frame goes at once, first, also when it arrives while a round is being
+// waited for. While the client types (typingFor) its other panes are paced
+// at typingOthersFPS: a pane flooding beside the one typed into does not
+// fill the socket ahead of the echo.
 func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc.FrameWriter) error {
 	var p proto.ScreenAttachParams
 	if err := proto.DecodeParams(params, &p); err != nil {
@@ -210,8 +234,30 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 		dirty[sid] = true
 	}
 	interval := time.Second / time.Duration(fps)
-	var last time.Time
-	typed := func() bool { return at.typedWithin(s.o.Clock.Now(), interval) }
+	others := max(interval, time.Second/typingOthersFPS)
+	// wait is how long dirty pane sid must still wait at now: 0 for its
+	// first frame and for the echo of this client's input into it.
+	wait := func(sid uint64, now time.Time) time.Duration {
+		ap := panes[sid]
+		if !ap.sent {
+			return 0
+		}
+		iv := interval
+		if tp, typing := at.typedWithin(now, typingFor); typing && tp != sid {
+			iv = others
+		} else if _, echo := at.typedWithin(now, interval); echo && tp == sid {
+			return 0
+		}
+		return iv - now.Sub(ap.last)
+	}
+	// next is the shortest wait of the dirty panes.
+	next := func(now time.Time) time.Duration {
+		w := time.Duration(1<<63 - 1)
+		for sid := range dirty {
+			w = min(w, wait(sid, now))
+		}
+		return w
+	}
 	var evs []bus.Event
 	var frames [][]byte
 	var order []uint64
@@ -286,49 +332,68 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 		if err != nil {
 			return err
 		}
-		if wait := interval - s.o.Clock.Now().Sub(last); len(dirty) > 0 && !last.IsZero() && wait > 0 && !ended && !typed() {
-			// Pace: what changes meanwhile goes into the same round,
-			// except output after this client's input, which goes now.
-			due := make(chan struct{})
-			t := s.o.Clock.AfterFunc(wait, func() { close(due) })
-		pace:
-			for {
-				select {
-				case <-ctx.Done():
+		// Pace: what changes meanwhile goes into the same round, except
+		// the echo of this client's input, which goes now. The timer is
+		// set again only when a pane comes due sooner.
+		var t clock.Timer
+		var due chan struct{}
+		var dueAt time.Time
+		for !ended && len(dirty) > 0 {
+			now := s.o.Clock.Now()
+			d := next(now)
+			if d <= 0 {
+				break
+			}
+			if t == nil || now.Add(d).Before(dueAt) {
+				if t != nil {
 					t.Stop()
-					return nil
-				case <-due:
-					break pace
-				case <-sub.Ready():
-					// Drained at once: a change coalesced into a queued
-					// event would signal nothing.
-					if ended, err = gather(); err != nil {
-						t.Stop()
-						return err
-					}
-					if typed() || ended {
-						t.Stop()
-						break pace
-					}
+				}
+				ch := make(chan struct{})
+				due, dueAt = ch, now.Add(d)
+				t = s.o.Clock.AfterFunc(d, func() { close(ch) })
+			}
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return nil
+			case <-due:
+				t = nil
+			case <-sub.Ready():
+				// Drained at once: a change coalesced into a queued
+				// event would signal nothing.
+				if ended, err = gather(); err != nil {
+					t.Stop()
+					return err
 				}
 			}
-			if ended, err = gather(); err != nil {
-				return err
-			}
+		}
+		if t != nil {
+			t.Stop()
 		}
 		if len(dirty) > 0 {
-			last = s.o.Clock.Now()
-			if last.IsZero() {
-				last = last.Add(1) // a round was sent: the next one is paced
-			}
+			// The panes that are due, the one typed into first.
+			now := s.o.Clock.Now()
 			order = order[:0]
 			for sid := range dirty {
-				order = append(order, sid)
+				if ended || wait(sid, now) <= 0 {
+					order = append(order, sid)
+				}
 			}
-			slices.Sort(order)
-			clear(dirty)
+			tp, _ := at.typedWithin(now, typingFor)
+			slices.SortFunc(order, func(a, b uint64) int {
+				if (a == tp) != (b == tp) {
+					if a == tp {
+						return -1
+					}
+					return 1
+				}
+				return cmp.Compare(a, b)
+			})
 			for _, sid := range order {
-				frames = panes[sid].enc.Frames(panes[sid].sf.Terminal().Emulator(), screenMaxFrame, frames[:0])
+				ap := panes[sid]
+				delete(dirty, sid)
+				ap.last, ap.sent = now, true
+				frames = ap.enc.Frames(ap.sf.Terminal().Emulator(), screenMaxFrame, frames[:0])
 				for _, f := range frames {
 					// Returns once the socket took the frame: the backpressure.
 					if err := w.WriteFrame(json.RawMessage(f)); err != nil {
@@ -436,7 +501,7 @@ func (s *server) screenInput(_ context.Context, params json.RawMessage) (any, er
 		return nil, ipc.InvalidParams("data exceeds 64 KiB limit")
 	}
 	// Recorded before the program can see it, so its echo finds it.
-	at.typed(s.o.Clock.Now())
+	at.typed(p.SurfaceID, s.o.Clock.Now())
 	if err := sendInput(sf, p.Data); err != nil {
 		return nil, err
 	}

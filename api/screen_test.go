@@ -266,6 +266,17 @@ func (l *frameLog) nextScreen(t *testing.T) proto.ScreenFrame {
 	return proto.ScreenFrame{}
 }
 
+// none fails t when a frame was written already (when says when that
+// was wrong).
+func (l *frameLog) none(t *testing.T, when string) {
+	t.Helper()
+	select {
+	case b := <-l.frames:
+		t.Fatalf("a frame %s: %s", when, b)
+	default:
+	}
+}
+
 // startAttach runs screen.attach on the handler directly, its frames
 // after the attached frame going to l, and returns the attachment's token.
 func startAttach(t *testing.T, e *env, params string, l *frameLog) string {
@@ -396,11 +407,7 @@ func TestScreenAttachEchoNotPaced(t *testing.T) {
 	}
 	noFrame := func(when string) {
 		t.Helper()
-		select {
-		case b := <-l.frames:
-			t.Fatalf("a frame %s: %s", when, b)
-		default:
-		}
+		l.none(t, when)
 	}
 	row := func(f proto.ScreenFrame) string {
 		if f.Full || len(f.Lines) != 1 || len(f.Lines[0].Runs) != 1 {
@@ -515,4 +522,69 @@ func TestScreenAttachCountsWindows(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// TestScreenAttachTypedPaneFirst: while a client types into one pane and
+// another floods, the typed pane's echo goes at once and before the
+// flooding pane's pending frame, and the flooding pane gets at most
+// typingOthersFPS frames a second on that client's stream until the
+// client has not typed for typingFor; then it is paced at the client's
+// fps again.
+func TestScreenAttachTypedPaneFirst(t *testing.T) {
+	e, fc := newClockEnv(t)
+	flood, _ := e.m.ActiveSurface()
+	typed := e.split("") // the higher id: an order by id puts the flood first
+	l := &frameLog{frames: make(chan []byte, 64)}
+	tok := startAttach(t, e, `{"fps":50}`, l) // every pane, a 20 ms interval
+	for range 2 {
+		if f := l.nextScreen(t); !f.Full {
+			t.Fatalf("first frame %+v, want full", f)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
+	defer cancel()
+	waitTimer := func() {
+		t.Helper()
+		if err := fc.BlockUntil(ctx, 1); err != nil {
+			t.Fatalf("screen.attach never waited for a pane: %v", err)
+		}
+	}
+	noFrame := func(when string) {
+		t.Helper()
+		l.none(t, when)
+	}
+	next := func(want uint64, text string) {
+		t.Helper()
+		f := l.nextScreen(t)
+		if f.SurfaceID != want || f.Full || len(f.Lines) != 1 || len(f.Lines[0].Runs) != 1 || f.Lines[0].Runs[0].Text != text {
+			t.Fatalf("frame %+v, want pane %d's delta row %q", f, want, text)
+		}
+	}
+	fc.Advance(time.Second)
+	flood.Terminal().Emulator().Write([]byte("a"))
+	next(flood.ID(), "a") // a second after the last frame: at once
+
+	p, _ := json.Marshal(proto.ScreenInputParams{Token: tok, SurfaceID: typed.ID(), Data: []byte("k")})
+	if _, err := e.s.screenInput(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	flood.Terminal().Emulator().Write([]byte("b"))
+	typed.Terminal().Emulator().Write([]byte("k")) // the echo
+	next(typed.ID(), "k")
+	waitTimer()
+	noFrame("of the flooding pane right after the echo")
+	fc.Advance(50 * time.Millisecond) // 2.5 intervals: due at 50 fps, not at 10
+	noFrame("of the flooding pane 50 ms after its last while the client types")
+	fc.Advance(50 * time.Millisecond)
+	next(flood.ID(), "ab")
+
+	// Once the client stopped typing: the client's own pace again.
+	fc.Advance(typingFor)
+	flood.Terminal().Emulator().Write([]byte("c"))
+	next(flood.ID(), "abc")
+	flood.Terminal().Emulator().Write([]byte("d"))
+	waitTimer()
+	noFrame("before the interval passed")
+	fc.Advance(20 * time.Millisecond)
+	next(flood.ID(), "abcd")
 }

@@ -82,7 +82,8 @@ func (a *app) status(id uint64) agentStatus {
 
 // within polls cond until it reports true, failing the test with the
 // last state it described after d (a real agent's states need a longer
-// bound than eventually's), or at once when the app exits.
+// bound than eventually's), or at once when the app exits (unless the
+// test closed it on purpose: then its server is what is waited on).
 func (a *app) within(d time.Duration, what string, cond func() (bool, string)) {
 	a.t.Helper()
 	deadline := time.Now().Add(d)
@@ -91,10 +92,12 @@ func (a *app) within(d time.Duration, what string, cond func() (bool, string)) {
 		if ok {
 			return
 		}
-		select {
-		case <-a.proc.Exited():
-			a.t.Fatalf("the app exited (%v) while waiting for %s", a.proc.Err(), what)
-		default:
+		if !a.closed {
+			select {
+			case <-a.proc.Exited():
+				a.t.Fatalf("the app exited (%v) while waiting for %s", a.proc.Err(), what)
+			default:
+			}
 		}
 		if time.Now().After(deadline) {
 			a.t.Fatalf("gave up after %v waiting for %s; last state:\n%s", d, what, proctest.Indent(state))

@@ -49,6 +49,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if f := os.Getenv(envHTTPFile); f != "" {
+		os.Exit(serveHTTP(f))
+	}
 	os.Exit(testMain(m))
 }
 
@@ -307,6 +310,11 @@ type app struct {
 
 	win    string // X window id
 	server *app   // the server the window attached to (startApp); nil for an embedded window
+
+	// closed is set once the test has ended the window on purpose
+	// (waitExit): its socket, the server's, is still waited on, and the
+	// window's exit is no longer a reason to stop waiting.
+	closed bool
 }
 
 // appEnv is the environment of the app and of the CLI runs against it:

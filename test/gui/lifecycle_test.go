@@ -45,13 +45,40 @@ func startedServer(a *app, from int) int {
 }
 
 // killServerAtEnd stops the server on a's socket when the test ends
-// (`paneflow kill-server`), before the test's directories go.
+// (`paneflow kill-server`), before the test's directories go; when the
+// test failed it first logs the end of the log of the server a started.
 func killServerAtEnd(t testing.TB, a *app) {
 	t.Cleanup(func() {
+		if t.Failed() {
+			logServerLog(t, a)
+		}
 		if r := a.cli("kill-server"); r.code != 0 && !strings.Contains(r.stderr, "no Paneflow server is running") {
 			t.Errorf("stopping the server: %s", r)
 		}
 	})
+}
+
+// logServerLog logs the last lines of the log of the server a says it
+// started (startedRe), if any.
+func logServerLog(t testing.TB, a *app) {
+	lines, _ := a.log.snapshot(0)
+	for _, l := range lines {
+		m := startedRe.FindStringSubmatch(l.text)
+		if m == nil {
+			continue
+		}
+		b, err := os.ReadFile(m[3])
+		if err != nil {
+			t.Logf("the server's log: %v", err)
+			return
+		}
+		const keep = 16 << 10
+		if len(b) > keep {
+			b = b[len(b)-keep:]
+		}
+		t.Logf("the server's log (%s), its end:\n%s", m[3], proctest.Indent(string(b)))
+		return
+	}
 }
 
 // procStat returns the state, parent and session id of pid from
@@ -81,11 +108,13 @@ func windowID(t testing.TB, a *app) uint32 {
 	return uint32(win)
 }
 
-// waitExit waits until a's process exits and returns its exit error.
+// waitExit waits until a's process exits and returns its exit error;
+// later waits on a go on through its socket (app.closed).
 func waitExit(t testing.TB, a *app, what string) error {
 	t.Helper()
 	select {
 	case <-a.proc.Exited():
+		a.closed = true
 		return a.proc.Err()
 	case <-time.After(stopTimeout):
 		t.Fatalf("%s: the app did not exit within %v\n%s", what, stopTimeout, proctest.Indent(a.log.String()))
