@@ -6,11 +6,13 @@ import (
 	"errors"
 	"os"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/internal/clock"
+	"github.com/paneflow-go/paneflow/internal/ports"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/terminal"
@@ -146,6 +148,9 @@ type server struct {
 	attached attachments
 	// hold is the echo hold of screen.input.
 	hold echoHold
+	// ports remembers surface.ports's last walk; guarded by portsMu.
+	portsMu sync.Mutex
+	ports   ports.Cache
 }
 
 // Register adds Paneflow's socket methods (spec ipc.md §6 plus
@@ -250,6 +255,7 @@ func (s *server) methods() []methodDef {
 		{proto.MethodWorkspacePreset, s.workspacePreset, mut},
 		{proto.MethodWorkspaceEqualize, s.workspaceEqualize, mut},
 		{proto.MethodWorkspaceSetRatios, s.workspaceSetRatios, mut},
+		{proto.MethodSurfacePorts, s.surfacePorts, nil},
 
 		{proto.MethodSurfaceList, s.surfaceList, nil},
 		{proto.MethodSurfaceRead, s.surfaceRead, inline},

@@ -56,6 +56,9 @@ var goldenRequests = []string{
 	`{"jsonrpc":"2.0","id":28,"method":"surface.wait","params":{"surface_ids":[1],"pattern":"(x"}}`,
 	`{"jsonrpc":"2.0","id":29,"method":"surface.wait","params":{"surface_ids":[1],"pattern":"never","timeout_ms":0}}`,
 	`{"jsonrpc":"2.0","id":30,"method":"no.such.method"}`,
+	`{"jsonrpc":"2.0","id":32,"method":"surface.ports"}`,
+	`{"jsonrpc":"2.0","id":33,"method":"surface.ports","params":{"surface_id":99}}`,
+	`{"jsonrpc":"2.0","id":34,"method":"surface.ports","params":{"surface_id":"1"}}`,
 	`{"jsonrpc":"2.0","id":31,"method":"events.subscribe","params":{"types":["surface_changed","bogus"]}}`,
 }
 

@@ -30,6 +30,9 @@ func TestMain(m *testing.M) {
 	if sock := os.Getenv(envAttacherSock); sock != "" {
 		os.Exit(runAttacher(sock, os.Getenv(envAttacherTarget)))
 	}
+	if f := os.Getenv(envListenFile); f != "" {
+		os.Exit(runListener(f))
+	}
 	os.Exit(m.Run())
 }
 

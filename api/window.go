@@ -1,8 +1,10 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"slices"
 
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
@@ -56,6 +58,49 @@ func (s *server) workspaceView(context.Context, json.RawMessage) (any, error) {
 	if _, layout, ok := s.m.ActiveTree(); ok {
 		res.Layout = layout
 	}
+	return res, nil
+}
+
+// surfacePorts lists the TCP ports each pane's process tree listens on
+// (only surface_id's when given), read from this machine's kernel tables
+// through one cache (the /proc walk is redone only when the listening
+// sockets or the panes changed).
+func (s *server) surfacePorts(_ context.Context, params json.RawMessage) (any, error) {
+	var p proto.SurfaceIDParams
+	if err := proto.DecodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	byPid := map[int]uint64{}
+	var roots []int
+	add := func(id uint64) bool {
+		sf, ok := s.m.Surface(id)
+		if !ok {
+			return false
+		}
+		if pid := sf.Terminal().Pid(); pid > 0 {
+			byPid[pid] = id
+			roots = append(roots, pid)
+		}
+		return true
+	}
+	if p.SurfaceID != nil {
+		if !add(*p.SurfaceID) {
+			return nil, ipc.InvalidParams("surface_id %d not found", *p.SurfaceID)
+		}
+	} else {
+		for _, pl := range s.m.Panes() {
+			add(pl.ID)
+		}
+	}
+	slices.Sort(roots)
+	s.portsMu.Lock()
+	found := s.ports.Listening(roots)
+	s.portsMu.Unlock()
+	res := proto.SurfacePortsResult{Panes: []proto.PanePorts{}}
+	for pid, ports := range found {
+		res.Panes = append(res.Panes, proto.PanePorts{SurfaceID: byPid[pid], Ports: ports})
+	}
+	slices.SortFunc(res.Panes, func(a, b proto.PanePorts) int { return cmp.Compare(a.SurfaceID, b.SurfaceID) })
 	return res, nil
 }
 

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"io"
 	"maps"
-	"net/url"
 	"os"
 	"reflect"
 	"runtime"
@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 
@@ -26,6 +27,7 @@ import (
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/core"
+	"github.com/paneflow-go/paneflow/internal/ports"
 	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/workspace"
 )
@@ -103,6 +105,18 @@ type FramePainter interface {
 	// buffers. It is called on the UI thread only, from work posted to the
 	// running loop, never from within a paint.
 	PaintNow()
+}
+
+// RegionPainter is an optional capability of an [EventWaiter] that has
+// [FramePainter]: it puts part of a terminal view's image on screen
+// without repainting the rest of the window (termview.Options.PaintRegion).
+type RegionPainter interface {
+	// PaintRegion uploads r (pixels of img.Image) to img's texture and
+	// paints only the part of img's window they cover, or does nothing
+	// and reports false: the window has other changes to paint, img has
+	// no texture of that size yet, or the window system cannot show a
+	// part of a frame. It is called on the UI thread only, like PaintNow.
+	PaintRegion(img *canvas.Image, r image.Rectangle) bool
 }
 
 // Run opens the window on a and blocks until the app quits: the window was
@@ -185,6 +199,7 @@ type shell struct {
 	mcpv           *mcpView                     // the open MCP entry view, nil when closed
 	hist           historyViews                 // the search, timeline and replay views
 	webv           *webView                     // the open web access view, nil when closed
+	panel          *shownPanel                  // the open panel (settings, shortcuts), nil when none
 	queued         map[uint64]queuedPrompt      // prompts waiting for their pane's agent to stop thinking
 	groups         map[uint64]string            // each pane's broadcast group, if any
 	checks         map[string]bus.ChecksChanged // each worktree's last checks_changed, by root
@@ -203,6 +218,9 @@ type shell struct {
 	idle *idler
 	// paintNow paints the window at once (FramePainter); nil without one.
 	paintNow func()
+	// paintRegion paints a part of a view's image (RegionPainter); nil
+	// without one.
+	paintRegion func(*canvas.Image, image.Rectangle) bool
 	// stoppedHooks are the lifecycle's stopped hooks (the shell's and
 	// Fyne's own), taken from Fyne's desktop loop by takeStoppedHooks and
 	// run by Run once the loop has ended; nil when the loop runs them.
@@ -273,6 +291,9 @@ func start(a fyne.App, o Options) (*shell, error) {
 		s.idle = newIdler(o.Events)
 		if p, ok := o.Events.(FramePainter); ok {
 			s.paintNow = p.PaintNow
+			if r, ok := o.Events.(RegionPainter); ok {
+				s.paintRegion = r.PaintRegion
+			}
 		}
 		if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
 			s.idle.probe = os.Stderr
@@ -435,16 +456,12 @@ func (s *shell) buildWindowLocked() {
 		func() { s.guard(s.openOverviewLocked) },
 		s.home,
 	)
-	s.side.onPort = func(port string) {
-		u := &url.URL{Scheme: "http", Host: "localhost:" + port}
-		if err := s.a.OpenURL(u); err != nil {
-			s.guard(func() { s.banner.show("open " + u.String() + ": " + err.Error()) })
-		}
-	}
+	s.side.onPort = s.openPort
 	s.side.onLaunchPad = func() { s.guard(s.openLaunchPadLocked) }
 	s.side.onChecks = func(id uint64) { s.guard(func() { s.openChecksLocked(id) }) }
 	if s.hosts != nil {
 		s.side.onAddHost = func() { s.guard(s.addHostLocked) }
+		s.side.onRemoveHost = func(address string) { s.guard(func() { s.removeHostLocked(address) }) }
 	}
 	go s.findAgentLaunchers()
 	s.banner = newBanner()
@@ -591,26 +608,35 @@ func paneBranches(snap *snapshot) (branches, roots map[uint64]string) {
 }
 
 // panePorts finds the ports the panes of snap listen on, through cache;
-// pids are the panes' programs (Backend.PanePIDs).
-func panePorts(pids map[uint64]int, snap *snapshot, cache *portCache) map[uint64]string {
+// pids are this machine's panes' programs (Backend.PanePIDs), remote the
+// ports of other hosts' panes as their servers listed them (hostPorter).
+func panePorts(pids map[uint64]int, snap *snapshot, cache *ports.Cache, remote map[uint64][]int) map[uint64]string {
 	out := map[uint64]string{}
 	byPid := map[int]uint64{}
 	var roots []int
 	for _, id := range snap.Order {
-		if pid := pids[id]; pid > 0 {
+		if pid := pids[id]; pid > 0 && hostSlot(id) == 0 {
 			byPid[pid] = id
 			roots = append(roots, pid)
 		}
 	}
-	for pid, ports := range cache.listeningPorts(roots) {
+	chips := func(id uint64, list []int) {
 		var b strings.Builder
-		for i, p := range ports {
+		for i, p := range list {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
 			b.WriteString(strconv.Itoa(p))
 		}
-		out[byPid[pid]] = b.String()
+		out[id] = b.String()
+	}
+	for pid, list := range cache.Listening(roots) {
+		chips(byPid[pid], list)
+	}
+	for id, list := range remote {
+		if hostSlot(id) != 0 && len(list) > 0 {
+			chips(id, list)
+		}
 	}
 	return out
 }
@@ -712,8 +738,8 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 	defer tick.Stop()
 	var buf []bus.Event
 	var last *snapshot
-	var ports, branches, roots map[uint64]string
-	var portsCache portCache
+	var portsCache ports.Cache
+	var portChips, branches, roots map[uint64]string
 	var described map[uint64]uint64 // each pane's output generation at the last reading
 	var describedAt time.Time
 	for {
@@ -759,11 +785,15 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 		} else {
 			snap = takeSnapshot(s.b, surfaces)
 		}
-		if ports == nil || ticked && describe {
-			ports = panePorts(s.b.PanePIDs(), snap, &portsCache)
+		if portChips == nil || ticked && describe {
+			var remote map[uint64][]int
+			if hp, ok := s.b.(hostPorter); ok {
+				remote = hp.hostPorts()
+			}
+			portChips = panePorts(s.b.PanePIDs(), snap, &portsCache, remote)
 			branches, roots = paneBranches(snap)
 		}
-		snap.Ports, snap.Branches, snap.Roots = ports, branches, roots
+		snap.Ports, snap.Branches, snap.Roots = portChips, branches, roots
 		endPass()
 		if ticked && len(evs) == 0 && reflect.DeepEqual(snap, last) {
 			continue
@@ -896,6 +926,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	}
 	if s.hostProbe {
 		s.probeHostsLocked(snap.Hosts, cards)
+		s.probeChipsLocked()
 	}
 }
 
@@ -938,7 +969,7 @@ func (s *shell) viewLocked(id uint64) *termview.View {
 // is open it keeps the keyboard: the model's events do not take it away.
 func (s *shell) focusViewLocked(id uint64) {
 	v := s.views[id]
-	if v == nil || s.quitting || s.pal != nil || s.ov != nil || s.dv != nil || (s.comp != nil && s.comp.pane != 0) || s.launchOverlayOpenLocked() || s.historyOverlayOpenLocked() {
+	if v == nil || s.quitting || s.pal != nil || s.ov != nil || s.dv != nil || (s.comp != nil && s.comp.pane != 0) || s.launchOverlayOpenLocked() || s.historyOverlayOpenLocked() || s.panel != nil {
 		return
 	}
 	s.selfFocus.Store(id)

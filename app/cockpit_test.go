@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -553,7 +554,7 @@ func TestSidebarPortChips(t *testing.T) {
 	}
 	var opened []string
 	sb := newSidebar(func(int) {}, func(uint64) {}, func() {}, func() {}, "")
-	sb.onPort = func(p string) { opened = append(opened, p) }
+	sb.onPort = func(id uint64, p string) { opened = append(opened, strconv.FormatUint(id, 10)+":"+p) }
 	row := sb.paneRow(cards[0].Panes[0])
 	var buttons []*widget.Button
 	var walk func(o fyne.CanvasObject)
@@ -574,7 +575,7 @@ func TestSidebarPortChips(t *testing.T) {
 		t.Fatalf("chips = %v", buttons)
 	}
 	test.Tap(buttons[1])
-	if len(opened) != 1 || opened[0] != "5173" {
+	if len(opened) != 1 || opened[0] != "10:5173" {
 		t.Fatalf("opened = %v", opened)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/paneflow-go/paneflow/app/termview"
@@ -149,6 +150,10 @@ type hostsBackend struct {
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 
+	// portsEvery, when not 0, replaces hostRereadEvery as the age at
+	// which a host's pane ports are read again (tests: nanoseconds).
+	portsEvery atomic.Int64
+
 	mu     sync.Mutex
 	hosts  []*remoteHost // in the order added; guarded by mu
 	next   int           // the next slot; guarded by mu
@@ -168,6 +173,11 @@ type remoteHost struct {
 	be      *attached // attached once first connected; guarded by mu
 	status  hostStatus
 	stopped bool // detach ran: a link or backend made later is closed at once; guarded by mu
+	// forwards are the port forwards of the host's panes (hostports.go);
+	// ports and portsAt its panes' ports as last read. Guarded by mu.
+	forwards map[fwdKey]*portForward
+	ports    map[uint64][]int
+	portsAt  time.Time
 }
 
 // newHosts wraps primary in a window backend that can add remote hosts.
@@ -205,6 +215,11 @@ func (h *hostsBackend) forward(slot int, be Backend) {
 			}
 			evs, _ := sub.Drain(buf)
 			for _, e := range evs {
+				if c, ok := e.(bus.SurfaceClosed); ok && slot != 0 {
+					if r := h.hostAt(slot); r != nil {
+						r.closeForwards(func(k fwdKey) bool { return k.pane == c.SurfaceID })
+					}
+				}
 				if _, ok := e.(bus.ChecksChanged); ok && slot != 0 {
 					// Its worktree is a path on that host, which the
 					// window cannot match to panes (their roots are
@@ -289,6 +304,32 @@ func (h *hostsBackend) AddHost(address string) bool {
 		defer close(r.done)
 		h.run(ctx, r)
 	}()
+	return true
+}
+
+// RemoveHost stops showing the host at address: its port forwards, screen
+// stream and link end (its server and every program there go on), and
+// its workspaces leave the window. It returns once the host's goroutine
+// has; it reports whether there was such a host. A later AddHost of the
+// same address gives it a new slot.
+func (h *hostsBackend) RemoveHost(address string) bool {
+	h.mu.Lock()
+	i := slices.IndexFunc(h.hosts, func(r *remoteHost) bool { return r.address == address })
+	if i < 0 {
+		h.mu.Unlock()
+		return false
+	}
+	r := h.hosts[i]
+	h.hosts = slices.Delete(slices.Clone(h.hosts), i, i+1)
+	if h.active == r.slot {
+		h.active = 0
+	}
+	h.mu.Unlock()
+	r.cancel()
+	r.detach()
+	<-r.done
+	h.logf("paneflow: host %s removed (detached: nothing there stopped)", address)
+	h.events.Publish(hostEvent{Slot: r.slot})
 	return true
 }
 
@@ -411,12 +452,14 @@ func (r *remoteHost) dropLink() {
 	}
 }
 
-// detach ends r's attachment and link (its server goes on).
+// detach ends r's port forwards, attachment and link (its server goes
+// on).
 func (r *remoteHost) detach() {
 	r.mu.Lock()
 	r.stopped = true
 	be := r.be
 	r.mu.Unlock()
+	r.closeForwards(func(fwdKey) bool { return true })
 	if be != nil {
 		be.Shutdown(context.Background())
 	}
@@ -465,6 +508,18 @@ func (h *hostsBackend) hostStatuses() []hostStatus {
 		r.mu.Unlock()
 	}
 	return out
+}
+
+// hostAt is the remote host of slot, nil when there is none.
+func (h *hostsBackend) hostAt(slot int) *remoteHost {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, r := range h.hosts {
+		if r.slot == slot {
+			return r
+		}
+	}
+	return nil
 }
 
 // part is one host's backend as the window reads it now.

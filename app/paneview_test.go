@@ -134,7 +134,7 @@ func TestSidebarShowsGroup(t *testing.T) {
 func TestPortChipLooksLikeAButton(t *testing.T) {
 	test.NewTempApp(t)
 	sb := newSidebar(func(int) {}, func(uint64) {}, func() {}, func() {}, "")
-	sb.onPort = func(string) {}
+	sb.onPort = func(uint64, string) {}
 	row := sb.paneRow(paneRow{ID: 1, Name: "dev", Ports: "3000"})
 	w := test.NewTempWindow(t, row)
 	w.Resize(fyne.NewSize(sidebarWidth, row.MinSize().Height))

@@ -20,7 +20,7 @@ type Options struct {
 	// notifies only while it reports 0. Required.
 	Windows func() int
 	// PaneName names a pane in the text ("" or nil: the pane is not
-	// named).
+	// named). It is called only for a state change that is notified.
 	PaneName func(surface uint64) string
 }
 
@@ -78,14 +78,20 @@ func (s *Service) run() {
 			if !ok || s.o.Windows() > 0 {
 				continue
 			}
+			// Whether a state change is worth a notification does not
+			// depend on the pane's name, and naming a pane can cost a
+			// look at every pane (workspace.Surface.Info resolves the
+			// display names of all of them): a fleet's agents change
+			// state on every hook frame, so the name is looked up only
+			// for a notification that will be shown.
+			if _, _, ok := Message(ev, ""); !ok {
+				continue
+			}
 			pane := ""
 			if s.o.PaneName != nil && ev.SurfaceID != 0 {
 				pane = s.o.PaneName(ev.SurfaceID)
 			}
-			title, body, ok := Message(ev, pane)
-			if !ok {
-				continue
-			}
+			title, body, _ := Message(ev, pane)
 			ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
 			err := s.o.Notifier.Notify(ctx, title, body)
 			cancel()

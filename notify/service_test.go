@@ -102,3 +102,34 @@ func TestServiceNotifiesWithoutWindow(t *testing.T) {
 		check("recovered", "Codex finished in pane-3: three")
 	})
 }
+
+// TestServiceNamesOnlyNotifiedPanes: the pane's name, which the server
+// finds by resolving every pane's display name, is asked for a state
+// change that is notified, not for the many that are not (a working
+// fleet's agents change state on every hook frame).
+func TestServiceNamesOnlyNotifiedPanes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := bus.New()
+		defer b.Close()
+		f := &fakeNotifier{}
+		var named []uint64
+		s := New(Options{Notifier: f, Windows: func() int { return 0 },
+			PaneName: func(id uint64) string { named = append(named, id); return fmt.Sprintf("pane-%d", id) }})
+		if err := s.Init(&subsystem.Host{Bus: b, Logf: t.Logf}); err != nil {
+			t.Fatal(err)
+		}
+		defer s.Shutdown(context.Background())
+		for id := uint64(1); id <= 50; id++ {
+			b.Publish(bus.AgentState{SurfaceID: id, Tool: "claude", State: "thinking", Previous: "idle"})
+			b.Publish(bus.AgentState{SurfaceID: id, Tool: "claude", State: "thinking", Previous: "thinking"})
+		}
+		b.Publish(bus.AgentState{SurfaceID: 7, Tool: "claude", State: "finished", Previous: "thinking", LastResult: "done"})
+		synctest.Wait()
+		if got, want := fmt.Sprint(f.take()), fmt.Sprint([]string{"Claude Code finished in pane-7: done"}); got != want {
+			t.Errorf("notified %s, want %s", got, want)
+		}
+		if fmt.Sprint(named) != "[7]" {
+			t.Errorf("PaneName called for panes %v, want [7] (the one notified)", named)
+		}
+	})
+}

@@ -95,6 +95,16 @@ func (c Client) WorkspaceUp(ctx context.Context, p WorkspaceUpParams) (Workspace
 	return call[WorkspaceUpResult](ctx, c.Caller, MethodWorkspaceUp, p)
 }
 
+// SurfacePorts calls surface.ports: the TCP ports pane id (0: every pane)
+// listens on.
+func (c Client) SurfacePorts(ctx context.Context, id uint64) (SurfacePortsResult, error) {
+	p := SurfaceIDParams{}
+	if id != 0 {
+		p.SurfaceID = &id
+	}
+	return call[SurfacePortsResult](ctx, c.Caller, MethodSurfacePorts, p)
+}
+
 // SurfaceList calls surface.list.
 func (c Client) SurfaceList(ctx context.Context) (SurfaceListResult, error) {
 	return call[SurfaceListResult](ctx, c.Caller, MethodSurfaceList, NoParams{})

@@ -29,6 +29,10 @@ const (
 	MethodWorkspacePreset    = "workspace.preset"
 	MethodWorkspaceEqualize  = "workspace.equalize"
 	MethodWorkspaceSetRatios = "workspace.set_ratios"
+	// MethodSurfacePorts (window.go) lists the TCP ports panes' programs
+	// listen on: a window on another machine shows them as port chips
+	// and forwards them over its ssh (issue 30).
+	MethodSurfacePorts = "surface.ports"
 
 	// surface.*: package api.
 	MethodSurfaceList          = "surface.list"
@@ -145,6 +149,7 @@ var methods = [...]string{
 	MethodWorkspaceList, MethodWorkspaceCurrent, MethodWorkspaceCreate, MethodWorkspaceSelect,
 	MethodWorkspaceClose, MethodWorkspaceRestoreLayout, MethodWorkspaceUp,
 	MethodWorkspaceView, MethodWorkspacePreset, MethodWorkspaceEqualize, MethodWorkspaceSetRatios,
+	MethodSurfacePorts,
 	MethodSurfaceList, MethodSurfaceRead, MethodSurfaceSearch, MethodSurfaceSearchAll, MethodSurfaceScreens, MethodSurfaceStatus,
 	MethodSurfaceRename, MethodSurfaceFocus, MethodSurfaceSplit, MethodSurfaceResize,
 	MethodSurfaceClose, MethodSurfaceSendText, MethodSurfaceSendKeystroke, MethodSurfaceInterrupt, MethodSurfaceWait,

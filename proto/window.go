@@ -85,6 +85,21 @@ func (p WorkspaceSetRatiosParams) AppendJSON(dst []byte) []byte {
 	return o.close()
 }
 
+// SurfacePortsResult is surface.ports's result (params:
+// [SurfaceIDParams]; without a surface_id, every pane): the panes whose
+// program, or a process it started, listens on a TCP port, with their
+// ports, sorted; a pane that listens on none is absent. The server reads
+// them from its own kernel tables (Linux; elsewhere the list is empty).
+type SurfacePortsResult struct {
+	Panes []PanePorts `json:"panes"`
+}
+
+// PanePorts is one pane's listening TCP ports in [SurfacePortsResult].
+type PanePorts struct {
+	SurfaceID uint64 `json:"surface_id"`
+	Ports     []int  `json:"ports"`
+}
+
 // WorkspaceLayoutResult is the result of workspace.preset,
 // workspace.equalize and workspace.set_ratios: the workspace changed.
 type WorkspaceLayoutResult struct {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
+	"strconv"
 	"sync"
 )
 
@@ -20,7 +22,15 @@ import (
 //
 // A channel whose reader falls more than 8 MiB behind is closed (the
 // other channels go on).
+//
+// Serve also serves [FeatureTCP] (and adds it to hello): a T record's
+// channel is a TCP connection to a port of this host's loopback address,
+// dialed as this user; a window's port forward (see dialLoopback for what
+// it may reach).
 func Serve(ctx context.Context, in io.Reader, out io.Writer, hello Hello, dial func(context.Context) (net.Conn, error)) error {
+	if !hello.Has(FeatureTCP) {
+		hello.Features = append(slices.Clone(hello.Features), FeatureTCP)
+	}
 	w := &recordWriter{w: out}
 	if err := w.raw([]byte(hello.line())); err != nil {
 		return err
@@ -45,16 +55,20 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, hello Hello, dial f
 			return err
 		}
 		switch rec.op {
-		case opOpen:
+		case opOpen, opTCP:
 			if old := chans[rec.ch]; old != nil {
 				old.shut()
 			}
 			c := newBridgeChan(rec.ch, w)
 			chans[rec.ch] = c
+			chanDial := dial
+			if rec.op == opTCP {
+				chanDial = dialLoopback(string(rec.payload))
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				c.run(ctx, dial)
+				c.run(ctx, chanDial)
 			}()
 		case opData:
 			if c := chans[rec.ch]; c != nil && !c.push(rec.payload) {
@@ -68,6 +82,30 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, hello Hello, dial f
 		default:
 			return fmt.Errorf("%w: op %q", errBadRecord, rec.op)
 		}
+	}
+}
+
+// dialLoopback is the dial of a T record's channel: the TCP port port
+// (decimal, 1–65535) on 127.0.0.1, else on ::1 (a server that listens on
+// "localhost" may have taken either). It never dials another address: the
+// bridge forwards to the host itself, as `ssh -L p:localhost:p` would,
+// not onwards into the host's network.
+func dialLoopback(port string) func(context.Context) (net.Conn, error) {
+	return func(ctx context.Context) (net.Conn, error) {
+		n, err := strconv.Atoi(port)
+		if err != nil || n < 1 || n > 65535 || strconv.Itoa(n) != port {
+			return nil, fmt.Errorf("not a TCP port: %q", truncate(port, 20))
+		}
+		var d net.Dialer
+		nc, err4 := d.DialContext(ctx, "tcp", net.JoinHostPort("127.0.0.1", port))
+		if err4 == nil {
+			return nc, nil
+		}
+		nc, err6 := d.DialContext(ctx, "tcp", net.JoinHostPort("::1", port))
+		if err6 == nil {
+			return nc, nil
+		}
+		return nil, fmt.Errorf("nothing answers on port %s of the host's loopback (%v)", port, err4)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -179,7 +180,7 @@ func (c *Conn) read(br *bufio.Reader) {
 		case opClose:
 			var why error = io.EOF
 			if len(rec.payload) > 0 {
-				why = &ChannelError{Host: c.host, Msg: string(rec.payload)}
+				why = &ChannelError{Host: c.host, Port: cc.port, Msg: string(rec.payload)}
 			}
 			c.forget(cc.id)
 			cc.end(why)
@@ -216,6 +217,34 @@ func (c *Conn) forget(id uint64) {
 // cannot dial the socket (no server running there), the first read fails
 // with a *[ChannelError] saying why.
 func (c *Conn) Open(ctx context.Context) (net.Conn, error) {
+	return c.open(ctx, opOpen, 0)
+}
+
+// ErrNoTCP is [Conn.OpenTCP]'s error when the host's paneflow is older
+// than port forwards (its bridge does not announce [FeatureTCP]).
+var ErrNoTCP = errors.New("remote: the paneflow there is too old to forward ports")
+
+// OpenTCP makes one TCP connection to port on the host's loopback address
+// (127.0.0.1, else ::1), as a channel of the bridge: a port forward over
+// the same ssh, with nothing listening on the host. It returns at once;
+// if nothing answers on that port there, the first read fails with a
+// *[ChannelError] saying so. It fails with an error wrapping [ErrNoTCP]
+// (naming `paneflow host install`) when the bridge cannot forward. It
+// never reaches another address than the host's loopback.
+func (c *Conn) OpenTCP(ctx context.Context, port int) (net.Conn, error) {
+	if port < 1 || port > 65535 {
+		return nil, fmt.Errorf("remote: not a TCP port: %d", port)
+	}
+	if !c.hello.Has(FeatureTCP) {
+		return nil, fmt.Errorf("%w (%s, version %s); run `paneflow host install %s` to put this build there",
+			ErrNoTCP, c.host, c.hello.Version, c.host)
+	}
+	return c.open(ctx, opTCP, port)
+}
+
+// open makes a channel with an op record (opOpen: the socket; opTCP:
+// port).
+func (c *Conn) open(ctx context.Context, op byte, port int) (net.Conn, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -227,9 +256,14 @@ func (c *Conn) Open(ctx context.Context) (net.Conn, error) {
 	}
 	c.next++
 	cc := newChanConn(c, c.next)
+	cc.port = port
 	c.chans[cc.id] = cc
 	c.mu.Unlock()
-	if err := c.w.record(opOpen, cc.id, nil); err != nil {
+	var payload []byte
+	if op == opTCP {
+		payload = strconv.AppendInt(nil, int64(port), 10)
+	}
+	if err := c.w.record(op, cc.id, payload); err != nil {
 		c.forget(cc.id)
 		return nil, &SSHError{Host: c.host, Err: err, Stderr: lastLine(c.errb.String())}
 	}
@@ -280,8 +314,9 @@ func waitTimeout(cmd *exec.Cmd, d time.Duration) error {
 // chanConn is one channel as a net.Conn. Read belongs to one goroutine at
 // a time, as does Write; deadlines and Close may be set from any.
 type chanConn struct {
-	c  *Conn
-	id uint64
+	c    *Conn
+	id   uint64
+	port int // a TCP channel's port (OpenTCP); 0 for the socket's
 
 	mu       sync.Mutex
 	buf      []byte        // received, unread; guarded by mu

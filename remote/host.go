@@ -194,13 +194,18 @@ func (e *SSHError) Error() string {
 func (e *SSHError) Unwrap() error { return e.Err }
 
 // ChannelError is the bridge's reason for closing a connection, e.g. that
-// no Paneflow server runs on the host.
+// no Paneflow server runs on the host, or nothing answers on a forwarded
+// port.
 type ChannelError struct {
 	Host Host
+	Port int // the TCP port of a [Conn.OpenTCP] channel; 0 for the socket's
 	Msg  string
 }
 
 func (e *ChannelError) Error() string {
+	if e.Port != 0 {
+		return fmt.Sprintf("on %s, port %d: %s", e.Host, e.Port, e.Msg)
+	}
 	return fmt.Sprintf("on %s: %s (is `paneflow serve` running there?)", e.Host, e.Msg)
 }
 

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -261,5 +264,115 @@ func TestRedialer(t *testing.T) {
 	r.mu.Unlock()
 	if second == first {
 		t.Fatal("the Redialer kept the dead connection")
+	}
+}
+
+func TestHelloFeatures(t *testing.T) {
+	for _, c := range []struct {
+		line     string
+		version  string
+		features []string
+	}{
+		{"PANEFLOW-BRIDGE 1 linux amd64 v1.2", "v1.2", nil},
+		{"PANEFLOW-BRIDGE 1 linux amd64 v1.2 +tcp", "v1.2", []string{"tcp"}},
+		{"PANEFLOW-BRIDGE 1 linux amd64 dev build +tcp +x", "dev build", []string{"tcp", "x"}},
+		{"PANEFLOW-BRIDGE 1 linux amd64 v1 +", "v1 +", nil},
+	} {
+		h, ok := parseHello(c.line)
+		if !ok || h.Version != c.version || !slices.Equal(h.Features, c.features) {
+			t.Errorf("parseHello(%q) = %+v, %v; want version %q, features %q", c.line, h, ok, c.version, c.features)
+		}
+		if ok && c.features != nil {
+			if back, _ := parseHello(strings.TrimSuffix(h.line(), "\n")); back.Version != h.Version || !slices.Equal(back.Features, h.Features) {
+				t.Errorf("round trip of %q: %+v", c.line, back)
+			}
+		}
+	}
+}
+
+// TestConnTCP: a port forward over the bridge reaches an HTTP server on
+// the host's loopback; a port nothing listens on fails with why; a
+// bridge that does not announce the feature is not sent the record.
+func TestConnTCP(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "hello from %s", r.URL.Path)
+	})}
+	go hs.Serve(l)
+	defer hs.Close()
+	port := l.Addr().(*net.TCPAddr).Port
+
+	env := fakeEnv(t, fakeSSHEnv+"=/nonexistent/paneflow.sock")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := Dial(ctx, Host{Name: "fake"}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if !c.Hello().Has(FeatureTCP) {
+		t.Fatalf("the bridge did not announce %q: %+v", FeatureTCP, c.Hello())
+	}
+	cl := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		return c.OpenTCP(ctx, port)
+	}}}
+	for _, path := range []string{"/a", "/b"} {
+		resp, err := cl.Get("http://forwarded" + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || string(body) != "hello from "+path {
+			t.Fatalf("GET %s = %q, %v", path, body, err)
+		}
+	}
+
+	// A port nothing listens on: the channel closes with the bridge's why.
+	free, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	freePort := free.Addr().(*net.TCPAddr).Port
+	free.Close()
+	nc, err := c.OpenTCP(ctx, freePort)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = nc.Read(make([]byte, 1))
+	nc.Close()
+	var ce *ChannelError
+	if !errors.As(err, &ce) || ce.Port != freePort || !strings.Contains(err.Error(), "nothing answers on port") {
+		t.Fatalf("read of a forward to a closed port: %v", err)
+	}
+	if _, err := c.OpenTCP(ctx, 70000); err == nil {
+		t.Fatal("OpenTCP(70000) did not fail")
+	}
+
+	// The socket's channels still work beside the forwards.
+	err = (&ipc.Client{Path: "ssh://fake", Dial: c.Open}).Call(ctx, "t.echo", 1, nil)
+	if !errors.As(err, &ce) || ce.Port != 0 {
+		t.Fatalf("socket call after forwards: %v", err)
+	}
+
+	old, err := Dial(ctx, Host{Name: "fake"}, fakeEnv(t, fakeHelloEnv+"=PANEFLOW-BRIDGE 1 linux amd64 v0.9"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	if _, err := old.OpenTCP(ctx, port); !errors.Is(err, ErrNoTCP) || !strings.Contains(err.Error(), "paneflow host install ssh://fake") {
+		t.Fatalf("OpenTCP on a bridge without the feature: %v", err)
+	}
+}
+
+// TestDialLoopback: the bridge's T dial takes only a decimal port.
+func TestDialLoopback(t *testing.T) {
+	for _, p := range []string{"0", "65536", "-1", "80x", "080", "", "127.0.0.2:80"} {
+		if _, err := dialLoopback(p)(context.Background()); err == nil || !strings.Contains(err.Error(), "not a TCP port") {
+			t.Errorf("dialLoopback(%q) = %v, want a refusal", p, err)
+		}
 	}
 }

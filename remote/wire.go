@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,8 +18,16 @@ const ProtocolVersion = 1
 
 // helloWord starts the first line a bridge writes:
 //
-//	PANEFLOW-BRIDGE <protocol> <goos> <goarch> <version>\n
+//	PANEFLOW-BRIDGE <protocol> <goos> <goarch> <version> [+<feature>…]\n
+//
+// Features are record kinds added within a protocol version: a client
+// uses one only when the bridge names it, and a client that knows none
+// reads them as part of the version (which it only ever shows).
 const helloWord = "PANEFLOW-BRIDGE"
+
+// FeatureTCP names the T record: the bridge dials a TCP port on its
+// host's loopback (a port forward of the window, issue 30).
+const FeatureTCP = "tcp"
 
 // Records after the hello, in both directions, are a header line
 // "<op> <channel> <n>\n" followed by n bytes:
@@ -28,10 +37,14 @@ const helloWord = "PANEFLOW-BRIDGE"
 //	   newline-delimited JSON-RPC frames, relayed as bytes)
 //	C  either way: the channel is closed; from the bridge the n bytes,
 //	   if any, say why (a failed dial)
+//	T  client → bridge (feature "tcp"): open channel to a TCP port of the
+//	   bridge's host on its loopback address (127.0.0.1, else ::1); the
+//	   n bytes are the port in decimal. Data and close as for O.
 const (
 	opOpen  = 'O'
 	opData  = 'D'
 	opClose = 'C'
+	opTCP   = 'T'
 )
 
 // maxChunk is the most a D record carries; larger writes are split.
@@ -48,11 +61,23 @@ type Hello struct {
 	GOOS     string // its runtime.GOOS
 	GOARCH   string // its runtime.GOARCH
 	Version  string // its version.String()
+	// Features are the record kinds beyond the protocol's first ones it
+	// serves ([FeatureTCP]); nil for a bridge that names none.
+	Features []string
 }
+
+// Has reports whether the bridge announced feature f.
+func (h Hello) Has(f string) bool { return slices.Contains(h.Features, f) }
 
 // line is the hello line, newline included.
 func (h Hello) line() string {
-	return fmt.Sprintf("%s %d %s %s %s\n", helloWord, h.Protocol, h.GOOS, h.GOARCH, h.Version)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %d %s %s %s", helloWord, h.Protocol, h.GOOS, h.GOARCH, h.Version)
+	for _, f := range h.Features {
+		b.WriteString(" +" + f)
+	}
+	b.WriteByte('\n')
+	return b.String()
 }
 
 // parseHello parses a hello line without its newline; ok is false for
@@ -66,7 +91,17 @@ func parseHello(s string) (Hello, bool) {
 	if err != nil {
 		return Hello{}, false
 	}
-	return Hello{Protocol: p, GOOS: f[2], GOARCH: f[3], Version: strings.Join(f[4:], " ")}, true
+	h := Hello{Protocol: p, GOOS: f[2], GOARCH: f[3]}
+	var version []string
+	for _, w := range f[4:] {
+		if feat, ok := strings.CutPrefix(w, "+"); ok && feat != "" {
+			h.Features = append(h.Features, feat)
+		} else {
+			version = append(version, w)
+		}
+	}
+	h.Version = strings.Join(version, " ")
+	return h, true
 }
 
 // appendRecord appends one record to dst.

@@ -25,10 +25,21 @@
 // to it and Shift selects instead. The wheel scrolls the scrollback, sends
 // arrow keys on the alternate screen, or is reported.
 //
+// # Copy mode
+//
+// [View.EnterCopyMode] starts a keyboard copy mode like tmux's vi mode:
+// a block cursor moved with vi keys over the screen and the scrollback
+// (moving past the top scrolls back), v / V / Ctrl+V selections, y to
+// yank to the clipboard, / and ? searching with the find bar's search, n
+// and N; the mode shows at the top right. Its keys never reach the
+// program, and the view holds still while output arrives. The state
+// machine (copymode.go) reads lines through a small interface, the View
+// implementing it over pane snapshots, so an attached window fetches only
+// the scrollback lines the cursor reaches.
+//
 // # What it does not do
 //
-// It has no primary selection (Fyne has none), no keyboard copy mode, no
-// regular-expression search and no context menu. The search runs over the
+// It has no primary selection (Fyne has none). The search runs over the
 // text of the scrollback and the screen again when the query changes or
 // new output arrived; matches do not follow lines that the emulator
 // reflows on a width change until the next search.

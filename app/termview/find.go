@@ -100,12 +100,17 @@ func (f *findBar) open() {
 func (f *findBar) close() {
 	v := f.v
 	v.mu.Lock()
-	f.box.Hide()
-	f.matches, f.current = f.matches[:0], -1
-	v.placeOverlaysLocked()
+	f.closeLocked()
 	v.drawLocked()
 	v.mu.Unlock()
 	v.focusSelf()
+}
+
+// closeLocked hides the bar and drops the highlights.
+func (f *findBar) closeLocked() {
+	f.box.Hide()
+	f.matches, f.current = f.matches[:0], -1
+	f.v.placeOverlaysLocked()
 }
 
 // setQuery runs a new search (the entry's OnChanged).
@@ -397,6 +402,9 @@ func (e *findEntry) TypedKey(ev *fyne.KeyEvent) {
 	case fyne.KeyEscape:
 		e.f.close()
 	case fyne.KeyReturn, fyne.KeyEnter:
+		if e.f.v.copySearchAccept() {
+			return // copy mode's / or ? prompt
+		}
 		shift := e.shift
 		if a := fyne.CurrentApp(); a != nil {
 			if d, ok := a.Driver().(desktop.Driver); ok {

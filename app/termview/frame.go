@@ -2,6 +2,7 @@ package termview
 
 import (
 	"fmt"
+	"image"
 	"io"
 	"sync"
 	"time"
@@ -84,7 +85,9 @@ func (v *View) frame() {
 	v.pending.Store(false)
 	v.lastFrame.Store(time.Now().UnixNano())
 	input := v.inputFrame.Swap(false)
+	now := input && v.opts.PaintNow != nil && !v.hidden.Load()
 	rows := 0
+	var damage image.Rectangle
 	v.mu.Lock()
 	if !v.closed {
 		if v.buf == nil {
@@ -92,12 +95,27 @@ func (v *View) frame() {
 			g, _ := v.pane.Watch()
 			v.drawnGen.Store(g)
 		} else {
+			v.deferRefresh = now && v.opts.PaintRegion != nil
 			rows = v.drawLocked()
+			v.deferRefresh = false
+			damage = v.damage
 		}
 	}
+	img := v.img
 	v.mu.Unlock()
-	if input && rows > 0 && v.opts.PaintNow != nil && !v.hidden.Load() {
-		v.opts.PaintNow()
+	if now && rows > 0 {
+		// The echo: only its rows go to the screen when the toolkit
+		// can paint them alone, else the image is refreshed and the
+		// whole window painted.
+		switch {
+		case v.opts.PaintRegion == nil:
+			v.opts.PaintNow()
+		case v.opts.PaintRegion(img, damage):
+			v.echo.region()
+		default:
+			img.Refresh()
+			v.opts.PaintNow()
+		}
 	}
 	select {
 	case v.frameDone <- struct{}{}:
@@ -121,7 +139,8 @@ func (v *View) totalLocked() (total, hist int) {
 // moves lines into (or out of) the scrollback, as tmux copy mode does.
 func (v *View) anchorLocked() {
 	total, hist := v.totalLocked()
-	if v.offset > 0 {
+	if v.offset > 0 || v.copy != nil {
+		// Copy mode holds even the live screen still, as tmux's does.
 		v.offset += total - v.lastTotal
 	}
 	v.offset = min(max(v.offset, 0), hist)
@@ -163,6 +182,9 @@ func (v *View) drawLocked() int {
 	if v.snap.Cursor.Shape == terminal.CursorDefault {
 		v.snap.Cursor.Shape = v.opts.CursorShape
 	}
+	if v.copy != nil {
+		v.copyCursorLocked()
+	}
 
 	if v.snap.SyncOutput {
 		if v.syncSince.IsZero() {
@@ -198,7 +220,10 @@ func (v *View) drawLocked() int {
 	rows := v.rend.Render(v.buf, &v.snap, &v.ov)
 	if rows > 0 {
 		v.echo.drawn()
-		v.img.Refresh()
+		v.damage = v.rend.Damage()
+		if !v.deferRefresh {
+			v.img.Refresh()
+		}
 		v.gate.drawn() // output is held while the window paints it
 	}
 	v.updateIndicatorLocked()
@@ -252,15 +277,19 @@ func (v *View) buildOverlayLocked(now time.Time) {
 	if v.linkURL != "" {
 		ov.Link = v.link
 	}
-	ov.CursorOff = v.offset > 0 || v.blinkOff
+	ov.CursorOff = v.scrolledCursorOffLocked() || v.blinkOff
 	ov.Unfocused = !v.focused
 	ov.Flash = now.Before(v.flashUntil)
 	v.manageBlinkLocked(now)
 }
 
+// scrolledCursorOffLocked reports whether the cursor is hidden for being
+// scrolled back (copy mode draws its own cursor there).
+func (v *View) scrolledCursorOffLocked() bool { return v.offset > 0 && v.copy == nil }
+
 // blinking reports whether the cursor should blink now.
 func (v *View) blinkingLocked(now time.Time) bool {
-	if !v.focused || v.offset > 0 || !v.snap.Cursor.Visible {
+	if !v.focused || v.offset > 0 || v.copy != nil || !v.snap.Cursor.Visible {
 		return false
 	}
 	switch v.opts.CursorBlink {
@@ -279,7 +308,7 @@ func (v *View) blinkingLocked(now time.Time) bool {
 func (v *View) manageBlinkLocked(now time.Time) {
 	if !v.blinkingLocked(now) {
 		v.blinkOff = false
-		v.ov.CursorOff = v.offset > 0
+		v.ov.CursorOff = v.scrolledCursorOffLocked()
 		if v.blinkTimer != nil {
 			v.blinkTimer.Stop()
 			v.blinkTimer = nil
@@ -325,6 +354,8 @@ func (v *View) updateIndicatorLocked() {
 	switch {
 	case v.linkURL != "":
 		t = "→ " + shortTarget(v.linkURL)
+	case v.copy != nil:
+		t = v.copyIndicatorLocked()
 	case v.offset != 0:
 		t = fmt.Sprintf("[%d/%d]", v.offset, v.histLen)
 	default:
@@ -339,8 +370,13 @@ func (v *View) updateIndicatorLocked() {
 		v.indText.Show()
 		v.indBg.Show()
 		v.placeOverlaysLocked()
-		v.indText.Refresh()
-		v.indBg.Refresh()
+		// Through the View's canvas: the driver finds no canvas for an
+		// object never painted yet (shown for the first time here), and
+		// canvas.Refresh then does nothing.
+		if c := v.canvas(); c != nil {
+			c.Refresh(v.indText)
+			c.Refresh(v.indBg)
+		}
 	}
 }
 

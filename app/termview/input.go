@@ -205,9 +205,15 @@ func (v *View) FocusLost() {
 	v.drawLocked()
 }
 
-// TypedRune sends typed (or IME-composed) text.
+// TypedRune sends typed (or IME-composed) text, or gives it to copy
+// mode.
 func (v *View) TypedRune(r rune) {
 	v.mu.Lock()
+	if v.copy != nil && !v.suppressRune {
+		v.mu.Unlock()
+		v.copyKey(copyKey{r: r}) // never for the program
+		return
+	}
 	defer v.mu.Unlock()
 	if v.suppressRune {
 		v.suppressRune = false
@@ -224,7 +230,16 @@ func (v *View) TypedRune(r rune) {
 func (v *View) TypedKey(ev *fyne.KeyEvent) {
 	v.mu.Lock()
 	mods := v.modsLocked()
+	inCopy := v.copy != nil
 	v.mu.Unlock()
+	if inCopy {
+		// Copy mode first; its characters arrive through TypedRune;
+		// nothing reaches the program.
+		if !printableKey(ev.Name) && !v.copyKey(copyKey{name: ev.Name}) && v.opts.Keys != nil {
+			v.opts.Keys(ev.Name, mods)
+		}
+		return
+	}
 	if v.opts.Keys != nil && v.opts.Keys(ev.Name, mods) {
 		if printableKey(ev.Name) {
 			v.mu.Lock()
@@ -263,9 +278,19 @@ func (v *View) TypedShortcut(s fyne.Shortcut) {
 			mods = fyne.KeyModifierControl
 		}
 	}
+	inCopy := v.copy != nil
 	v.mu.Unlock()
+	if inCopy && mods == fyne.KeyModifierControl && v.copyKey(copyKey{name: name, ctrl: true}) {
+		return
+	}
 	if v.opts.Keys != nil && v.opts.Keys(name, mods) {
 		return
+	}
+	if inCopy {
+		if isCopyChord(name, mods) {
+			v.Copy()
+		}
+		return // nothing reaches the program
 	}
 	switch {
 	case isCopyChord(name, mods):
@@ -339,6 +364,7 @@ func (v *View) sendLocked(b []byte) {
 	_ = v.pane.SendInput(b) // a closed pane drops input; nothing to tell the user here
 	v.echo.sent()
 	v.inputLocked()
+	v.leaveCopyLocked() // input for the program (a paste) ends copy mode
 	if v.offset != 0 {
 		v.scrollByLocked(-v.offset)
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -26,15 +27,27 @@ const (
 
 // BenchmarkFleet times `paneflow ls` (a process start and surface.list,
 // as a user types it) while 200 bridges hold their streams and 200
-// agents' hooks fire at once, and checks that no hook frame was refused
-// or lost (fleettest.Check: every frame a hook says it delivered was
-// admitted and run). Metrics: ls-p50-ms, ls-p99-ms, ls-calls (how many ls
-// ran during the hooks), list-p50-ms and list-p99-ms (surface.list called
-// meanwhile from this already running process: the server's answer time
-// without a process start), idle-ls-p50-ms (ls with the bridges connected
-// and no hooks firing), hooks-delivered and hooks-late (frames whose hook
-// ran out of its 550 ms budget: counted, not failed). Paneflow only: tmux
-// has no bridges or hooks.
+// agents' hooks fire at once (fleettest.FireHooks: each agent its own
+// process starting its hooks, as agent CLIs do), and checks that no hook
+// frame was refused or lost. Metrics: ls-p50-ms, ls-p99-ms, ls-calls (how
+// many ls ran during the hooks), true-p50-ms and true-p99-ms (/bin/true
+// started by the same loop, between the ls calls: the floor of any
+// process start under that load), list-p50-ms and list-p99-ms
+// (surface.list called meanwhile from this already running process: the
+// server's answer time without a process start), idle-ls-p50-ms (ls with
+// the bridges connected and no hooks firing); hooks-admitted (frames the
+// server admitted, system.admission) and hooks-lost (frames fired that it
+// never admitted: the target is 0; fleettest.Check fails the run on a
+// refused frame or one a hook says it delivered that was not admitted),
+// hooks-delivered and hooks-late (frames whose hook ran out of its 550 ms
+// budget before it read the server's answer: counted, not failed; the
+// server may still have admitted them, which hooks-lost tells); and where
+// the CPU went while the hooks fired: storm-ms (the wall time of the
+// hooks' run), server-cpu-ms, bridges-cpu-ms, children-cpu-ms (the
+// processes this one started and waited for: the agents' shells, their
+// hooks and the timed ls) and self-cpu-ms (this process: the timed
+// starts and the surface.list loop). Paneflow only: tmux has no bridges
+// or hooks.
 func BenchmarkFleet(b *testing.B) {
 	pf := startPaneflow(b)
 	mcp := siblingBin(b, "paneflow-mcp", "./cmd/paneflow-mcp")
@@ -63,8 +76,11 @@ func BenchmarkFleet(b *testing.B) {
 		}
 		idle = append(idle, d)
 	}
-	var busy, list []float64
-	delivered, late := 0, 0
+	var busy, list, floor []float64
+	delivered, late, fired := 0, 0, 0
+	var admitted uint64
+	var storm time.Duration
+	var used cpuUse
 	for range b.N {
 		before, err := fleettest.Measure(pf.sock, panes)
 		if err != nil {
@@ -72,7 +88,7 @@ func BenchmarkFleet(b *testing.B) {
 		}
 		done := make(chan struct{})
 		lsErr, listErr := make(chan error, 1), make(chan error, 1)
-		var round, listRound []float64
+		var round, listRound, trueRound []float64
 		// surface.list from this running process, on a fresh connection
 		// per call: the server's own answer time during the storm,
 		// without the exec of a new process that `paneflow ls` waits
@@ -109,10 +125,27 @@ func BenchmarkFleet(b *testing.B) {
 					return
 				}
 				round = append(round, d)
+				start := time.Now()
+				if out, err := exec.Command("/bin/true").CombinedOutput(); err != nil {
+					lsErr <- fmt.Errorf("/bin/true: %v\n%s", err, out)
+					return
+				}
+				trueRound = append(trueRound, ms(time.Since(start)))
 			}
 		}()
+		cpu0, err := fleetCPU(pf.cmd.Process.Pid, bridges.Pids())
+		if err != nil {
+			b.Fatal(err)
+		}
+		stormStart := time.Now()
 		h, err := fleettest.FireHooks(hook, pf.env, b.TempDir(), panes, fleetFrames)
+		storm += time.Since(stormStart)
 		close(done)
+		cpu1, cerr := fleetCPU(pf.cmd.Process.Pid, bridges.Pids())
+		if cerr != nil {
+			b.Fatal(cerr)
+		}
+		used.add(cpu1.sub(cpu0))
 		if lerr := <-lsErr; lerr != nil {
 			b.Fatal(lerr)
 		}
@@ -124,6 +157,7 @@ func BenchmarkFleet(b *testing.B) {
 			b.Fatal(err)
 		}
 		busy = append(busy, round...)
+		floor = append(floor, trueRound...)
 		bad, err := fleettest.Check(pf.sock, panes, before, h)
 		if err != nil {
 			b.Fatal(err)
@@ -131,7 +165,13 @@ func BenchmarkFleet(b *testing.B) {
 		for _, s := range bad {
 			b.Error(s)
 		}
+		after, err := fleettest.GetAdmission(pf.sock)
+		if err != nil {
+			b.Fatal(err)
+		}
+		admitted += after.Hooks.Admitted - before.Admission.Hooks.Admitted
 		delivered += h.Total()
+		fired += h.Fired
 		late += len(h.Failed)
 	}
 	if len(busy) == 0 {
@@ -140,6 +180,10 @@ func BenchmarkFleet(b *testing.B) {
 	b.ReportMetric(percentile(busy, 50), "ls-p50-ms")
 	b.ReportMetric(percentile(busy, 99), "ls-p99-ms")
 	b.ReportMetric(float64(len(busy)), "ls-calls")
+	if len(floor) > 0 {
+		b.ReportMetric(percentile(floor, 50), "true-p50-ms")
+		b.ReportMetric(percentile(floor, 99), "true-p99-ms")
+	}
 	if len(list) > 0 {
 		b.ReportMetric(percentile(list, 50), "list-p50-ms")
 		b.ReportMetric(percentile(list, 99), "list-p99-ms")
@@ -147,6 +191,53 @@ func BenchmarkFleet(b *testing.B) {
 	b.ReportMetric(percentile(idle, 50), "idle-ls-p50-ms")
 	b.ReportMetric(float64(delivered), "hooks-delivered")
 	b.ReportMetric(float64(late), "hooks-late")
+	b.ReportMetric(float64(admitted), "hooks-admitted")
+	b.ReportMetric(float64(uint64(fired)-min(admitted, uint64(fired))), "hooks-lost")
+	b.ReportMetric(ms(storm)/float64(b.N), "storm-ms")
+	b.ReportMetric(ms(used.server)/float64(b.N), "server-cpu-ms")
+	b.ReportMetric(ms(used.bridges)/float64(b.N), "bridges-cpu-ms")
+	b.ReportMetric(ms(used.children)/float64(b.N), "children-cpu-ms")
+	b.ReportMetric(ms(used.self)/float64(b.N), "self-cpu-ms")
+}
+
+// cpuUse is the CPU time used by each part of the fleet benchmark: the
+// server, the bridges, the processes this one started and waited for
+// (the hooks and the timed ls), and this process (which starts them).
+type cpuUse struct{ server, bridges, children, self time.Duration }
+
+func (a cpuUse) sub(b cpuUse) cpuUse {
+	return cpuUse{a.server - b.server, a.bridges - b.bridges, a.children - b.children, a.self - b.self}
+}
+
+func (a *cpuUse) add(b cpuUse) {
+	a.server += b.server
+	a.bridges += b.bridges
+	a.children += b.children
+	a.self += b.self
+}
+
+// fleetCPU reads the CPU time used so far by the server (pid server), the
+// bridges, the waited-for children of this process and this process.
+func fleetCPU(server int, bridges []int) (cpuUse, error) {
+	var u cpuUse
+	var err error
+	if u.server, err = procCPU(server); err != nil {
+		return u, err
+	}
+	for _, pid := range bridges {
+		d, err := procCPU(pid)
+		if err != nil {
+			return u, err
+		}
+		u.bridges += d
+	}
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
+		return u, err
+	}
+	u.children = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	u.self = selfCPU()
+	return u, nil
 }
 
 // siblingBin returns the binary name next to paneflowBin (make bench

@@ -1,4 +1,4 @@
-package app
+package ports
 
 import (
 	"bufio"
@@ -14,35 +14,35 @@ import (
 	"syscall"
 )
 
-// listeningPorts returns, for each root process id, the TCP ports (IPv4
+// Listening returns, for each root process id, the TCP ports (IPv4
 // and IPv6) that it or any of its descendants listens on, sorted; roots
 // with none are absent. It lists the listening sockets (listenInodes),
 // then reads /proc: the parent of every process and the socket inodes
 // among the tree's open files. Processes it may not read (other users')
 // are skipped.
-func listeningPorts(roots []int) map[int][]int {
+func Listening(roots []int) map[int][]int {
 	if len(roots) == 0 {
 		return nil
 	}
 	return portsOwned(roots, listenInodes())
 }
 
-// portCache remembers the last answer of listeningPorts: the /proc walk
+// Cache remembers the last answer of [Listening]: the /proc walk
 // (every process's parent, every pane process's open files: thousands of
 // reads with a hundred panes) is done again only when the listening
-// sockets or the roots changed. The zero value is empty; it is not safe
-// for concurrent use.
-type portCache struct {
+// sockets or the roots changed. The zero value is an empty cache, ready
+// for use; it is not safe for concurrent use.
+type Cache struct {
 	roots  []int
 	listen map[uint64]int
 	ports  map[int][]int
 }
 
-// listeningPorts is the package's listeningPorts, answered from the cache
+// Listening is the package's [Listening], answered from the cache
 // while the listening sockets (inode and port) and the roots are those of
 // the last walk. A listening socket that passes from one process to
 // another in the same moment is missed until the sockets change.
-func (c *portCache) listeningPorts(roots []int) map[int][]int {
+func (c *Cache) Listening(roots []int) map[int][]int {
 	if len(roots) == 0 {
 		return nil
 	}

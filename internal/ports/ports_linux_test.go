@@ -1,4 +1,4 @@
-package app
+package ports
 
 import (
 	"net"
@@ -40,11 +40,11 @@ func TestListeningPorts(t *testing.T) {
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	f.Close()
 	l.Close()
-	got := listeningPorts([]int{os.Getpid(), cmd.Process.Pid + 1_000_000})
+	got := Listening([]int{os.Getpid(), cmd.Process.Pid + 1_000_000})
 	if !slices.Contains(got[os.Getpid()], port) {
 		t.Fatalf("ports of the test's tree = %v, want %d (held by child %d)", got, port, cmd.Process.Pid)
 	}
-	if got := listeningPorts([]int{cmd.Process.Pid}); !slices.Equal(got[cmd.Process.Pid], []int{port}) {
+	if got := Listening([]int{cmd.Process.Pid}); !slices.Equal(got[cmd.Process.Pid], []int{port}) {
 		t.Fatalf("ports of the child = %v, want [%d]", got, port)
 	}
 	if _, ok := got[cmd.Process.Pid+1_000_000]; ok {
@@ -109,7 +109,7 @@ func TestListenInodesMatchesProc(t *testing.T) {
 // TestPortCache checks that the cache answers as listeningPorts does,
 // and again after the listener closes and another opens.
 func TestPortCache(t *testing.T) {
-	var c portCache
+	var c Cache
 	root := []int{os.Getpid()}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -117,7 +117,7 @@ func TestPortCache(t *testing.T) {
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	for range 2 {
-		if got := c.listeningPorts(root); !slices.Contains(got[os.Getpid()], port) {
+		if got := c.Listening(root); !slices.Contains(got[os.Getpid()], port) {
 			t.Fatalf("ports = %v, want %d", got, port)
 		}
 	}
@@ -128,7 +128,7 @@ func TestPortCache(t *testing.T) {
 	}
 	defer l2.Close()
 	port2 := l2.Addr().(*net.TCPAddr).Port
-	got := c.listeningPorts(root)
+	got := c.Listening(root)
 	if slices.Contains(got[os.Getpid()], port) || !slices.Contains(got[os.Getpid()], port2) {
 		t.Fatalf("ports after closing %d and opening %d = %v", port, port2, got)
 	}
