@@ -936,6 +936,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	}
 	if s.hostProbe {
 		s.probeHostsLocked(snap.Hosts, cards)
+		s.probeChipsLocked()
 	}
 }
 
