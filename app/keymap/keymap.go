@@ -88,6 +88,9 @@ const (
 	// CopyMode starts the focused pane's keyboard copy mode (vi keys,
 	// search, select and yank, as tmux's).
 	CopyMode Action = "copy_mode"
+	// ReopenClosed brings back the pane or workspace closed last, its
+	// programs still running, within the server's undo window (a minute).
+	ReopenClosed Action = "reopen_closed"
 )
 
 // actions lists every action, in the order of the spec's table.
@@ -107,7 +110,7 @@ var actions = []Action{
 	OpenLaunchPad, QuickLaunch, NewFromTemplate,
 	OpenMCPInstall, AddHost,
 	SearchAllPanes, OpenPaneHistory,
-	OpenWebAccess, ToggleSidebar, CopyMode,
+	OpenWebAccess, ToggleSidebar, CopyMode, ReopenClosed,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -206,7 +209,10 @@ var defaults = []struct {
 	{"secondary+shift+b", ToggleBroadcastMember},
 	{"secondary+shift+o", OpenLaunchPad},
 	{"secondary+shift+l", QuickLaunch}, // the original's Launch Pad key
-	{"secondary+shift+t", NewFromTemplate},
+	// As browsers reopen a closed tab; the template dialog, which the
+	// launch pad also opens, moved to I.
+	{"secondary+shift+t", ReopenClosed},
+	{"secondary+shift+i", NewFromTemplate},
 	{"secondary+shift+m", OpenMCPInstall},
 	// Find in pane is Ctrl+Shift+F; S for search everywhere, H for
 	// history.
