@@ -194,12 +194,18 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.openMCPLocked()
 	case keymap.AddHost:
 		s.addHostLocked()
+	case keymap.RemoveHost:
+		s.removeHostLocked("")
 	case keymap.SearchAllPanes:
 		s.openSearchLocked()
 	case keymap.OpenPaneHistory:
 		s.openTimelineLocked()
 	case keymap.OpenWebAccess:
 		s.openWebLocked()
+	case keymap.OpenSettings:
+		s.openSettingsLocked()
+	case keymap.ShowShortcuts:
+		s.openShortcutsLocked()
 	case keymap.TerminalCopy:
 		if v != nil {
 			v.Copy()

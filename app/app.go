@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"io"
 	"maps"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 
@@ -105,6 +107,18 @@ type FramePainter interface {
 	PaintNow()
 }
 
+// RegionPainter is an optional capability of an [EventWaiter] that has
+// [FramePainter]: it puts part of a terminal view's image on screen
+// without repainting the rest of the window (termview.Options.PaintRegion).
+type RegionPainter interface {
+	// PaintRegion uploads r (pixels of img.Image) to img's texture and
+	// paints only the part of img's window they cover, or does nothing
+	// and reports false: the window has other changes to paint, img has
+	// no texture of that size yet, or the window system cannot show a
+	// part of a frame. It is called on the UI thread only, like PaintNow.
+	PaintRegion(img *canvas.Image, r image.Rectangle) bool
+}
+
 // Run opens the window on a and blocks until the app quits: the window was
 // closed (after a confirmation when programs run in panes), the quit
 // action ran, or o.Context is done. It then saves the session, shuts the
@@ -186,6 +200,7 @@ type shell struct {
 	mcpv           *mcpView                     // the open MCP entry view, nil when closed
 	hist           historyViews                 // the search, timeline and replay views
 	webv           *webView                     // the open web access view, nil when closed
+	panel          *shownPanel                  // the open panel (settings, shortcuts), nil when none
 	queued         map[uint64]queuedPrompt      // prompts waiting for their pane's agent to stop thinking
 	groups         map[uint64]string            // each pane's broadcast group, if any
 	checks         map[string]bus.ChecksChanged // each worktree's last checks_changed, by root
@@ -204,6 +219,9 @@ type shell struct {
 	idle *idler
 	// paintNow paints the window at once (FramePainter); nil without one.
 	paintNow func()
+	// paintRegion paints a part of a view's image (RegionPainter); nil
+	// without one.
+	paintRegion func(*canvas.Image, image.Rectangle) bool
 	// stoppedHooks are the lifecycle's stopped hooks (the shell's and
 	// Fyne's own), taken from Fyne's desktop loop by takeStoppedHooks and
 	// run by Run once the loop has ended; nil when the loop runs them.
@@ -274,6 +292,9 @@ func start(a fyne.App, o Options) (*shell, error) {
 		s.idle = newIdler(o.Events)
 		if p, ok := o.Events.(FramePainter); ok {
 			s.paintNow = p.PaintNow
+			if r, ok := o.Events.(RegionPainter); ok {
+				s.paintRegion = r.PaintRegion
+			}
 		}
 		if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
 			s.idle.probe = os.Stderr
@@ -441,6 +462,7 @@ func (s *shell) buildWindowLocked() {
 	s.side.onChecks = func(id uint64) { s.guard(func() { s.openChecksLocked(id) }) }
 	if s.hosts != nil {
 		s.side.onAddHost = func() { s.guard(s.addHostLocked) }
+		s.side.onRemoveHost = func(address string) { s.guard(func() { s.removeHostLocked(address) }) }
 	}
 	go s.findAgentLaunchers()
 	s.banner = newBanner()
@@ -906,6 +928,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	}
 	if s.hostProbe {
 		s.probeHostsLocked(snap.Hosts, cards)
+		s.probeChipsLocked()
 	}
 }
 
@@ -948,7 +971,7 @@ func (s *shell) viewLocked(id uint64) *termview.View {
 // is open it keeps the keyboard: the model's events do not take it away.
 func (s *shell) focusViewLocked(id uint64) {
 	v := s.views[id]
-	if v == nil || s.quitting || s.pal != nil || s.ov != nil || s.dv != nil || (s.comp != nil && s.comp.pane != 0) || s.launchOverlayOpenLocked() || s.historyOverlayOpenLocked() {
+	if v == nil || s.quitting || s.pal != nil || s.ov != nil || s.dv != nil || (s.comp != nil && s.comp.pane != 0) || s.launchOverlayOpenLocked() || s.historyOverlayOpenLocked() || s.panel != nil {
 		return
 	}
 	s.selfFocus.Store(id)

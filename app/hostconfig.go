@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -112,4 +114,150 @@ func (s *shell) addHostNow(address string) {
 	if path := s.o.ConfigPath; path != "" {
 		s.mutate("add host", func() error { return addHostToConfig(path, address) })
 	}
+}
+
+// removeHostFromConfig takes the [[hosts]] table of address out of the
+// configuration file at path, leaving every other byte as it was (the
+// user's comments, order and spelling; a blank line just above the table,
+// which addHostToConfig writes, goes with it). The result must parse, list
+// the same hosts but address in the same order, and hold every other
+// setting unchanged, or the file is not changed: a file that does not
+// parse, lists address otherwise than as a [[hosts]] table of its own
+// (`hosts = [...]`), or whose table could not be cut cleanly is refused
+// with what to do by hand. A missing file, or one without address,
+// changes nothing. The file is replaced atomically, a symlink followed.
+func removeHostFromConfig(path, address string) error {
+	cur, err := atomicfile.ReadCurrent(path)
+	if err != nil {
+		return fmt.Errorf("config: %v; not changed", err)
+	}
+	if !cur.Exists {
+		return nil
+	}
+	var raw map[string]any
+	if _, err := toml.Decode(string(cur.Data), &raw); err != nil {
+		return fmt.Errorf("config: %s cannot be parsed (%v); not changed", path, err)
+	}
+	before, _ := config.Parse(cur.Data)
+	if !slices.Contains(before.Hosts, address) {
+		return nil
+	}
+	byHand := fmt.Sprintf("take the [[hosts]] table of %q out of it yourself", address)
+	data, ok := cutHostTable(cur.Data, address)
+	if !ok {
+		return fmt.Errorf("config: %s does not list %q as a [[hosts]] table of its own; not changed: %s", path, address, byHand)
+	}
+	var after map[string]any
+	if _, err := toml.Decode(string(data), &after); err != nil {
+		return fmt.Errorf("config: %s would not parse without the table (%v); not changed: %s", path, err, byHand)
+	}
+	got, _ := config.Parse(data)
+	want := slices.DeleteFunc(slices.Clone(before.Hosts), func(a string) bool { return a == address })
+	delete(raw, "hosts")
+	delete(after, "hosts")
+	if !slices.Equal(got.Hosts, want) || !reflect.DeepEqual(raw, after) {
+		return fmt.Errorf("config: %s would change more than that host without the table; not changed: %s", path, byHand)
+	}
+	if err := atomicfile.Write(cur.Target, bytes.NewReader(data), cur.Mode); err != nil {
+		return fmt.Errorf("config: writing %s: %v", path, err)
+	}
+	return nil
+}
+
+// tableHeader matches a TOML table header line, [name] or [[name]], with
+// an optional comment after it.
+var tableHeader = regexp.MustCompile(`^\s*\[\[?\s*[A-Za-z0-9_.\-"' ]+\s*\]\]?\s*(#.*)?$`)
+
+// cutHostTable returns data without the first [[hosts]] table whose
+// address is address: from its header line to the next table's header,
+// less the blank and comment lines just above that header (they belong
+// to it), and less one blank line just above its own header. ok is false
+// when there is no such table.
+func cutHostTable(data []byte, address string) (out []byte, ok bool) {
+	lines := strings.SplitAfter(string(data), "\n")
+	isHosts := func(l string) bool {
+		l = strings.TrimSpace(l)
+		if c := strings.IndexByte(l, '#'); c >= 0 {
+			l = strings.TrimSpace(l[:c])
+		}
+		return strings.ReplaceAll(l, " ", "") == "[[hosts]]"
+	}
+	for i, l := range lines {
+		if !isHosts(l) {
+			continue
+		}
+		end := len(lines)
+		for j := i + 1; j < len(lines); j++ {
+			if tableHeader.MatchString(lines[j]) {
+				end = j
+				break
+			}
+		}
+		for end > i+1 {
+			t := strings.TrimSpace(lines[end-1])
+			if t != "" && !strings.HasPrefix(t, "#") {
+				break
+			}
+			end--
+		}
+		var m map[string]any
+		if _, err := toml.Decode(strings.Join(lines[i:end], ""), &m); err != nil {
+			continue
+		}
+		hosts, _ := m["hosts"].([]map[string]any)
+		if len(hosts) != 1 {
+			continue
+		}
+		if a, _ := hosts[0]["address"].(string); strings.TrimSpace(a) != address {
+			continue
+		}
+		start := i
+		if start > 0 && strings.TrimSpace(lines[start-1]) == "" {
+			start--
+		}
+		return []byte(strings.Join(lines[:start], "") + strings.Join(lines[end:], "")), true
+	}
+	return nil, false
+}
+
+// removeHostLocked asks which host to remove (preselecting address, if
+// any), then removes it (removeHostNow).
+func (s *shell) removeHostLocked(address string) {
+	if s.hosts == nil || len(s.hosts.hostStatuses()) == 0 {
+		s.banner.show("This window shows no other host.")
+		return
+	}
+	var addrs []string
+	for _, h := range s.hosts.hostStatuses() {
+		addrs = append(addrs, h.Address)
+	}
+	pick := widget.NewSelect(addrs, nil)
+	if slices.Contains(addrs, address) {
+		pick.SetSelected(address)
+	} else {
+		pick.SetSelectedIndex(0)
+	}
+	msg := widget.NewLabel("The window stops showing it and it leaves paneflow.toml.\n" +
+		"Nothing there stops: its server and programs go on.")
+	d := dialog.NewForm("Remove host", "Remove", "Cancel",
+		[]*widget.FormItem{widget.NewFormItem("Host", pick), widget.NewFormItem("", msg)}, func(ok bool) {
+			if ok && pick.Selected != "" {
+				s.removeHostNow(pick.Selected)
+			}
+		}, s.w)
+	s.showDialogLocked(d, nil, d.Submit, d.Hide)
+}
+
+// removeHostNow detaches from the host at address (its server and
+// programs go on) and takes it out of the configuration file, off the UI
+// goroutine; a file that cannot be changed is said in the banner.
+func (s *shell) removeHostNow(address string) {
+	path := s.o.ConfigPath
+	s.mutate("remove host", func() error {
+		s.hosts.RemoveHost(address)
+		if path == "" {
+			return nil
+		}
+		return removeHostFromConfig(path, address)
+	})
 }

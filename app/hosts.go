@@ -307,6 +307,32 @@ func (h *hostsBackend) AddHost(address string) bool {
 	return true
 }
 
+// RemoveHost stops showing the host at address: its port forwards, screen
+// stream and link end (its server and every program there go on), and
+// its workspaces leave the window. It returns once the host's goroutine
+// has; it reports whether there was such a host. A later AddHost of the
+// same address gives it a new slot.
+func (h *hostsBackend) RemoveHost(address string) bool {
+	h.mu.Lock()
+	i := slices.IndexFunc(h.hosts, func(r *remoteHost) bool { return r.address == address })
+	if i < 0 {
+		h.mu.Unlock()
+		return false
+	}
+	r := h.hosts[i]
+	h.hosts = slices.Delete(slices.Clone(h.hosts), i, i+1)
+	if h.active == r.slot {
+		h.active = 0
+	}
+	h.mu.Unlock()
+	r.cancel()
+	r.detach()
+	<-r.done
+	h.logf("paneflow: host %s removed (detached: nothing there stopped)", address)
+	h.events.Publish(hostEvent{Slot: r.slot})
+	return true
+}
+
 // AddHosts adds every host of addresses not added yet.
 func (h *hostsBackend) AddHosts(addresses []string) {
 	for _, a := range addresses {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -443,5 +444,101 @@ func TestOverviewRowsHosts(t *testing.T) {
 	}
 	if len(rows) != 2 || got[local].Branch != "main" || got[remote].Branch != "" || got[remote].Workspace != "build" {
 		t.Fatalf("rows = %+v, want the local agent on branch main and the remote one in build without a branch", rows)
+	}
+}
+
+// TestRemoveHost: the palette's "Remove host…" asks which host; removing
+// it takes its workspaces and header out of the sidebar and its table out
+// of the config file (the rest of the file as it was), and stops nothing
+// on the host: its pane's program is the same process, still running.
+func TestRemoveHost(t *testing.T) {
+	rc := remoteCore(t, "Remote")
+	fh := &fakeHosts{servers: map[string]string{"ssh://build": rc.SocketPath}}
+	cfgPath := filepath.Join(t.TempDir(), "paneflow.toml")
+	orig := "# mine\nfont_size = 14\n\n[[hosts]]\naddress = \"ssh://build\"\n\n# the end\n"
+	if err := os.WriteFile(cfgPath, []byte(orig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := newAttachedHarness(t, func(o *Options) {
+		o.Hosts = fh.connect
+		o.ConfigPath = cfgPath
+		o.Config.Hosts = []string{"ssh://build"}
+	})
+	rid := remotePane(t, rc)
+	sf, _ := rc.Workspaces.Surface(rid)
+	pid := sf.Terminal().Pid()
+	h.waitFor("the host connected", func() bool { return len(h.cards()) == 2 })
+	h.s.side.onWS(1)
+	h.waitFor("the remote pane shown", func() bool { return h.s.views[globalID(1, rid)] != nil })
+	h.s.guard(func() {
+		h.s.runActionLocked(keymap.RemoveHost)
+		if len(h.s.w.Canvas().Overlays().List()) == 0 {
+			t.Fatal("Remove host showed no dialog")
+		}
+	})
+	h.s.removeHostNow("ssh://build")
+	h.waitFor("the host gone from the sidebar, the window's own workspace shown", func() bool {
+		return len(h.s.side.hosts) == 0 && len(h.cards()) == 1 && h.cards()[0].Host == 0 &&
+			h.s.views[globalID(1, rid)] == nil && hostSlot(h.s.wsID) == 0
+	})
+	h.waitFor("the host out of the config file", func() bool {
+		data, _ := os.ReadFile(cfgPath)
+		return string(data) == "# mine\nfont_size = 14\n\n# the end\n"
+	})
+	if sf, ok := rc.Workspaces.Surface(rid); !ok || sf.Terminal().Pid() != pid || len(rc.Workspaces.Workspaces()) != 1 {
+		t.Fatalf("the host's pane changed when the window removed the host (want pid %d alive)", pid)
+	}
+	if err := syscall.Kill(pid, 0); err != nil {
+		t.Fatalf("the remote pane's program %d: %v", pid, err)
+	}
+	fh.mu.Lock()
+	for _, l := range fh.links {
+		l.mu.Lock()
+		if !l.closed {
+			t.Error("a link to the removed host is still open")
+		}
+		l.mu.Unlock()
+	}
+	fh.mu.Unlock()
+}
+
+func TestRemoveHostFromConfig(t *testing.T) {
+	cases := []struct {
+		name, in, want, err string
+	}{
+		{name: "missing file", in: "\x00", want: "\x00"},
+		{name: "the only host", in: "# mine\nfont_size = 14\n\n[[hosts]]\naddress = \"ssh://a\"\n", want: "# mine\nfont_size = 14\n"},
+		{name: "between others, comments kept",
+			in:   "# top\n[[hosts]]\naddress = \"b\"\n\n[[hosts]] # the build box\naddress = \"ssh://a\"\n\n# terminal settings\n[terminal]\nscrollback_lines = 500\n\n[[hosts]]\naddress = \"c\"\n",
+			want: "# top\n[[hosts]]\naddress = \"b\"\n\n# terminal settings\n[terminal]\nscrollback_lines = 500\n\n[[hosts]]\naddress = \"c\"\n"},
+		{name: "last, no newline", in: "font_size = 14\n\n[[hosts]]\naddress = \"ssh://a\"", want: "font_size = 14\n"},
+		{name: "other keys of the table go too", in: "[[hosts]]\naddress = \" ssh://a \"\nname = \"x\"\n", want: ""},
+		{name: "not there", in: "[[hosts]]\naddress = \"b\"\n", want: "[[hosts]]\naddress = \"b\"\n"},
+		{name: "inline hosts", in: "hosts = [\"ssh://a\"]\n", want: "hosts = [\"ssh://a\"]\n", err: "not changed: take the [[hosts]] table"},
+		{name: "unparsable", in: "theme = \n", want: "theme = \n", err: "cannot be parsed"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "paneflow.toml")
+			if tc.in != "\x00" {
+				if err := os.WriteFile(path, []byte(tc.in), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err := removeHostFromConfig(path, "ssh://a")
+			if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+				t.Fatalf("got error %v, want one containing %q", err, tc.err)
+			}
+			got, rerr := os.ReadFile(path)
+			if tc.want == "\x00" {
+				if rerr == nil {
+					t.Fatalf("a file was created:\n%s", got)
+				}
+				return
+			}
+			if string(got) != tc.want {
+				t.Errorf("got file\n%q\nwant\n%q", got, tc.want)
+			}
+		})
 	}
 }

@@ -71,9 +71,12 @@ var actionTitles = map[keymap.Action]string{
 	keymap.NewFromTemplate:       "New workspace from template…",
 	keymap.OpenMCPInstall:        "MCP: agents' paneflow entry (status, install, remove)…",
 	keymap.AddHost:               "Add host… (another machine's agents, over ssh)",
+	keymap.RemoveHost:            "Remove host… (stop showing it; nothing there stops)",
 	keymap.SearchAllPanes:        "Search every pane (scrollback and full-screen history)…",
 	keymap.OpenPaneHistory:       "Agent timeline and screen replay of the focused pane",
 	keymap.OpenWebAccess:         "Web access: pair a browser or phone, revoke one…",
+	keymap.OpenSettings:          "Settings…",
+	keymap.ShowShortcuts:         "Keyboard shortcuts",
 }
 
 // paletteItem is one row of the command palette.
@@ -592,5 +595,9 @@ func (s *shell) closeOverlaysLocked() {
 	if s.webv != nil {
 		s.webv.pop.close()
 		s.webv = nil
+	}
+	if s.panel != nil {
+		s.panel.pop.close()
+		s.panel = nil
 	}
 }

@@ -163,12 +163,18 @@ type sidebar struct {
 	// workspaces' cards (setHosts); headers holds their widgets by slot,
 	// with what each shows. onAddHost, when set, adds an "Add host…"
 	// button below the cards; addHost is that button.
-	hosts      []hostStatus
-	headers    map[int]headerView
-	ownHeader  fyne.CanvasObject
-	onAddHost  func()
-	addHost    *widget.Button
-	hostsDirty bool // hosts changed since the last update
+	hosts     []hostStatus
+	headers   map[int]headerView
+	ownHeader fyne.CanvasObject
+	onAddHost func()
+	// probedChips are the port chips whose place was written for the GUI
+	// tests (hostports.go), by "pane=N port=P".
+	probedChips map[string]fyne.CanvasObject
+	// onRemoveHost, when set, puts a remove button in each other host's
+	// header: the host's address.
+	onRemoveHost func(address string)
+	addHost      *widget.Button
+	hostsDirty   bool // hosts changed since the last update
 }
 
 // headerView is one host header's widget and the status it shows.
@@ -341,6 +347,12 @@ func (sb *sidebar) hostHeader(h hostStatus) fyne.CanvasObject {
 	}
 	muted := theme.Color(theme.ColorNamePlaceHolder)
 	lines := []fyne.CanvasObject{sb.text("⌂ "+name, titleSize, theme.Color(theme.ColorNameForeground), true)}
+	if h.Slot != 0 && sb.onRemoveHost != nil {
+		address := h.Address
+		rm := widget.NewButtonWithIcon("", theme.ContentRemoveIcon(), func() { sb.onRemoveHost(address) })
+		rm.Importance = widget.LowImportance
+		lines[0] = container.NewBorder(nil, nil, nil, rm, lines[0])
+	}
 	if h.Slot != 0 {
 		state, c := "● connected", theme.Color(theme.ColorNameSuccess)
 		switch h.State {

@@ -73,6 +73,9 @@ const (
 	// AddHost asks for another machine (ssh) whose Paneflow server's
 	// workspaces the sidebar then shows, and saves it in the config.
 	AddHost Action = "add_host"
+	// RemoveHost stops showing another host (nothing there stops) and
+	// takes it out of the config.
+	RemoveHost Action = "remove_host"
 	// SearchAllPanes searches every pane's scrollback, screen and
 	// full-screen history (surface.search_all) and jumps to a match.
 	SearchAllPanes Action = "search_all_panes"
@@ -88,6 +91,11 @@ const (
 	// CopyMode starts the focused pane's keyboard copy mode (vi keys,
 	// search, select and yank, as tmux's).
 	CopyMode Action = "copy_mode"
+	// OpenSettings shows the settings view, which writes paneflow.toml.
+	OpenSettings Action = "open_settings"
+	// ShowShortcuts shows every action's keystrokes (these defaults with
+	// the user's [shortcuts]), searchable.
+	ShowShortcuts Action = "show_shortcuts"
 	// ReopenClosed brings back the pane or workspace closed last, its
 	// programs still running, within the server's undo window (a minute).
 	ReopenClosed Action = "reopen_closed"
@@ -108,9 +116,10 @@ var actions = []Action{
 	ClearScrollHistory, ResetTerminal,
 	CommandPalette, OpenAgentsView, OpenComposer, OpenDiffView, ToggleBroadcastMember,
 	OpenLaunchPad, QuickLaunch, NewFromTemplate,
-	OpenMCPInstall, AddHost,
+	OpenMCPInstall, AddHost, RemoveHost,
 	SearchAllPanes, OpenPaneHistory,
-	OpenWebAccess, ToggleSidebar, CopyMode, ReopenClosed,
+	OpenWebAccess, ToggleSidebar, CopyMode,
+	OpenSettings, ShowShortcuts, ReopenClosed,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -219,6 +228,7 @@ var defaults = []struct {
 	{"secondary+shift+s", SearchAllPanes},
 	{"secondary+shift+h", OpenPaneHistory},
 	{"secondary+shift+k", AddHost},
+	{"secondary+alt+shift+k", RemoveHost}, // Add host's, with Alt
 	{"secondary+shift+u", OpenWebAccess},
 	// As the sidebar toggles of editors, which take Ctrl+B (a shell's
 	// and tmux's key here).
@@ -226,6 +236,11 @@ var defaults = []struct {
 	// Y as in yank: tmux's prefix+[ has no free chord here, and
 	// Ctrl+Shift+Space (Alacritty's) is the composer's.
 	{"secondary+shift+y", CopyMode},
+	// As the settings of macOS apps (Cmd+,), Windows Terminal and VS
+	// Code; Ctrl+? (Shift+/) for the shortcuts, as help sheets of web
+	// apps take "?".
+	{"secondary+comma", OpenSettings},
+	{"secondary+shift+slash", ShowShortcuts},
 }
 
 var darwinOnly = []struct {
@@ -398,6 +413,16 @@ func (m *Map) Label(a Action) string {
 		return ""
 	}
 	return bs[0].Label(m.goos)
+}
+
+// Labels returns the labels of all of a's keystrokes, the one [Map.Label]
+// shows first; nil when it has none.
+func (m *Map) Labels(a Action) []string {
+	var out []string
+	for _, b := range m.order[a] {
+		out = append(out, b.Label(m.goos))
+	}
+	return out
 }
 
 // Clone returns an independent copy of m.

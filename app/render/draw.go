@@ -21,6 +21,8 @@ type renderState struct {
 	prev        []terminal.Cell
 	prevWrapped []bool
 	prevSig     []rowSig
+	// damage is the part of dst the last render changed (Renderer.Damage).
+	damage image.Rectangle
 
 	// scratch, reused across frames
 	line     []byte  // one pixel row of the grid
@@ -150,6 +152,10 @@ func (r *Renderer) render(dst *image.RGBA, s *terminal.Snapshot, o *Overlay) int
 	}
 	r.signatures(s, o)
 	drawn := 0
+	st.damage = image.Rectangle{}
+	if full {
+		st.damage = dst.Rect
+	}
 	for y := 0; y < rows; y++ {
 		cells := s.Cells[y*cols : (y+1)*cols]
 		prev := st.prev[y*cols : (y+1)*cols]
@@ -158,6 +164,10 @@ func (r *Renderer) render(dst *image.RGBA, s *terminal.Snapshot, o *Overlay) int
 			continue
 		}
 		r.drawRow(grid, s, o, y)
+		if !full {
+			top := grid.Rect.Min.Y + y*ch
+			st.damage = st.damage.Union(image.Rect(dst.Rect.Min.X, top, dst.Rect.Max.X, top+ch).Intersect(dst.Rect))
+		}
 		copy(prev, cells)
 		st.prevWrapped[y] = wrapped
 		st.prevSig[y] = st.sig[y]

@@ -137,3 +137,9 @@ func (r *Renderer) CellAt(x, y, cols, rows int) Point {
 func (r *Renderer) Render(dst *image.RGBA, s *terminal.Snapshot, o *Overlay) int {
 	return r.render(dst, s, o)
 }
+
+// Damage is the part of the last Render's dst (in its coordinates) that
+// the Render changed: the bands of the rows it drew, across dst's width, or
+// all of dst when it redrew everything; empty when it drew nothing. A
+// caller that uploads the image can send only these pixels.
+func (r *Renderer) Damage() image.Rectangle { return r.st.damage }

@@ -413,3 +413,55 @@ func TestAnyRune(t *testing.T) {
 		r.Render(img, &s, nil)
 	}
 }
+
+// TestDamageBounds checks Renderer.Damage: every pixel a Render changes
+// lies inside it, a typed character's damage is its row's band, and an
+// unchanged frame has none (an image with an inset and an origin off zero,
+// so the band's coordinates are dst's).
+func TestDamageBounds(t *testing.T) {
+	f := testFonts(t)
+	r := render.NewRenderer(f, render.DarkPalette())
+	_, ch := r.Size(1, 1) // before the inset: one cell
+	const in = 3
+	r.SetInset(in)
+	e := terminal.NewEmulator(12, 5, terminal.EmulatorOptions{})
+	w, h := r.Size(12, 5)
+	img := image.NewRGBA(image.Rect(7, 11, 7+w, 11+h))
+	var s terminal.Snapshot
+	band := func(rows ...int) image.Rectangle {
+		var b image.Rectangle
+		for _, y := range rows {
+			top := img.Rect.Min.Y + in + y*ch
+			b = b.Union(image.Rect(img.Rect.Min.X, top, img.Rect.Max.X, top+ch))
+		}
+		return b
+	}
+	o := &render.Overlay{Current: -1}
+	for i, step := range []struct {
+		in   string
+		want image.Rectangle
+	}{
+		{"$ ", img.Rect}, // the first frame draws everything
+		{"", image.Rectangle{}},
+		{"x", band(0)},
+		{"\r\n\r\nyz", band(0, 1, 2)}, // the cursor left row 0 for row 2
+		{"\x1b[41m\x1b[5;1Hred", band(2, 3, 4)},
+	} {
+		before := image.NewRGBA(img.Rect)
+		copy(before.Pix, img.Pix)
+		e.Write([]byte(step.in))
+		e.Snapshot(&s)
+		r.Render(img, &s, o)
+		got := r.Damage()
+		if got != step.want {
+			t.Errorf("step %d (%q): Damage() = %v, want %v", i, step.in, got, step.want)
+		}
+		for y := img.Rect.Min.Y; y < img.Rect.Max.Y; y++ {
+			for x := img.Rect.Min.X; x < img.Rect.Max.X; x++ {
+				if !(image.Point{x, y}).In(got) && img.RGBAAt(x, y) != before.RGBAAt(x, y) {
+					t.Fatalf("step %d (%q): pixel (%d,%d) changed outside Damage() %v", i, step.in, x, y, got)
+				}
+			}
+		}
+	}
+}

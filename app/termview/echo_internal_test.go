@@ -1,9 +1,15 @@
 package termview
 
 import (
+	"image"
 	"regexp"
+	"slices"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+
+	"fyne.io/fyne/v2/canvas"
 )
 
 // TestRenderOnInput: output that follows a typed key is painted at once
@@ -45,14 +51,77 @@ func TestEchoProbe(t *testing.T) {
 		t.Error("painting twice for one echo")
 	}
 	p.painted()
-	re := regexp.MustCompile(`^echo-probe pane=7 key=\d+ sent=\d+ output=\d+ frame=\d+ drawn=\d+ paint=\d+ painted=\d+\n$`)
+	re := regexp.MustCompile(`^echo-probe pane=7 key=\d+ sent=\d+ output=\d+ frame=\d+ drawn=\d+ paint=\d+ painted=\d+ region=0\n$`)
 	if got := out.String(); !re.MatchString(got) {
 		t.Errorf("probe wrote %q, want one echo-probe line", got)
+	}
+	// An echo painted alone says so.
+	before := len(out.String())
+	p.key()
+	p.sent()
+	p.output()
+	p.frame()
+	p.drawn()
+	p.region()
+	p.painting()
+	p.painted()
+	if got := out.String()[before:]; !strings.HasSuffix(got, " region=1\n") {
+		t.Errorf("probe wrote %q for an echo painted alone, want region=1", got)
 	}
 	// Steps out of order record nothing.
 	p.key()
 	p.drawn()
 	if p.painting() {
 		t.Error("a key without output is painted")
+	}
+}
+
+// TestPaintRegion: a typed key's echo goes to Options.PaintRegion with the
+// band of the row it changed; when PaintRegion declines, the View paints
+// the whole window (PaintNow); output that follows no input uses neither.
+func TestPaintRegion(t *testing.T) {
+	var paints atomic.Int32
+	var mu sync.Mutex
+	var regions []image.Rectangle
+	accept := atomic.Bool{}
+	accept.Store(true)
+	h := newHarness(t, 20, 4, Options{
+		PaintNow: func() { paints.Add(1) },
+		PaintRegion: func(img *canvas.Image, r image.Rectangle) bool {
+			mu.Lock()
+			regions = append(regions, r)
+			mu.Unlock()
+			return accept.Load()
+		},
+	})
+	got := func() []image.Rectangle {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(regions)
+	}
+	h.output("$ ")
+	if n := len(got()); n != 0 || paints.Load() != 0 {
+		t.Fatalf("output without input: %d regions, %d paints; want none", n, paints.Load())
+	}
+	bufW := h.v.buf.Rect.Dx()
+	ch := int(h.ch * h.v.scale)
+	in := h.v.inset
+	h.v.TypedRune('x')
+	h.p.takeInput()
+	h.output("x")
+	waitFor(t, "the echo's region", func() bool { return len(got()) == 1 })
+	if want := image.Rect(0, in, bufW, in+ch); got()[0] != want {
+		t.Errorf("region %v, want row 0's band %v", got()[0], want)
+	}
+	if n := paints.Load(); n != 0 {
+		t.Errorf("PaintNow called %d times after PaintRegion painted, want 0", n)
+	}
+	accept.Store(false)
+	h.v.TypedRune('y')
+	h.p.takeInput()
+	h.output("y\r\nnext")
+	waitFor(t, "the whole paint", func() bool { return paints.Load() == 1 })
+	if want := image.Rect(0, in, bufW, in+2*ch); got()[1] != want {
+		t.Errorf("region %v, want rows 0-1 %v", got()[1], want)
 	}
 }

@@ -24,6 +24,9 @@ import (
 //	paint    the window's paint reached the View (waiting for the paint)
 //	painted  the paint was over (upload, drawing, buffer swap)
 //
+// and region=1 when the echo was painted alone (Options.PaintRegion), 0
+// when the whole window was.
+//
 // A key whose output is not drawn (a key the app consumed, a program that
 // echoes nothing) is dropped at the next key. Its methods are safe for
 // concurrent use: the watcher records output, the UI goroutine the rest.
@@ -38,6 +41,7 @@ type echoProbe struct {
 // echoTrace is one key's times in Unix nanoseconds; 0 is not yet.
 type echoTrace struct {
 	key, sent, output, frame, drawn, paint, painted int64
+	region                                          bool
 }
 
 func newEchoProbe(w io.Writer, name string) *echoProbe {
@@ -92,6 +96,18 @@ func (p *echoProbe) drawn() {
 	p.step(func(t *echoTrace) *int64 { return &t.frame }, func(t *echoTrace) *int64 { return &t.drawn })
 }
 
+// region records that the drawn echo was painted alone.
+func (p *echoProbe) region() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	if p.t.drawn != 0 {
+		p.t.region = true
+	}
+	p.mu.Unlock()
+}
+
 // painting reports whether a drawn echo waits for this paint, and records
 // its start.
 func (p *echoProbe) painting() bool {
@@ -124,6 +140,10 @@ func (p *echoProbe) painted() {
 	p.t = echoTrace{}
 	p.mu.Unlock()
 	us := func(v int64) int64 { return (v - t.key) / 1000 }
-	fmt.Fprintf(p.w, "echo-probe pane=%s key=%d sent=%d output=%d frame=%d drawn=%d paint=%d painted=%d\n",
-		p.name, t.key, us(t.sent), us(t.output), us(t.frame), us(t.drawn), us(t.paint), us(t.painted))
+	region := 0
+	if t.region {
+		region = 1
+	}
+	fmt.Fprintf(p.w, "echo-probe pane=%s key=%d sent=%d output=%d frame=%d drawn=%d paint=%d painted=%d region=%d\n",
+		p.name, t.key, us(t.sent), us(t.output), us(t.frame), us(t.drawn), us(t.paint), us(t.painted), region)
 }

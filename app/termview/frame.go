@@ -2,6 +2,7 @@ package termview
 
 import (
 	"fmt"
+	"image"
 	"io"
 	"sync"
 	"time"
@@ -84,7 +85,9 @@ func (v *View) frame() {
 	v.pending.Store(false)
 	v.lastFrame.Store(time.Now().UnixNano())
 	input := v.inputFrame.Swap(false)
+	now := input && v.opts.PaintNow != nil && !v.hidden.Load()
 	rows := 0
+	var damage image.Rectangle
 	v.mu.Lock()
 	if !v.closed {
 		if v.buf == nil {
@@ -92,12 +95,27 @@ func (v *View) frame() {
 			g, _ := v.pane.Watch()
 			v.drawnGen.Store(g)
 		} else {
+			v.deferRefresh = now && v.opts.PaintRegion != nil
 			rows = v.drawLocked()
+			v.deferRefresh = false
+			damage = v.damage
 		}
 	}
+	img := v.img
 	v.mu.Unlock()
-	if input && rows > 0 && v.opts.PaintNow != nil && !v.hidden.Load() {
-		v.opts.PaintNow()
+	if now && rows > 0 {
+		// The echo: only its rows go to the screen when the toolkit
+		// can paint them alone, else the image is refreshed and the
+		// whole window painted.
+		switch {
+		case v.opts.PaintRegion == nil:
+			v.opts.PaintNow()
+		case v.opts.PaintRegion(img, damage):
+			v.echo.region()
+		default:
+			img.Refresh()
+			v.opts.PaintNow()
+		}
 	}
 	select {
 	case v.frameDone <- struct{}{}:
@@ -202,7 +220,10 @@ func (v *View) drawLocked() int {
 	rows := v.rend.Render(v.buf, &v.snap, &v.ov)
 	if rows > 0 {
 		v.echo.drawn()
-		v.img.Refresh()
+		v.damage = v.rend.Damage()
+		if !v.deferRefresh {
+			v.img.Refresh()
+		}
 		v.gate.drawn() // output is held while the window paints it
 	}
 	v.updateIndicatorLocked()

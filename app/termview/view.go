@@ -90,6 +90,14 @@ type Options struct {
 	// (a key's echo), never for output that merely keeps coming, which
 	// stays paced (render on input).
 	PaintNow func()
+	// PaintRegion, when not nil, is tried before PaintNow for that same
+	// echo: the View has drawn r (pixels of img.Image, in its coordinates)
+	// and not refreshed img. PaintRegion puts those pixels on screen at
+	// once without repainting the rest of the window and reports true, or
+	// does nothing and reports false (the window has other changes, or
+	// the toolkit offers no way); the View then refreshes img and calls
+	// PaintNow. It runs on the UI goroutine.
+	PaintRegion func(img *canvas.Image, r image.Rectangle) bool
 	// CursorBlink says when the cursor blinks. Blinking runs only while
 	// the View is focused and stops (cursor shown) after 10 s without
 	// input.
@@ -192,9 +200,13 @@ type View struct {
 	snap     terminal.Snapshot
 	ov       render.Overlay
 	matchBuf []render.Span
-	size     fyne.Size // widget size at the last layout
-	cols     int       // grid the pane was last resized to
-	rows     int
+	// deferRefresh: drawLocked leaves img unrefreshed (a frame that tries
+	// Options.PaintRegion); damage is what the last drawLocked drew.
+	deferRefresh bool
+	damage       image.Rectangle
+	size         fyne.Size // widget size at the last layout
+	cols         int       // grid the pane was last resized to
+	rows         int
 	// resizePending: cols×rows changed and the pane is to be resized
 	// once v.mu is released (see unlockResize).
 	resizePending bool

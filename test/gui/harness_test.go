@@ -49,6 +49,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if f := os.Getenv(envHTTPFile); f != "" {
+		os.Exit(serveHTTP(f))
+	}
 	os.Exit(testMain(m))
 }
 

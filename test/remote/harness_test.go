@@ -31,6 +31,9 @@ const (
 var binDir, staticDir string
 
 func TestMain(m *testing.M) {
+	if f := os.Getenv(envHTTPFile); f != "" {
+		os.Exit(serveHTTP(f))
+	}
 	dir, err := os.MkdirTemp("", "paneflow-remote-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

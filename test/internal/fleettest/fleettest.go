@@ -24,7 +24,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/paneflow-go/paneflow/proto"
@@ -203,32 +202,100 @@ func (h Hooks) Total() int {
 	return n
 }
 
+// agentScript is what each agent process runs: it waits for the start
+// signal (its stdin closed), then runs its hook process once per payload
+// file ($1…), one after another, as an agent CLI runs its hook commands;
+// whatever a hook prints, and a failing exit status, go to $PANEFLOW_OUT.
+// With $PANEFLOW_PACE set (seconds) it first waits $PANEFLOW_OFFSET
+// seconds, then that long between its hooks.
+const agentScript = `read _
+hook=$0
+[ -n "$PANEFLOW_PACE" ] && sleep "$PANEFLOW_OFFSET"
+first=1
+for f in "$@"; do
+	[ -n "$PANEFLOW_PACE" ] && [ -z "$first" ] && sleep "$PANEFLOW_PACE"
+	first=
+	"$hook" UserPromptSubmit <"$f" >>"$PANEFLOW_OUT" 2>&1 || echo "exit status $?" >>"$PANEFLOW_OUT"
+done
+`
+
 // FireHooks runs, for every pane at once, frames UserPromptSubmit hooks
 // of a Claude Code agent one after another: each a paneflow-ai-hook
 // process (bin) with the pane's environment (env plus its
 // PANEFLOW_SURFACE_ID), logging to a file per pane in dir.
+//
+// Each agent is its own process (/bin/sh), started before the storm and
+// released with the others, that starts its hooks itself, as 200 agent
+// CLIs do: the caller's process starts none of them, so that nothing the
+// caller times waits behind hundreds of process starts in its own fork
+// lock (exec.Cmd.Start takes syscall.ForkLock), which no agent's hook
+// does to a user's `paneflow ls`.
 func FireHooks(bin string, env []string, dir string, panes []uint64, frames int) (Hooks, error) {
-	var wg sync.WaitGroup
-	errs := make(chan error, len(panes))
+	return FireHooksPaced(bin, env, dir, panes, frames, 0)
+}
+
+// FireHooksPaced is [FireHooks] with every agent waiting pace between its
+// hooks, and the agents' first hooks spread evenly over the first pace
+// (agent i of n starts at i/n of it): working agents, each firing a hook
+// every pace, rather than all at once. A pace of 0 is FireHooks.
+func FireHooksPaced(bin string, env []string, dir string, panes []uint64, frames int, pace time.Duration) (Hooks, error) {
+	agents := make([]*exec.Cmd, 0, len(panes))
+	starts := make([]io.Closer, 0, len(panes))
+	defer func() {
+		for _, in := range starts {
+			in.Close()
+		}
+		for _, cmd := range agents {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	}()
 	for _, id := range panes {
-		wg.Go(func() {
-			for i := range frames {
-				cmd := exec.Command(bin, "UserPromptSubmit")
-				cmd.Env = append(append([]string{}, env...),
-					"PANEFLOW_SURFACE_ID="+strconv.FormatUint(id, 10), "PANEFLOW_AI_TOOL=claude",
-					"PANEFLOW_HOOK_LOG="+hookLog(dir, id))
-				cmd.Stdin = strings.NewReader(fmt.Sprintf(`{"session_id":"fleet-%d","hook_event_name":"UserPromptSubmit","prompt":"turn %d"}`, id, i))
-				if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
-					errs <- fmt.Errorf("hook of pane %d: %v %q", id, err, out)
-					return
-				}
+		args := []string{"-c", agentScript, bin}
+		for i := range frames {
+			payload := filepath.Join(dir, fmt.Sprintf("payload-%d-%d.json", id, i))
+			data := fmt.Sprintf(`{"session_id":"fleet-%d","hook_event_name":"UserPromptSubmit","prompt":"turn %d"}`, id, i)
+			if err := os.WriteFile(payload, []byte(data), 0o600); err != nil {
+				return Hooks{}, err
 			}
-		})
+			args = append(args, payload)
+		}
+		cmd := exec.Command("/bin/sh", args...)
+		cmd.Env = append(append([]string{}, env...),
+			"PANEFLOW_SURFACE_ID="+strconv.FormatUint(id, 10), "PANEFLOW_AI_TOOL=claude",
+			"PANEFLOW_HOOK_LOG="+hookLog(dir, id), "PANEFLOW_OUT="+hookOut(dir, id))
+		if pace > 0 {
+			offset := pace * time.Duration(len(agents)) / time.Duration(len(panes))
+			cmd.Env = append(cmd.Env, "PANEFLOW_PACE="+seconds(pace), "PANEFLOW_OFFSET="+seconds(offset))
+		}
+		start, err := cmd.StdinPipe()
+		if err != nil {
+			return Hooks{}, err
+		}
+		if err := cmd.Start(); err != nil {
+			start.Close()
+			return Hooks{}, fmt.Errorf("agent of pane %d: %w", id, err)
+		}
+		agents, starts = append(agents, cmd), append(starts, start)
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		return Hooks{}, err
+	for _, in := range starts {
+		in.Close()
+	}
+	starts = nil
+	var errs []error
+	for i, cmd := range agents {
+		if err := cmd.Wait(); err != nil {
+			errs = append(errs, fmt.Errorf("agent of pane %d: %w", panes[i], err))
+		}
+	}
+	agents = nil
+	for _, id := range panes {
+		if out, err := os.ReadFile(hookOut(dir, id)); err == nil && len(out) > 0 {
+			errs = append(errs, fmt.Errorf("hook of pane %d: %q", id, out))
+		}
+	}
+	if len(errs) > 0 {
+		return Hooks{}, errs[0]
 	}
 	h := Hooks{Sent: map[uint64]int{}, Fired: len(panes) * frames}
 	for _, id := range panes {
@@ -245,6 +312,16 @@ func FireHooks(bin string, env []string, dir string, panes []uint64, frames int)
 		}
 	}
 	return h, nil
+}
+
+// seconds formats d for sleep(1).
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', 3, 64)
+}
+
+// hookOut is where the hooks of pane id print (nothing, when they work).
+func hookOut(dir string, id uint64) string {
+	return filepath.Join(dir, "out-"+strconv.FormatUint(id, 10))
 }
 
 func hookLog(dir string, id uint64) string {
