@@ -146,6 +146,8 @@ type server struct {
 	subscribers atomic.Uint64
 	// attached are the live screen.attach streams.
 	attached attachments
+	// hold is the echo hold of screen.input.
+	hold echoHold
 	// ports remembers surface.ports's last walk; guarded by portsMu.
 	portsMu sync.Mutex
 	ports   ports.Cache
@@ -187,6 +189,9 @@ func newServer(r ipc.Registrar, m *workspace.Manager, b *bus.Bus, o Options) *se
 		o.pid = os.Getpid()
 	}
 	s := &server{o: o, reg: r, m: m, b: b, heartbeat: heartbeatInterval}
+	// The real clock, also in tests on a fake one: the hold is about
+	// processor time, and its own test sets its clock.
+	s.hold.clock = clock.Or(nil)
 	if o.heartbeat > 0 {
 		s.heartbeat = o.heartbeat
 	}

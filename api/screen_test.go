@@ -527,9 +527,9 @@ func TestScreenAttachCountsWindows(t *testing.T) {
 // TestScreenAttachTypedPaneFirst: while a client types into one pane and
 // another floods, the typed pane's echo goes at once and before the
 // flooding pane's pending frame, and the flooding pane gets at most
-// typingOthersFPS frames a second on that client's stream until the
-// client has not typed for typingFor; then it is paced at the client's
-// fps again.
+// typingOthersFPS frames a second on that client's stream, none within
+// echoQuiet of a key, until the client has not typed for typingFor; then
+// it is paced at the client's fps again.
 func TestScreenAttachTypedPaneFirst(t *testing.T) {
 	e, fc := newClockEnv(t)
 	flood, _ := e.m.ActiveSurface()
@@ -578,13 +578,26 @@ func TestScreenAttachTypedPaneFirst(t *testing.T) {
 	fc.Advance(50 * time.Millisecond)
 	next(flood.ID(), "ab")
 
+	// A key just before the flooding pane is due again by its rate: it
+	// waits until echoQuiet after the key, the window's paint of the echo.
+	fc.Advance(90 * time.Millisecond)
+	if _, err := e.s.screenInput(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	flood.Terminal().Emulator().Write([]byte("c"))
+	waitTimer()
+	fc.Advance(10 * time.Millisecond) // due by its rate, 10 ms after the key
+	noFrame("of the flooding pane less than echoQuiet after a key")
+	fc.Advance(echoQuiet - 10*time.Millisecond)
+	next(flood.ID(), "abc")
+
 	// Once the client stopped typing: the client's own pace again.
 	fc.Advance(typingFor)
-	flood.Terminal().Emulator().Write([]byte("c"))
-	next(flood.ID(), "abc")
 	flood.Terminal().Emulator().Write([]byte("d"))
+	next(flood.ID(), "abcd")
+	flood.Terminal().Emulator().Write([]byte("e"))
 	waitTimer()
 	noFrame("before the interval passed")
 	fc.Advance(20 * time.Millisecond)
-	next(flood.ID(), "abcd")
+	next(flood.ID(), "abcde")
 }

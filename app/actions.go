@@ -202,6 +202,10 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.openTimelineLocked()
 	case keymap.OpenWebAccess:
 		s.openWebLocked()
+	case keymap.OpenSettings:
+		s.openSettingsLocked()
+	case keymap.ShowShortcuts:
+		s.openShortcutsLocked()
 	case keymap.TerminalCopy:
 		if v != nil {
 			v.Copy()

@@ -88,6 +88,11 @@ type Options struct {
 	// with backoff when their link drops. [SSHHosts] connects over the
 	// user's ssh. nil offers no hosts.
 	Hosts HostConnector
+	// HintPath is a file whose existence means the first-start hint (one
+	// line above the panes: the palette, quick launch, the shortcuts,
+	// the settings) was shown; the window creates it when it shows the
+	// hint, so it is shown once. "" shows no hint.
+	HintPath string
 	// Events, when not nil, lets the UI loop sleep in the window system's
 	// event wait while the app is idle, instead of polling 60 times a
 	// second; posted work wakes it. It is used only with the desktop
@@ -200,6 +205,8 @@ type shell struct {
 	mcpv           *mcpView                     // the open MCP entry view, nil when closed
 	hist           historyViews                 // the search, timeline and replay views
 	webv           *webView                     // the open web access view, nil when closed
+	panel          *shownPanel                  // the open panel (settings, shortcuts), nil when none
+	hint           *hintBar                     // the first-start hint while shown, else nil
 	queued         map[uint64]queuedPrompt      // prompts waiting for their pane's agent to stop thinking
 	groups         map[uint64]string            // each pane's broadcast group, if any
 	checks         map[string]bus.ChecksChanged // each worktree's last checks_changed, by root
@@ -470,7 +477,11 @@ func (s *shell) buildWindowLocked() {
 	}
 	s.comp = s.buildComposerLocked()
 	s.center = container.NewStack(s.area)
-	main := container.NewBorder(s.toolbarLocked(), s.comp.root, nil, nil, s.center)
+	top := s.toolbarLocked()
+	if hint := s.hintLocked(); hint != nil {
+		top = container.NewVBox(top, hint)
+	}
+	main := container.NewBorder(top, s.comp.root, nil, nil, s.center)
 	s.sidePanel = newSidePanel(s.side)
 	content := container.NewBorder(s.banner.root, nil, s.sidePanel, nil, main)
 	// A new sidebar width moves the panes' edge: they, and so their PTYs,
@@ -926,6 +937,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	}
 	if s.hostProbe {
 		s.probeHostsLocked(snap.Hosts, cards)
+		s.probeChipsLocked()
 	}
 }
 
@@ -968,7 +980,7 @@ func (s *shell) viewLocked(id uint64) *termview.View {
 // is open it keeps the keyboard: the model's events do not take it away.
 func (s *shell) focusViewLocked(id uint64) {
 	v := s.views[id]
-	if v == nil || s.quitting || s.pal != nil || s.ov != nil || s.dv != nil || (s.comp != nil && s.comp.pane != 0) || s.launchOverlayOpenLocked() || s.historyOverlayOpenLocked() {
+	if v == nil || s.quitting || s.pal != nil || s.ov != nil || s.dv != nil || (s.comp != nil && s.comp.pane != 0) || s.launchOverlayOpenLocked() || s.historyOverlayOpenLocked() || s.panel != nil {
 		return
 	}
 	s.selfFocus.Store(id)

@@ -520,7 +520,14 @@ func (a *attached) OutputGens() map[uint64]uint64 {
 	return out
 }
 
+// PanePIDs are the panes' process ids, for a server of this machine; a
+// window attached over Dial (another host's server) gets none: those ids
+// mean nothing in this machine's process tables (its ports would be
+// another process's).
 func (a *attached) PanePIDs() map[uint64]int {
+	if a.o.Dial != nil {
+		return nil
+	}
 	out := map[uint64]int{}
 	for _, p := range a.view().Panes {
 		if p.Pid > 0 {

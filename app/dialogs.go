@@ -68,8 +68,8 @@ func dialogAnswer(key fyne.KeyName, enter, escape func()) func() {
 	return nil
 }
 
-// escapeLocked closes the shell's overlay on top (launch views, palette,
-// MCP view, history views, Diff view, agents overview, composer) and
+// escapeLocked closes the shell's overlay on top (launch views, panels,
+// palette, MCP view, history views, Diff view, agents overview, composer) and
 // reports whether one was open. It is what Escape does when it reaches
 // the window's canvas, which happens once a click left no widget with
 // the keyboard (the views' own fields take Escape while they have it).
@@ -81,6 +81,8 @@ func (s *shell) escapeLocked() bool {
 		s.closeQuickLaunchLocked()
 	case s.launch.pad != nil:
 		s.closeLaunchPadLocked()
+	case s.panel != nil:
+		s.closePanelLocked()
 	case s.pal != nil:
 		s.closePaletteLocked()
 	case s.mcpv != nil:

@@ -7,10 +7,15 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/paneflow-go/paneflow/proto"
 )
@@ -307,4 +312,75 @@ func (s *shell) openPort(id uint64, port string) {
 		}
 		s.post(func() { open(addr) })
 	}()
+}
+
+// probeChipsLocked writes, with PANEFLOW_UI_PROBE=1 and other hosts, where
+// each port chip that is new since the last call is, once a frame has
+// placed it: `ui-probe chip pane=N port=P x=… y=…` (the GUI tests click
+// it).
+func (s *shell) probeChipsLocked() {
+	select {
+	case <-s.started:
+	default:
+		return
+	}
+	if s.side.probedChips == nil {
+		s.side.probedChips = map[string]fyne.CanvasObject{}
+	}
+	for _, cv := range s.side.views {
+		for id, rv := range cv.rows {
+			if rv.data.Ports == "" {
+				continue
+			}
+			for _, b := range rowButtons(rv.obj) {
+				port, ok := strings.CutPrefix(b.Text, ":")
+				if !ok {
+					continue
+				}
+				key := fmt.Sprintf("pane=%d port=%s", id, port)
+				if s.side.probedChips[key] == b {
+					continue
+				}
+				s.side.probedChips[key] = b
+				s.probeChipLater(key, b, 200)
+			}
+		}
+	}
+}
+
+// probeChipLater writes chip b's probe once it has a place, looking every
+// 50 ms, tries times at most, until the chip is replaced or the window
+// quits.
+func (s *shell) probeChipLater(key string, b *widget.Button, tries int) {
+	time.AfterFunc(50*time.Millisecond, func() {
+		s.do(func() {
+			if s.quitting || s.side.probedChips[key] != b {
+				return
+			}
+			if l, ok := s.probeLineLocked("chip "+key, b); ok && b.Size().Width > 0 {
+				fmt.Fprintln(os.Stderr, l)
+				return
+			}
+			if tries > 1 {
+				s.probeChipLater(key, b, tries-1)
+			}
+		})
+	})
+}
+
+// rowButtons is every button in o (containers and tap boxes walked).
+func rowButtons(o fyne.CanvasObject) []*widget.Button {
+	switch o := o.(type) {
+	case *widget.Button:
+		return []*widget.Button{o}
+	case *fyne.Container:
+		var out []*widget.Button
+		for _, c := range o.Objects {
+			out = append(out, rowButtons(c)...)
+		}
+		return out
+	case *tapBox:
+		return rowButtons(o.content)
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/paneflow-go/paneflow/core"
+	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/ipc/ipctest"
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -189,4 +193,30 @@ func (l *fakeLink) OpenTCP(ctx context.Context, port int) (net.Conn, error) {
 		l.conns = append(l.conns, c)
 	}
 	return c, err
+}
+
+// TestAttachedRemotePIDs: a window attached to another host's server
+// (over Dial) reads no pane pids, which this machine's /proc would match
+// to its own processes; one attached to this machine's server does.
+func TestAttachedRemotePIDs(t *testing.T) {
+	reg := ipc.NewRegistry()
+	reg.Register(proto.MethodWorkspaceView, func(context.Context, json.RawMessage) (any, error) {
+		return proto.WorkspaceViewResult{Panes: []proto.ViewPane{{ID: 7, WorkspaceID: 1, Pid: os.Getpid()}}}, nil
+	})
+	srv := ipctest.Start(t, reg)
+	for _, remote := range []bool{false, true} {
+		o := AttachOptions{Path: srv.Path}
+		if remote {
+			o.Dial = func(ctx context.Context) (net.Conn, error) {
+				var d net.Dialer
+				return d.DialContext(ctx, "unix", srv.Path)
+			}
+		}
+		cl := &ipc.Client{Path: o.Path, Dial: o.Dial}
+		a := &attached{o: o, cl: cl, pc: proto.Client{Caller: cl}, ctx: context.Background()}
+		got := a.PanePIDs()
+		if remote && len(got) != 0 || !remote && got[7] != os.Getpid() {
+			t.Errorf("remote=%v: PanePIDs = %v", remote, got)
+		}
+	}
 }

@@ -352,7 +352,9 @@ pane = { command = "echo after" }
 // prints where it runs and then echoes its input.
 func fakeAgents(t *testing.T) {
 	bin := t.TempDir()
-	writeFile(t, filepath.Join(bin, "codex"), "#!/bin/sh\necho \"fake codex in $(pwd)\"\nexec cat\n")
+	// Like the real agents it turns bracketed paste on when it reads its
+	// input: a start prompt waits for that.
+	writeFile(t, filepath.Join(bin, "codex"), "#!/bin/sh\nprintf '\\033[?2004h'\necho \"fake codex in $(pwd)\"\nexec cat\n")
 	if err := os.Chmod(filepath.Join(bin, "codex"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -74,6 +74,8 @@ var actionTitles = map[keymap.Action]string{
 	keymap.SearchAllPanes:        "Search every pane (scrollback and full-screen history)…",
 	keymap.OpenPaneHistory:       "Agent timeline and screen replay of the focused pane",
 	keymap.OpenWebAccess:         "Web access: pair a browser or phone, revoke one…",
+	keymap.OpenSettings:          "Settings…",
+	keymap.ShowShortcuts:         "Keyboard shortcuts",
 }
 
 // paletteItem is one row of the command palette.
@@ -521,6 +523,7 @@ func (s *shell) openPaletteLocked() {
 		return
 	}
 	s.closeOverlaysLocked()
+	s.hideHintLocked() // the hint's main advice is taken
 	p := &palette{list: newPickList("Type a command…", s.guard), items: paletteItems(s.keys)}
 	muted := theme.Color(theme.ColorNamePlaceHolder)
 	fg := theme.Color(theme.ColorNameForeground)
@@ -592,5 +595,9 @@ func (s *shell) closeOverlaysLocked() {
 	if s.webv != nil {
 		s.webv.pop.close()
 		s.webv = nil
+	}
+	if s.panel != nil {
+		s.panel.pop.close()
+		s.panel = nil
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"image/color"
 	"os"
+	"reflect"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -156,7 +158,9 @@ func (s *shell) setFontSizeLocked(size float64) {
 	}
 	s.fontSize = size
 	if err := s.rebuildFontsLocked(); err != nil {
-		s.banner.show(err.Error())
+		// A font_family problem: it goes with the next reading of the
+		// file, as applyConfigLocked's do.
+		s.banner.show(configMsg + err.Error())
 	}
 	for _, v := range s.views {
 		v.SetFonts(s.fonts)
@@ -253,12 +257,20 @@ func blinkMode(v string) termview.BlinkMode {
 }
 
 // watchConfig reloads the configuration file when it changes and applies
-// it on the UI goroutine.
+// it on the UI goroutine. The watcher's first reading is applied too when
+// it differs from the one the window started with (Options.Config and
+// ConfigWarnings, read earlier): a file fixed in between must not leave
+// its old warning on screen.
 func (s *shell) watchConfig(ctx context.Context, path string) {
 	s.wg.Add(1)
+	lastCfg, lastWarns := s.o.Config, s.o.ConfigWarnings
 	go func() {
 		defer s.wg.Done()
 		err := config.Watch(ctx, path, func(c config.Config, warns []string) {
+			if reflect.DeepEqual(c, lastCfg) && slices.Equal(warns, lastWarns) {
+				return // the reading the window has
+			}
+			lastCfg, lastWarns = c, warns
 			s.do(func() {
 				if !s.quitting {
 					s.applyConfigLocked(c, warns, false)

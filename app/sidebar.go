@@ -167,6 +167,9 @@ type sidebar struct {
 	headers   map[int]headerView
 	ownHeader fyne.CanvasObject
 	onAddHost func()
+	// probedChips are the port chips whose place was written for the GUI
+	// tests (hostports.go), by "pane=N port=P".
+	probedChips map[string]fyne.CanvasObject
 	// onRemoveHost, when set, puts a remove button in each other host's
 	// header: the host's address.
 	onRemoveHost func(address string)

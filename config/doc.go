@@ -13,13 +13,16 @@
 // rename it over the original) or removed (which means defaults again),
 // after changes have settled and only when the bytes really changed.
 //
-// This package never writes the file and does not apply anything: the
-// desktop app and the headless core decide what a change means for them
-// (some settings only affect panes created afterwards).
+// [Save] writes the settings view's changes into the file, changing only
+// their values (the user's comments and layout stay). The package applies
+// nothing: the desktop app and the headless core decide what a change
+// means for them (some settings only affect panes created afterwards).
 //
 // # Concurrency
 //
 // [Load], [Parse] and [Default] are pure functions of their inputs and
-// safe for concurrent use. [Watch] runs its callback on the goroutine
-// that called it, one call at a time.
+// safe for concurrent use. [Save] is safe to call concurrently with
+// readers (they see the old file or the new one), not with another Save
+// of the same file (the last one wins). [Watch] runs its callback on the
+// goroutine that called it, one call at a time.
 package config

@@ -49,9 +49,13 @@ type watchOptions struct {
 // event), and onChange is not called when the bytes read are the same as
 // last time, so saving without edits, or a touch, does nothing.
 //
-// Watch reads the file once when it starts and compares later content with
-// that; it does not call onChange for the initial content, so a caller
-// loads the file with Load, then watches it. It watches the file's
+// Watch reads the file once when it starts, calls onChange with that
+// reading, and compares later content with it. A caller loads the file
+// with Load (to start with it), then watches it: the first call brings
+// what changed in between (a warning the caller shows from its Load is
+// gone when the file was fixed meanwhile), and is the same configuration
+// again when nothing did, so onChange must be safe to call with what the
+// caller already has. It watches the file's
 // directory with the operating system's notifications, plus a stat every
 // 5 s as a safety net; when no watcher can be created (or the directory
 // does not exist yet) it stats the file every second instead, and switches
@@ -188,6 +192,22 @@ func watch(ctx context.Context, path string, onChange func(Config, []string), o 
 		due.Reset(wait)
 	}
 
+	report := func(cur fileState) {
+		var c Config
+		var warns []string
+		switch {
+		case !cur.exists:
+			c = Default()
+		case cur.errMsg != "":
+			c, warns = Default(), []string{cur.errMsg + "; using defaults"}
+		default:
+			c, warns = Parse(cur.data)
+			for i, wn := range warns {
+				warns[i] = path + ": " + wn
+			}
+		}
+		onChange(c, warns)
+	}
 	check := func() {
 		first = time.Time{}
 		lastStat = statOf(path)
@@ -195,25 +215,14 @@ func watch(ctx context.Context, path string, onChange func(Config, []string), o 
 		changed := !cur.equal(last)
 		if changed {
 			last = cur
-			var c Config
-			var warns []string
-			switch {
-			case !cur.exists:
-				c = Default()
-			case cur.errMsg != "":
-				c, warns = Default(), []string{cur.errMsg + "; using defaults"}
-			default:
-				c, warns = Parse(cur.data)
-				for i, wn := range warns {
-					warns[i] = path + ": " + wn
-				}
-			}
-			onChange(c, warns)
+			report(cur)
 		}
 		if o.onCheck != nil {
 			o.onCheck(changed)
 		}
 	}
+	// The file as first read: it may have changed since the caller's Load.
+	report(last)
 
 	for {
 		var events chan fsnotify.Event

@@ -71,6 +71,11 @@ func startWatch(t *testing.T, o watchOptions, setup func(dir, path string)) *wat
 		}
 	})
 	h.wantMode(!o.noNotify)
+	select {
+	case <-h.changes: // the first reading (TestWatchReportsFirstReading)
+	case <-time.After(watchDeadline):
+		t.Fatalf("watch did not report its first reading")
+	}
 	return h
 }
 
@@ -179,7 +184,32 @@ func TestWatch(t *testing.T) {
 	}
 }
 
-func TestWatchInitialContentNotReported(t *testing.T) {
+// TestWatchReportsFirstReading: the file as Watch first reads it is
+// reported once (a caller's Load may be older), then only changes.
+func TestWatchReportsFirstReading(t *testing.T) {
+	var first []Config
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	path := filepath.Join(t.TempDir(), FileName)
+	if err := os.WriteFile(path, []byte("font_size = 20\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- watch(ctx, path, func(c Config, _ []string) {
+			first = append(first, c)
+			cancel()
+		}, watchOptions{})
+	}()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if len(first) != 1 || first[0].FontSize != 20 {
+		t.Fatalf("reported %+v, want the first reading, font size 20", first)
+	}
+}
+
+func TestWatchSameContentNotReportedAgain(t *testing.T) {
 	h := startWatch(t, watchOptions{}, func(_, path string) {
 		if err := os.WriteFile(path, []byte("font_size = 20\n"), 0o600); err != nil {
 			t.Fatal(err)
@@ -245,8 +275,8 @@ func TestWatchBadContentWarns(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(got) != 1 || len(got[0]) != 1 || !strings.HasPrefix(got[0][0], path+": font_size:") {
-		t.Fatalf("warnings = %q, want one font_size warning prefixed with the path", got)
+	if len(got) != 2 || len(got[0]) != 0 || len(got[1]) != 1 || !strings.HasPrefix(got[1][0], path+": font_size:") {
+		t.Fatalf("warnings = %q, want none (no file at first), then one font_size warning prefixed with the path", got)
 	}
 }
 

@@ -81,3 +81,43 @@ func TestDialCallFullQueue(t *testing.T) {
 		t.Errorf("Call on a full accept queue = %v, want an *UnreachableError for EAGAIN", err)
 	}
 }
+
+// TestReadArrivedPastDeadline: a reply already in the socket's buffer is
+// read even when the reader comes to it after its deadline (a process
+// not scheduled in time on a busy machine), also once a past deadline
+// has shut the socket down; with nothing there, the deadline's error.
+func TestReadArrivedPastDeadline(t *testing.T) {
+	for _, shut := range []bool{false, true} {
+		fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &blockingConn{fd: fds[0]}
+		peer := os.NewFile(uintptr(fds[1]), "peer")
+		buf := make([]byte, 64)
+		if err := c.SetDeadline(time.Now().Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		c.deadline = time.Now().Add(-time.Second) // as if the reader woke up late
+		if n, err := c.Read(buf); !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Errorf("shut=%v: Read of nothing past the deadline = %d, %v; want os.ErrDeadlineExceeded", shut, n, err)
+		}
+		if _, err := peer.Write([]byte("reply\n")); err != nil {
+			t.Fatal(err)
+		}
+		if shut {
+			if err := c.SetDeadline(time.Now().Add(-time.Second)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		n, err := c.Read(buf)
+		if err != nil || string(buf[:n]) != "reply\n" {
+			t.Errorf("shut=%v: Read past the deadline with a reply waiting = %q, %v; want the reply", shut, buf[:n], err)
+		}
+		if n, err := c.Read(buf); !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Errorf("shut=%v: Read after the reply = %d, %v; want os.ErrDeadlineExceeded", shut, n, err)
+		}
+		c.Close()
+		peer.Close()
+	}
+}

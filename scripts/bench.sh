@@ -124,10 +124,11 @@ run env PANEFLOW_BENCH_TMUX=1 PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.tes
 	-test.run '^$' -test.bench '^BenchmarkSearchAll$' -test.benchtime=1x -test.timeout=30m
 
 # The fleet (issue 25): once; 200 bridges and 600 hook processes are the
-# load, `paneflow ls` is what is timed.
-echo "== Fleet: paneflow ls while 200 paneflow-mcp bridges hold their streams and 200 agents' hooks fire"
+# load, `paneflow ls` is what is timed; then the same 200 agents working
+# (a hook every 2 s each, 1,600 in all: BenchmarkFleetPaced).
+echo "== Fleet: paneflow ls while 200 paneflow-mcp bridges hold their streams and 200 agents' hooks fire (at once; then paced)"
 run env PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.test" \
-	-test.run '^$' -test.bench '^BenchmarkFleet$' -test.benchtime=1x -test.timeout=30m
+	-test.run '^$' -test.bench '^BenchmarkFleet(Paced)?$' -test.benchtime=1x -test.timeout=30m
 
 # Remote hosts (issue 30): once; `paneflow --host … ls` through a real sshd on
 # loopback (scripts/deps.sh installs openssh-server) vs local ls, interleaved.

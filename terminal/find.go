@@ -155,8 +155,8 @@ func (q *Query) scan(b []byte, starts []uint32, first int, fn func(line int, spa
 			at, end = pos+i, pos+i+len(q.find.lit)
 		} else {
 			loc := q.re.FindIndex(b[pos:])
-			if loc == nil {
-				return
+			if loc == nil || pos+loc[0] == len(b) {
+				return // (an empty match after the last line's '\n' is on no line)
 			}
 			at, end = pos+loc[0], pos+loc[1]
 		}
@@ -401,5 +401,5 @@ func (h *ScreenHistory) holds(text []byte) bool {
 	sum := mapHash(text)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.heldLocked(sum) >= 0
+	return h.findLocked(text, sum) >= 0
 }

@@ -176,3 +176,28 @@ func TestFindWhileWriting(t *testing.T) {
 		}
 	}
 }
+
+// TestScanEmptyMatchAtEnd: a regular expression matching the empty text
+// after the last line's '\n' matches no line (it was reported as a
+// match on the last line).
+func TestScanEmptyMatchAtEnd(t *testing.T) {
+	var tb textBuf
+	tb.addText([]byte("a\n\nb"))
+	for _, tc := range []struct {
+		pattern string
+		want    []int
+	}{{"^$", []int{1}}, {"$", []int{0, 1, 2}}, {"x*", []int{0, 1, 2}}} {
+		q, err := NewQuery(tc.pattern, true, CaseSensitive)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		q.scan(tb.b, tb.starts, 0, func(line int, _ []Span) bool {
+			got = append(got, line)
+			return true
+		})
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%q matched lines %v, want %v", tc.pattern, got, tc.want)
+		}
+	}
+}

@@ -3,7 +3,9 @@ package terminal
 import (
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -440,66 +442,81 @@ func BenchmarkHistoryOverhead(b *testing.B) {
 }
 
 // TestScreenHistoryWideRows: past 2¹⁶ distinct rows (a bound far above
-// the default) a screen's row numbers take 4 bytes each; screens read
-// back and are searched as before, both those stored narrow and wide.
+// the default), with screens whose row numbers run (new rows) and screens
+// whose numbers do not (the screen before, rows reversed), every screen
+// reads back as recorded and is searched as before, numbers past 2¹⁶
+// included.
 func TestScreenHistoryWideRows(t *testing.T) {
 	h := newScreenHistory(16 << 20)
 	var texts []string
-	for s := range 70 {
-		var b strings.Builder
-		for y := range 1000 {
-			if y > 0 {
-				b.WriteByte('\n')
+	var rows []string
+	for s := range 120 {
+		if s%3 == 2 {
+			slices.Reverse(rows[:1000])
+		} else {
+			rows = rows[:0]
+			for y := range 1000 {
+				rows = append(rows, fmt.Sprintf("r%d", s*1000+y))
 			}
-			fmt.Fprintf(&b, "r%d", s*1000+y)
+			rows = append(rows, "prompt") // one row every screen shows
 		}
-		b.WriteString("\nprompt") // one row every screen shows
-		texts = append(texts, b.String())
-		if !h.add([]byte(b.String()), uint64(s), time.Unix(int64(s), 0)) {
+		text := strings.Join(rows, "\n")
+		texts = append(texts, text)
+		if !h.add([]byte(text), uint64(s), time.Unix(int64(s), 0)) {
 			t.Fatalf("screen %d not stored", s)
 		}
 	}
 	if h.Dropped() != 0 {
 		t.Fatalf("dropped %d screens; want all held", h.Dropped())
 	}
-	narrow, wide := 0, 0
+	kinds := map[rowsKind]int{}
 	for i := range h.entries {
-		if h.entries[i].wide {
-			wide++
-		} else {
-			narrow++
-		}
+		kinds[h.entries[i].kind()]++
 	}
-	if narrow == 0 || wide == 0 {
-		t.Fatalf("%d screens narrow, %d wide: want both", narrow, wide)
+	wide := 0
+	walkScreens(h.entries, h.ids, 0, func(_ int, rows []uint32) bool {
+		if slices.Max(rows) > 1<<16 {
+			wide++
+		}
+		return true
+	})
+	if kinds[rowsRuns] == 0 || kinds[rowsNarrow] == 0 || kinds[rowsCopies] == 0 || wide == 0 {
+		t.Fatalf("screens by encoding %v, %d with numbers past 2¹⁶: want key screens as runs and narrow numbers, screens copying the one before, and numbers past 2¹⁶", kinds, wide)
+	}
+	if len(h.rows.starts) != 80*1000+1 {
+		t.Fatalf("%d rows stored, want 80,001 (reversed screens and the prompt store none)", len(h.rows.starts))
 	}
 	if got := heldTexts(h); fmt.Sprint(got) != fmt.Sprint(texts) {
 		t.Fatal("held screens do not read back as recorded")
 	}
-	for _, tc := range []struct {
-		pattern string
-		want    []string
-	}{
-		{"^r69998$", []string{"998@70"}}, // a row numbered past 2¹⁶
-		{"^r1002$", []string{"2@2"}},
-		{"^prompt$", func() (w []string) {
-			for s := range 70 {
-				w = append(w, fmt.Sprintf("1000@%d", s+1))
-			}
-			return w
-		}()},
-	} {
-		q, err := NewQuery(tc.pattern, true, CaseSmart)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		h.find(q, func(f Found) bool {
-			got = append(got, fmt.Sprintf("%d@%d", f.Line, f.Screen))
-			return true
-		})
-		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
-			t.Errorf("find %q = %v, want %v", tc.pattern, got, tc.want)
+	for _, pattern := range []string{"^r118998$", "^r1002$", "^prompt$", "^r10[0-9]{3}5$"} {
+		if got, want := findVsScan(t, h, pattern); len(want) == 0 || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("find %q = %v, want %v", pattern, got, want)
 		}
 	}
+}
+
+// findVsScan returns, as "row@screen", the rows h.find gives for the
+// regular expression pattern and those the expression matches in the
+// held screens' texts.
+func findVsScan(t *testing.T, h *ScreenHistory, pattern string) (got, want []string) {
+	t.Helper()
+	q, err := NewQuery(pattern, true, CaseSensitive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(pattern)
+	h.Screens(func(rec ScreenRecord) bool {
+		for y, row := range strings.Split(rec.Text, "\n") {
+			if re.MatchString(row) {
+				want = append(want, fmt.Sprintf("%d@%d", y, rec.Seq))
+			}
+		}
+		return true
+	})
+	h.find(q, func(f Found) bool {
+		got = append(got, fmt.Sprintf("%d@%d", f.Line, f.Screen))
+		return true
+	})
+	return got, want
 }

@@ -408,6 +408,11 @@ var importRules = []struct {
 		why:    "TOML string quoting is a helper leaf that shim and mcpinstall share: standard library only",
 	},
 	{
+		pkg:    "internal/tomledit",
+		banned: []string{anyOtherModulePackage, "internal/jsonscan", "internal/atomicfile", "internal/clock", "internal/userdir"},
+		why:    "editing a TOML value in place is a helper leaf that config's Save uses: the TOML reader and tomlquote only, writing no file",
+	},
+	{
 		pkg:    "internal/ports",
 		banned: []string{anyOtherModulePackage, "internal/jsonscan", "internal/atomicfile", "internal/clock", "internal/userdir", "internal/tomlquote"},
 		why:    "listening ports of a process tree are a helper leaf that the window (its own panes' chips) and the server (surface.ports) share: standard library only",

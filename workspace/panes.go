@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"sync"
+	"time"
 
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/terminal"
@@ -148,13 +149,37 @@ func (m *Manager) attachLocked(ws *wsState, ps []pending) {
 		go m.watch(s)
 		if p.spec.Prompt != "" {
 			prompt := p.spec.Prompt
-			m.wg.Go(func() {
-				if s.WaitSettled(m.o.PromptSettle, m.stop) {
-					s.term.SendInput(PrefillBytes(prompt, s.term.Emulator().Modes()))
-				}
-			})
+			m.wg.Go(func() { m.prefill(s, prompt) })
 		}
 	}
+}
+
+// promptInputWait bounds how long a pane's start prompt waits for its
+// agent to read its input; after it the prompt is typed anyway. A loaded
+// machine took opencode a minute to come up.
+const promptInputWait = 2 * time.Minute
+
+// prefill types a pane's start prompt once its program can take it: its
+// output settled (Options.PromptSettle), and for an agent
+// ([Surface.AgentTool]) once it reads its input ([Surface.InputReady],
+// the condition send_text's submit waits for), then its drawing rested.
+// An agent that loads silently for seconds (opencode 1.18.33) looked
+// settled long before: the prompt went to the terminal's echo and was
+// gone once the agent took the screen over.
+func (m *Manager) prefill(s *Surface, prompt string) {
+	if !s.WaitSettled(m.o.PromptSettle, m.stop) {
+		return
+	}
+	if s.AgentTool() != "" && !s.InputReady() {
+		if !s.waitInputReady(promptInputWait, m.stop) {
+			return
+		}
+		rest := Settle{Floor: m.o.PromptSettle.Quiet, Quiet: m.o.PromptSettle.Quiet, Max: m.o.PromptSettle.Max}
+		if !s.WaitSettled(rest, m.stop) {
+			return
+		}
+	}
+	s.term.SendInput(PrefillBytes(prompt, s.term.Emulator().Modes()))
 }
 
 // createdEvents builds SurfaceCreated events carrying each new pane's own

@@ -91,6 +91,11 @@ const (
 	// CopyMode starts the focused pane's keyboard copy mode (vi keys,
 	// search, select and yank, as tmux's).
 	CopyMode Action = "copy_mode"
+	// OpenSettings shows the settings view, which writes paneflow.toml.
+	OpenSettings Action = "open_settings"
+	// ShowShortcuts shows every action's keystrokes (these defaults with
+	// the user's [shortcuts]), searchable.
+	ShowShortcuts Action = "show_shortcuts"
 )
 
 // actions lists every action, in the order of the spec's table.
@@ -111,6 +116,7 @@ var actions = []Action{
 	OpenMCPInstall, AddHost, RemoveHost,
 	SearchAllPanes, OpenPaneHistory,
 	OpenWebAccess, ToggleSidebar, CopyMode,
+	OpenSettings, ShowShortcuts,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -224,6 +230,11 @@ var defaults = []struct {
 	// Y as in yank: tmux's prefix+[ has no free chord here, and
 	// Ctrl+Shift+Space (Alacritty's) is the composer's.
 	{"secondary+shift+y", CopyMode},
+	// As the settings of macOS apps (Cmd+,), Windows Terminal and VS
+	// Code; Ctrl+? (Shift+/) for the shortcuts, as help sheets of web
+	// apps take "?".
+	{"secondary+comma", OpenSettings},
+	{"secondary+shift+slash", ShowShortcuts},
 }
 
 var darwinOnly = []struct {
@@ -396,6 +407,16 @@ func (m *Map) Label(a Action) string {
 		return ""
 	}
 	return bs[0].Label(m.goos)
+}
+
+// Labels returns the labels of all of a's keystrokes, the one [Map.Label]
+// shows first; nil when it has none.
+func (m *Map) Labels(a Action) []string {
+	var out []string
+	for _, b := range m.order[a] {
+		out = append(out, b.Label(m.goos))
+	}
+	return out
 }
 
 // Clone returns an independent copy of m.

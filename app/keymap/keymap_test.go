@@ -2,6 +2,7 @@ package keymap
 
 import (
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -131,6 +132,9 @@ func TestDefaults(t *testing.T) {
 		{"linux", fyne.KeyZ, ctrl | shift, ToggleZoom},
 		{"linux", fyne.KeyJ, ctrl | shift, JumpNextWaiting},
 		{"linux", fyne.KeyR, ctrl | shift, RenamePane},
+		{"linux", fyne.KeyComma, ctrl, OpenSettings},
+		{"darwin", fyne.KeyComma, super, OpenSettings},
+		{"linux", fyne.KeySlash, ctrl | shift, ShowShortcuts},
 		{"linux", fyne.KeyQ, super, ""},
 		{"darwin", fyne.KeyD, super | shift, SplitHorizontally},
 		{"darwin", fyne.KeyD, ctrl | shift, ""},
@@ -150,6 +154,33 @@ func TestDefaults(t *testing.T) {
 		got, ok := Default(tt.goos).Lookup(tt.key, tt.mods)
 		if got != tt.want || ok != (tt.want != "") {
 			t.Errorf("%s: Lookup(%s, %v) = %q, %v; want %q", tt.goos, tt.key, tt.mods, got, ok, tt.want)
+		}
+	}
+}
+
+// TestDefaultsDistinct: no default keystroke is listed for two actions
+// (the later would silently take it from the earlier).
+func TestDefaultsDistinct(t *testing.T) {
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		seen := map[Binding]Action{}
+		lists := [][]struct {
+			keys   string
+			action Action
+		}{defaults, othersOnly}
+		if goos == "darwin" {
+			lists[1] = darwinOnly
+		}
+		for _, l := range lists {
+			for _, d := range l {
+				b, err := parseFor(d.keys, goos)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if prev, dup := seen[b]; dup {
+					t.Errorf("%s: %q is the default of both %s and %s", goos, d.keys, prev, d.action)
+				}
+				seen[b] = d.action
+			}
 		}
 	}
 }
@@ -335,5 +366,19 @@ func TestActionsAreUniqueAndNamed(t *testing.T) {
 	}
 	if Action("none").Valid() || Action("").Valid() {
 		t.Error("none or empty is a valid action")
+	}
+}
+
+func TestLabels(t *testing.T) {
+	m := Default("linux")
+	if w := m.Override(map[string]string{"ctrl+shift+y": "toggle_zoom"}); len(w) > 0 {
+		t.Fatal(w)
+	}
+	if got := m.Labels(ToggleZoom); !slices.Equal(got, []string{"Ctrl+Shift+Y", "Ctrl+Shift+Z"}) {
+		t.Errorf("Labels(toggle_zoom) = %q, want the user's keystroke first, then the default", got)
+	}
+	m.Override(map[string]string{"ctrl+shift+y": "none", "ctrl+shift+z": "none"})
+	if got := m.Labels(ToggleZoom); got != nil {
+		t.Errorf("Labels of an unbound action = %q, want nil", got)
 	}
 }

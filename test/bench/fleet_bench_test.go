@@ -23,6 +23,12 @@ import (
 const (
 	fleetAgents = 200
 	fleetFrames = 3
+	// BenchmarkFleetPaced's agents fire fleetPacedFrames hooks each,
+	// fleetPace apart.
+	fleetPacedFrames = 8
+	fleetPace        = 2 * time.Second
+	// listEvery paces the surface.list probe.
+	listEvery = 25 * time.Millisecond
 )
 
 // BenchmarkFleet times `paneflow ls` (a process start and surface.list,
@@ -33,8 +39,8 @@ const (
 // many ls ran during the hooks), true-p50-ms and true-p99-ms (/bin/true
 // started by the same loop, between the ls calls: the floor of any
 // process start under that load), list-p50-ms and list-p99-ms
-// (surface.list called meanwhile from this already running process: the
-// server's answer time without a process start), idle-ls-p50-ms (ls with
+// (surface.list called every 25 ms meanwhile from this already running
+// process: the server's answer time without a process start), idle-ls-p50-ms (ls with
 // the bridges connected and no hooks firing); hooks-admitted (frames the
 // server admitted, system.admission) and hooks-lost (frames fired that it
 // never admitted: the target is 0; fleettest.Check fails the run on a
@@ -48,7 +54,20 @@ const (
 // hooks and the timed ls) and self-cpu-ms (this process: the timed
 // starts and the surface.list loop). Paneflow only: tmux has no bridges
 // or hooks.
-func BenchmarkFleet(b *testing.B) {
+func BenchmarkFleet(b *testing.B) { benchFleet(b, fleetFrames, 0) }
+
+// BenchmarkFleetPaced is BenchmarkFleet with the 200 agents working
+// rather than firing at once: each fires a hook every fleetPace
+// (fleetPacedFrames of them), the first ones spread over the first
+// fleetPace, about 100 hooks a second in all. A model's step takes
+// seconds, so a working agent's hooks (prompt, each tool call's pre and
+// post, stop) come about that often; BenchmarkFleet, all 200 agents'
+// hooks at the same instant, is the target's worst case. Same metrics.
+func BenchmarkFleetPaced(b *testing.B) { benchFleet(b, fleetPacedFrames, fleetPace) }
+
+// benchFleet is BenchmarkFleet with frames hooks per agent, pace apart
+// (0: back to back, all agents at once).
+func benchFleet(b *testing.B, frames int, pace time.Duration) {
 	pf := startPaneflow(b)
 	mcp := siblingBin(b, "paneflow-mcp", "./cmd/paneflow-mcp")
 	hook := siblingBin(b, "paneflow-ai-hook", "./cmd/paneflow-ai-hook")
@@ -90,17 +109,21 @@ func BenchmarkFleet(b *testing.B) {
 		lsErr, listErr := make(chan error, 1), make(chan error, 1)
 		var round, listRound, trueRound []float64
 		// surface.list from this running process, on a fresh connection
-		// per call: the server's own answer time during the storm,
-		// without the exec of a new process that `paneflow ls` waits
-		// for among 200 starting hooks.
+		// per call, every listEvery: the server's own answer time during
+		// the storm, without the exec of a new process that `paneflow
+		// ls` waits for among 200 starting hooks. Paced, because calls
+		// back to back (4 ms of server CPU each with 200 panes) were
+		// a load of their own, competing with the ls being timed.
 		go func() {
 			defer close(listErr)
 			c := fleettest.Client(pf.sock)
+			tick := time.NewTicker(listEvery)
+			defer tick.Stop()
 			for {
 				select {
 				case <-done:
 					return
-				default:
+				case <-tick.C:
 				}
 				start := time.Now()
 				var raw json.RawMessage
@@ -138,7 +161,7 @@ func BenchmarkFleet(b *testing.B) {
 			b.Fatal(err)
 		}
 		stormStart := time.Now()
-		h, err := fleettest.FireHooks(hook, pf.env, b.TempDir(), panes, fleetFrames)
+		h, err := fleettest.FireHooksPaced(hook, pf.env, b.TempDir(), panes, frames, pace)
 		storm += time.Since(stormStart)
 		close(done)
 		cpu1, cerr := fleetCPU(pf.cmd.Process.Pid, bridges.Pids())

@@ -206,9 +206,15 @@ func (h Hooks) Total() int {
 // signal (its stdin closed), then runs its hook process once per payload
 // file ($1…), one after another, as an agent CLI runs its hook commands;
 // whatever a hook prints, and a failing exit status, go to $PANEFLOW_OUT.
+// With $PANEFLOW_PACE set (seconds) it first waits $PANEFLOW_OFFSET
+// seconds, then that long between its hooks.
 const agentScript = `read _
 hook=$0
+[ -n "$PANEFLOW_PACE" ] && sleep "$PANEFLOW_OFFSET"
+first=1
 for f in "$@"; do
+	[ -n "$PANEFLOW_PACE" ] && [ -z "$first" ] && sleep "$PANEFLOW_PACE"
+	first=
 	"$hook" UserPromptSubmit <"$f" >>"$PANEFLOW_OUT" 2>&1 || echo "exit status $?" >>"$PANEFLOW_OUT"
 done
 `
@@ -225,6 +231,14 @@ done
 // lock (exec.Cmd.Start takes syscall.ForkLock), which no agent's hook
 // does to a user's `paneflow ls`.
 func FireHooks(bin string, env []string, dir string, panes []uint64, frames int) (Hooks, error) {
+	return FireHooksPaced(bin, env, dir, panes, frames, 0)
+}
+
+// FireHooksPaced is [FireHooks] with every agent waiting pace between its
+// hooks, and the agents' first hooks spread evenly over the first pace
+// (agent i of n starts at i/n of it): working agents, each firing a hook
+// every pace, rather than all at once. A pace of 0 is FireHooks.
+func FireHooksPaced(bin string, env []string, dir string, panes []uint64, frames int, pace time.Duration) (Hooks, error) {
 	agents := make([]*exec.Cmd, 0, len(panes))
 	starts := make([]io.Closer, 0, len(panes))
 	defer func() {
@@ -250,6 +264,10 @@ func FireHooks(bin string, env []string, dir string, panes []uint64, frames int)
 		cmd.Env = append(append([]string{}, env...),
 			"PANEFLOW_SURFACE_ID="+strconv.FormatUint(id, 10), "PANEFLOW_AI_TOOL=claude",
 			"PANEFLOW_HOOK_LOG="+hookLog(dir, id), "PANEFLOW_OUT="+hookOut(dir, id))
+		if pace > 0 {
+			offset := pace * time.Duration(len(agents)) / time.Duration(len(panes))
+			cmd.Env = append(cmd.Env, "PANEFLOW_PACE="+seconds(pace), "PANEFLOW_OFFSET="+seconds(offset))
+		}
 		start, err := cmd.StdinPipe()
 		if err != nil {
 			return Hooks{}, err
@@ -294,6 +312,11 @@ func FireHooks(bin string, env []string, dir string, panes []uint64, frames int)
 		}
 	}
 	return h, nil
+}
+
+// seconds formats d for sleep(1).
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', 3, 64)
 }
 
 // hookOut is where the hooks of pane id print (nothing, when they work).
