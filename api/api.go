@@ -251,6 +251,7 @@ func (s *server) methods() []methodDef {
 		{proto.MethodWorkspaceClose, s.workspaceClose, mut},
 		{proto.MethodWorkspaceRestoreLayout, s.workspaceRestoreLayout, mut},
 		{proto.MethodWorkspaceUp, s.workspaceUp, mut},
+		{proto.MethodWorkspaceReopen, s.workspaceReopen, mut},
 		{proto.MethodWorkspaceView, s.workspaceView, nil},
 		{proto.MethodWorkspacePreset, s.workspacePreset, mut},
 		{proto.MethodWorkspaceEqualize, s.workspaceEqualize, mut},

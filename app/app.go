@@ -187,6 +187,7 @@ type shell struct {
 	renderProbe    io.Writer       // PANEFLOW_RENDER_PROBE=1: where frame probes write (frameProbe); nil = none
 	side           *sidebar
 	sidePanel      *sidePanel // side at its dragged width, or collapsed
+	toast          *toast     // undo close's "Pane closed — Undo" (undoclose.go)
 	banner         *banner
 	agents         agentBoard
 	snap           *snapshot
@@ -482,7 +483,8 @@ func (s *shell) buildWindowLocked() {
 	}
 	main := container.NewBorder(top, s.comp.root, nil, nil, s.center)
 	s.sidePanel = newSidePanel(s.side)
-	content := container.NewBorder(s.banner.root, nil, s.sidePanel, nil, main)
+	s.toast = newToast()
+	content := container.NewBorder(s.banner.root, nil, s.sidePanel, nil, container.NewStack(main, s.toast.layer))
 	// A new sidebar width moves the panes' edge: they, and so their PTYs,
 	// get the new size as on a window resize.
 	s.sidePanel.onResize = func() { relayout(content) }

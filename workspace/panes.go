@@ -311,9 +311,11 @@ func (m *Manager) splitTargetLocked(target uint64) (*wsState, *node, error) {
 	return ws, leaf, nil
 }
 
-// CloseSurface closes a pane: its program is killed and its space goes to
-// its neighbour. Closing the last pane of a workspace closes the
-// workspace too, unless it is the only one, which then stays empty.
+// CloseSurface closes a pane: its space goes to its neighbour, and its
+// program is killed once the undo window passed (Options.UndoWindow;
+// [Manager.Reopen] brings it back before that). Closing the last pane of
+// a workspace closes the workspace too, unless it is the only one, which
+// then stays empty.
 func (m *Manager) CloseSurface(id uint64) error {
 	s, err := m.lockSurface(id)
 	if err != nil {
@@ -321,10 +323,20 @@ func (m *Manager) CloseSurface(id uint64) error {
 	}
 	ws := s.ws
 	var evs []bus.Event
-	gone := []*Surface{s}
+	var gone []*Surface
 	if ws.root.count() == 1 && len(m.wss) > 1 {
 		evs, gone = m.removeWorkspaceLocked(m.indexLocked(ws))
 	} else {
+		it := &closedItem{ss: []*Surface{s}, wsID: ws.id, share: 1}
+		if p := s.leaf.parent; p != nil {
+			i := p.index(s.leaf)
+			it.dir, it.before, it.share = p.dir, i == 0, p.ratios[i]
+			it.sib = p.children[max(i-1, 0)]
+			if i == 0 {
+				it.sib = p.children[1]
+			}
+		}
+		gone = m.keepClosedLocked(it)
 		ws.root = removeLeaf(ws.root, s.leaf)
 		s.leaf = nil
 		m.forgetLocked(s)
