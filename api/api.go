@@ -146,6 +146,8 @@ type server struct {
 	subscribers atomic.Uint64
 	// attached are the live screen.attach streams.
 	attached attachments
+	// hold is the echo hold of screen.input.
+	hold echoHold
 	// ports remembers surface.ports's last walk; guarded by portsMu.
 	portsMu sync.Mutex
 	ports   ports.Cache
@@ -187,6 +189,9 @@ func newServer(r ipc.Registrar, m *workspace.Manager, b *bus.Bus, o Options) *se
 		o.pid = os.Getpid()
 	}
 	s := &server{o: o, reg: r, m: m, b: b, heartbeat: heartbeatInterval}
+	// The real clock, also in tests on a fake one: the hold is about
+	// processor time, and its own test sets its clock.
+	s.hold.clock = clock.Or(nil)
 	if o.heartbeat > 0 {
 		s.heartbeat = o.heartbeat
 	}
@@ -246,6 +251,7 @@ func (s *server) methods() []methodDef {
 		{proto.MethodWorkspaceClose, s.workspaceClose, mut},
 		{proto.MethodWorkspaceRestoreLayout, s.workspaceRestoreLayout, mut},
 		{proto.MethodWorkspaceUp, s.workspaceUp, mut},
+		{proto.MethodWorkspaceReopen, s.workspaceReopen, mut},
 		{proto.MethodWorkspaceView, s.workspaceView, nil},
 		{proto.MethodWorkspacePreset, s.workspacePreset, mut},
 		{proto.MethodWorkspaceEqualize, s.workspaceEqualize, mut},

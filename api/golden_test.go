@@ -59,6 +59,7 @@ var goldenRequests = []string{
 	`{"jsonrpc":"2.0","id":32,"method":"surface.ports"}`,
 	`{"jsonrpc":"2.0","id":33,"method":"surface.ports","params":{"surface_id":99}}`,
 	`{"jsonrpc":"2.0","id":34,"method":"surface.ports","params":{"surface_id":"1"}}`,
+	`{"jsonrpc":"2.0","id":35,"method":"workspace.reopen"}`,
 	`{"jsonrpc":"2.0","id":31,"method":"events.subscribe","params":{"types":["surface_changed","bogus"]}}`,
 }
 

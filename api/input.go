@@ -18,20 +18,6 @@ import (
 // sendTextMax is the largest send_text payload in bytes (spec §9).
 const sendTextMax = 64 << 10
 
-// agentTool returns the binary of the known agent (spec conductor.md §1)
-// running in the foreground of sf, by its command's name, or "".
-func agentTool(sf *workspace.Surface) string {
-	argv, ok := sf.ForegroundArgv()
-	if !ok || len(argv) == 0 {
-		return ""
-	}
-	name := terminal.Process{Argv: argv[:1]}.Name()
-	if _, ok := proto.AgentByBinary(name); ok {
-		return name
-	}
-	return ""
-}
-
 // inputTarget resolves the surface of send_text/send_keystroke: the given
 // id, else the active workspace's first pane.
 func (s *server) inputTarget(id *uint64, unknown, none string) (*workspace.Surface, error) {
@@ -87,9 +73,10 @@ func (s *server) sendTextRequest(params json.RawMessage) (p proto.SurfaceSendTex
 // sendTextReady is send_text's [ipc.Before] hook, run outside the
 // executor (no other mutation waits on it) and before the dispatch
 // timeout starts: a submitted text for an agent pane is held until the
-// agent's TUI turns bracketed paste on (it reads its input then; text
-// submitted before that is lost or taken apart, found with Claude Code
-// 2.1.332 in a flow's new pane), at most input_wait_ms (agentInputWait
+// agent reads its input (its TUI turned bracketed paste on, and for
+// opencode the kitty keyboard protocol too: workspace.Surface.InputReady;
+// text submitted before that is lost or taken apart, found with Claude
+// Code 2.1.332 in a flow's new pane), at most input_wait_ms (agentInputWait
 // when not given), then typed anyway; the result's input_ready says
 // which. This is the one wait for that condition: our clients (the flow
 // engine, paneflow send --submit, the MCP bridge) pass a longer
@@ -104,8 +91,8 @@ func (s *server) sendTextReady(ctx context.Context, params json.RawMessage) erro
 	if p.InputWaitMS != nil {
 		limit = time.Duration(*p.InputWaitMS) * time.Millisecond
 	}
-	if p.Submit && p.Text != "" && limit > 0 && agentTool(sf) != "" {
-		s.awaitBracketedPaste(ctx, sf, limit)
+	if p.Submit && p.Text != "" && limit > 0 && sf.AgentTool() != "" {
+		s.awaitInputReady(ctx, sf, limit)
 	}
 	return nil
 }
@@ -118,7 +105,7 @@ func (s *server) sendText(_ context.Context, params json.RawMessage) (any, error
 		return nil, err
 	}
 	emu := sf.Terminal().Emulator()
-	tool := agentTool(sf)
+	tool := sf.AgentTool()
 	agent, _ := proto.AgentByBinary(tool)
 	modes := emu.Modes()
 	bracketed := modes.BracketedPaste
@@ -133,7 +120,7 @@ func (s *server) sendText(_ context.Context, params json.RawMessage) (any, error
 	res := proto.SurfaceSendTextResult{
 		Sent: true, Length: len(p.Text), Submitted: p.Submit, Paste: paste,
 		AgentTarget: tool != "", TerminalBracketedPaste: bracketed, TerminalKittyKeyboard: modes.KittyKeys,
-		InputReady:       bracketed || tool == "",
+		InputReady:       tool == "" || sf.InputReady(),
 		OutputGeneration: emu.Generation(),
 	}
 	if tool != "" {
@@ -366,18 +353,18 @@ const (
 	maxInputWait   = 5 * time.Minute
 )
 
-// awaitBracketedPaste returns once sf's terminal has bracketed paste on,
-// the pane closed, ctx ended, or limit passed on the server's clock (then
-// the text goes out as before). It wakes on each output change, never
-// polls.
-func (s *server) awaitBracketedPaste(ctx context.Context, sf *workspace.Surface, limit time.Duration) {
+// awaitInputReady returns once sf's program reads its input
+// (workspace.Surface.InputReady), the pane closed, ctx ended, or limit
+// passed on the server's clock (then the text goes out as before). It
+// wakes on each output change, never polls.
+func (s *server) awaitInputReady(ctx context.Context, sf *workspace.Surface, limit time.Duration) {
 	emu := sf.Terminal().Emulator()
 	expired := make(chan struct{})
 	t := s.o.Clock.AfterFunc(limit, func() { close(expired) })
 	defer t.Stop()
 	for {
 		_, ch := emu.Watch()
-		if emu.Modes().BracketedPaste {
+		if sf.InputReady() {
 			return
 		}
 		select {

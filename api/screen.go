@@ -31,12 +31,14 @@ const screenSendBuffer = 32 << 10
 // Pacing while a client types (ARCHITECTURE.md, "Screen streaming"):
 // for typingFor after a screen.input with a client's token, the panes it
 // did not type into get at most typingOthersFPS frames a second on its
-// stream (at most its fps), so that a pane flooding beside the one typed
-// into keeps few of its frames ahead of a key's echo on the socket, on
-// the client's decoder and in the window's paint.
+// stream (at most its fps), and none within echoQuiet of a key unless
+// they waited twice their interval, so that a pane flooding beside the
+// one typed into keeps few of its frames ahead of a key's echo on the
+// socket, in the client's decoder and in the window's paint.
 const (
 	typingFor       = time.Second
-	typingOthersFPS = 10
+	typingOthersFPS = 4
+	echoQuiet       = 100 * time.Millisecond
 )
 
 // attachments holds the live screen.attach streams' tokens. Its zero
@@ -70,11 +72,11 @@ func (at attachment) typed(id uint64, now time.Time) {
 	at.typedAt.Store(int64(now.Sub(at.since)) + 1)
 }
 
-// typedWithin reports whether a screen.input with its token came less
-// than d before now, and the pane it went to.
-func (at attachment) typedWithin(now time.Time, d time.Duration) (pane uint64, ok bool) {
+// sinceTyped returns the pane of the last screen.input with its token and
+// how long before now it came (ok: there was one).
+func (at attachment) sinceTyped(now time.Time) (pane uint64, ago time.Duration, ok bool) {
 	t := at.typedAt.Load()
-	return at.typedPane.Load(), t != 0 && int64(now.Sub(at.since))+1-t < int64(d)
+	return at.typedPane.Load(), time.Duration(int64(now.Sub(at.since)) + 1 - t), t != 0
 }
 
 // add registers a new attachment made at now and returns it and its
@@ -242,13 +244,15 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 		if !ap.sent {
 			return 0
 		}
-		iv := interval
-		if tp, typing := at.typedWithin(now, typingFor); typing && tp != sid {
-			iv = others
-		} else if _, echo := at.typedWithin(now, interval); echo && tp == sid {
+		since := now.Sub(ap.last)
+		tp, ago, ok := at.sinceTyped(now)
+		switch {
+		case ok && ago < typingFor && tp != sid:
+			return max(others-since, min(echoQuiet-ago, 2*others-since))
+		case ok && ago < interval && tp == sid:
 			return 0
 		}
-		return iv - now.Sub(ap.last)
+		return interval - since
 	}
 	// next is the shortest wait of the dirty panes.
 	next := func(now time.Time) time.Duration {
@@ -379,7 +383,10 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 					order = append(order, sid)
 				}
 			}
-			tp, _ := at.typedWithin(now, typingFor)
+			tp, ago, ok := at.sinceTyped(now)
+			if !ok || ago >= typingFor {
+				tp = 0
+			}
 			slices.SortFunc(order, func(a, b uint64) int {
 				if (a == tp) != (b == tp) {
 					if a == tp {
@@ -500,8 +507,10 @@ func (s *server) screenInput(_ context.Context, params json.RawMessage) (any, er
 	if len(p.Data) > sendTextMax {
 		return nil, ipc.InvalidParams("data exceeds 64 KiB limit")
 	}
-	// Recorded before the program can see it, so its echo finds it.
+	// Recorded before the program can see it, so its echo finds it;
+	// the other panes' output waits meanwhile (the echo hold).
 	at.typed(p.SurfaceID, s.o.Clock.Now())
+	s.hold.start(s.m, p.SurfaceID)
 	if err := sendInput(sf, p.Data); err != nil {
 		return nil, err
 	}

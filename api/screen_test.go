@@ -527,9 +527,9 @@ func TestScreenAttachCountsWindows(t *testing.T) {
 // TestScreenAttachTypedPaneFirst: while a client types into one pane and
 // another floods, the typed pane's echo goes at once and before the
 // flooding pane's pending frame, and the flooding pane gets at most
-// typingOthersFPS frames a second on that client's stream until the
-// client has not typed for typingFor; then it is paced at the client's
-// fps again.
+// typingOthersFPS frames a second on that client's stream, none within
+// echoQuiet of a key, until the client has not typed for typingFor; then
+// it is paced at the client's fps again.
 func TestScreenAttachTypedPaneFirst(t *testing.T) {
 	e, fc := newClockEnv(t)
 	flood, _ := e.m.ActiveSurface()
@@ -573,18 +573,34 @@ func TestScreenAttachTypedPaneFirst(t *testing.T) {
 	next(typed.ID(), "k")
 	waitTimer()
 	noFrame("of the flooding pane right after the echo")
-	fc.Advance(50 * time.Millisecond) // 2.5 intervals: due at 50 fps, not at 10
-	noFrame("of the flooding pane 50 ms after its last while the client types")
-	fc.Advance(50 * time.Millisecond)
+	// Its frames while the client types: at most typingOthersFPS, none
+	// within echoQuiet of the key.
+	others := max(time.Second/typingOthersFPS, echoQuiet)
+	fc.Advance(others / 2) // many intervals at 50 fps
+	noFrame("of the flooding pane half its interval after its last while the client types")
+	fc.Advance(others - others/2)
 	next(flood.ID(), "ab")
+
+	// A key just before the flooding pane is due again by its rate: it
+	// waits until echoQuiet after the key, the window's paint of the echo.
+	fc.Advance(time.Second/typingOthersFPS - 10*time.Millisecond)
+	if _, err := e.s.screenInput(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	flood.Terminal().Emulator().Write([]byte("c"))
+	waitTimer()
+	fc.Advance(10 * time.Millisecond) // due by its rate, 10 ms after the key
+	noFrame("of the flooding pane less than echoQuiet after a key")
+	fc.Advance(echoQuiet - 10*time.Millisecond)
+	next(flood.ID(), "abc")
 
 	// Once the client stopped typing: the client's own pace again.
 	fc.Advance(typingFor)
-	flood.Terminal().Emulator().Write([]byte("c"))
-	next(flood.ID(), "abc")
 	flood.Terminal().Emulator().Write([]byte("d"))
+	next(flood.ID(), "abcd")
+	flood.Terminal().Emulator().Write([]byte("e"))
 	waitTimer()
 	noFrame("before the interval passed")
 	fc.Advance(20 * time.Millisecond)
-	next(flood.ID(), "abcd")
+	next(flood.ID(), "abcde")
 }

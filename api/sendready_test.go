@@ -63,7 +63,7 @@ func fakeAgentRunning(t *testing.T, e *env, name, setup, then string) (*workspac
 	}
 	sf := e.split(fmt.Sprintf(`'%s' '%s'`, agent, script))
 	waitText(t, sf, "agent-up") // the program runs as claude from here on
-	if tool := agentTool(sf); tool != name {
+	if tool := sf.AgentTool(); tool != name {
 		t.Fatalf("the fake agent's pane runs %q, want %s", tool, name)
 	}
 	return sf, fifo

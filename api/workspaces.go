@@ -126,6 +126,15 @@ func (s *server) workspaceSelect(_ context.Context, params json.RawMessage) (any
 	return proto.WorkspaceSelectResult{Selected: i}, nil
 }
 
+// workspaceReopen is workspace.reopen: undo close.
+func (s *server) workspaceReopen(context.Context, json.RawMessage) (any, error) {
+	r, err := s.m.Reopen()
+	if err != nil {
+		return nil, fail(err)
+	}
+	return proto.WorkspaceReopenResult{Workspace: r.Workspace, WorkspaceID: r.WorkspaceID, Index: r.Index, SurfaceIDs: r.SurfaceIDs}, nil
+}
+
 func (s *server) workspaceClose(_ context.Context, params json.RawMessage) (any, error) {
 	var p proto.WorkspaceIndexParams
 	if err := proto.DecodeParams(params, &p); err != nil {

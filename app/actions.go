@@ -144,7 +144,7 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		s.newWorkspaceLocked()
 	case keymap.CloseWorkspace:
 		index := s.activeIndexLocked()
-		s.mutate("close workspace", func() error { return s.b.CloseWorkspace(index) })
+		s.mutate("close workspace", func() error { return s.closedToast("Workspace", s.b.CloseWorkspace(index)) })
 	case keymap.NextWorkspace:
 		if n := len(s.snap.Workspaces); n > 0 {
 			s.selectWorkspaceLocked((s.activeIndexLocked() + 1) % n)
@@ -226,6 +226,8 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		if v != nil {
 			v.Find()
 		}
+	case keymap.ReopenClosed:
+		s.reopenLocked()
 	case keymap.CopyMode:
 		if v != nil {
 			v.EnterCopyMode()

@@ -88,6 +88,11 @@ type Options struct {
 	// with backoff when their link drops. [SSHHosts] connects over the
 	// user's ssh. nil offers no hosts.
 	Hosts HostConnector
+	// HintPath is a file whose existence means the first-start hint (one
+	// line above the panes: the palette, quick launch, the shortcuts,
+	// the settings) was shown; the window creates it when it shows the
+	// hint, so it is shown once. "" shows no hint.
+	HintPath string
 	// Events, when not nil, lets the UI loop sleep in the window system's
 	// event wait while the app is idle, instead of polling 60 times a
 	// second; posted work wakes it. It is used only with the desktop
@@ -112,10 +117,11 @@ type FramePainter interface {
 // without repainting the rest of the window (termview.Options.PaintRegion).
 type RegionPainter interface {
 	// PaintRegion uploads r (pixels of img.Image) to img's texture and
-	// paints only the part of img's window they cover, or does nothing
-	// and reports false: the window has other changes to paint, img has
-	// no texture of that size yet, or the window system cannot show a
-	// part of a frame. It is called on the UI thread only, like PaintNow.
+	// paints only the part of img's window they cover (other changes of
+	// the window wait for its next whole paint), or does nothing and
+	// reports false: img has no texture of that size yet, or the window
+	// system cannot show a part of a frame. It is called on the UI thread
+	// only, like PaintNow.
 	PaintRegion(img *canvas.Image, r image.Rectangle) bool
 }
 
@@ -182,6 +188,7 @@ type shell struct {
 	renderProbe    io.Writer       // PANEFLOW_RENDER_PROBE=1: where frame probes write (frameProbe); nil = none
 	side           *sidebar
 	sidePanel      *sidePanel // side at its dragged width, or collapsed
+	toast          *toast     // undo close's "Pane closed — Undo" (undoclose.go)
 	banner         *banner
 	agents         agentBoard
 	snap           *snapshot
@@ -200,6 +207,7 @@ type shell struct {
 	hist           historyViews                 // the search, timeline and replay views
 	webv           *webView                     // the open web access view, nil when closed
 	panel          *shownPanel                  // the open panel (settings, shortcuts), nil when none
+	hint           *hintBar                     // the first-start hint while shown, else nil
 	queued         map[uint64]queuedPrompt      // prompts waiting for their pane's agent to stop thinking
 	groups         map[uint64]string            // each pane's broadcast group, if any
 	checks         map[string]bus.ChecksChanged // each worktree's last checks_changed, by root
@@ -470,9 +478,14 @@ func (s *shell) buildWindowLocked() {
 	}
 	s.comp = s.buildComposerLocked()
 	s.center = container.NewStack(s.area)
-	main := container.NewBorder(s.toolbarLocked(), s.comp.root, nil, nil, s.center)
+	top := s.toolbarLocked()
+	if hint := s.hintLocked(); hint != nil {
+		top = container.NewVBox(top, hint)
+	}
+	main := container.NewBorder(top, s.comp.root, nil, nil, s.center)
 	s.sidePanel = newSidePanel(s.side)
-	content := container.NewBorder(s.banner.root, nil, s.sidePanel, nil, main)
+	s.toast = newToast()
+	content := container.NewBorder(s.banner.root, nil, s.sidePanel, nil, container.NewStack(main, s.toast.layer))
 	// A new sidebar width moves the panes' edge: they, and so their PTYs,
 	// get the new size as on a window resize.
 	s.sidePanel.onResize = func() { relayout(content) }

@@ -490,6 +490,12 @@ func (a *attached) CloseSurface(id uint64) error {
 	return err
 }
 
+func (a *attached) Reopen() error {
+	defer a.mutated()
+	_, err := a.pc.WorkspaceReopen(a.ctx)
+	return err
+}
+
 // Pane is the screen stream's mirror of pane id.
 func (a *attached) Pane(id uint64) (termview.Pane, bool) { return a.screen.Load().Pane(id), true }
 

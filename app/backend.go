@@ -89,8 +89,12 @@ type Backend interface {
 	Focus(id uint64) error
 	// Rename sets pane id's name ("" returns to the automatic name).
 	Rename(id uint64, name string) error
-	// CloseSurface closes pane id, ending its program.
+	// CloseSurface closes pane id, ending its program once the server's
+	// undo window passed.
 	CloseSurface(id uint64) error
+	// Reopen brings back the pane or workspace closed last within the
+	// undo window (workspace.reopen), on the active workspace's host.
+	Reopen() error
 
 	// Pane is pane id's terminal as a view shows it; ok is false when
 	// the pane is gone.

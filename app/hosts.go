@@ -896,6 +896,17 @@ func (h *hostsBackend) CloseSurface(id uint64) error {
 	return be.CloseSurface(localID(id))
 }
 
+// Reopen reopens on the host of the active workspace.
+func (h *hostsBackend) Reopen() error {
+	be := h.primary
+	if slot := h.activeSlot(); slot != 0 {
+		if be = h.of(globalID(slot, 1)); be == nil {
+			return errHostOffline
+		}
+	}
+	return be.Reopen()
+}
+
 // Pane is pane id's terminal on its host (a remote pane: the host's screen
 // stream's mirror, typed into through the same stream).
 func (h *hostsBackend) Pane(id uint64) (termview.Pane, bool) {

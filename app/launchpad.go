@@ -530,6 +530,9 @@ func (s *shell) openLaunchPadLocked() {
 	lp.title = widget.NewLabelWithStyle("Select a spec to see its plan", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	lp.title.Truncation = fyne.TextTruncateEllipsis
 	lp.status = widget.NewLabel(count(len(lp.entries), "spec", "specs") + " found")
+	if len(lp.entries) == 0 {
+		lp.status.SetText(launchPadEmptyText(s.keys))
+	}
 	lp.status.Wrapping = fyne.TextWrapWord
 	lp.grid = widget.NewTextGrid()
 	lp.launch = widget.NewButtonWithIcon("Launch", theme.MediaPlayIcon(), func() { s.guard(func() { s.launchSelectedLocked(lp) }) })

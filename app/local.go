@@ -114,6 +114,11 @@ func (l *local) Rename(id uint64, name string) error { _, err := l.m.Rename(id, 
 
 func (l *local) CloseSurface(id uint64) error { return l.m.CloseSurface(id) }
 
+func (l *local) Reopen() error {
+	_, err := l.m.Reopen()
+	return err
+}
+
 func (l *local) Pane(id uint64) (termview.Pane, bool) {
 	sf, ok := l.m.Surface(id)
 	if !ok {

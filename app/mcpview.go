@@ -80,7 +80,9 @@ func (s *shell) openMCPLocked() {
 	v.list.setRows(len(mcpActions), 0)
 	fitScroll(v.list.scroll, 200) // every action shown: three rows
 	header := widget.NewLabelWithStyle("Paneflow's MCP bridge in the agent CLIs", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	body := container.NewBorder(container.NewVBox(header, v.list.query, v.list.scroll), nil, nil, nil, container.NewVScroll(v.status))
+	intro := widget.NewLabel(mcpIntroText)
+	intro.Wrapping = fyne.TextWrapWord
+	body := container.NewBorder(container.NewVBox(header, intro, v.list.query, v.list.scroll), nil, nil, nil, container.NewVScroll(v.status))
 	s.mcpv = v
 	v.pop = s.showPopupLocked(body, fyne.NewSize(760, 420), v.list.query)
 	go s.mcpRun(v, nil)

@@ -373,6 +373,9 @@ func (s *shell) refreshOverviewLocked(cursor int) {
 	ov.rows = overviewRows(s.snap, &s.agents, ov.filter.Selected, ov.list.query.Text, branch, s.checks)
 	waiting := len(s.agents.waiting())
 	title := fmt.Sprintf("Agents — %d listed", len(ov.rows))
+	if len(ov.rows) == 0 {
+		title = overviewEmptyText(s.keys, emptyFiltered(ov.filter.Selected, ov.list.query.Text))
+	}
 	if waiting > 0 {
 		title += fmt.Sprintf(", %d waiting", waiting)
 	}

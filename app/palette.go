@@ -53,6 +53,7 @@ var actionTitles = map[keymap.Action]string{
 	keymap.SplitEqualize:         "Equalize panes",
 	keymap.ToggleSearch:          "Find in pane",
 	keymap.CopyMode:              "Copy mode: vi keys, search, select, yank",
+	keymap.ReopenClosed:          "Undo close: reopen the pane or workspace closed last",
 	keymap.FontSizeIncrease:      "Font size: increase",
 	keymap.FontSizeDecrease:      "Font size: decrease",
 	keymap.FontSizeReset:         "Font size: reset",
@@ -523,6 +524,7 @@ func (s *shell) openPaletteLocked() {
 		return
 	}
 	s.closeOverlaysLocked()
+	s.hideHintLocked() // the hint's main advice is taken
 	p := &palette{list: newPickList("Type a command…", s.guard), items: paletteItems(s.keys)}
 	muted := theme.Color(theme.ColorNamePlaceHolder)
 	fg := theme.Color(theme.ColorNameForeground)

@@ -230,6 +230,9 @@ func searchSummary(res proto.SearchAllResult) string {
 	if res.Truncated {
 		more = " (more matched: refine the query)"
 	}
+	if res.MatchCount == 0 {
+		return fmt.Sprintf("%s (%s searched, %s)", searchNoMatchText, count(res.PanesSearched, "pane", "panes"), how)
+	}
 	return fmt.Sprintf("%s in %d of %s, %s%s", count(res.MatchCount, "matching line", "matching lines"), len(res.Panes), count(res.PanesSearched, "pane", "panes"), how, more)
 }
 

@@ -111,7 +111,7 @@ func searchViewJumps(t *testing.T, h *harness) {
 	// Smart case: an upper-case letter matches case.
 	typeInto(h, v.list.query, "X")
 	h.waitFor("no match for needleX", func() bool {
-		return v.shown == "needleX" && len(v.rows) == 0 && strings.HasPrefix(v.status.Text, "0 matching")
+		return v.shown == "needleX" && len(v.rows) == 0 && strings.HasPrefix(v.status.Text, searchNoMatchText)
 	})
 	clearEntry(h, v.list.query)
 	typeInto(h, v.list.query, "NEEDLEHIST")

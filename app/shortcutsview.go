@@ -20,7 +20,7 @@ var shortcutGroups = []struct {
 	actions []keymap.Action
 }{
 	{"Panes", []keymap.Action{
-		keymap.SplitVertically, keymap.SplitHorizontally, keymap.ClosePane, keymap.RenamePane,
+		keymap.SplitVertically, keymap.SplitHorizontally, keymap.ClosePane, keymap.ReopenClosed, keymap.RenamePane,
 		keymap.FocusLeft, keymap.FocusRight, keymap.FocusUp, keymap.FocusDown, keymap.ToggleZoom,
 		keymap.SplitEqualize, keymap.LayoutEvenHorizontal, keymap.LayoutEvenVertical,
 		keymap.LayoutMainVertical, keymap.LayoutTiled, keymap.ToggleBroadcastMember,

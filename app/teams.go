@@ -90,7 +90,7 @@ func (s *shell) teammatesLocked(id uint64) (team string, mates []uint64, names [
 func (s *shell) closePaneLocked(id uint64) {
 	team, mates, names := s.teammatesLocked(id)
 	if len(mates) == 0 {
-		s.mutate("close pane", func() error { return s.b.CloseSurface(id) })
+		s.mutate("close pane", func() error { return s.closedToast("Pane", s.b.CloseSurface(id)) })
 		return
 	}
 	what := "1 teammate"

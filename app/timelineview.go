@@ -120,7 +120,7 @@ func timelineSummary(turns, screens int, herr, serr error) string {
 	case herr != nil:
 		parts = append(parts, "turns: "+herr.Error())
 	case turns == 0:
-		parts = append(parts, "No turns: the pane's agent reported none through its hooks.")
+		parts = append(parts, timelineNoTurnsText)
 	default:
 		parts = append(parts, count(turns, "turn", "turns, newest first")+". Enter replays the screens of the turn.")
 	}

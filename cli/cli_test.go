@@ -99,7 +99,7 @@ func TestVerbsAndIsVerb(t *testing.T) {
 		t.Errorf("interruptible verbs differ (-want +got):\n%s", diff)
 	}
 	want := []string{"ls", "list_panes", "read", "read_pane", "search", "search_pane", "new", "select", "split", "focus",
-		"resize", "rename", "close", "send", "key", "interrupt", "wait", "watch", "ps", "status", "usage", "up", "flow", "trust", "untrust", "history", "replay", "kill-server", "review", "checks", "land", "web"}
+		"resize", "rename", "close", "reopen", "send", "key", "interrupt", "wait", "watch", "ps", "status", "usage", "up", "flow", "trust", "untrust", "history", "replay", "kill-server", "review", "checks", "land", "web"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("Verbs() names differ (-want +got):\n%s", diff)
 	}

@@ -108,10 +108,19 @@ func init() {
 		},
 		{
 			name: "close", synopsis: "<target>",
-			summary: "close a pane, ending its program",
+			summary: "close a pane, ending its program (after a minute: `paneflow reopen` undoes it until then)",
 			params:  []string{"<target>"},
 			details: targetHelp,
 			run:     runClose,
+		},
+		{
+			name:    "reopen",
+			summary: "undo close: bring back the pane or workspace closed last, its program still running",
+			details: "Calls workspace.reopen. A closed pane or workspace keeps its programs running, hidden,\n" +
+				"for a minute; reopen puts the one closed last back where it was (same pane ids, same\n" +
+				"processes) and prints {\"workspace\":false,\"workspace_id\":N,\"index\":N,\"surface_ids\":[...]}.\n" +
+				"Exits 1 with \"Nothing to reopen: ...\" when nothing was closed in the last minute.\n",
+			run: runReopen,
 		},
 		{
 			name: "send", synopsis: "<target> <text> [--submit] [--paste] [--broadcast]",
@@ -493,6 +502,18 @@ func runFocus(ctx context.Context, s *session, in *input) error {
 
 func runClose(ctx context.Context, s *session, in *input) error {
 	return s.simple(ctx, in, "surface.close", nil)
+}
+
+func runReopen(ctx context.Context, s *session, _ *input) error {
+	c, err := s.connect()
+	if err != nil {
+		return err
+	}
+	raw, err := call(ctx, c, proto.MethodWorkspaceReopen, emptyParams)
+	if err != nil {
+		return err
+	}
+	return s.printRaw(raw)
 }
 
 func runResize(ctx context.Context, s *session, in *input) error {

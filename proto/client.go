@@ -80,6 +80,11 @@ func (c Client) WorkspaceSelect(ctx context.Context, p WorkspaceIndexParams) (Wo
 	return call[WorkspaceSelectResult](ctx, c.Caller, MethodWorkspaceSelect, p)
 }
 
+// WorkspaceReopen calls workspace.reopen (undo close).
+func (c Client) WorkspaceReopen(ctx context.Context) (WorkspaceReopenResult, error) {
+	return call[WorkspaceReopenResult](ctx, c.Caller, MethodWorkspaceReopen, NoParams{})
+}
+
 // WorkspaceClose calls workspace.close.
 func (c Client) WorkspaceClose(ctx context.Context, p WorkspaceIndexParams) (WorkspaceCloseResult, error) {
 	return call[WorkspaceCloseResult](ctx, c.Caller, MethodWorkspaceClose, p)

@@ -25,6 +25,33 @@ type Agent struct {
 	Package string
 	// Submit is how surface.send_text puts a submitted text in.
 	Submit SubmitStyle
+	// ReadyTitles: the agent's TUI turns bracketed paste on before it
+	// reads its input, and reads it once it has set a window title
+	// starting with one of these ([Agent.ReadsInput]). opencode 1.18.33
+	// on a loaded machine: bracketed paste 5 s after its start, its title
+	// ("OpenCode" on its home screen, "OC | <session>" in a session) 30 to
+	// 60 s later; a prompt pasted in between was lost.
+	ReadyTitles []string
+}
+
+// ReadsInput reports whether the agent's TUI reads its input, given what
+// its terminal shows: bracketed paste on, and for an agent with
+// ReadyTitles a window title starting with one of them. The zero Agent (a
+// program Paneflow does not know) reads it once bracketed paste is on. A
+// submitted text or a start prompt waits for this.
+func (a Agent) ReadsInput(bracketedPaste bool, title string) bool {
+	if !bracketedPaste {
+		return false
+	}
+	if len(a.ReadyTitles) == 0 {
+		return true
+	}
+	for _, t := range a.ReadyTitles {
+		if strings.HasPrefix(title, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // SubmitStyle is how a submitted text reaches an agent's prompt.
@@ -47,7 +74,7 @@ const (
 var agents = [...]Agent{
 	{Name: "Claude Code", Binary: "claude", Tag: "claude_code", Argv: []string{"claude"}, Package: "@anthropic-ai/claude-code"},
 	{Name: "Codex", Binary: "codex", Tag: "codex", Argv: []string{"codex"}, Package: "@openai/codex"},
-	{Name: "OpenCode", Binary: "opencode", Tag: "opencode", Argv: []string{"opencode"}, Package: "opencode-ai"},
+	{Name: "OpenCode", Binary: "opencode", Tag: "opencode", Argv: []string{"opencode"}, Package: "opencode-ai", ReadyTitles: []string{"OpenCode", "OC | "}},
 	{Name: "Pi", Binary: "pi", Tag: "pi", Argv: []string{"pi"}},
 	{Name: "Hermes Agent", Binary: "hermes", Tag: "hermes", Argv: []string{"hermes"}},
 	{Name: "Grok", Binary: "grok", Tag: "grok", Argv: []string{"grok"}},
@@ -69,6 +96,7 @@ func Agents() []Agent {
 	out := make([]Agent, len(agents))
 	for i, a := range agents {
 		a.Argv = slices.Clone(a.Argv)
+		a.ReadyTitles = slices.Clone(a.ReadyTitles)
 		out[i] = a
 	}
 	return out
@@ -101,6 +129,7 @@ func AgentByBinary(tool string) (Agent, bool) {
 	if i := AgentRank(tool); i < len(agents) {
 		a := agents[i]
 		a.Argv = slices.Clone(a.Argv)
+		a.ReadyTitles = slices.Clone(a.ReadyTitles)
 		return a, true
 	}
 	return Agent{}, false
@@ -117,6 +146,7 @@ func AgentByName(name string) (Agent, bool) {
 	for _, a := range agents {
 		if a.Tag == n {
 			a.Argv = slices.Clone(a.Argv)
+			a.ReadyTitles = slices.Clone(a.ReadyTitles)
 			return a, true
 		}
 	}

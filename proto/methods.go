@@ -24,6 +24,10 @@ const (
 	MethodWorkspaceClose         = "workspace.close"
 	MethodWorkspaceRestoreLayout = "workspace.restore_layout"
 	MethodWorkspaceUp            = "workspace.up"
+	// MethodWorkspaceReopen brings back the pane or workspace closed last
+	// within the server's undo window (a minute), its programs still
+	// running: undo close.
+	MethodWorkspaceReopen = "workspace.reopen"
 	// The window's (issue 26): see window.go.
 	MethodWorkspaceView      = "workspace.view"
 	MethodWorkspacePreset    = "workspace.preset"
@@ -147,7 +151,7 @@ var methods = [...]string{
 	MethodSystemPing, MethodSystemCapabilities, MethodSystemIdentify, MethodSystemAdmission,
 	MethodSystemShutdown,
 	MethodWorkspaceList, MethodWorkspaceCurrent, MethodWorkspaceCreate, MethodWorkspaceSelect,
-	MethodWorkspaceClose, MethodWorkspaceRestoreLayout, MethodWorkspaceUp,
+	MethodWorkspaceClose, MethodWorkspaceRestoreLayout, MethodWorkspaceUp, MethodWorkspaceReopen,
 	MethodWorkspaceView, MethodWorkspacePreset, MethodWorkspaceEqualize, MethodWorkspaceSetRatios,
 	MethodSurfacePorts,
 	MethodSurfaceList, MethodSurfaceRead, MethodSurfaceSearch, MethodSurfaceSearchAll, MethodSurfaceScreens, MethodSurfaceStatus,

@@ -86,3 +86,32 @@ func TestNoTurnStartError(t *testing.T) {
 		t.Errorf("unhooked: %q (%s), want %q", e.Error(), e.Reason(), want)
 	}
 }
+
+// TestReadsInput: an agent reads its input once bracketed paste is on;
+// opencode, which turns it on long before, once its window title says
+// its TUI is up (its home screen or a session), never on a shell's title.
+func TestReadsInput(t *testing.T) {
+	oc, _ := AgentByBinary("opencode")
+	cl, _ := AgentByBinary("claude")
+	tests := []struct {
+		a     Agent
+		bp    bool
+		title string
+		want  bool
+	}{
+		{Agent{}, true, "", true},
+		{Agent{}, false, "", false},
+		{cl, true, "", true},
+		{cl, false, "Claude Code", false},
+		{oc, true, "", false},
+		{oc, true, "user@host: ~/src", false},
+		{oc, true, "OpenCode", true},
+		{oc, true, "OC | Fix the login form", true},
+		{oc, false, "OpenCode", false},
+	}
+	for _, tt := range tests {
+		if got := tt.a.ReadsInput(tt.bp, tt.title); got != tt.want {
+			t.Errorf("%q.ReadsInput(%v, %q) = %v, want %v", tt.a.Binary, tt.bp, tt.title, got, tt.want)
+		}
+	}
+}

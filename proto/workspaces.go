@@ -126,6 +126,19 @@ type WorkspaceCloseResult struct {
 	Closed int `json:"closed"`
 }
 
+// WorkspaceReopenResult is workspace.reopen's result (it takes no
+// params): what came back, where.
+type WorkspaceReopenResult struct {
+	// Workspace is true when a whole workspace came back, false for a
+	// pane.
+	Workspace bool `json:"workspace"`
+	// WorkspaceID and Index are the workspace the panes are in now.
+	WorkspaceID uint64 `json:"workspace_id"`
+	Index       int    `json:"index"`
+	// SurfaceIDs are the panes reopened, with the ids they had.
+	SurfaceIDs []uint64 `json:"surface_ids"`
+}
+
 // WorkspaceRestoreLayoutParams are workspace.restore_layout's params.
 type WorkspaceRestoreLayoutParams struct {
 	// Layout is the [LayoutNode] to apply to the active workspace

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -156,9 +157,10 @@ type Terminal struct {
 	reads     uint64
 	dropArmed bool
 
-	// gate, when set, is passed before each read and each parsed chunk
-	// of output (see SetOutputGate).
-	gate atomic.Pointer[gateBox]
+	// gates, when set, are passed before each read and each parsed
+	// chunk of output (see SetOutputGate); the list is never changed in
+	// place, only replaced.
+	gates atomic.Pointer[[]OutputGate]
 	// taps are the raw-output observers of Tap (tap.go).
 	taps atomic.Pointer[[]*tap]
 	// inputTaps are the input observers of TapInput (tap.go).
@@ -490,39 +492,63 @@ type OutputGate interface {
 	Pass()
 }
 
-// gateBox lets an OutputGate live in an atomic.Pointer.
-type gateBox struct{ g OutputGate }
-
-// SetOutputGate installs g, whose Pass the terminal calls before each read
-// of the program's output and before parsing each chunk of it; nil removes
-// the gate. The desktop app's gate blocks for the start of each paint of
-// the pane, so that on a busy machine a flood of output does not starve
-// the painting of processor time; the program meanwhile blocks on its full
-// terminal, as it does whenever its reader is slower than it. Safe for
-// concurrent use.
+// SetOutputGate adds g to the terminal's output gates (once), whose Pass
+// the terminal calls, each in turn, before each read of the program's
+// output and before parsing each chunk of it; nil removes every gate. The
+// desktop app's gate blocks for the start of each paint of the pane, so
+// that on a busy machine a flood of output does not starve the painting
+// of processor time; the server's blocks other panes' output for a moment
+// after a key typed into one (package api, the echo hold). The program
+// meanwhile blocks on its full terminal, as it does whenever its reader is
+// slower than it. Safe for concurrent use.
 func (t *Terminal) SetOutputGate(g OutputGate) {
-	if g == nil {
-		t.gate.Store(nil)
+	if gs := t.gates.Load(); g != nil && gs != nil && slices.Contains(*gs, g) {
 		return
 	}
-	t.gate.Store(&gateBox{g})
+	t.changeGates(func(gs []OutputGate) []OutputGate {
+		if g == nil {
+			return nil
+		}
+		if slices.Contains(gs, g) {
+			return gs
+		}
+		return append(slices.Clip(gs), g)
+	})
 }
 
-// ClearOutputGate removes g if it is the installed gate (a gate installed
-// since stays). Safe for concurrent use.
+// ClearOutputGate removes g if it is one of the gates (the others stay).
+// Safe for concurrent use.
 func (t *Terminal) ClearOutputGate(g OutputGate) {
+	t.changeGates(func(gs []OutputGate) []OutputGate {
+		return slices.DeleteFunc(slices.Clone(gs), func(x OutputGate) bool { return x == g })
+	})
+}
+
+// changeGates replaces the gates with f's answer to them; f must not
+// change the slice it is given.
+func (t *Terminal) changeGates(f func([]OutputGate) []OutputGate) {
 	for {
-		b := t.gate.Load()
-		if b == nil || b.g != g || t.gate.CompareAndSwap(b, nil) {
+		old := t.gates.Load()
+		var gs []OutputGate
+		if old != nil {
+			gs = *old
+		}
+		var next *[]OutputGate
+		if n := f(gs); len(n) > 0 {
+			next = &n
+		}
+		if t.gates.CompareAndSwap(old, next) {
 			return
 		}
 	}
 }
 
-// passGate calls the output gate, if any.
+// passGate calls the output gates, if any.
 func (t *Terminal) passGate() {
-	if b := t.gate.Load(); b != nil {
-		b.g.Pass()
+	if gs := t.gates.Load(); gs != nil {
+		for _, g := range *gs {
+			g.Pass()
+		}
 	}
 }
 

@@ -193,6 +193,48 @@ func TestTerminalOutputGate(t *testing.T) {
 	}
 }
 
+// TestTerminalOutputGates: a terminal passes each of its gates (the
+// window's and the server's), each added once, and clearing one leaves
+// the other.
+func TestTerminalOutputGates(t *testing.T) {
+	term := startHelper(t, "cat")
+	waitStarted(t, term)
+	a := &blockingGate{open: make(chan struct{})}
+	b := &blockingGate{open: make(chan struct{})}
+	close(a.open)
+	term.SetOutputGate(a)
+	term.SetOutputGate(b)
+	term.SetOutputGate(a) // already there: still once
+	if gs := term.gates.Load(); gs == nil || len(*gs) != 2 {
+		t.Fatalf("gates %v, want a and b once each", gs)
+	}
+	if err := term.SendInput([]byte("held\r")); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); b.passes.Load() == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the output never reached the second gate")
+		}
+	}
+	if a.passes.Load() == 0 {
+		t.Error("the output reached the second gate without passing the first")
+	}
+	term.ClearOutputGate(b) // its waiting pass still waits for it
+	close(b.open)
+	waitScreen(t, term, "the held output", func(s string) bool { return strings.Count(s, "held") == 2 })
+	if gs := term.gates.Load(); gs == nil || len(*gs) != 1 || (*gs)[0] != a {
+		t.Errorf("gates %v after clearing b, want a", gs)
+	}
+	n := a.passes.Load()
+	if err := term.SendInput([]byte("more\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitScreen(t, term, "output after b is gone", func(s string) bool { return strings.Count(s, "more") == 2 })
+	if a.passes.Load() == n {
+		t.Error("the remaining gate was not passed")
+	}
+}
+
 // TestTerminalFollowsDECCOLM: when the program switches to 132 columns,
 // its pseudo-terminal follows (it reads 132 columns and gets SIGWINCH);
 // a later Resize, the pane's layout, replaces that width again.

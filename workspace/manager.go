@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/terminal"
 )
 
@@ -92,6 +94,13 @@ type Options struct {
 	// the writer's goroutine before the pane's program gets it. It must
 	// not block for long. The core hands it to the conductor.
 	Input func(surfaceID uint64, p []byte)
+	// UndoWindow is how long a closed pane or workspace keeps its
+	// programs running, hidden, so that [Manager.Reopen] can bring it
+	// back; 0 means DefaultUndoWindow (a minute), a negative value turns
+	// undo off (closing kills at once).
+	UndoWindow time.Duration
+	// Clock times the undo window; nil means the system clock.
+	Clock clock.Clock
 }
 
 // Manager is the workspace model: an ordered list of workspaces (one
@@ -116,6 +125,11 @@ type Manager struct {
 	nextWS      uint64
 	nextSurface uint64
 	wg          sync.WaitGroup // watchers, prefills, closing terminals, Go
+	clock       clock.Clock
+	// closedItems are the closed panes and workspaces Reopen can bring
+	// back, oldest first (closed.go); closedSeq numbers them.
+	closedItems []*closedItem
+	closedSeq   uint64
 }
 
 // wsState is one workspace; guarded by Manager.mu.
@@ -147,6 +161,7 @@ func NewManager(o Options) *Manager {
 		stop:     make(chan struct{}),
 		active:   -1,
 		surfaces: map[uint64]*Surface{},
+		clock:    clock.Or(o.Clock),
 	}
 	if len(m.shell) == 0 {
 		m.shell = defaultShell(o.Getenv)
@@ -188,6 +203,7 @@ func (m *Manager) Close() {
 	}
 	m.wss, m.active = nil, -1
 	clear(m.surfaces)
+	all = append(all, m.closeKeptLocked()...)
 	m.mu.Unlock()
 	m.publish(evs...)
 	var wg sync.WaitGroup

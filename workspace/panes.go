@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"sync"
+	"time"
 
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/terminal"
@@ -148,13 +149,37 @@ func (m *Manager) attachLocked(ws *wsState, ps []pending) {
 		go m.watch(s)
 		if p.spec.Prompt != "" {
 			prompt := p.spec.Prompt
-			m.wg.Go(func() {
-				if s.WaitSettled(m.o.PromptSettle, m.stop) {
-					s.term.SendInput(PrefillBytes(prompt, s.term.Emulator().Modes()))
-				}
-			})
+			m.wg.Go(func() { m.prefill(s, prompt) })
 		}
 	}
+}
+
+// promptInputWait bounds how long a pane's start prompt waits for its
+// agent to read its input; after it the prompt is typed anyway. A loaded
+// machine took opencode a minute to come up.
+const promptInputWait = 2 * time.Minute
+
+// prefill types a pane's start prompt once its program can take it: its
+// output settled (Options.PromptSettle), and for an agent
+// ([Surface.AgentTool]) once it reads its input ([Surface.InputReady],
+// the condition send_text's submit waits for), then its drawing rested.
+// An agent that loads silently for seconds (opencode 1.18.33) looked
+// settled long before: the prompt went to the terminal's echo and was
+// gone once the agent took the screen over.
+func (m *Manager) prefill(s *Surface, prompt string) {
+	if !s.WaitSettled(m.o.PromptSettle, m.stop) {
+		return
+	}
+	if s.AgentTool() != "" && !s.InputReady() {
+		if !s.waitInputReady(promptInputWait, m.stop) {
+			return
+		}
+		rest := Settle{Floor: m.o.PromptSettle.Quiet, Quiet: m.o.PromptSettle.Quiet, Max: m.o.PromptSettle.Max}
+		if !s.WaitSettled(rest, m.stop) {
+			return
+		}
+	}
+	s.term.SendInput(PrefillBytes(prompt, s.term.Emulator().Modes()))
 }
 
 // createdEvents builds SurfaceCreated events carrying each new pane's own
@@ -286,9 +311,11 @@ func (m *Manager) splitTargetLocked(target uint64) (*wsState, *node, error) {
 	return ws, leaf, nil
 }
 
-// CloseSurface closes a pane: its program is killed and its space goes to
-// its neighbour. Closing the last pane of a workspace closes the
-// workspace too, unless it is the only one, which then stays empty.
+// CloseSurface closes a pane: its space goes to its neighbour, and its
+// program is killed once the undo window passed (Options.UndoWindow;
+// [Manager.Reopen] brings it back before that). Closing the last pane of
+// a workspace closes the workspace too, unless it is the only one, which
+// then stays empty.
 func (m *Manager) CloseSurface(id uint64) error {
 	s, err := m.lockSurface(id)
 	if err != nil {
@@ -296,10 +323,20 @@ func (m *Manager) CloseSurface(id uint64) error {
 	}
 	ws := s.ws
 	var evs []bus.Event
-	gone := []*Surface{s}
+	var gone []*Surface
 	if ws.root.count() == 1 && len(m.wss) > 1 {
 		evs, gone = m.removeWorkspaceLocked(m.indexLocked(ws))
 	} else {
+		it := &closedItem{ss: []*Surface{s}, wsID: ws.id, share: 1}
+		if p := s.leaf.parent; p != nil {
+			i := p.index(s.leaf)
+			it.dir, it.before, it.share = p.dir, i == 0, p.ratios[i]
+			it.sib = p.children[max(i-1, 0)]
+			if i == 0 {
+				it.sib = p.children[1]
+			}
+		}
+		gone = m.keepClosedLocked(it)
 		ws.root = removeLeaf(ws.root, s.leaf)
 		s.leaf = nil
 		m.forgetLocked(s)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/terminal"
 )
 
@@ -202,6 +203,60 @@ func (s *Surface) describe(fg terminal.Process, own bool) (argv []string, cmdlin
 func (s *Surface) ForegroundArgv() (argv []string, ok bool) {
 	argv, _, _, ok = s.foreground()
 	return argv, ok
+}
+
+// AgentTool is the binary name of the known agent (proto.AgentByBinary)
+// running in the pane's foreground ([Surface.ForegroundArgv]), "" for
+// any other program or when it cannot be read.
+func (s *Surface) AgentTool() string {
+	argv, ok := s.ForegroundArgv()
+	if !ok || len(argv) == 0 {
+		return ""
+	}
+	name := terminal.Process{Argv: argv[:1]}.Name()
+	if _, ok := proto.AgentByBinary(name); ok {
+		return name
+	}
+	return ""
+}
+
+// InputReady reports whether the pane's program reads its input as far
+// as its terminal tells: bracketed paste on, and for an agent whose TUI
+// turns that on early, the window title it sets once it reads
+// (proto.Agent.ReadsInput of [Surface.AgentTool]).
+func (s *Surface) InputReady() bool {
+	emu := s.term.Emulator()
+	if !emu.Modes().BracketedPaste {
+		return false // nothing reads before this: spare the /proc read
+	}
+	a, _ := proto.AgentByBinary(s.AgentTool())
+	return a.ReadsInput(true, emu.Title())
+}
+
+// waitInputReady reports true once [Surface.InputReady], or once limit
+// passed; false as soon as the pane closed, its program exited or stop
+// closed. It wakes on each output change, never polls.
+func (s *Surface) waitInputReady(limit time.Duration, stop <-chan struct{}) bool {
+	emu := s.term.Emulator()
+	deadline := time.NewTimer(limit)
+	defer deadline.Stop()
+	for {
+		_, ch := emu.Watch()
+		if s.InputReady() {
+			return true
+		}
+		select {
+		case <-ch:
+		case <-deadline.C:
+			return true
+		case <-s.gone:
+			return false
+		case <-s.term.Done():
+			return false
+		case <-stop:
+			return false
+		}
+	}
 }
 
 // splitCommand splits a shell command line into words, honouring single

@@ -228,7 +228,8 @@ func (m *Manager) SelectWorkspace(index int) error {
 	return nil
 }
 
-// CloseWorkspace closes the workspace at index and all its panes; the
+// CloseWorkspace closes the workspace at index and all its panes (their
+// programs killed once the undo window passed, see [Manager.Reopen]); the
 // only workspace cannot be closed. When it was active, the one that takes
 // its position (or the new last one) becomes active.
 func (m *Manager) CloseWorkspace(index int) error {
@@ -248,12 +249,16 @@ func (m *Manager) CloseWorkspace(index int) error {
 
 // removeWorkspaceLocked drops the workspace at index with its surfaces
 // and fixes the active index; it returns the events to publish and the
-// surfaces whose terminals must be closed.
+// surfaces whose terminals must be closed now (none while the workspace
+// is kept for Reopen).
 func (m *Manager) removeWorkspaceLocked(index int) ([]bus.Event, []*Surface) {
 	ws := m.wss[index]
 	var evs []bus.Event
-	gone := ws.root.leaves(nil)
-	for _, s := range gone {
+	ss := ws.root.leaves(nil)
+	// Kept with its tree and focus: Reopen puts it back as it was.
+	kept := &wsState{id: ws.id, title: ws.title, cwd: ws.cwd, root: ws.root, focus: ws.focus}
+	gone := m.keepClosedLocked(&closedItem{ss: ss, ws: kept, index: index})
+	for _, s := range ss {
 		m.forgetLocked(s)
 		evs = append(evs, bus.SurfaceClosed{SurfaceID: s.id, WorkspaceID: ws.id})
 	}

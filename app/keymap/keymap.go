@@ -96,6 +96,9 @@ const (
 	// ShowShortcuts shows every action's keystrokes (these defaults with
 	// the user's [shortcuts]), searchable.
 	ShowShortcuts Action = "show_shortcuts"
+	// ReopenClosed brings back the pane or workspace closed last, its
+	// programs still running, within the server's undo window (a minute).
+	ReopenClosed Action = "reopen_closed"
 )
 
 // actions lists every action, in the order of the spec's table.
@@ -116,7 +119,7 @@ var actions = []Action{
 	OpenMCPInstall, AddHost, RemoveHost,
 	SearchAllPanes, OpenPaneHistory,
 	OpenWebAccess, ToggleSidebar, CopyMode,
-	OpenSettings, ShowShortcuts,
+	OpenSettings, ShowShortcuts, ReopenClosed,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -215,7 +218,10 @@ var defaults = []struct {
 	{"secondary+shift+b", ToggleBroadcastMember},
 	{"secondary+shift+o", OpenLaunchPad},
 	{"secondary+shift+l", QuickLaunch}, // the original's Launch Pad key
-	{"secondary+shift+t", NewFromTemplate},
+	// As browsers reopen a closed tab; the template dialog, which the
+	// launch pad also opens, moved to I.
+	{"secondary+shift+t", ReopenClosed},
+	{"secondary+shift+i", NewFromTemplate},
 	{"secondary+shift+m", OpenMCPInstall},
 	// Find in pane is Ctrl+Shift+F; S for search everywhere, H for
 	// history.

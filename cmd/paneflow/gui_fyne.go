@@ -15,6 +15,7 @@ import (
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/core"
 	"github.com/paneflow-go/paneflow/internal/clocale"
+	"github.com/paneflow-go/paneflow/internal/userdir"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/remote"
 	"github.com/paneflow-go/paneflow/session"
@@ -156,9 +157,13 @@ func runGUI(ctx context.Context, inv *invocation, args []string) error {
 		// the user's ssh (an embedded window is the tests' baseline).
 		hosts = app.SSHHosts(inv.getenv)
 	}
+	hintPath := ""
+	if base, err := userdir.Base(userdir.State, inv.getenv, inv.goos); err == nil {
+		hintPath = filepath.Join(base, "paneflow", app.HintFileName)
+	}
 	a := fyneapp.NewWithID(app.ID)
 	return app.Run(a, app.Options{
 		Backend: backend, Config: cfg, ConfigWarnings: warns, ConfigPath: cfgPath, SessionPath: sessionPath, Context: ctx, Logf: logf, Events: eventWaiter(),
-		RestartServer: restart, Notices: notices, Hosts: hosts,
+		RestartServer: restart, Notices: notices, Hosts: hosts, HintPath: hintPath,
 	})
 }

@@ -122,6 +122,9 @@ type options struct {
 	setup func(e *env)
 	// serveArgs are more flags of `paneflow serve` (--web ADDR).
 	serveArgs []string
+	// env is more of the server's environment (KEY=VALUE), which panes
+	// started with a command (no login shell) inherit.
+	env []string
 }
 
 // newEnv starts a run with model as the model server.
@@ -146,6 +149,7 @@ func newEnv(t testing.TB, model *fakemodel.Server, o options) *env {
 		"XDG_DATA_HOME=" + filepath.Join(e.home, ".local", "share"), "XDG_STATE_HOME=" + filepath.Join(e.home, ".local", "state"),
 		"XDG_RUNTIME_DIR=" + run, "PANEFLOW_SOCKET_PATH=" + e.sock, "PANEFLOW_IPC_SCRIPTING=1",
 	}
+	e.environ = append(e.environ, o.env...)
 	// What a user's profile would say: the agents on PATH (after the
 	// shim's directory, which the shell integration keeps first), offline
 	// and quiet.

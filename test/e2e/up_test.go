@@ -31,7 +31,10 @@ func upRepo(t *testing.T, dir string) (repo, binDir string) {
 		t.Fatal(err)
 	}
 	binDir = filepath.Join(dir, "bin")
-	agent := "#!/bin/sh\necho \"fake gemini in $(pwd) port=$PORT\"\nwhile read -r line; do echo \"SUBMITTED: $line\"; done\n"
+	// Like the real agents it turns bracketed paste on when it reads its
+	// input (a start prompt waits for that); the terminal then echoes the
+	// paste's brackets as sequences, not as ^[.
+	agent := "#!/bin/sh\nstty -echoctl\nprintf '\\033[?2004h'\necho \"fake gemini in $(pwd) port=$PORT\"\nwhile read -r line; do echo \"SUBMITTED: $line\"; done\n"
 	writeExecutable(t, filepath.Join(binDir, "gemini"), []byte(agent))
 	return repo, binDir
 }

@@ -1,0 +1,63 @@
+//go:build !windows
+
+package app
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+)
+
+// TestUndoClose: in an attached window, closing a pane shows the undo
+// toast; Ctrl+Shift+T puts the same pane (same id, same process) back in
+// its place, where it still answers; with nothing closed, the action
+// says so in the banner.
+func TestUndoClose(t *testing.T) {
+	h := newAttachedHarness(t, nil)
+	var first uint64
+	h.waitFor("the first pane", func() bool { first = h.s.focus; return first != 0 })
+	h.splitKey()
+	var second uint64
+	h.waitFor("two panes, the new one focused", func() bool {
+		second = h.s.focus
+		return h.shape() == "V[p p]" && second != first && h.s.snap.Open[second] != 0 && h.s.views[second] != nil
+	})
+	pid := h.s.b.PanePIDs()[second]
+	if pid == 0 {
+		t.Fatal("no pid for the second pane")
+	}
+	var handled bool
+	h.s.guard(func() { handled = h.key(fyne.KeyW, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
+	if !handled {
+		t.Fatal("ctrl+shift+w was not taken")
+	}
+	h.waitFor("one pane left and the undo toast", func() bool {
+		return h.shape() == "p" && h.s.views[second] == nil && h.s.toast.visible() &&
+			strings.HasPrefix(h.s.toast.text.Text, "Pane closed (Ctrl+Shift+T")
+	})
+
+	h.s.guard(func() { handled = h.key(fyne.KeyT, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
+	if !handled {
+		t.Fatal("ctrl+shift+t was not taken")
+	}
+	h.waitFor("the pane back in its place, focused, the toast gone", func() bool {
+		o := h.s.snap.Order
+		return h.shape() == "V[p p]" && len(o) == 2 && o[0] == first && o[1] == second &&
+			h.s.focus == second && h.s.views[second] != nil && !h.s.toast.visible()
+	})
+	if got := h.s.b.PanePIDs()[second]; got != pid {
+		t.Errorf("reopened pane's pid = %d, want %d", got, pid)
+	}
+	if err := h.s.b.Paste(second, "echo back-$((6*7))", true); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the reopened pane's echo in its view", func() bool {
+		return strings.Contains(mirrorText(h.s.b, second), "back-42")
+	})
+
+	h.s.guard(func() { h.key(fyne.KeyT, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
+	h.waitFor("the banner saying there is nothing to reopen", func() bool {
+		return strings.Contains(h.s.banner.text.Text, "reopen: Nothing to reopen")
+	})
+}
