@@ -117,10 +117,11 @@ type FramePainter interface {
 // without repainting the rest of the window (termview.Options.PaintRegion).
 type RegionPainter interface {
 	// PaintRegion uploads r (pixels of img.Image) to img's texture and
-	// paints only the part of img's window they cover, or does nothing
-	// and reports false: the window has other changes to paint, img has
-	// no texture of that size yet, or the window system cannot show a
-	// part of a frame. It is called on the UI thread only, like PaintNow.
+	// paints only the part of img's window they cover (other changes of
+	// the window wait for its next whole paint), or does nothing and
+	// reports false: img has no texture of that size yet, or the window
+	// system cannot show a part of a frame. It is called on the UI thread
+	// only, like PaintNow.
 	PaintRegion(img *canvas.Image, r image.Rectangle) bool
 }
 

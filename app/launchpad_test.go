@@ -442,6 +442,7 @@ func TestQuickLaunch(t *testing.T) {
 		s := strings.ReplaceAll(h.screen(id), "\n", "") // the narrow pane wraps
 		return strings.Contains(s, "fake codex in "+wt) && strings.Contains(s, "add a login page")
 	})
+	h.waitFor("the agent's pane focused", func() bool { return h.s.focus == id })
 	if s := h.screen(id); strings.Count(s, "add a login page") != 1 {
 		t.Fatalf("the prompt was submitted (cat echoed it):\n%s", s)
 	}
@@ -457,7 +458,7 @@ func TestQuickLaunch(t *testing.T) {
 	}
 	c := h.s.caller(0)
 	n := len(h.c.Workspaces.Surfaces())
-	_, err := quickLaunchAgent(context.Background(), c, empty, installedAgent{Tag: "codex", Name: "Codex", Command: "codex"}, "x", "", 0)
+	_, err := quickLaunchAgent(context.Background(), c, empty, installedAgent{Tag: "codex", Name: "Codex", Command: "codex"}, "x", "", 0, "vertical")
 	if err == nil || !strings.Contains(err.Error(), "\nfatal: ") {
 		t.Fatalf("git's error: %v", err)
 	}
@@ -472,7 +473,7 @@ func TestQuickLaunch(t *testing.T) {
 	// the pane exists (an orphan is pruned at the next start); a failed
 	// split has the core roll it back, branch and registry entry too.
 	split := &splitRefused{c: c, t: t, registry: h.worktrees, want: repo + ".worktrees/orphan"}
-	if _, err := quickLaunchAgent(context.Background(), split, repo, installedAgent{Tag: "codex", Name: "Codex", Command: "codex"}, "orphan", "", 0); err == nil || err.Error() != "split refused" {
+	if _, err := quickLaunchAgent(context.Background(), split, repo, installedAgent{Tag: "codex", Name: "Codex", Command: "codex"}, "orphan", "", 0, "vertical"); err == nil || err.Error() != "split refused" {
 		t.Fatalf("quick launch with a refused split: %v", err)
 	}
 	if !split.recorded {
@@ -676,5 +677,78 @@ func TestLaunchPadAsksTrust(t *testing.T) {
 	h.s.guard(func() { h.s.closeLaunchPadLocked() }) // closing the pad answers no
 	if n := repoPanes(); n != 2 {
 		t.Fatalf("closing the pad ran the changed spec: %d panes", n)
+	}
+}
+
+// TestAgentButtonSplitsTheLargestPane: an agent button splits the pane
+// with the most room, along its longer side, and focuses the agent's
+// pane; it split the focused pane, however narrow (a 14-column pane).
+func TestAgentButtonSplitsTheLargestPane(t *testing.T) {
+	fakeAgents(t)
+	h := newHarness(t, nil)
+	first, second := h.twoPanes()
+	third, _, err := h.c.Workspaces.Split(second, workspace.Vertical, workspace.PaneSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.s.mutate("focus", func() error { return h.s.b.Focus(third.ID) })
+	var narrow, narrowRows int
+	h.waitFor("the third pane focused and laid out", func() bool {
+		v := h.s.views[third.ID]
+		if h.s.focus != third.ID || v == nil {
+			return false
+		}
+		narrow, narrowRows = v.Cells()
+		wide, _ := h.s.views[first].Cells()
+		return narrow > 0 && wide > narrow
+	})
+	h.waitFor("the launcher buttons", func() bool { return len(h.s.side.launchers.Objects) == 1 })
+	press(t, h, h.s.side.launchers.Objects[0].(*widget.Button))
+	var id uint64
+	defer func() {
+		if t.Failed() {
+			t.Logf("panes %v, focus %d, shape %s", h.c.Workspaces.Surfaces(), h.s.focus, h.shape())
+		}
+	}()
+	h.waitFor("the agent's pane, focused and laid out", func() bool {
+		for _, in := range h.c.Workspaces.Surfaces() {
+			if in.ID != first && in.ID != second && in.ID != third.ID {
+				id = in.ID
+			}
+		}
+		if id == 0 || h.s.focus != id || h.s.views[id] == nil {
+			return false
+		}
+		c, _ := h.s.views[id].Cells()
+		return c > 0
+	})
+	h.s.guard(func() {
+		if c, r := h.s.views[third.ID].Cells(); c != narrow || r != narrowRows {
+			t.Errorf("the focused narrow pane went from %dx%d to %dx%d: it was split", narrow, narrowRows, c, r)
+		}
+		if c, r := h.s.views[id].Cells(); c*r < narrow*narrowRows {
+			t.Errorf("the agent's pane has %dx%d cells, fewer than the narrowest pane's %dx%d", c, r, narrow, narrowRows)
+		}
+	})
+}
+
+func TestAgentPlace(t *testing.T) {
+	tests := []struct {
+		name   string
+		panes  []paneBox
+		focus  uint64
+		target uint64
+		dir    string
+	}{
+		{"none known", nil, 7, 7, "vertical"},
+		{"wide pane", []paneBox{{1, 800, 400, 100, 24}}, 1, 1, "vertical"},
+		{"tall pane", []paneBox{{1, 400, 800, 50, 48}}, 1, 1, "horizontal"},
+		{"largest, not the focused", []paneBox{{1, 800, 600, 100, 36}, {2, 100, 600, 12, 36}}, 2, 1, "vertical"},
+		{"the focused one on a tie", []paneBox{{1, 400, 600, 50, 36}, {2, 400, 600, 50, 36}}, 2, 2, "horizontal"},
+	}
+	for _, tt := range tests {
+		if target, dir := agentPlace(tt.panes, tt.focus); target != tt.target || dir != tt.dir {
+			t.Errorf("%s: agentPlace = %d %s, want %d %s", tt.name, target, dir, tt.target, tt.dir)
+		}
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/paneflow-go/paneflow/internal/atomicfile"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
+	"github.com/paneflow-go/paneflow/workspace"
 )
 
 // installedAgent is a recognised agent whose program is on PATH.
@@ -101,14 +102,15 @@ func gitMessage(err error) string {
 // dir (worktree.create: created, with the repository's ignored .env*
 // files copied, and entered in the core's registry at once, so an orphan
 // is pruned at the next start), then a pane split off pane `beside` (0:
-// the active workspace's first) runs the agent there with prompt
-// prefilled, never submitted. The worktree goes to the core as managed
+// the active workspace's first) in direction ("vertical" or
+// "horizontal") runs the agent there with prompt prefilled once the agent
+// reads its input, never submitted. The worktree goes to the core as managed
 // (torn down with its last pane when clean). On any failure nothing is
 // left: no pane, and the core rolls back a worktree it created
 // (worktree.rollback). The app runs no git: it is a client of its core,
 // as the MCP bridge's spawn_agent is. The error is git's message as git
 // printed it. c must allow worktreeCallWait per call.
-func quickLaunchAgent(ctx context.Context, c flow.Caller, dir string, a installedAgent, branch, prompt string, beside uint64) (uint64, error) {
+func quickLaunchAgent(ctx context.Context, c flow.Caller, dir string, a installedAgent, branch, prompt string, beside uint64, direction string) (uint64, error) {
 	// worktree.create's result has managed_worktree's fields.
 	w := &flow.Worktree{}
 	if err := c.Call(ctx, "worktree.create", map[string]any{"cwd": dir, "branch": branch}, w); err != nil {
@@ -117,7 +119,7 @@ func quickLaunchAgent(ctx context.Context, c flow.Caller, dir string, a installe
 	var res struct {
 		SurfaceID uint64 `json:"surface_id"`
 	}
-	err := c.Call(ctx, "surface.split", quickSplit{SurfaceID: beside, Direction: "vertical", Cwd: w.Path,
+	err := c.Call(ctx, "surface.split", quickSplit{SurfaceID: beside, Direction: direction, Cwd: w.Path,
 		Command: a.Command, Prompt: prompt, Name: a.Name + " " + branch, ManagedWorktree: w}, &res)
 	if err != nil {
 		if w.Action == "create" {
@@ -251,9 +253,10 @@ func (s *shell) submitQuickLaunchLocked(q *quickLaunch) {
 	q.busy = true
 	q.launch.Disable()
 	q.status.SetText("creating the worktree for " + branch + "…")
-	a, prompt, beside, dir := q.agents[i], q.prompt.Text, s.focus, q.dir
+	a, prompt, dir := q.agents[i], q.prompt.Text, q.dir
+	beside, direction := s.agentPlaceLocked()
 	go func() {
-		id, err := quickLaunchAgent(context.Background(), s.caller(worktreeCallWait), dir, a, branch, prompt, beside)
+		id, err := quickLaunchAgent(context.Background(), s.caller(worktreeCallWait), dir, a, branch, prompt, beside, direction)
 		s.do(func() {
 			if s.launch.quick != q {
 				if err != nil {
@@ -271,6 +274,7 @@ func (s *shell) submitQuickLaunchLocked(q *quickLaunch) {
 			}
 			s.logf("paneflow: quick launch: %s in pane %d on branch %s", a.Name, id, branch)
 			s.closeQuickLaunchLocked()
+			s.mutate("focus", func() error { return s.b.Focus(id) })
 		})
 	}()
 }
@@ -291,15 +295,67 @@ func (s *shell) findAgentLaunchers() {
 	})
 }
 
-// launchAgentPaneLocked opens agent a in a new pane beside the focused one, in
-// its directory (the agent launcher buttons).
+// launchAgentPaneLocked opens agent a in a new pane in the focused pane's
+// directory, where agentPlaceLocked puts it (the agent launcher buttons),
+// and focuses it.
 func (s *shell) launchAgentPaneLocked(a installedAgent) {
-	req := quickSplit{SurfaceID: s.focus, Direction: "vertical", Cwd: s.focusedCwdLocked(), Command: a.Command, Name: a.Name}
+	target, dir := s.agentPlaceLocked()
+	req := quickSplit{SurfaceID: target, Direction: dir, Cwd: s.focusedCwdLocked(), Command: a.Command, Name: a.Name}
 	go func() {
-		if err := s.caller(0).Call(context.Background(), "surface.split", req, nil); err != nil {
-			s.do(func() { s.banner.show("launch " + a.Name + ": " + err.Error()) })
+		var res struct {
+			SurfaceID uint64 `json:"surface_id"`
 		}
+		if err := s.caller(0).Call(context.Background(), "surface.split", req, &res); err != nil {
+			s.do(func() { s.banner.show("launch " + a.Name + ": " + err.Error()) })
+			return
+		}
+		s.mutate("focus", func() error { return s.b.Focus(res.SurfaceID) })
 	}()
+}
+
+// paneBox is a pane of the active workspace as the window shows it: its
+// size in window units and in cells.
+type paneBox struct {
+	id         uint64
+	w, h       float32
+	cols, rows int
+}
+
+// agentPlace picks where a new agent pane goes: it splits the pane with
+// the most cells along its longer side on screen ("vertical": side by
+// side), so that both halves stay as usable as the layout allows; the
+// focused pane wins a tie. Splitting the focused pane, as the launchers
+// did, left a 14-column pane beside a narrow focused one. With no pane
+// known it returns (focus, "vertical").
+func agentPlace(panes []paneBox, focus uint64) (target uint64, dir string) {
+	best, dir := -1, "vertical"
+	target = focus
+	for _, p := range panes {
+		cells := p.cols * p.rows
+		if cells > best || cells == best && p.id == focus {
+			best, target = cells, p.id
+			dir = "vertical"
+			if p.h > p.w {
+				dir = "horizontal"
+			}
+		}
+	}
+	return target, dir
+}
+
+// agentPlaceLocked is agentPlace over the active workspace's panes.
+func (s *shell) agentPlaceLocked() (target uint64, dir string) {
+	var panes []paneBox
+	if s.snap != nil && s.snap.Tree != nil && s.zoom == 0 {
+		s.snap.Tree.EachSurface(func(d *workspace.SurfaceDefinition) {
+			if v := s.views[d.SurfaceID]; v != nil {
+				cols, rows := v.Cells()
+				sz := v.Size()
+				panes = append(panes, paneBox{id: d.SurfaceID, w: sz.Width, h: sz.Height, cols: cols, rows: rows})
+			}
+		})
+	}
+	return agentPlace(panes, s.focus)
 }
 
 // templatePane and templateSpec are the workspace spec the template view

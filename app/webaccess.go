@@ -262,7 +262,7 @@ func (s *shell) webTurnOn(v *webView) {
 	path := s.o.ConfigPath
 	note := "This window has no configuration file to save it in: start the server with `paneflow serve --web " + webDefaultListen + "`."
 	if path != "" {
-		err := appendToConfig(path, "[web]\nlisten = \""+webDefaultListen+"\"\n",
+		err := config.Append(path, "[web]\nlisten = \""+webDefaultListen+"\"\n",
 			func(c config.Config) bool { return c.Web.Listen != "" },
 			"add [web] with listen = \""+webDefaultListen+"\" yourself")
 		note = "Saved in " + path + ": the server serves the web client from its next start (Stop everything, or `paneflow kill-server`, then open Paneflow again; the agents' session is restored)."

@@ -41,16 +41,9 @@ const BackupSuffix = ".bak"
 // kept, its mode kept). A running [Watch] sees the change as any other
 // edit.
 func Save(path string, edits ...Edit) error {
-	cur, err := atomicfile.ReadCurrent(path)
+	cur, err := readForEdit(path)
 	if err != nil {
-		return fmt.Errorf("config: %v; not changed", err)
-	}
-	var raw map[string]any
-	if _, err := toml.Decode(string(cur.Data), &raw); err != nil {
-		return fmt.Errorf("config: %s cannot be parsed (%v); fix it first, it was not changed", path, err)
-	}
-	if cur.Exists && cur.Mode&0o200 == 0 {
-		return fmt.Errorf("config: %s is read-only; not changed", path)
+		return err
 	}
 	data := cur.Data
 	for _, e := range edits {
@@ -69,6 +62,66 @@ func Save(path string, edits ...Edit) error {
 	if bytes.Equal(data, cur.Data) && cur.Exists {
 		return nil
 	}
+	return replace(path, cur, data)
+}
+
+// Append appends text (whole TOML tables, as "[[hosts]]\naddress = …")
+// to the configuration file at path (created when missing), leaving every
+// byte already in it as it was, for the settings [Save] cannot set in
+// place (another [[hosts]] table). done tells, from the parsed file,
+// whether what text says is already there (then nothing is written) and,
+// after the append, whether it took. It refuses as Save does, and also
+// when the file would not parse or not take the setting with text
+// appended (a table of that name already there): the error then ends
+// with byHand, what to do instead. The old content is backed up and the
+// file replaced as by Save.
+func Append(path, text string, done func(Config) bool, byHand string) error {
+	cur, err := readForEdit(path)
+	if err != nil {
+		return err
+	}
+	if c, _ := Parse(cur.Data); done(c) {
+		return nil
+	}
+	data := slices.Clone(cur.Data)
+	if len(data) > 0 {
+		if data[len(data)-1] != '\n' {
+			data = append(data, '\n')
+		}
+		data = append(data, '\n')
+	}
+	data = append(data, text...)
+	var raw map[string]any
+	if _, err := toml.Decode(string(data), &raw); err != nil {
+		return fmt.Errorf("config: cannot append to %s (%v); not changed: %s", path, err, byHand)
+	}
+	if c, _ := Parse(data); !done(c) {
+		return fmt.Errorf("config: %s would not take it as written; not changed: %s", path, byHand)
+	}
+	return replace(path, cur, data)
+}
+
+// readForEdit reads the file at path for Save or Append: it must parse,
+// and be writable when it exists.
+func readForEdit(path string) (atomicfile.Current, error) {
+	cur, err := atomicfile.ReadCurrent(path)
+	if err != nil {
+		return cur, fmt.Errorf("config: %v; not changed", err)
+	}
+	var raw map[string]any
+	if _, err := toml.Decode(string(cur.Data), &raw); err != nil {
+		return cur, fmt.Errorf("config: %s cannot be parsed (%v); fix it first, it was not changed", path, err)
+	}
+	if cur.Exists && cur.Mode&0o200 == 0 {
+		return cur, fmt.Errorf("config: %s is read-only; not changed", path)
+	}
+	return cur, nil
+}
+
+// replace copies the file's old content to path+BackupSuffix, then
+// replaces it with data atomically (creating its directory when the file
+// is new).
+func replace(path string, cur atomicfile.Current, data []byte) error {
 	if cur.Exists {
 		if err := atomicfile.Write(cur.Target+BackupSuffix, bytes.NewReader(cur.Data), cur.Mode); err != nil {
 			return fmt.Errorf("config: backing up %s: %v; not changed", path, err)

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -136,5 +137,39 @@ func TestSaveFollowsSymlink(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(real); string(data) != "theme = \"light\" # mine\n" {
 		t.Errorf("the link's target holds %q", data)
+	}
+}
+
+func TestAppend(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	const mine = "# mine\ntheme = \"light\" # bright\n"
+	if err := os.WriteFile(path, []byte(mine), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	has := func(c Config) bool { return slices.Contains(c.Hosts, "ssh://a") }
+	if err := Append(path, "[[hosts]]\naddress = \"ssh://a\"\n", has, "add it yourself"); err != nil {
+		t.Fatal(err)
+	}
+	want := mine + "\n[[hosts]]\naddress = \"ssh://a\"\n"
+	if data, _ := os.ReadFile(path); string(data) != want {
+		t.Errorf("file after Append:\n%q\nwant\n%q", data, want)
+	}
+	if bak, _ := os.ReadFile(path + BackupSuffix); string(bak) != mine {
+		t.Errorf("backup %q, want the file as it was", bak)
+	}
+	// Already there: nothing written.
+	if err := os.Remove(path + BackupSuffix); err != nil {
+		t.Fatal(err)
+	}
+	if err := Append(path, "[[hosts]]\naddress = \"ssh://a\"\n", has, "add it yourself"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + BackupSuffix); !os.IsNotExist(err) {
+		t.Errorf("a second Append of the same host wrote the file (%v)", err)
+	}
+	// A table that cannot be appended: refused with what to do.
+	err := Append(path, "theme = \"dark\"\n", func(c Config) bool { return c.Theme == ThemeDark }, "set theme yourself")
+	if err == nil || !strings.Contains(err.Error(), "not changed: set theme yourself") {
+		t.Errorf("Append of a key already set = %v, want a refusal ending with what to do", err)
 	}
 }

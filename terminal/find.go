@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"sort"
 	"sync"
 	"time"
 	"unicode"
@@ -255,16 +256,18 @@ const findChunk = 2048
 // them), the alternate screen if it shows, then the screens of the
 // [ScreenHistory], oldest first (the alternate screen showing now is
 // not repeated when the history holds it). It returns at most limit lines
-// (limit < 1 means 1) and whether more matched. The emulator's lock is held
-// only to copy the text, findChunk lines at a time; matching runs outside
-// it. Find is safe for concurrent use.
+// (limit < 1 means 1) and whether more matched. The emulator's lock is
+// held findChunk scrollback lines at a time: a query with a literal (a
+// literal query, or a regular expression's required literal) looks for
+// it where the scrollback stores its lines, under the lock, copying only
+// the lines that hold it (no copy of the whole scrollback); other
+// regular expressions copy the text and match outside the lock. Find is
+// safe for concurrent use.
 func (e *Emulator) Find(q *Query, limit int) (found []Found, more bool) {
 	limit = max(limit, 1)
 	t := findBufs.Get().(*textBuf)
 	defer findBufs.Put(t)
 	t.reset()
-	first, hn, alt, onAlt := e.copyText(t)
-
 	add := func(f Found) bool {
 		if len(found) == limit {
 			more = true
@@ -273,13 +276,32 @@ func (e *Emulator) Find(q *Query, limit int) (found []Found, more bool) {
 		found = append(found, f)
 		return true
 	}
-	q.scan(t.b, t.starts, first, func(line int, spans []Span) bool {
-		f := Found{Source: FoundScrollback, Line: line - first - hn, Text: string(lineText(t.b, t.starts, line)), Spans: bytes2spans(spans)}
-		if line-first >= hn {
-			f.Source = FoundScreen
+	var alt []byte
+	var onAlt bool
+	if q.find != nil && bytes.IndexByte(q.find.lit, '\n') < 0 {
+		// The literal is looked for where the scrollback's lines are
+		// stored; only the screen's rows are copied.
+		var sb []Found
+		sb, alt, onAlt = e.findInPlace(q, limit+1, t)
+		for _, f := range sb {
+			if !add(f) {
+				return found, more
+			}
 		}
-		return add(f)
-	})
+		q.scan(t.b, t.starts, 0, func(line int, spans []Span) bool {
+			return add(Found{Source: FoundScreen, Line: line, Text: string(lineText(t.b, t.starts, line)), Spans: bytes2spans(spans)})
+		})
+	} else {
+		var first, hn int
+		first, hn, alt, onAlt = e.copyText(t)
+		q.scan(t.b, t.starts, first, func(line int, spans []Span) bool {
+			f := Found{Source: FoundScrollback, Line: line - first - hn, Text: string(lineText(t.b, t.starts, line)), Spans: bytes2spans(spans)}
+			if line-first >= hn {
+				f.Source = FoundScreen
+			}
+			return add(f)
+		})
+	}
 	if more {
 		return found, more
 	}
@@ -348,17 +370,106 @@ func (e *Emulator) copyText(t *textBuf) (first, hn int, alt []byte, onAlt bool) 
 		e.mu.Unlock()
 		e.mu.Lock()
 	}
+	alt, onAlt = e.copyScreenLocked(t)
+	e.mu.Unlock()
+	return first, hn, alt, onAlt
+}
+
+// findInPlace finds q's literal (q.find, without '\n') in the
+// scrollback's lines where the scrollback stores them, findChunk lines
+// per hold of the emulator's lock, and returns up to limit of the lines
+// that match, oldest first (Line set as Find sets it, from the scrollback
+// at the end); then it copies the main screen's rows into t, and the
+// alternate screen's text when it shows. Lines that left the scrollback
+// while the lock was released are not returned; with output evicting
+// lines meanwhile, fewer than limit may be returned although more
+// matched.
+func (e *Emulator) findInPlace(q *Query, limit int, t *textBuf) (found []Found, alt []byte, onAlt bool) {
+	type hit struct {
+		abs uint64 // the line's number from the first line the scrollback ever held
+		f   Found
+	}
+	var hits []hit
+	var spans []Span
+	n := len(q.find.lit)
+	e.mu.Lock()
+	h := &e.hist
+	next := h.dropped
+	for {
+		base, held := h.dropped, uint64(h.n)
+		if next > base+held {
+			// Newest lines pulled back onto a taller screen.
+			for len(hits) > 0 && hits[len(hits)-1].abs >= base+held {
+				hits = hits[:len(hits)-1]
+			}
+			next = base + held
+		}
+		next = max(next, base) // lines that left meanwhile are not searched
+		end := int(min(next-base+findChunk, held))
+		for i := int(next - base); i < end && len(hits) < limit; {
+			// Lines i..k are back to back in one block: look for the
+			// literal in their bytes (texts, styles and trailers), and
+			// take a place found only inside a line's right-trimmed text.
+			r := h.ref(i)
+			b := h.blocks[r.blk-h.base]
+			k := i
+			for k+1 < end && h.ref(k+1).blk == r.blk {
+				k++
+			}
+			last := h.at(k)
+			segEnd := int(h.ref(k).off) + len(last)
+			for pos := int(r.off); pos < segEnd && len(hits) < limit; {
+				j := q.find.index(b[pos:segEnd])
+				if j < 0 {
+					break
+				}
+				p := pos + j
+				x := i + sort.Search(k-i+1, func(m int) bool { return int(h.ref(i+m).off) > p }) - 1
+				l, start := h.at(x), int(h.ref(x).off)
+				text := bytes.TrimRight(l.text(), " ")
+				if p+n <= start+len(text) {
+					spans = q.lineSpans(spans[:0], text, p-start, p-start+n)
+					if len(spans) > 0 {
+						hits = append(hits, hit{base + uint64(x), Found{Source: FoundScrollback, Text: string(text), Spans: bytes2spans(spans)}})
+					}
+				}
+				// Past this line: a later place in it would end past its
+				// text too.
+				pos = start + len(l)
+			}
+			i = k + 1
+		}
+		next = base + uint64(end)
+		if end == int(held) || len(hits) == limit {
+			break
+		}
+		e.mu.Unlock()
+		e.mu.Lock()
+	}
+	base, held := h.dropped, uint64(h.n)
+	for _, ht := range hits {
+		if ht.abs >= base && ht.abs < base+held {
+			ht.f.Line = int(ht.abs-base) - int(held)
+			found = append(found, ht.f)
+		}
+	}
+	alt, onAlt = e.copyScreenLocked(t)
+	e.mu.Unlock()
+	return found, alt, onAlt
+}
+
+// copyScreenLocked appends the main screen's rows to t, each
+// right-trimmed, and returns the alternate screen's text when it shows.
+func (e *Emulator) copyScreenLocked(t *textBuf) (alt []byte, onAlt bool) {
 	for _, r := range e.main.rows {
 		t.startLine()
 		t.b = e.appendRowText(t.b, r)
 		t.endLine()
 	}
-	onAlt = e.cur == e.alt
-	if onAlt {
+	if onAlt = e.cur == e.alt; onAlt {
 		alt = e.altTextLocked(nil)
 	}
-	e.mu.Unlock()
-	return first, hn, alt, onAlt
+	return alt, onAlt
 }
 
 // appendRowText appends r's text, right-trimmed, to buf.

@@ -2,6 +2,8 @@ package terminal
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -199,5 +201,84 @@ func TestScanEmptyMatchAtEnd(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 			t.Errorf("%q matched lines %v, want %v", tc.pattern, got, tc.want)
 		}
+	}
+}
+
+// TestFindInPlace: a literal looked for where the scrollback stores its
+// lines (texts, style runs and trailers back to back) finds exactly the
+// lines a search of their text finds: not a place in a line's styles or
+// trailer, nor one running into the next line or into trailing blanks;
+// with the limit, the oldest lines and more. Styles are random SGR
+// colours and styled trailing blanks, so their encoded bytes hold every byte value.
+func TestFindInPlace(t *testing.T) {
+	r := rand.New(rand.NewPCG(34, 2))
+	words := []string{"mark", "ma", "rk", "MARK", "x", "é", "漢字", "mar"}
+	e := NewEmulator(30, 3, EmulatorOptions{Scrollback: 5000})
+	var lines []string
+	for range 3000 {
+		var plain, out strings.Builder
+		for plain.Len() < 20 {
+			w := words[r.IntN(len(words))]
+			if r.IntN(3) == 0 {
+				fmt.Fprintf(&out, "\x1b[38;2;%d;%d;%dm", r.IntN(256), r.IntN(256), r.IntN(256))
+			}
+			plain.WriteString(w + " ")
+			out.WriteString(w + " ")
+		}
+		if r.IntN(2) == 0 {
+			out.WriteString("\x1b[41m   ") // blanks kept as cells (styled), trimmed by a search
+		}
+		out.WriteString("\x1b[m")
+		lines = append(lines, strings.TrimRight(plain.String(), " "))
+		e.Write([]byte(out.String() + "\r\n"))
+	}
+	for _, tc := range []struct {
+		pattern string
+		regex   bool
+		mode    CaseMode
+	}{
+		{"mark", false, CaseSensitive}, {"mark", false, CaseInsensitive}, {"rk ma", false, CaseSensitive},
+		{"k m", false, CaseSensitive}, {"mar ", false, CaseSensitive}, {"é 漢", false, CaseSensitive},
+		{`mark \S+ x`, true, CaseSensitive},
+	} {
+		q, err := NewQuery(tc.pattern, tc.regex, tc.mode)
+		if err != nil || q.find == nil {
+			t.Fatalf("%q: %v, literal %v", tc.pattern, err, q.find)
+		}
+		re := regexp.MustCompile(map[bool]string{false: "", true: "(?i)"}[tc.mode == CaseInsensitive] + map[bool]string{false: regexp.QuoteMeta(tc.pattern), true: tc.pattern}[tc.regex])
+		// The last two lines are on the screen (its third row is empty).
+		var want []string
+		all := 0
+		for i, l := range lines {
+			if re.MatchString(l) {
+				all++
+				if i < len(lines)-2 {
+					want = append(want, fmt.Sprintf("%d %q", i-(len(lines)-2), l))
+				}
+			}
+		}
+		for _, limit := range []int{5000, 3} {
+			found, more := e.Find(q, limit)
+			var got []string
+			for _, f := range found {
+				if f.Source == FoundScrollback {
+					got = append(got, fmt.Sprintf("%d %q", f.Line, f.Text))
+				}
+			}
+			w := want
+			if len(w) > limit {
+				w = w[:limit]
+			}
+			if len(w) == 0 || fmt.Sprint(got) != fmt.Sprint(w) || more != (all > limit) {
+				t.Errorf("%q limit %d: %d lines (more %v), want %d of %d\n got %v\nwant %v", tc.pattern, limit, len(got), more, len(w), len(want), got, w)
+			}
+		}
+	}
+	// A literal that ends in a line's trailing blanks (styled, so kept
+	// as cells) is not in its right-trimmed text.
+	e = NewEmulator(30, 3, EmulatorOptions{Scrollback: 50})
+	e.Write([]byte("ab mar \x1b[41m   \x1b[m\r\nx\r\ny\r\nz\r\n"))
+	if got, _ := findAll(e, "mar ", false, 10); len(got) != 0 {
+		t.Errorf("found %q in trailing blanks", got)
 	}
 }

@@ -94,9 +94,9 @@ type Options struct {
 	// echo: the View has drawn r (pixels of img.Image, in its coordinates)
 	// and not refreshed img. PaintRegion puts those pixels on screen at
 	// once without repainting the rest of the window and reports true, or
-	// does nothing and reports false (the window has other changes, or
-	// the toolkit offers no way); the View then refreshes img and calls
-	// PaintNow. It runs on the UI goroutine.
+	// does nothing and reports false (the toolkit offers no way); the
+	// View then refreshes img and calls PaintNow. It runs on the UI
+	// goroutine.
 	PaintRegion func(img *canvas.Image, r image.Rectangle) bool
 	// CursorBlink says when the cursor blinks. Blinking runs only while
 	// the View is focused and stops (cursor shown) after 10 s without

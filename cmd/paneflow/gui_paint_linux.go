@@ -181,9 +181,12 @@ func partialPaintOK() bool {
 // Fyne's order, overlays included, so the rectangle is what a whole paint
 // would show there; the pixels outside it that the walk draws (Fyne's
 // clipping replaces the scissor) stay in the back buffer, which the next
-// whole paint clears. It paints nothing and reports false when the canvas
-// has other changes (they need a whole paint), when Fyne has no texture of
-// the image's size, or when partialPaintOK says no. UI thread only.
+// whole paint clears. When the canvas has other changes too, they are left
+// to the whole paint at Fyne's next tick (the canvas stays dirty): the
+// rectangle is shown first, with whatever else in it changed as Fyne last
+// drew it, for at most a tick. It paints nothing and reports false when
+// Fyne has no texture of the image's size, or when partialPaintOK says no.
+// UI thread only.
 func (glfwEvents) PaintRegion(img *canvas.Image, r image.Rectangle) bool {
 	src, ok := img.Image.(*image.RGBA)
 	if !ok || src.Stride != 4*src.Rect.Dx() {
@@ -216,9 +219,10 @@ func (glfwEvents) PaintRegion(img *canvas.Image, r image.Rectangle) bool {
 	if !ok {
 		return false
 	}
+	// Other changes wait for the whole paint at Fyne's next tick (the
+	// canvas stays dirty); the rows are shown first.
 	if dirty.CheckDirtyAndClear() {
-		dirty.SetDirty()
-		return false
+		defer dirty.SetDirty()
 	}
 	tex, ok := fyneObjectTexture(img)
 	if !ok {
