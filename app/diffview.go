@@ -606,7 +606,6 @@ func (s *shell) renderDiffLocked(dv *diffView) {
 func (s *shell) diffFileRow(dv *diffView, f diffFile, label string, c color.Color) fyne.CanvasObject {
 	t := canvas.NewText(label, c)
 	t.TextStyle.Monospace = true
-	t.TextSize = nameSize
 	row := newTapBox(container.NewPadded(t), func() {
 		s.guard(func() {
 			if s.dv != dv || dv.diff == nil {
