@@ -1,9 +1,7 @@
 package remote
 
 import (
-	"archive/tar"
 	"context"
-	"debug/elf"
 	"fmt"
 	"io"
 	"os"
@@ -124,44 +122,17 @@ func checkStatic(path string) error {
 	if runtime.GOOS != "linux" {
 		return nil
 	}
-	f, err := elf.Open(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	defer f.Close()
-	for _, p := range f.Progs {
-		if p.Type == elf.PT_INTERP {
-			return fmt.Errorf("%s is dynamically linked (a desktop or race build); host install copies the static builds (`make build` makes them in bin/)", path)
-		}
+	interp, err := hasInterp(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
-	return nil
-}
-
-// writeTar writes files (by base name, mode 0755) as a tar stream.
-func writeTar(w io.Writer, files []string) error {
-	tw := tar.NewWriter(w)
-	for _, p := range files {
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		fi, err := f.Stat()
-		if err != nil {
-			f.Close()
-			return err
-		}
-		if err := tw.WriteHeader(&tar.Header{Name: filepath.Base(p), Mode: 0o755, Size: fi.Size(), ModTime: fi.ModTime(), Typeflag: tar.TypeReg}); err != nil {
-			f.Close()
-			return err
-		}
-		_, err = io.Copy(tw, f)
-		f.Close()
-		if err != nil {
-			return err
-		}
-	}
-	if err := tw.Close(); err != nil {
-		return err
+	if interp {
+		return fmt.Errorf("%s is dynamically linked (a desktop or race build); host install copies the static builds (`make build` makes them in bin/)", path)
 	}
 	return nil
 }
