@@ -37,8 +37,8 @@ const screenSendBuffer = 32 << 10
 // socket, in the client's decoder and in the window's paint.
 const (
 	typingFor       = time.Second
-	typingOthersFPS = 10
-	echoQuiet       = 50 * time.Millisecond
+	typingOthersFPS = 4
+	echoQuiet       = 100 * time.Millisecond
 )
 
 // attachments holds the live screen.attach streams' tokens. Its zero

@@ -573,14 +573,17 @@ func TestScreenAttachTypedPaneFirst(t *testing.T) {
 	next(typed.ID(), "k")
 	waitTimer()
 	noFrame("of the flooding pane right after the echo")
-	fc.Advance(50 * time.Millisecond) // 2.5 intervals: due at 50 fps, not at 10
-	noFrame("of the flooding pane 50 ms after its last while the client types")
-	fc.Advance(50 * time.Millisecond)
+	// Its frames while the client types: at most typingOthersFPS, none
+	// within echoQuiet of the key.
+	others := max(time.Second/typingOthersFPS, echoQuiet)
+	fc.Advance(others / 2) // many intervals at 50 fps
+	noFrame("of the flooding pane half its interval after its last while the client types")
+	fc.Advance(others - others/2)
 	next(flood.ID(), "ab")
 
 	// A key just before the flooding pane is due again by its rate: it
 	// waits until echoQuiet after the key, the window's paint of the echo.
-	fc.Advance(90 * time.Millisecond)
+	fc.Advance(time.Second/typingOthersFPS - 10*time.Millisecond)
 	if _, err := e.s.screenInput(context.Background(), p); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/paneflow-go/paneflow/app/keymap"
@@ -525,11 +526,28 @@ func TestDiffViewFollowsFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.waitFor("the new file", func() bool { return gridHas("+seen") && len(dv.files.Objects) == 4 })
-	// The file list shows one file alone.
+	// The file list shows one file alone, its row highlighted (the
+	// selection showed nowhere but in the diff).
+	selected := func() (rows []int) {
+		for i, o := range dv.files.Objects {
+			if o.(*tapBox).bg.FillColor == theme.Color(theme.ColorNameSelection) {
+				rows = append(rows, i)
+			}
+		}
+		return rows
+	}
+	h.s.guard(func() {
+		if got := selected(); len(got) != 1 || got[0] != 0 {
+			t.Errorf("highlighted rows %v, want [0] (All files)", got)
+		}
+	})
 	test.Tap(dv.files.Objects[1].(*tapBox))
 	h.s.guard(func() {
 		if gridHas("brand new") || !gridHas("+two") {
 			t.Fatalf("a.txt alone shows:\n%s", dv.grid.Text())
+		}
+		if got := selected(); len(got) != 1 || got[0] != 1 {
+			t.Errorf("highlighted rows %v, want [1] (a.txt)", got)
 		}
 	})
 	// Escape closes it.

@@ -246,9 +246,12 @@ type diffView struct {
 	err     error
 	loads   int    // loads shown so far
 	file    string // the file shown alone, "" for all
-	pop     *popup
-	ctx     context.Context // ends when the view closes
-	cancel  context.CancelFunc
+	// fileRows are the file list's rows by the path each shows ("": All
+	// files); the row of file is highlighted.
+	fileRows map[string]*tapBox
+	pop      *popup
+	ctx      context.Context // ends when the view closes
+	cancel   context.CancelFunc
 	// reload asks the watcher for a load now (a land moved the base,
 	// which no file of the work tree shows).
 	reload chan struct{}
@@ -552,6 +555,7 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 	}
 	dv.header.SetText(title)
 	muted := theme.Color(theme.ColorNamePlaceHolder)
+	dv.fileRows = map[string]*tapBox{}
 	objs := []fyne.CanvasObject{s.diffFileRow(dv, diffFile{}, "All files", muted)}
 	for _, f := range d.Files {
 		c := theme.Color(theme.ColorNameForeground)
@@ -567,6 +571,9 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 	}
 	dv.files.Objects = objs
 	dv.files.Refresh()
+	if _, ok := dv.fileRows[dv.file]; !ok {
+		dv.file = "" // the file shown alone has no changes left: all of them
+	}
 	dv.lines = parseDiff(d.Text)
 	if len(d.Files) == 0 {
 		dv.lines = []diffLine{{kind: 'h', text: "No changes against " + base + "."}}
@@ -587,6 +594,9 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 func (s *shell) renderDiffLocked(dv *diffView) {
 	r := diffRender{lines: dv.lines, mode: dv.mode.Selected, file: dv.file, comments: dv.comments, checks: dv.checks}
 	dv.grid.Rows, dv.refs = r.rows()
+	for path, row := range dv.fileRows {
+		row.setHighlight(path == dv.file)
+	}
 	s.reselectLocked(dv)
 	dv.grid.Refresh()
 }
@@ -596,8 +606,7 @@ func (s *shell) renderDiffLocked(dv *diffView) {
 func (s *shell) diffFileRow(dv *diffView, f diffFile, label string, c color.Color) fyne.CanvasObject {
 	t := canvas.NewText(label, c)
 	t.TextStyle.Monospace = true
-	t.TextSize = nameSize
-	return newTapBox(container.NewPadded(t), func() {
+	row := newTapBox(container.NewPadded(t), func() {
 		s.guard(func() {
 			if s.dv != dv || dv.diff == nil {
 				return
@@ -606,6 +615,8 @@ func (s *shell) diffFileRow(dv *diffView, f diffFile, label string, c color.Colo
 			s.renderDiffLocked(dv)
 		})
 	})
+	dv.fileRows[f.Path] = row
+	return row
 }
 
 // shortHash is a commit id's first 8 characters.

@@ -21,8 +21,8 @@ const DefaultScreenHistoryBytes = 1 << 20
 const NoScreenHistory = -1
 
 // screenOverhead is what a held screen costs besides its rows, counted
-// in the bound: its entry, twice (the slice of entries grows by
-// doubling). Its row numbers cost what their encoding takes (see
+// in the bound: its entry, twice (the slice of entries is copied as it
+// grows, and a search may hold the old one). Its row numbers cost what their encoding takes (see
 // encodeRows: at most rowIDMax bytes a row), in an arena of them counted
 // whole, and the numbers of the newest screen are kept decoded.
 const screenOverhead = 2 * int(unsafe.Sizeof(screenEntry{}))
@@ -365,6 +365,11 @@ func (h *ScreenHistory) appendEntryLocked(ids []uint32, e screenEntry) {
 	}
 	e.off, e.enc = uint32(len(h.ids)), uint32(len(enc))|uint32(kind)<<encSizeBits
 	h.ids = append(h.ids, enc...)
+	if len(h.entries) == cap(h.entries) {
+		// Grow by an eighth (append grows by a quarter or more): a
+		// full history holds about its bound's worth of entries.
+		h.entries = append(make([]screenEntry, 0, len(h.entries)+len(h.entries)/8+8), h.entries...)
+	}
 	h.entries = append(h.entries, e)
 	h.newestIDs = ids
 }
@@ -407,10 +412,10 @@ func (h *ScreenHistory) roomCompactedLocked() int {
 	return h.roomLocked() + h.rows.deadRows*rowOverhead + h.ghosts*screenOverhead + 4*cap(h.ghostIDs)
 }
 
-// slack is the spare capacity a row text holding n bytes gets: an eighth
-// more (at least 4 KiB), within the room the bound leaves (room bytes past
-// n).
-func slack(n, room int) int { return max(0, min(max(4096, n/8), room)) }
+// slack is the spare capacity a row text holding n bytes gets: a
+// sixteenth more (at least 4 KiB), within the room the bound leaves (room
+// bytes past n).
+func slack(n, room int) int { return max(0, min(max(4096, n/16), room)) }
 
 // dropOldestLocked drops the oldest held screen, and the rows only it
 // showed. It stays as a ghost until the oldest held screen is a key
@@ -650,9 +655,11 @@ func (h *ScreenHistory) find(q *Query, add func(Found) bool) {
 	// spans.
 	hit := make([]uint64, (len(rs.starts)+63)/64)
 	hits := map[uint32][]Span{}
+	hitMin, hitMax := uint32(math.MaxUint32), uint32(0)
 	q.scan(rs.text, rs.starts, 0, func(line int, spans []Span) bool {
 		hit[line/64] |= 1 << (line % 64)
 		hits[uint32(line)] = bytes2spans(spans)
+		hitMin, hitMax = min(hitMin, uint32(line)), max(hitMax, uint32(line))
 		return true
 	})
 	if len(hits) == 0 {
@@ -666,14 +673,16 @@ func (h *ScreenHistory) find(q *Query, add func(Found) bool) {
 		cur = cur[:0]
 		eachOp(enc, kind, math.MaxInt32, func(y int, copy bool, a, n uint32) bool {
 			if copy {
-				// The matched rows of the screen before, rows a to a+n.
-				k, _ := slices.BinarySearchFunc(prev, int(a), func(r hitRow, a int) int { return r.y - a })
-				for ; k < len(prev) && prev[k].y < int(a+n); k++ {
-					cur = append(cur, hitRow{y + prev[k].y - int(a), prev[k].id})
+				if len(prev) > 0 {
+					// The matched rows of the screen before, rows a to a+n.
+					k, _ := slices.BinarySearchFunc(prev, int(a), func(r hitRow, a int) int { return r.y - a })
+					for ; k < len(prev) && prev[k].y < int(a+n); k++ {
+						cur = append(cur, hitRow{y + prev[k].y - int(a), prev[k].id})
+					}
 				}
 				return true
 			}
-			if !anyBit(hit, a, n) {
+			if a > hitMax || a+n <= hitMin || !anyBit(hit, a, n) {
 				return true
 			}
 			for id := a; id-a < n; id++ {
