@@ -143,8 +143,7 @@ func (s *shell) runActionLocked(a keymap.Action) {
 	case keymap.NewWorkspace:
 		s.newWorkspaceLocked()
 	case keymap.CloseWorkspace:
-		index := s.activeIndexLocked()
-		s.mutate("close workspace", func() error { return s.closedToast("Workspace", s.b.CloseWorkspace(index)) })
+		s.closeWorkspaceLocked(s.activeIndexLocked())
 	case keymap.NextWorkspace:
 		if n := len(s.snap.Workspaces); n > 0 {
 			s.selectWorkspaceLocked((s.activeIndexLocked() + 1) % n)
@@ -270,6 +269,12 @@ func (s *shell) activeIndexLocked() int {
 }
 
 // selectWorkspaceLocked switches to the workspace at index.
+// closeWorkspaceLocked closes the workspace at index, with the undo
+// note.
+func (s *shell) closeWorkspaceLocked(index int) {
+	s.mutate("close workspace", func() error { return s.closedToast("Workspace", s.b.CloseWorkspace(index)) })
+}
+
 func (s *shell) selectWorkspaceLocked(index int) {
 	if s.snap == nil || index < 0 || index >= len(s.snap.Workspaces) {
 		return

@@ -189,6 +189,7 @@ type shell struct {
 	side           *sidebar
 	sidePanel      *sidePanel // side at its dragged width, or collapsed
 	toast          *toast     // undo close's "Pane closed — Undo" (undoclose.go)
+	tabs           *tabStrip  // the workspaces as tabs above the panes (tabstrip.go)
 	banner         *banner
 	agents         agentBoard
 	snap           *snapshot
@@ -478,7 +479,11 @@ func (s *shell) buildWindowLocked() {
 	}
 	s.comp = s.buildComposerLocked()
 	s.center = container.NewStack(s.area)
-	top := s.toolbarLocked()
+	s.tabs = newTabStrip(
+		func(i int) { s.guard(func() { s.selectWorkspaceLocked(i) }) },
+		func(i int) { s.guard(func() { s.closeWorkspaceLocked(i) }) },
+		func() { s.guard(s.newWorkspaceLocked) })
+	top := container.NewVBox(s.toolbarLocked(), s.tabs.root)
 	if hint := s.hintLocked(); hint != nil {
 		top = container.NewVBox(top, hint)
 	}
@@ -920,6 +925,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	s.side.setHosts(snap.Hosts)
 	cards := sidebarModel(snap, &s.agents, s.groups, s.checks)
 	s.side.update(cards)
+	s.tabs.update(snap.Workspaces)
 	s.probeUsageLocked()
 	if structural || hostsChanged {
 		s.comp.forgetClosed(snap.Open)
