@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/paneflow-go/paneflow/app/keymap"
 	"github.com/paneflow-go/paneflow/proto"
 )
 
@@ -93,7 +94,7 @@ func TestEmptyStates(t *testing.T) {
 	})
 	lp := openPad(t, h)
 	h.s.guard(func() {
-		if got := lp.status.Text; !strings.Contains(got, "No specs found") || !strings.Contains(got, "Ctrl+Shift+T") {
+		if got := lp.status.Text; !strings.Contains(got, "No specs found") || !strings.Contains(got, h.s.keys.Label(keymap.NewFromTemplate)) {
 			t.Errorf("empty launch pad status %q, want where specs go", got)
 		}
 		h.s.closeOverlaysLocked()
