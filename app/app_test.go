@@ -789,3 +789,41 @@ func TestThemeSwitchRecoloursSidebar(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyAtTick: what the model reader handed over (an agent's state)
+// is applied at the next tick of Fyne's loop, before the flush it posted
+// runs (on a loaded machine Fyne's loop often painted the whole window
+// once or twice first); that flush then finds nothing left.
+func TestApplyAtTick(t *testing.T) {
+	h := newHarness(t, nil)
+	var id uint64
+	h.waitFor("the first pane in the sidebar", func() bool {
+		c := h.cards()
+		if len(c) == 1 && len(c[0].Panes) == 1 {
+			id = c[0].Panes[0].ID
+		}
+		return id != 0
+	})
+	// A handover as readEvents makes it, whose posted flush has not run.
+	h.s.guard(func() {
+		c := *h.s.snap
+		h.s.pmu.Lock()
+		h.s.pending = &c
+		h.s.pevents = []bus.Event{bus.AgentState{SurfaceID: id, Tool: "claude", State: stateWaiting, Previous: stateThinking, Hooked: true}}
+		h.s.scheduled = true
+		h.s.pmu.Unlock()
+	})
+	h.s.applyAtTick()
+	h.s.pmu.Lock()
+	left := h.s.pending != nil || h.s.scheduled
+	h.s.pmu.Unlock()
+	if left {
+		t.Error("the handover is still pending after the tick")
+	}
+	h.s.guard(func() {
+		if c := h.cards(); len(c) != 1 || len(c[0].Panes) != 1 || c[0].Panes[0].Glyph != "●" {
+			t.Errorf("after the tick the sidebar shows %+v, want the pane waiting (●)", c)
+		}
+	})
+	h.s.applyAtTick() // nothing pending: nothing happens
+}

@@ -88,6 +88,9 @@ type idler struct {
 	lastPost  time.Duration
 	lastInput time.Duration // the last input: a pane's key or button press, or a nap an event cut short
 	lastNap   time.Duration // the end of the last nap
+	// posts counts posted: a short nap compares it with its value when
+	// the nap was queued (see shortNap).
+	posts uint64
 	// Fyne's ticks, for the short naps: phase is their offset modulo
 	// tickPeriod on the idler's clock (the earliest seen, since a busy
 	// loop only runs them late), -1 before the first; lastTick is when the
@@ -110,6 +113,7 @@ func newIdler(w EventWaiter) *idler {
 func (i *idler) posted() {
 	i.mu.Lock()
 	i.lastPost = i.clock()
+	i.posts++
 	if i.napping && !i.woken {
 		i.woken = true
 		i.w.Wake()
@@ -175,16 +179,26 @@ func (i *idler) shortNapUntilLocked(now time.Duration) (until time.Duration, ok 
 // It runs on the UI thread and returns at once when a short nap may not
 // start (see shortNapUntilLocked) or allowed says the loop may not wait.
 // It reports whether it waited.
-func (i *idler) shortNap(allowed func() bool) bool {
+//
+// queued is i.posts when the nap was posted. Work posted since then is
+// in Fyne's queue behind the nap, and its post found no nap to wake: the
+// nap does not wait then (it would hold that work until the tick: an
+// agent's state reached the sidebar up to a tick late, more on a loaded
+// machine) and reports behind, so that run posts it again after the work.
+func (i *idler) shortNap(allowed func() bool, queued uint64) (waited, behind bool) {
 	if !allowed() {
-		return false
+		return false, false
 	}
 	i.mu.Lock()
+	if i.posts != queued {
+		i.mu.Unlock()
+		return false, true
+	}
 	now := i.clock()
 	until, ok := i.shortNapUntilLocked(now)
 	if !ok {
 		i.mu.Unlock()
-		return false
+		return false, false
 	}
 	i.napping, i.woken, i.sawInput = true, false, false
 	for {
@@ -202,7 +216,7 @@ func (i *idler) shortNap(allowed func() bool) bool {
 	}
 	i.napping = false
 	i.mu.Unlock()
-	return true
+	return true, false
 }
 
 // due returns how long until the loop may sleep; 0 or less means now.
@@ -266,9 +280,9 @@ func (i *idler) nap(allowed func() bool) {
 func (i *idler) run(done <-chan struct{}, post func(func()), allowed func() bool) {
 	timer := time.NewTimer(0)
 	defer timer.Stop()
-	// again: the last short nap was cut short by posted work; the next
-	// may follow it at once (it checks the tick itself) without waiting
-	// for a tick.
+	// again: the last short nap was cut short by posted work, or did not
+	// start since work was queued behind it; the next may follow at once
+	// (it checks the tick itself) without waiting for a tick.
 	again := false
 	for {
 		if d := i.due(); d > 0 {
@@ -283,12 +297,18 @@ func (i *idler) run(done <-chan struct{}, post func(func()), allowed func() bool
 					return
 				}
 			}
-			ran := make(chan bool, 1)
-			post(func() { ran <- i.shortNap(allowed) })
+			i.mu.Lock()
+			queued := i.posts
+			i.mu.Unlock()
+			ran := make(chan [2]bool, 1)
+			post(func() {
+				waited, behind := i.shortNap(allowed, queued)
+				ran <- [2]bool{waited, behind}
+			})
 			select {
-			case napped := <-ran:
+			case r := <-ran:
 				i.mu.Lock()
-				again = napped && i.woken
+				again = r[0] && i.woken || r[1]
 				i.mu.Unlock()
 			case <-done:
 				return
@@ -322,9 +342,27 @@ func (s *shell) runIdle() {
 	// An animation that never ends is called at every tick of Fyne's
 	// loop: the short naps follow the ticks through it.
 	ticks := &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever,
-		Tick: func(float32) { s.idle.ticked() }}
+		Tick: func(float32) { s.idle.ticked(); s.applyAtTick() }}
 	s.postQuiet(ticks.Start)
 	s.idle.run(s.done, s.postQuiet, s.napAllowed)
+}
+
+// applyAtTick applies, at a tick of Fyne's loop (its animations run just
+// before it paints), what the model reader handed over and posted but
+// what has not run yet (flushLocked): a loaded machine's loop otherwise
+// often ran one or two paints of the whole window first (Fyne's loop
+// picks at random between its tick and the queued work, and a paint with
+// a software renderer took 20-200 ms there), so an agent's state reached
+// the sidebar that much later, and was painted a frame after that. The
+// posted flush then finds nothing left to apply. UI thread only, without
+// mu.
+func (s *shell) applyAtTick() {
+	s.pmu.Lock()
+	due := s.scheduled && s.pending != nil
+	s.pmu.Unlock()
+	if due {
+		s.guard(s.flushLocked)
+	}
 }
 
 // noteInput keeps the UI loop awake after input a pane received.

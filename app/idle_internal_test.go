@@ -287,13 +287,40 @@ func TestShortNapWoken(t *testing.T) {
 	c.set(10 * tickPeriod)
 	i.ticked()
 	w.during = func() { go i.posted() }
-	if !i.shortNap(allow) {
-		t.Fatal("shortNap did not wait")
+	if waited, behind := i.shortNap(allow, i.posts); !waited || behind {
+		t.Fatalf("shortNap waited %v, behind %v; want true, false", waited, behind)
 	}
 	if waits, wakes := w.counts(); waits != 1 || wakes != 1 {
 		t.Errorf("%d waits, %d wakes; want 1, 1", waits, wakes)
 	}
 	if want := tickPeriod - tickMargin; w.timeouts[0] != want {
 		t.Errorf("wait timeout %v, want %v", w.timeouts[0], want)
+	}
+}
+
+// TestShortNapBehindWork: work posted after a short nap was queued (it
+// runs after the nap, and its post found no nap to wake) keeps the nap
+// from waiting at all, and run is told to queue the nap again behind it;
+// a nap queued after the work waits.
+func TestShortNapBehindWork(t *testing.T) {
+	w := newFakeWaiter()
+	i, c := newTestIdler(w)
+	c.set(10 * tickPeriod)
+	i.ticked()
+	i.mu.Lock()
+	queued := i.posts
+	i.mu.Unlock()
+	i.posted() // an agent's state, queued behind the nap
+	if waited, behind := i.shortNap(allow, queued); waited || !behind {
+		t.Fatalf("shortNap waited %v, behind %v; want false, true", waited, behind)
+	}
+	if waits, _ := w.counts(); waits != 0 {
+		t.Fatalf("%d waits with work queued behind the nap, want 0", waits)
+	}
+	// The requeued nap's wait ends as its timeout would.
+	w.advance = func() { c.add(tickPeriod) }
+	w.end <- struct{}{}
+	if waited, behind := i.shortNap(allow, i.posts); !waited || behind {
+		t.Errorf("requeued shortNap waited %v, behind %v; want true, false", waited, behind)
 	}
 }

@@ -534,8 +534,8 @@ func TestAgentLaunchersAndTemplate(t *testing.T) {
 	dir := t.TempDir()
 	var tv *templateView
 	h.s.guard(func() {
-		if !h.key(fyne.KeyI, ctrlShift) {
-			t.Fatal("Ctrl+Shift+I (new_workspace_from_template) is not bound")
+		if !h.key(fyne.KeyI, ctrlShift) { // new_workspace_from_template (Ctrl+Shift+T reopens)
+			t.Fatal("Ctrl+Shift+I is not bound")
 		}
 		tv = h.s.launch.tmpl
 		if tv == nil || len(tv.agents) != 1 {

@@ -49,8 +49,9 @@ func TestFirstStartHint(t *testing.T) {
 		if h.s.hint == nil || !h.s.hint.root.Visible() {
 			t.Fatal("the first start shows no hint")
 		}
-		for _, want := range []string{"Ctrl+Shift+P", "Ctrl+Shift+L", "Ctrl+Shift+/", "Ctrl+,"} {
-			if !strings.Contains(h.s.hint.text.Text, want) {
+		for _, a := range []keymap.Action{keymap.CommandPalette, keymap.QuickLaunch, keymap.ShowShortcuts, keymap.OpenSettings} {
+			want := h.s.keys.Label(a)
+			if want == "" || !strings.Contains(h.s.hint.text.Text, want) {
 				t.Errorf("hint %q does not name %s", h.s.hint.text.Text, want)
 			}
 		}
@@ -81,7 +82,7 @@ func TestEmptyStates(t *testing.T) {
 	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
 	h.s.guard(func() {
 		h.s.openOverviewLocked()
-		if got := h.s.ov.header.Text; !strings.Contains(got, "started in any pane is listed here") || !strings.Contains(got, "Ctrl+Shift+L") {
+		if got := h.s.ov.header.Text; !strings.Contains(got, "started in any pane is listed here") || !strings.Contains(got, h.s.keys.Label(keymap.QuickLaunch)) {
 			t.Errorf("empty overview header %q, want how agents get listed", got)
 		}
 	})

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/paneflow-go/paneflow/internal/qrtext"
 	"github.com/paneflow-go/paneflow/internal/vis"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
@@ -59,8 +58,11 @@ func runWeb(ctx context.Context, s *session, in *input) error {
 	}
 	switch action {
 	case "pair":
+		// The server encodes the code (the client links no QR encoder),
+		// only when it will be drawn: --json prints the result as it is.
+		wantQR := !in.bool("json") && !in.bool("no-qr") && s.isTerminal(s.stdout)
 		var res proto.WebPairResult
-		raw, err := callInto(ctx, c, proto.MethodWebPair, proto.WebPairParams{ReadOnly: in.bool("read-only")}, &res)
+		raw, err := callInto(ctx, c, proto.MethodWebPair, proto.WebPairParams{ReadOnly: in.bool("read-only"), QR: wantQR}, &res)
 		if err != nil || in.bool("json") {
 			return s.printOr(raw, webErr(err))
 		}
@@ -73,14 +75,14 @@ func runWeb(ctx context.Context, s *session, in *input) error {
 			"",
 			"  " + res.URL,
 		}
-		if err := writeLines(s.stdout, lines); err != nil || in.bool("no-qr") || !s.isTerminal(s.stdout) {
+		if err := writeLines(s.stdout, lines); err != nil || !wantQR {
 			return err
 		}
 		// The code's own lines carry its colours (SGR), so they are written
-		// as they are: they are made here, from the server's link, not read
-		// from the server.
-		qr, err := qrtext.Lines(res.URL)
-		if err != nil {
+		// as they are: they are drawn here from the server's modules, which
+		// must be a square of 0s and 1s, not read from the server as text.
+		qr, ok := drawQR(res.QR)
+		if !ok {
 			return nil // the link above is enough
 		}
 		_, err = io.WriteString(s.stdout, "\nor scan it:\n\n  "+strings.Join(qr, "\n  ")+"\n")
@@ -123,4 +125,48 @@ func webErr(err error) error {
 		return errors.New("this server has no web client (it is older than `paneflow serve --web`): restart it with the current version")
 	}
 	return err
+}
+
+// maxQRModules bounds the code drawn: the largest QR code (version 40)
+// is 177 modules wide, 185 with its quiet zone.
+const maxQRModules = 185
+
+// drawQR draws a QR code given as rows of modules ('1' dark, '0' light;
+// proto.WebPairResult.QR) for a terminal: two modules stacked per
+// character (upper and lower half blocks), black on white by SGR (a
+// code scans reliably only dark on light, whatever the user's theme),
+// each line ending in a reset. It reports false for rows that are not a
+// square of at most maxQRModules 0s and 1s (an old server sends none).
+func drawQR(rows []string) ([]string, bool) {
+	n := len(rows)
+	if n == 0 || n > maxQRModules {
+		return nil, false
+	}
+	for _, r := range rows {
+		if len(r) != n || strings.Trim(r, "01") != "" {
+			return nil, false
+		}
+	}
+	var lines []string
+	for y := 0; y < n; y += 2 {
+		var b strings.Builder
+		b.WriteString("\x1b[30;47m")
+		for x := range n {
+			top := rows[y][x] == '1'
+			bottom := y+1 < n && rows[y+1][x] == '1'
+			switch {
+			case top && bottom:
+				b.WriteString("█")
+			case top:
+				b.WriteString("▀")
+			case bottom:
+				b.WriteString("▄")
+			default:
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString("\x1b[0m")
+		lines = append(lines, b.String())
+	}
+	return lines, true
 }

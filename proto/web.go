@@ -11,12 +11,17 @@ type WebPairParams struct {
 	// ReadOnly pairs a browser that may watch but never write (no
 	// prompts, no keys).
 	ReadOnly bool `json:"read_only"`
+	// QR asks for the link's QR code in the result (WebPairResult.QR),
+	// which the command-line client draws on a terminal: the client
+	// links no QR encoder. False: no code.
+	QR bool `json:"qr,omitempty"`
 }
 
 // AppendJSON appends p's JSON encoding (see the package's params types).
 func (p WebPairParams) AppendJSON(dst []byte) []byte {
 	o := openObject(dst)
 	o.boolean("read_only", p.ReadOnly)
+	o.boolOmit("qr", p.QR)
 	return o.close()
 }
 
@@ -26,6 +31,11 @@ type WebPairResult struct {
 	URL         string `json:"url"`
 	ReadOnly    bool   `json:"read_only"`
 	ExpiresInMS int64  `json:"expires_in_ms"`
+	// QR is URL's QR code when the params asked for it: one string per
+	// row of modules, '1' dark and '0' light, as many rows as columns,
+	// the quiet zone included. Nil when not asked for, or when the link
+	// does not fit a code.
+	QR []string `json:"qr,omitempty"`
 }
 
 // WebBrowser is one paired browser.

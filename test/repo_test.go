@@ -160,19 +160,24 @@ func isIgnored(comments []*ast.CommentGroup, pkgPos token.Pos) bool {
 // them leaves (standard library only).
 const anyOtherModulePackage = "<module>"
 
+// stdPrefix, before a banned import path, makes it a standard-library
+// path (with no domain, a path is otherwise relative to the module).
+const stdPrefix = "std:"
+
 // notForClients lists what the small client binaries (the hook, the MCP
 // bridge) must not link: the toolkit, the GUI, and the core except ipc,
 // whose client they use.
 var notForClients = []string{"fyne.io", "app", "workspace", "terminal", "conductor", "worktree", "flow", "bus", "usage"}
 
 // importRules say which imports a package must never have, directly or
-// indirectly. Paths not starting with a domain are relative to the module.
+// indirectly. Paths not starting with a domain are relative to the module;
+// "std:" before one makes it a standard-library path.
 // Rows for packages that do not exist yet are skipped, so a rule can be
 // written before its package.
 var importRules = []struct {
 	pkg    string   // package, relative to the module
 	tags   string   // build tags to list its dependencies with
-	banned []string // import path prefixes, module-relative or absolute, or anyOtherModulePackage
+	banned []string // import path prefixes, module-relative, absolute or std:, or anyOtherModulePackage
 	allow  []string // module-relative packages exempt from banned (exact paths)
 	why    string
 }{
@@ -378,6 +383,12 @@ var importRules = []struct {
 		why:    "the CLI client starts on every call: the MCP SDK belongs to paneflow-mcp only",
 	},
 	{
+		pkg:    "cmd/paneflow",
+		tags:   "nogui,client",
+		banned: []string{"std:archive", "std:debug/elf", "std:debug/dwarf", "std:image/png", "std:compress", "github.com/skip2/go-qrcode", "internal/qrtext"},
+		why:    "the CLI client starts on every call and initialises every package it links: host install writes its tar and reads ELF headers itself (remote/archive.go), and the server encodes web pair's QR code (proto.WebPairResult.QR)",
+	},
+	{
 		pkg:    "remote",
 		banned: append(notForClients, "core", "api", "cli", "mcp", "config", "hook", "shim", "attach", "github.com/modelcontextprotocol"),
 		why:    "the remote transport links into the command-line client (and paneflow-mcp), which starts on every call: the ipc client and the standard library only",
@@ -483,6 +494,8 @@ func isBanned(dep, b, self, mod string) bool {
 	switch {
 	case b == anyOtherModulePackage:
 		return within(dep, mod) && !within(dep, self) && !within(dep, mod+"/internal")
+	case strings.HasPrefix(b, stdPrefix):
+		return within(dep, strings.TrimPrefix(b, stdPrefix))
 	case strings.Contains(strings.SplitN(b, "/", 2)[0], "."): // a domain: absolute path
 		return within(dep, b)
 	default:
@@ -512,6 +525,11 @@ func TestIsBanned(t *testing.T) {
 		{mod + "/workspace", "workspace", mod + "/cmd/paneflow-ai-hook", true},
 		{mod + "/workspacex", "workspace", mod + "/cmd/paneflow-ai-hook", false},
 		{mod + "/ipc", "workspace", mod + "/cmd/paneflow-ai-hook", false},
+		{"compress/flate", "std:compress", mod + "/cmd/paneflow", true},
+		{"debug/elf", "std:debug/elf", mod + "/cmd/paneflow", true},
+		{"runtime/debug", "std:debug/elf", mod + "/cmd/paneflow", false},
+		{mod + "/compress", "std:compress", mod + "/cmd/paneflow", false},
+		{"compress/flate", "compress", mod + "/cmd/paneflow", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.dep+" vs "+tt.banned, func(t *testing.T) {

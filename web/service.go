@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/paneflow-go/paneflow/internal/qrtext"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/subsystem"
@@ -251,7 +252,12 @@ func (s *Service) rpcPair(_ context.Context, params json.RawMessage) (any, error
 		return nil, ipc.Errorf(ipc.CodeInvalidRequest, "%s", proto.MsgWebOff)
 	}
 	tok := s.st.newPairing(p.ReadOnly)
-	return proto.WebPairResult{URL: s.url + "/pair#" + tok, ReadOnly: p.ReadOnly, ExpiresInMS: pairTTL.Milliseconds()}, nil
+	res := proto.WebPairResult{URL: s.url + "/pair#" + tok, ReadOnly: p.ReadOnly, ExpiresInMS: pairTTL.Milliseconds()}
+	if p.QR {
+		// The link alone is enough when it cannot be a code.
+		res.QR, _ = qrtext.Modules(res.URL)
+	}
+	return res, nil
 }
 
 // rpcList answers web.list.

@@ -11,12 +11,14 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/paneflow-go/paneflow/internal/qrtext"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
 )
@@ -456,6 +458,28 @@ func TestPairingIsOneTimeAndRateLimited(t *testing.T) {
 	_, tok, _ = strings.Cut(res.(proto.WebPairResult).URL, "#")
 	if resp := postPair(t, http.DefaultClient, s, tok); resp.StatusCode != http.StatusTooManyRequests {
 		t.Errorf("attempt 6 (a valid token): got %s, want 429", resp.Status)
+	}
+}
+
+// TestPairQR: web.pair sends the link's QR modules only when asked (the
+// command-line client draws them; it links no encoder).
+func TestPairQR(t *testing.T) {
+	s := startService(t, &fakeServer{})
+	res, err := s.rpcPair(context.Background(), json.RawMessage(`{"qr":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.(proto.WebPairResult)
+	want, err := qrtext.Modules(r.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(r.QR, want) {
+		t.Errorf("qr: got %d rows, want the link's %d", len(r.QR), len(want))
+	}
+	res, _ = s.rpcPair(context.Background(), json.RawMessage(`{}`))
+	if qr := res.(proto.WebPairResult).QR; qr != nil {
+		t.Errorf("not asked: got %d rows of QR, want none", len(qr))
 	}
 }
 

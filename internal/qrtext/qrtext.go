@@ -1,10 +1,9 @@
-// Package qrtext draws a QR code of a short text (a pairing link) for a
-// terminal, two modules per character cell, and as an image for the
-// desktop window. The encoding itself is github.com/skip2/go-qrcode's.
-//
-// A terminal's colours are the user's, and a QR code scans reliably only
-// dark on light, so the terminal form sets its own colours (black on
-// white, SGR 30;47) on every line rather than trusting the theme's.
+// Package qrtext encodes a short text (a pairing link) as a QR code: as
+// rows of modules, which the server sends to the command-line client to
+// draw on a terminal (cli's drawQR), and as an image for the desktop
+// window. The encoding itself is github.com/skip2/go-qrcode's, which
+// links image/png and compress/flate: the client must not import this
+// package (test/repo_test.go's import rules say so).
 //
 // The functions have no state and are safe for concurrent use.
 package qrtext
@@ -12,7 +11,6 @@ package qrtext
 import (
 	"fmt"
 	"image"
-	"strings"
 
 	qrcode "github.com/skip2/go-qrcode"
 )
@@ -34,42 +32,29 @@ func code(text string) (*qrcode.QRCode, error) {
 	return q, nil
 }
 
-// Lines returns text's QR code as terminal lines, quiet zone included:
-// each character is two modules stacked (upper and lower half blocks),
-// drawn black on white with SGR, ending each line with a reset. A link of
-// about 100 bytes gives 25 lines of 49 columns.
-func Lines(text string) ([]string, error) {
+// Modules returns text's QR code as rows of modules, quiet zone
+// included: one string per row, '1' a dark module and '0' a light one,
+// as many rows as columns. The server sends them with web.pair's result
+// (proto.WebPairResult.QR) for the command-line client to draw, so that
+// the client, which starts on every CLI call, links no QR encoder.
+func Modules(text string) ([]string, error) {
 	q, err := code(text)
 	if err != nil {
 		return nil, err
 	}
-	return render(q.Bitmap()), nil
-}
-
-// render draws bitmap (true: a dark module) two rows per line.
-func render(bm [][]bool) []string {
-	var lines []string
-	for y := 0; y < len(bm); y += 2 {
-		var b strings.Builder
-		b.WriteString("\x1b[30;47m")
-		for x := range bm[y] {
-			top := bm[y][x]
-			bottom := y+1 < len(bm) && bm[y+1][x]
-			switch {
-			case top && bottom:
-				b.WriteString("█")
-			case top:
-				b.WriteString("▀")
-			case bottom:
-				b.WriteString("▄")
-			default:
-				b.WriteByte(' ')
+	bm := q.Bitmap()
+	rows := make([]string, len(bm))
+	for y, row := range bm {
+		b := make([]byte, len(row))
+		for x, dark := range row {
+			b[x] = '0'
+			if dark {
+				b[x] = '1'
 			}
 		}
-		b.WriteString("\x1b[0m")
-		lines = append(lines, b.String())
+		rows[y] = string(b)
 	}
-	return lines
+	return rows, nil
 }
 
 // Image returns text's QR code as an image of about size pixels square
