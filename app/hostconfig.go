@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -13,7 +12,6 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/paneflow-go/paneflow/config"
-	"github.com/paneflow-go/paneflow/internal/atomicfile"
 	"github.com/paneflow-go/paneflow/internal/tomlquote"
 	"github.com/paneflow-go/paneflow/remote"
 )
@@ -77,43 +75,35 @@ func (s *shell) addHostNow(address string) {
 // parse, lists address otherwise than as a [[hosts]] table of its own
 // (`hosts = [...]`), or whose table could not be cut cleanly is refused
 // with what to do by hand. A missing file, or one without address,
-// changes nothing. The file is replaced atomically, a symlink followed.
+// changes nothing. The file is backed up and replaced as config.Rewrite
+// does (a read-only file is refused).
 func removeHostFromConfig(path, address string) error {
-	cur, err := atomicfile.ReadCurrent(path)
-	if err != nil {
-		return fmt.Errorf("config: %v; not changed", err)
-	}
-	if !cur.Exists {
-		return nil
-	}
-	var raw map[string]any
-	if _, err := toml.Decode(string(cur.Data), &raw); err != nil {
-		return fmt.Errorf("config: %s cannot be parsed (%v); not changed", path, err)
-	}
-	before, _ := config.Parse(cur.Data)
-	if !slices.Contains(before.Hosts, address) {
-		return nil
-	}
-	byHand := fmt.Sprintf("take the [[hosts]] table of %q out of it yourself", address)
-	data, ok := cutHostTable(cur.Data, address)
-	if !ok {
-		return fmt.Errorf("config: %s does not list %q as a [[hosts]] table of its own; not changed: %s", path, address, byHand)
-	}
-	var after map[string]any
-	if _, err := toml.Decode(string(data), &after); err != nil {
-		return fmt.Errorf("config: %s would not parse without the table (%v); not changed: %s", path, err, byHand)
-	}
-	got, _ := config.Parse(data)
-	want := slices.DeleteFunc(slices.Clone(before.Hosts), func(a string) bool { return a == address })
-	delete(raw, "hosts")
-	delete(after, "hosts")
-	if !slices.Equal(got.Hosts, want) || !reflect.DeepEqual(raw, after) {
-		return fmt.Errorf("config: %s would change more than that host without the table; not changed: %s", path, byHand)
-	}
-	if err := atomicfile.Write(cur.Target, bytes.NewReader(data), cur.Mode); err != nil {
-		return fmt.Errorf("config: writing %s: %v", path, err)
-	}
-	return nil
+	return config.Rewrite(path, func(old []byte) ([]byte, error) {
+		before, _ := config.Parse(old)
+		if !slices.Contains(before.Hosts, address) {
+			return old, nil
+		}
+		byHand := fmt.Sprintf("take the [[hosts]] table of %q out of it yourself", address)
+		data, ok := cutHostTable(old, address)
+		if !ok {
+			return nil, fmt.Errorf("config: %s does not list %q as a [[hosts]] table of its own; not changed: %s", path, address, byHand)
+		}
+		var raw, after map[string]any
+		if _, err := toml.Decode(string(old), &raw); err != nil {
+			return nil, fmt.Errorf("config: %s cannot be parsed (%v); not changed", path, err)
+		}
+		if _, err := toml.Decode(string(data), &after); err != nil {
+			return nil, fmt.Errorf("config: %s would not parse without the table (%v); not changed: %s", path, err, byHand)
+		}
+		got, _ := config.Parse(data)
+		want := slices.DeleteFunc(slices.Clone(before.Hosts), func(a string) bool { return a == address })
+		delete(raw, "hosts")
+		delete(after, "hosts")
+		if !slices.Equal(got.Hosts, want) || !reflect.DeepEqual(raw, after) {
+			return nil, fmt.Errorf("config: %s would change more than that host without the table; not changed: %s", path, byHand)
+		}
+		return data, nil
+	})
 }
 
 // tableHeader matches a TOML table header line, [name] or [[name]], with

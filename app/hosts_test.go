@@ -340,6 +340,15 @@ func TestAddHostToConfig(t *testing.T) {
 			if string(got) != tc.want {
 				t.Errorf("got file\n%q\nwant\n%q", got, tc.want)
 			}
+			// A file changed is backed up first (config.Rewrite); one
+			// left as it was is not.
+			bak, berr := os.ReadFile(path + config.BackupSuffix)
+			if tc.want != tc.in && string(bak) != tc.in {
+				t.Errorf("backup %q (%v), want the old file", bak, berr)
+			}
+			if tc.want == tc.in && berr == nil {
+				t.Errorf("a backup was written for a file left as it was")
+			}
 		})
 	}
 }
@@ -538,6 +547,15 @@ func TestRemoveHostFromConfig(t *testing.T) {
 			}
 			if string(got) != tc.want {
 				t.Errorf("got file\n%q\nwant\n%q", got, tc.want)
+			}
+			// A file changed is backed up first (config.Rewrite); one
+			// left as it was is not.
+			bak, berr := os.ReadFile(path + config.BackupSuffix)
+			if tc.want != tc.in && string(bak) != tc.in {
+				t.Errorf("backup %q (%v), want the old file", bak, berr)
+			}
+			if tc.want == tc.in && berr == nil {
+				t.Errorf("a backup was written for a file left as it was")
 			}
 		})
 	}

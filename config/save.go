@@ -101,7 +101,31 @@ func Append(path, text string, done func(Config) bool, byHand string) error {
 	return replace(path, cur, data)
 }
 
-// readForEdit reads the file at path for Save or Append: it must parse,
+// Rewrite replaces the configuration file at path with what change makes
+// of its bytes, for an edit that neither [Save] nor [Append] makes (a
+// table taken out). change gets nil for a missing file; what it returns
+// unchanged is not written (a missing file stays missing), and an error
+// it returns leaves the file as it was and is returned as it is. It
+// refuses as Save does (a file that does not parse, is read-only or is
+// not a regular file); the old content is backed up and the file
+// replaced as by Save. Checking that the new bytes say what was meant is
+// change's part.
+func Rewrite(path string, change func(old []byte) ([]byte, error)) error {
+	cur, err := readForEdit(path)
+	if err != nil {
+		return err
+	}
+	data, err := change(cur.Data)
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(data, cur.Data) {
+		return nil
+	}
+	return replace(path, cur, data)
+}
+
+// readForEdit reads the file at path for Save, Append or Rewrite: it must parse,
 // and be writable when it exists.
 func readForEdit(path string) (atomicfile.Current, error) {
 	cur, err := atomicfile.ReadCurrent(path)

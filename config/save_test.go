@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -171,5 +172,67 @@ func TestAppend(t *testing.T) {
 	err := Append(path, "theme = \"dark\"\n", func(c Config) bool { return c.Theme == ThemeDark }, "set theme yourself")
 	if err == nil || !strings.Contains(err.Error(), "not changed: set theme yourself") {
 		t.Errorf("Append of a key already set = %v, want a refusal ending with what to do", err)
+	}
+}
+
+// TestRewrite: Rewrite writes what change makes of the file, backing up
+// what it replaced; it writes nothing for a change that keeps the bytes
+// (a missing file stays missing), and refuses, the file and its backup
+// untouched, for change's own error, a file that does not parse and a
+// read-only file.
+func TestRewrite(t *testing.T) {
+	cut := func(old []byte) ([]byte, error) {
+		return []byte(strings.Replace(string(old), "fontsize = 99  # a typo the user has not fixed\n", "", 1)), nil
+	}
+	path := filepath.Join(t.TempDir(), FileName)
+	if err := os.WriteFile(path, []byte(userFile), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Rewrite(path, cut); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(userFile, "fontsize = 99  # a typo the user has not fixed\n", "", 1)
+	if data, _ := os.ReadFile(path); string(data) != want {
+		t.Errorf("got %q, want %q", data, want)
+	}
+	if data, _ := os.ReadFile(path + BackupSuffix); string(data) != userFile {
+		t.Errorf("backup %q, want the old file", data)
+	}
+
+	missing := filepath.Join(t.TempDir(), FileName)
+	var got []byte
+	if err := Rewrite(missing, func(old []byte) ([]byte, error) { got = old; return old, nil }); err != nil || got != nil {
+		t.Fatalf("a missing file: Rewrite = %v, change got %q; want nil, nil", err, got)
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Errorf("an unchanged missing file was created: %v", err)
+	}
+
+	for _, tt := range []struct {
+		name, file string
+		mode       os.FileMode
+		change     func([]byte) ([]byte, error)
+		want       string
+	}{
+		{"change's error", userFile, 0o600, func([]byte) ([]byte, error) { return nil, errors.New("not that one; not changed") }, "not that one"},
+		{"a file that does not parse", "theme = \"dark\n", 0o600, cut, "cannot be parsed"},
+		{"a read-only file", userFile, 0o400, cut, "read-only"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), FileName)
+			if err := os.WriteFile(path, []byte(tt.file), tt.mode); err != nil {
+				t.Fatal(err)
+			}
+			err := Rewrite(path, tt.change)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "not changed") {
+				t.Fatalf("Rewrite = %v, want an error containing %q", err, tt.want)
+			}
+			if data, _ := os.ReadFile(path); string(data) != tt.file {
+				t.Errorf("the file changed to %q", data)
+			}
+			if _, err := os.Stat(path + BackupSuffix); !os.IsNotExist(err) {
+				t.Errorf("a backup was written for a refused rewrite: %v", err)
+			}
+		})
 	}
 }
