@@ -1131,6 +1131,9 @@ func (s *shell) stop() error {
 	s.stopOnce.Do(func() {
 		s.guard(func() {
 			s.quitting = true
+			if s.toast != nil {
+				s.toast.stop()
+			}
 			s.closeHistoryOverlaysLocked() // cancels their calls
 			s.closeViewsLocked()
 		})

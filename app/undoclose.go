@@ -41,13 +41,17 @@ func (s *shell) closedToast(what string, err error) error {
 
 // toast is a note with one button at the bottom right of the window,
 // over the panes (it takes no room from them and no keyboard focus):
-// undo close's "Pane closed — Undo". Its methods run on the UI goroutine.
+// undo close's "Pane closed — Undo". Its methods run on the UI goroutine
+// holding the shell's lock, its timer's hiding too (through post).
 type toast struct {
 	layer *fyne.Container // what the window stacks over its panes
 	box   *fyne.Container
 	text  *widget.Label
 	undo  *widget.Button
 	shown int // counts show calls: an older one's timer hides nothing
+
+	timer   *time.Timer // hides the toast shown last; nil before the first show
+	stopped bool        // the window is closing: a timer that fired does nothing
 }
 
 func newToast() *toast {
@@ -64,7 +68,8 @@ func newToast() *toast {
 }
 
 // show shows msg with the Undo button running undo, for d; post runs the
-// hiding on the UI goroutine once d passed.
+// hiding on the UI goroutine once d passed (holding the shell's lock, as
+// every method of toast runs). A later show replaces the timer.
 func (t *toast) show(msg string, undo func(), d time.Duration, post func(func())) {
 	t.shown++
 	n := t.shown
@@ -72,13 +77,26 @@ func (t *toast) show(msg string, undo func(), d time.Duration, post func(func())
 	t.undo.OnTapped = undo
 	t.box.Show()
 	t.layer.Refresh()
-	time.AfterFunc(d, func() {
+	if t.timer != nil {
+		t.timer.Stop()
+	}
+	t.timer = time.AfterFunc(d, func() {
 		post(func() {
-			if t.shown == n {
+			if t.shown == n && !t.stopped {
 				t.hide()
 			}
 		})
 	})
+}
+
+// stop ends the toast's timer when the window closes: a minute's timer
+// must not touch the window (or, in tests, Fyne's shared state under
+// another window's lock) after it is gone.
+func (t *toast) stop() {
+	t.stopped = true
+	if t.timer != nil {
+		t.timer.Stop()
+	}
 }
 
 // hide hides the toast.

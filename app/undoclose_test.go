@@ -5,8 +5,10 @@ package app
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 )
 
 // TestUndoClose: in an attached window, closing a pane shows the undo
@@ -60,4 +62,29 @@ func TestUndoClose(t *testing.T) {
 	h.waitFor("the banner saying there is nothing to reopen", func() bool {
 		return strings.Contains(h.s.banner.text.Text, "reopen: Nothing to reopen")
 	})
+}
+
+// TestToastStoppedWithTheWindow: a toast's timer that fires after its
+// window began to close hides nothing: its minute outlived the window, and
+// its hiding (Fyne calls under that window's lock) raced with another
+// window's in the same process (CI: a data race in the next test's Fyne
+// theme state, 60 s after an undo-close test's toast).
+func TestToastStoppedWithTheWindow(t *testing.T) {
+	test.NewTempApp(t)
+	tt := newToast()
+	posted := make(chan func(), 1)
+	tt.show("Pane closed", nil, time.Millisecond, func(f func()) { posted <- f })
+	hide := <-posted // the timer fired; its hiding is not run yet
+	tt.stop()
+	hide()
+	if !tt.visible() {
+		t.Fatal("a timer that fired after stop hid the toast")
+	}
+
+	tt = newToast()
+	tt.show("Pane closed", nil, time.Millisecond, func(f func()) { posted <- f })
+	(<-posted)()
+	if tt.visible() {
+		t.Fatal("the toast's timer did not hide it")
+	}
 }
