@@ -340,14 +340,14 @@ func TestAddHostToConfig(t *testing.T) {
 			if string(got) != tc.want {
 				t.Errorf("got file\n%q\nwant\n%q", got, tc.want)
 			}
-			// A file changed is backed up first (config.Rewrite); one
-			// left as it was is not.
+			// A file changed is backed up first (config.Append); a new
+			// one, or one left as it was, is not.
 			bak, berr := os.ReadFile(path + config.BackupSuffix)
-			if tc.want != tc.in && string(bak) != tc.in {
+			if tc.in != "\x00" && tc.want != tc.in && string(bak) != tc.in {
 				t.Errorf("backup %q (%v), want the old file", bak, berr)
 			}
-			if tc.want == tc.in && berr == nil {
-				t.Errorf("a backup was written for a file left as it was")
+			if (tc.in == "\x00" || tc.want == tc.in) && berr == nil {
+				t.Errorf("a backup was written for a new file or one left as it was")
 			}
 		})
 	}
