@@ -1134,6 +1134,9 @@ func (s *shell) stop() error {
 			if s.toast != nil {
 				s.toast.stop()
 			}
+			if s.ov != nil && s.ov.tick != nil {
+				s.ov.tick.Stop() // its refresh must not run after the window (see toast.stop)
+			}
 			s.closeHistoryOverlaysLocked() // cancels their calls
 			s.closeViewsLocked()
 		})
