@@ -136,12 +136,12 @@ func TestCodexThroughShim(t *testing.T) {
 	if _, err := e.cli("new", "--command", script, "--env", "OUT="+e.out); err != nil {
 		t.Fatal(err)
 	}
-	envFile := filepath.Join(e.out, "env")
-	e.waitFor("the fake codex to run its hook", func() bool { _, err := os.Stat(envFile); return err == nil })
+	// Its whole line (waitFile), not only the file: the shell creates
+	// the file before echo writes to it (CI read it empty once).
+	data := e.waitFile("env")
 
 	// The shim started it: the agent got its tool and the shim's pid, and
 	// the hooks were in the project while it ran.
-	data, _ := os.ReadFile(envFile)
 	fields := strings.Fields(string(data))
 	if len(fields) != 2 || fields[0] != "codex" {
 		t.Fatalf("the agent saw PANEFLOW_AI_TOOL/PID %q; want codex and a pid", data)
@@ -165,9 +165,7 @@ func TestCodexThroughShim(t *testing.T) {
 	// The agent exits with 5: the shell sees 5, the session ends errored,
 	// and the hooks are gone.
 	os.WriteFile(filepath.Join(e.out, "go"), []byte("5"), 0o644)
-	exitFile := filepath.Join(e.out, "exit")
-	e.waitFor("the shell to see codex exit", func() bool { _, err := os.Stat(exitFile); return err == nil })
-	if got, _ := os.ReadFile(exitFile); strings.TrimSpace(string(got)) != "5" {
+	if got := e.waitFile("exit"); strings.TrimSpace(got) != "5" {
 		t.Errorf("the shell saw exit status %q; want 5", got)
 	}
 	e.waitFor("codex errored in ps", func() bool {
