@@ -64,6 +64,10 @@ type Options struct {
 	Exe string
 	// Socket, when not "", is passed as `serve --socket`.
 	Socket string
+	// Log, when not "", is passed as `serve --log`; Windows only (the
+	// task's program has no standard error to write to, while systemd's
+	// journal and launchd's StandardErrorPath keep the others' output).
+	Log string
 	// Home is the user's home directory; required. On Windows it is the
 	// task's working directory.
 	Home string
@@ -116,6 +120,9 @@ func For(o Options) (Service, error) {
 	case "windows":
 		if !strings.HasPrefix(o.User, "S-") || strings.ContainsAny(o.User, `\/:*?"<>| `) {
 			return Service{}, fmt.Errorf("autostart: the user's security identifier %q is not one", o.User)
+		}
+		if o.Log != "" {
+			args = append(args, "--log", o.Log)
 		}
 		content, err := TaskXML(args, o.User, o.Home)
 		if err != nil {

@@ -235,9 +235,13 @@ func TestWindowsTask(t *testing.T) {
 	ctx := context.Background()
 	const user = "S-1-5-21-1-2-3-1001"
 	r := &fakeRunner{}
-	s, err := For(Options{Exe: `C:\Program Files\Paneflow\paneflow-gui.exe`, Home: `C:\Users\u`, GOOS: "windows", User: user, Run: r.run})
+	logPath := `C:\Users\u\AppData\Local\paneflow\server.log`
+	s, err := For(Options{Exe: `C:\Program Files\Paneflow\paneflow-gui.exe`, Home: `C:\Users\u`, GOOS: "windows", User: user, Log: logPath, Run: r.run})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got := splitWindows(parseTask(t, s.Content).Arguments); fmt.Sprint(got) != fmt.Sprint([]string{"serve", "--log", logPath}) {
+		t.Errorf("the task runs serve with %q", got)
 	}
 	name := "Paneflow server " + user
 	// A schtasks that answers a query with nothing (Wine's) has no task.

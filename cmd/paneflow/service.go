@@ -77,14 +77,18 @@ func runService(ctx context.Context, inv *invocation, args []string) error {
 		cfgHome = "" // the XDG spec: a relative path is ignored
 	}
 	home := inv.getenv("HOME")
-	var user string
+	var user, logPath string
 	if inv.goos == "windows" {
 		home = inv.getenv("USERPROFILE")
 		if user, err = serviceUser(); err != nil {
 			return fmt.Errorf("service: %w", err)
 		}
+		// The task's server writes where a detached one does.
+		if logPath, err = serverLogPath(inv.getenv, inv.goos); err != nil {
+			return fmt.Errorf("service: %w", err)
+		}
 	}
-	s, err := autostart.For(autostart.Options{Exe: serviceProgram(exe, inv.goos), Socket: *socket, Home: home, ConfigHome: cfgHome,
+	s, err := autostart.For(autostart.Options{Exe: serviceProgram(exe, inv.goos), Socket: *socket, Log: logPath, Home: home, ConfigHome: cfgHome,
 		GOOS: inv.goos, UID: os.Getuid(), User: user, Run: inv.runProgram})
 	if err != nil {
 		return err
