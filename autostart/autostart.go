@@ -253,26 +253,38 @@ func (s Service) installTask(ctx context.Context) (bool, error) {
 // file or task when it is ours, and reports whether there was one; the
 // user's own is left, with an error. A server the service is running
 // now keeps running (`paneflow kill-server` ends it): on Linux the unit
-// is disabled (its link in default.target.wants removed) but not
-// stopped; on macOS the agent stays loaded until logout.
+// is disabled (its link in default.target.wants removed; by this package
+// when systemctl cannot reach a user manager) but not stopped; on macOS
+// the agent stays loaded until logout.
 func (s Service) Uninstall(ctx context.Context) (removed bool, err error) {
 	ours, err := s.Installed(ctx)
 	if err != nil || !ours {
 		return false, err
 	}
+	reload := false
 	switch s.goos {
 	case "windows":
 		return true, s.do(ctx, "schtasks", "/Delete", "/TN", s.Task, "/F")
 	case "linux":
-		if err := s.do(ctx, "systemctl", "--user", "disable", SystemdName); err != nil {
-			return false, err
+		// With no user manager to ask (no session bus: a container, an
+		// SSH login without lingering), do what `disable` does to the
+		// files, so that the unit can always be removed.
+		if reload = s.do(ctx, "systemctl", "--user", "disable", SystemdName) == nil; !reload {
+			link := filepath.Join(filepath.Dir(s.Path), "default.target.wants", SystemdName)
+			if dest, err := os.Readlink(link); err == nil && dest == s.Path {
+				if err := os.Remove(link); err != nil {
+					return false, fmt.Errorf("autostart: %w", err)
+				}
+			}
 		}
 	}
 	if err := os.Remove(s.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, fmt.Errorf("autostart: %w", err)
 	}
-	if s.goos == "linux" {
-		return true, s.do(ctx, "systemctl", "--user", "daemon-reload")
+	if reload {
+		// Best effort: `disable` works on the files without a manager
+		// running, and with none there is nothing to reload.
+		_ = s.do(ctx, "systemctl", "--user", "daemon-reload")
 	}
 	return true, nil
 }

@@ -336,9 +336,9 @@ func TestWindowsTask(t *testing.T) {
 }
 
 // TestSystemdEnable: Enable reloads systemd and enables the unit, and
-// starts it only when asked; uninstall disables (without stopping) before
-// it removes the unit, then reloads; a failing systemctl is an error
-// quoting it, and keeps the unit.
+// starts it only when asked; a failing systemctl is an error quoting it;
+// uninstall disables (without stopping) before it removes the unit, then
+// reloads, and with no user manager removes the enabling link itself.
 func TestSystemdEnable(t *testing.T) {
 	ctx := context.Background()
 	r := &fakeRunner{}
@@ -363,13 +363,36 @@ func TestSystemdEnable(t *testing.T) {
 	if _, err := s.Enable(ctx, true); err == nil || !strings.Contains(err.Error(), "systemctl --user daemon-reload: exit status 1: Failed to connect to bus") {
 		t.Errorf("enable with no user manager: %v", err)
 	}
-	if _, err := s.Uninstall(ctx); err == nil {
-		t.Error("uninstall with a failing systemctl succeeded")
+	// No user manager: the unit and its enabling link (systemctl
+	// enable's, or the user's own) are removed all the same; a link of
+	// another unit's is not.
+	wants := filepath.Join(filepath.Dir(s.Path), "default.target.wants")
+	if err := os.MkdirAll(wants, 0o755); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(s.Path); err != nil {
-		t.Errorf("a failed uninstall removed the unit: %v", err)
+	if err := os.Symlink(s.Path, filepath.Join(wants, SystemdName)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/usr/lib/systemd/user/other.service", filepath.Join(wants, "other.service")); err != nil {
+		t.Fatal(err)
+	}
+	r.take()
+	if removed, err := s.Uninstall(ctx); !removed || err != nil {
+		t.Errorf("uninstall with no user manager: %v, %v", removed, err)
+	}
+	if got := r.take(); fmt.Sprint(got) != "[systemctl|--user|disable|paneflow.service]" {
+		t.Errorf("uninstall with no user manager ran %q", got)
+	}
+	if entries, _ := os.ReadDir(wants); len(entries) != 1 || entries[0].Name() != "other.service" {
+		t.Errorf("left in default.target.wants: %v", entries)
+	}
+	if _, err := os.Stat(s.Path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the unit is still there: %v", err)
 	}
 	r.answer = nil
+	if _, err := s.Install(ctx); err != nil {
+		t.Fatal(err)
+	}
 	r.take()
 	if removed, err := s.Uninstall(ctx); !removed || err != nil {
 		t.Errorf("uninstall: %v, %v", removed, err)
@@ -379,6 +402,19 @@ func TestSystemdEnable(t *testing.T) {
 	}
 	if _, err := os.Stat(s.Path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the unit is still there: %v", err)
+	}
+	// systemctl disables offline, and only the reload finds no manager.
+	if _, err := s.Install(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r.answer = func(argv []string) ([]byte, error) {
+		if argv[2] == "daemon-reload" {
+			return []byte("Failed to connect to bus"), errors.New("exit status 1")
+		}
+		return nil, nil
+	}
+	if removed, err := s.Uninstall(ctx); !removed || err != nil {
+		t.Errorf("uninstall with an offline disable: %v, %v", removed, err)
 	}
 }
 
