@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -53,8 +54,9 @@ const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 type gitDiff struct {
 	Root      string     // the work tree's top directory
 	Branch    string     // the checked-out branch ("" when detached)
+	Scope     string     // what was compared: scopeBranch, scopeUnstaged or scopeStaged
 	BaseRef   string     // the ref compared with ("main"), "" when none
-	Base      string     // the commit compared with (the merge base)
+	Base      string     // the commit compared with (the merge base; scopeBranch)
 	Files     []diffFile // changed files, then untracked ones
 	Text      string     // the unified diff, uncoloured
 	Truncated bool       // Text was cut at maxDiffBytes
@@ -80,9 +82,19 @@ func runGit(ctx context.Context, dir string, args []string, okCodes ...int) (str
 
 // runGitEnv is runGit with more environment variables.
 func runGitEnv(ctx context.Context, dir string, env, args []string, okCodes ...int) (string, error) {
+	return runGitIn(ctx, dir, env, "", args, okCodes...)
+}
+
+// runGitIn is runGitEnv with stdin as git's standard input (a patch for
+// git apply; "" for none).
+func runGitIn(ctx context.Context, dir string, env []string, stdin string, args []string, okCodes ...int) (string, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "-c", "core.fsmonitor=false"}, args...)...)
-	// Never take the index lock: the agent in the pane may be committing.
+	// Never take an optional index lock: the agent in the pane may be
+	// committing (git apply --cached takes the lock it needs).
 	cmd.Env = append(append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"), env...)
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -137,18 +149,28 @@ func repoFilters(ctx context.Context, root string) []string {
 }
 
 // diffOpts are the options of every git diff of the view: no program the
-// repository configures (textconv, external diff) runs, and a submodule's
+// repository configures (textconv, external diff) runs, a submodule's
 // work tree is not inspected (git would run git status in it, with that
-// repository's configuration).
-var diffOpts = []string{"--no-textconv", "--no-ext-diff", "--ignore-submodules=dirty"}
+// repository's configuration), and the paths carry git's usual a/ and b/
+// whatever diff.noprefix or diff.mnemonicPrefix say (the parser and git
+// apply -p1 expect them).
+var diffOpts = []string{"--no-textconv", "--no-ext-diff", "--ignore-submodules=dirty", "--src-prefix=a/", "--dst-prefix=b/"}
 
-// loadGitDiff reads the changes of the repository holding dir with git.
+// loadGitDiff reads the changes of the repository holding dir with git,
+// against its branch point ([scopeBranch]).
 func loadGitDiff(ctx context.Context, dir string) (*gitDiff, error) {
+	return loadScopedDiff(ctx, dir, scopeBranch)
+}
+
+// loadScopedDiff reads the changes of the repository holding dir that
+// scope names: against the branch point, the work tree against the index
+// (untracked files included), or the index against HEAD.
+func loadScopedDiff(ctx context.Context, dir, scope string) (*gitDiff, error) {
 	root, err := runGit(ctx, dir, []string{"rev-parse", "--show-toplevel"})
 	if err != nil {
 		return nil, err
 	}
-	d := &gitDiff{Root: strings.TrimSpace(root)}
+	d := &gitDiff{Root: strings.TrimSpace(root), Scope: scope}
 	if b, err := runGit(ctx, d.Root, []string{"symbolic-ref", "--quiet", "--short", "HEAD"}, 1); err == nil {
 		d.Branch = strings.TrimSpace(b)
 	}
@@ -169,6 +191,14 @@ func loadGitDiff(ctx context.Context, dir string) (*gitDiff, error) {
 	}
 	filters := repoFilters(ctx, d.Root)
 	diff := func(args ...string) []string { return append(append([]string{"diff"}, diffOpts...), args...) }
+	// against is what the diff compares the work tree (or index) with.
+	against := []string{d.Base, "--"}
+	switch scope {
+	case scopeUnstaged:
+		against = []string{"--"}
+	case scopeStaged:
+		against = []string{"--cached", "--"}
+	}
 	// The file list, the diff and the untracked files are read at once:
 	// three git processes that do not depend on each other.
 	var names, text, untracked string
@@ -177,13 +207,15 @@ func loadGitDiff(ctx context.Context, dir string) (*gitDiff, error) {
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		names, nameErr = runGitEnv(ctx, d.Root, filters, diff("--name-status", d.Base, "--"))
+		names, nameErr = runGitEnv(ctx, d.Root, filters, diff(append([]string{"--name-status"}, against...)...))
 	}()
 	go func() {
 		defer wg.Done()
-		untracked, lsErr = runGit(ctx, d.Root, []string{"ls-files", "--others", "--exclude-standard"})
+		if scope != scopeStaged { // the index holds no untracked file
+			untracked, lsErr = runGit(ctx, d.Root, []string{"ls-files", "--others", "--exclude-standard"})
+		}
 	}()
-	text, textErr = runGitEnv(ctx, d.Root, filters, diff("--no-color", d.Base, "--"))
+	text, textErr = runGitEnv(ctx, d.Root, filters, diff(append([]string{"--no-color"}, against...)...))
 	wg.Wait()
 	if err := cmp.Or(nameErr, textErr, lsErr); err != nil {
 		return nil, err
@@ -259,6 +291,18 @@ type diffView struct {
 	lines []diffLine // the diff, parsed
 	refs  []rowRef   // what each grid row shows
 	mode  *widget.RadioGroup
+
+	// scope chooses what is compared (scopeBranch, scopeUnstaged,
+	// scopeStaged); scopeNow is its choice for the loading goroutine.
+	scope    *widget.RadioGroup
+	scopeNow atomic.Value
+	// hunk is the index in lines of the chosen hunk's @@ line, -1 none;
+	// busy the hunk action running ("" none); reverted the hunks
+	// reverted while the view is open, the last one first to undo.
+	hunk                         int
+	busy                         string
+	reverted                     []revertedHunk
+	stageBtn, revertBtn, undoBtn *widget.Button
 
 	// selFrom and selTo are the selected rows (the first tapped, the
 	// last; -1: none), selPath and selStart..selEnd the file's lines
@@ -364,11 +408,16 @@ func (s *shell) openChecksLocked(id uint64) {
 func (s *shell) openDiffInLocked(dir string) {
 	s.closeOverlaysLocked()
 	ctx, cancel := context.WithCancel(context.Background())
-	dv := &diffView{dir: dir, ctx: ctx, cancel: cancel, selFrom: -1, selTo: -1, reload: make(chan struct{}, 1),
+	dv := &diffView{dir: dir, ctx: ctx, cancel: cancel, selFrom: -1, selTo: -1, hunk: -1, reload: make(chan struct{}, 1),
 		header: widget.NewLabelWithStyle("Diff — "+dir+" (loading…)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		files:  container.NewVBox(), commentList: container.NewVBox(), status: widget.NewLabel(""), answers: map[string]*widget.Button{}}
 	dv.status.Wrapping = fyne.TextWrapWord
-	dv.grid = newDiffGrid(func(row int, extend bool) { s.guard(func() { s.selectDiffRowLocked(dv, row, extend) }) })
+	dv.grid = newDiffGrid(func(row int, extend bool) {
+		s.guard(func() {
+			s.chooseHunkLocked(dv, row)
+			s.selectDiffRowLocked(dv, row, extend)
+		})
+	})
 	dv.openBtn = widget.NewButtonWithIcon("Open folder", theme.FolderOpenIcon(), func() {
 		s.guard(func() {
 			root := dv.dir
@@ -385,6 +434,20 @@ func (s *shell) openDiffInLocked(dir string) {
 	dv.mode = widget.NewRadioGroup([]string{diffUnified, diffSplit}, func(string) { s.guard(func() { s.renderDiffLocked(dv) }) })
 	dv.mode.Horizontal, dv.mode.Required = true, true
 	dv.mode.Selected = diffUnified
+	dv.scopeNow.Store(scopeBranch)
+	dv.scope = widget.NewRadioGroup([]string{scopeBranch, scopeUnstaged, scopeStaged}, func(sc string) {
+		s.guard(func() {
+			dv.scopeNow.Store(sc)
+			s.markHunkLocked(dv)
+			select {
+			case dv.reload <- struct{}{}:
+			default:
+			}
+		})
+	})
+	dv.scope.Horizontal, dv.scope.Required = true, true
+	dv.scope.Selected = scopeBranch
+	hunkBtns := s.hunkButtons(dv)
 	dv.sendBtn = widget.NewButtonWithIcon("Send to agent", theme.MailSendIcon(), func() { s.guard(func() { s.sendReviewLocked(dv) }) })
 	dv.checkBtn = widget.NewButtonWithIcon("Run checks", theme.MediaPlayIcon(), func() { s.guard(func() { s.runChecksLocked(dv) }) })
 	dv.failBtn = widget.NewButtonWithIcon("Send failure to agent", theme.MailForwardIcon(), func() { s.guard(func() { s.sendFailureLocked(dv) }) })
@@ -414,6 +477,7 @@ func (s *shell) openDiffInLocked(dir string) {
 	dv.prWhy.Truncation = fyne.TextTruncateEllipsis
 	dv.prWhy.Importance = widget.LowImportance
 	bar := container.NewBorder(nil, nil, container.NewHBox(dv.mode, widget.NewSeparator(), dv.sendBtn, dv.checkBtn, dv.failBtn, widget.NewSeparator(), dv.landBtn, dv.prBtn), nil, dv.prWhy)
+	hunkBar := container.NewHBox(widget.NewLabel("Compare:"), dv.scope, widget.NewSeparator(), hunkBtns[0], hunkBtns[1], hunkBtns[2])
 	commentsHead := widget.NewLabelWithStyle("Comments", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	left := container.NewVSplit(container.NewVScroll(dv.files), container.NewBorder(commentsHead, nil, nil, nil, container.NewVScroll(dv.commentList)))
 	left.Offset = 0.6
@@ -422,8 +486,9 @@ func (s *shell) openDiffInLocked(dir string) {
 	split.Offset = 0.25
 	s.dv = dv
 	csize := s.w.Canvas().Size()
-	dv.pop = s.showPopupLocked(container.NewBorder(container.NewVBox(top, bar, dv.status), nil, nil, nil, split), fyne.NewSize(csize.Width-40, csize.Height-40), nil)
+	dv.pop = s.showPopupLocked(container.NewBorder(container.NewVBox(top, bar, hunkBar, dv.status), nil, nil, nil, split), fyne.NewSize(csize.Width-40, csize.Height-40), nil)
 	s.w.Canvas().Unfocus()
+	s.markHunkLocked(dv)
 	go s.runDiff(ctx, dv)
 }
 
@@ -461,7 +526,7 @@ func (s *shell) closeDiffLocked() {
 func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 	load := func() {
 		lctx, cancel := context.WithTimeout(ctx, gitTimeout)
-		d, err := loadGitDiff(lctx, dv.dir)
+		d, err := loadScopedDiff(lctx, dv.dir, dv.scopeNow.Load().(string))
 		cancel()
 		if ctx.Err() != nil {
 			return
@@ -485,6 +550,13 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 		return
 	}
 	defer w.Close()
+	// The index and HEAD change without a file of the work tree changing
+	// (git add, a commit): the git directory's own entries are watched
+	// too, for the Unstaged and Staged scopes.
+	gitDir, _ := runGit(ctx, dv.dir, []string{"rev-parse", "--absolute-git-dir"})
+	if gitDir = strings.TrimSpace(gitDir); gitDir != "" {
+		_ = w.Add(gitDir)
+	}
 	n := 0
 	_ = filepath.WalkDir(strings.TrimSpace(root), func(p string, e fs.DirEntry, err error) error {
 		if err != nil || !e.IsDir() {
@@ -506,7 +578,11 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 		case <-ctx.Done():
 			return
 		case ev := <-w.Events:
-			if ev.Op&fsnotify.Create != 0 {
+			if gitDir != "" && filepath.Dir(ev.Name) == gitDir {
+				if b := filepath.Base(ev.Name); b != "index" && b != "HEAD" {
+					continue
+				}
+			} else if ev.Op&fsnotify.Create != 0 {
 				if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() && filepath.Base(ev.Name) != ".git" {
 					_ = w.Add(ev.Name)
 				}
@@ -527,13 +603,16 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 // showDiffLocked shows a load's result, then asks the server for the
 // worktree's comments and checks.
 func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
+	if d != nil && d.Scope != dv.scope.Selected {
+		return // read before the scope changed; the new scope's load follows
+	}
 	dv.loads++
 	dv.diff, dv.err = d, err
 	if err != nil {
 		dv.header.SetText("Diff — " + dv.dir + ": " + err.Error())
-		dv.lines = nil
+		dv.lines, dv.hunk = nil, -1
 		dv.grid.Rows, dv.refs = nil, nil
-		dv.grid.Refresh()
+		s.markHunkLocked(dv)
 		return
 	}
 	what := d.Branch
@@ -550,6 +629,15 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 		base += " (" + shortHash(d.Base) + ")"
 	}
 	title := fmt.Sprintf("Diff — %s · %s against %s · %d files", s.side.shortPath(d.Root), what, base, len(d.Files))
+	none := "No changes against " + base + "."
+	switch d.Scope {
+	case scopeUnstaged:
+		title = fmt.Sprintf("Diff — %s · %s: unstaged changes (the files against the index) · %d files", s.side.shortPath(d.Root), what, len(d.Files))
+		none = "No unstaged changes: the files match the index."
+	case scopeStaged:
+		title = fmt.Sprintf("Diff — %s · %s: staged changes (the index against HEAD) · %d files", s.side.shortPath(d.Root), what, len(d.Files))
+		none = "Nothing staged: the index matches HEAD."
+	}
 	if d.Truncated {
 		title += " (cut at 2 MiB)"
 	}
@@ -574,9 +662,21 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 	if _, ok := dv.fileRows[dv.file]; !ok {
 		dv.file = "" // the file shown alone has no changes left: all of them
 	}
+	// The chosen hunk is found again by its file and @@ line.
+	var chosen diffLine
+	if dv.hunk >= 0 && dv.hunk < len(dv.lines) {
+		chosen = dv.lines[dv.hunk]
+	}
 	dv.lines = parseDiff(d.Text)
 	if len(d.Files) == 0 {
-		dv.lines = []diffLine{{kind: 'h', text: "No changes against " + base + "."}}
+		dv.lines = []diffLine{{kind: 'h', text: none}}
+	}
+	dv.hunk = -1
+	for i, l := range dv.lines {
+		if chosen.kind == '@' && l.kind == '@' && l.file == chosen.file && l.text == chosen.text {
+			dv.hunk = i
+			break
+		}
 	}
 	s.renderDiffLocked(dv)
 	dv.checkBtn.Enable()
@@ -598,7 +698,7 @@ func (s *shell) renderDiffLocked(dv *diffView) {
 		row.setHighlight(path == dv.file)
 	}
 	s.reselectLocked(dv)
-	dv.grid.Refresh()
+	s.markHunkLocked(dv)
 }
 
 // diffFileRow is a tappable row of the file list: it shows that file's

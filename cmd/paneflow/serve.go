@@ -37,6 +37,7 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 	size := fs.String("size", "200x50", "")
 	sessionFile := fs.String("session", "", "")
 	detach := fs.Bool("detach", false, "")
+	logPath := fs.String("log", "", "")
 	var wl web.Listen
 	fs.StringVar(&wl.Addr, "web", "", "")
 	fs.StringVar(&wl.CertFile, "web-tls-cert", "", "")
@@ -63,6 +64,18 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 			return usageErrorf("serve: %v", err)
 		}
 	}
+	if *logPath != "" {
+		if *detach {
+			return usageErrorf("serve: --log goes without --detach (a detached server's output goes to its log already)")
+		}
+		f, err := openLog(*logPath)
+		if err != nil {
+			return fmt.Errorf("serve: %w", err)
+		}
+		defer f.Close()
+		fmt.Fprintf(f, "paneflow: %s: serve (pid %d) started\n", time.Now().Format(time.RFC3339), os.Getpid())
+		stderr = f
+	}
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
 	if *detach {
 		var pass []string // what else was given, for the started server
@@ -81,8 +94,9 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 	if err != nil {
 		logf("paneflow: session: %v; the session will not be kept", err)
 	}
-	// The server's own notifications while no window is attached; where
-	// it has none (Windows) a window shows them while one is open.
+	// The server's own notifications while no window is attached (D-Bus,
+	// osascript, a Windows toast); without one (no session bus) the
+	// notify service logs the first failure.
 	notifier, _ := notify.Desktop()
 	c, err := core.New(core.Options{SocketPath: *socket, Cols: cols, Rows: rows, Getenv: getenv, Logf: logf, SessionPath: sessionPath, Web: wl,
 		Notifier: notifier})
