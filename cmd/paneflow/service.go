@@ -41,8 +41,9 @@ The service runs this program with "serve".
   uninstall  disable it and remove it. A server it runs now keeps
              running (paneflow kill-server stops it). The user's own
              file or task is left alone: exit 1.
-  status     say whether it is installed, whether a server answers, and
-             the commands that start and stop it.
+  status     say whether it is installed, what the service manager makes
+             of it (enabled or disabled, loaded or not), whether a server
+             answers, and the commands that start and stop it.
 `
 
 func runService(ctx context.Context, inv *invocation, args []string) error {
@@ -148,7 +149,11 @@ func runService(ctx context.Context, inv *invocation, args []string) error {
 		case err != nil:
 			fmt.Fprintf(inv.stdout, "not installed: %v\n", err)
 		case ours:
-			fmt.Fprintf(inv.stdout, "installed: %s\nstart: %s\nstop: %s\n", s.Where(), s.StartCommand(), s.StopCommand())
+			state, err := s.State(ctx)
+			if err != nil {
+				state = "unknown (" + err.Error() + ")"
+			}
+			fmt.Fprintf(inv.stdout, "installed: %s\nstate: %s\nstart: %s\nstop: %s\n", s.Where(), state, s.StartCommand(), s.StopCommand())
 		default:
 			fmt.Fprintf(inv.stdout, "not installed: %s\n", s.Where())
 		}

@@ -32,6 +32,9 @@ func TestServiceVerb(t *testing.T) {
 		inv := &invocation{stdout: &out, stderr: &out, getenv: func(k string) string { return env[k] }, goos: "linux",
 			runProgram: func(_ context.Context, name string, args ...string) ([]byte, error) {
 				ran = append(ran, name+" "+strings.Join(args, " "))
+				if args[1] == "is-enabled" {
+					return []byte("enabled\n"), nil
+				}
 				return nil, nil
 			}}
 		err := dispatch(context.Background(), inv, append([]string{"service"}, args...))
@@ -50,7 +53,7 @@ func TestServiceVerb(t *testing.T) {
 	if b, _ := os.ReadFile(unit); !strings.Contains(string(b), `ExecStart="`+exe+`" "serve" "--socket" "`+sock+`"`) {
 		t.Errorf("the unit does not run this program's serve:\n%s", b)
 	}
-	if out, err := call("status"); err != nil || !strings.HasPrefix(out, "installed: "+unit) || !strings.Contains(out, "no server answers") {
+	if out, err := call("status"); err != nil || !strings.HasPrefix(out, "installed: "+unit+"\nstate: enabled\n") || !strings.Contains(out, "no server answers") {
 		t.Errorf("status: %v\n%s", err, out)
 	}
 	ran = nil
