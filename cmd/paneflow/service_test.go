@@ -72,7 +72,7 @@ func TestServiceVerb(t *testing.T) {
 	if b, _ := os.ReadFile(unit); string(b) != "[Service]\nExecStart=/mine\n" {
 		t.Errorf("the user's unit changed:\n%s", b)
 	}
-	for _, bad := range [][]string{{}, {"start"}, {"install", "extra"}, {"status", "--socket", "/x"}} {
+	for _, bad := range [][]string{{}, {"start"}, {"install", "extra"}, {"status", "--sock", "/x"}} {
 		if _, err := call(bad...); exitCode(err) != exitUsage {
 			t.Errorf("service %q: %v, want a usage error", bad, err)
 		}
@@ -109,6 +109,9 @@ func TestServiceInstallBesideServer(t *testing.T) {
 	}
 	if want := "[systemctl --user daemon-reload systemctl --user enable paneflow.service]"; fmt.Sprint(ran) != want {
 		t.Errorf("install beside a server ran %q, want %s", ran, want)
+	}
+	if out, err := call("status", "--socket", srv.Path); err != nil || !strings.Contains(out, "a server answers on "+srv.Path) {
+		t.Errorf("status --socket: %v\n%s", err, out)
 	}
 	fail = true
 	_, err = call("install", "--socket", srv.Path)
