@@ -1,8 +1,6 @@
 package app
 
 import (
-	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,10 +8,9 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -23,199 +20,45 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/fsnotify/fsnotify"
+	"github.com/paneflow-go/paneflow/internal/gitdiff"
+	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
 )
 
 // Limits of the diff view.
 const (
-	// maxDiffBytes caps the diff text read from git; the rest is cut with
-	// a note.
-	maxDiffBytes = 2 << 20
-	// maxUntrackedDiffs caps the untracked files whose content is shown.
-	maxUntrackedDiffs = 20
 	// maxWatchedDirs caps the directories watched for changes.
 	maxWatchedDirs = 2000
 	// diffDebounce is how long file changes settle before git runs again.
 	diffDebounce = 400 * time.Millisecond
+	// remoteDiffEvery is how often the Diff view of a pane on another
+	// host asks that host's server for the diff again: no watcher here
+	// sees its files.
+	remoteDiffEvery = 2 * time.Second
 	// gitTimeout bounds one load.
 	gitTimeout = 30 * time.Second
 )
 
-// baseCandidates are the refs a branch is compared with, first that
-// exists wins: its upstream, then the usual default branches.
-var baseCandidates = []string{"@{upstream}", "origin/HEAD", "main", "master", "trunk", "develop"}
-
 // emptyTree is git's empty tree, the base of a repository without commits.
-const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+const emptyTree = gitdiff.EmptyTree
 
 // gitDiff is a repository's changes (committed, staged, unstaged and
-// untracked) against the point where its branch left its base.
-type gitDiff struct {
-	Root      string     // the work tree's top directory
-	Branch    string     // the checked-out branch ("" when detached)
-	BaseRef   string     // the ref compared with ("main"), "" when none
-	Base      string     // the commit compared with (the merge base)
-	Files     []diffFile // changed files, then untracked ones
-	Text      string     // the unified diff, uncoloured
-	Truncated bool       // Text was cut at maxDiffBytes
-}
+// untracked) against the point where its branch left its base: read by
+// package gitdiff on this machine, or by a host's server (review.diff).
+type gitDiff = proto.ReviewDiffResult
 
 // diffFile is one changed file: git's status letter (M, A, D, R, …; "?"
 // untracked) and its path relative to Root.
-type diffFile struct {
-	Status string
-	Path   string
-}
+type diffFile = proto.ReviewDiffFile
 
-// runGit runs git in dir and returns its output; a failure carries git's
-// own message. okCodes are exit codes that are not failures (git diff
-// --no-index exits 1 when files differ). The directory may be one a
-// program in a pane named (OSC 7), so its repository's configuration is
-// not trusted to run programs: core.fsmonitor is off for every call, and
-// the diffs are run with --no-textconv and --no-ext-diff and without the
-// repository's own filters ([repoFilters]).
+// runGit runs git in dir and returns its output (see [gitdiff.Run]).
 func runGit(ctx context.Context, dir string, args []string, okCodes ...int) (string, error) {
-	return runGitEnv(ctx, dir, nil, args, okCodes...)
+	return gitdiff.Run(ctx, dir, args, okCodes...)
 }
-
-// runGitEnv is runGit with more environment variables.
-func runGitEnv(ctx context.Context, dir string, env, args []string, okCodes ...int) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "-c", "core.fsmonitor=false"}, args...)...)
-	// Never take the index lock: the agent in the pane may be committing.
-	cmd.Env = append(append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		for _, c := range okCodes {
-			if ee.ExitCode() == c {
-				return out.String(), nil
-			}
-		}
-		msg := strings.TrimSpace(errb.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return "", fmt.Errorf("git %s: %s", args[0], msg)
-	}
-	if err != nil {
-		return "", fmt.Errorf("git %s: %w", args[0], err)
-	}
-	return out.String(), nil
-}
-
-// repoFilters returns the environment that turns off the content filters
-// (filter.<driver>.clean, .smudge and .process) that the repository at
-// root configures itself (scope local or worktree, includes followed):
-// git diff runs a clean filter on every changed file it compares, and a
-// repository is not trusted to run programs. Filters of the user's own
-// (global) or the system's configuration, such as Git LFS, are kept.
-// The settings go in GIT_CONFIG_COUNT/KEY/VALUE, which the git
-// subprocesses of a diff inherit too.
-func repoFilters(ctx context.Context, root string) []string {
-	out, _ := runGit(ctx, root, []string{"config", "--show-scope", "--name-only", "--get-regexp", `^filter\.`}, 1)
-	var keys []string
-	for _, l := range strings.Split(out, "\n") {
-		scope, key, ok := strings.Cut(l, "\t")
-		if !ok || scope == "global" || scope == "system" {
-			continue
-		}
-		lk := strings.ToLower(key)
-		if strings.HasSuffix(lk, ".clean") || strings.HasSuffix(lk, ".smudge") || strings.HasSuffix(lk, ".process") {
-			keys = append(keys, key)
-		}
-	}
-	if len(keys) == 0 {
-		return nil
-	}
-	env := []string{fmt.Sprintf("GIT_CONFIG_COUNT=%d", len(keys))}
-	for i, k := range keys {
-		env = append(env, fmt.Sprintf("GIT_CONFIG_KEY_%d=%s", i, k), fmt.Sprintf("GIT_CONFIG_VALUE_%d=", i))
-	}
-	return env
-}
-
-// diffOpts are the options of every git diff of the view: no program the
-// repository configures (textconv, external diff) runs, and a submodule's
-// work tree is not inspected (git would run git status in it, with that
-// repository's configuration).
-var diffOpts = []string{"--no-textconv", "--no-ext-diff", "--ignore-submodules=dirty"}
 
 // loadGitDiff reads the changes of the repository holding dir with git.
 func loadGitDiff(ctx context.Context, dir string) (*gitDiff, error) {
-	root, err := runGit(ctx, dir, []string{"rev-parse", "--show-toplevel"})
-	if err != nil {
-		return nil, err
-	}
-	d := &gitDiff{Root: strings.TrimSpace(root)}
-	if b, err := runGit(ctx, d.Root, []string{"symbolic-ref", "--quiet", "--short", "HEAD"}, 1); err == nil {
-		d.Branch = strings.TrimSpace(b)
-	}
-	d.Base = emptyTree
-	if _, err := runGit(ctx, d.Root, []string{"rev-parse", "--verify", "--quiet", "HEAD^{commit}"}); err == nil {
-		d.Base = "HEAD"
-		for _, c := range baseCandidates {
-			if _, err := runGit(ctx, d.Root, []string{"rev-parse", "--verify", "--quiet", c + "^{commit}"}); err != nil {
-				continue
-			}
-			mb, err := runGit(ctx, d.Root, []string{"merge-base", "HEAD", c})
-			if err != nil {
-				continue
-			}
-			d.BaseRef, d.Base = c, strings.TrimSpace(mb)
-			break
-		}
-	}
-	filters := repoFilters(ctx, d.Root)
-	diff := func(args ...string) []string { return append(append([]string{"diff"}, diffOpts...), args...) }
-	// The file list, the diff and the untracked files are read at once:
-	// three git processes that do not depend on each other.
-	var names, text, untracked string
-	var nameErr, textErr, lsErr error
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		names, nameErr = runGitEnv(ctx, d.Root, filters, diff("--name-status", d.Base, "--"))
-	}()
-	go func() {
-		defer wg.Done()
-		untracked, lsErr = runGit(ctx, d.Root, []string{"ls-files", "--others", "--exclude-standard"})
-	}()
-	text, textErr = runGitEnv(ctx, d.Root, filters, diff("--no-color", d.Base, "--"))
-	wg.Wait()
-	if err := cmp.Or(nameErr, textErr, lsErr); err != nil {
-		return nil, err
-	}
-	for _, l := range strings.Split(names, "\n") {
-		f := strings.Split(l, "\t")
-		if len(f) < 2 || f[0] == "" {
-			continue
-		}
-		d.Files = append(d.Files, diffFile{Status: f[0][:1], Path: f[len(f)-1]})
-	}
-	var sb strings.Builder
-	sb.WriteString(text)
-	shown := 0
-	for _, p := range strings.Split(untracked, "\n") {
-		if p == "" {
-			continue
-		}
-		d.Files = append(d.Files, diffFile{Status: "?", Path: p})
-		if shown < maxUntrackedDiffs && sb.Len() < maxDiffBytes {
-			shown++
-			t, err := runGitEnv(ctx, d.Root, filters, diff("--no-color", "--no-index", "--", os.DevNull, p), 1)
-			if err == nil {
-				sb.WriteString(t)
-			}
-		}
-	}
-	d.Text = sb.String()
-	if len(d.Text) > maxDiffBytes {
-		d.Text, d.Truncated = d.Text[:maxDiffBytes], true
-	}
-	return d, nil
+	return gitdiff.Load(ctx, dir)
 }
 
 // Diff colours (readable on the dark and the light theme).
@@ -237,7 +80,13 @@ var (
 // Its fields are used on the UI goroutine; its loads, its watcher and its
 // calls run on their own goroutines until cancel.
 type diffView struct {
-	dir     string
+	dir string
+	// slot is the host the directory is on (0: this machine); another
+	// host's diff is read by that host's server (review.diff) every
+	// remoteDiffEvery, and its review calls go to that server.
+	slot int
+	// where names that host ("ssh://build"), "" for this machine.
+	where   string
 	header  *widget.Label
 	files   *fyne.Container
 	grid    *diffGrid
@@ -327,19 +176,37 @@ func (g *diffGrid) Tapped(ev *fyne.PointEvent) {
 
 var _ desktop.Mouseable = (*diffGrid)(nil)
 
-// openDiffLocked opens the Diff view of the focused pane's directory (or
-// closes it when open).
+// openDiffLocked opens the Diff view of the focused pane's directory, on
+// whichever host the pane is (or closes the view when open).
 func (s *shell) openDiffLocked() {
 	if s.dv != nil {
 		s.closeDiffLocked()
 		return
 	}
-	dir := s.focusedCwdLocked()
+	slot, dir := s.focusedDirLocked()
 	if dir == "" {
 		s.banner.show("diff: the focused pane's directory is not known")
 		return
 	}
-	s.openDiffInLocked(dir)
+	s.openDiffInLocked(slot, dir)
+}
+
+// focusedDirLocked is the focused pane's working directory, else its
+// workspace's, and the host it is on (0: this machine); "" when neither
+// is known.
+func (s *shell) focusedDirLocked() (slot int, dir string) {
+	if s.snap == nil {
+		return 0, ""
+	}
+	for _, in := range s.snap.Surfaces {
+		if in.ID == s.focus && in.Cwd != nil && *in.Cwd != "" {
+			return hostSlot(in.ID), *in.Cwd
+		}
+	}
+	if s.snap.HasActive && s.snap.Active.Cwd != "" {
+		return hostSlot(s.snap.Active.ID), s.snap.Active.Cwd
+	}
+	return 0, ""
 }
 
 // openChecksLocked answers a tap on pane id's checks badge: the pane
@@ -357,16 +224,23 @@ func (s *shell) openChecksLocked(id uint64) {
 	if s.dv != nil {
 		s.closeDiffLocked()
 	}
-	s.openDiffInLocked(root)
+	s.openDiffInLocked(hostSlot(id), root)
 }
 
-// openDiffInLocked opens the Diff view on the work tree dir is in.
-func (s *shell) openDiffInLocked(dir string) {
+// openDiffInLocked opens the Diff view on the work tree dir is in, on
+// host slot (0: this machine).
+func (s *shell) openDiffInLocked(slot int, dir string) {
 	s.closeOverlaysLocked()
 	ctx, cancel := context.WithCancel(context.Background())
-	dv := &diffView{dir: dir, ctx: ctx, cancel: cancel, selFrom: -1, selTo: -1, reload: make(chan struct{}, 1),
-		header: widget.NewLabelWithStyle("Diff — "+dir+" (loading…)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+	dv := &diffView{dir: dir, slot: slot, ctx: ctx, cancel: cancel, selFrom: -1, selTo: -1, reload: make(chan struct{}, 1),
+		header: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		files:  container.NewVBox(), commentList: container.NewVBox(), status: widget.NewLabel(""), answers: map[string]*widget.Button{}}
+	if slot != 0 && s.hosts != nil {
+		if r := s.hosts.hostAt(slot); r != nil {
+			dv.where = r.address
+		}
+	}
+	dv.header.SetText("Diff — " + dv.place(dir) + " (loading…)")
 	dv.status.Wrapping = fyne.TextWrapWord
 	dv.grid = newDiffGrid(func(row int, extend bool) { s.guard(func() { s.selectDiffRowLocked(dv, row, extend) }) })
 	dv.openBtn = widget.NewButtonWithIcon("Open folder", theme.FolderOpenIcon(), func() {
@@ -392,6 +266,11 @@ func (s *shell) openDiffInLocked(dir string) {
 	dv.prBtn = widget.NewButtonWithIcon("Open pull request", theme.UploadIcon(), func() { s.guard(func() { s.openPRLocked(dv) }) })
 	for _, b := range []*widget.Button{dv.sendBtn, dv.checkBtn, dv.failBtn, dv.landBtn, dv.prBtn} {
 		b.Disable() // until the first load names the worktree
+	}
+	if slot != 0 {
+		// The folder is on the host, where this machine's file manager
+		// cannot open it.
+		dv.openBtn.Disable()
 	}
 	dv.commentWhat = widget.NewLabel("")
 	dv.commentText = newKeyEntry(true)
@@ -424,7 +303,24 @@ func (s *shell) openDiffInLocked(dir string) {
 	csize := s.w.Canvas().Size()
 	dv.pop = s.showPopupLocked(container.NewBorder(container.NewVBox(top, bar, dv.status), nil, nil, nil, split), fyne.NewSize(csize.Width-40, csize.Height-40), nil)
 	s.w.Canvas().Unfocus()
+	if slot != 0 {
+		go s.runRemoteDiff(ctx, dv)
+		return
+	}
 	go s.runDiff(ctx, dv)
+}
+
+// place names dir for the view's header: on another host, prefixed with
+// the host's address.
+func (dv *diffView) place(dir string) string {
+	if dv.slot == 0 {
+		return dir
+	}
+	where := dv.where
+	if where == "" {
+		where = fmt.Sprintf("host %d", dv.slot)
+	}
+	return where + " " + dir
 }
 
 // focusedCwdLocked is the focused pane's working directory, else its
@@ -524,13 +420,74 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 	}
 }
 
+// runRemoteDiff asks dv's host's server for the diff (review.diff) now,
+// then every remoteDiffEvery and on a reload, until ctx ends; a result
+// equal to the last one shown is not shown again. While the host is not
+// connected the header says so, and the next ask after its return shows
+// the diff.
+func (s *shell) runRemoteDiff(ctx context.Context, dv *diffView) {
+	var last *gitDiff
+	var lastErr string
+	for first := true; ; first = false {
+		lctx, cancel := context.WithTimeout(ctx, gitTimeout)
+		res, err := s.reviewClient(dv, gitTimeout+reviewCallMargin).ReviewDiff(lctx, proto.ReviewDiffParams{Worktree: dv.dir})
+		cancel()
+		if ctx.Err() != nil {
+			return
+		}
+		var d *gitDiff
+		if err != nil {
+			err = remoteDiffError(err)
+		} else {
+			d = &res
+		}
+		errText := ""
+		if err != nil {
+			errText = err.Error()
+		}
+		if first || errText != lastErr || !sameDiff(d, last) {
+			last, lastErr = d, errText
+			s.do(func() {
+				if s.dv == dv {
+					s.showDiffLocked(dv, d, err)
+				}
+			})
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(remoteDiffEvery):
+		case <-dv.reload:
+		}
+	}
+}
+
+// remoteDiffError words a failed review.diff: a host whose server has no
+// such method needs a newer paneflow.
+func remoteDiffError(err error) error {
+	var e *ipc.Error
+	if errors.As(err, &e) && e.Code == ipc.CodeMethodNotFound {
+		return fmt.Errorf("the host's paneflow cannot read diffs (%s); update it with `paneflow host install HOST`", e.Message)
+	}
+	return err
+}
+
+// sameDiff reports whether two loads read the same (nil: a failed load).
+func sameDiff(a, b *gitDiff) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Root == b.Root && a.Branch == b.Branch && a.BaseRef == b.BaseRef && a.Base == b.Base &&
+		a.Text == b.Text && a.Truncated == b.Truncated && slices.Equal(a.Files, b.Files)
+}
+
 // showDiffLocked shows a load's result, then asks the server for the
 // worktree's comments and checks.
 func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 	dv.loads++
 	dv.diff, dv.err = d, err
 	if err != nil {
-		dv.header.SetText("Diff — " + dv.dir + ": " + err.Error())
+		dv.header.SetText("Diff — " + dv.place(dv.dir) + ": " + err.Error())
 		dv.lines = nil
 		dv.grid.Rows, dv.refs = nil, nil
 		dv.grid.Refresh()
@@ -549,7 +506,11 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 	default:
 		base += " (" + shortHash(d.Base) + ")"
 	}
-	title := fmt.Sprintf("Diff — %s · %s against %s · %d files", s.side.shortPath(d.Root), what, base, len(d.Files))
+	root := s.side.shortPath(d.Root)
+	if dv.slot != 0 {
+		root = dv.place(d.Root) // this machine's home says nothing of the host's
+	}
+	title := fmt.Sprintf("Diff — %s · %s against %s · %d files", root, what, base, len(d.Files))
 	if d.Truncated {
 		title += " (cut at 2 MiB)"
 	}
@@ -580,11 +541,17 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 	}
 	s.renderDiffLocked(dv)
 	dv.checkBtn.Enable()
-	if d.Branch != "" {
-		dv.landBtn.Enable()
-	}
-	if dv.loads == 1 {
-		s.checkPRLocked(dv)
+	if dv.slot != 0 {
+		// Landing and pull requests read and change this machine's
+		// panes and run its gh: not for another host's worktree yet.
+		dv.prWhy.SetText("(land and pull requests: this machine's worktrees only)")
+	} else {
+		if d.Branch != "" {
+			dv.landBtn.Enable()
+		}
+		if dv.loads == 1 {
+			s.checkPRLocked(dv)
+		}
 	}
 	s.refreshReviewLocked(dv)
 }

@@ -158,3 +158,48 @@ type ReviewSendResult struct {
 	Send         SurfaceSendTextResult `json:"send"`
 	StatusBefore SurfaceStatusResult   `json:"status_before"`
 }
+
+// ReviewDiffParams are review.diff's params.
+type ReviewDiffParams struct {
+	// Worktree is an absolute directory inside the work tree (required).
+	Worktree string `json:"worktree"`
+}
+
+// AppendJSON appends p's JSON encoding (see the package's params types).
+func (p ReviewDiffParams) AppendJSON(dst []byte) []byte {
+	o := openObject(dst)
+	o.str("worktree", p.Worktree)
+	return o.close()
+}
+
+// ReviewDiffResult is review.diff's result: a repository's changes
+// (committed, staged, unstaged and untracked) against the point where
+// its branch left its base, as the Diff view shows them. The window's
+// own Diff view reads the same value from git on its machine.
+type ReviewDiffResult struct {
+	// Root is the work tree's top directory.
+	Root string `json:"root"`
+	// Branch is the checked-out branch ("" when detached).
+	Branch string `json:"branch"`
+	// BaseRef is the ref compared with ("main"; "" when none).
+	BaseRef string `json:"base_ref"`
+	// Base is the commit compared with (the merge base), "HEAD" when no
+	// base ref exists, or git's empty tree in a repository without
+	// commits.
+	Base string `json:"base"`
+	// Files are the changed files, then the untracked ones.
+	Files []ReviewDiffFile `json:"files"`
+	// Text is the unified diff, uncoloured, untracked files' content as
+	// new files (the first few of them).
+	Text string `json:"text"`
+	// Truncated: Text was cut at its limit (2 MiB).
+	Truncated bool `json:"truncated"`
+}
+
+// ReviewDiffFile is one changed file of a [ReviewDiffResult]: git's
+// status letter (M, A, D, R, …; "?" untracked) and its path relative to
+// the root, with slashes.
+type ReviewDiffFile struct {
+	Status string `json:"status"`
+	Path   string `json:"path"`
+}
