@@ -12,7 +12,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
-	"fyne.io/fyne/v2/test"
 
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/core"
@@ -119,7 +118,7 @@ func TestChecksBadge(t *testing.T) {
 			if badge == nil {
 				t.Fatal("the sidebar row has no tappable checks badge")
 			}
-			test.Tap(badge)
+			h.tap(badge)
 			h.waitFor("the Diff view on the worktree", func() bool { return h.s.dv != nil && h.s.dv.dir == wt && h.s.ov == nil })
 		})
 	}

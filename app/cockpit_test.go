@@ -181,7 +181,7 @@ func TestPaletteRunsAction(t *testing.T) {
 			t.Fatalf("equalize → %v", p.shown)
 		}
 	})
-	test.Tap(p.list.boxes[0])
+	h.tap(p.list.boxes[0])
 	h.waitFor("the palette closed by the click", func() bool { return h.s.pal == nil })
 }
 
@@ -336,13 +336,13 @@ func TestAgentsOverviewJumps(t *testing.T) {
 		}
 	})
 	// The sidebar's entry opens and closes it too.
-	test.Tap(h.s.side.agents)
+	h.tap(h.s.side.agents)
 	h.s.guard(func() {
 		if h.s.ov != nil {
 			t.Fatal("the sidebar's Agents entry did not close the open overview")
 		}
 	})
-	test.Tap(h.s.side.agents)
+	h.tap(h.s.side.agents)
 	h.s.guard(func() {
 		if h.s.ov == nil {
 			t.Fatal("the sidebar's Agents entry did not open the overview")
@@ -541,7 +541,7 @@ func TestDiffViewFollowsFiles(t *testing.T) {
 			t.Errorf("highlighted rows %v, want [0] (All files)", got)
 		}
 	})
-	test.Tap(dv.files.Objects[1].(*tapBox))
+	h.tap(dv.files.Objects[1].(*tapBox))
 	h.s.guard(func() {
 		if gridHas("brand new") || !gridHas("+two") {
 			t.Fatalf("a.txt alone shows:\n%s", dv.grid.Text())

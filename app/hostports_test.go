@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/paneflow-go/paneflow/core"
@@ -143,7 +142,7 @@ func TestHostsPortForward(t *testing.T) {
 	if chip == nil {
 		t.Fatal("no chip :" + want + " in the pane's row")
 	}
-	test.Tap(chip)
+	h.tap(chip)
 	r := h.s.hosts.hostAt(1)
 	key := fwdKey{sid, port}
 	var addr string

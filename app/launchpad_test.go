@@ -596,6 +596,19 @@ func press(t *testing.T, h *harness, b *widget.Button) {
 	b.OnTapped()
 }
 
+// tap taps o as a user would, without test.Tap (see press): it checks
+// under the shell's lock that o is visible, then calls its Tapped, which
+// takes the lock itself where it needs it.
+func (h *harness) tap(o fyne.Tappable) {
+	h.t.Helper()
+	visible := false
+	h.s.guard(func() { visible = o.(fyne.CanvasObject).Visible() })
+	if !visible {
+		h.t.Fatalf("%T cannot be tapped: hidden", o)
+	}
+	o.Tapped(&fyne.PointEvent{Position: fyne.NewPos(1, 1)})
+}
+
 // TestLaunchPadAsksTrust: a project's spec (not the library's) runs only
 // once trusted. The launch pad asks in a dialog that shows the plan with
 // its control characters visible; Cancel runs nothing; "Run and trust"

@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/test"
 )
 
 // TestWorkspaceTabs: the tab strip shows each workspace's title with the
@@ -29,7 +28,7 @@ func TestWorkspaceTabs(t *testing.T) {
 	})
 	var first *tabItem
 	h.s.guard(func() { first = h.s.tabs.tabs[0] })
-	test.Tap(first) // the tab's callbacks take the shell's lock
+	h.tap(first) // the tab's callbacks take the shell's lock
 	h.waitFor("the first workspace active", func() bool {
 		s := h.s.tabs.shown
 		return len(s) == 2 && s[0].active && !s[1].active && h.s.activeIndexLocked() == 0
@@ -46,6 +45,6 @@ func TestWorkspaceTabs(t *testing.T) {
 		return len(s) == 2 && s[1].title == "2  second" && s[1].active
 	})
 	// + asks for the new workspace's folder, as Ctrl+Shift+N does.
-	test.Tap(h.s.tabs.add)
+	press(t, h, h.s.tabs.add)
 	h.waitFor("the folder dialog", func() bool { return h.s.w.Canvas().Overlays().Top() != nil })
 }

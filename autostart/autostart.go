@@ -2,11 +2,14 @@ package autostart
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/paneflow-go/paneflow/internal/atomicfile"
@@ -18,26 +21,40 @@ const Marker = "Written by `paneflow service install`"
 
 // ErrUnsupported is returned on a system with no service manager this
 // package knows.
-var ErrUnsupported = errors.New("autostart: no per-user service on this system yet (systemd on Linux, launchd on macOS)")
+var ErrUnsupported = errors.New("autostart: no per-user service on this system (systemd on Linux, launchd on macOS, Task Scheduler on Windows)")
 
-// ErrNotOurs is returned (wrapped, with the path) for a file at the
-// service's path that this package did not write.
+// ErrNotOurs is returned (wrapped, with the path or task name) for a
+// file or task at the service's place that this package did not write.
 var ErrNotOurs = errors.New("was not written by Paneflow; leaving it alone")
 
+// Runner runs one program with arguments and returns its combined output
+// (stdout and stderr); a non-zero exit is an error. It must honour ctx.
+type Runner func(ctx context.Context, name string, args ...string) ([]byte, error)
+
+// Exec is the [Runner] that runs programs with os/exec.
+func Exec(ctx context.Context, name string, args ...string) ([]byte, error) {
+	return exec.CommandContext(ctx, name, args...).CombinedOutput()
+}
+
 // Service describes the per-user service on one system. Create it with
-// [For]; the zero value is not usable.
+// [For]; the zero value is not usable. Its methods run the system's
+// service manager through [Options.Run]; a Service is safe for concurrent
+// use, but two installs at once race as two users at a shell would.
 type Service struct {
-	// Path is the unit or plist file.
+	// Path is the unit or plist file; "" on Windows.
 	Path string
-	// Content is the file's text.
+	// Task is the Windows logon task's name; "" elsewhere.
+	Task string
+	// Content is the file's text, or the task's XML definition.
 	Content []byte
-	// Enable is the command that starts the service now and at each
-	// login; Disable the one that stops it for good (run before
-	// uninstalling).
-	Enable, Disable string
 	// Dirs are directories Install creates besides the file's (launchd's
 	// log directory: launchd does not create it).
 	Dirs []string
+
+	goos  string
+	uid   int
+	run   Runner
+	where string // Path or the task's name, for messages
 }
 
 // Options says what the service runs and where its file goes.
@@ -47,27 +64,39 @@ type Options struct {
 	Exe string
 	// Socket, when not "", is passed as `serve --socket`.
 	Socket string
-	// Home is the user's home directory; required.
+	// Home is the user's home directory; required. On Windows it is the
+	// task's working directory.
 	Home string
 	// ConfigHome is $XDG_CONFIG_HOME ("": Home/.config); Linux only.
 	ConfigHome string
-	// GOOS is the system ("linux", "darwin", ...).
+	// GOOS is the system ("linux", "darwin", "windows"...).
 	GOOS string
+	// UID is the user's id; macOS only (launchd's gui/UID domain).
+	UID int
+	// User is the user's security identifier (S-1-5-21-...); Windows
+	// only, required there: the task's name, trigger and principal.
+	User string
+	// Run runs the service manager's commands; nil is [Exec].
+	Run Runner
 }
 
-// For returns the service for o.GOOS: systemd on Linux (and the other
-// systems with systemd's layout are not assumed), launchd on macOS,
+// For returns the service for o.GOOS: a systemd user unit on Linux, a
+// launchd agent on macOS, a Task Scheduler logon task on Windows,
 // [ErrUnsupported] elsewhere. A relative Exe or Home is an error.
 func For(o Options) (Service, error) {
-	if !filepath.IsAbs(o.Exe) {
+	if !isAbs(o.Exe, o.GOOS) {
 		return Service{}, fmt.Errorf("autostart: the program path %q is not absolute", o.Exe)
 	}
-	if !filepath.IsAbs(o.Home) {
+	if !isAbs(o.Home, o.GOOS) {
 		return Service{}, fmt.Errorf("autostart: the home directory %q is not absolute", o.Home)
 	}
 	args := []string{o.Exe, "serve"}
 	if o.Socket != "" {
 		args = append(args, "--socket", o.Socket)
+	}
+	s := Service{goos: o.GOOS, uid: o.UID, run: o.Run}
+	if s.run == nil {
+		s.run = Exec
 	}
 	switch o.GOOS {
 	case "linux":
@@ -79,22 +108,59 @@ func For(o Options) (Service, error) {
 		if err != nil {
 			return Service{}, err
 		}
-		return Service{Path: filepath.Join(dir, "systemd", "user", SystemdName), Content: content,
-			Enable:  "systemctl --user daemon-reload && systemctl --user enable --now " + SystemdName,
-			Disable: "systemctl --user disable --now " + SystemdName}, nil
+		s.Path, s.Content = filepath.Join(dir, "systemd", "user", SystemdName), content
 	case "darwin":
 		logs := filepath.Join(o.Home, "Library", "Logs", "Paneflow", "server.log")
-		path := filepath.Join(o.Home, "Library", "LaunchAgents", LaunchdLabel+".plist")
-		return Service{Path: path, Content: LaunchdPlist(args, logs),
-			Enable:  "launchctl bootstrap gui/$(id -u) " + shellQuote(path),
-			Disable: "launchctl bootout gui/$(id -u)/" + LaunchdLabel, Dirs: []string{filepath.Dir(logs)}}, nil
+		s.Path = filepath.Join(o.Home, "Library", "LaunchAgents", LaunchdLabel+".plist")
+		s.Content, s.Dirs = LaunchdPlist(args, logs), []string{filepath.Dir(logs)}
+	case "windows":
+		if !strings.HasPrefix(o.User, "S-") || strings.ContainsAny(o.User, `\/:*?"<>| `) {
+			return Service{}, fmt.Errorf("autostart: the user's security identifier %q is not one", o.User)
+		}
+		content, err := TaskXML(args, o.User, o.Home)
+		if err != nil {
+			return Service{}, err
+		}
+		s.Task, s.Content = TaskPrefix+o.User, content
+	default:
+		return Service{}, ErrUnsupported
 	}
-	return Service{}, ErrUnsupported
+	s.where = s.Path
+	if s.Task != "" {
+		s.where = "the task " + strconv.Quote(s.Task)
+	}
+	return s, nil
 }
 
-// Installed reports whether s's file is there and ours; a file there
-// that is not ours is an error wrapping [ErrNotOurs].
-func (s Service) Installed() (bool, error) {
+// isAbs reports whether p is absolute on goos (a drive or UNC path on
+// Windows, whatever this program runs on).
+func isAbs(p, goos string) bool {
+	if goos != "windows" {
+		return filepath.IsAbs(p)
+	}
+	p = strings.ReplaceAll(p, "/", `\`)
+	return len(p) >= 3 && p[1] == ':' && p[2] == '\\' || strings.HasPrefix(p, `\\`)
+}
+
+// Where names the service's place for the user: its file, or its task.
+func (s Service) Where() string { return s.where }
+
+// Installed reports whether the service is there and ours; a file or
+// task there that is not ours is an error wrapping [ErrNotOurs]. On
+// Windows a failed `schtasks /Query` reads as not installed (its message
+// is in the system's language, so "no such task" cannot be told from
+// other failures; a create that then fails says why).
+func (s Service) Installed(ctx context.Context) (bool, error) {
+	if s.Task != "" {
+		out, err := s.run(ctx, "schtasks", "/Query", "/TN", s.Task, "/XML")
+		if err != nil {
+			return false, nil
+		}
+		if !strings.Contains(decodeOutput(out), Marker) {
+			return false, fmt.Errorf("autostart: %s %w", s.where, ErrNotOurs)
+		}
+		return true, nil
+	}
 	b, err := os.ReadFile(s.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
@@ -108,11 +174,15 @@ func (s Service) Installed() (bool, error) {
 	return true, nil
 }
 
-// Install writes s's file atomically, creating its directory; it replaces
-// only a file of ours (an older install), and reports whether the file
-// changed.
-func (s Service) Install() (changed bool, err error) {
-	ours, err := s.Installed()
+// Install writes s's file atomically, creating its directory, or
+// registers its task; it replaces only a file or task of ours (an older
+// install), and reports whether anything changed. It does not make the
+// service start: [Service.Enable] does.
+func (s Service) Install(ctx context.Context) (changed bool, err error) {
+	if s.Task != "" {
+		return s.installTask(ctx)
+	}
+	ours, err := s.Installed(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -140,17 +210,154 @@ func (s Service) Install() (changed bool, err error) {
 	return true, nil
 }
 
-// Uninstall removes s's file when it is ours and reports whether there
-// was one; the user's own file is left, with an error.
-func (s Service) Uninstall() (removed bool, err error) {
-	ours, err := s.Installed()
+// installTask registers the Windows task from a temporary XML file
+// (UTF-16, as schtasks reads it), unless the task there already has this
+// definition's hash.
+func (s Service) installTask(ctx context.Context) (bool, error) {
+	out, qerr := s.run(ctx, "schtasks", "/Query", "/TN", s.Task, "/XML")
+	if qerr == nil {
+		old := decodeOutput(out)
+		if !strings.Contains(old, Marker) {
+			return false, fmt.Errorf("autostart: %s %w", s.where, ErrNotOurs)
+		}
+		if h := taskHashIn(old); h != "" && h == taskHashIn(string(s.Content)) {
+			return false, nil
+		}
+	}
+	f, err := os.CreateTemp("", "paneflow-task-*.xml")
+	if err != nil {
+		return false, fmt.Errorf("autostart: %w", err)
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(utf16File(s.Content))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return false, fmt.Errorf("autostart: %w", err)
+	}
+	if err := s.do(ctx, "schtasks", "/Create", "/TN", s.Task, "/XML", f.Name(), "/F"); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// Uninstall stops the service from starting at login and removes its
+// file or task when it is ours, and reports whether there was one; the
+// user's own is left, with an error. A server the service is running
+// now keeps running (`paneflow kill-server` ends it): on Linux the unit
+// is disabled (its link in default.target.wants removed) but not
+// stopped; on macOS the agent stays loaded until logout.
+func (s Service) Uninstall(ctx context.Context) (removed bool, err error) {
+	ours, err := s.Installed(ctx)
 	if err != nil || !ours {
 		return false, err
+	}
+	switch s.goos {
+	case "windows":
+		return true, s.do(ctx, "schtasks", "/Delete", "/TN", s.Task, "/F")
+	case "linux":
+		if err := s.do(ctx, "systemctl", "--user", "disable", SystemdName); err != nil {
+			return false, err
+		}
 	}
 	if err := os.Remove(s.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, fmt.Errorf("autostart: %w", err)
 	}
+	if s.goos == "linux" {
+		return true, s.do(ctx, "systemctl", "--user", "daemon-reload")
+	}
 	return true, nil
+}
+
+// Enable makes the installed service start at each login, and when
+// startNow also starts it now: on Linux `systemctl --user daemon-reload`
+// and `enable` (and `start`); on macOS the agent in LaunchAgents is
+// loaded at each login by itself, and startNow loads it now with
+// `launchctl bootstrap` (or, already loaded, starts it with `kickstart`);
+// on Windows the task is enabled when registered, and startNow runs it
+// (`schtasks /Run`). Leave startNow false while a server already answers:
+// a second one would find the socket taken. It returns the commands it
+// ran, for the user.
+func (s Service) Enable(ctx context.Context, startNow bool) (ran []string, err error) {
+	var cmds [][]string
+	switch s.goos {
+	case "linux":
+		cmds = [][]string{{"systemctl", "--user", "daemon-reload"}, {"systemctl", "--user", "enable", SystemdName}}
+		if startNow {
+			cmds = append(cmds, []string{"systemctl", "--user", "start", SystemdName})
+		}
+	case "darwin":
+		if startNow {
+			target := fmt.Sprintf("gui/%d", s.uid)
+			if _, err := s.run(ctx, "launchctl", "print", target+"/"+LaunchdLabel); err == nil {
+				cmds = append(cmds, []string{"launchctl", "kickstart", target + "/" + LaunchdLabel})
+			} else {
+				cmds = append(cmds, []string{"launchctl", "bootstrap", target, s.Path})
+			}
+		}
+	case "windows":
+		if startNow {
+			cmds = append(cmds, []string{"schtasks", "/Run", "/TN", s.Task})
+		}
+	}
+	for _, c := range cmds {
+		if err := s.do(ctx, c[0], c[1:]...); err != nil {
+			return ran, err
+		}
+		ran = append(ran, s.commandLine(c))
+	}
+	return ran, nil
+}
+
+// StartCommand is the command a user runs to start the installed service
+// now, and StopCommand the one that stops it (for `service status`).
+func (s Service) StartCommand() string {
+	switch s.goos {
+	case "linux":
+		return "systemctl --user start " + SystemdName
+	case "darwin":
+		return fmt.Sprintf("launchctl bootstrap gui/%d %s", s.uid, shellQuote(s.Path))
+	}
+	return s.commandLine([]string{"schtasks", "/Run", "/TN", s.Task})
+}
+
+// StopCommand: see [Service.StartCommand].
+func (s Service) StopCommand() string {
+	switch s.goos {
+	case "linux":
+		return "systemctl --user stop " + SystemdName
+	case "darwin":
+		return fmt.Sprintf("launchctl bootout gui/%d/%s", s.uid, LaunchdLabel)
+	}
+	return s.commandLine([]string{"schtasks", "/End", "/TN", s.Task})
+}
+
+// do runs one command and turns its failure into an error quoting the
+// command and what it printed.
+func (s Service) do(ctx context.Context, name string, args ...string) error {
+	out, err := s.run(ctx, name, args...)
+	if err != nil {
+		msg := strings.TrimSpace(decodeOutput(out))
+		if msg != "" {
+			msg = ": " + msg
+		}
+		return fmt.Errorf("autostart: %s: %v%s", s.commandLine(append([]string{name}, args...)), err, msg)
+	}
+	return nil
+}
+
+// commandLine shows argv as one would type it on s's system.
+func (s Service) commandLine(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		if s.goos == "windows" {
+			q[i] = WindowsArg(a)
+		} else {
+			q[i] = shellQuote(a)
+		}
+	}
+	return strings.Join(q, " ")
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.

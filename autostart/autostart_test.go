@@ -1,6 +1,7 @@
 package autostart
 
 import (
+	"context"
 	"encoding/xml"
 	"errors"
 	"os"
@@ -124,8 +125,21 @@ func TestFor(t *testing.T) {
 			t.Errorf("For(%+v) = %q, %v; want %q", tc.o, s.Path, err, tc.path)
 		}
 	}
-	if _, err := For(Options{Exe: "/bin/pf", Home: "/h", GOOS: "windows"}); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("windows: %v, want ErrUnsupported", err)
+	if s, err := For(Options{Exe: `C:\Program Files\Paneflow\paneflow-gui.exe`, Home: `C:\Users\u`, GOOS: "windows", User: "S-1-5-21-1-2-3-1001"}); err != nil || s.Task != "Paneflow server S-1-5-21-1-2-3-1001" || s.Path != "" {
+		t.Errorf("windows: task %q, path %q, %v", s.Task, s.Path, err)
+	}
+	for _, o := range []Options{
+		{Exe: `C:\pf.exe`, Home: `C:\Users\u`, GOOS: "windows"},
+		{Exe: `C:\pf.exe`, Home: `C:\Users\u`, GOOS: "windows", User: `DOMAIN\u`},
+		{Exe: `pf.exe`, Home: `C:\Users\u`, GOOS: "windows", User: "S-1-5-21-1"},
+		{Exe: "/bin/pf", Home: "/h", GOOS: "plan9"},
+	} {
+		if _, err := For(o); err == nil {
+			t.Errorf("For(%+v) was accepted", o)
+		}
+	}
+	if _, err := For(Options{Exe: "/bin/pf", Home: "/h", GOOS: "plan9"}); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("plan9: %v, want ErrUnsupported", err)
 	}
 	if _, err := For(Options{Exe: "pf", Home: "/h", GOOS: "linux"}); err == nil {
 		t.Error("a relative program path was accepted")
@@ -137,30 +151,32 @@ func TestFor(t *testing.T) {
 // changes, and removed.
 func TestInstallNeverClobbers(t *testing.T) {
 	home := t.TempDir()
-	s, err := For(Options{Exe: "/usr/bin/paneflow", Home: home, GOOS: "linux"})
+	ctx := context.Background()
+	r := &fakeRunner{}
+	s, err := For(Options{Exe: "/usr/bin/paneflow", Home: home, GOOS: "linux", Run: r.run})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := s.Installed(); ok || err != nil {
+	if ok, err := s.Installed(ctx); ok || err != nil {
 		t.Errorf("before install: installed %v, %v", ok, err)
 	}
-	if removed, err := s.Uninstall(); removed || err != nil {
+	if removed, err := s.Uninstall(ctx); removed || err != nil {
 		t.Errorf("uninstall with nothing there: %v, %v", removed, err)
 	}
-	if changed, err := s.Install(); !changed || err != nil {
+	if changed, err := s.Install(ctx); !changed || err != nil {
 		t.Fatalf("install: %v, %v", changed, err)
 	}
 	if b, _ := os.ReadFile(s.Path); string(b) != string(s.Content) {
 		t.Errorf("installed file:\n%s\nwant:\n%s", b, s.Content)
 	}
-	if changed, err := s.Install(); changed || err != nil {
+	if changed, err := s.Install(ctx); changed || err != nil {
 		t.Errorf("install again: changed %v, %v; want unchanged", changed, err)
 	}
-	s2, _ := For(Options{Exe: "/opt/paneflow/paneflow", Home: home, GOOS: "linux"})
-	if changed, err := s2.Install(); !changed || err != nil {
+	s2, _ := For(Options{Exe: "/opt/paneflow/paneflow", Home: home, GOOS: "linux", Run: r.run})
+	if changed, err := s2.Install(ctx); !changed || err != nil {
 		t.Errorf("install of a moved binary: changed %v, %v", changed, err)
 	}
-	if removed, err := s2.Uninstall(); !removed || err != nil {
+	if removed, err := s2.Uninstall(ctx); !removed || err != nil {
 		t.Errorf("uninstall: %v, %v", removed, err)
 	}
 
@@ -168,10 +184,10 @@ func TestInstallNeverClobbers(t *testing.T) {
 	if err := os.WriteFile(s.Path, []byte(own), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Install(); !errors.Is(err, ErrNotOurs) {
+	if _, err := s.Install(ctx); !errors.Is(err, ErrNotOurs) {
 		t.Errorf("install over the user's file: %v, want ErrNotOurs", err)
 	}
-	if _, err := s.Uninstall(); !errors.Is(err, ErrNotOurs) {
+	if _, err := s.Uninstall(ctx); !errors.Is(err, ErrNotOurs) {
 		t.Errorf("uninstall of the user's file: %v, want ErrNotOurs", err)
 	}
 	if b, _ := os.ReadFile(s.Path); string(b) != own {
@@ -204,7 +220,7 @@ func TestSystemdVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Install(); err != nil {
+	if _, err := s.Install(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	out, err := exec.Command(analyze, "--user", "verify", s.Path).CombinedOutput()

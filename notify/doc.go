@@ -10,10 +10,20 @@
 // hands the worthy ones to a [Notifier]. [Desktop] returns this system's
 // notifier: the freedesktop.org Notifications service over the session
 // D-Bus on Linux and the BSDs (what Fyne's window uses there), osascript's
-// `display notification` on macOS.
+// `display notification` on macOS, a toast through Windows PowerShell and
+// WinRT's ToastNotificationManager on Windows ([Toast]).
 //
-// What the package does not do: it shows nothing itself on Windows
-// ([Desktop] says so), keeps no history of notifications, and does not
-// decide whether a window is attached: the server's screen.attach
-// streams do (package api).
+// # Untrusted text
+//
+// A notification's title and body hold an agent's words (its question,
+// its result), which a repository or a web page can steer. No notifier
+// puts them in a command line or in source code: D-Bus carries them as
+// call arguments, osascript gets them as `on run argv` arguments, and
+// the Windows toast's constant PowerShell script reads them as escaped
+// toast XML from an environment variable ([ToastXML], [ToastEnv]).
+//
+// What the package does not do: it keeps no history of notifications,
+// has no actions on them (a click opens nothing), and does not decide
+// whether a window is attached: the server's screen.attach streams do
+// (package api).
 package notify

@@ -1,9 +1,6 @@
 package notify
 
-import (
-	"context"
-	"errors"
-)
+import "context"
 
 // Notifier shows one desktop notification. Implementations must be safe
 // for concurrent use; Notify may block (a D-Bus call, a process) up to
@@ -19,10 +16,6 @@ type NotifierFunc func(ctx context.Context, title, body string) error
 func (f NotifierFunc) Notify(ctx context.Context, title, body string) error {
 	return f(ctx, title, body)
 }
-
-// ErrUnsupported is [Desktop]'s error where the server cannot show
-// desktop notifications itself.
-var ErrUnsupported = errors.New("notify: the server shows no desktop notifications on this system")
 
 // appName is the application name notifications carry.
 const appName = "Paneflow"

@@ -58,6 +58,10 @@ type invocation struct {
 	stderr io.Writer
 	getenv func(string) string
 	goos   string
+	// runProgram runs a service manager's command (systemctl, launchctl,
+	// schtasks) for `paneflow service` and returns its combined output;
+	// nil runs it with os/exec. Tests give a fake.
+	runProgram func(ctx context.Context, name string, args ...string) ([]byte, error)
 }
 
 // command is one verb of the paneflow binary: a row of the verb table.

@@ -81,8 +81,9 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 	if err != nil {
 		logf("paneflow: session: %v; the session will not be kept", err)
 	}
-	// The server's own notifications while no window is attached; where
-	// it has none (Windows) a window shows them while one is open.
+	// The server's own notifications while no window is attached (D-Bus,
+	// osascript, a Windows toast); without one (no session bus) the
+	// notify service logs the first failure.
 	notifier, _ := notify.Desktop()
 	c, err := core.New(core.Options{SocketPath: *socket, Cols: cols, Rows: rows, Getenv: getenv, Logf: logf, SessionPath: sessionPath, Web: wl,
 		Notifier: notifier})

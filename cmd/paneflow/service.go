@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/paneflow-go/paneflow/autostart"
+	"github.com/paneflow-go/paneflow/ipc"
 )
 
 // serviceCommand is `paneflow service`, carried out by package autostart.
@@ -24,22 +25,27 @@ const serviceUsage = `usage: paneflow service install [--socket PATH] | uninstal
 Runs the Paneflow server as a per-user service that starts at login, so
 agents keep running with no window open and a window attaches at once:
 a systemd user unit on Linux ($XDG_CONFIG_HOME/systemd/user/paneflow.service),
-a launchd agent on macOS (~/Library/LaunchAgents/dev.paneflow.server.plist).
+a launchd agent on macOS (~/Library/LaunchAgents/dev.paneflow.server.plist),
+a Task Scheduler logon task on Windows ("Paneflow server <your SID>", for
+you only, no administrator needed; it runs paneflow-gui.exe serve when
+that is installed beside this program, so no console window stays open).
 The service runs this program with "serve".
 
-  install    write the file (atomically; an older install of ours is
-             updated) and print the command that starts the service now
-             and at each login. A file of the same name that Paneflow did
-             not write is left alone: exit 1.
-  uninstall  remove our file (stop the service first with the command
-             "status" prints). The user's own file is left alone: exit 1.
-  status     say whether it is installed, and the commands to start and
-             stop it.
-
-Nothing is started or stopped by these commands themselves.
+  install    write the unit, agent or task (an older install of ours is
+             updated) and enable it: it starts at each login, and now
+             unless a server already answers on the socket (that server
+             keeps its agents; the service runs from the next login).
+             One of the same name that Paneflow did not write is left
+             alone: exit 1. So is a failing systemctl, launchctl or
+             schtasks, quoted with its message.
+  uninstall  disable it and remove it. A server it runs now keeps
+             running (paneflow kill-server stops it). The user's own
+             file or task is left alone: exit 1.
+  status     say whether it is installed, whether a server answers, and
+             the commands that start and stop it.
 `
 
-func runService(_ context.Context, inv *invocation, args []string) error {
+func runService(ctx context.Context, inv *invocation, args []string) error {
 	if len(args) == 0 {
 		return usageErrorf("service: want install, uninstall or status\n%s", serviceUsage)
 	}
@@ -48,6 +54,11 @@ func runService(_ context.Context, inv *invocation, args []string) error {
 	socket := fs.String("socket", "", "the socket the server listens on")
 	if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
 		return usageErrorf("service %s: bad arguments %q\n%s", args[0], args[1:], serviceUsage)
+	}
+	switch args[0] {
+	case "install", "uninstall", "status":
+	default:
+		return usageErrorf("service: unknown command %q: want install, uninstall or status", args[0])
 	}
 	if *socket != "" && args[0] != "install" {
 		return usageErrorf("service %s: --socket goes with install only", args[0])
@@ -65,34 +76,67 @@ func runService(_ context.Context, inv *invocation, args []string) error {
 	if !filepath.IsAbs(cfgHome) {
 		cfgHome = "" // the XDG spec: a relative path is ignored
 	}
-	s, err := autostart.For(autostart.Options{Exe: exe, Socket: *socket, Home: inv.getenv("HOME"), ConfigHome: cfgHome, GOOS: inv.goos})
+	home := inv.getenv("HOME")
+	var user string
+	if inv.goos == "windows" {
+		home = inv.getenv("USERPROFILE")
+		if user, err = serviceUser(); err != nil {
+			return fmt.Errorf("service: %w", err)
+		}
+	}
+	s, err := autostart.For(autostart.Options{Exe: serviceProgram(exe, inv.goos), Socket: *socket, Home: home, ConfigHome: cfgHome,
+		GOOS: inv.goos, UID: os.Getuid(), User: user, Run: inv.runProgram})
 	if err != nil {
 		return err
 	}
+	// The socket the service's server listens on, to tell whether a
+	// server already answers there.
+	listen := *socket
+	if listen == "" {
+		if listen, err = ipc.ServerSocketPath(inv.getenv); err != nil {
+			return fmt.Errorf("service: %w", err)
+		}
+	}
 	switch args[0] {
 	case "install":
-		changed, err := s.Install()
+		changed, err := s.Install(ctx)
 		if err != nil {
 			return err
 		}
 		if changed {
-			fmt.Fprintf(inv.stdout, "installed %s\n", s.Path)
+			fmt.Fprintf(inv.stdout, "installed %s\n", s.Where())
 		} else {
-			fmt.Fprintf(inv.stdout, "already installed: %s\n", s.Path)
+			fmt.Fprintf(inv.stdout, "already installed: %s\n", s.Where())
 		}
-		fmt.Fprintf(inv.stdout, "to start it now and at each login: %s\n", s.Enable)
+		running := ping(ctx, listen) == nil
+		ran, err := s.Enable(ctx, !running)
+		for _, c := range ran {
+			fmt.Fprintf(inv.stdout, "ran: %s\n", c)
+		}
+		if err != nil {
+			return fmt.Errorf("%w\nthe service is installed but not enabled; once that is fixed, run `paneflow service install` again", err)
+		}
+		if running {
+			fmt.Fprintf(inv.stdout, "it starts at each login; a server already answers on %s and keeps running (the service runs from the next login, or after `paneflow kill-server`: %s)\n",
+				listen, s.StartCommand())
+		} else {
+			fmt.Fprintf(inv.stdout, "it starts at each login, and was started now\n")
+		}
 	case "uninstall":
-		removed, err := s.Uninstall()
+		removed, err := s.Uninstall(ctx)
 		if err != nil {
 			return err
 		}
 		if !removed {
-			fmt.Fprintf(inv.stdout, "not installed: %s\n", s.Path)
+			fmt.Fprintf(inv.stdout, "not installed: %s\n", s.Where())
 			return nil
 		}
-		fmt.Fprintf(inv.stdout, "removed %s\n", s.Path)
+		fmt.Fprintf(inv.stdout, "removed %s\n", s.Where())
+		if ping(ctx, listen) == nil {
+			fmt.Fprintf(inv.stdout, "the server on %s keeps running; `paneflow kill-server` stops it\n", listen)
+		}
 	case "status":
-		ours, err := s.Installed()
+		ours, err := s.Installed(ctx)
 		if err != nil && !errors.Is(err, autostart.ErrNotOurs) {
 			return err
 		}
@@ -100,12 +144,15 @@ func runService(_ context.Context, inv *invocation, args []string) error {
 		case err != nil:
 			fmt.Fprintf(inv.stdout, "not installed: %v\n", err)
 		case ours:
-			fmt.Fprintf(inv.stdout, "installed: %s\nstart: %s\nstop: %s\n", s.Path, s.Enable, s.Disable)
+			fmt.Fprintf(inv.stdout, "installed: %s\nstart: %s\nstop: %s\n", s.Where(), s.StartCommand(), s.StopCommand())
 		default:
-			fmt.Fprintf(inv.stdout, "not installed: %s\n", s.Path)
+			fmt.Fprintf(inv.stdout, "not installed: %s\n", s.Where())
 		}
-	default:
-		return usageErrorf("service: unknown command %q: want install, uninstall or status", args[0])
+		if ping(ctx, listen) == nil {
+			fmt.Fprintf(inv.stdout, "a server answers on %s\n", listen)
+		} else {
+			fmt.Fprintf(inv.stdout, "no server answers on %s\n", listen)
+		}
 	}
 	return nil
 }

@@ -5,39 +5,60 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/ipc/ipctest"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // TestServiceVerb: `paneflow service install` writes the systemd user
-// unit that runs this program's serve and prints how to start it; status
-// and uninstall follow it; a user's own unit is refused with exit 1 and
-// kept; bad arguments are usage errors.
+// unit that runs this program's serve, enables it and starts it now (no
+// server answers); status and uninstall follow it (uninstall disables
+// before it removes); a user's own unit is refused with exit 1 and kept;
+// bad arguments are usage errors.
 func TestServiceVerb(t *testing.T) {
 	home := t.TempDir()
 	env := map[string]string{"HOME": home, "XDG_CONFIG_HOME": "relative/ignored"}
+	var ran []string
 	call := func(args ...string) (string, error) {
 		var out bytes.Buffer
-		inv := &invocation{stdout: &out, stderr: &out, getenv: func(k string) string { return env[k] }, goos: "linux"}
+		inv := &invocation{stdout: &out, stderr: &out, getenv: func(k string) string { return env[k] }, goos: "linux",
+			runProgram: func(_ context.Context, name string, args ...string) ([]byte, error) {
+				ran = append(ran, name+" "+strings.Join(args, " "))
+				return nil, nil
+			}}
 		err := dispatch(context.Background(), inv, append([]string{"service"}, args...))
 		return out.String(), err
 	}
+	sock := ipctest.NewPath(t)
 	unit := filepath.Join(home, ".config", "systemd", "user", "paneflow.service")
-	out, err := call("install", "--socket", "/run/pf.sock")
-	if err != nil || !strings.Contains(out, "installed "+unit) || !strings.Contains(out, "systemctl --user enable --now paneflow.service") {
+	out, err := call("install", "--socket", sock)
+	if err != nil || !strings.Contains(out, "installed "+unit) || !strings.Contains(out, "was started now") {
 		t.Fatalf("install: %v\n%s", err, out)
 	}
+	if want := "[systemctl --user daemon-reload systemctl --user enable paneflow.service systemctl --user start paneflow.service]"; fmt.Sprint(ran) != want {
+		t.Errorf("install ran %q, want %s", ran, want)
+	}
 	exe, _ := os.Executable()
-	if b, _ := os.ReadFile(unit); !strings.Contains(string(b), `ExecStart="`+exe+`" "serve" "--socket" "/run/pf.sock"`) {
+	if b, _ := os.ReadFile(unit); !strings.Contains(string(b), `ExecStart="`+exe+`" "serve" "--socket" "`+sock+`"`) {
 		t.Errorf("the unit does not run this program's serve:\n%s", b)
 	}
-	if out, err := call("status"); err != nil || !strings.HasPrefix(out, "installed: "+unit) {
+	if out, err := call("status"); err != nil || !strings.HasPrefix(out, "installed: "+unit) || !strings.Contains(out, "no server answers") {
 		t.Errorf("status: %v\n%s", err, out)
 	}
+	ran = nil
 	if out, err := call("uninstall"); err != nil || out != "removed "+unit+"\n" {
 		t.Errorf("uninstall: %v\n%s", err, out)
+	}
+	if want := "[systemctl --user disable paneflow.service systemctl --user daemon-reload]"; fmt.Sprint(ran) != want {
+		t.Errorf("uninstall ran %q, want %s", ran, want)
 	}
 	if err := os.WriteFile(unit, []byte("[Service]\nExecStart=/mine\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -52,6 +73,44 @@ func TestServiceVerb(t *testing.T) {
 		if _, err := call(bad...); exitCode(err) != exitUsage {
 			t.Errorf("service %q: %v, want a usage error", bad, err)
 		}
+	}
+}
+
+// TestServiceInstallBesideServer: with a server already answering on the
+// socket, install enables the unit for the next login but does not start
+// a second server (it would find the socket taken), and says so; a
+// failing systemctl is exit 1 quoting it.
+func TestServiceInstallBesideServer(t *testing.T) {
+	reg := ipc.NewRegistry()
+	reg.Register(proto.MethodSystemPing, func(context.Context, json.RawMessage) (any, error) { return proto.SystemPingResult{}, nil })
+	srv := ipctest.Start(t, reg)
+	home := t.TempDir()
+	var ran []string
+	fail := false
+	call := func(args ...string) (string, error) {
+		var out bytes.Buffer
+		inv := &invocation{stdout: &out, stderr: &out, getenv: func(k string) string { return map[string]string{"HOME": home}[k] }, goos: "linux",
+			runProgram: func(_ context.Context, name string, args ...string) ([]byte, error) {
+				ran = append(ran, name+" "+strings.Join(args, " "))
+				if fail {
+					return []byte("Failed to connect to bus: No medium found"), errors.New("exit status 1")
+				}
+				return nil, nil
+			}}
+		err := dispatch(context.Background(), inv, append([]string{"service"}, args...))
+		return out.String(), err
+	}
+	out, err := call("install", "--socket", srv.Path)
+	if err != nil || !strings.Contains(out, "a server already answers on "+srv.Path) {
+		t.Fatalf("install: %v\n%s", err, out)
+	}
+	if want := "[systemctl --user daemon-reload systemctl --user enable paneflow.service]"; fmt.Sprint(ran) != want {
+		t.Errorf("install beside a server ran %q, want %s", ran, want)
+	}
+	fail = true
+	_, err = call("install", "--socket", srv.Path)
+	if err == nil || exitCode(err) != exitFailure || !strings.Contains(err.Error(), "systemctl --user daemon-reload: exit status 1: Failed to connect to bus") {
+		t.Errorf("a failing systemctl: %v (exit %d)", err, exitCode(err))
 	}
 }
 
