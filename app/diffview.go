@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -43,22 +44,69 @@ const (
 const emptyTree = gitdiff.EmptyTree
 
 // gitDiff is a repository's changes (committed, staged, unstaged and
-// untracked) against the point where its branch left its base: read by
-// package gitdiff on this machine, or by a host's server (review.diff).
-type gitDiff = proto.ReviewDiffResult
+// untracked) against the point where its branch left its base.
+type gitDiff struct {
+	Root      string     // the work tree's top directory
+	Branch    string     // the checked-out branch ("" when detached)
+	Scope     string     // what was compared: scopeBranch, scopeUnstaged or scopeStaged
+	BaseRef   string     // the ref compared with ("main"), "" when none
+	Base      string     // the commit compared with (the merge base; scopeBranch)
+	Files     []diffFile // changed files, then untracked ones
+	Text      string     // the unified diff, uncoloured
+	Truncated bool       // Text was cut at gitdiff.MaxBytes
+}
 
 // diffFile is one changed file: git's status letter (M, A, D, R, …; "?"
 // untracked) and its path relative to Root.
-type diffFile = proto.ReviewDiffFile
+type diffFile struct {
+	Status string
+	Path   string
+}
 
 // runGit runs git in dir and returns its output (see [gitdiff.Run]).
 func runGit(ctx context.Context, dir string, args []string, okCodes ...int) (string, error) {
 	return gitdiff.Run(ctx, dir, args, okCodes...)
 }
 
-// loadGitDiff reads the changes of the repository holding dir with git.
+// runGitIn is runGit with more environment variables and stdin as git's
+// standard input (see [gitdiff.RunIn]).
+func runGitIn(ctx context.Context, dir string, env []string, stdin string, args []string, okCodes ...int) (string, error) {
+	return gitdiff.RunIn(ctx, dir, env, stdin, args, okCodes...)
+}
+
+// repoFilters turns off the content filters the repository at root
+// configures itself (see [gitdiff.RepoFilters]).
+func repoFilters(ctx context.Context, root string) []string { return gitdiff.RepoFilters(ctx, root) }
+
+// loadGitDiff reads the changes of the repository holding dir with git,
+// against its branch point ([scopeBranch]).
 func loadGitDiff(ctx context.Context, dir string) (*gitDiff, error) {
-	return gitdiff.Load(ctx, dir)
+	return loadScopedDiff(ctx, dir, scopeBranch)
+}
+
+// scopeWire is review.diff's name of each of the view's scopes.
+var scopeWire = map[string]string{scopeBranch: proto.DiffScopeBranch, scopeUnstaged: proto.DiffScopeUnstaged, scopeStaged: proto.DiffScopeStaged}
+
+// loadScopedDiff reads the changes of the repository holding dir that
+// scope names: against the branch point, the work tree against the index
+// (untracked files included), or the index against HEAD (package
+// gitdiff, as a host's server does for review.diff).
+func loadScopedDiff(ctx context.Context, dir, scope string) (*gitDiff, error) {
+	r, err := gitdiff.Load(ctx, dir, scopeWire[scope])
+	if err != nil {
+		return nil, err
+	}
+	return viewDiff(r, scope), nil
+}
+
+// viewDiff is a diff read for scope (here or by a host's server) as the
+// view keeps it.
+func viewDiff(r *proto.ReviewDiffResult, scope string) *gitDiff {
+	d := &gitDiff{Root: r.Root, Branch: r.Branch, Scope: scope, BaseRef: r.BaseRef, Base: r.Base, Text: r.Text, Truncated: r.Truncated}
+	for _, f := range r.Files {
+		d.Files = append(d.Files, diffFile{Status: f.Status, Path: f.Path})
+	}
+	return d
 }
 
 // Diff colours (readable on the dark and the light theme).
@@ -108,6 +156,18 @@ type diffView struct {
 	lines []diffLine // the diff, parsed
 	refs  []rowRef   // what each grid row shows
 	mode  *widget.RadioGroup
+
+	// scope chooses what is compared (scopeBranch, scopeUnstaged,
+	// scopeStaged); scopeNow is its choice for the loading goroutine.
+	scope    *widget.RadioGroup
+	scopeNow atomic.Value
+	// hunk is the index in lines of the chosen hunk's @@ line, -1 none;
+	// busy the hunk action running ("" none); reverted the hunks
+	// reverted while the view is open, the last one first to undo.
+	hunk                         int
+	busy                         string
+	reverted                     []revertedHunk
+	stageBtn, revertBtn, undoBtn *widget.Button
 
 	// selFrom and selTo are the selected rows (the first tapped, the
 	// last; -1: none), selPath and selStart..selEnd the file's lines
@@ -232,7 +292,7 @@ func (s *shell) openChecksLocked(id uint64) {
 func (s *shell) openDiffInLocked(slot int, dir string) {
 	s.closeOverlaysLocked()
 	ctx, cancel := context.WithCancel(context.Background())
-	dv := &diffView{dir: dir, slot: slot, ctx: ctx, cancel: cancel, selFrom: -1, selTo: -1, reload: make(chan struct{}, 1),
+	dv := &diffView{dir: dir, slot: slot, ctx: ctx, cancel: cancel, selFrom: -1, selTo: -1, hunk: -1, reload: make(chan struct{}, 1),
 		header: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		files:  container.NewVBox(), commentList: container.NewVBox(), status: widget.NewLabel(""), answers: map[string]*widget.Button{}}
 	if slot != 0 && s.hosts != nil {
@@ -242,7 +302,12 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 	}
 	dv.header.SetText("Diff — " + dv.place(dir) + " (loading…)")
 	dv.status.Wrapping = fyne.TextWrapWord
-	dv.grid = newDiffGrid(func(row int, extend bool) { s.guard(func() { s.selectDiffRowLocked(dv, row, extend) }) })
+	dv.grid = newDiffGrid(func(row int, extend bool) {
+		s.guard(func() {
+			s.chooseHunkLocked(dv, row)
+			s.selectDiffRowLocked(dv, row, extend)
+		})
+	})
 	dv.openBtn = widget.NewButtonWithIcon("Open folder", theme.FolderOpenIcon(), func() {
 		s.guard(func() {
 			root := dv.dir
@@ -259,6 +324,20 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 	dv.mode = widget.NewRadioGroup([]string{diffUnified, diffSplit}, func(string) { s.guard(func() { s.renderDiffLocked(dv) }) })
 	dv.mode.Horizontal, dv.mode.Required = true, true
 	dv.mode.Selected = diffUnified
+	dv.scopeNow.Store(scopeBranch)
+	dv.scope = widget.NewRadioGroup([]string{scopeBranch, scopeUnstaged, scopeStaged}, func(sc string) {
+		s.guard(func() {
+			dv.scopeNow.Store(sc)
+			s.markHunkLocked(dv)
+			select {
+			case dv.reload <- struct{}{}:
+			default:
+			}
+		})
+	})
+	dv.scope.Horizontal, dv.scope.Required = true, true
+	dv.scope.Selected = scopeBranch
+	hunkBtns := s.hunkButtons(dv)
 	dv.sendBtn = widget.NewButtonWithIcon("Send to agent", theme.MailSendIcon(), func() { s.guard(func() { s.sendReviewLocked(dv) }) })
 	dv.checkBtn = widget.NewButtonWithIcon("Run checks", theme.MediaPlayIcon(), func() { s.guard(func() { s.runChecksLocked(dv) }) })
 	dv.failBtn = widget.NewButtonWithIcon("Send failure to agent", theme.MailForwardIcon(), func() { s.guard(func() { s.sendFailureLocked(dv) }) })
@@ -293,6 +372,7 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 	dv.prWhy.Truncation = fyne.TextTruncateEllipsis
 	dv.prWhy.Importance = widget.LowImportance
 	bar := container.NewBorder(nil, nil, container.NewHBox(dv.mode, widget.NewSeparator(), dv.sendBtn, dv.checkBtn, dv.failBtn, widget.NewSeparator(), dv.landBtn, dv.prBtn), nil, dv.prWhy)
+	hunkBar := container.NewHBox(widget.NewLabel("Compare:"), dv.scope, widget.NewSeparator(), hunkBtns[0], hunkBtns[1], hunkBtns[2])
 	commentsHead := widget.NewLabelWithStyle("Comments", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	left := container.NewVSplit(container.NewVScroll(dv.files), container.NewBorder(commentsHead, nil, nil, nil, container.NewVScroll(dv.commentList)))
 	left.Offset = 0.6
@@ -301,8 +381,9 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 	split.Offset = 0.25
 	s.dv = dv
 	csize := s.w.Canvas().Size()
-	dv.pop = s.showPopupLocked(container.NewBorder(container.NewVBox(top, bar, dv.status), nil, nil, nil, split), fyne.NewSize(csize.Width-40, csize.Height-40), nil)
+	dv.pop = s.showPopupLocked(container.NewBorder(container.NewVBox(top, bar, hunkBar, dv.status), nil, nil, nil, split), fyne.NewSize(csize.Width-40, csize.Height-40), nil)
 	s.w.Canvas().Unfocus()
+	s.markHunkLocked(dv)
 	if slot != 0 {
 		go s.runRemoteDiff(ctx, dv)
 		return
@@ -357,7 +438,7 @@ func (s *shell) closeDiffLocked() {
 func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 	load := func() {
 		lctx, cancel := context.WithTimeout(ctx, gitTimeout)
-		d, err := loadGitDiff(lctx, dv.dir)
+		d, err := loadScopedDiff(lctx, dv.dir, dv.scopeNow.Load().(string))
 		cancel()
 		if ctx.Err() != nil {
 			return
@@ -381,6 +462,13 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 		return
 	}
 	defer w.Close()
+	// The index and HEAD change without a file of the work tree changing
+	// (git add, a commit): the git directory's own entries are watched
+	// too, for the Unstaged and Staged scopes.
+	gitDir, _ := runGit(ctx, dv.dir, []string{"rev-parse", "--absolute-git-dir"})
+	if gitDir = strings.TrimSpace(gitDir); gitDir != "" {
+		_ = w.Add(gitDir)
+	}
 	n := 0
 	_ = filepath.WalkDir(strings.TrimSpace(root), func(p string, e fs.DirEntry, err error) error {
 		if err != nil || !e.IsDir() {
@@ -402,7 +490,11 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 		case <-ctx.Done():
 			return
 		case ev := <-w.Events:
-			if ev.Op&fsnotify.Create != 0 {
+			if gitDir != "" && filepath.Dir(ev.Name) == gitDir {
+				if b := filepath.Base(ev.Name); b != "index" && b != "HEAD" {
+					continue
+				}
+			} else if ev.Op&fsnotify.Create != 0 {
 				if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() && filepath.Base(ev.Name) != ".git" {
 					_ = w.Add(ev.Name)
 				}
@@ -420,30 +512,29 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 	}
 }
 
-// runRemoteDiff asks dv's host's server for the diff (review.diff) now,
-// then every remoteDiffEvery and on a reload, until ctx ends; a result
-// equal to the last one shown is not shown again. While the host is not
-// connected the header says so, and the next ask after its return shows
-// the diff.
+// runRemoteDiff asks dv's host's server for the diff of the chosen scope
+// (review.diff) now, then every remoteDiffEvery and on a reload, until
+// ctx ends; a result equal to the last one shown is not shown again.
+// While the host is not connected the header says so, and the next ask
+// after its return shows the diff.
 func (s *shell) runRemoteDiff(ctx context.Context, dv *diffView) {
 	var last *gitDiff
 	var lastErr string
 	for first := true; ; first = false {
+		scope := dv.scopeNow.Load().(string)
 		lctx, cancel := context.WithTimeout(ctx, gitTimeout)
-		res, err := s.reviewClient(dv, gitTimeout+reviewCallMargin).ReviewDiff(lctx, proto.ReviewDiffParams{Worktree: dv.dir})
+		res, err := s.reviewClient(dv, gitTimeout+reviewCallMargin).ReviewDiff(lctx, proto.ReviewDiffParams{Worktree: dv.dir, Scope: scopeWire[scope]})
 		cancel()
 		if ctx.Err() != nil {
 			return
 		}
 		var d *gitDiff
-		if err != nil {
-			err = remoteDiffError(err)
-		} else {
-			d = &res
-		}
 		errText := ""
 		if err != nil {
+			err = remoteDiffError(err)
 			errText = err.Error()
+		} else {
+			d = viewDiff(&res, scope)
 		}
 		if first || errText != lastErr || !sameDiff(d, last) {
 			last, lastErr = d, errText
@@ -477,20 +568,23 @@ func sameDiff(a, b *gitDiff) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return a.Root == b.Root && a.Branch == b.Branch && a.BaseRef == b.BaseRef && a.Base == b.Base &&
+	return a.Root == b.Root && a.Branch == b.Branch && a.Scope == b.Scope && a.BaseRef == b.BaseRef && a.Base == b.Base &&
 		a.Text == b.Text && a.Truncated == b.Truncated && slices.Equal(a.Files, b.Files)
 }
 
 // showDiffLocked shows a load's result, then asks the server for the
 // worktree's comments and checks.
 func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
+	if d != nil && d.Scope != dv.scope.Selected {
+		return // read before the scope changed; the new scope's load follows
+	}
 	dv.loads++
 	dv.diff, dv.err = d, err
 	if err != nil {
 		dv.header.SetText("Diff — " + dv.place(dv.dir) + ": " + err.Error())
-		dv.lines = nil
+		dv.lines, dv.hunk = nil, -1
 		dv.grid.Rows, dv.refs = nil, nil
-		dv.grid.Refresh()
+		s.markHunkLocked(dv)
 		return
 	}
 	what := d.Branch
@@ -511,6 +605,15 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 		root = dv.place(d.Root) // this machine's home says nothing of the host's
 	}
 	title := fmt.Sprintf("Diff — %s · %s against %s · %d files", root, what, base, len(d.Files))
+	none := "No changes against " + base + "."
+	switch d.Scope {
+	case scopeUnstaged:
+		title = fmt.Sprintf("Diff — %s · %s: unstaged changes (the files against the index) · %d files", root, what, len(d.Files))
+		none = "No unstaged changes: the files match the index."
+	case scopeStaged:
+		title = fmt.Sprintf("Diff — %s · %s: staged changes (the index against HEAD) · %d files", root, what, len(d.Files))
+		none = "Nothing staged: the index matches HEAD."
+	}
 	if d.Truncated {
 		title += " (cut at 2 MiB)"
 	}
@@ -535,9 +638,21 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 	if _, ok := dv.fileRows[dv.file]; !ok {
 		dv.file = "" // the file shown alone has no changes left: all of them
 	}
+	// The chosen hunk is found again by its file and @@ line.
+	var chosen diffLine
+	if dv.hunk >= 0 && dv.hunk < len(dv.lines) {
+		chosen = dv.lines[dv.hunk]
+	}
 	dv.lines = parseDiff(d.Text)
 	if len(d.Files) == 0 {
-		dv.lines = []diffLine{{kind: 'h', text: "No changes against " + base + "."}}
+		dv.lines = []diffLine{{kind: 'h', text: none}}
+	}
+	dv.hunk = -1
+	for i, l := range dv.lines {
+		if chosen.kind == '@' && l.kind == '@' && l.file == chosen.file && l.text == chosen.text {
+			dv.hunk = i
+			break
+		}
 	}
 	s.renderDiffLocked(dv)
 	dv.checkBtn.Enable()
@@ -565,7 +680,7 @@ func (s *shell) renderDiffLocked(dv *diffView) {
 		row.setHighlight(path == dv.file)
 	}
 	s.reselectLocked(dv)
-	dv.grid.Refresh()
+	s.markHunkLocked(dv)
 }
 
 // diffFileRow is a tappable row of the file list: it shows that file's

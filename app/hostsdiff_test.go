@@ -76,6 +76,21 @@ func TestHostsDiff(t *testing.T) {
 	}
 	h.waitFor("the host's new file", func() bool { return gridHas("+seen on the host") && len(dv.files.Objects) == 4 })
 
+	// The Unstaged scope is the host's too; its hunks are not reverted
+	// from here (git apply would run on this machine).
+	dv.scope.SetSelected(scopeUnstaged) // as a click: without the lock
+	h.waitFor("the host's unstaged changes", func() bool {
+		return strings.Contains(dv.header.Text, "ssh://build "+wt) && strings.Contains(dv.header.Text, "unstaged changes") &&
+			gridHas("+three uncommitted") && !gridHas("+two")
+	})
+	h.s.guard(func() {
+		if dv.revertBtn.Visible() || dv.stageBtn.Visible() {
+			t.Errorf("stage/revert hunk shown for another host's worktree: %v %v", dv.stageBtn.Visible(), dv.revertBtn.Visible())
+		}
+	})
+	dv.scope.SetSelected(scopeBranch)
+	h.waitFor("the branch's changes again", func() bool { return gridHas("+two") && strings.Contains(dv.header.Text, "feat against main") })
+
 	// A comment goes to the host's server.
 	var two int
 	h.s.guard(func() { two = rowOf(dv, "+two") })

@@ -1,16 +1,11 @@
 package app
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"image/color"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -25,149 +20,14 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/flow"
-	"github.com/paneflow-go/paneflow/internal/atomicfile"
 	"github.com/paneflow-go/paneflow/internal/flowgit"
+	"github.com/paneflow-go/paneflow/internal/specfind"
 	"github.com/paneflow-go/paneflow/internal/spectrust"
 	"github.com/paneflow-go/paneflow/internal/vis"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
 )
-
-// Spec kinds the launch pad tells apart.
-const (
-	kindWorkspace = "workspace" // paneflow up
-	kindFlow      = "flow"      // paneflow flow run
-)
-
-// Where the launch pad found a spec.
-const (
-	originRecent  = "recent"
-	originProject = "project"
-	originLibrary = "library"
-	originOpened  = "opened"
-)
-
-// maxSpecSize bounds a spec file the launch pad reads.
-const maxSpecSize = 1 << 20
-
-// maxRecentSpecs is how many recently used spec files are remembered.
-const maxRecentSpecs = 20
-
-// specEntry is one spec file the launch pad lists.
-type specEntry struct {
-	Path   string // absolute
-	Kind   string // kindWorkspace or kindFlow
-	Origin string // originRecent, originProject, …
-}
-
-// specKindByName tells a spec's kind from its file name: flow.toml and
-// *.flow.toml are flows, paneflow.workspace.toml and *.workspace.toml
-// workspaces; "" for any other name.
-func specKindByName(name string) string {
-	switch {
-	case name == "flow.toml" || strings.HasSuffix(name, ".flow.toml"):
-		return kindFlow
-	case strings.HasSuffix(name, ".workspace.toml"):
-		return kindWorkspace
-	}
-	return ""
-}
-
-// sniffKind tells a .toml spec's kind from its text: a [[step]] table
-// makes it a flow, anything else a workspace.
-func sniffKind(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return kindWorkspace
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(io.LimitReader(f, maxSpecSize))
-	sc.Buffer(make([]byte, 0, 4096), maxSpecSize)
-	for sc.Scan() {
-		l := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(l, "[[") && strings.TrimSpace(strings.Trim(l, "[] ")) == "step" {
-			return kindFlow
-		}
-	}
-	return kindWorkspace
-}
-
-// isRegular reports whether path is a regular file (symlinks followed).
-func isRegular(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.Mode().IsRegular()
-}
-
-// discoverSpecs lists the spec files the launch pad offers: the recently
-// used ones that still exist, then those named like specs in cwd and each
-// directory above it (nearest first), then every .toml file of library
-// (the per-OS config dir's paneflow/workspaces/). A file is listed once,
-// under the first place it was found. It reads directories and, for
-// library files whose name does not tell their kind, their text.
-func discoverSpecs(cwd, library string, recent []string) []specEntry {
-	var out []specEntry
-	seen := map[string]bool{}
-	add := func(p, kind, origin string) {
-		if seen[p] {
-			return
-		}
-		seen[p] = true
-		out = append(out, specEntry{Path: p, Kind: kind, Origin: origin})
-	}
-	for _, p := range recent {
-		if isRegular(p) {
-			k := specKindByName(filepath.Base(p))
-			if k == "" {
-				k = sniffKind(p)
-			}
-			add(p, k, originRecent)
-		}
-	}
-	if cwd != "" && filepath.IsAbs(cwd) {
-		for d, n := filepath.Clean(cwd), 0; n < 64; n++ {
-			ents, _ := os.ReadDir(d)
-			for _, e := range ents {
-				if k := specKindByName(e.Name()); k != "" && !e.IsDir() {
-					if p := filepath.Join(d, e.Name()); isRegular(p) {
-						add(p, k, originProject)
-					}
-				}
-			}
-			parent := filepath.Dir(d)
-			if parent == d {
-				break
-			}
-			d = parent
-		}
-	}
-	if library != "" {
-		ents, _ := os.ReadDir(library)
-		for _, e := range ents {
-			if e.IsDir() || !strings.HasSuffix(e.Name(), ".toml") || strings.HasPrefix(e.Name(), ".") {
-				continue
-			}
-			p := filepath.Join(library, e.Name())
-			k := specKindByName(e.Name())
-			if k == "" {
-				k = sniffKind(p)
-			}
-			add(p, k, originLibrary)
-		}
-	}
-	return out
-}
-
-// specLibraryDir is the per-OS config dir's paneflow/workspaces/, ""
-// when the config dir is unknown.
-func specLibraryDir() string {
-	d, err := config.Dir(os.Getenv, goos)
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(d, "workspaces")
-}
 
 // recentPath is the file that remembers the recently used specs, beside
 // the session file; "" keeps them in memory only.
@@ -184,12 +44,7 @@ func (s *shell) recentSpecsLocked() []string {
 	if !s.launch.recentLoaded {
 		s.launch.recentLoaded = true
 		if p := s.recentPath(); p != "" {
-			if b, err := os.ReadFile(p); err == nil {
-				var list []string
-				if json.Unmarshal(b, &list) == nil {
-					s.launch.recent = list
-				}
-			}
+			s.launch.recent = specfind.LoadRecent(p)
 		}
 	}
 	return s.launch.recent
@@ -198,20 +53,9 @@ func (s *shell) recentSpecsLocked() []string {
 // noteRecentLocked puts path first among the recently used specs and
 // saves the list (atomically; a failure only shows in the banner).
 func (s *shell) noteRecentLocked(path string) {
-	list := slices.DeleteFunc(slices.Clone(s.recentSpecsLocked()), func(p string) bool { return p == path })
-	list = append([]string{path}, list...)
-	if len(list) > maxRecentSpecs {
-		list = list[:maxRecentSpecs]
-	}
-	s.launch.recent = list
-	p := s.recentPath()
-	if p == "" {
-		return
-	}
-	b, _ := json.MarshalIndent(list, "", "  ")
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err == nil {
-		err = atomicfile.Write(p, bytes.NewReader(append(b, '\n')), 0o600)
-		if err != nil {
+	s.launch.recent = specfind.NoteRecent(s.recentSpecsLocked(), path)
+	if p := s.recentPath(); p != "" {
+		if err := specfind.SaveRecent(p, s.launch.recent); err != nil {
 			s.banner.show("launch pad: cannot save the recent specs: " + err.Error())
 		}
 	}
@@ -254,65 +98,6 @@ func (s *shell) closeLaunchOverlaysLocked() {
 		t.pop.close()
 		s.launch.tmpl = nil
 	}
-}
-
-// resolvedSpec is a spec file read, parsed and resolved (the dry run).
-type resolvedSpec struct {
-	entry specEntry
-	data  []byte
-	ws    *flow.Plan     // a workspace's plan
-	fl    *flow.FlowPlan // a flow's plan
-	err   error          // why it cannot launch
-	loc   flow.Location  // where err points in data
-}
-
-// resolveSpec reads, parses and resolves the spec at e (no side effect
-// but git's read-only worktree planning): relative cwds resolve against
-// the spec's directory, agents against this process's PATH.
-func resolveSpec(ctx context.Context, e specEntry, home string) *resolvedSpec {
-	r := &resolvedSpec{entry: e}
-	f, err := os.Open(e.Path)
-	if err == nil {
-		r.data, err = io.ReadAll(io.LimitReader(f, maxSpecSize+1))
-		f.Close()
-		if err == nil && len(r.data) > maxSpecSize {
-			err = fmt.Errorf("the file is larger than %d bytes", maxSpecSize)
-		}
-	}
-	if err != nil {
-		r.err = err
-		return r
-	}
-	dir := filepath.Dir(e.Path)
-	h := flow.Host{Getwd: func() (string, error) { return dir, nil }, Home: home, LookPath: exec.LookPath, Worktrees: flowgit.Worktrees{}}
-	if e.Kind == kindFlow {
-		var spec *flow.Flow
-		if spec, r.err = flow.ParseFlow(r.data); r.err == nil {
-			r.fl, r.err = flow.ResolveFlow(ctx, spec, h)
-		}
-	} else {
-		var spec *flow.Workspace
-		if spec, r.err = flow.ParseWorkspace(r.data); r.err == nil {
-			r.ws, r.err = flow.ResolveWorkspace(ctx, spec, h)
-		}
-	}
-	if r.err != nil {
-		r.loc = flow.Locate(r.data, r.err)
-	}
-	return r
-}
-
-// planText is the dry run as `paneflow up --dry-run` / `flow run
-// --dry-run` print it.
-func (r *resolvedSpec) planText() string {
-	var b strings.Builder
-	if r.ws != nil {
-		r.ws.WriteText(&b)
-	}
-	if r.fl != nil {
-		r.fl.WriteText(&b)
-	}
-	return b.String()
 }
 
 // Colours of the launch pad's spec text.
@@ -380,8 +165,8 @@ type launchPad struct {
 	rows    *keyList
 	cursor  int                                     // the selected row, -1 for none
 	items   map[widget.ListItemID]fyne.CanvasObject // the rows built last, for the probe
-	entries []specEntry                             // every spec found
-	shown   []specEntry                             // those matching the query
+	entries []specfind.Entry                        // every spec found
+	shown   []specfind.Entry                        // those matching the query
 	title   *widget.Label
 	status  *widget.Label
 	grid    *widget.TextGrid
@@ -389,9 +174,9 @@ type launchPad struct {
 	stop    *widget.Button
 	runBox  *fyne.Container // the flow's steps
 	runHead *widget.Label
-	sel     *resolvedSpec // the selected spec once resolved
-	pending *specEntry    // the selected spec while it resolves
-	busy    bool          // a launch is under way
+	sel     *specfind.Resolved // the selected spec once resolved
+	pending *specfind.Entry    // the selected spec while it resolves
+	busy    bool               // a launch is under way
 	cancel  context.CancelFunc
 	pop     *popup
 	// trust is the open "Trust this spec?" dialog (nil when none), with
@@ -440,7 +225,7 @@ func (s *shell) openLaunchPadLocked() {
 	s.closeOverlaysLocked()
 	lp := &launchPad{query: newKeyEntry(false), cursor: -1, items: map[widget.ListItemID]fyne.CanvasObject{}}
 	lp.query.SetPlaceHolder("Filter specs by path…")
-	lp.entries = discoverSpecs(s.focusedCwdLocked(), specLibraryDir(), s.recentSpecsLocked())
+	lp.entries = specfind.Discover(s.focusedCwdLocked(), specfind.LibraryDir(os.Getenv, goos), s.recentSpecsLocked())
 	lp.shown = lp.entries
 	fg := theme.Color(theme.ColorNameForeground)
 	muted := theme.Color(theme.ColorNamePlaceHolder)
@@ -579,7 +364,7 @@ func (s *shell) closeLaunchPadLocked() {
 }
 
 // selectSpecLocked shows e's plan once resolved off the UI goroutine.
-func (s *shell) selectSpecLocked(lp *launchPad, e specEntry) {
+func (s *shell) selectSpecLocked(lp *launchPad, e specfind.Entry) {
 	lp.cancelResolve()
 	ctx, cancel := context.WithCancel(context.Background())
 	lp.cancel = cancel
@@ -591,7 +376,7 @@ func (s *shell) selectSpecLocked(lp *launchPad, e specEntry) {
 	lp.launch.Disable()
 	home := s.home
 	go func() {
-		r := resolveSpec(ctx, e, home)
+		r := specfind.Resolve(ctx, e, home)
 		s.do(func() {
 			if s.launch.pad != lp || ctx.Err() != nil {
 				return
@@ -606,32 +391,32 @@ func (s *shell) selectSpecLocked(lp *launchPad, e specEntry) {
 // error at its line.
 func (s *shell) showResolvedLocked(lp *launchPad) {
 	r := lp.sel
-	if r.err != nil {
+	if r.Err != nil {
 		where := ""
-		if r.loc.Line > 0 {
-			where = fmt.Sprintf("line %d: ", r.loc.Line)
+		if r.Loc.Line > 0 {
+			where = fmt.Sprintf("line %d: ", r.Loc.Line)
 		}
-		if strings.HasPrefix(r.err.Error(), "line ") {
+		if strings.HasPrefix(r.Err.Error(), "line ") {
 			where = ""
 		}
-		lp.status.SetText("✗ " + where + r.err.Error())
+		lp.status.SetText("✗ " + where + r.Err.Error())
 		lp.status.Importance = widget.DangerImportance
-		lp.grid.Rows = errorRows(r.data, r.err, r.loc)
+		lp.grid.Rows = errorRows(r.Data, r.Err, r.Loc)
 		lp.launch.Disable()
 	} else {
 		n := 0
-		if r.ws != nil {
-			n = len(r.ws.Panes)
+		if r.WS != nil {
+			n = len(r.WS.Panes)
 		} else {
-			n = len(r.fl.Units)
+			n = len(r.Flow.Units)
 		}
 		units := count(n, "pane", "panes")
-		if r.entry.Kind == kindFlow {
+		if r.Entry.Kind == specfind.KindFlow {
 			units = count(n, "unit", "units")
 		}
-		lp.status.SetText(fmt.Sprintf("✓ %s spec, %s: ready to launch", r.entry.Kind, units))
+		lp.status.SetText(fmt.Sprintf("✓ %s spec, %s: ready to launch", r.Entry.Kind, units))
 		lp.status.Importance = widget.SuccessImportance
-		lp.grid.Rows = textRows(r.planText(), nil)
+		lp.grid.Rows = textRows(r.PlanText(), nil)
 		if !lp.busy {
 			lp.launch.Enable()
 		}
@@ -662,12 +447,8 @@ func (s *shell) addSpecLocked(lp *launchPad, path string) {
 	if s.launch.pad != lp {
 		return
 	}
-	k := specKindByName(filepath.Base(path))
-	if k == "" {
-		k = sniffKind(path)
-	}
-	e := specEntry{Path: path, Kind: k, Origin: originOpened}
-	lp.entries = append([]specEntry{e}, slices.DeleteFunc(lp.entries, func(x specEntry) bool { return x.Path == path })...)
+	e := specfind.Entry{Path: path, Kind: specfind.Kind(path), Origin: specfind.OriginOpened}
+	lp.entries = append([]specfind.Entry{e}, slices.DeleteFunc(lp.entries, func(x specfind.Entry) bool { return x.Path == path })...)
 	lp.query.Text = "" // set quietly: OnChanged would take the lock
 	lp.query.Refresh()
 	lp.shown = lp.entries
@@ -680,11 +461,11 @@ func (s *shell) addSpecLocked(lp *launchPad, path string) {
 // resolved again (the plan shown may be stale) and carried out as
 // `paneflow up` or `paneflow flow run` would.
 func (s *shell) launchSelectedLocked(lp *launchPad) {
-	if lp.sel == nil || lp.sel.err != nil || lp.busy {
+	if lp.sel == nil || lp.sel.Err != nil || lp.busy {
 		return
 	}
-	e := lp.sel.entry
-	if e.Kind == kindFlow && s.launch.run != nil && !s.launch.run.done {
+	e := lp.sel.Entry
+	if e.Kind == specfind.KindFlow && s.launch.run != nil && !s.launch.run.done {
 		lp.status.SetText("✗ a flow is running: stop it first")
 		lp.status.Importance = widget.DangerImportance
 		lp.status.Refresh()
@@ -699,21 +480,21 @@ func (s *shell) launchSelectedLocked(lp *launchPad) {
 	go func() {
 		// Read, resolved and checked once: what the trust question shows
 		// and what is trusted are the bytes that run.
-		r := resolveSpec(context.Background(), e, home)
+		r := specfind.Resolve(context.Background(), e, home)
 		st, trustErr := spectrust.Status(0), error(nil)
-		if r.err == nil {
-			st, trustErr = s.specTrust().Check(e.Path, r.data)
+		if r.Err == nil {
+			st, trustErr = s.specTrust().Check(e.Path, r.Data)
 		}
 		s.do(func() {
 			switch {
-			case r.err == nil && trustErr != nil:
-				r.err = trustErr
-			case r.err == nil && !st.OK():
+			case r.Err == nil && trustErr != nil:
+				r.Err = trustErr
+			case r.Err == nil && !st.OK():
 				if s.launch.pad == lp {
 					s.askTrustLocked(lp, r, st)
 					return
 				}
-				r.err = errors.New("not trusted: open the launch pad to review it")
+				r.Err = errors.New("not trusted: open the launch pad to review it")
 			}
 			s.carryOutLocked(lp, r)
 		})
@@ -733,21 +514,21 @@ func (s *shell) specTrust() spectrust.Store {
 // carryOutLocked launches the resolved spec r (its error, if any, is
 // shown instead): a flow runs as `paneflow flow run` does, a workspace
 // opens as `paneflow up` does.
-func (s *shell) carryOutLocked(lp *launchPad, r *resolvedSpec) {
-	e := r.entry
-	if r.err == nil {
+func (s *shell) carryOutLocked(lp *launchPad, r *specfind.Resolved) {
+	e := r.Entry
+	if r.Err == nil {
 		s.noteRecentLocked(e.Path)
 	}
-	if e.Kind == kindFlow {
+	if e.Kind == specfind.KindFlow {
 		go s.runFlow(r)
 		return
 	}
 	go func() {
 		var res *flow.UpResult
 		var warns []string
-		err := r.err
+		err := r.Err
 		if err == nil {
-			res, err = flow.Up(context.Background(), r.ws, flowgit.Worktrees{}, s.caller(0), func(m string) { warns = append(warns, m) })
+			res, err = flow.Up(context.Background(), r.WS, flowgit.Worktrees{}, s.caller(0), func(m string) { warns = append(warns, m) })
 		}
 		s.do(func() {
 			if len(warns) > 0 {
@@ -762,8 +543,8 @@ func (s *shell) carryOutLocked(lp *launchPad, r *resolvedSpec) {
 			lp.busy = false
 			if err != nil {
 				lp.sel = r
-				if r.err == nil {
-					r.err = err // the launch's own failure, shown as it is
+				if r.Err == nil {
+					r.Err = err // the launch's own failure, shown as it is
 				}
 				s.showResolvedLocked(lp)
 				return
@@ -778,15 +559,15 @@ func (s *shell) carryOutLocked(lp *launchPad, r *resolvedSpec) {
 // shows where it comes from and its plan (control characters written as
 // \xNN), "Run and trust" records trust in r's bytes and launches r,
 // "Cancel" runs nothing.
-func (s *shell) askTrustLocked(lp *launchPad, r *resolvedSpec, st spectrust.Status) {
+func (s *shell) askTrustLocked(lp *launchPad, r *specfind.Resolved, st spectrust.Status) {
 	why := "It comes from outside your config directory, and it runs commands. Nothing runs unless you trust it."
 	if st == spectrust.Changed {
 		why = "It changed since you trusted it. Nothing runs unless you trust its new content."
 	}
-	head := widget.NewLabel(vis.String(r.entry.Path) + "\n" + why + "\nIt will run (control characters shown as \\xNN):")
+	head := widget.NewLabel(vis.String(r.Entry.Path) + "\n" + why + "\nIt will run (control characters shown as \\xNN):")
 	head.Wrapping = fyne.TextWrapWord
 	plan := widget.NewTextGrid()
-	plan.Rows = textRows(r.planText(), nil)
+	plan.Rows = textRows(r.PlanText(), nil)
 	var d dialog.Dialog
 	finish := func(ok bool) {
 		s.guard(func() {
@@ -800,13 +581,13 @@ func (s *shell) askTrustLocked(lp *launchPad, r *resolvedSpec, st spectrust.Stat
 				lp.status.SetText("✗ not trusted: nothing ran")
 				lp.status.Importance = widget.DangerImportance
 				lp.status.Refresh()
-				if s.launch.pad == lp && lp.sel != nil && lp.sel.err == nil {
+				if s.launch.pad == lp && lp.sel != nil && lp.sel.Err == nil {
 					lp.launch.Enable()
 				}
 				return
 			}
-			if _, err := s.specTrust().Trust(r.entry.Path, r.data); err != nil {
-				r.err = err
+			if _, err := s.specTrust().Trust(r.Entry.Path, r.Data); err != nil {
+				r.Err = err
 			}
 			s.carryOutLocked(lp, r)
 		})
@@ -870,12 +651,12 @@ type flowRun struct {
 // runFlow runs the resolved flow r, as `paneflow flow run` does,
 // reporting each unit's transitions to the launch pad. It runs on its own
 // goroutine until the flow ends or is stopped.
-func (s *shell) runFlow(r *resolvedSpec) {
-	e := r.entry
-	err := r.err
+func (s *shell) runFlow(r *specfind.Resolved) {
+	e := r.Entry
+	err := r.Err
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if err == nil && r.fl.Submits() {
+	if err == nil && r.Flow.Submits() {
 		err = flow.CheckGate(ctx, s.caller(0))
 	}
 	if err != nil {
@@ -886,17 +667,17 @@ func (s *shell) runFlow(r *resolvedSpec) {
 				return
 			}
 			lp.busy = false
-			if r.err == nil {
-				r.err = err
+			if r.Err == nil {
+				r.Err = err
 			}
 			lp.sel = r
 			s.showResolvedLocked(lp)
 		})
 		return
 	}
-	run := &flowRun{name: r.fl.Name, path: e.Path, status: map[string]string{}, msg: map[string]string{}, cancel: cancel}
+	run := &flowRun{name: r.Flow.Name, path: e.Path, status: map[string]string{}, msg: map[string]string{}, cancel: cancel}
 	longest := int64(0)
-	for _, u := range r.fl.Units {
+	for _, u := range r.Flow.Units {
 		run.ids = append(run.ids, u.ID)
 		run.status[u.ID] = flow.StatusPending
 		if u.Ready != nil {
@@ -907,7 +688,7 @@ func (s *shell) runFlow(r *resolvedSpec) {
 		s.launch.run = run
 		if lp := s.launch.pad; lp != nil {
 			lp.busy = false
-			if lp.sel != nil && lp.sel.err == nil {
+			if lp.sel != nil && lp.sel.Err == nil {
 				lp.launch.Enable()
 			}
 			lp.status.SetText("flow started")
@@ -916,7 +697,7 @@ func (s *shell) runFlow(r *resolvedSpec) {
 		}
 		s.showRunLocked()
 	})
-	rep, err := flow.Run(ctx, r.fl, flow.RunOptions{
+	rep, err := flow.Run(ctx, r.Flow, flow.RunOptions{
 		Calls:     s.caller(0),
 		Waits:     s.caller(time.Duration(longest)*time.Second + time.Minute),
 		Worktrees: flowgit.Worktrees{},

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/paneflow-go/paneflow/internal/specfind"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -30,7 +31,7 @@ func BenchmarkLaunchPadOpen(b *testing.B) {
 func benchLaunchPad(b *testing.B, specs int) {
 	root := b.TempDir()
 	b.Setenv("XDG_CONFIG_HOME", filepath.Join(root, "config"))
-	lib := specLibraryDir()
+	lib := specfind.LibraryDir(os.Getenv, goos)
 	cwd := filepath.Join(root, "proj", "a", "b", "c")
 	if err := os.MkdirAll(cwd, 0o755); err != nil {
 		b.Fatal(err)

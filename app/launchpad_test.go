@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/paneflow-go/paneflow/flow"
+	"github.com/paneflow-go/paneflow/internal/specfind"
 	"github.com/paneflow-go/paneflow/internal/spectrust"
 	"github.com/paneflow-go/paneflow/workspace"
 	"github.com/paneflow-go/paneflow/worktree"
@@ -31,43 +32,9 @@ func writeFile(t testing.TB, p, text string) {
 	}
 }
 
-func TestDiscoverSpecs(t *testing.T) {
-	root := t.TempDir()
-	cwd := filepath.Join(root, "a", "b")
-	lib := filepath.Join(root, "lib")
-	writeFile(t, filepath.Join(root, "paneflow.workspace.toml"), "")
-	writeFile(t, filepath.Join(root, "a", "review.flow.toml"), "")
-	writeFile(t, filepath.Join(root, "a", "b", "notes.toml"), "") // not named as a spec
-	writeFile(t, filepath.Join(root, "a", "b", "flow.toml"), "")
-	writeFile(t, filepath.Join(lib, "dev.toml"), "[[panes]]\ncommand = \"sh\"\n")
-	writeFile(t, filepath.Join(lib, "pipeline.toml"), "name = \"p\"\n\n  [[ step ]]\nid = \"a\"\n")
-	writeFile(t, filepath.Join(lib, ".hidden.toml"), "")
-	writeFile(t, filepath.Join(lib, "readme.md"), "")
-	recentFile := filepath.Join(lib, "dev.toml")
-	got := discoverSpecs(cwd, lib, []string{filepath.Join(root, "gone.workspace.toml"), recentFile})
-	var lines []string
-	for _, e := range got {
-		rel, _ := filepath.Rel(root, e.Path)
-		lines = append(lines, rel+" "+e.Kind+" "+e.Origin)
-	}
-	want := []string{
-		"lib/dev.toml workspace recent",
-		"a/b/flow.toml flow project",
-		"a/review.flow.toml flow project",
-		"paneflow.workspace.toml workspace project",
-		"lib/pipeline.toml flow library",
-	}
-	if !slices.Equal(lines, want) {
-		t.Fatalf("discoverSpecs:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
-	}
-	if got := discoverSpecs("", "", nil); len(got) != 0 {
-		t.Fatalf("nothing to look at gave %v", got)
-	}
-}
-
 // libraryDir is the spec library of the harness's config dir.
 func libraryDir(t *testing.T) string {
-	d := specLibraryDir()
+	d := specfind.LibraryDir(os.Getenv, goos)
 	if d == "" || !strings.HasPrefix(d, os.Getenv("XDG_CONFIG_HOME")) {
 		t.Fatalf("spec library %q is not under XDG_CONFIG_HOME", d)
 	}
@@ -92,7 +59,7 @@ func openPad(t *testing.T, h *harness) *launchPad {
 
 // selectSpec clicks the row of the spec named base and waits for its
 // plan or errors.
-func selectSpec(t *testing.T, h *harness, lp *launchPad, base string) *resolvedSpec {
+func selectSpec(t *testing.T, h *harness, lp *launchPad, base string) *specfind.Resolved {
 	t.Helper()
 	row := -1
 	h.s.guard(func() {
@@ -106,10 +73,10 @@ func selectSpec(t *testing.T, h *harness, lp *launchPad, base string) *resolvedS
 		t.Fatalf("%s is not listed", base)
 	}
 	lp.rows.Select(row) // as a click does
-	var r *resolvedSpec
+	var r *specfind.Resolved
 	h.waitFor(base+" resolved", func() bool {
 		r = lp.sel
-		return r != nil && filepath.Base(r.entry.Path) == base
+		return r != nil && filepath.Base(r.Entry.Path) == base
 	})
 	return r
 }
@@ -156,8 +123,8 @@ agent = "no-such-agent"
 	// A spec that resolves to an unknown agent: the error at its line.
 	r := selectSpec(t, h, lp, "broken.workspace.toml")
 	h.s.guard(func() {
-		if r.err == nil || r.loc.Line != 8 || r.loc.Field != "agent" {
-			t.Fatalf("broken: err %v at %+v, want line 8, agent", r.err, r.loc)
+		if r.Err == nil || r.Loc.Line != 8 || r.Loc.Field != "agent" {
+			t.Fatalf("broken: err %v at %+v, want line 8, agent", r.Err, r.Loc)
 		}
 		if !strings.Contains(lp.status.Text, "line 8") || !lp.launch.Disabled() {
 			t.Fatalf("status %q, launch disabled %v", lp.status.Text, lp.launch.Disabled())
@@ -175,15 +142,15 @@ agent = "no-such-agent"
 	})
 	// An unknown key: the parser's line.
 	r = selectSpec(t, h, lp, "typo.workspace.toml")
-	if r.loc.Line != 2 || r.loc.Field != "comand" {
-		t.Fatalf("typo: %v at %+v", r.err, r.loc)
+	if r.Loc.Line != 2 || r.Loc.Field != "comand" {
+		t.Fatalf("typo: %v at %+v", r.Err, r.Loc)
 	}
 
 	// A good spec: its plan (panes, commands, cwd, the port), then Launch.
 	r = selectSpec(t, h, lp, "demo.workspace.toml")
 	h.s.guard(func() {
-		if r.err != nil {
-			t.Fatal(r.err)
+		if r.Err != nil {
+			t.Fatal(r.Err)
 		}
 		plan := lp.grid.Text()
 		for _, want := range []string{`workspace "demo": 2 panes, layout even_v`, "echo left-side", work, "PORT="} {
@@ -227,7 +194,7 @@ agent = "no-such-agent"
 	// Reopened, the launched spec is listed first, as recent.
 	lp = openPad(t, h)
 	h.s.guard(func() {
-		if lp.entries[0].Origin != originRecent || filepath.Base(lp.entries[0].Path) != "demo.workspace.toml" {
+		if lp.entries[0].Origin != specfind.OriginRecent || filepath.Base(lp.entries[0].Path) != "demo.workspace.toml" {
 			t.Fatalf("entries %v", lp.entries)
 		}
 	})
@@ -241,7 +208,7 @@ agent = "no-such-agent"
 	// Down selects the row (its errors show); Escape closes.
 	lp.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	h.waitFor("typo selected by key", func() bool {
-		return lp.sel != nil && filepath.Base(lp.sel.entry.Path) == "typo.workspace.toml"
+		return lp.sel != nil && filepath.Base(lp.sel.Entry.Path) == "typo.workspace.toml"
 	})
 	lp.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	h.s.guard(func() {
@@ -287,8 +254,8 @@ pane = { command = "echo after" }
 	lp := openPad(t, h)
 	r := selectSpec(t, h, lp, "pipe.flow.toml")
 	h.s.guard(func() {
-		if r.err != nil || r.entry.Kind != kindFlow || r.entry.Origin != originProject {
-			t.Fatalf("pipe: %v %+v", r.err, r.entry)
+		if r.Err != nil || r.Entry.Kind != specfind.KindFlow || r.Entry.Origin != specfind.OriginProject {
+			t.Fatalf("pipe: %v %+v", r.Err, r.Entry)
 		}
 		if !strings.Contains(lp.grid.Text(), "build") || !strings.Contains(lp.grid.Text(), "needs") {
 			t.Fatalf("flow plan:\n%s", lp.grid.Text())
@@ -562,7 +529,7 @@ func TestAgentLaunchersAndTemplate(t *testing.T) {
 		t.Fatalf("spec:\n%s", data)
 	}
 	lp := h.s.launch.pad
-	h.waitFor("the written spec selected", func() bool { return lp.sel != nil && lp.sel.err == nil && lp.sel.entry.Path == p })
+	h.waitFor("the written spec selected", func() bool { return lp.sel != nil && lp.sel.Err == nil && lp.sel.Entry.Path == p })
 	// Writing again never replaces the file.
 	writeFile(t, p, "# mine\n")
 	h.s.guard(func() {

@@ -151,7 +151,9 @@ func (s *shell) selectDiffRowLocked(dv *diffView, row int, extend bool) {
 		end = l.new
 	}
 	if path == "" {
-		dv.setStatusLocked("Select an added or unchanged line (one with a number in the new file) to comment on it.", true)
+		if dv.hunk < 0 { // a hunk chosen for its buttons needs no word
+			dv.setStatusLocked("Select an added or unchanged line (one with a number in the new file) to comment on it.", true)
+		}
 		s.selectDiffRowLocked(dv, -1, false)
 		return
 	}

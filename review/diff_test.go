@@ -33,7 +33,7 @@ func TestDiff(t *testing.T) {
 	if _, err := os.Stat(mark); err == nil {
 		t.Error("review.diff ran the repository's core.fsmonitor")
 	}
-	if d.Root != repo || d.Branch != "feature" || d.BaseRef != "main" || d.Base != base || d.Truncated {
+	if d.Root != repo || d.Scope != proto.DiffScopeBranch || d.Branch != "feature" || d.BaseRef != "main" || d.Base != base || d.Truncated {
 		t.Errorf("root %q branch %q base_ref %q base %q truncated %v; want %q feature main %q false", d.Root, d.Branch, d.BaseRef, d.Base, d.Truncated, repo, base)
 	}
 	want := []proto.ReviewDiffFile{{Status: "A", Path: "c.txt"}, {Status: "M", Path: "src/a.go"}, {Status: "?", Path: "new.txt"}}
@@ -44,6 +44,20 @@ func TestDiff(t *testing.T) {
 		if !strings.Contains(d.Text, line+"\n") {
 			t.Errorf("the diff lacks %q:\n%s", line, d.Text)
 		}
+	}
+
+	// The scopes: the index against HEAD, the files against the index.
+	gittest.Git(t, repo, "add", "src/a.go")
+	staged := ok[proto.ReviewDiffResult](t, s.diff, proto.ReviewDiffParams{Worktree: repo, Scope: proto.DiffScopeStaged})
+	if want := []proto.ReviewDiffFile{{Status: "M", Path: "src/a.go"}}; staged.Scope != proto.DiffScopeStaged || !slices.Equal(staged.Files, want) {
+		t.Errorf("staged: scope %q files %v, want %v", staged.Scope, staged.Files, want)
+	}
+	unstaged := ok[proto.ReviewDiffResult](t, s.diff, proto.ReviewDiffParams{Worktree: repo, Scope: proto.DiffScopeUnstaged})
+	if want := []proto.ReviewDiffFile{{Status: "?", Path: "new.txt"}}; !slices.Equal(unstaged.Files, want) || strings.Contains(unstaged.Text, "+line added") {
+		t.Errorf("unstaged: files %v, want %v; text:\n%s", unstaged.Files, want, unstaged.Text)
+	}
+	if _, err := call[proto.ReviewDiffResult](t, s.diff, proto.ReviewDiffParams{Worktree: repo, Scope: "all"}); err == nil || !strings.Contains(err.Error(), "unknown diff scope 'all'") {
+		t.Errorf("scope all: err = %v", err)
 	}
 
 	// A clean tree: no files, an empty list rather than null.

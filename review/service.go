@@ -354,7 +354,7 @@ func (s *Service) diff(ctx context.Context, params json.RawMessage) (any, error)
 	}
 	ctx, cancel := context.WithTimeout(ctx, diffTimeout)
 	defer cancel()
-	d, err := gitdiff.Load(ctx, p.Worktree)
+	d, err := gitdiff.Load(ctx, p.Worktree, p.Scope)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ipc.Errorf(ipc.CodeInternal, "reading the diff of '%s' took longer than %v: %v", p.Worktree, diffTimeout, err)

@@ -53,13 +53,24 @@ const EmptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 // own message. okCodes are exit codes that are not failures (git diff
 // --no-index exits 1 when files differ). core.fsmonitor is off.
 func Run(ctx context.Context, dir string, args []string, okCodes ...int) (string, error) {
-	return RunEnv(ctx, dir, nil, args, okCodes...)
+	return RunIn(ctx, dir, nil, "", args, okCodes...)
 }
 
 // RunEnv is [Run] with more environment variables.
 func RunEnv(ctx context.Context, dir string, env, args []string, okCodes ...int) (string, error) {
+	return RunIn(ctx, dir, env, "", args, okCodes...)
+}
+
+// RunIn is [RunEnv] with stdin as git's standard input (a patch for git
+// apply; "" for none).
+func RunIn(ctx context.Context, dir string, env []string, stdin string, args []string, okCodes ...int) (string, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "-c", "core.fsmonitor=false"}, args...)...)
+	// Never take an optional index lock: the agent in the pane may be
+	// committing (git apply --cached takes the lock it needs).
 	cmd.Env = append(append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"), env...)
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -114,18 +125,30 @@ func RepoFilters(ctx context.Context, root string) []string {
 }
 
 // diffOpts are the options of every git diff: no program the repository
-// configures (textconv, external diff) runs, and a submodule's work tree
-// is not inspected (git would run git status in it, with that
-// repository's configuration).
-var diffOpts = []string{"--no-textconv", "--no-ext-diff", "--ignore-submodules=dirty"}
+// configures (textconv, external diff) runs, a submodule's work tree is
+// not inspected (git would run git status in it, with that repository's
+// configuration), and the paths carry git's usual a/ and b/ whatever
+// diff.noprefix or diff.mnemonicPrefix say (the Diff view's parser and
+// git apply -p1 expect them).
+var diffOpts = []string{"--no-textconv", "--no-ext-diff", "--ignore-submodules=dirty", "--src-prefix=a/", "--dst-prefix=b/"}
 
-// Load reads the changes of the repository holding dir with git.
-func Load(ctx context.Context, dir string) (*proto.ReviewDiffResult, error) {
+// Load reads the changes of the repository holding dir that scope names
+// ([proto.DiffScopeBranch], "" too: against the branch point;
+// [proto.DiffScopeUnstaged]: the work tree against the index, untracked
+// files included; [proto.DiffScopeStaged]: the index against HEAD). An
+// unknown scope is an error.
+func Load(ctx context.Context, dir, scope string) (*proto.ReviewDiffResult, error) {
+	if scope == "" {
+		scope = proto.DiffScopeBranch
+	}
+	if scope != proto.DiffScopeBranch && scope != proto.DiffScopeUnstaged && scope != proto.DiffScopeStaged {
+		return nil, fmt.Errorf("unknown diff scope '%s' (branch, unstaged, staged)", scope)
+	}
 	root, err := Run(ctx, dir, []string{"rev-parse", "--show-toplevel"})
 	if err != nil {
 		return nil, err
 	}
-	d := &proto.ReviewDiffResult{Root: strings.TrimSpace(root)}
+	d := &proto.ReviewDiffResult{Root: strings.TrimSpace(root), Scope: scope}
 	if b, err := Run(ctx, d.Root, []string{"symbolic-ref", "--quiet", "--short", "HEAD"}, 1); err == nil {
 		d.Branch = strings.TrimSpace(b)
 	}
@@ -146,6 +169,14 @@ func Load(ctx context.Context, dir string) (*proto.ReviewDiffResult, error) {
 	}
 	filters := RepoFilters(ctx, d.Root)
 	diff := func(args ...string) []string { return append(append([]string{"diff"}, diffOpts...), args...) }
+	// against is what the diff compares the work tree (or index) with.
+	against := []string{d.Base, "--"}
+	switch scope {
+	case proto.DiffScopeUnstaged:
+		against = []string{"--"}
+	case proto.DiffScopeStaged:
+		against = []string{"--cached", "--"}
+	}
 	// The file list, the diff and the untracked files are read at once:
 	// three git processes that do not depend on each other.
 	var names, text, untracked string
@@ -154,13 +185,15 @@ func Load(ctx context.Context, dir string) (*proto.ReviewDiffResult, error) {
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		names, nameErr = RunEnv(ctx, d.Root, filters, diff("--name-status", d.Base, "--"))
+		names, nameErr = RunEnv(ctx, d.Root, filters, diff(append([]string{"--name-status"}, against...)...))
 	}()
 	go func() {
 		defer wg.Done()
-		untracked, lsErr = Run(ctx, d.Root, []string{"ls-files", "--others", "--exclude-standard"})
+		if scope != proto.DiffScopeStaged { // the index holds no untracked file
+			untracked, lsErr = Run(ctx, d.Root, []string{"ls-files", "--others", "--exclude-standard"})
+		}
 	}()
-	text, textErr = RunEnv(ctx, d.Root, filters, diff("--no-color", d.Base, "--"))
+	text, textErr = RunEnv(ctx, d.Root, filters, diff(append([]string{"--no-color"}, against...)...))
 	wg.Wait()
 	if err := cmp.Or(nameErr, textErr, lsErr); err != nil {
 		return nil, err

@@ -1,0 +1,136 @@
+//go:build linux
+
+package gui
+
+import (
+	"fmt"
+	"image"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// hunkFile is a file of twenty numbered lines, with the lines in changed
+// marked; line 2 and line 18 changed make two hunks.
+func hunkFile(changed ...int) string {
+	var b strings.Builder
+	for i := 1; i <= 20; i++ {
+		s := fmt.Sprintf("line %d", i)
+		for _, c := range changed {
+			if c == i {
+				s += " changed"
+			}
+		}
+		b.WriteString(s + "\n")
+	}
+	return b.String()
+}
+
+// TestDiffHunks stages and reverts single hunks in the Diff view with
+// the mouse, in the window binary under Xvfb, against the real git:
+// "Unstaged", a click on the second hunk's added line, "Stage hunk" (the
+// index holds that hunk alone); a click on the first hunk, "Revert
+// hunk" (the file is as committed there), "Undo revert" (the file as
+// the user had it, byte for byte).
+func TestDiffHunks(t *testing.T) {
+	x := display(t)
+	a := startApp(t, x)
+	first := a.ls().Surfaces[0].ID
+	a.waitOutput(strconv.FormatUint(first, 10), promptRe)
+	root := tempDir(t)
+	repo := filepath.Join(root, "repo")
+	env := append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_NOSYSTEM=1", "HOME="+root)
+	git := func(args ...string) string { return mustTool(t, env, "git", append([]string{"-C", repo}, args...)...) }
+	write := func(s string) {
+		if err := os.WriteFile(filepath.Join(repo, "a.txt"), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git("init", "-q", "-b", "main")
+	write(hunkFile())
+	git("add", "a.txt")
+	git("commit", "-q", "-m", "first")
+	write(hunkFile(2, 18))
+
+	a.rpc(nil, "workspace.create", map[string]any{"name": "hunks", "cwd": repo})
+	var pane uint64
+	for _, s := range a.ls().Surfaces {
+		if s.ID != first {
+			pane = s.ID
+		}
+	}
+	a.waitOutput(strconv.FormatUint(pane, 10), promptRe)
+	a.rpc(nil, "workspace.select", map[string]any{"index": 1})
+	a.eventually("the repository's pane focused", func() (bool, string) {
+		c := a.current()
+		return c.Index == 1 && c.focused() == pane, fmt.Sprintf("workspace %d, pane %d", c.Index, c.focused())
+	})
+	g := a.geometry()
+	full := image.Rect(0, 0, g.W, g.H)
+	before := a.stable("before", full)
+	greenBefore := find(before, full, isGreen).N
+	a.xdo("windowfocus", "--sync", a.win)
+	a.xdo("key", "ctrl+shift+g")
+	a.eventually("the diff on screen", func() (bool, string) {
+		green := find(a.screenshot("diff"), full, isGreen)
+		return green.N > greenBefore+100, fmt.Sprintf("%d green pixels (%d before)", green.N, greenBefore)
+	})
+	a.stable("diff", full)
+	a.click(unstagedX, scopeY)
+	a.stable("unstaged", full)
+	rows := greenRows(a.screenshot("unstaged-rows"), image.Rect(g.W/3, 150, g.W, g.H))
+	t.Logf("green rows %v", rows)
+	if len(rows) != 2 {
+		t.Fatalf("want 2 green rows (the two added lines), got %v", rows)
+	}
+	a.click(g.W/2, rows[1])
+	a.stable("chosen", full)
+	a.click(stageX, scopeY)
+	a.eventually("the second hunk staged alone", func() (bool, string) {
+		staged := git("diff", "--cached")
+		return strings.Contains(staged, "+line 18 changed") && !strings.Contains(staged, "line 2 changed"), staged
+	})
+	if got := git("diff"); !strings.Contains(got, "+line 2 changed") || strings.Contains(got, "line 18 changed") {
+		t.Fatalf("unstaged after staging a hunk:\n%s", got)
+	}
+	// The staged hunk leaves the Unstaged diff: one green row left.
+	var left []int
+	a.eventually("one added line left", func() (bool, string) {
+		left = greenRows(a.screenshot("staged"), image.Rect(g.W/3, 150, g.W, g.H))
+		return len(left) == 1, fmt.Sprint(left)
+	})
+	a.click(g.W/2, left[0])
+	a.stable("chosen-first", full)
+	a.click(revertX, scopeY)
+	a.eventually("the first hunk reverted", func() (bool, string) {
+		b, _ := os.ReadFile(filepath.Join(repo, "a.txt"))
+		return string(b) == hunkFile(18), string(b)
+	})
+	a.eventually("no added line left", func() (bool, string) {
+		n := len(greenRows(a.screenshot("reverted"), image.Rect(g.W/3, 150, g.W, g.H)))
+		return n == 0, fmt.Sprint(n, " green rows")
+	})
+	a.stable("reverted", full)
+	a.click(undoX, scopeY)
+	a.eventually("the reverted hunk back", func() (bool, string) {
+		b, _ := os.ReadFile(filepath.Join(repo, "a.txt"))
+		return string(b) == hunkFile(2, 18), string(b)
+	})
+	a.stable("undone", full)
+}
+
+// The Compare row of the Diff view at the test window's size: its y,
+// the x of its "Unstaged" choice, and of the hunk buttons right of it.
+const (
+	scopeY    = 131
+	unstagedX = 236
+	stageX    = 484
+	revertX   = 586
+	undoX     = 690
+)
