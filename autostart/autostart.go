@@ -329,6 +329,42 @@ func (s Service) Enable(ctx context.Context, startNow bool) (ran []string, err e
 	return ran, nil
 }
 
+// State says what the service manager makes of the installed service,
+// for `service status`: systemd's `is-enabled` answer ("enabled",
+// "disabled", ...); on macOS whether launchd has the agent loaded now
+// ("loaded", or "not loaded": launchd loads it at the next login); on
+// Windows "enabled", or "disabled" when the task was switched off (in
+// Task Scheduler). A manager that cannot be asked is an error.
+func (s Service) State(ctx context.Context) (string, error) {
+	switch s.goos {
+	case "linux":
+		argv := []string{"systemctl", "--user", "is-enabled", SystemdName}
+		out, err := s.run(ctx, argv[0], argv[1:]...)
+		// is-enabled exits 1 for a disabled unit, and says so in a word.
+		if state := strings.TrimSpace(string(out)); state != "" && !strings.ContainsAny(state, " \n") {
+			return state, nil
+		}
+		if err == nil {
+			err = errors.New("no one-word answer")
+		}
+		return "", s.failed(argv, out, err)
+	case "darwin":
+		if _, err := s.run(ctx, "launchctl", "print", fmt.Sprintf("gui/%d/%s", s.uid, LaunchdLabel)); err != nil {
+			return "not loaded", nil
+		}
+		return "loaded", nil
+	}
+	argv := []string{"schtasks", "/Query", "/TN", s.Task, "/XML"}
+	out, err := s.run(ctx, argv[0], argv[1:]...)
+	if err != nil {
+		return "", s.failed(argv, out, err)
+	}
+	if taskDisabled(decodeOutput(out)) {
+		return "disabled", nil
+	}
+	return "enabled", nil
+}
+
 // StartCommand is the command a user runs to start the installed service
 // now, and StopCommand the one that stops it (for `service status`).
 func (s Service) StartCommand() string {
@@ -356,14 +392,20 @@ func (s Service) StopCommand() string {
 // command and what it printed.
 func (s Service) do(ctx context.Context, name string, args ...string) error {
 	out, err := s.run(ctx, name, args...)
-	if err != nil {
-		msg := strings.TrimSpace(decodeOutput(out))
-		if msg != "" {
-			msg = ": " + msg
-		}
-		return fmt.Errorf("autostart: %s: %v%s", s.commandLine(append([]string{name}, args...)), err, msg)
+	return s.failed(append([]string{name}, args...), out, err)
+}
+
+// failed is nil when err is, else the error of argv's run quoting its
+// output.
+func (s Service) failed(argv []string, out []byte, err error) error {
+	if err == nil {
+		return nil
 	}
-	return nil
+	msg := strings.TrimSpace(decodeOutput(out))
+	if msg != "" {
+		msg = ": " + msg
+	}
+	return fmt.Errorf("autostart: %s: %v%s", s.commandLine(argv), err, msg)
 }
 
 // commandLine shows argv as one would type it on s's system.

@@ -450,3 +450,52 @@ func TestLaunchdEnable(t *testing.T) {
 		t.Errorf("start, loaded: %q, %v", ran, err)
 	}
 }
+
+// TestState: what each service manager says of the installed service:
+// systemd's one-word is-enabled answer (also when it exits 1 for
+// "disabled"), launchd's loaded or not, the task's Settings Enabled; a
+// manager that cannot be asked is an error quoting it.
+func TestState(t *testing.T) {
+	ctx := context.Background()
+	r := &fakeRunner{}
+	for _, c := range []struct {
+		o    Options
+		out  string
+		err  error
+		want string // "" for an error
+	}{
+		{Options{GOOS: "linux"}, "enabled\n", nil, "enabled"},
+		{Options{GOOS: "linux"}, "disabled\n", errors.New("exit status 1"), "disabled"},
+		{Options{GOOS: "linux"}, "Failed to connect to bus: No such file or directory\n", errors.New("exit status 1"), ""},
+		{Options{GOOS: "darwin", UID: 501}, "", nil, "loaded"},
+		{Options{GOOS: "darwin", UID: 501}, "Could not find service", errors.New("exit status 113"), "not loaded"},
+		{Options{GOOS: "windows"}, "<Task><Triggers><LogonTrigger><Enabled>true</Enabled></LogonTrigger></Triggers><Settings><Enabled>true</Enabled></Settings></Task>", nil, "enabled"},
+		{Options{GOOS: "windows"}, "<Task><Triggers><LogonTrigger><Enabled>true</Enabled></LogonTrigger></Triggers><Settings><Enabled>false</Enabled></Settings></Task>", nil, "disabled"},
+		{Options{GOOS: "windows"}, "ERROR: Access is denied.", errors.New("exit status 1"), ""},
+	} {
+		o := c.o
+		o.Exe, o.Home, o.User, o.Run = "/bin/pf", "/home/u", "S-1-5-21-1", r.run
+		if o.GOOS == "windows" {
+			o.Exe, o.Home = `C:\pf.exe`, `C:\Users\u`
+		}
+		s, err := For(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.answer = func([]string) ([]byte, error) { return []byte(c.out), c.err }
+		got, err := s.State(ctx)
+		if c.want == "" {
+			if err == nil || !strings.Contains(err.Error(), strings.TrimSpace(c.out)) {
+				t.Errorf("%s, %q: %q, %v; want an error quoting it", o.GOOS, c.out, got, err)
+			}
+		} else if got != c.want || err != nil {
+			t.Errorf("%s, %q: %q, %v; want %q", o.GOOS, c.out, got, err, c.want)
+		}
+	}
+	// The task's own definition, as registered: enabled.
+	s, _ := For(Options{Exe: `C:\pf.exe`, Home: `C:\Users\u`, GOOS: "windows", User: "S-1-5-21-1", Run: r.run})
+	r.answer = func([]string) ([]byte, error) { return utf16File(s.Content), nil }
+	if got, err := s.State(ctx); got != "enabled" || err != nil {
+		t.Errorf("our definition: %q, %v", got, err)
+	}
+}
