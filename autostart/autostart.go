@@ -147,14 +147,15 @@ func (s Service) Where() string { return s.where }
 
 // Installed reports whether the service is there and ours; a file or
 // task there that is not ours is an error wrapping [ErrNotOurs]. On
-// Windows a failed `schtasks /Query` reads as not installed (its message
-// is in the system's language, so "no such task" cannot be told from
-// other failures; a create that then fails says why).
+// Windows a `schtasks /Query` that fails or returns no task definition
+// reads as not installed (its message is in the system's language, so
+// "no such task" cannot be told from other failures; a create that then
+// fails says why).
 func (s Service) Installed(ctx context.Context) (bool, error) {
 	if s.Task != "" {
 		out, err := s.run(ctx, "schtasks", "/Query", "/TN", s.Task, "/XML")
-		if err != nil {
-			return false, nil
+		if err != nil || !strings.Contains(decodeOutput(out), "<Task") {
+			return false, nil // no definition came back
 		}
 		if !strings.Contains(decodeOutput(out), Marker) {
 			return false, fmt.Errorf("autostart: %s %w", s.where, ErrNotOurs)
@@ -215,8 +216,7 @@ func (s Service) Install(ctx context.Context) (changed bool, err error) {
 // definition's hash.
 func (s Service) installTask(ctx context.Context) (bool, error) {
 	out, qerr := s.run(ctx, "schtasks", "/Query", "/TN", s.Task, "/XML")
-	if qerr == nil {
-		old := decodeOutput(out)
+	if old := decodeOutput(out); qerr == nil && strings.Contains(old, "<Task") {
 		if !strings.Contains(old, Marker) {
 			return false, fmt.Errorf("autostart: %s %w", s.where, ErrNotOurs)
 		}

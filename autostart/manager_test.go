@@ -240,6 +240,10 @@ func TestWindowsTask(t *testing.T) {
 		t.Fatal(err)
 	}
 	name := "Paneflow server " + user
+	// A schtasks that answers a query with nothing (Wine's) has no task.
+	if ok, err := s.Installed(ctx); ok || err != nil {
+		t.Errorf("an empty query: installed %v, %v", ok, err)
+	}
 	var registered string // the task's exported XML; "": none
 	var xmlFile string
 	createErr := error(nil)

@@ -161,7 +161,8 @@ func runGUI(ctx context.Context, inv *invocation, args []string) error {
 	if base, err := userdir.Base(userdir.State, inv.getenv, inv.goos); err == nil {
 		hintPath = filepath.Join(base, "paneflow", app.HintFileName)
 	}
-	a := fyneapp.NewWithID(app.ID)
+	a, waitNotifications := guiApp(fyneapp.NewWithID(app.ID), logf)
+	defer waitNotifications()
 	return app.Run(a, app.Options{
 		Backend: backend, Config: cfg, ConfigWarnings: warns, ConfigPath: cfgPath, SessionPath: sessionPath, Context: ctx, Logf: logf, Events: eventWaiter(),
 		RestartServer: restart, Notices: notices, Hosts: hosts, HintPath: hintPath,

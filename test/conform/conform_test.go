@@ -82,10 +82,11 @@ func plan(path, desc string) bool {
 func TestVttest(t *testing.T) {
 	vt := vttestPath(t)
 	if *recordXterm {
-		writeGoldens(t, "xterm", runVttest(t, vt, plan, &xtermTerm{}))
+		pages, _ := runVttest(t, vt, plan, &xtermTerm{})
+		writeGoldens(t, "xterm", pages)
 		return
 	}
-	pages := runVttest(t, vt, plan, &emulatorTerm{})
+	pages, log := runVttest(t, vt, plan, &emulatorTerm{})
 	if *update {
 		writeGoldens(t, "paneflow", pages)
 		return
@@ -114,6 +115,7 @@ func TestVttest(t *testing.T) {
 	}
 	if len(bad) > 0 {
 		t.Errorf("%d sections of %d pages differ from testdata/paneflow:\n\n%s", len(bad), len(pages), strings.Join(bad, "\n\n"))
+		logAround(t, log, pages, own)
 	}
 
 	xterm := readGoldens(t, "xterm")
@@ -136,6 +138,26 @@ func TestVttest(t *testing.T) {
 		t.Errorf("DIFFERENCES.md names page %s, which the run did not show", name)
 	}
 	t.Logf("vttest: %d of %d pages as xterm shows them (%.1f%%)", same, len(pages), 100*float64(same)/float64(len(pages)))
+}
+
+// logAround shows the relay's log around the first pages that differ
+// from their goldens: how vttest got there (keys, replies, the read it
+// was found waiting in).
+func logAround(t *testing.T, log relayLog, pages []page, own map[string]string) {
+	shown := 0
+	for _, p := range pages {
+		differs := false
+		for k, v := range p.sections() {
+			differs = differs || own[k] != v
+		}
+		if !differs {
+			continue
+		}
+		t.Logf("relay log up to %s (event #%d):\n%s", p.name, p.seq, log.around(p.seq))
+		if shown++; shown == 3 {
+			return
+		}
+	}
 }
 
 // xtermDiff is how p differs from what xterm showed (nil: not at all).

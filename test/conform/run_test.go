@@ -52,7 +52,28 @@ func vttestPath(t testing.TB) string {
 // page is one settled screen vttest showed as a test's result.
 type page struct {
 	name   string // the menu path of the entry, then "#" and the page's number
+	seq    int    // the relay's event
 	screen screen
+}
+
+// relayLog is the relay's log of one run.
+type relayLog []byte
+
+// around returns the lines of l from the settled state before event seq
+// to the keys that answered seq: what vttest was given and how the
+// relay found it waiting again.
+func (l relayLog) around(seq int) string {
+	lines := strings.Split(string(l), "\n")
+	from := 0
+	for i, line := range lines {
+		if strings.Contains(line, fmt.Sprintf(" settled #%d:", seq-1)) {
+			from = i
+		}
+		if strings.Contains(line, fmt.Sprintf(" settled #%d:", seq)) {
+			return strings.Join(lines[from:min(i+2, len(lines))], "\n")
+		}
+	}
+	return fmt.Sprintf("(no settled state #%d in the log)", seq)
 }
 
 // screen is a settled screen as the suite compares it.
@@ -83,8 +104,8 @@ type vtTerminal interface {
 var vttestEnv = []string{"LC_ALL=en_US.UTF-8", "LANG=en_US.UTF-8", "TERM=xterm"}
 
 // runVttest runs vttest through the relay in term and returns every
-// result page the plan reaches, in order.
-func runVttest(t testing.TB, vt string, exclude func(path, desc string) bool, term vtTerminal) []page {
+// result page the plan reaches, in order, and the relay's log.
+func runVttest(t testing.TB, vt string, exclude func(path, desc string) bool, term vtTerminal) (pages []page, log relayLog) {
 	t.Helper()
 	dir := t.TempDir()
 	ln, err := vtrelay.Listen(filepath.Join(dir, "relay.sock"))
@@ -100,12 +121,12 @@ func runVttest(t testing.TB, vt string, exclude func(path, desc string) bool, te
 	wait := term.start(t, []string{self, relayArg, ln.Path(), logPath, vt}, vttestEnv)
 	failed := true
 	defer func() {
-		if failed {
-			if b, err := os.ReadFile(logPath); err == nil {
-				t.Logf("relay log (last 4 KiB):\n%s", tailBytes(b, 4096))
-			}
-		}
 		wait()
+		b, err := os.ReadFile(logPath)
+		if err == nil && failed {
+			t.Logf("relay log (last 4 KiB):\n%s", tailBytes(b, 4096))
+		}
+		log = b
 	}()
 	c, err := ln.Accept(time.Now().Add(eventWait))
 	if err != nil {
@@ -113,7 +134,6 @@ func runVttest(t testing.TB, vt string, exclude func(path, desc string) bool, te
 	}
 	defer c.Close()
 	n := navigator{exclude: exclude}
-	var pages []page
 	for {
 		e, err := c.Next(time.Now().Add(eventWait))
 		if err != nil {
@@ -124,7 +144,7 @@ func runVttest(t testing.TB, vt string, exclude func(path, desc string) bool, te
 				t.Fatalf("vttest ended (%s) before the plan did (last entry %s)", e.Exit, n.leaf)
 			}
 			failed = false
-			return pages
+			return pages, nil
 		}
 		keys, name, err := n.next(e)
 		if trace {
@@ -134,7 +154,7 @@ func runVttest(t testing.TB, vt string, exclude func(path, desc string) bool, te
 			t.Fatal(err)
 		}
 		if name != "" {
-			pages = append(pages, page{name: name, screen: term.read(t, c, e)})
+			pages = append(pages, page{name: name, seq: e.Seq, screen: term.read(t, c, e)})
 		}
 		if err := c.Send(keys); err != nil {
 			t.Fatal(err)

@@ -39,7 +39,7 @@ func BenchmarkVttest(b *testing.B) {
 		b.Run(side.name, func(b *testing.B) {
 			var same, total int
 			for range b.N {
-				pages := runVttest(b, vt, plan, side.term(b))
+				pages, _ := runVttest(b, vt, plan, side.term(b))
 				total = len(pages)
 				same = 0
 				for _, p := range pages {

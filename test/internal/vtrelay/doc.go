@@ -16,11 +16,13 @@
 //     it. vttest's own CSI 5 n requests are counted, so their answers pass
 //     through and only the relay's last one is swallowed.
 //   - Input reaches vttest only while it waits for input, and whole: when
-//     vttest sleeps in read(2) on its terminal (/proc/<pid>/syscall) with
-//     nothing left to read, the relay stops it (SIGSTOP), writes the held
-//     replies or the harness's keys into the inner terminal, waits until
-//     the kernel shows all of them in vttest's input queue (FIONREAD), and
-//     lets it go on (SIGCONT).
+//     vttest sleeps in read(2) on its terminal with nothing left to read
+//     (/proc/<pid>/syscall, its state S in /proc/<pid>/stat and FIONREAD,
+//     all seen within one sleep: its context switch counts in
+//     /proc/<pid>/status did not change around them), the relay stops it
+//     (SIGSTOP), writes the held replies or the harness's keys into the
+//     inner terminal, waits until the kernel shows all of them in
+//     vttest's input queue (FIONREAD), and lets it go on (SIGCONT).
 //   - The harness looks only at settled screens: vttest waits for input,
 //     every byte it wrote has been passed on and answered for, and no
 //     reply is held. The relay then asks the terminal where its cursor is

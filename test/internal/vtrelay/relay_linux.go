@@ -425,8 +425,8 @@ func (r *relay) step(buf []byte) error {
 	if !r.probing() {
 		return nil
 	}
-	waiting, err := r.waitingForInput()
-	if err != nil || !waiting {
+	call, err := r.waitingForInput()
+	if err != nil || call == "" {
 		return err
 	}
 	if got, err := r.drainMaster(buf); got || err != nil {
@@ -438,6 +438,7 @@ func (r *relay) step(buf []byte) error {
 		r.queue = append(r.queue, true)
 		return r.write([]byte(statusRequest))
 	}
+	r.logf("vttest waits in read(2): %s", call)
 	if len(r.held) > 0 {
 		held := r.held
 		r.held = nil
@@ -455,21 +456,112 @@ func (r *relay) note(s string) {
 
 // waitingForInput reports whether vttest sleeps in read(2) on its
 // terminal with nothing there to read (a partial line in canonical mode
-// counts as nothing: the read goes on waiting).
-func (r *relay) waitingForInput() (bool, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(r.pid) + "/syscall")
-	if err != nil {
-		return false, nil // exiting: the waiter reports it
+// counts as nothing: the read goes on waiting): if so, it returns the
+// read's /proc/<pid>/syscall line and vttest's context switch counts,
+// for the log; else "".
+//
+// No one file of /proc says that, and vttest may run between two looks,
+// so the answer is put together from looks that all fall inside one
+// stretch of time in which vttest did not run, in this order:
+//
+//  1. its context switch counts (/proc/<pid>/status);
+//  2. its state is S, an interruptible sleep (/proc/<pid>/stat);
+//  3. it sleeps in read(2) on descriptor 0 (/proc/<pid>/syscall, which
+//     shows a call only for a task that is off the CPU);
+//  4. its terminal's input queue is empty (FIONREAD);
+//  5. the same call as in 3;
+//  6. the same counts as in 1.
+//
+// A task that ran between 1 and 6 either left the CPU (6 differs) or is
+// on it at 5 (/proc/<pid>/syscall says "running"), so vttest was off the
+// CPU from 2 to 5, in the one sleep that 2 and 3 describe, when 4 found
+// nothing to read.
+//
+// Looking at 3 and 4 alone is not enough: /proc/<pid>/syscall shows the
+// registers of the call a task last entered whenever the task is off
+// the CPU, also when it no longer waits there — stopped in it (state T),
+// woken by SIGCONT and not yet run (the kernel's "waking" state, R), or
+// asleep uninterruptibly (D) on its way in or out of the read. The relay
+// gives vttest its keys while it is stopped in read(2) and lets it go on
+// with SIGCONT; a look at 3 right then, and at 4 once vttest had run,
+// taken the byte and gone to sleep in instr()'s 100 ms wait (unix_io.c),
+// announced a state vttest had already left, and the harness's next keys
+// joined the same reply (CI, test/conform 11.8.9#5).
+func (r *relay) waitingForInput() (string, error) {
+	before, err := r.switches()
+	if err != nil || before == "" {
+		return "", err
 	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 || f[0] != strconv.Itoa(unix.SYS_READ) || f[1] != "0x0" {
-		return false, nil
+	if state, ok := r.state(); !ok || state != 'S' {
+		return "", nil
+	}
+	call, ok := r.syscall()
+	if !ok || !readsStdin(call) {
+		return "", nil
 	}
 	n, err := unix.IoctlGetInt(int(r.slave.Fd()), unix.TIOCINQ)
 	if err != nil {
-		return false, fmt.Errorf("vtrelay: FIONREAD: %w", err)
+		return "", fmt.Errorf("vtrelay: FIONREAD: %w", err)
 	}
-	return n == 0, nil
+	if n != 0 {
+		return "", nil
+	}
+	if again, ok := r.syscall(); !ok || again != call {
+		return "", nil
+	}
+	after, err := r.switches()
+	if err != nil || after != before {
+		return "", err
+	}
+	return strings.TrimSpace(call) + ", context switches " + after, nil
+}
+
+// readsStdin reports whether a line of /proc/<pid>/syscall is a read(2)
+// on descriptor 0.
+func readsStdin(call string) bool {
+	f := strings.Fields(call)
+	return len(f) >= 2 && f[0] == strconv.Itoa(unix.SYS_READ) && f[1] == "0x0"
+}
+
+// proc reads vttest's /proc/<pid>/name; false once vttest is gone (the
+// waiter reports its exit).
+func (r *relay) proc(name string) (string, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(r.pid) + "/" + name)
+	return string(b), err == nil
+}
+
+// syscall is vttest's /proc/<pid>/syscall: the call it sleeps in, or
+// "running".
+func (r *relay) syscall() (string, bool) { return r.proc("syscall") }
+
+// state is vttest's state letter from /proc/<pid>/stat.
+func (r *relay) state() (byte, bool) {
+	b, ok := r.proc("stat")
+	i := strings.LastIndexByte(b, ')')
+	if !ok || i < 0 || i+2 >= len(b) {
+		return 0, false
+	}
+	return b[i+2], true
+}
+
+// switches returns vttest's voluntary and involuntary context switch
+// counts from /proc/<pid>/status ("" once vttest is gone): they change
+// whenever vttest leaves the CPU.
+func (r *relay) switches() (string, error) {
+	b, ok := r.proc("status")
+	if !ok {
+		return "", nil
+	}
+	var counts []string
+	for _, line := range strings.Split(b, "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && (k == "voluntary_ctxt_switches" || k == "nonvoluntary_ctxt_switches") {
+			counts = append(counts, strings.TrimSpace(v))
+		}
+	}
+	if len(counts) != 2 {
+		return "", fmt.Errorf("vtrelay: /proc/%d/status has no context switch counts", r.pid)
+	}
+	return strings.Join(counts, " "), nil
 }
 
 // announce tells the harness about the settled state.
@@ -479,7 +571,7 @@ func (r *relay) announce(row, col int) error {
 	e := Event{Seq: r.seq, Kind: kind, Menu: menu, Text: string(r.text), Row: row, Col: col, Notes: r.notes}
 	r.notes = nil
 	r.announced = true
-	r.logf("settled #%d: %s menu=%q cursor %d;%d", e.Seq, kind, menu, row, col)
+	r.logf("settled #%d: %s menu=%q cursor %d;%d, %d bytes of text", e.Seq, kind, menu, row, col, len(e.Text))
 	return r.send(e)
 }
 
