@@ -126,6 +126,41 @@ func (s *server) workspaceSelect(_ context.Context, params json.RawMessage) (any
 	return proto.WorkspaceSelectResult{Selected: i}, nil
 }
 
+// workspaceMove is workspace.move: a workspace to another position.
+func (s *server) workspaceMove(_ context.Context, params json.RawMessage) (any, error) {
+	var p proto.WorkspaceMoveParams
+	if err := proto.DecodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := s.m.MoveWorkspace(p.Index, p.To); err != nil {
+		return nil, fail(err)
+	}
+	return proto.WorkspaceMoveResult{Index: p.To}, nil
+}
+
+// workspaceRename is workspace.rename: a workspace's title.
+func (s *server) workspaceRename(_ context.Context, params json.RawMessage) (any, error) {
+	var p proto.WorkspaceRenameParams
+	if err := proto.DecodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	var i int
+	if p.Index != nil {
+		i = *p.Index
+	} else {
+		ws, ok := s.m.ActiveWorkspace()
+		if !ok {
+			return nil, ipc.InvalidParams("No active workspace")
+		}
+		i = ws.Index
+	}
+	t, err := s.m.RenameWorkspace(i, p.Title)
+	if err != nil {
+		return nil, fail(err)
+	}
+	return proto.WorkspaceRenameResult{Index: i, Title: t}, nil
+}
+
 // workspaceReopen is workspace.reopen: undo close.
 func (s *server) workspaceReopen(context.Context, json.RawMessage) (any, error) {
 	r, err := s.m.Reopen()
