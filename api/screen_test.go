@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -46,6 +47,23 @@ func mirrorMatches(t testing.TB, p *attach.Pane, emu *terminal.Emulator, offset 
 		case <-ch:
 		case <-deadline:
 			t.Fatalf("pane %d: the mirror never matched: %s", p.ID(), d)
+		}
+	}
+}
+
+// waitCatBack waits until the line typed into a pane running cat shows
+// twice: the tty's echo and cat's copy.
+func waitCatBack(t testing.TB, emu *terminal.Emulator, line string) {
+	t.Helper()
+	for deadline := time.After(testDeadline); ; {
+		_, ch := emu.Watch()
+		if w, _ := emu.ReadText(4000, 0); strings.Count(w.Text, line) >= 2 {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatalf("%q never came back twice (the tty's echo and cat's copy)", line)
 		}
 	}
 }
@@ -88,17 +106,7 @@ func TestScreenAttachMirrors(t *testing.T) {
 	// The tty echoes the line, then cat writes it: wait for both, or
 	// cat's copy can land after ClearScrollback below and scroll a line
 	// back into the history the test expects empty.
-	for deadline := time.After(testDeadline); ; {
-		_, ch := emu.Watch()
-		if w, _ := emu.ReadText(4000, 0); strings.Count(w.Text, "typed back") >= 2 {
-			break
-		}
-		select {
-		case <-ch:
-		case <-deadline:
-			t.Fatal("cat never wrote the typed line back")
-		}
-	}
+	waitCatBack(t, emu, "typed back")
 	mirrorMatches(t, p, emu, 0)
 	if err := p.Resize(50, 12); err != nil {
 		t.Fatal(err)
@@ -603,4 +611,76 @@ func TestScreenAttachTypedPaneFirst(t *testing.T) {
 	noFrame("before the interval passed")
 	fc.Advance(20 * time.Millisecond)
 	next(flood.ID(), "abcde")
+}
+
+// closeWatchConn is a client connection that tells when a read on it
+// failed: the server closed it.
+type closeWatchConn struct {
+	net.Conn
+	once   sync.Once
+	closed chan struct{}
+}
+
+func (c *closeWatchConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	if err != nil {
+		c.once.Do(func() { close(c.closed) })
+	}
+	return n, err
+}
+
+// TestScreenAttachCallsAfterIdleClose: the server closes the attachment's
+// call connection once it sent nothing for the idle timeout (30 s in the
+// product; the stream has no such limit); the window's input, resize and
+// scrollback still reach the server afterwards (issue 26: after the key
+// echo benchmark's 30 s pause, every key of the attached window was
+// dropped while its screen kept updating).
+func TestScreenAttachCallsAfterIdleClose(t *testing.T) {
+	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
+	srv := ipctest.StartServer(t, &ipc.Server{Registry: e.reg, IdleTimeout: time.Second})
+	sf := e.split(`seq 1 300; echo READY; exec cat`)
+	waitText(t, sf, "READY")
+	var mu sync.Mutex
+	var conns []*closeWatchConn
+	c := dialAttach(t, srv, attach.Options{Surfaces: []uint64{sf.ID()}, Dial: func(ctx context.Context) (net.Conn, error) {
+		nc, err := new(net.Dialer).DialContext(ctx, "unix", srv.Path)
+		if err != nil {
+			return nil, err
+		}
+		cw := &closeWatchConn{Conn: nc, closed: make(chan struct{})}
+		mu.Lock()
+		conns = append(conns, cw)
+		mu.Unlock()
+		return cw, nil
+	}})
+	p := c.Pane(sf.ID())
+	emu := sf.Terminal().Emulator()
+	mirrorMatches(t, p, emu, 0)
+	mu.Lock()
+	if len(conns) != 2 {
+		t.Fatalf("%d connections after Dial, want 2 (the stream, the calls)", len(conns))
+	}
+	calls := conns[1]
+	mu.Unlock()
+	select {
+	case <-calls.closed:
+	case <-time.After(testDeadline):
+		t.Fatal("the server never closed the idle call connection")
+	}
+	select {
+	case <-conns[0].closed:
+		t.Fatal("the server closed the stream")
+	default:
+	}
+
+	if err := p.Resize(60, 15); err != nil {
+		t.Fatalf("resize after the call connection idled out: %v", err)
+	}
+	mirrorMatches(t, p, emu, 0)
+	if err := p.SendInput([]byte("typed after the pause\n")); err != nil {
+		t.Fatal(err)
+	}
+	waitCatBack(t, emu, "typed after the pause")
+	mirrorMatches(t, p, emu, 0)
+	mirrorMatches(t, p, emu, 200) // scrollback on demand, on the new connection
 }

@@ -67,7 +67,7 @@ func (p *frameProbe) frame() {
 	p.frames++
 	if d := now.Sub(p.start); d >= time.Second {
 		n := p.frames - 1 // the frames before this one, which starts the next window
-		fmt.Fprintf(p.w, "render-probe pane=%s fps=%.1f frames=%d rows=0.0 cost_ms=0.000 max_ms=0.000\n",
+		fmt.Fprintf(p.w, "render-probe pane=%s fps=%.1f frames=%d rows=0.0 cost_ms=0.000 max_ms=0.000 alone=0\n",
 			p.name, float64(n)/d.Seconds(), n)
 		p.frames, p.start = 1, now
 	}

@@ -33,14 +33,20 @@ type Options struct {
 
 // Client is one attachment to a Paneflow server: the screen.attach stream
 // that keeps a [Pane] mirror per pane, and one concurrent connection for
-// the on-demand calls. Create it with [Dial]; it is safe for concurrent
-// use. Close it to detach (the panes and their programs keep running).
+// the on-demand calls (input, resize, scrollback). The server closes a
+// connection that sends no request for a while (ipc.Server's IdleTimeout,
+// 30 s) and may evict an idle one; the stream has no such limit, so the
+// Client dials the call connection again when it ended, and replaces it
+// before the server's limit when it sat idle (callIdle). Create it with
+// [Dial]; it is safe for concurrent use. Close it to detach (the panes
+// and their programs keep running).
 type Client struct {
-	calls  proto.Client
-	mux    *ipc.Mux
-	stream *ipc.Stream
-	cancel context.CancelFunc
-	token  string
+	// dialCalls dials a call connection.
+	dialCalls func(ctx context.Context) (*ipc.Mux, error)
+	stream    *ipc.Stream
+	ctx       context.Context // the stream's: cancelled by Close
+	cancel    context.CancelFunc
+	token     string
 	// readOnly is the attached frame's ReadOnly: why writes are refused
 	// while the scripting gate is closed, or "".
 	readOnly string
@@ -50,6 +56,12 @@ type Client struct {
 	mu    sync.Mutex
 	panes map[uint64]*Pane // guarded by mu
 	err   error            // why the stream ended, guarded by mu
+
+	// The call connection (see Client.acquire).
+	muxMu   sync.Mutex
+	mux     *ipc.Mux  // nil after Close, guarded by muxMu
+	muxUsed time.Time // when a call on mux last began or ended, guarded by muxMu
+	muxOut  int       // calls out on mux, guarded by muxMu
 
 	// The input queue: the panes' SendInput appends, sendInputs sends
 	// in order (see Pane.SendInput).
@@ -67,6 +79,13 @@ type queuedInput struct {
 	id   uint64
 	data []byte
 }
+
+// callIdle is how long the call connection may sit without a call before
+// the next call dials a new one: under ipc.DefaultIdleTimeout, after which
+// the server closes it, so a call never races that close (a request
+// written as the server closes the connection might or might not have
+// run, and is not sent again).
+const callIdle = ipc.DefaultIdleTimeout / 2
 
 // Bounds of the input queue.
 const (
@@ -114,12 +133,13 @@ func Dial(ctx context.Context, path string, o Options) (*Client, error) {
 		cancel()
 		return nil, err
 	}
-	var mux *ipc.Mux
-	if o.Dial != nil {
-		mux, err = ipc.DialMuxWith(ctx, path, o.Dial)
-	} else {
-		mux, err = ipc.DialMux(ctx, path)
+	dialCalls := func(ctx context.Context) (*ipc.Mux, error) {
+		if o.Dial != nil {
+			return ipc.DialMuxWith(ctx, path, o.Dial)
+		}
+		return ipc.DialMux(ctx, path)
 	}
+	mux, err := dialCalls(ctx)
 	if !stop() && err == nil {
 		err = ctx.Err()
 	}
@@ -132,7 +152,7 @@ func Dial(ctx context.Context, path string, o Options) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{
-		calls: proto.Client{Caller: mux}, mux: mux, stream: st, cancel: cancel,
+		dialCalls: dialCalls, mux: mux, muxUsed: time.Now(), stream: st, ctx: sctx, cancel: cancel,
 		token: ack.Token, readOnly: ack.ReadOnly, timeout: o.CallTimeout, done: make(chan struct{}),
 		panes:  make(map[uint64]*Pane),
 		inWake: make(chan struct{}, 1), inQuit: make(chan struct{}), inDone: make(chan struct{}),
@@ -149,7 +169,14 @@ func (c *Client) Close() error {
 	c.quit.Do(func() { close(c.inQuit) })
 	c.cancel()
 	c.stream.Close()
-	err := c.mux.Close()
+	c.muxMu.Lock()
+	m := c.mux
+	c.mux = nil
+	c.muxMu.Unlock()
+	var err error
+	if m != nil {
+		err = m.Close()
+	}
 	<-c.done
 	<-c.inDone
 	return err
@@ -227,8 +254,8 @@ func (c *Client) sendInputs() {
 
 // sendInput makes one screen.input call and waits for its answer.
 func (c *Client) sendInput(id uint64, data []byte) error {
-	return c.call(func(ctx context.Context) error {
-		_, err := c.calls.ScreenInput(ctx, proto.ScreenInputParams{Token: c.token, SurfaceID: id, Data: data})
+	return c.call(func(ctx context.Context, calls proto.Client) error {
+		_, err := calls.ScreenInput(ctx, proto.ScreenInputParams{Token: c.token, SurfaceID: id, Data: data})
 		return err
 	})
 }
@@ -316,11 +343,71 @@ func (c *Client) read() {
 	}
 }
 
-// call runs one on-demand call with the client's timeout.
-func (c *Client) call(f func(ctx context.Context) error) error {
+// call runs one on-demand call on the call connection with the client's
+// timeout. A call whose request never went out (the connection had ended:
+// ipc.ErrNotSent) is made again, once, on a new connection.
+func (c *Client) call(f func(ctx context.Context, calls proto.Client) error) error {
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 	defer cancel()
-	return f(ctx)
+	for retried := false; ; retried = true {
+		m, err := c.acquire(ctx, time.Now())
+		if err != nil {
+			return err
+		}
+		err = f(ctx, proto.Client{Caller: m})
+		c.release(m, time.Now())
+		if retried || !errors.Is(err, ipc.ErrNotSent) {
+			return err
+		}
+	}
+}
+
+// acquire returns the call connection for a call at now: a new one when
+// the last one ended (the server closed it, or evicted it) or sat idle
+// for callIdle, unless the stream ended (then calls fail as the old one
+// fails). The caller gives it back with release.
+func (c *Client) acquire(ctx context.Context, now time.Time) (*ipc.Mux, error) {
+	c.muxMu.Lock()
+	defer c.muxMu.Unlock()
+	if c.mux == nil {
+		return nil, fmt.Errorf("attach: %w", net.ErrClosed)
+	}
+	stale := c.muxOut == 0 && now.Sub(c.muxUsed) >= callIdle
+	select {
+	case <-c.mux.Done():
+		stale = true
+	default:
+	}
+	select {
+	case <-c.done:
+		stale = false
+	default:
+	}
+	if stale {
+		// Close ends the dial (c.ctx); other calls wait for it here.
+		dctx, stop := context.WithCancel(ctx)
+		defer context.AfterFunc(c.ctx, stop)()
+		m, err := c.dialCalls(dctx)
+		stop()
+		if err != nil {
+			return nil, err
+		}
+		c.mux.Close() // ended, or idle: no call is out on it
+		c.mux, c.muxOut = m, 0
+	}
+	c.muxOut++
+	c.muxUsed = now
+	return c.mux, nil
+}
+
+// release gives back the call connection of a call that ended at now.
+func (c *Client) release(m *ipc.Mux, now time.Time) {
+	c.muxMu.Lock()
+	defer c.muxMu.Unlock()
+	if m == c.mux {
+		c.muxOut--
+		c.muxUsed = now
+	}
 }
 
 // histLine is one cached scrollback line.
@@ -466,8 +553,8 @@ func (p *Pane) fetch(from, to int) {
 	from = max(from, 0)
 	for from < to {
 		var res proto.ScreenRowsResult
-		err := p.c.call(func(ctx context.Context) (err error) {
-			res, err = p.c.calls.ScreenRows(ctx, proto.ScreenRowsParams{SurfaceID: p.id, From: from, To: min(to, from+proto.MaxScreenRows)})
+		err := p.c.call(func(ctx context.Context, calls proto.Client) (err error) {
+			res, err = calls.ScreenRows(ctx, proto.ScreenRowsParams{SurfaceID: p.id, From: from, To: min(to, from+proto.MaxScreenRows)})
 			return err
 		})
 		if err != nil || len(res.Lines) == 0 {
@@ -513,8 +600,8 @@ func (p *Pane) Lines(from, to int) []string {
 	from = max(from, 0)
 	for from < to {
 		var res proto.ScreenLinesResult
-		err := p.c.call(func(ctx context.Context) (err error) {
-			res, err = p.c.calls.ScreenLines(ctx, proto.ScreenLinesParams{SurfaceID: p.id, From: from, To: min(to, from+proto.MaxScreenRows)})
+		err := p.c.call(func(ctx context.Context, calls proto.Client) (err error) {
+			res, err = calls.ScreenLines(ctx, proto.ScreenLinesParams{SurfaceID: p.id, From: from, To: min(to, from+proto.MaxScreenRows)})
 			return err
 		})
 		if err != nil || len(res.Text) == 0 {
@@ -564,8 +651,8 @@ func (p *Pane) SendInput(b []byte) error {
 // Resize sets the pane's terminal size in cells (screen.resize); the
 // mirror follows with the next frame.
 func (p *Pane) Resize(cols, rows int) error {
-	return p.c.call(func(ctx context.Context) error {
-		_, err := p.c.calls.ScreenResize(ctx, proto.ScreenResizeParams{Token: p.c.token, SurfaceID: p.id, Cols: cols, Rows: rows})
+	return p.c.call(func(ctx context.Context, calls proto.Client) error {
+		_, err := calls.ScreenResize(ctx, proto.ScreenResizeParams{Token: p.c.token, SurfaceID: p.id, Cols: cols, Rows: rows})
 		return err
 	})
 }
@@ -573,8 +660,8 @@ func (p *Pane) Resize(cols, rows int) error {
 // ClearScrollback drops the pane's scrollback (screen.clear_scrollback);
 // a failure is not reported (termview's Pane has no error here).
 func (p *Pane) ClearScrollback() {
-	_ = p.c.call(func(ctx context.Context) error {
-		_, err := p.c.calls.ScreenClearScrollback(ctx, proto.ScreenPaneParams{Token: p.c.token, SurfaceID: p.id})
+	_ = p.c.call(func(ctx context.Context, calls proto.Client) error {
+		_, err := calls.ScreenClearScrollback(ctx, proto.ScreenPaneParams{Token: p.c.token, SurfaceID: p.id})
 		return err
 	})
 }
@@ -582,8 +669,8 @@ func (p *Pane) ClearScrollback() {
 // Reset resets the pane's terminal (screen.reset); the program is not
 // told. A failure is not reported.
 func (p *Pane) Reset() {
-	_ = p.c.call(func(ctx context.Context) error {
-		_, err := p.c.calls.ScreenReset(ctx, proto.ScreenPaneParams{Token: p.c.token, SurfaceID: p.id})
+	_ = p.c.call(func(ctx context.Context, calls proto.Client) error {
+		_, err := calls.ScreenReset(ctx, proto.ScreenPaneParams{Token: p.c.token, SurfaceID: p.id})
 		return err
 	})
 }

@@ -64,6 +64,10 @@ type Options struct {
 	Exe string
 	// Socket, when not "", is passed as `serve --socket`.
 	Socket string
+	// Log, when not "", is passed as `serve --log`; Windows only (the
+	// task's program has no standard error to write to, while systemd's
+	// journal and launchd's StandardErrorPath keep the others' output).
+	Log string
 	// Home is the user's home directory; required. On Windows it is the
 	// task's working directory.
 	Home string
@@ -116,6 +120,9 @@ func For(o Options) (Service, error) {
 	case "windows":
 		if !strings.HasPrefix(o.User, "S-") || strings.ContainsAny(o.User, `\/:*?"<>| `) {
 			return Service{}, fmt.Errorf("autostart: the user's security identifier %q is not one", o.User)
+		}
+		if o.Log != "" {
+			args = append(args, "--log", o.Log)
 		}
 		content, err := TaskXML(args, o.User, o.Home)
 		if err != nil {
@@ -246,26 +253,38 @@ func (s Service) installTask(ctx context.Context) (bool, error) {
 // file or task when it is ours, and reports whether there was one; the
 // user's own is left, with an error. A server the service is running
 // now keeps running (`paneflow kill-server` ends it): on Linux the unit
-// is disabled (its link in default.target.wants removed) but not
-// stopped; on macOS the agent stays loaded until logout.
+// is disabled (its link in default.target.wants removed; by this package
+// when systemctl cannot reach a user manager) but not stopped; on macOS
+// the agent stays loaded until logout.
 func (s Service) Uninstall(ctx context.Context) (removed bool, err error) {
 	ours, err := s.Installed(ctx)
 	if err != nil || !ours {
 		return false, err
 	}
+	reload := false
 	switch s.goos {
 	case "windows":
 		return true, s.do(ctx, "schtasks", "/Delete", "/TN", s.Task, "/F")
 	case "linux":
-		if err := s.do(ctx, "systemctl", "--user", "disable", SystemdName); err != nil {
-			return false, err
+		// With no user manager to ask (no session bus: a container, an
+		// SSH login without lingering), do what `disable` does to the
+		// files, so that the unit can always be removed.
+		if reload = s.do(ctx, "systemctl", "--user", "disable", SystemdName) == nil; !reload {
+			link := filepath.Join(filepath.Dir(s.Path), "default.target.wants", SystemdName)
+			if dest, err := os.Readlink(link); err == nil && dest == s.Path {
+				if err := os.Remove(link); err != nil {
+					return false, fmt.Errorf("autostart: %w", err)
+				}
+			}
 		}
 	}
 	if err := os.Remove(s.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, fmt.Errorf("autostart: %w", err)
 	}
-	if s.goos == "linux" {
-		return true, s.do(ctx, "systemctl", "--user", "daemon-reload")
+	if reload {
+		// Best effort: `disable` works on the files without a manager
+		// running, and with none there is nothing to reload.
+		_ = s.do(ctx, "systemctl", "--user", "daemon-reload")
 	}
 	return true, nil
 }
@@ -310,6 +329,42 @@ func (s Service) Enable(ctx context.Context, startNow bool) (ran []string, err e
 	return ran, nil
 }
 
+// State says what the service manager makes of the installed service,
+// for `service status`: systemd's `is-enabled` answer ("enabled",
+// "disabled", ...); on macOS whether launchd has the agent loaded now
+// ("loaded", or "not loaded": launchd loads it at the next login); on
+// Windows "enabled", or "disabled" when the task was switched off (in
+// Task Scheduler). A manager that cannot be asked is an error.
+func (s Service) State(ctx context.Context) (string, error) {
+	switch s.goos {
+	case "linux":
+		argv := []string{"systemctl", "--user", "is-enabled", SystemdName}
+		out, err := s.run(ctx, argv[0], argv[1:]...)
+		// is-enabled exits 1 for a disabled unit, and says so in a word.
+		if state := strings.TrimSpace(string(out)); state != "" && !strings.ContainsAny(state, " \n") {
+			return state, nil
+		}
+		if err == nil {
+			err = errors.New("no one-word answer")
+		}
+		return "", s.failed(argv, out, err)
+	case "darwin":
+		if _, err := s.run(ctx, "launchctl", "print", fmt.Sprintf("gui/%d/%s", s.uid, LaunchdLabel)); err != nil {
+			return "not loaded", nil
+		}
+		return "loaded", nil
+	}
+	argv := []string{"schtasks", "/Query", "/TN", s.Task, "/XML"}
+	out, err := s.run(ctx, argv[0], argv[1:]...)
+	if err != nil {
+		return "", s.failed(argv, out, err)
+	}
+	if taskDisabled(decodeOutput(out)) {
+		return "disabled", nil
+	}
+	return "enabled", nil
+}
+
 // StartCommand is the command a user runs to start the installed service
 // now, and StopCommand the one that stops it (for `service status`).
 func (s Service) StartCommand() string {
@@ -337,14 +392,20 @@ func (s Service) StopCommand() string {
 // command and what it printed.
 func (s Service) do(ctx context.Context, name string, args ...string) error {
 	out, err := s.run(ctx, name, args...)
-	if err != nil {
-		msg := strings.TrimSpace(decodeOutput(out))
-		if msg != "" {
-			msg = ": " + msg
-		}
-		return fmt.Errorf("autostart: %s: %v%s", s.commandLine(append([]string{name}, args...)), err, msg)
+	return s.failed(append([]string{name}, args...), out, err)
+}
+
+// failed is nil when err is, else the error of argv's run quoting its
+// output.
+func (s Service) failed(argv []string, out []byte, err error) error {
+	if err == nil {
+		return nil
 	}
-	return nil
+	msg := strings.TrimSpace(decodeOutput(out))
+	if msg != "" {
+		msg = ": " + msg
+	}
+	return fmt.Errorf("autostart: %s: %v%s", s.commandLine(argv), err, msg)
 }
 
 // commandLine shows argv as one would type it on s's system.

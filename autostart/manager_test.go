@@ -235,9 +235,13 @@ func TestWindowsTask(t *testing.T) {
 	ctx := context.Background()
 	const user = "S-1-5-21-1-2-3-1001"
 	r := &fakeRunner{}
-	s, err := For(Options{Exe: `C:\Program Files\Paneflow\paneflow-gui.exe`, Home: `C:\Users\u`, GOOS: "windows", User: user, Run: r.run})
+	logPath := `C:\Users\u\AppData\Local\paneflow\server.log`
+	s, err := For(Options{Exe: `C:\Program Files\Paneflow\paneflow-gui.exe`, Home: `C:\Users\u`, GOOS: "windows", User: user, Log: logPath, Run: r.run})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got := splitWindows(parseTask(t, s.Content).Arguments); fmt.Sprint(got) != fmt.Sprint([]string{"serve", "--log", logPath}) {
+		t.Errorf("the task runs serve with %q", got)
 	}
 	name := "Paneflow server " + user
 	// A schtasks that answers a query with nothing (Wine's) has no task.
@@ -332,9 +336,9 @@ func TestWindowsTask(t *testing.T) {
 }
 
 // TestSystemdEnable: Enable reloads systemd and enables the unit, and
-// starts it only when asked; uninstall disables (without stopping) before
-// it removes the unit, then reloads; a failing systemctl is an error
-// quoting it, and keeps the unit.
+// starts it only when asked; a failing systemctl is an error quoting it;
+// uninstall disables (without stopping) before it removes the unit, then
+// reloads, and with no user manager removes the enabling link itself.
 func TestSystemdEnable(t *testing.T) {
 	ctx := context.Background()
 	r := &fakeRunner{}
@@ -359,13 +363,36 @@ func TestSystemdEnable(t *testing.T) {
 	if _, err := s.Enable(ctx, true); err == nil || !strings.Contains(err.Error(), "systemctl --user daemon-reload: exit status 1: Failed to connect to bus") {
 		t.Errorf("enable with no user manager: %v", err)
 	}
-	if _, err := s.Uninstall(ctx); err == nil {
-		t.Error("uninstall with a failing systemctl succeeded")
+	// No user manager: the unit and its enabling link (systemctl
+	// enable's, or the user's own) are removed all the same; a link of
+	// another unit's is not.
+	wants := filepath.Join(filepath.Dir(s.Path), "default.target.wants")
+	if err := os.MkdirAll(wants, 0o755); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(s.Path); err != nil {
-		t.Errorf("a failed uninstall removed the unit: %v", err)
+	if err := os.Symlink(s.Path, filepath.Join(wants, SystemdName)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/usr/lib/systemd/user/other.service", filepath.Join(wants, "other.service")); err != nil {
+		t.Fatal(err)
+	}
+	r.take()
+	if removed, err := s.Uninstall(ctx); !removed || err != nil {
+		t.Errorf("uninstall with no user manager: %v, %v", removed, err)
+	}
+	if got := r.take(); fmt.Sprint(got) != "[systemctl|--user|disable|paneflow.service]" {
+		t.Errorf("uninstall with no user manager ran %q", got)
+	}
+	if entries, _ := os.ReadDir(wants); len(entries) != 1 || entries[0].Name() != "other.service" {
+		t.Errorf("left in default.target.wants: %v", entries)
+	}
+	if _, err := os.Stat(s.Path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the unit is still there: %v", err)
 	}
 	r.answer = nil
+	if _, err := s.Install(ctx); err != nil {
+		t.Fatal(err)
+	}
 	r.take()
 	if removed, err := s.Uninstall(ctx); !removed || err != nil {
 		t.Errorf("uninstall: %v, %v", removed, err)
@@ -375,6 +402,19 @@ func TestSystemdEnable(t *testing.T) {
 	}
 	if _, err := os.Stat(s.Path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the unit is still there: %v", err)
+	}
+	// systemctl disables offline, and only the reload finds no manager.
+	if _, err := s.Install(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r.answer = func(argv []string) ([]byte, error) {
+		if argv[2] == "daemon-reload" {
+			return []byte("Failed to connect to bus"), errors.New("exit status 1")
+		}
+		return nil, nil
+	}
+	if removed, err := s.Uninstall(ctx); !removed || err != nil {
+		t.Errorf("uninstall with an offline disable: %v, %v", removed, err)
 	}
 }
 
@@ -408,5 +448,54 @@ func TestLaunchdEnable(t *testing.T) {
 	loaded = true
 	if ran, err := s.Enable(ctx, true); err != nil || fmt.Sprint(ran) != "[launchctl kickstart gui/501/dev.paneflow.server]" {
 		t.Errorf("start, loaded: %q, %v", ran, err)
+	}
+}
+
+// TestState: what each service manager says of the installed service:
+// systemd's one-word is-enabled answer (also when it exits 1 for
+// "disabled"), launchd's loaded or not, the task's Settings Enabled; a
+// manager that cannot be asked is an error quoting it.
+func TestState(t *testing.T) {
+	ctx := context.Background()
+	r := &fakeRunner{}
+	for _, c := range []struct {
+		o    Options
+		out  string
+		err  error
+		want string // "" for an error
+	}{
+		{Options{GOOS: "linux"}, "enabled\n", nil, "enabled"},
+		{Options{GOOS: "linux"}, "disabled\n", errors.New("exit status 1"), "disabled"},
+		{Options{GOOS: "linux"}, "Failed to connect to bus: No such file or directory\n", errors.New("exit status 1"), ""},
+		{Options{GOOS: "darwin", UID: 501}, "", nil, "loaded"},
+		{Options{GOOS: "darwin", UID: 501}, "Could not find service", errors.New("exit status 113"), "not loaded"},
+		{Options{GOOS: "windows"}, "<Task><Triggers><LogonTrigger><Enabled>true</Enabled></LogonTrigger></Triggers><Settings><Enabled>true</Enabled></Settings></Task>", nil, "enabled"},
+		{Options{GOOS: "windows"}, "<Task><Triggers><LogonTrigger><Enabled>true</Enabled></LogonTrigger></Triggers><Settings><Enabled>false</Enabled></Settings></Task>", nil, "disabled"},
+		{Options{GOOS: "windows"}, "ERROR: Access is denied.", errors.New("exit status 1"), ""},
+	} {
+		o := c.o
+		o.Exe, o.Home, o.User, o.Run = "/bin/pf", "/home/u", "S-1-5-21-1", r.run
+		if o.GOOS == "windows" {
+			o.Exe, o.Home = `C:\pf.exe`, `C:\Users\u`
+		}
+		s, err := For(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.answer = func([]string) ([]byte, error) { return []byte(c.out), c.err }
+		got, err := s.State(ctx)
+		if c.want == "" {
+			if err == nil || !strings.Contains(err.Error(), strings.TrimSpace(c.out)) {
+				t.Errorf("%s, %q: %q, %v; want an error quoting it", o.GOOS, c.out, got, err)
+			}
+		} else if got != c.want || err != nil {
+			t.Errorf("%s, %q: %q, %v; want %q", o.GOOS, c.out, got, err, c.want)
+		}
+	}
+	// The task's own definition, as registered: enabled.
+	s, _ := For(Options{Exe: `C:\pf.exe`, Home: `C:\Users\u`, GOOS: "windows", User: "S-1-5-21-1", Run: r.run})
+	r.answer = func([]string) ([]byte, error) { return utf16File(s.Content), nil }
+	if got, err := s.State(ctx); got != "enabled" || err != nil {
+		t.Errorf("our definition: %q, %v", got, err)
 	}
 }

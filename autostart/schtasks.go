@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf16"
 )
@@ -197,4 +198,21 @@ func decodeOutput(b []byte) string {
 		u[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
 	}
 	return string(utf16.Decode(u))
+}
+
+// taskDisabled reports whether an exported task definition has its
+// Settings' Enabled set to false (the trigger's own Enabled is ours,
+// always true).
+func taskDisabled(exported string) bool {
+	var t struct {
+		Enabled string `xml:"Settings>Enabled"`
+	}
+	// An XML that does not parse (a truncated export) reads as enabled:
+	// schtasks would have failed instead.
+	d := xml.NewDecoder(strings.NewReader(exported))
+	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+	if d.Decode(&t) != nil {
+		return false
+	}
+	return strings.TrimSpace(t.Enabled) == "false"
 }

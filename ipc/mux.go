@@ -33,6 +33,13 @@ const MethodConcurrent = proto.MethodRPCConcurrent
 // connection; the next one is answered [CodeBusy] at once.
 const MaxInFlight = 256
 
+// ErrNotSent is wrapped by the error of a [Mux.Call] whose request never
+// reached the connection: the Mux had already ended (see [Mux.Done]), or
+// writing the request failed before any of it was written. The server did
+// not see the request, so the caller may send it again on a new
+// connection without running it twice.
+var ErrNotSent = errors.New("ipc: the request was not sent")
+
 // Mux is one concurrent connection to a Paneflow server (see
 // [MethodConcurrent]): calls made on it concurrently share the connection
 // and are answered independently. A flow run makes its blocking waits on
@@ -188,7 +195,8 @@ func (m *Mux) fail(err error) {
 // reply, decoding its result into result like [Client.Call]. It returns
 // ctx.Err() when ctx ends first; the server is not told (it goes on until
 // the request is done or the Mux is closed). Errors: an *[Error] reply,
-// an *[UnreachableError] once the connection failed or was closed.
+// an *[UnreachableError] once the connection failed or was closed (also
+// matching [ErrNotSent] when the request was not sent).
 func (m *Mux) Call(ctx context.Context, method string, params, result any) error {
 	id := lastID.Add(1)
 	line, err := encodeRequest(id, method, params)
@@ -199,7 +207,7 @@ func (m *Mux) Call(ctx context.Context, method string, params, result any) error
 	m.mu.Lock()
 	if m.err != nil {
 		m.mu.Unlock()
-		return m.err
+		return notSent{m.err}
 	}
 	m.pending[id] = ch
 	m.mu.Unlock()
@@ -209,11 +217,14 @@ func (m *Mux) Call(ctx context.Context, method string, params, result any) error
 		m.mu.Unlock()
 	}
 	m.wmu.Lock()
-	_, err = m.nc.Write(line)
+	n, err := m.nc.Write(line)
 	m.wmu.Unlock()
 	if err != nil {
 		forget()
 		m.fail(&UnreachableError{Path: m.path, Err: err})
+		if n == 0 {
+			return notSent{&UnreachableError{Path: m.path, Err: err}}
+		}
 		return &UnreachableError{Path: m.path, Err: err}
 	}
 	select {
@@ -227,6 +238,18 @@ func (m *Mux) Call(ctx context.Context, method string, params, result any) error
 		return ctx.Err()
 	}
 }
+
+// Done is closed once the connection has ended (it failed, the server
+// closed it, or Close was called): every later Call fails with
+// [ErrNotSent].
+func (m *Mux) Done() <-chan struct{} { return m.done }
+
+// notSent is a Call's error for a request that never reached the
+// connection: err, which also matches [ErrNotSent].
+type notSent struct{ err error }
+
+func (e notSent) Error() string   { return e.err.Error() }
+func (e notSent) Unwrap() []error { return []error{e.err, ErrNotSent} }
 
 // Close closes the connection; the server ends the requests still running
 // on it. Pending calls fail.

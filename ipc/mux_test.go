@@ -8,6 +8,7 @@ import (
 	"errors"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/ipc/ipctest"
@@ -110,16 +111,39 @@ func TestMuxCarriesManyWaits(t *testing.T) {
 	// Two still run: closing the Mux fails them here and ends them there.
 	m.Close()
 	for range 2 {
-		if r := <-replies; r.err == nil {
-			t.Fatalf("call %d succeeded after Close", r.n)
+		if r := <-replies; r.err == nil || errors.Is(r.err, ipc.ErrNotSent) {
+			t.Fatalf("call %d after Close: %v, want a failure of a sent request", r.n, r.err)
 		}
 	}
 	got := map[int]bool{<-g.cancelled: true, <-g.cancelled: true}
 	if !got[0] || !got[1] {
 		t.Fatalf("handlers ended by Close: %v, want 0 and 1", got)
 	}
-	if err := m.Call(ctx, "test.ping", nil, nil); err == nil {
-		t.Fatal("a call after Close succeeded")
+	if err := m.Call(ctx, "test.ping", nil, nil); !errors.Is(err, ipc.ErrNotSent) {
+		t.Fatalf("a call after Close: %v, want ErrNotSent", err)
+	}
+}
+
+// TestMuxServerClosedIdle: the server closes a Mux that sent nothing for
+// its idle timeout; Done tells, and a later call fails as not sent (its
+// caller may send it on a new connection), an *UnreachableError.
+func TestMuxServerClosedIdle(t *testing.T) {
+	g := newGateServer(t, &ipc.Server{IdleTimeout: 50 * time.Millisecond})
+	ctx := context.Background()
+	m, err := ipc.DialMux(ctx, g.srv.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	select {
+	case <-m.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server never closed the idle connection")
+	}
+	err = m.Call(ctx, "test.ping", nil, nil)
+	var ue *ipc.UnreachableError
+	if !errors.Is(err, ipc.ErrNotSent) || !errors.As(err, &ue) {
+		t.Fatalf("a call after the server closed the Mux: %v, want ErrNotSent and an *UnreachableError", err)
 	}
 }
 

@@ -31,11 +31,6 @@ const screenOverhead = 2 * int(unsafe.Sizeof(screenEntry{}))
 // encoding.
 const rowIDMax = 4
 
-// rowOverhead is what a distinct row costs besides its text: its offset
-// and reference count, 4 bytes each, twice (their slices grow by
-// doubling).
-const rowOverhead = 2 * (4 + 4)
-
 // recentScreens is how many of the newest held screens a new screen's
 // rows are looked up in (rows are stored once across them): a
 // full-screen program's screen mostly shows rows its screens just before
@@ -66,7 +61,7 @@ type ScreenRecord struct {
 // (encoded by encodeRows, after the screen before unless a key screen)
 // are in the history's ids. Its number is its place among the held
 // screens (they are numbered consecutively). Only last and seen change
-// once it is in the history's entries (a compaction or a new ids arena
+// once it is in the history's entries (a rebase or a new ids arena
 // gives the history new entries), so the other fields of an entry may be
 // read without the lock from a slice of entries taken under it.
 type screenEntry struct {
@@ -120,17 +115,13 @@ func walkScreens(entries []screenEntry, ids []byte, i int, fn func(i int, rows [
 
 // record returns e, screen seq showing rows, as a ScreenRecord, its text
 // joined from rs.
-func (e *screenEntry) record(seq uint64, rows []uint32, rs rowSnapshot) ScreenRecord {
-	n := len(rows)
-	for _, id := range rows {
-		n += len(rs.row(id))
-	}
-	text := make([]byte, 0, n)
+func (e *screenEntry) record(seq uint64, rows []uint32, rd *rowReader) ScreenRecord {
+	var text []byte
 	for y, id := range rows {
 		if y > 0 {
 			text = append(text, '\n')
 		}
-		text = append(text, rs.row(id)...)
+		text = append(text, rd.row(id)...)
 	}
 	return ScreenRecord{
 		Seq: seq, First: time.Unix(0, e.first), Last: time.Unix(0, e.last),
@@ -139,7 +130,7 @@ func (e *screenEntry) record(seq uint64, rows []uint32, rs rowSnapshot) ScreenRe
 }
 
 // showsText reports whether rows of rs make text.
-func showsText(rows []uint32, rs rowSnapshot, text []byte) bool {
+func showsText(rows []uint32, rd *rowReader, text []byte) bool {
 	for y, id := range rows {
 		if y > 0 {
 			if len(text) == 0 || text[0] != '\n' {
@@ -147,7 +138,7 @@ func showsText(rows []uint32, rs rowSnapshot, text []byte) bool {
 			}
 			text = text[1:]
 		}
-		row := rs.row(id)
+		row := rd.row(id)
 		if !bytes.HasPrefix(text, row) {
 			return false
 		}
@@ -166,10 +157,12 @@ func showsText(rows []uint32, rs rowSnapshot, text []byte) bool {
 // full-screen agent redraws mostly the same rows (its spinner line
 // changes, its transcript scrolls), so a screen costs little more than
 // what changed on it, and a search reads each distinct row once and a
-// few operations a screen. The history is bounded: once the rows' text,
-// the screens' row numbers and a fixed overhead per screen and per row
-// pass the limit, the oldest screens are dropped (and rows no held screen
-// shows with them).
+// few operations a screen. The rows' text is deflated in blocks of about
+// 8 KiB, each with a trigram filter, so a search inflates only the
+// blocks that may hold its literal (see rowblocks.go). The history is
+// bounded: once the rows' blocks, the screens' row numbers and a fixed
+// overhead per screen pass the limit, the oldest screens are dropped
+// (and a block once no held screen shows its rows).
 //
 // The emulator records into it (see [Emulator.RecordScreen]); a
 // [Terminal] records each screen its program settles on. All methods are
@@ -221,14 +214,17 @@ func (h *ScreenHistory) firstSeqLocked() uint64 { return h.nextSeq - uint64(h.he
 // again was mostly shown lately); a scan of the hashes costs less than a
 // map's memory, and a screen is added a few times a second at most.
 func (h *ScreenHistory) findLocked(text []byte, sum uint64) int {
-	rs := h.rows.snapshot()
+	var rd *rowReader
 	for i := len(h.entries) - 1; i >= h.ghosts; i-- {
 		if h.entries[i].hash != uint32(sum) {
 			continue
 		}
+		if rd == nil {
+			rd = h.rows.snapshot().reader()
+		}
 		same := false
 		walkScreens(h.entries, h.ids, i, func(_ int, rows []uint32) bool {
-			same = showsText(rows, rs, text)
+			same = showsText(rows, rd, text)
 			return false
 		})
 		if same {
@@ -241,11 +237,11 @@ func (h *ScreenHistory) findLocked(text []byte, sum uint64) int {
 // Limit reports the bound in bytes.
 func (h *ScreenHistory) Limit() int { return h.limit }
 
-// Bytes reports the memory the history counts against the limit: the
-// capacity of its row text (with rows no screen shows any more, until
-// they are compacted away) and of its screens' row numbers (with those
-// of dropped screens, until a new arena leaves them out), and each row's
-// and each screen's overhead.
+// Bytes reports the memory the history counts against the limit: its
+// rows' text (deflated in sealed blocks, each freed once no held screen
+// shows its rows; the open block's capacity), the blocks' filters and
+// headers, its screens' row numbers (with those of dropped screens,
+// until a new arena leaves them out), and each screen's overhead.
 func (h *ScreenHistory) Bytes() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -284,61 +280,44 @@ func (h *ScreenHistory) add(text []byte, gen uint64, now time.Time) bool {
 		return false
 	}
 	n := bytes.Count(text, []byte{'\n'}) + 1
-	if len(text)+1+n*(rowIDMax+rowOverhead+8)+screenOverhead > h.limit {
+	if len(text)+1+n*(rowIDMax+4)+screenOverhead > h.limit {
 		return false // a screen larger than the whole bound is not kept
 	}
-	if len(h.rows.text)+len(text)+1 > cap(h.rows.text) {
-		// Room for every row being new, and some more: as much as the
-		// bound leaves, once the oldest screens made room for slack (so
-		// that a history at its bound does not compact at every screen).
-		// The new screen's other costs (at most): its rows' overhead,
-		// its entry, a new ids arena for its row numbers, and its numbers
-		// decoded.
-		screen := n*(rowOverhead+8) + screenOverhead + max(0, idsRoom(len(h.ids)-h.idsDead+n*rowIDMax)-cap(h.ids))
-		for {
-			need := len(h.rows.text) - h.rows.dead + len(text) + 1
-			room := h.roomCompactedLocked() - screen - need
-			if h.heldLocked() == 0 || room >= min(slack(need, need), h.limit/16) {
-				h.compactLocked(need + slack(need, room))
-				break
-			}
-			h.dropOldestLocked()
-		}
+	if h.rows.blockSize == 0 {
+		h.rows.blockSize = blockSizeFor(h.limit)
 	}
-	recent := h.recentRowsLocked()
+	rd := h.rows.snapshot().reader()
+	recent := h.recentRowsLocked(rd, h.rows.reuseFrom(max(2*h.rows.blockSize, 2*len(text))))
 	ids := make([]uint32, 0, n)
 	for row := range bytes.SplitSeq(text, []byte{'\n'}) {
-		ids = append(ids, h.rows.intern(row, recent))
+		ids = append(ids, h.rows.intern(row, recent, rd))
 	}
 	h.appendEntryLocked(ids, screenEntry{first: now.UnixNano(), last: now.UnixNano(), seen: 1, gen: gen, hash: uint32(sum)})
 	h.nextSeq++
+	if h.rows.next() > rowRebaseAt && h.rows.base() > rowRebaseAt/2 {
+		h.rebaseLocked()
+	}
 	h.bytes = h.countLocked()
 	for h.bytes > h.limit && h.heldLocked() > 0 {
 		h.dropOldestLocked()
-		// Compact the rows once that alone brings the history inside the
-		// bound with a sixteenth of it to spare: the next screens' rows
-		// go there, so compactions (which copy every held row) come once
-		// every limit/16 bytes of new rows, not at every screen.
-		if over := h.bytes - h.limit + h.limit/16; h.rows.dead > 0 && h.rows.dead >= over {
-			live := len(h.rows.text) - h.rows.dead
-			h.compactLocked(live + slack(live, h.roomLocked()-live))
-			h.bytes = h.countLocked()
-		}
 	}
 	return true
 }
 
-// recentRowsLocked returns the rows the newest recentScreens screens show,
-// by the hash of their text (each id plus one).
-func (h *ScreenHistory) recentRowsLocked() map[uint64]uint32 {
-	rs := h.rows.snapshot()
+// recentRowsLocked returns the rows from row from on that the newest
+// recentScreens screens show, by the hash of their text (each id plus
+// one), read with rd.
+func (h *ScreenHistory) recentRowsLocked(rd *rowReader, from uint32) map[uint64]uint32 {
 	m := map[uint64]uint32{}
 	if h.heldLocked() == 0 {
 		return m
 	}
 	walkScreens(h.entries, h.ids, max(h.ghosts, len(h.entries)-recentScreens), func(_ int, rows []uint32) bool {
 		for _, id := range rows {
-			if sum := mapHash(rs.row(id)); m[sum] == 0 {
+			if id < from {
+				continue
+			}
+			if sum := mapHash(rd.row(id)); m[sum] == 0 {
 				m[sum] = id + 1
 			}
 		}
@@ -396,26 +375,8 @@ func idsRoom(n int) int { return n + n/4 + 16 }
 
 // countLocked returns what the history counts against its limit.
 func (h *ScreenHistory) countLocked() int {
-	return cap(h.rows.text) + len(h.rows.starts)*rowOverhead + len(h.entries)*screenOverhead + cap(h.ids) +
-		4*(cap(h.newestIDs)+cap(h.ghostIDs))
+	return h.rows.bytes() + len(h.entries)*screenOverhead + cap(h.ids) + 4*(cap(h.newestIDs)+cap(h.ghostIDs))
 }
-
-// roomLocked returns how many bytes of row text the bound leaves room
-// for besides everything else the history holds.
-func (h *ScreenHistory) roomLocked() int {
-	return h.limit - (h.countLocked() - cap(h.rows.text))
-}
-
-// roomCompactedLocked is roomLocked once the rows are compacted (the rows
-// no screen shows cost nothing then, nor do ghosts).
-func (h *ScreenHistory) roomCompactedLocked() int {
-	return h.roomLocked() + h.rows.deadRows*rowOverhead + h.ghosts*screenOverhead + 4*cap(h.ghostIDs)
-}
-
-// slack is the spare capacity a row text holding n bytes gets: a
-// sixteenth more (at least 4 KiB), within the room the bound leaves (room
-// bytes past n).
-func slack(n, room int) int { return max(0, min(max(4096, n/16), room)) }
 
 // dropOldestLocked drops the oldest held screen, and the rows only it
 // showed. It stays as a ghost until the oldest held screen is a key
@@ -435,7 +396,7 @@ func (h *ScreenHistory) dropOldestLocked() {
 	h.dropped++
 	switch {
 	case h.ghosts == len(h.entries):
-		h.rows.compact(nil, nil, 0, 0)
+		h.rows = rowStore{blockSize: h.rows.blockSize, freed: h.rows.freed + uint64(len(h.rows.blocks))}
 		h.ids, h.idsDead, h.entries, h.ghosts, h.ghostIDs, h.newestIDs = nil, 0, nil, 0, nil, nil
 	case h.entries[h.ghosts].kind() != rowsCopies:
 		for i := range h.ghosts {
@@ -449,12 +410,36 @@ func (h *ScreenHistory) dropOldestLocked() {
 	h.bytes = h.countLocked()
 }
 
-// compactLocked compacts the rows (see rowStore.compact) into a text of
-// capacity size, and gives the held screens their rows' new numbers in
-// a new ids arena and new entries (without ghosts).
-func (h *ScreenHistory) compactLocked(size int) {
-	ids, entries, newest := h.rows.compact(h.entries, h.ids, h.ghosts, size)
-	h.ids, h.idsDead, h.entries, h.ghosts, h.ghostIDs, h.newestIDs = ids, 0, entries, 0, nil, newest
+// rebaseLocked renumbers the rows from 0 (rows.base becomes 0), and
+// gives the held screens their rows' new numbers in a new ids arena and
+// new entries (without ghosts; the oldest held screen a key screen).
+func (h *ScreenHistory) rebaseLocked() {
+	base := h.rows.base()
+	held := make([]screenEntry, 0, len(h.entries)-h.ghosts+1)
+	var ids []byte
+	var prev, cur []uint32
+	walkScreens(h.entries, h.ids, h.ghosts, func(i int, rows []uint32) bool {
+		cur = cur[:0]
+		for _, id := range rows {
+			cur = append(cur, id-base)
+		}
+		if (i-h.ghosts)%keyEvery == 0 {
+			prev = nil
+		}
+		e, at := h.entries[i], len(ids)
+		var kind rowsKind
+		ids, kind = encodeRows(ids, cur, prev)
+		e.off, e.enc = uint32(at), uint32(len(ids)-at)|uint32(kind)<<encSizeBits
+		held = append(held, e)
+		prev, cur = cur, prev
+		return true
+	})
+	for i := range h.rows.blocks {
+		h.rows.blocks[i].first -= base
+	}
+	h.rows.openFirst -= base
+	h.ids = append(make([]byte, 0, idsRoom(len(ids))), ids...)
+	h.idsDead, h.entries, h.ghosts, h.ghostIDs, h.newestIDs = 0, held, 0, nil, prev
 }
 
 // snapshot returns copies of the entries (their last and seen may
@@ -475,8 +460,9 @@ func (h *ScreenHistory) Screens(fn func(ScreenRecord) bool) {
 	if ghosts == len(entries) {
 		return
 	}
+	rd := rs.reader()
 	walkScreens(entries, ids, ghosts, func(i int, rows []uint32) bool {
-		return fn(entries[i].record(first+uint64(i-ghosts), rows, rs))
+		return fn(entries[i].record(first+uint64(i-ghosts), rows, rd))
 	})
 }
 
@@ -494,7 +480,7 @@ func (h *ScreenHistory) Screen(seq uint64) (rec ScreenRecord, ok bool) {
 	ids, rs := h.ids[:len(h.ids):len(h.ids)], h.rows.snapshot()
 	h.mu.Unlock()
 	walkScreens(entries, ids, i, func(_ int, rows []uint32) bool {
-		rec = e.record(seq, rows, rs)
+		rec = e.record(seq, rows, rs.reader())
 		return false
 	})
 	return rec, true
@@ -511,125 +497,10 @@ func (h *ScreenHistory) Span() (first, last uint64, ok bool) {
 	return h.firstSeqLocked(), h.nextSeq - 1, true
 }
 
-// rowStore holds the distinct rows of the held screens: their text back
-// to back, each followed by '\n', numbered in that order. Text and starts
-// are only appended to (a compaction builds new ones), so a snapshot of
-// them stays valid without a lock. It is guarded by its history's lock.
-type rowStore struct {
-	text   []byte
-	starts []uint32 // starts[id]: where row id's text begins
-	refs   []int32  // refs[id]: how many held screens show row id
-	dead   int      // bytes of text (with the '\n') of rows no screen shows
-	// deadRows counts the rows no screen shows.
-	deadRows int
-	// epoch counts compactions (which renumber the rows).
-	epoch uint64
-}
-
-// rowSnapshot is a rowStore's text and row starts at one moment.
-type rowSnapshot struct {
-	text   []byte
-	starts []uint32
-}
-
-func (rs *rowStore) snapshot() rowSnapshot {
-	return rowSnapshot{text: rs.text[:len(rs.text):len(rs.text)], starts: rs.starts[:len(rs.starts):len(rs.starts)]}
-}
-
-// row returns row id's text, without its '\n'.
-func (s rowSnapshot) row(id uint32) []byte {
-	end := len(s.text)
-	if int(id)+1 < len(s.starts) {
-		end = int(s.starts[id+1])
-	}
-	return s.text[s.starts[id] : end-1]
-}
-
-// intern returns the id of row, a row of recent (the rows of the newest
-// screens by their text's hash, each id plus one) or stored anew, and
-// counts one more screen showing it; a row stored anew is added to
-// recent. The text must have room for it (see ScreenHistory.add): it is
-// never reallocated here.
-func (rs *rowStore) intern(row []byte, recent map[uint64]uint32) uint32 {
-	sum := mapHash(row)
-	if id := recent[sum]; id > 0 && bytes.Equal(rs.snapshot().row(id-1), row) {
-		rs.refs[id-1]++
-		return id - 1
-	}
-	id := uint32(len(rs.starts))
-	rs.starts = append(rs.starts, uint32(len(rs.text)))
-	rs.refs = append(rs.refs, 1)
-	rs.text = append(append(rs.text, row...), '\n')
-	if recent[sum] == 0 {
-		recent[sum] = id + 1 // a hash collision leaves the second row out
-	}
-	return id
-}
-
-// release counts one screen fewer showing row id.
-func (rs *rowStore) release(id uint32) {
-	rs.refs[id]--
-	if rs.refs[id] == 0 {
-		rs.dead += len(rs.snapshot().row(id)) + 1
-		rs.deadRows++
-	}
-}
-
-// compact rebuilds the store with only the rows the held entries (those
-// past the first ghosts, their row numbers in ids) show, in a text of
-// capacity size (at least what the rows need). It returns new entries
-// (the held ones), a new ids arena naming the rows by their new numbers,
-// and the newest screen's numbers; the old entries and arena, which
-// copies and snapshots taken earlier may hold, still name rows of their
-// own snapshot.
-func (rs *rowStore) compact(entries []screenEntry, ids []byte, ghosts, size int) (newIDs []byte, held []screenEntry, newest []uint32) {
-	live := len(rs.text) - rs.dead
-	old := rs.snapshot()
-	oldRefs := rs.refs
-	rows := len(old.starts) - rs.deadRows
-	*rs = rowStore{
-		epoch:  rs.epoch + 1,
-		text:   make([]byte, 0, max(live, size)),
-		starts: make([]uint32, 0, rows),
-		refs:   make([]int32, 0, rows),
-	}
-	if ghosts >= len(entries) {
-		return nil, nil, nil
-	}
-	const none = ^uint32(0)
-	renum := make([]uint32, len(old.starts))
-	for i := range renum {
-		renum[i] = none
-	}
-	held = make([]screenEntry, 0, len(entries)-ghosts+1)
-	var prev, cur []uint32
-	walkScreens(entries, ids, ghosts, func(i int, oldRows []uint32) bool {
-		cur = cur[:0]
-		for _, id := range oldRows {
-			nid := renum[id]
-			if nid == none {
-				nid = uint32(len(rs.starts))
-				rs.starts = append(rs.starts, uint32(len(rs.text)))
-				rs.refs = append(rs.refs, oldRefs[id])
-				rs.text = append(append(rs.text, old.row(id)...), '\n')
-				renum[id] = nid
-			}
-			cur = append(cur, nid)
-		}
-		e := entries[i]
-		at := len(newIDs)
-		var kind rowsKind
-		if (i-ghosts)%keyEvery == 0 {
-			prev = nil
-		}
-		newIDs, kind = encodeRows(newIDs, cur, prev)
-		e.off, e.enc = uint32(at), uint32(len(newIDs)-at)|uint32(kind)<<encSizeBits
-		held = append(held, e)
-		prev, cur = cur, prev
-		return true
-	})
-	// Room for more screens' numbers, as renewIDsLocked leaves.
-	return append(make([]byte, 0, idsRoom(len(newIDs))), newIDs...), held, prev
+// rowHit is a row a search matched: its text and the spans matched.
+type rowHit struct {
+	text  []byte
+	spans []Span
 }
 
 // hitRow is a row of a screen that a search matched: where it is on the
@@ -651,17 +522,40 @@ func (h *ScreenHistory) find(q *Query, add func(Found) bool) {
 	entries, ghosts, first := h.entries, h.ghosts, h.firstSeqLocked()
 	ids, rs := h.ids[:len(h.ids):len(h.ids)], h.rows.snapshot()
 	h.mu.Unlock()
-	// hit has a bit set for each row that matched; spans holds their
-	// spans.
-	hit := make([]uint64, (len(rs.starts)+63)/64)
-	hits := map[uint32][]Span{}
+	// hit has a bit set for each row that matched (bit id-base); hits
+	// holds their text and spans. Only the blocks whose filter may hold
+	// the query's literal are inflated.
+	base := rs.base()
+	hit := make([]uint64, (rs.next()-base+63)/64)
+	hits := map[uint32]rowHit{}
 	hitMin, hitMax := uint32(math.MaxUint32), uint32(0)
-	q.scan(rs.text, rs.starts, 0, func(line int, spans []Span) bool {
-		hit[line/64] |= 1 << (line % 64)
-		hits[uint32(line)] = bytes2spans(spans)
-		hitMin, hitMax = min(hitMin, uint32(line)), max(hitMax, uint32(line))
-		return true
-	})
+	scan := func(text []byte, starts []uint32, first uint32) (any bool) {
+		q.scan(text, starts, 0, func(line int, spans []Span) bool {
+			id := first + uint32(line)
+			hit[(id-base)/64] |= 1 << ((id - base) % 64)
+			hits[id] = rowHit{lineText(text, starts, line), bytes2spans(spans)}
+			hitMin, hitMax = min(hitMin, id), max(hitMax, id)
+			any = true
+			return true
+		})
+		return any
+	}
+	grams := q.trigrams()
+	var text []byte
+	var starts []uint32
+	z := searchInflaters.Get().(*inflater)
+	defer searchInflaters.Put(z)
+	for i := range rs.blocks {
+		b := &rs.blocks[i]
+		if b.z == nil || (grams != nil && !mayHold(b.filter, grams)) {
+			continue
+		}
+		text, starts = z.rows(text[:0], starts[:0], b)
+		if scan(text, starts, b.first) {
+			text, starts = nil, nil // the hits keep it
+		}
+	}
+	scan(rs.open, rs.starts, rs.openFirst)
 	if len(hits) == 0 {
 		return
 	}
@@ -682,11 +576,15 @@ func (h *ScreenHistory) find(q *Query, add func(Found) bool) {
 				}
 				return true
 			}
-			if a > hitMax || a+n <= hitMin || !anyBit(hit, a, n) {
+			if a > hitMax || a+n <= hitMin {
 				return true
 			}
-			for id := a; id-a < n; id++ {
-				if hit[id/64]&(1<<(id%64)) != 0 {
+			lo, hi := max(a, hitMin), min(a+n-1, hitMax) // hitMin ≥ base
+			if !anyBit(hit, lo-base, hi-lo+1) {
+				return true
+			}
+			for id := lo; id <= hi; id++ {
+				if hit[(id-base)/64]&(1<<((id-base)%64)) != 0 {
 					cur = append(cur, hitRow{y + int(id-a), id})
 				}
 			}
@@ -696,10 +594,10 @@ func (h *ScreenHistory) find(q *Query, add func(Found) bool) {
 			for _, r := range cur {
 				text, ok := texts[r.id]
 				if !ok {
-					text = string(rs.row(r.id))
+					text = string(hits[r.id].text)
 					texts[r.id] = text
 				}
-				if !add(Found{Source: FoundHistory, Line: r.y, Screen: first + uint64(i-ghosts), Shown: time.Unix(0, e.first), Text: text, Spans: bytes2spans(hits[r.id])}) {
+				if !add(Found{Source: FoundHistory, Line: r.y, Screen: first + uint64(i-ghosts), Shown: time.Unix(0, e.first), Text: text, Spans: bytes2spans(hits[r.id].spans)}) {
 					return
 				}
 			}

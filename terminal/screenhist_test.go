@@ -318,7 +318,7 @@ func agentFrame(i, rows int) string {
 }
 
 // TestScreenHistoryRows: screens that share rows keep each row once; after
-// the bound dropped the oldest and the rows were compacted, every held
+// the bound dropped the oldest and blocks of rows were freed, every held
 // screen reads back as recorded and Find finds a row on each screen that
 // shows it, by screen and row.
 func TestScreenHistoryRows(t *testing.T) {
@@ -335,8 +335,8 @@ func TestScreenHistoryRows(t *testing.T) {
 	}
 	held := heldTexts(h)
 	first := 3000 - len(held)
-	if h.Dropped() == 0 || uint64(first) != h.Dropped() || h.rows.epoch == 0 {
-		t.Fatalf("held %d, dropped %d, %d compactions: want the bound reached and the rows compacted", len(held), h.Dropped(), h.rows.epoch)
+	if h.Dropped() == 0 || uint64(first) != h.Dropped() || h.rows.freed == 0 {
+		t.Fatalf("held %d, dropped %d, %d blocks freed: want the bound reached and blocks freed", len(held), h.Dropped(), h.rows.freed)
 	}
 	for i, s := range held {
 		if s != texts[first+i] {
@@ -344,7 +344,7 @@ func TestScreenHistoryRows(t *testing.T) {
 		}
 	}
 	// Each transcript row is shown on up to 10 screens and stored once.
-	if rows := len(h.rows.starts); rows > 3*len(held) {
+	if rows := int(h.rows.next() - h.rows.base()); rows > 3*len(held) {
 		t.Fatalf("%d rows stored for %d screens", rows, len(held))
 	}
 	// The transcript line shown by the newest frames: on 8 screens per
@@ -365,7 +365,7 @@ func TestScreenHistoryRows(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("find = %v, want %v", got, want)
 	}
-	t.Logf("%d screens held in %d bytes (%d rows), %d compactions", len(held), h.Bytes(), len(h.rows.starts), h.rows.epoch)
+	t.Logf("%d screens held in %d bytes (%d rows), %d blocks freed", len(held), h.Bytes(), h.rows.next()-h.rows.base(), h.rows.freed)
 }
 
 // TestScreenHistorySixtyHertz (issue 34's memory proof): a program
@@ -483,8 +483,11 @@ func TestScreenHistoryWideRows(t *testing.T) {
 	if kinds[rowsRuns] == 0 || kinds[rowsNarrow] == 0 || kinds[rowsCopies] == 0 || wide == 0 {
 		t.Fatalf("screens by encoding %v, %d with numbers past 2¹⁶: want key screens as runs and narrow numbers, screens copying the one before, and numbers past 2¹⁶", kinds, wide)
 	}
-	if len(h.rows.starts) != 80*1000+1 {
-		t.Fatalf("%d rows stored, want 80,001 (reversed screens and the prompt store none)", len(h.rows.starts))
+	// The prompt, which every screen shows, is deduplicated against the
+	// newest blocks only: stored again at most once a block sealed.
+	sealed := uint32(len(h.rows.blocks)) + uint32(h.rows.freed)
+	if n := h.rows.next() - h.rows.base(); n < 80*1000+1 || n > 80*1000+1+sealed {
+		t.Fatalf("%d rows stored in %d blocks, want 80,001 and the prompt once more a block at most (reversed screens store none)", n, sealed)
 	}
 	if got := heldTexts(h); fmt.Sprint(got) != fmt.Sprint(texts) {
 		t.Fatal("held screens do not read back as recorded")

@@ -183,7 +183,7 @@ func TestAnyBit(t *testing.T) {
 
 // TestScreenHistoryRandomScreens: screens made of rows drawn from a small
 // pool (rows shown again in any order, blank rows, screens shown again),
-// under a bound that drops and compacts many times: every held screen
+// under a bound that drops screens and frees blocks many times: every held screen
 // reads back as recorded (listed and one at a time) and Find finds each
 // row a brute-force search of the held texts finds, in order.
 func TestScreenHistoryRandomScreens(t *testing.T) {
@@ -220,8 +220,8 @@ func TestScreenHistoryRandomScreens(t *testing.T) {
 			t.Fatalf("screen %d: %d bytes held, limit %d", s, h.Bytes(), h.Limit())
 		}
 	}
-	if h.Dropped() == 0 || h.rows.epoch < 2 {
-		t.Fatalf("dropped %d, %d compactions: want the bound reached", h.Dropped(), h.rows.epoch)
+	if h.Dropped() == 0 || h.rows.freed < 2 {
+		t.Fatalf("dropped %d, %d blocks freed: want the bound reached", h.Dropped(), h.rows.freed)
 	}
 	// A screen shown again is held once, under the seq it was first
 	// stored with: map each held seq to its text through Screens.
@@ -254,7 +254,7 @@ func TestScreenHistoryRandomScreens(t *testing.T) {
 }
 
 // TestScreenHistoryFindWhileRecording: searches and reads run while
-// screens are recorded, shown again, dropped and compacted (under -race:
+// screens are recorded, shown again, dropped and their blocks freed (under -race:
 // the entries and arenas they read without the lock are never written
 // in place). Every row found holds the text searched for, on a screen
 // that reads back with it at that row.

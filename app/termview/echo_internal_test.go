@@ -78,7 +78,9 @@ func TestEchoProbe(t *testing.T) {
 
 // TestPaintRegion: a typed key's echo goes to Options.PaintRegion with the
 // band of the row it changed; when PaintRegion declines, the View paints
-// the whole window (PaintNow); output that follows no input uses neither.
+// the whole window (PaintNow). Output that follows no input goes to
+// PaintRegion too (a flooding pane paints only itself), never to PaintNow,
+// and is refreshed for the toolkit's next paint when PaintRegion declines.
 func TestPaintRegion(t *testing.T) {
 	var paints atomic.Int32
 	var mu sync.Mutex
@@ -94,34 +96,50 @@ func TestPaintRegion(t *testing.T) {
 			return accept.Load()
 		},
 	})
-	got := func() []image.Rectangle {
+	// since returns the regions painted after the first n.
+	since := func(n int) []image.Rectangle {
 		mu.Lock()
 		defer mu.Unlock()
-		return slices.Clone(regions)
+		return slices.Clone(regions[n:])
 	}
-	h.output("$ ")
-	if n := len(got()); n != 0 || paints.Load() != 0 {
-		t.Fatalf("output without input: %d regions, %d paints; want none", n, paints.Load())
-	}
+	count := func() int { return len(since(0)) }
 	bufW := h.v.buf.Rect.Dx()
 	ch := int(h.ch * h.v.scale)
 	in := h.v.inset
+	// Output that follows no input: painted alone too, never at once
+	// through PaintNow. Once drawn, no frame of the setup is left.
+	n := count()
+	h.output("$ ")
+	waitFor(t, "the output's region", func() bool { return count() > n })
+	if want := image.Rect(0, in, bufW, in+ch); since(n)[0] != want {
+		t.Errorf("output's region %v, want row 0's band %v", since(n)[0], want)
+	}
+	n = count()
 	h.v.TypedRune('x')
 	h.p.takeInput()
 	h.output("x")
-	waitFor(t, "the echo's region", func() bool { return len(got()) == 1 })
-	if want := image.Rect(0, in, bufW, in+ch); got()[0] != want {
-		t.Errorf("region %v, want row 0's band %v", got()[0], want)
+	waitFor(t, "the echo's region", func() bool { return count() > n })
+	if want := image.Rect(0, in, bufW, in+ch); since(n)[0] != want {
+		t.Errorf("echo's region %v, want row 0's band %v", since(n)[0], want)
 	}
 	if n := paints.Load(); n != 0 {
 		t.Errorf("PaintNow called %d times after PaintRegion painted, want 0", n)
 	}
 	accept.Store(false)
+	n = count()
 	h.v.TypedRune('y')
 	h.p.takeInput()
 	h.output("y\r\nnext")
 	waitFor(t, "the whole paint", func() bool { return paints.Load() == 1 })
-	if want := image.Rect(0, in, bufW, in+2*ch); got()[1] != want {
-		t.Errorf("region %v, want rows 0-1 %v", got()[1], want)
+	if want := image.Rect(0, in, bufW, in+2*ch); since(n)[0] != want {
+		t.Errorf("declined echo's region %v, want rows 0-1 %v", since(n)[0], want)
+	}
+	// Declined output that follows no input: refreshed, but no whole
+	// paint at once.
+	n = count()
+	h.output("\r\nmore")
+	waitFor(t, "the output's declined region", func() bool { return count() > n })
+	if n := paints.Load(); n != 1 {
+		t.Errorf("declined output without input painted the window at once: %d paints, want 1", n)
 	}
 }

@@ -79,13 +79,17 @@ func (v *View) requestFrame() {
 	}
 }
 
-// frame runs on the UI goroutine for a posted frame.
+// frame runs on the UI goroutine for a posted frame. It paints the rows it
+// drew alone when it can (Options.PaintRegion), whether they follow input
+// or not.
 func (v *View) frame() {
 	v.echo.frame()
 	v.pending.Store(false)
 	v.lastFrame.Store(time.Now().UnixNano())
 	input := v.inputFrame.Swap(false)
-	now := input && v.opts.PaintNow != nil && !v.hidden.Load()
+	shown := !v.hidden.Load()
+	now := input && v.opts.PaintNow != nil && shown
+	region := v.opts.PaintRegion != nil && shown
 	rows := 0
 	var damage image.Rectangle
 	v.mu.Lock()
@@ -95,7 +99,7 @@ func (v *View) frame() {
 			g, _ := v.pane.Watch()
 			v.drawnGen.Store(g)
 		} else {
-			v.deferRefresh = now && v.opts.PaintRegion != nil
+			v.deferRefresh = region
 			rows = v.drawLocked()
 			v.deferRefresh = false
 			damage = v.damage
@@ -103,17 +107,25 @@ func (v *View) frame() {
 	}
 	img := v.img
 	v.mu.Unlock()
-	if now && rows > 0 {
-		// The echo: only its rows go to the screen when the toolkit
-		// can paint them alone, else the image is refreshed and the
-		// whole window painted.
+	if rows > 0 {
+		// Only the rows drawn go to the screen when the toolkit can
+		// paint them alone; else the image is refreshed, and the whole
+		// window painted at once for an echo, at the toolkit's next
+		// tick otherwise.
 		switch {
-		case v.opts.PaintRegion == nil:
-			v.opts.PaintNow()
-		case v.opts.PaintRegion(img, damage):
-			v.echo.region()
-		default:
+		case region && v.opts.PaintRegion(img, damage):
+			if input {
+				v.echo.region()
+			}
+			if v.probe != nil {
+				v.probe.paintedAlone()
+			}
+		case region:
 			img.Refresh()
+			if now {
+				v.opts.PaintNow()
+			}
+		case now:
 			v.opts.PaintNow()
 		}
 	}
@@ -381,7 +393,8 @@ func (v *View) updateIndicatorLocked() {
 }
 
 // probe accumulates frame statistics and prints them once a second while
-// frames happen. Its own mutex guards it: record runs on the UI goroutine,
+// frames happen; alone= counts the frames painted alone
+// (Options.PaintRegion). Its own mutex guards it: record runs on the UI goroutine,
 // flush on a timer goroutine.
 type probe struct {
 	w    io.Writer
@@ -389,6 +402,7 @@ type probe struct {
 
 	mu      sync.Mutex
 	frames  int
+	alone   int // frames painted alone
 	rows    int
 	cost    time.Duration
 	maxCost time.Duration
@@ -421,6 +435,15 @@ func (p *probe) record(rows int, cost time.Duration) {
 	p.maxCost = max(p.maxCost, cost)
 }
 
+// paintedAlone counts a frame recorded before as painted alone.
+func (p *probe) paintedAlone() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.frames > 0 {
+		p.alone++
+	}
+}
+
 // flush prints and resets the window.
 func (p *probe) flush() {
 	p.mu.Lock()
@@ -430,10 +453,10 @@ func (p *probe) flush() {
 	}
 	secs := time.Since(p.start).Seconds()
 	n := float64(p.frames)
-	fmt.Fprintf(p.w, "render-probe pane=%s fps=%.1f frames=%d rows=%.1f cost_ms=%.3f max_ms=%.3f\n",
+	fmt.Fprintf(p.w, "render-probe pane=%s fps=%.1f frames=%d rows=%.1f cost_ms=%.3f max_ms=%.3f alone=%d\n",
 		p.name, n/secs, p.frames, float64(p.rows)/n,
-		p.cost.Seconds()*1000/n, p.maxCost.Seconds()*1000)
-	p.frames, p.rows, p.cost, p.maxCost = 0, 0, 0, 0
+		p.cost.Seconds()*1000/n, p.maxCost.Seconds()*1000, p.alone)
+	p.frames, p.alone, p.rows, p.cost, p.maxCost = 0, 0, 0, 0, 0
 }
 
 // close stops the probe; a pending window is dropped.

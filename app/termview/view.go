@@ -90,13 +90,16 @@ type Options struct {
 	// (a key's echo), never for output that merely keeps coming, which
 	// stays paced (render on input).
 	PaintNow func()
-	// PaintRegion, when not nil, is tried before PaintNow for that same
-	// echo: the View has drawn r (pixels of img.Image, in its coordinates)
-	// and not refreshed img. PaintRegion puts those pixels on screen at
-	// once without repainting the rest of the window and reports true, or
-	// does nothing and reports false (the toolkit offers no way); the
-	// View then refreshes img and calls PaintNow. It runs on the UI
-	// goroutine.
+	// PaintRegion, when not nil, puts each frame the View draws on screen
+	// at once and alone, the echo's (before PaintNow) and those of output
+	// that merely comes alike: the View has drawn r (pixels of img.Image,
+	// in its coordinates) and not refreshed img. PaintRegion puts those
+	// pixels on screen without repainting the rest of the window and
+	// reports true, or does nothing and reports false (the toolkit offers
+	// no way); the View then refreshes img, and calls PaintNow for an
+	// echo. A pane flooding output thus paints only itself, so a key's
+	// echo in another pane is not queued behind paints of the whole
+	// window (issue 28). It runs on the UI goroutine.
 	PaintRegion func(img *canvas.Image, r image.Rectangle) bool
 	// CursorBlink says when the cursor blinks. Blinking runs only while
 	// the View is focused and stops (cursor shown) after 10 s without

@@ -221,7 +221,7 @@ func TestRenderProbe(t *testing.T) {
 	var out lockedBuffer
 	h := newHarness(t, 20, 5, Options{Probe: &out, ProbeName: "p7"})
 	h.output("hello")
-	re := regexp.MustCompile(`^render-probe pane=p7 fps=[0-9.]+ frames=[1-9][0-9]* rows=[0-9.]+ cost_ms=[0-9.]+ max_ms=[0-9.]+\n`)
+	re := regexp.MustCompile(`^render-probe pane=p7 fps=[0-9.]+ frames=[1-9][0-9]* rows=[0-9.]+ cost_ms=[0-9.]+ max_ms=[0-9.]+ alone=0\n`)
 	waitFor(t, "probe line", func() bool { return out.String() != "" })
 	if got := out.String(); !re.MatchString(got) {
 		t.Errorf("probe printed %q", got)

@@ -151,27 +151,41 @@ func isUnreachable(err error) bool {
 }
 
 // openServerLog opens (creating, 0600) the detached server's log for
-// appending, in the state directory's paneflow/ (0700); a log past
-// serverLogMax is first renamed to server.log.1, replacing the previous
-// one.
+// appending, in the state directory's paneflow/ (0700); see openLog.
 func openServerLog(getenv func(string) string, goos string) (string, *os.File, error) {
+	path, err := serverLogPath(getenv, goos)
+	if err != nil {
+		return "", nil, err
+	}
+	f, err := openLog(path)
+	return path, f, err
+}
+
+// serverLogPath is the server's log: server.log in the state directory's
+// paneflow/.
+func serverLogPath(getenv func(string) string, goos string) (string, error) {
 	base, err := userdir.Base(userdir.State, getenv, goos)
 	if err != nil {
-		return "", nil, fmt.Errorf("the server's log: %w", err)
+		return "", fmt.Errorf("the server's log: %w", err)
 	}
-	dir := filepath.Join(base, "paneflow")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", nil, fmt.Errorf("the server's log: %w", err)
+	return filepath.Join(base, "paneflow", serverLogName), nil
+}
+
+// openLog opens the log at path for appending (creating it 0600 and its
+// directory 0700); a log past serverLogMax is first renamed to path.1,
+// replacing the previous one.
+func openLog(path string) (*os.File, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("the server's log: %w", err)
 	}
-	path := filepath.Join(dir, serverLogName)
 	if fi, err := os.Stat(path); err == nil && fi.Size() > serverLogMax {
 		_ = os.Rename(path, path+".1") // best effort: appending goes on otherwise
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		return "", nil, fmt.Errorf("the server's log: %w", err)
+		return nil, fmt.Errorf("the server's log: %w", err)
 	}
-	return path, f, nil
+	return f, nil
 }
 
 // logTail is the last n lines of the file at path, indented, for an

@@ -37,6 +37,7 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 	size := fs.String("size", "200x50", "")
 	sessionFile := fs.String("session", "", "")
 	detach := fs.Bool("detach", false, "")
+	logPath := fs.String("log", "", "")
 	var wl web.Listen
 	fs.StringVar(&wl.Addr, "web", "", "")
 	fs.StringVar(&wl.CertFile, "web-tls-cert", "", "")
@@ -62,6 +63,21 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 		if err := web.CheckListen(wl); err != nil {
 			return usageErrorf("serve: %v", err)
 		}
+	}
+	if *logPath != "" {
+		if *detach {
+			return usageErrorf("serve: --log goes without --detach (a detached server's output goes to its log already)")
+		}
+		f, err := openLog(*logPath)
+		if err != nil {
+			return fmt.Errorf("serve: %w", err)
+		}
+		defer f.Close()
+		fmt.Fprintf(f, "paneflow: %s: serve (pid %d) started\n", time.Now().Format(time.RFC3339), os.Getpid())
+		if err := redirectStderr(f); err != nil {
+			fmt.Fprintf(f, "paneflow: a crash's report will not be in this log: %v\n", err)
+		}
+		stderr = f
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
 	if *detach {

@@ -2,7 +2,7 @@ package main
 
 // serveUsage is the help of the serve verb, in the full program and in the
 // command-line client (which hands serve over to the full program).
-const serveUsage = `usage: paneflow serve [--socket PATH] [--size COLSxROWS] [--session FILE|none] [--detach]
+const serveUsage = `usage: paneflow serve [--socket PATH] [--size COLSxROWS] [--session FILE|none] [--detach | --log FILE]
                       [--web HOST:PORT [--web-tls-cert FILE --web-tls-key FILE]]
 
 Run Paneflow headless: the workspaces, panes and JSON-RPC socket of the
@@ -27,6 +27,10 @@ agent can be resumed, and the pane says so where it cannot.
                   session, its output appended to
                   $XDG_STATE_HOME/paneflow/server.log), as the desktop app
                   does before it attaches
+  --log FILE      append the server's messages, and a crash's report, to
+                  FILE (created 0600, its directory 0700; renamed to FILE.1
+                  past 4 MiB) instead of standard error: the Windows logon
+                  task's server has none
   --web HOST:PORT the browser client: serve a page that shows every agent and
                   pane live and types prompts and keys into them (writes need
                   PANEFLOW_IPC_SCRIPTING=1, as on the socket). Pair a browser

@@ -20,7 +20,7 @@ func serviceCommand() command {
 	return command{name: "service", summary: serviceSummary, help: func() string { return serviceUsage }, run: runService}
 }
 
-const serviceUsage = `usage: paneflow service install [--socket PATH] | uninstall | status
+const serviceUsage = `usage: paneflow service install|uninstall|status [--socket PATH]
 
 Runs the Paneflow server as a per-user service that starts at login, so
 agents keep running with no window open and a window attaches at once:
@@ -36,13 +36,18 @@ The service runs this program with "serve".
              unless a server already answers on the socket (that server
              keeps its agents; the service runs from the next login).
              One of the same name that Paneflow did not write is left
-             alone: exit 1. So is a failing systemctl, launchctl or
-             schtasks, quoted with its message.
+             alone: exit 1. A failing systemctl, launchctl or schtasks
+             is exit 1 too, quoted with its message.
   uninstall  disable it and remove it. A server it runs now keeps
              running (paneflow kill-server stops it). The user's own
              file or task is left alone: exit 1.
-  status     say whether it is installed, whether a server answers, and
-             the commands that start and stop it.
+  status     say whether it is installed, what the service manager makes
+             of it (enabled or disabled, loaded or not), whether a server
+             answers, and the commands that start and stop it.
+
+  --socket PATH  install: the socket the service's server listens on;
+                 all three: where to look for a running server (default:
+                 the usual socket).
 `
 
 func runService(ctx context.Context, inv *invocation, args []string) error {
@@ -60,9 +65,6 @@ func runService(ctx context.Context, inv *invocation, args []string) error {
 	default:
 		return usageErrorf("service: unknown command %q: want install, uninstall or status", args[0])
 	}
-	if *socket != "" && args[0] != "install" {
-		return usageErrorf("service %s: --socket goes with install only", args[0])
-	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("service: this program's path: %w", err)
@@ -77,14 +79,18 @@ func runService(ctx context.Context, inv *invocation, args []string) error {
 		cfgHome = "" // the XDG spec: a relative path is ignored
 	}
 	home := inv.getenv("HOME")
-	var user string
+	var user, logPath string
 	if inv.goos == "windows" {
 		home = inv.getenv("USERPROFILE")
 		if user, err = serviceUser(); err != nil {
 			return fmt.Errorf("service: %w", err)
 		}
+		// The task's server writes where a detached one does.
+		if logPath, err = serverLogPath(inv.getenv, inv.goos); err != nil {
+			return fmt.Errorf("service: %w", err)
+		}
 	}
-	s, err := autostart.For(autostart.Options{Exe: serviceProgram(exe, inv.goos), Socket: *socket, Home: home, ConfigHome: cfgHome,
+	s, err := autostart.For(autostart.Options{Exe: serviceProgram(exe, inv.goos), Socket: *socket, Log: logPath, Home: home, ConfigHome: cfgHome,
 		GOOS: inv.goos, UID: os.Getuid(), User: user, Run: inv.runProgram})
 	if err != nil {
 		return err
@@ -144,7 +150,11 @@ func runService(ctx context.Context, inv *invocation, args []string) error {
 		case err != nil:
 			fmt.Fprintf(inv.stdout, "not installed: %v\n", err)
 		case ours:
-			fmt.Fprintf(inv.stdout, "installed: %s\nstart: %s\nstop: %s\n", s.Where(), s.StartCommand(), s.StopCommand())
+			state, err := s.State(ctx)
+			if err != nil {
+				state = "unknown (" + err.Error() + ")"
+			}
+			fmt.Fprintf(inv.stdout, "installed: %s\nstate: %s\nstart: %s\nstop: %s\n", s.Where(), state, s.StartCommand(), s.StopCommand())
 		default:
 			fmt.Fprintf(inv.stdout, "not installed: %s\n", s.Where())
 		}

@@ -32,6 +32,9 @@ func TestServiceVerb(t *testing.T) {
 		inv := &invocation{stdout: &out, stderr: &out, getenv: func(k string) string { return env[k] }, goos: "linux",
 			runProgram: func(_ context.Context, name string, args ...string) ([]byte, error) {
 				ran = append(ran, name+" "+strings.Join(args, " "))
+				if args[1] == "is-enabled" {
+					return []byte("enabled\n"), nil
+				}
 				return nil, nil
 			}}
 		err := dispatch(context.Background(), inv, append([]string{"service"}, args...))
@@ -50,7 +53,7 @@ func TestServiceVerb(t *testing.T) {
 	if b, _ := os.ReadFile(unit); !strings.Contains(string(b), `ExecStart="`+exe+`" "serve" "--socket" "`+sock+`"`) {
 		t.Errorf("the unit does not run this program's serve:\n%s", b)
 	}
-	if out, err := call("status"); err != nil || !strings.HasPrefix(out, "installed: "+unit) || !strings.Contains(out, "no server answers") {
+	if out, err := call("status"); err != nil || !strings.HasPrefix(out, "installed: "+unit+"\nstate: enabled\n") || !strings.Contains(out, "no server answers") {
 		t.Errorf("status: %v\n%s", err, out)
 	}
 	ran = nil
@@ -69,7 +72,7 @@ func TestServiceVerb(t *testing.T) {
 	if b, _ := os.ReadFile(unit); string(b) != "[Service]\nExecStart=/mine\n" {
 		t.Errorf("the user's unit changed:\n%s", b)
 	}
-	for _, bad := range [][]string{{}, {"start"}, {"install", "extra"}, {"status", "--socket", "/x"}} {
+	for _, bad := range [][]string{{}, {"start"}, {"install", "extra"}, {"status", "--sock", "/x"}} {
 		if _, err := call(bad...); exitCode(err) != exitUsage {
 			t.Errorf("service %q: %v, want a usage error", bad, err)
 		}
@@ -106,6 +109,9 @@ func TestServiceInstallBesideServer(t *testing.T) {
 	}
 	if want := "[systemctl --user daemon-reload systemctl --user enable paneflow.service]"; fmt.Sprint(ran) != want {
 		t.Errorf("install beside a server ran %q, want %s", ran, want)
+	}
+	if out, err := call("status", "--socket", srv.Path); err != nil || !strings.Contains(out, "a server answers on "+srv.Path) {
+		t.Errorf("status --socket: %v\n%s", err, out)
 	}
 	fail = true
 	_, err = call("install", "--socket", srv.Path)

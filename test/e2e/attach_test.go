@@ -7,11 +7,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -238,4 +241,78 @@ func rssKiB(pid int) int {
 		}
 	}
 	return 0
+}
+
+// eofConn is a client connection that tells when a read on it failed:
+// the server closed it.
+type eofConn struct {
+	net.Conn
+	once sync.Once
+	eof  chan struct{}
+}
+
+func (c *eofConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	if err != nil {
+		c.once.Do(func() { close(c.eof) })
+	}
+	return n, err
+}
+
+// TestAttachInputAfterIdle: a client that sends nothing for the real
+// server's idle timeout (30 s; the server then closes its call
+// connection, while the screen stream goes on) still types into the
+// pane, resizes it and reads its scrollback afterwards (issue 26: after
+// BenchmarkKeyEcho's 30 s pause every key of the attached window was
+// dropped).
+func TestAttachInputAfterIdle(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	sid := s.command("seq 1 300; exec cat")
+	s.waitOutput(id(sid), `300`)
+	calls := &eofConn{eof: make(chan struct{})}
+	var dials atomic.Int32
+	ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
+	defer cancel()
+	c, err := attach.Dial(ctx, s.sock, attach.Options{Surfaces: []uint64{sid}, Dial: func(ctx context.Context) (net.Conn, error) {
+		nc, err := new(net.Dialer).DialContext(ctx, "unix", s.sock)
+		if err != nil || dials.Add(1) != 2 {
+			return nc, err
+		}
+		calls.Conn = nc // the second connection: the calls (the first is the stream)
+		return calls, nil
+	}})
+	if err != nil {
+		t.Fatalf("attach: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	p := c.Pane(sid)
+	select {
+	case <-calls.eof:
+	case <-time.After(4 * pollTimeout):
+		t.Fatal("the server never closed the idle call connection")
+	}
+	if err := p.Resize(70, 20); err != nil {
+		t.Fatalf("resize after the pause: %v", err)
+	}
+	if err := p.SendInput([]byte("typed after the pause\n")); err != nil {
+		t.Fatal(err)
+	}
+	s.waitOutput(id(sid), `(?s)typed after the pause.*typed after the pause`) // the tty's echo, cat's copy
+	if got := p.Lines(0, 3); len(got) != 3 || got[2] != "3" {
+		t.Errorf("scrollback after the pause: %q, want lines 1 to 3", got)
+	}
+	for deadline := time.After(pollTimeout); ; {
+		gen, ch := p.Watch()
+		var snap terminal.Snapshot
+		p.Snapshot(&snap, 0)
+		if gen > 0 && snap.Cols == 70 && snap.Rows == 20 {
+			break
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatalf("the mirror never took the new size: %dx%d", snap.Cols, snap.Rows)
+		}
+	}
 }

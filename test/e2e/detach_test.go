@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/paneflow-go/paneflow/test/internal/servetest"
 )
 
 // detachedRe is what `serve --detach` says when it started the server.
@@ -131,5 +133,49 @@ func TestServeDetach(t *testing.T) {
 	}
 	if d := time.Since(start); d > 20*time.Second {
 		t.Errorf("the failed start took %v: it must end when the server exits", d)
+	}
+}
+
+// TestServeLog: `serve --log FILE` (what the Windows logon task runs, its
+// program having no standard error) writes its messages to FILE, not to
+// stderr, and makes FILE its descriptor 2 (the runtime's crash reports),
+// creating the file 0600 in a 0700 directory, and first renames a
+// log past 4 MiB to FILE.1; with --detach it is a usage error.
+func TestServeLog(t *testing.T) {
+	t.Parallel()
+	dir := tempDir(t)
+	logPath := filepath.Join(dir, "logs", "server.log")
+	sock := filepath.Join(dir, "pf.sock")
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Repeat("an old line\n", 4<<20/12+1)
+	if err := os.WriteFile(logPath, []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := servetest.Start(t, servetest.Config{Bin: bin, Sock: sock, Dir: dir, Env: baseEnv(dir), Args: []string{"--log", logPath, "--session", "none"}})
+	if b, _ := os.ReadFile(logPath + ".1"); string(b) != old {
+		t.Errorf("the old log was not kept as %s.1 (%d bytes)", logPath, len(b))
+	}
+	b, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := fmt.Sprintf(": serve (pid %d) started\n", srv.Proc.Pid())
+	if !strings.Contains(string(b), started) || !strings.Contains(string(b), "paneflow: serving on "+sock+"\n") {
+		t.Errorf("the log:\n%s\nwant %q and the socket", b, started)
+	}
+	if out := srv.Output.String(); out != "" {
+		t.Errorf("serve --log wrote to its stderr:\n%s", out)
+	}
+	// Descriptor 2 is the log, so that a panic's report lands there too.
+	if got, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/2", srv.Proc.Pid())); err != nil || got != logPath {
+		t.Errorf("the server's descriptor 2 is %q (%v), want the log %s", got, err, logPath)
+	}
+	if fi, err := os.Stat(logPath); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the log's mode: %v, %v", fi.Mode(), err)
+	}
+	if r := runCLI(t, baseEnv(dir), dir, "serve", "--detach", "--log", logPath); r.code != 2 || !strings.Contains(r.stderr, "--log goes without --detach") {
+		t.Errorf("serve --detach --log: want a usage error:\n%s", r)
 	}
 }

@@ -748,6 +748,19 @@ func (a *app) waitOutput(target, re string) {
 	})
 }
 
+// splitShell splits pane target side by side (`split v`) and returns the
+// new pane's ID once its shell shows a prompt.
+func (a *app) splitShell(target string) string {
+	a.t.Helper()
+	var res struct {
+		SurfaceID uint64 `json:"surface_id"`
+	}
+	a.mustCLI(&res, "split", "v", "--target", target)
+	id := strconv.FormatUint(res.SurfaceID, 10)
+	a.waitOutput(id, promptRe)
+	return id
+}
+
 // geometry is a window's position and size on the screen.
 type geometry struct{ X, Y, W, H int }
 

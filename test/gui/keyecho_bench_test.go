@@ -368,12 +368,7 @@ const targetAttachedVsEmbedded = 1.1
 // leaves the split (the flood stopped) in place.
 func floodEcho(b *testing.B, c *keyecho.Conn, a *app, t *echoTerm, f echoFiles) *echoTerm {
 	first := strconv.FormatUint(a.ls().Surfaces[0].ID, 10)
-	var res struct {
-		SurfaceID uint64 `json:"surface_id"`
-	}
-	a.mustCLI(&res, "split", "v", "--target", first)
-	second := strconv.FormatUint(res.SurfaceID, 10)
-	a.waitOutput(second, promptRe)
+	second := a.splitShell(first)
 	a.mustCLI(nil, "focus", first)
 	flood := &echoTerm{name: t.name + "+flood", pid: t.pid, win: t.win}
 	g := mustGeometry(b, c, t.win)

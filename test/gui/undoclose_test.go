@@ -19,12 +19,7 @@ func TestUndoCloseKeyboard(t *testing.T) {
 	a := startApp(t, x)
 	first := strconv.FormatUint(a.ls().Surfaces[0].ID, 10)
 	a.waitOutput(first, promptRe)
-	var split struct {
-		ID uint64 `json:"surface_id"`
-	}
-	a.mustCLI(&split, "split", "v", "--target", first)
-	id := strconv.FormatUint(split.ID, 10)
-	a.waitOutput(id, promptRe)
+	id := a.splitShell(first)
 	pids := map[string]int{}
 	for _, p := range []string{first, id} {
 		a.mustCLI(nil, "send", p, `echo shell-$$`, "--submit")
@@ -52,7 +47,7 @@ func TestUndoCloseKeyboard(t *testing.T) {
 	a.xdo("key", "ctrl+shift+t")
 	a.eventually("the pane back in its place", func() (bool, string) {
 		l := a.ls()
-		return len(l.Surfaces) == 2 && strconv.FormatUint(l.Surfaces[0].ID, 10) == first && l.Surfaces[1].ID == split.ID, fmt.Sprintf("%+v", l)
+		return len(l.Surfaces) == 2 && strconv.FormatUint(l.Surfaces[0].ID, 10) == first && strconv.FormatUint(l.Surfaces[1].ID, 10) == id, fmt.Sprintf("%+v", l)
 	})
 	a.eventually("the window with both panes again, the note gone", func() (bool, string) {
 		n := changed(two, a.screenshot("reopened"), image.Rect(0, 0, g.W, g.H), 0)
