@@ -449,7 +449,7 @@ func TestLoadGitDiff(t *testing.T) {
 	if d.Branch != "feat" || d.BaseRef != "main" || d.Root != wt {
 		t.Fatalf("diff = %+v", d)
 	}
-	if len(d.Files) != 2 || d.Files[0] != (diffFile{"M", "a.txt"}) || d.Files[1] != (diffFile{"?", "b.txt"}) {
+	if len(d.Files) != 2 || d.Files[0] != (diffFile{Status: "M", Path: "a.txt"}) || d.Files[1] != (diffFile{Status: "?", Path: "b.txt"}) {
 		t.Fatalf("files = %+v", d.Files)
 	}
 	for _, want := range []string{"+two", "+three uncommitted", "+brand new", "diff --git a/a.txt b/a.txt"} {

@@ -561,6 +561,34 @@ func (h *hostsBackend) of(id uint64) Backend {
 	return nil
 }
 
+// callerAt reaches the server of the host in slot (its socket methods,
+// each call taking up to timeout; 0 the default). The host is looked up
+// at each call, so a caller kept across a reconnect uses the new link;
+// while the host is not connected a call fails with errHostOffline.
+func (h *hostsBackend) callerAt(slot int, timeout time.Duration) proto.Caller {
+	return hostCaller{h: h, slot: slot, timeout: timeout}
+}
+
+// hostCaller is callerAt's Caller.
+type hostCaller struct {
+	h       *hostsBackend
+	slot    int
+	timeout time.Duration
+}
+
+// Call calls method on the host's server, if it is connected.
+func (c hostCaller) Call(ctx context.Context, method string, params, result any) error {
+	r := c.h.hostAt(c.slot)
+	if r == nil {
+		return fmt.Errorf("app: host %d: %w", c.slot, errHostOffline)
+	}
+	be := r.up()
+	if be == nil {
+		return fmt.Errorf("%s: %w", r.address, errHostOffline)
+	}
+	return be.Caller(c.timeout).Call(ctx, method, params, result)
+}
+
 // errHostOffline is what an operation on a pane or workspace of a host
 // that is not connected gets.
 var errHostOffline = fmt.Errorf("%w: its host is not connected", workspace.ErrNotFound)

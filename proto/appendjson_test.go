@@ -28,7 +28,7 @@ var paramsTypes = []appender{
 	WorkspacePresetParams{}, WorkspaceSetRatiosParams{},
 	ScreenAttachParams{}, ScreenRowsParams{}, ScreenLinesParams{}, ScreenInputParams{},
 	ScreenResizeParams{}, ScreenPaneParams{}, AIHistoryParams{},
-	ReviewCommentParams{}, ReviewListParams{}, ReviewResolveParams{}, ReviewSendParams{}, LandParams{}, LandPRParams{}, LandTeardownParams{}, ChecksParams{},
+	ReviewCommentParams{}, ReviewListParams{}, ReviewResolveParams{}, ReviewSendParams{}, ReviewDiffParams{}, LandParams{}, LandPRParams{}, LandTeardownParams{}, ChecksParams{},
 	WebPairParams{}, WebRevokeParams{},
 }
 

@@ -312,6 +312,11 @@ func (c Client) ReviewSend(ctx context.Context, p ReviewSendParams) (ReviewSendR
 	return call[ReviewSendResult](ctx, c.Caller, MethodReviewSend, p)
 }
 
+// ReviewDiff calls review.diff (a Long method: git reads the worktree).
+func (c Client) ReviewDiff(ctx context.Context, p ReviewDiffParams) (ReviewDiffResult, error) {
+	return call[ReviewDiffResult](ctx, c.Caller, MethodReviewDiff, p)
+}
+
 // LandRun calls land.run (a Long method: git may take a while).
 func (c Client) LandRun(ctx context.Context, p LandParams) (LandResult, error) {
 	return call[LandResult](ctx, c.Caller, MethodLandRun, p)

@@ -116,6 +116,10 @@ const (
 	MethodReviewList    = "review.list"
 	MethodReviewResolve = "review.resolve"
 	MethodReviewSend    = "review.send"
+	// MethodReviewDiff returns a worktree's changes against its base as
+	// git reads them on the server's machine: the Diff view of a pane on
+	// another host (issue 30) shows what the host's server read.
+	MethodReviewDiff = "review.diff"
 
 	// land.*: package review (a worktree's branch into its base, or a
 	// pull request).
@@ -166,7 +170,7 @@ var methods = [...]string{
 	MethodWorktreeCreate, MethodWorktreeRollback,
 	MethodArtifactGet, MethodArtifactKeep,
 	MethodUsageSummary, MethodUsageTrack, MethodUsageBudgetWait, MethodUsagePrices,
-	MethodReviewComment, MethodReviewList, MethodReviewResolve, MethodReviewSend,
+	MethodReviewComment, MethodReviewList, MethodReviewResolve, MethodReviewSend, MethodReviewDiff,
 	MethodLandRun, MethodLandPR, MethodLandTeardown,
 	MethodChecksRun, MethodChecksStatus, MethodChecksSend,
 	MethodWebPair, MethodWebList, MethodWebRevoke,
