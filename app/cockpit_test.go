@@ -530,7 +530,7 @@ func TestDiffViewFollowsFiles(t *testing.T) {
 	// selection showed nowhere but in the diff).
 	selected := func() (rows []int) {
 		for i, o := range dv.files.Objects {
-			if o.(*tapBox).bg.FillColor == theme.Color(theme.ColorNameSelection) {
+			if o.(*hoverRow).bg.FillColor == theme.Color(theme.ColorNameSelection) {
 				rows = append(rows, i)
 			}
 		}
@@ -541,7 +541,7 @@ func TestDiffViewFollowsFiles(t *testing.T) {
 			t.Errorf("highlighted rows %v, want [0] (All files)", got)
 		}
 	})
-	h.tap(dv.files.Objects[1].(*tapBox))
+	h.tap(dv.files.Objects[1].(*hoverRow))
 	h.s.guard(func() {
 		if gridHas("brand new") || !gridHas("+two") {
 			t.Fatalf("a.txt alone shows:\n%s", dv.grid.Text())

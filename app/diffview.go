@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
@@ -145,7 +144,11 @@ type diffView struct {
 	file    string // the file shown alone, "" for all
 	// fileRows are the file list's rows by the path each shows ("": All
 	// files); the row of file is highlighted.
-	fileRows map[string]*tapBox
+	fileRows map[string]*hoverRow
+	// pathLine is the view's last line: the full path of the file row
+	// under the pointer, else the work tree's root (the header and the
+	// list shorten them).
+	pathLine *widget.Label
 	pop      *popup
 	ctx      context.Context // ends when the view closes
 	cancel   context.CancelFunc
@@ -302,6 +305,9 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 	}
 	dv.header.SetText("Diff — " + dv.place(dir) + " (loading…)")
 	dv.status.Wrapping = fyne.TextWrapWord
+	dv.pathLine = widget.NewLabel(dir)
+	dv.pathLine.Truncation = fyne.TextTruncateEllipsis
+	dv.pathLine.Importance = widget.LowImportance
 	dv.grid = newDiffGrid(func(row int, extend bool) {
 		s.guard(func() {
 			s.chooseHunkLocked(dv, row)
@@ -381,7 +387,7 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 	split.Offset = 0.25
 	s.dv = dv
 	csize := s.w.Canvas().Size()
-	dv.pop = s.showPopupLocked(container.NewBorder(container.NewVBox(top, bar, hunkBar, dv.status), nil, nil, nil, split), fyne.NewSize(csize.Width-40, csize.Height-40), nil)
+	dv.pop = s.showPopupLocked(container.NewBorder(container.NewVBox(top, bar, hunkBar, dv.status), dv.pathLine, nil, nil, split), fyne.NewSize(csize.Width-40, csize.Height-40), nil)
 	s.w.Canvas().Unfocus()
 	s.markHunkLocked(dv)
 	if slot != 0 {
@@ -618,9 +624,10 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 		title += " (cut at 2 MiB)"
 	}
 	dv.header.SetText(title)
+	dv.pathLine.SetText(d.Root)
 	muted := theme.Color(theme.ColorNamePlaceHolder)
-	dv.fileRows = map[string]*tapBox{}
-	objs := []fyne.CanvasObject{s.diffFileRow(dv, diffFile{}, "All files", muted)}
+	dv.fileRows = map[string]*hoverRow{}
+	objs := []fyne.CanvasObject{s.diffFileRow(dv, diffFile{}, "", "All files", muted)}
 	for _, f := range d.Files {
 		c := theme.Color(theme.ColorNameForeground)
 		switch f.Status {
@@ -631,7 +638,7 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 		case "M", "R":
 			c = diffHeader
 		}
-		objs = append(objs, s.diffFileRow(dv, f, f.Status+"  "+f.Path, c))
+		objs = append(objs, s.diffFileRow(dv, f, f.Status+"  ", f.Path, c))
 	}
 	dv.files.Objects = objs
 	dv.files.Refresh()
@@ -684,11 +691,11 @@ func (s *shell) renderDiffLocked(dv *diffView) {
 }
 
 // diffFileRow is a tappable row of the file list: it shows that file's
-// diff alone (or, for the first row, all of them).
-func (s *shell) diffFileRow(dv *diffView, f diffFile, label string, c color.Color) fyne.CanvasObject {
-	t := canvas.NewText(label, c)
-	t.TextStyle.Monospace = true
-	row := newTapBox(container.NewPadded(t), func() {
+// diff alone (or, for the first row, all of them). Its path is cut from
+// the left to the list's width; under the pointer, the view's path line
+// shows it whole.
+func (s *shell) diffFileRow(dv *diffView, f diffFile, prefix, label string, c color.Color) fyne.CanvasObject {
+	row := newHoverRow(container.NewPadded(newPathText(prefix, label, c)), func() {
 		s.guard(func() {
 			if s.dv != dv || dv.diff == nil {
 				return
@@ -696,9 +703,41 @@ func (s *shell) diffFileRow(dv *diffView, f diffFile, label string, c color.Colo
 			dv.file = f.Path
 			s.renderDiffLocked(dv)
 		})
+	}, func(in bool) {
+		s.guard(func() {
+			if s.dv != dv || dv.diff == nil {
+				return
+			}
+			if in && f.Path != "" {
+				dv.pathLine.SetText(filepath.Join(dv.diff.Root, filepath.FromSlash(f.Path)) + " (" + statusWord(f.Status) + ")")
+			} else {
+				dv.pathLine.SetText(dv.diff.Root)
+			}
+		})
 	})
 	dv.fileRows[f.Path] = row
 	return row
+}
+
+// statusWord names git's status letter of a file.
+func statusWord(st string) string {
+	switch st {
+	case "A":
+		return "added"
+	case "D":
+		return "deleted"
+	case "M":
+		return "modified"
+	case "R":
+		return "renamed"
+	case "C":
+		return "copied"
+	case "T":
+		return "type changed"
+	case "?":
+		return "untracked"
+	}
+	return "changed"
 }
 
 // shortHash is a commit id's first 8 characters.

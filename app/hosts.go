@@ -268,6 +268,9 @@ func rehome(slot int, e bus.Event) bus.Event {
 	case bus.WorkspaceSelected:
 		ev.WorkspaceID = g(ev.WorkspaceID)
 		return ev
+	case bus.WorkspaceChanged:
+		ev.WorkspaceID = g(ev.WorkspaceID)
+		return ev
 	case bus.LayoutChanged:
 		ev.WorkspaceID = g(ev.WorkspaceID)
 		return ev
@@ -851,6 +854,30 @@ func (h *hostsBackend) SelectWorkspace(index int) error {
 	h.setActive(p.slot)
 	h.events.Publish(bus.WorkspaceSelected{}) // the window reads the model again
 	return nil
+}
+
+// MoveWorkspace moves a workspace among its own host's workspaces.
+func (h *hostsBackend) MoveWorkspace(index, to int) error {
+	p, i, err := h.at(index)
+	if err != nil {
+		return err
+	}
+	q, j, err := h.at(to)
+	if err != nil {
+		return err
+	}
+	if p.slot != q.slot {
+		return errors.New("a workspace moves only among the workspaces of its own host")
+	}
+	return p.be.MoveWorkspace(i, j)
+}
+
+func (h *hostsBackend) RenameWorkspace(index int, title string) error {
+	p, i, err := h.at(index)
+	if err != nil {
+		return err
+	}
+	return p.be.RenameWorkspace(i, title)
 }
 
 func (h *hostsBackend) ApplyPreset(index int, preset string) error {

@@ -18,6 +18,7 @@ import (
 var paramsTypes = []appender{
 	NoParams{}, Target{},
 	WorkspaceCurrentParams{}, WorkspaceCreateParams{}, WorkspaceIndexParams{},
+	WorkspaceMoveParams{Index: 1, To: 2}, WorkspaceRenameParams{Title: "t"},
 	WorkspaceRestoreLayoutParams{}, PaneParams{}, WorkspaceUpParams{},
 	SurfaceReadParams{}, SurfaceSearchParams{}, SearchAllParams{}, SurfaceScreensParams{}, SurfaceRenameParams{}, SurfaceIDParams{},
 	SurfaceSplitParams{}, SurfaceResizeParams{}, SurfaceSendTextParams{},

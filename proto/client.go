@@ -80,6 +80,16 @@ func (c Client) WorkspaceSelect(ctx context.Context, p WorkspaceIndexParams) (Wo
 	return call[WorkspaceSelectResult](ctx, c.Caller, MethodWorkspaceSelect, p)
 }
 
+// WorkspaceMove calls workspace.move.
+func (c Client) WorkspaceMove(ctx context.Context, p WorkspaceMoveParams) (WorkspaceMoveResult, error) {
+	return call[WorkspaceMoveResult](ctx, c.Caller, MethodWorkspaceMove, p)
+}
+
+// WorkspaceRename calls workspace.rename.
+func (c Client) WorkspaceRename(ctx context.Context, p WorkspaceRenameParams) (WorkspaceRenameResult, error) {
+	return call[WorkspaceRenameResult](ctx, c.Caller, MethodWorkspaceRename, p)
+}
+
 // WorkspaceReopen calls workspace.reopen (undo close).
 func (c Client) WorkspaceReopen(ctx context.Context) (WorkspaceReopenResult, error) {
 	return call[WorkspaceReopenResult](ctx, c.Caller, MethodWorkspaceReopen, NoParams{})

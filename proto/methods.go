@@ -28,6 +28,11 @@ const (
 	// within the server's undo window (a minute), its programs still
 	// running: undo close.
 	MethodWorkspaceReopen = "workspace.reopen"
+	// MethodWorkspaceMove moves a workspace to another position (the
+	// window's tab strip: drag, Ctrl+Shift+PageUp/PageDown).
+	MethodWorkspaceMove = "workspace.move"
+	// MethodWorkspaceRename sets a workspace's title.
+	MethodWorkspaceRename = "workspace.rename"
 	// The window's (issue 26): see window.go.
 	MethodWorkspaceView      = "workspace.view"
 	MethodWorkspacePreset    = "workspace.preset"
@@ -156,6 +161,7 @@ var methods = [...]string{
 	MethodSystemShutdown,
 	MethodWorkspaceList, MethodWorkspaceCurrent, MethodWorkspaceCreate, MethodWorkspaceSelect,
 	MethodWorkspaceClose, MethodWorkspaceRestoreLayout, MethodWorkspaceUp, MethodWorkspaceReopen,
+	MethodWorkspaceMove, MethodWorkspaceRename,
 	MethodWorkspaceView, MethodWorkspacePreset, MethodWorkspaceEqualize, MethodWorkspaceSetRatios,
 	MethodSurfacePorts,
 	MethodSurfaceList, MethodSurfaceRead, MethodSurfaceSearch, MethodSurfaceSearchAll, MethodSurfaceScreens, MethodSurfaceStatus,
