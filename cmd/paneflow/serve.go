@@ -74,6 +74,9 @@ func runServe(ctx context.Context, stderr io.Writer, getenv func(string) string,
 		}
 		defer f.Close()
 		fmt.Fprintf(f, "paneflow: %s: serve (pid %d) started\n", time.Now().Format(time.RFC3339), os.Getpid())
+		if err := redirectStderr(f); err != nil {
+			fmt.Fprintf(f, "paneflow: a crash's report will not be in this log: %v\n", err)
+		}
 		stderr = f
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }

@@ -27,9 +27,10 @@ agent can be resumed, and the pane says so where it cannot.
                   session, its output appended to
                   $XDG_STATE_HOME/paneflow/server.log), as the desktop app
                   does before it attaches
-  --log FILE      append the server's messages to FILE (created 0600, its
-                  directory 0700; renamed to FILE.1 past 4 MiB) instead of
-                  standard error: the Windows logon task's server has none
+  --log FILE      append the server's messages, and a crash's report, to
+                  FILE (created 0600, its directory 0700; renamed to FILE.1
+                  past 4 MiB) instead of standard error: the Windows logon
+                  task's server has none
   --web HOST:PORT the browser client: serve a page that shows every agent and
                   pane live and types prompts and keys into them (writes need
                   PANEFLOW_IPC_SCRIPTING=1, as on the socket). Pair a browser

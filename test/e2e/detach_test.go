@@ -138,7 +138,8 @@ func TestServeDetach(t *testing.T) {
 
 // TestServeLog: `serve --log FILE` (what the Windows logon task runs, its
 // program having no standard error) writes its messages to FILE, not to
-// stderr, creating the file 0600 in a 0700 directory, and first renames a
+// stderr, and makes FILE its descriptor 2 (the runtime's crash reports),
+// creating the file 0600 in a 0700 directory, and first renames a
 // log past 4 MiB to FILE.1; with --detach it is a usage error.
 func TestServeLog(t *testing.T) {
 	t.Parallel()
@@ -166,6 +167,10 @@ func TestServeLog(t *testing.T) {
 	}
 	if out := srv.Output.String(); out != "" {
 		t.Errorf("serve --log wrote to its stderr:\n%s", out)
+	}
+	// Descriptor 2 is the log, so that a panic's report lands there too.
+	if got, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/2", srv.Proc.Pid())); err != nil || got != logPath {
+		t.Errorf("the server's descriptor 2 is %q (%v), want the log %s", got, err, logPath)
 	}
 	if fi, err := os.Stat(logPath); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("the log's mode: %v, %v", fi.Mode(), err)
