@@ -252,6 +252,8 @@ func (s *server) methods() []methodDef {
 		{proto.MethodWorkspaceRestoreLayout, s.workspaceRestoreLayout, mut},
 		{proto.MethodWorkspaceUp, s.workspaceUp, mut},
 		{proto.MethodWorkspaceReopen, s.workspaceReopen, mut},
+		{proto.MethodWorkspaceMove, s.workspaceMove, mut},
+		{proto.MethodWorkspaceRename, s.workspaceRename, mut},
 		{proto.MethodWorkspaceView, s.workspaceView, nil},
 		{proto.MethodWorkspacePreset, s.workspacePreset, mut},
 		{proto.MethodWorkspaceEqualize, s.workspaceEqualize, mut},

@@ -60,6 +60,10 @@ var goldenRequests = []string{
 	`{"jsonrpc":"2.0","id":33,"method":"surface.ports","params":{"surface_id":99}}`,
 	`{"jsonrpc":"2.0","id":34,"method":"surface.ports","params":{"surface_id":"1"}}`,
 	`{"jsonrpc":"2.0","id":35,"method":"workspace.reopen"}`,
+	`{"jsonrpc":"2.0","id":36,"method":"workspace.rename","params":{"title":"main work"}}`,
+	`{"jsonrpc":"2.0","id":37,"method":"workspace.rename","params":{"index":0,"title":" \u0007 "}}`,
+	`{"jsonrpc":"2.0","id":38,"method":"workspace.move","params":{"index":0,"to":0}}`,
+	`{"jsonrpc":"2.0","id":39,"method":"workspace.move","params":{"index":0,"to":1}}`,
 	`{"jsonrpc":"2.0","id":31,"method":"events.subscribe","params":{"types":["surface_changed","bogus"]}}`,
 }
 

@@ -126,6 +126,47 @@ func (s *server) workspaceSelect(_ context.Context, params json.RawMessage) (any
 	return proto.WorkspaceSelectResult{Selected: i}, nil
 }
 
+// indexOrActive is index, or the active workspace's when nil.
+func (s *server) indexOrActive(index *int) (int, error) {
+	if index != nil {
+		return *index, nil
+	}
+	ws, ok := s.m.ActiveWorkspace()
+	if !ok {
+		return 0, ipc.InvalidParams("No active workspace")
+	}
+	return ws.Index, nil
+}
+
+// workspaceMove is workspace.move: a workspace to another position.
+func (s *server) workspaceMove(_ context.Context, params json.RawMessage) (any, error) {
+	var p proto.WorkspaceMoveParams
+	if err := proto.DecodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if err := s.m.MoveWorkspace(p.Index, p.To); err != nil {
+		return nil, fail(err)
+	}
+	return proto.WorkspaceMoveResult{Index: p.To}, nil
+}
+
+// workspaceRename is workspace.rename: a workspace's title.
+func (s *server) workspaceRename(_ context.Context, params json.RawMessage) (any, error) {
+	var p proto.WorkspaceRenameParams
+	if err := proto.DecodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	i, err := s.indexOrActive(p.Index)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.m.RenameWorkspace(i, p.Title)
+	if err != nil {
+		return nil, fail(err)
+	}
+	return proto.WorkspaceRenameResult{Index: i, Title: t}, nil
+}
+
 // workspaceReopen is workspace.reopen: undo close.
 func (s *server) workspaceReopen(context.Context, json.RawMessage) (any, error) {
 	r, err := s.m.Reopen()
@@ -140,15 +181,9 @@ func (s *server) workspaceClose(_ context.Context, params json.RawMessage) (any,
 	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	var i int
-	if p.Index != nil {
-		i = *p.Index
-	} else {
-		ws, ok := s.m.ActiveWorkspace()
-		if !ok {
-			return nil, ipc.InvalidParams("No active workspace")
-		}
-		i = ws.Index
+	i, err := s.indexOrActive(p.Index)
+	if err != nil {
+		return nil, err
 	}
 	if err := s.m.CloseWorkspace(i); err != nil {
 		return nil, fail(err)

@@ -165,6 +165,14 @@ func (s *shell) runActionLocked(a keymap.Action) {
 		if s.focus != 0 {
 			s.renameLocked(s.focus)
 		}
+	case keymap.MoveWorkspaceLeft:
+		i := s.activeIndexLocked()
+		s.moveWorkspaceLocked(i, i-1)
+	case keymap.MoveWorkspaceRight:
+		i := s.activeIndexLocked()
+		s.moveWorkspaceLocked(i, i+1)
+	case keymap.RenameWorkspace:
+		s.renameWorkspaceLocked(s.activeIndexLocked())
 	case keymap.FontSizeIncrease:
 		s.setFontSizeLocked(s.fontSize + 1)
 	case keymap.FontSizeDecrease:

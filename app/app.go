@@ -483,6 +483,8 @@ func (s *shell) buildWindowLocked() {
 		func(i int) { s.guard(func() { s.selectWorkspaceLocked(i) }) },
 		func(i int) { s.guard(func() { s.closeWorkspaceLocked(i) }) },
 		func() { s.guard(s.newWorkspaceLocked) })
+	s.tabs.onMove = func(i, to int) { s.guard(func() { s.moveWorkspaceLocked(i, to) }) }
+	s.tabs.onRename = func(i int) { s.guard(func() { s.renameWorkspaceLocked(i) }) }
 	top := container.NewVBox(s.toolbarLocked(), s.tabs.root)
 	if hint := s.hintLocked(); hint != nil {
 		top = container.NewVBox(top, hint)
@@ -864,7 +866,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 			s.agents.forget(ev.SurfaceID)
 			structural = true
 		case bus.SurfaceCreated, bus.SurfaceRenamed, bus.WorkspaceCreated, bus.WorkspaceClosed,
-			bus.WorkspaceSelected, bus.LayoutChanged, bus.FocusChanged:
+			bus.WorkspaceSelected, bus.WorkspaceChanged, bus.LayoutChanged, bus.FocusChanged:
 			structural = true
 		case hostEvent:
 			hostsChanged = true

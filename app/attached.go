@@ -440,6 +440,18 @@ func (a *attached) SelectWorkspace(index int) error {
 	return err
 }
 
+func (a *attached) MoveWorkspace(index, to int) error {
+	defer a.mutated()
+	_, err := a.pc.WorkspaceMove(a.ctx, proto.WorkspaceMoveParams{Index: index, To: to})
+	return err
+}
+
+func (a *attached) RenameWorkspace(index int, title string) error {
+	defer a.mutated()
+	_, err := a.pc.WorkspaceRename(a.ctx, proto.WorkspaceRenameParams{Index: &index, Title: title})
+	return err
+}
+
 func (a *attached) ApplyPreset(index int, preset string) error {
 	defer a.mutated()
 	_, err := call[proto.WorkspaceLayoutResult](a, proto.MethodWorkspacePreset, proto.WorkspacePresetParams{Index: &index, Preset: preset})

@@ -76,6 +76,10 @@ type Backend interface {
 	CloseWorkspace(index int) error
 	// SelectWorkspace makes the workspace at index the active one.
 	SelectWorkspace(index int) error
+	// MoveWorkspace moves the workspace at index to position to.
+	MoveWorkspace(index, to int) error
+	// RenameWorkspace titles the workspace at index.
+	RenameWorkspace(index int, title string) error
 	// ApplyPreset lays out the workspace at index by a preset.
 	ApplyPreset(index int, preset string) error
 	// Equalize gives every split of the workspace at index equal shares.

@@ -449,7 +449,7 @@ func TestLoadGitDiff(t *testing.T) {
 	if d.Branch != "feat" || d.BaseRef != "main" || d.Root != wt {
 		t.Fatalf("diff = %+v", d)
 	}
-	if len(d.Files) != 2 || d.Files[0] != (diffFile{"M", "a.txt"}) || d.Files[1] != (diffFile{"?", "b.txt"}) {
+	if len(d.Files) != 2 || d.Files[0] != (diffFile{Status: "M", Path: "a.txt"}) || d.Files[1] != (diffFile{Status: "?", Path: "b.txt"}) {
 		t.Fatalf("files = %+v", d.Files)
 	}
 	for _, want := range []string{"+two", "+three uncommitted", "+brand new", "diff --git a/a.txt b/a.txt"} {
@@ -530,7 +530,7 @@ func TestDiffViewFollowsFiles(t *testing.T) {
 	// selection showed nowhere but in the diff).
 	selected := func() (rows []int) {
 		for i, o := range dv.files.Objects {
-			if o.(*tapBox).bg.FillColor == theme.Color(theme.ColorNameSelection) {
+			if o.(*hoverRow).bg.FillColor == theme.Color(theme.ColorNameSelection) {
 				rows = append(rows, i)
 			}
 		}
@@ -541,7 +541,7 @@ func TestDiffViewFollowsFiles(t *testing.T) {
 			t.Errorf("highlighted rows %v, want [0] (All files)", got)
 		}
 	})
-	h.tap(dv.files.Objects[1].(*tapBox))
+	h.tap(dv.files.Objects[1].(*hoverRow))
 	h.s.guard(func() {
 		if gridHas("brand new") || !gridHas("+two") {
 			t.Fatalf("a.txt alone shows:\n%s", dv.grid.Text())

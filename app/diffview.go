@@ -1,8 +1,6 @@
 package app
 
 import (
-	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,44 +8,39 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/fsnotify/fsnotify"
+	"github.com/paneflow-go/paneflow/internal/gitdiff"
+	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
 )
 
 // Limits of the diff view.
 const (
-	// maxDiffBytes caps the diff text read from git; the rest is cut with
-	// a note.
-	maxDiffBytes = 2 << 20
-	// maxUntrackedDiffs caps the untracked files whose content is shown.
-	maxUntrackedDiffs = 20
 	// maxWatchedDirs caps the directories watched for changes.
 	maxWatchedDirs = 2000
 	// diffDebounce is how long file changes settle before git runs again.
 	diffDebounce = 400 * time.Millisecond
+	// remoteDiffEvery is how often the Diff view of a pane on another
+	// host asks that host's server for the diff again: no watcher here
+	// sees its files.
+	remoteDiffEvery = 2 * time.Second
 	// gitTimeout bounds one load.
 	gitTimeout = 30 * time.Second
 )
 
-// baseCandidates are the refs a branch is compared with, first that
-// exists wins: its upstream, then the usual default branches.
-var baseCandidates = []string{"@{upstream}", "origin/HEAD", "main", "master", "trunk", "develop"}
-
 // emptyTree is git's empty tree, the base of a repository without commits.
-const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+const emptyTree = gitdiff.EmptyTree
 
 // gitDiff is a repository's changes (committed, staged, unstaged and
 // untracked) against the point where its branch left its base.
@@ -59,7 +52,7 @@ type gitDiff struct {
 	Base      string     // the commit compared with (the merge base; scopeBranch)
 	Files     []diffFile // changed files, then untracked ones
 	Text      string     // the unified diff, uncoloured
-	Truncated bool       // Text was cut at maxDiffBytes
+	Truncated bool       // Text was cut at gitdiff.MaxBytes
 }
 
 // diffFile is one changed file: git's status letter (M, A, D, R, …; "?"
@@ -69,92 +62,20 @@ type diffFile struct {
 	Path   string
 }
 
-// runGit runs git in dir and returns its output; a failure carries git's
-// own message. okCodes are exit codes that are not failures (git diff
-// --no-index exits 1 when files differ). The directory may be one a
-// program in a pane named (OSC 7), so its repository's configuration is
-// not trusted to run programs: core.fsmonitor is off for every call, and
-// the diffs are run with --no-textconv and --no-ext-diff and without the
-// repository's own filters ([repoFilters]).
+// runGit runs git in dir and returns its output (see [gitdiff.Run]).
 func runGit(ctx context.Context, dir string, args []string, okCodes ...int) (string, error) {
-	return runGitEnv(ctx, dir, nil, args, okCodes...)
+	return gitdiff.Run(ctx, dir, args, okCodes...)
 }
 
-// runGitEnv is runGit with more environment variables.
-func runGitEnv(ctx context.Context, dir string, env, args []string, okCodes ...int) (string, error) {
-	return runGitIn(ctx, dir, env, "", args, okCodes...)
-}
-
-// runGitIn is runGitEnv with stdin as git's standard input (a patch for
-// git apply; "" for none).
+// runGitIn is runGit with more environment variables and stdin as git's
+// standard input (see [gitdiff.RunIn]).
 func runGitIn(ctx context.Context, dir string, env []string, stdin string, args []string, okCodes ...int) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "-c", "core.fsmonitor=false"}, args...)...)
-	// Never take an optional index lock: the agent in the pane may be
-	// committing (git apply --cached takes the lock it needs).
-	cmd.Env = append(append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"), env...)
-	if stdin != "" {
-		cmd.Stdin = strings.NewReader(stdin)
-	}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		for _, c := range okCodes {
-			if ee.ExitCode() == c {
-				return out.String(), nil
-			}
-		}
-		msg := strings.TrimSpace(errb.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return "", fmt.Errorf("git %s: %s", args[0], msg)
-	}
-	if err != nil {
-		return "", fmt.Errorf("git %s: %w", args[0], err)
-	}
-	return out.String(), nil
+	return gitdiff.RunIn(ctx, dir, env, stdin, args, okCodes...)
 }
 
-// repoFilters returns the environment that turns off the content filters
-// (filter.<driver>.clean, .smudge and .process) that the repository at
-// root configures itself (scope local or worktree, includes followed):
-// git diff runs a clean filter on every changed file it compares, and a
-// repository is not trusted to run programs. Filters of the user's own
-// (global) or the system's configuration, such as Git LFS, are kept.
-// The settings go in GIT_CONFIG_COUNT/KEY/VALUE, which the git
-// subprocesses of a diff inherit too.
-func repoFilters(ctx context.Context, root string) []string {
-	out, _ := runGit(ctx, root, []string{"config", "--show-scope", "--name-only", "--get-regexp", `^filter\.`}, 1)
-	var keys []string
-	for _, l := range strings.Split(out, "\n") {
-		scope, key, ok := strings.Cut(l, "\t")
-		if !ok || scope == "global" || scope == "system" {
-			continue
-		}
-		lk := strings.ToLower(key)
-		if strings.HasSuffix(lk, ".clean") || strings.HasSuffix(lk, ".smudge") || strings.HasSuffix(lk, ".process") {
-			keys = append(keys, key)
-		}
-	}
-	if len(keys) == 0 {
-		return nil
-	}
-	env := []string{fmt.Sprintf("GIT_CONFIG_COUNT=%d", len(keys))}
-	for i, k := range keys {
-		env = append(env, fmt.Sprintf("GIT_CONFIG_KEY_%d=%s", i, k), fmt.Sprintf("GIT_CONFIG_VALUE_%d=", i))
-	}
-	return env
-}
-
-// diffOpts are the options of every git diff of the view: no program the
-// repository configures (textconv, external diff) runs, a submodule's
-// work tree is not inspected (git would run git status in it, with that
-// repository's configuration), and the paths carry git's usual a/ and b/
-// whatever diff.noprefix or diff.mnemonicPrefix say (the parser and git
-// apply -p1 expect them).
-var diffOpts = []string{"--no-textconv", "--no-ext-diff", "--ignore-submodules=dirty", "--src-prefix=a/", "--dst-prefix=b/"}
+// repoFilters turns off the content filters the repository at root
+// configures itself (see [gitdiff.RepoFilters]).
+func repoFilters(ctx context.Context, root string) []string { return gitdiff.RepoFilters(ctx, root) }
 
 // loadGitDiff reads the changes of the repository holding dir with git,
 // against its branch point ([scopeBranch]).
@@ -162,92 +83,29 @@ func loadGitDiff(ctx context.Context, dir string) (*gitDiff, error) {
 	return loadScopedDiff(ctx, dir, scopeBranch)
 }
 
+// scopeWire is review.diff's name of each of the view's scopes.
+var scopeWire = map[string]string{scopeBranch: proto.DiffScopeBranch, scopeUnstaged: proto.DiffScopeUnstaged, scopeStaged: proto.DiffScopeStaged}
+
 // loadScopedDiff reads the changes of the repository holding dir that
 // scope names: against the branch point, the work tree against the index
-// (untracked files included), or the index against HEAD.
+// (untracked files included), or the index against HEAD (package
+// gitdiff, as a host's server does for review.diff).
 func loadScopedDiff(ctx context.Context, dir, scope string) (*gitDiff, error) {
-	root, err := runGit(ctx, dir, []string{"rev-parse", "--show-toplevel"})
+	r, err := gitdiff.Load(ctx, dir, scopeWire[scope])
 	if err != nil {
 		return nil, err
 	}
-	d := &gitDiff{Root: strings.TrimSpace(root), Scope: scope}
-	if b, err := runGit(ctx, d.Root, []string{"symbolic-ref", "--quiet", "--short", "HEAD"}, 1); err == nil {
-		d.Branch = strings.TrimSpace(b)
+	return viewDiff(r, scope), nil
+}
+
+// viewDiff is a diff read for scope (here or by a host's server) as the
+// view keeps it.
+func viewDiff(r *proto.ReviewDiffResult, scope string) *gitDiff {
+	d := &gitDiff{Root: r.Root, Branch: r.Branch, Scope: scope, BaseRef: r.BaseRef, Base: r.Base, Text: r.Text, Truncated: r.Truncated}
+	for _, f := range r.Files {
+		d.Files = append(d.Files, diffFile{Status: f.Status, Path: f.Path})
 	}
-	d.Base = emptyTree
-	if _, err := runGit(ctx, d.Root, []string{"rev-parse", "--verify", "--quiet", "HEAD^{commit}"}); err == nil {
-		d.Base = "HEAD"
-		for _, c := range baseCandidates {
-			if _, err := runGit(ctx, d.Root, []string{"rev-parse", "--verify", "--quiet", c + "^{commit}"}); err != nil {
-				continue
-			}
-			mb, err := runGit(ctx, d.Root, []string{"merge-base", "HEAD", c})
-			if err != nil {
-				continue
-			}
-			d.BaseRef, d.Base = c, strings.TrimSpace(mb)
-			break
-		}
-	}
-	filters := repoFilters(ctx, d.Root)
-	diff := func(args ...string) []string { return append(append([]string{"diff"}, diffOpts...), args...) }
-	// against is what the diff compares the work tree (or index) with.
-	against := []string{d.Base, "--"}
-	switch scope {
-	case scopeUnstaged:
-		against = []string{"--"}
-	case scopeStaged:
-		against = []string{"--cached", "--"}
-	}
-	// The file list, the diff and the untracked files are read at once:
-	// three git processes that do not depend on each other.
-	var names, text, untracked string
-	var nameErr, textErr, lsErr error
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		names, nameErr = runGitEnv(ctx, d.Root, filters, diff(append([]string{"--name-status"}, against...)...))
-	}()
-	go func() {
-		defer wg.Done()
-		if scope != scopeStaged { // the index holds no untracked file
-			untracked, lsErr = runGit(ctx, d.Root, []string{"ls-files", "--others", "--exclude-standard"})
-		}
-	}()
-	text, textErr = runGitEnv(ctx, d.Root, filters, diff(append([]string{"--no-color"}, against...)...))
-	wg.Wait()
-	if err := cmp.Or(nameErr, textErr, lsErr); err != nil {
-		return nil, err
-	}
-	for _, l := range strings.Split(names, "\n") {
-		f := strings.Split(l, "\t")
-		if len(f) < 2 || f[0] == "" {
-			continue
-		}
-		d.Files = append(d.Files, diffFile{Status: f[0][:1], Path: f[len(f)-1]})
-	}
-	var sb strings.Builder
-	sb.WriteString(text)
-	shown := 0
-	for _, p := range strings.Split(untracked, "\n") {
-		if p == "" {
-			continue
-		}
-		d.Files = append(d.Files, diffFile{Status: "?", Path: p})
-		if shown < maxUntrackedDiffs && sb.Len() < maxDiffBytes {
-			shown++
-			t, err := runGitEnv(ctx, d.Root, filters, diff("--no-color", "--no-index", "--", os.DevNull, p), 1)
-			if err == nil {
-				sb.WriteString(t)
-			}
-		}
-	}
-	d.Text = sb.String()
-	if len(d.Text) > maxDiffBytes {
-		d.Text, d.Truncated = d.Text[:maxDiffBytes], true
-	}
-	return d, nil
+	return d
 }
 
 // Diff colours (readable on the dark and the light theme).
@@ -269,7 +127,13 @@ var (
 // Its fields are used on the UI goroutine; its loads, its watcher and its
 // calls run on their own goroutines until cancel.
 type diffView struct {
-	dir     string
+	dir string
+	// slot is the host the directory is on (0: this machine); another
+	// host's diff is read by that host's server (review.diff) every
+	// remoteDiffEvery, and its review calls go to that server.
+	slot int
+	// where names that host ("ssh://build"), "" for this machine.
+	where   string
 	header  *widget.Label
 	files   *fyne.Container
 	grid    *diffGrid
@@ -280,7 +144,11 @@ type diffView struct {
 	file    string // the file shown alone, "" for all
 	// fileRows are the file list's rows by the path each shows ("": All
 	// files); the row of file is highlighted.
-	fileRows map[string]*tapBox
+	fileRows map[string]*hoverRow
+	// pathLine is the view's last line: the full path of the file row
+	// under the pointer, else the work tree's root (the header and the
+	// list shorten them).
+	pathLine *widget.Label
 	pop      *popup
 	ctx      context.Context // ends when the view closes
 	cancel   context.CancelFunc
@@ -371,19 +239,37 @@ func (g *diffGrid) Tapped(ev *fyne.PointEvent) {
 
 var _ desktop.Mouseable = (*diffGrid)(nil)
 
-// openDiffLocked opens the Diff view of the focused pane's directory (or
-// closes it when open).
+// openDiffLocked opens the Diff view of the focused pane's directory, on
+// whichever host the pane is (or closes the view when open).
 func (s *shell) openDiffLocked() {
 	if s.dv != nil {
 		s.closeDiffLocked()
 		return
 	}
-	dir := s.focusedCwdLocked()
+	slot, dir := s.focusedDirLocked()
 	if dir == "" {
 		s.banner.show("diff: the focused pane's directory is not known")
 		return
 	}
-	s.openDiffInLocked(dir)
+	s.openDiffInLocked(slot, dir)
+}
+
+// focusedDirLocked is the focused pane's working directory, else its
+// workspace's, and the host it is on (0: this machine); "" when neither
+// is known.
+func (s *shell) focusedDirLocked() (slot int, dir string) {
+	if s.snap == nil {
+		return 0, ""
+	}
+	for _, in := range s.snap.Surfaces {
+		if in.ID == s.focus && in.Cwd != nil && *in.Cwd != "" {
+			return hostSlot(in.ID), *in.Cwd
+		}
+	}
+	if s.snap.HasActive && s.snap.Active.Cwd != "" {
+		return hostSlot(s.snap.Active.ID), s.snap.Active.Cwd
+	}
+	return 0, ""
 }
 
 // openChecksLocked answers a tap on pane id's checks badge: the pane
@@ -401,17 +287,27 @@ func (s *shell) openChecksLocked(id uint64) {
 	if s.dv != nil {
 		s.closeDiffLocked()
 	}
-	s.openDiffInLocked(root)
+	s.openDiffInLocked(hostSlot(id), root)
 }
 
-// openDiffInLocked opens the Diff view on the work tree dir is in.
-func (s *shell) openDiffInLocked(dir string) {
+// openDiffInLocked opens the Diff view on the work tree dir is in, on
+// host slot (0: this machine).
+func (s *shell) openDiffInLocked(slot int, dir string) {
 	s.closeOverlaysLocked()
 	ctx, cancel := context.WithCancel(context.Background())
-	dv := &diffView{dir: dir, ctx: ctx, cancel: cancel, selFrom: -1, selTo: -1, hunk: -1, reload: make(chan struct{}, 1),
-		header: widget.NewLabelWithStyle("Diff — "+dir+" (loading…)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+	dv := &diffView{dir: dir, slot: slot, ctx: ctx, cancel: cancel, selFrom: -1, selTo: -1, hunk: -1, reload: make(chan struct{}, 1),
+		header: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		files:  container.NewVBox(), commentList: container.NewVBox(), status: widget.NewLabel(""), answers: map[string]*widget.Button{}}
+	if slot != 0 && s.hosts != nil {
+		if r := s.hosts.hostAt(slot); r != nil {
+			dv.where = r.address
+		}
+	}
+	dv.header.SetText("Diff — " + dv.place(dir) + " (loading…)")
 	dv.status.Wrapping = fyne.TextWrapWord
+	dv.pathLine = widget.NewLabel(dir)
+	dv.pathLine.Truncation = fyne.TextTruncateEllipsis
+	dv.pathLine.Importance = widget.LowImportance
 	dv.grid = newDiffGrid(func(row int, extend bool) {
 		s.guard(func() {
 			s.chooseHunkLocked(dv, row)
@@ -456,6 +352,11 @@ func (s *shell) openDiffInLocked(dir string) {
 	for _, b := range []*widget.Button{dv.sendBtn, dv.checkBtn, dv.failBtn, dv.landBtn, dv.prBtn} {
 		b.Disable() // until the first load names the worktree
 	}
+	if slot != 0 {
+		// The folder is on the host, where this machine's file manager
+		// cannot open it.
+		dv.openBtn.Disable()
+	}
 	dv.commentWhat = widget.NewLabel("")
 	dv.commentText = newKeyEntry(true)
 	dv.commentText.SetPlaceHolder("Your comment for the agent (Ctrl+Enter adds it)")
@@ -486,10 +387,27 @@ func (s *shell) openDiffInLocked(dir string) {
 	split.Offset = 0.25
 	s.dv = dv
 	csize := s.w.Canvas().Size()
-	dv.pop = s.showPopupLocked(container.NewBorder(container.NewVBox(top, bar, hunkBar, dv.status), nil, nil, nil, split), fyne.NewSize(csize.Width-40, csize.Height-40), nil)
+	dv.pop = s.showPopupLocked(container.NewBorder(container.NewVBox(top, bar, hunkBar, dv.status), dv.pathLine, nil, nil, split), fyne.NewSize(csize.Width-40, csize.Height-40), nil)
 	s.w.Canvas().Unfocus()
 	s.markHunkLocked(dv)
+	if slot != 0 {
+		go s.runRemoteDiff(ctx, dv)
+		return
+	}
 	go s.runDiff(ctx, dv)
+}
+
+// place names dir for the view's header: on another host, prefixed with
+// the host's address.
+func (dv *diffView) place(dir string) string {
+	if dv.slot == 0 {
+		return dir
+	}
+	where := dv.where
+	if where == "" {
+		where = fmt.Sprintf("host %d", dv.slot)
+	}
+	return where + " " + dir
 }
 
 // focusedCwdLocked is the focused pane's working directory, else its
@@ -600,6 +518,66 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 	}
 }
 
+// runRemoteDiff asks dv's host's server for the diff of the chosen scope
+// (review.diff) now, then every remoteDiffEvery and on a reload, until
+// ctx ends; a result equal to the last one shown is not shown again.
+// While the host is not connected the header says so, and the next ask
+// after its return shows the diff.
+func (s *shell) runRemoteDiff(ctx context.Context, dv *diffView) {
+	var last *gitDiff
+	var lastErr string
+	for first := true; ; first = false {
+		scope := dv.scopeNow.Load().(string)
+		lctx, cancel := context.WithTimeout(ctx, gitTimeout)
+		res, err := s.reviewClient(dv, gitTimeout+reviewCallMargin).ReviewDiff(lctx, proto.ReviewDiffParams{Worktree: dv.dir, Scope: scopeWire[scope]})
+		cancel()
+		if ctx.Err() != nil {
+			return
+		}
+		var d *gitDiff
+		errText := ""
+		if err != nil {
+			err = remoteDiffError(err)
+			errText = err.Error()
+		} else {
+			d = viewDiff(&res, scope)
+		}
+		if first || errText != lastErr || !sameDiff(d, last) {
+			last, lastErr = d, errText
+			s.do(func() {
+				if s.dv == dv {
+					s.showDiffLocked(dv, d, err)
+				}
+			})
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(remoteDiffEvery):
+		case <-dv.reload:
+		}
+	}
+}
+
+// remoteDiffError words a failed review.diff: a host whose server has no
+// such method needs a newer paneflow.
+func remoteDiffError(err error) error {
+	var e *ipc.Error
+	if errors.As(err, &e) && e.Code == ipc.CodeMethodNotFound {
+		return fmt.Errorf("the host's paneflow cannot read diffs (%s); update it with `paneflow host install HOST`", e.Message)
+	}
+	return err
+}
+
+// sameDiff reports whether two loads read the same (nil: a failed load).
+func sameDiff(a, b *gitDiff) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Root == b.Root && a.Branch == b.Branch && a.Scope == b.Scope && a.BaseRef == b.BaseRef && a.Base == b.Base &&
+		a.Text == b.Text && a.Truncated == b.Truncated && slices.Equal(a.Files, b.Files)
+}
+
 // showDiffLocked shows a load's result, then asks the server for the
 // worktree's comments and checks.
 func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
@@ -609,7 +587,7 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 	dv.loads++
 	dv.diff, dv.err = d, err
 	if err != nil {
-		dv.header.SetText("Diff — " + dv.dir + ": " + err.Error())
+		dv.header.SetText("Diff — " + dv.place(dv.dir) + ": " + err.Error())
 		dv.lines, dv.hunk = nil, -1
 		dv.grid.Rows, dv.refs = nil, nil
 		s.markHunkLocked(dv)
@@ -628,23 +606,28 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 	default:
 		base += " (" + shortHash(d.Base) + ")"
 	}
-	title := fmt.Sprintf("Diff — %s · %s against %s · %d files", s.side.shortPath(d.Root), what, base, len(d.Files))
+	root := s.side.shortPath(d.Root)
+	if dv.slot != 0 {
+		root = dv.place(d.Root) // this machine's home says nothing of the host's
+	}
+	title := fmt.Sprintf("Diff — %s · %s against %s · %d files", root, what, base, len(d.Files))
 	none := "No changes against " + base + "."
 	switch d.Scope {
 	case scopeUnstaged:
-		title = fmt.Sprintf("Diff — %s · %s: unstaged changes (the files against the index) · %d files", s.side.shortPath(d.Root), what, len(d.Files))
+		title = fmt.Sprintf("Diff — %s · %s: unstaged changes (the files against the index) · %d files", root, what, len(d.Files))
 		none = "No unstaged changes: the files match the index."
 	case scopeStaged:
-		title = fmt.Sprintf("Diff — %s · %s: staged changes (the index against HEAD) · %d files", s.side.shortPath(d.Root), what, len(d.Files))
+		title = fmt.Sprintf("Diff — %s · %s: staged changes (the index against HEAD) · %d files", root, what, len(d.Files))
 		none = "Nothing staged: the index matches HEAD."
 	}
 	if d.Truncated {
 		title += " (cut at 2 MiB)"
 	}
 	dv.header.SetText(title)
+	dv.pathLine.SetText(d.Root)
 	muted := theme.Color(theme.ColorNamePlaceHolder)
-	dv.fileRows = map[string]*tapBox{}
-	objs := []fyne.CanvasObject{s.diffFileRow(dv, diffFile{}, "All files", muted)}
+	dv.fileRows = map[string]*hoverRow{}
+	objs := []fyne.CanvasObject{s.diffFileRow(dv, diffFile{}, "", "All files", muted)}
 	for _, f := range d.Files {
 		c := theme.Color(theme.ColorNameForeground)
 		switch f.Status {
@@ -655,7 +638,7 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 		case "M", "R":
 			c = diffHeader
 		}
-		objs = append(objs, s.diffFileRow(dv, f, f.Status+"  "+f.Path, c))
+		objs = append(objs, s.diffFileRow(dv, f, f.Status+"  ", f.Path, c))
 	}
 	dv.files.Objects = objs
 	dv.files.Refresh()
@@ -680,11 +663,17 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 	}
 	s.renderDiffLocked(dv)
 	dv.checkBtn.Enable()
-	if d.Branch != "" {
-		dv.landBtn.Enable()
-	}
-	if dv.loads == 1 {
-		s.checkPRLocked(dv)
+	if dv.slot != 0 {
+		// Landing and pull requests read and change this machine's
+		// panes and run its gh: not for another host's worktree yet.
+		dv.prWhy.SetText("(land and pull requests: this machine's worktrees only)")
+	} else {
+		if d.Branch != "" {
+			dv.landBtn.Enable()
+		}
+		if dv.loads == 1 {
+			s.checkPRLocked(dv)
+		}
 	}
 	s.refreshReviewLocked(dv)
 }
@@ -702,11 +691,11 @@ func (s *shell) renderDiffLocked(dv *diffView) {
 }
 
 // diffFileRow is a tappable row of the file list: it shows that file's
-// diff alone (or, for the first row, all of them).
-func (s *shell) diffFileRow(dv *diffView, f diffFile, label string, c color.Color) fyne.CanvasObject {
-	t := canvas.NewText(label, c)
-	t.TextStyle.Monospace = true
-	row := newTapBox(container.NewPadded(t), func() {
+// diff alone (or, for the first row, all of them). Its path is cut from
+// the left to the list's width; under the pointer, the view's path line
+// shows it whole.
+func (s *shell) diffFileRow(dv *diffView, f diffFile, prefix, label string, c color.Color) fyne.CanvasObject {
+	row := newHoverRow(container.NewPadded(newPathText(prefix, label, c)), func() {
 		s.guard(func() {
 			if s.dv != dv || dv.diff == nil {
 				return
@@ -714,9 +703,41 @@ func (s *shell) diffFileRow(dv *diffView, f diffFile, label string, c color.Colo
 			dv.file = f.Path
 			s.renderDiffLocked(dv)
 		})
+	}, func(in bool) {
+		s.guard(func() {
+			if s.dv != dv || dv.diff == nil {
+				return
+			}
+			if in && f.Path != "" {
+				dv.pathLine.SetText(filepath.Join(dv.diff.Root, filepath.FromSlash(f.Path)) + " (" + statusWord(f.Status) + ")")
+			} else {
+				dv.pathLine.SetText(dv.diff.Root)
+			}
+		})
 	})
 	dv.fileRows[f.Path] = row
 	return row
+}
+
+// statusWord names git's status letter of a file.
+func statusWord(st string) string {
+	switch st {
+	case "A":
+		return "added"
+	case "D":
+		return "deleted"
+	case "M":
+		return "modified"
+	case "R":
+		return "renamed"
+	case "C":
+		return "copied"
+	case "T":
+		return "type changed"
+	case "?":
+		return "untracked"
+	}
+	return "changed"
 }
 
 // shortHash is a commit id's first 8 characters.

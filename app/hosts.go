@@ -268,6 +268,9 @@ func rehome(slot int, e bus.Event) bus.Event {
 	case bus.WorkspaceSelected:
 		ev.WorkspaceID = g(ev.WorkspaceID)
 		return ev
+	case bus.WorkspaceChanged:
+		ev.WorkspaceID = g(ev.WorkspaceID)
+		return ev
 	case bus.LayoutChanged:
 		ev.WorkspaceID = g(ev.WorkspaceID)
 		return ev
@@ -561,6 +564,34 @@ func (h *hostsBackend) of(id uint64) Backend {
 	return nil
 }
 
+// callerAt reaches the server of the host in slot (its socket methods,
+// each call taking up to timeout; 0 the default). The host is looked up
+// at each call, so a caller kept across a reconnect uses the new link;
+// while the host is not connected a call fails with errHostOffline.
+func (h *hostsBackend) callerAt(slot int, timeout time.Duration) proto.Caller {
+	return hostCaller{h: h, slot: slot, timeout: timeout}
+}
+
+// hostCaller is callerAt's Caller.
+type hostCaller struct {
+	h       *hostsBackend
+	slot    int
+	timeout time.Duration
+}
+
+// Call calls method on the host's server, if it is connected.
+func (c hostCaller) Call(ctx context.Context, method string, params, result any) error {
+	r := c.h.hostAt(c.slot)
+	if r == nil {
+		return fmt.Errorf("app: host %d: %w", c.slot, errHostOffline)
+	}
+	be := r.up()
+	if be == nil {
+		return fmt.Errorf("%s: %w", r.address, errHostOffline)
+	}
+	return be.Caller(c.timeout).Call(ctx, method, params, result)
+}
+
 // errHostOffline is what an operation on a pane or workspace of a host
 // that is not connected gets.
 var errHostOffline = fmt.Errorf("%w: its host is not connected", workspace.ErrNotFound)
@@ -823,6 +854,30 @@ func (h *hostsBackend) SelectWorkspace(index int) error {
 	h.setActive(p.slot)
 	h.events.Publish(bus.WorkspaceSelected{}) // the window reads the model again
 	return nil
+}
+
+// MoveWorkspace moves a workspace among its own host's workspaces.
+func (h *hostsBackend) MoveWorkspace(index, to int) error {
+	p, i, err := h.at(index)
+	if err != nil {
+		return err
+	}
+	q, j, err := h.at(to)
+	if err != nil {
+		return err
+	}
+	if p.slot != q.slot {
+		return errors.New("a workspace moves only among the workspaces of its own host")
+	}
+	return p.be.MoveWorkspace(i, j)
+}
+
+func (h *hostsBackend) RenameWorkspace(index int, title string) error {
+	p, i, err := h.at(index)
+	if err != nil {
+		return err
+	}
+	return p.be.RenameWorkspace(i, title)
 }
 
 func (h *hostsBackend) ApplyPreset(index int, preset string) error {

@@ -122,6 +122,13 @@ func remoteCore(t *testing.T, title string) *core.Core {
 	if _, err := c.Workspaces.CreateWorkspace(title, "", nil, true); err != nil {
 		t.Fatal(err)
 	}
+	serveCore(t, c)
+	return c
+}
+
+// serveCore serves c's socket until the test ends.
+func serveCore(t *testing.T, c *core.Core) {
+	t.Helper()
 	served := make(chan error, 1)
 	go func() { served <- c.Serve(context.Background()) }()
 	t.Cleanup(func() {
@@ -130,7 +137,6 @@ func remoteCore(t *testing.T, title string) *core.Core {
 		c.Shutdown(ctx)
 		<-served
 	})
-	return c
 }
 
 // hostsHarness is an attached window whose config lists one other host,

@@ -95,6 +95,13 @@ func (l *local) CloseWorkspace(index int) error { return l.m.CloseWorkspace(inde
 
 func (l *local) SelectWorkspace(index int) error { return l.m.SelectWorkspace(index) }
 
+func (l *local) MoveWorkspace(index, to int) error { return l.m.MoveWorkspace(index, to) }
+
+func (l *local) RenameWorkspace(index int, title string) error {
+	_, err := l.m.RenameWorkspace(index, title)
+	return err
+}
+
 func (l *local) ApplyPreset(index int, preset string) error { return l.m.ApplyPreset(index, preset) }
 
 func (l *local) Equalize(index int) error { return l.m.Equalize(index) }

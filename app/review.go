@@ -67,9 +67,13 @@ func (s *shell) goReview(view context.Context, f func(ctx context.Context)) {
 	}()
 }
 
-// reviewClient is a client of the server's methods whose calls may take
-// up to timeout (0: the default).
-func (s *shell) reviewClient(timeout time.Duration) proto.Client {
+// reviewClient is a client of the methods of dv's server (its host's for
+// another host's worktree) whose calls may take up to timeout (0: the
+// default).
+func (s *shell) reviewClient(dv *diffView, timeout time.Duration) proto.Client {
+	if dv != nil && dv.slot != 0 && s.hosts != nil {
+		return proto.Client{Caller: s.hosts.callerAt(dv.slot, timeout)}
+	}
 	return proto.Client{Caller: s.b.Caller(timeout)}
 }
 
@@ -236,7 +240,7 @@ func (s *shell) addCommentLocked(dv *diffView) {
 	p := proto.ReviewCommentParams{Worktree: root, Path: dv.selPath, StartLine: dv.selStart, EndLine: &end, Body: body}
 	dv.commentAdd.Disable()
 	s.goReview(dv.ctx, func(ctx context.Context) {
-		res, err := s.reviewClient(0).ReviewComment(ctx, p)
+		res, err := s.reviewClient(dv, 0).ReviewComment(ctx, p)
 		s.do(func() {
 			dv.commentAdd.Enable()
 			if s.dv != dv {
@@ -262,7 +266,7 @@ func (s *shell) refreshReviewLocked(dv *diffView) {
 		return
 	}
 	s.goReview(dv.ctx, func(ctx context.Context) {
-		cl := s.reviewClient(0)
+		cl := s.reviewClient(dv, 0)
 		list, lerr := cl.ReviewList(ctx, proto.ReviewListParams{Worktree: root})
 		checks, cerr := cl.ChecksStatus(ctx, proto.ChecksParams{Worktree: root})
 		s.do(func() {
@@ -340,7 +344,7 @@ func failingCheck(checks []proto.CheckResult) string {
 func (s *shell) resolveCommentLocked(dv *diffView, id string) {
 	root := dv.root()
 	s.goReview(dv.ctx, func(ctx context.Context) {
-		_, err := s.reviewClient(0).ReviewResolve(ctx, proto.ReviewResolveParams{Worktree: root, IDs: []string{id}})
+		_, err := s.reviewClient(dv, 0).ReviewResolve(ctx, proto.ReviewResolveParams{Worktree: root, IDs: []string{id}})
 		s.do(func() {
 			if s.dv != dv {
 				return
@@ -365,7 +369,7 @@ func (s *shell) sendReviewLocked(dv *diffView) {
 	dv.sendBtn.Disable()
 	dv.setStatusLocked(fmt.Sprintf("Sending %d comments to the agent…", len(dv.comments)), false)
 	s.deliverLocked(dv, "comments", func(ctx context.Context, p proto.ReviewSendParams) (proto.ReviewSendResult, error) {
-		return s.reviewClient(reviewInputWait+reviewCallMargin).ReviewSend(ctx, p)
+		return s.reviewClient(dv, reviewInputWait+reviewCallMargin).ReviewSend(ctx, p)
 	})
 }
 
@@ -380,7 +384,7 @@ func (s *shell) sendFailureLocked(dv *diffView) {
 	dv.setStatusLocked("Sending check "+name+"'s failure to the agent…", false)
 	s.deliverLocked(dv, "check "+name, func(ctx context.Context, p proto.ReviewSendParams) (proto.ReviewSendResult, error) {
 		p.Check = name
-		return s.reviewClient(reviewInputWait+reviewCallMargin).ChecksSend(ctx, p)
+		return s.reviewClient(dv, reviewInputWait+reviewCallMargin).ChecksSend(ctx, p)
 	})
 }
 
@@ -401,7 +405,7 @@ func (s *shell) deliverLocked(dv *diffView, what string, send func(context.Conte
 			if !res.Send.InputReady {
 				msg += fmt.Sprintf(" (the agent had not read its input after %v; the text was typed anyway)", reviewInputWait)
 			}
-			reason, cerr := s.reviewClient(0).ConfirmTurnStart(ctx, res.SurfaceID, res.StatusBefore)
+			reason, cerr := s.reviewClient(dv, 0).ConfirmTurnStart(ctx, res.SurfaceID, res.StatusBefore)
 			if cerr != nil {
 				msg, bad = msg+": "+cerr.Error(), true
 			} else {
@@ -429,7 +433,7 @@ func (s *shell) runChecksLocked(dv *diffView) {
 	dv.checkBtn.SetText("Checks running…")
 	dv.setStatusLocked("Running the checks…", false)
 	s.goReview(dv.ctx, func(ctx context.Context) {
-		res, err := s.reviewClient(checksCallWait).ChecksRun(ctx, proto.ChecksParams{Worktree: root})
+		res, err := s.reviewClient(dv, checksCallWait).ChecksRun(ctx, proto.ChecksParams{Worktree: root})
 		s.do(func() {
 			if s.dv != dv {
 				return
@@ -502,7 +506,7 @@ func (s *shell) landLocked(dv *diffView, p proto.LandParams) {
 	dv.landBtn.Disable()
 	dv.setStatusLocked("Landing with "+p.Strategy+"…", false)
 	s.goReview(nil, func(ctx context.Context) {
-		res, err := s.reviewClient(landCallWait).LandRun(ctx, p)
+		res, err := s.reviewClient(dv, landCallWait).LandRun(ctx, p)
 		s.do(func() {
 			if s.dv == dv {
 				dv.landBtn.Enable()
@@ -576,7 +580,7 @@ func (s *shell) showConflictLocked(dv *diffView, p proto.LandParams, res proto.L
 // agent working in the worktree; the turn start is confirmed.
 func (s *shell) landConflictToAgentLocked(dv *diffView, p proto.LandParams) {
 	s.goReview(nil, func(ctx context.Context) {
-		res, err := s.reviewClient(landCallWait+reviewInputWait).LandRun(ctx, p)
+		res, err := s.reviewClient(dv, landCallWait+reviewInputWait).LandRun(ctx, p)
 		msg, bad := "", false
 		switch {
 		case err != nil:
@@ -587,7 +591,7 @@ func (s *shell) landConflictToAgentLocked(dv *diffView, p proto.LandParams) {
 			msg, bad = "The conflict was not sent to the agent.", true
 		default:
 			msg = fmt.Sprintf("Handed the conflicts in %s to the agent in pane %d", strings.Join(res.Conflicts, ", "), res.Sent.SurfaceID)
-			if reason, cerr := s.reviewClient(0).ConfirmTurnStart(ctx, res.Sent.SurfaceID, res.Sent.StatusBefore); cerr != nil {
+			if reason, cerr := s.reviewClient(dv, 0).ConfirmTurnStart(ctx, res.Sent.SurfaceID, res.Sent.StatusBefore); cerr != nil {
 				msg, bad = msg+": "+cerr.Error(), true
 			} else {
 				msg += "; the agent started its turn (" + reason + ")."
@@ -669,7 +673,7 @@ func (s *shell) offerTeardownLocked(dv *diffView, res proto.LandResult) {
 func (s *shell) teardownLocked(dv *diffView, res proto.LandResult, deleteBranch bool) {
 	p := proto.LandTeardownParams{Worktree: res.Worktree, Branch: res.Branch, Strategy: res.Strategy, DeleteBranch: &deleteBranch}
 	s.goReview(nil, func(ctx context.Context) {
-		out, err := s.reviewClient(landCallWait).LandTeardown(ctx, p)
+		out, err := s.reviewClient(dv, landCallWait).LandTeardown(ctx, p)
 		msg, bad := "", false
 		switch {
 		case err != nil:
@@ -736,7 +740,7 @@ func (s *shell) openPRLocked(dv *diffView) {
 	dv.prBtn.Disable()
 	dv.setStatusLocked("Pushing and opening the pull request…", false)
 	s.goReview(nil, func(ctx context.Context) {
-		res, err := s.reviewClient(landCallWait).LandPR(ctx, proto.LandPRParams{Worktree: root})
+		res, err := s.reviewClient(dv, landCallWait).LandPR(ctx, proto.LandPRParams{Worktree: root})
 		s.do(func() {
 			if s.dv == dv {
 				dv.prBtn.Enable()

@@ -30,6 +30,7 @@ var shortcutGroups = []struct {
 		keymap.SelectWorkspace1, keymap.SelectWorkspace2, keymap.SelectWorkspace3,
 		keymap.SelectWorkspace4, keymap.SelectWorkspace5, keymap.SelectWorkspace6,
 		keymap.SelectWorkspace7, keymap.SelectWorkspace8, keymap.SelectWorkspace9,
+		keymap.MoveWorkspaceLeft, keymap.MoveWorkspaceRight, keymap.RenameWorkspace,
 		keymap.ToggleSidebar,
 	}},
 	{"Terminal", []keymap.Action{

@@ -4,10 +4,12 @@ import (
 	"image/color"
 	"slices"
 	"strconv"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -17,10 +19,13 @@ import (
 
 // tabStrip shows the workspaces as tabs above the panes, once there are
 // two or more (as kitty and GNOME Terminal hide a lone tab): a click
-// selects one, a middle click or its × closes it (undo close brings it
-// back), + adds one; Ctrl+Tab and Ctrl+Shift+Tab (next_workspace, prev_workspace)
-// move between them. The tabs do not reorder: the model has no move.
-// Its methods run on the UI goroutine; the callbacks are the shell's.
+// selects one, a double click renames it, a drag moves it (the tab it
+// would land on is outlined), a middle click or its × closes it (undo
+// close brings it back), + adds one; Ctrl+Tab and Ctrl+Shift+Tab
+// (next_workspace, prev_workspace) move between them, Ctrl+Shift+PageUp
+// and PageDown move the active one (move_workspace_left/right).
+// Its methods run on the UI goroutine; the callbacks are the shell's
+// (onMove and onRename nil: no drag, no double click).
 type tabStrip struct {
 	root *fyne.Container
 	row  *fyne.Container
@@ -30,7 +35,21 @@ type tabStrip struct {
 	shown []tabState
 
 	onSelect, onClose func(index int)
+	onMove            func(index, to int)
+	onRename          func(index int)
+
+	// dragFrom and dragTo are the dragged tab and the one it would land
+	// on (-1: no drag).
+	dragFrom, dragTo int
+	// lastTap and lastTapAt are the tab tapped last and when, for a
+	// double click; now is the clock (time.Now; tests set it).
+	lastTap   int
+	lastTapAt time.Time
+	now       func() time.Time
 }
+
+// doubleClickTime is how close two clicks on one tab make a double click.
+const doubleClickTime = 500 * time.Millisecond
 
 // tabState is one tab's content.
 type tabState struct {
@@ -40,7 +59,7 @@ type tabState struct {
 
 // newTabStrip makes an empty strip whose + button runs onNew.
 func newTabStrip(onSelect, onClose func(int), onNew func()) *tabStrip {
-	t := &tabStrip{onSelect: onSelect, onClose: onClose}
+	t := &tabStrip{onSelect: onSelect, onClose: onClose, dragFrom: -1, dragTo: -1, lastTap: -1, now: time.Now}
 	t.add = widget.NewButtonWithIcon("", theme.ContentAddIcon(), onNew)
 	t.add.Importance = widget.LowImportance
 	t.row = container.NewHBox()
@@ -66,7 +85,10 @@ func (t *tabStrip) update(ws []workspace.WorkspaceInfo) {
 	t.shown = st
 	for len(t.tabs) < len(st) {
 		i := len(t.tabs)
-		t.tabs = append(t.tabs, newTabItem(func() { t.onSelect(i) }, func() { t.onClose(i) }))
+		it := newTabItem(func() { t.tapped(i) }, func() { t.onClose(i) })
+		it.onDrag = func(x float32) { t.dragOver(i, x) }
+		it.onDrop = t.drop
+		t.tabs = append(t.tabs, it)
 	}
 	t.tabs = t.tabs[:len(st)]
 	objs := make([]fyne.CanvasObject, len(st))
@@ -83,6 +105,54 @@ func (t *tabStrip) update(ws []workspace.WorkspaceInfo) {
 	}
 }
 
+// tapped selects tab i, or renames it when it was tapped a moment ago.
+func (t *tabStrip) tapped(i int) {
+	now := t.now()
+	if i == t.lastTap && now.Sub(t.lastTapAt) < doubleClickTime && t.onRename != nil {
+		t.lastTap = -1
+		t.onRename(i)
+		return
+	}
+	t.lastTap, t.lastTapAt = i, now
+	t.onSelect(i)
+}
+
+// dragOver notes that tab i is dragged with the pointer at x (in the
+// row of tabs), and outlines the tab it would land on.
+func (t *tabStrip) dragOver(i int, x float32) {
+	if t.onMove == nil {
+		return
+	}
+	t.dragFrom = i
+	to := len(t.tabs) - 1
+	for k, it := range t.tabs {
+		if x < it.Position().X+it.Size().Width {
+			to = k
+			break
+		}
+	}
+	if to == t.dragTo {
+		return
+	}
+	if t.dragTo >= 0 && t.dragTo < len(t.tabs) {
+		t.tabs[t.dragTo].setTarget(false)
+	}
+	t.dragTo = to
+	t.tabs[to].setTarget(to != i)
+}
+
+// drop ends a drag: the dragged tab moves to where it was outlined.
+func (t *tabStrip) drop() {
+	from, to := t.dragFrom, t.dragTo
+	t.dragFrom, t.dragTo = -1, -1
+	if to >= 0 && to < len(t.tabs) {
+		t.tabs[to].setTarget(false)
+	}
+	if from >= 0 && to >= 0 && from != to && t.onMove != nil {
+		t.onMove(from, to)
+	}
+}
+
 // maxTabTitle is how many characters of a workspace's title its tab shows.
 const maxTabTitle = 24
 
@@ -96,11 +166,16 @@ func shortTitle(s string) string {
 }
 
 // tabItem is one workspace's tab: its title and a close button, the
-// active one highlighted. A click selects, a middle click closes.
+// active one highlighted. A click selects, a middle click closes, a drag
+// reports where the pointer is (onDrag: its x in the row of tabs) and
+// its end (onDrop).
 type tabItem struct {
 	widget.BaseWidget
 	onTap, onClose func()
+	onDrag         func(x float32)
+	onDrop         func()
 	active         bool
+	target         bool // a dragged tab would land here: outlined
 
 	bg    *canvas.Rectangle
 	label *widget.Label
@@ -109,6 +184,7 @@ type tabItem struct {
 
 var (
 	_ fyne.Tappable     = (*tabItem)(nil)
+	_ fyne.Draggable    = (*tabItem)(nil)
 	_ desktop.Mouseable = (*tabItem)(nil)
 )
 
@@ -148,6 +224,32 @@ func (r tabRenderer) paint() {
 	if r.it.active {
 		r.it.bg.FillColor = theme.Color(theme.ColorNameSelection)
 	}
+	r.it.bg.StrokeWidth, r.it.bg.StrokeColor = 0, color.Transparent
+	if r.it.target {
+		r.it.bg.StrokeWidth, r.it.bg.StrokeColor = 2, theme.Color(theme.ColorNamePrimary)
+	}
+}
+
+// setTarget outlines the tab (a dragged tab would land here) or not.
+func (it *tabItem) setTarget(on bool) {
+	if it.target != on {
+		it.target = on
+		it.Refresh()
+	}
+}
+
+// Dragged reports the pointer's place while the tab is dragged.
+func (it *tabItem) Dragged(ev *fyne.DragEvent) {
+	if it.onDrag != nil {
+		it.onDrag(it.Position().X + ev.Position.X)
+	}
+}
+
+// DragEnd reports the drag's end.
+func (it *tabItem) DragEnd() {
+	if it.onDrop != nil {
+		it.onDrop()
+	}
 }
 
 func (r tabRenderer) Refresh() {
@@ -168,3 +270,40 @@ func (it *tabItem) MouseDown(ev *desktop.MouseEvent) {
 
 // MouseUp implements desktop.Mouseable.
 func (it *tabItem) MouseUp(*desktop.MouseEvent) {}
+
+// moveWorkspaceLocked moves the workspace at index to position to (a
+// tab dragged, Ctrl+Shift+PageUp/PageDown); out of range does nothing.
+func (s *shell) moveWorkspaceLocked(index, to int) {
+	if s.snap == nil || index < 0 || to < 0 || index >= len(s.snap.Workspaces) || to >= len(s.snap.Workspaces) || index == to {
+		return
+	}
+	s.mutate("move workspace", func() error { return s.b.MoveWorkspace(index, to) })
+}
+
+// renameWorkspaceLocked asks for a new title for the workspace at index
+// (a tab's double click, Ctrl+Alt+Shift+R, the palette). The workspace is
+// found again by its id when the dialog is answered: it may have moved.
+func (s *shell) renameWorkspaceLocked(index int) {
+	if s.snap == nil || index < 0 || index >= len(s.snap.Workspaces) {
+		return
+	}
+	id := s.snap.Workspaces[index].ID
+	entry := newKeyEntry(false)
+	entry.SetText(s.snap.Workspaces[index].Title)
+	d := dialog.NewForm("Rename workspace", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Title", entry)}, func(ok bool) {
+		if !ok {
+			return
+		}
+		title := entry.Text
+		s.guard(func() {
+			for i, w := range s.snap.Workspaces {
+				if w.ID == id {
+					s.mutate("rename workspace", func() error { return s.b.RenameWorkspace(i, title) })
+					return
+				}
+			}
+			s.banner.show("rename workspace: the workspace was closed")
+		})
+	}, s.w)
+	s.showDialogLocked(d, entry, d.Submit, d.Hide)
+}

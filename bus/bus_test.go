@@ -62,6 +62,8 @@ func TestEventWire(t *testing.T) {
 			`{"workspace_id":11,"index":2,"title":"x"}`, 0, false},
 		{bus.WorkspaceSelected{WorkspaceID: 12, Index: 0, Title: "y"}, "workspace_selected",
 			`{"workspace_id":12,"index":0,"title":"y"}`, 0, false},
+		{bus.WorkspaceChanged{WorkspaceID: 14, Index: 2, Title: "z"}, "workspace_changed",
+			`{"workspace_id":14,"index":2,"title":"z"}`, 0, false},
 		{bus.LayoutChanged{WorkspaceID: 13}, "layout_changed",
 			`{"workspace_id":13}`, 0, false},
 		{bus.AISessionStart{AgentFrame: bus.AgentFrame{WorkspaceID: 2, PID: 4242, Tool: "claude"}}, "ai.session_start",

@@ -46,6 +46,7 @@ const (
 	TypeWorkspaceCreated  = proto.TypeWorkspaceCreated
 	TypeWorkspaceClosed   = proto.TypeWorkspaceClosed
 	TypeWorkspaceSelected = proto.TypeWorkspaceSelected
+	TypeWorkspaceChanged  = proto.TypeWorkspaceChanged
 	TypeLayoutChanged     = proto.TypeLayoutChanged
 
 	TypeAISessionStart = proto.TypeAISessionStart
@@ -88,6 +89,7 @@ type (
 	WorkspaceCreated  = proto.WorkspaceCreated
 	WorkspaceClosed   = proto.WorkspaceClosed
 	WorkspaceSelected = proto.WorkspaceSelected
+	WorkspaceChanged  = proto.WorkspaceChanged
 	LayoutChanged     = proto.LayoutChanged
 	AgentFrame        = proto.AgentFrame
 	AISessionStart    = proto.AISessionStart

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -17,7 +18,7 @@ var worktreeFlag = flagSpec{name: "worktree", kind: valueFlag, value: "DIR", usa
 // reviewVerb is `paneflow review comment|list|send|resolve`.
 func reviewVerb() verb {
 	return verb{
-		name: "review", synopsis: "comment|list|send|resolve [args] [--worktree DIR] [--json]",
+		name: "review", synopsis: "comment|list|send|resolve|diff [args] [--worktree DIR] [--json]",
 		summary: "comment on a worktree's code and send the comments to its agent",
 		params:  []string{"<action>"},
 		rest:    true,
@@ -25,19 +26,25 @@ func reviewVerb() verb {
 			worktreeFlag,
 			{name: "all", kind: boolFlag, usage: "list: resolved comments too; resolve: every open comment"},
 			{name: "pane", kind: valueFlag, value: "<target>", usage: "send: the agent pane (default: the one agent pane whose directory is in the worktree)"},
+			{name: "scope", kind: valueFlag, value: "branch|unstaged|staged", usage: "diff: what to compare (default branch: against the branch point)"},
 			{name: "json", kind: boolFlag, usage: "print the server's result as JSON"},
 		},
 		details: "  paneflow review comment <file> <line>[-<last>] <text>\n" +
 			"  paneflow review list [--all]\n" +
 			"  paneflow review send [--pane <target>]\n" +
-			"  paneflow review resolve <id>... | --all\n\n" +
+			"  paneflow review resolve <id>... | --all\n" +
+			"  paneflow review diff [--scope branch|unstaged|staged]\n\n" +
 			"The server keeps the comments of each worktree until they are resolved. A comment is on\n" +
 			"a line or a range of a file as it is now and keeps the code it is about: each list or\n" +
 			"send finds that code again (moved lines follow it) and marks the comment outdated when\n" +
 			"the code is gone. send types every open comment that is not outdated into the agent\n" +
 			"working in the worktree as one prompt (file, lines, the code fenced, the comment) and\n" +
 			"confirms that the agent started a turn, as `send --submit` does (needs\n" +
-			"PANEFLOW_IPC_SCRIPTING=1 on the server); exit 1 when no start was confirmed.\n",
+			"PANEFLOW_IPC_SCRIPTING=1 on the server); exit 1 when no start was confirmed.\n\n" +
+			"diff prints the worktree's changes against its base as the server reads them with git\n" +
+			"(committed, staged, unstaged, and the first untracked files as new files), as the\n" +
+			"window's Diff view shows them; with --host, the host's. Control characters other than\n" +
+			"tab and newline are shown escaped; --json has the exact text and the file list.\n",
 		run: runReview,
 	}
 }
@@ -54,14 +61,14 @@ func (s *session) worktreeDir(in *input) (string, error) {
 
 func runReview(ctx context.Context, s *session, in *input) error {
 	action, args := in.args[0], in.args[1:]
-	want := map[string]int{"comment": 3, "list": 0, "send": 0}
+	want := map[string]int{"comment": 3, "list": 0, "send": 0, "diff": 0}
 	switch n, ok := want[action]; {
 	case action == "resolve":
 		if in.bool("all") == (len(args) > 0) {
 			return in.verb.usageErrorf("resolve takes comment ids or --all")
 		}
 	case !ok:
-		return in.verb.usageErrorf("unknown action '%s' (comment, list, send, resolve)", action)
+		return in.verb.usageErrorf("unknown action '%s' (comment, list, send, resolve, diff)", action)
 	case len(args) != n:
 		return in.verb.usageErrorf("%s takes %d arguments, got %d", action, n, len(args))
 	}
@@ -84,6 +91,20 @@ func runReview(ctx context.Context, s *session, in *input) error {
 			return s.printOr(raw, err)
 		}
 		return writeLines(s.stdout, commentLines(res.Comments))
+	case "diff":
+		var res proto.ReviewDiffResult
+		scope, _ := in.str("scope")
+		raw, err := callInto(ctx, c, proto.MethodReviewDiff, proto.ReviewDiffParams{Worktree: dir, Scope: scope}, &res)
+		if err != nil || in.bool("json") {
+			return s.printOr(raw, err)
+		}
+		if _, err := io.WriteString(s.stdout, vis.Text(res.Text)); err != nil {
+			return err
+		}
+		if res.Truncated {
+			fmt.Fprintf(s.stderr, "paneflow: the diff was cut at %d bytes (--json has the list of every changed file)\n", len(res.Text))
+		}
+		return nil
 	case "resolve":
 		p := proto.ReviewResolveParams{Worktree: dir, IDs: args}
 		if in.bool("all") {

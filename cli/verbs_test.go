@@ -721,3 +721,32 @@ func TestHumanOutputEscaped(t *testing.T) {
 			wantStdout: "waiting_for_input (claude)\nm" + shown + "\n"},
 	})
 }
+
+// TestReviewDiff: `review diff` prints the server's diff text with
+// control characters (but tab and newline) escaped, says on stderr when
+// the server cut it, and --json prints the result as it came.
+func TestReviewDiff(t *testing.T) {
+	diff := map[string]any{"root": "/srv/repo", "branch": "feat", "base_ref": "main", "base": "abc", "text": "+a\tb\x1b[2J\n-c\n",
+		"files": []map[string]any{{"status": "M", "path": "a.txt"}}, "truncated": false}
+	cut := map[string]any{"root": "/srv/repo", "text": "+x\n", "files": []map[string]any{}, "truncated": true}
+	runVerbCases(t, []verbCase{
+		{name: "text", args: []string{"review", "diff", "--worktree", "/srv/repo/sub"},
+			handlers:   map[string]handlerFunc{"review.diff": answer(diff)},
+			wantCalls:  []string{`review.diff {"worktree":"/srv/repo/sub"}`},
+			wantStdout: "+a\tb\\x1b[2J\n-c\n"},
+		{name: "cut", args: []string{"review", "diff", "--worktree", "/srv/repo"},
+			handlers:  map[string]handlerFunc{"review.diff": answer(cut)},
+			wantCalls: []string{`review.diff {"worktree":"/srv/repo"}`}, wantStdout: "+x\n", wantStderr: "the diff was cut at 3 bytes"},
+		{name: "scope", args: []string{"review", "diff", "--worktree", "/srv/repo", "--scope", "staged"},
+			handlers:  map[string]handlerFunc{"review.diff": answer(cut)},
+			wantCalls: []string{`review.diff {"scope":"staged","worktree":"/srv/repo"}`}, wantStdout: "+x\n", wantStderr: "cut"},
+		{name: "json", args: []string{"review", "diff", "--worktree", "/srv/repo", "--json"},
+			handlers:  map[string]handlerFunc{"review.diff": answer(diff)},
+			wantCalls: []string{`review.diff {"worktree":"/srv/repo"}`}, wantStdout: pretty(diff)},
+		{name: "no arguments", args: []string{"review", "diff", "x"}, wantCode: ExitUsage,
+			wantStderr: "diff takes 0 arguments, got 1"},
+		{name: "not a repository", args: []string{"review", "diff", "--worktree", "/tmp"},
+			handlers: map[string]handlerFunc{"review.diff": failWith(ipc.InvalidParams("'/tmp': git rev-parse: fatal: not a git repository"))},
+			wantCode: ExitFailure, wantCalls: []string{`review.diff {"worktree":"/tmp"}`}, wantStderr: "not a git repository"},
+	})
+}

@@ -32,7 +32,7 @@ const (
 var sessionEvents = []string{
 	bus.TypeSurfaceCreated, bus.TypeSurfaceClosed, bus.TypeSurfaceExited, bus.TypeSurfaceRenamed,
 	bus.TypeFocusChanged, bus.TypeWorkspaceCreated, bus.TypeWorkspaceClosed, bus.TypeWorkspaceSelected,
-	bus.TypeLayoutChanged,
+	bus.TypeWorkspaceChanged, bus.TypeLayoutChanged,
 	bus.TypeAISessionStart, bus.TypeAIPromptSubmit, bus.TypeAIToolUse, bus.TypeAINotification,
 	bus.TypeAIStop, bus.TypeAIExit, bus.TypeAISessionEnd,
 }

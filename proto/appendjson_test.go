@@ -18,6 +18,7 @@ import (
 var paramsTypes = []appender{
 	NoParams{}, Target{},
 	WorkspaceCurrentParams{}, WorkspaceCreateParams{}, WorkspaceIndexParams{},
+	WorkspaceMoveParams{Index: 1, To: 2}, WorkspaceRenameParams{Title: "t"},
 	WorkspaceRestoreLayoutParams{}, PaneParams{}, WorkspaceUpParams{},
 	SurfaceReadParams{}, SurfaceSearchParams{}, SearchAllParams{}, SurfaceScreensParams{}, SurfaceRenameParams{}, SurfaceIDParams{},
 	SurfaceSplitParams{}, SurfaceResizeParams{}, SurfaceSendTextParams{},
@@ -28,7 +29,7 @@ var paramsTypes = []appender{
 	WorkspacePresetParams{}, WorkspaceSetRatiosParams{},
 	ScreenAttachParams{}, ScreenRowsParams{}, ScreenLinesParams{}, ScreenInputParams{},
 	ScreenResizeParams{}, ScreenPaneParams{}, AIHistoryParams{},
-	ReviewCommentParams{}, ReviewListParams{}, ReviewResolveParams{}, ReviewSendParams{}, LandParams{}, LandPRParams{}, LandTeardownParams{}, ChecksParams{},
+	ReviewCommentParams{}, ReviewListParams{}, ReviewResolveParams{}, ReviewSendParams{}, ReviewDiffParams{}, LandParams{}, LandPRParams{}, LandTeardownParams{}, ChecksParams{},
 	WebPairParams{}, WebRevokeParams{},
 }
 

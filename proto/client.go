@@ -80,6 +80,16 @@ func (c Client) WorkspaceSelect(ctx context.Context, p WorkspaceIndexParams) (Wo
 	return call[WorkspaceSelectResult](ctx, c.Caller, MethodWorkspaceSelect, p)
 }
 
+// WorkspaceMove calls workspace.move.
+func (c Client) WorkspaceMove(ctx context.Context, p WorkspaceMoveParams) (WorkspaceMoveResult, error) {
+	return call[WorkspaceMoveResult](ctx, c.Caller, MethodWorkspaceMove, p)
+}
+
+// WorkspaceRename calls workspace.rename.
+func (c Client) WorkspaceRename(ctx context.Context, p WorkspaceRenameParams) (WorkspaceRenameResult, error) {
+	return call[WorkspaceRenameResult](ctx, c.Caller, MethodWorkspaceRename, p)
+}
+
 // WorkspaceReopen calls workspace.reopen (undo close).
 func (c Client) WorkspaceReopen(ctx context.Context) (WorkspaceReopenResult, error) {
 	return call[WorkspaceReopenResult](ctx, c.Caller, MethodWorkspaceReopen, NoParams{})
@@ -310,6 +320,11 @@ func (c Client) ReviewResolve(ctx context.Context, p ReviewResolveParams) (Revie
 // past the params' input_wait_ms).
 func (c Client) ReviewSend(ctx context.Context, p ReviewSendParams) (ReviewSendResult, error) {
 	return call[ReviewSendResult](ctx, c.Caller, MethodReviewSend, p)
+}
+
+// ReviewDiff calls review.diff (a Long method: git reads the worktree).
+func (c Client) ReviewDiff(ctx context.Context, p ReviewDiffParams) (ReviewDiffResult, error) {
+	return call[ReviewDiffResult](ctx, c.Caller, MethodReviewDiff, p)
 }
 
 // LandRun calls land.run (a Long method: git may take a while).

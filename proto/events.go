@@ -29,6 +29,7 @@ const (
 	TypeWorkspaceCreated  = "workspace_created"
 	TypeWorkspaceClosed   = "workspace_closed"
 	TypeWorkspaceSelected = "workspace_selected"
+	TypeWorkspaceChanged  = "workspace_changed"
 	TypeLayoutChanged     = "layout_changed"
 
 	// The ai.* events are named after the methods whose frames they
@@ -52,7 +53,7 @@ var eventTypes = [...]string{
 	TypeAgentState, TypeAIExit, TypeAINotification, TypeAIPromptSubmit, TypeAISessionEnd,
 	TypeAISessionStart, TypeAIStop, TypeAIToolUse, TypeBudgetAlert, TypeChecksChanged, TypeFocusChanged, TypeLayoutChanged,
 	TypeSurfaceChanged, TypeSurfaceClosed, TypeSurfaceCreated, TypeSurfaceExited,
-	TypeSurfaceRenamed, TypeTitleChanged, TypeUsageChanged, TypeWorkspaceClosed, TypeWorkspaceCreated,
+	TypeSurfaceRenamed, TypeTitleChanged, TypeUsageChanged, TypeWorkspaceChanged, TypeWorkspaceClosed, TypeWorkspaceCreated,
 	TypeWorkspaceSelected,
 }
 
@@ -235,6 +236,22 @@ type WorkspaceSelected struct {
 
 // EventType returns "workspace_selected".
 func (WorkspaceSelected) EventType() string { return TypeWorkspaceSelected }
+
+// WorkspaceChanged says that a workspace was renamed or moved: it is now
+// at position Index (the ones between its old and new place shifted by
+// one), titled Title.
+//
+// Its publisher is the workspace model (workspace.move,
+// workspace.rename). Its subscribers are the socket API
+// (events.subscribe) and the GUI (tabs, sidebar).
+type WorkspaceChanged struct {
+	WorkspaceID uint64 `json:"workspace_id"`
+	Index       int    `json:"index"`
+	Title       string `json:"title"`
+}
+
+// EventType returns "workspace_changed".
+func (WorkspaceChanged) EventType() string { return TypeWorkspaceChanged }
 
 // LayoutChanged says that the layout tree of a workspace changed shape or
 // ratios (a split, a closed pane, a preset, a restored layout).

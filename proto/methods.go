@@ -28,6 +28,11 @@ const (
 	// within the server's undo window (a minute), its programs still
 	// running: undo close.
 	MethodWorkspaceReopen = "workspace.reopen"
+	// MethodWorkspaceMove moves a workspace to another position (the
+	// window's tab strip: drag, Ctrl+Shift+PageUp/PageDown).
+	MethodWorkspaceMove = "workspace.move"
+	// MethodWorkspaceRename sets a workspace's title.
+	MethodWorkspaceRename = "workspace.rename"
 	// The window's (issue 26): see window.go.
 	MethodWorkspaceView      = "workspace.view"
 	MethodWorkspacePreset    = "workspace.preset"
@@ -122,6 +127,10 @@ const (
 	MethodReviewList    = "review.list"
 	MethodReviewResolve = "review.resolve"
 	MethodReviewSend    = "review.send"
+	// MethodReviewDiff returns a worktree's changes against its base as
+	// git reads them on the server's machine: the Diff view of a pane on
+	// another host (issue 30) shows what the host's server read.
+	MethodReviewDiff = "review.diff"
 
 	// land.*: package review (a worktree's branch into its base, or a
 	// pull request).
@@ -158,6 +167,7 @@ var methods = [...]string{
 	MethodSystemShutdown,
 	MethodWorkspaceList, MethodWorkspaceCurrent, MethodWorkspaceCreate, MethodWorkspaceSelect,
 	MethodWorkspaceClose, MethodWorkspaceRestoreLayout, MethodWorkspaceUp, MethodWorkspaceReopen,
+	MethodWorkspaceMove, MethodWorkspaceRename,
 	MethodWorkspaceView, MethodWorkspacePreset, MethodWorkspaceEqualize, MethodWorkspaceSetRatios,
 	MethodSurfacePorts,
 	MethodSurfaceList, MethodSurfaceRead, MethodSurfaceSearch, MethodSurfaceSearchAll, MethodSurfaceScreens, MethodSurfaceStatus,
@@ -173,7 +183,7 @@ var methods = [...]string{
 	MethodWorktreeCreate, MethodWorktreeRollback,
 	MethodArtifactGet, MethodArtifactKeep,
 	MethodUsageSummary, MethodUsageTrack, MethodUsageBudgetWait, MethodUsagePrices,
-	MethodReviewComment, MethodReviewList, MethodReviewResolve, MethodReviewSend,
+	MethodReviewComment, MethodReviewList, MethodReviewResolve, MethodReviewSend, MethodReviewDiff,
 	MethodLandRun, MethodLandPR, MethodLandTeardown,
 	MethodChecksRun, MethodChecksStatus, MethodChecksSend,
 	MethodWebPair, MethodWebList, MethodWebRevoke,

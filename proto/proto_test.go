@@ -13,7 +13,7 @@ import (
 func TestEventTypes(t *testing.T) {
 	events := []interface{ EventType() string }{
 		SurfaceChanged{}, SurfaceCreated{}, SurfaceExited{}, SurfaceClosed{}, SurfaceRenamed{},
-		TitleChanged{}, FocusChanged{}, WorkspaceCreated{}, WorkspaceClosed{}, WorkspaceSelected{},
+		TitleChanged{}, FocusChanged{}, WorkspaceCreated{}, WorkspaceClosed{}, WorkspaceSelected{}, WorkspaceChanged{},
 		LayoutChanged{}, AISessionStart{}, AIPromptSubmit{}, AIToolUse{}, AINotification{},
 		AIStop{}, AIExit{AgentFrame{SurfaceID: 3, ExitCode: 2, HasExitCode: true}}, AISessionEnd{}, AgentState{}, UsageChanged{}, BudgetAlert{},
 		ChecksChanged{},
@@ -132,7 +132,7 @@ func TestDecodeEvent(t *testing.T) {
 		SurfaceExited{SurfaceID: 2, ExitCode: 3}, SurfaceClosed{SurfaceID: 2, WorkspaceID: 1},
 		SurfaceRenamed{SurfaceID: 2, Name: "x"}, TitleChanged{SurfaceID: 2, Title: "t"},
 		FocusChanged{SurfaceID: 2}, WorkspaceCreated{WorkspaceID: 4}, WorkspaceClosed{WorkspaceID: 4},
-		WorkspaceSelected{WorkspaceID: 4}, LayoutChanged{WorkspaceID: 4},
+		WorkspaceSelected{WorkspaceID: 4}, WorkspaceChanged{WorkspaceID: 4, Index: 1, Title: "t"}, LayoutChanged{WorkspaceID: 4},
 		AISessionStart{AgentFrame{SurfaceID: 2, Tool: "claude"}}, AIPromptSubmit{}, AIToolUse{}, AINotification{},
 		AIStop{}, AIExit{AgentFrame{SurfaceID: 3, ExitCode: 2, HasExitCode: true}}, AISessionEnd{}, AgentState{SurfaceID: 2, State: string(StateThinking)}, UsageChanged{SurfaceID: 2},
 		BudgetAlert{Level: BudgetWarning},

@@ -136,6 +136,7 @@ var eventDecoders = map[string]func([]byte) (Event, error){
 	TypeWorkspaceCreated:  decodeAs[WorkspaceCreated],
 	TypeWorkspaceClosed:   decodeAs[WorkspaceClosed],
 	TypeWorkspaceSelected: decodeAs[WorkspaceSelected],
+	TypeWorkspaceChanged:  decodeAs[WorkspaceChanged],
 	TypeLayoutChanged:     decodeAs[LayoutChanged],
 	TypeAISessionStart:    decodeAs[AISessionStart],
 	TypeAIPromptSubmit:    decodeAs[AIPromptSubmit],

@@ -116,6 +116,49 @@ func (p WorkspaceIndexParams) AppendJSON(dst []byte) []byte {
 	return o.close()
 }
 
+// WorkspaceMoveParams are workspace.move's params: the workspace at
+// Index moves to position To (0-based; the ones between shift by one).
+type WorkspaceMoveParams struct {
+	Index int `json:"index"`
+	To    int `json:"to"`
+}
+
+// AppendJSON appends p's JSON encoding (see the package's params types).
+func (p WorkspaceMoveParams) AppendJSON(dst []byte) []byte {
+	o := openObject(dst)
+	o.int("index", int64(p.Index))
+	o.int("to", int64(p.To))
+	return o.close()
+}
+
+// WorkspaceMoveResult is workspace.move's result: the workspace's new
+// position.
+type WorkspaceMoveResult struct {
+	Index int `json:"index"`
+}
+
+// WorkspaceRenameParams are workspace.rename's params: the workspace at
+// Index (nil: the active one) is titled Title (control characters
+// dropped, cut to 64 characters; it must not end up empty).
+type WorkspaceRenameParams struct {
+	Index *int   `json:"index,omitempty"`
+	Title string `json:"title"`
+}
+
+// AppendJSON appends p's JSON encoding (see the package's params types).
+func (p WorkspaceRenameParams) AppendJSON(dst []byte) []byte {
+	o := openObject(dst)
+	o.intPtr("index", p.Index)
+	o.str("title", p.Title)
+	return o.close()
+}
+
+// WorkspaceRenameResult is workspace.rename's result: the title as kept.
+type WorkspaceRenameResult struct {
+	Index int    `json:"index"`
+	Title string `json:"title"`
+}
+
 // WorkspaceSelectResult is workspace.select's result.
 type WorkspaceSelectResult struct {
 	Selected int `json:"selected"`

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/internal/gitdiff"
 	"github.com/paneflow-go/paneflow/internal/spectrust"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
@@ -34,6 +35,8 @@ const (
 	// defaultInputWait is review.send's input_wait_ms when not given: as
 	// `paneflow send --submit`'s.
 	defaultInputWait = 30 * time.Second
+	// diffTimeout bounds review.diff's git commands.
+	diffTimeout = 30 * time.Second
 	// callMargin is added to a send's wait for the call's own timeout.
 	callMargin = 10 * time.Second
 )
@@ -117,6 +120,7 @@ func (s *Service) Init(h *subsystem.Host) error {
 	m.Register(proto.MethodReviewList, s.handle(s.list), ipc.Long())
 	m.Register(proto.MethodReviewResolve, s.handle(s.resolve), ipc.Long())
 	m.Register(proto.MethodReviewSend, s.handle(s.send), ipc.Long())
+	m.Register(proto.MethodReviewDiff, s.handle(s.diff), ipc.Long())
 	m.Register(proto.MethodLandRun, s.handle(s.land), ipc.Long())
 	m.Register(proto.MethodLandPR, s.handle(s.pr), ipc.Long())
 	m.Register(proto.MethodLandTeardown, s.handle(s.landTeardown), ipc.Long())
@@ -332,6 +336,35 @@ func (s *Service) list(ctx context.Context, params json.RawMessage) (any, error)
 		return nil, ipc.Errorf(ipc.CodeInternal, "%v", err)
 	}
 	return res, nil
+}
+
+// diff is review.diff: the worktree's changes as the Diff view shows
+// them, read with git here (package gitdiff), for a window on another
+// machine. It needs no state directory.
+func (s *Service) diff(ctx context.Context, params json.RawMessage) (any, error) {
+	var p proto.ReviewDiffParams
+	if err := proto.DecodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if p.Worktree == "" {
+		return nil, ipc.InvalidParams("Missing 'worktree' parameter")
+	}
+	if !filepath.IsAbs(p.Worktree) {
+		return nil, ipc.InvalidParams("'worktree' must be an absolute path, got '%s'", p.Worktree)
+	}
+	ctx, cancel := context.WithTimeout(ctx, diffTimeout)
+	defer cancel()
+	d, err := gitdiff.Load(ctx, p.Worktree, p.Scope)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ipc.Errorf(ipc.CodeInternal, "reading the diff of '%s' took longer than %v: %v", p.Worktree, diffTimeout, err)
+		}
+		return nil, ipc.InvalidParams("'%s': %v", p.Worktree, err)
+	}
+	if d.Files == nil {
+		d.Files = []proto.ReviewDiffFile{}
+	}
+	return d, nil
 }
 
 func (s *Service) resolve(ctx context.Context, params json.RawMessage) (any, error) {

@@ -62,8 +62,9 @@ type rowStore struct {
 	// blocks are the sealed blocks, oldest first, from the oldest one a
 	// held screen shows.
 	blocks []rowBlock
-	// open holds the open block's rows' text, each followed by '\n';
-	// starts[i] is where row openFirst+i begins.
+	// open holds the open block's rows' text, each followed by '\n'
+	// (grown by append: a block half full costs half a block); starts[i]
+	// is where row openFirst+i begins.
 	open      []byte
 	starts    []uint32
 	openFirst uint32
@@ -140,9 +141,6 @@ func (rs *rowStore) intern(row []byte, recent map[uint64]uint32, rd *rowReader) 
 		rs.seal()
 	}
 	id := rs.next()
-	if rs.open == nil {
-		rs.open = make([]byte, 0, max(rs.blockSize, len(row)+1))
-	}
 	rs.starts = append(rs.starts, uint32(len(rs.open)))
 	rs.open = append(append(rs.open, row...), '\n')
 	rs.openRefs++

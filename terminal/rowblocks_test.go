@@ -282,3 +282,68 @@ func TestRowBlocksLargeScreen(t *testing.T) {
 		t.Fatalf("%d blocks sealed; want the screen's rows past two blocks", sealed)
 	}
 }
+
+// TestScreenHistoryMeta: each held screen reads back when it was first
+// and last shown, how many times, and its output generation — through
+// key screens and the screens encoded after them, times going backwards
+// (a clock step), generations far apart, screens shown again old and
+// new, drops and a rebase — listed and one at a time.
+func TestScreenHistoryMeta(t *testing.T) {
+	defer func(at uint32) { rowRebaseAt = at }(rowRebaseAt)
+	type model struct {
+		first, last int64
+		seen        int
+		gen         uint64
+	}
+	feed := func(h *ScreenHistory) map[string]*model {
+		r := rand.New(rand.NewPCG(34, 9))
+		byText := map[string]*model{}
+		var texts []string
+		now := int64(1_700_000_000_000_000_000)
+		gen := uint64(1)
+		for s := range 2000 {
+			now += int64(r.IntN(3_000_000_000)) - 200_000_000 // sometimes backwards
+			gen += uint64(r.IntN(1 << 20))
+			if s == 1000 {
+				gen += 1 << 62
+			}
+			var text string
+			if k := r.IntN(10); k < 3 && len(texts) > 0 {
+				text = texts[len(texts)-1-r.IntN(min(len(texts), 40))] // shown again
+			} else {
+				text = fmt.Sprintf("screen %d\nrow %d\nrow %d\n> ", s, s/3, r.IntN(50))
+				texts = append(texts, text)
+			}
+			if h.add([]byte(text), gen, time.Unix(0, now)) {
+				byText[text] = &model{first: now, last: now, seen: 1, gen: gen}
+			} else if m := byText[text]; m != nil {
+				m.last, m.seen = now, m.seen+1
+			}
+		}
+		return byText
+	}
+	plain := newScreenHistory(24 << 10)
+	feed(plain)
+	rowRebaseAt = 400
+	h := newScreenHistory(24 << 10)
+	byText := feed(h)
+	held := 0
+	h.Screens(func(rec ScreenRecord) bool {
+		held++
+		m := byText[rec.Text]
+		if m == nil || !rec.First.Equal(time.Unix(0, m.first)) || !rec.Last.Equal(time.Unix(0, m.last)) || rec.Seen != m.seen || rec.Generation != m.gen {
+			t.Fatalf("screen %d reads first %v last %v seen %d gen %d; recorded %+v", rec.Seq, rec.First.UnixNano(), rec.Last.UnixNano(), rec.Seen, rec.Generation, m)
+		}
+		one, ok := h.Screen(rec.Seq)
+		if !ok || one.Text != rec.Text || !one.First.Equal(rec.First) || !one.Last.Equal(rec.Last) || one.Seen != rec.Seen || one.Generation != rec.Generation {
+			t.Fatalf("Screen(%d) = %+v, listed as %+v", rec.Seq, one, rec)
+		}
+		return true
+	})
+	if h.Dropped() == 0 || held < 50 || h.rows.next() >= plain.rows.next()-rowRebaseAt/2 {
+		t.Fatalf("held %d, dropped %d, rows up to %d (%d without rebasing): want drops and a rebase", held, h.Dropped(), h.rows.next(), plain.rows.next())
+	}
+	if len(h.again) == 0 || h.again[0].seq < uint64(h.Dropped())+1 {
+		t.Fatalf("again holds %d screens from %v; want those held shown again only", len(h.again), h.again)
+	}
+}

@@ -2,6 +2,8 @@ package terminal
 
 import (
 	"bytes"
+	"cmp"
+	"encoding/binary"
 	"hash/maphash"
 	"math"
 	"slices"
@@ -22,9 +24,10 @@ const NoScreenHistory = -1
 
 // screenOverhead is what a held screen costs besides its rows, counted
 // in the bound: its entry, twice (the slice of entries is copied as it
-// grows, and a search may hold the old one). Its row numbers cost what their encoding takes (see
-// encodeRows: at most rowIDMax bytes a row), in an arena of them counted
-// whole, and the numbers of the newest screen are kept decoded.
+// grows, and a search may hold the old one). Its bytes (its meta and
+// its row numbers: see encodeRows, at most rowIDMax bytes a row) cost
+// what they take, in an arena of them counted whole, and the numbers of
+// the newest screen are kept decoded.
 const screenOverhead = 2 * int(unsafe.Sizeof(screenEntry{}))
 
 // rowIDMax is the most bytes a row's number takes in encodeRows'
@@ -57,30 +60,56 @@ type ScreenRecord struct {
 	Text string
 }
 
-// screenEntry is a held screen: its times, and where its row numbers
-// (encoded by encodeRows, after the screen before unless a key screen)
-// are in the history's ids. Its number is its place among the held
-// screens (they are numbered consecutively). Only last and seen change
-// once it is in the history's entries (a rebase or a new ids arena
-// gives the history new entries), so the other fields of an entry may be
-// read without the lock from a slice of entries taken under it.
+// screenEntry is a held screen: where its bytes are in the history's
+// ids (see screenMeta: when it was first recorded, then its row numbers
+// encoded by encodeRows, after the screen before unless a key screen),
+// and the hash of its text. Its number is its place among the held
+// screens (they are numbered consecutively). An entry never changes once
+// in the history's entries (a rebase or a new ids arena gives the
+// history new entries), so entries may be read without the lock from a
+// slice of them taken under it. When a screen was shown again is kept
+// beside (ScreenHistory.again): most screens are shown once.
 type screenEntry struct {
-	first, last int64 // Unix nanoseconds
-	gen         uint64
-	off         uint32 // where its row numbers start in ids
-	enc         uint32 // their size in bytes (low 30 bits) and rowsKind (high 2)
-	hash        uint32 // of the screen's text (its low bits): the dedup key
-	seen        int32
+	off  uint32 // where its bytes start in ids
+	enc  uint32 // their size (low 30 bits) and its rows' rowsKind (high 2)
+	hash uint32 // of the screen's text (its low bits): the dedup key
 }
 
 const encSizeBits = 30
 
-// rowsEnc returns e's row numbers' encoding, from the history's ids.
-func (e *screenEntry) rowsEnc(ids []byte) ([]byte, rowsKind) {
-	return ids[e.off : e.off+uint32(e.encSize())], e.kind()
+// screenMeta is what a screen's bytes hold before its row numbers: when
+// it was first recorded (Unix nanoseconds) and the emulator's output
+// generation then, each the zig-zag uvarint of its difference from the
+// screen before's (a key screen's, from zero).
+type screenMeta struct {
+	first int64
+	gen   uint64
 }
 
-// encSize reports the bytes of e's row numbers.
+// appendMeta appends m's encoding, after prev (the screen before's, or
+// zero for a key screen), to dst.
+func appendMeta(dst []byte, m, prev screenMeta) []byte {
+	dst = binary.AppendUvarint(dst, zigzag(m.first-prev.first))
+	return binary.AppendUvarint(dst, zigzag(int64(m.gen-prev.gen)))
+}
+
+// parts returns e's meta (prev: the screen before's, unless e is a key
+// screen) and its row numbers' encoding, from the history's ids.
+func (e *screenEntry) parts(ids []byte, prev screenMeta) (screenMeta, []byte, rowsKind) {
+	b := ids[e.off : e.off+uint32(e.encSize())]
+	kind := e.kind()
+	if kind != rowsCopies {
+		prev = screenMeta{}
+	}
+	df, n := binary.Uvarint(b)
+	dg, k := binary.Uvarint(b[n:])
+	return screenMeta{prev.first + unzigzag(df), prev.gen + uint64(unzigzag(dg))}, b[n+k:], kind
+}
+
+// slot returns e's bytes in ids.
+func (e *screenEntry) slot(ids []byte) []byte { return ids[e.off : e.off+uint32(e.encSize())] }
+
+// encSize reports the size of e's bytes.
 func (e *screenEntry) encSize() int { return int(e.enc & (1<<encSizeBits - 1)) }
 
 // kind reports how e's row numbers are encoded.
@@ -89,33 +118,56 @@ func (e *screenEntry) kind() rowsKind { return rowsKind(e.enc >> encSizeBits) }
 // rows appends to dst e's row numbers (prev: the screen before's, unless
 // e is a key screen).
 func (e *screenEntry) rows(dst []uint32, ids []byte, prev []uint32) []uint32 {
-	enc, kind := e.rowsEnc(ids)
+	_, enc, kind := e.parts(ids, screenMeta{})
 	dst, _ = decodeRows(dst, enc, kind, prev, math.MaxInt)
 	return dst
 }
 
-// walkScreens calls fn with the row numbers of entries[i] and of each
-// screen after it, until fn returns false; the numbers are decoded from
+// walkScreens calls fn with the meta and row numbers of entries[i] and
+// of each screen after it, until fn returns false; they are decoded from
 // the key screen at or before i (entries[0] is one). fn must not keep
 // rows.
-func walkScreens(entries []screenEntry, ids []byte, i int, fn func(i int, rows []uint32) bool) {
+func walkScreens(entries []screenEntry, ids []byte, i int, fn func(i int, m screenMeta, rows []uint32) bool) {
 	j := i
 	for j > 0 && entries[j].kind() == rowsCopies {
 		j--
 	}
 	var prev, cur []uint32
+	var m screenMeta
 	for ; j < len(entries); j++ {
-		cur = entries[j].rows(cur[:0], ids, prev)
-		if j >= i && !fn(j, cur) {
+		var enc []byte
+		var kind rowsKind
+		m, enc, kind = entries[j].parts(ids, m)
+		cur, _ = decodeRows(cur[:0], enc, kind, prev, math.MaxInt)
+		if j >= i && !fn(j, m, cur) {
 			return
 		}
 		prev, cur = cur, prev
 	}
 }
 
-// record returns e, screen seq showing rows, as a ScreenRecord, its text
-// joined from rs.
-func (e *screenEntry) record(seq uint64, rows []uint32, rd *rowReader) ScreenRecord {
+// screenAgain is when a screen shown again (seen times) was last shown.
+type screenAgain struct {
+	seq  uint64
+	last int64 // Unix nanoseconds
+	seen int32
+}
+
+// againOf returns when screen seq was last shown and how many times,
+// from again (sorted by seq); a screen not in it was shown once, at
+// first.
+func againOf(again []screenAgain, seq uint64, first int64) (last int64, seen int32) {
+	if k, ok := slices.BinarySearchFunc(again, seq, cmpAgain); ok {
+		return again[k].last, again[k].seen
+	}
+	return first, 1
+}
+
+func cmpAgain(a screenAgain, seq uint64) int { return cmp.Compare(a.seq, seq) }
+
+// record returns screen seq (m, showing rows; again: the history's) as
+// a ScreenRecord, its text read with rd.
+func record(seq uint64, m screenMeta, rows []uint32, rd *rowReader, again []screenAgain) ScreenRecord {
 	var text []byte
 	for y, id := range rows {
 		if y > 0 {
@@ -123,9 +175,10 @@ func (e *screenEntry) record(seq uint64, rows []uint32, rd *rowReader) ScreenRec
 		}
 		text = append(text, rd.row(id)...)
 	}
+	last, seen := againOf(again, seq, m.first)
 	return ScreenRecord{
-		Seq: seq, First: time.Unix(0, e.first), Last: time.Unix(0, e.last),
-		Seen: int(e.seen), Generation: e.gen, Text: string(text),
+		Seq: seq, First: time.Unix(0, m.first), Last: time.Unix(0, last),
+		Seen: int(seen), Generation: m.gen, Text: string(text),
 	}
 }
 
@@ -181,6 +234,11 @@ type ScreenHistory struct {
 	// ghostIDs are the row numbers of the newest ghost (nil without
 	// ghosts), and newestIDs those of the newest screen.
 	ghostIDs, newestIDs []uint32
+	// newestMeta is the newest screen's meta.
+	newestMeta screenMeta
+	// again holds, by seq, when each held screen shown more than once
+	// was last shown (snapshots copy it).
+	again []screenAgain
 	// ids holds the entries' row numbers back to back; it is only
 	// appended to (a new arena replaces it when it is full, or half of
 	// it belongs to dropped screens), so a slice of it taken under the
@@ -223,7 +281,7 @@ func (h *ScreenHistory) findLocked(text []byte, sum uint64) int {
 			rd = h.rows.snapshot().reader()
 		}
 		same := false
-		walkScreens(h.entries, h.ids, i, func(_ int, rows []uint32) bool {
+		walkScreens(h.entries, h.ids, i, func(_ int, _ screenMeta, rows []uint32) bool {
 			same = showsText(rows, rd, text)
 			return false
 		})
@@ -274,9 +332,17 @@ func (h *ScreenHistory) add(text []byte, gen uint64, now time.Time) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if i := h.findLocked(text, sum); i >= 0 {
-		e := &h.entries[i]
-		e.last = now.UnixNano()
-		e.seen++
+		seq := h.firstSeqLocked() + uint64(i-h.ghosts)
+		if k, ok := slices.BinarySearchFunc(h.again, seq, cmpAgain); ok {
+			h.again[k].last = now.UnixNano()
+			h.again[k].seen++
+		} else {
+			h.again = slices.Insert(h.again, k, screenAgain{seq, now.UnixNano(), 2})
+		}
+		h.bytes = h.countLocked()
+		for h.bytes > h.limit && h.heldLocked() > 0 {
+			h.dropOldestLocked()
+		}
 		return false
 	}
 	n := bytes.Count(text, []byte{'\n'}) + 1
@@ -292,7 +358,7 @@ func (h *ScreenHistory) add(text []byte, gen uint64, now time.Time) bool {
 	for row := range bytes.SplitSeq(text, []byte{'\n'}) {
 		ids = append(ids, h.rows.intern(row, recent, rd))
 	}
-	h.appendEntryLocked(ids, screenEntry{first: now.UnixNano(), last: now.UnixNano(), seen: 1, gen: gen, hash: uint32(sum)})
+	h.appendEntryLocked(ids, screenMeta{now.UnixNano(), gen}, uint32(sum))
 	h.nextSeq++
 	if h.rows.next() > rowRebaseAt && h.rows.base() > rowRebaseAt/2 {
 		h.rebaseLocked()
@@ -312,7 +378,7 @@ func (h *ScreenHistory) recentRowsLocked(rd *rowReader, from uint32) map[uint64]
 	if h.heldLocked() == 0 {
 		return m
 	}
-	walkScreens(h.entries, h.ids, max(h.ghosts, len(h.entries)-recentScreens), func(_ int, rows []uint32) bool {
+	walkScreens(h.entries, h.ids, max(h.ghosts, len(h.entries)-recentScreens), func(_ int, _ screenMeta, rows []uint32) bool {
 		for _, id := range rows {
 			if id < from {
 				continue
@@ -326,10 +392,11 @@ func (h *ScreenHistory) recentRowsLocked(rd *rowReader, from uint32) map[uint64]
 	return m
 }
 
-// appendEntryLocked appends e showing rows ids (which it keeps), encoding
-// them into the ids arena (a new one when it is full): after the newest
-// screen, unless keyEvery screens passed since a key screen.
-func (h *ScreenHistory) appendEntryLocked(ids []uint32, e screenEntry) {
+// appendEntryLocked appends a screen (m, hash) showing rows ids (which it
+// keeps), encoding it into the ids arena (a new one when it is full):
+// after the newest screen, unless keyEvery screens passed since a key
+// screen.
+func (h *ScreenHistory) appendEntryLocked(ids []uint32, m screenMeta, hash uint32) {
 	prev := h.newestIDs
 	since := 0
 	for i := len(h.entries) - 1; i >= 0 && h.entries[i].kind() == rowsCopies; i-- {
@@ -339,18 +406,23 @@ func (h *ScreenHistory) appendEntryLocked(ids []uint32, e screenEntry) {
 		prev = nil
 	}
 	enc, kind := encodeRows(make([]byte, 0, len(ids)*rowIDMax), ids, prev)
-	if len(h.ids)+len(enc) > cap(h.ids) {
-		h.renewIDsLocked(len(enc))
+	pm := h.newestMeta
+	if kind != rowsCopies {
+		pm = screenMeta{}
 	}
-	e.off, e.enc = uint32(len(h.ids)), uint32(len(enc))|uint32(kind)<<encSizeBits
-	h.ids = append(h.ids, enc...)
+	slot := append(appendMeta(make([]byte, 0, 2*binary.MaxVarintLen64+len(enc)), m, pm), enc...)
+	if len(h.ids)+len(slot) > cap(h.ids) {
+		h.renewIDsLocked(len(slot))
+	}
+	e := screenEntry{off: uint32(len(h.ids)), enc: uint32(len(slot)) | uint32(kind)<<encSizeBits, hash: hash}
+	h.ids = append(h.ids, slot...)
 	if len(h.entries) == cap(h.entries) {
 		// Grow by an eighth (append grows by a quarter or more): a
 		// full history holds about its bound's worth of entries.
 		h.entries = append(make([]screenEntry, 0, len(h.entries)+len(h.entries)/8+8), h.entries...)
 	}
 	h.entries = append(h.entries, e)
-	h.newestIDs = ids
+	h.newestIDs, h.newestMeta = ids, m
 }
 
 // renewIDsLocked lays out a new ids arena holding the entries' row
@@ -361,21 +433,22 @@ func (h *ScreenHistory) renewIDsLocked(extra int) {
 	ids := make([]byte, 0, idsRoom(live+extra))
 	entries := make([]screenEntry, len(h.entries), len(h.entries)+1)
 	for i, e := range h.entries {
-		enc, _ := e.rowsEnc(h.ids)
+		slot := e.slot(h.ids)
 		e.off = uint32(len(ids))
-		ids = append(ids, enc...)
+		ids = append(ids, slot...)
 		entries[i] = e
 	}
 	h.ids, h.idsDead, h.entries = ids, 0, entries
 }
 
-// idsRoom is the capacity a new ids arena holding n bytes gets: a
-// quarter more, and 16 bytes (a few screens' operations).
-func idsRoom(n int) int { return n + n/4 + 16 }
+// idsRoom is the capacity a new ids arena holding n bytes gets: an
+// eighth more, and 16 bytes (a few screens' operations).
+func idsRoom(n int) int { return n + n/8 + 16 }
 
 // countLocked returns what the history counts against its limit.
 func (h *ScreenHistory) countLocked() int {
-	return h.rows.bytes() + len(h.entries)*screenOverhead + cap(h.ids) + 4*(cap(h.newestIDs)+cap(h.ghostIDs))
+	return h.rows.bytes() + len(h.entries)*screenOverhead + cap(h.ids) + 4*(cap(h.newestIDs)+cap(h.ghostIDs)) +
+		cap(h.again)*int(unsafe.Sizeof(screenAgain{}))
 }
 
 // dropOldestLocked drops the oldest held screen, and the rows only it
@@ -398,6 +471,7 @@ func (h *ScreenHistory) dropOldestLocked() {
 	case h.ghosts == len(h.entries):
 		h.rows = rowStore{blockSize: h.rows.blockSize, freed: h.rows.freed + uint64(len(h.rows.blocks))}
 		h.ids, h.idsDead, h.entries, h.ghosts, h.ghostIDs, h.newestIDs = nil, 0, nil, 0, nil, nil
+		h.newestMeta, h.again = screenMeta{}, nil
 	case h.entries[h.ghosts].kind() != rowsCopies:
 		for i := range h.ghosts {
 			h.idsDead += h.entries[i].encSize()
@@ -406,6 +480,13 @@ func (h *ScreenHistory) dropOldestLocked() {
 		if h.idsDead > len(h.ids)-h.idsDead {
 			h.renewIDsLocked(0)
 		}
+	}
+	if first := h.firstSeqLocked(); len(h.again) > 0 && h.again[0].seq < first {
+		k := 0
+		for k < len(h.again) && h.again[k].seq < first {
+			k++
+		}
+		h.again = slices.Clip(slices.Clone(h.again[k:])) // not in place: snapshots hold it
 	}
 	h.bytes = h.countLocked()
 }
@@ -418,7 +499,8 @@ func (h *ScreenHistory) rebaseLocked() {
 	held := make([]screenEntry, 0, len(h.entries)-h.ghosts+1)
 	var ids []byte
 	var prev, cur []uint32
-	walkScreens(h.entries, h.ids, h.ghosts, func(i int, rows []uint32) bool {
+	var pm screenMeta
+	walkScreens(h.entries, h.ids, h.ghosts, func(i int, m screenMeta, rows []uint32) bool {
 		cur = cur[:0]
 		for _, id := range rows {
 			cur = append(cur, id-base)
@@ -426,12 +508,14 @@ func (h *ScreenHistory) rebaseLocked() {
 		if (i-h.ghosts)%keyEvery == 0 {
 			prev = nil
 		}
-		e, at := h.entries[i], len(ids)
-		var kind rowsKind
-		ids, kind = encodeRows(ids, cur, prev)
-		e.off, e.enc = uint32(at), uint32(len(ids)-at)|uint32(kind)<<encSizeBits
-		held = append(held, e)
-		prev, cur = cur, prev
+		enc, kind := encodeRows(nil, cur, prev)
+		if kind != rowsCopies {
+			pm = screenMeta{}
+		}
+		at := len(ids)
+		ids = append(appendMeta(ids, m, pm), enc...)
+		held = append(held, screenEntry{off: uint32(at), enc: uint32(len(ids)-at) | uint32(kind)<<encSizeBits, hash: h.entries[i].hash})
+		prev, cur, pm = cur, prev, m
 		return true
 	})
 	for i := range h.rows.blocks {
@@ -442,45 +526,39 @@ func (h *ScreenHistory) rebaseLocked() {
 	h.idsDead, h.entries, h.ghosts, h.ghostIDs, h.newestIDs = 0, held, 0, nil, prev
 }
 
-// snapshot returns copies of the entries (their last and seen may
-// change), how many are ghosts, the number of the first held screen,
-// their row numbers and the rows they show, taken under the lock:
+// snapshot returns the entries (they never change), how many are
+// ghosts, the number of the first held screen, their bytes, the rows
+// they show and when screens were shown again, taken under the lock:
 // reading them needs no lock.
-func (h *ScreenHistory) snapshot() ([]screenEntry, int, uint64, []byte, rowSnapshot) {
+func (h *ScreenHistory) snapshot() ([]screenEntry, int, uint64, []byte, rowSnapshot, []screenAgain) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return slices.Clone(h.entries), h.ghosts, h.firstSeqLocked(), h.ids[:len(h.ids):len(h.ids)], h.rows.snapshot()
+	return h.entries[:len(h.entries):len(h.entries)], h.ghosts, h.firstSeqLocked(), h.ids[:len(h.ids):len(h.ids)], h.rows.snapshot(), slices.Clone(h.again)
 }
 
 // Screens calls fn for each held screen, oldest first, until fn returns
 // false. The screens are read outside the history's lock, from a copy of
 // its index taken at the call, so recording goes on meanwhile.
 func (h *ScreenHistory) Screens(fn func(ScreenRecord) bool) {
-	entries, ghosts, first, ids, rs := h.snapshot()
+	entries, ghosts, first, ids, rs, again := h.snapshot()
 	if ghosts == len(entries) {
 		return
 	}
 	rd := rs.reader()
-	walkScreens(entries, ids, ghosts, func(i int, rows []uint32) bool {
-		return fn(entries[i].record(first+uint64(i-ghosts), rows, rd))
+	walkScreens(entries, ids, ghosts, func(i int, m screenMeta, rows []uint32) bool {
+		return fn(record(first+uint64(i-ghosts), m, rows, rd, again))
 	})
 }
 
 // Screen returns the held screen seq; ok is false when it is not held
 // (never recorded, or dropped).
 func (h *ScreenHistory) Screen(seq uint64) (rec ScreenRecord, ok bool) {
-	h.mu.Lock()
-	first := h.firstSeqLocked()
-	if seq < first || seq >= h.nextSeq {
-		h.mu.Unlock()
+	entries, ghosts, first, ids, rs, again := h.snapshot()
+	if seq < first || seq >= first+uint64(len(entries)-ghosts) {
 		return ScreenRecord{}, false
 	}
-	i := h.ghosts + int(seq-first)
-	e, entries := h.entries[i], h.entries // entries' fields other than last and seen do not change
-	ids, rs := h.ids[:len(h.ids):len(h.ids)], h.rows.snapshot()
-	h.mu.Unlock()
-	walkScreens(entries, ids, i, func(_ int, rows []uint32) bool {
-		rec = e.record(seq, rows, rs.reader())
+	walkScreens(entries, ids, ghosts+int(seq-first), func(_ int, m screenMeta, rows []uint32) bool {
+		rec = record(seq, m, rows, rs.reader(), again)
 		return false
 	})
 	return rec, true
@@ -517,8 +595,7 @@ type hitRow struct {
 // next (a run of new rows is tested against the matched rows at once).
 func (h *ScreenHistory) find(q *Query, add func(Found) bool) {
 	h.mu.Lock()
-	// The entries' fields read here (first, off, enc) do not change
-	// while they are held: no copy.
+	// Entries never change: no copy.
 	entries, ghosts, first := h.entries, h.ghosts, h.firstSeqLocked()
 	ids, rs := h.ids[:len(h.ids):len(h.ids)], h.rows.snapshot()
 	h.mu.Unlock()
@@ -561,9 +638,11 @@ func (h *ScreenHistory) find(q *Query, add func(Found) bool) {
 	}
 	texts := map[uint32]string{}
 	var prev, cur []hitRow
+	var m screenMeta
 	for i := range entries {
-		e := &entries[i]
-		enc, kind := e.rowsEnc(ids)
+		var enc []byte
+		var kind rowsKind
+		m, enc, kind = entries[i].parts(ids, m)
 		cur = cur[:0]
 		eachOp(enc, kind, math.MaxInt32, func(y int, copy bool, a, n uint32) bool {
 			if copy {
@@ -597,7 +676,7 @@ func (h *ScreenHistory) find(q *Query, add func(Found) bool) {
 					text = string(hits[r.id].text)
 					texts[r.id] = text
 				}
-				if !add(Found{Source: FoundHistory, Line: r.y, Screen: first + uint64(i-ghosts), Shown: time.Unix(0, e.first), Text: text, Spans: bytes2spans(hits[r.id].spans)}) {
+				if !add(Found{Source: FoundHistory, Line: r.y, Screen: first + uint64(i-ghosts), Shown: time.Unix(0, m.first), Text: text, Spans: bytes2spans(hits[r.id].spans)}) {
 					return
 				}
 			}

@@ -375,7 +375,7 @@ func TestScreenHistoryRows(t *testing.T) {
 // bound: its own count after every frame, and the live heap the garbage
 // collector finds.
 func TestScreenHistorySixtyHertz(t *testing.T) {
-	const limit = 256 << 10
+	const limit = 128 << 10 // reached within the minute (the frames take about 170 KiB)
 	e := NewEmulator(120, 40, EmulatorOptions{ScreenHistoryBytes: limit})
 	e.Write([]byte("\x1b[?1049h"))
 	frame := func(i int) {
@@ -474,7 +474,7 @@ func TestScreenHistoryWideRows(t *testing.T) {
 		kinds[h.entries[i].kind()]++
 	}
 	wide := 0
-	walkScreens(h.entries, h.ids, 0, func(_ int, rows []uint32) bool {
+	walkScreens(h.entries, h.ids, 0, func(_ int, _ screenMeta, rows []uint32) bool {
 		if slices.Max(rows) > 1<<16 {
 			wide++
 		}

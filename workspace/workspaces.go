@@ -7,7 +7,7 @@ import (
 )
 
 // This file holds the workspace lifecycle: creating (CreateWorkspace, Up),
-// listing, selecting and closing workspaces.
+// listing, selecting, moving, renaming and closing workspaces.
 
 // WorkspaceInfo describes a workspace as workspace.list lists it (the api
 // turns it into a proto.WorkspaceInfo).
@@ -226,6 +226,59 @@ func (m *Manager) SelectWorkspace(index int) error {
 	m.mu.Unlock()
 	m.publish(evs...)
 	return nil
+}
+
+// MoveWorkspace moves the workspace at index to position to (0-based);
+// the ones between shift by one and the active workspace stays the
+// active one, at its new position. It returns a [bus.WorkspaceChanged]
+// for the moved workspace, and a [bus.WorkspaceSelected] when the active
+// one's position changed.
+func (m *Manager) MoveWorkspace(index, to int) error {
+	if err := m.lockIndex(index); err != nil {
+		return err
+	}
+	if to < 0 || to >= len(m.wss) {
+		m.mu.Unlock()
+		return errorf(ErrNotFound, msgIndexOutOfBounds)
+	}
+	if to == index {
+		m.mu.Unlock()
+		return nil
+	}
+	var active *wsState
+	if m.active >= 0 {
+		active = m.wss[m.active]
+	}
+	ws := m.wss[index]
+	m.wss = slices.Insert(slices.Delete(m.wss, index, index+1), to, ws)
+	evs := []bus.Event{bus.WorkspaceChanged{WorkspaceID: ws.id, Index: to, Title: ws.title}}
+	if active != nil {
+		if i := slices.Index(m.wss, active); i != m.active {
+			m.active = i
+			evs = append(evs, m.selectedEventLocked())
+		}
+	}
+	m.mu.Unlock()
+	m.publish(evs...)
+	return nil
+}
+
+// RenameWorkspace titles the workspace at index SanitizeName(title)
+// and returns that; a title empty after sanitizing is refused
+// (ErrInvalid).
+func (m *Manager) RenameWorkspace(index int, title string) (string, error) {
+	t := SanitizeName(title)
+	if t == "" {
+		return "", errorf(ErrInvalid, "A workspace title must not be empty")
+	}
+	if err := m.lockIndex(index); err != nil {
+		return "", err
+	}
+	ws := m.wss[index]
+	ws.title = t
+	m.mu.Unlock()
+	m.publish(bus.WorkspaceChanged{WorkspaceID: ws.id, Index: index, Title: t})
+	return t, nil
 }
 
 // CloseWorkspace closes the workspace at index and all its panes (their

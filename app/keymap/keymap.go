@@ -54,11 +54,17 @@ const (
 	FontSizeReset        Action = "font_size_reset"
 	JumpNextWaiting      Action = "jump_next_waiting"
 	RenamePane           Action = "rename_pane"
-	Quit                 Action = "quit"
-	CommandPalette       Action = "command_palette"  // every action, fuzzy matched
-	OpenAgentsView       Action = "open_agents_view" // every agent of every workspace
-	OpenComposer         Action = "open_composer"    // a prompt for the focused pane's agent
-	OpenDiffView         Action = "open_diff_view"   // the focused pane's repository against its branch point
+	// The workspace tabs: move the active one a place left or right
+	// (as GNOME Terminal's and Firefox's Ctrl+Shift+PageUp/PageDown),
+	// rename it.
+	MoveWorkspaceLeft  Action = "move_workspace_left"
+	MoveWorkspaceRight Action = "move_workspace_right"
+	RenameWorkspace    Action = "rename_workspace"
+	Quit               Action = "quit"
+	CommandPalette     Action = "command_palette"  // every action, fuzzy matched
+	OpenAgentsView     Action = "open_agents_view" // every agent of every workspace
+	OpenComposer       Action = "open_composer"    // a prompt for the focused pane's agent
+	OpenDiffView       Action = "open_diff_view"   // the focused pane's repository against its branch point
 	// ToggleBroadcastMember puts the focused pane in a named broadcast
 	// group (asking for the name) or takes it out.
 	ToggleBroadcastMember Action = "toggle_broadcast_member"
@@ -120,6 +126,7 @@ var actions = []Action{
 	SearchAllPanes, OpenPaneHistory,
 	OpenWebAccess, ToggleSidebar, CopyMode,
 	OpenSettings, ShowShortcuts, ReopenClosed,
+	MoveWorkspaceLeft, MoveWorkspaceRight, RenameWorkspace,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -209,6 +216,9 @@ var defaults = []struct {
 	// Not in the original's table: a free keystroke for renaming the
 	// focused pane (the sidebar's double-click does it too).
 	{"secondary+shift+r", RenamePane},
+	{"secondary+shift+pageup", MoveWorkspaceLeft},
+	{"secondary+shift+pagedown", MoveWorkspaceRight},
+	{"secondary+alt+shift+r", RenameWorkspace}, // Rename pane's, with Alt
 	// The agent cockpit (spec gui.md §2, §9); the palette's keystroke is
 	// the one editors use.
 	{"secondary+shift+p", CommandPalette},

@@ -54,9 +54,21 @@ func TestDiffHunks(t *testing.T) {
 	}
 	git("init", "-q", "-b", "main")
 	write(hunkFile())
-	git("add", "a.txt")
+	// A long path, deleted in the work tree (red rows only): the file
+	// list cuts it from the left, the path line shows it whole.
+	long := filepath.Join(repo, "deep", "nested", "directory", "with", "many", "levels", "below", "the", "root", "a_long_file_name.go")
+	if err := os.MkdirAll(filepath.Dir(long), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(long, []byte("package deep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git("add", ".")
 	git("commit", "-q", "-m", "first")
 	write(hunkFile(2, 18))
+	if err := os.Remove(long); err != nil {
+		t.Fatal(err)
+	}
 
 	a.rpc(nil, "workspace.create", map[string]any{"name": "hunks", "cwd": repo})
 	var pane uint64
@@ -81,7 +93,21 @@ func TestDiffHunks(t *testing.T) {
 		green := find(a.screenshot("diff"), full, isGreen)
 		return green.N > greenBefore+100, fmt.Sprintf("%d green pixels (%d before)", green.N, greenBefore)
 	})
-	a.stable("diff", full)
+	shown := a.stable("diff", full)
+	// The pointer over the long path's row (the third: All files, a.txt,
+	// it) writes its full path into the view's last line.
+	pathLine := image.Rect(30, g.H-60, g.W-30, g.H-25)
+	a.xdo("mousemove", "--sync", "100", strconv.Itoa(fileRowY(2)))
+	a.eventually("the full path in the path line", func() (bool, string) {
+		n := changed(shown, a.screenshot("hover"), pathLine, 0)
+		return n > 300, fmt.Sprintf("%d pixels of the path line changed", n)
+	})
+	a.stable("hover", full)
+	a.xdo("mousemove", "--sync", strconv.Itoa(g.W/2), strconv.Itoa(g.H/2))
+	a.eventually("the root in the path line again", func() (bool, string) {
+		n := changed(shown, a.screenshot("unhover"), pathLine, 0)
+		return n == 0, fmt.Sprintf("%d pixels of the path line differ from before", n)
+	})
 	a.click(unstagedX, scopeY)
 	a.stable("unstaged", full)
 	rows := greenRows(a.screenshot("unstaged-rows"), image.Rect(g.W/3, 150, g.W, g.H))
@@ -124,6 +150,10 @@ func TestDiffHunks(t *testing.T) {
 	})
 	a.stable("undone", full)
 }
+
+// fileRowY is the y of the Diff view's file list row i (0: All files)
+// at the test window's size.
+func fileRowY(i int) int { return 203 + 28*i }
 
 // The Compare row of the Diff view at the test window's size: its y,
 // the x of its "Unstaged" choice, and of the hunk buttons right of it.

@@ -1,0 +1,66 @@
+//go:build !windows
+
+package workspace
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/paneflow-go/paneflow/bus"
+)
+
+func TestMoveRenameWorkspace(t *testing.T) {
+	m, sub := newManager(t, Options{})
+	for _, title := range []string{"a", "b", "c", "d"} {
+		if _, err := m.CreateWorkspace(title, "", nil, title == "b"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	titles := func() (out []string) {
+		for _, w := range m.Workspaces() {
+			out = append(out, w.Title)
+		}
+		return out
+	}
+	active := func() string { ws, _ := m.ActiveWorkspace(); return ws.Title }
+	for _, c := range []struct {
+		from, to int
+		want     []string
+	}{
+		{0, 3, []string{"b", "c", "d", "a"}}, // the active b moves from 1 to 0
+		{3, 0, []string{"a", "b", "c", "d"}},
+		{1, 2, []string{"a", "c", "b", "d"}}, // the active one itself
+		{2, 2, []string{"a", "c", "b", "d"}}, // nowhere
+	} {
+		if err := m.MoveWorkspace(c.from, c.to); err != nil {
+			t.Fatal(err)
+		}
+		if got := titles(); !slices.Equal(got, c.want) || active() != "b" {
+			t.Fatalf("move %d→%d: %v, active %q; want %v, b", c.from, c.to, got, active(), c.want)
+		}
+	}
+	waitEvent(t, sub, func(e bus.Event) bool {
+		ch, ok := e.(bus.WorkspaceChanged)
+		return ok && ch.Index == 2 && ch.Title == "b"
+	})
+	for _, bad := range [][2]int{{-1, 0}, {0, 4}, {4, 0}, {0, -1}} {
+		if err := m.MoveWorkspace(bad[0], bad[1]); !errors.Is(err, ErrNotFound) || err.Error() != "Index out of bounds" {
+			t.Errorf("MoveWorkspace(%d, %d) = %v, want %q", bad[0], bad[1], err, "Index out of bounds")
+		}
+	}
+	got, err := m.RenameWorkspace(1, "  api\x1b server  ")
+	if err != nil || got != "api server" || titles()[1] != "api server" {
+		t.Fatalf("RenameWorkspace = %q, %v; titles %v", got, err, titles())
+	}
+	waitEvent(t, sub, func(e bus.Event) bool {
+		ch, ok := e.(bus.WorkspaceChanged)
+		return ok && ch.Index == 1 && ch.Title == "api server"
+	})
+	if _, err := m.RenameWorkspace(1, " \x07 "); !errors.Is(err, ErrInvalid) || titles()[1] != "api server" {
+		t.Errorf("an empty title: %v, titles %v", err, titles())
+	}
+	if _, err := m.RenameWorkspace(9, "x"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("RenameWorkspace(9) = %v", err)
+	}
+}
