@@ -238,9 +238,11 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	for _, key := range []string{"surface", "workspace"} {
-		if n, err := strconv.ParseUint(q.Get(key), 10, 64); err != nil || n == 0 {
-			fail(w, http.StatusBadRequest, "%s=%q is not a pane id (a decimal > 0)", key, q.Get(key))
-			return
+		if v := q.Get(key); v != "" || key == "surface" {
+			if n, err := strconv.ParseUint(v, 10, 64); err != nil || n == 0 {
+				fail(w, http.StatusBadRequest, "%s=%q is not an id (a decimal > 0)", key, v)
+				return
+			}
 		}
 	}
 	data, err := readBody(w, r.Body)

@@ -170,6 +170,7 @@ func TestRefused(t *testing.T) {
 		{"no event", strings.TrimPrefix(ids, "&"), stop, nil, http.StatusBadRequest},
 		{"no pane", "event=Stop&workspace=2", stop, nil, http.StatusBadRequest},
 		{"bad pane", "event=Stop&surface=x&workspace=2", stop, nil, http.StatusBadRequest},
+		{"bad workspace", "event=Stop&surface=7&workspace=0", stop, nil, http.StatusBadRequest},
 		{"not json", okQuery, "hello", nil, http.StatusBadRequest},
 		{"json array", okQuery, "[1,2]", nil, http.StatusBadRequest},
 		{"too long", okQuery, `{"a":"` + strings.Repeat("x", hook.MaxStdin) + `"}`, nil, http.StatusRequestEntityTooLarge},
