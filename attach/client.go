@@ -36,17 +36,15 @@ type Options struct {
 // the on-demand calls (input, resize, scrollback). The server closes a
 // connection that sends no request for a while (ipc.Server's IdleTimeout,
 // 30 s) and may evict an idle one; the stream has no such limit, so the
-// Client dials the call connection again when it ended, and replaces it
-// before the server's limit when it sat idle (callIdle). Create it with
+// call connection is an ipc.Redialer: dialled again when it ended, and
+// replaced before the server's limit when it sat idle (callIdle). Create it with
 // [Dial]; it is safe for concurrent use. Close it to detach (the panes
 // and their programs keep running).
 type Client struct {
-	// dialCalls dials a call connection.
-	dialCalls func(ctx context.Context) (*ipc.Mux, error)
-	stream    *ipc.Stream
-	ctx       context.Context // the stream's: cancelled by Close
-	cancel    context.CancelFunc
-	token     string
+	stream *ipc.Stream
+	ctx    context.Context // the stream's: cancelled by Close
+	cancel context.CancelFunc
+	token  string
 	// readOnly is the attached frame's ReadOnly: why writes are refused
 	// while the scripting gate is closed, or "".
 	readOnly string
@@ -57,11 +55,8 @@ type Client struct {
 	panes map[uint64]*Pane // guarded by mu
 	err   error            // why the stream ended, guarded by mu
 
-	// The call connection (see Client.acquire).
-	muxMu   sync.Mutex
-	mux     *ipc.Mux  // nil after Close, guarded by muxMu
-	muxUsed time.Time // when a call on mux last began or ended, guarded by muxMu
-	muxOut  int       // calls out on mux, guarded by muxMu
+	// calls is the call connection (see Client.call).
+	calls *ipc.Redialer
 
 	// The input queue: the panes' SendInput appends, sendInputs sends
 	// in order (see Pane.SendInput).
@@ -152,11 +147,21 @@ func Dial(ctx context.Context, path string, o Options) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{
-		dialCalls: dialCalls, mux: mux, muxUsed: time.Now(), stream: st, ctx: sctx, cancel: cancel,
+		stream: st, ctx: sctx, cancel: cancel,
 		token: ack.Token, readOnly: ack.ReadOnly, timeout: o.CallTimeout, done: make(chan struct{}),
 		panes:  make(map[uint64]*Pane),
 		inWake: make(chan struct{}, 1), inQuit: make(chan struct{}), inDone: make(chan struct{}),
 	}
+	c.calls = ipc.NewRedialer(mux, callIdle, func(ctx context.Context) (*ipc.Mux, error) {
+		select {
+		case <-c.done:
+			// The stream ended: the calls fail (they need a server that
+			// still streams to this client), no new connection is made.
+			return nil, fmt.Errorf("attach: the screen stream ended: %w", net.ErrClosed)
+		default:
+		}
+		return dialCalls(ctx)
+	})
 	go c.read()
 	go c.sendInputs()
 	return c, nil
@@ -169,14 +174,7 @@ func (c *Client) Close() error {
 	c.quit.Do(func() { close(c.inQuit) })
 	c.cancel()
 	c.stream.Close()
-	c.muxMu.Lock()
-	m := c.mux
-	c.mux = nil
-	c.muxMu.Unlock()
-	var err error
-	if m != nil {
-		err = m.Close()
-	}
+	err := c.calls.Close()
 	<-c.done
 	<-c.inDone
 	return err
@@ -344,70 +342,12 @@ func (c *Client) read() {
 }
 
 // call runs one on-demand call on the call connection with the client's
-// timeout. A call whose request never went out (the connection had ended:
-// ipc.ErrNotSent) is made again, once, on a new connection.
+// timeout (an ipc.Redialer: a new connection once the server closed the
+// last or it sat idle for callIdle; a call never sent is made once more).
 func (c *Client) call(f func(ctx context.Context, calls proto.Client) error) error {
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 	defer cancel()
-	for retried := false; ; retried = true {
-		m, err := c.acquire(ctx, time.Now())
-		if err != nil {
-			return err
-		}
-		err = f(ctx, proto.Client{Caller: m})
-		c.release(m, time.Now())
-		if retried || !errors.Is(err, ipc.ErrNotSent) {
-			return err
-		}
-	}
-}
-
-// acquire returns the call connection for a call at now: a new one when
-// the last one ended (the server closed it, or evicted it) or sat idle
-// for callIdle, unless the stream ended (then calls fail as the old one
-// fails). The caller gives it back with release.
-func (c *Client) acquire(ctx context.Context, now time.Time) (*ipc.Mux, error) {
-	c.muxMu.Lock()
-	defer c.muxMu.Unlock()
-	if c.mux == nil {
-		return nil, fmt.Errorf("attach: %w", net.ErrClosed)
-	}
-	stale := c.muxOut == 0 && now.Sub(c.muxUsed) >= callIdle
-	select {
-	case <-c.mux.Done():
-		stale = true
-	default:
-	}
-	select {
-	case <-c.done:
-		stale = false
-	default:
-	}
-	if stale {
-		// Close ends the dial (c.ctx); other calls wait for it here.
-		dctx, stop := context.WithCancel(ctx)
-		defer context.AfterFunc(c.ctx, stop)()
-		m, err := c.dialCalls(dctx)
-		stop()
-		if err != nil {
-			return nil, err
-		}
-		c.mux.Close() // ended, or idle: no call is out on it
-		c.mux, c.muxOut = m, 0
-	}
-	c.muxOut++
-	c.muxUsed = now
-	return c.mux, nil
-}
-
-// release gives back the call connection of a call that ended at now.
-func (c *Client) release(m *ipc.Mux, now time.Time) {
-	c.muxMu.Lock()
-	defer c.muxMu.Unlock()
-	if m == c.mux {
-		c.muxOut--
-		c.muxUsed = now
-	}
+	return f(ctx, proto.Client{Caller: c.calls})
 }
 
 // histLine is one cached scrollback line.

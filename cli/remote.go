@@ -124,11 +124,9 @@ func (s *session) dialHost(timeout time.Duration) (caller, error) {
 
 // dialHostMux is dialMux for a session with a host.
 func (s *session) dialHostMux(ctx context.Context) (caller, io.Closer, error) {
-	m, err := ipc.DialMuxWith(ctx, s.host.host.String(), s.host.dial)
-	if err != nil {
-		return nil, nil, err
-	}
-	return muxCaller{m}, m, nil
+	return redialMux(ctx, func(ctx context.Context) (*ipc.Mux, error) {
+		return ipc.DialMuxWith(ctx, s.host.host.String(), s.host.dial)
+	})
 }
 
 // runOnHost runs a verb that the host carries out itself (up, flow run,

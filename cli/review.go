@@ -26,13 +26,14 @@ func reviewVerb() verb {
 			worktreeFlag,
 			{name: "all", kind: boolFlag, usage: "list: resolved comments too; resolve: every open comment"},
 			{name: "pane", kind: valueFlag, value: "<target>", usage: "send: the agent pane (default: the one agent pane whose directory is in the worktree)"},
+			{name: "scope", kind: valueFlag, value: "branch|unstaged|staged", usage: "diff: what to compare (default branch: against the branch point)"},
 			{name: "json", kind: boolFlag, usage: "print the server's result as JSON"},
 		},
 		details: "  paneflow review comment <file> <line>[-<last>] <text>\n" +
 			"  paneflow review list [--all]\n" +
 			"  paneflow review send [--pane <target>]\n" +
 			"  paneflow review resolve <id>... | --all\n" +
-			"  paneflow review diff\n\n" +
+			"  paneflow review diff [--scope branch|unstaged|staged]\n\n" +
 			"The server keeps the comments of each worktree until they are resolved. A comment is on\n" +
 			"a line or a range of a file as it is now and keeps the code it is about: each list or\n" +
 			"send finds that code again (moved lines follow it) and marks the comment outdated when\n" +
@@ -92,7 +93,8 @@ func runReview(ctx context.Context, s *session, in *input) error {
 		return writeLines(s.stdout, commentLines(res.Comments))
 	case "diff":
 		var res proto.ReviewDiffResult
-		raw, err := callInto(ctx, c, proto.MethodReviewDiff, proto.ReviewDiffParams{Worktree: dir}, &res)
+		scope, _ := in.str("scope")
+		raw, err := callInto(ctx, c, proto.MethodReviewDiff, proto.ReviewDiffParams{Worktree: dir, Scope: scope}, &res)
 		if err != nil || in.bool("json") {
 			return s.printOr(raw, err)
 		}

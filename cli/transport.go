@@ -50,15 +50,26 @@ func (s *session) dialIPCMux(ctx context.Context) (caller, io.Closer, error) {
 	if err != nil || path == "" {
 		return nil, nil, errNoSocket
 	}
-	m, err := ipc.DialMux(ctx, path)
+	return redialMux(ctx, func(ctx context.Context) (*ipc.Mux, error) { return ipc.DialMux(ctx, path) })
+}
+
+// redialMux dials a concurrent connection and returns it as a caller
+// that outlives the server closing it (an ipc.Redialer: a flow's waits
+// may start minutes after the dial, once its worktrees and setups are
+// done, and the server closes a connection idle for its IdleTimeout).
+// The first dial's error is returned as is, so that an old server that
+// refuses the handshake is told apart.
+func redialMux(ctx context.Context, dial func(context.Context) (*ipc.Mux, error)) (caller, io.Closer, error) {
+	m, err := dial(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	return muxCaller{m}, m, nil
+	r := ipc.NewRedialer(m, ipc.DefaultIdleTimeout/2, dial)
+	return muxCaller{r}, r, nil
 }
 
-// muxCaller adapts *ipc.Mux to caller; it makes no streams.
-type muxCaller struct{ m *ipc.Mux }
+// muxCaller adapts an ipc.Redialer to caller; it makes no streams.
+type muxCaller struct{ m *ipc.Redialer }
 
 func (a muxCaller) Call(ctx context.Context, method string, params, result any) error {
 	return a.m.Call(ctx, method, params, result)

@@ -28,6 +28,7 @@ import (
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/conductor"
 	"github.com/paneflow-go/paneflow/config"
+	"github.com/paneflow-go/paneflow/hookhttp"
 	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/notify"
@@ -244,7 +245,9 @@ func New(o Options) (*Core, error) {
 	// teamsSubsystem). Shutdown runs the other way (teams, session,
 	// socket, worktrees, panes, conductor).
 	windows := &c.windows
-	subs := []subsystem.Subsystem{c.Conductor}
+	// The http-hook endpoint after the conductor, whose state machine
+	// its frames feed.
+	subs := []subsystem.Subsystem{c.Conductor, hookhttp.New(hookhttp.Options{Frame: c.Conductor.Frame})}
 	if o.Notifier != nil && cfg.NotifyWithoutWindow && cfg.Notify() {
 		// After the conductor, whose agent states it follows.
 		subs = append(subs, notify.New(notify.Options{Notifier: o.Notifier, Windows: windows.Count,

@@ -13,7 +13,7 @@
 #   darwin   GOOS=darwin CGO_ENABLED=0 go vet -tags nogui ./..., less the
 #            packages whose dependencies need cgo on macOS (Fyne's widgets)
 #   nocgo    CGO_ENABLED=0 go build -tags nogui ./...
-#   test     go test -race -tags nogui -count=1 ./... except test/gui
+#   test     go test -race -tags nogui -count=1 -timeout 25m ./... except test/gui
 #   gui      test/gui, the desktop app's end-to-end tests under Xvfb, against
 #            the binary $PANEFLOW_GUI_BIN (cgo, default tags; built into a
 #            temporary directory when unset; `make test` builds
@@ -152,8 +152,12 @@ step_test() {
 	local mod pkgs
 	mod=$(go list -m)
 	pkgs=$(go list -tags "$TAGS" ./... | grep -vxF "$mod/${guiTests#./}")
+	# The timeout is per package: test/agents drives the real agent CLIs
+	# (232 s on a quiet 2-core machine, over 10 min at load 20 under the
+	# race detector); each of its waits has a bound of its own, so a hang
+	# still ends there first.
 	# shellcheck disable=SC2086 # one package per word
-	CGO_ENABLED=1 go test -race -tags "$TAGS" -count=1 $pkgs
+	CGO_ENABLED=1 go test -race -tags "$TAGS" -count=1 -timeout 25m $pkgs
 	footer
 }
 

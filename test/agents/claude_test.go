@@ -337,3 +337,25 @@ func (e *env) approveHeld(tool, key, activeTool, dir string, hold chan struct{},
 	close(hold)
 	e.waitStatus("finished", func(s status) bool { return s.State == "finished" && str(s.LastResult) == result })
 }
+
+// TestClaudePrintHTTPHooks: the launch shim gives Claude Code 2.1.332
+// http hooks that post to the server's loopback endpoint (hooks.endpoint,
+// package hookhttp): the same states reach `paneflow ps` and watch, and
+// no hook process runs (paneflow-ai-hook logs every call it gets to
+// PANEFLOW_HOOK_LOG; the log stays empty).
+func TestClaudePrintHTTPHooks(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	model := fakemodel.Start(t, bashTurns(hold, "echo from-bash", "All done here.")...)
+	logDir, err := os.MkdirTemp("", "pfa-hooklog-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(logDir) })
+	hookLog := filepath.Join(logDir, "hook.log")
+	e := newEnv(t, model, options{profile: claudeProfile(model) + "export PANEFLOW_HOOK_LOG=" + hookLog + "\n"})
+	e.printTurn(claudeTurn, hold)
+	if b, err := os.ReadFile(hookLog); err == nil && len(b) > 0 {
+		t.Errorf("paneflow-ai-hook ran (http hooks expected):\n%s", b)
+	}
+}
