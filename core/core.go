@@ -22,6 +22,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/paneflow-go/paneflow/api"
 	"github.com/paneflow-go/paneflow/bus"
@@ -189,6 +190,7 @@ func New(o Options) (*Core, error) {
 		Shell: shell, Env: env, Scrollback: cfg.Terminal.ScrollbackLines,
 		ScreenHistoryBytes: screenHistoryBytes(cfg.Terminal.ScreenHistoryKiB), Version: version.String(),
 		ShimDir: shims.dir, NoShellIntegration: !cfg.ShellIntegration,
+		Clock: o.Clock, UndoWindow: undoWindow(getenv, logf),
 		// The user's answer to an agent's question (no pane exists before
 		// the conductor below).
 		Input: func(id uint64, p []byte) { c.Conductor.Input(id, p) },
@@ -210,6 +212,7 @@ func New(o Options) (*Core, error) {
 	worktrees := newWorktreeOwner(o.worktreeRegistry(getenv), func(id uint64) bool { _, ok := c.Workspaces.Surface(id); return ok })
 	c.session = newSessionKeeper(o.SessionPath, c.Workspaces, worktrees)
 	worktrees.wait = c.session.restored
+	worktrees.whenGone = c.Workspaces.WhenGone
 	c.Registry = ipc.NewRegistry()
 	exec := ipc.NewQueueExecutor(256)
 	c.server = &ipc.Server{Path: path, Registry: c.Registry, Executor: exec, Logf: logf}
@@ -421,4 +424,27 @@ func screenHistoryBytes(kib int) int {
 		return terminal.NoScreenHistory
 	}
 	return kib << 10
+}
+
+// undoWindow reads PANEFLOW_UNDO_WINDOW, how long a closed pane or
+// workspace can be reopened (a Go duration such as "30s"; "0" turns undo
+// close off): the workspace.Options value, 0 (the default minute) when
+// unset or unreadable (reported through logf).
+func undoWindow(getenv func(string) string, logf func(string, ...any)) time.Duration {
+	v := getenv("PANEFLOW_UNDO_WINDOW")
+	if v == "" {
+		return 0
+	}
+	d, err := time.ParseDuration(v)
+	if v == "0" {
+		d, err = 0, nil
+	}
+	switch {
+	case err != nil || d < 0:
+		logf("paneflow: PANEFLOW_UNDO_WINDOW=%q is not a duration such as 30s; undo close keeps a minute", v)
+		return 0
+	case d == 0:
+		return -1 // off
+	}
+	return d
 }
