@@ -341,7 +341,11 @@ func start(a fyne.App, o Options) (*shell, error) {
 		s.hosts.AddHosts(o.Config.Hosts)
 	}
 	s.wg.Add(3)
-	go s.readEvents(sub)
+	// The reader starts after the first picture is applied (below):
+	// started here, a snapshot it applied (a host that connected
+	// meanwhile) could be overwritten by the older first picture, and
+	// the reader, whose last snapshot is the newer one, would hand over
+	// nothing more until the model changed again.
 	go s.runWork()
 	go func() {
 		defer s.wg.Done()
@@ -371,6 +375,9 @@ func start(a fyne.App, o Options) (*shell, error) {
 	s.mu.Lock()
 	s.applyLocked(snap, nil)
 	s.mu.Unlock()
+	// Events from the subscription on are queued for the reader: what it
+	// hands over is newer than the first picture.
+	go s.readEvents(sub)
 
 	lc := a.Lifecycle()
 	lc.SetOnEnteredForeground(func() { s.fgFocused.Store(true); s.modsStale.Store(true) })
