@@ -230,6 +230,9 @@ type shell struct {
 	// paintRegion paints a part of a view's image (RegionPainter); nil
 	// without one.
 	paintRegion func(*canvas.Image, image.Rectangle) bool
+	// typing is the window's last key into a pane, shared by its views
+	// (termview.Options.Typing).
+	typing termview.Typing
 	// stoppedHooks are the lifecycle's stopped hooks (the shell's and
 	// Fyne's own), taken from Fyne's desktop loop by takeStoppedHooks and
 	// run by Run once the loop has ended; nil when the loop runs them.

@@ -192,8 +192,8 @@ func (s *shell) markHunkLocked(dv *diffView) {
 	scope := dv.scope.Selected
 	// Another host's hunks are not staged or reverted from here: git
 	// apply runs on this machine.
-	dv.stageBtn.Hidden = scope == scopeBranch || dv.slot != 0
-	dv.revertBtn.Hidden = scope != scopeUnstaged || dv.slot != 0
+	dv.stageBtn.Hidden = scope == scopeBranch || dv.remote
+	dv.revertBtn.Hidden = scope != scopeUnstaged || dv.remote
 	dv.undoBtn.Hidden = len(dv.reverted) == 0
 	dv.stageBtn.SetText("Stage hunk")
 	if scope == scopeStaged {
@@ -249,7 +249,7 @@ func unmarkHunk(st widget.TextGridStyle) widget.TextGridStyle {
 // diff is read again after it, whether it applied or not.
 func (s *shell) hunkActionLocked(dv *diffView, action string) {
 	root := dv.root()
-	if root == "" || dv.busy != "" || dv.slot != 0 {
+	if root == "" || dv.busy != "" || dv.remote {
 		return
 	}
 	if action == hunkStage && dv.scope.Selected == scopeStaged {

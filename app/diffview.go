@@ -133,7 +133,11 @@ type diffView struct {
 	// remoteDiffEvery, and its review calls go to that server.
 	slot int
 	// where names that host ("ssh://build"), "" for this machine.
-	where   string
+	where string
+	// remote: the directory is another machine's (slot is not 0, or the
+	// window's own server is another host's: --host --attach). git then
+	// runs there (review.diff), and what would run here is off.
+	remote  bool
 	header  *widget.Label
 	files   *fyne.Container
 	grid    *diffGrid
@@ -298,6 +302,7 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 	dv := &diffView{dir: dir, slot: slot, ctx: ctx, cancel: cancel, selFrom: -1, selTo: -1, hunk: -1, reload: make(chan struct{}, 1),
 		header: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		files:  container.NewVBox(), commentList: container.NewVBox(), status: widget.NewLabel(""), answers: map[string]*widget.Button{}}
+	dv.remote = slot != 0 || s.primaryRemote()
 	if slot != 0 && s.hosts != nil {
 		if r := s.hosts.hostAt(slot); r != nil {
 			dv.where = r.address
@@ -352,7 +357,7 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 	for _, b := range []*widget.Button{dv.sendBtn, dv.checkBtn, dv.failBtn, dv.landBtn, dv.prBtn} {
 		b.Disable() // until the first load names the worktree
 	}
-	if slot != 0 {
+	if dv.remote {
 		// The folder is on the host, where this machine's file manager
 		// cannot open it.
 		dv.openBtn.Disable()
@@ -390,7 +395,7 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 	dv.pop = s.showPopupLocked(container.NewBorder(container.NewVBox(top, bar, hunkBar, dv.status), dv.pathLine, nil, nil, split), fyne.NewSize(csize.Width-40, csize.Height-40), nil)
 	s.w.Canvas().Unfocus()
 	s.markHunkLocked(dv)
-	if slot != 0 {
+	if dv.remote {
 		go s.runRemoteDiff(ctx, dv)
 		return
 	}
@@ -400,14 +405,26 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 // place names dir for the view's header: on another host, prefixed with
 // the host's address.
 func (dv *diffView) place(dir string) string {
-	if dv.slot == 0 {
-		return dir
-	}
 	where := dv.where
-	if where == "" {
+	if where == "" && dv.slot != 0 {
 		where = fmt.Sprintf("host %d", dv.slot)
 	}
+	if where == "" {
+		return dir
+	}
 	return where + " " + dir
+}
+
+// primaryRemote reports whether the window's own server is another
+// machine's (a window attached over ssh, --host --attach): its panes'
+// directories are paths there.
+func (s *shell) primaryRemote() bool {
+	b := s.b
+	if s.hosts != nil {
+		b = s.hosts.primary
+	}
+	a, ok := b.(*attached)
+	return ok && a.o.Dial != nil
 }
 
 // focusedCwdLocked is the focused pane's working directory, else its
@@ -607,7 +624,7 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 		base += " (" + shortHash(d.Base) + ")"
 	}
 	root := s.side.shortPath(d.Root)
-	if dv.slot != 0 {
+	if dv.remote {
 		root = dv.place(d.Root) // this machine's home says nothing of the host's
 	}
 	title := fmt.Sprintf("Diff — %s · %s against %s · %d files", root, what, base, len(d.Files))
@@ -663,7 +680,7 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 	}
 	s.renderDiffLocked(dv)
 	dv.checkBtn.Enable()
-	if dv.slot != 0 {
+	if dv.remote {
 		// Landing and pull requests read and change this machine's
 		// panes and run its gh: not for another host's worktree yet.
 		dv.prWhy.SetText("(land and pull requests: this machine's worktrees only)")

@@ -4,6 +4,7 @@ package app
 
 import (
 	"context"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,15 +17,11 @@ import (
 	"github.com/paneflow-go/paneflow/proto"
 )
 
-// TestHostsDiff (issue 30): the Diff view of a pane on another host
-// shows the diff that host's server read (review.diff), names the host,
-// follows a change of the host's files, and sends a comment to the
-// host's server, not to the window's own; the folder button, land and
-// pull request (this machine's) stay off.
-func TestHostsDiff(t *testing.T) {
-	wt := gitRepo(t)
-	// The "host": a second core serving its socket, keeping comments in
-	// a directory of its own, with one workspace in the worktree.
+// reviewHost is the "host": a second core serving its socket until the
+// test ends, keeping review comments in a directory of its own, with one
+// workspace in wt.
+func reviewHost(t *testing.T, wt string) *core.Core {
+	t.Helper()
 	cfg := config.Default()
 	cfg.DefaultShell = "/bin/sh"
 	rc, err := core.New(core.Options{
@@ -39,6 +36,31 @@ func TestHostsDiff(t *testing.T) {
 		t.Fatal(err)
 	}
 	serveCore(t, rc)
+	return rc
+}
+
+// openDiffNow opens the Diff view of the focused pane as its key does.
+func openDiffNow(h *harness) *diffView {
+	h.t.Helper()
+	var dv *diffView
+	h.s.guard(func() {
+		h.s.openDiffLocked()
+		dv = h.s.dv
+	})
+	if dv == nil {
+		h.t.Fatal("the Diff view did not open")
+	}
+	return dv
+}
+
+// TestHostsDiff (issue 30): the Diff view of a pane on another host
+// shows the diff that host's server read (review.diff), names the host,
+// follows a change of the host's files, and sends a comment to the
+// host's server, not to the window's own; the folder button, land and
+// pull request (this machine's) stay off.
+func TestHostsDiff(t *testing.T) {
+	wt := gitRepo(t)
+	rc := reviewHost(t, wt)
 	fh := &fakeHosts{servers: map[string]string{"ssh://build": rc.SocketPath}}
 	h := newAttachedHarness(t, func(o *Options) {
 		o.Hosts = fh.connect
@@ -51,14 +73,7 @@ func TestHostsDiff(t *testing.T) {
 		slot, dir := h.s.focusedDirLocked()
 		return h.s.focus == gid && slot == 1 && dir == wt
 	})
-	var dv *diffView
-	h.s.guard(func() {
-		h.s.openDiffLocked()
-		dv = h.s.dv
-	})
-	if dv == nil {
-		t.Fatal("the Diff view did not open on the remote pane")
-	}
+	dv := openDiffNow(h)
 	gridHas := func(s string) bool { return strings.Contains(dv.grid.Text(), s) }
 	h.waitFor("the host's diff", func() bool {
 		return dv.loads > 0 && gridHas("+two") && gridHas("+brand new") &&
@@ -110,4 +125,38 @@ func TestHostsDiff(t *testing.T) {
 	if len(local.Comments) != 0 {
 		t.Errorf("the window's own server keeps %+v, want none", local.Comments)
 	}
+}
+
+// TestAttachedOverSSHDiff (issue 30): in a window whose own server is
+// another machine's (attached over a Dial, as --host --attach does), the
+// Diff view of its pane is that server's review.diff too, named by its
+// directory alone, and what would run on this machine (open folder,
+// land, pull request) stays off.
+func TestAttachedOverSSHDiff(t *testing.T) {
+	wt := gitRepo(t)
+	rc := reviewHost(t, wt)
+	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
+	defer cancel()
+	b, err := Attach(ctx, AttachOptions{Path: rc.SocketPath, Dial: func(ctx context.Context) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "unix", rc.SocketPath)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := startHarness(t, func(o *Options) { o.Backend = b }, false)
+	h.waitFor("the host's pane focused, its directory known", func() bool {
+		slot, dir := h.s.focusedDirLocked()
+		return slot == 0 && dir == wt
+	})
+	dv := openDiffNow(h)
+	h.waitFor("the host's diff", func() bool {
+		return dv.loads > 0 && strings.Contains(dv.grid.Text(), "+two") && strings.Contains(dv.header.Text, "Diff — "+wt+" · feat against main")
+	})
+	h.s.guard(func() {
+		if !dv.remote || !dv.openBtn.Disabled() || !dv.landBtn.Disabled() || !dv.prBtn.Disabled() {
+			t.Errorf("remote %v; open folder, land, pull request disabled: %v %v %v, want all",
+				dv.remote, dv.openBtn.Disabled(), dv.landBtn.Disabled(), dv.prBtn.Disabled())
+		}
+	})
 }

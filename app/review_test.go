@@ -26,14 +26,7 @@ func openDiffIn(h *harness, dir string) (*diffView, uint64) {
 	}
 	var pane uint64
 	h.waitFor("the pane in the worktree", func() bool { pane = h.s.focus; return h.s.focusedCwdLocked() == dir })
-	var dv *diffView
-	h.s.guard(func() {
-		h.s.openDiffLocked()
-		dv = h.s.dv
-	})
-	if dv == nil {
-		h.t.Fatal("the Diff view did not open")
-	}
+	dv := openDiffNow(h)
 	h.waitFor("the diff and its comments", func() bool { return dv.loads > 0 && dv.sendBtn.Text != "Send to agent" })
 	return dv, pane
 }

@@ -212,6 +212,7 @@ func (s *shell) viewOptionsLocked(id uint64) termview.Options {
 		OnInput:     s.noteInput,
 		PaintNow:    s.paintNow,
 		PaintRegion: s.paintRegion,
+		Typing:      &s.typing,
 		Menu:        s.paneMenu,
 		CursorBlink: blinkMode(s.cfg.Terminal.CursorBlink),
 		CursorShape: cursorShape(s.cfg.Terminal.CursorShape),

@@ -285,6 +285,22 @@ func (c *Conductor) Register(r ipc.Registrar) {
 	r.Register(proto.MethodAIHistory, c.aiHistory)
 }
 
+// Frame runs one ai.* frame (method and its [proto.AIFrameParams]) as if
+// it had arrived on the socket: the loopback endpoint of Claude Code's
+// http hooks (package hookhttp) feeds the same state machine through it.
+// It returns the [Ack] or the -32602 error the socket would. Safe for
+// concurrent use.
+func (c *Conductor) Frame(method string, params json.RawMessage) (any, error) {
+	if !slices.Contains(methods, method) {
+		return nil, ipc.Errorf(ipc.CodeInvalidParams, "%q is not an ai.* frame method", method)
+	}
+	f, err := decodeFrame(method, params)
+	if err != nil {
+		return nil, err
+	}
+	return c.apply(f)
+}
+
 // Start subscribes to pane events and scans the panes that already exist.
 // It returns at once; calling it again does nothing.
 func (c *Conductor) Start() {

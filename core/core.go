@@ -22,11 +22,13 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/paneflow-go/paneflow/api"
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/conductor"
 	"github.com/paneflow-go/paneflow/config"
+	"github.com/paneflow-go/paneflow/hookhttp"
 	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/notify"
@@ -188,6 +190,7 @@ func New(o Options) (*Core, error) {
 		Shell: shell, Env: env, Scrollback: cfg.Terminal.ScrollbackLines,
 		ScreenHistoryBytes: screenHistoryBytes(cfg.Terminal.ScreenHistoryKiB), Version: version.String(),
 		ShimDir: shims.dir, NoShellIntegration: !cfg.ShellIntegration,
+		Clock: o.Clock, UndoWindow: undoWindow(getenv, logf),
 		// The user's answer to an agent's question (no pane exists before
 		// the conductor below).
 		Input: func(id uint64, p []byte) { c.Conductor.Input(id, p) },
@@ -209,6 +212,7 @@ func New(o Options) (*Core, error) {
 	worktrees := newWorktreeOwner(o.worktreeRegistry(getenv), func(id uint64) bool { _, ok := c.Workspaces.Surface(id); return ok })
 	c.session = newSessionKeeper(o.SessionPath, c.Workspaces, worktrees)
 	worktrees.wait = c.session.restored
+	worktrees.whenGone = c.Workspaces.WhenGone
 	c.Registry = ipc.NewRegistry()
 	exec := ipc.NewQueueExecutor(256)
 	c.server = &ipc.Server{Path: path, Registry: c.Registry, Executor: exec, Logf: logf}
@@ -241,7 +245,9 @@ func New(o Options) (*Core, error) {
 	// teamsSubsystem). Shutdown runs the other way (teams, session,
 	// socket, worktrees, panes, conductor).
 	windows := &c.windows
-	subs := []subsystem.Subsystem{c.Conductor}
+	// The http-hook endpoint after the conductor, whose state machine
+	// its frames feed.
+	subs := []subsystem.Subsystem{c.Conductor, hookhttp.New(hookhttp.Options{Frame: c.Conductor.Frame})}
 	if o.Notifier != nil && cfg.NotifyWithoutWindow && cfg.Notify() {
 		// After the conductor, whose agent states it follows.
 		subs = append(subs, notify.New(notify.Options{Notifier: o.Notifier, Windows: windows.Count,
@@ -418,4 +424,27 @@ func screenHistoryBytes(kib int) int {
 		return terminal.NoScreenHistory
 	}
 	return kib << 10
+}
+
+// undoWindow reads PANEFLOW_UNDO_WINDOW, how long a closed pane or
+// workspace can be reopened (a Go duration such as "30s"; "0" turns undo
+// close off): the workspace.Options value, 0 (the default minute) when
+// unset or unreadable (reported through logf).
+func undoWindow(getenv func(string) string, logf func(string, ...any)) time.Duration {
+	v := getenv("PANEFLOW_UNDO_WINDOW")
+	if v == "" {
+		return 0
+	}
+	d, err := time.ParseDuration(v)
+	if v == "0" {
+		d, err = 0, nil
+	}
+	switch {
+	case err != nil || d < 0:
+		logf("paneflow: PANEFLOW_UNDO_WINDOW=%q is not a duration such as 30s; undo close keeps a minute", v)
+		return 0
+	case d == 0:
+		return -1 // off
+	}
+	return d
 }

@@ -45,7 +45,11 @@ var (
 type worktreeOwner struct {
 	regPath string // "": nothing is recorded across runs
 	exists  func(surfaceID uint64) bool
-	lookGit func() error // nil error when git can be run
+	// whenGone, when set, says when a closed pane is gone for good (see
+	// workspace.Manager.WhenGone): a pane kept for undo close keeps its
+	// worktree until then. nil: a close is final.
+	whenGone func(surfaceID uint64) <-chan struct{}
+	lookGit  func() error // nil error when git can be run
 	// wait, when set, holds the pruning of orphans back until it is
 	// closed: until the session keeper gave restored panes their
 	// worktrees back.
@@ -248,8 +252,41 @@ func (o *worktreeOwner) loop() {
 	}
 }
 
-// closed forgets a pane; the last pane of a worktree starts its teardown.
+// closed notes a pane's close. A pane kept for undo close (see
+// workspace.Manager.Reopen) stays in its worktree until it is gone for
+// good (whenGone): reopened within the undo window it finds its
+// worktree where it was, else the worktree's teardown waits for the end
+// of the window. Shutdown ends the wait without a teardown.
 func (o *worktreeOwner) closed(surfaceID uint64) {
+	if o.whenGone == nil {
+		o.gone(surfaceID)
+		return
+	}
+	o.mu.Lock()
+	_, ok := o.bySurface[surfaceID]
+	o.mu.Unlock()
+	if !ok {
+		return
+	}
+	gone := o.whenGone(surfaceID)
+	select {
+	case <-gone:
+		o.gone(surfaceID)
+		return
+	default:
+	}
+	o.wg.Go(func() {
+		select {
+		case <-gone:
+			o.gone(surfaceID)
+		case <-o.ctx.Done():
+		}
+	})
+}
+
+// gone forgets a pane closed for good; the last pane of a worktree
+// starts its teardown.
+func (o *worktreeOwner) gone(surfaceID uint64) {
 	o.mu.Lock()
 	path, ok := o.bySurface[surfaceID]
 	if !ok {
@@ -274,6 +311,16 @@ func (o *worktreeOwner) closed(surfaceID uint64) {
 // teardown removes a clean worktree (and its record), keeps and reports
 // a dirty one.
 func (o *worktreeOwner) teardown(w proto.ManagedWorktree) {
+	if _, err := os.Stat(w.Path); errors.Is(err, os.ErrNotExist) {
+		// Removed meanwhile (a land's teardown while the panes were kept
+		// for undo close): only the record is left.
+		if o.reg != nil {
+			if err := o.reg.Forget(w.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+				o.logf("paneflow: worktrees: %v", err)
+			}
+		}
+		return
+	}
 	// A launch shim still exiting (or killed) may not have removed its
 	// hook file yet: that alone does not keep the worktree.
 	out, err := worktree.TeardownWith(o.ctx, w.RepoRoot, w.Path, shim.ProjectLeftover)

@@ -11,16 +11,22 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/internal/gittest"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/subsystem"
+	"github.com/paneflow-go/paneflow/workspace"
 	"github.com/paneflow-go/paneflow/worktree"
 )
 
 // TestManagedWorktreeTeardown: closing a workspace removes the clean
-// worktree Paneflow created, keeps a dirty one, never touches one it did
-// not create; an orphan recorded by an earlier run is pruned at start.
+// worktree Paneflow created once its undo window passed (reopened
+// before, its panes find their worktrees where they were), keeps a dirty
+// one, never touches one it did not create; an orphan recorded by an
+// earlier run is pruned at start.
 func TestManagedWorktreeTeardown(t *testing.T) {
 	ctx := context.Background()
 	root := newRepo(t)
@@ -44,9 +50,11 @@ func TestManagedWorktreeTeardown(t *testing.T) {
 	}
 
 	logs := make(chan string, 100)
-	_, cl, stop := startCoreStop(t, func(o *Options) {
+	fc := clock.NewFake(time.Time{})
+	c, cl, stop := startCoreStop(t, func(o *Options) {
 		o.WorktreeRegistry = regPath
 		o.Logf = logTo(t, logs)
+		o.Clock = fc
 	})
 	mw := func(p worktree.Plan, action string) map[string]any {
 		return map[string]any{"path": p.Path, "repo_root": p.RepoRoot, "branch": p.Branch, "action": action}
@@ -63,9 +71,28 @@ func TestManagedWorktreeTeardown(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(plans["dirty"].Path, "wip"), []byte("x"), 0o644)
+	// Closed and reopened within the undo window: the clean worktree is
+	// where it was, its pane's shell runs in it.
 	if err := cl.Call(ctx, "workspace.close", map[string]any{"index": up.Index}, nil); err != nil {
 		t.Fatal(err)
 	}
+	if err := cl.Call(ctx, "workspace.reopen", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(plans["clean"].Path); err != nil {
+		t.Fatalf("the reopened workspace's worktree: %v", err)
+	}
+	if !c.session.worktrees.inUse(plans["clean"].Path) {
+		t.Fatal("the reopened pane's worktree is no longer owned")
+	}
+	// Closed again, the window passes: the teardown.
+	if err := cl.Call(ctx, "workspace.close", map[string]any{"index": up.Index}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !c.session.worktrees.inUse(plans["clean"].Path) {
+		t.Fatal("the worktree was let go within the undo window")
+	}
+	fc.Advance(workspace.DefaultUndoWindow)
 	want := map[string]bool{
 		"paneflow: orphan worktree " + o.Path + ": removed":                      true,
 		"paneflow: worktree " + plans["clean"].Path + ": removed":                true,
@@ -179,5 +206,67 @@ func TestWorktreeSkippedWithoutGit(t *testing.T) {
 	}
 	if n := len(c.Workspaces.Surfaces()); n != 0 {
 		t.Errorf("%d panes after the refused up", n)
+	}
+}
+
+// TestWorktreeWaitsForUndo: the last pane of a managed worktree closed
+// but kept for undo close keeps the worktree owned (a reopen finds it)
+// until the model says the pane is gone for good; then the teardown
+// runs. The old owner let go of it, and tore it down, at the close.
+func TestWorktreeWaitsForUndo(t *testing.T) {
+	ctx := context.Background()
+	root := newRepo(t)
+	p, err := worktree.PlanFor(ctx, root, "undo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := worktree.Create(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	gone := make(chan struct{})
+	logs := make(chan string, 10)
+	o := newWorktreeOwner("", func(uint64) bool { return true })
+	o.whenGone = func(id uint64) <-chan struct{} {
+		if id != 7 {
+			t.Errorf("whenGone(%d), want 7", id)
+		}
+		return gone
+	}
+	o.logf = logTo(t, logs)
+	t.Cleanup(func() { o.cancel(); o.wg.Wait() }) // never Init: no subscription to close
+	o.Adopt(7, proto.ManagedWorktree{Path: p.Path, RepoRoot: p.RepoRoot, Branch: p.Branch, Action: "create", Teardown: "auto"})
+	o.closed(7)
+	if !o.inUse(p.Path) {
+		t.Fatal("the worktree was let go while its pane is kept for undo")
+	}
+	if _, err := os.Stat(p.Path); err != nil {
+		t.Fatalf("the worktree is gone within the undo window: %v", err)
+	}
+	close(gone)
+	if l := <-logs; l != "paneflow: worktree "+p.Path+": removed" {
+		t.Fatalf("log %q", l)
+	}
+	if o.inUse(p.Path) {
+		t.Fatal("the worktree is still owned after its pane is gone")
+	}
+	if _, err := os.Stat(p.Path); err == nil {
+		t.Fatal("the worktree is still there")
+	}
+}
+
+func TestUndoWindowEnv(t *testing.T) {
+	for _, c := range []struct {
+		v       string
+		want    time.Duration
+		warning bool
+	}{
+		{"", 0, false}, {"30s", 30 * time.Second, false}, {"0", -1, false}, {"0s", -1, false},
+		{"2m", 2 * time.Minute, false}, {"soon", 0, true}, {"-5s", 0, true}, {"30", 0, true},
+	} {
+		var logged []string
+		got := undoWindow(func(string) string { return c.v }, func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) })
+		if got != c.want || (len(logged) > 0) != c.warning {
+			t.Errorf("PANEFLOW_UNDO_WINDOW=%q: %v, logged %q; want %v, warning %v", c.v, got, logged, c.want, c.warning)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"net/url"
 	"os"
 	"slices"
 )
@@ -174,4 +175,47 @@ func UserHooksProgram(path string) (program string, exists bool, err error) {
 		return res.Programs[0], false, nil
 	}
 	return "", false, nil
+}
+
+// EnvHTTPToken is the variable the launch shim gives Claude Code the
+// secret of the server's http-hook endpoint in (package hookhttp): the
+// hooks' Authorization header interpolates it (allowedEnvVars), so the
+// secret never appears in an argv.
+const EnvHTTPToken = "PANEFLOW_HOOK_TOKEN"
+
+// HTTPHookMark is the header every http hook sends with the value "1": no
+// web page can send a custom header without a CORS preflight, which the
+// endpoint refuses.
+const HTTPHookMark = "X-Paneflow-Hook"
+
+// HTTPHookQuery maps the query parameters of an http hook's URL to the
+// environment variables a command hook reads them from: the launch shim
+// writes the pane, the agent and its session key into the URL of each
+// hook, and the endpoint maps the payload with them as [Map]'s env. The
+// event is the parameter "event".
+var HTTPHookQuery = map[string]string{
+	"surface":   EnvSurfaceID,
+	"workspace": EnvWorkspaceID,
+	"tool":      EnvTool,
+	"pid":       EnvPID,
+}
+
+// HTTPHookGroup is the matcher group of an http hook for event: a POST
+// of the payload to endpoint (http://127.0.0.1:PORT/hook) with the event
+// and ids in the query, authenticated with the secret in EnvHTTPToken.
+// ids maps HTTPHookQuery's parameters to their values.
+func HTTPHookGroup(endpoint, event string, ids map[string]string) json.RawMessage {
+	q := url.Values{"event": {event}}
+	for k, v := range ids {
+		if _, ok := HTTPHookQuery[k]; ok && v != "" {
+			q.Set(k, v)
+		}
+	}
+	h := map[string]any{
+		"type": "http", "url": endpoint + "?" + q.Encode(), "timeout": hookTimeout,
+		"headers":        map[string]string{"Authorization": "Bearer ${" + EnvHTTPToken + "}", HTTPHookMark: "1"},
+		"allowedEnvVars": []string{EnvHTTPToken},
+	}
+	hooks, _ := json.Marshal([]any{h})
+	return json.RawMessage(`{"` + managedKey + `":true,"hooks":` + string(hooks) + `}`)
 }

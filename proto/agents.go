@@ -152,6 +152,15 @@ type AIAck struct {
 	Cleared *bool `json:"cleared,omitempty"`
 }
 
+// HooksEndpointResult is the result of hooks.endpoint: where Claude Code's
+// http hooks post (http://127.0.0.1:PORT/hook) and the secret they must
+// send as "Authorization: Bearer TOKEN". The secret is the server's, made
+// at random when the endpoint opened; it is as private as the socket.
+type HooksEndpointResult struct {
+	URL   string `json:"url"`
+	Token string `json:"token"`
+}
+
 // AgentStatus is surface.status's result for a pane with a known agent
 // (spec conductor.md §4, with reason, pid and exit_code added), before the
 // server adds the pane's [EnterMarks]. Absent values are nil and encode as

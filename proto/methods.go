@@ -90,6 +90,12 @@ const (
 	// returns a pane's turns, [AIHistoryResult].
 	MethodAIHistory = "ai.history"
 
+	// hooks.*: package hookhttp. MethodHooksEndpoint opens (once) the
+	// server's loopback HTTP endpoint for Claude Code's http hooks and
+	// returns its address and secret, [HooksEndpointResult]; the launch
+	// shim calls it before it starts Claude Code.
+	MethodHooksEndpoint = "hooks.endpoint"
+
 	// teams.*: package teams (Claude Code agent teams).
 	MethodTeamsTmux   = "teams.tmux"
 	MethodTeamsAttach = "teams.attach"
@@ -172,6 +178,7 @@ var methods = [...]string{
 	MethodScreenClearScrollback, MethodScreenReset,
 	MethodAISessionStart, MethodAIPromptSubmit, MethodAIToolUse, MethodAINotification,
 	MethodAIStop, MethodAIExit, MethodAISessionEnd, MethodAIHistory,
+	MethodHooksEndpoint,
 	MethodTeamsTmux, MethodTeamsAttach, MethodTeamsList,
 	MethodWorktreeCreate, MethodWorktreeRollback,
 	MethodArtifactGet, MethodArtifactKeep,

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/paneflow-go/paneflow/hook"
@@ -95,20 +96,42 @@ func injectClaude(l Launch, in *Injection) {
 	if len(l.Args) > 0 && slices.Contains(claudeSubcommands, l.Args[0]) {
 		return
 	}
-	in.Args = append([]string{"--settings", ClaudeSettings(l.HookPath, l.GOOS)}, l.Args...)
+	value := ClaudeSettings(l.HookPath, l.GOOS)
+	if l.HookURL != "" && l.HookToken != "" {
+		value = ClaudeHTTPSettings(l.HookURL, map[string]string{
+			"surface": l.Getenv(hook.EnvSurfaceID), "workspace": l.Getenv(hook.EnvWorkspaceID),
+			"tool": l.Tool, "pid": strconv.Itoa(l.PID),
+		})
+		in.Env = append(in.Env, hook.EnvHTTPToken+"="+l.HookToken)
+	}
+	in.Args = append([]string{"--settings", value}, l.Args...)
 	in.Hooked = true
+}
+
+// ClaudeHTTPSettings is the --settings value of a Claude launch whose
+// server offers the http-hook endpoint at url: for each of
+// [hook.ClaudeEvents] an http hook posting there with ids in its query
+// (see [hook.HTTPHookGroup]), so no hook runs a process.
+func ClaudeHTTPSettings(url string, ids map[string]string) string {
+	return claudeHooks(func(ev string) json.RawMessage { return hook.HTTPHookGroup(url, ev, ids) })
 }
 
 // ClaudeSettings is the --settings value a Claude launch gets: a hooks
 // object with our group for each of [hook.ClaudeEvents].
 func ClaudeSettings(hookPath, goos string) string {
+	return claudeHooks(func(ev string) json.RawMessage { return hook.LaunchHookGroup(hookPath, ev, goos) })
+}
+
+// claudeHooks is a settings object whose hooks hold group(event) for each
+// of [hook.ClaudeEvents].
+func claudeHooks(group func(event string) json.RawMessage) string {
 	var b strings.Builder
 	b.WriteString(`{"hooks":{`)
 	for i, ev := range hook.ClaudeEvents {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, "%q:[%s]", ev, hook.LaunchHookGroup(hookPath, ev, goos))
+		fmt.Fprintf(&b, "%q:[%s]", ev, group(ev))
 	}
 	b.WriteString(`}}`)
 	return b.String()

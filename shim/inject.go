@@ -40,6 +40,11 @@ type Launch struct {
 	StateDir string
 	// PID is the shim's pid, recorded as a user of each injected file.
 	PID int
+	// HookURL and HookToken, when HookURL is set, are the server's
+	// http-hook endpoint (hooks.endpoint): Claude Code's per-launch hooks
+	// then POST there instead of running HookPath, and the agent gets
+	// HookToken in hook.EnvHTTPToken. Other agents ignore them.
+	HookURL, HookToken string
 }
 
 // Injection is what [Inject] did for a launch. Its zero value did

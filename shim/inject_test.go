@@ -479,3 +479,53 @@ func TestGeminiUntrusted(t *testing.T) {
 		in.Cleanup()
 	}
 }
+
+// TestInjectClaudeHTTP: with the server's http-hook endpoint, Claude Code
+// gets an http hook per event posting there with the pane's ids in the
+// query and the secret only in its environment (interpolated into the
+// Authorization header), never in its arguments.
+func TestInjectClaudeHTTP(t *testing.T) {
+	l := launchFor(t, "claude")
+	env := map[string]string{hook.EnvSurfaceID: "7", hook.EnvWorkspaceID: "2"}
+	l.Getenv = func(k string) string { return env[k] }
+	l.PID = 4242
+	l.HookURL, l.HookToken = "http://127.0.0.1:5555/hook", "s3cr3t-token"
+	in := Inject(l)
+	defer in.Cleanup()
+	if !in.Hooked || len(in.Args) != 2 || in.Args[0] != "--settings" {
+		t.Fatalf("Inject = hooked %v, args %q", in.Hooked, in.Args)
+	}
+	if strings.Contains(strings.Join(in.Args, " "), l.HookToken) {
+		t.Fatalf("the secret is in the arguments: %q", in.Args)
+	}
+	if len(in.Env) != 1 || in.Env[0] != hook.EnvHTTPToken+"="+l.HookToken {
+		t.Fatalf("Env = %q", in.Env)
+	}
+	var settings struct {
+		Hooks map[string][]struct {
+			Hooks []struct {
+				Type           string            `json:"type"`
+				URL            string            `json:"url"`
+				Headers        map[string]string `json:"headers"`
+				AllowedEnvVars []string          `json:"allowedEnvVars"`
+				Timeout        int               `json:"timeout"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal([]byte(in.Args[1]), &settings); err != nil || len(settings.Hooks) != len(hook.ClaudeEvents) {
+		t.Fatalf("--settings %s: %v", in.Args[1], err)
+	}
+	for _, ev := range hook.ClaudeEvents {
+		g := settings.Hooks[ev]
+		if len(g) != 1 || len(g[0].Hooks) != 1 {
+			t.Fatalf("%s: %s", ev, in.Args[1])
+		}
+		h := g[0].Hooks[0]
+		want := "http://127.0.0.1:5555/hook?event=" + ev + "&pid=4242&surface=7&tool=claude&workspace=2"
+		if h.Type != "http" || h.URL != want || h.Timeout <= 0 ||
+			h.Headers["Authorization"] != "Bearer ${"+hook.EnvHTTPToken+"}" || h.Headers[hook.HTTPHookMark] != "1" ||
+			len(h.AllowedEnvVars) != 1 || h.AllowedEnvVars[0] != hook.EnvHTTPToken {
+			t.Errorf("%s: %+v, want url %s", ev, h, want)
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/paneflow-go/paneflow/hook"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // Exit codes of the shim itself; otherwise it exits with the agent's code.
@@ -181,10 +182,14 @@ func (p Program) supervise(tool, real string) int {
 	}
 	inj := &Injection{Args: p.Args[1:]}
 	if isExecFile(hookPath, runtime.GOOS) {
-		inj = Inject(Launch{
+		l := Launch{
 			Tool: tool, Args: p.Args[1:], Dir: dir, HookPath: hookPath, Home: home,
 			Getenv: p.getenv, StateDir: stateDir, PID: pid,
-		})
+		}
+		if tool == "claude" {
+			l.HookURL, l.HookToken = hookEndpoint(p.getenv(hook.EnvSocketPath))
+		}
+		inj = Inject(l)
 	} else {
 		inj.Warnings = append(inj.Warnings, "no "+HookBinary+" next to the shim; the agent runs without Paneflow hooks")
 	}
@@ -304,6 +309,25 @@ func (f *framer) sendWith(event string, extra map[string]string, params map[stri
 		mapped[k] = v
 	}
 	deliver(f.socket, method, mapped)
+}
+
+// hookEndpoint asks the server for its http-hook endpoint (opening it),
+// within frameAttempt; an older server, or none, gives "", "" and Claude
+// Code gets command hooks.
+func hookEndpoint(socket string) (url, token string) {
+	if socket == "" {
+		return "", ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), frameAttempt)
+	defer cancel()
+	var r proto.HooksEndpointResult
+	if err := (&ipc.Client{Path: socket, Timeout: frameAttempt}).Call(ctx, proto.MethodHooksEndpoint, nil, &r); err != nil {
+		return "", ""
+	}
+	if !strings.HasPrefix(r.URL, "http://127.0.0.1:") || r.Token == "" {
+		return "", ""
+	}
+	return r.URL, r.Token
 }
 
 // deliver sends one request, retrying while the server is busy, within

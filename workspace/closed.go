@@ -98,6 +98,31 @@ func (m *Manager) expire(seq uint64) {
 	m.closeTerminalsLocked(it.ss)
 }
 
+// WhenGone returns a channel closed once surface id is gone for good:
+// closed and no longer kept for [Manager.Reopen] (its undo window passed,
+// the cap of kept items pushed it out, it was closed without undo, or the
+// manager closed), at once when it is neither open nor kept. A pane
+// closed and reopened is not gone. The managed worktree of a closed pane
+// waits for it before its teardown (core's worktree owner), so a reopened
+// pane finds its directory. Safe for concurrent use.
+func (m *Manager) WhenGone(id uint64) <-chan struct{} {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ch := make(chan struct{})
+	kept := slices.ContainsFunc(m.closedItems, func(it *closedItem) bool {
+		return slices.ContainsFunc(it.ss, func(s *Surface) bool { return s.id == id })
+	})
+	if m.closed || m.surfaces[id] == nil && !kept {
+		close(ch)
+		return ch
+	}
+	if m.goneWaiters == nil {
+		m.goneWaiters = map[uint64][]chan struct{}{}
+	}
+	m.goneWaiters[id] = append(m.goneWaiters[id], ch)
+	return ch
+}
+
 // Closed reports how many closed panes and workspaces can be reopened.
 func (m *Manager) Closed() int {
 	m.mu.Lock()

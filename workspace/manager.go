@@ -130,6 +130,9 @@ type Manager struct {
 	// back, oldest first (closed.go); closedSeq numbers them.
 	closedItems []*closedItem
 	closedSeq   uint64
+	// goneWaiters are the channels WhenGone handed out, by surface id,
+	// closed when that surface's terminal is closed for good.
+	goneWaiters map[uint64][]chan struct{}
 }
 
 // wsState is one workspace; guarded by Manager.mu.
@@ -204,6 +207,12 @@ func (m *Manager) Close() {
 	m.wss, m.active = nil, -1
 	clear(m.surfaces)
 	all = append(all, m.closeKeptLocked()...)
+	for id, chs := range m.goneWaiters {
+		for _, ch := range chs {
+			close(ch)
+		}
+		delete(m.goneWaiters, id)
+	}
 	m.mu.Unlock()
 	m.publish(evs...)
 	var wg sync.WaitGroup

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/paneflow-go/paneflow/bus"
+	"github.com/paneflow-go/paneflow/internal/clock"
 )
 
 func TestMoveRenameWorkspace(t *testing.T) {
@@ -62,5 +64,80 @@ func TestMoveRenameWorkspace(t *testing.T) {
 	}
 	if _, err := m.RenameWorkspace(9, "x"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("RenameWorkspace(9) = %v", err)
+	}
+}
+
+// TestWhenGone: a closed pane's channel closes only once it is gone for
+// good: not while it is kept for Reopen, not after a reopen, but when the
+// undo window passes; a pane never seen, or closed without undo, is gone
+// at once.
+func TestWhenGone(t *testing.T) {
+	fake := clock.NewFake(time.Time{})
+	m, _ := newManager(t, Options{Clock: fake})
+	if _, err := m.CreateWorkspace("main", "", nil, true); err != nil {
+		t.Fatal(err)
+	}
+	first := surfaceIDs(m)[0]
+	b, _, err := m.Split(first, Vertical, PaneSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	isClosed := func(ch <-chan struct{}) bool {
+		select {
+		case <-ch:
+			return true
+		default:
+			return false
+		}
+	}
+	if !isClosed(m.WhenGone(999)) {
+		t.Fatal("an unknown pane is not gone")
+	}
+	open := m.WhenGone(b.ID)
+	if err := m.CloseSurface(b.ID); err != nil {
+		t.Fatal(err)
+	}
+	kept := m.WhenGone(b.ID)
+	if isClosed(open) || isClosed(kept) {
+		t.Fatal("a pane kept for undo is gone")
+	}
+	if _, err := m.Reopen(); err != nil {
+		t.Fatal(err)
+	}
+	fake.Advance(DefaultUndoWindow)
+	if isClosed(open) || isClosed(kept) {
+		t.Fatal("a reopened pane is gone after the window")
+	}
+	if err := m.CloseSurface(b.ID); err != nil {
+		t.Fatal(err)
+	}
+	fake.Advance(DefaultUndoWindow)
+	for _, ch := range []<-chan struct{}{open, kept} {
+		if !isClosed(ch) {
+			t.Fatal("a pane whose undo window passed is not gone")
+		}
+	}
+	// Without undo the close is final at once.
+	m2, _ := newManager(t, Options{UndoWindow: -1})
+	if _, err := m2.CreateWorkspace("main", "", nil, true); err != nil {
+		t.Fatal(err)
+	}
+	id := surfaceIDs(m2)[0]
+	c, _, err := m2.Split(id, Vertical, PaneSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := m2.WhenGone(c.ID)
+	if err := m2.CloseSurface(c.ID); err != nil {
+		t.Fatal(err)
+	}
+	if !isClosed(ch) || !isClosed(m2.WhenGone(c.ID)) {
+		t.Fatal("a pane closed without undo is not gone")
+	}
+	// The manager's close ends every wait.
+	last := m2.WhenGone(id)
+	m2.Close()
+	if !isClosed(last) {
+		t.Fatal("Close left a wait open")
 	}
 }

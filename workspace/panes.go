@@ -224,6 +224,10 @@ func (m *Manager) forgetLocked(s *Surface) {
 func (m *Manager) closeTerminalsLocked(ss []*Surface) {
 	for _, s := range ss {
 		m.wg.Go(func() { s.term.Close() })
+		for _, ch := range m.goneWaiters[s.id] {
+			close(ch)
+		}
+		delete(m.goneWaiters, s.id)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/canvas"
 )
@@ -141,5 +142,51 @@ func TestPaintRegion(t *testing.T) {
 	waitFor(t, "the output's declined region", func() bool { return count() > n })
 	if n := paints.Load(); n != 1 {
 		t.Errorf("declined output without input painted the window at once: %d paints, want 1", n)
+	}
+}
+
+// TestTypingPace: a key typed into one View slows the paced frames of the
+// other Views sharing its Typing (typingFrameInterval, none within
+// typingQuiet of the key) for typingFor, not its own; a View without
+// Typing, or after typingFor, paces at minFrameInterval.
+func TestTypingPace(t *testing.T) {
+	var typing Typing
+	h := newHarness(t, 20, 4, Options{Typing: &typing})
+	other := &View{opts: Options{Typing: &typing}}
+	alone := &View{}
+	h.v.TypedRune('x')
+	if got := h.p.takeInput(); got != "x" {
+		t.Fatalf("sent %q, want x", got)
+	}
+	if by := typing.by.Load(); by != h.v {
+		t.Fatalf("Typing names %p as typed into, want the View %p", by, h.v)
+	}
+	key := time.Unix(0, typing.at.Load())
+	const before = 10 * time.Millisecond // each View's last frame, before the key
+	for _, v := range []*View{h.v, other, alone} {
+		v.lastFrame.Store(key.Add(-before).UnixNano())
+	}
+	cases := []struct {
+		name  string
+		v     *View
+		after time.Duration // since the key
+		want  time.Duration
+	}{
+		{"other View at the key", other, 0, typingFrameInterval - before},
+		{"other View 50 ms after", other, 50 * time.Millisecond, typingFrameInterval - before - 50*time.Millisecond},
+		{"other View 200 ms after", other, 200 * time.Millisecond, typingFrameInterval - before - 200*time.Millisecond},
+		{"typed View", h.v, 0, minFrameInterval - before},
+		{"View without Typing", alone, 0, minFrameInterval - before},
+		{"other View after typingFor", other, typingFor, minFrameInterval - before - typingFor},
+	}
+	for _, c := range cases {
+		if got := c.v.paceWait(key.Add(c.after)); got != c.want {
+			t.Errorf("%s: paceWait = %v, want %v", c.name, got, c.want)
+		}
+	}
+	// A frame just before the key: typingQuiet decides.
+	other.lastFrame.Store(key.Add(-typingFrameInterval).UnixNano())
+	if got, want := other.paceWait(key.Add(20*time.Millisecond)), typingQuiet-20*time.Millisecond; got != want {
+		t.Errorf("other View 20 ms after a key, its last frame long before: paceWait = %v, want %v", got, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"image"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/paneflow-go/paneflow/app/render"
@@ -51,13 +52,17 @@ func (v *View) watch() {
 		v.echo.output()
 		if v.inputAt.Load() > v.lastFrame.Load() {
 			v.inputFrame.Store(true)
-		} else if wait := minFrameInterval - time.Duration(time.Now().UnixNano()-v.lastFrame.Load()); wait > 0 {
-			t := time.NewTimer(wait)
-			select {
-			case <-t.C:
-			case <-v.stop:
-				t.Stop()
-				return
+		} else {
+			// Paced; a key typed into another View meanwhile can
+			// lengthen the wait, so it is computed again after it.
+			for wait := v.paceWait(time.Now()); wait > 0; wait = v.paceWait(time.Now()) {
+				t := time.NewTimer(wait)
+				select {
+				case <-t.C:
+				case <-v.stop:
+					t.Stop()
+					return
+				}
 			}
 		}
 		v.requestFrame()
@@ -67,6 +72,55 @@ func (v *View) watch() {
 			return
 		}
 	}
+}
+
+// Pacing while keys go to another View of the window (Options.Typing).
+const (
+	// typingFor is how long after a key into another View the paced
+	// frames slow down.
+	typingFor = time.Second
+	// typingFrameInterval paces frames meanwhile: 4 a second.
+	typingFrameInterval = time.Second / 4
+	// typingQuiet: no paced frame starts this soon after such a key, the
+	// time its echo takes to the screen on a loaded machine.
+	typingQuiet = 100 * time.Millisecond
+)
+
+// Typing is the last key typed into one of a window's Views, which they
+// share (Options.Typing). While keys go to one View, the others' paced
+// frames (output that follows no key of theirs) come at most 4 times a
+// second and none within 100 ms of a key: on a machine with few cores and
+// software OpenGL a pane flooding output beside the typed one otherwise
+// has the UI thread render and paint it 60 times a second, and the key
+// waits behind those frames to be handled at all (issue 28; the server
+// paces an attached window's other panes the same way). Its zero value is
+// ready; it is safe for concurrent use.
+type Typing struct {
+	at atomic.Int64         // unix nanos of the last key
+	by atomic.Pointer[View] // the View it was typed into
+}
+
+// typed notes a key typed into v now.
+func (t *Typing) typed(v *View, now time.Time) {
+	t.by.Store(v)
+	t.at.Store(now.UnixNano())
+}
+
+// paceWait returns how long v's next paced frame waits from now: the
+// rest of minFrameInterval since its last frame, or while keys go to
+// another View (Options.Typing) of typingFrameInterval, and at least
+// until typingQuiet after the last key.
+func (v *View) paceWait(now time.Time) time.Duration {
+	since := time.Duration(now.UnixNano() - v.lastFrame.Load())
+	wait := minFrameInterval - since
+	if t := v.opts.Typing; t != nil {
+		if by := t.by.Load(); by != nil && by != v {
+			if ago := time.Duration(now.UnixNano() - t.at.Load()); ago < typingFor {
+				wait = max(wait, typingFrameInterval-since, typingQuiet-ago)
+			}
+		}
+	}
+	return wait
 }
 
 // requestFrame posts a frame unless one is pending already. Safe from any

@@ -360,7 +360,11 @@ func (v *View) sendLocked(b []byte) {
 	// Stamped first: the echo may come back before SendInput returns
 	// (a pane on a server answers the call after the program has the
 	// bytes), and a frame for output after input must not be paced.
-	v.inputAt.Store(time.Now().UnixNano())
+	now := time.Now()
+	v.inputAt.Store(now.UnixNano())
+	if v.opts.Typing != nil {
+		v.opts.Typing.typed(v, now)
+	}
 	_ = v.pane.SendInput(b) // a closed pane drops input; nothing to tell the user here
 	v.echo.sent()
 	v.inputLocked()

@@ -101,6 +101,10 @@ type Options struct {
 	// echo in another pane is not queued behind paints of the whole
 	// window (issue 28). It runs on the UI goroutine.
 	PaintRegion func(img *canvas.Image, r image.Rectangle) bool
+	// Typing, when not nil, is shared by the Views of one window: while
+	// keys are typed into one of them, the others' paced frames slow down
+	// (see [Typing]); nil means each View paces on its own.
+	Typing *Typing
 	// CursorBlink says when the cursor blinks. Blinking runs only while
 	// the View is focused and stops (cursor shown) after 10 s without
 	// input.

@@ -8,13 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/paneflow-go/paneflow/hook"
-	"github.com/paneflow-go/paneflow/internal/artifact"
 	"github.com/paneflow-go/paneflow/ipc"
 )
 
@@ -78,7 +76,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, getenv func(string
 	if ok && method == hook.MethodStop {
 		// The answer is on disk before the server hears the turn ended,
 		// so whoever waits for "finished" finds it.
-		if err := keepAnswer(event, argv, data, params, getenv); err != nil {
+		if err := hook.KeepAnswer(event, argv, data, params, getenv, time.Now()); err != nil {
 			logf(getenv, "%s: artifact not written: %v", event, err)
 		}
 	}
@@ -93,26 +91,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, getenv func(string
 		in.drain(start.Add(stdinBudget))
 	}
 	return exitOK
-}
-
-// keepAnswer writes the turn's final answer as the pane's artifact
-// (internal/artifact), when the payload carries one.
-func keepAnswer(event string, argv []string, data []byte, params map[string]any, getenv func(string) string) error {
-	text, ok := hook.Answer(event, argv, data)
-	if !ok {
-		return nil
-	}
-	ws, _ := params["workspace_id"].(uint64)
-	sf, _ := params["surface_id"].(uint64)
-	if ws == 0 || sf == 0 {
-		return errors.New("no PANEFLOW_WORKSPACE_ID or PANEFLOW_SURFACE_ID")
-	}
-	root, err := artifact.Root(getenv, runtime.GOOS)
-	if err != nil {
-		return err
-	}
-	tool, _ := params["tool"].(string)
-	return artifact.Write(root, artifact.Artifact{Output: text, Tool: tool, WorkspaceID: ws, SurfaceID: sf}, time.Now())
 }
 
 // send delivers one frame: up to three attempts of at most

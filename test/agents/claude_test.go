@@ -202,10 +202,7 @@ func claudeTUI(t *testing.T, model *fakemodel.Server) *env {
 // claudeTUIServing is claudeTUI with more flags of `paneflow serve`.
 func claudeTUIServing(t *testing.T, model *fakemodel.Server, serveArgs []string) *env {
 	t.Helper()
-	e := newEnv(t, model, options{profile: claudeProfile(model), serveArgs: serveArgs, setup: func(e *env) {
-		e.write(".claude.json", `{"hasCompletedOnboarding":true,"projects":{"`+e.project+`":{"hasTrustDialogAccepted":true}},`+
-			`"customApiKeyResponses":{"approved":["`+claudeKey[len(claudeKey)-20:]+`"],"rejected":[]}}`+"\n")
-	}})
+	e := newEnv(t, model, options{profile: claudeProfile(model), serveArgs: serveArgs, setup: onboarded})
 	if out := e.hooksSetup(); !strings.Contains(out, "hooks installed") {
 		t.Fatalf("paneflow hooks setup said:\n%s", out)
 	}
@@ -214,6 +211,13 @@ func claudeTUIServing(t *testing.T, model *fakemodel.Server, serveArgs []string)
 	e.typeLine("claude --permission-mode acceptEdits")
 	e.waitScreen("the Claude Code prompt", "accept edits on")
 	return e
+}
+
+// onboarded writes the ~/.claude.json of an onboarded user who trusts the
+// project and approved the fake key: the TUI starts at its prompt.
+func onboarded(e *env) {
+	e.write(".claude.json", `{"hasCompletedOnboarding":true,"projects":{"`+e.project+`":{"hasTrustDialogAccepted":true}},`+
+		`"customApiKeyResponses":{"approved":["`+claudeKey[len(claudeKey)-20:]+`"],"rejected":[]}}`+"\n")
 }
 
 // waitScreen waits until pane 1's screen shows text.
@@ -336,4 +340,53 @@ func (e *env) approveHeld(tool, key, activeTool, dir string, hold chan struct{},
 	release(e.t, dir)
 	close(hold)
 	e.waitStatus("finished", func(s status) bool { return s.State == "finished" && str(s.LastResult) == result })
+}
+
+// TestClaudePrintHTTPHooks: the launch shim gives Claude Code 2.1.332
+// http hooks that post to the server's loopback endpoint (hooks.endpoint,
+// package hookhttp): the same states reach `paneflow ps` and watch, and
+// no hook process runs (paneflow-ai-hook logs every call it gets to
+// PANEFLOW_HOOK_LOG; the log stays empty).
+func TestClaudePrintHTTPHooks(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	model := fakemodel.Start(t, bashTurns(hold, "echo from-bash", "All done here.")...)
+	logDir, err := os.MkdirTemp("", "pfa-hooklog-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(logDir) })
+	hookLog := filepath.Join(logDir, "hook.log")
+	e := newEnv(t, model, options{profile: claudeProfile(model) + "export PANEFLOW_HOOK_LOG=" + hookLog + "\n"})
+	e.printTurn(claudeTurn, hold)
+	if b, err := os.ReadFile(hookLog); err == nil && len(b) > 0 {
+		t.Errorf("paneflow-ai-hook ran (http hooks expected):\n%s", b)
+	}
+}
+
+// TestClaudeInteractiveHTTPHooks: the Claude Code 2.1.332 TUI with the
+// shim's http hooks (no `paneflow hooks setup`): its permission question
+// arrives as an http Notification (waiting_for_input with Claude's own
+// question), and no hook process runs.
+func TestClaudeInteractiveHTTPHooks(t *testing.T) {
+	t.Parallel()
+	model := fakemodel.Start(t, fakemodel.Turn{Text: "Running it.", Calls: []fakemodel.Call{{Name: "Bash", Args: map[string]any{
+		"command": "node -e \"console.log('from-' + 'node')\"", "description": "print a word"}}}})
+	logDir, err := os.MkdirTemp("", "pfa-hooklog-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(logDir) })
+	hookLog := filepath.Join(logDir, "hook.log")
+	e := newEnv(t, model, options{profile: claudeProfile(model) + "export PANEFLOW_HOOK_LOG=" + hookLog + "\n", setup: onboarded})
+	e.typeLine("claude --permission-mode acceptEdits")
+	e.waitScreen("the Claude Code prompt", "accept edits on")
+	e.submitPrompt("run the node one-liner please")
+	st := e.waitStatus("the permission prompt", func(s status) bool { return s.State == "waiting_for_input" })
+	if !st.Hooked || st.Tool != "claude" || !strings.Contains(str(st.Message), "permission") {
+		t.Errorf("status at the permission prompt = %s, want hooked claude waiting with Claude's question", st)
+	}
+	if b, err := os.ReadFile(hookLog); err == nil && len(b) > 0 {
+		t.Errorf("paneflow-ai-hook ran (http hooks expected):\n%s", b)
+	}
 }

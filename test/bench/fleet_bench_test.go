@@ -54,7 +54,20 @@ const (
 // hooks and the timed ls) and self-cpu-ms (this process: the timed
 // starts and the surface.list loop). Paneflow only: tmux has no bridges
 // or hooks.
-func BenchmarkFleet(b *testing.B) { benchFleet(b, fleetFrames, 0) }
+func BenchmarkFleet(b *testing.B) { benchFleet(b, fleetFrames, 0, false) }
+
+// BenchmarkFleetHTTP is BenchmarkFleet with the agents' hooks as Claude
+// Code gets them from the launch shim when the server offers its
+// http-hook endpoint (package hookhttp): each agent posts its frames to
+// the server's loopback endpoint over its own keep-alive connection
+// (fleettest.FireHTTPPaced), and no hook process starts. hooks-admitted
+// counts the frames the conductor ran (its turns), hooks-lost the frames
+// posted that it did not run, hooks-late the posts not answered 200.
+func BenchmarkFleetHTTP(b *testing.B) { benchFleet(b, fleetFrames, 0, true) }
+
+// BenchmarkFleetPacedHTTP is BenchmarkFleetPaced with http hooks, as
+// BenchmarkFleetHTTP.
+func BenchmarkFleetPacedHTTP(b *testing.B) { benchFleet(b, fleetPacedFrames, fleetPace, true) }
 
 // BenchmarkFleetPaced is BenchmarkFleet with the 200 agents working
 // rather than firing at once: each fires a hook every fleetPace
@@ -63,11 +76,11 @@ func BenchmarkFleet(b *testing.B) { benchFleet(b, fleetFrames, 0) }
 // seconds, so a working agent's hooks (prompt, each tool call's pre and
 // post, stop) come about that often; BenchmarkFleet, all 200 agents'
 // hooks at the same instant, is the target's worst case. Same metrics.
-func BenchmarkFleetPaced(b *testing.B) { benchFleet(b, fleetPacedFrames, fleetPace) }
+func BenchmarkFleetPaced(b *testing.B) { benchFleet(b, fleetPacedFrames, fleetPace, false) }
 
 // benchFleet is BenchmarkFleet with frames hooks per agent, pace apart
-// (0: back to back, all agents at once).
-func benchFleet(b *testing.B, frames int, pace time.Duration) {
+// (0: back to back, all agents at once), as http hooks when overHTTP.
+func benchFleet(b *testing.B, frames int, pace time.Duration, overHTTP bool) {
 	pf := startPaneflow(b)
 	mcp := siblingBin(b, "paneflow-mcp", "./cmd/paneflow-mcp")
 	hook := siblingBin(b, "paneflow-ai-hook", "./cmd/paneflow-ai-hook")
@@ -86,6 +99,12 @@ func benchFleet(b *testing.B, frames int, pace time.Duration) {
 			return 0, fmt.Errorf("paneflow ls: %v\n%s", err, out)
 		}
 		return ms(time.Since(start)), nil
+	}
+	var endpoint proto.HooksEndpointResult
+	if overHTTP {
+		if err := fleettest.Client(pf.sock).Caller.Call(context.Background(), proto.MethodHooksEndpoint, nil, &endpoint); err != nil {
+			b.Fatal(err)
+		}
 	}
 	var idle []float64
 	for range 20 {
@@ -161,7 +180,12 @@ func benchFleet(b *testing.B, frames int, pace time.Duration) {
 			b.Fatal(err)
 		}
 		stormStart := time.Now()
-		h, err := fleettest.FireHooksPaced(hook, pf.env, b.TempDir(), panes, frames, pace)
+		var h fleettest.Hooks
+		if overHTTP {
+			h = fleettest.FireHTTPPaced(endpoint, panes, frames, pace)
+		} else {
+			h, err = fleettest.FireHooksPaced(hook, pf.env, b.TempDir(), panes, frames, pace)
+		}
 		storm += time.Since(stormStart)
 		close(done)
 		cpu1, cerr := fleetCPU(pf.cmd.Process.Pid, bridges.Pids())
@@ -181,18 +205,27 @@ func benchFleet(b *testing.B, frames int, pace time.Duration) {
 		}
 		busy = append(busy, round...)
 		floor = append(floor, trueRound...)
-		bad, err := fleettest.Check(pf.sock, panes, before, h)
+		var bad []string
+		if overHTTP {
+			var turns uint64
+			bad, turns, err = fleettest.CheckTurns(pf.sock, panes, before, h)
+			admitted += turns
+		} else {
+			bad, err = fleettest.Check(pf.sock, panes, before, h)
+		}
 		if err != nil {
 			b.Fatal(err)
 		}
 		for _, s := range bad {
 			b.Error(s)
 		}
-		after, err := fleettest.GetAdmission(pf.sock)
-		if err != nil {
-			b.Fatal(err)
+		if !overHTTP {
+			after, err := fleettest.GetAdmission(pf.sock)
+			if err != nil {
+				b.Fatal(err)
+			}
+			admitted += after.Hooks.Admitted - before.Admission.Hooks.Admitted
 		}
-		admitted += after.Hooks.Admitted - before.Admission.Hooks.Admitted
 		delivered += h.Total()
 		fired += h.Fired
 		late += len(h.Failed)

@@ -49,7 +49,10 @@ func TestUpWorkspace(t *testing.T) {
 	dir := tempDir(t)
 	repo, binDir := upRepo(t, dir)
 	path := "PATH=" + binDir + ":" + os.Getenv("PATH")
-	s := startServerAt(t, dir, filepath.Join(dir, "pf.sock"), path)
+	// Undo close keeps a closed workspace (and its worktrees) 15 s here,
+	// not a minute: long enough that no stall of a loaded machine between
+	// the close and the next look passes it, short enough to wait for.
+	s := startServerAt(t, dir, filepath.Join(dir, "pf.sock"), path, "PANEFLOW_UNDO_WINDOW=15s")
 	s.env = append(s.env, path)
 
 	// A busy port: allocation must step over it.
@@ -184,12 +187,28 @@ name = "shell"
 		t.Error("the failed up's new branch is still there")
 	}
 
-	// Closing the workspace: feat/a is clean (its .env is ignored) and
-	// goes, feat/b has an untracked file and stays, feat/c is kept.
+	// Closing the workspace: undo close keeps its panes, so feat/a stays
+	// while the workspace can be reopened, and a reopen finds it; closed
+	// again, once the undo window passed, feat/a is clean (its .env is
+	// ignored) and goes, feat/b has an untracked file and stays, feat/c
+	// is kept.
 	s.mustCLI(nil, "close", id(ids[5]))
-	if reply := s.rpc(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"workspace.close","params":{"index":%d}}`, res.Index)); !strings.Contains(reply, `"closed"`) {
-		t.Fatalf("workspace.close: %s", reply)
+	closeWS := func() {
+		t.Helper()
+		if reply := s.rpc(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"workspace.close","params":{"index":%d}}`, res.Index)); !strings.Contains(reply, `"closed"`) {
+			t.Fatalf("workspace.close: %s", reply)
+		}
 	}
+	closeWS()
+	if _, err := os.Stat(filepath.Join(wtDir, "feat-a")); err != nil {
+		t.Fatalf("the worktree went with the close, within the undo window: %v", err)
+	}
+	s.mustCLI(nil, "reopen")
+	if _, err := os.Stat(filepath.Join(wtDir, "feat-a")); err != nil {
+		t.Fatalf("the reopened workspace's worktree: %v", err)
+	}
+	s.waitOutput(id(ids[0]), `fake gemini in `+regexp.QuoteMeta(filepath.Join(wtDir, "feat-a"))) // the same pane, its agent still there
+	closeWS()
 	s.eventually("the clean worktree to be removed", func() (bool, string) {
 		_, err := os.Stat(filepath.Join(wtDir, "feat-a"))
 		return err != nil, s.stderr.String()

@@ -19,11 +19,13 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/paneflow-go/paneflow/proto"
@@ -392,6 +394,98 @@ func Check(sock string, panes []uint64, before Baseline, h Hooks) ([]string, err
 				bad = append(bad, fmt.Sprintf("the conductor started %d turns for the %d prompt frames admitted", turns, admitted))
 			}
 			return bad, nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// FireHTTPPaced is [FireHooksPaced] for Claude Code agents whose hooks are
+// http hooks (package hookhttp, reached at ep): every agent posts its
+// frames UserPromptSubmit payloads, pace apart (its first at i/n of pace),
+// with the query and headers the launch shim gives Claude Code 2.1.332
+// and over a keep-alive connection of its own, as Claude Code's HTTP
+// client keeps one. An agent is a goroutine of the caller's process, not
+// a process: a real agent is a process that is running anyway, and an
+// http hook starts none. Sent counts the 200 answers per pane; Failed
+// holds every other answer or error.
+func FireHTTPPaced(ep proto.HooksEndpointResult, panes []uint64, frames int, pace time.Duration) Hooks {
+	h := Hooks{Sent: map[uint64]int{}, Fired: len(panes) * frames}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i, id := range panes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}, Timeout: Timeout}
+			defer client.CloseIdleConnections()
+			<-start
+			if pace > 0 {
+				time.Sleep(pace * time.Duration(i) / time.Duration(len(panes)))
+			}
+			for f := range frames {
+				if f > 0 && pace > 0 {
+					time.Sleep(pace)
+				}
+				body := fmt.Sprintf(`{"session_id":"fleet-%d","hook_event_name":"UserPromptSubmit","prompt":"turn %d"}`, id, f)
+				url := fmt.Sprintf("%s?event=UserPromptSubmit&surface=%d&tool=claude", ep.URL, id)
+				req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+				if err != nil {
+					panic(err)
+				}
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/plain, */*")
+				req.Header.Set("Authorization", "Bearer "+ep.Token)
+				req.Header.Set("X-Paneflow-Hook", "1")
+				req.Header.Set("User-Agent", "axios/1.15.2")
+				resp, err := client.Do(req)
+				var fail string
+				if err != nil {
+					fail = err.Error()
+				} else {
+					msg, _ := io.ReadAll(resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != http.StatusOK {
+						fail = resp.Status + ": " + string(msg)
+					}
+				}
+				mu.Lock()
+				if fail == "" {
+					h.Sent[id]++
+				} else {
+					h.Failed = append(h.Failed, fmt.Sprintf("pane %d frame %d: %s", id, f, fail))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	return h
+}
+
+// CheckTurns is [Check] for frames that bypass the socket's admission
+// (http hooks): every frame fired answered 200, and the conductor ran
+// each one (the turns it counted since before, waited for up to
+// Timeout). It returns a description of every mismatch and the turns
+// counted.
+func CheckTurns(sock string, panes []uint64, before Baseline, h Hooks) ([]string, uint64, error) {
+	deadline := time.Now().Add(Timeout)
+	for {
+		t, err := Turns(sock, panes)
+		if err != nil {
+			return nil, 0, err
+		}
+		turns := t - before.Turns
+		if turns == uint64(h.Fired) || time.Now().After(deadline) {
+			var bad []string
+			if len(h.Failed) > 0 {
+				bad = append(bad, fmt.Sprintf("%d hook posts refused or failed, first: %s", len(h.Failed), h.Failed[0]))
+			}
+			if turns != uint64(h.Fired) {
+				bad = append(bad, fmt.Sprintf("the conductor started %d turns for the %d prompt frames posted: frames lost", turns, h.Fired))
+			}
+			return bad, turns, nil
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
