@@ -94,15 +94,15 @@ func (s *shell) openReplayLocked(id uint64, name string, screen uint64, mark *re
 	bottom := container.NewHBox(v.prev, layoutSpacer(), v.next)
 	s.hist.replay = v
 	v.pop = s.showPopupLocked(container.NewBorder(top, bottom, nil, nil, v.scroll), fyne.NewSize(980, 680), v.keys)
-	cl := s.historyClient()
+	cl, lid := s.paneClient(id)
 	s.goCall(func() {
-		list, err := cl.SurfaceScreens(ctx, proto.SurfaceScreensParams{Target: proto.SurfaceTarget(id)})
+		list, err := cl.SurfaceScreens(ctx, proto.SurfaceScreensParams{Target: proto.SurfaceTarget(lid)})
 		if err != nil {
 			s.replayFailed(v, err)
 			return
 		}
 		// The turns only label the screens: without them it still replays.
-		hist, _ := cl.AIHistory(ctx, proto.AIHistoryParams{SurfaceID: id})
+		hist, _ := cl.AIHistory(ctx, proto.AIHistoryParams{SurfaceID: lid})
 		at := len(list.Screens) - 1
 		for i, hs := range list.Screens {
 			if hs.Screen == screen {
@@ -111,7 +111,7 @@ func (s *shell) openReplayLocked(id uint64, name string, screen uint64, mark *re
 		}
 		var text string
 		if at >= 0 {
-			if text, err = readScreen(ctx, cl, id, list.Screens[at].Screen); err != nil {
+			if text, err = readScreen(ctx, cl, lid, list.Screens[at].Screen); err != nil {
 				s.replayFailed(v, err)
 				return
 			}
@@ -129,7 +129,8 @@ func (s *shell) openReplayLocked(id uint64, name string, screen uint64, mark *re
 	})
 }
 
-// readScreen reads screen n of pane id with its text.
+// readScreen reads screen n of pane id (as cl's server knows it) with
+// its text.
 func readScreen(ctx context.Context, cl proto.Client, id, n uint64) (string, error) {
 	text := true
 	res, err := cl.SurfaceScreens(ctx, proto.SurfaceScreensParams{Target: proto.SurfaceTarget(id), Screen: &n, Text: &text})
@@ -172,9 +173,9 @@ func (s *shell) stepReplayLocked(v *replayView, d int) {
 	}
 	v.seq++
 	seq := v.seq
-	cl := s.historyClient()
+	cl, lid := s.paneClient(v.pane)
 	s.goCall(func() {
-		text, err := readScreen(v.ctx, cl, v.pane, n)
+		text, err := readScreen(v.ctx, cl, lid, n)
 		if err != nil {
 			s.replayFailed(v, err)
 			return

@@ -2,9 +2,9 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -16,7 +16,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/paneflow-go/paneflow/internal/vis"
-	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
 )
 
@@ -87,10 +86,22 @@ func (s *shell) historyClient() proto.Client {
 	return proto.Client{Caller: s.b.Caller(historyCallTimeout)}
 }
 
+// paneClient reaches the server holding window-side pane id for the
+// history views (its host's for another host's pane, see hostsBackend)
+// and returns the id that server knows the pane by.
+func (s *shell) paneClient(id uint64) (proto.Client, uint64) {
+	if slot := hostSlot(id); slot != 0 && s.hosts != nil {
+		return proto.Client{Caller: s.hosts.callerAt(slot, historyCallTimeout)}, localID(id)
+	}
+	return s.historyClient(), id
+}
+
 // searchView is the open search over every pane: one query
 // (surface.search_all: literal or regex, smart case by default) over the
 // scrollback, screen and full-screen history of every pane of every
-// workspace, its matches listed under their pane. Activating a match
+// workspace, on the window's own server and every remote host at once
+// (hostsearch.go), its matches listed under their pane, a host's panes
+// under the host's name. Activating a match
 // jumps to it, highlighted: in the pane's scrollback (the pane's view
 // scrolls there) or in a history screen (the replay view opens at that
 // screen). Searches run on their own goroutines, cancelled when the view
@@ -108,9 +119,11 @@ type searchView struct {
 	cancel context.CancelFunc
 }
 
-// searchRow is one row of the search view: a pane's header (match nil)
-// or one of its matches.
+// searchRow is one row of the search view: a remote host's header (pane
+// nil), a pane's header (match nil) or one of its matches. host is the
+// pane's host ("" for the window's own server).
 type searchRow struct {
+	host  string
 	pane  *proto.SearchAllPane
 	match *proto.SearchAllMatch
 }
@@ -180,44 +193,51 @@ func (s *shell) searchLocked(v *searchView) {
 		mode = searchCases[i].mode
 	}
 	p := proto.SearchAllParams{Pattern: q, Regex: &regex, Case: &mode}
-	cl := s.historyClient()
+	targets := s.searchTargetsLocked()
 	s.goCall(func() {
-		res, err := cl.SurfaceSearchAll(v.ctx, p)
+		m, err := mergeSearches(s.searchAll(v.ctx, targets, p))
 		if v.ctx.Err() != nil {
 			return
 		}
 		s.do(func() {
 			if s.hist.search == v && v.seq == seq {
 				v.shown = q
-				v.showLocked(res, err)
+				v.showLocked(m, err)
 			}
 		})
 	})
 }
 
-// showLocked shows a search's result (or its error).
-func (v *searchView) showLocked(res proto.SearchAllResult, err error) {
+// showLocked shows a search's merged result (or its error).
+func (v *searchView) showLocked(m searchMerged, err error) {
 	v.rows = v.rows[:0]
 	if err != nil {
 		v.list.setRows(0, 0)
-		msg := err.Error()
-		var ie *ipc.Error
-		if errors.As(err, &ie) {
-			msg = ie.Message
-		}
-		v.status.SetText(msg)
+		v.status.SetText(searchErrorText(err))
 		return
 	}
+	res := m.res
+	cursor := -1
 	for i := range res.Panes {
-		p := &res.Panes[i]
-		v.rows = append(v.rows, searchRow{pane: p})
+		p, host := &res.Panes[i], m.hosts[i]
+		if host != "" && (i == 0 || m.hosts[i-1] != host) {
+			v.rows = append(v.rows, searchRow{host: host})
+		}
+		v.rows = append(v.rows, searchRow{host: host, pane: p})
 		for j := range p.Matches {
-			v.rows = append(v.rows, searchRow{pane: p, match: &p.Matches[j]})
+			if cursor < 0 {
+				cursor = len(v.rows)
+			}
+			v.rows = append(v.rows, searchRow{host: host, pane: p, match: &p.Matches[j]})
 		}
 	}
 	// The cursor starts on the first match, not its pane's header.
-	v.list.setRows(len(v.rows), min(1, len(v.rows)))
-	v.status.SetText(searchSummary(res))
+	v.list.setRows(len(v.rows), max(cursor, 0))
+	status := searchSummary(res)
+	if len(m.failed) > 0 {
+		status += "; not searched: " + strings.Join(m.failed, "; ")
+	}
+	v.status.SetText(status)
 }
 
 // searchSummary is the status line of a search's result.
@@ -239,6 +259,12 @@ func searchSummary(res proto.SearchAllResult) string {
 // searchRowObject draws one row of the search view.
 func searchRowObject(r searchRow) fyne.CanvasObject {
 	muted := theme.Color(theme.ColorNamePlaceHolder)
+	if r.pane == nil {
+		t := canvas.NewText("on "+vis.String(r.host), theme.Color(theme.ColorNamePrimary))
+		t.TextStyle = fyne.TextStyle{Bold: true}
+		t.TextSize = nameSize + 2
+		return t
+	}
 	if r.match == nil {
 		t := canvas.NewText(fmt.Sprintf("%s — workspace %d, %s", vis.String(r.pane.Name), r.pane.Workspace+1, count(len(r.pane.Matches), "match", "matches")), theme.Color(theme.ColorNameForeground))
 		t.TextStyle = fyne.TextStyle{Bold: true}
@@ -342,11 +368,15 @@ func matchSegments(text string, spans [][2]int, most int) []segment {
 	return out
 }
 
-// activateSearchRowLocked jumps to what a row of the search view shows:
-// a pane's header focuses the pane; a match in the scrollback or on a
-// screen scrolls the pane's view to it, highlighted; a match in a
-// history screen opens the replay at that screen, highlighted.
+// activateSearchRowLocked jumps to what a row of the search view shows
+// (a pane on another host like one of the window's own): a pane's header
+// focuses the pane; a match in the scrollback or on a screen scrolls the
+// pane's view to it, highlighted; a match in a history screen opens the
+// replay at that screen, highlighted. A host's header does nothing.
 func (s *shell) activateSearchRowLocked(r searchRow) {
+	if r.pane == nil {
+		return // a host's header
+	}
 	id := r.pane.SurfaceID
 	m := r.match
 	if m != nil && m.Source == proto.SourceHistory && m.Screen != nil {

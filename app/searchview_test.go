@@ -190,7 +190,9 @@ func clearEntry(h *harness, e *keyEntry) {
 func describeRows(rows []searchRow) string {
 	var b strings.Builder
 	for _, r := range rows {
-		if r.match == nil {
+		if r.pane == nil {
+			fmt.Fprintf(&b, "[host %s] ", r.host)
+		} else if r.match == nil {
 			fmt.Fprintf(&b, "[pane %d] ", r.pane.SurfaceID)
 		} else {
 			fmt.Fprintf(&b, "[%s %d %q] ", r.match.Source, r.match.Line, r.match.Text)

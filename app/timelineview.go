@@ -90,10 +90,10 @@ func (s *shell) openTimelineLocked() {
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, replay, title), v.list.query, v.status)
 	s.hist.timeline = v
 	v.pop = s.showPopupLocked(container.NewBorder(top, nil, nil, nil, v.list.scroll), fyne.NewSize(900, 600), v.list.query)
-	cl := s.historyClient()
+	cl, lid := s.paneClient(id)
 	s.goCall(func() {
-		hist, herr := cl.AIHistory(ctx, proto.AIHistoryParams{SurfaceID: id})
-		list, serr := cl.SurfaceScreens(ctx, proto.SurfaceScreensParams{Target: proto.SurfaceTarget(id)})
+		hist, herr := cl.AIHistory(ctx, proto.AIHistoryParams{SurfaceID: lid})
+		list, serr := cl.SurfaceScreens(ctx, proto.SurfaceScreensParams{Target: proto.SurfaceTarget(lid)})
 		if ctx.Err() != nil {
 			return
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/paneflow-go/paneflow/hook"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/ipc/ipctest"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // frameLog records the ai.* frames a test server receives.
@@ -190,3 +191,32 @@ func TestRunUnhookedTool(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// TestHookEndpoint: the shim takes the server's http-hook endpoint only
+// when the server offers one on loopback; a server without the method (an
+// older one), an error, or any other address gives command hooks.
+func TestHookEndpoint(t *testing.T) {
+	serve := func(res any, err error) string {
+		reg := ipc.NewRegistry()
+		if res != nil || err != nil {
+			reg.Register(proto.MethodHooksEndpoint, func(context.Context, json.RawMessage) (any, error) { return res, err })
+		}
+		return ipctest.Start(t, reg).Path
+	}
+	good := proto.HooksEndpointResult{URL: "http://127.0.0.1:4567/hook", Token: "abc"}
+	if url, token := hookEndpoint(serve(good, nil)); url != good.URL || token != good.Token {
+		t.Errorf("offered: %q, %q", url, token)
+	}
+	for name, sock := range map[string]string{
+		"older server":  serve(nil, nil),
+		"error":         serve(nil, ipc.Errorf(ipc.CodeInternal, "no")),
+		"not loopback":  serve(proto.HooksEndpointResult{URL: "http://10.0.0.1:4567/hook", Token: "abc"}, nil),
+		"no secret":     serve(proto.HooksEndpointResult{URL: good.URL}, nil),
+		"no server":     filepath.Join(t.TempDir(), "none.sock"),
+		"not in a pane": "",
+	} {
+		if url, token := hookEndpoint(sock); url != "" || token != "" {
+			t.Errorf("%s: %q, %q; want none", name, url, token)
+		}
+	}
+}

@@ -167,7 +167,7 @@ const stdPrefix = "std:"
 // notForClients lists what the small client binaries (the hook, the MCP
 // bridge) must not link: the toolkit, the GUI, and the core except ipc,
 // whose client they use.
-var notForClients = []string{"fyne.io", "app", "workspace", "terminal", "conductor", "worktree", "flow", "bus", "usage"}
+var notForClients = []string{"fyne.io", "app", "workspace", "terminal", "conductor", "worktree", "flow", "bus", "usage", "hookhttp"}
 
 // importRules say which imports a package must never have, directly or
 // indirectly. Paths not starting with a domain are relative to the module;
@@ -236,7 +236,12 @@ var importRules = []struct {
 	{
 		pkg:    "conductor",
 		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "config", "hook", "app", "worktree", "flow", "mcp", "teams", "usage"},
-		why:    "the conductor is a subsystem of the headless core (no display): it learns of panes from bus events and a PaneSource that core implements over the model, the api asks it through its own AgentReporter interface, hooks reach it only over the socket, and its settings come from core as Options",
+		why:    "the conductor is a subsystem of the headless core (no display): it learns of panes from bus events and a PaneSource that core implements over the model, the api asks it through its own AgentReporter interface, hooks reach it only over the socket or through hookhttp's Options.Frame (wired by core), and its settings come from core as Options",
+	},
+	{
+		pkg:    "hookhttp",
+		banned: []string{"fyne.io", "workspace", "terminal", "api", "cli", "core", "conductor", "config", "app", "worktree", "flow", "mcp", "teams", "usage"},
+		why:    "the http-hook endpoint is a subsystem of the headless core: it maps payloads with hook.Map and hands frames to the state machine only through Options.Frame, which core wires to the conductor",
 	},
 	{
 		pkg:    "usage",
