@@ -12,6 +12,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -348,18 +350,25 @@ func TestScreenAttachPacing(t *testing.T) {
 	}
 }
 
+// catAttached starts a pane whose program writes what it reads, raw,
+// to the file out, and returns its mirror on an attached client.
+func catAttached(t *testing.T) (p *attach.Pane, out string) {
+	t.Helper()
+	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
+	srv := ipctest.Start(t, e.reg)
+	out = filepath.Join(t.TempDir(), "got")
+	sf := e.split("stty raw -echo; echo READY; exec cat > " + shellQuote(out))
+	waitText(t, sf, "READY")
+	c := dialAttach(t, srv, attach.Options{Surfaces: []uint64{sf.ID()}})
+	return c.Pane(sf.ID()), out
+}
+
 // TestScreenInputQueued: a window's SendInput queues (it returns without
 // waiting for the server) and the bytes still reach the program whole and
 // in order: 500 small writes, merged into fewer calls, and one of 160 KiB,
 // more than one screen.input call takes, split.
 func TestScreenInputQueued(t *testing.T) {
-	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
-	srv := ipctest.Start(t, e.reg)
-	out := filepath.Join(t.TempDir(), "got")
-	sf := e.split("stty raw -echo; echo READY; exec cat > " + shellQuote(out))
-	waitText(t, sf, "READY")
-	c := dialAttach(t, srv, attach.Options{Surfaces: []uint64{sf.ID()}})
-	p := c.Pane(sf.ID())
+	p, out := catAttached(t)
 	var want bytes.Buffer
 	for i := range 500 {
 		b := fmt.Appendf(nil, "key %d\n", i)
@@ -387,6 +396,76 @@ func TestScreenInputQueued(t *testing.T) {
 		}
 		t.Fatalf("the program got %d bytes of %d, differing from what was sent at byte %d: %.40q, want %.40q",
 			len(got), want.Len(), i, got[i:], want.Bytes()[min(i, want.Len()):])
+	}
+}
+
+// TestScreenInputKeysOneByOne: keys typed one at a time, each after the
+// program got the one before (nothing queued or out: SendInput writes each
+// request itself, ipc.Redialer.StartNow), and keys typed from several
+// goroutines at once (queued behind a written one) all reach the program,
+// each goroutine's in its order.
+func TestScreenInputKeysOneByOne(t *testing.T) {
+	p, out := catAttached(t)
+	waitLen := func(n int) []byte {
+		t.Helper()
+		var got []byte
+		for deadline := time.Now().Add(testDeadline); len(got) < n; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the program got %d bytes of %d: %q", len(got), n, got)
+			}
+			got, _ = os.ReadFile(out)
+		}
+		return got
+	}
+	var want []byte
+	for i := range 20 {
+		k := []byte{'a' + byte(i)}
+		want = append(want, k...)
+		if err := p.SendInput(k); err != nil {
+			t.Fatal(err)
+		}
+		if got := waitLen(len(want)); !bytes.Equal(got, want) {
+			t.Fatalf("the program got %q, want %q", got, want)
+		}
+	}
+	const senders, keys = 4, 50
+	var wg sync.WaitGroup
+	for g := range senders {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range keys {
+				if err := p.SendInput(fmt.Appendf(nil, "<%d:%d>", g, i)); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	n := len(want)
+	for g := range senders {
+		for i := range keys {
+			n += len(fmt.Sprintf("<%d:%d>", g, i))
+		}
+	}
+	got := waitLen(n)
+	if !bytes.Equal(got[:len(want)], want) || len(got) != n {
+		t.Fatalf("the program got %q, want %q then %d bytes", got, want, n-len(want))
+	}
+	next := make([]int, senders)
+	for _, m := range regexp.MustCompile(`<(\d+):(\d+)>`).FindAllSubmatch(got[len(want):], -1) {
+		g, _ := strconv.Atoi(string(m[1]))
+		i, _ := strconv.Atoi(string(m[2]))
+		if i != next[g] {
+			t.Fatalf("sender %d's key %d came where its key %d was due: %q", g, i, next[g], got[len(want):])
+		}
+		next[g]++
+	}
+	for g, k := range next {
+		if k != keys {
+			t.Fatalf("sender %d: %d keys of %d arrived", g, k, keys)
+		}
 	}
 }
 

@@ -4,7 +4,6 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,29 +14,13 @@ import (
 	"github.com/paneflow-go/paneflow/internal/gittest"
 )
 
-// twentyLines is a file of twenty numbered lines; with line 2 and line
-// 18 changed its diff has two hunks.
-func twentyLines(changed ...int) string {
-	var b strings.Builder
-	for i := 1; i <= 20; i++ {
-		s := fmt.Sprintf("line %d", i)
-		for _, c := range changed {
-			if c == i {
-				s += " changed"
-			}
-		}
-		b.WriteString(s + "\n")
-	}
-	return b.String()
-}
-
 // hunkRepo makes a repository whose a.txt has two unstaged hunks (line 2
 // and line 18) and an untracked n.txt; it returns its directory.
 func hunkRepo(t *testing.T) string {
 	t.Helper()
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	dir := gittest.Repo(t, filepath.Join(t.TempDir(), "repo"), map[string]string{"a.txt": twentyLines()})
-	writeFile(t, filepath.Join(dir, "a.txt"), twentyLines(2, 18))
+	dir := gittest.Repo(t, filepath.Join(t.TempDir(), "repo"), map[string]string{"a.txt": gittest.NumberedLines(20)})
+	writeFile(t, filepath.Join(dir, "a.txt"), gittest.NumberedLines(20, 2, 18))
 	writeFile(t, filepath.Join(dir, "n.txt"), "new one\nnew two\n")
 	return dir
 }
@@ -153,19 +136,19 @@ func TestApplyHunk(t *testing.T) {
 	if err := applyHunk(ctx, dir, hunkRevert, p); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := readFile(t, filepath.Join(dir, "a.txt")), twentyLines(18); got != want {
+	if got, want := readFile(t, filepath.Join(dir, "a.txt")), gittest.NumberedLines(20, 18); got != want {
 		t.Fatalf("after revert a.txt =\n%s\nwant\n%s", got, want)
 	}
 	if err := applyHunk(ctx, dir, hunkUndo, p); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := readFile(t, filepath.Join(dir, "a.txt")), twentyLines(2, 18); got != want {
+	if got, want := readFile(t, filepath.Join(dir, "a.txt")), gittest.NumberedLines(20, 2, 18); got != want {
 		t.Fatalf("after undo a.txt =\n%s\nwant\n%s", got, want)
 	}
 	// The file changes after the diff was read: the revert is refused
 	// in words and the file is left as the user has it.
 	p = patchAt(load(scopeUnstaged), '+', "line 2 changed")
-	edited := strings.Replace(twentyLines(2, 18), "line 2 changed", "line 2 edited again", 1)
+	edited := strings.Replace(gittest.NumberedLines(20, 2, 18), "line 2 changed", "line 2 edited again", 1)
 	writeFile(t, filepath.Join(dir, "a.txt"), edited)
 	err := applyHunk(ctx, dir, hunkRevert, p)
 	if err == nil || !strings.Contains(err.Error(), "the hunk no longer applies: the file changed since the diff was read") {
@@ -317,7 +300,7 @@ func TestDiffViewHunks(t *testing.T) {
 	h.waitFor("reverted", func() bool {
 		return strings.Contains(dv.status.Text, "Reverted a hunk of a.txt") && dv.undoBtn.Visible()
 	})
-	if got := readFile(t, filepath.Join(dir, "a.txt")); got != twentyLines(18) {
+	if got := readFile(t, filepath.Join(dir, "a.txt")); got != gittest.NumberedLines(20, 18) {
 		t.Fatalf("after revert a.txt =\n%s", got)
 	}
 	kept, _ := filepath.Glob(filepath.Join(state, "paneflow", "reverted", "*-a.txt.patch"))
@@ -328,7 +311,7 @@ func TestDiffViewHunks(t *testing.T) {
 	h.waitFor("put back", func() bool {
 		return strings.Contains(dv.status.Text, "Put the reverted hunk of a.txt back.") && !dv.undoBtn.Visible()
 	})
-	if got := readFile(t, filepath.Join(dir, "a.txt")); got != twentyLines(2, 18) {
+	if got := readFile(t, filepath.Join(dir, "a.txt")); got != gittest.NumberedLines(20, 2, 18) {
 		t.Fatalf("after undo a.txt =\n%s", got)
 	}
 	if _, err := os.Stat(kept[0]); err == nil {
@@ -339,7 +322,7 @@ func TestDiffViewHunks(t *testing.T) {
 	// work): refused, the file as it is now.
 	h.waitFor("line 2's hunk", func() bool { return rowOf(dv, "+line 2 changed") >= 0 })
 	tapRow(h, dv, rowOf(dv, "+line 2 changed"), false)
-	edited := strings.Replace(twentyLines(2, 18), "line 3\n", "line 3 edited by the agent\n", 1)
+	edited := strings.Replace(gittest.NumberedLines(20, 2, 18), "line 3\n", "line 3 edited by the agent\n", 1)
 	h.waitFor("Revert hunk enabled", func() bool { return !dv.revertBtn.Disabled() })
 	h.s.guard(func() {
 		// Under the lock, as the button's handler runs, so the watcher's

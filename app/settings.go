@@ -142,7 +142,7 @@ func (s *shell) fallbackFontsLocked() [][]byte {
 	}
 	s.fallbacks = [][]byte{}
 	for _, p := range fontfind.Fallbacks() {
-		if b, err := fontfind.ReadFace(p, 0); err == nil {
+		if b, err := fontfind.MapFace(p, 0); err == nil {
 			s.fallbacks = append(s.fallbacks, b)
 		}
 	}

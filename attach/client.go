@@ -64,9 +64,15 @@ type Client struct {
 	inQ     []queuedInput // guarded by inMu
 	inBytes int           // bytes in inQ, guarded by inMu
 	inWake  chan struct{} // 1-buffered: inQ has input
-	inQuit  chan struct{} // closed by Close
-	inDone  chan struct{} // closed when sendInputs returned
-	quit    sync.Once
+	// inSent is a screen.input whose request queueInput wrote itself
+	// (Redialer.StartNow); sendInputs waits for its reply before it sends inQ.
+	// inBusy is set while sendInputs has input to send or a reply to
+	// wait for: queueInput then queues. Both guarded by inMu.
+	inSent *ipc.Pending
+	inBusy bool
+	inQuit chan struct{} // closed by Close
+	inDone chan struct{} // closed when sendInputs returned
+	quit   sync.Once
 }
 
 // queuedInput is one screen.input call waiting to be sent.
@@ -90,6 +96,10 @@ const (
 	// maxQueuedInput is the most bytes queued while the server is slow
 	// to take them; SendInput fails past it.
 	maxQueuedInput = 4 << 20
+	// maxSendNow is the most bytes SendInput writes itself (a key, not a
+	// paste): a write that small into a socket with no request waiting
+	// in it does not wait.
+	maxSendNow = 4 << 10
 )
 
 // Dial attaches to the server at path (a socket path, as ipc.Client's
@@ -196,6 +206,24 @@ func (c *Client) queueInput(id uint64, data []byte) error {
 		c.inMu.Unlock()
 		return fmt.Errorf("attach: %d bytes of input are still waiting for the server", c.inBytes)
 	}
+	if !c.inBusy && len(data) <= maxSendNow {
+		// Nothing queued or out: the request goes from here, with no
+		// goroutine hand-off before the server sees the key (issue 26,
+		// the attached window's echo); sendInputs waits for the reply.
+		// StartNow does not wait (no dial, a small write into a socket
+		// with no request in it), so inMu is held: a concurrent
+		// SendInput queues behind this one.
+		p, ok, err := c.calls.StartNow(proto.MethodScreenInput,
+			proto.ScreenInputParams{Token: c.token, SurfaceID: id, Data: data})
+		switch {
+		case ok && err == nil:
+			c.inSent = p
+			data = nil
+		case ok && !errors.Is(err, ipc.ErrNotSent):
+			data = nil // it may have reached the server: not sent again
+		}
+	}
+	c.inBusy = true
 	c.inBytes += len(data)
 	for len(data) > 0 {
 		if n := len(c.inQ); n > 0 && c.inQ[n-1].id == id && len(c.inQ[n-1].data) < maxInputCall {
@@ -227,7 +255,8 @@ func errOr(err, def error) error {
 
 // sendInputs sends the queued input, oldest first, one screen.input call
 // at a time (the server writes each to the program before it answers, so
-// the order holds), until Close.
+// the order holds), until Close. A request queueInput wrote itself goes
+// first: its reply is waited for before the queue is sent.
 func (c *Client) sendInputs() {
 	defer close(c.inDone)
 	var batch []queuedInput
@@ -237,16 +266,31 @@ func (c *Client) sendInputs() {
 		case <-c.inQuit:
 			return
 		}
-		c.inMu.Lock()
-		batch, c.inQ = c.inQ, batch[:0]
-		c.inBytes = 0
-		c.inMu.Unlock()
-		for _, in := range batch {
-			// A refused or lost write drops its input, as a closed
-			// pane's does; the stream's end tells the window why.
-			_ = c.sendInput(in.id, in.data)
+		for {
+			c.inMu.Lock()
+			sent := c.inSent
+			c.inSent = nil
+			batch, c.inQ = c.inQ, batch[:0]
+			c.inBytes = 0
+			if sent == nil && len(batch) == 0 {
+				c.inBusy = false
+				c.inMu.Unlock()
+				break
+			}
+			c.inMu.Unlock()
+			if sent != nil {
+				ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+				// As below: a refused or lost write drops its input.
+				_ = sent.Wait(ctx, nil)
+				cancel()
+			}
+			for _, in := range batch {
+				// A refused or lost write drops its input, as a closed
+				// pane's does; the stream's end tells the window why.
+				_ = c.sendInput(in.id, in.data)
+			}
+			clear(batch)
 		}
-		clear(batch)
 	}
 }
 
@@ -574,8 +618,11 @@ func (p *Pane) Bells() int {
 // SendInput sends bytes to the program (screen.input). On a writable
 // attachment it queues them and returns at once, as the in-process
 // terminal's SendInput does, so that a window's UI goroutine never waits
-// for the server: one goroutine of the Client sends the queue in order
-// (input of up to 64 KiB a call, merged while the previous call is out);
+// for the server: when nothing is queued or out, input of up to 4 KiB (a
+// key) is written to the socket at once, from the caller's goroutine,
+// with no dial or wait for the reply; otherwise one goroutine of the
+// Client sends the queue in order (input of up to 64 KiB a call, merged
+// while the previous call is out);
 // it fails only when the Client is closed, the stream ended or 4 MiB are
 // still waiting, and input the server then refuses is dropped. On a
 // read-only attachment (Client.ReadOnly) it waits for the server's

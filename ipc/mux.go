@@ -198,45 +198,81 @@ func (m *Mux) fail(err error) {
 // an *[UnreachableError] once the connection failed or was closed (also
 // matching [ErrNotSent] when the request was not sent).
 func (m *Mux) Call(ctx context.Context, method string, params, result any) error {
+	p, err := m.Start(method, params)
+	if err != nil {
+		return err
+	}
+	return p.Wait(ctx, result)
+}
+
+// Pending is a call whose request [Mux.Start] wrote: Wait waits for its
+// reply. It is used by one goroutine at a time, and Wait at most once.
+type Pending struct {
+	m  *Mux
+	id int64
+	ch chan muxReply
+	// release, when set, runs once Wait returned (the Redialer's
+	// bookkeeping of calls out).
+	release func()
+}
+
+// Start writes one call's request on the shared connection and returns
+// without waiting for the reply: the caller waits with [Pending.Wait]
+// (a writer that must not wait for the server, and hands the wait to
+// another goroutine). The write itself waits only while the socket's
+// send buffer is full. Errors are [Mux.Call]'s for a request that
+// failed before or while it was written.
+func (m *Mux) Start(method string, params any) (*Pending, error) {
 	id := lastID.Add(1)
 	line, err := encodeRequest(id, method, params)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ch := make(chan muxReply, 1)
 	m.mu.Lock()
 	if m.err != nil {
 		m.mu.Unlock()
-		return notSent{m.err}
+		return nil, notSent{m.err}
 	}
 	m.pending[id] = ch
 	m.mu.Unlock()
-	forget := func() {
-		m.mu.Lock()
-		delete(m.pending, id)
-		m.mu.Unlock()
-	}
 	m.wmu.Lock()
 	n, err := m.nc.Write(line)
 	m.wmu.Unlock()
 	if err != nil {
-		forget()
+		m.forget(id)
 		m.fail(&UnreachableError{Path: m.path, Err: err})
 		if n == 0 {
-			return notSent{&UnreachableError{Path: m.path, Err: err}}
+			return nil, notSent{&UnreachableError{Path: m.path, Err: err}}
 		}
-		return &UnreachableError{Path: m.path, Err: err}
+		return nil, &UnreachableError{Path: m.path, Err: err}
+	}
+	return &Pending{m: m, id: id, ch: ch}, nil
+}
+
+// Wait waits for the reply of a started call and decodes its result into
+// result like [Mux.Call]; it returns ctx.Err() when ctx ends first.
+func (p *Pending) Wait(ctx context.Context, result any) error {
+	if p.release != nil {
+		defer p.release()
 	}
 	select {
-	case r := <-ch:
+	case r := <-p.ch:
 		if r.err != nil {
 			return r.err
 		}
-		return decodeResponse(r.frame, id, result)
+		return decodeResponse(r.frame, p.id, result)
 	case <-ctx.Done():
-		forget()
+		p.m.forget(p.id)
 		return ctx.Err()
 	}
+}
+
+// forget drops call id's reply channel.
+func (m *Mux) forget(id int64) {
+	m.mu.Lock()
+	delete(m.pending, id)
+	m.mu.Unlock()
 }
 
 // Done is closed once the connection has ended (it failed, the server

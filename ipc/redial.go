@@ -58,6 +58,42 @@ func (r *Redialer) Call(ctx context.Context, method string, params, result any) 
 	}
 }
 
+// StartNow writes one call's request at once, as [Mux.Start] does, when
+// that cannot wait: on the current connection, only when it is live, not
+// idle past the limit, has no other call out (so the server has read every
+// earlier request and the socket's buffer has room for a small one) and
+// no dial or other caller holds the Redialer. ok false means none of that
+// held and nothing was sent: make the call with [Redialer.Call] instead
+// (also after an error matching [ErrNotSent]). The Pending's Wait gives
+// the connection back.
+func (r *Redialer) StartNow(method string, params any) (p *Pending, ok bool, err error) {
+	if !r.mu.TryLock() { // a dial under way holds it
+		return nil, false, nil
+	}
+	m := r.m
+	now := time.Now()
+	if m == nil || r.ctx.Err() != nil || r.out > 0 || r.idle > 0 && now.Sub(r.used) >= r.idle {
+		r.mu.Unlock()
+		return nil, false, nil
+	}
+	select {
+	case <-m.Done():
+		r.mu.Unlock()
+		return nil, false, nil
+	default:
+	}
+	r.out++
+	r.used = now
+	r.mu.Unlock()
+	p, err = m.Start(method, params)
+	if err != nil {
+		r.release(m, time.Now())
+		return nil, true, err
+	}
+	p.release = func() { r.release(m, time.Now()) }
+	return p, true, nil
+}
+
 // acquire returns the connection for a call at now, dialling a new one
 // when the last ended or sat idle. The caller gives it back with release.
 func (r *Redialer) acquire(ctx context.Context, now time.Time) (*Mux, error) {

@@ -103,3 +103,95 @@ func TestRedialerClose(t *testing.T) {
 		t.Fatalf("a call after Close: %v after %d dials, want net.ErrClosed and no dial", err, dials.Load())
 	}
 }
+
+// TestRedialerStartNow: StartNow writes a request only where that cannot
+// wait (a live, fresh connection with no call out and no dial under way),
+// leaves the reply to Pending.Wait, and gives the connection back then; it
+// never dials.
+func TestRedialerStartNow(t *testing.T) {
+	g := newGateServer(t, nil)
+	var dials atomic.Int32
+	dial := func(ctx context.Context) (*ipc.Mux, error) {
+		dials.Add(1)
+		return ipc.DialMux(ctx, g.srv.Path)
+	}
+	ctx := context.Background()
+
+	// No connection yet: nothing is sent, nothing dialled.
+	r := ipc.NewRedialer(nil, 0, dial)
+	defer r.Close()
+	if p, ok, err := r.StartNow("test.ping", nil); ok || p != nil || err != nil || dials.Load() != 0 {
+		t.Fatalf("StartNow with no connection: %v %v %v after %d dials, want not ok and no dial", p, ok, err, dials.Load())
+	}
+	if err := r.Call(ctx, "test.ping", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	// A live connection with nothing out: sent, the reply waited for.
+	p, ok, err := r.StartNow("test.ping", nil)
+	if !ok || err != nil {
+		t.Fatalf("StartNow on an idle live connection: ok %v, %v", ok, err)
+	}
+	// Its call is out until Wait: a second StartNow does not write.
+	if p2, ok, err := r.StartNow("test.ping", nil); ok || p2 != nil || err != nil {
+		t.Fatalf("StartNow beside a started call: %v %v %v, want not ok", p2, ok, err)
+	}
+	var got string
+	if err := p.Wait(ctx, &got); err != nil || got != "pong" {
+		t.Fatalf("Wait: %q, %v; want pong", got, err)
+	}
+	if p, ok, err = r.StartNow("test.ping", nil); !ok || err != nil {
+		t.Fatalf("StartNow after the reply: ok %v, %v", ok, err)
+	}
+	if err := p.Wait(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	// A call out on the connection (held by the server): not sent.
+	gated := make(chan error, 1)
+	go func() { gated <- r.Call(ctx, "test.gate", map[string]any{"n": 1}, nil) }()
+	<-g.started
+	if p, ok, err := r.StartNow("test.ping", nil); ok || p != nil || err != nil {
+		t.Fatalf("StartNow beside a call out: %v %v %v, want not ok", p, ok, err)
+	}
+	close(g.gate(1))
+	if err := <-gated; err != nil {
+		t.Fatal(err)
+	}
+	if n := dials.Load(); n != 1 {
+		t.Fatalf("%d dials, want 1 (StartNow never dials)", n)
+	}
+
+	// Closed: not sent.
+	r.Close()
+	if p, ok, err := r.StartNow("test.ping", nil); ok || p != nil || err != nil {
+		t.Fatalf("StartNow after Close: %v %v %v, want not ok", p, ok, err)
+	}
+}
+
+// TestRedialerStartNowIdle: a connection idle past the limit is not used
+// (Call replaces it), nor one that ended.
+func TestRedialerStartNowIdle(t *testing.T) {
+	g := newGateServer(t, nil)
+	m, err := ipc.DialMux(context.Background(), g.srv.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := ipc.NewRedialer(m, time.Nanosecond, func(ctx context.Context) (*ipc.Mux, error) {
+		return ipc.DialMux(ctx, g.srv.Path)
+	})
+	defer r.Close()
+	if p, ok, err := r.StartNow("test.ping", nil); ok || p != nil || err != nil {
+		t.Fatalf("StartNow on a connection idle past the limit: %v %v %v, want not ok", p, ok, err)
+	}
+	m2, err := ipc.DialMux(context.Background(), g.srv.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2 := ipc.NewRedialer(m2, 0, nil)
+	defer r2.Close()
+	m2.Close()
+	if p, ok, err := r2.StartNow("test.ping", nil); ok || p != nil || err != nil {
+		t.Fatalf("StartNow on an ended connection: %v %v %v, want not ok", p, ok, err)
+	}
+}

@@ -10,6 +10,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -55,4 +58,20 @@ func Repo(t testing.TB, dir string, files map[string]string) string {
 	Git(t, dir, "add", ".")
 	Git(t, dir, "commit", "-q", "-m", "first")
 	return dir
+}
+
+// NumberedLines is a file of n lines "line 1" … "line n", the lines whose
+// numbers are in changed ending in " changed": a file whose diff against
+// the unchanged one has a hunk per changed place (lines far enough apart
+// make separate hunks).
+func NumberedLines(n int, changed ...int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		b.WriteString("line " + strconv.Itoa(i))
+		if slices.Contains(changed, i) {
+			b.WriteString(" changed")
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

@@ -10,23 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// hunkFile is a file of twenty numbered lines, with the lines in changed
-// marked; line 2 and line 18 changed make two hunks.
-func hunkFile(changed ...int) string {
-	var b strings.Builder
-	for i := 1; i <= 20; i++ {
-		s := fmt.Sprintf("line %d", i)
-		for _, c := range changed {
-			if c == i {
-				s += " changed"
-			}
-		}
-		b.WriteString(s + "\n")
-	}
-	return b.String()
-}
+	"github.com/paneflow-go/paneflow/internal/gittest"
+)
 
 // TestDiffHunks stages and reverts single hunks in the Diff view with
 // the mouse, in the window binary under Xvfb, against the real git:
@@ -53,7 +39,7 @@ func TestDiffHunks(t *testing.T) {
 		t.Fatal(err)
 	}
 	git("init", "-q", "-b", "main")
-	write(hunkFile())
+	write(gittest.NumberedLines(20))
 	// A long path, deleted in the work tree (red rows only): the file
 	// list cuts it from the left, the path line shows it whole.
 	long := filepath.Join(repo, "deep", "nested", "directory", "with", "many", "levels", "below", "the", "root", "a_long_file_name.go")
@@ -65,7 +51,7 @@ func TestDiffHunks(t *testing.T) {
 	}
 	git("add", ".")
 	git("commit", "-q", "-m", "first")
-	write(hunkFile(2, 18))
+	write(gittest.NumberedLines(20, 2, 18))
 	if err := os.Remove(long); err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +122,7 @@ func TestDiffHunks(t *testing.T) {
 	a.click(revertX, scopeY)
 	a.eventually("the first hunk reverted", func() (bool, string) {
 		b, _ := os.ReadFile(filepath.Join(repo, "a.txt"))
-		return string(b) == hunkFile(18), string(b)
+		return string(b) == gittest.NumberedLines(20, 18), string(b)
 	})
 	a.eventually("no added line left", func() (bool, string) {
 		n := len(greenRows(a.screenshot("reverted"), image.Rect(g.W/3, 150, g.W, g.H)))
@@ -146,7 +132,7 @@ func TestDiffHunks(t *testing.T) {
 	a.click(undoX, scopeY)
 	a.eventually("the reverted hunk back", func() (bool, string) {
 		b, _ := os.ReadFile(filepath.Join(repo, "a.txt"))
-		return string(b) == hunkFile(2, 18), string(b)
+		return string(b) == gittest.NumberedLines(20, 2, 18), string(b)
 	})
 	a.stable("undone", full)
 }
