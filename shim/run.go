@@ -186,7 +186,13 @@ func (p Program) supervise(tool, real string) int {
 			Tool: tool, Args: p.Args[1:], Dir: dir, HookPath: hookPath, Home: home,
 			Getenv: p.getenv, StateDir: stateDir, PID: pid,
 		}
-		if tool == "claude" {
+		if teams, _ := teamsEnabled(p.getenv, home, dir); tool == "claude" && !teams {
+			// With agent teams on, command hooks: Claude Code gives its
+			// teammates the lead's --settings, and an http hook there
+			// names the lead's pane in its URL and needs a token the
+			// teammates' panes do not have (their posts were refused,
+			// 401, and their states lost), while a command hook reads
+			// the ids of the pane it runs in.
 			l.HookURL, l.HookToken = hookEndpoint(p.getenv(hook.EnvSocketPath))
 		}
 		inj = Inject(l)
