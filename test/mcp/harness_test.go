@@ -107,7 +107,10 @@ func startServerGate(t testing.TB, scripting bool) *server {
 	t.Helper()
 	dir := tempDir(t)
 	s := &server{t: t, dir: dir, sock: filepath.Join(dir, "pf.sock"), env: baseEnv(dir)}
-	serveEnv := baseEnv(dir)
+	// A closed pane's managed worktree waits for undo close's window
+	// before its teardown (a minute by default); TestSpawnWorktree waits
+	// for that teardown.
+	serveEnv := append(baseEnv(dir), "PANEFLOW_UNDO_WINDOW=2s")
 	if scripting {
 		serveEnv = append(serveEnv, "PANEFLOW_IPC_SCRIPTING=1") // for surface.send_text
 	}
