@@ -141,9 +141,9 @@ func Run(a fyne.App, o Options) error {
 	if s.uiThread != 0 {
 		// The desktop driver's Run returns only once its loop has ended:
 		// the app has quit, whoever quit it.
-		s.runStoppedHooks()
+		s.life.runStoppedHooks()
 	}
-	<-s.quitCh
+	<-s.life.quitCh
 	return s.stop()
 }
 
@@ -215,7 +215,6 @@ type shell struct {
 	lastGroup      string                       // the group name used last
 	dialogs        []keyDialog                  // dialogs the keyboard answers, oldest first (showDialogLocked)
 	probedUsage    map[string]fyne.CanvasObject // the usage lines probed last (probeUsageLocked, fetchDayLocked)
-	quitting       bool
 	// uiThread is the OS thread Fyne's loop runs on (the main thread, to
 	// which the desktop driver locks the main goroutine), or 0 when that
 	// is not checked (Fyne's test driver runs posted work on the caller's
@@ -233,13 +232,6 @@ type shell struct {
 	// typing is the window's last key into a pane, shared by its views
 	// (termview.Options.Typing).
 	typing termview.Typing
-	// stoppedHooks are the lifecycle's stopped hooks (the shell's and
-	// Fyne's own), taken from Fyne's desktop loop by takeStoppedHooks and
-	// run by Run once the loop has ended; nil when the loop runs them.
-	stoppedHooks func()
-	// started is closed once Fyne's loop has started.
-	started     chan struct{}
-	startedOnce sync.Once
 
 	// selfFocus is the pane whose view the shell is focusing right now
 	// (0 otherwise); the views' OnFocus reads it without mu.
@@ -251,29 +243,13 @@ type shell struct {
 	fgFocused atomic.Bool
 	modsStale atomic.Bool
 
-	pmu       sync.Mutex // guards the reader's hand-over below
-	pending   *snapshot
-	pevents   []bus.Event
-	scheduled bool
+	// handed carries the model reader's snapshots and events to the UI.
+	handed handover
 
-	work     chan func() // model mutations, run in order off the UI goroutine
-	done     chan struct{}
-	wg       sync.WaitGroup
-	quitOnce sync.Once
-	quitCh   chan struct{} // closed when the app quits
-	stopOnce sync.Once
-	saver    *saver
-	served   chan error
-	cancel   context.CancelFunc
-
-	// lost is set while an attached window's server is gone (the reader
-	// then keeps the last picture instead of an empty model); restart
-	// carries the banner's restart request to the serving goroutine;
-	// stopping is set once "Stop everything" asked the server to end (its
-	// going away is then no loss).
-	lost     atomic.Bool
-	restart  chan struct{}
-	stopping atomic.Bool
+	work  chan func() // model mutations, run in order off the UI goroutine
+	saver *saver
+	// life is the shell's run: its goroutines, quit and stop.
+	life *lifetime
 }
 
 // start builds the window and starts the shell's goroutines; it does not
@@ -291,8 +267,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 		a: a, o: o, b: o.Backend, logf: logf, home: home,
 		cfg: o.Config, views: map[uint64]*termview.View{}, attention: map[uint64]bool{},
 		queued: map[uint64]queuedPrompt{}, groups: map[uint64]string{}, checks: map[string]bus.ChecksChanged{}, probedUsage: map[string]fyne.CanvasObject{},
-		work: make(chan func(), 256), done: make(chan struct{}), quitCh: make(chan struct{}),
-		served: make(chan error, 1), started: make(chan struct{}), restart: make(chan struct{}, 1),
+		work: make(chan func(), 256), life: newLifetime(),
 	}
 	if _, ok := a.Driver().(desktop.Driver); ok {
 		// start runs on the main goroutine, which the desktop driver
@@ -333,14 +308,14 @@ func start(a fyne.App, o Options) (*shell, error) {
 		s.saver = newSaver(func() error { return s.b.SaveSession(path) }, logf)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s.cancel = cancel
+	s.life.cancel = cancel
 	sub := s.b.Subscribe("gui", guiEvents, 4096)
 	if s.hosts != nil {
 		// After the subscription: every state change of a host reaches
 		// the reader.
 		s.hosts.AddHosts(o.Config.Hosts)
 	}
-	s.wg.Add(3)
+	s.life.wg.Add(3)
 	// The reader starts after the first picture is applied (below):
 	// started here, a snapshot it applied (a host that connected
 	// meanwhile) could be overwritten by the older first picture, and
@@ -348,24 +323,24 @@ func start(a fyne.App, o Options) (*shell, error) {
 	// nothing more until the model changed again.
 	go s.runWork()
 	go func() {
-		defer s.wg.Done()
-		s.served <- s.serve(context.WithoutCancel(ctx))
+		defer s.life.wg.Done()
+		s.life.served <- s.serve(context.WithoutCancel(ctx))
 	}()
 	if o.ConfigPath != "" {
 		s.watchConfig(ctx, o.ConfigPath)
 	}
 	if s.idle != nil {
-		s.wg.Add(1)
+		s.life.wg.Add(1)
 		go s.runIdle()
 	}
 	if o.Context != nil {
-		s.wg.Add(1)
+		s.life.wg.Add(1)
 		go func() {
-			defer s.wg.Done()
+			defer s.life.wg.Done()
 			select {
 			case <-o.Context.Done():
 				s.do(s.quitLocked)
-			case <-s.done:
+			case <-s.life.done:
 			}
 		}()
 	}
@@ -383,57 +358,15 @@ func start(a fyne.App, o Options) (*shell, error) {
 	lc.SetOnEnteredForeground(func() { s.fgFocused.Store(true); s.modsStale.Store(true) })
 	lc.SetOnExitedForeground(func() { s.fgFocused.Store(false); s.modsStale.Store(true) })
 	lc.SetOnStarted(func() {
-		s.startedOnce.Do(func() { close(s.started) })
+		s.life.markStarted()
 		logf("paneflow: window ready socket=%s", s.b.Endpoint())
 	})
-	lc.SetOnStopped(func() { s.quitOnce.Do(func() { close(s.quitCh) }) })
+	lc.SetOnStopped(s.life.quit)
 	if s.uiThread != 0 {
-		s.takeStoppedHooks(lc)
+		s.life.takeStoppedHooks(lc)
 	}
 	s.w.Show()
 	return s, nil
-}
-
-// stoppedHookOwner reaches the stopped hooks on Fyne's lifecycle: the
-// shell's and the clean-up Fyne adds (it saves Fyne's preferences).
-// These are exported methods of Fyne's internal lifecycle type, which an
-// interface can call.
-type stoppedHookOwner interface {
-	OnStopped() func()
-	SetOnStoppedHookExecuted(func())
-}
-
-// takeStoppedHooks takes the stopped hooks from Fyne's desktop loop, for
-// Run to call once the loop has ended.
-//
-// Fyne 2.7.1's loop, once quit, queues the stopped hooks on its lifecycle
-// goroutine, which hands them back to the loop's thread with fyne.Do and
-// waits, while the loop, on its way out, releases what is still queued
-// without running it and then closes its queue. Who wins is a matter of
-// scheduling: the hooks run (on the lifecycle goroutine), are dropped
-// (the shell then never learnt that the app quit and Run waited forever
-// when Fyne's own SIGINT/SIGTERM handler had quit it), or are left in
-// the closed queue with the lifecycle goroutine waiting for them, and
-// App.Run, which waits for that goroutine, never returns. With no hook
-// set the loop queues nothing. When Fyne lacks these methods the hooks stay
-// with the loop.
-func (s *shell) takeStoppedHooks(lc fyne.Lifecycle) {
-	h, ok := lc.(stoppedHookOwner)
-	if !ok {
-		return
-	}
-	s.stoppedHooks = h.OnStopped()
-	h.SetOnStoppedHookExecuted(nil)
-	lc.SetOnStopped(nil)
-}
-
-// runStoppedHooks runs the hooks takeStoppedHooks took, if any, and
-// releases Run.
-func (s *shell) runStoppedHooks() {
-	if s.stoppedHooks != nil {
-		s.stoppedHooks()
-	}
-	s.quitOnce.Do(func() { close(s.quitCh) })
 }
 
 // restoreOrCreate fills the model: the saved session when there is one,
@@ -560,18 +493,18 @@ func (s *shell) mutate(what string, f func() error) {
 			s.do(func() { s.banner.show(fmt.Sprintf("%s: %v", what, err)) })
 		}
 	}:
-	case <-s.done:
+	case <-s.life.done:
 	}
 }
 
 // runWork runs queued model changes in order until the shell stops.
 func (s *shell) runWork() {
-	defer s.wg.Done()
+	defer s.life.wg.Done()
 	for {
 		select {
 		case f := <-s.work:
 			f()
-		case <-s.done:
+		case <-s.life.done:
 			return
 		}
 	}
@@ -762,7 +695,7 @@ func (s *shell) beginReadPass() (end func()) {
 // with output) or describeEvery has passed. With 100 idle panes a tick
 // then costs a hundred atomic loads instead of about 10 ms of CPU.
 func (s *shell) readEvents(sub *bus.Subscription) {
-	defer s.wg.Done()
+	defer s.life.wg.Done()
 	defer sub.Close()
 	tick := time.NewTicker(refreshEvery)
 	defer tick.Stop()
@@ -780,11 +713,11 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 			ticked = true
 		case <-sub.Done():
 			return
-		case <-s.done:
+		case <-s.life.done:
 			return
 		}
 		evs, _ := sub.Drain(buf)
-		if s.lost.Load() {
+		if s.life.lost.Load() {
 			// The server is gone: its calls would read as an empty model;
 			// the window keeps showing what it had, under the banner.
 			buf = evs[:0]
@@ -829,14 +762,9 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 			continue
 		}
 		last = snap
-		s.pmu.Lock()
-		s.pending = snap
-		s.pevents = append(s.pevents, evs...)
-		schedule := !s.scheduled
-		s.scheduled = true
-		s.pmu.Unlock()
+		post := s.handed.put(snap, evs)
 		buf = evs[:0]
-		if schedule {
+		if post {
 			s.do(s.flushLocked)
 		}
 	}
@@ -844,11 +772,8 @@ func (s *shell) readEvents(sub *bus.Subscription) {
 
 // flushLocked applies what the reader handed over.
 func (s *shell) flushLocked() {
-	s.pmu.Lock()
-	snap, evs := s.pending, s.pevents
-	s.pending, s.pevents, s.scheduled = nil, nil, false
-	s.pmu.Unlock()
-	if snap != nil && !s.quitting {
+	snap, evs := s.handed.take()
+	if snap != nil && !s.life.quitting {
 		s.applyLocked(snap, evs)
 	}
 }
@@ -1000,7 +925,7 @@ func (s *shell) viewLocked(id uint64) *termview.View {
 // is open it keeps the keyboard: the model's events do not take it away.
 func (s *shell) focusViewLocked(id uint64) {
 	v := s.views[id]
-	if v == nil || s.quitting || s.pal != nil || s.ov != nil || s.dv != nil || (s.comp != nil && s.comp.pane != 0) || s.launchOverlayOpenLocked() || s.historyOverlayOpenLocked() || s.panel != nil {
+	if v == nil || s.life.quitting || s.pal != nil || s.ov != nil || s.dv != nil || (s.comp != nil && s.comp.pane != 0) || s.launchOverlayOpenLocked() || s.historyOverlayOpenLocked() || s.panel != nil {
 		return
 	}
 	s.selfFocus.Store(id)
@@ -1051,10 +976,10 @@ func (s *shell) refreshAttentionLocked() {
 // quitLocked quits without asking: the views close, Fyne's driver is
 // told to quit and Run released (which then saves the session).
 func (s *shell) quitLocked() {
-	if s.quitting {
+	if s.life.quitting {
 		return
 	}
-	s.quitting = true
+	s.life.quitting = true
 	s.closeOverlaysLocked()
 	// The views stop drawing while Fyne's loop still runs: the panes'
 	// programs print while they are closed, after it stopped.
@@ -1074,7 +999,7 @@ func (s *shell) quitLocked() {
 	// stopping the settings file watcher, matters only to a process that
 	// goes on.)
 	s.a.Driver().Quit()
-	s.quitOnce.Do(func() { close(s.quitCh) })
+	s.life.quit()
 }
 
 // probeHostsLocked writes, when it changed, one line saying what the
@@ -1140,9 +1065,9 @@ func (s *shell) closeViewsLocked() {
 // closes every pane and removes the socket). Later calls return nil.
 func (s *shell) stop() error {
 	var err error
-	s.stopOnce.Do(func() {
+	s.life.stopOnce.Do(func() {
 		s.guard(func() {
-			s.quitting = true
+			s.life.quitting = true
 			if s.toast != nil {
 				s.toast.stop()
 			}
@@ -1156,13 +1081,11 @@ func (s *shell) stop() error {
 		if s.saver != nil {
 			s.saver.close() // saves once more while the panes still exist
 		}
-		s.cancel()
-		close(s.done)
+		s.life.end()
 		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 		defer cancel()
 		err = s.b.Shutdown(ctx)
-		s.wg.Wait()
-		if serr := <-s.served; err == nil {
+		if serr := s.life.wait(); err == nil {
 			err = serr
 		}
 		s.guard(s.closeViewsLocked)

@@ -416,7 +416,7 @@ func TestCloseAsksWhenAProgramRuns(t *testing.T) {
 	h.busy(id)
 	h.s.guard(h.s.closeRequestedLocked)
 	select {
-	case <-h.s.quitCh:
+	case <-h.s.life.quitCh:
 		t.Fatal("the app quit without asking while sleep ran")
 	default:
 	}
@@ -432,7 +432,7 @@ func TestCloseQuitsWhenIdle(t *testing.T) {
 	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
 	h.s.guard(h.s.closeRequestedLocked)
 	select {
-	case <-h.s.quitCh:
+	case <-h.s.life.quitCh:
 	default:
 		t.Fatal("closing an idle window did not quit")
 	}
@@ -449,7 +449,7 @@ func TestCtrlShiftQQuits(t *testing.T) {
 		}
 	})
 	select {
-	case <-h.s.quitCh:
+	case <-h.s.life.quitCh:
 	default:
 		t.Fatal("Ctrl+Shift+Q did not quit the idle window")
 	}
@@ -740,20 +740,20 @@ func TestTakeStoppedHooks(t *testing.T) {
 	var ran []string
 	lc.SetOnStopped(func() { ran = append(ran, "shell") })
 	owner.SetOnStoppedHookExecuted(func() { ran = append(ran, "fyne") })
-	s := &shell{quitCh: make(chan struct{})}
-	s.takeStoppedHooks(lc)
+	l := newLifetime()
+	l.takeStoppedHooks(lc)
 	if owner.OnStopped() != nil {
 		t.Error("Fyne's loop still has a stopped hook to run")
 	}
 	if len(ran) != 0 {
 		t.Fatalf("hooks ran when taken: %v", ran)
 	}
-	s.runStoppedHooks()
+	l.runStoppedHooks()
 	if got := strings.Join(ran, ","); got != "shell,fyne" {
 		t.Errorf("hooks ran as %q, want the shell's, then Fyne's", got)
 	}
 	select {
-	case <-s.quitCh:
+	case <-l.quitCh:
 	default:
 		t.Error("runStoppedHooks did not release Run")
 	}
@@ -807,16 +807,12 @@ func TestApplyAtTick(t *testing.T) {
 	// A handover as readEvents makes it, whose posted flush has not run.
 	h.s.guard(func() {
 		c := *h.s.snap
-		h.s.pmu.Lock()
-		h.s.pending = &c
-		h.s.pevents = []bus.Event{bus.AgentState{SurfaceID: id, Tool: "claude", State: stateWaiting, Previous: stateThinking, Hooked: true}}
-		h.s.scheduled = true
-		h.s.pmu.Unlock()
+		h.s.handed.put(&c, []bus.Event{bus.AgentState{SurfaceID: id, Tool: "claude", State: stateWaiting, Previous: stateThinking, Hooked: true}})
 	})
 	h.s.applyAtTick()
-	h.s.pmu.Lock()
-	left := h.s.pending != nil || h.s.scheduled
-	h.s.pmu.Unlock()
+	h.s.handed.mu.Lock()
+	left := h.s.handed.snap != nil || h.s.handed.scheduled
+	h.s.handed.mu.Unlock()
 	if left {
 		t.Error("the handover is still pending after the tick")
 	}

@@ -109,7 +109,7 @@ func TestAttachedSplitTypeRead(t *testing.T) {
 	h.waitFor("cat running in the second pane", func() bool { return h.s.b.BusyPanes() == 1 })
 	h.s.guard(h.s.closeRequestedLocked)
 	h.s.guard(func() {
-		if !h.s.quitting {
+		if !h.s.life.quitting {
 			t.Fatal("closing an attached window with a busy pane did not quit it")
 		}
 	})

@@ -134,7 +134,7 @@ func TestQuitConfirmKeys(t *testing.T) {
 	h.s.guard(h.s.closeRequestedLocked)
 	pressKey(h, fyne.KeyReturn)
 	select {
-	case <-h.s.quitCh:
+	case <-h.s.life.quitCh:
 	default:
 		t.Fatal("Enter on the quit confirmation did not quit")
 	}

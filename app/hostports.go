@@ -302,9 +302,9 @@ func (s *shell) openPort(id uint64, port string) {
 	if err != nil {
 		return // the chips are made from numbers
 	}
-	s.wg.Add(1)
+	s.life.wg.Add(1)
 	go func() {
-		defer s.wg.Done()
+		defer s.life.wg.Done()
 		addr, err := s.hosts.forwardPort(id, n)
 		if err != nil {
 			s.do(func() { s.banner.show("forward port " + port + ": " + err.Error()) })
@@ -320,7 +320,7 @@ func (s *shell) openPort(id uint64, port string) {
 // it).
 func (s *shell) probeChipsLocked() {
 	select {
-	case <-s.started:
+	case <-s.life.started:
 	default:
 		return
 	}
@@ -354,7 +354,7 @@ func (s *shell) probeChipsLocked() {
 func (s *shell) probeChipLater(key string, b *widget.Button, tries int) {
 	time.AfterFunc(50*time.Millisecond, func() {
 		s.do(func() {
-			if s.quitting || s.side.probedChips[key] != b {
+			if s.life.quitting || s.side.probedChips[key] != b {
 				return
 			}
 			if l, ok := s.probeLineLocked("chip "+key, b); ok && b.Size().Width > 0 {

@@ -332,10 +332,10 @@ func (i *idler) run(done <-chan struct{}, post func(func()), allowed func() bool
 // runIdle lets the UI loop sleep whenever it is idle, from the loop's start
 // until the shell stops.
 func (s *shell) runIdle() {
-	defer s.wg.Done()
+	defer s.life.wg.Done()
 	select {
-	case <-s.started:
-	case <-s.done:
+	case <-s.life.started:
+	case <-s.life.done:
 		return
 	}
 	s.idle.posted() // the first frames are painted before any sleep
@@ -344,7 +344,7 @@ func (s *shell) runIdle() {
 	ticks := &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever,
 		Tick: func(float32) { s.idle.ticked(); s.applyAtTick() }}
 	s.postQuiet(ticks.Start)
-	s.idle.run(s.done, s.postQuiet, s.napAllowed)
+	s.idle.run(s.life.done, s.postQuiet, s.napAllowed)
 }
 
 // applyAtTick applies, at a tick of Fyne's loop (its animations run just
@@ -357,10 +357,7 @@ func (s *shell) runIdle() {
 // posted flush then finds nothing left to apply. UI thread only, without
 // mu.
 func (s *shell) applyAtTick() {
-	s.pmu.Lock()
-	due := s.scheduled && s.pending != nil
-	s.pmu.Unlock()
-	if due {
+	if s.handed.due() {
 		s.guard(s.flushLocked)
 	}
 }
@@ -378,7 +375,7 @@ func (s *shell) noteInput() {
 // animation, which only runs while the loop polls).
 func (s *shell) napAllowed() bool {
 	s.mu.Lock()
-	quitting := s.quitting
+	quitting := s.life.quitting
 	s.mu.Unlock()
 	if quitting {
 		return false

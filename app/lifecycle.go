@@ -36,18 +36,18 @@ func (s *shell) serve(ctx context.Context) error {
 	for {
 		err := s.b.Serve(ctx)
 		r, ok := s.b.(reattacher)
-		if err == nil || s.stopping.Load() {
+		if err == nil || s.life.stopping.Load() {
 			return nil // detached, or the server was asked to end
 		}
 		if !ok || s.o.RestartServer == nil {
 			return err
 		}
 		select {
-		case <-s.done:
+		case <-s.life.done:
 			return nil
 		default:
 		}
-		s.lost.Store(true)
+		s.life.lost.Store(true)
 		s.logf("paneflow: server lost: %v", err)
 		msg := fmt.Sprintf("The Paneflow server on %s is gone (%v). The panes show what they last showed; "+
 			"restarting it restores its session and resumes the agents that can be.", s.b.Endpoint(), err)
@@ -57,9 +57,9 @@ func (s *shell) serve(ctx context.Context) error {
 		})
 		for {
 			select {
-			case <-s.done:
+			case <-s.life.done:
 				return nil
-			case <-s.restart:
+			case <-s.life.restart:
 			}
 			s.logf("paneflow: restarting the server on %s", s.b.Endpoint())
 			rctx, cancel := context.WithTimeout(ctx, restartTimeout)
@@ -77,7 +77,7 @@ func (s *shell) serve(ctx context.Context) error {
 			})
 		}
 		snap := takeSnapshot(s.b, nil)
-		s.lost.Store(false)
+		s.life.lost.Store(false)
 		s.do(func() {
 			s.reattachedLocked(snap)
 			s.logf("paneflow: reattached socket=%s", s.b.Endpoint())
@@ -96,7 +96,7 @@ func (s *shell) probeBannerActionLocked() {
 	go func() {
 		for range 200 {
 			select {
-			case <-s.done:
+			case <-s.life.done:
 				return
 			case <-time.After(50 * time.Millisecond):
 			}
@@ -114,7 +114,7 @@ func (s *shell) probeBannerActionLocked() {
 				if ok {
 					return
 				}
-			case <-s.done:
+			case <-s.life.done:
 				return
 			}
 		}
@@ -131,10 +131,7 @@ func (s *shell) bannerActionLocked(msg, label string, f func()) {
 
 // requestRestart is the banner's restart action (on the UI goroutine).
 func (s *shell) requestRestart() {
-	select {
-	case s.restart <- struct{}{}:
-	default: // one is on its way
-	}
+	s.life.requestRestart()
 	s.guard(func() { s.bannerActionLocked("Restarting the server…", "", nil) })
 }
 
@@ -142,7 +139,7 @@ func (s *shell) requestRestart() {
 // lost server's panes is replaced (the new server numbers its panes
 // afresh), and so is what the window knew about their agents.
 func (s *shell) reattachedLocked(snap *snapshot) {
-	if s.quitting {
+	if s.life.quitting {
 		return
 	}
 	s.closeOverlaysLocked()
@@ -199,17 +196,17 @@ func (s *shell) quitRequestedLocked() {
 // session, then closes every pane), then quits. The call runs off the UI
 // goroutine; a failure is shown and the window stays.
 func (s *shell) stopEverythingLocked() {
-	if s.quitting {
+	if s.life.quitting {
 		return
 	}
-	s.stopping.Store(true)
+	s.life.stopping.Store(true)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
 		defer cancel()
 		_, err := proto.Client{Caller: s.b.Caller(stopTimeout)}.Shutdown(ctx)
 		s.do(func() {
 			if err != nil {
-				s.stopping.Store(false)
+				s.life.stopping.Store(false)
 				s.banner.show("Stop everything: " + err.Error())
 				return
 			}

@@ -19,7 +19,7 @@ func TestAttachedQuitAsks(t *testing.T) {
 	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
 	h.s.guard(h.s.quitRequestedLocked)
 	select {
-	case <-h.s.quitCh:
+	case <-h.s.life.quitCh:
 		t.Fatal("the quit action quit without asking")
 	default:
 	}
@@ -31,7 +31,7 @@ func TestAttachedQuitAsks(t *testing.T) {
 		h.s.quitRequestedLocked()
 	})
 	select {
-	case <-h.s.quitCh:
+	case <-h.s.life.quitCh:
 	default:
 		t.Fatal("quit_action detach did not quit")
 	}
@@ -48,7 +48,7 @@ func TestAttachedQuitAsks(t *testing.T) {
 	h2.waitFor("the first pane", func() bool { return h2.s.focus != 0 })
 	h2.s.guard(h2.s.closeRequestedLocked)
 	select {
-	case <-h2.s.quitCh:
+	case <-h2.s.life.quitCh:
 	default:
 		t.Fatal("closing an attached window did not detach at once")
 	}
@@ -66,7 +66,7 @@ func TestAttachedStopEverything(t *testing.T) {
 		t.Fatal("Stop everything did not ask the server to stop")
 	}
 	select {
-	case <-h.s.quitCh:
+	case <-h.s.life.quitCh:
 	case <-time.After(testDeadline):
 		t.Fatal("the window did not quit after stopping the server")
 	}

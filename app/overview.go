@@ -393,7 +393,7 @@ func (s *shell) refreshOverviewLocked(cursor int) {
 	}
 	ov.tick = time.AfterFunc(time.Second, func() {
 		s.do(func() {
-			if s.ov == ov && !s.quitting {
+			if s.ov == ov && !s.life.quitting {
 				if ov.dayStale {
 					s.fetchDayLocked()
 				}

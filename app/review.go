@@ -52,13 +52,13 @@ func (s *shell) goReview(view context.Context, f func(ctx context.Context)) {
 		f0 := f
 		f = func(ctx context.Context) { defer stop(); f0(ctx) }
 	}
-	s.wg.Add(1)
+	s.life.wg.Add(1)
 	go func() {
-		defer s.wg.Done()
+		defer s.life.wg.Done()
 		defer cancel()
 		go func() {
 			select {
-			case <-s.done:
+			case <-s.life.done:
 				cancel()
 			case <-ctx.Done():
 			}

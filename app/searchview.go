@@ -41,7 +41,7 @@ type historyViews struct {
 // starts once the shell is quitting (stop then waits for them). The
 // caller holds the shell's lock.
 func (s *shell) goCall(f func()) {
-	if s.quitting {
+	if s.life.quitting {
 		return
 	}
 	s.hist.calls.Go(f)

@@ -263,17 +263,17 @@ func blinkMode(v string) termview.BlinkMode {
 // ConfigWarnings, read earlier): a file fixed in between must not leave
 // its old warning on screen.
 func (s *shell) watchConfig(ctx context.Context, path string) {
-	s.wg.Add(1)
+	s.life.wg.Add(1)
 	lastCfg, lastWarns := s.o.Config, s.o.ConfigWarnings
 	go func() {
-		defer s.wg.Done()
+		defer s.life.wg.Done()
 		err := config.Watch(ctx, path, func(c config.Config, warns []string) {
 			if reflect.DeepEqual(c, lastCfg) && slices.Equal(warns, lastWarns) {
 				return // the reading the window has
 			}
 			lastCfg, lastWarns = c, warns
 			s.do(func() {
-				if !s.quitting {
+				if !s.life.quitting {
 					s.applyConfigLocked(c, warns, false)
 				}
 			})

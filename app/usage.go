@@ -177,7 +177,7 @@ func (s *shell) probeUsageLocked() {
 		return
 	}
 	select {
-	case <-s.started:
+	case <-s.life.started:
 	default:
 		// Work posted before Fyne's loop runs waits for it, and start
 		// applies the first snapshot before: the reader's first one,
@@ -223,7 +223,7 @@ func (s *shell) probeUsageLocked() {
 func (s *shell) probeUsageLater(key string, o fyne.CanvasObject, what string, tries int) {
 	time.AfterFunc(50*time.Millisecond, func() {
 		s.do(func() {
-			if s.quitting || s.probedUsage[key] != o {
+			if s.life.quitting || s.probedUsage[key] != o {
 				return
 			}
 			if l, ok := s.probeLineLocked(what, o); ok && o.Size().Width > 0 {
