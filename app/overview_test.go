@@ -21,7 +21,7 @@ import (
 func fleetShell(t testing.TB, n int) *shell {
 	a := test.NewApp()
 	t.Cleanup(a.Quit)
-	s := &shell{a: a, w: a.NewWindow("fleet"), side: newSidebar(func(int) {}, func(uint64) {}, func() {}, func() {}, "")}
+	s := &shell{a: a, w: a.NewWindow("fleet"), life: newLifetime(), side: newSidebar(func(int) {}, func(uint64) {}, func() {}, func() {}, "")}
 	snap := &snapshot{Open: map[uint64]uint64{}, Workspaces: []workspace.WorkspaceInfo{{ID: 1, Title: "fleet"}}}
 	cwd := t.TempDir()
 	for i := range n {
