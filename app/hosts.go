@@ -256,6 +256,9 @@ func rehome(slot int, e bus.Event) bus.Event {
 	case bus.SurfaceExited:
 		ev.SurfaceID = g(ev.SurfaceID)
 		return ev
+	case inputRefused:
+		ev.SurfaceID = g(ev.SurfaceID)
+		return ev
 	case bus.SurfaceClosed:
 		ev.SurfaceID, ev.WorkspaceID = g(ev.SurfaceID), g(ev.WorkspaceID)
 		return ev
