@@ -11,7 +11,6 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/paneflow-go/paneflow/app/keymap"
-	"github.com/paneflow-go/paneflow/app/termview"
 	"github.com/paneflow-go/paneflow/workspace"
 )
 
@@ -53,10 +52,7 @@ func (s *shell) installCanvasKeysLocked() {
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		var answer func()
 		s.guard(func() {
-			if s.modsStale.Swap(false) {
-				s.heldMods = 0
-			}
-			if s.heldMods == 0 {
+			if s.kb.mods() == 0 {
 				if answer = s.dialogKeyLocked(ev.Name); answer != nil {
 					return
 				}
@@ -79,20 +75,17 @@ func (s *shell) installCanvasKeysLocked() {
 	}
 	dc.SetOnKeyDown(func(ev *fyne.KeyEvent) {
 		s.guard(func() {
-			if s.modsStale.Swap(false) {
-				s.heldMods = 0
-			}
-			if m := termview.ModifierOf(ev.Name); m != 0 {
-				s.heldMods |= m
+			mods := s.kb.mods()
+			if s.kb.down(ev.Name) {
 				return
 			}
-			if s.heldMods != 0 && !s.diffKeyLocked(ev.Name, s.heldMods) {
-				s.handleKeyLocked(ev.Name, s.heldMods)
+			if mods != 0 && !s.diffKeyLocked(ev.Name, mods) {
+				s.handleKeyLocked(ev.Name, mods)
 			}
 		})
 	})
 	dc.SetOnKeyUp(func(ev *fyne.KeyEvent) {
-		s.guard(func() { s.heldMods &^= termview.ModifierOf(ev.Name) })
+		s.guard(func() { s.kb.up(ev.Name) })
 	})
 }
 
@@ -183,9 +176,9 @@ func (s *shell) runActionLocked(a keymap.Action) {
 	case keymap.RenameWorkspace:
 		s.renameWorkspaceLocked(s.activeIndexLocked())
 	case keymap.FontSizeIncrease:
-		s.setFontSizeLocked(s.fontSize + 1)
+		s.setFontSizeLocked(s.look.size + 1)
 	case keymap.FontSizeDecrease:
-		s.setFontSizeLocked(s.fontSize - 1)
+		s.setFontSizeLocked(s.look.size - 1)
 	case keymap.FontSizeReset:
 		s.setFontSizeLocked(s.cfg.FontSize)
 	case keymap.Quit:

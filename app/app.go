@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"io"
 	"maps"
 	"os"
 	"reflect"
@@ -13,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -22,7 +20,6 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/paneflow-go/paneflow/app/keymap"
-	"github.com/paneflow-go/paneflow/app/render"
 	"github.com/paneflow-go/paneflow/app/termview"
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/config"
@@ -174,47 +171,42 @@ type shell struct {
 	hostProbe     bool
 	lastHostProbe string
 
-	mu             sync.Mutex // guards the UI state below; see the type's doc
-	cfg            config.Config
-	keys           *keymap.Map
-	fonts          *render.FontSet
-	fontSize       float64  // the zoomed size; cfg.FontSize is the reset size
-	fontScaleBuilt float32  // the canvas scale fonts were built for
-	fallbacks      [][]byte // fallback font data; nil until first read
-	palette        render.Palette
-	views          map[uint64]*termview.View
-	area           *splitArea
-	center         *fyne.Container // holds area, or the agents overview in its place
-	renderProbe    io.Writer       // PANEFLOW_RENDER_PROBE=1: where frame probes write (frameProbe); nil = none
-	side           *sidebar
-	sidePanel      *sidePanel // side at its dragged width, or collapsed
-	toast          *toast     // undo close's "Pane closed — Undo" (undoclose.go)
-	tabs           *tabStrip  // the workspaces as tabs above the panes (tabstrip.go)
-	banner         *banner
-	agents         agentBoard
-	snap           *snapshot
-	zoom           uint64 // the zoomed pane, 0 when none
-	wsID           uint64 // the workspace shown
-	focus          uint64 // the focused pane of the workspace shown
-	attention      map[uint64]bool
-	heldMods       fyne.KeyModifier             // modifiers held, for keys reaching the canvas
-	jumpCursor     uint64                       // the last pane jump_next_waiting went to
-	pal            *palette                     // the open command palette, nil when closed
-	ov             *overview                    // the open agents overview, nil when closed
-	comp           *composer                    // the prompt composer (hidden when closed)
-	dv             *diffView                    // the open Diff view, nil when closed
-	launch         launchState                  // the launch pad, quick launch and template views, the running flow
-	mcpv           *mcpView                     // the open MCP entry view, nil when closed
-	hist           historyViews                 // the search, timeline and replay views
-	webv           *webView                     // the open web access view, nil when closed
-	panel          *shownPanel                  // the open panel (settings, shortcuts), nil when none
-	hint           *hintBar                     // the first-start hint while shown, else nil
-	queued         map[uint64]queuedPrompt      // prompts waiting for their pane's agent to stop thinking
-	groups         map[uint64]string            // each pane's broadcast group, if any
-	checks         map[string]bus.ChecksChanged // each worktree's last checks_changed, by root
-	lastGroup      string                       // the group name used last
-	dialogs        []keyDialog                  // dialogs the keyboard answers, oldest first (showDialogLocked)
-	probedUsage    map[string]fyne.CanvasObject // the usage lines probed last (probeUsageLocked, fetchDayLocked)
+	mu          sync.Mutex // guards the UI state below; see the type's doc
+	cfg         config.Config
+	keys        *keymap.Map
+	look        paneLook // how the panes are drawn: fonts, palette, painting
+	views       map[uint64]*termview.View
+	area        *splitArea
+	center      *fyne.Container // holds area, or the agents overview in its place
+	side        *sidebar
+	sidePanel   *sidePanel // side at its dragged width, or collapsed
+	toast       *toast     // undo close's "Pane closed — Undo" (undoclose.go)
+	tabs        *tabStrip  // the workspaces as tabs above the panes (tabstrip.go)
+	banner      *banner
+	agents      agentBoard
+	snap        *snapshot
+	zoom        uint64 // the zoomed pane, 0 when none
+	wsID        uint64 // the workspace shown
+	focus       uint64 // the focused pane of the workspace shown
+	attention   map[uint64]bool
+	kb          keyState                     // modifiers held, the window's focus, the pane being focused
+	jumpCursor  uint64                       // the last pane jump_next_waiting went to
+	pal         *palette                     // the open command palette, nil when closed
+	ov          *overview                    // the open agents overview, nil when closed
+	comp        *composer                    // the prompt composer (hidden when closed)
+	dv          *diffView                    // the open Diff view, nil when closed
+	launch      launchState                  // the launch pad, quick launch and template views, the running flow
+	mcpv        *mcpView                     // the open MCP entry view, nil when closed
+	hist        historyViews                 // the search, timeline and replay views
+	webv        *webView                     // the open web access view, nil when closed
+	panel       *shownPanel                  // the open panel (settings, shortcuts), nil when none
+	hint        *hintBar                     // the first-start hint while shown, else nil
+	queued      map[uint64]queuedPrompt      // prompts waiting for their pane's agent to stop thinking
+	groups      map[uint64]string            // each pane's broadcast group, if any
+	checks      map[string]bus.ChecksChanged // each worktree's last checks_changed, by root
+	lastGroup   string                       // the group name used last
+	dialogs     []keyDialog                  // dialogs the keyboard answers, oldest first (showDialogLocked)
+	probedUsage map[string]fyne.CanvasObject // the usage lines probed last (probeUsageLocked, fetchDayLocked)
 	// uiThread is the OS thread Fyne's loop runs on (the main thread, to
 	// which the desktop driver locks the main goroutine), or 0 when that
 	// is not checked (Fyne's test driver runs posted work on the caller's
@@ -224,24 +216,6 @@ type shell struct {
 	// idle sleeps the UI loop while nothing happens; nil when it polls.
 	// Set before the shell's goroutines start.
 	idle *idler
-	// paintNow paints the window at once (FramePainter); nil without one.
-	paintNow func()
-	// paintRegion paints a part of a view's image (RegionPainter); nil
-	// without one.
-	paintRegion func(*canvas.Image, image.Rectangle) bool
-	// typing is the window's last key into a pane, shared by its views
-	// (termview.Options.Typing).
-	typing termview.Typing
-
-	// selfFocus is the pane whose view the shell is focusing right now
-	// (0 otherwise); the views' OnFocus reads it without mu.
-	selfFocus atomic.Uint64
-	// fgFocused says whether the window has the keyboard focus, and
-	// modsStale that held modifiers must be forgotten (the focus moved).
-	// Fyne's lifecycle hooks set them without mu: the GLFW driver runs
-	// them inside its Quit, which the shell calls holding mu.
-	fgFocused atomic.Bool
-	modsStale atomic.Bool
 
 	// handed carries the model reader's snapshots and events to the UI.
 	handed handover
@@ -277,9 +251,9 @@ func start(a fyne.App, o Options) (*shell, error) {
 	if o.Events != nil && s.uiThread != 0 {
 		s.idle = newIdler(o.Events)
 		if p, ok := o.Events.(FramePainter); ok {
-			s.paintNow = p.PaintNow
+			s.look.paintNow = p.PaintNow
 			if r, ok := o.Events.(RegionPainter); ok {
-				s.paintRegion = r.PaintRegion
+				s.look.paintRegion = r.PaintRegion
 			}
 		}
 		if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
@@ -287,14 +261,14 @@ func start(a fyne.App, o Options) (*shell, error) {
 		}
 	}
 	if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
-		s.renderProbe = os.Stderr
+		s.look.probe = os.Stderr
 	}
 	if o.Hosts != nil {
 		s.hosts = newHosts(o.Backend, o.Hosts, 0, logf)
 		s.b = s.hosts
 		s.hostProbe = os.Getenv("PANEFLOW_UI_PROBE") == "1"
 	}
-	s.fgFocused.Store(true)
+	s.kb.windowFocused.Store(true)
 	s.startMsgs = append(s.startMsgs, o.Notices...)
 	s.restoreOrCreate()
 
@@ -355,8 +329,8 @@ func start(a fyne.App, o Options) (*shell, error) {
 	go s.readEvents(sub)
 
 	lc := a.Lifecycle()
-	lc.SetOnEnteredForeground(func() { s.fgFocused.Store(true); s.modsStale.Store(true) })
-	lc.SetOnExitedForeground(func() { s.fgFocused.Store(false); s.modsStale.Store(true) })
+	lc.SetOnEnteredForeground(func() { s.kb.setWindowFocused(true) })
+	lc.SetOnExitedForeground(func() { s.kb.setWindowFocused(false) })
 	lc.SetOnStarted(func() {
 		s.life.markStarted()
 		logf("paneflow: window ready socket=%s", s.b.Endpoint())
@@ -930,9 +904,7 @@ func (s *shell) focusViewLocked(id uint64) {
 	if v == nil || s.life.quitting || s.pal != nil || s.ov != nil || s.dv != nil || (s.comp != nil && s.comp.pane != 0) || s.launchOverlayOpenLocked() || s.historyOverlayOpenLocked() || s.panel != nil {
 		return
 	}
-	s.selfFocus.Store(id)
-	s.w.Canvas().Focus(v)
-	s.selfFocus.Store(0)
+	s.kb.focus(id, func() { s.w.Canvas().Focus(v) })
 }
 
 // focusedViewLocked is the view of the focused pane, nil when there is none.
@@ -948,7 +920,7 @@ func (s *shell) agentChangedLocked(ev bus.AgentState, snap *snapshot) {
 			name = in.Name
 		}
 	}
-	if n, ok := notification(ev, s.fgFocused.Load(), s.cfg.NotifyWhenAgentWaiting, name); ok {
+	if n, ok := notification(ev, s.kb.windowFocused.Load(), s.cfg.NotifyWhenAgentWaiting, name); ok {
 		s.a.SendNotification(n)
 	}
 }

@@ -604,19 +604,19 @@ func TestFontZoom(t *testing.T) {
 	h := newHarness(t, nil)
 	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
 	h.s.guard(func() {
-		base := h.s.fontSize
+		base := h.s.look.size
 		h.key(fyne.KeyEqual, fyne.KeyModifierShortcutDefault)
-		if h.s.fontSize != base+1 {
-			t.Errorf("font size after secondary-= is %v, want %v", h.s.fontSize, base+1)
+		if h.s.look.size != base+1 {
+			t.Errorf("font size after secondary-= is %v, want %v", h.s.look.size, base+1)
 		}
 		h.key(fyne.KeyMinus, fyne.KeyModifierShortcutDefault)
 		h.key(fyne.KeyMinus, fyne.KeyModifierShortcutDefault)
-		if h.s.fontSize != base-1 {
-			t.Errorf("font size after two secondary-- is %v, want %v", h.s.fontSize, base-1)
+		if h.s.look.size != base-1 {
+			t.Errorf("font size after two secondary-- is %v, want %v", h.s.look.size, base-1)
 		}
 		h.key(fyne.Key0, fyne.KeyModifierShortcutDefault)
-		if h.s.fontSize != base {
-			t.Errorf("font size after secondary-0 is %v, want %v", h.s.fontSize, base)
+		if h.s.look.size != base {
+			t.Errorf("font size after secondary-0 is %v, want %v", h.s.look.size, base)
 		}
 	})
 }

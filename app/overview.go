@@ -297,8 +297,8 @@ func (s *shell) openOverviewLocked() {
 	ov.list.dismiss = func() { s.guard(s.closeOverviewLocked) }
 	s.ov = ov
 	var top fyne.CanvasObject = container.NewVBox(ov.header, ov.today, ov.list.query, ov.filter)
-	if s.renderProbe != nil {
-		ov.probe = newFrameProbe("overview", s.renderProbe)
+	if s.look.probe != nil {
+		ov.probe = newFrameProbe("overview", s.look.probe)
 		top = container.NewStack(top, ov.probe.view())
 	}
 	ov.view = container.NewPadded(container.NewBorder(top, nil, nil, nil, ov.list.view()))

@@ -28,7 +28,7 @@ func blockPane(t *testing.T, h *harness) (id uint64, pic image.Image, r image.Re
 		v := h.s.views[id]
 		p := fyne.CurrentApp().Driver().AbsolutePositionForObject(v)
 		r = image.Rect(int(p.X), int(p.Y), int(p.X+v.Size().Width), int(p.Y+v.Size().Height))
-		bg = h.s.palette.Background
+		bg = h.s.look.palette.Background
 	})
 	return id, pic, r, bg
 }

@@ -123,8 +123,8 @@ func (s *shell) selectDiffRowLocked(dv *diffView, row int, extend bool) {
 		dv.selFrom, dv.selTo = -1, -1
 		if dv.commentBox.Visible() {
 			dv.commentBox.Hide()
-			s.w.Canvas().Unfocus()  // the keys go to the view's dialogs again
-			s.modsStale.Store(true) // modifiers released in the editor never reached the canvas
+			s.w.Canvas().Unfocus() // the keys go to the view's dialogs again
+			s.kb.forget()          // modifiers released in the editor never reached the canvas
 		}
 		return
 	}
@@ -171,7 +171,7 @@ func (s *shell) selectDiffRowLocked(dv *diffView, row int, extend bool) {
 	s.w.Canvas().Focus(dv.commentText)
 	// The Shift of a Shift+click is released in the editor, where the
 	// canvas does not see it: forget the modifiers it holds.
-	s.modsStale.Store(true)
+	s.kb.forget()
 }
 
 // selectedStyle is a selected row's style: its own, on the selection's
@@ -482,7 +482,7 @@ func (s *shell) openLandLocked(dv *diffView) {
 	d.Resize(fyne.NewSize(520, 220))
 	dv.landWith = strategy
 	s.w.Canvas().Unfocus() // Enter lands, Escape cancels
-	s.modsStale.Store(true)
+	s.kb.forget()
 	dv.answers[land.Text] = land
 	s.showDialogLocked(d, nil, land.OnTapped, d.Hide)
 	s.goReview(dv.ctx, func(ctx context.Context) {

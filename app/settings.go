@@ -12,9 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
-	"github.com/paneflow-go/paneflow/app/fontfind"
 	"github.com/paneflow-go/paneflow/app/keymap"
-	"github.com/paneflow-go/paneflow/app/render"
 	"github.com/paneflow-go/paneflow/app/termview"
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/terminal"
@@ -50,17 +48,13 @@ func (s *shell) applyConfigLocked(cfg config.Config, warns []string, initial boo
 	s.keys = keys
 
 	if initial || cfg.FontFamily != old.FontFamily || cfg.LineHeight != old.LineHeight || cfg.FontSize != old.FontSize {
-		s.fontSize = cfg.FontSize
+		s.look.size = cfg.FontSize
 		if err := s.rebuildFontsLocked(); err != nil {
 			msgs = append(msgs, err.Error())
 		}
 	}
 	dark := !strings.EqualFold(cfg.Theme, "light")
-	if dark {
-		s.palette = render.DarkPalette()
-	} else {
-		s.palette = render.LightPalette()
-	}
+	s.look.setTheme(dark)
 	if th, ok := s.a.Settings().Theme().(variantTheme); !ok || th.dark != dark {
 		s.a.Settings().SetTheme(variantTheme{dark: dark})
 		if s.side != nil && s.snap != nil {
@@ -69,8 +63,8 @@ func (s *shell) applyConfigLocked(cfg config.Config, warns []string, initial boo
 		}
 	}
 	for _, v := range s.views {
-		v.SetFonts(s.fonts)
-		v.SetPalette(s.palette)
+		v.SetFonts(s.look.fonts)
+		v.SetPalette(s.look.palette)
 		v.SetCursor(cursorShape(cfg.Terminal.CursorShape), blinkMode(cfg.Terminal.CursorBlink))
 		v.SetScrollMultiplier(cfg.Terminal.ScrollMultiplier)
 	}
@@ -100,70 +94,26 @@ func (s *shell) fontScale() float32 {
 }
 
 // rebuildFontsLocked builds the font set for the configured family at
-// the current zoomed size. A family that cannot be found falls back to
-// Fyne's bundled monospace font, with an error saying so.
+// the current zoomed size and the canvas scale (paneLook.build).
 func (s *shell) rebuildFontsLocked() error {
-	fc := render.DefaultFontConfig()
-	fc.Size = s.fontSize
-	fc.LineHeight = s.cfg.LineHeight
-	fc.Scale = float64(s.fontScale())
-	var problem error
-	if s.cfg.FontFamily != "" {
-		ff, err := fontfind.Family(s.cfg.FontFamily)
-		if err != nil {
-			problem = fmt.Errorf("font_family %q: %v; using the bundled monospace font", s.cfg.FontFamily, err)
-		} else if fc.Regular, fc.Bold, fc.Italic, fc.BoldItalic, err = ff.Read(); err != nil {
-			problem = fmt.Errorf("font_family %q: %v; using the bundled monospace font", s.cfg.FontFamily, err)
-			fc.Regular, fc.Bold, fc.Italic, fc.BoldItalic = nil, nil, nil, nil
-		}
-	}
-	if fc.Regular == nil {
-		fc.Regular = theme.DefaultTextMonospaceFont().Content()
-	}
-	fc.Fallbacks = s.fallbackFontsLocked()
-	fs, err := render.NewFontSet(fc)
-	if err != nil {
-		fc.Regular, fc.Bold, fc.Italic, fc.BoldItalic = theme.DefaultTextMonospaceFont().Content(), nil, nil, nil
-		if fs, err = render.NewFontSet(fc); err != nil {
-			return fmt.Errorf("fonts: %v", err)
-		}
-		problem = fmt.Errorf("font_family %q: %v; using the bundled monospace font", s.cfg.FontFamily, err)
-	}
-	s.fonts = fs
-	s.fontScaleBuilt = s.fontScale()
-	return problem
-}
-
-// fallbackFontsLocked returns the installed fonts tried for characters
-// the terminal font lacks (CJK, symbols), read once.
-func (s *shell) fallbackFontsLocked() [][]byte {
-	if s.fallbacks != nil {
-		return s.fallbacks
-	}
-	s.fallbacks = [][]byte{}
-	for _, p := range fontfind.Fallbacks() {
-		if b, err := fontfind.MapFace(p, 0); err == nil {
-			s.fallbacks = append(s.fallbacks, b)
-		}
-	}
-	return s.fallbacks
+	return s.look.build(s.cfg, s.fontScale())
 }
 
 // setFontSizeLocked zooms every pane's font to size points (clamped to
 // 8–32).
 func (s *shell) setFontSizeLocked(size float64) {
 	size = min(max(size, minFontSize), maxFontSize)
-	if size == s.fontSize {
+	if size == s.look.size {
 		return
 	}
-	s.fontSize = size
+	s.look.size = size
 	if err := s.rebuildFontsLocked(); err != nil {
 		// A font_family problem: it goes with the next reading of the
 		// file, as applyConfigLocked's do.
 		s.banner.show(configMsg + err.Error())
 	}
 	for _, v := range s.views {
-		v.SetFonts(s.fonts)
+		v.SetFonts(s.look.fonts)
 	}
 }
 
@@ -171,14 +121,14 @@ func (s *shell) setFontSizeLocked(size float64) {
 // window moved to another monitor, or the scale was only known once the
 // window showed).
 func (s *shell) checkScaleLocked() {
-	if s.fontScale() == s.fontScaleBuilt {
+	if s.fontScale() == s.look.scaleBuilt {
 		return
 	}
 	if err := s.rebuildFontsLocked(); err != nil {
 		s.logf("paneflow: %v", err)
 	}
 	for _, v := range s.views {
-		v.SetFonts(s.fonts)
+		v.SetFonts(s.look.fonts)
 	}
 }
 
@@ -191,14 +141,12 @@ const paneInset = termview.StripeWidth + 2
 func (s *shell) viewOptionsLocked(id uint64) termview.Options {
 	o := termview.Options{
 		Post:             s.post,
-		Fonts:            s.fonts,
-		Palette:          s.palette,
 		ScrollMultiplier: s.cfg.Terminal.ScrollMultiplier,
 		Keys:             s.onViewKey,
 		OnFocus: func() {
 			// Runs while the shell may hold mu (when it focused the view
 			// itself, after the model changed): no UI state here.
-			if s.selfFocus.Load() == id {
+			if s.kb.selfFocused(id) {
 				return
 			}
 			s.mutate("focus", func() error {
@@ -210,14 +158,12 @@ func (s *shell) viewOptionsLocked(id uint64) termview.Options {
 		},
 		ProbeName:   fmt.Sprint(id),
 		OnInput:     s.noteInput,
-		PaintNow:    s.paintNow,
-		PaintRegion: s.paintRegion,
-		Typing:      &s.typing,
 		Menu:        s.paneMenu,
 		CursorBlink: blinkMode(s.cfg.Terminal.CursorBlink),
 		CursorShape: cursorShape(s.cfg.Terminal.CursorShape),
 		Inset:       paneInset,
 	}
+	s.look.viewOptions(&o)
 	if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
 		o.Probe = os.Stderr
 	}

@@ -97,7 +97,7 @@ func TestSettingsViewSavesInPlace(t *testing.T) {
 	}
 	h.waitFor("the window to apply the saved file", func() bool {
 		th, ok := h.a.Settings().Theme().(variantTheme)
-		return h.s.cfg.FontSize == 16 && h.s.fontSize == 16 && ok && !th.dark
+		return h.s.cfg.FontSize == 16 && h.s.look.size == 16 && ok && !th.dark
 	})
 
 	// Saving again with nothing changed writes nothing.
