@@ -399,6 +399,75 @@ func TestScreenInputQueued(t *testing.T) {
 	}
 }
 
+// refusal is one Options.InputRefused report.
+type refusal struct {
+	id  uint64
+	err error
+}
+
+// TestScreenInputRefusedReported: input the server refuses (here: to a
+// pane that does not exist) is reported to Options.InputRefused with the
+// server's reason, both a key SendInput wrote itself and input queued
+// behind it; the pane the program runs in still gets its keys.
+func TestScreenInputRefusedReported(t *testing.T) {
+	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
+	srv := ipctest.Start(t, e.reg)
+	out := filepath.Join(t.TempDir(), "got")
+	sf := e.split("stty raw -echo; echo READY; exec cat > " + shellQuote(out))
+	waitText(t, sf, "READY")
+	refused := make(chan refusal, 16)
+	c := dialAttach(t, srv, attach.Options{Surfaces: []uint64{sf.ID()}, InputRefused: func(id uint64, err error) {
+		refused <- refusal{id, err}
+	}})
+	const ghost = 987654
+	next := func() refusal {
+		t.Helper()
+		select {
+		case r := <-refused:
+			return r
+		case <-time.After(testDeadline):
+			t.Fatal("no refusal reported")
+		}
+		return refusal{}
+	}
+	check := func(r refusal, id uint64) {
+		t.Helper()
+		if r.id != id || r.err == nil || !strings.Contains(r.err.Error(), fmt.Sprintf("Surface not found: %d", id)) {
+			t.Fatalf("refusal of pane %d: %v, want pane %d: Surface not found", r.id, r.err, id)
+		}
+	}
+	// One key with nothing out: SendInput writes it itself.
+	if err := c.Pane(ghost).SendInput([]byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	check(next(), ghost)
+	// Two panes' keys at once: the second is queued behind the first
+	// (different panes' input is never merged into one call).
+	for _, id := range []uint64{ghost, ghost + 1} {
+		if err := c.Pane(id).SendInput([]byte("y")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check(next(), ghost)
+	check(next(), ghost+1)
+	if err := c.Pane(sf.ID()).SendInput([]byte("ok")); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(testDeadline); ; time.Sleep(5 * time.Millisecond) {
+		if got, _ := os.ReadFile(out); string(got) == "ok" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the program never got its keys")
+		}
+	}
+	select {
+	case r := <-refused:
+		t.Fatalf("accepted input reported as refused: %d %v", r.id, r.err)
+	default:
+	}
+}
+
 // TestScreenInputKeysOneByOne: keys typed one at a time, each after the
 // program got the one before (nothing queued or out: SendInput writes each
 // request itself, ipc.Redialer.StartNow), and keys typed from several

@@ -719,7 +719,7 @@ func guiEventType(t string) bool {
 func keepsDescriptions(evs []bus.Event) bool {
 	for _, e := range evs {
 		switch e.(type) {
-		case bus.AgentState, bus.UsageChanged, bus.ChecksChanged:
+		case bus.AgentState, bus.UsageChanged, bus.ChecksChanged, inputRefused:
 		default:
 			return false
 		}
@@ -878,6 +878,8 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 		case bus.SurfaceCreated, bus.SurfaceRenamed, bus.WorkspaceCreated, bus.WorkspaceClosed,
 			bus.WorkspaceSelected, bus.WorkspaceChanged, bus.LayoutChanged, bus.FocusChanged:
 			structural = true
+		case inputRefused:
+			s.banner.show(s.inputRefusedTextLocked(ev, snap))
 		case hostEvent:
 			hostsChanged = true
 			if ev.Up {

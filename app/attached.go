@@ -72,6 +72,12 @@ type attached struct {
 	kept     *proto.WorkspaceViewResult
 	keptAt   time.Time
 	seen     uint64
+
+	// The last refusal published (inputRefused) and when; guarded by
+	// refusedMu.
+	refusedMu     sync.Mutex
+	lastRefused   inputRefused
+	lastRefusedAt time.Time
 }
 
 // Attach connects to the server at o.Path (a ping, then the screen
@@ -85,12 +91,13 @@ func Attach(ctx context.Context, o AttachOptions) (Backend, error) {
 	if _, err := pc.Ping(ctx); err != nil {
 		return nil, err
 	}
-	screen, err := attach.Dial(ctx, o.Path, attach.Options{FPS: o.FPS, Dial: o.Dial})
-	if err != nil {
-		return nil, err
-	}
 	actx, cancel := context.WithCancel(context.Background())
 	a := &attached{o: o, cl: cl, pc: pc, events: bus.New(), ctx: actx, cancel: cancel}
+	screen, err := attach.Dial(ctx, o.Path, a.screenOptions())
+	if err != nil {
+		cancel()
+		return nil, err
+	}
 	a.screen.Store(screen)
 	return a, nil
 }
@@ -100,7 +107,7 @@ func Attach(ctx context.Context, o AttachOptions) (Backend, error) {
 // stream's mirrors; the old ones stop changing, so the window replaces
 // its views. Serve must be called again for the events.
 func (a *attached) Reattach(ctx context.Context) error {
-	screen, err := attach.Dial(ctx, a.o.Path, attach.Options{FPS: a.o.FPS, Dial: a.o.Dial})
+	screen, err := attach.Dial(ctx, a.o.Path, a.screenOptions())
 	if err != nil {
 		return err
 	}
@@ -116,6 +123,44 @@ func (a *attached) Reattach(ctx context.Context) error {
 
 var _ Backend = (*attached)(nil)
 
+// screenOptions are the options of the screen stream's client.
+func (a *attached) screenOptions() attach.Options {
+	return attach.Options{FPS: a.o.FPS, Dial: a.o.Dial, InputRefused: a.inputRefused}
+}
+
+// refusedEvery is how often the same refusal of a pane's input is
+// published again: a user typing into a pane whose input is refused
+// sees it said once, not once per key, and again if they keep typing
+// after dismissing it.
+const refusedEvery = 2 * time.Second
+
+// inputRefused publishes an [inputRefused] event for input the server
+// refused (attach.Options.InputRefused): the window shows it, as input is
+// otherwise dropped without a word.
+func (a *attached) inputRefused(id uint64, err error) {
+	msg := err.Error()
+	now := time.Now()
+	a.refusedMu.Lock()
+	if id == a.lastRefused.SurfaceID && msg == a.lastRefused.Reason && now.Sub(a.lastRefusedAt) < refusedEvery {
+		a.refusedMu.Unlock()
+		return
+	}
+	a.lastRefused, a.lastRefusedAt = inputRefused{SurfaceID: id, Reason: msg}, now
+	a.refusedMu.Unlock()
+	a.events.Publish(inputRefused{SurfaceID: id, Reason: msg})
+}
+
+// inputRefused is published on the window's bus when a pane's input was
+// dropped (the server refused it, or too much was still waiting): the
+// window says so in its banner.
+type inputRefused struct {
+	SurfaceID uint64
+	Reason    string
+}
+
+// EventType is part of bus.Event: a type no server publishes.
+func (inputRefused) EventType() string { return "paneflow_input_refused" }
+
 // guiEventTypes are the event types the window subscribes to (guiEvents).
 func guiEventTypes() []string {
 	var out []string
@@ -130,25 +175,45 @@ func guiEventTypes() []string {
 // Serve reads the server's events and republishes them until Shutdown
 // (then it returns nil) or the server goes away (an error).
 func (a *attached) Serve(context.Context) error {
-	st, err := a.cl.Subscribe(a.ctx, proto.MethodEventsSubscribe, proto.SubscribeTo(nil, guiEventTypes()))
+	st, err := a.subscribe()
 	if err != nil {
 		if a.ctx.Err() != nil {
 			return nil
 		}
-		return fmt.Errorf("app: events of %s: %w", a.o.Path, err)
+		return err
 	}
-	defer st.Close()
+	return a.pump(st)
+}
+
+// subscribe opens the server's events stream and publishes its agents'
+// states: from its return on, every change of the server's model reaches
+// the window's bus (once pump runs), so a workspace.view read after it
+// is never left stale; one kept from before is dropped. Its error is the
+// stream's or the agents' read (after Shutdown too: the caller checks).
+func (a *attached) subscribe() (*ipc.Stream, error) {
+	st, err := a.cl.Subscribe(a.ctx, proto.MethodEventsSubscribe, proto.SubscribeTo(nil, guiEventTypes()))
+	if err != nil {
+		return nil, fmt.Errorf("app: events of %s: %w", a.o.Path, err)
+	}
+	// A view kept from before (a previous connection's) may miss changes
+	// no event of this stream will report.
+	a.noteEvent()
 	// The agents' states as they are now: a window that attaches after
 	// a turn ended (the window that started it was closed) shows it, not
 	// nothing until the agent's next change. Read once subscribed, so no
 	// change falls between; the stream's events, all older or newer, then
 	// apply in order on top.
 	if err := a.publishAgents(); err != nil {
-		if a.ctx.Err() != nil {
-			return nil
-		}
-		return fmt.Errorf("app: agents of %s: %w", a.o.Path, err)
+		st.Close()
+		return nil, fmt.Errorf("app: agents of %s: %w", a.o.Path, err)
 	}
+	return st, nil
+}
+
+// pump republishes st's events (subscribe's) and closes it when it ends:
+// nil after Shutdown, else the stream's error.
+func (a *attached) pump(st *ipc.Stream) error {
+	defer st.Close()
 	for {
 		frame, err := st.Next()
 		if err != nil {
@@ -588,4 +653,15 @@ func (a *attached) SaveSession(string) error { return nil }
 
 func (a *attached) Caller(timeout time.Duration) proto.Caller {
 	return &ipc.Client{Path: a.o.Path, Dial: a.o.Dial, Timeout: timeout}
+}
+
+// inputRefusedTextLocked is the banner's line for ev: "input refused"
+// with the pane's name when snap still lists it, and the reason.
+func (s *shell) inputRefusedTextLocked(ev inputRefused, snap *snapshot) string {
+	for _, si := range snap.Surfaces {
+		if si.ID == ev.SurfaceID && si.Name != "" {
+			return fmt.Sprintf("input to %s refused: %s", si.Name, ev.Reason)
+		}
+	}
+	return "input refused: " + ev.Reason
 }

@@ -298,3 +298,24 @@ func TestSeededAgentsNotify(t *testing.T) {
 		}
 	}
 }
+
+// TestAttachedInputRefusedBanner: input the server refuses is not
+// dropped without a word: the window's banner says it was refused and
+// why (here a pane the server does not have), once for a burst of keys.
+func TestAttachedInputRefusedBanner(t *testing.T) {
+	h := newAttachedHarness(t, nil)
+	h.waitFor("the default workspace", func() bool { return len(h.cards()) == 1 && h.s.focus != 0 })
+	const ghost = 987654
+	for range 5 {
+		if err := h.s.b.Paste(ghost, "x", false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "input refused: Surface not found: 987654"
+	h.waitFor("the refusal in the banner", func() bool { return strings.Contains(h.s.banner.text.Text, want) })
+	h.s.guard(func() {
+		if n := strings.Count(h.s.banner.text.Text, want); n != 1 {
+			t.Errorf("banner %q says it %d times, want once", h.s.banner.text.Text, n)
+		}
+	})
+}

@@ -80,6 +80,12 @@ var actionTitles = map[keymap.Action]string{
 	keymap.OpenWebAccess:         "Web access: pair a browser or phone, revoke one…",
 	keymap.OpenSettings:          "Settings…",
 	keymap.ShowShortcuts:         "Keyboard shortcuts",
+	keymap.DiffNextHunk:          "Diff view: next hunk",
+	keymap.DiffPrevHunk:          "Diff view: previous hunk",
+	keymap.DiffStageHunk:         "Diff view: stage (or unstage) the hunk",
+	keymap.DiffRevertHunk:        "Diff view: revert the hunk (kept for undo)",
+	keymap.DiffUndoRevert:        "Diff view: undo the last revert",
+	keymap.DiffNextScope:         "Diff view: compare Branch, Unstaged, Staged",
 }
 
 // paletteItem is one row of the command palette.
@@ -89,13 +95,13 @@ type paletteItem struct {
 	Shortcut string // the current keystroke's label, "" when unbound
 }
 
-// paletteItems lists every action (but the palette itself) with its
+// paletteItems lists every window action (but the palette itself) with its
 // current keystroke in keys, in the keymap's order.
 func paletteItems(keys *keymap.Map) []paletteItem {
 	var items []paletteItem
 	for _, a := range keymap.Actions() {
-		if a == keymap.CommandPalette {
-			continue
+		if a == keymap.CommandPalette || a.Scope() != keymap.Window {
+			continue // the Diff view's keys act in the Diff view only
 		}
 		title := actionTitles[a]
 		if title == "" {

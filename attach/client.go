@@ -29,6 +29,14 @@ type Options struct {
 	// (ipc.Client's Dial): a window attached to another host's server
 	// through package remote. The path then only names the server.
 	Dial func(ctx context.Context) (net.Conn, error)
+	// InputRefused, if set, is told about input that was dropped: the
+	// server refused a pane's screen.input (its error reply: the pane is
+	// closed, the scripting gate is closed to this attachment, ...) or
+	// SendInput found 4 MiB still waiting. err says why. It is not called
+	// for input lost with the connection (Done and Err report that). It
+	// runs on one of the Client's goroutines or SendInput's caller, so it
+	// must not block (a window posts it to its UI goroutine).
+	InputRefused func(surfaceID uint64, err error)
 }
 
 // Client is one attachment to a Paneflow server: the screen.attach stream
@@ -50,6 +58,8 @@ type Client struct {
 	readOnly string
 	timeout  time.Duration
 	done     chan struct{} // closed when the stream ended
+	// refusedHook is Options.InputRefused (nil: not reported).
+	refusedHook func(surfaceID uint64, err error)
 
 	mu    sync.Mutex
 	panes map[uint64]*Pane // guarded by mu
@@ -68,11 +78,12 @@ type Client struct {
 	// (Redialer.StartNow); sendInputs waits for its reply before it sends inQ.
 	// inBusy is set while sendInputs has input to send or a reply to
 	// wait for: queueInput then queues. Both guarded by inMu.
-	inSent *ipc.Pending
-	inBusy bool
-	inQuit chan struct{} // closed by Close
-	inDone chan struct{} // closed when sendInputs returned
-	quit   sync.Once
+	inSent   *ipc.Pending
+	inSentID uint64 // inSent's pane
+	inBusy   bool
+	inQuit   chan struct{} // closed by Close
+	inDone   chan struct{} // closed when sendInputs returned
+	quit     sync.Once
 }
 
 // queuedInput is one screen.input call waiting to be sent.
@@ -159,8 +170,9 @@ func Dial(ctx context.Context, path string, o Options) (*Client, error) {
 	c := &Client{
 		stream: st, ctx: sctx, cancel: cancel,
 		token: ack.Token, readOnly: ack.ReadOnly, timeout: o.CallTimeout, done: make(chan struct{}),
-		panes:  make(map[uint64]*Pane),
-		inWake: make(chan struct{}, 1), inQuit: make(chan struct{}), inDone: make(chan struct{}),
+		refusedHook: o.InputRefused,
+		panes:       make(map[uint64]*Pane),
+		inWake:      make(chan struct{}, 1), inQuit: make(chan struct{}), inDone: make(chan struct{}),
 	}
 	c.calls = ipc.NewRedialer(mux, callIdle, func(ctx context.Context) (*ipc.Mux, error) {
 		select {
@@ -203,8 +215,12 @@ func (c *Client) queueInput(id uint64, data []byte) error {
 	}
 	c.inMu.Lock()
 	if c.inBytes+len(data) > maxQueuedInput {
+		err := fmt.Errorf("attach: %d bytes of input are still waiting for the server", c.inBytes)
 		c.inMu.Unlock()
-		return fmt.Errorf("attach: %d bytes of input are still waiting for the server", c.inBytes)
+		if c.refusedHook != nil {
+			c.refusedHook(id, err)
+		}
+		return err
 	}
 	if !c.inBusy && len(data) <= maxSendNow {
 		// Nothing queued or out: the request goes from here, with no
@@ -217,7 +233,7 @@ func (c *Client) queueInput(id uint64, data []byte) error {
 			proto.ScreenInputParams{Token: c.token, SurfaceID: id, Data: data})
 		switch {
 		case ok && err == nil:
-			c.inSent = p
+			c.inSent, c.inSentID = p, id
 			data = nil
 		case ok && !errors.Is(err, ipc.ErrNotSent):
 			data = nil // it may have reached the server: not sent again
@@ -268,7 +284,7 @@ func (c *Client) sendInputs() {
 		}
 		for {
 			c.inMu.Lock()
-			sent := c.inSent
+			sent, sentID := c.inSent, c.inSentID
 			c.inSent = nil
 			batch, c.inQ = c.inQ, batch[:0]
 			c.inBytes = 0
@@ -281,13 +297,14 @@ func (c *Client) sendInputs() {
 			if sent != nil {
 				ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 				// As below: a refused or lost write drops its input.
-				_ = sent.Wait(ctx, nil)
+				c.reportRefused(sentID, sent.Wait(ctx, nil))
 				cancel()
 			}
 			for _, in := range batch {
 				// A refused or lost write drops its input, as a closed
-				// pane's does; the stream's end tells the window why.
-				_ = c.sendInput(in.id, in.data)
+				// pane's does: a refusal is reported (InputRefused), a
+				// lost connection by the stream's end.
+				c.reportRefused(in.id, c.sendInput(in.id, in.data))
 			}
 			clear(batch)
 		}
@@ -300,6 +317,15 @@ func (c *Client) sendInput(id uint64, data []byte) error {
 		_, err := calls.ScreenInput(ctx, proto.ScreenInputParams{Token: c.token, SurfaceID: id, Data: data})
 		return err
 	})
+}
+
+// reportRefused tells Options.InputRefused about err when it is the
+// server's refusal of pane id's input (an error reply).
+func (c *Client) reportRefused(id uint64, err error) {
+	var rpcErr *ipc.Error
+	if c.refusedHook != nil && errors.As(err, &rpcErr) {
+		c.refusedHook(id, err)
+	}
 }
 
 // ReadOnly reports why the server will refuse this attachment's input,
@@ -624,13 +650,16 @@ func (p *Pane) Bells() int {
 // Client sends the queue in order (input of up to 64 KiB a call, merged
 // while the previous call is out);
 // it fails only when the Client is closed, the stream ended or 4 MiB are
-// still waiting, and input the server then refuses is dropped. On a
-// read-only attachment (Client.ReadOnly) it waits for the server's
-// answer, up to the client's call timeout, and returns the scripting
-// gate's refusal; there it takes at most 64 KiB.
+// still waiting, and input the server then refuses is dropped and
+// reported to Options.InputRefused. On a read-only attachment
+// (Client.ReadOnly) it waits for the server's answer, up to the client's
+// call timeout, and returns the scripting gate's refusal (also reported);
+// there it takes at most 64 KiB.
 func (p *Pane) SendInput(b []byte) error {
 	if p.c.readOnly != "" {
-		return p.c.sendInput(p.id, b)
+		err := p.c.sendInput(p.id, b)
+		p.c.reportRefused(p.id, err)
+		return err
 	}
 	return p.c.queueInput(p.id, b)
 }

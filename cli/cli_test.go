@@ -98,7 +98,7 @@ func TestVerbsAndIsVerb(t *testing.T) {
 	if diff := cmp.Diff([]string{"wait", "watch", "up", "flow"}, long); diff != "" {
 		t.Errorf("interruptible verbs differ (-want +got):\n%s", diff)
 	}
-	want := []string{"ls", "list_panes", "read", "read_pane", "search", "search_pane", "new", "select", "split", "focus",
+	want := []string{"ls", "list_panes", "read", "read_pane", "search", "search_pane", "new", "select", "workspace", "split", "focus",
 		"resize", "rename", "close", "reopen", "send", "key", "interrupt", "wait", "watch", "ps", "status", "usage", "up", "flow", "trust", "untrust", "history", "replay", "kill-server", "review", "checks", "land", "web"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("Verbs() names differ (-want +got):\n%s", diff)

@@ -73,6 +73,7 @@ func init() {
 			params:  []string{"<index>"},
 			run:     runSelect,
 		},
+		workspaceVerb(),
 		{
 			name: "split", synopsis: "<h|v> [--target <target>] [--name NAME] [--cwd DIR] [--command CMD] [--env KEY=VALUE]...",
 			summary: "split a pane in two",

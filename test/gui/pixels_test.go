@@ -85,6 +85,26 @@ func changed(a, b image.Image, r image.Rectangle, tol int) int {
 	return n
 }
 
+// cursorBar says whether every pixel of r that differs between a and b
+// lies in one upright bar at most 3 pixels wide and 40 high, and returns
+// the bar. That is a focused entry's text cursor: Fyne fades it in and
+// out for as long as the entry has the keyboard focus (a 1 s cycle, its
+// two resting states 0.4 s each), so two screenshots taken further apart
+// than 0.4 s under load differ in it forever, though the window has
+// settled.
+func cursorBar(a, b image.Image, r image.Rectangle) (image.Rectangle, bool) {
+	r = r.Intersect(a.Bounds()).Intersect(b.Bounds())
+	var bar image.Rectangle
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if !at(a, x, y).close(at(b, x, y), 0) {
+				bar = bar.Union(image.Rect(x, y, x+1, y+1))
+			}
+		}
+	}
+	return bar, !bar.Empty() && bar.Dx() <= 3 && bar.Dy() <= 40
+}
+
 // colours counts the distinct colours in r.
 func colours(img image.Image, r image.Rectangle) int {
 	seen := map[rgb]bool{}
