@@ -166,10 +166,9 @@ type shell struct {
 	// else nil.
 	hosts *hostsBackend
 	// hostProbe writes the sidebar's hosts and cards when they change
-	// (PANEFLOW_UI_PROBE=1 with hosts: the GUI tests read it);
-	// lastHostProbe is the last line written. Guarded by mu.
-	hostProbe     bool
-	lastHostProbe string
+	// (PANEFLOW_UI_PROBE=1 with hosts: the GUI tests read it); off
+	// otherwise. Guarded by mu.
+	hostProbe changeProbe
 
 	mu          sync.Mutex // guards the UI state below; see the type's doc
 	cfg         config.Config
@@ -266,7 +265,9 @@ func start(a fyne.App, o Options) (*shell, error) {
 	if o.Hosts != nil {
 		s.hosts = newHosts(o.Backend, o.Hosts, 0, logf)
 		s.b = s.hosts
-		s.hostProbe = os.Getenv("PANEFLOW_UI_PROBE") == "1"
+		if os.Getenv("PANEFLOW_UI_PROBE") == "1" {
+			s.hostProbe.w = os.Stderr
+		}
 	}
 	s.kb.windowFocused.Store(true)
 	s.startMsgs = append(s.startMsgs, o.Notices...)
@@ -857,7 +858,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	if agentsChanged || structural || usageChanged || checksChanged {
 		s.refreshOverviewLocked(0)
 	}
-	if s.hostProbe {
+	if s.hostProbe.on() {
 		s.probeHostsLocked(snap.Hosts, cards)
 		s.probeChipsLocked()
 	}
@@ -1005,10 +1006,7 @@ func (s *shell) probeHostsLocked(hosts []hostStatus, cards []workspaceCard) {
 		}
 	}
 	fmt.Fprintf(&b, "] shown=@%d focus=@%d", hostSlot(s.wsID), hostSlot(s.focus))
-	if line := b.String(); line != s.lastHostProbe {
-		s.lastHostProbe = line
-		fmt.Fprintln(os.Stderr, line)
-	}
+	s.hostProbe.write(b.String())
 }
 
 // closeHostViewsLocked closes the views of host slot's panes.

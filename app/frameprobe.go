@@ -83,3 +83,24 @@ func (p *frameProbe) stop() {
 	p.stopped = true
 	p.mu.Unlock()
 }
+
+// changeProbe writes a probe line each time it differs from the last one
+// it wrote (the GUI tests read what the window shows from such lines).
+// Its zero value is off: it writes nothing. Not safe for concurrent use:
+// its user's lock guards it (the shell's mu for the hosts probe).
+type changeProbe struct {
+	w    io.Writer // where lines go; nil = off
+	last string    // the last line written
+}
+
+// on reports whether the probe writes.
+func (p *changeProbe) on() bool { return p.w != nil }
+
+// write writes line unless the probe is off or line is the last written.
+func (p *changeProbe) write(line string) {
+	if p.w == nil || line == p.last {
+		return
+	}
+	p.last = line
+	fmt.Fprintln(p.w, line)
+}
