@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/attach"
+	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/ipc/ipctest"
 	"github.com/paneflow-go/paneflow/proto"
@@ -697,14 +698,7 @@ func TestScreenAttachTypedPaneFirst(t *testing.T) {
 			t.Fatalf("first frame %+v, want full", f)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
-	defer cancel()
-	waitTimer := func() {
-		t.Helper()
-		if err := fc.BlockUntil(ctx, 1); err != nil {
-			t.Fatalf("screen.attach never waited for a pane: %v", err)
-		}
-	}
+	waitTimer := func() { t.Helper(); waitPaced(t, fc) }
 	noFrame := func(when string) {
 		t.Helper()
 		l.none(t, when)
@@ -855,14 +849,7 @@ func TestScreenAttachHiddenPaced(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
-	defer cancel()
-	waitTimer := func() {
-		t.Helper()
-		if err := fc.BlockUntil(ctx, 1); err != nil {
-			t.Fatalf("screen.attach never waited for a pane: %v", err)
-		}
-	}
+	waitTimer := func() { t.Helper(); waitPaced(t, fc) }
 	next := func(want uint64, text string) {
 		t.Helper()
 		f := l.nextScreen(t)
@@ -894,5 +881,16 @@ func TestScreenAttachHiddenPaced(t *testing.T) {
 	p, _ := json.Marshal(proto.ScreenShownParams{Token: "nope"})
 	if _, err := e.s.screenShown(context.Background(), p); err == nil {
 		t.Fatal("screen.shown with an unknown token: no error")
+	}
+}
+
+// waitPaced waits until screen.attach armed a timer of fc: it waits for a
+// pane to come due.
+func waitPaced(t *testing.T, fc *clock.Fake) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
+	defer cancel()
+	if err := fc.BlockUntil(ctx, 1); err != nil {
+		t.Fatalf("screen.attach never waited for a pane: %v", err)
 	}
 }
