@@ -1,0 +1,67 @@
+package attach
+
+import (
+	"testing"
+
+	"github.com/paneflow-go/paneflow/proto"
+	"github.com/paneflow-go/paneflow/terminal"
+)
+
+// echoFrames returns a full 120x40 screen frame and the delta frame of
+// one key echoed at a coloured prompt.
+func echoFrames(b testing.TB) (full, echo []byte) {
+	emu := terminal.NewEmulator(120, 40, terminal.EmulatorOptions{})
+	for i := range 30 {
+		emu.Write([]byte("\x1b[1;32muser@host\x1b[0m:\x1b[34m~/src/paneflow\x1b[0m$ ls -la some/dir " + string(rune('a'+i%26)) + "\r\n"))
+	}
+	emu.Write([]byte("\x1b[1;32muser@host\x1b[0m:\x1b[34m~/src/paneflow\x1b[0m$ ech"))
+	enc := NewEncoder(7)
+	f, _ := enc.Update(emu)
+	full = f.AppendJSON(nil)
+	emu.Write([]byte("o"))
+	f, _ = enc.Update(emu)
+	echo = f.AppendJSON(nil)
+	return full, echo
+}
+
+// BenchmarkDecodeEchoFrame: an attached window's decode and apply of a
+// key's echo (issue 26: encoding/json took 30-40 µs of it).
+func BenchmarkDecodeEchoFrame(b *testing.B) {
+	full, echo := echoFrames(b)
+	var m Mirror
+	var f proto.ScreenFrame
+	if err := proto.DecodeScreenFrame(full, &f); err != nil {
+		b.Fatal(err)
+	}
+	if err := m.Apply(&f); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("echo frame %d bytes: %s", len(echo), echo)
+	b.ReportAllocs()
+	for b.Loop() {
+		var f proto.ScreenFrame
+		if err := proto.DecodeScreenFrame(echo, &f); err != nil {
+			b.Fatal(err)
+		}
+		if err := m.Apply(&f); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeFullFrame: the same for a full 120x40 screen.
+func BenchmarkDecodeFullFrame(b *testing.B) {
+	full, _ := echoFrames(b)
+	b.Logf("full frame %d bytes", len(full))
+	b.ReportAllocs()
+	for b.Loop() {
+		var m Mirror
+		var f proto.ScreenFrame
+		if err := proto.DecodeScreenFrame(full, &f); err != nil {
+			b.Fatal(err)
+		}
+		if err := m.Apply(&f); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
