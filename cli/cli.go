@@ -166,6 +166,10 @@ type session struct {
 	// must be the host's (absolute), and the verbs that read specs run
 	// there.
 	host *hostLink
+	// hostDial, when set, replaces the ssh link search --all opens to
+	// each configured host (tests); it returns the host's caller and what
+	// ends its connection.
+	hostDial func(ctx context.Context, address string) (caller, func(), error)
 }
 
 // run dispatches args and turns the outcome into an exit code, printing the

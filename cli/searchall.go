@@ -24,7 +24,15 @@ const searchAllHelp = "With --all the one argument is the pattern, and the searc
 	"counting from 1 per pane, with when it was first shown: `paneflow replay <surface>\n" +
 	"--screen N` shows it); control characters are shown as escapes. Smart case (--case\n" +
 	"smart) ignores case unless the pattern has an upper-case letter. --max caps the lines\n" +
-	"(server default 200, at most 1000). Exit 1 when nothing matched.\n"
+	"(server default 200, at most 1000, per server). Exit 1 when nothing matched.\n\n" +
+	"Every host of the configuration's [[hosts]] (the hosts the window shows) is searched too,\n" +
+	"at once: each host's panes follow this machine's under an \"on ADDRESS\" line (their\n" +
+	"surface numbers are the host's: `paneflow --host ADDRESS replay <surface> --screen N`).\n" +
+	"A server that cannot be searched (a host unreachable, no server on this machine) is\n" +
+	"named on stderr with why, and the others' matches still print; only when no server\n" +
+	"answered is it an error. With --json each pane carries its \"host\" (\"\" for this\n" +
+	"machine) and \"servers\" lists every server asked with its counts or its error. With\n" +
+	"--host (PANEFLOW_HOST) only that host is searched.\n"
 
 // runSearchAll is `paneflow search --all <pattern>`.
 func runSearchAll(ctx context.Context, s *session, in *input) error {
@@ -47,6 +55,15 @@ func runSearchAll(ctx context.Context, s *session, in *input) error {
 		m := int(min(n, 1<<20))
 		p.MaxMatches = &m
 	}
+	hosts := s.searchHosts()
+	if len(hosts) == 0 {
+		return s.searchOne(ctx, p, in.bool("json"))
+	}
+	return s.searchEvery(ctx, p, hosts, in.bool("json"))
+}
+
+// searchOne is search --all against the one server the session reaches.
+func (s *session) searchOne(ctx context.Context, p proto.SearchAllParams, asJSON bool) error {
 	c, err := s.connect()
 	if err != nil {
 		return err
@@ -56,7 +73,7 @@ func runSearchAll(ctx context.Context, s *session, in *input) error {
 	if err != nil {
 		return err
 	}
-	if in.bool("json") {
+	if asJSON {
 		if err := s.printRaw(raw); err != nil {
 			return err
 		}
