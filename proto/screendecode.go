@@ -334,33 +334,29 @@ func decList[T any](v []byte, dst *[]T, dec func([]byte, *T) error) error {
 // decodeObject calls fn with each member of the object v, stopping at
 // the first error.
 func decodeObject(v []byte, what string, fn func(key string, v []byte) error) error {
-	if len(v) == 0 || v[0] != '{' {
-		if err := jsonscan.Members(v, func(string, []byte) {}); err != nil && !isSyntax(err) {
-			return fmt.Errorf("proto: a screen frame's %s is not an object", what)
-		} else if err != nil {
-			return err
-		}
-	}
 	var ferr error
 	err := jsonscan.Members(v, func(key string, v []byte) {
 		if ferr == nil {
 			ferr = fn(key, v)
 		}
 	})
-	if err != nil {
+	switch {
+	case err != nil && !isSyntax(err):
+		return fmt.Errorf("proto: a screen frame's %s is not an object", what)
+	case err != nil:
 		return err
 	}
 	return ferr
 }
 
-// decodeArray calls fn with each element of the array v.
+// decodeArray calls fn with each element of the array v, stopping at the
+// first error.
 func decodeArray(v []byte, what string, fn func(e []byte) error) error {
 	if len(v) == 0 || v[0] != '[' {
-		if err := jsonscan.Elements(v, func([]byte) error { return nil }); err != nil && !isSyntax(err) {
-			return fmt.Errorf("proto: a screen frame's %s is not an array", what)
-		} else if err != nil {
+		if err := jsonscan.Elements(v, fn); isSyntax(err) {
 			return err
 		}
+		return fmt.Errorf("proto: a screen frame's %s is not an array", what)
 	}
 	return jsonscan.Elements(v, fn)
 }
