@@ -498,6 +498,7 @@ func (s *shell) buildWindowLocked() {
 		func() { s.guard(s.newWorkspaceLocked) })
 	s.tabs.onMove = func(i, to int) { s.guard(func() { s.moveWorkspaceLocked(i, to) }) }
 	s.tabs.onRename = func(i int) { s.guard(func() { s.renameWorkspaceLocked(i) }) }
+	s.tabs.onMenu = func(i int, pos fyne.Position) { s.guard(func() { s.tabMenuLocked(i, pos) }) }
 	top := container.NewVBox(s.toolbarLocked(), s.tabs.root)
 	if hint := s.hintLocked(); hint != nil {
 		top = container.NewVBox(top, hint)
