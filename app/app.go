@@ -133,7 +133,10 @@ type RegionPainter interface {
 // GLFW app (a.Run is called inside). With Fyne's test app, whose Run
 // returns at once, it still blocks until one of the above happens. When
 // it fails before the window opens (o.Backend is nil), nothing was started.
+// It first keeps Fyne from loading its bundled emoji font
+// (dropBundledEmoji).
 func Run(a fyne.App, o Options) error {
+	dropBundledEmoji()
 	s, err := start(a, o)
 	if err != nil {
 		return err
