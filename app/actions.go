@@ -63,6 +63,9 @@ func (s *shell) installCanvasKeysLocked() {
 				if ev.Name == fyne.KeyEscape && s.escapeLocked() {
 					return
 				}
+				if s.diffKeyLocked(ev.Name, 0) {
+					return
+				}
 				s.handleKeyLocked(ev.Name, 0)
 			}
 		})
@@ -83,7 +86,7 @@ func (s *shell) installCanvasKeysLocked() {
 				s.heldMods |= m
 				return
 			}
-			if s.heldMods != 0 {
+			if s.heldMods != 0 && !s.diffKeyLocked(ev.Name, s.heldMods) {
 				s.handleKeyLocked(ev.Name, s.heldMods)
 			}
 		})
@@ -116,6 +119,12 @@ var selectIndex = map[keymap.Action]int{
 // runActionLocked runs an app action on the UI goroutine. Model changes
 // go to the worker; the window follows from their events.
 func (s *shell) runActionLocked(a keymap.Action) {
+	if a.Scope() == keymap.DiffView {
+		if s.dv != nil {
+			s.diffActionLocked(s.dv, a)
+		}
+		return
+	}
 	if p, ok := presetOf[a]; ok {
 		index := s.activeIndexLocked()
 		s.zoom = 0

@@ -132,7 +132,10 @@ type RegionPainter interface {
 // GLFW app (a.Run is called inside). With Fyne's test app, whose Run
 // returns at once, it still blocks until one of the above happens. When
 // it fails before the window opens (o.Backend is nil), nothing was started.
+// It first keeps Fyne from loading its bundled emoji font
+// (dropBundledEmoji).
 func Run(a fyne.App, o Options) error {
+	dropBundledEmoji()
 	s, err := start(a, o)
 	if err != nil {
 		return err
@@ -495,6 +498,7 @@ func (s *shell) buildWindowLocked() {
 		func() { s.guard(s.newWorkspaceLocked) })
 	s.tabs.onMove = func(i, to int) { s.guard(func() { s.moveWorkspaceLocked(i, to) }) }
 	s.tabs.onRename = func(i int) { s.guard(func() { s.renameWorkspaceLocked(i) }) }
+	s.tabs.onMenu = func(i int, pos fyne.Position) { s.guard(func() { s.tabMenuLocked(i, pos) }) }
 	top := container.NewVBox(s.toolbarLocked(), s.tabs.root)
 	if hint := s.hintLocked(); hint != nil {
 		top = container.NewVBox(top, hint)

@@ -175,25 +175,45 @@ func guiEventTypes() []string {
 // Serve reads the server's events and republishes them until Shutdown
 // (then it returns nil) or the server goes away (an error).
 func (a *attached) Serve(context.Context) error {
-	st, err := a.cl.Subscribe(a.ctx, proto.MethodEventsSubscribe, proto.SubscribeTo(nil, guiEventTypes()))
+	st, err := a.subscribe()
 	if err != nil {
 		if a.ctx.Err() != nil {
 			return nil
 		}
-		return fmt.Errorf("app: events of %s: %w", a.o.Path, err)
+		return err
 	}
-	defer st.Close()
+	return a.pump(st)
+}
+
+// subscribe opens the server's events stream and publishes its agents'
+// states: from its return on, every change of the server's model reaches
+// the window's bus (once pump runs), so a workspace.view read after it
+// is never left stale; one kept from before is dropped. Its error is the
+// stream's or the agents' read (after Shutdown too: the caller checks).
+func (a *attached) subscribe() (*ipc.Stream, error) {
+	st, err := a.cl.Subscribe(a.ctx, proto.MethodEventsSubscribe, proto.SubscribeTo(nil, guiEventTypes()))
+	if err != nil {
+		return nil, fmt.Errorf("app: events of %s: %w", a.o.Path, err)
+	}
+	// A view kept from before (a previous connection's) may miss changes
+	// no event of this stream will report.
+	a.noteEvent()
 	// The agents' states as they are now: a window that attaches after
 	// a turn ended (the window that started it was closed) shows it, not
 	// nothing until the agent's next change. Read once subscribed, so no
 	// change falls between; the stream's events, all older or newer, then
 	// apply in order on top.
 	if err := a.publishAgents(); err != nil {
-		if a.ctx.Err() != nil {
-			return nil
-		}
-		return fmt.Errorf("app: agents of %s: %w", a.o.Path, err)
+		st.Close()
+		return nil, fmt.Errorf("app: agents of %s: %w", a.o.Path, err)
 	}
+	return st, nil
+}
+
+// pump republishes st's events (subscribe's) and closes it when it ends:
+// nil after Shutdown, else the stream's error.
+func (a *attached) pump(st *ipc.Stream) error {
+	defer st.Close()
 	for {
 		frame, err := st.Next()
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2/widget"
+	"github.com/paneflow-go/paneflow/app/keymap"
 	"github.com/paneflow-go/paneflow/internal/userdir"
 )
 
@@ -270,7 +271,7 @@ func (s *shell) hunkActionLocked(dv *diffView, action string) {
 			file = dv.lines[dv.hunk].file
 		}
 		if !ok {
-			dv.setStatusLocked("Click a line of a hunk first.", true)
+			dv.setStatusLocked("Click a line of a hunk first, or choose one with "+s.keyName(keymap.DiffNextHunk)+".", true)
 			return
 		}
 	}

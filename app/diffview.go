@@ -175,6 +175,8 @@ type diffView struct {
 	busy                         string
 	reverted                     []revertedHunk
 	stageBtn, revertBtn, undoBtn *widget.Button
+	// hints names the view's keys (the keymap's DiffView actions).
+	hints *widget.Label
 
 	// selFrom and selTo are the selected rows (the first tapped, the
 	// last; -1: none), selPath and selStart..selEnd the file's lines
@@ -214,6 +216,9 @@ type diffGrid struct {
 	widget.TextGrid
 	onTap func(row int, extend bool)
 	shift bool // Shift was held at the last mouse press
+	// scroller is the grid's own scroller once its renderer exists (for
+	// showRow); TextGrid keeps it private.
+	scroller fyne.Scrollable
 }
 
 func newDiffGrid(onTap func(row int, extend bool)) *diffGrid {
@@ -239,6 +244,35 @@ func (g *diffGrid) Tapped(ev *fyne.PointEvent) {
 	if g.onTap != nil && row >= 0 && row < len(g.Rows) {
 		g.onTap(row, extend)
 	}
+}
+
+// CreateRenderer is TextGrid's, noting its scroller for showRow.
+func (g *diffGrid) CreateRenderer() fyne.WidgetRenderer {
+	r := g.TextGrid.CreateRenderer()
+	if objs := r.Objects(); len(objs) > 0 {
+		g.scroller, _ = objs[0].(fyne.Scrollable)
+	}
+	return r
+}
+
+// showRow scrolls the grid so that row is in view, with a few rows above
+// it, when it is not in view already.
+func (g *diffGrid) showRow(row int) {
+	if g.scroller == nil || row < 0 || row >= len(g.Rows) {
+		return
+	}
+	top := g.PositionForCursorLocation(row, 0).Y // from the visible top
+	cell := g.PositionForCursorLocation(row+1, 0).Y - top
+	if cell <= 0 || (top >= 0 && top+cell <= g.Size().Height) {
+		return
+	}
+	// The scroller lays its content out again for the rows as they are
+	// now (a refresh of the grid does not reach it), then Scrolled moves
+	// the content by the delta, kept within the content.
+	if o, ok := g.scroller.(fyne.CanvasObject); ok {
+		o.Refresh()
+	}
+	g.scroller.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -(top - 3*cell))})
 }
 
 var _ desktop.Mouseable = (*diffGrid)(nil)
@@ -337,14 +371,7 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 	dv.mode.Selected = diffUnified
 	dv.scopeNow.Store(scopeBranch)
 	dv.scope = widget.NewRadioGroup([]string{scopeBranch, scopeUnstaged, scopeStaged}, func(sc string) {
-		s.guard(func() {
-			dv.scopeNow.Store(sc)
-			s.markHunkLocked(dv)
-			select {
-			case dv.reload <- struct{}{}:
-			default:
-			}
-		})
+		s.guard(func() { s.scopeChangedLocked(dv, sc) })
 	})
 	dv.scope.Horizontal, dv.scope.Required = true, true
 	dv.scope.Selected = scopeBranch
@@ -383,7 +410,10 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 	dv.prWhy.Truncation = fyne.TextTruncateEllipsis
 	dv.prWhy.Importance = widget.LowImportance
 	bar := container.NewBorder(nil, nil, container.NewHBox(dv.mode, widget.NewSeparator(), dv.sendBtn, dv.checkBtn, dv.failBtn, widget.NewSeparator(), dv.landBtn, dv.prBtn), nil, dv.prWhy)
-	hunkBar := container.NewHBox(widget.NewLabel("Compare:"), dv.scope, widget.NewSeparator(), hunkBtns[0], hunkBtns[1], hunkBtns[2])
+	dv.hints = widget.NewLabel(s.diffHints())
+	dv.hints.Truncation = fyne.TextTruncateEllipsis
+	dv.hints.Importance = widget.LowImportance
+	hunkBar := container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Compare:"), dv.scope, widget.NewSeparator(), hunkBtns[0], hunkBtns[1], hunkBtns[2]), nil, dv.hints)
 	commentsHead := widget.NewLabelWithStyle("Comments", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	left := container.NewVSplit(container.NewVScroll(dv.files), container.NewBorder(commentsHead, nil, nil, nil, container.NewVScroll(dv.commentList)))
 	left.Offset = 0.6
@@ -400,6 +430,17 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 		return
 	}
 	go s.runDiff(ctx, dv)
+}
+
+// scopeChangedLocked loads dv's diff again for scope sc, chosen by the
+// Compare buttons or the keys.
+func (s *shell) scopeChangedLocked(dv *diffView, sc string) {
+	dv.scopeNow.Store(sc)
+	s.markHunkLocked(dv)
+	select {
+	case dv.reload <- struct{}{}:
+	default:
+	}
 }
 
 // place names dir for the view's header: on another host, prefixed with

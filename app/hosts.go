@@ -14,6 +14,7 @@ import (
 	"github.com/paneflow-go/paneflow/app/termview"
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/core"
+	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/remote"
 	"github.com/paneflow-go/paneflow/workspace"
@@ -153,6 +154,14 @@ type hostsBackend struct {
 	// portsEvery, when not 0, replaces hostRereadEvery as the age at
 	// which a host's pane ports are read again (tests: nanoseconds).
 	portsEvery atomic.Int64
+	// keepView, when not 0, replaces hostRereadEvery as how long a host's
+	// model read once stands while no event of it comes (set before
+	// AddHost; tests).
+	keepView time.Duration
+	// upHook, when set (before AddHost; tests), runs on a host's
+	// goroutine each time the host came up, after its "connected" was
+	// published and before its events are read.
+	upHook func(slot int)
 
 	mu     sync.Mutex
 	hosts  []*remoteHost // in the order added; guarded by mu
@@ -355,19 +364,28 @@ func (h *hostsBackend) run(ctx context.Context, r *remoteHost) {
 	for ctx.Err() == nil {
 		err := h.connectHost(ctx, r)
 		if err == nil {
-			everUp = true
-			backoff = hostBackoffMin
-			r.setStatus(hostConnected, nil)
-			h.logf("paneflow: host %s connected", r.address)
-			h.events.Publish(hostEvent{Slot: r.slot, Up: true})
 			r.mu.Lock()
 			be := r.be
 			r.mu.Unlock()
-			err = be.Serve(ctx)
-			if ctx.Err() != nil || err == nil {
-				return
+			// Subscribed before the host shows as connected (and the
+			// window reads its model): a change after that read then
+			// comes as an event, which drops the kept view.
+			var st *ipc.Stream
+			if st, err = be.subscribe(); err == nil {
+				everUp = true
+				backoff = hostBackoffMin
+				r.setStatus(hostConnected, nil)
+				h.logf("paneflow: host %s connected", r.address)
+				h.events.Publish(hostEvent{Slot: r.slot, Up: true})
+				if h.upHook != nil {
+					h.upHook(r.slot)
+				}
+				err = be.pump(st)
+				if ctx.Err() != nil || err == nil {
+					return
+				}
+				err = fmt.Errorf("connection lost: %w", err)
 			}
-			err = fmt.Errorf("connection lost: %w", err)
 		}
 		if ctx.Err() != nil {
 			return
@@ -419,6 +437,9 @@ func (h *hostsBackend) connectHost(ctx context.Context, r *remoteHost) error {
 	}
 	be = b.(*attached)
 	be.keepView = hostRereadEvery
+	if h.keepView != 0 {
+		be.keepView = h.keepView
+	}
 	r.mu.Lock()
 	stopped = r.stopped
 	if !stopped {

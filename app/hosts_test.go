@@ -566,3 +566,114 @@ func TestRemoveHostFromConfig(t *testing.T) {
 		})
 	}
 }
+
+// TestHostUpAfterSubscribe: a host shows as connected only once its
+// events are subscribed to, so a change on the host right after the
+// window's first read of its model (which the window then keeps while no
+// event comes) reaches the window. upHook runs that read and that change
+// between "connected" and the events' first read: with the host published
+// before its subscription, the change produced no event and the kept view
+// (an hour here) never showed it.
+func TestHostUpAfterSubscribe(t *testing.T) {
+	hb, rc, _, titles := hostsOverCores(t)
+	firstRead := make(chan []string, 1)
+	hb.upHook = func(int) {
+		firstRead <- titles()
+		if _, err := rc.Workspaces.CreateWorkspace("Later", "", nil, false); err != nil {
+			t.Error(err)
+		}
+	}
+	hb.AddHost("ssh://build")
+	select {
+	case got := <-firstRead:
+		if want := []string{"Local", "Remote"}; !slices.Equal(got, want) {
+			t.Fatalf("the first read once connected: %q, want %q", got, want)
+		}
+	case <-time.After(testDeadline):
+		t.Fatal("the host never came up")
+	}
+	want := []string{"Local", "Remote", "Later"}
+	deadline := time.Now().Add(testDeadline)
+	for got := titles(); !slices.Equal(got, want); got = titles() {
+		if time.Now().After(deadline) {
+			t.Fatalf("workspaces %q, want %q: the host's change after the first read never showed", got, want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestHostReconnectDropsKeptView: the model of a host the window read and
+// kept before its link dropped is not shown after it reconnects: a change
+// made on the host meanwhile came as no event (nothing was subscribed).
+func TestHostReconnectDropsKeptView(t *testing.T) {
+	hb, rc, fh, titles := hostsOverCores(t)
+	ups := make(chan int, 2)
+	hb.upHook = func(int) { ups <- 1 }
+	up := func(when string) {
+		t.Helper()
+		select {
+		case <-ups:
+		case <-time.After(testDeadline):
+			t.Fatalf("the host never came up %s", when)
+		}
+	}
+	hb.AddHost("ssh://build")
+	up("at first")
+	if got, want := titles(), []string{"Local", "Remote"}; !slices.Equal(got, want) {
+		t.Fatalf("workspaces %q, want %q", got, want)
+	}
+	fh.setRefusing(errors.New("ssh: connect to host build port 22: Connection refused"))
+	fh.drop()
+	waitHostState(t, hb, hostReconnecting)
+	if _, err := rc.Workspaces.CreateWorkspace("Meanwhile", "", nil, false); err != nil {
+		t.Fatal(err)
+	}
+	fh.setRefusing(nil)
+	up("again")
+	if got, want := titles(), []string{"Local", "Remote", "Meanwhile"}; !slices.Equal(got, want) {
+		t.Fatalf("once reconnected, workspaces %q, want %q", got, want)
+	}
+}
+
+// waitHostState waits until hb's one host is in state.
+func waitHostState(t *testing.T, hb *hostsBackend, state string) {
+	t.Helper()
+	deadline := time.Now().Add(testDeadline)
+	for {
+		st := hb.hostStatuses()
+		if len(st) == 1 && st[0].State == state {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("host states %+v, want one %s", st, state)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// hostsOverCores is a hostsBackend whose primary is attached to a core
+// (one workspace "Local") and whose one host, "ssh://build", is another
+// (rc, one workspace "Remote"), the host's model kept for an hour; it
+// is not started: set upHook, then AddHost. titles lists the
+// window-side workspaces' titles.
+func hostsOverCores(t *testing.T) (hb *hostsBackend, rc *core.Core, fh *fakeHosts, titles func() []string) {
+	t.Helper()
+	lc := remoteCore(t, "Local")
+	rc = remoteCore(t, "Remote")
+	primary, err := Attach(context.Background(), AttachOptions{Path: lc.SocketPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fh = &fakeHosts{servers: map[string]string{"ssh://build": rc.SocketPath}}
+	hb = newHosts(primary, fh.connect, 0, t.Logf)
+	t.Cleanup(func() { hb.Shutdown(context.Background()) })
+	hb.keepView = time.Hour
+	titles = func() []string {
+		var out []string
+		for _, w := range hb.Workspaces() {
+			out = append(out, w.Title)
+		}
+		return out
+	}
+	return hb, rc, fh, titles
+}

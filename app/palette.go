@@ -80,6 +80,12 @@ var actionTitles = map[keymap.Action]string{
 	keymap.OpenWebAccess:         "Web access: pair a browser or phone, revoke one…",
 	keymap.OpenSettings:          "Settings…",
 	keymap.ShowShortcuts:         "Keyboard shortcuts",
+	keymap.DiffNextHunk:          "Diff view: next hunk",
+	keymap.DiffPrevHunk:          "Diff view: previous hunk",
+	keymap.DiffStageHunk:         "Diff view: stage (or unstage) the hunk",
+	keymap.DiffRevertHunk:        "Diff view: revert the hunk (kept for undo)",
+	keymap.DiffUndoRevert:        "Diff view: undo the last revert",
+	keymap.DiffNextScope:         "Diff view: compare Branch, Unstaged, Staged",
 }
 
 // paletteItem is one row of the command palette.
@@ -89,13 +95,13 @@ type paletteItem struct {
 	Shortcut string // the current keystroke's label, "" when unbound
 }
 
-// paletteItems lists every action (but the palette itself) with its
+// paletteItems lists every window action (but the palette itself) with its
 // current keystroke in keys, in the keymap's order.
 func paletteItems(keys *keymap.Map) []paletteItem {
 	var items []paletteItem
 	for _, a := range keymap.Actions() {
-		if a == keymap.CommandPalette {
-			continue
+		if a == keymap.CommandPalette || a.Scope() != keymap.Window {
+			continue // the Diff view's keys act in the Diff view only
 		}
 		title := actionTitles[a]
 		if title == "" {
@@ -451,6 +457,9 @@ func (p *pickList) setCursor(i int) {
 // pane.
 type popup struct {
 	pop *widget.PopUp
+	// holder holds the content; Fyne keeps it (a themed container) after
+	// the popup is gone, so closing empties it.
+	holder *fyne.Container
 }
 
 // showPopupLocked opens content in a modal overlay of size, focusing
@@ -472,15 +481,19 @@ func (s *shell) showPopupLocked(content fyne.CanvasObject, size fyne.Size, focus
 		r.SetMinSize(fyne.NewSize(1, 1))
 		return r
 	}
-	// The content keeps the app's theme (a theme override stops at a
-	// nested one): under popupTheme a split's divider, drawn in the shadow
-	// colour, vanished and left only its handle, a stray I-beam.
-	inner := container.NewThemeOverride(container.NewPadded(content), fyne.CurrentApp().Settings().Theme())
-	body := container.NewBorder(edge(), edge(), edge(), edge(), inner)
-	pop := widget.NewModalPopUp(body, s.w.Canvas())
 	// Overriding the popup's theme reaches its renderer's underlay and
-	// shadow; the ThemeOverride container itself is not shown.
+	// shadow (the ThemeOverride container itself is not shown). It is
+	// applied while the popup holds nothing, so the content keeps the
+	// app's theme: under popupTheme a split's divider, drawn in the shadow
+	// colour, vanished and left only its handle, a stray I-beam. And Fyne
+	// 2.7.1 keeps the text faces it parses for a theme override's texts
+	// for good, one set per override (each a new scope: every text style
+	// shown re-parses the theme's font and its 4 MB emoji font), so text
+	// under an override cost 12.7 MB of heap each time the palette opened.
+	holder := container.NewStack()
+	pop := widget.NewModalPopUp(holder, s.w.Canvas())
 	container.NewThemeOverride(pop, popupTheme{fyne.CurrentApp().Settings().Theme()})
+	holder.Objects = []fyne.CanvasObject{container.NewBorder(edge(), edge(), edge(), edge(), container.NewPadded(content))}
 	csize := s.w.Canvas().Size()
 	size = fyne.NewSize(min(size.Width, csize.Width-40), min(size.Height, csize.Height-40))
 	pop.Resize(size)
@@ -488,7 +501,7 @@ func (s *shell) showPopupLocked(content fyne.CanvasObject, size fyne.Size, focus
 	if focus != nil {
 		s.w.Canvas().Focus(focus)
 	}
-	return &popup{pop: pop}
+	return &popup{pop: pop, holder: holder}
 }
 
 // popupTheme is the app's theme with a transparent shadow colour: the
@@ -509,6 +522,7 @@ func (t popupTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Colo
 func (p *popup) close() {
 	if p != nil && p.pop != nil {
 		p.pop.Hide()
+		p.holder.Objects = nil
 	}
 }
 

@@ -47,6 +47,10 @@ var shortcutGroups = []struct {
 		keymap.CommandPalette, keymap.OpenSettings, keymap.ShowShortcuts, keymap.AddHost, keymap.RemoveHost,
 		keymap.OpenWebAccess, keymap.Quit,
 	}},
+	{"Diff view", []keymap.Action{
+		keymap.DiffNextHunk, keymap.DiffPrevHunk, keymap.DiffStageHunk, keymap.DiffRevertHunk,
+		keymap.DiffUndoRevert, keymap.DiffNextScope,
+	}},
 }
 
 // shortcutRow is one line of the sheet.

@@ -21,11 +21,13 @@ import (
 // two or more (as kitty and GNOME Terminal hide a lone tab): a click
 // selects one, a double click renames it, a drag moves it (the tab it
 // would land on is outlined), a middle click or its × closes it (undo
-// close brings it back), + adds one; Ctrl+Tab and Ctrl+Shift+Tab
+// close brings it back), + adds one, a right click opens its menu
+// (Rename…, Move left, Move right, Close, New workspace…, the shell's
+// tabMenuLocked); Ctrl+Tab and Ctrl+Shift+Tab
 // (next_workspace, prev_workspace) move between them, Ctrl+Shift+PageUp
 // and PageDown move the active one (move_workspace_left/right).
 // Its methods run on the UI goroutine; the callbacks are the shell's
-// (onMove and onRename nil: no drag, no double click).
+// (onMove, onRename and onMenu nil: no drag, no double click, no menu).
 type tabStrip struct {
 	root *fyne.Container
 	row  *fyne.Container
@@ -37,6 +39,12 @@ type tabStrip struct {
 	onSelect, onClose func(index int)
 	onMove            func(index, to int)
 	onRename          func(index int)
+	// onMenu opens tab index's context menu at pos (in the canvas).
+	onMenu func(index int, pos fyne.Position)
+	// menu is the context menu last opened (nil: none yet) and
+	// menuItems its items, for tests.
+	menu      *widget.PopUpMenu
+	menuItems []*fyne.MenuItem
 
 	// dragFrom and dragTo are the dragged tab and the one it would land
 	// on (-1: no drag).
@@ -86,6 +94,11 @@ func (t *tabStrip) update(ws []workspace.WorkspaceInfo) {
 	for len(t.tabs) < len(st) {
 		i := len(t.tabs)
 		it := newTabItem(func() { t.tapped(i) }, func() { t.onClose(i) })
+		it.onMenu = func(pos fyne.Position) {
+			if t.onMenu != nil {
+				t.onMenu(i, pos)
+			}
+		}
 		it.onDrag = func(x float32) { t.dragOver(i, x) }
 		it.onDrop = t.drop
 		t.tabs = append(t.tabs, it)
@@ -166,12 +179,14 @@ func shortTitle(s string) string {
 }
 
 // tabItem is one workspace's tab: its title and a close button, the
-// active one highlighted. A click selects, a middle click closes, a drag
-// reports where the pointer is (onDrag: its x in the row of tabs) and
-// its end (onDrop).
+// active one highlighted. A click selects, a middle click closes, a right
+// click asks for its menu (onMenu: where, in the canvas), a drag reports
+// where the pointer is (onDrag: its x in the row of tabs) and its end
+// (onDrop).
 type tabItem struct {
 	widget.BaseWidget
 	onTap, onClose func()
+	onMenu         func(pos fyne.Position)
 	onDrag         func(x float32)
 	onDrop         func()
 	active         bool
@@ -183,9 +198,10 @@ type tabItem struct {
 }
 
 var (
-	_ fyne.Tappable     = (*tabItem)(nil)
-	_ fyne.Draggable    = (*tabItem)(nil)
-	_ desktop.Mouseable = (*tabItem)(nil)
+	_ fyne.Tappable          = (*tabItem)(nil)
+	_ fyne.SecondaryTappable = (*tabItem)(nil)
+	_ fyne.Draggable         = (*tabItem)(nil)
+	_ desktop.Mouseable      = (*tabItem)(nil)
 )
 
 func newTabItem(onTap, onClose func()) *tabItem {
@@ -261,6 +277,13 @@ func (r tabRenderer) Refresh() {
 // Tapped selects the tab's workspace.
 func (it *tabItem) Tapped(*fyne.PointEvent) { it.onTap() }
 
+// TappedSecondary asks for the tab's menu where the right click was.
+func (it *tabItem) TappedSecondary(ev *fyne.PointEvent) {
+	if it.onMenu != nil {
+		it.onMenu(ev.AbsolutePosition)
+	}
+}
+
 // MouseDown closes the workspace on a middle click.
 func (it *tabItem) MouseDown(ev *desktop.MouseEvent) {
 	if ev.Button == desktop.MouseButtonTertiary {
@@ -306,4 +329,42 @@ func (s *shell) renameWorkspaceLocked(index int) {
 		})
 	}, s.w)
 	s.showDialogLocked(d, entry, d.Submit, d.Hide)
+}
+
+// tabMenuLocked opens the context menu of the workspace at index (a
+// right click on its tab) at pos: Rename…, Move left, Move right, Close
+// and New workspace…, each the action its key and the palette run. An
+// item acts on the workspace the menu was opened on, found again by its
+// id (it may have moved meanwhile; closed: nothing happens).
+func (s *shell) tabMenuLocked(index int, pos fyne.Position) {
+	if s.snap == nil || index < 0 || index >= len(s.snap.Workspaces) {
+		return
+	}
+	id, n := s.snap.Workspaces[index].ID, len(s.snap.Workspaces)
+	on := func(f func(i int)) func() {
+		return func() {
+			s.guard(func() {
+				if i := slices.IndexFunc(s.snap.Workspaces, func(w workspace.WorkspaceInfo) bool { return w.ID == id }); i >= 0 {
+					f(i)
+				}
+			})
+		}
+	}
+	left := fyne.NewMenuItem("Move left", on(func(i int) { s.moveWorkspaceLocked(i, i-1) }))
+	left.Disabled = index == 0
+	right := fyne.NewMenuItem("Move right", on(func(i int) { s.moveWorkspaceLocked(i, i+1) }))
+	right.Disabled = index == n-1
+	menu := fyne.NewMenu("",
+		fyne.NewMenuItem("Rename…", on(s.renameWorkspaceLocked)),
+		left, right,
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Close", on(s.closeWorkspaceLocked)),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("New workspace…", func() { s.guard(s.newWorkspaceLocked) }),
+	)
+	// Dismissed, the menu's overlay goes and the pane has the keyboard
+	// again (the canvas keeps the focus beneath each overlay).
+	pm := widget.NewPopUpMenu(menu, s.w.Canvas())
+	s.tabs.menu, s.tabs.menuItems = pm, menu.Items
+	pm.ShowAtPosition(pos)
 }

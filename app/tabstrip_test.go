@@ -4,7 +4,6 @@ package app
 
 import (
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
@@ -70,20 +69,7 @@ func tabsMoveRename(t *testing.T, h *harness) {
 			t.Fatal(err)
 		}
 	}
-	titles := func(want ...string) func() bool {
-		return func() bool {
-			s := h.s.tabs.shown
-			if len(s) != len(want) {
-				return false
-			}
-			for i, w := range want {
-				if s[i].title != strconv.Itoa(i+1)+"  "+w {
-					return false
-				}
-			}
-			return true
-		}
-	}
+	titles := func(want ...string) func() bool { return tabTitles(h, want...) }
 	h.waitFor("three tabs", titles("Terminal", "b", "c"))
 	// Drag the first tab to the third: the third is outlined, then the
 	// first workspace is last (and still the active one).

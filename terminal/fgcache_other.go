@@ -6,5 +6,5 @@ package terminal
 // group afresh. The zero value is ready.
 type fgCache struct{}
 
-// describe is processInGroup(pgrp).
-func (*fgCache) describe(pgrp int) (Process, error) { return processInGroup(pgrp) }
+// describe is processInGroup(pgrp), whatever fields are asked for.
+func (*fgCache) describe(pgrp int, _ Fields) (Process, error) { return processInGroup(pgrp) }

@@ -45,9 +45,23 @@ type fgCache struct {
 	argv []string
 }
 
-// describe is processInGroup(pgrp), from the cache when it still holds.
-func (c *fgCache) describe(pgrp int) (Process, error) {
+// describe is processInGroup(pgrp), from the cache when it still holds,
+// reading only the fields want names: without FieldArgv, the leader's
+// working directory alone (or nothing), and processInGroup only when the
+// leader is gone.
+func (c *fgCache) describe(pgrp int, want Fields) (Process, error) {
 	dir := "/proc/" + strconv.Itoa(pgrp)
+	if want&FieldArgv == 0 {
+		if want&FieldCwd == 0 {
+			return Process{Pid: pgrp}, nil
+		}
+		// A leader that left (or a zombie) has no cwd link: then the
+		// group's oldest member answers, as below.
+		if cwd, err := os.Readlink(dir + "/cwd"); err == nil {
+			return Process{Pid: pgrp, Cwd: cwd}, nil
+		}
+		return processInGroup(pgrp)
+	}
 	exe, err := os.Readlink(dir + "/exe")
 	if err == nil && exe != "" {
 		c.mu.Lock()
@@ -56,8 +70,10 @@ func (c *fgCache) describe(pgrp int) (Process, error) {
 		c.mu.Unlock()
 		if hit {
 			pr := Process{Pid: pgrp, Argv: slices.Clone(argv)}
-			if cwd, err := os.Readlink(dir + "/cwd"); err == nil {
-				pr.Cwd = cwd
+			if want&FieldCwd != 0 {
+				if cwd, err := os.Readlink(dir + "/cwd"); err == nil {
+					pr.Cwd = cwd
+				}
 			}
 			return pr, nil
 		}

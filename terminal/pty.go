@@ -364,13 +364,39 @@ func (p *PTY) Kill(grace time.Duration) error {
 // It returns an error wrapping [os.ErrProcessDone] once the program has
 // exited, and one wrapping [os.ErrClosed] after [PTY.Close].
 func (p *PTY) Foreground() (Process, error) {
+	return p.ForegroundFields(AllFields, AllFields)
+}
+
+// Fields names the parts of a [Process] besides its Pid that
+// [PTY.ForegroundFields] reads. The zero value reads none.
+type Fields uint8
+
+const (
+	// FieldArgv reads [Process.Argv].
+	FieldArgv Fields = 1 << iota
+	// FieldCwd reads [Process.Cwd].
+	FieldCwd
+
+	// AllFields reads every field, as [PTY.Foreground] does.
+	AllFields = FieldArgv | FieldCwd
+)
+
+// ForegroundFields is [PTY.Foreground] reading only the fields a caller
+// uses: own when the foreground process is the program itself (its Pid
+// is [PTY.Pid]), other when it is another process. On Linux each field
+// is a read of /proc per call, so a caller that knows the program's
+// command line, or takes the working directory from the shell's OSC 7,
+// saves those reads (surface.list over 200 panes spent most of its time
+// in them). Fields not asked for may still be filled: on Windows and
+// macOS it reads what Foreground reads.
+func (p *PTY) ForegroundFields(own, other Fields) (Process, error) {
 	if p.closed.Load() {
 		return Process{}, fmt.Errorf("terminal: foreground: %w", os.ErrClosed)
 	}
 	if p.exited() {
 		return Process{}, fmt.Errorf("terminal: foreground: %w", os.ErrProcessDone)
 	}
-	pr, err := p.foreground()
+	pr, err := p.foreground(own, other)
 	if err != nil {
 		return Process{}, fmt.Errorf("terminal: foreground: %w", err)
 	}

@@ -231,12 +231,16 @@ func (p *PTY) ttyPgrp() (int, error) {
 	return pgrp, nil
 }
 
-func (p *PTY) foreground() (Process, error) {
+func (p *PTY) foreground(own, other Fields) (Process, error) {
 	pgrp, err := p.foregroundPgrp()
 	if err != nil {
 		return Process{}, err
 	}
-	return p.fg.describe(pgrp)
+	want := other
+	if pgrp == p.pid {
+		want = own
+	}
+	return p.fg.describe(pgrp, want)
 }
 
 func (p *PTY) kill(grace time.Duration) error {

@@ -212,10 +212,34 @@ func TestPTYForeground(t *testing.T) {
 			if isOwner := got.Pid == tp.Pid(); isOwner != tc.wantOwner {
 				t.Errorf("Pid = %d with program pid %d; want same pid: %v", got.Pid, tp.Pid(), tc.wantOwner)
 			}
-			if runtime.GOOS == "linux" {
-				wantDir, _ := filepath.EvalSymlinks(dir)
-				if got.Cwd != wantDir {
-					t.Errorf("Cwd = %q, want %q", got.Cwd, wantDir)
+			if runtime.GOOS != "linux" {
+				return
+			}
+			wantDir, _ := filepath.EvalSymlinks(dir)
+			if got.Cwd != wantDir {
+				t.Errorf("Cwd = %q, want %q", got.Cwd, wantDir)
+			}
+			// ForegroundFields reads what is asked for the case at hand
+			// (own for the program, other for a job) and nothing else.
+			for _, want := range []Fields{0, FieldArgv, FieldCwd, AllFields} {
+				own, other := want, AllFields
+				if !tc.wantOwner {
+					own, other = AllFields, want
+				}
+				p, err := tp.ForegroundFields(own, other)
+				if err != nil {
+					t.Fatalf("ForegroundFields(%b, %b): %v", own, other, err)
+				}
+				var argv []string
+				var cwd string
+				if want&FieldArgv != 0 {
+					argv = wantArgv
+				}
+				if want&FieldCwd != 0 {
+					cwd = wantDir
+				}
+				if p.Pid != got.Pid || !slices.Equal(p.Argv, argv) || p.Cwd != cwd {
+					t.Errorf("ForegroundFields(%b, %b) = %+v; want pid %d, argv %q, cwd %q", own, other, p, got.Pid, argv, cwd)
 				}
 			}
 		})

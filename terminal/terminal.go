@@ -310,6 +310,13 @@ func (t *Terminal) Pid() int {
 // Foreground reports the terminal's foreground process (the job the user
 // would interact with), best effort on non-Linux systems.
 func (t *Terminal) Foreground() (Process, error) {
+	return t.ForegroundFields(AllFields, AllFields)
+}
+
+// ForegroundFields is [Terminal.Foreground] reading only the fields own
+// (when the foreground process is the program itself) or other (when it
+// is another one) name, as [PTY.ForegroundFields].
+func (t *Terminal) ForegroundFields(own, other Fields) (Process, error) {
 	p := t.running()
 	if p == nil {
 		if t.detached != nil {
@@ -320,7 +327,7 @@ func (t *Terminal) Foreground() (Process, error) {
 		}
 		return Process{}, errNotStarted
 	}
-	return p.Foreground()
+	return p.ForegroundFields(own, other)
 }
 
 // errNotStarted is the error of [Terminal.Foreground] while the program

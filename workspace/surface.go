@@ -109,7 +109,7 @@ func (s *Surface) Busy() bool {
 	if s.command != "" {
 		return true
 	}
-	fg, err := s.term.Foreground()
+	fg, err := s.term.ForegroundFields(0, 0)
 	return err == nil && fg.Pid != 0 && fg.Pid != s.term.Pid()
 }
 
@@ -143,7 +143,7 @@ func (s *Surface) probe() probe {
 		p.exited = true
 		code := st.Code
 		p.code = &code
-	} else if argv, cmdline, cwd, ok := s.foreground(); ok {
+	} else if argv, cmdline, cwd, ok := s.foreground(p.cwd == ""); ok {
 		p.base = commandName(argv)
 		p.cmd = &cmdline
 		if p.cwd == "" {
@@ -162,10 +162,11 @@ func (s *Surface) probe() probe {
 	return p
 }
 
-// foreground reads the foreground process: its argv, command line and
-// working directory. For the pane's own "$SHELL -c <command>" process it
-// gives the command's words and text instead of the shell's.
-func (s *Surface) foreground() (argv []string, cmdline, cwd string, ok bool) {
+// foreground reads the foreground process: its argv, command line and,
+// when withCwd, working directory. For the pane's own "$SHELL -c
+// <command>" process it gives the command's words and text instead of
+// the shell's, and reads no argv from the process table.
+func (s *Surface) foreground(withCwd bool) (argv []string, cmdline, cwd string, ok bool) {
 	select {
 	case <-s.term.Started():
 	default:
@@ -173,8 +174,16 @@ func (s *Surface) foreground() (argv []string, cmdline, cwd string, ok bool) {
 		// directory the pane was started in.
 		return s.describe(terminal.Process{Cwd: s.dir}, true)
 	}
-	fg, err := s.term.Foreground()
-	if err != nil || len(fg.Argv) == 0 {
+	own, other := terminal.AllFields, terminal.AllFields
+	if s.command != "" || len(s.argv) > 0 {
+		own = terminal.FieldCwd // describe gives the command's words
+	}
+	if !withCwd {
+		own &^= terminal.FieldCwd
+		other &^= terminal.FieldCwd
+	}
+	fg, err := s.term.ForegroundFields(own, other)
+	if err != nil {
 		return nil, "", "", false
 	}
 	return s.describe(fg, fg.Pid == s.term.Pid())
@@ -203,7 +212,7 @@ func (s *Surface) describe(fg terminal.Process, own bool) (argv []string, cmdlin
 // is false once the program exited or when it cannot be read. It reads
 // /proc (or the platform's equivalent).
 func (s *Surface) ForegroundArgv() (argv []string, ok bool) {
-	argv, _, _, ok = s.foreground()
+	argv, _, _, ok = s.foreground(false)
 	return argv, ok
 }
 

@@ -23,6 +23,13 @@
 // written as the character or by name ("=" or "equal", "-" or "minus",
 // "+" or "plus", …). See [ParseBinding].
 //
+// # Scopes
+//
+// Most actions act wherever the keyboard is ([Window]); the Diff view's
+// ([DiffView]) are looked up only by that view ([Map.LookupIn]), so
+// their plain-letter keys never reach a pane's program. A keystroke may
+// be bound in both scopes at once.
+//
 // # Concurrency
 //
 // A [Map] is not safe for concurrent mutation: build it (Default,

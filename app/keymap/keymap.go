@@ -105,7 +105,47 @@ const (
 	// ReopenClosed brings back the pane or workspace closed last, its
 	// programs still running, within the server's undo window (a minute).
 	ReopenClosed Action = "reopen_closed"
+
+	// The Diff view's keys (scope [DiffView]): they act only while the
+	// Diff view is open and no field of it has the keyboard, so they can
+	// be plain letters a pane's program never loses.
+
+	// DiffNextHunk and DiffPrevHunk choose the next or previous hunk
+	// shown, for the hunk actions; its @@ row is marked and scrolled to.
+	DiffNextHunk Action = "diff_next_hunk"
+	DiffPrevHunk Action = "diff_prev_hunk"
+	// DiffStageHunk stages the chosen hunk (Unstaged) or unstages it
+	// (Staged), as the Stage/Unstage hunk button.
+	DiffStageHunk Action = "diff_stage_hunk"
+	// DiffRevertHunk reverts the chosen hunk in the work tree (Unstaged;
+	// kept for undo), as the Revert hunk button.
+	DiffRevertHunk Action = "diff_revert_hunk"
+	// DiffUndoRevert puts back the hunk reverted last.
+	DiffUndoRevert Action = "diff_undo_revert"
+	// DiffNextScope compares the next way: Branch, Unstaged, Staged.
+	DiffNextScope Action = "diff_next_scope"
 )
+
+// Scope is where an action's keystrokes act. The zero value, [Window],
+// is the whole window.
+type Scope int
+
+const (
+	// Window actions act wherever the keyboard is, a pane included.
+	Window Scope = iota
+	// DiffView actions act only while the Diff view is open and has the
+	// keyboard; their keystrokes may also be bound to Window actions.
+	DiffView
+)
+
+// Scope returns where a's keystrokes act.
+func (a Action) Scope() Scope {
+	switch a {
+	case DiffNextHunk, DiffPrevHunk, DiffStageHunk, DiffRevertHunk, DiffUndoRevert, DiffNextScope:
+		return DiffView
+	}
+	return Window
+}
 
 // actions lists every action, in the order of the spec's table.
 var actions = []Action{
@@ -127,6 +167,7 @@ var actions = []Action{
 	OpenWebAccess, ToggleSidebar, CopyMode,
 	OpenSettings, ShowShortcuts, ReopenClosed,
 	MoveWorkspaceLeft, MoveWorkspaceRight, RenameWorkspace,
+	DiffNextHunk, DiffPrevHunk, DiffStageHunk, DiffRevertHunk, DiffUndoRevert, DiffNextScope,
 }
 
 // Actions returns every action the app implements, in the order of the
@@ -148,6 +189,13 @@ type Binding struct {
 	Mods fyne.KeyModifier
 }
 
+// scoped is a keystroke in one scope: the same keystroke may act in the
+// window and, differently, in a view.
+type scoped struct {
+	scope Scope
+	Binding
+}
+
 // allMods are the modifier bits a Binding may carry.
 const allMods = fyne.KeyModifierShift | fyne.KeyModifierControl | fyne.KeyModifierAlt | fyne.KeyModifierSuper
 
@@ -157,7 +205,7 @@ const allMods = fyne.KeyModifierShift | fyne.KeyModifierControl | fyne.KeyModifi
 // concurrency rules.
 type Map struct {
 	goos string
-	keys map[Binding]Action
+	keys map[scoped]Action
 	// order lists each action's keystrokes, the one to show first.
 	order map[Action][]Binding
 }
@@ -251,6 +299,16 @@ var defaults = []struct {
 	// apps take "?".
 	{"secondary+comma", OpenSettings},
 	{"secondary+shift+slash", ShowShortcuts},
+	// The Diff view's own keys: n/p as in less and mutt, j/k as in vi,
+	// s for stage, r for revert, u for undo, c for compare.
+	{"n", DiffNextHunk},
+	{"j", DiffNextHunk},
+	{"p", DiffPrevHunk},
+	{"k", DiffPrevHunk},
+	{"s", DiffStageHunk},
+	{"r", DiffRevertHunk},
+	{"u", DiffUndoRevert},
+	{"c", DiffNextScope},
 }
 
 var darwinOnly = []struct {
@@ -308,15 +366,15 @@ func Default(goos string) *Map {
 	return m
 }
 
-// bind binds b to a, replacing b's previous action. With first, b becomes
-// the keystroke a's label shows.
+// bind binds b to a, replacing b's previous action in a's scope. With
+// first, b becomes the keystroke a's label shows.
 func (m *Map) bind(b Binding, a Action, first bool) {
-	m.unbind(b)
+	m.unbindIn(a.Scope(), b)
 	if m.keys == nil {
-		m.keys = map[Binding]Action{}
+		m.keys = map[scoped]Action{}
 		m.order = map[Action][]Binding{}
 	}
-	m.keys[b] = a
+	m.keys[scoped{a.Scope(), b}] = a
 	if first {
 		m.order[a] = append([]Binding{b}, m.order[a]...)
 	} else {
@@ -324,13 +382,19 @@ func (m *Map) bind(b Binding, a Action, first bool) {
 	}
 }
 
-// unbind removes b's binding, if any.
+// unbind removes b's bindings in every scope.
 func (m *Map) unbind(b Binding) {
-	old, ok := m.keys[b]
+	m.unbindIn(Window, b)
+	m.unbindIn(DiffView, b)
+}
+
+// unbindIn removes b's binding in scope, if any.
+func (m *Map) unbindIn(scope Scope, b Binding) {
+	old, ok := m.keys[scoped{scope, b}]
 	if !ok {
 		return
 	}
-	delete(m.keys, b)
+	delete(m.keys, scoped{scope, b})
 	m.order[old] = slices.DeleteFunc(m.order[old], func(x Binding) bool { return x == b })
 	if len(m.order[old]) == 0 {
 		delete(m.order, old)
@@ -341,7 +405,9 @@ func (m *Map) unbind(b Binding) {
 // [shortcuts] table) over m: each keystroke is bound to its action,
 // replacing what that keystroke did before; the action keeps its other
 // keystrokes, and its label shows the user's keystroke. The action "none"
-// (or "") unbinds the keystroke. Entries are applied in sorted order of
+// (or "") unbinds the keystroke, in the window and in the views alike; a
+// view's action (see [Action.Scope]) replaces only what the keystroke
+// did in that view. Entries are applied in sorted order of
 // their keystroke text, so when two spellings name the same keystroke
 // ("ctrl+t" and "Ctrl-T") the later one wins, with a warning. An unknown
 // action or a keystroke that does not parse is skipped with a warning;
@@ -352,7 +418,7 @@ func (m *Map) Override(shortcuts map[string]string) (warnings []string) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	seen := map[Binding]string{}
+	seen := map[scoped]string{}
 	for _, k := range keys {
 		name := strings.TrimSpace(shortcuts[k])
 		b, err := parseFor(k, m.goos)
@@ -365,10 +431,10 @@ func (m *Map) Override(shortcuts map[string]string) (warnings []string) {
 			warnings = append(warnings, fmt.Sprintf("shortcuts: %q: unknown action %q; ignored", k, name))
 			continue
 		}
-		if prev, dup := seen[b]; dup {
+		if prev, dup := seen[scoped{a.Scope(), b}]; dup {
 			warnings = append(warnings, fmt.Sprintf("shortcuts: %q and %q are the same keystroke; %q wins", prev, k, k))
 		}
-		seen[b] = k
+		seen[scoped{a.Scope(), b}] = k
 		if name == "" || a == unbind {
 			m.unbind(b)
 			continue
@@ -391,19 +457,24 @@ func (m *Map) Override(shortcuts map[string]string) (warnings []string) {
 // KeyPlus as KeyEqual, so Secondary with the keypad's "+" increases the
 // font size like Secondary+"="; the keypad's Enter as Return.
 func (m *Map) Lookup(key fyne.KeyName, mods fyne.KeyModifier) (Action, bool) {
+	return m.LookupIn(Window, key, mods)
+}
+
+// LookupIn is [Map.Lookup] among the actions of scope only.
+func (m *Map) LookupIn(scope Scope, key fyne.KeyName, mods fyne.KeyModifier) (Action, bool) {
 	mods &= allMods
-	if a, ok := m.keys[Binding{key, mods}]; ok {
+	if a, ok := m.keys[scoped{scope, Binding{key, mods}}]; ok {
 		return a, true
 	}
 	switch {
 	case key == fyne.KeyEqual && mods&fyne.KeyModifierShift != 0:
-		a, ok := m.keys[Binding{fyne.KeyPlus, mods &^ fyne.KeyModifierShift}]
+		a, ok := m.keys[scoped{scope, Binding{fyne.KeyPlus, mods &^ fyne.KeyModifierShift}}]
 		return a, ok
 	case key == fyne.KeyPlus:
-		a, ok := m.keys[Binding{fyne.KeyEqual, mods}]
+		a, ok := m.keys[scoped{scope, Binding{fyne.KeyEqual, mods}}]
 		return a, ok
 	case key == fyne.KeyEnter:
-		a, ok := m.keys[Binding{fyne.KeyReturn, mods}]
+		a, ok := m.keys[scoped{scope, Binding{fyne.KeyReturn, mods}}]
 		return a, ok
 	}
 	return "", false
@@ -439,7 +510,7 @@ func (m *Map) Labels(a Action) []string {
 func (m *Map) Clone() *Map {
 	c := &Map{goos: m.goos}
 	if m.keys != nil {
-		c.keys = make(map[Binding]Action, len(m.keys))
+		c.keys = make(map[scoped]Action, len(m.keys))
 		for b, a := range m.keys {
 			c.keys[b] = a
 		}

@@ -382,3 +382,46 @@ func TestLabels(t *testing.T) {
 		t.Errorf("Labels of an unbound action = %q, want nil", got)
 	}
 }
+
+// TestScopes: the Diff view's plain-letter keys act only in its scope;
+// the window's lookup never sees them, a keystroke can mean one thing in
+// each scope, and the user's [shortcuts] rebind and unbind them.
+func TestScopes(t *testing.T) {
+	m := Default("linux")
+	if a, ok := m.Lookup(fyne.KeyN, 0); ok {
+		t.Errorf("Lookup(N) = %q in the window, want nothing: a pane's program reads n", a)
+	}
+	for _, tt := range []struct {
+		key  fyne.KeyName
+		want Action
+	}{{fyne.KeyN, DiffNextHunk}, {fyne.KeyJ, DiffNextHunk}, {fyne.KeyP, DiffPrevHunk}, {fyne.KeyK, DiffPrevHunk},
+		{fyne.KeyS, DiffStageHunk}, {fyne.KeyR, DiffRevertHunk}, {fyne.KeyU, DiffUndoRevert}, {fyne.KeyC, DiffNextScope}} {
+		if got, ok := m.LookupIn(DiffView, tt.key, 0); got != tt.want || !ok {
+			t.Errorf("LookupIn(DiffView, %s) = %q, %v; want %q", tt.key, got, ok, tt.want)
+		}
+	}
+	if got, ok := m.LookupIn(DiffView, fyne.KeyG, ctrl|shift); ok {
+		t.Errorf("LookupIn(DiffView, Ctrl+Shift+G) = %q: window keys are not the view's", got)
+	}
+	if w := m.Override(map[string]string{"ctrl+shift+g": "diff_stage_hunk", "r": "none", "x": "diff_revert_hunk"}); w != nil {
+		t.Fatal(w)
+	}
+	if got, _ := m.Lookup(fyne.KeyG, ctrl|shift); got != OpenDiffView {
+		t.Errorf("after binding Ctrl+Shift+G in the Diff view, the window's is %q, want %q", got, OpenDiffView)
+	}
+	if got, _ := m.LookupIn(DiffView, fyne.KeyG, ctrl|shift); got != DiffStageHunk {
+		t.Errorf("the Diff view's Ctrl+Shift+G = %q, want %q", got, DiffStageHunk)
+	}
+	if got, ok := m.LookupIn(DiffView, fyne.KeyR, 0); ok {
+		t.Errorf("r after \"none\": %q, want unbound", got)
+	}
+	if got := m.Labels(DiffRevertHunk); !slices.Equal(got, []string{"X"}) {
+		t.Errorf("Labels(diff_revert_hunk) = %q, want [X]", got)
+	}
+	if got := m.Labels(DiffStageHunk); !slices.Equal(got, []string{"Ctrl+Shift+G", "S"}) {
+		t.Errorf("Labels(diff_stage_hunk) = %q, want the user's keystroke, then S", got)
+	}
+	if DiffNextHunk.Scope() != DiffView || OpenDiffView.Scope() != Window {
+		t.Error("Scope: diff_next_hunk is the Diff view's, open_diff_view the window's")
+	}
+}

@@ -11,15 +11,16 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 )
 
 // Listening returns, for each root process id, the TCP ports (IPv4
 // and IPv6) that it or any of its descendants listens on, sorted; roots
 // with none are absent. It lists the listening sockets (listenInodes),
-// then reads /proc: the parent of every process and the socket inodes
-// among the tree's open files. Processes it may not read (other users')
-// are skipped.
+// then reads /proc: the roots' trees (each thread's children file, else
+// the parent of every process) and the socket inodes among the trees'
+// open files. Processes it may not read (other users') are skipped.
 func Listening(roots []int) map[int][]int {
 	if len(roots) == 0 {
 		return nil
@@ -167,18 +168,10 @@ func portsOwned(roots []int, listen map[uint64]int) map[int][]int {
 	if len(listen) == 0 {
 		return nil
 	}
-	children := map[int][]int{}
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if ppid, ok := parentOf(pid); ok {
-			children[ppid] = append(children[ppid], pid)
+	children := treeChildren
+	if !haveChildrenFiles() {
+		if children = tableChildren(); children == nil {
+			return nil
 		}
 	}
 	out := map[int][]int{}
@@ -188,10 +181,15 @@ func portsOwned(roots []int, listen map[uint64]int) map[int][]int {
 		}
 		var ports []int
 		stack := []int{root}
+		seen := map[int]bool{}
 		for len(stack) > 0 {
 			pid := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			stack = append(stack, children[pid]...)
+			if seen[pid] {
+				continue // a pid reused while the tree was read
+			}
+			seen[pid] = true
+			stack = append(stack, children(pid)...)
 			fds, err := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "fd"))
 			if err != nil {
 				continue
@@ -220,6 +218,62 @@ func portsOwned(roots []int, listen map[uint64]int) map[int][]int {
 		}
 	}
 	return out
+}
+
+// haveChildrenFiles reports whether the kernel lists each thread's
+// children in /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN, on in
+// the common distributions' kernels).
+var haveChildrenFiles = sync.OnceValue(func() bool {
+	pid := strconv.Itoa(os.Getpid())
+	_, err := os.Stat(filepath.Join("/proc", pid, "task", pid, "children"))
+	return err == nil
+})
+
+// treeChildren lists pid's children from the children files of its
+// threads: a walk of the roots' trees reads their processes only, where
+// tableChildren reads every process's stat (the window's port chips of
+// one pane read a thousand files on a machine running a thousand
+// processes). The kernel builds each file as it is read; a child forked
+// or reparented meanwhile may be missed until the next reading.
+func treeChildren(pid int) []int {
+	dir := filepath.Join("/proc", strconv.Itoa(pid), "task")
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, t := range tasks {
+		b, err := os.ReadFile(filepath.Join(dir, t.Name(), "children"))
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// tableChildren reads every process's parent (parentOf) and returns the
+// children of a pid from that table; nil when /proc cannot be listed.
+func tableChildren() func(pid int) []int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	children := map[int][]int{}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if ppid, ok := parentOf(pid); ok {
+			children[ppid] = append(children[ppid], pid)
+		}
+	}
+	return func(pid int) []int { return children[pid] }
 }
 
 // parentOf reads pid's parent from /proc/PID/stat.

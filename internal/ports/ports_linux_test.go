@@ -5,7 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestParseProcNetTCP(t *testing.T) {
@@ -132,4 +134,66 @@ func TestPortCache(t *testing.T) {
 	if slices.Contains(got[os.Getpid()], port) || !slices.Contains(got[os.Getpid()], port2) {
 		t.Fatalf("ports after closing %d and opening %d = %v", port, port2, got)
 	}
+}
+
+// TestTreeChildren: the children read from the threads' children files
+// are those of the whole process table, for a shell with two children
+// and for this (many-threaded) test process, whose children are forked
+// by whichever thread ran exec.
+func TestTreeChildren(t *testing.T) {
+	if !haveChildrenFiles() {
+		t.Skip("this kernel has no /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN)")
+	}
+	var cmds []*exec.Cmd
+	for range 3 {
+		cmd := exec.Command("sh", "-c", "sleep 60 & sleep 60 & wait")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		cmds = append(cmds, cmd)
+	}
+	sh := cmds[0].Process.Pid
+	var kids []int
+	for { // the shell forks its two sleeps after it started
+		if kids = treeChildren(sh); len(kids) == 2 {
+			break
+		}
+		if err := cmds[0].Process.Signal(syscall.Signal(0)); err != nil {
+			t.Fatalf("the shell is gone: %v", err)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	table := tableChildren()
+	for _, pid := range []int{os.Getpid(), sh} {
+		got, want := treeChildren(pid), table(pid)
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("children of %d: %v from the children files, %v from the process table", pid, got, want)
+		}
+	}
+	for _, c := range cmds {
+		if !slices.Contains(treeChildren(os.Getpid()), c.Process.Pid) {
+			t.Errorf("the test's children %v lack %d", treeChildren(os.Getpid()), c.Process.Pid)
+		}
+	}
+}
+
+// BenchmarkTreeWalk: finding the children of this process's tree from its
+// threads' children files, against reading the whole process table.
+func BenchmarkTreeWalk(b *testing.B) {
+	if !haveChildrenFiles() {
+		b.Skip("no children files")
+	}
+	b.Run("children-files", func(b *testing.B) {
+		for b.Loop() {
+			treeChildren(os.Getpid())
+		}
+	})
+	b.Run("process-table", func(b *testing.B) {
+		for b.Loop() {
+			tableChildren()(os.Getpid())
+		}
+	})
 }

@@ -79,10 +79,7 @@ func TestCockpit(t *testing.T) {
 
 	a.xdo("windowfocus", "--sync", a.win)
 	a.xdo("key", "ctrl+shift+p")
-	a.eventually("the palette on screen", func() (bool, string) {
-		n := changed(before, a.screenshot("palette"), centre, 0)
-		return n > 5000, fmt.Sprintf("%d pixels changed in the centre", n)
-	})
+	a.waitChange("the palette on screen", "palette", before, centre, 5000)
 	a.xdo("type", "--delay", "40", "agents overview")
 	a.screenshot("palette-agents")
 	a.xdo("key", "Return")

@@ -35,10 +35,7 @@ func TestCopyModeKeyboard(t *testing.T) {
 
 	a.xdo("windowfocus", "--sync", a.win)
 	a.xdo("key", "ctrl+shift+y")
-	a.eventually("copy mode's indicator", func() (bool, string) {
-		n := changed(live, a.screenshot("copy-mode"), image.Rect(g.W-260, 0, g.W, 60), 0)
-		return n > 100, fmt.Sprintf("%d pixels changed at the top right", n)
-	})
+	a.waitChange("copy mode's indicator", "copy-mode", live, image.Rect(g.W-260, 0, g.W, 60), 100)
 	a.xdo("key", "question")
 	a.xdo("type", "--delay", "40", "needle")
 	a.xdo("key", "Return")

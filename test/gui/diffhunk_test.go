@@ -71,23 +71,12 @@ func TestDiffHunks(t *testing.T) {
 	})
 	g := a.geometry()
 	full := image.Rect(0, 0, g.W, g.H)
-	before := a.stable("before", full)
-	greenBefore := find(before, full, isGreen).N
-	a.xdo("windowfocus", "--sync", a.win)
-	a.xdo("key", "ctrl+shift+g")
-	a.eventually("the diff on screen", func() (bool, string) {
-		green := find(a.screenshot("diff"), full, isGreen)
-		return green.N > greenBefore+100, fmt.Sprintf("%d green pixels (%d before)", green.N, greenBefore)
-	})
-	shown := a.stable("diff", full)
+	shown := a.openDiff(100)
 	// The pointer over the long path's row (the third: All files, a.txt,
 	// it) writes its full path into the view's last line.
 	pathLine := image.Rect(30, g.H-60, g.W-30, g.H-25)
 	a.xdo("mousemove", "--sync", "100", strconv.Itoa(fileRowY(2)))
-	a.eventually("the full path in the path line", func() (bool, string) {
-		n := changed(shown, a.screenshot("hover"), pathLine, 0)
-		return n > 300, fmt.Sprintf("%d pixels of the path line changed", n)
-	})
+	a.waitChange("the full path in the path line", "hover", shown, pathLine, 300)
 	a.stable("hover", full)
 	a.xdo("mousemove", "--sync", strconv.Itoa(g.W/2), strconv.Itoa(g.H/2))
 	a.eventually("the root in the path line again", func() (bool, string) {

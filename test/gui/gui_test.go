@@ -77,6 +77,77 @@ func (a *app) stable(name string, r image.Rectangle) image.Image {
 	}
 }
 
+// waitChange waits until more than min pixels of r in a screenshot
+// named name differ from before (what the change shows is what, for the
+// failure), and returns that screenshot.
+func (a *app) waitChange(what, name string, before image.Image, r image.Rectangle, min int) image.Image {
+	a.t.Helper()
+	var img image.Image
+	a.eventually(what, func() (bool, string) {
+		img = a.screenshot(name)
+		n := changed(before, img, r, 0)
+		return n > min, fmt.Sprintf("%d pixels of %v changed (more than %d wanted)", n, r, min)
+	})
+	return img
+}
+
+// openDiff opens the focused pane's Diff view with Ctrl+Shift+G, waits
+// until the window shows more than min green pixels more than before
+// (the diff's added lines), and returns the settled view.
+func (a *app) openDiff(min int) image.Image {
+	a.t.Helper()
+	g := a.geometry()
+	full := image.Rect(0, 0, g.W, g.H)
+	greenBefore := find(a.stable("before", full), full, isGreen).N
+	a.xdo("windowfocus", "--sync", a.win)
+	a.xdo("key", "ctrl+shift+g")
+	a.eventually("the diff on screen", func() (bool, string) {
+		green := find(a.screenshot("diff"), full, isGreen)
+		return green.N > greenBefore+min, fmt.Sprintf("%d green pixels (%d before)", green.N, greenBefore)
+	})
+	return a.stable("diff", full)
+}
+
+// Where the search view's list (below its query field, whose caret
+// blinks), and the replay's screen and buttons are in a window of
+// geometry g.
+func searchList(g geometry) image.Rectangle {
+	return image.Rect(g.W/2-350, g.H/2-120, g.W/2+350, g.H/2+220)
+}
+
+func replayGrid(g geometry) image.Rectangle {
+	return image.Rect(g.W/2-480, g.H/2-300, g.W/2+480, g.H/2+250)
+}
+
+func replayButtons(g geometry) image.Rectangle {
+	return image.Rect(g.W/2-480, g.H/2+280, g.W/2+480, g.H/2+330)
+}
+
+// replaySearch opens the search view over before (the window as it is,
+// settled) with Ctrl+Shift+S, types query, opens the first match's
+// replay with Enter and waits until the match is highlighted in it: the
+// replay has no text field, so its only primary blue is the match's
+// cells. It returns where the replay's screen is.
+func (a *app) replaySearch(before image.Image, query string) image.Rectangle {
+	a.t.Helper()
+	g := a.geometry()
+	list := searchList(g)
+	a.xdo("key", "ctrl+shift+s")
+	a.waitChange("the search view on screen", "search", before, list, 5000)
+	empty := a.stable("search-empty", list)
+	a.xdo("type", "--delay", "40", query)
+	a.waitChange("the match of "+query+" listed", "search-match", empty, list, 1500)
+	searched := a.stable("search-match", list)
+	a.xdo("key", "Return")
+	a.waitChange("the replay on screen", "replay", searched, replayButtons(g), 1000)
+	grid := replayGrid(g)
+	a.eventually("the match highlighted in the replay", func() (bool, string) {
+		blue := find(a.screenshot("replay"), grid, isPrimaryBlue)
+		return blue.N > 400, fmt.Sprintf("%d primary-blue pixels at %v", blue.N, blue.Rectangle)
+	})
+	return grid
+}
+
 // click moves the pointer to window coordinates (x, y) and clicks.
 func (a *app) click(x, y int) {
 	a.t.Helper()

@@ -3,7 +3,6 @@
 package gui
 
 import (
-	"fmt"
 	"image"
 	"path/filepath"
 	"regexp"
@@ -42,33 +41,7 @@ func TestHostSearch(t *testing.T) {
 	}
 	g := w.geometry()
 	full := image.Rect(0, 0, g.W, g.H)
-	list := image.Rect(g.W/2-350, g.H/2-120, g.W/2+350, g.H/2+220)
-	before := w.stable("before", full)
 	w.xdo("windowfocus", "--sync", w.win)
-	w.xdo("key", "ctrl+shift+s")
-	w.eventually("the search view on screen", func() (bool, string) {
-		n := changed(before, w.screenshot("search"), list, 0)
-		return n > 5000, fmt.Sprintf("%d pixels changed in the centre", n)
-	})
-	empty := w.stable("search-empty", list)
-	w.xdo("type", "--delay", "40", "NEEDLEHIST")
-	w.eventually("the host's history match listed", func() (bool, string) {
-		n := changed(empty, w.screenshot("search-hist"), list, 0)
-		return n > 1500, fmt.Sprintf("%d pixels changed in the list", n)
-	})
-	searched := w.stable("search-hist", list)
-	w.xdo("key", "Return")
-	buttons := image.Rect(g.W/2-480, g.H/2+280, g.W/2+480, g.H/2+330)
-	w.eventually("the replay on screen", func() (bool, string) {
-		n := changed(searched, w.screenshot("replay"), buttons, 0)
-		return n > 1000, fmt.Sprintf("%d pixels changed where its buttons go", n)
-	})
-	// The only primary blue in the replay is the match's cells: the
-	// screen came from the host.
-	grid := image.Rect(g.W/2-480, g.H/2-300, g.W/2+480, g.H/2+250)
-	w.eventually("the host's match highlighted in the replay", func() (bool, string) {
-		blue := find(w.screenshot("replay"), grid, isPrimaryBlue)
-		return blue.N > 400, fmt.Sprintf("%d primary-blue pixels at %v", blue.N, blue.Rectangle)
-	})
+	w.replaySearch(w.stable("before", full), "NEEDLEHIST")
 	w.xdo("key", "Escape")
 }

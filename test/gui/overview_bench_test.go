@@ -215,10 +215,7 @@ func BenchmarkOverviewFlood(b *testing.B) {
 		before := a.screenshot("before-overview")
 		a.xdo("windowfocus", "--sync", a.win)
 		a.xdo("key", "ctrl+shift+a")
-		a.eventually("the overview on screen", func() (bool, string) {
-			n := changed(before, a.screenshot("overview"), centre, 0)
-			return n > 5000, fmt.Sprintf("%d pixels changed in the centre", n)
-		})
+		a.waitChange("the overview on screen", "overview", before, centre, 5000)
 		openQuiet := a.floodPhase(id, file, &floods)
 		stopUpdates = a.agentUpdates(agents)
 		open := a.floodPhase(id, file, &floods)

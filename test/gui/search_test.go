@@ -38,8 +38,7 @@ func TestSearchAllJump(t *testing.T) {
 	g := a.geometry()
 	full := image.Rect(0, 0, g.W, g.H)
 	right := image.Rect(sidebarPx, 0, g.W, g.H)
-	// The popup's list, below its query field (whose caret blinks).
-	list := image.Rect(g.W/2-350, g.H/2-120, g.W/2+350, g.H/2+220)
+	list := searchList(g)
 	before := a.stable("before", full)
 	if n := find(before, right, isCurrentMatch).N; n != 0 {
 		t.Fatalf("%d pixels of the current match's colour before any search", n)
@@ -47,16 +46,10 @@ func TestSearchAllJump(t *testing.T) {
 
 	a.xdo("windowfocus", "--sync", a.win)
 	a.xdo("key", "ctrl+shift+s")
-	a.eventually("the search view on screen", func() (bool, string) {
-		n := changed(before, a.screenshot("search"), list, 0)
-		return n > 5000, fmt.Sprintf("%d pixels changed in the centre", n)
-	})
+	a.waitChange("the search view on screen", "search", before, list, 5000)
 	empty := a.stable("search-empty", list)
 	a.xdo("type", "--delay", "40", "needle")
-	a.eventually("the match listed", func() (bool, string) {
-		n := changed(empty, a.screenshot("search-needle"), list, 0)
-		return n > 1500, fmt.Sprintf("%d pixels changed in the list", n)
-	})
+	a.waitChange("the match listed", "search-needle", empty, list, 1500)
 	a.stable("search-needle", list)
 	a.xdo("key", "Return")
 	a.eventually("the jump to the line, highlighted", func() (bool, string) {
@@ -73,32 +66,7 @@ func TestSearchAllJump(t *testing.T) {
 	a.mustCLI(nil, "send", id, "", "--submit")
 	a.waitOutput(id, "left-full-screen")
 	shell := a.stable("shell-again", full)
-	a.xdo("key", "ctrl+shift+s")
-	a.eventually("the search view on screen", func() (bool, string) {
-		n := changed(shell, a.screenshot("search-2"), list, 0)
-		return n > 5000, fmt.Sprintf("%d pixels changed in the centre", n)
-	})
-	empty = a.stable("search-2-empty", list)
-	a.xdo("type", "--delay", "40", "NEEDLEHIST")
-	a.eventually("the history match listed", func() (bool, string) {
-		n := changed(empty, a.screenshot("search-hist"), list, 0)
-		return n > 1500, fmt.Sprintf("%d pixels changed in the list", n)
-	})
-	searched := a.stable("search-hist", list)
-	a.xdo("key", "Return")
-	// The replay's buttons, below where the search view ends.
-	buttons := image.Rect(g.W/2-480, g.H/2+280, g.W/2+480, g.H/2+330)
-	a.eventually("the replay on screen", func() (bool, string) {
-		n := changed(searched, a.screenshot("replay"), buttons, 0)
-		return n > 1000, fmt.Sprintf("%d pixels changed where its buttons go", n)
-	})
-	// The replay has no text field: the only primary blue in it is the
-	// match's cells.
-	grid := image.Rect(g.W/2-480, g.H/2-300, g.W/2+480, g.H/2+250)
-	a.eventually("the match highlighted in the replay", func() (bool, string) {
-		blue := find(a.screenshot("replay"), grid, isPrimaryBlue)
-		return blue.N > 400, fmt.Sprintf("%d primary-blue pixels at %v", blue.N, blue.Rectangle)
-	})
+	grid := a.replaySearch(shell, "NEEDLEHIST")
 	a.xdo("key", "Right")
 	a.eventually("the next screen, nothing highlighted", func() (bool, string) {
 		blue := find(a.screenshot("replay-next"), grid, isPrimaryBlue)
@@ -126,16 +94,10 @@ func TestSearchAllJump(t *testing.T) {
 	}
 	closed := a.stable("closed", list)
 	a.xdo("key", "ctrl+shift+h")
-	a.eventually("the timeline on screen", func() (bool, string) {
-		n := changed(closed, a.screenshot("timeline"), list, 0)
-		return n > 5000, fmt.Sprintf("%d pixels changed in the centre", n)
-	})
+	a.waitChange("the timeline on screen", "timeline", closed, list, 5000)
 	timeline := a.stable("timeline", list)
 	a.xdo("key", "Return")
-	a.eventually("the replay from the timeline", func() (bool, string) {
-		n := changed(timeline, a.screenshot("timeline-replay"), buttons, 0)
-		return n > 1000, fmt.Sprintf("%d pixels changed where its buttons go", n)
-	})
+	a.waitChange("the replay from the timeline", "timeline-replay", timeline, replayButtons(g), 1000)
 	a.xdo("key", "Escape")
 }
 

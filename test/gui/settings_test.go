@@ -57,10 +57,7 @@ func TestSettingsView(t *testing.T) {
 
 	a.xdo("windowfocus", "--sync", a.win)
 	a.xdo("key", "ctrl+comma")
-	a.eventually("the settings view on screen", func() (bool, string) {
-		n := changed(before, a.screenshot("settings"), centre, 0)
-		return n > 5000, fmt.Sprintf("%d pixels changed in the centre", n)
-	})
+	a.waitChange("the settings view on screen", "settings", before, centre, 5000)
 	// The first text field (font family) has the keyboard; the font size
 	// is the next one.
 	a.xdo("key", "Tab")
@@ -111,10 +108,7 @@ func TestSettingsView(t *testing.T) {
 	a.xdo("type", "--delay", "40", "zoom")
 	// Not a.stable: the filter field's caret blinks, so the window never
 	// settles (CI: 19 pixels); the list filtered is a large change.
-	a.eventually("the shortcuts sheet filtered", func() (bool, string) {
-		n := changed(sheet, a.screenshot("shortcuts-zoom"), centre, 0)
-		return n > 2000, fmt.Sprintf("%d pixels changed in the centre", n)
-	})
+	a.waitChange("the shortcuts sheet filtered", "shortcuts-zoom", sheet, centre, 2000)
 	a.xdo("key", "Escape")
 	a.eventually("the shortcuts sheet closed", func() (bool, string) {
 		n := changed(closed, a.screenshot("shortcuts-closed"), centre, 0)

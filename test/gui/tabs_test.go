@@ -22,10 +22,7 @@ func TestWorkspaceTabs(t *testing.T) {
 	strip := image.Rect(sidebarPx, 40, g.W, 90)
 	one := a.stable("one-workspace", image.Rect(0, 0, g.W, g.H))
 	a.mustCLI(nil, "new", "--name", "second")
-	a.eventually("the tab strip", func() (bool, string) {
-		n := changed(one, a.screenshot("two-tabs"), strip, 0)
-		return n > 1000, fmt.Sprintf("%d pixels changed below the toolbar", n)
-	})
+	a.waitChange("the tab strip", "two-tabs", one, strip, 1000)
 	two := a.stable("two-tabs", image.Rect(0, 0, g.W, g.H))
 	a.xdo("windowfocus", "--sync", a.win)
 	a.xdo("key", "ctrl+Tab")
