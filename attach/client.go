@@ -381,7 +381,7 @@ func (c *Client) read() {
 			break
 		}
 		var f proto.ScreenFrame
-		if err = json.Unmarshal(raw, &f); err != nil {
+		if err = proto.DecodeScreenFrame(raw, &f); err != nil {
 			break
 		}
 		switch f.Type {
