@@ -10,6 +10,7 @@ import (
 	"os"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -981,6 +982,16 @@ func (s *shell) hideOffscreenLocked() {
 	for id, v := range s.views {
 		v.SetHidden(!shown[id])
 	}
+	if ss, ok := s.b.(shownSetter); ok {
+		ss.setShown(slices.Collect(maps.Keys(shown)))
+	}
+}
+
+// shownSetter is the optional Backend capability of streams that pace the
+// panes the window does not show (hostsBackend: its remote hosts').
+// setShown returns at once; it is called with every layout applied.
+type shownSetter interface {
+	setShown(ids []uint64)
 }
 
 // viewLocked returns the view of pane id, creating it the first time.
