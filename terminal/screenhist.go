@@ -550,7 +550,9 @@ func (h *ScreenHistory) snapshot() ([]screenEntry, int, uint64, []byte, rowSnaps
 // Screens calls fn for each held screen, oldest first, until fn returns
 // false: first those only the journal on disk holds, then those in
 // memory. The screens are read outside the history's lock, from a copy
-// of its index taken at the call, so recording goes on meanwhile.
+// of its index taken at the call, so recording goes on meanwhile; while
+// fn is given a screen read from disk the journal's lock is held, so fn
+// must not call the history's methods.
 func (h *ScreenHistory) Screens(fn func(ScreenRecord) bool) {
 	entries, ghosts, first, ids, rs, again, disk := h.snapshot()
 	if disk != nil {
