@@ -284,6 +284,7 @@ func (s *server) methods() []methodDef {
 		{proto.MethodScreenResize, s.screenResize, mut},
 		{proto.MethodScreenClearScrollback, s.screenPaneOp((*terminal.Emulator).ClearScrollback), inline},
 		{proto.MethodScreenReset, s.screenPaneOp((*terminal.Emulator).Reset), inline},
+		{proto.MethodScreenShown, s.screenShown, inline},
 	}
 }
 

@@ -63,6 +63,16 @@ type attachment struct {
 	since     time.Time
 	typedAt   *atomic.Int64
 	typedPane *atomic.Uint64
+	// shown is the panes its window shows (screen.shown); nil: every
+	// pane. wake (buffered, 1) tells its stream the set changed.
+	shown *atomic.Pointer[map[uint64]bool]
+	wake  chan struct{}
+}
+
+// hidden reports whether its window said it does not show pane id.
+func (at attachment) hidden(id uint64) bool {
+	m := at.shown.Load()
+	return m != nil && !(*m)[id]
 }
 
 // typed records a screen.input with the attachment's token into pane id
@@ -89,7 +99,8 @@ func (a *attachments) add(readOnly string, now time.Time) (attachment, string) {
 		a.tokens = make(map[string]attachment)
 	}
 	a.n++
-	at := attachment{id: a.n, readOnly: readOnly, since: now, typedAt: new(atomic.Int64), typedPane: new(atomic.Uint64)}
+	at := attachment{id: a.n, readOnly: readOnly, since: now, typedAt: new(atomic.Int64), typedPane: new(atomic.Uint64),
+		shown: new(atomic.Pointer[map[uint64]bool]), wake: make(chan struct{}, 1)}
 	a.tokens[tok] = at
 	return at, tok
 }
@@ -237,8 +248,10 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 	}
 	interval := time.Second / time.Duration(fps)
 	others := max(interval, time.Second/typingOthersFPS)
+	hidden := max(interval, time.Second/proto.HiddenAttachFPS)
 	// wait is how long dirty pane sid must still wait at now: 0 for its
-	// first frame and for the echo of this client's input into it.
+	// first frame and for the echo of this client's input into it; a
+	// pane the window does not show waits its hidden interval.
 	wait := func(sid uint64, now time.Time) time.Duration {
 		ap := panes[sid]
 		if !ap.sent {
@@ -247,10 +260,12 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 		since := now.Sub(ap.last)
 		tp, ago, ok := at.sinceTyped(now)
 		switch {
-		case ok && ago < typingFor && tp != sid:
-			return max(others-since, min(echoQuiet-ago, 2*others-since))
 		case ok && ago < interval && tp == sid:
 			return 0
+		case at.hidden(sid):
+			return hidden - since
+		case ok && ago < typingFor && tp != sid:
+			return max(others-since, min(echoQuiet-ago, 2*others-since))
 		}
 		return interval - since
 	}
@@ -362,6 +377,8 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 				return nil
 			case <-due:
 				t = nil
+			case <-at.wake:
+				// The shown panes changed: one may be due sooner.
 			case <-sub.Ready():
 				// Drained at once: a change coalesced into a queued
 				// event would signal nothing.
@@ -513,6 +530,35 @@ func (s *server) screenInput(_ context.Context, params json.RawMessage) (any, er
 	s.hold.start(s.m, p.SurfaceID)
 	if err := sendInput(sf, p.Data); err != nil {
 		return nil, err
+	}
+	return proto.ScreenDoneResult{Done: true}, nil
+}
+
+// screenShown answers screen.shown: the panes the attachment's window
+// shows from now on (the others' frames are paced at
+// proto.HiddenAttachFPS). It writes nothing, so a read-only attachment
+// may call it too.
+func (s *server) screenShown(_ context.Context, params json.RawMessage) (any, error) {
+	var p proto.ScreenShownParams
+	if err := proto.DecodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	at, ok := s.attached.lookup(p.Token)
+	if !ok {
+		return nil, ipc.InvalidParams("token names no live screen.attach stream")
+	}
+	var m *map[uint64]bool
+	if p.Surfaces != nil {
+		shown := make(map[uint64]bool, len(p.Surfaces))
+		for _, id := range p.Surfaces {
+			shown[id] = true
+		}
+		m = &shown
+	}
+	at.shown.Store(m)
+	select {
+	case at.wake <- struct{}{}:
+	default:
 	}
 	return proto.ScreenDoneResult{Done: true}, nil
 }

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/attach"
+	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/ipc/ipctest"
 	"github.com/paneflow-go/paneflow/proto"
@@ -697,14 +698,7 @@ func TestScreenAttachTypedPaneFirst(t *testing.T) {
 			t.Fatalf("first frame %+v, want full", f)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
-	defer cancel()
-	waitTimer := func() {
-		t.Helper()
-		if err := fc.BlockUntil(ctx, 1); err != nil {
-			t.Fatalf("screen.attach never waited for a pane: %v", err)
-		}
-	}
+	waitTimer := func() { t.Helper(); waitPaced(t, fc) }
 	noFrame := func(when string) {
 		t.Helper()
 		l.none(t, when)
@@ -831,4 +825,72 @@ func TestScreenAttachCallsAfterIdleClose(t *testing.T) {
 	waitCatBack(t, emu, "typed after the pause")
 	mirrorMatches(t, p, emu, 0)
 	mirrorMatches(t, p, emu, 200) // scrollback on demand, on the new connection
+}
+
+// TestScreenAttachHiddenPaced: a pane the window does not show
+// (screen.shown) gets at most proto.HiddenAttachFPS frames a second while
+// a shown one keeps the stream's fps; shown again, its pending change goes
+// at the stream's pace at once, not at the end of its hidden wait.
+func TestScreenAttachHiddenPaced(t *testing.T) {
+	e, fc := newClockEnv(t)
+	shown, _ := e.m.ActiveSurface()
+	hidden := e.split("")
+	l := &frameLog{frames: make(chan []byte, 64)}
+	tok := startAttach(t, e, `{"fps":50}`, l) // a 20 ms interval
+	for range 2 {
+		if f := l.nextScreen(t); !f.Full {
+			t.Fatalf("first frame %+v, want full", f)
+		}
+	}
+	setShown := func(ids []uint64) {
+		t.Helper()
+		p, _ := json.Marshal(proto.ScreenShownParams{Token: tok, Surfaces: ids})
+		if _, err := e.s.screenShown(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitTimer := func() { t.Helper(); waitPaced(t, fc) }
+	next := func(want uint64, text string) {
+		t.Helper()
+		f := l.nextScreen(t)
+		if f.SurfaceID != want || f.Full || len(f.Lines) != 1 || len(f.Lines[0].Runs) != 1 || f.Lines[0].Runs[0].Text != text {
+			t.Fatalf("frame %+v, want pane %d's delta row %q", f, want, text)
+		}
+	}
+	setShown([]uint64{shown.ID()})
+	fc.Advance(time.Second)
+	hidden.Terminal().Emulator().Write([]byte("a"))
+	next(hidden.ID(), "a") // a second after its last frame: at once
+	hidden.Terminal().Emulator().Write([]byte("b"))
+	waitTimer()
+	fc.Advance(time.Second / 2) // 25 intervals of the stream's fps
+	l.none(t, "of the hidden pane half a second after its last")
+	shown.Terminal().Emulator().Write([]byte("x"))
+	next(shown.ID(), "x") // the shown pane keeps the stream's pace
+	fc.Advance(time.Second / 2)
+	next(hidden.ID(), "ab")
+
+	hidden.Terminal().Emulator().Write([]byte("c"))
+	waitTimer()
+	l.none(t, "of the hidden pane right after its last")
+	setShown(nil) // every pane shown again
+	fc.Advance(time.Second / 50)
+	next(hidden.ID(), "abc")
+
+	// An unknown token is refused.
+	p, _ := json.Marshal(proto.ScreenShownParams{Token: "nope"})
+	if _, err := e.s.screenShown(context.Background(), p); err == nil {
+		t.Fatal("screen.shown with an unknown token: no error")
+	}
+}
+
+// waitPaced waits until screen.attach armed a timer of fc: it waits for a
+// pane to come due.
+func waitPaced(t *testing.T, fc *clock.Fake) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
+	defer cancel()
+	if err := fc.BlockUntil(ctx, 1); err != nil {
+		t.Fatalf("screen.attach never waited for a pane: %v", err)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -129,7 +130,10 @@ type RegionPainter interface {
 // GLFW app (a.Run is called inside). With Fyne's test app, whose Run
 // returns at once, it still blocks until one of the above happens. When
 // it fails before the window opens (o.Backend is nil), nothing was started.
+// It first keeps Fyne from loading its bundled emoji font
+// (dropBundledEmoji).
 func Run(a fyne.App, o Options) error {
+	dropBundledEmoji()
 	s, err := start(a, o)
 	if err != nil {
 		return err
@@ -878,6 +882,16 @@ func (s *shell) hideOffscreenLocked() {
 	for id, v := range s.views {
 		v.SetHidden(!shown[id])
 	}
+	if ss, ok := s.b.(shownSetter); ok {
+		ss.setShown(slices.Collect(maps.Keys(shown)))
+	}
+}
+
+// shownSetter is the optional Backend capability of streams that pace the
+// panes the window does not show (hostsBackend: its remote hosts').
+// setShown returns at once; it is called with every layout applied.
+type shownSetter interface {
+	setShown(ids []uint64)
 }
 
 // viewLocked returns the view of pane id, creating it the first time.

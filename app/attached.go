@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -73,6 +74,16 @@ type attached struct {
 	keptAt   time.Time
 	seen     uint64
 
+	// The panes the window shows (setShown): want is the latest set,
+	// sent the set last sent and sentTo the screen stream it was sent
+	// on; guarded by shownMu. shownKick (1-buffered) wakes sendShown.
+	shownMu   sync.Mutex
+	shownWant []uint64
+	shownSent []uint64
+	shownTo   *attach.Client
+	shownKick chan struct{}
+	shownOnce sync.Once
+
 	// The last refusal published (inputRefused) and when; guarded by
 	// refusedMu.
 	refusedMu     sync.Mutex
@@ -118,7 +129,75 @@ func (a *attached) Reattach(ctx context.Context) error {
 		return errors.New("app: reattach after detaching")
 	}
 	a.screen.Swap(screen).Close()
+	a.kickShown() // the new stream shows every pane until told
 	return nil
+}
+
+// setShown tells the server which of its panes the window shows (ids
+// sorted or not; empty: none), so that its stream paces the others'
+// frames (attach.Client.SetShown). It returns at once: a goroutine of
+// the backend sends the latest set, once per set and stream.
+func (a *attached) setShown(ids []uint64) {
+	ids = slices.Sorted(slices.Values(ids))
+	if ids == nil {
+		ids = []uint64{}
+	}
+	a.shownMu.Lock()
+	same := slices.Equal(ids, a.shownWant) && a.shownWant != nil
+	a.shownWant = ids
+	a.shownMu.Unlock()
+	if same {
+		return
+	}
+	a.shownOnce.Do(func() {
+		kick := make(chan struct{}, 1)
+		a.shownMu.Lock()
+		a.shownKick = kick
+		a.shownMu.Unlock()
+		go a.sendShown(kick)
+	})
+	a.kickShown()
+}
+
+// kickShown wakes sendShown, if setShown ever started it.
+func (a *attached) kickShown() {
+	a.shownMu.Lock()
+	kick := a.shownKick
+	a.shownMu.Unlock()
+	if kick != nil {
+		select {
+		case kick <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// sendShown sends the latest set of setShown to the current screen
+// stream whenever it differs from the last sent there, until Shutdown. A
+// failed call (a server without screen.shown, a stream gone) leaves that
+// stream pacing every pane alike; the next set or stream tries again.
+func (a *attached) sendShown(kick <-chan struct{}) {
+	for {
+		select {
+		case <-kick:
+		case <-a.ctx.Done():
+			return
+		}
+		screen := a.screen.Load()
+		a.shownMu.Lock()
+		want := a.shownWant
+		same := screen == a.shownTo && slices.Equal(want, a.shownSent)
+		a.shownMu.Unlock()
+		if same {
+			continue
+		}
+		if err := screen.SetShown(want); err != nil {
+			continue
+		}
+		a.shownMu.Lock()
+		a.shownSent, a.shownTo = want, screen
+		a.shownMu.Unlock()
+	}
 }
 
 var _ Backend = (*attached)(nil)

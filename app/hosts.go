@@ -199,10 +199,11 @@ func newHosts(primary Backend, connect HostConnector, fps int, logf func(string,
 }
 
 var (
-	_ Backend    = (*hostsBackend)(nil)
-	_ hostLister = (*hostsBackend)(nil)
-	_ readPasser = (*hostsBackend)(nil)
-	_ reattacher = (*hostsBackend)(nil)
+	_ Backend     = (*hostsBackend)(nil)
+	_ hostLister  = (*hostsBackend)(nil)
+	_ readPasser  = (*hostsBackend)(nil)
+	_ reattacher  = (*hostsBackend)(nil)
+	_ shownSetter = (*hostsBackend)(nil)
 )
 
 // forward republishes be's window events on h's bus with slot's ids until
@@ -642,6 +643,25 @@ func (h *hostsBackend) setActive(slot int) {
 	h.mu.Lock()
 	h.active = slot
 	h.mu.Unlock()
+}
+
+// setShown tells each connected remote host which of its panes the
+// window shows (ids: window-side; a host with none shown gets an empty
+// set), so that a host's panes out of sight cost its screen stream,
+// the link and the window little (attached.setShown). The primary's
+// stream is left pacing every pane alike.
+func (h *hostsBackend) setShown(ids []uint64) {
+	bySlot := map[int][]uint64{}
+	for _, id := range ids {
+		if slot := hostSlot(id); slot != 0 {
+			bySlot[slot] = append(bySlot[slot], localID(id))
+		}
+	}
+	for _, p := range h.parts() {
+		if a, ok := p.be.(*attached); ok && p.slot != 0 {
+			a.setShown(bySlot[p.slot])
+		}
+	}
 }
 
 // Serve serves the primary backend (the remote hosts run on their own).

@@ -3,13 +3,16 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -40,6 +43,9 @@ type fakeHosts struct {
 	links    []*fakeLink
 	refusing error
 	attempts int
+	// sent, when set before the first connection, gets every byte the
+	// window writes to any host.
+	sent *lockedBuffer
 }
 
 func (f *fakeHosts) connect(_ context.Context, address string) (HostLink, error) {
@@ -53,7 +59,7 @@ func (f *fakeHosts) connect(_ context.Context, address string) (HostLink, error)
 	if !ok {
 		return nil, fmt.Errorf("ssh: Could not resolve hostname %s", address)
 	}
-	l := &fakeLink{path: path}
+	l := &fakeLink{path: path, sent: f.sent}
 	f.links = append(f.links, l)
 	return l, nil
 }
@@ -79,6 +85,37 @@ type fakeLink struct {
 	mu     sync.Mutex
 	conns  []net.Conn
 	closed bool
+	// sent, when set, gets a copy of every byte written to the host.
+	sent *lockedBuffer
+}
+
+// lockedBuffer is a bytes.Buffer safe for concurrent use.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// teeConn copies what is written to it to w.
+type teeConn struct {
+	net.Conn
+	w io.Writer
+}
+
+func (c teeConn) Write(p []byte) (int, error) {
+	c.w.Write(p)
+	return c.Conn.Write(p)
 }
 
 func (l *fakeLink) Open(ctx context.Context) (net.Conn, error) {
@@ -89,10 +126,14 @@ func (l *fakeLink) Open(ctx context.Context) (net.Conn, error) {
 	}
 	var d net.Dialer
 	c, err := d.DialContext(ctx, "unix", l.path)
-	if err == nil {
-		l.conns = append(l.conns, c)
+	if err != nil {
+		return nil, err
 	}
-	return c, err
+	l.conns = append(l.conns, c)
+	if l.sent != nil {
+		return teeConn{c, l.sent}, nil
+	}
+	return c, nil
 }
 
 func (l *fakeLink) Close() error {
@@ -676,4 +717,38 @@ func hostsOverCores(t *testing.T) (hb *hostsBackend, rc *core.Core, fh *fakeHost
 		return out
 	}
 	return hb, rc, fh, titles
+}
+
+// TestHostsShownPanes: the window tells a host which of its panes it
+// shows (screen.shown), so that the host's stream paces the others: none
+// while the window shows its own workspace, the remote pane once its
+// workspace is shown, none again when the window goes back.
+func TestHostsShownPanes(t *testing.T) {
+	rc := remoteCore(t, "Remote")
+	sent := &lockedBuffer{}
+	fh := &fakeHosts{servers: map[string]string{"ssh://build": rc.SocketPath}, sent: sent}
+	h := newAttachedHarness(t, func(o *Options) {
+		o.Hosts = fh.connect
+		o.Config.Hosts = []string{"ssh://build"}
+	})
+	rid := remotePane(t, rc)
+	shownRe := regexp.MustCompile(`"method":"screen\.shown","params":\{"token":"[^"]*","surfaces":(\[[0-9,]*\]|null)\}`)
+	calls := func() int { return len(shownRe.FindAllString(sent.String(), -1)) }
+	last := func() string {
+		m := shownRe.FindAllStringSubmatch(sent.String(), -1)
+		if len(m) == 0 {
+			return ""
+		}
+		return m[len(m)-1][1]
+	}
+	h.waitFor("the host's card, the host told no pane of it is shown", func() bool { return len(h.cards()) == 2 && last() == "[]" })
+	n := calls()
+	h.s.side.onWS(1)
+	want := fmt.Sprintf("[%d]", rid)
+	h.waitFor("the host told its pane is shown", func() bool { return last() == want })
+	if got := calls(); got != n+1 {
+		t.Errorf("%d screen.shown calls to show the pane, want 1", got-n)
+	}
+	h.s.side.onWS(0)
+	h.waitFor("the host told no pane of it is shown again", func() bool { return last() == "[]" })
 }

@@ -381,7 +381,7 @@ func (c *Client) read() {
 			break
 		}
 		var f proto.ScreenFrame
-		if err = json.Unmarshal(raw, &f); err != nil {
+		if err = proto.DecodeScreenFrame(raw, &f); err != nil {
 			break
 		}
 		switch f.Type {
@@ -409,6 +409,18 @@ func (c *Client) read() {
 	for _, p := range panes {
 		p.markClosed()
 	}
+}
+
+// SetShown tells the server which panes the window shows now (nil:
+// every pane, as at the start): the stream sends the others' frames at
+// most proto.HiddenAttachFPS a second, so their mirrors lag by up to a
+// second while out of sight. A server without screen.shown answers
+// method not found; the stream then goes on pacing every pane alike.
+func (c *Client) SetShown(ids []uint64) error {
+	return c.call(func(ctx context.Context, calls proto.Client) error {
+		_, err := calls.ScreenShown(ctx, proto.ScreenShownParams{Token: c.token, Surfaces: ids})
+		return err
+	})
 }
 
 // call runs one on-demand call on the call connection with the client's

@@ -189,10 +189,10 @@ const EnvHTTPToken = "PANEFLOW_HOOK_TOKEN"
 const HTTPHookMark = "X-Paneflow-Hook"
 
 // HTTPHookQuery maps the query parameters of an http hook's URL to the
-// environment variables a command hook reads them from: the launch shim
-// writes the pane, the agent and its session key into the URL of each
-// hook, and the endpoint maps the payload with them as [Map]'s env. The
-// event is the parameter "event".
+// environment variables a command hook reads them from, for the
+// endpoint to map the payload with as [Map]'s env. The event is the
+// parameter "event". The launch shim writes only the tool there; the
+// pane and the session key come in [HTTPHookHeaders].
 var HTTPHookQuery = map[string]string{
 	"surface":   EnvSurfaceID,
 	"workspace": EnvWorkspaceID,
@@ -200,10 +200,26 @@ var HTTPHookQuery = map[string]string{
 	"pid":       EnvPID,
 }
 
+// HTTPHookHeaders maps the headers of an http hook to the environment
+// variables whose values they carry: Claude Code interpolates each from
+// the environment of the process that posts (it lists them in
+// allowedEnvVars), as a command hook would read them. So a teammate of
+// an agent team, which Claude Code starts in its own pane with the
+// lead's --settings, posts with its own pane's ids, not the lead's. An
+// empty header (the variable unset) counts as absent; a header wins
+// over the same id in the query.
+var HTTPHookHeaders = map[string]string{
+	"X-Paneflow-Surface":   EnvSurfaceID,
+	"X-Paneflow-Workspace": EnvWorkspaceID,
+	"X-Paneflow-Pid":       EnvPID,
+}
+
 // HTTPHookGroup is the matcher group of an http hook for event: a POST
 // of the payload to endpoint (http://127.0.0.1:PORT/hook) with the event
-// and ids in the query, authenticated with the secret in EnvHTTPToken.
-// ids maps HTTPHookQuery's parameters to their values.
+// and ids in the query, the pane's ids in [HTTPHookHeaders] and the
+// secret in EnvHTTPToken, all three interpolated from the posting
+// process's environment. ids maps HTTPHookQuery's parameters to their
+// values.
 func HTTPHookGroup(endpoint, event string, ids map[string]string) json.RawMessage {
 	q := url.Values{"event": {event}}
 	for k, v := range ids {
@@ -211,10 +227,16 @@ func HTTPHookGroup(endpoint, event string, ids map[string]string) json.RawMessag
 			q.Set(k, v)
 		}
 	}
+	headers := map[string]string{"Authorization": "Bearer ${" + EnvHTTPToken + "}", HTTPHookMark: "1"}
+	allowed := []string{EnvHTTPToken}
+	for h, env := range HTTPHookHeaders {
+		headers[h] = "${" + env + "}"
+		allowed = append(allowed, env)
+	}
+	slices.Sort(allowed)
 	h := map[string]any{
 		"type": "http", "url": endpoint + "?" + q.Encode(), "timeout": hookTimeout,
-		"headers":        map[string]string{"Authorization": "Bearer ${" + EnvHTTPToken + "}", HTTPHookMark: "1"},
-		"allowedEnvVars": []string{EnvHTTPToken},
+		"headers": headers, "allowedEnvVars": allowed,
 	}
 	hooks, _ := json.Marshal([]any{h})
 	return json.RawMessage(`{"` + managedKey + `":true,"hooks":` + string(hooks) + `}`)

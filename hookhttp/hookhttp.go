@@ -237,10 +237,15 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			env[name] = v
 		}
 	}
-	for _, key := range []string{"surface", "workspace"} {
-		if v := q.Get(key); v != "" || key == "surface" {
+	for h, name := range hook.HTTPHookHeaders {
+		if v := r.Header.Get(h); v != "" {
+			env[name] = v
+		}
+	}
+	for _, name := range []string{hook.EnvSurfaceID, hook.EnvWorkspaceID} {
+		if v, ok := env[name]; ok || name == hook.EnvSurfaceID {
 			if n, err := strconv.ParseUint(v, 10, 64); err != nil || n == 0 {
-				fail(w, http.StatusBadRequest, "%s=%q is not an id (a decimal > 0)", key, v)
+				fail(w, http.StatusBadRequest, "the pane's %s %q is not an id (a decimal > 0)", name, v)
 				return
 			}
 		}

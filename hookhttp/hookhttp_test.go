@@ -140,6 +140,64 @@ func TestFramesAsTheHookBinary(t *testing.T) {
 	}
 }
 
+// TestIdsFromHeaders: the pane's ids in hook.HTTPHookHeaders, as Claude
+// Code sends them interpolated from the posting process's environment,
+// make the same frame as in the query; a header wins over the query (a
+// teammate posting with its own pane's ids through the lead's hooks),
+// and an empty one (its variable unset) counts as absent.
+func TestIdsFromHeaders(t *testing.T) {
+	_, log, url, token := open(t)
+	headers := func(surface, workspace, pid string) func(*http.Request) {
+		return func(r *http.Request) {
+			r.Header.Set("X-Paneflow-Surface", surface)
+			r.Header.Set("X-Paneflow-Workspace", workspace)
+			r.Header.Set("X-Paneflow-Pid", pid)
+		}
+	}
+	frame := func(env map[string]string) string {
+		m, p, ok := hook.Map("Stop", nil, []byte(stop), func(k string) string { return env[k] })
+		if !ok {
+			t.Fatal("hook.Map(Stop) sends nothing")
+		}
+		raw, _ := json.Marshal(p)
+		return m + " " + string(raw)
+	}
+	for _, c := range []struct {
+		name, query string
+		edit        func(*http.Request)
+		env         map[string]string
+	}{
+		{"headers only", "event=Stop&tool=claude", headers("7", "2", "4242"),
+			map[string]string{hook.EnvSurfaceID: "7", hook.EnvWorkspaceID: "2", hook.EnvTool: "claude", hook.EnvPID: "4242"}},
+		{"header over query", "event=Stop" + ids, headers("9", "3", "5151"),
+			map[string]string{hook.EnvSurfaceID: "9", hook.EnvWorkspaceID: "3", hook.EnvTool: "claude", hook.EnvPID: "5151"}},
+		{"empty headers", "event=Stop&tool=claude&surface=7", headers("", "", ""),
+			map[string]string{hook.EnvSurfaceID: "7", hook.EnvTool: "claude"}},
+	} {
+		if code, msg := post(t, url, token, c.query, stop, c.edit); code != http.StatusOK {
+			t.Fatalf("%s: %d %s", c.name, code, msg)
+		}
+		got := log.got()
+		if want := frame(c.env); len(got) == 0 || got[len(got)-1] != want {
+			t.Errorf("%s: frame %q, want %q", c.name, got, want)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		edit func(*http.Request)
+	}{
+		{"bad pane header", headers("x", "2", "1")},
+		{"bad workspace header", headers("7", "0", "1")},
+	} {
+		if code, _ := post(t, url, token, "event=Stop&tool=claude", stop, c.edit); code != http.StatusBadRequest {
+			t.Errorf("%s: %d, want %d", c.name, code, http.StatusBadRequest)
+		}
+	}
+	if code, _ := post(t, url, token, "event=Stop&tool=claude", stop, headers("", "2", "1")); code != http.StatusBadRequest {
+		t.Errorf("no pane in header or query: %d, want %d", code, http.StatusBadRequest)
+	}
+}
+
 // TestRefused: every request that is not Claude Code's hook POST with the
 // secret is refused with a reason, and reaches no state machine.
 func TestRefused(t *testing.T) {

@@ -28,7 +28,7 @@ var paramsTypes = []appender{
 	UsageSummaryParams{}, UsageLimitParams{}, UsageTrackParams{}, UsageBudgetWaitParams{},
 	WorkspacePresetParams{}, WorkspaceSetRatiosParams{},
 	ScreenAttachParams{}, ScreenRowsParams{}, ScreenLinesParams{}, ScreenInputParams{},
-	ScreenResizeParams{}, ScreenPaneParams{}, AIHistoryParams{},
+	ScreenResizeParams{}, ScreenPaneParams{}, ScreenShownParams{}, AIHistoryParams{},
 	ReviewCommentParams{}, ReviewListParams{}, ReviewResolveParams{}, ReviewSendParams{}, ReviewDiffParams{}, LandParams{}, LandPRParams{}, LandTeardownParams{}, ChecksParams{},
 	WebPairParams{}, WebRevokeParams{},
 }

@@ -291,6 +291,11 @@ func (c Client) ScreenResize(ctx context.Context, p ScreenResizeParams) (ScreenD
 	return call[ScreenDoneResult](ctx, c.Caller, MethodScreenResize, p)
 }
 
+// ScreenShown calls screen.shown.
+func (c Client) ScreenShown(ctx context.Context, p ScreenShownParams) (ScreenDoneResult, error) {
+	return call[ScreenDoneResult](ctx, c.Caller, MethodScreenShown, p)
+}
+
 // ScreenClearScrollback calls screen.clear_scrollback.
 func (c Client) ScreenClearScrollback(ctx context.Context, p ScreenPaneParams) (ScreenDoneResult, error) {
 	return call[ScreenDoneResult](ctx, c.Caller, MethodScreenClearScrollback, p)

@@ -75,6 +75,7 @@ const (
 	MethodScreenResize          = "screen.resize"
 	MethodScreenClearScrollback = "screen.clear_scrollback"
 	MethodScreenReset           = "screen.reset"
+	MethodScreenShown           = "screen.shown"
 
 	// ai.*: the conductor. The agent hook binary sends them as
 	// notifications (no id, no reply); the launch shim as requests, whose
@@ -175,7 +176,7 @@ var methods = [...]string{
 	MethodSurfaceClose, MethodSurfaceSendText, MethodSurfaceSendKeystroke, MethodSurfaceInterrupt, MethodSurfaceWait,
 	MethodFleetList, MethodEventsSubscribe,
 	MethodScreenAttach, MethodScreenRows, MethodScreenLines, MethodScreenInput, MethodScreenResize,
-	MethodScreenClearScrollback, MethodScreenReset,
+	MethodScreenClearScrollback, MethodScreenReset, MethodScreenShown,
 	MethodAISessionStart, MethodAIPromptSubmit, MethodAIToolUse, MethodAINotification,
 	MethodAIStop, MethodAIExit, MethodAISessionEnd, MethodAIHistory,
 	MethodHooksEndpoint,

@@ -587,6 +587,30 @@ func (p ScreenPaneParams) AppendJSON(dst []byte) []byte {
 	return o.close()
 }
 
+// ScreenShownParams are screen.shown's params: the panes the attached
+// window (Token) shows now. Its stream sends the others' frames at most
+// [HiddenAttachFPS] a second; nil (null or absent) shows every pane again
+// (the stream's start).
+type ScreenShownParams struct {
+	Token    string   `json:"token"`
+	Surfaces []uint64 `json:"surfaces"`
+}
+
+// AppendJSON appends p's JSON encoding (see the package's params types).
+func (p ScreenShownParams) AppendJSON(dst []byte) []byte {
+	o := openObject(dst)
+	o.str("token", p.Token)
+	o.uints("surfaces", p.Surfaces)
+	return o.close()
+}
+
+// HiddenAttachFPS is the most frames a second a screen.attach stream
+// sends of a pane its window does not show (screen.shown): the mirror
+// stays roughly current (a switch to it shows the latest screen at once,
+// with one frame's catch-up) while a flooding pane out of sight costs the
+// server, the link and the window little.
+const HiddenAttachFPS = 1
+
 // ScreenDoneResult is the result of the screen.* writes.
 type ScreenDoneResult struct {
 	Done bool `json:"done"`

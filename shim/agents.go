@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/paneflow-go/paneflow/hook"
@@ -98,10 +97,7 @@ func injectClaude(l Launch, in *Injection) {
 	}
 	value := ClaudeSettings(l.HookPath, l.GOOS)
 	if l.HookURL != "" && l.HookToken != "" {
-		value = ClaudeHTTPSettings(l.HookURL, map[string]string{
-			"surface": l.Getenv(hook.EnvSurfaceID), "workspace": l.Getenv(hook.EnvWorkspaceID),
-			"tool": l.Tool, "pid": strconv.Itoa(l.PID),
-		})
+		value = ClaudeHTTPSettings(l.HookURL, map[string]string{"tool": l.Tool})
 		in.Env = append(in.Env, hook.EnvHTTPToken+"="+l.HookToken)
 	}
 	in.Args = append([]string{"--settings", value}, l.Args...)
@@ -111,7 +107,8 @@ func injectClaude(l Launch, in *Injection) {
 // ClaudeHTTPSettings is the --settings value of a Claude launch whose
 // server offers the http-hook endpoint at url: for each of
 // [hook.ClaudeEvents] an http hook posting there with ids in its query
-// (see [hook.HTTPHookGroup]), so no hook runs a process.
+// and the pane's ids and secret from the environment (see
+// [hook.HTTPHookGroup]), so no hook runs a process.
 func ClaudeHTTPSettings(url string, ids map[string]string) string {
 	return claudeHooks(func(ev string) json.RawMessage { return hook.HTTPHookGroup(url, ev, ids) })
 }

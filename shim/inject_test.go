@@ -521,11 +521,15 @@ func TestInjectClaudeHTTP(t *testing.T) {
 			t.Fatalf("%s: %s", ev, in.Args[1])
 		}
 		h := g[0].Hooks[0]
-		want := "http://127.0.0.1:5555/hook?event=" + ev + "&pid=4242&surface=7&tool=claude&workspace=2"
+		// The pane's ids come from the posting process's environment (a
+		// teammate posts with its own), not from the lead's URL.
+		want := "http://127.0.0.1:5555/hook?event=" + ev + "&tool=claude"
+		wantAllowed := []string{hook.EnvPID, hook.EnvHTTPToken, hook.EnvSurfaceID, hook.EnvWorkspaceID}
 		if h.Type != "http" || h.URL != want || h.Timeout <= 0 ||
 			h.Headers["Authorization"] != "Bearer ${"+hook.EnvHTTPToken+"}" || h.Headers[hook.HTTPHookMark] != "1" ||
-			len(h.AllowedEnvVars) != 1 || h.AllowedEnvVars[0] != hook.EnvHTTPToken {
-			t.Errorf("%s: %+v, want url %s", ev, h, want)
+			h.Headers["X-Paneflow-Surface"] != "${"+hook.EnvSurfaceID+"}" || h.Headers["X-Paneflow-Workspace"] != "${"+hook.EnvWorkspaceID+"}" ||
+			h.Headers["X-Paneflow-Pid"] != "${"+hook.EnvPID+"}" || !slices.Equal(h.AllowedEnvVars, wantAllowed) {
+			t.Errorf("%s: %+v, want url %s, allowedEnvVars %q", ev, h, want, wantAllowed)
 		}
 	}
 }

@@ -186,13 +186,7 @@ func (p Program) supervise(tool, real string) int {
 			Tool: tool, Args: p.Args[1:], Dir: dir, HookPath: hookPath, Home: home,
 			Getenv: p.getenv, StateDir: stateDir, PID: pid,
 		}
-		if teams, _ := teamsEnabled(p.getenv, home, dir); tool == "claude" && !teams {
-			// With agent teams on, command hooks: Claude Code gives its
-			// teammates the lead's --settings, and an http hook there
-			// names the lead's pane in its URL and needs a token the
-			// teammates' panes do not have (their posts were refused,
-			// 401, and their states lost), while a command hook reads
-			// the ids of the pane it runs in.
+		if tool == "claude" {
 			l.HookURL, l.HookToken = hookEndpoint(p.getenv(hook.EnvSocketPath))
 		}
 		inj = Inject(l)
@@ -209,7 +203,7 @@ func (p Program) supervise(tool, real string) int {
 	}()
 	if tool == "claude" {
 		var warns []string
-		env, inj.Args, warns = p.claudeTeams(env, inj.Args, home, dir, inj.Hooked && len(inj.Args) > len(p.Args)-1)
+		env, inj.Args, warns = p.claudeTeams(env, inj.Env, inj.Args, home, dir, inj.Hooked && len(inj.Args) > len(p.Args)-1)
 		for _, w := range warns {
 			fmt.Fprintf(p.Stderr, "paneflow-shim: %s\n", w)
 		}

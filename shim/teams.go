@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -100,8 +101,12 @@ type attachInfo struct {
 // claudeTeams prepares a Claude Code launch for agent teams (see above)
 // and returns its environment and arguments; when teams are off, or the
 // server cannot attach the pane, they come back unchanged (the latter
-// with a warning).
-func (p Program) claudeTeams(env, args []string, home, dir string, injected bool) ([]string, []string, []string) {
+// with a warning). agentOnly are the variables only the agent gets (the
+// http hooks' secret): the server takes them with env as the lead's
+// environment, from which its teammates' panes get theirs, so that a
+// teammate's http hooks, which Claude Code copies from the lead, carry
+// the secret too.
+func (p Program) claudeTeams(env, agentOnly, args []string, home, dir string, injected bool) ([]string, []string, []string) {
 	enabled, mode := teamsEnabled(p.getenv, home, dir)
 	if !enabled || p.getenv("TMUX") != "" {
 		// A TMUX already set means Claude Code runs inside a real tmux
@@ -121,7 +126,7 @@ func (p Program) claudeTeams(env, args []string, home, dir string, injected bool
 	defer cancel()
 	var info attachInfo
 	err = (&ipc.Client{Path: p.getenv(hook.EnvSocketPath), Timeout: teamsBudget}).Call(ctx, "teams.attach",
-		map[string]any{"surface_id": sid, "env": env}, &info)
+		map[string]any{"surface_id": sid, "env": agentEnv(slices.Clone(env), agentOnly)}, &info)
 	if err != nil {
 		return env, args, []string{"agent teams: the Paneflow server did not register this pane (" + err.Error() + "); teammates run in-process"}
 	}

@@ -58,7 +58,7 @@ func TestTeamsEnabled(t *testing.T) {
 func TestClaudeTeamsInsideRealTmux(t *testing.T) {
 	env := []string{"TMUX=/tmp/tmux-0/default,123,0", EnvAgentTeams + "=1", "PATH=/usr/bin"}
 	p := Program{Environ: env}
-	gotEnv, gotArgs, warns := p.claudeTeams(env, []string{"x"}, t.TempDir(), t.TempDir(), false)
+	gotEnv, gotArgs, warns := p.claudeTeams(env, nil, []string{"x"}, t.TempDir(), t.TempDir(), false)
 	if !slices.Equal(gotEnv, env) || !slices.Equal(gotArgs, []string{"x"}) || warns != nil {
 		t.Errorf("claudeTeams inside tmux = %q %q %q", gotEnv, gotArgs, warns)
 	}

@@ -892,7 +892,7 @@ func (r *Registry) spawnLocked(sub *subscriber, argv []string, cwd string, extra
 	env := map[string]string{}
 	if leadPane != nil {
 		for _, kv := range leadPane.env {
-			if k, v, ok := strings.Cut(kv, "="); ok && k != "" && !strings.HasPrefix(k, "PANEFLOW_") {
+			if k, v, ok := strings.Cut(kv, "="); ok && inherited(k) {
 				env[k] = v
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -327,9 +329,22 @@ func envLookup(env []string, name string) string {
 	return v
 }
 
+// EnvHookToken is the variable that holds the secret of the server's
+// http-hook endpoint (hook.EnvHTTPToken): the one Paneflow variable a
+// teammate's pane keeps from the lead's environment, since Claude Code
+// gives its teammates the lead's http hooks, which send it.
+const EnvHookToken = "PANEFLOW_HOOK_TOKEN"
+
+// inherited reports whether a teammate's pane gets the lead's variable
+// k: all but Paneflow's per-pane and per-launch ones, EnvHookToken
+// excepted.
+func inherited(k string) bool {
+	return k != "" && (!strings.HasPrefix(k, "PANEFLOW_") || k == EnvHookToken)
+}
+
 // teamEnv is the environment of a pane a lead starts: the lead's (the
-// caller's) without Paneflow's per-pane and per-launch variables, with -e
-// additions and TMUX_PANE naming the new pane.
+// caller's) without Paneflow's per-pane and per-launch variables (but
+// EnvHookToken), with -e additions and TMUX_PANE naming the new pane.
 func teamEnv(c *call, n int) (map[string]string, error) {
 	env := map[string]string{}
 	base := c.req.Env
@@ -338,7 +353,7 @@ func teamEnv(c *call, n int) (map[string]string, error) {
 	}
 	for _, kv := range base {
 		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" || strings.HasPrefix(k, "PANEFLOW_") {
+		if !ok || !inherited(k) {
 			continue
 		}
 		env[k] = v
@@ -353,6 +368,21 @@ func teamEnv(c *call, n int) (map[string]string, error) {
 	env["TMUX_PANE"] = paneID(n)
 	env[EnvBackendSession] = contextID(n)
 	return env, nil
+}
+
+// shellScript is the shell command line a command's arguments run: the
+// one argument (tmux runs it with sh -c), or the script of a shell's -c
+// given as three arguments (Claude Code 2.1.332 started its teammates
+// so, `/bin/sh -c "cd … && exec env … claude --agent-name …"`, when the
+// lead's --settings held http hooks).
+func shellScript(args []string) (string, bool) {
+	switch {
+	case len(args) == 1:
+		return args[0], true
+	case len(args) == 3 && args[1] == "-c" && slices.Contains([]string{"sh", "bash", "dash", "zsh"}, path.Base(args[0])):
+		return args[2], true
+	}
+	return "", false
 }
 
 // commandArgv turns a command's arguments into a program: none is the
@@ -470,8 +500,8 @@ func (r *Registry) respawnPane(c *call) error {
 		return err
 	}
 	argv := commandArgv(c.cmd.args)
-	if len(c.cmd.args) == 1 {
-		name, team, color, role := agentFlags(c.cmd.args[0])
+	if script, ok := shellScript(c.cmd.args); ok {
+		name, team, color, role := agentFlags(script)
 		if name != "" {
 			t.p.agent = name
 		}

@@ -15,6 +15,7 @@ var leadEnv = []string{
 	"ANTHROPIC_BASE_URL=http://127.0.0.1:9999", "ANTHROPIC_API_KEY=k",
 	"TMUX=/run/paneflow.sock,0,0", "TMUX_PANE=%0",
 	"PANEFLOW_SURFACE_ID=1", "PANEFLOW_AI_PID=4242", "PANEFLOW_AI_TOOL=claude",
+	EnvHookToken + "=secret",
 }
 
 // newTestRegistry returns a registry on a fake host with its lead (the
@@ -112,6 +113,11 @@ func TestReplayCurrentProtocol(t *testing.T) {
 	}
 	if _, ok := env["PANEFLOW_AI_PID"]; ok {
 		t.Errorf("the teammate inherited PANEFLOW_AI_PID: %v", env)
+	}
+	// The lead's http hooks, which Claude Code gives the teammate, send
+	// the endpoint's secret from the environment.
+	if env[EnvHookToken] != "secret" {
+		t.Errorf("the teammate did not inherit %s: %v", EnvHookToken, env)
 	}
 	if p.name != "helper" {
 		t.Errorf("pane name = %q, want helper", p.name)
@@ -362,5 +368,45 @@ func TestSplitFocus(t *testing.T) {
 	run(t, r, []step{{[]string{"select-pane", "-t", "%2", "-P", "bg=red"}, "", 0}})
 	if got := h.focused(lead); got != lead {
 		t.Errorf("select-pane -P moved the focus to %d", got)
+	}
+}
+
+// TestInherited: a teammate's pane (tmux split or the pane backend's
+// spawn_agent) gets the lead's variables but Paneflow's per-pane and
+// per-launch ones, and keeps the http hooks' secret.
+func TestInherited(t *testing.T) {
+	for k, want := range map[string]bool{
+		"PATH": true, "ANTHROPIC_API_KEY": true, EnvHookToken: true,
+		"PANEFLOW_SURFACE_ID": false, "PANEFLOW_AI_PID": false, "PANEFLOW_AI_TOOL": false, "": false,
+	} {
+		if got := inherited(k); got != want {
+			t.Errorf("inherited(%q) = %v, want %v", k, got, want)
+		}
+	}
+}
+
+// TestShellScript: the teammate's flags are read from a respawn's one
+// argument and from the `/bin/sh -c SCRIPT` Claude Code 2.1.332 sends
+// when the lead's --settings hold http hooks; other argv forms are no
+// shell script.
+func TestShellScript(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+		ok   bool
+	}{
+		{[]string{respawnCmd}, respawnCmd, true},
+		{[]string{"/bin/sh", "-c", respawnCmd}, respawnCmd, true},
+		{[]string{"bash", "-c", "x"}, "x", true},
+		{[]string{"/usr/bin/python3", "-c", "x"}, "", false},
+		{[]string{"claude", "--agent-name", "alpha"}, "", false},
+		{nil, "", false},
+	} {
+		if got, ok := shellScript(tc.args); got != tc.want || ok != tc.ok {
+			t.Errorf("shellScript(%q) = %q, %v; want %q, %v", tc.args, got, ok, tc.want, tc.ok)
+		}
+	}
+	if name, team, _, _ := agentFlags(respawnCmd); name == "" || team == "" {
+		t.Fatalf("agentFlags(respawnCmd) = %q, %q", name, team)
 	}
 }

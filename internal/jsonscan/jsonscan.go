@@ -31,6 +31,10 @@ const maxDepth = 10000
 // not an object.
 var errNotObject = errors.New("jsonscan: not a JSON object")
 
+// errNotArray is returned by Elements when the document is valid JSON but
+// not an array.
+var errNotArray = errors.New("jsonscan: not a JSON array")
+
 // SyntaxError describes invalid JSON: what was wrong and the byte offset
 // where scanning stopped.
 type SyntaxError struct {
@@ -86,6 +90,43 @@ func Members(data []byte, fn func(key string, value []byte)) error {
 		vStart := s.i
 		s.skipValidValue()
 		fn(decodeKey(key), data[vStart:s.i])
+		s.skipSpace()
+		if data[s.i] == ',' {
+			s.i++
+		}
+	}
+}
+
+// Elements validates data as one JSON array (surrounding whitespace
+// allowed) and, only when all of it is valid, calls fn with each element's
+// raw bytes in order (a sub-slice of data, without surrounding
+// whitespace), stopping at the first error fn returns, which it returns.
+// It returns a *SyntaxError for invalid JSON and an error for valid JSON
+// that is not an array.
+func Elements(data []byte, fn func(value []byte) error) error {
+	s := scanner{data: data}
+	s.skipSpace()
+	isArray := s.i < len(data) && data[s.i] == '['
+	if err := s.value(); err != nil {
+		return err
+	}
+	if err := s.end(); err != nil {
+		return err
+	}
+	if !isArray {
+		return errNotArray
+	}
+	s.i = bytes.IndexByte(data, '[') + 1
+	for {
+		s.skipSpace()
+		if data[s.i] == ']' {
+			return nil
+		}
+		start := s.i
+		s.skipValidValue()
+		if err := fn(data[start:s.i]); err != nil {
+			return err
+		}
 		s.skipSpace()
 		if data[s.i] == ',' {
 			s.i++

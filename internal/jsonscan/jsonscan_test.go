@@ -207,6 +207,73 @@ func FuzzMembers(f *testing.F) {
 	})
 }
 
+func TestElements(t *testing.T) {
+	var got []string
+	err := Elements([]byte(" [ 1 , {\"a\":[2,\"]\"]},\"x\\\"y\"\n, null, [] ] \n"), func(v []byte) error {
+		got = append(got, string(v))
+		return nil
+	})
+	want := []string{`1`, `{"a":[2,"]"]}`, `"x\"y"`, `null`, `[]`}
+	if err != nil || strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("elements = %q, %v; want %q", got, err, want)
+	}
+	stop := errors.New("stop")
+	n := 0
+	if err := Elements([]byte(`[1,2,3]`), func([]byte) error { n++; return stop }); err != stop || n != 1 {
+		t.Errorf("fn's error: %v after %d calls, want it after 1", err, n)
+	}
+	if err := Elements([]byte(`[]`), func([]byte) error { t.Error("fn called for []"); return nil }); err != nil {
+		t.Error(err)
+	}
+	for _, doc := range []string{`[1,]`, `[1 2]`, `[`, ``, `[1] x`} {
+		var se *SyntaxError
+		if err := Elements([]byte(doc), func([]byte) error { t.Errorf("fn called for %q", doc); return nil }); !errors.As(err, &se) {
+			t.Errorf("Elements(%q) = %v, want a *SyntaxError", doc, err)
+		}
+	}
+	for _, doc := range []string{`{}`, `"s"`, `3`, `null`} {
+		if err := Elements([]byte(doc), func([]byte) error { return nil }); !errors.Is(err, errNotArray) {
+			t.Errorf("Elements(%q) = %v, want errNotArray", doc, err)
+		}
+	}
+}
+
+// FuzzElements holds Elements to encoding/json: the same documents are
+// valid, and a valid array yields the elements decoding into a slice of
+// raw messages gives.
+func FuzzElements(f *testing.F) {
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var got []json.RawMessage
+		err := Elements(data, func(v []byte) error { got = append(got, bytes.Clone(v)); return nil })
+		var want []json.RawMessage
+		werr := json.Unmarshal(data, &want)
+		switch {
+		case !json.Valid(data):
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("invalid JSON %q: Elements = %v, want a *SyntaxError", data, err)
+			}
+		case werr != nil || want == nil:
+			if err == nil {
+				t.Fatalf("%q is not an array but Elements accepted it", data)
+			}
+		case err != nil:
+			t.Fatalf("Elements(%q) = %v, want success", data, err)
+		case len(got) != len(want):
+			t.Fatalf("Elements(%q) = %q, want %q", data, got, want)
+		default:
+			for i := range got {
+				if !bytes.Equal(got[i], want[i]) {
+					t.Fatalf("Elements(%q) = %q, want %q", data, got, want)
+				}
+			}
+		}
+	})
+}
+
 // FuzzString holds String to encoding/json: it decodes exactly the string
 // literals encoding/json decodes into a string, to the same text.
 func FuzzString(f *testing.F) {

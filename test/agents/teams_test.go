@@ -4,6 +4,9 @@ package agents
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -52,8 +55,14 @@ func TestClaudeAgentTeam(t *testing.T) {
 	names := []string{"alpha", "beta"}
 	script, prompts := fakemodel.TeamScript(answer, names...)
 	model := fakemodel.Start(t, script...)
+	logDir, err := os.MkdirTemp("", "pfa-hooklog-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(logDir) })
+	hookLog := filepath.Join(logDir, "hook.log")
 	e := newEnv(t, model, options{
-		profile: claudeProfile(model) + "export CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1\n",
+		profile: claudeProfile(model) + "export CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1\nexport PANEFLOW_HOOK_LOG=" + hookLog + "\n",
 		setup:   func(e *env) { claudeTeamSetup(e.write, e.project) },
 	})
 	e.typeLine("claude --permission-mode acceptEdits")
@@ -102,6 +111,19 @@ func TestClaudeAgentTeam(t *testing.T) {
 			}
 			return false
 		})
+		// The teammate's hooks, the lead's http hooks that Claude Code
+		// gave it, post with its own pane's ids and the secret its pane
+		// inherited: its turn's end shows on its pane.
+		e.waitFor(n+"'s finished turn on its pane", func() bool {
+			var st status
+			out := e.mustCLI("status", strconv.FormatUint(mates[n].ID, 10), "--json")
+			return json.Unmarshal([]byte(out), &st) == nil && st.Hooked && st.State == "finished" && str(st.LastResult) == answer
+		})
+	}
+	// The lead's hooks are http hooks too (no hook process ran; agent
+	// teams once kept command hooks).
+	if b, err := os.ReadFile(hookLog); err == nil && len(b) > 0 {
+		t.Errorf("paneflow-ai-hook ran (http hooks expected):\n%s", b)
 	}
 
 	e.typeCommand("/exit")
