@@ -64,6 +64,8 @@ var settingDefs = []settingDef{
 		get: func(c config.Config) any { return c.DefaultShell }},
 	{group: "Terminal", key: "terminal.scrollback_lines", label: "Scrollback", server: true, kind: settingInt, lo: 100, hi: 100000, hint: "lines per new pane, 100–100000",
 		get: func(c config.Config) any { return int64(c.Terminal.ScrollbackLines) }},
+	{group: "Terminal", key: "terminal.screen_history_disk_kib", label: "History on disk", server: true, kind: settingInt, lo: 0, hi: 1 << 20, hint: "KiB per pane of full-screen history kept on disk, 0: off; from the server's next start",
+		get: func(c config.Config) any { return int64(c.Terminal.ScreenHistoryDiskKiB) }},
 	{group: "Terminal", key: "terminal.scroll_multiplier", label: "Wheel speed", kind: settingFloat, lo: 0.1, hi: 10, hint: "0.1–10 times 3 lines a notch",
 		get: func(c config.Config) any { return c.Terminal.ScrollMultiplier }},
 	{group: "Terminal", key: "shell_integration", label: "Shell integration", server: true, kind: settingBool, hint: "keeps the agent launch shim in PATH, reports the directory",

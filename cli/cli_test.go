@@ -180,9 +180,19 @@ func TestSubmitConfirmation(t *testing.T) {
 			// question answered by our reading of a key is no start either.
 			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
 				"surface.status": status(idle, st("idle", true, 9, 3, 2, 7), st("thinking", true, 12, 3, 2, 7))},
-			wantCode:   ExitFailure,
-			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 167)...),
+			wantCode: ExitFailure,
+			// 10 s from its last output (the second poll's): 169 polls.
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 169)...),
 			wantStderr: noHookTurn},
+		{name: "a hooked agent still redrawing is waited for", args: []string{"send", "claude", "go", "--submit"},
+			// opencode at load 26: its input box cleared 6.5 s after the
+			// Enter (poll 109), its hook spoke at 11 s (poll 184): within
+			// 10 s of its last output, so a start.
+			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
+				"surface.status": status(append(append(append([]map[string]any{idle}, repeatStatus(idle, 108)...),
+					repeatStatus(st("idle", true, 9, 3, 2, 7), 75)...), st("thinking", true, 9, 4, 2, 7))...)},
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 184)...),
+			wantStdout: withStart("hook_turn_started")},
 		{name: "output after the Enter, without hooks", args: []string{"send", "claude", "go", "--submit"},
 			// the echo of the text (7), the Enter at 7, then the answer
 			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
@@ -193,13 +203,13 @@ func TestSubmitConfirmation(t *testing.T) {
 			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
 				"surface.status": status(st("unknown_running", false, 5, 0, 1, 4), st("unknown_running", false, 7, 0, 1, 4), st("unknown_running", false, 9, 0, 2, 9))},
 			wantCode:   ExitFailure,
-			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 50)...),
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 52)...), // 3 s from the last output (poll 2)
 			wantStderr: "paneflow: " + noOutput + "\n"},
 		{name: "output before the Enter came, without hooks", args: []string{"send", "claude", "go", "--submit"},
 			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
 				"surface.status": status(st("unknown_running", false, 5, 0, 1, 4), st("unknown_running", false, 30, 0, 1, 4))},
 			wantCode:   ExitFailure,
-			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 50)...),
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 51)...), // 3 s from the last output (poll 1)
 			wantStderr: "paneflow: " + noOutput + "\n"},
 		{name: "a hook that speaks during the wait gives the agent the hooks' time", args: []string{"send", "claude", "go", "--submit"},
 			// Unhooked when the text was sent (3 s), hooked at the first

@@ -24,7 +24,8 @@ func replayVerb() verb {
 		},
 		details: "A pane keeps the screens a full-screen program (an agent's TUI, an editor, a pager)\n" +
 			"settled on, which no scrollback holds: each distinct screen once, bounded in bytes per\n" +
-			"pane (terminal.screen_history_kib), oldest dropped first. Without a flag, one line per\n" +
+			"pane (terminal.screen_history_kib; more on disk with terminal.screen_history_disk_kib),\n" +
+			"oldest dropped first. Without a flag, one line per\n" +
 			"held screen: its number, when it was first shown, how many times it was shown, the\n" +
 			"agent turn it was shown in or after (from the agent's hooks, when there were any) and its\n" +
 			"first line. --screen N shows that screen (a `search --all` match in \"history screen N\"\n" +

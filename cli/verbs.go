@@ -137,9 +137,10 @@ func init() {
 				"\"started\":true and a \"start_reason\": \"hook_turn_started\" when the agent's hooks\n" +
 				"report a new turn (up to 10 s; its output does not count: a TUI redraws for an Enter\n" +
 				"it took for a newline), \"output_after_enter\" when an agent without hooks printed\n" +
-				"after the Enter (up to 3 s; the echo of the text does not count). Else send fails\n" +
-				"(exit 1, the text was delivered), also for an Enter that starts no turn (/exit, a\n" +
-				"menu choice). --broadcast prints\n" +
+				"after the Enter (up to 3 s; the echo of the text does not count). Either limit counts\n" +
+				"from the agent's last output since the submit (a slow agent still redrawing is still\n" +
+				"at work), 60 s at most. Else send fails (exit 1, the text was delivered), also for an\n" +
+				"Enter that starts no turn (/exit, a menu choice). --broadcast prints\n" +
 				"{\"sent\":[ids],\"failed\":[{\"surface_id\",\"error\"}],\"submitted\"} and exits 1 if any\n" +
 				"pane failed.\n\n" + targetHelp,
 			run: runSend,

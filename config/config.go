@@ -195,6 +195,13 @@ type Terminal struct {
 	// programs showed that search --all finds; it applies to panes
 	// created afterwards.
 	ScreenHistoryKiB int
+	// ScreenHistoryDiskKiB (terminal.screen_history_disk_kib,
+	// 0–1048576, default 0: off; less than 64 counts as 64) keeps each pane's screen history on
+	// disk as well, compressed, bounded to this many KiB per pane, under
+	// the user's state directory: screens dropped from memory stay
+	// searchable, and a pane restored after the server restarts finds
+	// its screens again. It applies from the server's next start.
+	ScreenHistoryDiskKiB int
 	// Env (terminal.env, a table of strings) is added to every pane's
 	// environment (protected variables such as TERM and PANEFLOW_* cannot
 	// be overridden).
@@ -489,6 +496,12 @@ func parseTerminal(t *Terminal, raw map[string]any, warn func(string, ...any)) {
 				t.ScreenHistoryKiB = int(n)
 			} else {
 				warn("terminal.screen_history_kib: want an integer from 0 to 65536, got %v; using 1024", v)
+			}
+		case "screen_history_disk_kib":
+			if n, ok := intIn(v, 0, 1<<20); ok {
+				t.ScreenHistoryDiskKiB = int(n)
+			} else {
+				warn("terminal.screen_history_disk_kib: want an integer from 0 (off) to 1048576, got %v; using 0", v)
 			}
 		case "env":
 			m, ok := v.(map[string]any)

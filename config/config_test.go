@@ -29,6 +29,7 @@ agent_stall_threshold_secs = 90
 [terminal]
 scrollback_lines = 500
 screen_history_kib = 0
+screen_history_disk_kib = 4096
 env = { FOO = "bar", EDITOR = "vim" }
 `,
 			edit: func(c *Config) {
@@ -39,6 +40,7 @@ env = { FOO = "bar", EDITOR = "vim" }
 				c.AgentStallThreshold = 90 * time.Second
 				c.Terminal.ScrollbackLines = 500
 				c.Terminal.ScreenHistoryKiB = 0
+				c.Terminal.ScreenHistoryDiskKiB = 4096
 				c.Terminal.Env = map[string]string{"FOO": "bar", "EDITOR": "vim"}
 			},
 		},
@@ -101,7 +103,7 @@ long_above = 0
 		},
 		{
 			name: "bad values keep defaults",
-			in:   "submit_paste_delay_ms = 1\nai_unrestricted = \"yes\"\nshell_integration = 1\n[terminal]\nscrollback_lines = -5\nscreen_history_kib = 70000\nenv = { A = 1, \"B=C\" = \"x\", D = \"ok\" }\n",
+			in:   "submit_paste_delay_ms = 1\nai_unrestricted = \"yes\"\nshell_integration = 1\n[terminal]\nscrollback_lines = -5\nscreen_history_kib = 70000\nscreen_history_disk_kib = -1\nenv = { A = 1, \"B=C\" = \"x\", D = \"ok\" }\n",
 			edit: func(c *Config) { c.Terminal.Env = map[string]string{"D": "ok"} },
 			warns: []string{
 				"ai_unrestricted: want true or false, got yes; using false",
@@ -109,6 +111,7 @@ long_above = 0
 				"submit_paste_delay_ms: want an integer from 10 to 5000, got 1; using 70",
 				"terminal.env.A: want a string, got an integer; ignored",
 				"terminal.env: invalid variable name \"B=C\"; ignored",
+				"terminal.screen_history_disk_kib: want an integer from 0 (off) to 1048576, got -1; using 0",
 				"terminal.screen_history_kib: want an integer from 0 to 65536, got 70000; using 1024",
 				"terminal.scrollback_lines: want an integer from 100 to 100000, got -5; using 10000",
 			},

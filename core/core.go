@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -189,6 +190,7 @@ func New(o Options) (*Core, error) {
 		Cols: cols, Rows: rows, SocketPath: path, Bus: c.Bus, Getenv: getenv,
 		Shell: shell, Env: env, Scrollback: cfg.Terminal.ScrollbackLines,
 		ScreenHistoryBytes: screenHistoryBytes(cfg.Terminal.ScreenHistoryKiB), Version: version.String(),
+		HistoryDir: historyDir(o.SessionPath, cfg.Terminal.ScreenHistoryDiskKiB, logf), HistoryDiskBytes: max(cfg.Terminal.ScreenHistoryDiskKiB<<10, terminal.MinScreenDiskBytes), Logf: logf,
 		ShimDir: shims.dir, NoShellIntegration: !cfg.ShellIntegration,
 		Clock: o.Clock, UndoWindow: undoWindow(getenv, logf),
 		// The user's answer to an agent's question (no pane exists before
@@ -424,6 +426,29 @@ func screenHistoryBytes(kib int) int {
 		return terminal.NoScreenHistory
 	}
 	return kib << 10
+}
+
+// historyDir is where the panes keep their screen history on disk
+// (terminal.screen_history_disk_kib > 0): beside the session file, which
+// names each restored pane's journal, "history" for session.json and
+// "history-X" for session-X.json (a server of its own socket), made 0700.
+// "" (memory only) without a session file, with the setting off, or when
+// the directory cannot be made (reported through logf).
+func historyDir(sessionPath string, kib int, logf func(string, ...any)) string {
+	if kib <= 0 || sessionPath == "" {
+		return ""
+	}
+	name := strings.TrimSuffix(filepath.Base(sessionPath), ".json")
+	dir := filepath.Join(filepath.Dir(sessionPath), "history"+strings.TrimPrefix(name, "session"))
+	err := os.MkdirAll(dir, 0o700)
+	if err == nil {
+		err = os.Chmod(dir, 0o700)
+	}
+	if err != nil {
+		logf("paneflow: terminal.screen_history_disk_kib: %v; the panes keep their screen history in memory only", err)
+		return ""
+	}
+	return dir
 }
 
 // undoWindow reads PANEFLOW_UNDO_WINDOW, how long a closed pane or

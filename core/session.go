@@ -115,18 +115,28 @@ func (k *sessionKeeper) Init(h *subsystem.Host) error {
 			k.logf("paneflow: %v", err)
 		}
 	}
+	// Journals no restored pane adopted belong to panes a killed server
+	// never saved.
+	if err := k.m.PruneHistory(); err != nil {
+		k.logf("paneflow: %v", err)
+	}
 	go k.run()
 	return nil
 }
 
 // restoredPane gives a restored pane its agent record (so a restart
-// before the resumed agent reports again still resumes it) and its
-// managed worktree.
+// before the resumed agent reports again still resumes it), its screen
+// history on disk and its managed worktree.
 func (k *sessionKeeper) restoredPane(s *workspace.Surface, p session.Pane) {
 	if p.Agent != "" {
 		k.mu.Lock()
 		k.agents[s.ID()] = session.Pane{Agent: p.Agent, AgentSession: p.AgentSession}
 		k.mu.Unlock()
+	}
+	if p.History != "" {
+		if err := s.AdoptHistory(p.History); err != nil && k.logf != nil {
+			k.logf("paneflow: session: %v", err)
+		}
 	}
 	if p.Worktree != nil && k.worktrees != nil {
 		w := *p.Worktree
@@ -140,6 +150,9 @@ func (k *sessionKeeper) paneOf(id uint64) session.Pane {
 	k.mu.Lock()
 	p := k.agents[id]
 	k.mu.Unlock()
+	if s, ok := k.m.Surface(id); ok {
+		p.History = s.HistoryKey()
+	}
 	if k.worktrees != nil {
 		if w, ok := k.worktrees.worktreeOf(id); ok {
 			p.Worktree = &w

@@ -13,12 +13,19 @@ import (
 // Enter counts (never the echo of the text, which a TUI prints even when
 // the Enter only added a newline). A hook runs as a process the agent
 // starts (Gemini CLI's take a second on an idle machine), so a hooked
-// agent gets longer. `paneflow send --submit`, the review verbs and the
-// web page's composer all confirm this way.
+// agent gets longer. The limit counts from the submit or from the pane's
+// last output since then, whichever is later, up to [SubmitConfirmMax]
+// in all: an agent still redrawing its screen is still at work on the
+// submit (on a machine at load 26, opencode 1.18.33 cleared its input
+// box 6.5 s after the Enter and drew its session view 0.3 s later, and
+// its hook had not spoken 10 s after the submit). `paneflow send
+// --submit`, the review verbs and the web page's composer all confirm
+// this way.
 const (
 	SubmitPollInterval = 60 * time.Millisecond
 	SubmitConfirmLimit = 3000 * time.Millisecond
 	HookConfirmLimit   = 10 * time.Second
+	SubmitConfirmMax   = 60 * time.Second
 )
 
 // The start reasons of a confirmed submit (send's start_reason).
@@ -52,7 +59,10 @@ func TurnStarted(before, now SurfaceStatusResult) string {
 // delivered but the agent showed no turn start within the limit.
 type NoTurnStartError struct {
 	SurfaceID uint64
-	Limit     time.Duration
+	// Limit is the quiet limit that ran out ([SubmitConfirmLimit] or
+	// [HookConfirmLimit]): no start within it of the submit or of the
+	// pane's last output after it.
+	Limit time.Duration
 	// Hooked: the limit was a hooked agent's, whose hooks reported no new
 	// turn; else the agent printed nothing after the Enter.
 	Hooked bool
@@ -75,19 +85,63 @@ func (e *NoTurnStartError) Error() string {
 	return fmt.Sprintf("submit was written to agent pane %d, but no turn start was confirmed within %dms (%s: %s)", e.SurfaceID, e.Limit.Milliseconds(), e.Reason(), why)
 }
 
+// turnWait is [Client.ConfirmTurnStart]'s deadline: limit after the
+// submit or after the last change of the pane's output generation seen
+// since, whichever is later, and never past [SubmitConfirmMax] after the
+// submit. The zero value is not usable: make one with newTurnWait.
+type turnWait struct {
+	start, deadline time.Time
+	limit           time.Duration
+	gen             uint64
+	hooked          bool
+}
+
+// newTurnWait starts the wait at start for a submit whose status before
+// was before: [HookConfirmLimit] for a hooked agent, [SubmitConfirmLimit]
+// for any other.
+func newTurnWait(start time.Time, before SurfaceStatusResult) *turnWait {
+	w := &turnWait{start: start, limit: SubmitConfirmLimit, gen: before.OutputGeneration, hooked: before.Hooked}
+	if before.Hooked {
+		w.limit = HookConfirmLimit
+	}
+	w.deadline = start.Add(w.limit)
+	return w
+}
+
+// saw takes a status read at now: a hook that spoke meanwhile gives the
+// hooked agent's limit, and output since the last read moves the
+// deadline to limit after now (capped).
+func (w *turnWait) saw(now time.Time, st SurfaceStatusResult) {
+	if st.Hooked && !w.hooked {
+		w.hooked = true
+		w.deadline = w.deadline.Add(HookConfirmLimit - w.limit)
+		w.limit = HookConfirmLimit // a hook spoke meanwhile: wait for its turn
+	}
+	if st.OutputGeneration != w.gen {
+		w.gen = st.OutputGeneration
+		if d := now.Add(w.limit); d.After(w.deadline) {
+			w.deadline = d
+		}
+	}
+	if end := w.start.Add(SubmitConfirmMax); w.deadline.After(end) {
+		w.deadline = end
+	}
+}
+
+// expired reports whether the wait is over at now.
+func (w *turnWait) expired(now time.Time) bool { return !now.Before(w.deadline) }
+
 // ConfirmTurnStart polls surface.status every [SubmitPollInterval] until
 // the agent in pane id visibly started its turn after a submit (see
 // [TurnStarted]), comparing with before, read just before the text was
 // sent. It waits [HookConfirmLimit] for a hooked agent (or one whose hook
-// speaks while it waits) and [SubmitConfirmLimit] for any other. It
-// returns the start reason, a *[NoTurnStartError] when none was seen in
-// time, or ctx's error. A failed status read counts as no start yet.
+// speaks while it waits) and [SubmitConfirmLimit] for any other, counted
+// from the submit or from the pane's last output since, at most
+// [SubmitConfirmMax] in all (turnWait). It returns the start reason, a
+// *[NoTurnStartError] when none was seen in time, or ctx's error. A
+// failed status read counts as no start yet.
 func (c Client) ConfirmTurnStart(ctx context.Context, id uint64, before SurfaceStatusResult) (string, error) {
-	limit := SubmitConfirmLimit
-	if before.Hooked {
-		limit = HookConfirmLimit
-	}
-	deadline := time.Now().Add(limit)
+	w := newTurnWait(time.Now(), before)
 	t := time.NewTicker(SubmitPollInterval)
 	defer t.Stop()
 	target := Target{SurfaceID: &id}
@@ -101,13 +155,10 @@ func (c Client) ConfirmTurnStart(ctx context.Context, id uint64, before SurfaceS
 			if reason := TurnStarted(before, now); reason != "" {
 				return reason, nil
 			}
-			if now.Hooked && !before.Hooked && limit < HookConfirmLimit {
-				limit = HookConfirmLimit // a hook spoke meanwhile: wait for its turn
-				deadline = deadline.Add(HookConfirmLimit - SubmitConfirmLimit)
-			}
+			w.saw(time.Now(), now)
 		}
-		if !time.Now().Before(deadline) {
-			return "", &NoTurnStartError{SurfaceID: id, Limit: limit, Hooked: limit == HookConfirmLimit}
+		if w.expired(time.Now()) {
+			return "", &NoTurnStartError{SurfaceID: id, Limit: w.limit, Hooked: w.hooked}
 		}
 	}
 }

@@ -115,3 +115,53 @@ func TestReadsInput(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnWait: the confirmation's deadline counts from the submit or
+// from the pane's last output since, whichever is later, and never runs
+// past SubmitConfirmMax.
+func TestTurnWait(t *testing.T) {
+	t0 := time.Date(2026, 12, 7, 4, 51, 0, 0, time.UTC)
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	var before SurfaceStatusResult
+	before.Hooked, before.OutputGeneration = true, 30
+	st := func(gen uint64) SurfaceStatusResult { s := before; s.OutputGeneration = gen; return s }
+
+	w := newTurnWait(t0, before)
+	w.saw(at(5*time.Second), st(30))
+	if w.expired(at(HookConfirmLimit-time.Millisecond)) || !w.expired(at(HookConfirmLimit)) {
+		t.Errorf("quiet hooked agent: deadline %v after the submit, want %v", w.deadline.Sub(t0), HookConfirmLimit)
+	}
+
+	// opencode at load 26: its input box cleared 6.5 s after the submit.
+	w = newTurnWait(t0, before)
+	w.saw(at(6500*time.Millisecond), st(31))
+	w.saw(at(6600*time.Millisecond), st(31))
+	if want := 6500*time.Millisecond + HookConfirmLimit; w.deadline.Sub(t0) != want {
+		t.Errorf("output 6.5 s after the submit: deadline %v, want %v", w.deadline.Sub(t0), want)
+	}
+	if w.expired(at(HookConfirmLimit)) {
+		t.Error("expired at the plain limit although the screen changed since")
+	}
+
+	// A screen that never rests: SubmitConfirmMax at most.
+	w = newTurnWait(t0, before)
+	for d := time.Second; d < 2*SubmitConfirmMax; d += time.Second {
+		w.saw(at(d), st(before.OutputGeneration+uint64(d/time.Second)))
+	}
+	if w.deadline.Sub(t0) != SubmitConfirmMax {
+		t.Errorf("busy screen: deadline %v, want %v", w.deadline.Sub(t0), SubmitConfirmMax)
+	}
+
+	// An agent without hooks: SubmitConfirmLimit, then a hook speaks.
+	var plain SurfaceStatusResult
+	w = newTurnWait(t0, plain)
+	if w.expired(at(SubmitConfirmLimit-time.Millisecond)) || !w.expired(at(SubmitConfirmLimit)) || w.hooked {
+		t.Errorf("unhooked agent: deadline %v, want %v", w.deadline.Sub(t0), SubmitConfirmLimit)
+	}
+	hooked := plain
+	hooked.Hooked = true
+	w.saw(at(time.Second), hooked)
+	if !w.hooked || w.limit != HookConfirmLimit || w.deadline.Sub(t0) != HookConfirmLimit {
+		t.Errorf("a hook spoke: hooked %v, limit %v, deadline %v; want true, %v, %v", w.hooked, w.limit, w.deadline.Sub(t0), HookConfirmLimit, HookConfirmLimit)
+	}
+}

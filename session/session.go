@@ -51,9 +51,10 @@ type Workspace struct {
 }
 
 // Pane is what a session keeps of one pane beyond its layout definition:
-// the agent it ran, to resume it in its own conversation, and the managed
-// worktree it runs in, so that the restored pane owns it again. The zero
-// value is a pane with neither.
+// the agent it ran, to resume it in its own conversation, the managed
+// worktree it runs in, so that the restored pane owns it again, and its
+// screen history on disk, so that the restored pane searches it again.
+// The zero value is a pane with none of them.
 type Pane struct {
 	// Agent is the wire tool id (binary name) of the agent the pane ran
 	// when saved, e.g. "claude"; "" for none.
@@ -64,10 +65,16 @@ type Pane struct {
 	// Worktree is the managed worktree the pane was adopted into (see
 	// workspace.up's managed_worktree), nil for none.
 	Worktree *proto.ManagedWorktree `json:"worktree,omitempty"`
+	// History is the key of the pane's screen history on disk
+	// (workspace.Surface.HistoryKey), "" for none: the restored pane
+	// reads it again (workspace.Surface.AdoptHistory).
+	History string `json:"history,omitempty"`
 }
 
 // zero reports whether p holds nothing.
-func (p Pane) zero() bool { return p.Agent == "" && p.AgentSession == "" && p.Worktree == nil }
+func (p Pane) zero() bool {
+	return p.Agent == "" && p.AgentSession == "" && p.Worktree == nil && p.History == ""
+}
 
 // Path returns the session file's path for goos: on Linux and other Unix
 // systems $XDG_STATE_HOME/paneflow/session.json (an absolute

@@ -249,6 +249,9 @@ type ScreenHistory struct {
 	bytes   int // see Bytes
 	nextSeq uint64
 	dropped uint64
+	// disk is the journal every new screen is also written to (nil:
+	// memory only); see OpenDisk.
+	disk *screenDisk
 }
 
 var screenSeed = maphash.MakeSeed()
@@ -306,11 +309,16 @@ func (h *ScreenHistory) Bytes() int {
 	return h.bytes
 }
 
-// Len reports how many screens are held.
+// Len reports how many screens are held: in memory, and those only the
+// journal on disk holds (see OpenDisk).
 func (h *ScreenHistory) Len() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.heldLocked()
+	n := h.heldLocked()
+	if h.disk != nil {
+		n += h.disk.count(h.firstSeqLocked())
+	}
+	return n
 }
 
 // Dropped reports how many screens were dropped to stay inside the limit.
@@ -359,6 +367,9 @@ func (h *ScreenHistory) add(text []byte, gen uint64, now time.Time) bool {
 		ids = append(ids, h.rows.intern(row, recent, rd))
 	}
 	h.appendEntryLocked(ids, screenMeta{now.UnixNano(), gen}, uint32(sum))
+	if h.disk != nil {
+		h.disk.add(diskScreen{seq: h.nextSeq, first: now.UnixNano(), last: now.UnixNano(), seen: 1, gen: gen, text: text})
+	}
 	h.nextSeq++
 	if h.rows.next() > rowRebaseAt && h.rows.base() > rowRebaseAt/2 {
 		h.rebaseLocked()
@@ -530,17 +541,30 @@ func (h *ScreenHistory) rebaseLocked() {
 // ghosts, the number of the first held screen, their bytes, the rows
 // they show and when screens were shown again, taken under the lock:
 // reading them needs no lock.
-func (h *ScreenHistory) snapshot() ([]screenEntry, int, uint64, []byte, rowSnapshot, []screenAgain) {
+func (h *ScreenHistory) snapshot() ([]screenEntry, int, uint64, []byte, rowSnapshot, []screenAgain, *screenDisk) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.entries[:len(h.entries):len(h.entries)], h.ghosts, h.firstSeqLocked(), h.ids[:len(h.ids):len(h.ids)], h.rows.snapshot(), slices.Clone(h.again)
+	return h.entries[:len(h.entries):len(h.entries)], h.ghosts, h.firstSeqLocked(), h.ids[:len(h.ids):len(h.ids)], h.rows.snapshot(), slices.Clone(h.again), h.disk
 }
 
 // Screens calls fn for each held screen, oldest first, until fn returns
-// false. The screens are read outside the history's lock, from a copy of
-// its index taken at the call, so recording goes on meanwhile.
+// false: first those only the journal on disk holds, then those in
+// memory. The screens are read outside the history's lock, from a copy
+// of its index taken at the call, so recording goes on meanwhile; while
+// fn is given a screen read from disk the journal's lock is held, so fn
+// must not call the history's methods.
 func (h *ScreenHistory) Screens(fn func(ScreenRecord) bool) {
-	entries, ghosts, first, ids, rs, again := h.snapshot()
+	entries, ghosts, first, ids, rs, again, disk := h.snapshot()
+	if disk != nil {
+		more := true
+		disk.screens(0, first, nil, func(s diskScreen) bool {
+			more = fn(s.record())
+			return more
+		})
+		if !more {
+			return
+		}
+	}
 	if ghosts == len(entries) {
 		return
 	}
@@ -550,10 +574,17 @@ func (h *ScreenHistory) Screens(fn func(ScreenRecord) bool) {
 	})
 }
 
-// Screen returns the held screen seq; ok is false when it is not held
-// (never recorded, or dropped).
+// Screen returns the held screen seq (in memory, or only on disk); ok is
+// false when it is not held (never recorded, or dropped).
 func (h *ScreenHistory) Screen(seq uint64) (rec ScreenRecord, ok bool) {
-	entries, ghosts, first, ids, rs, again := h.snapshot()
+	entries, ghosts, first, ids, rs, again, disk := h.snapshot()
+	if seq < first && disk != nil {
+		disk.screens(seq, seq+1, nil, func(s diskScreen) bool {
+			rec, ok = s.record(), true
+			return false
+		})
+		return rec, ok
+	}
 	if seq < first || seq >= first+uint64(len(entries)-ghosts) {
 		return ScreenRecord{}, false
 	}
@@ -569,6 +600,11 @@ func (h *ScreenHistory) Screen(seq uint64) (rec ScreenRecord, ok bool) {
 func (h *ScreenHistory) Span() (first, last uint64, ok bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.disk != nil {
+		if first, _, ok := h.disk.span(); ok && h.disk.count(h.firstSeqLocked()) > 0 {
+			return first, h.nextSeq - 1, true
+		}
+	}
 	if h.heldLocked() == 0 {
 		return 0, 0, false
 	}
@@ -597,8 +633,11 @@ func (h *ScreenHistory) find(q *Query, add func(Found) bool) {
 	h.mu.Lock()
 	// Entries never change: no copy.
 	entries, ghosts, first := h.entries, h.ghosts, h.firstSeqLocked()
-	ids, rs := h.ids[:len(h.ids):len(h.ids)], h.rows.snapshot()
+	ids, rs, disk := h.ids[:len(h.ids):len(h.ids)], h.rows.snapshot(), h.disk
 	h.mu.Unlock()
+	if disk != nil && !findDisk(disk, q, first, add) {
+		return
+	}
 	// hit has a bit set for each row that matched (bit id-base); hits
 	// holds their text and spans. Only the blocks whose filter may hold
 	// the query's literal are inflated.

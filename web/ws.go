@@ -324,7 +324,7 @@ func (c *wsConn) write(m clientMsg) {
 	if !c.sendJSON(res) || !res.Confirming {
 		return
 	}
-	// The confirmation polls for up to 10 s: it must not hold up the
+	// The confirmation polls for up to 60 s: it must not hold up the
 	// page's next key (an Escape to stop that very turn).
 	c.wg.Add(1)
 	go func() {

@@ -64,6 +64,16 @@ type Options struct {
 	// screens: 0 means terminal.DefaultScreenHistoryBytes,
 	// terminal.NoScreenHistory keeps none.
 	ScreenHistoryBytes int
+	// HistoryDir, when set, keeps each pane's screen history on disk as
+	// well, a journal per pane in this directory (which must exist; see
+	// [Surface.HistoryKey]); "" keeps it in memory only.
+	HistoryDir string
+	// HistoryDiskBytes bounds each pane's journal in HistoryDir; 0 means
+	// DefaultHistoryDiskBytes.
+	HistoryDiskBytes int
+	// Logf, when set, is told of problems that fail no call: a journal
+	// that cannot be written or read. nil drops them.
+	Logf func(format string, args ...any)
 	// Bus receives the model's events; nil publishes nothing.
 	Bus *bus.Bus
 	// PromptSettle says when a pane started with PaneSpec.Prompt is ready
@@ -206,6 +216,7 @@ func (m *Manager) Close() {
 	}
 	m.wss, m.active = nil, -1
 	clear(m.surfaces)
+	open := len(all)
 	all = append(all, m.closeKeptLocked()...)
 	for id, chs := range m.goneWaiters {
 		for _, ch := range chs {
@@ -216,12 +227,21 @@ func (m *Manager) Close() {
 	m.mu.Unlock()
 	m.publish(evs...)
 	var wg sync.WaitGroup
-	for _, s := range all {
-		wg.Go(func() { s.term.Close() })
+	for i, s := range all {
+		wg.Go(func() {
+			s.term.Close()
+			// The open panes' journals stay for the next start; those
+			// kept for undo close are closed for good.
+			s.closeHistory(i >= open)
+		})
 	}
 	wg.Wait()
 	m.wg.Wait()
 }
+
+// DefaultHistoryDiskBytes bounds a pane's screen history on disk when
+// Options.HistoryDiskBytes is 0: 16 MiB.
+const DefaultHistoryDiskBytes = 16 << 20
 
 // Go runs f on a goroutine owned by the manager: Close closes stop and
 // waits for f to return. It reports false (and does not run f) once the

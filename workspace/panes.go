@@ -100,6 +100,7 @@ func (m *Manager) startSurface(id, wsID uint64, index int, spec PaneSpec, cwd st
 		custom: SanitizeName(spec.Name), gone: make(chan struct{}),
 	}
 	t.TapInput(sf.noteEnter) // lasts as long as the terminal
+	m.openHistory(sf, "")
 	return sf, nil
 }
 
@@ -123,7 +124,10 @@ func (m *Manager) startAll(ids []uint64, wsID uint64, index int, specs []PaneSpe
 func (m *Manager) discard(ss []*Surface) {
 	var wg sync.WaitGroup
 	for _, s := range ss {
-		wg.Go(func() { s.term.Close() })
+		wg.Go(func() {
+			s.term.Close()
+			s.closeHistory(true)
+		})
 	}
 	wg.Wait()
 }
@@ -223,7 +227,10 @@ func (m *Manager) forgetLocked(s *Surface) {
 // goroutines under m.mu orders them before Close's wait.
 func (m *Manager) closeTerminalsLocked(ss []*Surface) {
 	for _, s := range ss {
-		m.wg.Go(func() { s.term.Close() })
+		m.wg.Go(func() {
+			s.term.Close()
+			s.closeHistory(true) // closed for good
+		})
 		for _, ch := range m.goneWaiters[s.id] {
 			close(ch)
 		}

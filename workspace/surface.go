@@ -39,6 +39,8 @@ type Surface struct {
 
 	enterMu sync.Mutex
 	enter   Enter // guarded by enterMu
+
+	hist paneHistory // its screen history's journal on disk
 }
 
 // Enter records the Enter keys a pane's program was sent: Count is how
