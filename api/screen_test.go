@@ -865,15 +865,31 @@ func TestScreenAttachHiddenPaced(t *testing.T) {
 	waitTimer()
 	fc.Advance(time.Second / 2) // 25 intervals of the stream's fps
 	l.none(t, "of the hidden pane half a second after its last")
+	// The fake clock moves only once the stream has armed its next timer:
+	// advanced between the stream's Now and its AfterFunc, the timer would
+	// be armed that much further out and never fire (each of the two
+	// waits below failed about 1 run in 50 at load 25 without it).
+	rearmed := func(after int) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
+		defer cancel()
+		if err := fc.BlockUntilArmed(ctx, after+1); err != nil {
+			t.Fatalf("the stream never armed its next timer: %v", err)
+		}
+	}
+	armed := fc.Armed()
 	shown.Terminal().Emulator().Write([]byte("x"))
 	next(shown.ID(), "x") // the shown pane keeps the stream's pace
+	rearmed(armed)        // for the hidden pane, after sending x
 	fc.Advance(time.Second / 2)
 	next(hidden.ID(), "ab")
 
 	hidden.Terminal().Emulator().Write([]byte("c"))
 	waitTimer()
 	l.none(t, "of the hidden pane right after its last")
-	setShown(nil) // every pane shown again
+	armed = fc.Armed()
+	setShown(nil) // every pane shown again: the stream, woken, re-arms
+	rearmed(armed)
 	fc.Advance(time.Second / 50)
 	next(hidden.ID(), "abc")
 

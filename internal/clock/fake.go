@@ -129,6 +129,14 @@ func (c *Fake) BlockUntilArmed(ctx context.Context, n int) error {
 	return c.block(ctx, func() bool { return c.armed >= n })
 }
 
+// Armed counts the AfterFunc calls since NewFake: with BlockUntilArmed,
+// a test waits for code that was woken to arm its next timer.
+func (c *Fake) Armed() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.armed
+}
+
 // block waits, under c.mu, until ok reports true or ctx is done.
 func (c *Fake) block(ctx context.Context, ok func() bool) error {
 	stop := context.AfterFunc(ctx, func() {
