@@ -200,18 +200,9 @@ func decStyle(v []byte, s *ScreenStyle) error {
 // decLink is ScreenLink.UnmarshalJSON: [id, "uri"].
 func decLink(v []byte, l *ScreenLink) error {
 	var parts [2][]byte
-	n := 0
-	if !isNull(v) {
-		err := decodeArray(v, "link", func(e []byte) error {
-			if n < len(parts) {
-				parts[n] = e
-			}
-			n++
-			return nil
-		})
-		if err != nil {
-			return err
-		}
+	n, err := decTuple(v, "link", parts[:])
+	if err != nil {
+		return err
 	}
 	if n < 2 {
 		return errors.New("proto: a screen link is [id, \"uri\"]")
@@ -246,18 +237,9 @@ func decRow(v []byte, r *ScreenRow) error {
 // decRun is ScreenRun.UnmarshalJSON.
 func decRun(v []byte, r *ScreenRun) error {
 	var parts [3][]byte
-	n := 0
-	if !isNull(v) {
-		err := decodeArray(v, "run", func(e []byte) error {
-			if n < len(parts) {
-				parts[n] = e
-			}
-			n++
-			return nil
-		})
-		if err != nil {
-			return err
-		}
+	n, err := decTuple(v, "run", parts[:])
+	if err != nil {
+		return err
 	}
 	if n < 2 || n > 3 {
 		return errors.New("proto: a screen run is [style, cells] or [style, cells, width]")
@@ -347,6 +329,23 @@ func decodeObject(v []byte, what string, fn func(key string, v []byte) error) er
 		return err
 	}
 	return ferr
+}
+
+// decTuple reads the members of the JSON array v (null: none) into
+// parts, as many as fit, and returns how many v has.
+func decTuple(v []byte, what string, parts [][]byte) (int, error) {
+	n := 0
+	if isNull(v) {
+		return 0, nil
+	}
+	err := decodeArray(v, what, func(e []byte) error {
+		if n < len(parts) {
+			parts[n] = e
+		}
+		n++
+		return nil
+	})
+	return n, err
 }
 
 // decodeArray calls fn with each element of the array v, stopping at the
