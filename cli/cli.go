@@ -70,6 +70,13 @@ type Verb struct {
 	// PANEFLOW_HOST), run whole on that host over ssh (up, flow, trust,
 	// untrust: the spec files and the trust store are the host's).
 	OnHost bool
+
+	// InServerFor, when set, reports whether this build must hand one
+	// call (the arguments after the verb, its environment) to the server
+	// binary as InServer does: the command-line client hands `search
+	// --all` over when the configuration may list hosts, which it cannot
+	// read (TOML).
+	InServerFor func(args []string, getenv func(string) string) bool
 }
 
 // Verbs returns every verb this package implements, in the order the usage
@@ -81,6 +88,9 @@ func Verbs() []Verb {
 			Name: v.name, Aliases: append([]string(nil), v.aliases...), Args: v.synopsis, Summary: v.summary,
 			Interruptible: v.interruptible, InServer: v.inServer && specVerbsInServer, OnHost: v.onHost,
 		})
+		if v.name == "search" && searchInServer != nil {
+			out[len(out)-1].InServerFor = searchInServer
+		}
 	}
 	return out
 }

@@ -4,31 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
 
-	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/remote"
 )
-
-// searchHosts lists the hosts `search --all` asks besides this machine's
-// server: the configuration's [[hosts]], the ones the window shows. None
-// with --host (the session reaches that host only) or when there is no
-// configuration to read; the configuration's warnings are the window's
-// to show.
-func (s *session) searchHosts() []string {
-	if s.host != nil {
-		return nil
-	}
-	dir, err := config.Dir(s.getenv, s.goos)
-	if err != nil {
-		return nil
-	}
-	cfg, _ := config.Load(filepath.Join(dir, config.FileName))
-	return cfg.Hosts
-}
 
 // dialSearchHost returns a caller for the host at address and what ends
 // its connection (the session's hostLink, as --host uses).

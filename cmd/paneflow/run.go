@@ -116,7 +116,8 @@ func clientCommands() []command {
 			// cost 0.3 ms of every CLI call.
 			help: func() string { h, _ := cli.Help(v.Name); return h },
 			run: func(ctx context.Context, inv *invocation, args []string) error {
-				if v.InServer && (!v.OnHost || inv.getenv(remote.EnvHost) == "") {
+				if v.InServer && (!v.OnHost || inv.getenv(remote.EnvHost) == "") ||
+					v.InServerFor != nil && v.InServerFor(args, inv.getenv) {
 					return runInServer(inv, append([]string{v.Name}, args...))
 				}
 				if v.Interruptible {
