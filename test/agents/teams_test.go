@@ -5,12 +5,14 @@ package agents
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paneflow-go/paneflow/test/internal/fakemodel"
+	"github.com/paneflow-go/paneflow/test/internal/proctest"
 )
 
 // teamPane is one entry of `paneflow ls`.
@@ -65,6 +67,18 @@ func TestClaudeAgentTeam(t *testing.T) {
 		profile: claudeProfile(model) + "export CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1\nexport PANEFLOW_HOOK_LOG=" + hookLog + "\n",
 		setup:   func(e *env) { claudeTeamSetup(e.write, e.project) },
 	})
+	// Every pane's events: a teammate's pane closes once its turn ends
+	// (Claude Code stops it), often before a status poll could read it,
+	// so its finished turn is looked for in the stream.
+	var all proctest.Buffer
+	w := exec.Command(filepath.Join(binDir, "paneflow"), "watch")
+	w.Env, w.Stdout, w.Stderr = e.environ, &all, &all
+	watch, err := proctest.Start(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watch.Terminate(10 * time.Second)
+	e.waitFor("every pane's event stream", func() bool { return strings.Contains(all.String(), `"subscribed"`) })
 	e.typeLine("claude --permission-mode acceptEdits")
 	e.waitFor("the Claude Code prompt", func() bool {
 		out, _ := e.cli("read", "1")
@@ -115,9 +129,17 @@ func TestClaudeAgentTeam(t *testing.T) {
 		// gave it, post with its own pane's ids and the secret its pane
 		// inherited: its turn's end shows on its pane.
 		e.waitFor(n+"'s finished turn on its pane", func() bool {
-			var st status
-			out := e.mustCLI("status", strconv.FormatUint(mates[n].ID, 10), "--json")
-			return json.Unmarshal([]byte(out), &st) == nil && st.Hooked && st.State == "finished" && str(st.LastResult) == answer
+			for _, line := range strings.Split(all.String(), "\n") {
+				var ev struct {
+					event
+					SurfaceID uint64 `json:"surface_id"`
+				}
+				if json.Unmarshal([]byte(line), &ev) == nil && ev.Type == "agent_state" && ev.SurfaceID == mates[n].ID &&
+					ev.Hooked && str(ev.State) == "finished" && str(ev.LastResult) == answer {
+					return true
+				}
+			}
+			return false
 		})
 	}
 	// The lead's hooks are http hooks too (no hook process ran; agent
