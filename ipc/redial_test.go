@@ -18,11 +18,7 @@ import (
 // TestMuxServerClosedIdle).
 func TestRedialerAfterServerClose(t *testing.T) {
 	g := newGateServer(t, &ipc.Server{IdleTimeout: 50 * time.Millisecond})
-	var dials atomic.Int32
-	dial := func(ctx context.Context) (*ipc.Mux, error) {
-		dials.Add(1)
-		return ipc.DialMux(ctx, g.srv.Path)
-	}
+	dial, dials := countingDial(g.srv.Path)
 	m, err := dial(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -52,11 +48,7 @@ func TestRedialerAfterServerClose(t *testing.T) {
 // on it.
 func TestRedialerReplacesIdle(t *testing.T) {
 	g := newGateServer(t, nil)
-	var dials atomic.Int32
-	dial := func(ctx context.Context) (*ipc.Mux, error) {
-		dials.Add(1)
-		return ipc.DialMux(ctx, g.srv.Path)
-	}
+	dial, dials := countingDial(g.srv.Path)
 	r := ipc.NewRedialer(nil, time.Nanosecond, dial)
 	defer r.Close()
 	ctx := context.Background()
@@ -110,11 +102,7 @@ func TestRedialerClose(t *testing.T) {
 // never dials.
 func TestRedialerStartNow(t *testing.T) {
 	g := newGateServer(t, nil)
-	var dials atomic.Int32
-	dial := func(ctx context.Context) (*ipc.Mux, error) {
-		dials.Add(1)
-		return ipc.DialMux(ctx, g.srv.Path)
-	}
+	dial, dials := countingDial(g.srv.Path)
 	ctx := context.Background()
 
 	// No connection yet: nothing is sent, nothing dialled.
@@ -194,4 +182,13 @@ func TestRedialerStartNowIdle(t *testing.T) {
 	if p, ok, err := r2.StartNow("test.ping", nil); ok || p != nil || err != nil {
 		t.Fatalf("StartNow on an ended connection: %v %v %v, want not ok", p, ok, err)
 	}
+}
+
+// countingDial dials the socket at path and counts its dials.
+func countingDial(path string) (func(context.Context) (*ipc.Mux, error), *atomic.Int32) {
+	dials := new(atomic.Int32)
+	return func(ctx context.Context) (*ipc.Mux, error) {
+		dials.Add(1)
+		return ipc.DialMux(ctx, path)
+	}, dials
 }
