@@ -27,4 +27,3 @@ func TestPrefillBytes(t *testing.T) {
 		})
 	}
 }
-
