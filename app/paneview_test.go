@@ -7,7 +7,6 @@ import (
 	"image/color"
 	"strings"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -41,19 +40,7 @@ func stillPicture(h *harness) image.Image {
 	var pic image.Image
 	h.waitFor("a still window", func() bool {
 		pic = h.s.w.Canvas().Capture()
-		t0 := time.Now()
 		same := before != nil && before.Bounds() == pic.Bounds() && sameIn(before, pic, pic.Bounds())
-		if before != nil && !same && before.Bounds() == pic.Bounds() {
-			bb := image.Rectangle{}
-			for y := pic.Bounds().Min.Y; y < pic.Bounds().Max.Y; y++ {
-				for x := pic.Bounds().Min.X; x < pic.Bounds().Max.X; x++ {
-					if before.At(x, y) != pic.At(x, y) {
-						bb = bb.Union(image.Rect(x, y, x+1, y+1))
-					}
-				}
-			}
-			h.t.Logf("DIFF %v cmp %v", bb, time.Since(t0))
-		}
 		before = pic
 		return same
 	})
