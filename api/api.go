@@ -288,7 +288,7 @@ func (s *server) methods() []methodDef {
 
 		{proto.MethodScreenRows, s.screenRows, inline},
 		{proto.MethodScreenLines, s.screenLines, inline},
-		{proto.MethodScreenInput, s.screenInput, inline},
+		{proto.MethodScreenInput, s.screenInput, []ipc.Option{ipc.Inline(), ipc.Unanswered(s.screenInputRefused)}},
 		{proto.MethodScreenResize, s.screenResize, mut},
 		{proto.MethodScreenClearScrollback, s.screenPaneOp((*terminal.Emulator).ClearScrollback), inline},
 		{proto.MethodScreenReset, s.screenPaneOp((*terminal.Emulator).Reset), inline},

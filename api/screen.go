@@ -67,6 +67,43 @@ type attachment struct {
 	// pane. wake (buffered, 1) tells its stream the set changed.
 	shown *atomic.Pointer[map[uint64]bool]
 	wake  chan struct{}
+	// refused are the refusals of its screen.input notifications that
+	// its stream has still to send (wake tells it).
+	refused *refusals
+}
+
+// refusals is an attachment's queue of input_refused frames.
+type refusals struct {
+	mu sync.Mutex
+	q  []proto.InputRefusedFrame // guarded by mu
+}
+
+// maxRefusals bounds an attachment's queue of unsent refusals: past it
+// the oldest are dropped (the window shows the last one anyway).
+const maxRefusals = 16
+
+// refuse queues the refusal of a screen.input notification into pane id
+// for the attachment's stream.
+func (at attachment) refuse(id uint64, err *ipc.Error) {
+	at.refused.mu.Lock()
+	if len(at.refused.q) >= maxRefusals {
+		at.refused.q = slices.Delete(at.refused.q, 0, 1)
+	}
+	at.refused.q = append(at.refused.q, proto.InputRefusedFrame{Type: proto.FrameInputRefused, SurfaceID: id, Code: err.Code, Message: err.Message})
+	at.refused.mu.Unlock()
+	select {
+	case at.wake <- struct{}{}:
+	default:
+	}
+}
+
+// takeRefused returns the queued refusals and empties the queue.
+func (at attachment) takeRefused() []proto.InputRefusedFrame {
+	at.refused.mu.Lock()
+	defer at.refused.mu.Unlock()
+	q := at.refused.q
+	at.refused.q = nil
+	return q
 }
 
 // hidden reports whether its window said it does not show pane id.
@@ -100,7 +137,7 @@ func (a *attachments) add(readOnly string, now time.Time) (attachment, string) {
 	}
 	a.n++
 	at := attachment{id: a.n, readOnly: readOnly, since: now, typedAt: new(atomic.Int64), typedPane: new(atomic.Uint64),
-		shown: new(atomic.Pointer[map[uint64]bool]), wake: make(chan struct{}, 1)}
+		shown: new(atomic.Pointer[map[uint64]bool]), wake: make(chan struct{}, 1), refused: new(refusals)}
 	a.tokens[tok] = at
 	return at, tok
 }
@@ -239,7 +276,7 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 		}
 		panes[sid] = &attachedPane{sf: sf, enc: attach.NewEncoder(sid)}
 	}
-	if err := w.WriteFrame(proto.AttachedFrame{Type: proto.FrameAttached, ID: id, Token: tok, ReadOnly: readOnly}); err != nil {
+	if err := w.WriteFrame(proto.AttachedFrame{Type: proto.FrameAttached, ID: id, Token: tok, ReadOnly: readOnly, InputRefused: true}); err != nil {
 		return err
 	}
 	dirty := make(map[uint64]bool, len(panes))
@@ -332,6 +369,15 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 		}
 		return ended, nil
 	}
+	// sendRefused tells the client about its refused input.
+	sendRefused := func() error {
+		for _, f := range at.takeRefused() {
+			if err := w.WriteFrame(f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	for {
 		if len(dirty) == 0 {
 			select {
@@ -342,6 +388,11 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 					return err
 				}
 				hb.Reset(s.heartbeat)
+				continue
+			case <-at.wake:
+				if err := sendRefused(); err != nil {
+					return err
+				}
 				continue
 			case <-sub.Ready():
 			case <-sub.Done():
@@ -378,7 +429,12 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 			case <-due:
 				t = nil
 			case <-at.wake:
-				// The shown panes changed: one may be due sooner.
+				// The shown panes changed (one may be due sooner), or
+				// input was refused.
+				if err := sendRefused(); err != nil {
+					t.Stop()
+					return err
+				}
 			case <-sub.Ready():
 				// Drained at once: a change coalesced into a queued
 				// event would signal nothing.
@@ -511,7 +567,9 @@ func (s *server) screenWriter(token string, id uint64) (*workspace.Surface, atta
 }
 
 // screenInput answers screen.input: the window's keys and pastes, written
-// as they are. Inline, so one connection's inputs keep their order.
+// as they are. Inline, so one connection's inputs keep their order. A
+// window sends keys as notifications, with no reply to wait for or read;
+// their refusals go to its stream (screenInputRefused).
 func (s *server) screenInput(_ context.Context, params json.RawMessage) (any, error) {
 	var p proto.ScreenInputParams
 	if err := proto.DecodeParams(params, &p); err != nil {
@@ -532,6 +590,19 @@ func (s *server) screenInput(_ context.Context, params json.RawMessage) (any, er
 		return nil, err
 	}
 	return proto.ScreenDoneResult{Done: true}, nil
+}
+
+// screenInputRefused is screen.input's [ipc.Unanswered] hook: the
+// refusal of a notification goes to the stream of the attachment its
+// token names (none: nobody to tell, the window that sent it is gone).
+func (s *server) screenInputRefused(_ context.Context, params json.RawMessage, err *ipc.Error) {
+	var p proto.ScreenInputParams
+	if proto.DecodeParams(params, &p) != nil {
+		return
+	}
+	if at, ok := s.attached.lookup(p.Token); ok {
+		at.refuse(p.SurfaceID, err)
+	}
 }
 
 // screenShown answers screen.shown: the panes the attachment's window

@@ -366,8 +366,9 @@ func catAttached(t *testing.T) (p *attach.Pane, out string) {
 
 // TestScreenInputQueued: a window's SendInput queues (it returns without
 // waiting for the server) and the bytes still reach the program whole and
-// in order: 500 small writes, merged into fewer calls, and one of 160 KiB,
-// more than one screen.input call takes, split.
+// in order: 500 small writes (the first ones notifications, until a call
+// shows the server read them; the rest merged into fewer calls), and one
+// of 160 KiB, more than one screen.input call takes, split.
 func TestScreenInputQueued(t *testing.T) {
 	p, out := catAttached(t)
 	var want bytes.Buffer

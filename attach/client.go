@@ -81,6 +81,13 @@ type Client struct {
 	inSent   *ipc.Pending
 	inSentID uint64 // inSent's pane
 	inBusy   bool
+	// notify is the attached frame's InputRefused: a key goes as a
+	// screen.input notification (no reply) and a refusal comes on the
+	// stream. unsynced is the bytes of notifications sent since the last
+	// screen.input call's reply (which shows the server read them all);
+	// past maxUnsynced the next key goes as a call. Guarded by inMu.
+	notify   bool
+	unsynced int
 	inQuit   chan struct{} // closed by Close
 	inDone   chan struct{} // closed when sendInputs returned
 	quit     sync.Once
@@ -111,6 +118,11 @@ const (
 	// paste): a write that small into a socket with no request waiting
 	// in it does not wait.
 	maxSendNow = 4 << 10
+	// maxUnsynced is the most bytes of screen.input notifications sent
+	// without a reply from the server since (a fraction of a socket's
+	// send buffer): the notifications the server has still to read never
+	// fill the socket, so writing one never waits.
+	maxUnsynced = 32 << 10
 )
 
 // Dial attaches to the server at path (a socket path, as ipc.Client's
@@ -170,9 +182,9 @@ func Dial(ctx context.Context, path string, o Options) (*Client, error) {
 	c := &Client{
 		stream: st, ctx: sctx, cancel: cancel,
 		token: ack.Token, readOnly: ack.ReadOnly, timeout: o.CallTimeout, done: make(chan struct{}),
-		refusedHook: o.InputRefused,
-		panes:       make(map[uint64]*Pane),
-		inWake:      make(chan struct{}, 1), inQuit: make(chan struct{}), inDone: make(chan struct{}),
+		refusedHook: o.InputRefused, notify: ack.InputRefused,
+		panes:  make(map[uint64]*Pane),
+		inWake: make(chan struct{}, 1), inQuit: make(chan struct{}), inDone: make(chan struct{}),
 	}
 	c.calls = ipc.NewRedialer(mux, callIdle, func(ctx context.Context) (*ipc.Mux, error) {
 		select {
@@ -225,18 +237,31 @@ func (c *Client) queueInput(id uint64, data []byte) error {
 	if !c.inBusy && len(data) <= maxSendNow {
 		// Nothing queued or out: the request goes from here, with no
 		// goroutine hand-off before the server sees the key (issue 26,
-		// the attached window's echo); sendInputs waits for the reply.
-		// StartNow does not wait (no dial, a small write into a socket
-		// with no request in it), so inMu is held: a concurrent
-		// SendInput queues behind this one.
-		p, ok, err := c.calls.StartNow(proto.MethodScreenInput,
-			proto.ScreenInputParams{Token: c.token, SurfaceID: id, Data: data})
-		switch {
-		case ok && err == nil:
-			c.inSent, c.inSentID = p, id
-			data = nil
-		case ok && !errors.Is(err, ipc.ErrNotSent):
-			data = nil // it may have reached the server: not sent again
+		// the attached window's echo). It is a notification while the
+		// server has read all but maxUnsynced bytes of the earlier ones:
+		// no reply to write, read and wait for; a refusal comes on the
+		// stream (read). Else a call, whose reply sendInputs waits for.
+		// Neither waits (no dial, a small write into a socket with
+		// room), so inMu is held: a concurrent SendInput queues behind
+		// this one.
+		params := proto.ScreenInputParams{Token: c.token, SurfaceID: id, Data: data}
+		if c.notify && c.unsynced < maxUnsynced {
+			ok, err := c.calls.NotifyNow(proto.MethodScreenInput, params)
+			if ok && !errors.Is(err, ipc.ErrNotSent) {
+				// Sent, or it may have reached the server: not sent again.
+				c.unsynced += notifySize(len(data))
+				c.inMu.Unlock()
+				return nil
+			}
+		} else {
+			p, ok, err := c.calls.StartNow(proto.MethodScreenInput, params)
+			switch {
+			case ok && err == nil:
+				c.inSent, c.inSentID = p, id
+				data = nil
+			case ok && !errors.Is(err, ipc.ErrNotSent):
+				data = nil // it may have reached the server: not sent again
+			}
 		}
 	}
 	c.inBusy = true
@@ -259,6 +284,18 @@ func (c *Client) queueInput(id uint64, data []byte) error {
 	default:
 	}
 	return nil
+}
+
+// notifySize is about the bytes of a screen.input notification with n
+// bytes of data: base64 and the envelope with the token.
+func notifySize(n int) int { return n*4/3 + 160 }
+
+// synced records the reply of a screen.input call: the server has read
+// every notification sent before it.
+func (c *Client) synced() {
+	c.inMu.Lock()
+	c.unsynced = 0
+	c.inMu.Unlock()
 }
 
 // errOr returns err, or def when err is nil.
@@ -297,18 +334,29 @@ func (c *Client) sendInputs() {
 			if sent != nil {
 				ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 				// As below: a refused or lost write drops its input.
-				c.reportRefused(sentID, sent.Wait(ctx, nil))
+				c.reportRefused(sentID, c.syncedBy(sent.Wait(ctx, nil)))
 				cancel()
 			}
 			for _, in := range batch {
 				// A refused or lost write drops its input, as a closed
 				// pane's does: a refusal is reported (InputRefused), a
 				// lost connection by the stream's end.
-				c.reportRefused(in.id, c.sendInput(in.id, in.data))
+				c.reportRefused(in.id, c.syncedBy(c.sendInput(in.id, in.data)))
 			}
 			clear(batch)
 		}
 	}
+}
+
+// syncedBy returns err, the outcome of a screen.input call, after
+// recording that its reply came (synced) when one did: success or the
+// server's error reply.
+func (c *Client) syncedBy(err error) error {
+	var rpcErr *ipc.Error
+	if err == nil || errors.As(err, &rpcErr) {
+		c.synced()
+	}
+	return err
 }
 
 // sendInput makes one screen.input call and waits for its answer.
@@ -387,6 +435,8 @@ func (c *Client) read() {
 		switch f.Type {
 		case proto.FrameScreen:
 			err = c.Pane(f.SurfaceID).apply(&f)
+		case proto.FrameInputRefused:
+			c.inputRefused(raw)
 		case proto.FrameScreenClosed:
 			c.mu.Lock()
 			p := c.panes[f.SurfaceID]
@@ -409,6 +459,16 @@ func (c *Client) read() {
 	for _, p := range panes {
 		p.markClosed()
 	}
+}
+
+// inputRefused reports an input_refused frame to Options.InputRefused as
+// the error reply a call would have had.
+func (c *Client) inputRefused(raw []byte) {
+	var f proto.InputRefusedFrame
+	if c.refusedHook == nil || json.Unmarshal(raw, &f) != nil {
+		return
+	}
+	c.refusedHook(f.SurfaceID, &ipc.Error{Code: f.Code, Message: f.Message})
 }
 
 // SetShown tells the server which panes the window shows now (nil:

@@ -151,6 +151,7 @@ func (c *conn) serve(parent context.Context) {
 		if busy := c.s.admit(m.kind); busy != nil {
 			if req.notification() {
 				c.s.logf("ipc: refused notification %s: %s", req.method, busy.Message)
+				c.unanswered(ctx, m, &req, busy)
 				continue
 			}
 			if !c.write(req.id, nil, busy) {
@@ -181,6 +182,8 @@ func (c *conn) serve(parent context.Context) {
 		ok := true
 		if reply && !req.notification() {
 			ok = c.write(req.id, result, rpcErr)
+		} else if reply {
+			c.unanswered(ctx, m, &req, rpcErr)
 		}
 		replied()
 		if !ok || c.disconnected.Load() {
@@ -240,18 +243,26 @@ func (c *conn) startLong(ctx context.Context, m *method, req request) bool {
 		if m.long {
 			out := c.s.invoke(ctx, m, &req)
 			c.s.release(m.kind)
-			if ctx.Err() == nil && !req.notification() {
+			if ctx.Err() == nil {
 				var rpcErr *Error
 				if out.err != nil {
 					rpcErr = c.s.rpcError(out.err, ctx, req.method)
 				}
-				c.write(req.id, out.result, rpcErr)
+				if req.notification() {
+					c.unanswered(ctx, m, &req, rpcErr)
+				} else {
+					c.write(req.id, out.result, rpcErr)
+				}
 			}
 		} else {
 			result, rpcErr, reply := c.call(ctx, m, &req)
 			c.s.release(m.kind)
-			if reply && ctx.Err() == nil && !req.notification() {
-				c.write(req.id, result, rpcErr)
+			if reply && ctx.Err() == nil {
+				if req.notification() {
+					c.unanswered(ctx, m, &req, rpcErr)
+				} else {
+					c.write(req.id, result, rpcErr)
+				}
 			}
 		}
 		c.lmu.Lock()
@@ -262,6 +273,14 @@ func (c *conn) startLong(ctx context.Context, m *method, req request) bool {
 		c.lmu.Unlock()
 	}()
 	return true
+}
+
+// unanswered tells m's [Unanswered] hook about notification req's
+// failure rpcErr (nil: it succeeded, nothing to tell).
+func (c *conn) unanswered(ctx context.Context, m *method, req *request, rpcErr *Error) {
+	if rpcErr != nil && m.unanswered != nil {
+		m.unanswered(ctx, req.params, rpcErr)
+	}
 }
 
 // write sends a reply: result when rpcErr is nil, else the error. It

@@ -236,18 +236,45 @@ func (m *Mux) Start(method string, params any) (*Pending, error) {
 	}
 	m.pending[id] = ch
 	m.mu.Unlock()
+	if err := m.write(line); err != nil {
+		m.forget(id)
+		return nil, err
+	}
+	return &Pending{m: m, id: id, ch: ch}, nil
+}
+
+// write writes one request line; a failed write ends the Mux, and its
+// error matches [ErrNotSent] when none of the line was written.
+func (m *Mux) write(line []byte) error {
 	m.wmu.Lock()
 	n, err := m.nc.Write(line)
 	m.wmu.Unlock()
 	if err != nil {
-		m.forget(id)
 		m.fail(&UnreachableError{Path: m.path, Err: err})
 		if n == 0 {
-			return nil, notSent{&UnreachableError{Path: m.path, Err: err}}
+			return notSent{&UnreachableError{Path: m.path, Err: err}}
 		}
-		return nil, &UnreachableError{Path: m.path, Err: err}
+		return &UnreachableError{Path: m.path, Err: err}
 	}
-	return &Pending{m: m, id: id, ch: ch}, nil
+	return nil
+}
+
+// Notify writes a notification (a request without an id: the server
+// runs it and never answers, see [Unanswered]) on the shared connection
+// and returns once it is written; the write waits only while the
+// socket's send buffer is full. Its errors are [Mux.Start]'s.
+func (m *Mux) Notify(method string, params any) error {
+	line, err := encodeRequest(-1, method, params)
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	err = m.err
+	m.mu.Unlock()
+	if err != nil {
+		return notSent{err}
+	}
+	return m.write(line)
 }
 
 // Wait waits for the reply of a started call and decodes its result into

@@ -67,24 +67,10 @@ func (r *Redialer) Call(ctx context.Context, method string, params, result any) 
 // (also after an error matching [ErrNotSent]). The Pending's Wait gives
 // the connection back.
 func (r *Redialer) StartNow(method string, params any) (p *Pending, ok bool, err error) {
-	if !r.mu.TryLock() { // a dial under way holds it
+	m := r.acquireNow()
+	if m == nil {
 		return nil, false, nil
 	}
-	m := r.m
-	now := time.Now()
-	if m == nil || r.ctx.Err() != nil || r.out > 0 || r.idle > 0 && now.Sub(r.used) >= r.idle {
-		r.mu.Unlock()
-		return nil, false, nil
-	}
-	select {
-	case <-m.Done():
-		r.mu.Unlock()
-		return nil, false, nil
-	default:
-	}
-	r.out++
-	r.used = now
-	r.mu.Unlock()
 	p, err = m.Start(method, params)
 	if err != nil {
 		r.release(m, time.Now())
@@ -92,6 +78,44 @@ func (r *Redialer) StartNow(method string, params any) (p *Pending, ok bool, err
 	}
 	p.release = func() { r.release(m, time.Now()) }
 	return p, true, nil
+}
+
+// NotifyNow writes a notification at once ([Mux.Notify]) under
+// [Redialer.StartNow]'s conditions; ok false means they did not hold and
+// nothing was sent. The server does not answer it, so the caller bounds
+// how much it sends this way before a call whose reply shows the server
+// read it all (the socket's buffer has room only for so much).
+func (r *Redialer) NotifyNow(method string, params any) (ok bool, err error) {
+	m := r.acquireNow()
+	if m == nil {
+		return false, nil
+	}
+	err = m.Notify(method, params)
+	r.release(m, time.Now())
+	return true, err
+}
+
+// acquireNow returns the connection for a write that cannot wait, as
+// acquire does, when StartNow's conditions hold; else nil. The caller
+// gives it back with release.
+func (r *Redialer) acquireNow() *Mux {
+	if !r.mu.TryLock() { // a dial under way holds it
+		return nil
+	}
+	defer r.mu.Unlock()
+	m := r.m
+	now := time.Now()
+	if m == nil || r.ctx.Err() != nil || r.out > 0 || r.idle > 0 && now.Sub(r.used) >= r.idle {
+		return nil
+	}
+	select {
+	case <-m.Done():
+		return nil
+	default:
+	}
+	r.out++
+	r.used = now
+	return m
 }
 
 // acquire returns the connection for a call at now, dialling a new one

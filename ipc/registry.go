@@ -55,6 +55,9 @@ type method struct {
 	// [Admit] chose it.
 	kind    Kind
 	kindSet bool
+	// unanswered is told about a notification that failed (see
+	// [Unanswered]); nil for none.
+	unanswered func(ctx context.Context, params json.RawMessage, err *Error)
 }
 
 // Option changes how a registered method is dispatched.
@@ -96,6 +99,17 @@ func Inline() Option { return func(m *method) { m.inline = true } }
 // not rely on what h saw still holding.
 func Before(h func(ctx context.Context, params json.RawMessage) error) Option {
 	return func(m *method) { m.before = h }
+}
+
+// Unanswered tells h about each notification of the method (a request
+// without an id, which gets no reply) that failed: refused as busy, or
+// its handler's error (a [CodeTimeout] for one past the dispatch
+// timeout). err is what the reply would have said. A method whose
+// notifications must not fail silently reports them another way with it
+// (screen.input's refusals go to the attachment's stream). h runs on the
+// connection's goroutine: it must not block.
+func Unanswered(h func(ctx context.Context, params json.RawMessage, err *Error)) Option {
+	return func(m *method) { m.unanswered = h }
 }
 
 // Registry maps method names to handlers. The zero value is not usable;

@@ -30,6 +30,9 @@ const (
 	FrameScreen = "screen"
 	// FrameScreenClosed says a pane is gone: no more frames for it.
 	FrameScreenClosed = "screen_closed"
+	// FrameInputRefused says the server refused a screen.input
+	// notification of this attachment ([InputRefusedFrame]).
+	FrameInputRefused = "input_refused"
 )
 
 // Frame rates of screen.attach: the default and the bounds.
@@ -68,11 +71,28 @@ func (p ScreenAttachParams) AppendJSON(dst []byte) []byte {
 // ReadOnly, when not empty, says why those writes will be refused while
 // the scripting gate is closed: the attaching process runs inside one of
 // the server's panes (an agent, not a window; see SECURITY.md).
+// InputRefused says the server takes screen.input as a notification (a
+// request without an id, not answered) and reports one it refuses on
+// this stream as an [InputRefusedFrame]; a server without it must be
+// sent screen.input as calls, whose error replies say what was refused.
 type AttachedFrame struct {
-	Type     string `json:"type"`
-	ID       uint64 `json:"id"`
-	Token    string `json:"token"`
-	ReadOnly string `json:"read_only,omitempty"`
+	Type         string `json:"type"`
+	ID           uint64 `json:"id"`
+	Token        string `json:"token"`
+	ReadOnly     string `json:"read_only,omitempty"`
+	InputRefused bool   `json:"input_refused,omitempty"`
+}
+
+// InputRefusedFrame says the server refused (did not write) the input of
+// a screen.input notification with this attachment's token for pane
+// SurfaceID: Code and Message are the error reply a call would have had
+// (the pane is closed, the scripting gate is closed to this attachment,
+// the data is too long, the server is busy).
+type InputRefusedFrame struct {
+	Type      string `json:"type"`
+	SurfaceID uint64 `json:"surface_id"`
+	Code      int    `json:"code"`
+	Message   string `json:"message"`
 }
 
 // ScreenClosedFrame says that pane SurfaceID was closed.
