@@ -419,6 +419,7 @@ func (s *shell) buildWindowLocked() {
 	// A new sidebar width moves the panes' edge: they, and so their PTYs,
 	// get the new size as on a window resize.
 	s.sidePanel.onResize = func() { relayout(content) }
+	s.banner.relayout = func() { relayout(content) }
 	s.w.SetContent(content)
 	s.w.Resize(fyne.NewSize(1280, 800))
 	s.w.SetCloseIntercept(func() { s.guard(s.closeRequestedLocked) })

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -317,5 +318,44 @@ func TestAttachedInputRefusedBanner(t *testing.T) {
 		if n := strings.Count(h.s.banner.text.Text, want); n != 1 {
 			t.Errorf("banner %q says it %d times, want once", h.s.banner.text.Text, n)
 		}
+		checkBannerPlace(t, h.s, "shown")
+		// A second line (a second refusal's), a dismiss and the same
+		// banner shown again: each time the window is laid out anew, the
+		// banner above the toolbar and tall enough for its lines.
+		h.s.banner.show("input to pane 2 refused: " + strings.Repeat("a long reason ", 20))
+		checkBannerPlace(t, h.s, "with a second, wrapping line")
+		h.s.banner.dismiss()
+		if c := bannerContent(t, h.s); c.Objects[0].Position().Y != 0 {
+			t.Errorf("after the dismiss the panes' side starts at y=%v, want 0", c.Objects[0].Position().Y)
+		}
+		h.s.banner.show(want)
+		checkBannerPlace(t, h.s, "shown again after a dismiss")
 	})
+}
+
+// bannerContent is the window's content: the banner on top of it, the
+// toolbar, tabs and panes in its center (Objects[0]).
+func bannerContent(t *testing.T, s *shell) *fyne.Container {
+	t.Helper()
+	c, ok := s.w.Content().(*fyne.Container)
+	if !ok || len(c.Objects) == 0 || !slices.Contains(c.Objects, fyne.CanvasObject(s.banner.root)) {
+		t.Fatalf("the window's content %T does not hold the banner", s.w.Content())
+	}
+	return c
+}
+
+// checkBannerPlace fails unless the banner is laid out at its minimum
+// height (every line shows) and what is below it (the toolbar first)
+// starts under it. Run holding the UI lock.
+func checkBannerPlace(t *testing.T, s *shell, when string) {
+	t.Helper()
+	c := bannerContent(t, s)
+	b := s.banner.root
+	if !b.Visible() || b.Size().Height < b.MinSize().Height || b.MinSize().Height == 0 {
+		t.Errorf("banner %s: visible %v, height %v, want its minimum %v (its last line cut off)", when, b.Visible(), b.Size().Height, b.MinSize().Height)
+	}
+	center := c.Objects[0]
+	if bottom := b.Position().Y + b.Size().Height; center.Position().Y < bottom {
+		t.Errorf("banner %s: the toolbar's side starts at y=%v, above the banner's bottom %v (drawn over it)", when, center.Position().Y, bottom)
+	}
 }

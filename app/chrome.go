@@ -27,6 +27,13 @@ type banner struct {
 	// action is the banner's one button (the lost server's restart),
 	// hidden when there is none.
 	action *widget.Button
+	// relayout lays out the container the banner is in (nil: none yet).
+	// Fyne's Show and a label's new text do not: a banner shown again
+	// after a dismiss, with the size it had, kept the place it was last
+	// given, drawn over the toolbar, and one that gained a line kept its
+	// height, its last line cut off (the canvas lays out a parent only
+	// when a child's minimum size changed since it last looked).
+	relayout func()
 }
 
 func newBanner() *banner {
@@ -67,6 +74,21 @@ func (b *banner) show(msg string) {
 	}
 	b.text.SetText(strings.Join(b.lines, "\n"))
 	b.root.Show()
+	b.changed()
+}
+
+// changed lays out the banner's container after the banner's text or
+// visibility changed: twice when the first gave the text a new width at
+// which it wraps onto another number of lines.
+func (b *banner) changed() {
+	if b.relayout == nil {
+		return
+	}
+	h := b.root.MinSize().Height
+	b.relayout()
+	if b.root.Visible() && b.root.MinSize().Height != h {
+		b.relayout()
+	}
 }
 
 // drop forgets the messages that start with prefix (a configuration's
@@ -83,6 +105,7 @@ func (b *banner) drop(prefix string) {
 	}
 	b.lines = kept
 	b.text.SetText(strings.Join(b.lines, "\n"))
+	b.changed()
 }
 
 // dismiss hides the banner and forgets its messages.
@@ -92,6 +115,7 @@ func (b *banner) dismiss() {
 	b.lines = nil
 	b.text.SetText("")
 	b.root.Hide()
+	b.changed()
 }
 
 // toolbarLocked builds the row of buttons above the panes.
