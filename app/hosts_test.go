@@ -452,7 +452,7 @@ func TestAttachedKeptView(t *testing.T) {
 	})
 	srv := ipctest.Start(t, reg)
 	cl := &ipc.Client{Path: srv.Path}
-	a := &attached{cl: cl, pc: proto.Client{Caller: cl}, ctx: context.Background(), keepView: time.Hour}
+	a := &attached{cl: cl, pc: proto.Client{Caller: cl}, ctx: context.Background(), keepView: true}
 	want := func(n int64, when string) {
 		t.Helper()
 		a.Workspaces()
@@ -472,7 +472,7 @@ func TestAttachedKeptView(t *testing.T) {
 		t.Fatal(err)
 	}
 	want(3, "reads after an operation")
-	a.keepView = 0
+	a.keepView = false
 	want(5, "reads without keepView") // one outside the pass, one in it
 }
 
@@ -708,7 +708,6 @@ func hostsOverCores(t *testing.T) (hb *hostsBackend, rc *core.Core, fh *fakeHost
 	fh = &fakeHosts{servers: map[string]string{"ssh://build": rc.SocketPath}}
 	hb = newHosts(primary, fh.connect, 0, t.Logf)
 	t.Cleanup(func() { hb.Shutdown(context.Background()) })
-	hb.keepView = time.Hour
 	titles = func() []string {
 		var out []string
 		for _, w := range hb.Workspaces() {
