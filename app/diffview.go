@@ -5,12 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
-	"io/fs"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -19,21 +16,18 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"github.com/fsnotify/fsnotify"
 	"github.com/paneflow-go/paneflow/internal/gitdiff"
+	"github.com/paneflow-go/paneflow/internal/treewatch"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
 )
 
 // Limits of the diff view.
 const (
-	// maxWatchedDirs caps the directories watched for changes.
-	maxWatchedDirs = 2000
-	// diffDebounce is how long file changes settle before git runs again.
-	diffDebounce = 400 * time.Millisecond
-	// remoteDiffEvery is how often the Diff view of a pane on another
-	// host asks that host's server for the diff again: no watcher here
-	// sees its files.
+	// remoteDiffEvery is how long the Diff view of a pane on another host
+	// waits before it opens the host's review.watch again after it could
+	// not (the host is not connected) or it ended, and how often it asks
+	// a host whose server has no review.watch.
 	remoteDiffEvery = 2 * time.Second
 	// gitTimeout bounds one load.
 	gitTimeout = 30 * time.Second
@@ -514,61 +508,21 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 		})
 	}
 	// The watch starts before the first load, so no change falls between.
-	root, err := runGit(ctx, dv.dir, []string{"rev-parse", "--show-toplevel"})
+	w, err := treewatch.Start(ctx, dv.dir)
 	if err != nil {
-		load() // shows git's error
-		return
-	}
-	w, err := fsnotify.NewWatcher()
-	if err != nil {
-		s.do(func() { s.banner.show("diff: watching for changes: " + err.Error()) })
-		load()
+		if errors.Is(err, treewatch.ErrWatcher) {
+			s.do(func() { s.banner.show("diff: " + err.Error()) })
+		}
+		load() // shows git's error, or the diff unwatched
 		return
 	}
 	defer w.Close()
-	// The index and HEAD change without a file of the work tree changing
-	// (git add, a commit): the git directory's own entries are watched
-	// too, for the Unstaged and Staged scopes.
-	gitDir, _ := runGit(ctx, dv.dir, []string{"rev-parse", "--absolute-git-dir"})
-	if gitDir = strings.TrimSpace(gitDir); gitDir != "" {
-		_ = w.Add(gitDir)
-	}
-	n := 0
-	_ = filepath.WalkDir(strings.TrimSpace(root), func(p string, e fs.DirEntry, err error) error {
-		if err != nil || !e.IsDir() {
-			return nil
-		}
-		if name := e.Name(); name == ".git" || name == "node_modules" {
-			return filepath.SkipDir
-		}
-		if n++; n > maxWatchedDirs {
-			return filepath.SkipAll
-		}
-		_ = w.Add(p)
-		return nil
-	})
 	load()
-	var timer <-chan time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case ev := <-w.Events:
-			if gitDir != "" && filepath.Dir(ev.Name) == gitDir {
-				if b := filepath.Base(ev.Name); b != "index" && b != "HEAD" {
-					continue
-				}
-			} else if ev.Op&fsnotify.Create != 0 {
-				if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() && filepath.Base(ev.Name) != ".git" {
-					_ = w.Add(ev.Name)
-				}
-			}
-			if timer == nil {
-				timer = time.After(diffDebounce)
-			}
-		case <-w.Errors:
-		case <-timer:
-			timer = nil
+		case <-w.C:
 			load()
 		case <-dv.reload:
 			load()
@@ -577,11 +531,14 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 }
 
 // runRemoteDiff asks dv's host's server for the diff of the chosen scope
-// (review.diff) now, then every remoteDiffEvery and on a reload, until
-// ctx ends; a result equal to the last one shown is not shown again.
-// While the host is not connected the header says so, and the next ask
+// (review.diff) now, then each time that server says the worktree
+// changed (followRemoteTree) and on a reload, until ctx ends; a result
+// equal to the last one shown is not shown again. An idle view makes no
+// call. While the host is not connected the header says so, and the ask
 // after its return shows the diff.
 func (s *shell) runRemoteDiff(ctx context.Context, dv *diffView) {
+	changed := make(chan struct{}, 1)
+	go s.followRemoteTree(ctx, dv, changed)
 	var last *gitDiff
 	var lastErr string
 	for first := true; ; first = false {
@@ -611,8 +568,48 @@ func (s *shell) runRemoteDiff(ctx context.Context, dv *diffView) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(remoteDiffEvery):
+		case <-changed:
 		case <-dv.reload:
+		}
+	}
+}
+
+// followRemoteTree signals changed each time dv's host's server says the
+// worktree changed (review.watch), and once each time its watch is in
+// place (a change may have fallen before it), until ctx ends. A stream
+// that could not open or ended (the host dropped) is opened again after
+// remoteDiffEvery, signalling the ask that shows the host's state; a
+// server without review.watch is asked every remoteDiffEvery instead.
+func (s *shell) followRemoteTree(ctx context.Context, dv *diffView, changed chan<- struct{}) {
+	signal := func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	}
+	for {
+		st, err := s.reviewStream(ctx, dv, proto.MethodReviewWatch, proto.ReviewWatchParams{Worktree: dv.dir})
+		if err == nil {
+			stop := context.AfterFunc(ctx, func() { st.Close() })
+			for {
+				if _, err := st.Next(); err != nil {
+					break
+				}
+				signal()
+			}
+			stop()
+			st.Close()
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		// The ask shows the host's state (not connected, say), or polls
+		// a server without review.watch.
+		signal()
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(remoteDiffEvery):
 		}
 	}
 }

@@ -77,6 +77,23 @@ func (s *shell) reviewClient(dv *diffView, timeout time.Duration) proto.Client {
 	return proto.Client{Caller: s.b.Caller(timeout)}
 }
 
+// reviewStream opens a stream of dv's server: its host's, or the window's
+// own when that is attached (a window attached over ssh).
+func (s *shell) reviewStream(ctx context.Context, dv *diffView, method string, params any) (*ipc.Stream, error) {
+	if dv != nil && dv.slot != 0 && s.hosts != nil {
+		return s.hosts.subscribeAt(ctx, dv.slot, method, params)
+	}
+	b := s.b
+	if s.hosts != nil {
+		b = s.hosts.primary
+	}
+	a, ok := b.(*attached)
+	if !ok {
+		return nil, errors.New("app: the window's server is in this process")
+	}
+	return a.cl.Subscribe(ctx, method, params)
+}
+
 // reviewError words a failed review call for the Diff view: a closed
 // scripting gate says how to open it.
 func reviewError(what string, err error) string {
