@@ -74,7 +74,7 @@ func (s *shell) closePanelLocked() {
 	}
 	s.panel.pop.close()
 	s.panel = nil
-	s.focusViewLocked(s.focus)
+	s.focusViewLocked(s.pos.focus)
 }
 
 // shellHost is the shell's panelHost.

@@ -19,13 +19,13 @@ import (
 // background colour.
 func blockPane(t *testing.T, h *harness) (id uint64, pic image.Image, r image.Rectangle, bg color.Color) {
 	t.Helper()
-	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 && h.s.views[id] != nil })
+	h.waitFor("the first pane", func() bool { id = h.s.pos.focus; return id != 0 && h.s.panes.views[id] != nil })
 	h.s.guard(func() { h.s.w.Resize(fyne.NewSize(900, 600)) })
 	h.call("surface.send_text", map[string]any{"surface_id": id, "text": "printf '\\033[H\\033[2J\\342\\226\\210\\n'; sleep 60\n"}, nil)
 	h.waitFor("the block on the screen", func() bool { return strings.Contains(h.screen(id), "█") })
 	pic = stillPicture(h)
 	h.s.guard(func() {
-		v := h.s.views[id]
+		v := h.s.panes.views[id]
 		p := fyne.CurrentApp().Driver().AbsolutePositionForObject(v)
 		r = image.Rect(int(p.X), int(p.Y), int(p.X+v.Size().Width), int(p.Y+v.Size().Height))
 		bg = h.s.look.palette.Background
@@ -108,7 +108,7 @@ func TestBroadcastStripeSparesText(t *testing.T) {
 func TestSidebarShowsGroup(t *testing.T) {
 	h := newHarness(t, nil)
 	var id uint64
-	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 && h.s.snap != nil })
+	h.waitFor("the first pane", func() bool { id = h.s.pos.focus; return id != 0 && h.s.pos.snap != nil })
 	shows := func() bool {
 		for _, tx := range sidebarTexts(h.s.side.list) {
 			if strings.Contains(tx.Text, "api") {
@@ -158,7 +158,7 @@ func TestSidebarShowsBranch(t *testing.T) {
 	wt := gitRepo(t)
 	h := newHarness(t, nil)
 	var id uint64
-	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 })
+	h.waitFor("the first pane", func() bool { id = h.s.pos.focus; return id != 0 })
 	h.call("surface.send_text", map[string]any{"surface_id": id, "text": "cd " + wt + "\n"}, nil)
 	h.waitFor("the branch on the pane's row", func() bool {
 		for _, tx := range sidebarTexts(h.s.side.list) {

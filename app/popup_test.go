@@ -18,7 +18,7 @@ import (
 // frame (showPopupLocked).
 func TestPopupDoesNotDim(t *testing.T) {
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() { h.s.w.Resize(fyne.NewSize(1000, 700)) })
 	// The pane redraws for its new size on a posted frame: wait until two
 	// captures in a row agree.
@@ -70,7 +70,7 @@ func TestPopupDoesNotDim(t *testing.T) {
 // (12.7 MB per opening when the overlay's content was under one).
 func TestPopupKeepsNoFonts(t *testing.T) {
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	heap := func() uint64 {
 		runtime.GC()
 		var m runtime.MemStats
@@ -117,7 +117,7 @@ func sameIn(a, b image.Image, r image.Rectangle) bool {
 // handle showed, a stray I-beam in the middle of the view.
 func TestPopupSplitDividerShown(t *testing.T) {
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() { h.s.w.Resize(fyne.NewSize(1000, 700)) })
 	openPad(t, h)
 	h.s.guard(func() {
