@@ -10,10 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/core"
 	"github.com/paneflow-go/paneflow/ipc"
-	"github.com/paneflow-go/paneflow/ipc/ipctest"
 	"github.com/paneflow-go/paneflow/proto"
 )
 
@@ -22,21 +20,8 @@ import (
 // workspace in wt.
 func reviewHost(t *testing.T, wt string) *core.Core {
 	t.Helper()
-	cfg := config.Default()
-	cfg.DefaultShell = "/bin/sh"
-	rc, err := core.New(core.Options{
-		SocketPath: ipctest.NewPath(t), Cols: 80, Rows: 24, Config: &cfg,
-		Getenv: func(string) string { return "" }, NoInitialWorkspace: true, Logf: t.Logf,
-		WorktreeRegistry: filepath.Join(t.TempDir(), "worktrees.json"), ReviewDir: filepath.Join(t.TempDir(), "review"),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := rc.Workspaces.CreateWorkspace("wt", wt, nil, true); err != nil {
-		t.Fatal(err)
-	}
-	serveCore(t, rc)
-	return rc
+	review := filepath.Join(t.TempDir(), "review")
+	return hostCore(t, "wt", wt, func(o *core.Options) { o.ReviewDir = review })
 }
 
 // openDiffNow opens the Diff view of the focused pane as its key does.
@@ -71,7 +56,7 @@ func TestHostsDiff(t *testing.T) {
 	h.s.side.onWS(1)
 	h.waitFor("the remote pane focused, its directory known", func() bool {
 		slot, dir := h.s.focusedDirLocked()
-		return h.s.focus == gid && slot == 1 && dir == wt
+		return h.s.pos.focus == gid && slot == 1 && dir == wt
 	})
 	dv := openDiffNow(h)
 	gridHas := func(s string) bool { return strings.Contains(dv.grid.Text(), s) }
