@@ -136,7 +136,7 @@ func TestDiffViewCommentAndSend(t *testing.T) {
 			// Resolve c1 from the list.
 			var resolve *widget.Button
 			h.s.guard(func() {
-				resolve = dv.commentList.Objects[0].(*fyne.Container).Objects[2].(*widget.Button)
+				resolve = &dv.commentList.Objects[0].(*fyne.Container).Objects[2].(*passButton).Button
 			})
 			press(t, h, resolve)
 			h.waitFor("c1 resolved", func() bool {
