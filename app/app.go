@@ -331,7 +331,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	s.mu.Unlock()
 	// Events from the subscription on are queued for the reader: what it
 	// hands over is newer than the first picture.
-	go s.readEvents(sub)
+	s.handed.goReader(func() { s.readEvents(sub) })
 
 	lc := a.Lifecycle()
 	lc.SetOnEnteredForeground(func() { s.kb.setWindowFocused(true) })

@@ -3,9 +3,8 @@
 package app
 
 import (
-	"runtime"
-	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,6 +20,7 @@ import (
 type stallFirstPicture struct {
 	Backend
 	t        *testing.T
+	reader   atomic.Bool // the shell started its model reader
 	mu       sync.Mutex
 	stalled  bool
 	readSeen bool          // the reader read Usage after the change
@@ -50,7 +50,7 @@ func (b *stallFirstPicture) Usage() (map[uint64]proto.UsageStatus, map[uint64]pr
 		if err := b.Backend.CreateWorkspace("later", b.t.TempDir(), false); err != nil {
 			b.t.Error(err)
 		}
-		if readerRunning() {
+		if b.reader.Load() {
 			select {
 			case <-applied:
 			case <-time.After(testDeadline):
@@ -60,21 +60,18 @@ func (b *stallFirstPicture) Usage() (map[uint64]proto.UsageStatus, map[uint64]pr
 	return b.Backend.Usage()
 }
 
-// readerRunning reports whether a goroutine of the shell's model reader
-// exists.
-func readerRunning() bool {
-	buf := make([]byte, 1<<20)
-	return strings.Contains(string(buf[:runtime.Stack(buf, true)]), "(*shell).readEvents")
-}
-
 // TestFirstPictureNotOverReader (issue 30): a change of the model while
 // the window takes its first picture shows: the older first picture does
 // not replace a newer snapshot the model reader applied (a host that
 // connected meanwhile stayed "connecting", without its card, until the
 // model changed again).
 func TestFirstPictureNotOverReader(t *testing.T) {
+	var stall *stallFirstPicture
+	readerStarting = func() { stall.reader.Store(true) }
+	t.Cleanup(func() { readerStarting = nil })
 	h := newHarness(t, func(o *Options) {
-		o.Backend = &stallFirstPicture{Backend: o.Backend, t: t, applied: make(chan struct{})}
+		stall = &stallFirstPicture{Backend: o.Backend, t: t, applied: make(chan struct{})}
+		o.Backend = stall
 	})
 	h.waitFor("the workspace created during the first picture", func() bool {
 		c := h.cards()

@@ -46,6 +46,20 @@ func (h *handover) take() (*snapshot, []bus.Event) {
 	return snap, evs
 }
 
+// goReader starts read, the model reader that puts into h, on a goroutine
+// of its own. readerStarting, when set (tests), is called first, on the
+// caller's goroutine: from then on a reader may put.
+func (h *handover) goReader(read func()) {
+	if f := readerStarting; f != nil {
+		f()
+	}
+	go read()
+}
+
+// readerStarting, when set (tests), is called as a model reader is
+// started (handover.goReader).
+var readerStarting func()
+
 // due reports whether a snapshot was put and its posted flush has not
 // taken it yet.
 func (h *handover) due() bool {

@@ -150,17 +150,29 @@ func (l *fakeLink) Close() error {
 // until the test ends, with one workspace titled title.
 func remoteCore(t *testing.T, title string) *core.Core {
 	t.Helper()
+	return hostCore(t, title, "", nil)
+}
+
+// hostCore starts a second core serving its socket until the test ends,
+// with one workspace titled title in dir ("": the default); edit, when not
+// nil, changes the core's options first.
+func hostCore(t *testing.T, title, dir string, edit func(*core.Options)) *core.Core {
+	t.Helper()
 	cfg := config.Default()
 	cfg.DefaultShell = "/bin/sh"
-	c, err := core.New(core.Options{
+	o := core.Options{
 		SocketPath: ipctest.NewPath(t), Cols: 80, Rows: 24, Config: &cfg,
 		Getenv: func(string) string { return "" }, NoInitialWorkspace: true, Logf: t.Logf,
 		WorktreeRegistry: filepath.Join(t.TempDir(), "worktrees.json"),
-	})
+	}
+	if edit != nil {
+		edit(&o)
+	}
+	c, err := core.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Workspaces.CreateWorkspace(title, "", nil, true); err != nil {
+	if _, err := c.Workspaces.CreateWorkspace(title, dir, nil, true); err != nil {
 		t.Fatal(err)
 	}
 	serveCore(t, c)

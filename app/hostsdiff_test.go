@@ -10,10 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/core"
 	"github.com/paneflow-go/paneflow/ipc"
-	"github.com/paneflow-go/paneflow/ipc/ipctest"
 	"github.com/paneflow-go/paneflow/proto"
 )
 
@@ -22,21 +20,8 @@ import (
 // workspace in wt.
 func reviewHost(t *testing.T, wt string) *core.Core {
 	t.Helper()
-	cfg := config.Default()
-	cfg.DefaultShell = "/bin/sh"
-	rc, err := core.New(core.Options{
-		SocketPath: ipctest.NewPath(t), Cols: 80, Rows: 24, Config: &cfg,
-		Getenv: func(string) string { return "" }, NoInitialWorkspace: true, Logf: t.Logf,
-		WorktreeRegistry: filepath.Join(t.TempDir(), "worktrees.json"), ReviewDir: filepath.Join(t.TempDir(), "review"),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := rc.Workspaces.CreateWorkspace("wt", wt, nil, true); err != nil {
-		t.Fatal(err)
-	}
-	serveCore(t, rc)
-	return rc
+	review := filepath.Join(t.TempDir(), "review")
+	return hostCore(t, "wt", wt, func(o *core.Options) { o.ReviewDir = review })
 }
 
 // openDiffNow opens the Diff view of the focused pane as its key does.

@@ -183,6 +183,12 @@ func UserHooksProgram(path string) (program string, exists bool, err error) {
 // secret never appears in an argv.
 const EnvHTTPToken = "PANEFLOW_HOOK_TOKEN"
 
+// EnvHTTPURL is the variable the launch shim gives opencode the URL of
+// the server's http-hook endpoint in: the shim's plugin posts its events
+// there with fetch() (the secret in EnvHTTPToken), no process per event,
+// and runs the hook program only when the post cannot be made.
+const EnvHTTPURL = "PANEFLOW_HOOK_URL"
+
 // HTTPHookMark is the header every http hook sends with the value "1": no
 // web page can send a custom header without a CORS preflight, which the
 // endpoint refuses.

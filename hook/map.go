@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -56,6 +57,15 @@ const MaxParamsBytes = 32 << 10
 // ClaudeEvents are the Claude Code hook events Paneflow installs (spec
 // conductor.md §7), in the order they are written.
 var ClaudeEvents = []string{"UserPromptSubmit", "Notification", "Stop", "PreToolUse", "PostToolUse"}
+
+// OpencodeEvents are the events the launch shim's opencode plugin sends
+// (shim.OpencodePlugin), in the order it names them.
+var OpencodeEvents = []string{"chat.message", "tool.execute.before", "tool.execute.after", "session.idle", "permission.asked", "permission.updated"}
+
+// HTTPEvents are the events the server's http-hook endpoint (package
+// hookhttp) takes: Claude Code's http hooks and the opencode plugin's
+// posts.
+var HTTPEvents = slices.Concat(ClaudeEvents, OpencodeEvents)
 
 // kind is what an event means to the state machine.
 type kind int

@@ -408,3 +408,14 @@ func TestAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestOpencodeEvents: every event the opencode plugin sends is one of
+// opencode's own names, so the endpoint and the hook binary infer the
+// tool from it.
+func TestOpencodeEvents(t *testing.T) {
+	for _, ev := range OpencodeEvents {
+		if spec, ok := events[ev]; !ok || spec.tool != "opencode" {
+			t.Errorf("%s: spec %+v, %v; want an opencode event", ev, spec, ok)
+		}
+	}
+}

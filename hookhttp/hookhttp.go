@@ -1,7 +1,8 @@
 // Package hookhttp is the server's loopback HTTP endpoint for Claude
 // Code's http hooks (issue 25): a Claude Code hook of type "http" POSTs the
 // JSON a command hook gets on stdin, so an agent launched through the shim
-// reports its lifecycle with no process per hook. The endpoint turns each
+// reports its lifecycle with no process per hook. The launch shim's
+// opencode plugin posts its events there too, with fetch(). The endpoint turns each
 // POST into the ai.* frame paneflow-ai-hook would have sent for the same
 // payload ([hook.Map], the same answer artifact) and runs it through the
 // conductor's state machine before it answers, so frames keep their order
@@ -227,8 +228,8 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.URL.Query()
 	event := q.Get("event")
-	if !slices.Contains(hook.ClaudeEvents, event) {
-		fail(w, http.StatusBadRequest, "event %q is not one of %s", event, strings.Join(hook.ClaudeEvents, ", "))
+	if !slices.Contains(hook.HTTPEvents, event) {
+		fail(w, http.StatusBadRequest, "event %q is not one of %s", event, strings.Join(hook.HTTPEvents, ", "))
 		return
 	}
 	env := map[string]string{}

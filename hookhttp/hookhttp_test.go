@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,39 +105,56 @@ const (
 
 // TestFramesAsTheHookBinary: each payload becomes exactly the frame
 // hook.Map makes of it for the command hook with the same environment, in
-// order.
+// order: Claude Code's http hooks, and opencode's events as the launch
+// shim's plugin posts them.
 func TestFramesAsTheHookBinary(t *testing.T) {
-	_, log, url, token := open(t)
-	env := map[string]string{hook.EnvSurfaceID: "7", hook.EnvWorkspaceID: "2", hook.EnvTool: "claude", hook.EnvPID: "4242"}
-	var want []string
-	for _, c := range []struct{ event, body string }{{"UserPromptSubmit", prompt}, {"PreToolUse", preTool}, {"Stop", stop}} {
-		if code, msg := post(t, url, token, "event="+c.event+ids, c.body, nil); code != http.StatusOK {
-			t.Fatalf("%s: %d %s", c.event, code, msg)
-		}
-		m, p, ok := hook.Map(c.event, nil, []byte(c.body), func(k string) string { return env[k] })
-		if !ok {
-			t.Fatalf("hook.Map(%s) sends nothing", c.event)
-		}
-		raw, _ := json.Marshal(p)
-		want = append(want, m+" "+string(raw))
-	}
-	if got := log.got(); strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("frames:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	var answers []string
-	filepath.WalkDir(log.dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), "All done here.") {
-				answers = append(answers, p)
+	for _, tc := range []struct {
+		tool, last string
+		posts      []struct{ event, body string }
+	}{
+		{"claude", "All done here.", []struct{ event, body string }{{"UserPromptSubmit", prompt}, {"PreToolUse", preTool}, {"Stop", stop}}},
+		{"opencode", "opencode is done.", []struct{ event, body string }{
+			{"chat.message", `{"session_id":"ses_1"}`},
+			{"tool.execute.before", `{"tool_name":"bash","session_id":"ses_1"}`},
+			{"session.idle", `{"type":"session.idle","session_id":"ses_1","last_assistant_message":"opencode is done."}`},
+		}},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			_, log, endpoint, token := open(t)
+			env := map[string]string{hook.EnvSurfaceID: "7", hook.EnvWorkspaceID: "2", hook.EnvTool: tc.tool, hook.EnvPID: "4242"}
+			var want []string
+			for _, c := range tc.posts {
+				q := "event=" + url.QueryEscape(c.event) + strings.Replace(ids, "tool=claude", "tool="+tc.tool, 1)
+				if code, msg := post(t, endpoint, token, q, c.body, nil); code != http.StatusOK {
+					t.Fatalf("%s: %d %s", c.event, code, msg)
+				}
+				m, p, ok := hook.Map(c.event, nil, []byte(c.body), func(k string) string { return env[k] })
+				if !ok {
+					t.Fatalf("hook.Map(%s) sends nothing", c.event)
+				}
+				raw, _ := json.Marshal(p)
+				want = append(want, m+" "+string(raw))
 			}
-		}
-		return nil
-	})
-	if len(answers) == 0 {
-		t.Errorf("the Stop's answer was not kept as an artifact under %s", log.dir)
-	}
-	if !strings.Contains(want[2], `"last_result":"All done here."`) || !strings.Contains(want[1], `"tool_name":"Bash"`) {
-		t.Fatalf("the frames miss their fields: %q", want)
+			if got := log.got(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Fatalf("frames:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			var answers []string
+			filepath.WalkDir(log.dir, func(p string, d fs.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), tc.last) {
+						answers = append(answers, p)
+					}
+				}
+				return nil
+			})
+			if len(answers) == 0 {
+				t.Errorf("the turn's answer was not kept as an artifact under %s", log.dir)
+			}
+			if !strings.Contains(want[2], `"last_result":"`+tc.last+`"`) || !strings.Contains(want[1], `"tool_name":`) ||
+				!strings.Contains(want[0], `"tool":"`+tc.tool+`"`) {
+				t.Fatalf("the frames miss their fields: %q", want)
+			}
+		})
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/paneflow-go/paneflow/hook"
 	"github.com/paneflow-go/paneflow/internal/tomlquote"
@@ -239,6 +240,10 @@ func injectCodex(l Launch, in *Injection) {
 	in.Hooked = true
 }
 
+// opencodePostTimeout bounds one of the opencode plugin's posts to the
+// http-hook endpoint.
+const opencodePostTimeout = 5 * time.Second
+
 // opencodePluginName is the plugin file a launch writes.
 const opencodePluginName = "paneflow-status.js"
 
@@ -250,32 +255,68 @@ const opencodePluginName = "paneflow-status.js"
 // like the other agents' transcripts.
 const EnvOpencodeUsage = "PANEFLOW_OPENCODE_USAGE"
 
-// OpencodePlugin returns the plugin an opencode launch gets: it runs
-// hookPath with opencode's event names (which paneflow-ai-hook maps) and
-// a small JSON payload on stdin, in the background, ignoring failures;
-// and it appends each assistant message whose tokens changed to the file
+// OpencodePlugin returns the plugin an opencode launch gets: it sends
+// opencode's events (hook.OpencodeEvents, which hook.Map maps) with a
+// small JSON payload, ignoring failures. With the server's http-hook
+// endpoint in $PANEFLOW_HOOK_URL and its secret in $PANEFLOW_HOOK_TOKEN
+// (the shim sets both when the server offers it) it POSTs each event
+// there with fetch(), one after another in order, as Claude Code's http
+// hooks do: no process per event (issue 25: on 2 cores a fleet's hook
+// processes were what slowed `paneflow ls`). Without them, or when a post
+// cannot be made (no connection), it runs hookPath with the event's name
+// and the payload on stdin, in the background. It also appends each
+// assistant message whose tokens changed to the file
 // $PANEFLOW_OPENCODE_USAGE names (if set), one JSON object a line.
 func OpencodePlugin(hookPath string) string {
 	p, _ := json.Marshal(hookPath)
+	headers, _ := json.Marshal(hook.HTTPHookHeaders)
 	return `// ` + managedMarker + `: written by Paneflow's launch shim for this opencode run; it is removed when opencode exits.
 import { spawn } from "node:child_process";
 import { appendFileSync, writeFileSync } from "node:fs";
 
 const HOOK = ` + string(p) + `;
+const HOOK_URL = process.env.` + hook.EnvHTTPURL + ` ?? "";
+const HOOK_TOKEN = process.env.` + hook.EnvHTTPToken + ` ?? "";
+// Header → the variable whose value it carries: the pane's ids.
+const HOOK_HEADERS = ` + string(headers) + `;
 const USAGE = process.env.` + EnvOpencodeUsage + ` ?? "";
 if (USAGE) {
   try { writeFileSync(USAGE, "", { flag: "a", mode: 0o600 }); } catch {}
 }
 
-function send(event, payload) {
-  if (!process.env.PANEFLOW_SOCKET_PATH) return;
-  if (USAGE) payload = { ...(payload ?? {}), transcript_path: USAGE };
+function run(event, body) {
   try {
     const child = spawn(HOOK, [event], { stdio: ["pipe", "ignore", "ignore"] });
     child.on("error", () => {});
     child.stdin.on("error", () => {});
-    child.stdin.end(JSON.stringify(payload ?? {}));
+    child.stdin.end(body);
   } catch {}
+}
+
+async function post(event, body) {
+  const headers = { "Content-Type": "application/json", "` + hook.HTTPHookMark + `": "1", Authorization: "Bearer " + HOOK_TOKEN };
+  for (const [name, env] of Object.entries(HOOK_HEADERS)) {
+    if (process.env[env]) headers[name] = process.env[env];
+  }
+  const url = HOOK_URL + "?" + new URLSearchParams({ event, tool: "opencode" });
+  const res = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(` + fmt.Sprint(opencodePostTimeout.Milliseconds()) + `) });
+  await res.arrayBuffer();
+}
+
+// Posts run one after another, so the server gets the events in order.
+let posted = Promise.resolve();
+
+function send(event, payload) {
+  if (!process.env.PANEFLOW_SOCKET_PATH) return;
+  if (USAGE) payload = { ...(payload ?? {}), transcript_path: USAGE };
+  const body = JSON.stringify(payload ?? {});
+  if (!HOOK_URL.startsWith("http://127.0.0.1:") || !HOOK_TOKEN) return run(event, body);
+  // A post that timed out may have arrived; one that could not connect
+  // did not, and the hook program delivers it over the socket instead.
+  posted = posted.then(() => post(event, body)).catch((err) => {
+    if (err?.name !== "TimeoutError" && err?.name !== "AbortError") run(event, body);
+  });
+  return posted;
 }
 
 // Token usage: each assistant message once its tokens changed (opencode

@@ -42,8 +42,9 @@ type Launch struct {
 	PID int
 	// HookURL and HookToken, when HookURL is set, are the server's
 	// http-hook endpoint (hooks.endpoint): Claude Code's per-launch hooks
-	// then POST there instead of running HookPath, and the agent gets
-	// HookToken in hook.EnvHTTPToken. Other agents ignore them.
+	// and opencode's plugin then POST there instead of running HookPath,
+	// and the agent gets HookToken in hook.EnvHTTPToken (opencode the URL
+	// in hook.EnvHTTPURL too). Other agents ignore them.
 	HookURL, HookToken string
 }
 
@@ -102,6 +103,9 @@ func Inject(l Launch) *Injection {
 			if in.Hooked = in.opencodePlugin(reg, filepath.Join(l.Dir, ".opencode", "plugins"), l); in.Hooked {
 				in.opencodeUsageDir(l)
 			}
+		}
+		if in.Hooked && l.HookURL != "" && l.HookToken != "" {
+			in.Env = append(in.Env, hook.EnvHTTPURL+"="+l.HookURL, hook.EnvHTTPToken+"="+l.HookToken)
 		}
 	}
 	if !in.Hooked && in.Reason == "" && len(in.Warnings) > 0 && slices.Contains([]string{"claude", "codex", "gemini", "opencode"}, l.Tool) {

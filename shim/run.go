@@ -186,7 +186,7 @@ func (p Program) supervise(tool, real string) int {
 			Tool: tool, Args: p.Args[1:], Dir: dir, HookPath: hookPath, Home: home,
 			Getenv: p.getenv, StateDir: stateDir, PID: pid,
 		}
-		if tool == "claude" {
+		if tool == "claude" || tool == "opencode" {
 			l.HookURL, l.HookToken = hookEndpoint(p.getenv(hook.EnvSocketPath))
 		}
 		inj = Inject(l)
@@ -313,7 +313,7 @@ func (f *framer) sendWith(event string, extra map[string]string, params map[stri
 
 // hookEndpoint asks the server for its http-hook endpoint (opening it),
 // within frameAttempt; an older server, or none, gives "", "" and Claude
-// Code gets command hooks.
+// Code gets command hooks (opencode's plugin runs the hook program).
 func hookEndpoint(socket string) (url, token string) {
 	if socket == "" {
 		return "", ""

@@ -169,6 +169,7 @@ type Emulator struct {
 
 	gen     uint64
 	changed chan struct{}
+	printed bool // Write was given output at least once
 	bells   int
 
 	// shots is the alternate screen's history (nil: none kept;
@@ -355,6 +356,7 @@ func (e *Emulator) resetTabs() {
 func (e *Emulator) Write(p []byte) (int, error) {
 	e.mu.Lock()
 	e.writeLocked(p)
+	e.printed = e.printed || len(p) > 0
 	ch := e.nextGenLocked()
 	replies, clipSet, clipSel, clipData, rang := e.replies, e.clipSet, e.clipSel, e.clipData, e.rang
 	e.replies, e.clipSet, e.clipData, e.rang = e.replies[len(e.replies):], false, nil, 0
@@ -380,6 +382,15 @@ func (e *Emulator) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// Printed reports whether the program printed anything yet: whether
+// [Emulator.Write] was ever given output. A resize changes the screen
+// (and the generation [Emulator.Watch] reports) without printing.
+func (e *Emulator) Printed() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.printed
 }
 
 // nextGenLocked advances the output generation and returns the channel

@@ -499,7 +499,9 @@ func TestRestoreLayoutAndPresets(t *testing.T) {
 }
 
 func TestUp(t *testing.T) {
-	m, _ := newManager(t, Options{PromptSettle: Settle{Floor: time.Millisecond, Quiet: 20 * time.Millisecond, Max: 5 * time.Second}})
+	// Max is short: the detached "cat" pane prints nothing, so its prompt
+	// is typed when Max passes (TestPrefillWaitsForFirstOutput).
+	m, _ := newManager(t, Options{PromptSettle: Settle{Floor: time.Millisecond, Quiet: 20 * time.Millisecond, Max: 50 * time.Millisecond}})
 	dir := t.TempDir()
 	info, ss, err := m.Up(UpSpec{
 		Title: "team", Preset: PresetMainVertical, Focus: 1,

@@ -53,3 +53,24 @@ func TestPrefillNeverSubmits(t *testing.T) {
 		})
 	}
 }
+
+// TestPrefillWaitsForFirstOutput checks that a start prompt is not typed
+// while the pane's program has printed nothing: quiet counts from its first
+// output. A loaded machine took a shell longer than Quiet to print its
+// first prompt, and the prefill went to the terminal's echo ahead of it
+// (CI: TestPrefillNeverSubmits saw "echo MARK”ER-DONE" above "$ ").
+func TestPrefillWaitsForFirstOutput(t *testing.T) {
+	m, _ := newManager(t, Options{PromptSettle: Settle{Floor: time.Millisecond, Quiet: time.Millisecond, Max: time.Hour}})
+	_, ss, err := m.Up(UpSpec{Panes: []PaneSpec{{Name: "p", Prompt: "typed-prompt"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	emu := ss[0].Terminal().Emulator()
+	// Give a wrong prefill (typed after Quiet, 1 ms) time to show itself.
+	// This wait cannot fail the test; it only lets the old behaviour be seen.
+	time.Sleep(100 * time.Millisecond)
+	emu.Write([]byte("$ "))
+	if text := waitText(t, ss[0], "typed-prompt"); !strings.Contains(text, "$ typed-prompt") {
+		t.Fatalf("the prompt was typed before the program printed anything; the pane shows:\n%s", text)
+	}
+}

@@ -359,7 +359,11 @@ func (m *Manager) watch(s *Surface) {
 }
 
 // Settle says when a pane's output has settled: Floor has passed since
-// the wait began and no output arrived for Quiet, or Max has passed. The
+// the wait began, the program printed something, and no output arrived
+// for Quiet; or Max has passed. A program that has printed nothing yet is
+// still starting, however long that takes (a loaded machine took a shell
+// longer than Quiet to print its first prompt, and a prompt typed before
+// it went to the terminal's echo, ahead of the shell's own prompt). The
 // zero value of a field means its default in [Options.PromptSettle].
 type Settle struct {
 	Floor, Quiet, Max time.Duration
@@ -410,10 +414,14 @@ func (s *Surface) WaitSettled(st Settle, stop <-chan struct{}) bool {
 	defer quiet.Stop()
 	for {
 		_, ch := emu.Watch()
+		quietC := quiet.C
+		if !emu.Printed() {
+			quietC = nil // quiet counts from the program's first output
+		}
 		select {
 		case <-ch:
 			quiet.Reset(st.Quiet)
-		case <-quiet.C:
+		case <-quietC:
 			return true
 		case <-deadline.C:
 			return true

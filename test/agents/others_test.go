@@ -45,7 +45,9 @@ func TestGeminiTrusted(t *testing.T) {
 	}
 }
 
-// TestOpencode: opencode through the shim; its plugin drives the states.
+// TestOpencode: opencode through the shim; its plugin drives the states,
+// posting each event to the server's http-hook endpoint: no hook process
+// runs (issue 25).
 func TestOpencode(t *testing.T) {
 	t.Parallel()
 	hold := make(chan struct{})
@@ -53,8 +55,10 @@ func TestOpencode(t *testing.T) {
 		fakemodel.Turn{Calls: []fakemodel.Call{{Name: "bash", Args: map[string]any{"command": "echo from-opencode-bash", "description": "echo"}}}},
 		fakemodel.Turn{Text: "opencode is done.", Hold: hold})
 	model.SetSide("A title")
+	hookLog := filepath.Join(t.TempDir(), "hook.log")
 	e := newEnv(t, model, options{
-		profile: "export OPENCODE_DISABLE_MODELS_FETCH=true OPENCODE_DISABLE_AUTOUPDATE=true npm_config_offline=true\n",
+		profile: "export OPENCODE_DISABLE_MODELS_FETCH=true OPENCODE_DISABLE_AUTOUPDATE=true npm_config_offline=true\n" +
+			"export PANEFLOW_HOOK_LOG=" + hookLog + "\n",
 		setup: func(e *env) {
 			e.write(".config/opencode/opencode.json", `{"provider":{"fake":{"npm":"@ai-sdk/openai-compatible","options":{"baseURL":"`+model.URL+`/v1","apiKey":"x"},"models":{"fake-model":{"tool_call":true}}}},"model":"fake/fake-model","permission":{"*":"allow"}}`+"\n")
 		}})
@@ -64,6 +68,9 @@ func TestOpencode(t *testing.T) {
 	}, hold)
 	if _, err := os.Stat(filepath.Join(e.project, ".opencode")); err == nil {
 		t.Errorf("the launch left %s/.opencode behind", e.project)
+	}
+	if b, err := os.ReadFile(hookLog); err == nil && len(b) > 0 {
+		t.Errorf("paneflow-ai-hook ran (the plugin's posts expected):\n%s", b)
 	}
 }
 

@@ -58,9 +58,10 @@ func BenchmarkFleet(b *testing.B) { benchFleet(b, fleetFrames, 0, false) }
 
 // BenchmarkFleetHTTP is BenchmarkFleet with the agents' hooks as Claude
 // Code gets them from the launch shim when the server offers its
-// http-hook endpoint (package hookhttp): each agent posts its frames to
-// the server's loopback endpoint over its own keep-alive connection
-// (fleettest.FireHTTPPaced), and no hook process starts. hooks-admitted
+// http-hook endpoint (package hookhttp), and as opencode's launch plugin
+// posts them: each agent posts its frames to the server's loopback
+// endpoint over its own keep-alive connection (fleettest.FireHTTPPaced),
+// and no hook process starts. hooks-admitted
 // counts the frames the conductor ran (its turns), hooks-lost the frames
 // posted that it did not run, hooks-late the posts not answered 200.
 func BenchmarkFleetHTTP(b *testing.B) { benchFleet(b, fleetFrames, 0, true) }
