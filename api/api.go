@@ -74,6 +74,10 @@ type Options struct {
 	// asks for one pane at a time) from outside the panes (not read-only).
 	// The server's notifier notifies only while it is 0.
 	Windows *WindowCount
+	// EchoHold, when not nil, is the echo hold screen.input starts, shared
+	// with the window that hosts the server (its keys start it too, so a
+	// key in either ends a hold for another pane); nil: the server's own.
+	EchoHold *EchoHold
 
 	// heartbeat overrides heartbeatInterval (tests).
 	heartbeat time.Duration
@@ -146,8 +150,9 @@ type server struct {
 	subscribers atomic.Uint64
 	// attached are the live screen.attach streams.
 	attached attachments
-	// hold is the echo hold of screen.input.
-	hold echoHold
+	// hold is the echo hold of screen.input (Options.EchoHold, else
+	// the server's own).
+	hold *EchoHold
 	// ports remembers surface.ports's last walk; guarded by portsMu.
 	portsMu sync.Mutex
 	ports   ports.Cache
@@ -189,9 +194,12 @@ func newServer(r ipc.Registrar, m *workspace.Manager, b *bus.Bus, o Options) *se
 		o.pid = os.Getpid()
 	}
 	s := &server{o: o, reg: r, m: m, b: b, heartbeat: heartbeatInterval}
-	// The real clock, also in tests on a fake one: the hold is about
-	// processor time, and its own test sets its clock.
-	s.hold.clock = clock.Or(nil)
+	// The real clock, also in tests on a fake one (a new hold's): the
+	// hold is about processor time, and its own test sets its clock.
+	s.hold = o.EchoHold
+	if s.hold == nil {
+		s.hold = &EchoHold{}
+	}
 	if o.heartbeat > 0 {
 		s.heartbeat = o.heartbeat
 	}

@@ -16,17 +16,18 @@ import (
 // flooding neighbour: 25-40 ms idle at load 20-100).
 const echoHoldFor = 40 * time.Millisecond
 
-// echoHold holds the output of every pane but one for echoHoldFor after a
-// window's key was typed into that one (screen.input): on a machine with
+// EchoHold holds the output of every pane but one for echoHoldFor after a
+// window's key was typed into that one (screen.input for an attached
+// window; the core's HoldEcho for the window hosting it): on a machine with
 // few cores a pane flooding output (its program, the server's reader and
 // parser) otherwise takes the processor time the key's echo needs, in the
 // program, in the server and in the window's paint. A held pane's program
 // blocks on its full terminal meanwhile, as it does whenever its reader
 // is slower than it. Holds start at most every 2 × echoHoldFor, so a held
 // pane keeps at least half its time however fast the keys come, and a key
-// into another pane ends the hold at once. Its zero value holds nothing;
-// it is safe for concurrent use.
-type echoHold struct {
+// into another pane ends the hold at once. Its zero value is ready (on
+// the real clock) and holds nothing; it is safe for concurrent use.
+type EchoHold struct {
 	clock clock.Clock
 	cur   atomic.Pointer[held] // the hold that is on, or nil
 	// waits counts the passes that waited for a hold (for tests).
@@ -43,12 +44,14 @@ type held struct {
 	done chan struct{}
 }
 
-// start holds every pane's output but pane's output for echoHoldFor,
+// Start holds every pane's output but pane's output for echoHoldFor,
 // unless a hold for pane is on or one ended less than echoHoldFor ago;
 // a hold for another pane ends now. It installs the hold's gate on every
-// pane of m (once per pane).
-func (h *echoHold) start(m *workspace.Manager, pane uint64) {
-	now := h.clock.Now()
+// pane of m (once per pane). Call it before the key goes to pane's
+// program.
+func (h *EchoHold) Start(m *workspace.Manager, pane uint64) {
+	clk := clock.Or(h.clock)
+	now := clk.Now()
 	h.mu.Lock()
 	if c := h.cur.Load(); c != nil && c.pane != pane {
 		h.endLocked(c)
@@ -66,7 +69,7 @@ func (h *echoHold) start(m *workspace.Manager, pane uint64) {
 			sf.Terminal().SetOutputGate(holdGate{h, pl.ID})
 		}
 	}
-	h.clock.AfterFunc(echoHoldFor, func() {
+	clk.AfterFunc(echoHoldFor, func() {
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		h.endLocked(c)
@@ -74,7 +77,7 @@ func (h *echoHold) start(m *workspace.Manager, pane uint64) {
 }
 
 // endLocked ends hold c if it is still on. h.mu must be held.
-func (h *echoHold) endLocked(c *held) {
+func (h *EchoHold) endLocked(c *held) {
 	if h.cur.CompareAndSwap(c, nil) {
 		close(c.done)
 	}
@@ -82,7 +85,7 @@ func (h *echoHold) endLocked(c *held) {
 
 // holdGate is the echo hold's gate on pane id's terminal.
 type holdGate struct {
-	h  *echoHold
+	h  *EchoHold
 	id uint64
 }
 

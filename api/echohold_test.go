@@ -43,7 +43,7 @@ func TestEchoHold(t *testing.T) {
 		}
 	}
 	waitStarted()
-	h := &echoHold{clock: fc}
+	h := &EchoHold{clock: fc}
 	ended := func(ch <-chan struct{}, what string) {
 		t.Helper()
 		select {
@@ -68,7 +68,7 @@ func TestEchoHold(t *testing.T) {
 		}
 	}
 
-	h.start(e.m, typed.ID())
+	h.Start(e.m, typed.ID())
 	ended(passed(holdGate{h, typed.ID()}), "the typed pane's pass")
 	// The other pane's program writes: its output waits at the gate.
 	if err := other.Terminal().SendInput([]byte("held-out\r")); err != nil {
@@ -92,16 +92,16 @@ func TestEchoHold(t *testing.T) {
 
 	// Within 2 × echoHoldFor of the last start: no hold.
 	fc.Advance(echoHoldFor - time.Millisecond)
-	h.start(e.m, typed.ID())
+	h.Start(e.m, typed.ID())
 	ended(passed(holdGate{h, other.ID()}), "a pass after a key too soon after the last hold")
 
 	// Later: a hold, which a key into the held pane ends at once.
 	fc.Advance(time.Millisecond)
-	h.start(e.m, typed.ID())
+	h.Start(e.m, typed.ID())
 	w = h.waits.Load()
 	p = passed(holdGate{h, other.ID()})
 	running(p, w, "the other pane's pass")
-	h.start(e.m, other.ID())
+	h.Start(e.m, other.ID())
 	ended(p, "the pass of a pane typed into during another's hold")
 	ended(passed(holdGate{h, typed.ID()}), "the first pane's pass after a key into another")
 }

@@ -527,7 +527,7 @@ func (s *server) screenInput(_ context.Context, params json.RawMessage) (any, er
 	// Recorded before the program can see it, so its echo finds it;
 	// the other panes' output waits meanwhile (the echo hold).
 	at.typed(p.SurfaceID, s.o.Clock.Now())
-	s.hold.start(s.m, p.SurfaceID)
+	s.hold.Start(s.m, p.SurfaceID)
 	if err := sendInput(sf, p.Data); err != nil {
 		return nil, err
 	}

@@ -135,7 +135,7 @@ func (s *shell) runActionLocked(a keymap.Action) {
 	}
 	if p, ok := presetOf[a]; ok {
 		index := s.activeIndexLocked()
-		s.zoom = 0
+		s.pos.zoom = 0
 		s.mutate("layout", func() error { return s.b.ApplyPreset(index, p) })
 		return
 	}
@@ -154,7 +154,7 @@ func (s *shell) runActionLocked(a keymap.Action) {
 	case keymap.SplitVertically:
 		s.splitLocked(workspace.Vertical)
 	case keymap.ClosePane:
-		if id := s.focus; id != 0 {
+		if id := s.pos.focus; id != 0 {
 			s.closePaneLocked(id)
 		}
 	case keymap.NewWorkspace:
@@ -162,11 +162,11 @@ func (s *shell) runActionLocked(a keymap.Action) {
 	case keymap.CloseWorkspace:
 		s.closeWorkspaceLocked(s.activeIndexLocked())
 	case keymap.NextWorkspace:
-		if n := len(s.snap.Workspaces); n > 0 {
+		if n := len(s.pos.snap.Workspaces); n > 0 {
 			s.selectWorkspaceLocked((s.activeIndexLocked() + 1) % n)
 		}
 	case keymap.PrevWorkspace:
-		if n := len(s.snap.Workspaces); n > 0 {
+		if n := len(s.pos.snap.Workspaces); n > 0 {
 			s.selectWorkspaceLocked((s.activeIndexLocked() + n - 1) % n)
 		}
 	case keymap.ToggleZoom:
@@ -179,8 +179,8 @@ func (s *shell) runActionLocked(a keymap.Action) {
 	case keymap.JumpNextWaiting:
 		s.jumpNextWaitingLocked()
 	case keymap.RenamePane:
-		if s.focus != 0 {
-			s.renameLocked(s.focus)
+		if s.pos.focus != 0 {
+			s.renameLocked(s.pos.focus)
 		}
 	case keymap.MoveWorkspaceLeft:
 		i := s.activeIndexLocked()
@@ -287,10 +287,10 @@ func (s *shell) paneMenu() []*fyne.MenuItem {
 
 // activeIndexLocked is the index of the workspace shown.
 func (s *shell) activeIndexLocked() int {
-	if s.snap == nil || !s.snap.HasActive {
+	if s.pos.snap == nil || !s.pos.snap.HasActive {
 		return -1
 	}
-	return s.snap.Active.Index
+	return s.pos.snap.Active.Index
 }
 
 // selectWorkspaceLocked switches to the workspace at index.
@@ -301,7 +301,7 @@ func (s *shell) closeWorkspaceLocked(index int) {
 }
 
 func (s *shell) selectWorkspaceLocked(index int) {
-	if s.snap == nil || index < 0 || index >= len(s.snap.Workspaces) {
+	if s.pos.snap == nil || index < 0 || index >= len(s.pos.snap.Workspaces) {
 		return
 	}
 	s.mutate("select workspace", func() error { return s.b.SelectWorkspace(index) })
@@ -310,11 +310,11 @@ func (s *shell) selectWorkspaceLocked(index int) {
 // splitLocked splits the focused pane in dir; the new pane starts in the
 // focused pane's working directory.
 func (s *shell) splitLocked(dir workspace.Direction) {
-	if s.zoom != 0 {
+	if s.pos.zoom != 0 {
 		s.banner.show(msgUnzoomFirst)
 		return
 	}
-	target := s.focus
+	target := s.pos.focus
 	s.mutate("split", func() error {
 		spec := workspace.PaneSpec{}
 		if in, ok := s.b.SurfaceInfo(target); !ok {
@@ -335,23 +335,23 @@ func (s *shell) splitLocked(dir workspace.Direction) {
 // toggleZoomLocked shows the focused pane alone, or the whole layout
 // again.
 func (s *shell) toggleZoomLocked() {
-	if s.zoom != 0 {
-		s.zoom = 0
-	} else if s.focus != 0 && s.snap != nil && s.snap.Tree != nil && s.snap.Tree.Leaves() > 1 {
-		s.zoom = s.focus
+	if s.pos.zoom != 0 {
+		s.pos.zoom = 0
+	} else if s.pos.focus != 0 && s.pos.snap != nil && s.pos.snap.Tree != nil && s.pos.snap.Tree.Leaves() > 1 {
+		s.pos.zoom = s.pos.focus
 	}
-	s.area.setTree(s.area.tree, s.area.views, s.zoom, s.focus)
+	s.area.setTree(s.area.tree, s.area.views, s.pos.zoom, s.pos.focus)
 	s.hideOffscreenLocked()
-	s.focusViewLocked(s.focus)
+	s.focusViewLocked(s.pos.focus)
 }
 
 // moveFocusLocked focuses the pane next to the focused one in dir.
 func (s *shell) moveFocusLocked(d direction) {
-	if s.snap == nil || s.snap.Tree == nil || s.zoom != 0 {
+	if s.pos.snap == nil || s.pos.snap.Tree == nil || s.pos.zoom != 0 {
 		return
 	}
-	t := tile(s.snap.Tree, rect{W: 1000, H: 1000}, 0)
-	if id, ok := neighbour(t.Panes, t.Order, s.focus, d); ok {
+	t := tile(s.pos.snap.Tree, rect{W: 1000, H: 1000}, 0)
+	if id, ok := neighbour(t.Panes, t.Order, s.pos.focus, d); ok {
 		s.mutate("focus", func() error { return s.b.Focus(id) })
 	}
 }
@@ -360,11 +360,11 @@ func (s *shell) moveFocusLocked(d direction) {
 // workspaces) whose agent waits for input.
 func (s *shell) jumpNextWaitingLocked() {
 	waiting := s.agents.waiting()
-	if len(waiting) == 0 || s.snap == nil {
+	if len(waiting) == 0 || s.pos.snap == nil {
 		return
 	}
 	var order []uint64
-	for _, id := range s.snap.Order {
+	for _, id := range s.pos.snap.Order {
 		if slices.Contains(waiting, id) {
 			order = append(order, id)
 		}
@@ -373,10 +373,10 @@ func (s *shell) jumpNextWaitingLocked() {
 		return
 	}
 	next := order[0]
-	if i := slices.Index(order, s.jumpCursor); i >= 0 {
+	if i := slices.Index(order, s.pos.jumpCursor); i >= 0 {
 		next = order[(i+1)%len(order)]
 	}
-	s.jumpCursor = next
+	s.pos.jumpCursor = next
 	s.mutate("focus", func() error { return s.b.Focus(next) })
 }
 

@@ -296,16 +296,16 @@ func (s *shell) openDiffLocked() {
 // workspace's, and the host it is on (0: this machine); "" when neither
 // is known.
 func (s *shell) focusedDirLocked() (slot int, dir string) {
-	if s.snap == nil {
+	if s.pos.snap == nil {
 		return 0, ""
 	}
-	for _, in := range s.snap.Surfaces {
-		if in.ID == s.focus && in.Cwd != nil && *in.Cwd != "" {
+	for _, in := range s.pos.snap.Surfaces {
+		if in.ID == s.pos.focus && in.Cwd != nil && *in.Cwd != "" {
 			return hostSlot(in.ID), *in.Cwd
 		}
 	}
-	if s.snap.HasActive && s.snap.Active.Cwd != "" {
-		return hostSlot(s.snap.Active.ID), s.snap.Active.Cwd
+	if s.pos.snap.HasActive && s.pos.snap.Active.Cwd != "" {
+		return hostSlot(s.pos.snap.Active.ID), s.pos.snap.Active.Cwd
 	}
 	return 0, ""
 }
@@ -315,8 +315,8 @@ func (s *shell) focusedDirLocked() (slot int, dir string) {
 // one open elsewhere), where the checks' output and actions are.
 func (s *shell) openChecksLocked(id uint64) {
 	root := ""
-	if s.snap != nil {
-		root = s.snap.Roots[id]
+	if s.pos.snap != nil {
+		root = s.pos.snap.Roots[id]
 	}
 	if root == "" {
 		return
@@ -473,16 +473,16 @@ func (s *shell) primaryRemote() bool {
 // workspace's; "" when neither is known, or when they are another host's
 // (the diff view and the launch pad read this machine's files).
 func (s *shell) focusedCwdLocked() string {
-	if s.snap == nil || hostSlot(s.focus) != 0 || hostSlot(s.snap.Active.ID) != 0 {
+	if s.pos.snap == nil || hostSlot(s.pos.focus) != 0 || hostSlot(s.pos.snap.Active.ID) != 0 {
 		return ""
 	}
-	for _, in := range s.snap.Surfaces {
-		if in.ID == s.focus && in.Cwd != nil && *in.Cwd != "" {
+	for _, in := range s.pos.snap.Surfaces {
+		if in.ID == s.pos.focus && in.Cwd != nil && *in.Cwd != "" {
 			return *in.Cwd
 		}
 	}
-	if s.snap.HasActive {
-		return s.snap.Active.Cwd
+	if s.pos.snap.HasActive {
+		return s.pos.snap.Active.Cwd
 	}
 	return ""
 }
@@ -495,7 +495,7 @@ func (s *shell) closeDiffLocked() {
 	s.dv.cancel()
 	s.dv.pop.close()
 	s.dv = nil
-	s.focusViewLocked(s.focus)
+	s.focusViewLocked(s.pos.focus)
 }
 
 // runDiff loads dv's diff, then watches the work tree and loads it again

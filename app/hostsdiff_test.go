@@ -56,7 +56,7 @@ func TestHostsDiff(t *testing.T) {
 	h.s.side.onWS(1)
 	h.waitFor("the remote pane focused, its directory known", func() bool {
 		slot, dir := h.s.focusedDirLocked()
-		return h.s.focus == gid && slot == 1 && dir == wt
+		return h.s.pos.focus == gid && slot == 1 && dir == wt
 	})
 	dv := openDiffNow(h)
 	gridHas := func(s string) bool { return strings.Contains(dv.grid.Text(), s) }

@@ -131,7 +131,7 @@ func (l *local) Pane(id uint64) (termview.Pane, bool) {
 	if !ok {
 		return nil, false
 	}
-	return surfacePane{m: l.m, s: sf}, true
+	return surfacePane{m: l.m, s: sf, hold: l.c.HoldEcho}, true
 }
 
 func (l *local) Paste(id uint64, text string, submit bool) error {
@@ -227,6 +227,8 @@ func (l *local) Caller(timeout time.Duration) proto.Caller {
 type surfacePane struct {
 	m *workspace.Manager
 	s *workspace.Surface
+	// hold starts the echo hold for a pane before its input (nil: none).
+	hold func(pane uint64)
 }
 
 var _ termview.Pane = surfacePane{}
@@ -256,8 +258,15 @@ func (p surfacePane) ClearScrollback() { p.s.Terminal().Emulator().ClearScrollba
 // Reset resets the surface's terminal (not its program).
 func (p surfacePane) Reset() { p.s.Terminal().Emulator().Reset() }
 
-// SendInput queues bytes for the program.
-func (p surfacePane) SendInput(b []byte) error { return p.s.Terminal().SendInput(b) }
+// SendInput queues bytes for the program: the window's keys, pastes and
+// mouse reports, which hold the other panes' output for their echo first
+// (core.HoldEcho), as the server does for an attached window's.
+func (p surfacePane) SendInput(b []byte) error {
+	if p.hold != nil {
+		p.hold(p.s.ID())
+	}
+	return p.s.Terminal().SendInput(b)
+}
 
 // Resize sets the pane's size in cells, clamped to the model's limits (a
 // pane whose program exited still reflows).

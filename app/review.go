@@ -607,8 +607,8 @@ func (s *shell) landConflictToAgentLocked(dv *diffView, p proto.LandParams) {
 // the focused pane; the Diff view closes to show it.
 func (s *shell) openWorktreePaneLocked(root string) {
 	var id uint64
-	if s.snap != nil {
-		for _, in := range s.snap.Surfaces {
+	if s.pos.snap != nil {
+		for _, in := range s.pos.snap.Surfaces {
 			if in.Cwd != nil && pathInside(root, *in.Cwd) && (id == 0 || s.hasAgentLocked(in.ID)) {
 				id = in.ID
 			}
@@ -619,7 +619,7 @@ func (s *shell) openWorktreePaneLocked(root string) {
 		s.mutate("open pane", func() error { return s.b.Focus(id) })
 		return
 	}
-	req := quickSplit{SurfaceID: s.focus, Direction: "vertical", Cwd: root}
+	req := quickSplit{SurfaceID: s.pos.focus, Direction: "vertical", Cwd: root}
 	s.goReview(nil, func(ctx context.Context) {
 		if err := s.caller(0).Call(ctx, "surface.split", req, nil); err != nil {
 			s.do(func() { s.banner.show("open pane: " + err.Error()) })

@@ -20,12 +20,12 @@ import (
 // view on it, and waits for its first load and the comments' read.
 func openDiffIn(h *harness, dir string) (*diffView, uint64) {
 	h.t.Helper()
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	if _, err := h.c.Workspaces.CreateWorkspace("wt", dir, nil, true); err != nil {
 		h.t.Fatal(err)
 	}
 	var pane uint64
-	h.waitFor("the pane in the worktree", func() bool { pane = h.s.focus; return h.s.focusedCwdLocked() == dir })
+	h.waitFor("the pane in the worktree", func() bool { pane = h.s.pos.focus; return h.s.focusedCwdLocked() == dir })
 	dv := openDiffNow(h)
 	h.waitFor("the diff and its comments", func() bool { return dv.loads > 0 && dv.sendBtn.Text != "Send to agent" })
 	return dv, pane
@@ -222,7 +222,7 @@ func TestDiffViewLand(t *testing.T) {
 		}
 		press(t, h, dv.answers["Tear down, delete the branch"])
 		h.waitFor("the teardown", func() bool {
-			_, open := h.s.snap.Open[pane]
+			_, open := h.s.pos.snap.Open[pane]
 			return !open && strings.Contains(dv.status.Text+h.s.banner.text.Text, "removed; 1 panes closed; branch feat deleted.")
 		})
 		if _, err := os.Stat(wt); !os.IsNotExist(err) {
@@ -269,9 +269,9 @@ func TestDiffViewLand(t *testing.T) {
 		if _, err := h.c.Workspaces.CreateWorkspace("other", t.TempDir(), nil, true); err != nil {
 			t.Fatal(err)
 		}
-		h.waitFor("another pane focused", func() bool { return h.s.focus != pane && h.s.focus != 0 })
+		h.waitFor("another pane focused", func() bool { return h.s.pos.focus != pane && h.s.pos.focus != 0 })
 		press(t, h, dv.answers["Open pane"])
-		h.waitFor("the worktree's pane focused", func() bool { return h.s.focus == pane && h.s.dv == nil })
+		h.waitFor("the worktree's pane focused", func() bool { return h.s.pos.focus == pane && h.s.dv == nil })
 	})
 }
 

@@ -128,6 +128,9 @@ type Core struct {
 	// windows counts the windows attached now (api.Options.Windows; the
 	// notify subsystem notifies while it is 0).
 	windows api.WindowCount
+	// echo is the echo hold of the attached windows' keys (screen.input)
+	// and of the hosting window's (HoldEcho).
+	echo api.EchoHold
 	// stopping is closed (once, by stopOnce) when a client asks the
 	// server to end (system.shutdown); see Stopping.
 	stopping chan struct{}
@@ -139,6 +142,14 @@ type Core struct {
 // everything"). The host (`paneflow serve`, the window hosting the core)
 // then calls Shutdown, as on SIGTERM. Safe for concurrent use.
 func (c *Core) Stopping() <-chan struct{} { return c.stopping }
+
+// HoldEcho holds every other pane's output for a moment (api.EchoHold):
+// the window hosting the core calls it before it writes a key to pane's
+// program, as screen.input does for an attached window's keys, so a pane
+// flooding output does not take the processor time the key's echo needs
+// (its program, the reader and parser, the paint). Safe for concurrent
+// use.
+func (c *Core) HoldEcho(pane uint64) { c.echo.Start(c.Workspaces, pane) }
 
 // requestStop closes stopping once.
 func (c *Core) requestStop() {
@@ -289,6 +300,7 @@ func New(o Options) (*Core, error) {
 			Admission:    c.server.Admission,
 			Shutdown:     c.requestStop,
 			Windows:      windows,
+			EchoHold:     &c.echo,
 		}},
 		worktrees,
 		// Before the socket, so its methods exist when it serves; it
