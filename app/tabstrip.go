@@ -367,7 +367,7 @@ func (s *shell) tabMenuLocked(index int, pos fyne.Position) {
 	// click took it from the pane (the desktop driver unfocuses the
 	// canvas on a click on anything that takes no focus, as a tab), so
 	// it is given back first.
-	s.focusViewLocked(s.focus)
+	s.focusViewLocked(s.pos.focus)
 	pm := widget.NewPopUpMenu(menu, s.w.Canvas())
 	s.tabs.menu, s.tabs.menuItems = pm, menu.Items
 	pm.ShowAtPosition(pos)
