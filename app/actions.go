@@ -41,52 +41,67 @@ func (s *shell) handleKeyLocked(key fyne.KeyName, mods fyne.KeyModifier) bool {
 }
 
 // installCanvasKeysLocked routes keys that reach the window canvas (no
-// pane has the keyboard focus) through the keymap. The desktop driver
+// widget has the keyboard focus) through the keymap. The desktop driver
 // reports modifiers only as key presses, so they are tracked.
 func (s *shell) installCanvasKeysLocked() {
 	c := s.w.Canvas()
-	// Keys reach the canvas when no widget has the keyboard: a dialog on
-	// top takes Enter and Escape; Escape closes the open overlay (the Diff
-	// view takes no keyboard focus, and a click in another view may have
-	// left none focused).
-	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		var answer func()
-		s.guard(func() {
-			if s.kb.mods() == 0 {
-				if answer = s.dialogKeyLocked(ev.Name); answer != nil {
-					return
-				}
-				if ev.Name == fyne.KeyEscape && s.escapeLocked() {
-					return
-				}
-				if s.diffKeyLocked(ev.Name, 0) {
-					return
-				}
-				s.handleKeyLocked(ev.Name, 0)
-			}
-		})
-		if answer != nil {
-			answer() // without the lock: it may hide the dialog, whose callback takes it
-		}
-	})
-	dc, ok := c.(desktop.Canvas)
-	if !ok {
-		return
+	k := s.canvasKeys()
+	c.SetOnTypedKey(k.typed)
+	if dc, ok := c.(desktop.Canvas); ok {
+		dc.SetOnKeyDown(k.down)
+		dc.SetOnKeyUp(k.up)
 	}
-	dc.SetOnKeyDown(func(ev *fyne.KeyEvent) {
-		s.guard(func() {
-			mods := s.kb.mods()
-			if s.kb.down(ev.Name) {
+}
+
+// canvasKeys are the shell's handlers of the keys that reach the canvas,
+// for the canvas and for the passButtons of its views.
+func (s *shell) canvasKeys() *canvasKeys {
+	return &canvasKeys{typed: s.canvasTypedKey, down: s.canvasKeyDown, up: s.canvasKeyUp}
+}
+
+// canvasTypedKey is a key that no widget took: a dialog on top takes
+// Enter and Escape; Escape closes the open overlay (the Diff view takes
+// no keyboard focus, and a click in another view may have left none
+// focused); the Diff view's keys act while it is on top; then the
+// keymap's.
+func (s *shell) canvasTypedKey(ev *fyne.KeyEvent) {
+	var answer func()
+	s.guard(func() {
+		if s.kb.mods() == 0 {
+			if answer = s.dialogKeyLocked(ev.Name); answer != nil {
 				return
 			}
-			if mods != 0 && !s.diffKeyLocked(ev.Name, mods) {
-				s.handleKeyLocked(ev.Name, mods)
+			if ev.Name == fyne.KeyEscape && s.escapeLocked() {
+				return
 			}
-		})
+			if s.diffKeyLocked(ev.Name, 0) {
+				return
+			}
+			s.handleKeyLocked(ev.Name, 0)
+		}
 	})
-	dc.SetOnKeyUp(func(ev *fyne.KeyEvent) {
-		s.guard(func() { s.kb.up(ev.Name) })
+	if answer != nil {
+		answer() // without the lock: it may hide the dialog, whose callback takes it
+	}
+}
+
+// canvasKeyDown notes a modifier pressed, and runs the action bound to a
+// key pressed with modifiers held.
+func (s *shell) canvasKeyDown(ev *fyne.KeyEvent) {
+	s.guard(func() {
+		mods := s.kb.mods()
+		if s.kb.down(ev.Name) {
+			return
+		}
+		if mods != 0 && !s.diffKeyLocked(ev.Name, mods) {
+			s.handleKeyLocked(ev.Name, mods)
+		}
 	})
+}
+
+// canvasKeyUp notes a modifier released.
+func (s *shell) canvasKeyUp(ev *fyne.KeyEvent) {
+	s.guard(func() { s.kb.up(ev.Name) })
 }
 
 // presetOf maps the layout actions to the model's presets.

@@ -135,7 +135,7 @@ type diffView struct {
 	header  *widget.Label
 	files   *fyne.Container
 	grid    *diffGrid
-	openBtn *widget.Button
+	openBtn *passButton
 	diff    *gitDiff
 	err     error
 	loads   int    // loads shown so far
@@ -168,7 +168,7 @@ type diffView struct {
 	hunk                         int
 	busy                         string
 	reverted                     []revertedHunk
-	stageBtn, revertBtn, undoBtn *widget.Button
+	stageBtn, revertBtn, undoBtn *passButton
 	// hints names the view's keys (the keymap's DiffView actions).
 	hints *widget.Label
 
@@ -184,17 +184,17 @@ type diffView struct {
 	commentBox  *fyne.Container // the new comment's editor, shown with a selection
 	commentWhat *widget.Label
 	commentText *keyEntry
-	commentAdd  *widget.Button
+	commentAdd  *passButton
 
 	checks    []proto.CheckResult // checks.status / checks.run
 	checksCfg bool                // the repository configures checks
 
 	status   *widget.Label // what the last review action did
-	sendBtn  *widget.Button
-	checkBtn *widget.Button
-	failBtn  *widget.Button // sends the first failing check to the agent
-	landBtn  *widget.Button
-	prBtn    *widget.Button
+	sendBtn  *passButton
+	checkBtn *passButton
+	failBtn  *passButton // sends the first failing check to the agent
+	landBtn  *passButton
+	prBtn    *passButton
 	prWhy    *widget.Label // why prBtn is disabled
 
 	// landWith is the land dialog's strategy choice, and answers the
@@ -347,7 +347,8 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 			s.selectDiffRowLocked(dv, row, extend)
 		})
 	})
-	dv.openBtn = widget.NewButtonWithIcon("Open folder", theme.FolderOpenIcon(), func() {
+	keys := s.canvasKeys() // the view's buttons pass on the keys they do not use
+	dv.openBtn = newPassButton("Open folder", theme.FolderOpenIcon(), func() {
 		s.guard(func() {
 			root := dv.dir
 			if dv.diff != nil {
@@ -357,8 +358,8 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 				s.banner.show("open folder: " + err.Error())
 			}
 		})
-	})
-	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { s.guard(s.closeDiffLocked) })
+	}, keys)
+	closeBtn := newPassButton("", theme.CancelIcon(), func() { s.guard(s.closeDiffLocked) }, keys)
 	closeBtn.Importance = widget.LowImportance
 	dv.mode = widget.NewRadioGroup([]string{diffUnified, diffSplit}, func(string) { s.guard(func() { s.renderDiffLocked(dv) }) })
 	dv.mode.Horizontal, dv.mode.Required = true, true
@@ -369,13 +370,13 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 	})
 	dv.scope.Horizontal, dv.scope.Required = true, true
 	dv.scope.Selected = scopeBranch
-	hunkBtns := s.hunkButtons(dv)
-	dv.sendBtn = widget.NewButtonWithIcon("Send to agent", theme.MailSendIcon(), func() { s.guard(func() { s.sendReviewLocked(dv) }) })
-	dv.checkBtn = widget.NewButtonWithIcon("Run checks", theme.MediaPlayIcon(), func() { s.guard(func() { s.runChecksLocked(dv) }) })
-	dv.failBtn = widget.NewButtonWithIcon("Send failure to agent", theme.MailForwardIcon(), func() { s.guard(func() { s.sendFailureLocked(dv) }) })
-	dv.landBtn = widget.NewButtonWithIcon("Land…", theme.ConfirmIcon(), func() { s.guard(func() { s.openLandLocked(dv) }) })
-	dv.prBtn = widget.NewButtonWithIcon("Open pull request", theme.UploadIcon(), func() { s.guard(func() { s.openPRLocked(dv) }) })
-	for _, b := range []*widget.Button{dv.sendBtn, dv.checkBtn, dv.failBtn, dv.landBtn, dv.prBtn} {
+	hunkBtns := s.hunkButtons(dv, keys)
+	dv.sendBtn = newPassButton("Send to agent", theme.MailSendIcon(), func() { s.guard(func() { s.sendReviewLocked(dv) }) }, keys)
+	dv.checkBtn = newPassButton("Run checks", theme.MediaPlayIcon(), func() { s.guard(func() { s.runChecksLocked(dv) }) }, keys)
+	dv.failBtn = newPassButton("Send failure to agent", theme.MailForwardIcon(), func() { s.guard(func() { s.sendFailureLocked(dv) }) }, keys)
+	dv.landBtn = newPassButton("Land…", theme.ConfirmIcon(), func() { s.guard(func() { s.openLandLocked(dv) }) }, keys)
+	dv.prBtn = newPassButton("Open pull request", theme.UploadIcon(), func() { s.guard(func() { s.openPRLocked(dv) }) }, keys)
+	for _, b := range []*passButton{dv.sendBtn, dv.checkBtn, dv.failBtn, dv.landBtn, dv.prBtn} {
 		b.Disable() // until the first load names the worktree
 	}
 	if dv.remote {
@@ -394,9 +395,9 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 		}
 		return false
 	}
-	dv.commentAdd = widget.NewButtonWithIcon("Add comment", theme.ContentAddIcon(), func() { s.guard(func() { s.addCommentLocked(dv) }) })
+	dv.commentAdd = newPassButton("Add comment", theme.ContentAddIcon(), func() { s.guard(func() { s.addCommentLocked(dv) }) }, keys)
 	dv.commentAdd.Importance = widget.HighImportance
-	cancelSel := widget.NewButton("Cancel", func() { s.guard(func() { s.selectDiffRowLocked(dv, -1, false) }) })
+	cancelSel := newPassButton("Cancel", nil, func() { s.guard(func() { s.selectDiffRowLocked(dv, -1, false) }) }, keys)
 	dv.commentBox = container.NewBorder(dv.commentWhat, nil, nil, container.NewVBox(dv.commentAdd, cancelSel), dv.commentText)
 	dv.commentBox.Hide()
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(dv.openBtn, closeBtn), dv.header)

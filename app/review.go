@@ -309,6 +309,7 @@ func (s *shell) refreshReviewLocked(dv *diffView) {
 // under their lines, the buttons' states.
 func (s *shell) showReviewLocked(dv *diffView) {
 	var objs []fyne.CanvasObject
+	keys := s.canvasKeys()
 	for _, c := range dv.comments {
 		title := widget.NewLabelWithStyle(commentTitle(c), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		title.Truncation = fyne.TextTruncateEllipsis
@@ -318,7 +319,7 @@ func (s *shell) showReviewLocked(dv *diffView) {
 		body := widget.NewLabel(c.Body)
 		body.Wrapping = fyne.TextWrapWord
 		id := c.ID
-		resolve := widget.NewButtonWithIcon("Resolve", theme.ConfirmIcon(), func() { s.guard(func() { s.resolveCommentLocked(dv, id) }) })
+		resolve := newPassButton("Resolve", theme.ConfirmIcon(), func() { s.guard(func() { s.resolveCommentLocked(dv, id) }) }, keys)
 		resolve.Importance = widget.LowImportance
 		objs = append(objs, container.NewBorder(title, nil, nil, resolve, body), widget.NewSeparator())
 	}

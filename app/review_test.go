@@ -95,7 +95,7 @@ func TestDiffViewCommentAndSend(t *testing.T) {
 				}
 			})
 			typeInto(h, dv.commentText, "Spell three as a digit")
-			press(t, h, dv.commentAdd)
+			press(t, h, &dv.commentAdd.Button)
 			h.waitFor("the comment under line 3", func() bool {
 				r := rowOf(dv, "+three uncommitted")
 				return len(dv.comments) == 1 && r >= 0 && r+1 < len(dv.grid.Rows) &&
@@ -116,7 +116,7 @@ func TestDiffViewCommentAndSend(t *testing.T) {
 				t.Fatal("the pane's process is not known")
 			}
 			h.call(proto.MethodAISessionStart, map[string]any{"surface_id": pane, "tool": "claude", "pid": pid}, nil)
-			tapButton(h, "Send to agent", dv.sendBtn)
+			tapButton(h, "Send to agent", &dv.sendBtn.Button)
 			h.waitFor("the prompt in the agent's pane", func() bool {
 				return strings.Contains(h.screen(pane), "Spell three as a digit") && strings.Contains(h.screen(pane), "a.txt")
 			})
@@ -136,7 +136,7 @@ func TestDiffViewCommentAndSend(t *testing.T) {
 			// Resolve c1 from the list.
 			var resolve *widget.Button
 			h.s.guard(func() {
-				resolve = dv.commentList.Objects[0].(*fyne.Container).Objects[2].(*widget.Button)
+				resolve = &dv.commentList.Objects[0].(*fyne.Container).Objects[2].(*passButton).Button
 			})
 			press(t, h, resolve)
 			h.waitFor("c1 resolved", func() bool {
@@ -201,7 +201,7 @@ func TestDiffViewLand(t *testing.T) {
 		h.waitFor("the pull request's reason", func() bool {
 			return dv.prBtn.Disabled() && strings.Contains(dv.prWhy.Text, "gh, GitHub's CLI, is not installed")
 		})
-		tapButton(h, "Land", dv.landBtn)
+		tapButton(h, "Land", &dv.landBtn.Button)
 		h.waitFor("the configured default chosen", func() bool { return dv.landWith != nil && dv.landWith.Selected == proto.LandSquash })
 		// .paneflow.toml is untracked: the squash lands the commit only.
 		var loads int
@@ -237,7 +237,7 @@ func TestDiffViewLand(t *testing.T) {
 		repo, wt := landWorktree(t, true)
 		head := gittest.Git(t, repo, "rev-parse", "HEAD")
 		dv, pane := openDiffIn(h, wt)
-		tapButton(h, "Land", dv.landBtn)
+		tapButton(h, "Land", &dv.landBtn.Button)
 		h.s.guard(func() { dv.landWith.SetSelected(proto.LandMerge) })
 		press(t, h, dv.answers["Land"])
 		h.waitFor("the conflict", func() bool {

@@ -363,7 +363,11 @@ func (s *shell) tabMenuLocked(index int, pos fyne.Position) {
 		fyne.NewMenuItem("New workspace…", func() { s.guard(s.newWorkspaceLocked) }),
 	)
 	// Dismissed, the menu's overlay goes and the pane has the keyboard
-	// again (the canvas keeps the focus beneath each overlay).
+	// again: the canvas keeps the focus beneath each overlay. The right
+	// click took it from the pane (the desktop driver unfocuses the
+	// canvas on a click on anything that takes no focus, as a tab), so
+	// it is given back first.
+	s.focusViewLocked(s.pos.focus)
 	pm := widget.NewPopUpMenu(menu, s.w.Canvas())
 	s.tabs.menu, s.tabs.menuItems = pm, menu.Items
 	pm.ShowAtPosition(pos)
