@@ -41,52 +41,67 @@ func (s *shell) handleKeyLocked(key fyne.KeyName, mods fyne.KeyModifier) bool {
 }
 
 // installCanvasKeysLocked routes keys that reach the window canvas (no
-// pane has the keyboard focus) through the keymap. The desktop driver
+// widget has the keyboard focus) through the keymap. The desktop driver
 // reports modifiers only as key presses, so they are tracked.
 func (s *shell) installCanvasKeysLocked() {
 	c := s.w.Canvas()
-	// Keys reach the canvas when no widget has the keyboard: a dialog on
-	// top takes Enter and Escape; Escape closes the open overlay (the Diff
-	// view takes no keyboard focus, and a click in another view may have
-	// left none focused).
-	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		var answer func()
-		s.guard(func() {
-			if s.kb.mods() == 0 {
-				if answer = s.dialogKeyLocked(ev.Name); answer != nil {
-					return
-				}
-				if ev.Name == fyne.KeyEscape && s.escapeLocked() {
-					return
-				}
-				if s.diffKeyLocked(ev.Name, 0) {
-					return
-				}
-				s.handleKeyLocked(ev.Name, 0)
-			}
-		})
-		if answer != nil {
-			answer() // without the lock: it may hide the dialog, whose callback takes it
-		}
-	})
-	dc, ok := c.(desktop.Canvas)
-	if !ok {
-		return
+	k := s.canvasKeys()
+	c.SetOnTypedKey(k.typed)
+	if dc, ok := c.(desktop.Canvas); ok {
+		dc.SetOnKeyDown(k.down)
+		dc.SetOnKeyUp(k.up)
 	}
-	dc.SetOnKeyDown(func(ev *fyne.KeyEvent) {
-		s.guard(func() {
-			mods := s.kb.mods()
-			if s.kb.down(ev.Name) {
+}
+
+// canvasKeys are the shell's handlers of the keys that reach the canvas,
+// for the canvas and for the passButtons of its views.
+func (s *shell) canvasKeys() *canvasKeys {
+	return &canvasKeys{typed: s.canvasTypedKey, down: s.canvasKeyDown, up: s.canvasKeyUp}
+}
+
+// canvasTypedKey is a key that no widget took: a dialog on top takes
+// Enter and Escape; Escape closes the open overlay (the Diff view takes
+// no keyboard focus, and a click in another view may have left none
+// focused); the Diff view's keys act while it is on top; then the
+// keymap's.
+func (s *shell) canvasTypedKey(ev *fyne.KeyEvent) {
+	var answer func()
+	s.guard(func() {
+		if s.kb.mods() == 0 {
+			if answer = s.dialogKeyLocked(ev.Name); answer != nil {
 				return
 			}
-			if mods != 0 && !s.diffKeyLocked(ev.Name, mods) {
-				s.handleKeyLocked(ev.Name, mods)
+			if ev.Name == fyne.KeyEscape && s.escapeLocked() {
+				return
 			}
-		})
+			if s.diffKeyLocked(ev.Name, 0) {
+				return
+			}
+			s.handleKeyLocked(ev.Name, 0)
+		}
 	})
-	dc.SetOnKeyUp(func(ev *fyne.KeyEvent) {
-		s.guard(func() { s.kb.up(ev.Name) })
+	if answer != nil {
+		answer() // without the lock: it may hide the dialog, whose callback takes it
+	}
+}
+
+// canvasKeyDown notes a modifier pressed, and runs the action bound to a
+// key pressed with modifiers held.
+func (s *shell) canvasKeyDown(ev *fyne.KeyEvent) {
+	s.guard(func() {
+		mods := s.kb.mods()
+		if s.kb.down(ev.Name) {
+			return
+		}
+		if mods != 0 && !s.diffKeyLocked(ev.Name, mods) {
+			s.handleKeyLocked(ev.Name, mods)
+		}
 	})
+}
+
+// canvasKeyUp notes a modifier released.
+func (s *shell) canvasKeyUp(ev *fyne.KeyEvent) {
+	s.guard(func() { s.kb.up(ev.Name) })
 }
 
 // presetOf maps the layout actions to the model's presets.
@@ -120,7 +135,7 @@ func (s *shell) runActionLocked(a keymap.Action) {
 	}
 	if p, ok := presetOf[a]; ok {
 		index := s.activeIndexLocked()
-		s.zoom = 0
+		s.pos.zoom = 0
 		s.mutate("layout", func() error { return s.b.ApplyPreset(index, p) })
 		return
 	}
@@ -139,7 +154,7 @@ func (s *shell) runActionLocked(a keymap.Action) {
 	case keymap.SplitVertically:
 		s.splitLocked(workspace.Vertical)
 	case keymap.ClosePane:
-		if id := s.focus; id != 0 {
+		if id := s.pos.focus; id != 0 {
 			s.closePaneLocked(id)
 		}
 	case keymap.NewWorkspace:
@@ -147,11 +162,11 @@ func (s *shell) runActionLocked(a keymap.Action) {
 	case keymap.CloseWorkspace:
 		s.closeWorkspaceLocked(s.activeIndexLocked())
 	case keymap.NextWorkspace:
-		if n := len(s.snap.Workspaces); n > 0 {
+		if n := len(s.pos.snap.Workspaces); n > 0 {
 			s.selectWorkspaceLocked((s.activeIndexLocked() + 1) % n)
 		}
 	case keymap.PrevWorkspace:
-		if n := len(s.snap.Workspaces); n > 0 {
+		if n := len(s.pos.snap.Workspaces); n > 0 {
 			s.selectWorkspaceLocked((s.activeIndexLocked() + n - 1) % n)
 		}
 	case keymap.ToggleZoom:
@@ -164,8 +179,8 @@ func (s *shell) runActionLocked(a keymap.Action) {
 	case keymap.JumpNextWaiting:
 		s.jumpNextWaitingLocked()
 	case keymap.RenamePane:
-		if s.focus != 0 {
-			s.renameLocked(s.focus)
+		if s.pos.focus != 0 {
+			s.renameLocked(s.pos.focus)
 		}
 	case keymap.MoveWorkspaceLeft:
 		i := s.activeIndexLocked()
@@ -272,10 +287,10 @@ func (s *shell) paneMenu() []*fyne.MenuItem {
 
 // activeIndexLocked is the index of the workspace shown.
 func (s *shell) activeIndexLocked() int {
-	if s.snap == nil || !s.snap.HasActive {
+	if s.pos.snap == nil || !s.pos.snap.HasActive {
 		return -1
 	}
-	return s.snap.Active.Index
+	return s.pos.snap.Active.Index
 }
 
 // selectWorkspaceLocked switches to the workspace at index.
@@ -286,7 +301,7 @@ func (s *shell) closeWorkspaceLocked(index int) {
 }
 
 func (s *shell) selectWorkspaceLocked(index int) {
-	if s.snap == nil || index < 0 || index >= len(s.snap.Workspaces) {
+	if s.pos.snap == nil || index < 0 || index >= len(s.pos.snap.Workspaces) {
 		return
 	}
 	s.mutate("select workspace", func() error { return s.b.SelectWorkspace(index) })
@@ -295,11 +310,11 @@ func (s *shell) selectWorkspaceLocked(index int) {
 // splitLocked splits the focused pane in dir; the new pane starts in the
 // focused pane's working directory.
 func (s *shell) splitLocked(dir workspace.Direction) {
-	if s.zoom != 0 {
+	if s.pos.zoom != 0 {
 		s.banner.show(msgUnzoomFirst)
 		return
 	}
-	target := s.focus
+	target := s.pos.focus
 	s.mutate("split", func() error {
 		spec := workspace.PaneSpec{}
 		if in, ok := s.b.SurfaceInfo(target); !ok {
@@ -320,23 +335,23 @@ func (s *shell) splitLocked(dir workspace.Direction) {
 // toggleZoomLocked shows the focused pane alone, or the whole layout
 // again.
 func (s *shell) toggleZoomLocked() {
-	if s.zoom != 0 {
-		s.zoom = 0
-	} else if s.focus != 0 && s.snap != nil && s.snap.Tree != nil && s.snap.Tree.Leaves() > 1 {
-		s.zoom = s.focus
+	if s.pos.zoom != 0 {
+		s.pos.zoom = 0
+	} else if s.pos.focus != 0 && s.pos.snap != nil && s.pos.snap.Tree != nil && s.pos.snap.Tree.Leaves() > 1 {
+		s.pos.zoom = s.pos.focus
 	}
-	s.area.setTree(s.area.tree, s.area.views, s.zoom, s.focus)
+	s.area.setTree(s.area.tree, s.area.views, s.pos.zoom, s.pos.focus)
 	s.hideOffscreenLocked()
-	s.focusViewLocked(s.focus)
+	s.focusViewLocked(s.pos.focus)
 }
 
 // moveFocusLocked focuses the pane next to the focused one in dir.
 func (s *shell) moveFocusLocked(d direction) {
-	if s.snap == nil || s.snap.Tree == nil || s.zoom != 0 {
+	if s.pos.snap == nil || s.pos.snap.Tree == nil || s.pos.zoom != 0 {
 		return
 	}
-	t := tile(s.snap.Tree, rect{W: 1000, H: 1000}, 0)
-	if id, ok := neighbour(t.Panes, t.Order, s.focus, d); ok {
+	t := tile(s.pos.snap.Tree, rect{W: 1000, H: 1000}, 0)
+	if id, ok := neighbour(t.Panes, t.Order, s.pos.focus, d); ok {
 		s.mutate("focus", func() error { return s.b.Focus(id) })
 	}
 }
@@ -345,11 +360,11 @@ func (s *shell) moveFocusLocked(d direction) {
 // workspaces) whose agent waits for input.
 func (s *shell) jumpNextWaitingLocked() {
 	waiting := s.agents.waiting()
-	if len(waiting) == 0 || s.snap == nil {
+	if len(waiting) == 0 || s.pos.snap == nil {
 		return
 	}
 	var order []uint64
-	for _, id := range s.snap.Order {
+	for _, id := range s.pos.snap.Order {
 		if slices.Contains(waiting, id) {
 			order = append(order, id)
 		}
@@ -358,10 +373,10 @@ func (s *shell) jumpNextWaitingLocked() {
 		return
 	}
 	next := order[0]
-	if i := slices.Index(order, s.jumpCursor); i >= 0 {
+	if i := slices.Index(order, s.pos.jumpCursor); i >= 0 {
 		next = order[(i+1)%len(order)]
 	}
-	s.jumpCursor = next
+	s.pos.jumpCursor = next
 	s.mutate("focus", func() error { return s.b.Focus(next) })
 }
 

@@ -26,8 +26,8 @@ func TestAttachedIdleAgentListed(t *testing.T) {
 func idleAgentListed(t *testing.T, h *harness) {
 	_, second := h.twoPanes()
 	var ws uint64
-	h.waitFor("the pane's workspace", func() bool { ws = h.s.snap.Open[second]; return ws != 0 })
-	pid := h.s.b.PanePIDs()[second] // a live process: the conductor drops the sessions of dead ones
+	h.waitFor("the pane's workspace", func() bool { ws = h.s.pos.snap.Open[second]; return ws != 0 })
+	pid := h.panePID(second) // a live process: the conductor drops the sessions of dead ones
 	h.call("ai.session_start", rawParams(fmt.Sprintf(`{"surface_id":%d,"workspace_id":%d,"tool":"opencode","pid":%d}`, second, ws, pid)), nil)
 	var fleet proto.FleetListResult
 	h.call("fleet.list", nil, &fleet)
@@ -53,7 +53,7 @@ func idleAgentListed(t *testing.T, h *harness) {
 		if got := ov.header.Text; got != "Agents — 1 listed" {
 			t.Errorf("overview header = %q, want %q", got, "Agents — 1 listed")
 		}
-		if head, _, _ := h.s.overviewRowText(ov.rows[0]); !strings.Contains(head, "OpenCode — idle (no prompt yet)") {
+		if head, _, _ := ov.rowText(ov.rows[0]); !strings.Contains(head, "OpenCode — idle (no prompt yet)") {
 			t.Errorf("overview row heading = %q, want OpenCode idle (no prompt yet)", head)
 		}
 		if h.s.side.agents.Text != "Agents (1)" {

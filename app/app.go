@@ -178,7 +178,7 @@ type shell struct {
 	cfg         config.Config
 	keys        *keymap.Map
 	look        paneLook // how the panes are drawn: fonts, palette, painting
-	views       map[uint64]*termview.View
+	panes       paneMaps // what the window keeps per pane: views, attention, queued prompts, groups
 	area        *splitArea
 	center      *fyne.Container // holds area, or the agents overview in its place
 	side        *sidebar
@@ -187,13 +187,8 @@ type shell struct {
 	tabs        *tabStrip  // the workspaces as tabs above the panes (tabstrip.go)
 	banner      *banner
 	agents      agentBoard
-	snap        *snapshot
-	zoom        uint64 // the zoomed pane, 0 when none
-	wsID        uint64 // the workspace shown
-	focus       uint64 // the focused pane of the workspace shown
-	attention   map[uint64]bool
+	pos         position                     // what the window shows: the snapshot, workspace, focused and zoomed pane
 	kb          keyState                     // modifiers held, the window's focus, the pane being focused
-	jumpCursor  uint64                       // the last pane jump_next_waiting went to
 	pal         *palette                     // the open command palette, nil when closed
 	ov          *overview                    // the open agents overview, nil when closed
 	comp        *composer                    // the prompt composer (hidden when closed)
@@ -204,12 +199,10 @@ type shell struct {
 	webv        *webView                     // the open web access view, nil when closed
 	panel       *shownPanel                  // the open panel (settings, shortcuts), nil when none
 	hint        *hintBar                     // the first-start hint while shown, else nil
-	queued      map[uint64]queuedPrompt      // prompts waiting for their pane's agent to stop thinking
-	groups      map[uint64]string            // each pane's broadcast group, if any
 	checks      map[string]bus.ChecksChanged // each worktree's last checks_changed, by root
 	lastGroup   string                       // the group name used last
 	dialogs     []keyDialog                  // dialogs the keyboard answers, oldest first (showDialogLocked)
-	probedUsage map[string]fyne.CanvasObject // the usage lines probed last (probeUsageLocked, fetchDayLocked)
+	probedUsage map[string]fyne.CanvasObject // the usage lines probed last (probeUsageLocked, the overview's fetchDay)
 	// uiThread is the OS thread Fyne's loop runs on (the main thread, to
 	// which the desktop driver locks the main goroutine), or 0 when that
 	// is not checked (Fyne's test driver runs posted work on the caller's
@@ -242,8 +235,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	home, _ := os.UserHomeDir()
 	s := &shell{
 		a: a, o: o, b: o.Backend, logf: logf, home: home,
-		cfg: o.Config, views: map[uint64]*termview.View{}, attention: map[uint64]bool{},
-		queued: map[uint64]queuedPrompt{}, groups: map[uint64]string{}, checks: map[string]bus.ChecksChanged{}, probedUsage: map[string]fyne.CanvasObject{},
+		cfg: o.Config, panes: newPaneMaps(), checks: map[string]bus.ChecksChanged{}, probedUsage: map[string]fyne.CanvasObject{},
 		work: make(chan func(), 256), life: newLifetime(),
 	}
 	if _, ok := a.Driver().(desktop.Driver); ok {
@@ -372,7 +364,7 @@ func (s *shell) restoreOrCreate() {
 func (s *shell) buildWindowLocked() {
 	s.w = s.a.NewWindow(windowTitle(0))
 	s.area = newSplitArea(func(path []int, ratios []float64) {
-		wsID := s.wsID
+		wsID := s.pos.wsID
 		s.mutate("resize panes", func() error { return s.b.SetRatios(wsID, path, ratios) })
 	})
 	s.side = newSidebar(
@@ -798,24 +790,24 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	if structural && s.saver != nil {
 		s.saver.trigger()
 	}
-	s.snap = snap
+	s.pos.snap = snap
 	s.checkScaleLocked()
 
 	// Views: close the ones whose pane is gone.
-	for id, v := range s.views {
+	for id, v := range s.panes.views {
 		if _, ok := snap.Open[id]; !ok {
 			v.Close()
-			delete(s.views, id)
-			delete(s.attention, id)
-			delete(s.groups, id)
-			if s.zoom == id {
-				s.zoom = 0
+			delete(s.panes.views, id)
+			delete(s.panes.attention, id)
+			delete(s.panes.groups, id)
+			if s.pos.zoom == id {
+				s.pos.zoom = 0
 			}
 		}
 	}
-	if snap.Active.ID != s.wsID {
-		s.zoom = 0
-		s.wsID = snap.Active.ID
+	if snap.Active.ID != s.pos.wsID {
+		s.pos.zoom = 0
+		s.pos.wsID = snap.Active.ID
 	}
 	views := map[uint64]fyne.CanvasObject{}
 	focus := uint64(0)
@@ -832,18 +824,18 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 			}
 		})
 	}
-	if _, ok := views[s.zoom]; !ok || s.zoom != focus {
-		s.zoom = 0 // the zoomed pane closed, or the focus moved away from it
+	if _, ok := views[s.pos.zoom]; !ok || s.pos.zoom != focus {
+		s.pos.zoom = 0 // the zoomed pane closed, or the focus moved away from it
 	}
-	s.area.setTree(snap.Tree, views, s.zoom, focus)
+	s.area.setTree(snap.Tree, views, s.pos.zoom, focus)
 	s.hideOffscreenLocked()
-	if focus != s.focus || s.w.Canvas().Focused() == nil {
-		s.focus = focus
+	if focus != s.pos.focus || s.w.Canvas().Focused() == nil {
+		s.pos.focus = focus
 		s.focusViewLocked(focus)
 	}
 	s.refreshAttentionLocked()
 	s.side.setHosts(snap.Hosts)
-	cards := sidebarModel(snap, &s.agents, s.groups, s.checks)
+	cards := sidebarModel(snap, &s.agents, s.panes.groups, s.checks)
 	s.side.update(cards)
 	s.tabs.update(snap.Workspaces)
 	s.probeUsageLocked()
@@ -851,14 +843,14 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 		s.comp.forgetClosed(snap.Open)
 	}
 	if agentsChanged || structural || hostsChanged {
-		if len(s.queued) > 0 {
+		if len(s.panes.queued) > 0 {
 			s.flushQueuedLocked()
 		} else {
 			s.updateComposerLocked()
 		}
 	}
 	if s.ov != nil && usageChanged {
-		s.ov.dayStale = true // asked for again on the overview's next tick
+		s.ov.usageChanged() // asked for again on the overview's next tick
 	}
 	if agentsChanged || structural || usageChanged || checksChanged {
 		s.refreshOverviewLocked(0)
@@ -880,7 +872,7 @@ func (s *shell) hideOffscreenLocked() {
 			shown[id] = true
 		}
 	}
-	for id, v := range s.views {
+	for id, v := range s.panes.views {
 		v.SetHidden(!shown[id])
 	}
 	if ss, ok := s.b.(shownSetter); ok {
@@ -897,7 +889,7 @@ type shownSetter interface {
 
 // viewLocked returns the view of pane id, creating it the first time.
 func (s *shell) viewLocked(id uint64) *termview.View {
-	if v := s.views[id]; v != nil {
+	if v := s.panes.views[id]; v != nil {
 		return v
 	}
 	p, ok := s.b.Pane(id)
@@ -905,7 +897,7 @@ func (s *shell) viewLocked(id uint64) *termview.View {
 		return nil
 	}
 	v := termview.New(p, s.viewOptionsLocked(id))
-	s.views[id] = v
+	s.panes.views[id] = v
 	s.stripeLocked(id)
 	return v
 }
@@ -917,7 +909,7 @@ func (s *shell) viewLocked(id uint64) *termview.View {
 // While the palette, the agents overview, the Diff view or the composer
 // is open it keeps the keyboard: the model's events do not take it away.
 func (s *shell) focusViewLocked(id uint64) {
-	v := s.views[id]
+	v := s.panes.views[id]
 	if v == nil || s.life.quitting || s.pal != nil || s.ov != nil || s.dv != nil || (s.comp != nil && s.comp.pane != 0) || s.launchOverlayOpenLocked() || s.historyOverlayOpenLocked() || s.panel != nil {
 		return
 	}
@@ -925,7 +917,7 @@ func (s *shell) focusViewLocked(id uint64) {
 }
 
 // focusedViewLocked is the view of the focused pane, nil when there is none.
-func (s *shell) focusedViewLocked() *termview.View { return s.views[s.focus] }
+func (s *shell) focusedViewLocked() *termview.View { return s.panes.views[s.pos.focus] }
 
 // agentChangedLocked records an agent state and sends the desktop
 // notification it deserves.
@@ -950,12 +942,12 @@ func (s *shell) refreshAttentionLocked() {
 	for _, id := range waiting {
 		now[id] = true
 	}
-	for id, v := range s.views {
-		if now[id] != s.attention[id] {
+	for id, v := range s.panes.views {
+		if now[id] != s.panes.attention[id] {
 			v.SetAttention(now[id])
 		}
 	}
-	s.attention = now
+	s.panes.attention = now
 	// The driver sets the window system's title on every call.
 	if t := windowTitle(len(waiting)); t != s.w.Title() {
 		s.w.SetTitle(t)
@@ -1020,21 +1012,21 @@ func (s *shell) probeHostsLocked(hosts []hostStatus, cards []workspaceCard) {
 			}
 		}
 	}
-	fmt.Fprintf(&b, "] shown=@%d focus=@%d", hostSlot(s.wsID), hostSlot(s.focus))
+	fmt.Fprintf(&b, "] shown=@%d focus=@%d", hostSlot(s.pos.wsID), hostSlot(s.pos.focus))
 	s.hostProbe.write(b.String())
 }
 
 // closeHostViewsLocked closes the views of host slot's panes.
 func (s *shell) closeHostViewsLocked(slot int) {
-	for id, v := range s.views {
+	for id, v := range s.panes.views {
 		if hostSlot(id) == slot {
 			v.Close()
-			delete(s.views, id)
-			if s.zoom == id {
-				s.zoom = 0
+			delete(s.panes.views, id)
+			if s.pos.zoom == id {
+				s.pos.zoom = 0
 			}
-			if s.focus == id {
-				s.focus = 0 // its new view takes the keyboard
+			if s.pos.focus == id {
+				s.pos.focus = 0 // its new view takes the keyboard
 			}
 		}
 	}
@@ -1042,9 +1034,9 @@ func (s *shell) closeHostViewsLocked(slot int) {
 
 // closeViewsLocked closes every pane view.
 func (s *shell) closeViewsLocked() {
-	for id, v := range s.views {
+	for id, v := range s.panes.views {
 		v.Close()
-		delete(s.views, id)
+		delete(s.panes.views, id)
 	}
 }
 
@@ -1059,8 +1051,8 @@ func (s *shell) stop() error {
 			if s.toast != nil {
 				s.toast.stop()
 			}
-			if s.ov != nil && s.ov.tick != nil {
-				s.ov.tick.Stop() // its refresh must not run after the window (see toast.stop)
+			if s.ov != nil {
+				s.ov.stop() // its refresh must not run after the window (see toast.stop)
 			}
 			s.closeHistoryOverlaysLocked() // cancels their calls
 			s.closeViewsLocked()

@@ -145,15 +145,24 @@ func (h *harness) waitFor(what string, cond func() bool) {
 // waits until the window has a view for each: it returns both ids.
 func (h *harness) twoPanes() (first, second uint64) {
 	h.t.Helper()
-	h.waitFor("the first pane", func() bool { first = h.s.focus; return first != 0 })
+	h.waitFor("the first pane", func() bool { first = h.s.pos.focus; return first != 0 })
 	info, _, err := h.c.Workspaces.Split(first, workspace.Vertical, workspace.PaneSpec{})
 	if err != nil {
 		h.t.Fatal(err)
 	}
 	h.waitFor("both views", func() bool {
-		return h.s.views[first] != nil && h.s.views[info.ID] != nil && h.s.snap.Open[info.ID] != 0
+		return h.s.panes.views[first] != nil && h.s.panes.views[info.ID] != nil && h.s.pos.snap.Open[info.ID] != 0
 	})
 	return first, info.ID
+}
+
+// panePID is the process id of pane id's program. The program starts in
+// the background (terminal.Options.Background) and has no pid until it
+// started, which on a loaded machine comes after its view shows.
+func (h *harness) panePID(id uint64) (pid int) {
+	h.t.Helper()
+	h.waitFor("the pane's process", func() bool { pid = h.s.b.PanePIDs()[id]; return pid != 0 })
+	return pid
 }
 
 func (h *harness) call(method string, params any, result any) {
@@ -232,7 +241,7 @@ func sidebarFollowsSocket(t *testing.T, h *harness) {
 	h.call("workspace.select", map[string]any{"index": 1}, nil)
 	h.waitFor("the new workspace shown", func() bool {
 		c := h.cards()
-		return c[1].Active && h.s.wsID == c[1].ID && len(h.s.area.shown()) == 1
+		return c[1].Active && h.s.pos.wsID == c[1].ID && len(h.s.area.shown()) == 1
 	})
 	var id uint64
 	h.s.guard(func() { id = h.cards()[1].Panes[0].ID })
@@ -249,11 +258,11 @@ func sidebarFollowsSocket(t *testing.T, h *harness) {
 	h.call("workspace.select", map[string]any{"index": 0}, nil)
 	h.waitFor("the first workspace shown", func() bool {
 		c := h.cards()
-		return c[0].Active && h.s.wsID == c[0].ID && len(h.s.area.shown()) == 1
+		return c[0].Active && h.s.pos.wsID == c[0].ID && len(h.s.area.shown()) == 1
 	})
 	h.call("workspace.close", map[string]any{"index": 1}, nil)
 	h.waitFor("the card gone and the pane's view closed", func() bool {
-		_, viewed := h.s.views[id]
+		_, viewed := h.s.panes.views[id]
 		return len(h.cards()) == 1 && !viewed
 	})
 }
@@ -262,11 +271,11 @@ func TestSplitShortcutAndDividerDrag(t *testing.T) {
 	h := newHarness(t, nil)
 	h.s.guard(func() { h.s.w.Resize(fyne.NewSize(1000, 600)) })
 	var first uint64
-	h.waitFor("a view", func() bool { first = h.s.focus; return first != 0 && h.s.views[first] != nil })
+	h.waitFor("a view", func() bool { first = h.s.pos.focus; return first != 0 && h.s.panes.views[first] != nil })
 	// secondary-shift-e (ctrl on Linux): split_vertically, side by side.
 	h.splitKey()
 	h.waitFor("two panes, each with a view, the new one focused", func() bool {
-		return h.shape() == "V[p p]" && len(h.s.views) == 2 && h.s.focus != first && len(h.s.area.shown()) == 2
+		return h.shape() == "V[p p]" && len(h.s.panes.views) == 2 && h.s.pos.focus != first && len(h.s.area.shown()) == 2
 	})
 	if h.s.onViewKey(fyne.KeyA, 0) {
 		t.Error("a plain key was taken as an app shortcut")
@@ -310,7 +319,7 @@ func TestFocusMoveZoomAndPresets(t *testing.T) {
 	h := newHarness(t, nil)
 	m := h.c.Workspaces
 	var ids [3]uint64
-	h.waitFor("the first pane", func() bool { ids[0] = h.s.focus; return ids[0] != 0 })
+	h.waitFor("the first pane", func() bool { ids[0] = h.s.pos.focus; return ids[0] != 0 })
 	b, _, err := m.Split(ids[0], workspace.Vertical, workspace.PaneSpec{})
 	if err != nil {
 		t.Fatal(err)
@@ -324,7 +333,7 @@ func TestFocusMoveZoomAndPresets(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.waitFor("V[p H[p p]] with the lower right pane focused", func() bool {
-		return h.shape() == "V[p H[p p]]" && h.s.focus == ids[2] && len(h.s.views) == 3
+		return h.shape() == "V[p H[p p]]" && h.s.pos.focus == ids[2] && len(h.s.panes.views) == 3
 	})
 	moves := []struct {
 		key  fyne.KeyName
@@ -338,8 +347,8 @@ func TestFocusMoveZoomAndPresets(t *testing.T) {
 	for _, mv := range moves {
 		h.s.guard(func() { h.key(mv.key, fyne.KeyModifierAlt) })
 		h.waitFor("focus on pane after alt+"+string(mv.key), func() bool {
-			id, _ := m.FocusedSurface(h.s.wsID)
-			return id == mv.want && h.s.focus == mv.want
+			id, _ := m.FocusedSurface(h.s.pos.wsID)
+			return id == mv.want && h.s.pos.focus == mv.want
 		})
 	}
 
@@ -382,7 +391,7 @@ func TestFocusMoveZoomAndPresets(t *testing.T) {
 		t.Errorf("main_vertical main pane = %d, want the focused %d", l.Children[0].Surfaces[0].SurfaceID, ids[2])
 	}
 	// Equalize (secondary-shift-=).
-	if err := m.SetRatios(h.s.wsID, nil, []float64{0.8, 0.2}); err != nil {
+	if err := m.SetRatios(h.s.pos.wsID, nil, []float64{0.8, 0.2}); err != nil {
 		t.Fatal(err)
 	}
 	h.s.guard(func() { h.key(fyne.KeyEqual, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
@@ -409,7 +418,7 @@ func (h *harness) busy(id uint64) {
 func TestCloseAsksWhenAProgramRuns(t *testing.T) {
 	h := newHarness(t, nil)
 	var id uint64
-	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 })
+	h.waitFor("the first pane", func() bool { id = h.s.pos.focus; return id != 0 })
 	if n := h.s.b.BusyPanes(); n != 0 {
 		t.Fatalf("BusyPanes = %d with an idle shell, want 0", n)
 	}
@@ -429,7 +438,7 @@ func TestCloseAsksWhenAProgramRuns(t *testing.T) {
 
 func TestCloseQuitsWhenIdle(t *testing.T) {
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(h.s.closeRequestedLocked)
 	select {
 	case <-h.s.life.quitCh:
@@ -442,7 +451,7 @@ func TestCloseQuitsWhenIdle(t *testing.T) {
 // the workspace); an idle window quits without asking.
 func TestCtrlShiftQQuits(t *testing.T) {
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() {
 		if !h.key(fyne.KeyQ, fyne.KeyModifierControl|fyne.KeyModifierShift) {
 			t.Fatal("Ctrl+Shift+Q is not bound")
@@ -464,14 +473,14 @@ type lifecycleHooks interface {
 func TestNotificationsAndAttention(t *testing.T) {
 	h := newHarness(t, nil)
 	var id uint64
-	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 })
+	h.waitFor("the first pane", func() bool { id = h.s.pos.focus; return id != 0 })
 	second, _, err := h.c.Workspaces.Split(id, workspace.Vertical, workspace.PaneSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	name := ""
 	h.waitFor("the second pane's name", func() bool {
-		for _, in := range h.s.snap.Surfaces {
+		for _, in := range h.s.pos.snap.Surfaces {
 			if in.ID == second.ID {
 				name = in.Name
 			}
@@ -480,7 +489,7 @@ func TestNotificationsAndAttention(t *testing.T) {
 	})
 	lc := h.a.Lifecycle().(lifecycleHooks)
 	publish := func(sid uint64, state, prev, msg string) {
-		h.c.Bus.Publish(bus.AgentState{SurfaceID: sid, WorkspaceID: h.s.wsID, Tool: "claude", PID: int(sid) + 1000,
+		h.c.Bus.Publish(bus.AgentState{SurfaceID: sid, WorkspaceID: h.s.pos.wsID, Tool: "claude", PID: int(sid) + 1000,
 			State: state, Previous: prev, Hooked: true, Message: msg})
 	}
 	// Focused window: no notification, but the title counts the waiting agent.
@@ -506,19 +515,19 @@ func TestNotificationsAndAttention(t *testing.T) {
 		return false
 	})
 	h.s.guard(func() {
-		if !h.s.attention[id] || !h.s.attention[second.ID] {
-			t.Errorf("attention = %v, want both panes", h.s.attention)
+		if !h.s.panes.attention[id] || !h.s.panes.attention[second.ID] {
+			t.Errorf("attention = %v, want both panes", h.s.panes.attention)
 		}
 	})
 	publish(id, stateThinking, stateWaiting, "")
-	h.waitFor("one waiting again", func() bool { return h.s.w.Title() == "Paneflow — 1 waiting" && !h.s.attention[id] })
+	h.waitFor("one waiting again", func() bool { return h.s.w.Title() == "Paneflow — 1 waiting" && !h.s.panes.attention[id] })
 }
 
 func TestSessionSavedAndRestored(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "session.json")
 	h := newHarness(t, func(o *Options) { o.SessionPath = path })
 	var id uint64
-	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 })
+	h.waitFor("the first pane", func() bool { id = h.s.pos.focus; return id != 0 })
 	dir := t.TempDir()
 	if _, err := h.c.Workspaces.CreateWorkspace("second", dir, nil, true); err != nil {
 		t.Fatal(err)
@@ -566,7 +575,7 @@ func (h *harness) rewriteConfig(path, what, body string, done func() bool) {
 func TestConfigReload(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "paneflow.toml")
 	h := newHarness(t, func(o *Options) { o.ConfigPath = path })
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	body := "theme = \"light\"\nfont_size = 99\n[shortcuts]\n\"ctrl+shift+y\" = \"toggle_zoom\"\n"
 	h.rewriteConfig(path, "the reloaded configuration", body, func() bool { return h.s.cfg.Theme == config.ThemeLight })
 	h.s.guard(func() {
@@ -588,7 +597,7 @@ func TestConfigReload(t *testing.T) {
 func TestConfigWarningClearedWhenFixed(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "paneflow.toml")
 	h := newHarness(t, func(o *Options) { o.ConfigPath = path })
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() { h.s.banner.show("an unrelated problem") })
 	const warning = `unknown key "fontsize"`
 	h.rewriteConfig(path, "the warning", "fontsize = 12\n", func() bool { return strings.Contains(h.s.banner.text.Text, warning) })
@@ -602,7 +611,7 @@ func TestConfigWarningClearedWhenFixed(t *testing.T) {
 
 func TestFontZoom(t *testing.T) {
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() {
 		base := h.s.look.size
 		h.key(fyne.KeyEqual, fyne.KeyModifierShortcutDefault)
@@ -631,7 +640,7 @@ func TestScreenshot(t *testing.T) {
 	h := newHarness(t, nil)
 	h.s.guard(func() { h.s.w.Resize(fyne.NewSize(1200, 700)) })
 	var id uint64
-	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 })
+	h.waitFor("the first pane", func() bool { id = h.s.pos.focus; return id != 0 })
 	if _, _, err := h.c.Workspaces.Split(id, workspace.Vertical, workspace.PaneSpec{}); err != nil {
 		t.Fatal(err)
 	}
@@ -657,7 +666,7 @@ func TestWorkspaceKeysCloseAndJump(t *testing.T) {
 	h := newHarness(t, nil)
 	m := h.c.Workspaces
 	var first uint64
-	h.waitFor("the first pane", func() bool { first = h.s.focus; return first != 0 })
+	h.waitFor("the first pane", func() bool { first = h.s.pos.focus; return first != 0 })
 	ws2, err := m.CreateWorkspace("two", t.TempDir(), nil, false)
 	if err != nil {
 		t.Fatal(err)
@@ -672,13 +681,13 @@ func TestWorkspaceKeysCloseAndJump(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.waitFor("two workspaces, three panes", func() bool { return len(h.cards()) == 2 && len(h.s.snap.Open) == 3 })
+	h.waitFor("two workspaces, three panes", func() bool { return len(h.cards()) == 2 && len(h.s.pos.snap.Open) == 3 })
 
 	// secondary-2 selects the second workspace, secondary-tab cycles back.
 	h.s.guard(func() { h.key(fyne.Key2, fyne.KeyModifierShortcutDefault) })
-	h.waitFor("workspace two shown", func() bool { return h.s.wsID == ws2.ID && h.s.focus == second })
+	h.waitFor("workspace two shown", func() bool { return h.s.pos.wsID == ws2.ID && h.s.pos.focus == second })
 	h.s.guard(func() { h.key(fyne.KeyTab, fyne.KeyModifierShortcutDefault) })
-	h.waitFor("workspace one shown", func() bool { return h.s.wsID != ws2.ID && h.s.wsID != 0 })
+	h.waitFor("workspace one shown", func() bool { return h.s.pos.wsID != ws2.ID && h.s.pos.wsID != 0 })
 
 	// jump_next_waiting (secondary-shift-j) cycles through waiting panes
 	// across workspaces, in sidebar order.
@@ -689,8 +698,8 @@ func TestWorkspaceKeysCloseAndJump(t *testing.T) {
 	for _, want := range []uint64{first, second, first} {
 		h.s.guard(func() { h.key(fyne.KeyJ, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
 		h.waitFor(fmt.Sprintf("pane %d focused by the jump", want), func() bool {
-			id, _ := m.FocusedSurface(h.s.wsID)
-			return h.s.focus == want && id == want
+			id, _ := m.FocusedSurface(h.s.pos.wsID)
+			return h.s.pos.focus == want && id == want
 		})
 	}
 
@@ -698,11 +707,11 @@ func TestWorkspaceKeysCloseAndJump(t *testing.T) {
 	if _, err := m.Focus(extra.ID); err != nil {
 		t.Fatal(err)
 	}
-	h.waitFor("the extra pane focused", func() bool { return h.s.focus == extra.ID && h.s.views[extra.ID] != nil })
+	h.waitFor("the extra pane focused", func() bool { return h.s.pos.focus == extra.ID && h.s.panes.views[extra.ID] != nil })
 	h.s.guard(func() { h.key(fyne.KeyW, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
 	h.waitFor("the pane and its view gone", func() bool {
 		_, open := m.Surface(extra.ID)
-		return !open && h.s.views[extra.ID] == nil && len(h.s.area.shown()) == 1
+		return !open && h.s.panes.views[extra.ID] == nil && len(h.s.area.shown()) == 1
 	})
 }
 
@@ -764,7 +773,7 @@ func TestTakeStoppedHooks(t *testing.T) {
 // the old one, under the new text colours, until a restart).
 func TestThemeSwitchRecoloursSidebar(t *testing.T) {
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() { h.s.w.Resize(fyne.NewSize(1000, 700)) })
 	// A point of the sidebar under its last card: only its background.
 	at := func() color.Color {
@@ -806,7 +815,7 @@ func TestApplyAtTick(t *testing.T) {
 	})
 	// A handover as readEvents makes it, whose posted flush has not run.
 	h.s.guard(func() {
-		c := *h.s.snap
+		c := *h.s.pos.snap
 		h.s.handed.put(&c, []bus.Event{bus.AgentState{SurfaceID: id, Tool: "claude", State: stateWaiting, Previous: stateThinking, Hooked: true}})
 	})
 	h.s.applyAtTick()

@@ -63,15 +63,14 @@ type attached struct {
 	passOpen bool                       // guarded by passMu
 	passView *proto.WorkspaceViewResult // the pass's view once read; guarded by passMu
 	mutation uint64                     // operations of this window so far; guarded by passMu
-	// keepView, when not 0, lets reads between two events reuse the last
-	// workspace.view for up to that long (set before use: a remote
-	// host's, where each read is a round trip over ssh and an idle
-	// window's tick read every host); an event, or an operation of this
-	// window, drops it. kept is that view, keptAt when it was read, and
-	// seen counts the events so far; guarded by passMu.
-	keepView time.Duration
+	// keepView lets reads between two events reuse the last
+	// workspace.view (set before use: a remote host's, where each read is
+	// a round trip over ssh and an idle window's tick read every host);
+	// an event, an operation of this window or a new events subscription
+	// drops it. kept is that view and seen counts the events so far;
+	// guarded by passMu.
+	keepView bool
 	kept     *proto.WorkspaceViewResult
-	keptAt   time.Time
 	seen     uint64
 
 	// The panes the window shows (setShown): want is the latest set,
@@ -301,9 +300,18 @@ func (a *attached) pump(st *ipc.Stream) error {
 			}
 			return fmt.Errorf("app: events of %s: %w", a.o.Path, err)
 		}
-		if e, err := proto.DecodeEvent(frame); err == nil {
+		e, err := proto.DecodeEvent(frame)
+		if err == nil {
 			a.noteEvent()
 			a.events.Publish(e)
+			continue
+		}
+		// A frame that is no event: a heartbeat changes nothing, but
+		// events dropped for a slow reader (or of a type this window
+		// does not know) may have changed the model, so the kept view
+		// goes.
+		if f, ferr := proto.DecodeEventFrame(frame); ferr != nil || f.Type != proto.FrameHeartbeat {
+			a.noteEvent()
 		}
 	}
 }
@@ -382,7 +390,7 @@ func (a *attached) Subscribe(name string, f bus.Filter, queue int) *bus.Subscrip
 func (a *attached) view() proto.WorkspaceViewResult {
 	a.passMu.Lock()
 	open, pv, mut, seen := a.passOpen, a.passView, a.mutation, a.seen
-	if pv == nil && a.kept != nil && time.Since(a.keptAt) < a.keepView {
+	if pv == nil && a.keepView && a.kept != nil {
 		pv = a.kept
 		if open {
 			a.passView = pv
@@ -398,8 +406,8 @@ func (a *attached) view() proto.WorkspaceViewResult {
 	if open && a.passOpen && a.passView == nil && a.mutation == mut {
 		a.passView = &v
 	}
-	if a.keepView > 0 && err == nil && a.mutation == mut && a.seen == seen {
-		a.kept, a.keptAt = &v, time.Now()
+	if a.keepView && err == nil && a.mutation == mut && a.seen == seen {
+		a.kept = &v
 	}
 	a.passMu.Unlock()
 	return v

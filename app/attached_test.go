@@ -76,14 +76,14 @@ func TestAttachedSplitTypeRead(t *testing.T) {
 	var first uint64
 	h.waitFor("the default workspace, created through the socket", func() bool {
 		c := h.cards()
-		first = h.s.focus
+		first = h.s.pos.focus
 		return len(c) == 1 && c[0].Title == "Terminal" && len(c[0].Panes) == 1 && first != 0
 	})
 	h.splitKey()
 	var second uint64
 	h.waitFor("two panes in the server and the window, the new one focused", func() bool {
-		second = h.s.focus
-		return h.shape() == "V[p p]" && len(h.s.snap.Order) == 2 && second != first && h.s.snap.Open[second] != 0
+		second = h.s.pos.focus
+		return h.shape() == "V[p p]" && len(h.s.pos.snap.Order) == 2 && second != first && h.s.pos.snap.Open[second] != 0
 	})
 	// Type as the composer does (through the pane's mirror: screen.input)
 	// and read the screen the window shows (the mirror's frames).
@@ -91,13 +91,13 @@ func TestAttachedSplitTypeRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.waitFor("the echo in the new pane's view", func() bool {
-		v := h.s.views[second]
+		v := h.s.panes.views[second]
 		return v != nil && strings.Contains(mirrorText(h.s.b, second), "typed-42")
 	})
 	waitPane(t, h.c.SocketPath, second, "typed-42") // the server's own screen agrees
 	// A key typed into the focused view reaches the server's program.
 	var v *termview.View
-	h.s.guard(func() { v = h.s.views[second] })
+	h.s.guard(func() { v = h.s.panes.views[second] })
 	v.TypedRune('x') // the view's key callback takes the shell's lock
 	waitPane(t, h.c.SocketPath, second, "x")
 	v.TypedKey(&fyne.KeyEvent{Name: fyne.KeyBackspace})
@@ -305,7 +305,7 @@ func TestSeededAgentsNotify(t *testing.T) {
 // why (here a pane the server does not have), once for a burst of keys.
 func TestAttachedInputRefusedBanner(t *testing.T) {
 	h := newAttachedHarness(t, nil)
-	h.waitFor("the default workspace", func() bool { return len(h.cards()) == 1 && h.s.focus != 0 })
+	h.waitFor("the default workspace", func() bool { return len(h.cards()) == 1 && h.s.pos.focus != 0 })
 	const ghost = 987654
 	for range 5 {
 		if err := h.s.b.Paste(ghost, "x", false); err != nil {

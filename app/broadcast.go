@@ -29,11 +29,11 @@ func groupColour(name string) color.NRGBA {
 // groupMembers lists the open panes of group name, in sidebar order.
 func (s *shell) groupMembersLocked(name string) []uint64 {
 	var ids []uint64
-	if s.snap == nil {
+	if s.pos.snap == nil {
 		return nil
 	}
-	for _, id := range s.snap.Order {
-		if s.groups[id] == name {
+	for _, id := range s.pos.snap.Order {
+		if s.panes.groups[id] == name {
 			ids = append(ids, id)
 		}
 	}
@@ -45,25 +45,25 @@ func (s *shell) groupMembersLocked(name string) []uint64 {
 func (s *shell) setGroupLocked(id uint64, name string) {
 	name = strings.TrimSpace(name)
 	if name == "" {
-		delete(s.groups, id)
+		delete(s.panes.groups, id)
 	} else {
-		s.groups[id] = name
+		s.panes.groups[id] = name
 		s.lastGroup = name
 	}
 	s.stripeLocked(id)
 	s.updateComposerLocked()
-	if s.snap != nil {
-		s.side.update(sidebarModel(s.snap, &s.agents, s.groups, s.checks))
+	if s.pos.snap != nil {
+		s.side.update(sidebarModel(s.pos.snap, &s.agents, s.panes.groups, s.checks))
 	}
 }
 
 // stripeLocked shows pane id's group stripe on its view, if it has one.
 func (s *shell) stripeLocked(id uint64) {
-	v := s.views[id]
+	v := s.panes.views[id]
 	if v == nil {
 		return
 	}
-	if g, ok := s.groups[id]; ok {
+	if g, ok := s.panes.groups[id]; ok {
 		v.SetStripe(groupColour(g))
 	} else {
 		v.SetStripe(nil)
@@ -74,18 +74,18 @@ func (s *shell) stripeLocked(id uint64) {
 // group, or asks for a group name to put it in (the last one used is
 // offered).
 func (s *shell) toggleBroadcastLocked() {
-	id := s.focus
+	id := s.pos.focus
 	if id == 0 {
 		return
 	}
-	if _, ok := s.groups[id]; ok {
+	if _, ok := s.panes.groups[id]; ok {
 		s.setGroupLocked(id, "")
 		return
 	}
 	entry := newKeyEntry(false)
 	entry.SetText(s.lastGroup)
 	var names []string
-	for _, g := range s.groups {
+	for _, g := range s.panes.groups {
 		if !slices.Contains(names, g) {
 			names = append(names, g)
 		}

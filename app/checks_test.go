@@ -55,16 +55,16 @@ func TestChecksBadge(t *testing.T) {
 			// running.
 			config("[checks.commands]\nlint = \"exit 1\"\ntest = \"while [ ! -e '" + gate + "' ]; do sleep 0.02; done\"\n")
 
-			h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
-			other := h.s.focus
+			h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
+			other := h.s.pos.focus
 			ws, err := h.c.Workspaces.CreateWorkspace("wt", wt, nil, true)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var pane uint64
 			h.waitFor("the pane in the worktree, its root known", func() bool {
-				pane = h.s.focus
-				return h.s.focusedCwdLocked() == wt && h.s.snap.Roots[pane] == wt
+				pane = h.s.pos.focus
+				return h.s.focusedCwdLocked() == wt && h.s.pos.snap.Roots[pane] == wt
 			})
 			h.c.Bus.Publish(bus.AgentState{SurfaceID: pane, WorkspaceID: ws.ID, Tool: "claude", PID: 4242, State: stateFinished, Hooked: true})
 			h.waitFor("the agent", func() bool { _, ok := h.s.agents.status(pane); return ok })
@@ -84,7 +84,7 @@ func TestChecksBadge(t *testing.T) {
 				if !ok || row.Checks != badge || elsewhere.Checks != "" || ov == nil || len(ov.rows) != 1 {
 					return false
 				}
-				_, where, _ := h.s.overviewRowText(ov.rows[0])
+				_, where, _ := ov.rowText(ov.rows[0])
 				return strings.Contains(where, " · "+badge+" · ") && slices.Contains(h.shownTexts(), "    "+badge)
 			}
 			done := run()

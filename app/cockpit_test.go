@@ -129,7 +129,7 @@ func choose(h *harness, g *widget.RadioGroup, v string) {
 
 func TestPaletteRunsAction(t *testing.T) {
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	var p *palette
 	h.s.guard(func() {
 		if !h.key(fyne.KeyP, ctrlShift) {
@@ -152,7 +152,7 @@ func TestPaletteRunsAction(t *testing.T) {
 		if h.s.pal != nil || h.s.w.Canvas().Overlays().Top() != nil {
 			t.Fatal("Escape did not close the palette")
 		}
-		if h.s.w.Canvas().Focused() != h.s.views[h.s.focus] {
+		if h.s.w.Canvas().Focused() != h.s.panes.views[h.s.pos.focus] {
 			t.Fatal("the pane did not get the focus back")
 		}
 		h.key(fyne.KeyP, ctrlShift)
@@ -284,12 +284,12 @@ func TestAgentsOverviewJumps(t *testing.T) {
 	}
 	var third uint64
 	h.waitFor("the second workspace's pane", func() bool {
-		for _, in := range h.s.snap.Surfaces {
+		for _, in := range h.s.pos.snap.Surfaces {
 			if in.WorkspaceID == ws.ID {
 				third = in.ID
 			}
 		}
-		return third != 0 && h.s.snap.Open[second] != 0
+		return third != 0 && h.s.pos.snap.Open[second] != 0
 	})
 	h.c.Bus.Publish(bus.AgentState{SurfaceID: second, Tool: "codex", PID: 7, State: stateThinking, Hooked: true})
 	h.c.Bus.Publish(bus.AgentState{SurfaceID: third, Tool: "claude", PID: 8, State: stateWaiting, Hooked: true, Message: "Run the migration?"})
@@ -320,7 +320,7 @@ func TestAgentsOverviewJumps(t *testing.T) {
 		}
 	})
 	ov.list.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	h.waitFor("the jump", func() bool { return h.s.ov == nil && h.s.wsID == ws.ID && h.s.focus == third })
+	h.waitFor("the jump", func() bool { return h.s.ov == nil && h.s.pos.wsID == ws.ID && h.s.pos.focus == third })
 	// The filter: only the working agents.
 	h.s.guard(func() { h.key(fyne.KeyA, ctrlShift); ov = h.s.ov })
 	choose(h, ov.filter, filterWorking)
@@ -362,7 +362,7 @@ func (h *harness) screen(id uint64) string {
 func TestComposerDeliversAndQueues(t *testing.T) {
 	h := newHarness(t, nil)
 	var id uint64
-	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 })
+	h.waitFor("the first pane", func() bool { id = h.s.pos.focus; return id != 0 })
 	submitKey := &desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}
 	var c *composer
 	h.s.guard(func() {
@@ -402,8 +402,8 @@ func TestComposerDeliversAndQueues(t *testing.T) {
 	typeInto(h, c.entry, "echo queued-three")
 	c.entry.TypedShortcut(submitKey)
 	h.s.guard(func() {
-		if q, ok := h.s.queued[id]; !ok || q.text != "echo queued-three" || !q.submit {
-			t.Fatalf("queued = %+v", h.s.queued)
+		if q, ok := h.s.panes.queued[id]; !ok || q.text != "echo queued-three" || !q.submit {
+			t.Fatalf("queued = %+v", h.s.panes.queued)
 		}
 		h.key(fyne.KeySpace, ctrlShift)
 		if c.chip.Text != "1 queued" {
@@ -413,7 +413,7 @@ func TestComposerDeliversAndQueues(t *testing.T) {
 	})
 	h.c.Bus.Publish(bus.AgentState{SurfaceID: id, Tool: "claude", PID: 9, State: stateFinished, Previous: stateThinking, Hooked: true})
 	h.waitFor("the queued prompt delivered", func() bool {
-		return strings.Count(h.screen(id), "queued-three") >= 2 && len(h.s.queued) == 0
+		return strings.Count(h.screen(id), "queued-three") >= 2 && len(h.s.panes.queued) == 0
 	})
 }
 
@@ -495,7 +495,7 @@ func TestLoadGitDiff(t *testing.T) {
 func TestDiffViewFollowsFiles(t *testing.T) {
 	h := newHarness(t, nil)
 	wt := gitRepo(t)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	if _, err := h.c.Workspaces.CreateWorkspace("wt", wt, nil, true); err != nil {
 		t.Fatal(err)
 	}
@@ -613,7 +613,7 @@ func TestBroadcastGroup(t *testing.T) {
 			t.Fatalf("members = %v", got)
 		}
 	})
-	h.waitFor("the first pane focused", func() bool { return h.s.focus == first })
+	h.waitFor("the first pane focused", func() bool { return h.s.pos.focus == first })
 	var c *composer
 	h.s.guard(func() {
 		h.key(fyne.KeySpace, ctrlShift)
@@ -631,7 +631,7 @@ func TestBroadcastGroup(t *testing.T) {
 	// In a group, the key takes the pane out at once.
 	h.s.guard(func() {
 		h.key(fyne.KeyB, ctrlShift)
-		if _, ok := h.s.groups[first]; ok || h.s.w.Canvas().Overlays().Top() != nil {
+		if _, ok := h.s.panes.groups[first]; ok || h.s.w.Canvas().Overlays().Top() != nil {
 			t.Fatal("Ctrl+Shift+B did not take the pane out of its group")
 		}
 	})
@@ -653,7 +653,7 @@ func TestComposerDraftStaysWithItsPane(t *testing.T) {
 		if err := h.s.b.Focus(id); err != nil {
 			t.Fatal(err)
 		}
-		h.waitFor("the pane focused", func() bool { return h.s.focus == id })
+		h.waitFor("the pane focused", func() bool { return h.s.pos.focus == id })
 		h.s.guard(func() {
 			h.key(fyne.KeySpace, ctrlShift)
 			if c.pane != id {

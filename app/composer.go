@@ -88,16 +88,16 @@ func secondaryName() string {
 // it when it is open for that pane).
 func (s *shell) openComposerLocked() {
 	c := s.comp
-	if c.pane != 0 && c.pane == s.focus {
+	if c.pane != 0 && c.pane == s.pos.focus {
 		s.closeComposerLocked()
 		return
 	}
-	if s.focus == 0 {
+	if s.pos.focus == 0 {
 		s.banner.show("prompt composer: no pane is focused")
 		return
 	}
 	c.keepDraft()
-	c.pane = s.focus
+	c.pane = s.pos.focus
 	c.entry.SetText(c.drafts[c.pane])
 	delete(c.drafts, c.pane)
 	s.updateComposerLocked()
@@ -112,8 +112,8 @@ func (s *shell) updateComposerLocked() {
 		return
 	}
 	name := fmt.Sprintf("pane %d", c.pane)
-	if s.snap != nil {
-		for _, in := range s.snap.Surfaces {
+	if s.pos.snap != nil {
+		for _, in := range s.pos.snap.Surfaces {
 			if in.ID == c.pane {
 				name = in.Name
 			}
@@ -124,12 +124,12 @@ func (s *shell) updateComposerLocked() {
 		label += " (" + notify.AgentName(st.Tool) + ", " + stateText(agentRow{State: st.State, Tool2: st.ActiveToolName}) + ")"
 	}
 	c.target.SetText(label)
-	if _, ok := s.queued[c.pane]; ok {
+	if _, ok := s.panes.queued[c.pane]; ok {
 		c.chip.SetText("1 queued")
 	} else {
 		c.chip.SetText("")
 	}
-	if g, ok := s.groups[c.pane]; ok {
+	if g, ok := s.panes.groups[c.pane]; ok {
 		c.broadcast.Text = fmt.Sprintf("to group %q (%d panes, prefill only)", g, len(s.groupMembersLocked(g)))
 		c.broadcast.Refresh()
 		c.broadcast.Show()
@@ -168,7 +168,7 @@ func (s *shell) closeComposerLocked() {
 	c.keepDraft()
 	c.pane = 0
 	c.root.Hide()
-	s.focusViewLocked(s.focus)
+	s.focusViewLocked(s.pos.focus)
 }
 
 // submitComposerLocked delivers the composer's text to its pane, or
@@ -180,14 +180,14 @@ func (s *shell) submitComposerLocked(submit bool) {
 		return
 	}
 	targets := []uint64{c.pane}
-	if g, ok := s.groups[c.pane]; ok && c.broadcast.Checked {
+	if g, ok := s.panes.groups[c.pane]; ok && c.broadcast.Checked {
 		targets = s.groupMembersLocked(g)
 		submit = false // a broadcast only prefills
 	}
 	p := queuedPrompt{text: text, submit: submit}
 	for _, id := range targets {
 		if st, ok := s.agents.status(id); ok && st.State == stateThinking {
-			s.queued[id] = p
+			s.panes.queued[id] = p
 			s.banner.show(fmt.Sprintf("prompt queued: %s is thinking; it goes in when the agent stops", notify.AgentName(st.Tool)))
 		} else {
 			s.deliverPrompt(id, p)
@@ -200,15 +200,15 @@ func (s *shell) submitComposerLocked(submit bool) {
 // flushQueuedLocked delivers the queued prompts of panes whose agent no
 // longer thinks, and drops those of closed panes.
 func (s *shell) flushQueuedLocked() {
-	for id, p := range s.queued {
-		if _, open := s.snap.Open[id]; !open {
-			delete(s.queued, id)
+	for id, p := range s.panes.queued {
+		if _, open := s.pos.snap.Open[id]; !open {
+			delete(s.panes.queued, id)
 			continue
 		}
 		if st, ok := s.agents.status(id); ok && st.State == stateThinking {
 			continue
 		}
-		delete(s.queued, id)
+		delete(s.panes.queued, id)
 		s.deliverPrompt(id, p)
 	}
 	s.updateComposerLocked()

@@ -15,14 +15,14 @@ import (
 func TestCopyModeAction(t *testing.T) {
 	h := newAttachedHarness(t, nil)
 	var id uint64
-	h.waitFor("a view", func() bool { id = h.s.focus; return id != 0 && h.s.views[id] != nil })
+	h.waitFor("a view", func() bool { id = h.s.pos.focus; return id != 0 && h.s.panes.views[id] != nil })
 	var handled bool
 	h.s.guard(func() { handled = h.key(fyne.KeyY, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
 	if !handled {
 		t.Fatal("ctrl+shift+y was not taken as an app shortcut")
 	}
 	var v *termview.View
-	h.s.guard(func() { v = h.s.views[id] })
+	h.s.guard(func() { v = h.s.panes.views[id] })
 	if !v.CopyMode() {
 		t.Fatal("the focused pane is not in copy mode")
 	}

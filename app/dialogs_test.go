@@ -52,7 +52,7 @@ func overlayOpen(h *harness) bool {
 func TestRenameDialogKeys(t *testing.T) {
 	h := newHarness(t, nil)
 	var id uint64
-	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 })
+	h.waitFor("the first pane", func() bool { id = h.s.pos.focus; return id != 0 })
 	h.s.guard(func() { h.s.renameLocked(id) })
 	h.s.guard(func() {
 		if e, ok := h.s.w.Canvas().Focused().(*keyEntry); !ok || e.Text != "" {
@@ -88,7 +88,7 @@ func TestRenameDialogKeys(t *testing.T) {
 func TestBroadcastDialogKeys(t *testing.T) {
 	h := newHarness(t, nil)
 	var id uint64
-	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 })
+	h.waitFor("the first pane", func() bool { id = h.s.pos.focus; return id != 0 })
 	h.s.guard(func() {
 		if !h.key(fyne.KeyB, ctrlShift) {
 			t.Fatal("Ctrl+Shift+B is not bound")
@@ -99,7 +99,7 @@ func TestBroadcastDialogKeys(t *testing.T) {
 		t.Fatal("Escape left the broadcast dialog open")
 	}
 	h.s.guard(func() {
-		if _, ok := h.s.groups[id]; ok {
+		if _, ok := h.s.panes.groups[id]; ok {
 			t.Fatal("Escape added the pane to a group")
 		}
 		h.key(fyne.KeyB, ctrlShift)
@@ -107,7 +107,7 @@ func TestBroadcastDialogKeys(t *testing.T) {
 	typeFocused(t, h, "api")
 	pressKey(h, fyne.KeyEnter)
 	h.s.guard(func() {
-		if g := h.s.groups[id]; g != "api" {
+		if g := h.s.panes.groups[id]; g != "api" {
 			t.Errorf("group after Enter = %q, want api", g)
 		}
 	})
@@ -121,7 +121,7 @@ func TestBroadcastDialogKeys(t *testing.T) {
 func TestQuitConfirmKeys(t *testing.T) {
 	h := newHarness(t, nil)
 	var id uint64
-	h.waitFor("the first pane", func() bool { id = h.s.focus; return id != 0 })
+	h.waitFor("the first pane", func() bool { id = h.s.pos.focus; return id != 0 })
 	h.busy(id)
 	h.s.guard(h.s.closeRequestedLocked)
 	if !overlayOpen(h) {
@@ -146,7 +146,7 @@ func TestQuitConfirmKeys(t *testing.T) {
 func TestLaunchPadEscapeAfterClick(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	writeFile(t, filepath.Join(libraryDir(t), "demo.workspace.toml"), "[[panes]]\ncommand = \"sh\"\n")
 	for _, click := range []string{"a spec's row", "the title"} {
 		lp := openPad(t, h)

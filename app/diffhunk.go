@@ -334,9 +334,9 @@ func (s *shell) hunkActionLocked(dv *diffView, action string) {
 
 // hunkButtons are the Diff view's hunk buttons, hidden in the Branch
 // scope.
-func (s *shell) hunkButtons(dv *diffView) []*widget.Button {
-	dv.stageBtn = widget.NewButton("Stage hunk", func() { s.guard(func() { s.hunkActionLocked(dv, hunkStage) }) })
-	dv.revertBtn = widget.NewButton("Revert hunk", func() { s.guard(func() { s.hunkActionLocked(dv, hunkRevert) }) })
-	dv.undoBtn = widget.NewButton("Undo revert", func() { s.guard(func() { s.hunkActionLocked(dv, hunkUndo) }) })
-	return []*widget.Button{dv.stageBtn, dv.revertBtn, dv.undoBtn}
+func (s *shell) hunkButtons(dv *diffView, keys *canvasKeys) []*passButton {
+	dv.stageBtn = newPassButton("Stage hunk", nil, func() { s.guard(func() { s.hunkActionLocked(dv, hunkStage) }) }, keys)
+	dv.revertBtn = newPassButton("Revert hunk", nil, func() { s.guard(func() { s.hunkActionLocked(dv, hunkRevert) }) }, keys)
+	dv.undoBtn = newPassButton("Undo revert", nil, func() { s.guard(func() { s.hunkActionLocked(dv, hunkUndo) }) }, keys)
+	return []*passButton{dv.stageBtn, dv.revertBtn, dv.undoBtn}
 }

@@ -258,7 +258,7 @@ func TestDiffViewHunks(t *testing.T) {
 		}
 	})
 	tapRow(h, dv, rowOf(dv, "+line 18 changed"), false)
-	tapButton(h, "Stage hunk", dv.stageBtn)
+	tapButton(h, "Stage hunk", &dv.stageBtn.Button)
 	h.waitFor("staged", func() bool { return strings.Contains(dv.status.Text, "Staged a hunk of a.txt.") })
 	if got := git("diff", "--cached"); !strings.Contains(got, "+line 18 changed") || strings.Contains(got, "line 2 changed") {
 		t.Fatalf("staged:\n%s", got)
@@ -270,7 +270,7 @@ func TestDiffViewHunks(t *testing.T) {
 		return rowOf(dv, "+line 18 changed") >= 0 && dv.stageBtn.Text == "Unstage hunk" && !dv.revertBtn.Visible()
 	})
 	tapRow(h, dv, rowOf(dv, "+line 18 changed"), false)
-	tapButton(h, "Unstage hunk", dv.stageBtn)
+	tapButton(h, "Unstage hunk", &dv.stageBtn.Button)
 	h.waitFor("unstaged", func() bool { return strings.Contains(dv.status.Text, "Unstaged a hunk of a.txt.") })
 	if got := git("diff", "--cached"); got != "" {
 		t.Fatalf("still staged:\n%s", got)
@@ -296,7 +296,7 @@ func TestDiffViewHunks(t *testing.T) {
 			t.Fatalf("a click on a hunk's @@ line shows a complaint: %q", dv.status.Text)
 		}
 	})
-	tapButton(h, "Revert hunk", dv.revertBtn)
+	tapButton(h, "Revert hunk", &dv.revertBtn.Button)
 	h.waitFor("reverted", func() bool {
 		return strings.Contains(dv.status.Text, "Reverted a hunk of a.txt") && dv.undoBtn.Visible()
 	})
@@ -307,7 +307,7 @@ func TestDiffViewHunks(t *testing.T) {
 	if len(kept) != 1 || !strings.Contains(readFile(t, kept[0]), "+line 2 changed") || !strings.Contains(dv.status.Text, kept[0]) {
 		t.Fatalf("kept %v; status %q", kept, dv.status.Text)
 	}
-	tapButton(h, "Undo revert", dv.undoBtn)
+	tapButton(h, "Undo revert", &dv.undoBtn.Button)
 	h.waitFor("put back", func() bool {
 		return strings.Contains(dv.status.Text, "Put the reverted hunk of a.txt back.") && !dv.undoBtn.Visible()
 	})

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/paneflow-go/paneflow/app/keymap"
 )
@@ -92,7 +91,7 @@ func (s *shell) diffActionLocked(dv *diffView, a keymap.Action) {
 
 // hunkKeyReadyLocked reports whether btn (a hunk button) would act now;
 // when not, the status line says why (where, when btn is hidden).
-func (s *shell) hunkKeyReadyLocked(dv *diffView, btn *widget.Button, where string) bool {
+func (s *shell) hunkKeyReadyLocked(dv *diffView, btn *passButton, where string) bool {
 	switch {
 	case dv.busy != "":
 		return false

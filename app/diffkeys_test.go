@@ -162,3 +162,49 @@ func TestDiffViewHunkKeysScroll(t *testing.T) {
 	}
 	inView("back to the first hunk")
 }
+
+// TestDiffViewKeysButtonFocused (issue 29): after Tab gives a button of
+// the Diff view the keyboard, the view's keys still act (a focused
+// widget.Button took every key and dropped all but Space) and Space
+// still presses the button.
+func TestDiffViewKeysButtonFocused(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	h := newHarness(t, nil)
+	dir := hunkRepo(t)
+	dv, _ := openDiffIn(h, dir)
+	pressKey(h, fyne.KeyC)
+	h.waitFor("the unstaged diff", func() bool {
+		return dv.diff != nil && dv.diff.Scope == scopeUnstaged && rowOf(dv, "+line 18 changed") >= 0
+	})
+	h.s.guard(func() {
+		c := h.s.w.Canvas()
+		c.FocusNext() // Tab
+		if _, ok := c.Focused().(*passButton); !ok {
+			t.Fatalf("after Tab %T has the keyboard, want one of the view's buttons", c.Focused())
+		}
+	})
+	pressKey(h, fyne.KeyN)
+	h.waitFor("the first hunk chosen", func() bool { return strings.HasPrefix(dv.status.Text, "Hunk 1 of") })
+	pressKey(h, fyne.KeyN)
+	pressKey(h, fyne.KeyS)
+	h.waitFor("the second hunk staged", func() bool { return strings.Contains(dv.status.Text, "Staged a hunk of a.txt.") })
+	if got := gittest.Git(t, dir, "diff", "--cached"); !strings.Contains(got, "+line 18 changed") || strings.Contains(got, "line 2 changed") {
+		t.Fatalf("S with a button focused staged:\n%s", got)
+	}
+	// Space is still the focused button's.
+	pressKey(h, fyne.KeyN)
+	h.waitFor("a hunk chosen", func() bool { return strings.HasPrefix(dv.status.Text, "Hunk 1 of") && !dv.stageBtn.Disabled() })
+	h.s.guard(func() {
+		c := h.s.w.Canvas()
+		c.Focus(dv.stageBtn)
+		if c.Focused() != dv.stageBtn {
+			t.Fatalf("%T has the keyboard, want Stage hunk", c.Focused())
+		}
+	})
+	pressKey(h, fyne.KeySpace)
+	h.waitFor("Space pressed Stage hunk", func() bool {
+		return strings.Contains(dv.status.Text, "Staged a hunk of a.txt.") && !strings.Contains(gittest.Git(t, dir, "diff"), "line 2 changed")
+	})
+	pressKey(h, fyne.KeyEscape)
+	h.waitFor("Escape closed the view", func() bool { return h.s.dv == nil })
+}

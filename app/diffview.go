@@ -5,12 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
-	"io/fs"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -19,21 +16,18 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"github.com/fsnotify/fsnotify"
 	"github.com/paneflow-go/paneflow/internal/gitdiff"
+	"github.com/paneflow-go/paneflow/internal/treewatch"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
 )
 
 // Limits of the diff view.
 const (
-	// maxWatchedDirs caps the directories watched for changes.
-	maxWatchedDirs = 2000
-	// diffDebounce is how long file changes settle before git runs again.
-	diffDebounce = 400 * time.Millisecond
-	// remoteDiffEvery is how often the Diff view of a pane on another
-	// host asks that host's server for the diff again: no watcher here
-	// sees its files.
+	// remoteDiffEvery is how long the Diff view of a pane on another host
+	// waits before it opens the host's review.watch again after it could
+	// not (the host is not connected) or it ended, and how often it asks
+	// a host whose server has no review.watch.
 	remoteDiffEvery = 2 * time.Second
 	// gitTimeout bounds one load.
 	gitTimeout = 30 * time.Second
@@ -141,7 +135,7 @@ type diffView struct {
 	header  *widget.Label
 	files   *fyne.Container
 	grid    *diffGrid
-	openBtn *widget.Button
+	openBtn *passButton
 	diff    *gitDiff
 	err     error
 	loads   int    // loads shown so far
@@ -174,7 +168,7 @@ type diffView struct {
 	hunk                         int
 	busy                         string
 	reverted                     []revertedHunk
-	stageBtn, revertBtn, undoBtn *widget.Button
+	stageBtn, revertBtn, undoBtn *passButton
 	// hints names the view's keys (the keymap's DiffView actions).
 	hints *widget.Label
 
@@ -190,17 +184,17 @@ type diffView struct {
 	commentBox  *fyne.Container // the new comment's editor, shown with a selection
 	commentWhat *widget.Label
 	commentText *keyEntry
-	commentAdd  *widget.Button
+	commentAdd  *passButton
 
 	checks    []proto.CheckResult // checks.status / checks.run
 	checksCfg bool                // the repository configures checks
 
 	status   *widget.Label // what the last review action did
-	sendBtn  *widget.Button
-	checkBtn *widget.Button
-	failBtn  *widget.Button // sends the first failing check to the agent
-	landBtn  *widget.Button
-	prBtn    *widget.Button
+	sendBtn  *passButton
+	checkBtn *passButton
+	failBtn  *passButton // sends the first failing check to the agent
+	landBtn  *passButton
+	prBtn    *passButton
 	prWhy    *widget.Label // why prBtn is disabled
 
 	// landWith is the land dialog's strategy choice, and answers the
@@ -296,16 +290,16 @@ func (s *shell) openDiffLocked() {
 // workspace's, and the host it is on (0: this machine); "" when neither
 // is known.
 func (s *shell) focusedDirLocked() (slot int, dir string) {
-	if s.snap == nil {
+	if s.pos.snap == nil {
 		return 0, ""
 	}
-	for _, in := range s.snap.Surfaces {
-		if in.ID == s.focus && in.Cwd != nil && *in.Cwd != "" {
+	for _, in := range s.pos.snap.Surfaces {
+		if in.ID == s.pos.focus && in.Cwd != nil && *in.Cwd != "" {
 			return hostSlot(in.ID), *in.Cwd
 		}
 	}
-	if s.snap.HasActive && s.snap.Active.Cwd != "" {
-		return hostSlot(s.snap.Active.ID), s.snap.Active.Cwd
+	if s.pos.snap.HasActive && s.pos.snap.Active.Cwd != "" {
+		return hostSlot(s.pos.snap.Active.ID), s.pos.snap.Active.Cwd
 	}
 	return 0, ""
 }
@@ -315,8 +309,8 @@ func (s *shell) focusedDirLocked() (slot int, dir string) {
 // one open elsewhere), where the checks' output and actions are.
 func (s *shell) openChecksLocked(id uint64) {
 	root := ""
-	if s.snap != nil {
-		root = s.snap.Roots[id]
+	if s.pos.snap != nil {
+		root = s.pos.snap.Roots[id]
 	}
 	if root == "" {
 		return
@@ -353,7 +347,8 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 			s.selectDiffRowLocked(dv, row, extend)
 		})
 	})
-	dv.openBtn = widget.NewButtonWithIcon("Open folder", theme.FolderOpenIcon(), func() {
+	keys := s.canvasKeys() // the view's buttons pass on the keys they do not use
+	dv.openBtn = newPassButton("Open folder", theme.FolderOpenIcon(), func() {
 		s.guard(func() {
 			root := dv.dir
 			if dv.diff != nil {
@@ -363,8 +358,8 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 				s.banner.show("open folder: " + err.Error())
 			}
 		})
-	})
-	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { s.guard(s.closeDiffLocked) })
+	}, keys)
+	closeBtn := newPassButton("", theme.CancelIcon(), func() { s.guard(s.closeDiffLocked) }, keys)
 	closeBtn.Importance = widget.LowImportance
 	dv.mode = widget.NewRadioGroup([]string{diffUnified, diffSplit}, func(string) { s.guard(func() { s.renderDiffLocked(dv) }) })
 	dv.mode.Horizontal, dv.mode.Required = true, true
@@ -375,13 +370,13 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 	})
 	dv.scope.Horizontal, dv.scope.Required = true, true
 	dv.scope.Selected = scopeBranch
-	hunkBtns := s.hunkButtons(dv)
-	dv.sendBtn = widget.NewButtonWithIcon("Send to agent", theme.MailSendIcon(), func() { s.guard(func() { s.sendReviewLocked(dv) }) })
-	dv.checkBtn = widget.NewButtonWithIcon("Run checks", theme.MediaPlayIcon(), func() { s.guard(func() { s.runChecksLocked(dv) }) })
-	dv.failBtn = widget.NewButtonWithIcon("Send failure to agent", theme.MailForwardIcon(), func() { s.guard(func() { s.sendFailureLocked(dv) }) })
-	dv.landBtn = widget.NewButtonWithIcon("Land…", theme.ConfirmIcon(), func() { s.guard(func() { s.openLandLocked(dv) }) })
-	dv.prBtn = widget.NewButtonWithIcon("Open pull request", theme.UploadIcon(), func() { s.guard(func() { s.openPRLocked(dv) }) })
-	for _, b := range []*widget.Button{dv.sendBtn, dv.checkBtn, dv.failBtn, dv.landBtn, dv.prBtn} {
+	hunkBtns := s.hunkButtons(dv, keys)
+	dv.sendBtn = newPassButton("Send to agent", theme.MailSendIcon(), func() { s.guard(func() { s.sendReviewLocked(dv) }) }, keys)
+	dv.checkBtn = newPassButton("Run checks", theme.MediaPlayIcon(), func() { s.guard(func() { s.runChecksLocked(dv) }) }, keys)
+	dv.failBtn = newPassButton("Send failure to agent", theme.MailForwardIcon(), func() { s.guard(func() { s.sendFailureLocked(dv) }) }, keys)
+	dv.landBtn = newPassButton("Land…", theme.ConfirmIcon(), func() { s.guard(func() { s.openLandLocked(dv) }) }, keys)
+	dv.prBtn = newPassButton("Open pull request", theme.UploadIcon(), func() { s.guard(func() { s.openPRLocked(dv) }) }, keys)
+	for _, b := range []*passButton{dv.sendBtn, dv.checkBtn, dv.failBtn, dv.landBtn, dv.prBtn} {
 		b.Disable() // until the first load names the worktree
 	}
 	if dv.remote {
@@ -400,9 +395,9 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 		}
 		return false
 	}
-	dv.commentAdd = widget.NewButtonWithIcon("Add comment", theme.ContentAddIcon(), func() { s.guard(func() { s.addCommentLocked(dv) }) })
+	dv.commentAdd = newPassButton("Add comment", theme.ContentAddIcon(), func() { s.guard(func() { s.addCommentLocked(dv) }) }, keys)
 	dv.commentAdd.Importance = widget.HighImportance
-	cancelSel := widget.NewButton("Cancel", func() { s.guard(func() { s.selectDiffRowLocked(dv, -1, false) }) })
+	cancelSel := newPassButton("Cancel", nil, func() { s.guard(func() { s.selectDiffRowLocked(dv, -1, false) }) }, keys)
 	dv.commentBox = container.NewBorder(dv.commentWhat, nil, nil, container.NewVBox(dv.commentAdd, cancelSel), dv.commentText)
 	dv.commentBox.Hide()
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(dv.openBtn, closeBtn), dv.header)
@@ -472,16 +467,16 @@ func (s *shell) primaryRemote() bool {
 // workspace's; "" when neither is known, or when they are another host's
 // (the diff view and the launch pad read this machine's files).
 func (s *shell) focusedCwdLocked() string {
-	if s.snap == nil || hostSlot(s.focus) != 0 || hostSlot(s.snap.Active.ID) != 0 {
+	if s.pos.snap == nil || hostSlot(s.pos.focus) != 0 || hostSlot(s.pos.snap.Active.ID) != 0 {
 		return ""
 	}
-	for _, in := range s.snap.Surfaces {
-		if in.ID == s.focus && in.Cwd != nil && *in.Cwd != "" {
+	for _, in := range s.pos.snap.Surfaces {
+		if in.ID == s.pos.focus && in.Cwd != nil && *in.Cwd != "" {
 			return *in.Cwd
 		}
 	}
-	if s.snap.HasActive {
-		return s.snap.Active.Cwd
+	if s.pos.snap.HasActive {
+		return s.pos.snap.Active.Cwd
 	}
 	return ""
 }
@@ -494,7 +489,7 @@ func (s *shell) closeDiffLocked() {
 	s.dv.cancel()
 	s.dv.pop.close()
 	s.dv = nil
-	s.focusViewLocked(s.focus)
+	s.focusViewLocked(s.pos.focus)
 }
 
 // runDiff loads dv's diff, then watches the work tree and loads it again
@@ -514,61 +509,21 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 		})
 	}
 	// The watch starts before the first load, so no change falls between.
-	root, err := runGit(ctx, dv.dir, []string{"rev-parse", "--show-toplevel"})
+	w, err := treewatch.Start(ctx, dv.dir)
 	if err != nil {
-		load() // shows git's error
-		return
-	}
-	w, err := fsnotify.NewWatcher()
-	if err != nil {
-		s.do(func() { s.banner.show("diff: watching for changes: " + err.Error()) })
-		load()
+		if errors.Is(err, treewatch.ErrWatcher) {
+			s.do(func() { s.banner.show("diff: " + err.Error()) })
+		}
+		load() // shows git's error, or the diff unwatched
 		return
 	}
 	defer w.Close()
-	// The index and HEAD change without a file of the work tree changing
-	// (git add, a commit): the git directory's own entries are watched
-	// too, for the Unstaged and Staged scopes.
-	gitDir, _ := runGit(ctx, dv.dir, []string{"rev-parse", "--absolute-git-dir"})
-	if gitDir = strings.TrimSpace(gitDir); gitDir != "" {
-		_ = w.Add(gitDir)
-	}
-	n := 0
-	_ = filepath.WalkDir(strings.TrimSpace(root), func(p string, e fs.DirEntry, err error) error {
-		if err != nil || !e.IsDir() {
-			return nil
-		}
-		if name := e.Name(); name == ".git" || name == "node_modules" {
-			return filepath.SkipDir
-		}
-		if n++; n > maxWatchedDirs {
-			return filepath.SkipAll
-		}
-		_ = w.Add(p)
-		return nil
-	})
 	load()
-	var timer <-chan time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case ev := <-w.Events:
-			if gitDir != "" && filepath.Dir(ev.Name) == gitDir {
-				if b := filepath.Base(ev.Name); b != "index" && b != "HEAD" {
-					continue
-				}
-			} else if ev.Op&fsnotify.Create != 0 {
-				if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() && filepath.Base(ev.Name) != ".git" {
-					_ = w.Add(ev.Name)
-				}
-			}
-			if timer == nil {
-				timer = time.After(diffDebounce)
-			}
-		case <-w.Errors:
-		case <-timer:
-			timer = nil
+		case <-w.C:
 			load()
 		case <-dv.reload:
 			load()
@@ -577,11 +532,14 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 }
 
 // runRemoteDiff asks dv's host's server for the diff of the chosen scope
-// (review.diff) now, then every remoteDiffEvery and on a reload, until
-// ctx ends; a result equal to the last one shown is not shown again.
-// While the host is not connected the header says so, and the next ask
+// (review.diff) now, then each time that server says the worktree
+// changed (followRemoteTree) and on a reload, until ctx ends; a result
+// equal to the last one shown is not shown again. An idle view makes no
+// call. While the host is not connected the header says so, and the ask
 // after its return shows the diff.
 func (s *shell) runRemoteDiff(ctx context.Context, dv *diffView) {
+	changed := make(chan struct{}, 1)
+	go s.followRemoteTree(ctx, dv, changed)
 	var last *gitDiff
 	var lastErr string
 	for first := true; ; first = false {
@@ -611,8 +569,48 @@ func (s *shell) runRemoteDiff(ctx context.Context, dv *diffView) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(remoteDiffEvery):
+		case <-changed:
 		case <-dv.reload:
+		}
+	}
+}
+
+// followRemoteTree signals changed each time dv's host's server says the
+// worktree changed (review.watch), and once each time its watch is in
+// place (a change may have fallen before it), until ctx ends. A stream
+// that could not open or ended (the host dropped) is opened again after
+// remoteDiffEvery, signalling the ask that shows the host's state; a
+// server without review.watch is asked every remoteDiffEvery instead.
+func (s *shell) followRemoteTree(ctx context.Context, dv *diffView, changed chan<- struct{}) {
+	signal := func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	}
+	for {
+		st, err := s.reviewStream(ctx, dv, proto.MethodReviewWatch, proto.ReviewWatchParams{Worktree: dv.dir})
+		if err == nil {
+			stop := context.AfterFunc(ctx, func() { st.Close() })
+			for {
+				if _, err := st.Next(); err != nil {
+					break
+				}
+				signal()
+			}
+			stop()
+			st.Close()
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		// The ask shows the host's state (not connected, say), or polls
+		// a server without review.watch.
+		signal()
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(remoteDiffEvery):
 		}
 	}
 }

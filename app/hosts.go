@@ -73,11 +73,8 @@ const (
 	// hostConnectTimeout bounds one connection attempt (ssh, the bridge's
 	// hello, the ping and the screen stream).
 	hostConnectTimeout = 45 * time.Second
-	// hostRereadEvery is how long a host's model, read once, stands
-	// while no event of it arrives (attached.keepView): an idle window's
-	// tick reads it at most that often. Directories and commands of a
-	// host's panes, which change with output and no event, are then
-	// that late.
+	// hostRereadEvery is the age at which a host's panes' ports are read
+	// again (hostPorts).
 	hostRereadEvery = 10 * time.Second
 )
 
@@ -154,10 +151,6 @@ type hostsBackend struct {
 	// portsEvery, when not 0, replaces hostRereadEvery as the age at
 	// which a host's pane ports are read again (tests: nanoseconds).
 	portsEvery atomic.Int64
-	// keepView, when not 0, replaces hostRereadEvery as how long a host's
-	// model read once stands while no event of it comes (set before
-	// AddHost; tests).
-	keepView time.Duration
 	// upHook, when set (before AddHost; tests), runs on a host's
 	// goroutine each time the host came up, after its "connected" was
 	// published and before its events are read.
@@ -437,10 +430,10 @@ func (h *hostsBackend) connectHost(ctx context.Context, r *remoteHost) error {
 		return err
 	}
 	be = b.(*attached)
-	be.keepView = hostRereadEvery
-	if h.keepView != 0 {
-		be.keepView = h.keepView
-	}
+	// The host's model is read again only after one of its events (or
+	// an operation, or a new subscription): an idle host costs no
+	// round trip (attached.keepView).
+	be.keepView = true
 	r.mu.Lock()
 	stopped = r.stopped
 	if !stopped {
@@ -615,6 +608,20 @@ func (c hostCaller) Call(ctx context.Context, method string, params, result any)
 		return fmt.Errorf("%s: %w", r.address, errHostOffline)
 	}
 	return be.Caller(c.timeout).Call(ctx, method, params, result)
+}
+
+// subscribeAt opens a stream of method on the host of slot, if it is
+// connected (the Diff view's review.watch).
+func (h *hostsBackend) subscribeAt(ctx context.Context, slot int, method string, params any) (*ipc.Stream, error) {
+	r := h.hostAt(slot)
+	if r == nil {
+		return nil, fmt.Errorf("app: host %d: %w", slot, errHostOffline)
+	}
+	be := r.up()
+	if be == nil {
+		return nil, fmt.Errorf("%s: %w", r.address, errHostOffline)
+	}
+	return be.cl.Subscribe(ctx, method, params)
 }
 
 // errHostOffline is what an operation on a pane or workspace of a host

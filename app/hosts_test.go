@@ -243,9 +243,9 @@ func TestHostsSidebar(t *testing.T) {
 	// reaches the remote program.
 	h.s.side.onWS(1)
 	h.waitFor("the remote pane shown and focused", func() bool {
-		return h.s.wsID == globalID(1, rc.Workspaces.Workspaces()[0].ID) && h.s.focus == gid && h.s.views[gid] != nil
+		return h.s.pos.wsID == globalID(1, rc.Workspaces.Workspaces()[0].ID) && h.s.pos.focus == gid && h.s.panes.views[gid] != nil
 	})
-	v := h.s.views[gid]
+	v := h.s.panes.views[gid]
 	for _, r := range "echo remote-$((6*7))" {
 		v.TypedRune(r)
 	}
@@ -269,9 +269,9 @@ func TestHostsSidebar(t *testing.T) {
 	h.splitKey()
 	var split uint64
 	h.waitFor("two remote panes, the new one focused", func() bool {
-		split = h.s.focus
-		return len(rc.Workspaces.Panes()) == 2 && split != gid && hostSlot(split) == 1 && h.s.views[split] != nil &&
-			len(h.s.snap.Order) == 3
+		split = h.s.pos.focus
+		return len(rc.Workspaces.Panes()) == 2 && split != gid && hostSlot(split) == 1 && h.s.panes.views[split] != nil &&
+			len(h.s.pos.snap.Order) == 3
 	})
 	in, _ := rc.Workspaces.Surface(localID(split))
 	old, _ := rc.Workspaces.Surface(rid)
@@ -295,15 +295,15 @@ func TestHostsReconnect(t *testing.T) {
 	pid := sf.Terminal().Pid()
 	h.waitFor("the host connected", func() bool { c := h.cards(); return len(c) == 2 })
 	h.s.side.onWS(1)
-	h.waitFor("the remote pane's view", func() bool { return h.s.views[gid] != nil })
-	old := h.s.views[gid]
+	h.waitFor("the remote pane's view", func() bool { return h.s.panes.views[gid] != nil })
+	old := h.s.panes.views[gid]
 
 	fh.setRefusing(errors.New("ssh: connect to host build port 22: Connection refused"))
 	fh.drop()
 	h.waitFor("the host reconnecting, with the reason", func() bool {
 		hs := h.s.side.hosts
 		return len(hs) == 1 && hs[0].State == hostReconnecting && strings.Contains(hs[0].Err, "Connection refused") &&
-			len(h.cards()) == 1 && h.s.views[gid] == nil
+			len(h.cards()) == 1 && h.s.panes.views[gid] == nil
 	})
 	fh.setRefusing(nil)
 	h.waitFor("the host connected again, its pane back in a new view", func() bool {
@@ -312,11 +312,11 @@ func TestHostsReconnect(t *testing.T) {
 		return len(hs) == 1 && hs[0].State == hostConnected && len(c) == 2 && len(c[1].Panes) == 1
 	})
 	h.s.side.onWS(1)
-	h.waitFor("a new view of the remote pane", func() bool { v := h.s.views[gid]; return v != nil && v != old })
+	h.waitFor("a new view of the remote pane", func() bool { v := h.s.panes.views[gid]; return v != nil && v != old })
 	if sf, ok := rc.Workspaces.Surface(rid); !ok || sf.Terminal().Pid() != pid {
 		t.Fatalf("the remote pane's program changed across the reconnection (want pid %d)", pid)
 	}
-	v := h.s.views[gid]
+	v := h.s.panes.views[gid]
 	for _, r := range "echo again-$((6*7))" {
 		v.TypedRune(r)
 	}
@@ -464,7 +464,7 @@ func TestAttachedKeptView(t *testing.T) {
 	})
 	srv := ipctest.Start(t, reg)
 	cl := &ipc.Client{Path: srv.Path}
-	a := &attached{cl: cl, pc: proto.Client{Caller: cl}, ctx: context.Background(), keepView: time.Hour}
+	a := &attached{cl: cl, pc: proto.Client{Caller: cl}, ctx: context.Background(), keepView: true}
 	want := func(n int64, when string) {
 		t.Helper()
 		a.Workspaces()
@@ -484,7 +484,7 @@ func TestAttachedKeptView(t *testing.T) {
 		t.Fatal(err)
 	}
 	want(3, "reads after an operation")
-	a.keepView = 0
+	a.keepView = false
 	want(5, "reads without keepView") // one outside the pass, one in it
 }
 
@@ -537,7 +537,7 @@ func TestRemoveHost(t *testing.T) {
 	pid := sf.Terminal().Pid()
 	h.waitFor("the host connected", func() bool { return len(h.cards()) == 2 })
 	h.s.side.onWS(1)
-	h.waitFor("the remote pane shown", func() bool { return h.s.views[globalID(1, rid)] != nil })
+	h.waitFor("the remote pane shown", func() bool { return h.s.panes.views[globalID(1, rid)] != nil })
 	h.s.guard(func() {
 		h.s.runActionLocked(keymap.RemoveHost)
 		if len(h.s.w.Canvas().Overlays().List()) == 0 {
@@ -547,7 +547,7 @@ func TestRemoveHost(t *testing.T) {
 	h.s.removeHostNow("ssh://build")
 	h.waitFor("the host gone from the sidebar, the window's own workspace shown", func() bool {
 		return len(h.s.side.hosts) == 0 && len(h.cards()) == 1 && h.cards()[0].Host == 0 &&
-			h.s.views[globalID(1, rid)] == nil && hostSlot(h.s.wsID) == 0
+			h.s.panes.views[globalID(1, rid)] == nil && hostSlot(h.s.pos.wsID) == 0
 	})
 	h.waitFor("the host out of the config file", func() bool {
 		data, _ := os.ReadFile(cfgPath)
@@ -720,7 +720,6 @@ func hostsOverCores(t *testing.T) (hb *hostsBackend, rc *core.Core, fh *fakeHost
 	fh = &fakeHosts{servers: map[string]string{"ssh://build": rc.SocketPath}}
 	hb = newHosts(primary, fh.connect, 0, t.Logf)
 	t.Cleanup(func() { hb.Shutdown(context.Background()) })
-	hb.keepView = time.Hour
 	titles = func() []string {
 		var out []string
 		for _, w := range hb.Workspaces() {

@@ -56,7 +56,7 @@ func TestHostsDiff(t *testing.T) {
 	h.s.side.onWS(1)
 	h.waitFor("the remote pane focused, its directory known", func() bool {
 		slot, dir := h.s.focusedDirLocked()
-		return h.s.focus == gid && slot == 1 && dir == wt
+		return h.s.pos.focus == gid && slot == 1 && dir == wt
 	})
 	dv := openDiffNow(h)
 	gridHas := func(s string) bool { return strings.Contains(dv.grid.Text(), s) }
@@ -96,7 +96,7 @@ func TestHostsDiff(t *testing.T) {
 	h.s.guard(func() { two = rowOf(dv, "+two") })
 	tapRow(h, dv, two, false)
 	typeInto(h, dv.commentText, "Say two twice")
-	press(t, h, dv.commentAdd)
+	press(t, h, &dv.commentAdd.Button)
 	h.waitFor("the comment under its line", func() bool { return len(dv.comments) == 1 && gridHas("Say two twice") })
 	var remote proto.ReviewListResult
 	if err := (&ipc.Client{Path: rc.SocketPath}).Call(context.Background(), proto.MethodReviewList, proto.ReviewListParams{Worktree: wt}, &remote); err != nil {

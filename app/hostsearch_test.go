@@ -45,7 +45,7 @@ func TestHostsSearchView(t *testing.T) {
 	var local uint64
 	h.waitFor("the host connected, the other failed", func() bool {
 		hs := h.s.hosts.hostStatuses()
-		local = h.s.focus
+		local = h.s.pos.focus
 		return local != 0 && len(h.cards()) == 2 && len(hs) == 2 && hs[0].State == hostConnected && hs[1].State == hostFailed
 	})
 	if hostSlot(local) != 0 || localID(local) != rid {
@@ -102,7 +102,7 @@ func TestHostsSearchView(t *testing.T) {
 	rv.keys.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 
 	h.s.mutate("focus", func() error { return h.s.b.Focus(gid) })
-	h.waitFor("the host's pane focused", func() bool { return h.s.focus == gid })
+	h.waitFor("the host's pane focused", func() bool { return h.s.pos.focus == gid })
 	var tv *timelineView
 	h.s.guard(func() {
 		h.s.openTimelineLocked()

@@ -47,7 +47,7 @@ func TestTemplateAgentsLabelledAndShown(t *testing.T) {
 	}
 	t.Setenv("PATH", bin+":/usr/bin:/bin")
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() {
 		h.s.w.Resize(fyne.NewSize(1000, 700))
 		h.s.openTemplateLocked()
@@ -65,7 +65,7 @@ func TestTemplateAgentsLabelledAndShown(t *testing.T) {
 // a command to type.
 func TestMCPViewShowsEveryAction(t *testing.T) {
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() {
 		h.s.w.Resize(fyne.NewSize(1000, 700))
 		h.s.openMCPLocked()
@@ -92,7 +92,7 @@ func TestMCPViewShowsEveryAction(t *testing.T) {
 func TestLaunchPadCountsSpecs(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	writeFile(t, filepath.Join(libraryDir(t), "demo.workspace.toml"), "[[panes]]\ncommand = \"sh\"\n")
 	lp := openPad(t, h)
 	h.s.guard(func() {
@@ -111,7 +111,7 @@ func TestQuickLaunchWithoutAgents(t *testing.T) {
 		t.Skip("an agent is installed in /usr/bin or /bin")
 	}
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() {
 		h.s.openQuickLaunchLocked()
 		q := h.s.launch.quick

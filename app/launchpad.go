@@ -360,7 +360,7 @@ func (s *shell) closeLaunchPadLocked() {
 	}
 	lp.pop.close()
 	s.launch.pad = nil
-	s.focusViewLocked(s.focus)
+	s.focusViewLocked(s.pos.focus)
 }
 
 // selectSpecLocked shows e's plan once resolved off the UI goroutine.

@@ -57,9 +57,9 @@ func benchLaunchPad(b *testing.B, specs int) {
 	defer a.Quit()
 	s := &shell{a: a, w: a.NewWindow("bench"), life: newLifetime(), side: newSidebar(func(int) {}, func(uint64) {}, func() {}, func() {}, "")}
 	s.w.Resize(fyne.NewSize(1280, 800))
-	s.snap = &snapshot{Open: map[uint64]uint64{1: 1}, Workspaces: []workspace.WorkspaceInfo{{ID: 1, Title: "w"}},
+	s.pos.snap = &snapshot{Open: map[uint64]uint64{1: 1}, Workspaces: []workspace.WorkspaceInfo{{ID: 1, Title: "w"}},
 		Surfaces: []workspace.SurfaceInfo{{ID: 1, WorkspaceID: 1, Cwd: &cwd}}}
-	s.focus = 1
+	s.pos.focus = 1
 	s.comp = &composer{}
 	s.launch.recentLoaded = true
 	cpu0 := cpuTime()

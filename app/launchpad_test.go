@@ -84,7 +84,7 @@ func selectSpec(t *testing.T, h *harness, lp *launchPad, base string) *specfind.
 func TestLaunchPadShowsPlanErrorsAndLaunches(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the spec trust store: the library's specs need none
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	lib := libraryDir(t)
 	work := t.TempDir()
 	writeFile(t, filepath.Join(lib, "demo.workspace.toml"), `name = "demo"
@@ -181,7 +181,7 @@ agent = "no-such-agent"
 				ids = append(ids, in.ID)
 			}
 		}
-		return len(ids) == 2 && h.s.launch.pad == nil && h.s.views[ids[0]] != nil && h.s.views[ids[1]] != nil
+		return len(ids) == 2 && h.s.launch.pad == nil && h.s.panes.views[ids[0]] != nil && h.s.panes.views[ids[1]] != nil
 	})
 	h.waitFor("both programs", func() bool {
 		return strings.Contains(h.screen(ids[0]), "left-side") && strings.Contains(h.screen(ids[1]), "right-side")
@@ -221,7 +221,7 @@ agent = "no-such-agent"
 func TestLaunchPadRunsAndStopsFlow(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the spec trust store
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	dir := t.TempDir()
 	// Found walking up from the focused pane's directory.
 	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
@@ -332,7 +332,7 @@ func TestQuickLaunch(t *testing.T) {
 	fakeAgents(t)
 	h := newHarness(t, nil)
 	repo := filepath.Dir(gitRepo(t)) + "/repo"
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	if _, err := h.c.Workspaces.CreateWorkspace("repo", repo, nil, true); err != nil {
 		t.Fatal(err)
 	}
@@ -409,7 +409,7 @@ func TestQuickLaunch(t *testing.T) {
 		s := strings.ReplaceAll(h.screen(id), "\n", "") // the narrow pane wraps
 		return strings.Contains(s, "fake codex in "+wt) && strings.Contains(s, "add a login page")
 	})
-	h.waitFor("the agent's pane focused", func() bool { return h.s.focus == id })
+	h.waitFor("the agent's pane focused", func() bool { return h.s.pos.focus == id })
 	if s := h.screen(id); strings.Count(s, "add a login page") != 1 {
 		t.Fatalf("the prompt was submitted (cat echoed it):\n%s", s)
 	}
@@ -482,7 +482,7 @@ func (s *splitRefused) Call(ctx context.Context, method string, params, result a
 func TestAgentLaunchersAndTemplate(t *testing.T) {
 	fakeAgents(t)
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.waitFor("the launcher buttons", func() bool { return len(h.s.side.launchers.Objects) == 1 })
 	before := len(h.c.Workspaces.Surfaces())
 	press(t, h, h.s.side.launchers.Objects[0].(*widget.Button))
@@ -585,7 +585,7 @@ func TestLaunchPadAsksTrust(t *testing.T) {
 	state := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", state)
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	dir := t.TempDir()
 	spec := filepath.Join(dir, "paneflow.workspace.toml")
 	body := "name = \"repo\"\n\n[[panes]]\nname = \"p\"\ncommand = \"echo TRUSTED-RAN; exec sh\"\nenv = { NOTE = \"x #\\r\\u001b[2K  harmless\" }\n"
@@ -674,12 +674,12 @@ func TestAgentButtonSplitsTheLargestPane(t *testing.T) {
 	h.s.mutate("focus", func() error { return h.s.b.Focus(third.ID) })
 	var narrow, narrowRows int
 	h.waitFor("the third pane focused and laid out", func() bool {
-		v := h.s.views[third.ID]
-		if h.s.focus != third.ID || v == nil {
+		v := h.s.panes.views[third.ID]
+		if h.s.pos.focus != third.ID || v == nil {
 			return false
 		}
 		narrow, narrowRows = v.Cells()
-		wide, _ := h.s.views[first].Cells()
+		wide, _ := h.s.panes.views[first].Cells()
 		return narrow > 0 && wide > narrow
 	})
 	h.waitFor("the launcher buttons", func() bool { return len(h.s.side.launchers.Objects) == 1 })
@@ -687,7 +687,7 @@ func TestAgentButtonSplitsTheLargestPane(t *testing.T) {
 	var id uint64
 	defer func() {
 		if t.Failed() {
-			t.Logf("panes %v, focus %d, shape %s", h.c.Workspaces.Surfaces(), h.s.focus, h.shape())
+			t.Logf("panes %v, focus %d, shape %s", h.c.Workspaces.Surfaces(), h.s.pos.focus, h.shape())
 		}
 	}()
 	h.waitFor("the agent's pane, focused and laid out", func() bool {
@@ -696,17 +696,17 @@ func TestAgentButtonSplitsTheLargestPane(t *testing.T) {
 				id = in.ID
 			}
 		}
-		if id == 0 || h.s.focus != id || h.s.views[id] == nil {
+		if id == 0 || h.s.pos.focus != id || h.s.panes.views[id] == nil {
 			return false
 		}
-		c, _ := h.s.views[id].Cells()
+		c, _ := h.s.panes.views[id].Cells()
 		return c > 0
 	})
 	h.s.guard(func() {
-		if c, r := h.s.views[third.ID].Cells(); c != narrow || r != narrowRows {
+		if c, r := h.s.panes.views[third.ID].Cells(); c != narrow || r != narrowRows {
 			t.Errorf("the focused narrow pane went from %dx%d to %dx%d: it was split", narrow, narrowRows, c, r)
 		}
-		if c, r := h.s.views[id].Cells(); c*r < narrow*narrowRows {
+		if c, r := h.s.panes.views[id].Cells(); c*r < narrow*narrowRows {
 			t.Errorf("the agent's pane has %dx%d cells, fewer than the narrowest pane's %dx%d", c, r, narrow, narrowRows)
 		}
 	})

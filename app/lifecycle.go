@@ -145,10 +145,10 @@ func (s *shell) reattachedLocked(snap *snapshot) {
 	s.closeOverlaysLocked()
 	s.closeViewsLocked()
 	s.agents = agentBoard{now: s.agents.now}
-	clear(s.attention)
-	clear(s.groups)
-	clear(s.queued)
-	s.zoom, s.focus = 0, 0
+	clear(s.panes.attention)
+	clear(s.panes.groups)
+	clear(s.panes.queued)
+	s.pos.zoom, s.pos.focus = 0, 0
 	s.banner.dismiss()
 	s.bannerActionLocked("The server was restarted on "+s.b.Endpoint()+" and its session restored.", "", nil)
 	s.applyLocked(snap, nil)

@@ -16,7 +16,7 @@ import (
 // and quit_action "detach" quits at once; the server goes on each time.
 func TestAttachedQuitAsks(t *testing.T) {
 	h := newAttachedHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(h.s.quitRequestedLocked)
 	select {
 	case <-h.s.life.quitCh:
@@ -45,7 +45,7 @@ func TestAttachedQuitAsks(t *testing.T) {
 	}
 
 	h2 := newAttachedHarness(t, nil)
-	h2.waitFor("the first pane", func() bool { return h2.s.focus != 0 })
+	h2.waitFor("the first pane", func() bool { return h2.s.pos.focus != 0 })
 	h2.s.guard(h2.s.closeRequestedLocked)
 	select {
 	case <-h2.s.life.quitCh:
@@ -58,7 +58,7 @@ func TestAttachedQuitAsks(t *testing.T) {
 // (system.shutdown) and then quits the window.
 func TestAttachedStopEverything(t *testing.T) {
 	h := newAttachedHarness(t, func(o *Options) { o.Config.QuitAction = config.QuitStop })
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(h.s.quitRequestedLocked)
 	select {
 	case <-h.c.Stopping():

@@ -117,5 +117,5 @@ func (s *shell) closeMCPLocked() {
 	}
 	s.mcpv.pop.close()
 	s.mcpv = nil
-	s.focusViewLocked(s.focus)
+	s.focusViewLocked(s.pos.focus)
 }

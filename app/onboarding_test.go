@@ -44,7 +44,7 @@ func labelWith(o fyne.CanvasObject, want string) bool {
 func TestFirstStartHint(t *testing.T) {
 	hint := filepath.Join(t.TempDir(), "state", "paneflow", HintFileName)
 	h := newHarness(t, func(o *Options) { o.HintPath = hint })
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() {
 		if h.s.hint == nil || !h.s.hint.root.Visible() {
 			t.Fatal("the first start shows no hint")
@@ -67,7 +67,7 @@ func TestFirstStartHint(t *testing.T) {
 	h.quit()
 
 	again := newHarness(t, func(o *Options) { o.HintPath = hint })
-	again.waitFor("the first pane", func() bool { return again.s.focus != 0 })
+	again.waitFor("the first pane", func() bool { return again.s.pos.focus != 0 })
 	again.s.guard(func() {
 		if again.s.hint != nil {
 			t.Error("the hint is shown again on a later start")
@@ -79,7 +79,7 @@ func TestFirstStartHint(t *testing.T) {
 func TestEmptyStates(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir()) // no recent specs
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() {
 		h.s.openOverviewLocked()
 		if got := h.s.ov.header.Text; !strings.Contains(got, "started in any pane is listed here") || !strings.Contains(got, h.s.keys.Label(keymap.QuickLaunch)) {

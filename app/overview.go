@@ -2,8 +2,10 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image/color"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,8 +18,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/paneflow-go/paneflow/app/keymap"
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/notify"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // agentRow is one agent in the agents overview.
@@ -233,10 +237,11 @@ func gitHead(dir string) (root, branch string, worktree bool) {
 	}
 }
 
-// overview is the open agents overview. It is rebuilt on the UI
-// goroutine when agent states, usage or the model change (applyLocked)
-// and once a second while open, for the times in state; its header's
-// line about the day's usage is asked for when it opens and, while usage
+// overview is the open agents overview, a view that owns its state over
+// an [overviewHost]. It is rebuilt on the UI goroutine when agent states,
+// usage or the model change (the shell's applyLocked calls refresh) and
+// once a second while open, for the times in state; its header's line
+// about the day's usage is asked for when it opens and, while usage
 // changes, at most once a tick. Nothing runs while it is closed.
 //
 // It is shown in place of the split area (shell.center), not as a popup
@@ -245,34 +250,70 @@ func gitHead(dir string) (root, branch string, worktree bool) {
 // proportion to the pixels shaded, and a popup over a pane that keeps
 // printing had the area painted twice per frame (BenchmarkOverviewFlood,
 // test/gui).
+//
+// Its methods run on the UI goroutine holding the shell's lock; its Fyne
+// callbacks take the lock through the host.
 type overview struct {
-	list     *pickList
-	header   *widget.Label
-	today    *widget.Label // the day's usage and budget; hidden until known (fetchDayLocked)
-	dayBusy  bool          // a usage.summary call is out
-	dayStale bool          // usage changed since the last one: the next tick asks again
-	filter   *widget.RadioGroup
-	rows     []agentRow
-	branches map[string][2]string // cwd → branch, "w" when a worktree; read once per opening
-	view     fyne.CanvasObject    // what stands in the split area's place
-	tick     *time.Timer
-	probe    *frameProbe // PANEFLOW_RENDER_PROBE=1 only: counts the window's frames while open
+	host      overviewHost
+	now       func() time.Time    // the agents' clock
+	shortPath func(string) string // a directory as the sidebar shows it
+	list      *pickList
+	header    *widget.Label
+	today     *widget.Label // the day's usage and budget; hidden until known (fetchDay)
+	dayBusy   bool          // a usage.summary call is out
+	dayStale  bool          // usage changed since the last one: the next tick asks again
+	filter    *widget.RadioGroup
+	rows      []agentRow
+	branches  map[string][2]string // cwd → branch, "w" when a worktree; read once per opening
+	view      fyne.CanvasObject    // what stands in the split area's place
+	tick      *time.Timer
+	probe     *frameProbe // PANEFLOW_RENDER_PROBE=1 only: counts the window's frames while open
+	closed    bool
 }
 
-// openOverviewLocked opens the agents overview (or closes it when open).
-func (s *shell) openOverviewLocked() {
-	if s.ov != nil {
-		s.closeOverviewLocked()
-		return
-	}
-	s.closeOverlaysLocked()
-	ov := &overview{branches: map[string][2]string{}}
+// overviewFeed is what the overview lists, as the shell has it now.
+type overviewFeed struct {
+	snap   *snapshot
+	agents *agentBoard
+	checks map[string]bus.ChecksChanged // each worktree's last checks, by root
+	keys   *keymap.Map
+}
+
+// overviewHost is the shell as the agents overview sees it. guard is
+// called without the shell's lock (from the overview's Fyne callbacks);
+// the other methods with it held, on the UI goroutine.
+type overviewHost interface {
+	// guard runs f holding the shell's lock.
+	guard(f func())
+	// later runs f on the UI goroutine holding the shell's lock, unless
+	// the window is quitting by then.
+	later(f func())
+	// feed is what the overview lists.
+	feed() overviewFeed
+	// focusPane closes the overview and moves the focus to pane id.
+	focusPane(id uint64)
+	// closeOverview closes the overview and gives the keyboard back to
+	// the focused pane.
+	closeOverview()
+	// daySummary asks the server for the day's usage on the shell's
+	// worker and hands the answer to done through later; false when it
+	// could not be asked (no backend, or the worker is swamped).
+	daySummary(done func(proto.UsageSummary, error)) bool
+	// probeUsage reports line o's text to the GUI tests
+	// (PANEFLOW_UI_PROBE=1; see probeUsageLocked).
+	probeUsage(key string, o fyne.CanvasObject, line string)
+}
+
+// newOverview builds the agents overview over host; probe counts its
+// frames (nil: not counted).
+func newOverview(host overviewHost, now func() time.Time, shortPath func(string) string, probe io.Writer) *overview {
+	ov := &overview{host: host, now: now, shortPath: shortPath, branches: map[string][2]string{}}
 	// Virtualised: with 100 agents only the rows on screen exist, so an
 	// update refills a few and a frame paints a few.
-	ov.list = newVirtualPickList("Search agents, panes, questions, branches…", s.guard, overviewRowTemplate,
+	ov.list = newVirtualPickList("Search agents, panes, questions, branches…", host.guard, overviewRowTemplate,
 		func(i int, o fyne.CanvasObject) {
 			if i < len(ov.rows) {
-				s.fillOverviewRowLocked(ov.rows[i], o)
+				ov.fillRow(ov.rows[i], o)
 			}
 		})
 	ov.header = widget.NewLabelWithStyle("Agents", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -282,69 +323,43 @@ func (s *shell) openOverviewLocked() {
 	ov.filter.Horizontal = true
 	ov.filter.Required = true
 	ov.filter.SetSelected(filterAll)
-	ov.filter.OnChanged = func(string) { s.guard(func() { s.refreshOverviewLocked(0) }) }
-	ov.list.query.OnChanged = func(string) { s.guard(func() { s.refreshOverviewLocked(0) }) }
+	ov.filter.OnChanged = func(string) { host.guard(func() { ov.refresh(0) }) }
+	ov.list.query.OnChanged = func(string) { host.guard(func() { ov.refresh(0) }) }
 	ov.list.activate = func(i int) {
-		s.guard(func() {
-			if s.ov != ov || i >= len(ov.rows) {
+		host.guard(func() {
+			if ov.closed || i >= len(ov.rows) {
 				return
 			}
-			id := ov.rows[i].Surface
-			s.closeOverviewLocked()
-			s.mutate("focus", func() error { return s.b.Focus(id) })
+			host.focusPane(ov.rows[i].Surface)
 		})
 	}
-	ov.list.dismiss = func() { s.guard(s.closeOverviewLocked) }
-	s.ov = ov
+	ov.list.dismiss = func() { host.guard(host.closeOverview) }
 	var top fyne.CanvasObject = container.NewVBox(ov.header, ov.today, ov.list.query, ov.filter)
-	if s.look.probe != nil {
-		ov.probe = newFrameProbe("overview", s.look.probe)
+	if probe != nil {
+		ov.probe = newFrameProbe("overview", probe)
 		top = container.NewStack(top, ov.probe.view())
 	}
 	ov.view = container.NewPadded(container.NewBorder(top, nil, nil, nil, ov.list.view()))
-	s.refreshOverviewLocked(0)
-	s.fetchDayLocked()
-	s.center.Objects = []fyne.CanvasObject{ov.view}
-	s.center.Refresh()
-	s.hideOffscreenLocked()
-	s.w.Canvas().Focus(ov.list.query)
+	ov.refresh(0)
+	ov.fetchDay()
+	return ov
 }
 
-// closeOverviewLocked closes the agents overview and gives the keyboard
-// back to the focused pane.
-func (s *shell) closeOverviewLocked() {
-	if s.ov == nil {
-		return
-	}
-	s.hideOverviewLocked()
-	s.focusViewLocked(s.focus)
-}
-
-// hideOverviewLocked closes the agents overview: it stops its clock and
-// puts the split area back, whose views draw their panes as they are now.
-func (s *shell) hideOverviewLocked() {
-	ov := s.ov
-	if ov == nil {
-		return
-	}
+// stop stops the overview's clock and frame probe; it refreshes no more.
+func (ov *overview) stop() {
+	ov.closed = true
 	if ov.tick != nil {
 		ov.tick.Stop()
 	}
 	if ov.probe != nil {
 		ov.probe.stop()
 	}
-	s.ov = nil
-	s.center.Objects = []fyne.CanvasObject{s.area}
-	s.center.Refresh()
-	s.hideOffscreenLocked()
 }
 
-// refreshOverviewLocked rebuilds the open overview's rows, keeping the
-// cursor on the same pane when it is still listed (else on row cursor),
-// and arms its one-second clock.
-func (s *shell) refreshOverviewLocked(cursor int) {
-	ov := s.ov
-	if ov == nil {
+// refresh rebuilds the rows, keeping the cursor on the same pane when it
+// is still listed (else on row cursor), and arms the one-second clock.
+func (ov *overview) refresh(cursor int) {
+	if ov.closed {
 		return
 	}
 	if ov.list.cursor >= 0 && ov.list.cursor < len(ov.rows) {
@@ -370,11 +385,12 @@ func (s *shell) refreshOverviewLocked(cursor int) {
 		}
 		return b[0], b[1] != ""
 	}
-	ov.rows = overviewRows(s.snap, &s.agents, ov.filter.Selected, ov.list.query.Text, branch, s.checks)
-	waiting := len(s.agents.waiting())
+	f := ov.host.feed()
+	ov.rows = overviewRows(f.snap, f.agents, ov.filter.Selected, ov.list.query.Text, branch, f.checks)
+	waiting := len(f.agents.waiting())
 	title := fmt.Sprintf("Agents — %d listed", len(ov.rows))
 	if len(ov.rows) == 0 {
-		title = overviewEmptyText(s.keys, emptyFiltered(ov.filter.Selected, ov.list.query.Text))
+		title = overviewEmptyText(f.keys, emptyFiltered(ov.filter.Selected, ov.list.query.Text))
 	}
 	if waiting > 0 {
 		title += fmt.Sprintf(", %d waiting", waiting)
@@ -384,7 +400,7 @@ func (s *shell) refreshOverviewLocked(cursor int) {
 	// update that moves one of them costs a few rows, not a hundred.
 	keys := make([]string, len(ov.rows))
 	for i, r := range ov.rows {
-		h, where, extra := s.overviewRowText(r)
+		h, where, extra := ov.rowText(r)
 		keys[i] = r.State + "\x00" + h + "\x00" + where + "\x00" + extra
 	}
 	ov.list.setRowsKeyed(keys, cursor)
@@ -392,25 +408,59 @@ func (s *shell) refreshOverviewLocked(cursor int) {
 		ov.tick.Stop()
 	}
 	ov.tick = time.AfterFunc(time.Second, func() {
-		s.do(func() {
-			if s.ov == ov && !s.life.quitting {
-				if ov.dayStale {
-					s.fetchDayLocked()
-				}
-				s.refreshOverviewLocked(0)
+		ov.host.later(func() {
+			if ov.closed {
+				return
 			}
+			if ov.dayStale {
+				ov.fetchDay()
+			}
+			ov.refresh(0)
 		})
 	})
 }
 
-// overviewRowText is what row r of the overview says: its heading
-// (glyph, tool, state, time in state), where it is, and the question or
-// last result ("" for none).
-func (s *shell) overviewRowText(r agentRow) (head, where, extra string) {
+// usageChanged has the next tick ask for the day's usage again.
+func (ov *overview) usageChanged() { ov.dayStale = true }
+
+// fetchDay asks the server for the day's usage, for the header, unless a
+// request is already out (the clock asks again, at most once a second,
+// while usage changes: see refresh).
+func (ov *overview) fetchDay() {
+	if ov.dayBusy {
+		return
+	}
+	ov.dayBusy, ov.dayStale = true, false
+	ok := ov.host.daySummary(func(sum proto.UsageSummary, err error) {
+		if ov.closed {
+			return
+		}
+		ov.dayBusy = false
+		if err != nil {
+			// A server without usage (or gone): no line.
+			ov.today.Hide()
+			return
+		}
+		text, imp := dayText(sum)
+		if ov.today.Text != text || ov.today.Importance != imp {
+			ov.today.Importance = imp
+			ov.today.SetText(text) // refreshes
+			ov.host.probeUsage("overview-today "+text, ov.today, fmt.Sprintf("overview-today text=%q", text))
+		}
+		ov.today.Show()
+	})
+	if !ok {
+		ov.dayBusy, ov.dayStale = false, true // the clock tries again
+	}
+}
+
+// rowText is what row r says: its heading (glyph, tool, state, time in
+// state), where it is, and the question or last result ("" for none).
+func (ov *overview) rowText(r agentRow) (head, where, extra string) {
 	glyph, _ := statusLine(bus.AgentState{State: r.State, ActiveToolName: r.Tool2})
 	age := ""
 	if !r.Since.IsZero() {
-		age = " · " + shortDuration(s.agents.clock().Sub(r.Since))
+		age = " · " + shortDuration(ov.now().Sub(r.Since))
 	}
 	head = fmt.Sprintf("%s %s — %s", glyph, r.Tool, stateText(r)) + age
 	if r.Usage != "" {
@@ -428,7 +478,7 @@ func (s *shell) overviewRowText(r agentRow) (head, where, extra string) {
 		where += " · " + r.Checks
 	}
 	if r.Cwd != "" {
-		where += " · " + s.side.shortPath(r.Cwd)
+		where += " · " + ov.shortPath(r.Cwd)
 	}
 	switch {
 	case r.State == stateWaiting && r.Question != "":
@@ -447,14 +497,14 @@ func overviewRowTemplate() fyne.CanvasObject {
 	return container.NewVBox(head, captionText("", theme.Color(theme.ColorNamePlaceHolder)), captionText("", theme.Color(theme.ColorNameForeground)))
 }
 
-// fillOverviewRowLocked shows r in o, made by overviewRowTemplate. It
-// runs on the UI goroutine, from the list's refresh (under the shell's
-// lock when the shell refreshes it).
-func (s *shell) fillOverviewRowLocked(r agentRow, o fyne.CanvasObject) {
+// fillRow shows r in o, made by overviewRowTemplate. It runs on the UI
+// goroutine, from the list's refresh (under the shell's lock when the
+// overview refreshes it).
+func (ov *overview) fillRow(r agentRow, o fyne.CanvasObject) {
 	box := o.(*fyne.Container)
 	head, where, extra := box.Objects[0].(*canvas.Text), box.Objects[1].(*canvas.Text), box.Objects[2].(*canvas.Text)
 	glyph, _ := statusLine(bus.AgentState{State: r.State, ActiveToolName: r.Tool2})
-	h, w, x := s.overviewRowText(r)
+	h, w, x := ov.rowText(r)
 	head.Text, head.Color = h, statusColor(paneRow{Waiting: r.State == stateWaiting, Glyph: glyph})
 	head.TextStyle.Bold = r.State == stateWaiting
 	where.Text = captionText(w, nil).Text
@@ -465,6 +515,111 @@ func (s *shell) fillOverviewRowLocked(r agentRow, o fyne.CanvasObject) {
 		extra.Show()
 	}
 	box.Refresh()
+}
+
+// openOverviewLocked opens the agents overview (or closes it when open)
+// in the split area's place.
+func (s *shell) openOverviewLocked() {
+	if s.ov != nil {
+		s.closeOverviewLocked()
+		return
+	}
+	s.closeOverlaysLocked()
+	s.ov = newOverview(overviewShell{s}, s.agents.clock, s.side.shortPath, s.look.probe)
+	s.center.Objects = []fyne.CanvasObject{s.ov.view}
+	s.center.Refresh()
+	s.hideOffscreenLocked()
+	s.w.Canvas().Focus(s.ov.list.query)
+}
+
+// closeOverviewLocked closes the agents overview and gives the keyboard
+// back to the focused pane.
+func (s *shell) closeOverviewLocked() {
+	if s.ov == nil {
+		return
+	}
+	s.hideOverviewLocked()
+	s.focusViewLocked(s.pos.focus)
+}
+
+// hideOverviewLocked closes the agents overview: it stops its clock and
+// puts the split area back, whose views draw their panes as they are now.
+func (s *shell) hideOverviewLocked() {
+	if s.ov == nil {
+		return
+	}
+	s.ov.stop()
+	s.ov = nil
+	s.center.Objects = []fyne.CanvasObject{s.area}
+	s.center.Refresh()
+	s.hideOffscreenLocked()
+}
+
+// refreshOverviewLocked rebuilds the open overview's rows (see
+// overview.refresh).
+func (s *shell) refreshOverviewLocked(cursor int) {
+	if s.ov != nil {
+		s.ov.refresh(cursor)
+	}
+}
+
+// overviewShell is the shell's overviewHost.
+type overviewShell struct{ s *shell }
+
+var _ overviewHost = overviewShell{}
+
+func (h overviewShell) guard(f func()) { h.s.guard(f) }
+
+func (h overviewShell) later(f func()) {
+	h.s.do(func() {
+		if !h.s.life.quitting {
+			f()
+		}
+	})
+}
+
+func (h overviewShell) feed() overviewFeed {
+	s := h.s
+	return overviewFeed{snap: s.pos.snap, agents: &s.agents, checks: s.checks, keys: s.keys}
+}
+
+func (h overviewShell) focusPane(id uint64) {
+	s := h.s
+	s.closeOverviewLocked()
+	s.mutate("focus", func() error { return s.b.Focus(id) })
+}
+
+func (h overviewShell) closeOverview() { h.s.closeOverviewLocked() }
+
+// daySummaryTimeout bounds one usage.summary call of the overview.
+const daySummaryTimeout = 10 * time.Second
+
+func (h overviewShell) daySummary(done func(proto.UsageSummary, error)) bool {
+	s := h.s
+	if s.b == nil { // a test's bare shell
+		return false
+	}
+	c := s.b.Caller(daySummaryTimeout)
+	f := func() {
+		var sum proto.UsageSummary
+		err := c.Call(context.Background(), proto.MethodUsageSummary, proto.UsageSummaryParams{Since: "today"}, &sum)
+		s.do(func() { done(sum, err) })
+	}
+	select {
+	case s.work <- f:
+		return true
+	default:
+		return false
+	}
+}
+
+func (h overviewShell) probeUsage(key string, o fyne.CanvasObject, line string) {
+	s := h.s
+	if os.Getenv("PANEFLOW_UI_PROBE") != "1" {
+		return
+	}
+	s.probedUsage[key] = o
+	s.probeUsageLater(key, o, line, 200)
 }
 
 // captionText is one line of small text, cut to 110 runes.

@@ -34,7 +34,7 @@ func fleetShell(t testing.TB, n int) *shell {
 		}
 		s.agents.apply(bus.AgentState{SurfaceID: id, Tool: "claude", PID: 1000 + i, State: st, Hooked: true, Message: "Allow Bash to run the tests?"})
 	}
-	s.snap = snap
+	s.pos.snap = snap
 	s.comp = &composer{}
 	s.area = newSplitArea(func([]int, []float64) {})
 	s.center = container.NewStack(s.area)
@@ -119,7 +119,7 @@ func TestOverviewReplacesPanes(t *testing.T) {
 			case !open && (h.s.ov != nil || len(objs) != 1 || objs[0] != h.s.area):
 				t.Fatalf("%s: the split area's place holds %v (overview %v), want only the area", what, objs, h.s.ov)
 			}
-			for id, v := range h.s.views {
+			for id, v := range h.s.panes.views {
 				if v.Hidden() != open {
 					t.Fatalf("%s: pane %d's view hidden = %v, want %v", what, id, v.Hidden(), open)
 				}
@@ -152,7 +152,7 @@ func TestOverviewReplacesPanes(t *testing.T) {
 	ov.list.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	placed("closed with Escape", false)
 	h.s.guard(func() {
-		if h.s.w.Canvas().Focused() != h.s.views[first] {
+		if h.s.w.Canvas().Focused() != h.s.panes.views[first] {
 			t.Fatalf("after Escape the keyboard is on %v, not the focused pane", h.s.w.Canvas().Focused())
 		}
 	})
@@ -160,12 +160,12 @@ func TestOverviewReplacesPanes(t *testing.T) {
 	// Enter jumps to the waiting agent's pane.
 	ov = open()
 	ov.list.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	h.waitFor("the jump", func() bool { return h.s.focus == second })
+	h.waitFor("the jump", func() bool { return h.s.pos.focus == second })
 	placed("after the jump", false)
 
 	// A click on a pane row of the sidebar shows that pane.
 	open()
 	h.s.side.onPane(first)
-	h.waitFor("the focus on the clicked pane", func() bool { return h.s.focus == first })
+	h.waitFor("the focus on the clicked pane", func() bool { return h.s.pos.focus == first })
 	placed("after a click in the sidebar", false)
 }

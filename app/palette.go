@@ -588,7 +588,7 @@ func (s *shell) closePaletteLocked() {
 	}
 	s.pal.pop.close()
 	s.pal = nil
-	s.focusViewLocked(s.focus)
+	s.focusViewLocked(s.pos.focus)
 }
 
 // closeOverlaysLocked closes the palette, the agents overview, the Diff

@@ -10,7 +10,9 @@ import (
 // panel is a cockpit view that owns its state: a Fyne widget (with its
 // renderer) built over a [panelHost], shown by the shell in its overlay
 // (openPanelLocked), one panel at a time. The settings view and the
-// keyboard shortcuts sheet are panels; the older views are still the
+// keyboard shortcuts sheet are panels; the agents overview owns its
+// state over a host of its own (overviewHost: it stands in the split
+// area's place, not in the overlay); the older views are still the
 // shell's methods (issue 29 asks for them to become panels too).
 //
 // A panel's methods run on the UI goroutine; it never holds the shell's
@@ -74,7 +76,7 @@ func (s *shell) closePanelLocked() {
 	}
 	s.panel.pop.close()
 	s.panel = nil
-	s.focusViewLocked(s.focus)
+	s.focusViewLocked(s.pos.focus)
 }
 
 // shellHost is the shell's panelHost.

@@ -81,11 +81,13 @@ func (l *paneLook) build(cfg config.Config, scale float32) error {
 	fc.Fallbacks = l.fallbackFonts()
 	fs, err := render.NewFontSet(fc)
 	if err != nil {
+		// The family's fonts were read but cannot be used: say why (err,
+		// not the bundled font's retry, which succeeded with no error).
+		problem = fmt.Errorf("font_family %q: %v; using the bundled monospace font", cfg.FontFamily, err)
 		fc.Regular, fc.Bold, fc.Italic, fc.BoldItalic = theme.DefaultTextMonospaceFont().Content(), nil, nil, nil
 		if fs, err = render.NewFontSet(fc); err != nil {
 			return fmt.Errorf("fonts: %v", err)
 		}
-		problem = fmt.Errorf("font_family %q: %v; using the bundled monospace font", cfg.FontFamily, err)
 	}
 	l.fonts = fs
 	l.scaleBuilt = scale

@@ -3,6 +3,7 @@
 package app
 
 import (
+	"bytes"
 	"image"
 	"runtime"
 	"testing"
@@ -18,17 +19,10 @@ import (
 // frame (showPopupLocked).
 func TestPopupDoesNotDim(t *testing.T) {
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() { h.s.w.Resize(fyne.NewSize(1000, 700)) })
-	// The pane redraws for its new size on a posted frame: wait until two
-	// captures in a row agree.
-	var before image.Image
-	h.waitFor("a still window", func() bool {
-		c := h.s.w.Canvas().Capture()
-		same := before != nil && before.Bounds() == c.Bounds() && sameIn(before, c, c.Bounds())
-		before = c
-		return same
-	})
+	// The pane redraws for its new size on a posted frame.
+	before := stillPicture(h)
 	h.s.guard(func() {
 		if !h.key(fyne.KeyP, ctrlShift) || h.s.pal == nil {
 			t.Fatal("Ctrl+Shift+P did not open the palette")
@@ -70,7 +64,7 @@ func TestPopupDoesNotDim(t *testing.T) {
 // (12.7 MB per opening when the overlay's content was under one).
 func TestPopupKeepsNoFonts(t *testing.T) {
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	heap := func() uint64 {
 		runtime.GC()
 		var m runtime.MemStats
@@ -99,8 +93,17 @@ func TestPopupKeepsNoFonts(t *testing.T) {
 	}
 }
 
-// sameIn reports whether a and b have the same pixels in r.
+// sameIn reports whether a and b have the same pixels in r; captures
+// (*image.NRGBA or *image.RGBA of the same layout) compare as bytes.
 func sameIn(a, b image.Image, r image.Rectangle) bool {
+	if pa, pb := pixBytes(a, r), pixBytes(b, r); pa != nil && pb != nil {
+		for i := range pa {
+			if !bytes.Equal(pa[i], pb[i]) {
+				return false
+			}
+		}
+		return true
+	}
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
 			if a.At(x, y) != b.At(x, y) {
@@ -111,13 +114,39 @@ func sameIn(a, b image.Image, r image.Rectangle) bool {
 	return true
 }
 
+// pixBytes is each row of r's pixel bytes in m, or nil when m is not an
+// *image.NRGBA or *image.RGBA holding r.
+func pixBytes(m image.Image, r image.Rectangle) [][]byte {
+	var pix []byte
+	var stride int
+	switch m := m.(type) {
+	case *image.NRGBA:
+		if !r.In(m.Rect) {
+			return nil
+		}
+		pix, stride = m.Pix[m.PixOffset(r.Min.X, r.Min.Y):], m.Stride
+	case *image.RGBA:
+		if !r.In(m.Rect) {
+			return nil
+		}
+		pix, stride = m.Pix[m.PixOffset(r.Min.X, r.Min.Y):], m.Stride
+	default:
+		return nil
+	}
+	rows := make([][]byte, r.Dy())
+	for y := range rows {
+		rows[y] = pix[y*stride : y*stride+4*r.Dx()]
+	}
+	return rows
+}
+
 // TestPopupSplitDividerShown: a split inside one of the shell's overlays
 // (the launch pad's list and plan) shows its divider along its whole
 // length; under the popup's transparent-shadow theme only the divider's
 // handle showed, a stray I-beam in the middle of the view.
 func TestPopupSplitDividerShown(t *testing.T) {
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() { h.s.w.Resize(fyne.NewSize(1000, 700)) })
 	openPad(t, h)
 	h.s.guard(func() {

@@ -227,7 +227,7 @@ func (s *shell) closeQuickLaunchLocked() {
 	}
 	s.launch.quick.pop.close()
 	s.launch.quick = nil
-	s.focusViewLocked(s.focus)
+	s.focusViewLocked(s.pos.focus)
 }
 
 // submitQuickLaunchLocked starts quick launch's work; the view shows git's
@@ -346,16 +346,16 @@ func agentPlace(panes []paneBox, focus uint64) (target uint64, dir string) {
 // agentPlaceLocked is agentPlace over the active workspace's panes.
 func (s *shell) agentPlaceLocked() (target uint64, dir string) {
 	var panes []paneBox
-	if s.snap != nil && s.snap.Tree != nil && s.zoom == 0 {
-		s.snap.Tree.EachSurface(func(d *workspace.SurfaceDefinition) {
-			if v := s.views[d.SurfaceID]; v != nil {
+	if s.pos.snap != nil && s.pos.snap.Tree != nil && s.pos.zoom == 0 {
+		s.pos.snap.Tree.EachSurface(func(d *workspace.SurfaceDefinition) {
+			if v := s.panes.views[d.SurfaceID]; v != nil {
 				cols, rows := v.Cells()
 				sz := v.Size()
 				panes = append(panes, paneBox{id: d.SurfaceID, w: sz.Width, h: sz.Height, cols: cols, rows: rows})
 			}
 		})
 	}
-	return agentPlace(panes, s.focus)
+	return agentPlace(panes, s.pos.focus)
 }
 
 // templatePane and templateSpec are the workspace spec the template view
@@ -480,7 +480,7 @@ func (s *shell) closeTemplateLocked() {
 	}
 	s.launch.tmpl.pop.close()
 	s.launch.tmpl = nil
-	s.focusViewLocked(s.focus)
+	s.focusViewLocked(s.pos.focus)
 }
 
 // writeTemplateLocked writes the spec and opens the launch pad with it

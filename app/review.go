@@ -77,6 +77,23 @@ func (s *shell) reviewClient(dv *diffView, timeout time.Duration) proto.Client {
 	return proto.Client{Caller: s.b.Caller(timeout)}
 }
 
+// reviewStream opens a stream of dv's server: its host's, or the window's
+// own when that is attached (a window attached over ssh).
+func (s *shell) reviewStream(ctx context.Context, dv *diffView, method string, params any) (*ipc.Stream, error) {
+	if dv != nil && dv.slot != 0 && s.hosts != nil {
+		return s.hosts.subscribeAt(ctx, dv.slot, method, params)
+	}
+	b := s.b
+	if s.hosts != nil {
+		b = s.hosts.primary
+	}
+	a, ok := b.(*attached)
+	if !ok {
+		return nil, errors.New("app: the window's server is in this process")
+	}
+	return a.cl.Subscribe(ctx, method, params)
+}
+
 // reviewError words a failed review call for the Diff view: a closed
 // scripting gate says how to open it.
 func reviewError(what string, err error) string {
@@ -292,6 +309,7 @@ func (s *shell) refreshReviewLocked(dv *diffView) {
 // under their lines, the buttons' states.
 func (s *shell) showReviewLocked(dv *diffView) {
 	var objs []fyne.CanvasObject
+	keys := s.canvasKeys()
 	for _, c := range dv.comments {
 		title := widget.NewLabelWithStyle(commentTitle(c), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		title.Truncation = fyne.TextTruncateEllipsis
@@ -301,7 +319,7 @@ func (s *shell) showReviewLocked(dv *diffView) {
 		body := widget.NewLabel(c.Body)
 		body.Wrapping = fyne.TextWrapWord
 		id := c.ID
-		resolve := widget.NewButtonWithIcon("Resolve", theme.ConfirmIcon(), func() { s.guard(func() { s.resolveCommentLocked(dv, id) }) })
+		resolve := newPassButton("Resolve", theme.ConfirmIcon(), func() { s.guard(func() { s.resolveCommentLocked(dv, id) }) }, keys)
 		resolve.Importance = widget.LowImportance
 		objs = append(objs, container.NewBorder(title, nil, nil, resolve, body), widget.NewSeparator())
 	}
@@ -606,8 +624,8 @@ func (s *shell) landConflictToAgentLocked(dv *diffView, p proto.LandParams) {
 // the focused pane; the Diff view closes to show it.
 func (s *shell) openWorktreePaneLocked(root string) {
 	var id uint64
-	if s.snap != nil {
-		for _, in := range s.snap.Surfaces {
+	if s.pos.snap != nil {
+		for _, in := range s.pos.snap.Surfaces {
 			if in.Cwd != nil && pathInside(root, *in.Cwd) && (id == 0 || s.hasAgentLocked(in.ID)) {
 				id = in.ID
 			}
@@ -618,7 +636,7 @@ func (s *shell) openWorktreePaneLocked(root string) {
 		s.mutate("open pane", func() error { return s.b.Focus(id) })
 		return
 	}
-	req := quickSplit{SurfaceID: s.focus, Direction: "vertical", Cwd: root}
+	req := quickSplit{SurfaceID: s.pos.focus, Direction: "vertical", Cwd: root}
 	s.goReview(nil, func(ctx context.Context) {
 		if err := s.caller(0).Call(ctx, "surface.split", req, nil); err != nil {
 			s.do(func() { s.banner.show("open pane: " + err.Error()) })

@@ -20,12 +20,12 @@ import (
 // view on it, and waits for its first load and the comments' read.
 func openDiffIn(h *harness, dir string) (*diffView, uint64) {
 	h.t.Helper()
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	if _, err := h.c.Workspaces.CreateWorkspace("wt", dir, nil, true); err != nil {
 		h.t.Fatal(err)
 	}
 	var pane uint64
-	h.waitFor("the pane in the worktree", func() bool { pane = h.s.focus; return h.s.focusedCwdLocked() == dir })
+	h.waitFor("the pane in the worktree", func() bool { pane = h.s.pos.focus; return h.s.focusedCwdLocked() == dir })
 	dv := openDiffNow(h)
 	h.waitFor("the diff and its comments", func() bool { return dv.loads > 0 && dv.sendBtn.Text != "Send to agent" })
 	return dv, pane
@@ -95,7 +95,7 @@ func TestDiffViewCommentAndSend(t *testing.T) {
 				}
 			})
 			typeInto(h, dv.commentText, "Spell three as a digit")
-			press(t, h, dv.commentAdd)
+			press(t, h, &dv.commentAdd.Button)
 			h.waitFor("the comment under line 3", func() bool {
 				r := rowOf(dv, "+three uncommitted")
 				return len(dv.comments) == 1 && r >= 0 && r+1 < len(dv.grid.Rows) &&
@@ -116,7 +116,7 @@ func TestDiffViewCommentAndSend(t *testing.T) {
 				t.Fatal("the pane's process is not known")
 			}
 			h.call(proto.MethodAISessionStart, map[string]any{"surface_id": pane, "tool": "claude", "pid": pid}, nil)
-			tapButton(h, "Send to agent", dv.sendBtn)
+			tapButton(h, "Send to agent", &dv.sendBtn.Button)
 			h.waitFor("the prompt in the agent's pane", func() bool {
 				return strings.Contains(h.screen(pane), "Spell three as a digit") && strings.Contains(h.screen(pane), "a.txt")
 			})
@@ -136,7 +136,7 @@ func TestDiffViewCommentAndSend(t *testing.T) {
 			// Resolve c1 from the list.
 			var resolve *widget.Button
 			h.s.guard(func() {
-				resolve = dv.commentList.Objects[0].(*fyne.Container).Objects[2].(*widget.Button)
+				resolve = &dv.commentList.Objects[0].(*fyne.Container).Objects[2].(*passButton).Button
 			})
 			press(t, h, resolve)
 			h.waitFor("c1 resolved", func() bool {
@@ -201,7 +201,7 @@ func TestDiffViewLand(t *testing.T) {
 		h.waitFor("the pull request's reason", func() bool {
 			return dv.prBtn.Disabled() && strings.Contains(dv.prWhy.Text, "gh, GitHub's CLI, is not installed")
 		})
-		tapButton(h, "Land", dv.landBtn)
+		tapButton(h, "Land", &dv.landBtn.Button)
 		h.waitFor("the configured default chosen", func() bool { return dv.landWith != nil && dv.landWith.Selected == proto.LandSquash })
 		// .paneflow.toml is untracked: the squash lands the commit only.
 		var loads int
@@ -222,7 +222,7 @@ func TestDiffViewLand(t *testing.T) {
 		}
 		press(t, h, dv.answers["Tear down, delete the branch"])
 		h.waitFor("the teardown", func() bool {
-			_, open := h.s.snap.Open[pane]
+			_, open := h.s.pos.snap.Open[pane]
 			return !open && strings.Contains(dv.status.Text+h.s.banner.text.Text, "removed; 1 panes closed; branch feat deleted.")
 		})
 		if _, err := os.Stat(wt); !os.IsNotExist(err) {
@@ -237,7 +237,7 @@ func TestDiffViewLand(t *testing.T) {
 		repo, wt := landWorktree(t, true)
 		head := gittest.Git(t, repo, "rev-parse", "HEAD")
 		dv, pane := openDiffIn(h, wt)
-		tapButton(h, "Land", dv.landBtn)
+		tapButton(h, "Land", &dv.landBtn.Button)
 		h.s.guard(func() { dv.landWith.SetSelected(proto.LandMerge) })
 		press(t, h, dv.answers["Land"])
 		h.waitFor("the conflict", func() bool {
@@ -269,9 +269,9 @@ func TestDiffViewLand(t *testing.T) {
 		if _, err := h.c.Workspaces.CreateWorkspace("other", t.TempDir(), nil, true); err != nil {
 			t.Fatal(err)
 		}
-		h.waitFor("another pane focused", func() bool { return h.s.focus != pane && h.s.focus != 0 })
+		h.waitFor("another pane focused", func() bool { return h.s.pos.focus != pane && h.s.pos.focus != 0 })
 		press(t, h, dv.answers["Open pane"])
-		h.waitFor("the worktree's pane focused", func() bool { return h.s.focus == pane && h.s.dv == nil })
+		h.waitFor("the worktree's pane focused", func() bool { return h.s.pos.focus == pane && h.s.dv == nil })
 	})
 }
 

@@ -77,7 +77,7 @@ func (s *shell) closeHistoryOverlaysLocked() {
 // back to the focused pane.
 func (s *shell) closeHistoryLocked() {
 	s.closeHistoryOverlaysLocked()
-	s.focusViewLocked(s.focus)
+	s.focusViewLocked(s.pos.focus)
 }
 
 // historyClient reaches the backend's socket methods for the history

@@ -94,7 +94,7 @@ func searchViewJumps(t *testing.T, h *harness) {
 	first, second := historyPanes(h)
 	h.s.guard(func() { h.s.focusViewLocked(second) })
 	h.s.mutate("focus", func() error { return h.s.b.Focus(second) })
-	h.waitFor("the second pane focused", func() bool { return h.s.focus == second })
+	h.waitFor("the second pane focused", func() bool { return h.s.pos.focus == second })
 
 	v := searchFor(h, "needle", 4)
 	h.s.guard(func() {
@@ -123,9 +123,9 @@ func searchViewJumps(t *testing.T, h *harness) {
 	// The scrollback match: the view scrolls there, highlighted.
 	v = searchFor(h, "needle", 4)
 	v.list.activate(1)
-	h.waitFor("the jump to the scrollback", func() bool { return h.s.hist.search == nil && h.s.focus == first })
+	h.waitFor("the jump to the scrollback", func() bool { return h.s.hist.search == nil && h.s.pos.focus == first })
 	h.s.guard(func() {
-		vw := h.s.views[first]
+		vw := h.s.panes.views[first]
 		line, ok := vw.Revealed()
 		if !ok || vw.Offset() == 0 || line >= 0 {
 			t.Fatalf("revealed line %d (%v), offset %d; want a scrollback line scrolled to", line, ok, vw.Offset())
@@ -210,8 +210,8 @@ func TestTimelineView(t *testing.T) {
 	// Two turns of an agent in the second pane, told by its hooks: both
 	// screens are shown in the first; the second begins after them.
 	var ws uint64
-	h.waitFor("the pane's workspace", func() bool { ws = h.s.snap.Open[second]; return ws != 0 })
-	pid := h.s.b.PanePIDs()[second] // a live process: the conductor drops the sessions of dead ones
+	h.waitFor("the pane's workspace", func() bool { ws = h.s.pos.snap.Open[second]; return ws != 0 })
+	pid := h.panePID(second) // a live process: the conductor drops the sessions of dead ones
 	frame := func(method, extra string) {
 		h.t.Helper()
 		h.call(method, rawParams(fmt.Sprintf(`{"surface_id":%d,"workspace_id":%d,"tool":"claude","pid":%d%s}`, second, ws, pid, extra)), nil)
@@ -223,7 +223,7 @@ func TestTimelineView(t *testing.T) {
 	frame("ai.stop", `,"last_result":"Ran the tests"`)
 	frame("ai.prompt_submit", "")
 	h.s.mutate("focus", func() error { return h.s.b.Focus(second) })
-	h.waitFor("the second pane focused", func() bool { return h.s.focus == second })
+	h.waitFor("the second pane focused", func() bool { return h.s.pos.focus == second })
 
 	var v *timelineView
 	h.s.guard(func() {

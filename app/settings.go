@@ -57,12 +57,12 @@ func (s *shell) applyConfigLocked(cfg config.Config, warns []string, initial boo
 	s.look.setTheme(dark)
 	if th, ok := s.a.Settings().Theme().(variantTheme); !ok || th.dark != dark {
 		s.a.Settings().SetTheme(variantTheme{dark: dark})
-		if s.side != nil && s.snap != nil {
+		if s.side != nil && s.pos.snap != nil {
 			s.side.reset() // its texts carry colours: rebuild them
-			s.side.update(sidebarModel(s.snap, &s.agents, s.groups, s.checks))
+			s.side.update(sidebarModel(s.pos.snap, &s.agents, s.panes.groups, s.checks))
 		}
 	}
-	for _, v := range s.views {
+	for _, v := range s.panes.views {
 		v.SetFonts(s.look.fonts)
 		v.SetPalette(s.look.palette)
 		v.SetCursor(cursorShape(cfg.Terminal.CursorShape), blinkMode(cfg.Terminal.CursorBlink))
@@ -112,7 +112,7 @@ func (s *shell) setFontSizeLocked(size float64) {
 		// file, as applyConfigLocked's do.
 		s.banner.show(configMsg + err.Error())
 	}
-	for _, v := range s.views {
+	for _, v := range s.panes.views {
 		v.SetFonts(s.look.fonts)
 	}
 }
@@ -127,7 +127,7 @@ func (s *shell) checkScaleLocked() {
 	if err := s.rebuildFontsLocked(); err != nil {
 		s.logf("paneflow: %v", err)
 	}
-	for _, v := range s.views {
+	for _, v := range s.panes.views {
 		v.SetFonts(s.look.fonts)
 	}
 }

@@ -65,7 +65,7 @@ func TestSettingsViewSavesInPlace(t *testing.T) {
 	cfg, _ := config.Load(path)
 	cfg.DefaultShell = "/bin/sh"
 	h := newHarness(t, func(o *Options) { o.ConfigPath, o.Config = path, cfg })
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 
 	p := openPanel[*settingsPanel](h, fyne.KeyComma, fyne.KeyModifierControl)
 	h.s.guard(func() {
@@ -111,7 +111,7 @@ func TestSettingsViewSavesInPlace(t *testing.T) {
 		if h.s.panel != nil {
 			t.Error("Escape left the settings view open")
 		}
-		if f := h.s.w.Canvas().Focused(); f != h.s.views[h.s.focus] {
+		if f := h.s.w.Canvas().Focused(); f != h.s.panes.views[h.s.pos.focus] {
 			t.Errorf("focused %T after closing, want the pane", f)
 		}
 	})
@@ -126,7 +126,7 @@ func TestSettingsViewRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarness(t, func(o *Options) { o.ConfigPath = path })
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	p := openPanel[*settingsPanel](h, fyne.KeyComma, fyne.KeyModifierControl)
 
 	h.s.guard(func() { p.row("font_size").entry.SetText("99") })
@@ -152,7 +152,7 @@ func TestShortcutsSheet(t *testing.T) {
 	h := newHarness(t, func(o *Options) {
 		o.Config.Shortcuts = map[string]string{"ctrl+shift+y": "toggle_zoom"}
 	})
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	p := openPanel[*shortcutsPanel](h, fyne.KeySlash, fyne.KeyModifierControl|fyne.KeyModifierShift)
 	h.s.guard(func() {
 		if len(p.shown) != len(keymap.Actions()) {
@@ -225,7 +225,7 @@ func TestConfigWarningGoneWhenFixedBeforeWatch(t *testing.T) {
 func TestFontWarningAfterZoomClearedWhenFixed(t *testing.T) {
 	path := filepath.Join(t.TempDir(), config.FileName)
 	h := newHarness(t, func(o *Options) { o.ConfigPath = path })
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.rewriteConfig(path, "the font warning", "font_family = \"No Such Font Paneflow\"\n", func() bool {
 		return strings.Contains(h.s.banner.text.Text, "No Such Font Paneflow")
 	})

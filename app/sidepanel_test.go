@@ -31,7 +31,7 @@ func TestSidebarGripResizesSidebarAndPanes(t *testing.T) {
 	h := newHarness(t, nil)
 	h.s.guard(func() { h.s.w.Resize(fyne.NewSize(1000, 600)) })
 	var id uint64
-	h.waitFor("a view", func() bool { id = h.s.focus; return id != 0 && h.s.views[id] != nil })
+	h.waitFor("a view", func() bool { id = h.s.pos.focus; return id != 0 && h.s.panes.views[id] != nil })
 	var x0, w0 float32
 	h.waitFor("the panes laid out", func() bool { x0, w0 = h.areaX(); return w0 > 0 })
 	var cols0 int
@@ -88,7 +88,7 @@ func TestToggleSidebarCollapsesAndRestores(t *testing.T) {
 	h := newHarness(t, nil)
 	h.s.guard(func() { h.s.w.Resize(fyne.NewSize(1000, 600)) })
 	var id uint64
-	h.waitFor("a view", func() bool { id = h.s.focus; return id != 0 && h.s.views[id] != nil })
+	h.waitFor("a view", func() bool { id = h.s.pos.focus; return id != 0 && h.s.panes.views[id] != nil })
 	p := h.s.sidePanel
 	var x0, w0 float32
 	h.s.guard(func() {

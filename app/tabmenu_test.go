@@ -18,7 +18,7 @@ import (
 // gives the keyboard back to the pane.
 func TestWorkspaceTabMenu(t *testing.T) {
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	for _, title := range []string{"b", "c"} {
 		if _, err := h.c.Workspaces.CreateWorkspace(title, t.TempDir(), nil, false); err != nil {
 			t.Fatal(err)

@@ -297,7 +297,7 @@ func (it *tabItem) MouseUp(*desktop.MouseEvent) {}
 // moveWorkspaceLocked moves the workspace at index to position to (a
 // tab dragged, Ctrl+Shift+PageUp/PageDown); out of range does nothing.
 func (s *shell) moveWorkspaceLocked(index, to int) {
-	if s.snap == nil || index < 0 || to < 0 || index >= len(s.snap.Workspaces) || to >= len(s.snap.Workspaces) || index == to {
+	if s.pos.snap == nil || index < 0 || to < 0 || index >= len(s.pos.snap.Workspaces) || to >= len(s.pos.snap.Workspaces) || index == to {
 		return
 	}
 	s.mutate("move workspace", func() error { return s.b.MoveWorkspace(index, to) })
@@ -307,19 +307,19 @@ func (s *shell) moveWorkspaceLocked(index, to int) {
 // (a tab's double click, Ctrl+Alt+Shift+R, the palette). The workspace is
 // found again by its id when the dialog is answered: it may have moved.
 func (s *shell) renameWorkspaceLocked(index int) {
-	if s.snap == nil || index < 0 || index >= len(s.snap.Workspaces) {
+	if s.pos.snap == nil || index < 0 || index >= len(s.pos.snap.Workspaces) {
 		return
 	}
-	id := s.snap.Workspaces[index].ID
+	id := s.pos.snap.Workspaces[index].ID
 	entry := newKeyEntry(false)
-	entry.SetText(s.snap.Workspaces[index].Title)
+	entry.SetText(s.pos.snap.Workspaces[index].Title)
 	d := dialog.NewForm("Rename workspace", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Title", entry)}, func(ok bool) {
 		if !ok {
 			return
 		}
 		title := entry.Text
 		s.guard(func() {
-			for i, w := range s.snap.Workspaces {
+			for i, w := range s.pos.snap.Workspaces {
 				if w.ID == id {
 					s.mutate("rename workspace", func() error { return s.b.RenameWorkspace(i, title) })
 					return
@@ -337,14 +337,14 @@ func (s *shell) renameWorkspaceLocked(index int) {
 // item acts on the workspace the menu was opened on, found again by its
 // id (it may have moved meanwhile; closed: nothing happens).
 func (s *shell) tabMenuLocked(index int, pos fyne.Position) {
-	if s.snap == nil || index < 0 || index >= len(s.snap.Workspaces) {
+	if s.pos.snap == nil || index < 0 || index >= len(s.pos.snap.Workspaces) {
 		return
 	}
-	id, n := s.snap.Workspaces[index].ID, len(s.snap.Workspaces)
+	id, n := s.pos.snap.Workspaces[index].ID, len(s.pos.snap.Workspaces)
 	on := func(f func(i int)) func() {
 		return func() {
 			s.guard(func() {
-				if i := slices.IndexFunc(s.snap.Workspaces, func(w workspace.WorkspaceInfo) bool { return w.ID == id }); i >= 0 {
+				if i := slices.IndexFunc(s.pos.snap.Workspaces, func(w workspace.WorkspaceInfo) bool { return w.ID == id }); i >= 0 {
 					f(i)
 				}
 			})
@@ -363,7 +363,11 @@ func (s *shell) tabMenuLocked(index int, pos fyne.Position) {
 		fyne.NewMenuItem("New workspace…", func() { s.guard(s.newWorkspaceLocked) }),
 	)
 	// Dismissed, the menu's overlay goes and the pane has the keyboard
-	// again (the canvas keeps the focus beneath each overlay).
+	// again: the canvas keeps the focus beneath each overlay. The right
+	// click took it from the pane (the desktop driver unfocuses the
+	// canvas on a click on anything that takes no focus, as a tab), so
+	// it is given back first.
+	s.focusViewLocked(s.pos.focus)
 	pm := widget.NewPopUpMenu(menu, s.w.Canvas())
 	s.tabs.menu, s.tabs.menuItems = pm, menu.Items
 	pm.ShowAtPosition(pos)

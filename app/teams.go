@@ -64,23 +64,23 @@ func teamColor(name string) (color.Color, bool) {
 // teammatesLocked returns the open panes of the team pane id leads,
 // sorted; nil when id leads none.
 func (s *shell) teammatesLocked(id uint64) (team string, mates []uint64, names []string) {
-	if s.snap == nil {
+	if s.pos.snap == nil {
 		return "", nil, nil
 	}
-	lead, ok := s.snap.Teams[id]
+	lead, ok := s.pos.snap.Teams[id]
 	if !ok || lead.Team == "" || lead.Teammate != "" {
 		return "", nil, nil
 	}
-	for sid, m := range s.snap.Teams {
+	for sid, m := range s.pos.snap.Teams {
 		if m.Teammate != "" && m.Team == lead.Team {
-			if _, open := s.snap.Open[sid]; open {
+			if _, open := s.pos.snap.Open[sid]; open {
 				mates = append(mates, sid)
 			}
 		}
 	}
 	slices.Sort(mates)
 	for _, sid := range mates {
-		names = append(names, s.snap.Teams[sid].Teammate)
+		names = append(names, s.pos.snap.Teams[sid].Teammate)
 	}
 	return lead.Team, mates, names
 }

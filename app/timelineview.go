@@ -43,14 +43,14 @@ func (s *shell) openTimelineLocked() {
 		s.closeHistoryLocked()
 		return
 	}
-	id := s.focus
+	id := s.pos.focus
 	if id == 0 {
 		return
 	}
 	s.closeOverlaysLocked()
 	name := fmt.Sprint(id)
-	if s.snap != nil {
-		for _, in := range s.snap.Surfaces {
+	if s.pos.snap != nil {
+		for _, in := range s.pos.snap.Surfaces {
 			if in.ID == id {
 				name = in.Name
 			}

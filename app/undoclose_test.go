@@ -18,24 +18,21 @@ import (
 func TestUndoClose(t *testing.T) {
 	h := newAttachedHarness(t, nil)
 	var first uint64
-	h.waitFor("the first pane", func() bool { first = h.s.focus; return first != 0 })
+	h.waitFor("the first pane", func() bool { first = h.s.pos.focus; return first != 0 })
 	h.splitKey()
 	var second uint64
 	h.waitFor("two panes, the new one focused", func() bool {
-		second = h.s.focus
-		return h.shape() == "V[p p]" && second != first && h.s.snap.Open[second] != 0 && h.s.views[second] != nil
+		second = h.s.pos.focus
+		return h.shape() == "V[p p]" && second != first && h.s.pos.snap.Open[second] != 0 && h.s.panes.views[second] != nil
 	})
-	pid := h.s.b.PanePIDs()[second]
-	if pid == 0 {
-		t.Fatal("no pid for the second pane")
-	}
+	pid := h.panePID(second)
 	var handled bool
 	h.s.guard(func() { handled = h.key(fyne.KeyW, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
 	if !handled {
 		t.Fatal("ctrl+shift+w was not taken")
 	}
 	h.waitFor("one pane left and the undo toast", func() bool {
-		return h.shape() == "p" && h.s.views[second] == nil && h.s.toast.visible() &&
+		return h.shape() == "p" && h.s.panes.views[second] == nil && h.s.toast.visible() &&
 			strings.HasPrefix(h.s.toast.text.Text, "Pane closed (Ctrl+Shift+T")
 	})
 
@@ -44,9 +41,9 @@ func TestUndoClose(t *testing.T) {
 		t.Fatal("ctrl+shift+t was not taken")
 	}
 	h.waitFor("the pane back in its place, focused, the toast gone", func() bool {
-		o := h.s.snap.Order
+		o := h.s.pos.snap.Order
 		return h.shape() == "V[p p]" && len(o) == 2 && o[0] == first && o[1] == second &&
-			h.s.focus == second && h.s.views[second] != nil && !h.s.toast.visible()
+			h.s.pos.focus == second && h.s.panes.views[second] != nil && !h.s.toast.visible()
 	})
 	if got := h.s.b.PanePIDs()[second]; got != pid {
 		t.Errorf("reopened pane's pid = %d, want %d", got, pid)

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"os"
@@ -117,53 +116,6 @@ func dayText(sum proto.UsageSummary) (string, widget.Importance) {
 		return line, widget.WarningImportance
 	}
 	return line, widget.MediumImportance
-}
-
-// daySummaryTimeout bounds one usage.summary call of the overview.
-const daySummaryTimeout = 10 * time.Second
-
-// fetchDayLocked asks the server for the day's usage, for the open
-// overview's header, unless a request is already out (the overview's
-// clock asks again, at most once a second, while usage changes: see
-// refreshOverviewLocked). The call runs on the shell's worker.
-func (s *shell) fetchDayLocked() {
-	ov := s.ov
-	if ov == nil || ov.dayBusy || s.b == nil { // no backend: a test's bare shell
-		return
-	}
-	ov.dayBusy, ov.dayStale = true, false
-	c := s.b.Caller(daySummaryTimeout)
-	f := func() {
-		var sum proto.UsageSummary
-		err := c.Call(context.Background(), proto.MethodUsageSummary, proto.UsageSummaryParams{Since: "today"}, &sum)
-		s.do(func() {
-			if s.ov != ov {
-				return
-			}
-			ov.dayBusy = false
-			if err != nil {
-				// A server without usage (or gone): no line.
-				ov.today.Hide()
-				return
-			}
-			text, imp := dayText(sum)
-			if ov.today.Text != text || ov.today.Importance != imp {
-				ov.today.Importance = imp
-				ov.today.SetText(text) // refreshes
-				if os.Getenv("PANEFLOW_UI_PROBE") == "1" {
-					key := "overview-today " + text
-					s.probedUsage[key] = ov.today
-					s.probeUsageLater(key, ov.today, fmt.Sprintf("overview-today text=%q", text), 200)
-				}
-			}
-			ov.today.Show()
-		})
-	}
-	select {
-	case s.work <- f:
-	default:
-		ov.dayBusy, ov.dayStale = false, true // the worker is swamped: the clock tries again
-	}
 }
 
 // probeUsageLocked writes where each sidebar usage line that changed

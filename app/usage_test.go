@@ -135,7 +135,7 @@ func TestAttachedSidebarShowsUsage(t *testing.T) {
 func sidebarShowsUsage(t *testing.T, h *harness) {
 	first, second := h.twoPanes()
 	var ws uint64
-	h.s.guard(func() { ws = h.s.snap.Open[first] })
+	h.s.guard(func() { ws = h.s.pos.snap.Open[first] })
 	dir := t.TempDir()
 	priced, unpriced := filepath.Join(dir, "priced.jsonl"), filepath.Join(dir, "unpriced.jsonl")
 	frame := func(id uint64, path string) bus.AgentFrame {
@@ -193,7 +193,7 @@ func sidebarShowsUsage(t *testing.T, h *harness) {
 		if ov == nil || len(ov.rows) != 1 {
 			return false
 		}
-		head, _, _ := h.s.overviewRowText(ov.rows[0])
+		head, _, _ := ov.rowText(ov.rows[0])
 		return strings.HasSuffix(head, " · 132k tok · $0.22 (turn 12.4k tok · $0.02)") &&
 			ov.today.Visible() && ov.today.Text == "Today: 137k tok · ≥$0.22"
 	})
@@ -205,7 +205,7 @@ func sidebarShowsUsage(t *testing.T, h *harness) {
 func TestFlowRunShowsUsage(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	h := newHarness(t, nil)
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	lp := openPad(t, h)
 	for _, tt := range []struct {
 		usage *proto.Usage

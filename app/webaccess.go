@@ -307,5 +307,5 @@ func (s *shell) closeWebLocked() {
 	}
 	s.webv.pop.close()
 	s.webv = nil
-	s.focusViewLocked(s.focus)
+	s.focusViewLocked(s.pos.focus)
 }

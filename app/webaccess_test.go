@@ -35,7 +35,7 @@ func TestWebAccessPairsAndRevokes(t *testing.T) {
 			return ""
 		}
 	})
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(h.s.openWebLocked)
 	var status string
 	h.waitFor("the web client's address", func() bool {
@@ -101,7 +101,7 @@ func TestWebAccessWithoutWebClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarness(t, func(o *Options) { o.ConfigPath = cfgPath })
-	h.waitFor("the first pane", func() bool { return h.s.focus != 0 })
+	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(h.s.openWebLocked)
 	var status string
 	h.waitFor("the status", func() bool {

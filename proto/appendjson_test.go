@@ -29,7 +29,7 @@ var paramsTypes = []appender{
 	WorkspacePresetParams{}, WorkspaceSetRatiosParams{},
 	ScreenAttachParams{}, ScreenRowsParams{}, ScreenLinesParams{}, ScreenInputParams{},
 	ScreenResizeParams{}, ScreenPaneParams{}, ScreenShownParams{}, AIHistoryParams{},
-	ReviewCommentParams{}, ReviewListParams{}, ReviewResolveParams{}, ReviewSendParams{}, ReviewDiffParams{}, LandParams{}, LandPRParams{}, LandTeardownParams{}, ChecksParams{},
+	ReviewCommentParams{}, ReviewListParams{}, ReviewResolveParams{}, ReviewSendParams{}, ReviewDiffParams{}, ReviewWatchParams{}, LandParams{}, LandPRParams{}, LandTeardownParams{}, ChecksParams{},
 	WebPairParams{}, WebRevokeParams{},
 }
 

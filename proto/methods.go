@@ -132,6 +132,12 @@ const (
 	// git reads them on the server's machine: the Diff view of a pane on
 	// another host (issue 30) shows what the host's server read.
 	MethodReviewDiff = "review.diff"
+	// MethodReviewWatch is a stream: a ReviewWatchFrame of type
+	// FrameWatching once the server watches the worktree's files, index
+	// and HEAD, then one of type FrameChanged each time they changed
+	// (settled): the Diff view of a pane on another host asks review.diff
+	// again on each, instead of asking every few seconds.
+	MethodReviewWatch = "review.watch"
 
 	// land.*: package review (a worktree's branch into its base, or a
 	// pull request).
@@ -184,7 +190,7 @@ var methods = [...]string{
 	MethodWorktreeCreate, MethodWorktreeRollback,
 	MethodArtifactGet, MethodArtifactKeep,
 	MethodUsageSummary, MethodUsageTrack, MethodUsageBudgetWait, MethodUsagePrices,
-	MethodReviewComment, MethodReviewList, MethodReviewResolve, MethodReviewSend, MethodReviewDiff,
+	MethodReviewComment, MethodReviewList, MethodReviewResolve, MethodReviewSend, MethodReviewDiff, MethodReviewWatch,
 	MethodLandRun, MethodLandPR, MethodLandTeardown,
 	MethodChecksRun, MethodChecksStatus, MethodChecksSend,
 	MethodWebPair, MethodWebList, MethodWebRevoke,

@@ -182,6 +182,32 @@ type ReviewDiffParams struct {
 	Scope string `json:"scope,omitempty"`
 }
 
+// ReviewWatchParams are review.watch's.
+type ReviewWatchParams struct {
+	// Worktree is an absolute directory inside the work tree (required).
+	Worktree string `json:"worktree"`
+}
+
+// AppendJSON appends p's JSON encoding (see the package's params types).
+func (p ReviewWatchParams) AppendJSON(dst []byte) []byte {
+	o := openObject(dst)
+	o.str("worktree", p.Worktree)
+	return o.close()
+}
+
+// The frame types of review.watch.
+const (
+	// FrameWatching is the first frame: the watch is in place.
+	FrameWatching = "watching"
+	// FrameChanged says the worktree's files, index or HEAD changed.
+	FrameChanged = "changed"
+)
+
+// ReviewWatchFrame is a frame of review.watch.
+type ReviewWatchFrame struct {
+	Type string `json:"type"` // FrameWatching or FrameChanged
+}
+
 // AppendJSON appends p's JSON encoding (see the package's params types).
 func (p ReviewDiffParams) AppendJSON(dst []byte) []byte {
 	o := openObject(dst)

@@ -17,6 +17,7 @@ import (
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/internal/gitdiff"
 	"github.com/paneflow-go/paneflow/internal/spectrust"
+	"github.com/paneflow-go/paneflow/internal/treewatch"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/subsystem"
@@ -121,6 +122,7 @@ func (s *Service) Init(h *subsystem.Host) error {
 	m.Register(proto.MethodReviewResolve, s.handle(s.resolve), ipc.Long())
 	m.Register(proto.MethodReviewSend, s.handle(s.send), ipc.Long())
 	m.Register(proto.MethodReviewDiff, s.handle(s.diff), ipc.Long())
+	m.RegisterStream(proto.MethodReviewWatch, s.watch)
 	m.Register(proto.MethodLandRun, s.handle(s.land), ipc.Long())
 	m.Register(proto.MethodLandPR, s.handle(s.pr), ipc.Long())
 	m.Register(proto.MethodLandTeardown, s.handle(s.landTeardown), ipc.Long())
@@ -365,6 +367,48 @@ func (s *Service) diff(ctx context.Context, params json.RawMessage) (any, error)
 		d.Files = []proto.ReviewDiffFile{}
 	}
 	return d, nil
+}
+
+// watch streams review.watch: a frame once the worktree is watched, then
+// one per settled change of its files, index or HEAD, until the client
+// goes or the server stops.
+func (s *Service) watch(ctx context.Context, params json.RawMessage, w ipc.FrameWriter) error {
+	var p proto.ReviewWatchParams
+	if err := proto.DecodeParams(params, &p); err != nil {
+		return err
+	}
+	if p.Worktree == "" {
+		return ipc.InvalidParams("Missing 'worktree' parameter")
+	}
+	if !filepath.IsAbs(p.Worktree) {
+		return ipc.InvalidParams("'worktree' must be an absolute path, got '%s'", p.Worktree)
+	}
+	s.wg.Add(1)
+	defer s.wg.Done()
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	defer context.AfterFunc(s.ctx, stop)()
+	tw, err := treewatch.Start(ctx, p.Worktree)
+	if err != nil {
+		if errors.Is(err, treewatch.ErrWatcher) {
+			return ipc.Errorf(ipc.CodeInternal, "'%s': %v", p.Worktree, err)
+		}
+		return ipc.InvalidParams("'%s': %v", p.Worktree, err)
+	}
+	defer tw.Close()
+	if err := w.WriteFrame(proto.ReviewWatchFrame{Type: proto.FrameWatching}); err != nil {
+		return err
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tw.C:
+			if err := w.WriteFrame(proto.ReviewWatchFrame{Type: proto.FrameChanged}); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 func (s *Service) resolve(ctx context.Context, params json.RawMessage) (any, error) {

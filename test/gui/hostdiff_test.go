@@ -92,8 +92,9 @@ func TestHostDiff(t *testing.T) {
 		return green.N > greenBefore+100, fmt.Sprintf("%d green pixels (%d before)", green.N, greenBefore)
 	})
 	w.stable("diff", full)
-	// A file the host's agent writes shows without asking (the view asks
-	// the host again every 2 s): more added lines.
+	// A file the host's agent writes shows without asking (the host's
+	// server watches the worktree, review.watch, and the view asks for the
+	// diff when it says so): more added lines.
 	rows := len(greenRows(w.screenshot("rows"), image.Rect(g.W/3, 150, g.W, g.H)))
 	write("c.txt", "one more\nand another\n")
 	w.eventually("the host's new file on screen", func() (bool, string) {

@@ -22,22 +22,7 @@ func TestWorkspaceTabsMoveRename(t *testing.T) {
 	g := a.geometry()
 	a.mustCLI(nil, "new", "--name", "second")
 	a.mustCLI(nil, "new", "--name", "third")
-	order := func(want ...string) func() (bool, string) {
-		return func() (bool, string) {
-			var l struct {
-				Workspaces []struct {
-					Title  string `json:"title"`
-					Active bool   `json:"active"`
-				} `json:"workspaces"`
-			}
-			a.rpc(&l, "workspace.list", nil)
-			var got []string
-			for _, w := range l.Workspaces {
-				got = append(got, w.Title)
-			}
-			return strings.Join(got, ",") == strings.Join(want, ","), fmt.Sprint(got)
-		}
-	}
+	order := a.workspaceOrder
 	a.eventually("three workspaces", order("Terminal", "second", "third"))
 	full := image.Rect(0, 0, g.W, g.H)
 	a.stable("three-tabs", full)
@@ -64,6 +49,24 @@ func TestWorkspaceTabsMoveRename(t *testing.T) {
 	a.xdo("key", "Return")
 	a.eventually("the first workspace renamed", order("api server", "Terminal", "third"))
 	a.stable("renamed", full)
+}
+
+// workspaceOrder is a condition for eventually: the server's
+// workspace.list holds workspaces titled want, in that order.
+func (a *app) workspaceOrder(want ...string) func() (bool, string) {
+	return func() (bool, string) {
+		var l struct {
+			Workspaces []struct {
+				Title string `json:"title"`
+			} `json:"workspaces"`
+		}
+		a.rpc(&l, "workspace.list", nil)
+		var got []string
+		for _, w := range l.Workspaces {
+			got = append(got, w.Title)
+		}
+		return strings.Join(got, ",") == strings.Join(want, ","), fmt.Sprint(got)
+	}
 }
 
 // Where the tabs of TestWorkspaceTabsMoveRename are, in the window.

@@ -72,22 +72,9 @@ func TestRemoteForward(t *testing.T) {
 		}
 	}
 
-	h, err := pfremote.ParseHost(w.url(portMain))
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), cliTimeout)
 	defer cancel()
-	c, err := pfremote.Dial(ctx, h, pfremote.Env{Getenv: func(k string) string {
-		if k == pfremote.EnvSSH {
-			return w.sshd.SSHCommand()
-		}
-		return ""
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := w.dialHost(ctx, portMain)
 
 	pc := proto.Client{Caller: &ipc.Client{Path: w.url(portMain), Dial: c.Open}}
 	got, err := pc.SurfacePorts(ctx, web.ID)
@@ -128,4 +115,25 @@ func TestRemoteForward(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "nothing answers on port "+strconv.Itoa(freePort)) {
 		t.Fatalf("a forward to a port nothing listens on: %v", err)
 	}
+}
+
+// dialHost is one ssh to port's host running its bridge (package remote,
+// as a window's link), closed when the test ends.
+func (w *world) dialHost(ctx context.Context, port int) *pfremote.Conn {
+	w.t.Helper()
+	h, err := pfremote.ParseHost(w.url(port))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	c, err := pfremote.Dial(ctx, h, pfremote.Env{Getenv: func(k string) string {
+		if k == pfremote.EnvSSH {
+			return w.sshd.SSHCommand()
+		}
+		return ""
+	}})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() { c.Close() })
+	return c
 }
