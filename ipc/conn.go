@@ -198,8 +198,17 @@ func (c *conn) beginWait(deadline time.Time) {
 		return
 	}
 	c.s.markIdle(c)
-	c.nc.SetReadDeadline(deadline)
-	if c.evicted.Load() { // evicted before the deadline above replaced the eviction's
+	c.setReadDeadline(deadline)
+}
+
+// setReadDeadline sets the read deadline of an idle connection to t, or
+// into the past when it has been evicted or the server shuts down: both
+// set a past deadline once, from another goroutine, and a set just after
+// theirs must not undo it (the flag is stored before their set, so one of
+// the two always sees the other).
+func (c *conn) setReadDeadline(t time.Time) {
+	c.nc.SetReadDeadline(t)
+	if c.evicted.Load() || c.s.closing.Load() {
 		c.nc.SetReadDeadline(aLongTimeAgo)
 	}
 }
@@ -253,7 +262,7 @@ func (c *conn) startLong(ctx context.Context, m *method, req request) bool {
 		c.lmu.Lock()
 		if c.inFlight--; c.inFlight == 0 && c.waiting {
 			c.s.markIdle(c)
-			c.nc.SetReadDeadline(time.Now().Add(c.s.idleTimeout()))
+			c.setReadDeadline(time.Now().Add(c.s.idleTimeout()))
 		}
 		c.lmu.Unlock()
 	}()

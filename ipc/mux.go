@@ -96,7 +96,7 @@ func dialMux(ctx context.Context, path string, dial dialFunc) (*Mux, error) {
 	m := &Mux{path: path, nc: nc, fr: newFrameReader(nc, MaxFrame, clientReadBuffer),
 		pending: map[int64]chan muxReply{}, done: make(chan struct{})}
 	stop := context.AfterFunc(ctx, func() { nc.SetDeadline(aLongTimeAgo) })
-	nc.SetDeadline(deadline)
+	setDeadline(ctx, nc, deadline)
 	id := lastID.Add(1)
 	line, _ := encodeRequest(id, MethodConcurrent, nil)
 	_, werr := nc.Write(line)
