@@ -778,6 +778,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 			structural = true
 		case inputRefused:
 			s.banner.show(s.inputRefusedTextLocked(ev, snap))
+			s.probeBannerLocked()
 		case hostEvent:
 			hostsChanged = true
 			if ev.Up {
