@@ -63,7 +63,9 @@ func BenchmarkFleet(b *testing.B) { benchFleet(b, fleetFrames, 0, false) }
 // endpoint over its own keep-alive connection (fleettest.FireHTTPPaced),
 // and no hook process starts. hooks-admitted
 // counts the frames the conductor ran (its turns), hooks-lost the frames
-// posted that it did not run, hooks-late the posts not answered 200.
+// posted that it did not run, hooks-late the posts not answered 200
+// within the agent's hook timeout (fleettest.AgentHookTimeout: the run
+// fails on any), hook-slowest-ms the longest a post waited.
 func BenchmarkFleetHTTP(b *testing.B) { benchFleet(b, fleetFrames, 0, true) }
 
 // BenchmarkFleetPacedHTTP is BenchmarkFleetPaced with http hooks, as
@@ -117,6 +119,7 @@ func benchFleet(b *testing.B, frames int, pace time.Duration, overHTTP bool) {
 	}
 	var busy, list, floor []float64
 	delivered, late, fired := 0, 0, 0
+	var slowest time.Duration
 	var admitted uint64
 	var storm time.Duration
 	var used cpuUse
@@ -230,6 +233,7 @@ func benchFleet(b *testing.B, frames int, pace time.Duration, overHTTP bool) {
 		delivered += h.Total()
 		fired += h.Fired
 		late += len(h.Failed)
+		slowest = max(slowest, h.Slowest)
 	}
 	if len(busy) == 0 {
 		b.Fatal("no paneflow ls finished while the hooks fired")
@@ -248,6 +252,9 @@ func benchFleet(b *testing.B, frames int, pace time.Duration, overHTTP bool) {
 	b.ReportMetric(percentile(idle, 50), "idle-ls-p50-ms")
 	b.ReportMetric(float64(delivered), "hooks-delivered")
 	b.ReportMetric(float64(late), "hooks-late")
+	if overHTTP {
+		b.ReportMetric(ms(slowest), "hook-slowest-ms")
+	}
 	b.ReportMetric(float64(admitted), "hooks-admitted")
 	b.ReportMetric(float64(uint64(fired)-min(admitted, uint64(fired))), "hooks-lost")
 	b.ReportMetric(ms(storm)/float64(b.N), "storm-ms")
