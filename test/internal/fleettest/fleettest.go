@@ -1,14 +1,16 @@
 // Package fleettest puts a fleet's load on a running `paneflow serve`, the
 // way issue 25's target describes it: N real paneflow-mcp bridges, each
 // holding its events.subscribe stream, and N agents whose hooks (the real
-// paneflow-ai-hook binary, one process per frame) fire at once, while the
-// caller uses the server as a user would. test/e2e (a small fleet, no
+// paneflow-ai-hook binary, one process per frame; or, with no process,
+// Claude Code's http posts or Codex's mcp_tool calls of the bridges' hook
+// tool) fire at once, while the caller uses the server as a user would. test/e2e (a small fleet, no
 // timing) and test/bench (200 agents, `paneflow ls` timed) share it.
 //
 // It drives the built binaries and speaks to the socket in plain JSON-RPC,
 // as a user's script would, with package proto's types: it links none of
 // the app. Every bound in it is
-// a hang guard, generous for a loaded 2-core machine.
+// a hang guard, generous for a loaded 2-core machine, but one:
+// [AgentHookTimeout], how long an agent waits for its hook.
 package fleettest
 
 import (
@@ -130,31 +132,65 @@ func NewPanes(sock string, n int) ([]uint64, error) {
 type Bridges struct {
 	cmds   []*exec.Cmd
 	stdins []interface{ Close() error }
+	outs   []*os.File // their stdout, for [Bridges.FireMCPPaced]
+	panes  []uint64   // the pane each runs in, when started by StartPaneBridges
 }
 
 // StartBridges starts n paneflow-mcp bridges (bin) with env, which must
 // point PANEFLOW_SOCKET_PATH at the server sock, and returns once the
 // server holds a stream for each (system.admission). Stop ends them.
 func StartBridges(bin string, env []string, sock string, n int) (*Bridges, error) {
+	return startBridges(bin, env, sock, make([]uint64, n))
+}
+
+// StartPaneBridges is StartBridges with one bridge per pane, run as in
+// that pane (its PANEFLOW_SURFACE_ID), as an agent in it runs its bridge:
+// [Bridges.FireMCPPaced] reports through them.
+func StartPaneBridges(bin string, env []string, sock string, panes []uint64) (*Bridges, error) {
+	return startBridges(bin, env, sock, panes)
+}
+
+func startBridges(bin string, env []string, sock string, panes []uint64) (*Bridges, error) {
 	before, err := GetAdmission(sock)
 	if err != nil {
 		return nil, err
 	}
 	b := &Bridges{}
-	for range n {
+	for _, id := range panes {
 		cmd := exec.Command(bin)
 		cmd.Env = env
+		if id != 0 {
+			cmd.Env = append(append([]string{}, env...), "PANEFLOW_SURFACE_ID="+strconv.FormatUint(id, 10))
+		}
 		stdin, err := cmd.StdinPipe()
 		if err != nil {
 			b.Stop()
 			return nil, err
 		}
-		if err := cmd.Start(); err != nil {
+		var r, w *os.File // stdout, read by FireMCPPaced: only a pane's bridge
+		if id != 0 {
+			if r, w, err = os.Pipe(); err != nil {
+				stdin.Close()
+				b.Stop()
+				return nil, err
+			}
+			cmd.Stdout = w
+		}
+		err = cmd.Start()
+		if w != nil {
+			w.Close()
+		}
+		if err != nil {
+			stdin.Close()
+			if r != nil {
+				r.Close()
+			}
 			b.Stop()
 			return nil, err
 		}
-		b.cmds, b.stdins = append(b.cmds, cmd), append(b.stdins, stdin)
+		b.cmds, b.stdins, b.outs, b.panes = append(b.cmds, cmd), append(b.stdins, stdin), append(b.outs, r), append(b.panes, id)
 	}
+	n := len(panes)
 	deadline := time.Now().Add(Timeout)
 	for {
 		a, err := GetAdmission(sock)
@@ -167,6 +203,96 @@ func StartBridges(bin string, env []string, sock string, n int) (*Bridges, error
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// FireMCPPaced is [FireHTTPPaced] for Codex agents whose hooks are
+// mcp_tool hooks calling their bridge's hook tool (proto.MCPHookTool),
+// as the launch shim configures them when Codex runs our bridge: every
+// bridge of StartPaneBridges gets MCP's initialize, then frames
+// UserPromptSubmit calls of the tool, pace apart (its first at i/n of
+// pace), one after another (once every bridge is initialized), each answer waited for at most
+// [AgentHookTimeout] as Codex waits for a hook. The agents are
+// goroutines of the caller's process, speaking MCP on the bridges' stdio
+// as Codex does; no process starts per frame. Sent counts the answers
+// per pane; Failed holds every error, a late answer included.
+func (b *Bridges) FireMCPPaced(frames int, pace time.Duration) Hooks {
+	h := Hooks{Sent: map[uint64]int{}, Fired: len(b.panes) * frames}
+	var mu sync.Mutex
+	fail := func(id uint64, f int, err error) {
+		mu.Lock()
+		h.Failed = append(h.Failed, fmt.Sprintf("pane %d frame %d: %v", id, f, err))
+		mu.Unlock()
+	}
+	var wg, ready sync.WaitGroup
+	start := make(chan struct{})
+	for i, id := range b.panes {
+		wg.Add(1)
+		ready.Add(1)
+		go func() {
+			defer wg.Done()
+			in, out := b.stdins[i].(io.Writer), bufio.NewReader(b.outs[i])
+			call := func(rid int, method string, params any) error {
+				msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+				if _, err := in.Write(append(msg, '\n')); err != nil {
+					return err
+				}
+				b.outs[i].SetReadDeadline(time.Now().Add(AgentHookTimeout))
+				for {
+					line, err := out.ReadBytes('\n')
+					if err != nil {
+						return err
+					}
+					var reply struct {
+						ID     *int            `json:"id"`
+						Result json.RawMessage `json:"result"`
+						Error  json.RawMessage `json:"error"`
+					}
+					if json.Unmarshal(line, &reply) != nil || reply.ID == nil || *reply.ID != rid {
+						continue // a notification (resources list_changed …)
+					}
+					if reply.Error != nil {
+						return fmt.Errorf("%s: %s", method, reply.Error)
+					}
+					return nil
+				}
+			}
+			if err := call(0, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
+				"clientInfo": map[string]any{"name": "fleettest", "version": "0"}}); err != nil {
+				fail(id, -1, err)
+				ready.Done()
+				return
+			}
+			in.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
+			ready.Done()
+			<-start
+			if pace > 0 {
+				time.Sleep(pace * time.Duration(i) / time.Duration(len(b.panes)))
+			}
+			for f := range frames {
+				if f > 0 && pace > 0 {
+					time.Sleep(pace)
+				}
+				args := map[string]any{"event": "UserPromptSubmit", "tool": "codex", "pid": "",
+					"payload": map[string]any{"session_id": fmt.Sprintf("fleet-%d", id), "prompt": fmt.Sprintf("turn %d", f)}}
+				posted := time.Now()
+				err := call(f+1, "tools/call", map[string]any{"name": proto.MCPHookTool, "arguments": args})
+				took := time.Since(posted)
+				mu.Lock()
+				h.Slowest = max(h.Slowest, took)
+				if err == nil {
+					h.Sent[id]++
+				}
+				mu.Unlock()
+				if err != nil {
+					fail(id, f, err)
+				}
+			}
+		}()
+	}
+	ready.Wait() // every bridge initialized: the storm starts together
+	close(start)
+	wg.Wait()
+	return h
 }
 
 // Pids returns the bridges' process ids.
@@ -184,6 +310,11 @@ func (b *Bridges) Stop() {
 	for _, in := range b.stdins {
 		in.Close()
 	}
+	for _, out := range b.outs {
+		if out != nil {
+			out.Close()
+		}
+	}
 	for _, cmd := range b.cmds {
 		done := make(chan struct{})
 		go func() { cmd.Wait(); close(done) }()
@@ -194,7 +325,7 @@ func (b *Bridges) Stop() {
 			<-done
 		}
 	}
-	b.cmds, b.stdins = nil, nil
+	b.cmds, b.stdins, b.outs, b.panes = nil, nil, nil, nil
 }
 
 // Hooks is what [FireHooks] saw.
