@@ -282,13 +282,17 @@ func (c *Conn) Close() error {
 		c.stdin.Close()
 		select {
 		case <-c.done:
-		case <-time.After(5 * time.Second):
+		case <-time.After(closeGrace):
 			c.kill()
 			<-c.done
 		}
 	})
 	return nil
 }
+
+// closeGrace is how long Close lets ssh end the session by itself
+// before it kills it.
+const closeGrace = 5 * time.Second
 
 // kill ends ssh at once.
 func (c *Conn) kill() {

@@ -259,7 +259,11 @@ func CloseLink(h Host, e Env) (bool, error) {
 	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
 		return false, nil
 	}
-	for range 100 {
+	// The link ends its relays and then its ssh, which it gives
+	// closeGrace to end the session before killing it: wait for that and
+	// a margin for a loaded machine (two seconds, the wait before, were
+	// not enough at load 80).
+	for deadline := time.Now().Add(closeGrace + 5*time.Second); time.Now().Before(deadline); {
 		if syscall.Kill(pid, 0) != nil {
 			return true, nil
 		}
