@@ -102,8 +102,8 @@ func (s *shell) probeBannerActionLocked() {
 			}
 			found := make(chan bool, 1)
 			s.do(func() {
-				l, ok := s.probeLineLocked("banner-action", s.banner.action)
-				ok = ok && s.banner.action.Visible() && s.banner.action.Size().Width > 0
+				l, ok := s.probeLineLocked("banner-action", s.chrome.banner.action)
+				ok = ok && s.chrome.banner.action.Visible() && s.chrome.banner.action.Size().Width > 0
 				if ok {
 					fmt.Fprintln(os.Stderr, l)
 				}
@@ -125,7 +125,7 @@ func (s *shell) probeBannerActionLocked() {
 // banner.showAction) and lays the window out again: the banner grows (or
 // first appears) while nothing else may change on a lost server's window.
 func (s *shell) bannerActionLocked(msg, label string, f func()) {
-	s.banner.showAction(msg, label, f)
+	s.chrome.banner.showAction(msg, label, f)
 	s.w.Content().Refresh()
 }
 
@@ -149,7 +149,7 @@ func (s *shell) reattachedLocked(snap *snapshot) {
 	clear(s.panes.groups)
 	clear(s.panes.queued)
 	s.pos.zoom, s.pos.focus = 0, 0
-	s.banner.dismiss()
+	s.chrome.banner.dismiss()
 	s.bannerActionLocked("The server was restarted on "+s.b.Endpoint()+" and its session restored.", "", nil)
 	s.applyLocked(snap, nil)
 }
@@ -207,7 +207,7 @@ func (s *shell) stopEverythingLocked() {
 		s.do(func() {
 			if err != nil {
 				s.life.stopping.Store(false)
-				s.banner.show("Stop everything: " + err.Error())
+				s.chrome.banner.show("Stop everything: " + err.Error())
 				return
 			}
 			s.logf("paneflow: stopped the server on %s", s.b.Endpoint())

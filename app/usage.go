@@ -136,7 +136,7 @@ func (s *shell) probeUsageLocked() {
 		// within a tick, is probed.
 		return
 	}
-	for _, cv := range s.side.views {
+	for _, cv := range s.chrome.side.views {
 		lines := map[string]fyne.CanvasObject{}
 		if cv.usage != nil {
 			lines[fmt.Sprintf("workspace=%d", cv.data.ID)] = cv.usage
