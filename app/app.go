@@ -139,7 +139,7 @@ func Run(a fyne.App, o Options) error {
 		return err
 	}
 	a.Run()
-	if s.uiThread != 0 {
+	if s.loop.thread != 0 {
 		// The desktop driver's Run returns only once its loop has ended:
 		// the app has quit, whoever quit it.
 		s.life.runStoppedHooks()
@@ -169,43 +169,32 @@ type shell struct {
 	// hosts is b when the window can show other hosts (Options.Hosts),
 	// else nil.
 	hosts *hostsBackend
-	// hostProbe writes the sidebar's hosts and cards when they change
-	// (PANEFLOW_UI_PROBE=1 with hosts: the GUI tests read it); off
-	// otherwise. Guarded by mu.
-	hostProbe changeProbe
 
-	mu          sync.Mutex // guards the UI state below; see the type's doc
-	cfg         config.Config
-	keys        *keymap.Map
-	look        paneLook // how the panes are drawn: fonts, palette, painting
-	panes       paneMaps // what the window keeps per pane: views, attention, queued prompts, groups
-	chrome      chrome   // the widgets around the panes: split area, sidebar, tabs, banner, toast
-	agents      agentBoard
-	pos         position                     // what the window shows: the snapshot, workspace, focused and zoomed pane
-	kb          keyState                     // modifiers held, the window's focus, the pane being focused
-	pal         *palette                     // the open command palette, nil when closed
-	ov          *overview                    // the open agents overview, nil when closed
-	comp        *composer                    // the prompt composer (hidden when closed)
-	dv          *diffView                    // the open Diff view, nil when closed
-	launch      launchState                  // the launch pad, quick launch and template views, the running flow
-	mcpv        *mcpView                     // the open MCP entry view, nil when closed
-	hist        historyViews                 // the search, timeline and replay views
-	webv        *webView                     // the open web access view, nil when closed
-	panel       *shownPanel                  // the open panel (settings, shortcuts), nil when none
-	hint        *hintBar                     // the first-start hint while shown, else nil
-	checks      map[string]bus.ChecksChanged // each worktree's last checks_changed, by root
-	lastGroup   string                       // the group name used last
-	dialogs     []keyDialog                  // dialogs the keyboard answers, oldest first (showDialogLocked)
-	probedUsage map[string]fyne.CanvasObject // the usage lines probed last (probeUsageLocked, the overview's fetchDay)
-	// uiThread is the OS thread Fyne's loop runs on (the main thread, to
-	// which the desktop driver locks the main goroutine), or 0 when that
-	// is not checked (Fyne's test driver runs posted work on the caller's
-	// goroutine by design). Set before the shell's goroutines start.
-	uiThread int64
-	// idle sleeps the UI loop while nothing happens; nil when it polls.
-	// Set before the shell's goroutines start.
-	idle *idler
+	mu     sync.Mutex // guards the UI state below; see the type's doc
+	cfg    config.Config
+	keys   *keymap.Map
+	look   paneLook // how the panes are drawn: fonts, palette, painting
+	panes  paneMaps // what the window keeps per pane: views, attention, queued prompts, groups
+	chrome chrome   // the widgets around the panes: split area, sidebar, tabs, banner, toast
+	agents agentBoard
+	pos    position                     // what the window shows: the snapshot, workspace, focused and zoomed pane
+	kb     keyState                     // modifiers held, the window's focus, the pane being focused, the dialogs keys answer
+	pal    *palette                     // the open command palette, nil when closed
+	ov     *overview                    // the open agents overview, nil when closed
+	comp   *composer                    // the prompt composer (hidden when closed)
+	dv     *diffView                    // the open Diff view, nil when closed
+	launch launchState                  // the launch pad, quick launch and template views, the running flow
+	mcpv   *mcpView                     // the open MCP entry view, nil when closed
+	hist   historyViews                 // the search, timeline and replay views
+	webv   *webView                     // the open web access view, nil when closed
+	panel  *shownPanel                  // the open panel (settings, shortcuts), nil when none
+	hint   *hintBar                     // the first-start hint while shown, else nil
+	checks map[string]bus.ChecksChanged // each worktree's last checks_changed, by root
+	probes uiProbes                     // what the UI probe wrote last (PANEFLOW_UI_PROBE=1)
 
+	// loop posts to Fyne's UI goroutine and lets it sleep while idle
+	// (idle.go); set before the shell's goroutines start.
+	loop uiLoop
 	// handed carries the model reader's snapshots and events to the UI.
 	handed handover
 
@@ -229,7 +218,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	home, _ := os.UserHomeDir()
 	s := &shell{
 		a: a, o: o, b: o.Backend, logf: logf, home: home,
-		cfg: o.Config, panes: newPaneMaps(), checks: map[string]bus.ChecksChanged{}, probedUsage: map[string]fyne.CanvasObject{},
+		cfg: o.Config, panes: newPaneMaps(), checks: map[string]bus.ChecksChanged{}, probes: uiProbes{usage: map[string]fyne.CanvasObject{}},
 		life: newLifetime(),
 	}
 	s.work = newWorker(s.life.done, func(what string, err error) {
@@ -238,10 +227,10 @@ func start(a fyne.App, o Options) (*shell, error) {
 	if _, ok := a.Driver().(desktop.Driver); ok {
 		// start runs on the main goroutine, which the desktop driver
 		// keeps on the main thread; its loop will run there.
-		s.uiThread = threadID()
+		s.loop.thread = threadID()
 	}
-	if o.Events != nil && s.uiThread != 0 {
-		s.idle = newIdler(o.Events)
+	if o.Events != nil && s.loop.thread != 0 {
+		s.loop.idle = newIdler(o.Events)
 		if p, ok := o.Events.(FramePainter); ok {
 			s.look.paintNow = p.PaintNow
 			if r, ok := o.Events.(RegionPainter); ok {
@@ -249,7 +238,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 			}
 		}
 		if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
-			s.idle.probe = os.Stderr
+			s.loop.idle.probe = os.Stderr
 		}
 	}
 	if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
@@ -259,7 +248,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 		s.hosts = newHosts(o.Backend, o.Hosts, 0, logf)
 		s.b = s.hosts
 		if os.Getenv("PANEFLOW_UI_PROBE") == "1" {
-			s.hostProbe.w = os.Stderr
+			s.probes.hosts.w = os.Stderr
 		}
 	}
 	s.kb.windowFocused.Store(true)
@@ -299,7 +288,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	if o.ConfigPath != "" {
 		s.watchConfig(ctx, o.ConfigPath)
 	}
-	if s.idle != nil {
+	if s.loop.idle != nil {
 		s.life.wg.Add(1)
 		go s.runIdle()
 	}
@@ -332,7 +321,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 		logf("paneflow: window ready socket=%s", s.b.Endpoint())
 	})
 	lc.SetOnStopped(s.life.quit)
-	if s.uiThread != 0 {
+	if s.loop.thread != 0 {
 		s.life.takeStoppedHooks(lc)
 	}
 	s.w.Show()
@@ -427,22 +416,7 @@ func (s *shell) do(f func()) { s.post(func() { s.guard(f) }) }
 // post runs f on the UI goroutine, unless Fyne's loop has ended (see do).
 // The pane views post their frames through it too. It wakes the loop when
 // it sleeps (see idler).
-func (s *shell) post(f func()) {
-	if s.idle != nil {
-		s.idle.posted()
-	}
-	s.postQuiet(f)
-}
-
-// postQuiet is post without noting activity, for the idler's own naps.
-func (s *shell) postQuiet(f func()) {
-	fyne.Do(func() {
-		if s.uiThread != 0 && threadID() != s.uiThread {
-			return
-		}
-		f()
-	})
-}
+func (s *shell) post(f func()) { s.loop.post(f) }
 
 // snapshot is the model as the window shows it, read off the UI
 // goroutine (reading pane names and working directories reads /proc).
@@ -816,7 +790,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	if agentsChanged || structural || usageChanged || checksChanged {
 		s.refreshOverviewLocked(0)
 	}
-	if s.hostProbe.on() {
+	if s.probes.hosts.on() {
 		s.probeHostsLocked(snap.Hosts, cards)
 		s.probeChipsLocked()
 	}
@@ -974,7 +948,7 @@ func (s *shell) probeHostsLocked(hosts []hostStatus, cards []workspaceCard) {
 		}
 	}
 	fmt.Fprintf(&b, "] shown=@%d focus=@%d", hostSlot(s.pos.wsID), hostSlot(s.pos.focus))
-	s.hostProbe.write(b.String())
+	s.probes.hosts.write(b.String())
 }
 
 // closeHostViewsLocked closes the views of host slot's panes.

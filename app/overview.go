@@ -611,7 +611,7 @@ func (h overviewShell) probeUsage(key string, o fyne.CanvasObject, line string) 
 	if os.Getenv("PANEFLOW_UI_PROBE") != "1" {
 		return
 	}
-	s.probedUsage[key] = o
+	s.probes.usage[key] = o
 	s.probeUsageLater(key, o, line, 200)
 }
 
