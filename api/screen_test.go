@@ -355,13 +355,23 @@ func TestScreenAttachPacing(t *testing.T) {
 // to the file out, and returns its mirror on an attached client.
 func catAttached(t *testing.T) (p *attach.Pane, out string) {
 	t.Helper()
+	return catAttachedDial(t, nil)
+}
+
+// catAttachedDial is catAttached whose client makes its connections to
+// the server's socket path with dial (nil: as usual).
+func catAttachedDial(t *testing.T, dial func(ctx context.Context, path string) (net.Conn, error)) (p *attach.Pane, out string) {
+	t.Helper()
 	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
 	srv := ipctest.Start(t, e.reg)
 	out = filepath.Join(t.TempDir(), "got")
 	sf := e.split("stty raw -echo; echo READY; exec cat > " + shellQuote(out))
 	waitText(t, sf, "READY")
-	c := dialAttach(t, srv, attach.Options{Surfaces: []uint64{sf.ID()}})
-	return c.Pane(sf.ID()), out
+	o := attach.Options{Surfaces: []uint64{sf.ID()}}
+	if dial != nil {
+		o.Dial = func(ctx context.Context) (net.Conn, error) { return dial(ctx, srv.Path) }
+	}
+	return dialAttach(t, srv, o).Pane(sf.ID()), out
 }
 
 // TestScreenInputQueued: a window's SendInput queues (it returns without
@@ -384,20 +394,27 @@ func TestScreenInputQueued(t *testing.T) {
 	if err := p.SendInput(big); err != nil {
 		t.Fatal(err)
 	}
+	programGot(t, out, want.Bytes())
+}
+
+// programGot waits until the file out, where a pane's program writes what
+// it reads, holds as many bytes as want, and fails unless they are want.
+func programGot(t *testing.T, out string, want []byte) {
+	t.Helper()
 	var got []byte
-	for deadline := time.Now().Add(testDeadline); len(got) < want.Len(); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(testDeadline); len(got) < len(want); time.Sleep(2 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("the program got %d bytes of %d", len(got), want.Len())
+			t.Fatalf("the program got %d bytes of %d", len(got), len(want))
 		}
 		got, _ = os.ReadFile(out)
 	}
-	if !bytes.Equal(got, want.Bytes()) {
+	if !bytes.Equal(got, want) {
 		i := 0
-		for i < len(got) && i < want.Len() && got[i] == want.Bytes()[i] {
+		for i < len(got) && i < len(want) && got[i] == want[i] {
 			i++
 		}
-		t.Fatalf("the program got %d bytes of %d, differing from what was sent at byte %d: %.40q, want %.40q",
-			len(got), want.Len(), i, got[i:], want.Bytes()[min(i, want.Len()):])
+		t.Fatalf("the program got %d bytes of %d, differing from what was sent at byte %d: %.60q, want %.60q",
+			len(got), len(want), i, got[i:], want[min(i, len(want)):])
 	}
 }
 
@@ -909,5 +926,86 @@ func waitPaced(t *testing.T, fc *clock.Fake) {
 	defer cancel()
 	if err := fc.BlockUntil(ctx, 1); err != nil {
 		t.Fatalf("screen.attach never waited for a pane: %v", err)
+	}
+}
+
+// inputTap is a connection that records, in order, whether each
+// screen.input request written on it was a notification (a key with
+// nothing out, issue 26) or a call (queued input, a paste).
+type inputTap struct {
+	net.Conn
+	mu    *sync.Mutex
+	kinds *[]byte // 'n' notification, 'c' call
+	part  []byte  // a request line written in pieces
+}
+
+func (c *inputTap) Write(b []byte) (int, error) {
+	c.mu.Lock()
+	c.part = append(c.part, b...)
+	for {
+		i := bytes.IndexByte(c.part, '\n')
+		if i < 0 {
+			break
+		}
+		var req struct {
+			Method string          `json:"method"`
+			ID     json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(c.part[:i], &req) == nil && req.Method == proto.MethodScreenInput {
+			kind := byte('c')
+			if req.ID == nil {
+				kind = 'n'
+			}
+			*c.kinds = append(*c.kinds, kind)
+		}
+		c.part = c.part[i+1:]
+	}
+	c.mu.Unlock()
+	return c.Conn.Write(b)
+}
+
+// TestScreenInputKeysAndPastesInOrder: keys a window sends as
+// screen.input notifications and pastes it sends as calls (more than a
+// key's 4 KiB, queued), interleaved, sometimes back to back and
+// sometimes once the program got all before them, reach the program in
+// the order they were typed; the connection carried both kinds.
+func TestScreenInputKeysAndPastesInOrder(t *testing.T) {
+	var mu sync.Mutex
+	var kinds []byte
+	p, out := catAttachedDial(t, func(ctx context.Context, path string) (net.Conn, error) {
+		var d net.Dialer
+		nc, err := d.DialContext(ctx, "unix", path)
+		if err != nil {
+			return nil, err
+		}
+		return &inputTap{Conn: nc, mu: &mu, kinds: &kinds}, nil
+	})
+	var want bytes.Buffer
+	send := func(b []byte) {
+		t.Helper()
+		want.Write(b)
+		if err := p.SendInput(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for round := range 40 {
+		for k := range 3 {
+			send(fmt.Appendf(nil, "<key %d.%d>", round, k))
+		}
+		send(bytes.Repeat(fmt.Appendf(nil, "[paste %d]", round), 600)) // 6+ KiB: a call
+		for k := 3; k < 5; k++ {
+			send(fmt.Appendf(nil, "<key %d.%d>", round, k))
+		}
+		if round%2 == 1 {
+			programGot(t, out, want.Bytes()) // nothing queued or out: the next keys go as notifications
+		}
+	}
+	programGot(t, out, want.Bytes())
+	mu.Lock()
+	defer mu.Unlock()
+	n := bytes.Count(kinds, []byte("n"))
+	t.Logf("screen.input requests in order (n: notification, c: call): %s", kinds)
+	if n == 0 || n == len(kinds) {
+		t.Fatalf("%d notifications of %d screen.input requests, want both kinds: %s", n, len(kinds), kinds)
 	}
 }

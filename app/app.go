@@ -713,6 +713,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 			structural = true
 		case inputRefused:
 			s.chrome.banner.show(s.inputRefusedTextLocked(ev, snap))
+			s.probeBannerLocked()
 		case hostEvent:
 			hostsChanged = true
 			if ev.Up {

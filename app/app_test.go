@@ -39,6 +39,10 @@ type harness struct {
 	cl *ipc.Client
 	// worktrees is the core's worktree registry file.
 	worktrees string
+	// describe, when set, tells what a timed-out waitFor saw (run
+	// holding the UI lock), so a failure says more than what it waited
+	// for.
+	describe func() string
 }
 
 // newHarness starts a core and a shell over it; mod may change the
@@ -134,7 +138,11 @@ func (h *harness) waitFor(what string, cond func() bool) {
 			return
 		}
 		if time.Now().After(deadline) {
-			h.t.Fatalf("timed out waiting for %s", what)
+			saw := ""
+			if h.describe != nil {
+				h.s.guard(func() { saw = "; " + h.describe() })
+			}
+			h.t.Fatalf("timed out waiting for %s%s", what, saw)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -91,6 +91,8 @@ type banner struct {
 	// action is the banner's one button (the lost server's restart),
 	// hidden when there is none.
 	action *widget.Button
+	// close dismisses the banner.
+	close *widget.Button
 	// relayout lays out the container the banner is in (nil: none yet).
 	// Fyne's Show and a label's new text do not: a banner shown again
 	// after a dismiss, with the size it had, kept the place it was last
@@ -106,9 +108,9 @@ func newBanner() *banner {
 	b.text.Importance = widget.WarningImportance
 	b.action.Importance = widget.HighImportance
 	b.action.Hide()
-	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), b.dismiss)
-	closeBtn.Importance = widget.LowImportance
-	b.root = container.NewBorder(nil, nil, nil, container.NewHBox(b.action, closeBtn), b.text)
+	b.close = widget.NewButtonWithIcon("", theme.CancelIcon(), b.dismiss)
+	b.close.Importance = widget.LowImportance
+	b.root = container.NewBorder(nil, nil, nil, container.NewHBox(b.action, b.close), b.text)
 	b.root.Hide()
 	return b
 }

@@ -4,6 +4,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -231,12 +232,23 @@ func timeAt(i int) time.Time { return time.Date(2026, 1, 1, 0, 0, i, 0, time.UTC
 // committed, the hunk kept in a file), Undo revert (a.txt as the user
 // had it, byte for byte); then a revert of a hunk whose file changed
 // since the diff was read is refused in words, the file untouched.
+// describeDiff is what a Diff view test's timed-out wait saw: the
+// status line, the hunk buttons and the busy action (call it holding the
+// UI lock).
+func describeDiff(dv *diffView) string {
+	btn := func(b *passButton) string {
+		return fmt.Sprintf("%q visible=%v disabled=%v", b.Text, b.Visible(), b.Disabled())
+	}
+	return fmt.Sprintf("status %q; busy %q; reverted %d; buttons: %s, %s, %s", dv.status.Text, dv.busy, len(dv.reverted), btn(dv.stageBtn), btn(dv.revertBtn), btn(dv.undoBtn))
+}
+
 func TestDiffViewHunks(t *testing.T) {
 	state := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", state)
 	h := newHarness(t, nil)
 	dir := hunkRepo(t)
 	dv, _ := openDiffIn(h, dir)
+	h.describe = func() string { return describeDiff(dv) }
 	git := func(args ...string) string { return gittest.Git(t, dir, args...) }
 	h.s.guard(func() {
 		if dv.stageBtn.Visible() || dv.revertBtn.Visible() || dv.undoBtn.Visible() {

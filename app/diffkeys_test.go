@@ -21,6 +21,7 @@ func TestDiffViewHunkKeys(t *testing.T) {
 	h := newHarness(t, nil)
 	dir := hunkRepo(t) // a.txt: lines 2 and 18 changed (two hunks); n.txt untracked
 	dv, _ := openDiffIn(h, dir)
+	h.describe = func() string { return describeDiff(dv) }
 	git := func(args ...string) string { return gittest.Git(t, dir, args...) }
 	status := func(want string) {
 		t.Helper()

@@ -43,10 +43,13 @@ const (
 	quietAfterInput = time.Second
 	// napMax bounds how late work that reaches Fyne's queue without the
 	// shell (Fyne's own: the system settings watcher, a notification's
-	// reply) runs while the loop sleeps. Each sleep costs a few hundred
-	// microseconds of CPU, mostly the Go runtime's sysmon thread spinning
-	// down after the cgo call.
-	napMax = time.Second
+	// reply) runs while the loop sleeps. Each sleep and the ticks the
+	// loop runs after it (awakeBetweenNaps) cost about 5 ms of CPU on a
+	// loaded machine, much of it the Go runtime's sysmon thread
+	// spinning until it retakes the P of the cgo wait: with 1 s naps that
+	// was 20 of an idle window's 50 ms per 5 s (BenchmarkIdleHosts, 49-50
+	// against 28 ms with 5 s naps at load 35-47, issue 30).
+	napMax = 5 * time.Second
 	// awakeBetweenNaps lets the loop run at least a tick between two
 	// sleeps, so what Fyne queued during one is painted before the next.
 	awakeBetweenNaps = 40 * time.Millisecond

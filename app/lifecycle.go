@@ -86,10 +86,41 @@ func (s *shell) serve(ctx context.Context) error {
 }
 
 // probeBannerActionLocked writes where the banner's button is, in window
-// pixels, when PANEFLOW_UI_PROBE=1 (the GUI tests click it). The button
-// has a place once a frame laid the banner out, so it looks every 50 ms
-// for up to 10 s (posted work alone can run many times before a frame).
+// pixels, when PANEFLOW_UI_PROBE=1 (the GUI tests click it).
 func (s *shell) probeBannerActionLocked() {
+	s.probePlacedLocked(func() (string, bool) {
+		l, ok := s.probeLineLocked("banner-action", s.chrome.banner.action)
+		return l, ok && s.chrome.banner.action.Visible() && s.chrome.banner.action.Size().Width > 0
+	})
+}
+
+// probeBannerLocked writes, when PANEFLOW_UI_PROBE=1, where the banner is
+// and what it says once it was laid out: its top, height and minimum
+// height, and the top of what is below it (the toolbar's side), in window
+// pixels, and the centre of its close button: `ui-probe banner y=…
+// height=… min=… below=… close=X,Y text="…"` (the GUI tests check that
+// the window was laid out again around it, and dismiss it).
+func (s *shell) probeBannerLocked() {
+	s.probePlacedLocked(func() (string, bool) {
+		b := s.chrome.banner.root
+		c, ok := s.w.Content().(*fyne.Container)
+		if !ok || len(c.Objects) == 0 || !b.Visible() || b.Size().Height == 0 || s.a.Driver().CanvasForObject(b) == nil {
+			return "", false
+		}
+		d, sc := s.a.Driver(), s.w.Canvas().Scale()
+		px := func(v float32) int { return int(v * sc) }
+		cl := d.AbsolutePositionForObject(s.chrome.banner.close).Add(fyne.NewPos(s.chrome.banner.close.Size().Width/2, s.chrome.banner.close.Size().Height/2))
+		return fmt.Sprintf("ui-probe banner y=%d height=%d min=%d below=%d close=%d,%d text=%q",
+			px(d.AbsolutePositionForObject(b).Y), px(b.Size().Height), px(b.MinSize().Height),
+			px(d.AbsolutePositionForObject(c.Objects[0]).Y), px(cl.X), px(cl.Y), s.chrome.banner.text.Text), true
+	})
+}
+
+// probePlacedLocked writes probe's line, when PANEFLOW_UI_PROBE=1, once
+// it reports that what it looks at has a place: a widget has one once a
+// frame laid it out, so it looks every 50 ms for up to 10 s (posted work
+// alone can run many times before a frame). probe runs holding the lock.
+func (s *shell) probePlacedLocked(probe func() (line string, placed bool)) {
 	if os.Getenv("PANEFLOW_UI_PROBE") != "1" {
 		return
 	}
@@ -102,8 +133,7 @@ func (s *shell) probeBannerActionLocked() {
 			}
 			found := make(chan bool, 1)
 			s.do(func() {
-				l, ok := s.probeLineLocked("banner-action", s.chrome.banner.action)
-				ok = ok && s.chrome.banner.action.Visible() && s.chrome.banner.action.Size().Width > 0
+				l, ok := probe()
 				if ok {
 					fmt.Fprintln(os.Stderr, l)
 				}

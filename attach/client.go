@@ -246,10 +246,10 @@ func (c *Client) queueInput(id uint64, data []byte) error {
 		// this one.
 		params := proto.ScreenInputParams{Token: c.token, SurfaceID: id, Data: data}
 		if c.notify && c.unsynced < maxUnsynced {
-			ok, err := c.calls.NotifyNow(proto.MethodScreenInput, params)
+			n, ok, err := c.calls.NotifyNow(proto.MethodScreenInput, params)
 			if ok && !errors.Is(err, ipc.ErrNotSent) {
 				// Sent, or it may have reached the server: not sent again.
-				c.unsynced += notifySize(len(data))
+				c.unsynced += n
 				c.inMu.Unlock()
 				return nil
 			}
@@ -285,10 +285,6 @@ func (c *Client) queueInput(id uint64, data []byte) error {
 	}
 	return nil
 }
-
-// notifySize is about the bytes of a screen.input notification with n
-// bytes of data: base64 and the envelope with the token.
-func notifySize(n int) int { return n*4/3 + 160 }
 
 // synced records the reply of a screen.input call: the server has read
 // every notification sent before it.

@@ -260,7 +260,7 @@ func New(o Options) (*Core, error) {
 	windows := &c.windows
 	// The http-hook endpoint after the conductor, whose state machine
 	// its frames feed.
-	subs := []subsystem.Subsystem{c.Conductor, hookhttp.New(hookhttp.Options{Frame: c.Conductor.Frame})}
+	subs := []subsystem.Subsystem{c.Conductor, hookhttp.New(hookhttp.Options{Frame: c.Conductor.Frame, WorkspaceOf: c.workspaceOf})}
 	if o.Notifier != nil && cfg.NotifyWithoutWindow && cfg.Notify() {
 		// After the conductor, whose agent states it follows.
 		subs = append(subs, notify.New(notify.Options{Notifier: o.Notifier, Windows: windows.Count,
@@ -278,14 +278,7 @@ func New(o Options) (*Core, error) {
 		// so it reads the agents' last records as the panes close at quit.
 		c.Usage,
 		// Before the model, so it follows the panes closing at quit.
-		&artifacts{wsOf: func(id uint64) (uint64, bool) {
-			s, ok := c.Workspaces.Surface(id)
-			if !ok {
-				return 0, false
-			}
-			in, ok := s.Info()
-			return in.WorkspaceID, ok
-		}},
+		&artifacts{wsOf: c.workspaceOf},
 		&modelMethods{m: c.Workspaces, o: api.Options{
 			Scripting:    func() bool { return getenv("PANEFLOW_IPC_SCRIPTING") == "1" },
 			Unrestricted: func() bool { return cfg.AIUnrestricted },
@@ -484,4 +477,14 @@ func undoWindow(getenv func(string) string, logf func(string, ...any)) time.Dura
 		return -1 // off
 	}
 	return d
+}
+
+// workspaceOf returns the workspace of live pane id.
+func (c *Core) workspaceOf(id uint64) (uint64, bool) {
+	s, ok := c.Workspaces.Surface(id)
+	if !ok {
+		return 0, false
+	}
+	in, ok := s.Info()
+	return in.WorkspaceID, ok
 }

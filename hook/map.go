@@ -62,6 +62,12 @@ var ClaudeEvents = []string{"UserPromptSubmit", "Notification", "Stop", "PreTool
 // (shim.OpencodePlugin), in the order it names them.
 var OpencodeEvents = []string{"chat.message", "tool.execute.before", "tool.execute.after", "session.idle", "permission.asked", "permission.updated"}
 
+// CodexEvents are the Codex hook events the launch shim installs, each
+// under the same name here. Interrupt is the only event Codex (0.169.0)
+// fires when the user ends a turn, a denied permission prompt included:
+// without it the pane kept waiting on the answered question.
+var CodexEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Stop", "Interrupt"}
+
 // HTTPEvents are the events the server's http-hook endpoint (package
 // hookhttp) takes: Claude Code's http hooks and the opencode plugin's
 // posts.

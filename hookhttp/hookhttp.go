@@ -85,6 +85,10 @@ type Options struct {
 	Getenv func(string) string
 	// Logf logs a diagnostic line; nil means the host's, else none.
 	Logf func(format string, args ...any)
+	// WorkspaceOf returns the workspace of a live pane, for hooks.report
+	// (whose caller names only the pane); nil takes none, and the
+	// answer artifact of a Stop is then not kept.
+	WorkspaceOf func(surfaceID uint64) (uint64, bool)
 }
 
 // Endpoint is the http-hook endpoint, a subsystem ("hooks", method
@@ -109,7 +113,8 @@ func New(o Options) *Endpoint { return &Endpoint{o: o} }
 // Name is "hooks", the subsystem's name and namespace.
 func (e *Endpoint) Name() string { return "hooks" }
 
-// Init registers hooks.endpoint, admitted as a hook frame (never refused).
+// Init registers hooks.endpoint and hooks.report, admitted as hook frames
+// (never refused).
 func (e *Endpoint) Init(h *subsystem.Host) error {
 	if e.o.Frame == nil {
 		return errors.New("hookhttp: Options.Frame is required")
@@ -127,6 +132,7 @@ func (e *Endpoint) Init(h *subsystem.Host) error {
 		}
 		return r, nil
 	}, ipc.Admit(ipc.KindHook))
+	h.Methods.Register(proto.MethodHooksReport, e.hooksReport, ipc.Admit(ipc.KindHook))
 	return nil
 }
 
@@ -261,28 +267,11 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, "reading the body: %v", err)
 		return
 	}
-	if t := strings.TrimLeft(string(data[:min(len(data), 64)]), " \t\r\n"); !strings.HasPrefix(t, "{") {
+	if !isObject(data) {
 		fail(w, http.StatusBadRequest, "the body is not a JSON object")
 		return
 	}
-	method, params, ok := hook.Map(event, nil, data, func(name string) string { return env[name] })
-	if !ok {
-		// Nothing to send, as the hook binary would send nothing: a
-		// notification that is not a question.
-		w.WriteHeader(http.StatusOK)
-		return
-	}
-	if method == hook.MethodStop {
-		if err := hook.KeepAnswer(event, nil, data, params, e.getenv, time.Now()); err != nil && e.o.Logf != nil {
-			e.o.Logf("hooks: %s: answer artifact not written: %v", event, err)
-		}
-	}
-	raw, err := json.Marshal(params)
-	if err != nil {
-		fail(w, http.StatusInternalServerError, "%v", err)
-		return
-	}
-	if _, err := e.o.Frame(method, raw); err != nil {
+	if _, err := e.report(event, env, data); err != nil {
 		var ie *ipc.Error
 		if errors.As(err, &ie) && ie.Code == ipc.CodeInvalidParams {
 			fail(w, http.StatusBadRequest, "%s", ie.Message)
@@ -292,6 +281,76 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.WriteHeader(http.StatusOK)
+}
+
+// report maps one hook event as paneflow-ai-hook maps it (env standing in
+// for the hook's environment, data for its stdin), keeps a Stop's answer
+// as the artifact and runs the frame through the state machine. It
+// returns the ai.* method sent, "" when the event says nothing to report
+// (a notification that is not a question: the hook binary sends nothing
+// then either).
+func (e *Endpoint) report(event string, env map[string]string, data []byte) (string, error) {
+	method, params, ok := hook.Map(event, nil, data, func(name string) string { return env[name] })
+	if !ok {
+		return "", nil
+	}
+	if method == hook.MethodStop {
+		if err := hook.KeepAnswer(event, nil, data, params, e.getenv, time.Now()); err != nil && e.o.Logf != nil {
+			e.o.Logf("hooks: %s: answer artifact not written: %v", event, err)
+		}
+	}
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return "", err
+	}
+	if _, err := e.o.Frame(method, raw); err != nil {
+		return "", err
+	}
+	return method, nil
+}
+
+// hooksReport is hooks.report: [Endpoint.Report] over the socket.
+func (e *Endpoint) hooksReport(_ context.Context, raw json.RawMessage) (any, error) {
+	var p proto.HooksReportParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, ipc.InvalidParams("invalid params: %v", err)
+	}
+	return e.Report(p)
+}
+
+// Report runs one hook event that no hook process carried
+// (proto.MethodHooksReport): the event of a Codex mcp_tool hook, which
+// the agent's MCP bridge forwards for its own pane. It makes the frame
+// paneflow-ai-hook makes of the same event, payload and environment. The
+// socket is the user's own, as for the ai.* frames the hook binary
+// sends; the pane must be live, and its workspace is the server's to
+// say, not the caller's. Bad params are -32602 errors.
+func (e *Endpoint) Report(p proto.HooksReportParams) (proto.HooksReportResult, error) {
+	if !slices.Contains(hook.CodexEvents, p.Event) {
+		return proto.HooksReportResult{}, ipc.InvalidParams("invalid params: event %q is not one of %s", p.Event, strings.Join(hook.CodexEvents, ", "))
+	}
+	if p.SurfaceID == 0 {
+		return proto.HooksReportResult{}, ipc.InvalidParams("invalid params: surface_id is required")
+	}
+	if !isObject(p.Payload) {
+		return proto.HooksReportResult{}, ipc.InvalidParams("invalid params: payload is not a JSON object")
+	}
+	env := map[string]string{hook.EnvSurfaceID: strconv.FormatUint(p.SurfaceID, 10)}
+	if e.o.WorkspaceOf != nil {
+		ws, ok := e.o.WorkspaceOf(p.SurfaceID)
+		if !ok {
+			return proto.HooksReportResult{}, ipc.InvalidParams("invalid params: no pane %d", p.SurfaceID)
+		}
+		env[hook.EnvWorkspaceID] = strconv.FormatUint(ws, 10)
+	}
+	if p.Tool != "" {
+		env[hook.EnvTool] = p.Tool
+	}
+	if p.PID > 0 {
+		env[hook.EnvPID] = strconv.Itoa(p.PID)
+	}
+	method, err := e.report(p.Event, env, p.Payload)
+	return proto.HooksReportResult{Sent: method}, err
 }
 
 func (e *Endpoint) getenv(name string) string {
@@ -313,4 +372,11 @@ func readBody(w http.ResponseWriter, body io.ReadCloser) ([]byte, error) {
 		return nil, err
 	}
 	return data, nil
+}
+
+// isObject reports whether data starts as a JSON object (the mapping
+// salvages a cut one, so it is not parsed whole here).
+func isObject(data []byte) bool {
+	t := strings.TrimLeft(string(data[:min(len(data), 64)]), " \t\r\n")
+	return strings.HasPrefix(t, "{")
 }

@@ -3,6 +3,7 @@ package hookhttp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -18,6 +19,7 @@ import (
 	"github.com/paneflow-go/paneflow/hook"
 	"github.com/paneflow-go/paneflow/hookhttp"
 	"github.com/paneflow-go/paneflow/ipc"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // frameLog records the frames the endpoint hands to the state machine.
@@ -47,14 +49,7 @@ func (l *frameLog) got() []string {
 // open starts an endpoint whose artifacts go to a temporary directory.
 func open(t *testing.T) (*hookhttp.Endpoint, *frameLog, string, string) {
 	t.Helper()
-	log := &frameLog{dir: t.TempDir()}
-	dir := log.dir
-	e := hookhttp.New(hookhttp.Options{Frame: log.frame, Getenv: func(k string) string {
-		if k == "XDG_DATA_HOME" || k == "HOME" {
-			return dir
-		}
-		return ""
-	}})
+	e, log := endpoint(t, nil)
 	r, err := e.Open()
 	if err != nil {
 		t.Fatal(err)
@@ -68,6 +63,19 @@ func open(t *testing.T) (*hookhttp.Endpoint, *frameLog, string, string) {
 		t.Fatalf("second Open = %+v, %v; want %+v", again, err, r)
 	}
 	return e, log, r.URL, r.Token
+}
+
+// endpoint makes a closed endpoint whose frames go to the returned log and
+// artifacts to a temporary directory.
+func endpoint(t *testing.T, workspaceOf func(uint64) (uint64, bool)) (*hookhttp.Endpoint, *frameLog) {
+	log := &frameLog{dir: t.TempDir()}
+	dir := log.dir
+	return hookhttp.New(hookhttp.Options{Frame: log.frame, Getenv: func(k string) string {
+		if k == "XDG_DATA_HOME" || k == "HOME" {
+			return dir
+		}
+		return ""
+	}, WorkspaceOf: workspaceOf}), log
 }
 
 const ids = "&surface=7&workspace=2&tool=claude&pid=4242"
@@ -345,5 +353,68 @@ func TestShutdown(t *testing.T) {
 	}
 	if len(log.got()) != 0 {
 		t.Fatalf("frames = %q", log.got())
+	}
+}
+
+// Payloads as a Codex 0.169.0 mcp_tool hook of the launch shim sends them
+// (shim.CodexMCPOverrides: the fields each event needs, interpolated).
+const (
+	codexPrompt = `{"session_id":"01a2","transcript_path":"/tmp/c/r.jsonl","turn_id":"01a3","prompt":"run the echo please"}`
+	codexTool   = `{"session_id":"01a2","transcript_path":"/tmp/c/r.jsonl","turn_id":"01a3","tool_name":"Bash"}`
+	codexStop   = `{"session_id":"01a2","transcript_path":"/tmp/c/r.jsonl","turn_id":"01a3","last_assistant_message":"Codex is done."}`
+)
+
+// TestReportAsTheHookBinary: hooks.report makes of each event exactly the
+// frame hook.Map makes for the command hook with the same payload and
+// environment, the workspace being the server's (WorkspaceOf), not the
+// caller's; a Stop's answer is kept; an unknown pane, event or a payload
+// that is not an object are refused.
+func TestReportAsTheHookBinary(t *testing.T) {
+	e, log := endpoint(t, func(id uint64) (uint64, bool) { return 2, id == 7 })
+	dir := log.dir
+	env := map[string]string{hook.EnvSurfaceID: "7", hook.EnvWorkspaceID: "2", hook.EnvTool: "codex", hook.EnvPID: "4242"}
+	var want []string
+	for _, c := range []struct{ event, body string }{
+		{"UserPromptSubmit", codexPrompt}, {"PreToolUse", codexTool}, {"PostToolUse", codexTool}, {"Stop", codexStop}, {"Interrupt", codexTool},
+	} {
+		r, err := e.Report(proto.HooksReportParams{Event: c.event, SurfaceID: 7, Tool: "codex", PID: 4242, Payload: json.RawMessage(c.body)})
+		m, p, ok := hook.Map(c.event, nil, []byte(c.body), func(k string) string { return env[k] })
+		if err != nil || !ok || r.Sent != m {
+			t.Fatalf("Report(%s) = %+v, %v; hook.Map sends %q (%v)", c.event, r, err, m, ok)
+		}
+		raw, _ := json.Marshal(p)
+		want = append(want, m+" "+string(raw))
+	}
+	if got := log.got(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("frames:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !strings.Contains(want[3], `"last_result":"Codex is done."`) || !strings.Contains(want[3], `"workspace_id":2`) {
+		t.Fatalf("the Stop frame misses its fields: %s", want[3])
+	}
+	var answers int
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), "Codex is done.") {
+				answers++
+			}
+		}
+		return nil
+	})
+	if answers == 0 {
+		t.Errorf("the turn's answer was not kept as an artifact under %s", dir)
+	}
+	for _, bad := range []proto.HooksReportParams{
+		{Event: "Stop", SurfaceID: 8, Payload: json.RawMessage(codexStop)},
+		{Event: "Stop", Payload: json.RawMessage(codexStop)},
+		{Event: "codex-notify", SurfaceID: 7, Payload: json.RawMessage(codexStop)},
+		{Event: "Stop", SurfaceID: 7, Payload: json.RawMessage(`"text"`)},
+	} {
+		var ie *ipc.Error
+		if _, err := e.Report(bad); !errors.As(err, &ie) || ie.Code != ipc.CodeInvalidParams {
+			t.Errorf("Report(%+v) = %v, want -32602", bad, err)
+		}
+	}
+	if n := len(log.got()); n != 5 {
+		t.Errorf("%d frames after the refused reports, want 5", n)
 	}
 }

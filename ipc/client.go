@@ -152,7 +152,7 @@ func (c *Client) Subscribe(ctx context.Context, method string, params any) (*Str
 		return nil, decodeResponse(frame, id, nil)
 	}
 	s.pending = bytes.Clone(frame)
-	s.nc.SetDeadline(time.Time{}) // a stream may be quiet for a long time
+	setDeadline(ctx, s.nc, time.Time{}) // a stream may be quiet for a long time
 	return s, nil
 }
 
@@ -218,11 +218,26 @@ func (c *Client) open(ctx context.Context, line []byte, dial dialFunc) (*Stream,
 	}
 	s := &Stream{ctx: ctx, nc: nc, fr: newFrameReader(nc, MaxFrame, clientReadBuffer), timeout: timeout}
 	s.stop = context.AfterFunc(ctx, func() { nc.SetDeadline(aLongTimeAgo) })
-	nc.SetDeadline(deadline)
+	setDeadline(ctx, nc, deadline)
 	if _, err := nc.Write(line); err != nil {
 		s.writeErr = err
 	}
 	return s, nil
+}
+
+// setDeadline sets nc's deadline to t, or into the past once ctx has
+// ended. Every connection here is unblocked by a [context.AfterFunc] that
+// sets a past deadline when its ctx ends; that function runs on its own
+// goroutine and may have run just before this set, which would undo it
+// and leave a later read blocked for good (a web client's event stream,
+// subscribed as the server shut down, hung the shutdown). ctx.Err() is
+// set before the AfterFunc runs, so checking it after the set closes the
+// gap.
+func setDeadline(ctx context.Context, nc interface{ SetDeadline(time.Time) error }, t time.Time) {
+	nc.SetDeadline(t)
+	if ctx.Err() != nil {
+		nc.SetDeadline(aLongTimeAgo)
+	}
 }
 
 // readError turns a failed read of the reply into the error Call returns.

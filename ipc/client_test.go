@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -220,4 +221,74 @@ func TestClientNotify(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// cancelOnFirstRead is a connection whose first Read cancels the
+// subscription's ctx and returns only after the ctx's watch has set its
+// past deadline: the moment between Subscribe reading the first frame and
+// clearing the connection's deadline for the quiet stream.
+type cancelOnFirstRead struct {
+	net.Conn
+	cancel   context.CancelFunc
+	past     chan struct{} // closed by the first past deadline
+	pastOnce sync.Once
+	readOnce sync.Once
+}
+
+func (c *cancelOnFirstRead) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.readOnce.Do(func() {
+		c.cancel()
+		<-c.past
+	})
+	return n, err
+}
+
+func (c *cancelOnFirstRead) SetDeadline(t time.Time) error {
+	if !t.IsZero() && t.Before(time.Now()) {
+		c.pastOnce.Do(func() { close(c.past) })
+	}
+	return c.Conn.SetDeadline(t)
+}
+
+// TestSubscribeCancelledAtFirstFrame: a subscription whose ctx ends while
+// its first frame is read must not be left blocked on a quiet stream (the
+// web client's event stream did that when the server shut down just after
+// it subscribed, and the shutdown waited out its deadline).
+func TestSubscribeCancelledAtFirstFrame(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	client, server := net.Pipe()
+	defer server.Close()
+	go func() { // answers the request with one frame, then stays quiet
+		if _, err := bufio.NewReader(server).ReadString('\n'); err == nil {
+			server.Write([]byte(`{"event":"first"}` + "\n"))
+		}
+	}()
+	nc := &cancelOnFirstRead{Conn: client, cancel: cancel, past: make(chan struct{})}
+	c := &ipc.Client{Path: "pipe", Dial: func(context.Context) (net.Conn, error) { return nc, nil }}
+	st, err := c.Subscribe(ctx, "test.stream", nil)
+	if err != nil {
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("Subscribe = %v, want the stream or context.Canceled", err)
+		}
+		return
+	}
+	defer st.Close()
+	if _, err := st.Next(); err != nil { // the first frame
+		t.Fatalf("first Next = %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := st.Next()
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Next = %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second): // a guard against a hang, not a timing
+		t.Fatal("Next still blocked 10 s after the ctx ended")
+	}
 }

@@ -130,20 +130,20 @@ func (c *conn) serve(parent context.Context) {
 		}
 		if req.method == MethodConcurrent {
 			c.concurrent = true
-			if !req.notification() && !c.write(req.id, json.RawMessage(`{"concurrent":true,"max_in_flight":`+strconv.Itoa(MaxInFlight)+`}`), nil) {
+			if !c.answer(ctx, nil, &req, json.RawMessage(`{"concurrent":true,"max_in_flight":`+strconv.Itoa(MaxInFlight)+`}`), nil) {
 				return
 			}
 			continue
 		}
 		m := c.s.Registry.lookup(req.method)
 		if m == nil {
-			if !req.notification() && !c.write(req.id, nil, Errorf(CodeMethodNotFound, "method not found: %s", req.method)) {
+			if !c.answer(ctx, nil, &req, nil, Errorf(CodeMethodNotFound, "method not found: %s", req.method)) {
 				return
 			}
 			continue
 		}
 		if m.stream != nil && c.concurrent {
-			if !req.notification() && !c.write(req.id, nil, &Error{Code: CodeInvalidRequest, Message: msgStreamConcurrent}) {
+			if !c.answer(ctx, m, &req, nil, &Error{Code: CodeInvalidRequest, Message: msgStreamConcurrent}) {
 				return
 			}
 			continue
@@ -151,10 +151,8 @@ func (c *conn) serve(parent context.Context) {
 		if busy := c.s.admit(m.kind); busy != nil {
 			if req.notification() {
 				c.s.logf("ipc: refused notification %s: %s", req.method, busy.Message)
-				c.unanswered(ctx, m, &req, busy)
-				continue
 			}
-			if !c.write(req.id, nil, busy) {
+			if !c.answer(ctx, m, &req, nil, busy) {
 				return
 			}
 			continue
@@ -167,7 +165,7 @@ func (c *conn) serve(parent context.Context) {
 		if (m.long || m.before != nil) && c.concurrent {
 			if !c.startLong(ctx, m, req) {
 				c.s.release(m.kind)
-				if !req.notification() && !c.write(req.id, nil, &Error{Code: CodeBusy, Message: msgTooManyInFlight}) {
+				if !c.answer(ctx, m, &req, nil, &Error{Code: CodeBusy, Message: msgTooManyInFlight}) {
 					return
 				}
 			}
@@ -179,12 +177,7 @@ func (c *conn) serve(parent context.Context) {
 		// its reply finds it free (and a slow reader holds its own
 		// connection, not a slot).
 		c.s.release(m.kind)
-		ok := true
-		if reply && !req.notification() {
-			ok = c.write(req.id, result, rpcErr)
-		} else if reply {
-			c.unanswered(ctx, m, &req, rpcErr)
-		}
+		ok := !reply || c.answer(ctx, m, &req, result, rpcErr)
 		replied()
 		if !ok || c.disconnected.Load() {
 			return
@@ -205,8 +198,17 @@ func (c *conn) beginWait(deadline time.Time) {
 		return
 	}
 	c.s.markIdle(c)
-	c.nc.SetReadDeadline(deadline)
-	if c.evicted.Load() { // evicted before the deadline above replaced the eviction's
+	c.setReadDeadline(deadline)
+}
+
+// setReadDeadline sets the read deadline of an idle connection to t, or
+// into the past when it has been evicted or the server shuts down: both
+// set a past deadline once, from another goroutine, and a set just after
+// theirs must not undo it (the flag is stored before their set, so one of
+// the two always sees the other).
+func (c *conn) setReadDeadline(t time.Time) {
+	c.nc.SetReadDeadline(t)
+	if c.evicted.Load() || c.s.closing.Load() {
 		c.nc.SetReadDeadline(aLongTimeAgo)
 	}
 }
@@ -248,39 +250,38 @@ func (c *conn) startLong(ctx context.Context, m *method, req request) bool {
 				if out.err != nil {
 					rpcErr = c.s.rpcError(out.err, ctx, req.method)
 				}
-				if req.notification() {
-					c.unanswered(ctx, m, &req, rpcErr)
-				} else {
-					c.write(req.id, out.result, rpcErr)
-				}
+				c.answer(ctx, m, &req, out.result, rpcErr)
 			}
 		} else {
 			result, rpcErr, reply := c.call(ctx, m, &req)
 			c.s.release(m.kind)
 			if reply && ctx.Err() == nil {
-				if req.notification() {
-					c.unanswered(ctx, m, &req, rpcErr)
-				} else {
-					c.write(req.id, result, rpcErr)
-				}
+				c.answer(ctx, m, &req, result, rpcErr)
 			}
 		}
 		c.lmu.Lock()
 		if c.inFlight--; c.inFlight == 0 && c.waiting {
 			c.s.markIdle(c)
-			c.nc.SetReadDeadline(time.Now().Add(c.s.idleTimeout()))
+			c.setReadDeadline(time.Now().Add(c.s.idleTimeout()))
 		}
 		c.lmu.Unlock()
 	}()
 	return true
 }
 
-// unanswered tells m's [Unanswered] hook about notification req's
-// failure rpcErr (nil: it succeeded, nothing to tell).
-func (c *conn) unanswered(ctx context.Context, m *method, req *request, rpcErr *Error) {
-	if rpcErr != nil && m.unanswered != nil {
+// answer answers request req of method m (nil: none was found): the
+// reply, result when rpcErr is nil, else the error. A notification gets
+// none; its failure rpcErr goes to m's [Unanswered] hook instead. It
+// reports whether the connection can go on (false: writing the reply
+// failed). It is safe for concurrent use.
+func (c *conn) answer(ctx context.Context, m *method, req *request, result json.RawMessage, rpcErr *Error) bool {
+	if !req.notification() {
+		return c.write(req.id, result, rpcErr)
+	}
+	if rpcErr != nil && m != nil && m.unanswered != nil {
 		m.unanswered(ctx, req.params, rpcErr)
 	}
+	return true
 }
 
 // write sends a reply: result when rpcErr is nil, else the error. It
@@ -525,7 +526,7 @@ type frameWriter struct {
 
 // WriteFrame implements [FrameWriter].
 func (w *frameWriter) WriteFrame(v any) error {
-	data, err := marshal(v)
+	data, err := frameData(v)
 	if err != nil {
 		return fmt.Errorf("ipc: encoding a frame: %w", err)
 	}
@@ -552,6 +553,18 @@ func (w *frameWriter) WriteFrame(v any) error {
 	}
 	w.wrote = true
 	return nil
+}
+
+// frameData is v's encoding as a frame's line. A json.RawMessage (a
+// frame its stream encoded itself: the screen stream's) is taken as it
+// is when it holds no line break: re-encoding it only checked and
+// compacted what was already compact, a pass over every byte of every
+// frame (1.5 µs of a key's echo, more for a flood's large frames).
+func frameData(v any) ([]byte, error) {
+	if raw, ok := v.(json.RawMessage); ok && len(raw) > 0 && bytes.IndexByte(raw, '\n') < 0 {
+		return raw, nil
+	}
+	return marshal(v)
 }
 
 // SetWriteBuffer sets the size of the stream's socket send buffer (the

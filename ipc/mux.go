@@ -96,7 +96,7 @@ func dialMux(ctx context.Context, path string, dial dialFunc) (*Mux, error) {
 	m := &Mux{path: path, nc: nc, fr: newFrameReader(nc, MaxFrame, clientReadBuffer),
 		pending: map[int64]chan muxReply{}, done: make(chan struct{})}
 	stop := context.AfterFunc(ctx, func() { nc.SetDeadline(aLongTimeAgo) })
-	nc.SetDeadline(deadline)
+	setDeadline(ctx, nc, deadline)
 	id := lastID.Add(1)
 	line, _ := encodeRequest(id, MethodConcurrent, nil)
 	_, werr := nc.Write(line)
@@ -261,20 +261,21 @@ func (m *Mux) write(line []byte) error {
 
 // Notify writes a notification (a request without an id: the server
 // runs it and never answers, see [Unanswered]) on the shared connection
-// and returns once it is written; the write waits only while the
-// socket's send buffer is full. Its errors are [Mux.Start]'s.
-func (m *Mux) Notify(method string, params any) error {
+// and returns once it is written, with the bytes of its line (what the
+// server has to read); the write waits only while the socket's send
+// buffer is full. Its errors are [Mux.Start]'s.
+func (m *Mux) Notify(method string, params any) (n int, err error) {
 	line, err := encodeRequest(-1, method, params)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	m.mu.Lock()
 	err = m.err
 	m.mu.Unlock()
 	if err != nil {
-		return notSent{err}
+		return 0, notSent{err}
 	}
-	return m.write(line)
+	return len(line), m.write(line)
 }
 
 // Wait waits for the reply of a started call and decodes its result into

@@ -80,19 +80,20 @@ func (r *Redialer) StartNow(method string, params any) (p *Pending, ok bool, err
 	return p, true, nil
 }
 
-// NotifyNow writes a notification at once ([Mux.Notify]) under
-// [Redialer.StartNow]'s conditions; ok false means they did not hold and
-// nothing was sent. The server does not answer it, so the caller bounds
-// how much it sends this way before a call whose reply shows the server
-// read it all (the socket's buffer has room only for so much).
-func (r *Redialer) NotifyNow(method string, params any) (ok bool, err error) {
+// NotifyNow writes a notification at once ([Mux.Notify], n its line's
+// bytes) under [Redialer.StartNow]'s conditions; ok false means they did
+// not hold and nothing was sent. The server does not answer it, so the
+// caller bounds how many bytes it sends this way before a call whose
+// reply shows the server read them all (the socket's buffer has room
+// only for so much).
+func (r *Redialer) NotifyNow(method string, params any) (n int, ok bool, err error) {
 	m := r.acquireNow()
 	if m == nil {
-		return false, nil
+		return 0, false, nil
 	}
-	err = m.Notify(method, params)
+	n, err = m.Notify(method, params)
 	r.release(m, time.Now())
-	return true, err
+	return n, true, err
 }
 
 // acquireNow returns the connection for a write that cannot wait, as

@@ -45,7 +45,7 @@ func TestUnansweredNotification(t *testing.T) {
 	r := ipc.NewRedialer(m, 0, func(ctx context.Context) (*ipc.Mux, error) { return ipc.DialMux(ctx, srv.Path) })
 	defer r.Close()
 	for _, n := range []int{1, -2, 3} {
-		if ok, err := r.NotifyNow("test.note", map[string]int{"n": n}); !ok || err != nil {
+		if _, ok, err := r.NotifyNow("test.note", map[string]int{"n": n}); !ok || err != nil {
 			t.Fatalf("NotifyNow(%d): ok %v, %v", n, ok, err)
 		}
 	}
@@ -74,5 +74,44 @@ func TestUnansweredNotification(t *testing.T) {
 	case f := <-failed:
 		t.Fatalf("hook told %s: %v; want only the failed notification", f.params, f.err)
 	default:
+	}
+}
+
+// TestUnansweredTooManyInFlight: a Long notification refused because
+// MaxInFlight Long requests already run on its connection is told to the
+// hook, as one refused by admission is.
+func TestUnansweredTooManyInFlight(t *testing.T) {
+	release := make(chan struct{})
+	failed := make(chan *ipc.Error, 1)
+	reg := ipc.NewRegistry()
+	reg.Register("test.hold", func(ctx context.Context, _ json.RawMessage) (any, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return true, nil
+	}, ipc.Long(), ipc.Unanswered(func(_ context.Context, _ json.RawMessage, err *ipc.Error) { failed <- err }))
+	srv := ipctest.StartServer(t, &ipc.Server{Registry: reg})
+	m, err := ipc.DialMux(context.Background(), srv.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	defer close(release)
+	for range ipc.MaxInFlight {
+		if _, err := m.Start("test.hold", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := m.Notify("test.hold", nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-failed:
+		if err.Code != ipc.CodeBusy {
+			t.Fatalf("hook told %d %q, want busy", err.Code, err.Message)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the refused notification was not told to the hook")
 	}
 }

@@ -119,6 +119,7 @@ func New(o Options) *Bridge {
 		},
 	})
 	b.addTools()
+	b.srv.AddReceivingMiddleware(b.hookMiddleware)
 	// resources/list always answers with the panes as they are now: the
 	// watcher's list may lag (or be empty before its first refresh).
 	b.srv.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {

@@ -22,6 +22,17 @@
 // unreachable Paneflow, are tool results with isError set, never protocol
 // errors.
 //
+// # The hook tool
+//
+// [HookTool] is not listed: a Codex hook of type mcp_tool calls it (the
+// launch shim configures those hooks when the agent runs this bridge), so
+// a lifecycle event reaches Paneflow with no hook process (issue 25). It
+// forwards the event to hooks.report for the bridge's own pane
+// ([Options.SelfSurface]) and nothing else: it writes no pane, and its
+// arguments name none; with no pane of its own, or over --host, it
+// reports nothing. It always answers as done, as the hook binary always
+// exits 0.
+//
 // # Orchestration
 //
 // With [Options.Orchestrate] and Paneflow's scripting gate open, five more

@@ -3,7 +3,9 @@ package mcpinstall
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -204,4 +206,47 @@ func normalizeEmpty(doc map[string]any) map[string]any {
 		delete(doc, "mcp_servers")
 	}
 	return doc
+}
+
+// CodexHooksBridge reports whether the Codex config file at path runs our
+// bridge for Codex sessions in a way its hook tool (proto.MCPHookTool) can
+// serve the agent's own pane: the [mcp_servers.paneflow] entry is enabled,
+// runs one of bridges (the installed copy, kept current, or the one
+// shipped next to the launch shim: a bridge that has the tool), on this
+// host (no --host), passes on the socket and the pane's id (env_vars),
+// and filters no tool away from the hook. If not, why says what is
+// missing. A file that is absent or does not parse is "no".
+func CodexHooksBridge(path string, bridges []string) (ok bool, why string) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false, err.Error()
+	}
+	doc, err := tomlDecode(b)
+	if err != nil {
+		return false, fmt.Sprintf("%s does not parse: %v", path, err)
+	}
+	e, has := tomlEntry(doc)
+	switch cmd, _ := e["command"].(string); {
+	case !has:
+		return false, fmt.Sprintf("%s has no [mcp_servers.%s]", path, EntryName)
+	case e["enabled"] == false:
+		return false, fmt.Sprintf("[mcp_servers.%s] is disabled", EntryName)
+	case !slices.Contains(bridges, cmd):
+		return false, fmt.Sprintf("[mcp_servers.%s] runs %q, not one of %s", EntryName, cmd, strings.Join(bridges, ", "))
+	case e["enabled_tools"] != nil || e["disabled_tools"] != nil:
+		return false, fmt.Sprintf("[mcp_servers.%s] filters its tools", EntryName)
+	}
+	args, _ := e["args"].([]any)
+	for _, a := range args {
+		if s, _ := a.(string); s == "--host" || strings.HasPrefix(s, "--host=") {
+			return false, fmt.Sprintf("[mcp_servers.%s] reaches another host", EntryName)
+		}
+	}
+	vars, _ := e["env_vars"].([]any)
+	for _, v := range []string{"PANEFLOW_SOCKET_PATH", "PANEFLOW_SURFACE_ID"} {
+		if !slices.Contains(vars, any(v)) {
+			return false, fmt.Sprintf("[mcp_servers.%s] does not pass %s on (env_vars)", EntryName, v)
+		}
+	}
+	return true, ""
 }

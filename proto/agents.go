@@ -161,6 +161,36 @@ type HooksEndpointResult struct {
 	Token string `json:"token"`
 }
 
+// MCPHookTool is the MCP bridge's unlisted tool that a Codex mcp_tool
+// hook calls to report one lifecycle event (see mcp.HookTool); the
+// launch shim names it in the hooks it gives Codex.
+const MCPHookTool = "paneflow_hook_event"
+
+// HooksReportParams are hooks.report's: one hook event of the agent in
+// pane SurfaceID, as paneflow-ai-hook gets it (the event name, the JSON
+// payload on stdin, the tool and session key from the environment). The
+// server finds the pane's workspace itself.
+type HooksReportParams struct {
+	// Event is the hook event's name, one of hook.CodexEvents.
+	Event string `json:"event"`
+	// SurfaceID is the pane the agent runs in (> 0).
+	SurfaceID uint64 `json:"surface_id"`
+	// Tool is the agent's binary name (PANEFLOW_AI_TOOL); "" infers it.
+	Tool string `json:"tool,omitempty"`
+	// PID is the session key (PANEFLOW_AI_PID, the launch shim's pid);
+	// 0 when unknown.
+	PID int `json:"pid,omitempty"`
+	// Payload is the event's JSON object.
+	Payload json.RawMessage `json:"payload"`
+}
+
+// HooksReportResult is hooks.report's result: Sent is the ai.* method
+// the event became, "" when it said nothing to report (as the hook binary
+// then sends nothing).
+type HooksReportResult struct {
+	Sent string `json:"sent"`
+}
+
 // AgentStatus is surface.status's result for a pane with a known agent
 // (spec conductor.md §4, with reason, pid and exit_code added), before the
 // server adds the pane's [EnterMarks]. Absent values are nil and encode as

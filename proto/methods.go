@@ -96,6 +96,11 @@ const (
 	// returns its address and secret, [HooksEndpointResult]; the launch
 	// shim calls it before it starts Claude Code.
 	MethodHooksEndpoint = "hooks.endpoint"
+	// MethodHooksReport takes one agent hook event that no hook process
+	// carried, [HooksReportParams] (the MCP bridge's hook tool, which a
+	// Codex mcp_tool hook calls), maps it as paneflow-ai-hook maps the
+	// same event and payload, and runs the frame; [HooksReportResult].
+	MethodHooksReport = "hooks.report"
 
 	// teams.*: package teams (Claude Code agent teams).
 	MethodTeamsTmux   = "teams.tmux"

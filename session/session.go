@@ -223,7 +223,7 @@ func RestoreWith(m *workspace.Manager, s Session, o RestoreOptions) (warnings []
 		restored++
 		for k, sf := range ss {
 			if k < len(notices) && notices[k] != "" {
-				sf.Terminal().Emulator().Write([]byte(notices[k]))
+				sf.Terminal().Emulator().Notice([]byte(notices[k]))
 			}
 			if k < len(typed) && typed[k] != "" {
 				typeWhenSettled(sf, typed[k])

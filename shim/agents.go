@@ -10,11 +10,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/paneflow-go/paneflow/hook"
 	"github.com/paneflow-go/paneflow/internal/tomlquote"
+	"github.com/paneflow-go/paneflow/mcpinstall"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // hookGroup is one matcher group for hooks.<Event>.
@@ -27,12 +30,6 @@ func addGroups(path string, groups []hookGroup) (hook.LaunchEdit, error) {
 func removeGroups(path string, deleteIfEmpty bool) (hook.LaunchEdit, error) {
 	return hook.RemoveLaunchGroups(path, deleteIfEmpty)
 }
-
-// CodexEvents are the Codex hook events a launch installs, each running
-// paneflow-ai-hook with the same name. Interrupt is the only event Codex
-// (0.169.0) fires when the user ends a turn, a denied permission prompt
-// included: without it the pane kept waiting on the answered question.
-var CodexEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Stop", "Interrupt"}
 
 // GeminiEvents maps the Gemini CLI hook events a launch installs to the
 // (Claude-named) event paneflow-ai-hook is run with.
@@ -180,32 +177,93 @@ func codexSnake(event string) string {
 // "timeout":…,"type":"command"}]}. test/agents proves it against the real
 // CLI: a wrong hash makes Codex skip the hook silently.
 func CodexTrustHash(event, command string, timeout int) string {
+	return codexHash(event, map[string]any{"async": false, "command": command, "timeout": timeout, "type": "command"})
+}
+
+// codexHash is the trust hash of a hook whose normalized handler is
+// handler, alone in its group, without a matcher (see [CodexTrustHash]).
+// An mcp_tool handler normalizes to {"input":…,"server":…,"timeout":…,
+// "tool":…,"type":"mcp_tool"} (measured with Codex 0.169.0's app-server
+// hooks/list for strings, booleans, arrays and tables in input; an
+// integer or a float there hashes otherwise, so [CodexMCPOverrides] puts
+// none there).
+func codexHash(event string, handler map[string]any) string {
 	var buf strings.Builder
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.Encode(map[string]any{
-		"event_name": codexSnake(event),
-		"hooks":      []any{map[string]any{"async": false, "command": command, "timeout": timeout, "type": "command"}},
-	})
+	enc.Encode(map[string]any{"event_name": codexSnake(event), "hooks": []any{handler}})
 	sum := sha256.Sum256([]byte(strings.TrimSuffix(buf.String(), "\n")))
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // CodexOverrides are the `-c` arguments a Codex launch gets: one hooks.<Event>
-// override per [CodexEvents] running paneflow-ai-hook, and one hooks.state
+// override per [hook.CodexEvents] running paneflow-ai-hook, and one hooks.state
 // override that trusts exactly these hooks, by their hashes, for this run.
 // Nothing is written: the user's config.toml, their own hooks and their
 // trust decisions stay as they are (an untrusted hook of theirs still does
 // not run), and Codex (0.169.0) merges the session-flags layer's trust
 // records with the user's.
 func CodexOverrides(hookPath, goos string) []string {
-	var args, trust []string
-	for _, ev := range CodexEvents {
+	return codexOverrides(goos, func(ev string, timeout int) (string, map[string]any) {
 		cmd := hook.HookCommand(hookPath, ev, goos)
+		return fmt.Sprintf("type=\"command\",command=%s,timeout=%d", tomlquote.String(cmd), timeout),
+			map[string]any{"async": false, "command": cmd, "timeout": timeout, "type": "command"}
+	})
+}
+
+// codexMCPPayload are, per event, the fields of Codex's hook input an
+// mcp_tool hook forwards (as ${field} placeholders, which Codex 0.169.0
+// replaces with the field's value, its type kept): what [hook.Map] reads.
+// Each is in that event's input in Codex's schemas, as it must be: a
+// placeholder the input lacks fails the hook, and no call is made.
+var codexMCPPayload = map[string][]string{
+	"SessionStart":      {"session_id", "transcript_path"},
+	"UserPromptSubmit":  {"session_id", "transcript_path", "turn_id", "prompt"},
+	"PreToolUse":        {"session_id", "transcript_path", "turn_id", "tool_name"},
+	"PostToolUse":       {"session_id", "transcript_path", "turn_id", "tool_name"},
+	"PermissionRequest": {"session_id", "transcript_path", "turn_id", "tool_name", "tool_input"},
+	"Stop":              {"session_id", "transcript_path", "turn_id", "last_assistant_message"},
+	"Interrupt":         {"session_id", "transcript_path", "turn_id"},
+}
+
+// CodexMCPOverrides are [CodexOverrides] for a Codex whose configured MCP
+// bridge (mcpinstall.EntryName) serves the hooks: each hook is an
+// mcp_tool hook calling the bridge's [proto.MCPHookTool] with the event,
+// the agent's tool name, the session key pid (a string: see [codexHash])
+// and the event's payload fields ([codexMCPPayload]); no process starts
+// per event. Trusted by hash for this run like the command hooks.
+func CodexMCPOverrides(tool string, pid int, goos string) []string {
+	p := ""
+	if pid > 0 {
+		p = strconv.Itoa(pid)
+	}
+	return codexOverrides(goos, func(ev string, timeout int) (string, map[string]any) {
+		payload := map[string]any{}
+		var fields []string
+		for _, f := range codexMCPPayload[ev] {
+			payload[f] = "${" + f + "}"
+			fields = append(fields, f+"="+tomlquote.String("${"+f+"}"))
+		}
+		input := map[string]any{"event": ev, "tool": tool, "pid": p, "payload": payload}
+		return fmt.Sprintf("type=\"mcp_tool\",server=%s,tool=%s,timeout=%d,input={event=%s,tool=%s,pid=%s,payload={%s}}",
+				tomlquote.String(mcpinstall.EntryName), tomlquote.String(proto.MCPHookTool), timeout,
+				tomlquote.String(ev), tomlquote.String(tool), tomlquote.String(p), strings.Join(fields, ",")),
+			map[string]any{"input": input, "server": mcpinstall.EntryName, "timeout": timeout, "tool": proto.MCPHookTool, "type": "mcp_tool"}
+	})
+}
+
+// codexOverrides are the -c arguments of one hook per [hook.CodexEvents],
+// handler giving each its TOML inline table (without braces) and its
+// normalized form for the trust hash, and the hooks.state override that
+// trusts them.
+func codexOverrides(goos string, handler func(event string, timeout int) (string, map[string]any)) []string {
+	var args, trust []string
+	for _, ev := range hook.CodexEvents {
 		timeout := codexTimeout(ev)
-		args = append(args, "-c", fmt.Sprintf("hooks.%s=[{hooks=[{type=\"command\",command=%s,timeout=%d}]}]", ev, tomlquote.String(cmd), timeout))
+		table, norm := handler(ev, timeout)
+		args = append(args, "-c", fmt.Sprintf("hooks.%s=[{hooks=[{%s}]}]", ev, table))
 		key := codexSessionFlags(goos) + ":" + codexSnake(ev) + ":0:0"
-		trust = append(trust, fmt.Sprintf("%s={trusted_hash=%s}", tomlquote.String(key), tomlquote.String(CodexTrustHash(ev, cmd, timeout))))
+		trust = append(trust, fmt.Sprintf("%s={trusted_hash=%s}", tomlquote.String(key), tomlquote.String(codexHash(ev, norm))))
 	}
 	return append(args, "-c", "hooks.state={"+strings.Join(trust, ",")+"}")
 }
@@ -236,8 +294,33 @@ func injectCodex(l Launch, in *Injection) {
 			}
 		}
 	}
-	in.Args = append(CodexOverrides(l.HookPath, l.GOOS), l.Args...)
+	if codexHooksBridge(l) {
+		in.Args = append(CodexMCPOverrides(l.Tool, l.PID, l.GOOS), l.Args...)
+	} else {
+		in.Args = append(CodexOverrides(l.HookPath, l.GOOS), l.Args...)
+	}
 	in.Hooked = true
+}
+
+// codexHooksBridge reports whether the launch's Codex runs our MCP bridge
+// in a way that can carry its hooks (mcpinstall.CodexHooksBridge), from
+// its user config ($CODEX_HOME/config.toml, else ~/.codex/config.toml).
+// A project's .codex/config.toml or the user's own -c arguments are not
+// read: a bridge configured only there gets command hooks.
+func codexHooksBridge(l Launch) bool {
+	dir := l.Getenv("CODEX_HOME")
+	if dir == "" {
+		if l.Home == "" {
+			return false
+		}
+		dir = filepath.Join(l.Home, ".codex")
+	}
+	bridges := []string{filepath.Join(filepath.Dir(l.HookPath), mcpinstall.BridgeBinary(l.GOOS))}
+	if p, err := mcpinstall.BridgePath(l.Getenv, l.GOOS); err == nil {
+		bridges = append(bridges, p)
+	}
+	ok, _ := mcpinstall.CodexHooksBridge(filepath.Join(dir, "config.toml"), bridges)
+	return ok
 }
 
 // opencodePostTimeout bounds one of the opencode plugin's posts to the

@@ -45,8 +45,13 @@
 //     Codex 0.169.0 runs a hook only once trusted, and skips untrusted
 //     ones silently. The user's config.toml, hooks and trust decisions are
 //     left alone (their untrusted hooks still do not run). The events are
-//     [CodexEvents], Interrupt included (the only one a denied permission
-//     prompt fires; Codex clamps its timeout to 3 s and hashes that).
+//     [hook.CodexEvents], Interrupt included (the only one a denied permission
+//     prompt fires; Codex clamps its timeout to 3 s and hashes that). When
+//     the user's Codex config runs our MCP bridge
+//     (mcpinstall.CodexHooksBridge: `paneflow mcp install`'s entry, or
+//     one like it), the hooks are mcp_tool hooks calling the bridge's
+//     unlisted hook tool instead ([CodexMCPOverrides]): no process per
+//     event. Otherwise they run paneflow-ai-hook ([CodexOverrides]).
 //   - Gemini CLI: ./.gemini/settings.json (project scope) gets marked
 //     groups for BeforeAgent, AfterAgent, BeforeTool, AfterTool and
 //     Notification, each running paneflow-ai-hook with the Claude event

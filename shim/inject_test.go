@@ -92,7 +92,7 @@ func TestInjectCodex(t *testing.T) {
 		t.Errorf("args = %q; want %q", in.Args, want)
 	}
 	joined := strings.Join(in.Args, "\n")
-	for _, ev := range CodexEvents {
+	for _, ev := range hook.CodexEvents {
 		cmd := "/opt/paneflow/bin/paneflow-ai-hook " + ev
 		timeout := 5
 		if ev == "Interrupt" {
@@ -112,6 +112,75 @@ func TestInjectCodex(t *testing.T) {
 	in.Cleanup()
 	if got := readFile(t, cfg); got != userCfg {
 		t.Errorf("config.toml = %q; want the user's %q", got, userCfg)
+	}
+}
+
+// TestCodexMCPTrustHash pins the hash of mcp_tool hooks against those
+// Codex 0.169.0's app-server reported (hooks/list, currentHash) for such
+// hooks in a config.toml (server "logger", tool "hook", no timeout: 600).
+func TestCodexMCPTrustHash(t *testing.T) {
+	for _, tc := range []struct {
+		event string
+		input map[string]any
+		want  string
+	}{
+		{"Stop", map[string]any{"event": "Stop", "payload": map[string]any{"last_assistant_message": "${last_assistant_message}"}},
+			"sha256:72ac9c52a93df2ddcd3a3bfe72ecfe547a272e1a907d07d653de7a139085098b"},
+		{"PreToolUse", map[string]any{"event": "x"}, "sha256:703c10953f1cdc794802e6121e87e5e51fbac359435fc68972f524dc54eb91ee"},
+		{"Stop", map[string]any{"pid": "1234"}, "sha256:f9201df4ccd11996434e513568444190a3b0a0fdf00432bd217ffa6f0da95e4d"},
+	} {
+		h := map[string]any{"input": tc.input, "server": "logger", "timeout": 600, "tool": "hook", "type": "mcp_tool"}
+		if got := codexHash(tc.event, h); got != tc.want {
+			t.Errorf("codexHash(%s, %v) = %s; want %s", tc.event, tc.input, got, tc.want)
+		}
+	}
+}
+
+// TestInjectCodexMCP: a Codex whose user config runs our bridge (the
+// installed copy or the one next to the shim) gets mcp_tool hooks calling
+// its hook tool; any entry that could not serve them (disabled, another
+// program, another host, the pane's id not passed on, its tools
+// filtered) gets command hooks.
+func TestInjectCodexMCP(t *testing.T) {
+	entry := "[mcp_servers.paneflow]\ncommand = %q\nargs = []\nenv_vars = [\"PANEFLOW_SOCKET_PATH\", \"PANEFLOW_SURFACE_ID\", \"XDG_RUNTIME_DIR\"]\n"
+	for _, tc := range []struct {
+		name, cfg string
+		mcp       bool
+	}{
+		{"next to the shim", fmt.Sprintf(entry, "/opt/paneflow/bin/paneflow-mcp"), true},
+		{"installed copy", fmt.Sprintf(entry, "HOME/.local/share/paneflow/bin/paneflow-mcp"), true},
+		{"disabled", fmt.Sprintf(entry, "/opt/paneflow/bin/paneflow-mcp") + "enabled = false\n", false},
+		{"another program", fmt.Sprintf(entry, "/usr/bin/other-mcp"), false},
+		{"another host", strings.Replace(fmt.Sprintf(entry, "/opt/paneflow/bin/paneflow-mcp"), "args = []", `args = ["--host", "ssh://h"]`, 1), false},
+		{"no surface id", strings.Replace(fmt.Sprintf(entry, "/opt/paneflow/bin/paneflow-mcp"), `"PANEFLOW_SURFACE_ID", `, "", 1), false},
+		{"tools filtered", fmt.Sprintf(entry, "/opt/paneflow/bin/paneflow-mcp") + "enabled_tools = [\"read_pane\"]\n", false},
+		{"no entry", "model = \"o3\"\n", false},
+		{"unparseable", "model = \n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := launchFor(t, "codex")
+			l.Getenv = func(name string) string { return map[string]string{"HOME": l.Home}[name] }
+			l.Args = []string{"exec", "fix it"}
+			writeFile(t, filepath.Join(l.Home, ".codex", "config.toml"), strings.ReplaceAll(tc.cfg, "HOME", l.Home))
+			in := Inject(l)
+			want := append(CodexOverrides(l.HookPath, l.GOOS), l.Args...)
+			if tc.mcp {
+				want = append(CodexMCPOverrides("codex", l.PID, l.GOOS), l.Args...)
+			}
+			if !in.Hooked || !slices.Equal(in.Args, want) {
+				t.Fatalf("Inject = hooked %v, args %q; want %q", in.Hooked, in.Args, want)
+			}
+		})
+	}
+	joined := strings.Join(CodexMCPOverrides("codex", 42, "linux"), "\n")
+	for _, want := range []string{
+		`hooks.Stop=[{hooks=[{type="mcp_tool",server="paneflow",tool="paneflow_hook_event",timeout=5,input={event="Stop",tool="codex",pid="42",payload={session_id="${session_id}",transcript_path="${transcript_path}",turn_id="${turn_id}",last_assistant_message="${last_assistant_message}"}}}]}]`,
+		`hooks.Interrupt=[{hooks=[{type="mcp_tool",server="paneflow",tool="paneflow_hook_event",timeout=3,`,
+		`"/<session-flags>/config.toml:permission_request:0:0"={trusted_hash="sha256:`,
+	} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no %s in\n%s", want, joined)
+		}
 	}
 }
 

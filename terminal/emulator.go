@@ -354,9 +354,25 @@ func (e *Emulator) resetTabs() {
 // blocks on anything but the emulator's own lock; replies the program asked
 // for go to [EmulatorOptions.Reply] after the lock is released.
 func (e *Emulator) Write(p []byte) (int, error) {
+	e.write(p, true)
+	return len(p), nil
+}
+
+// Notice shows text that Paneflow, not the program, writes into the
+// screen (a restored pane's notice, why its program could not start). It
+// is parsed as Write parses output, but [Emulator.Printed] does not count
+// it: a prompt waiting for the program's first output must not be typed
+// ahead of it because of a notice.
+func (e *Emulator) Notice(p []byte) {
+	e.write(p, false)
+}
+
+// write parses p into the screen; program says it is the program's
+// output.
+func (e *Emulator) write(p []byte, program bool) {
 	e.mu.Lock()
 	e.writeLocked(p)
-	e.printed = e.printed || len(p) > 0
+	e.printed = e.printed || (program && len(p) > 0)
 	ch := e.nextGenLocked()
 	replies, clipSet, clipSel, clipData, rang := e.replies, e.clipSet, e.clipSel, e.clipData, e.rang
 	e.replies, e.clipSet, e.clipData, e.rang = e.replies[len(e.replies):], false, nil, 0
@@ -381,12 +397,12 @@ func (e *Emulator) Write(p []byte) (int, error) {
 			e.opts.Bell()
 		}
 	}
-	return len(p), nil
 }
 
 // Printed reports whether the program printed anything yet: whether
-// [Emulator.Write] was ever given output. A resize changes the screen
-// (and the generation [Emulator.Watch] reports) without printing.
+// [Emulator.Write] was ever given output. A resize or an
+// [Emulator.Notice] changes the screen (and the generation
+// [Emulator.Watch] reports) without printing.
 func (e *Emulator) Printed() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -266,7 +266,7 @@ func (t *Terminal) run(p *PTY) {
 func (t *Terminal) failStart(err error) {
 	t.startErr = err
 	close(t.started)
-	t.emu.Write([]byte("\r\n" + err.Error() + "\r\n"))
+	t.emu.Notice([]byte("\r\n" + err.Error() + "\r\n"))
 	code := 126
 	if errors.Is(err, fs.ErrNotExist) {
 		code = 127

@@ -58,7 +58,9 @@ func TestPrefillNeverSubmits(t *testing.T) {
 // while the pane's program has printed nothing: quiet counts from its first
 // output. A loaded machine took a shell longer than Quiet to print its
 // first prompt, and the prefill went to the terminal's echo ahead of it
-// (CI: TestPrefillNeverSubmits saw "echo MARK”ER-DONE" above "$ ").
+// (CI: TestPrefillNeverSubmits saw "echo MARK”ER-DONE" above "$ "). A
+// notice Paneflow writes into the pane (a restored session's) is not
+// output either.
 func TestPrefillWaitsForFirstOutput(t *testing.T) {
 	m, _ := newManager(t, Options{PromptSettle: Settle{Floor: time.Millisecond, Quiet: time.Millisecond, Max: time.Hour}})
 	_, ss, err := m.Up(UpSpec{Panes: []PaneSpec{{Name: "p", Prompt: "typed-prompt"}}})
@@ -66,6 +68,9 @@ func TestPrefillWaitsForFirstOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	emu := ss[0].Terminal().Emulator()
+	// A restored pane shows a notice before its program prints: the
+	// notice is not the program's output.
+	emu.Notice([]byte("restored\r\n"))
 	// Give a wrong prefill (typed after Quiet, 1 ms) time to show itself.
 	// This wait cannot fail the test; it only lets the old behaviour be seen.
 	time.Sleep(100 * time.Millisecond)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/test/internal/fakemodel"
 )
 
@@ -113,6 +114,37 @@ func TestCodex(t *testing.T) {
 	}
 }
 
+// TestCodexMCPHooks: with `paneflow mcp install` done, the shim gives
+// Codex 0.169.0 mcp_tool hooks that call the unlisted hook tool of the
+// bridge Codex runs anyway, trusted by hash for the run: the states of
+// TestCodex, the turn's answer kept, and no hook process runs (issue 25).
+func TestCodexMCPHooks(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	model := fakemodel.Start(t,
+		fakemodel.Turn{Calls: []fakemodel.Call{{Name: "exec_command", Args: map[string]any{"cmd": "echo from-codex-mcp"}}}},
+		fakemodel.Turn{Text: "Codex is done over MCP.", Hold: hold})
+	hookLog := filepath.Join(t.TempDir(), "hook.log")
+	e := newEnv(t, model, options{profile: "export PANEFLOW_HOOK_LOG=" + hookLog + "\n", setup: func(e *env) {
+		e.write(".codex/config.toml", "model = \"fake-model\"\nmodel_provider = \"fake\"\n\n[model_providers.fake]\nname = \"Fake\"\nbase_url = \""+model.URL+"/v1\"\nwire_api = \"responses\"\n")
+	}})
+	e.mcpVerb("install")
+	e.printTurn(turn{
+		tool: "codex", command: `codex exec --skip-git-repo-check "run the echo please" </dev/null`,
+		activeTool: "Bash", lastResult: "Codex is done over MCP.", output: "from-codex-mcp",
+	}, hold)
+	e.checkArtifact("Codex is done over MCP.")
+	if b, err := os.ReadFile(hookLog); err == nil && len(b) > 0 {
+		t.Errorf("paneflow-ai-hook ran (the bridge's hook tool expected):\n%s", b)
+	}
+	// The model is offered the bridge's tools, never the hook tool.
+	for _, r := range model.Requests() {
+		if r.Turn == 0 && (!strings.Contains(string(r.Body), "mcp__paneflow") || strings.Contains(string(r.Body), proto.MCPHookTool)) {
+			t.Errorf("the model's tools (want mcp__paneflow's, without %s):\n%s", proto.MCPHookTool, r.Body)
+		}
+	}
+}
+
 // TestGeminiUntrusted: in a folder Gemini CLI does not trust it runs no
 // hooks (and `-p` exits 55): the pane says so, hooked:false with a reason
 // the user can act on, instead of a session that never moves.
@@ -145,15 +177,24 @@ func TestGeminiUntrusted(t *testing.T) {
 // an approval policy that asks before running a command, against a model
 // whose first turn is an escalated exec_command of cmd, and types a
 // prompt; it returns once Codex asks (waiting_for_input from its
-// PermissionRequest hook) and its dialog is on the screen.
-func codexInteractive(t *testing.T, cmd string, more ...fakemodel.Turn) (*env, status) {
+// PermissionRequest hook) and its dialog is on the screen. With hookLog
+// set, the bridge is installed first (so its hook tool serves the hooks)
+// and paneflow-ai-hook logs to hookLog if it runs.
+func codexInteractive(t *testing.T, hookLog, cmd string, more ...fakemodel.Turn) (*env, status) {
 	t.Helper()
 	model := fakemodel.Start(t, append([]fakemodel.Turn{{Calls: []fakemodel.Call{{Name: "exec_command", Args: map[string]any{"cmd": cmd,
 		"sandbox_permissions": "require_escalated", "justification": "Print a word outside the sandbox?"}}}}}, more...)...)
-	e := newEnv(t, model, options{setup: func(e *env) {
+	o := options{setup: func(e *env) {
 		e.write(".codex/config.toml", "model = \"fake-model\"\nmodel_provider = \"fake\"\n\n[model_providers.fake]\nname = \"Fake\"\nbase_url = \""+
 			model.URL+"/v1\"\nwire_api = \"responses\"\n\n[projects.\""+e.project+"\"]\ntrust_level = \"trusted\"\n")
-	}})
+	}}
+	if hookLog != "" {
+		o.profile = "export PANEFLOW_HOOK_LOG=" + hookLog + "\n"
+	}
+	e := newEnv(t, model, o)
+	if hookLog != "" {
+		e.mcpVerb("install")
+	}
 	e.typeLine("codex -a on-request -s workspace-write")
 	e.waitScreen("the Codex prompt", "fake-model")
 	e.submitPrompt("run the node one-liner please")
@@ -174,7 +215,7 @@ func TestCodexInteractive(t *testing.T) {
 	t.Parallel()
 	hold := make(chan struct{})
 	dir := t.TempDir()
-	e, st := codexInteractive(t, pollLoop(dir, "codex-tui"), fakemodel.Turn{Text: "Codex TUI done.", Hold: hold})
+	e, st := codexInteractive(t, "", pollLoop(dir, "codex-tui"), fakemodel.Turn{Text: "Codex TUI done.", Hold: hold})
 	prove(t, "codex", "permission wait", "yes")
 	// "Yes, proceed", key y.
 	e.approveHeld("codex", "y", "Bash", dir, hold, "Codex TUI done.")
@@ -203,10 +244,29 @@ func TestCodexInteractive(t *testing.T) {
 // command, fires only its Interrupt hook and waits at its prompt, so the
 // turn ended: finished, without the answered question as its message
 // (before Interrupt was installed the pane stayed waiting_for_input with
-// it). The Enter started no turn, and `send --submit` says so.
+// it). The Enter started no turn, and `send --submit` says so. Once with
+// command hooks, once with the bridge's hook tool serving them (issue 25:
+// then no hook process runs, PermissionRequest and Interrupt included).
 func TestCodexDenied(t *testing.T) {
 	t.Parallel()
-	e, _ := codexInteractive(t, `node -e "console.log('from-' + 'denied')"`)
+	for _, viaMCP := range []bool{false, true} {
+		t.Run(map[bool]string{false: "command hooks", true: "mcp_tool hooks"}[viaMCP], func(t *testing.T) {
+			t.Parallel()
+			hookLog := ""
+			if viaMCP {
+				hookLog = filepath.Join(t.TempDir(), "hook.log")
+			}
+			codexDenied(t, hookLog)
+			if b, err := os.ReadFile(hookLog); viaMCP && err == nil && len(b) > 0 {
+				t.Errorf("paneflow-ai-hook ran (the bridge's hook tool expected):\n%s", b)
+			}
+		})
+	}
+}
+
+// codexDenied is TestCodexDenied, with hookLog as for codexInteractive.
+func codexDenied(t *testing.T, hookLog string) {
+	e, _ := codexInteractive(t, hookLog, `node -e "console.log('from-' + 'denied')"`)
 	e.mustCLI("key", "1", "down")
 	e.mustCLI("key", "1", "down")
 	e.waitScreen("the mark on No", "› 3. No")
@@ -282,16 +342,45 @@ func (e *env) geminiReadyFrom(after string, since int) {
 
 // geminiType types a line into Gemini's input box as keys (not a paste:
 // Gemini takes an Enter that comes within 40 ms of a paste for a newline)
-// and presses Enter alone once the line is echoed.
+// and presses Enter alone once the line is echoed, and for a slash command
+// once Gemini's completion lists it as a user sees it before pressing
+// Enter (geminiCompleted).
 func (e *env) geminiType(line string) {
 	e.t.Helper()
 	e.mustCLI("send", "1", line)
 	e.waitScreen("the line in Gemini's input box", "> "+line)
+	if cmd, ok := strings.CutPrefix(line, "/"); ok {
+		e.waitFor("Gemini's completion of "+line, func() bool {
+			out, _ := e.cli("read", "1")
+			return geminiCompleted(out, cmd)
+		})
+	}
 	// send --submit checks that a turn started within 3 s, which a loaded
 	// machine may miss; the test's next wait is the check that counts.
 	if _, err := e.cli("send", "1", "", "--submit"); err != nil && !strings.Contains(err.Error(), "no turn start was confirmed") {
 		e.t.Fatal(err)
 	}
+}
+
+// geminiCompleted reports whether Gemini CLI's completion rows on screen
+// are those of the slash command cmd as typed: a row "cmd   <its
+// description>" whose label column is only as wide as cmd, so no longer
+// command is listed with it. Gemini 0.61 submits a slash command on Enter
+// only once its completion found the typed text to be an exact command,
+// which it records in the same render as the rows it completed for that
+// text; until then Enter over completion rows completes the text instead
+// of submitting it (the command stays in the box: 1 run in 4 at load 22).
+// Typed at once, "/quit" first shows no rows, then every command's (the
+// completion of "/"), then "quit   Exit the cli": only the last is drawn
+// after the exact match was recorded.
+func geminiCompleted(screen, cmd string) bool {
+	for _, l := range strings.Split(screen, "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(l), cmd+"   ")
+		if ok && rest != "" && rest[0] != ' ' {
+			return true
+		}
+	}
+	return false
 }
 
 // TestGeminiInteractive: the Gemini CLI TUI through the shim in a trusted

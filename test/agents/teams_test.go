@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ type teamPane struct {
 	Workspace int    `json:"workspace"`
 	Team      string `json:"team"`
 	Teammate  string `json:"teammate"`
+	Cmd       string `json:"cmd"`
 }
 
 // panes lists every pane.
@@ -33,6 +35,9 @@ func (e *env) panes() []teamPane {
 	}
 	return ls.Surfaces
 }
+
+// teammateMessages finds the teammates' messages in a model request.
+var teammateMessages = regexp.MustCompile(`<teammate-message[^>]*>[^<]{0,300}`)
 
 // teamLead is the lead's prompt in the team runs.
 const teamLead = "SPAWN_TEAM please"
@@ -78,6 +83,33 @@ func TestClaudeAgentTeam(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer watch.Terminate(10 * time.Second)
+	mates := map[string]teamPane{}
+	// On failure: the teammates' panes, which pane each agent frame and
+	// state went to, and what paneflow-ai-hook logged (teammates should
+	// post http hooks).
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		var b strings.Builder
+		for _, line := range strings.Split(all.String(), "\n") {
+			var ev event
+			if json.Unmarshal([]byte(line), &ev) == nil && (ev.Type == "agent_state" || strings.HasPrefix(ev.Type, "ai.")) {
+				b.WriteString(line + "\n")
+			}
+		}
+		t.Logf("teammate panes: %+v", mates)
+		t.Logf("every pane's agent events:\n%s", proctest.Indent(b.String()))
+		log, err := os.ReadFile(hookLog)
+		t.Logf("hook log (%v):\n%s", err, proctest.Indent(string(log)))
+		// What each model request heard from the teammates (the harness
+		// logs only the start of each body).
+		for i, r := range model.Requests() {
+			for _, m := range teammateMessages.FindAllString(string(r.Body), -1) {
+				t.Logf("model request %d (turn %d) holds %.400s", i, r.Turn, m)
+			}
+		}
+	})
 	e.waitFor("every pane's event stream", func() bool { return strings.Contains(all.String(), `"subscribed"`) })
 	e.typeLine("claude --permission-mode acceptEdits")
 	e.waitFor("the Claude Code prompt", func() bool {
@@ -86,11 +118,14 @@ func TestClaudeAgentTeam(t *testing.T) {
 	})
 	e.submitPrompt(teamLead)
 
-	mates := map[string]teamPane{}
 	e.waitFor("panes named alpha and beta in the lead's workspace", func() bool {
 		for _, p := range e.panes() {
-			// Named first (select-pane -T), in its team once respawned.
-			if p.Teammate != "" && p.Name == p.Teammate && p.Team != "" {
+			// Named first (select-pane -T) on the `cat` placeholder, which
+			// is in the team already when it was split from a teammate that
+			// runs (Claude Code splits the second teammate from the first):
+			// the teammate's pane is the one respawn-pane started it in
+			// (a new surface), whose command names it.
+			if p.Teammate != "" && p.Name == p.Teammate && p.Team != "" && strings.Contains(p.Cmd, " --agent-name "+p.Teammate+" ") {
 				mates[p.Name] = p
 			}
 		}
