@@ -54,7 +54,7 @@ const (
 // hooks and the timed ls) and self-cpu-ms (this process: the timed
 // starts and the surface.list loop). Paneflow only: tmux has no bridges
 // or hooks.
-func BenchmarkFleet(b *testing.B) { benchFleet(b, fleetFrames, 0, false) }
+func BenchmarkFleet(b *testing.B) { benchFleet(b, fleetFrames, 0, viaCommand) }
 
 // BenchmarkFleetHTTP is BenchmarkFleet with the agents' hooks as Claude
 // Code gets them from the launch shim when the server offers its
@@ -63,12 +63,34 @@ func BenchmarkFleet(b *testing.B) { benchFleet(b, fleetFrames, 0, false) }
 // endpoint over its own keep-alive connection (fleettest.FireHTTPPaced),
 // and no hook process starts. hooks-admitted
 // counts the frames the conductor ran (its turns), hooks-lost the frames
-// posted that it did not run, hooks-late the posts not answered 200.
-func BenchmarkFleetHTTP(b *testing.B) { benchFleet(b, fleetFrames, 0, true) }
+// posted that it did not run, hooks-late the posts not answered 200
+// within the agent's hook timeout (fleettest.AgentHookTimeout: the run
+// fails on any), hook-slowest-ms the longest a post waited.
+func BenchmarkFleetHTTP(b *testing.B) { benchFleet(b, fleetFrames, 0, viaHTTP) }
 
 // BenchmarkFleetPacedHTTP is BenchmarkFleetPaced with http hooks, as
 // BenchmarkFleetHTTP.
-func BenchmarkFleetPacedHTTP(b *testing.B) { benchFleet(b, fleetPacedFrames, fleetPace, true) }
+func BenchmarkFleetPacedHTTP(b *testing.B) { benchFleet(b, fleetPacedFrames, fleetPace, viaHTTP) }
+
+// BenchmarkFleetMCP is BenchmarkFleet with the agents' hooks as Codex
+// gets them from the launch shim when it runs our bridge: mcp_tool hooks,
+// each a tools/call of the bridge's hook tool (proto.MCPHookTool) on the
+// bridge the agent runs anyway (one per pane, run as in its pane), which
+// forwards it to hooks.report (fleettest.FireMCPPaced); no hook process
+// starts. Metrics as BenchmarkFleetHTTP (hooks-late: calls not answered
+// within the agent's hook timeout; hook-slowest-ms: the longest call).
+func BenchmarkFleetMCP(b *testing.B) { benchFleet(b, fleetFrames, 0, viaMCP) }
+
+// BenchmarkFleetPacedMCP is BenchmarkFleetPaced with mcp_tool hooks, as
+// BenchmarkFleetMCP.
+func BenchmarkFleetPacedMCP(b *testing.B) { benchFleet(b, fleetPacedFrames, fleetPace, viaMCP) }
+
+// How a fleet's agents deliver their hook frames.
+const (
+	viaCommand = iota // a paneflow-ai-hook process per frame
+	viaHTTP           // Claude Code's http hooks
+	viaMCP            // Codex's mcp_tool hooks through its bridge
+)
 
 // BenchmarkFleetPaced is BenchmarkFleet with the 200 agents working
 // rather than firing at once: each fires a hook every fleetPace
@@ -77,11 +99,12 @@ func BenchmarkFleetPacedHTTP(b *testing.B) { benchFleet(b, fleetPacedFrames, fle
 // seconds, so a working agent's hooks (prompt, each tool call's pre and
 // post, stop) come about that often; BenchmarkFleet, all 200 agents'
 // hooks at the same instant, is the target's worst case. Same metrics.
-func BenchmarkFleetPaced(b *testing.B) { benchFleet(b, fleetPacedFrames, fleetPace, false) }
+func BenchmarkFleetPaced(b *testing.B) { benchFleet(b, fleetPacedFrames, fleetPace, viaCommand) }
 
 // benchFleet is BenchmarkFleet with frames hooks per agent, pace apart
-// (0: back to back, all agents at once), as http hooks when overHTTP.
-func benchFleet(b *testing.B, frames int, pace time.Duration, overHTTP bool) {
+// (0: back to back, all agents at once), delivered via (viaCommand …).
+func benchFleet(b *testing.B, frames int, pace time.Duration, via int) {
+	overHTTP := via != viaCommand // process-less: checked by the turns run
 	pf := startPaneflow(b)
 	mcp := siblingBin(b, "paneflow-mcp", "./cmd/paneflow-mcp")
 	hook := siblingBin(b, "paneflow-ai-hook", "./cmd/paneflow-ai-hook")
@@ -89,7 +112,13 @@ func benchFleet(b *testing.B, frames int, pace time.Duration, overHTTP bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bridges, err := fleettest.StartBridges(mcp, pf.env, pf.sock, fleetAgents)
+	start := fleettest.StartBridges
+	if via == viaMCP {
+		start = func(bin string, env []string, sock string, _ int) (*fleettest.Bridges, error) {
+			return fleettest.StartPaneBridges(bin, env, sock, panes)
+		}
+	}
+	bridges, err := start(mcp, pf.env, pf.sock, fleetAgents)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -102,7 +131,7 @@ func benchFleet(b *testing.B, frames int, pace time.Duration, overHTTP bool) {
 		return ms(time.Since(start)), nil
 	}
 	var endpoint proto.HooksEndpointResult
-	if overHTTP {
+	if via == viaHTTP {
 		if err := fleettest.Client(pf.sock).Caller.Call(context.Background(), proto.MethodHooksEndpoint, nil, &endpoint); err != nil {
 			b.Fatal(err)
 		}
@@ -117,6 +146,7 @@ func benchFleet(b *testing.B, frames int, pace time.Duration, overHTTP bool) {
 	}
 	var busy, list, floor []float64
 	delivered, late, fired := 0, 0, 0
+	var slowest time.Duration
 	var admitted uint64
 	var storm time.Duration
 	var used cpuUse
@@ -182,9 +212,12 @@ func benchFleet(b *testing.B, frames int, pace time.Duration, overHTTP bool) {
 		}
 		stormStart := time.Now()
 		var h fleettest.Hooks
-		if overHTTP {
+		switch via {
+		case viaHTTP:
 			h = fleettest.FireHTTPPaced(endpoint, panes, frames, pace)
-		} else {
+		case viaMCP:
+			h = bridges.FireMCPPaced(frames, pace)
+		default:
 			h, err = fleettest.FireHooksPaced(hook, pf.env, b.TempDir(), panes, frames, pace)
 		}
 		storm += time.Since(stormStart)
@@ -230,6 +263,7 @@ func benchFleet(b *testing.B, frames int, pace time.Duration, overHTTP bool) {
 		delivered += h.Total()
 		fired += h.Fired
 		late += len(h.Failed)
+		slowest = max(slowest, h.Slowest)
 	}
 	if len(busy) == 0 {
 		b.Fatal("no paneflow ls finished while the hooks fired")
@@ -248,6 +282,9 @@ func benchFleet(b *testing.B, frames int, pace time.Duration, overHTTP bool) {
 	b.ReportMetric(percentile(idle, 50), "idle-ls-p50-ms")
 	b.ReportMetric(float64(delivered), "hooks-delivered")
 	b.ReportMetric(float64(late), "hooks-late")
+	if overHTTP {
+		b.ReportMetric(ms(slowest), "hook-slowest-ms")
+	}
 	b.ReportMetric(float64(admitted), "hooks-admitted")
 	b.ReportMetric(float64(uint64(fired)-min(admitted, uint64(fired))), "hooks-lost")
 	b.ReportMetric(ms(storm)/float64(b.N), "storm-ms")
