@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/paneflow-go/paneflow/ipc"
@@ -152,7 +153,11 @@ func (s *server) sendText(_ context.Context, params json.RawMessage) (any, error
 		}
 		gen := emu.Generation()
 		delay := s.o.PasteDelay
-		if !s.m.Go(func(stop <-chan struct{}) { deferredEnter(sf, gen, delay, stop) }) {
+		var ready func([]string) bool
+		if cmd, ok := geminiSlashCommand(p.Text); ok && typed {
+			ready = func(screen []string) bool { return geminiCompleted(screen, cmd) }
+		}
+		if !s.m.Go(func(stop <-chan struct{}) { deferredEnter(sf, gen, delay, ready, stop) }) {
 			return nil, ipc.Errorf(ipc.CodeBusy, "Paneflow is shutting down")
 		}
 	} else if err := sendInput(sf, []byte{'\r'}); err != nil {
@@ -169,9 +174,10 @@ func (s *server) sendText(_ context.Context, params json.RawMessage) (any, error
 // Enter that reaches it within 40 ms of a paste for a newline (its guard
 // against pasted text submitting itself), measured when its event loop
 // handles the two, so an Enter sent as soon as the echo showed left the
-// prompt in its input box. Nothing is sent if the pane closes or the
-// manager stops first.
-func deferredEnter(sf *workspace.Surface, gen uint64, delay time.Duration, stop <-chan struct{}) {
+// prompt in its input box. When ready is not nil, the Enter then also
+// waits until ready holds for the screen's rows, completionWait at the
+// latest. Nothing is sent if the pane closes or the manager stops first.
+func deferredEnter(sf *workspace.Surface, gen uint64, delay time.Duration, ready func([]string) bool, stop <-chan struct{}) {
 	t := time.NewTimer(delay)
 	defer t.Stop()
 	select {
@@ -207,7 +213,60 @@ func deferredEnter(sf *workspace.Surface, gen uint64, delay time.Duration, stop 
 			break // echoed, then quiet for pasteSettle
 		}
 	}
+	if ready != nil {
+		t.Reset(completionWait)
+	wait:
+		for {
+			_, ch := emu.Watch()
+			if ready(emu.ScreenLines()) {
+				break
+			}
+			select {
+			case <-ch:
+			case <-t.C:
+				break wait
+			case <-sf.Closed():
+				return
+			case <-stop:
+				return
+			}
+		}
+	}
 	_ = sf.Terminal().SendInput([]byte{'\r'}) // the pane may have exited meanwhile
+}
+
+// completionWait bounds how long the deferred Enter of a slash command
+// typed into the Gemini CLI waits for its completion (geminiCompleted):
+// at load 25 the row came 1.2 s after the keys.
+const completionWait = 10 * time.Second
+
+// geminiSlashCommand returns the command of a text that is one slash
+// command without arguments ("/quit" → "quit").
+func geminiSlashCommand(text string) (string, bool) {
+	cmd, ok := strings.CutPrefix(text, "/")
+	return cmd, ok && cmd != "" && !strings.ContainsFunc(cmd, unicode.IsSpace)
+}
+
+// geminiCompleted reports whether the Gemini CLI's completion rows on a
+// screen are those of the slash command cmd as typed: a row "cmd   <its
+// description>" whose label column is only as wide as cmd, so no longer
+// command is listed with it. Gemini CLI 0.61 submits a slash command on
+// Enter only once its completion found the typed text to be an exact
+// command, which it records in the same render as the rows it completed
+// for that text; until then Enter over completion rows completes the text
+// instead of submitting it (the command stays in the box). Typed at once,
+// "/quit" first shows no rows, then every command's (the completion of
+// "/"), then "quit   Exit the cli": only the last is drawn after the exact
+// match was recorded. A user presses Enter on that row; so does `send
+// --submit`.
+func geminiCompleted(screen []string, cmd string) bool {
+	for _, l := range screen {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(l), cmd+"   ")
+		if ok && rest != "" && rest[0] != ' ' {
+			return true
+		}
+	}
+	return false
 }
 
 // typeableForGemini reports whether a submitted text goes to the Gemini

@@ -142,12 +142,7 @@ func TestSubmitReadinessDoesNotHoldTheExecutor(t *testing.T) {
 		t.Fatal("the fake agent turned bracketed paste on before the test let it")
 	}
 
-	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.WriteString("go\n")
-	w.Close()
+	letAgentGo(t, fifo)
 	r := <-sent
 	if r.err != nil {
 		t.Fatal(r.err)
@@ -218,12 +213,7 @@ func TestWaitSendCountsFromTheText(t *testing.T) {
 		t.Fatalf("the send never started waiting for the agent's input: %v", err)
 	}
 	fc.Advance(2 * time.Second) // past timeout_ms, still within input_wait_ms
-	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.WriteString("go\n")
-	w.Close()
+	letAgentGo(t, fifo)
 	if err := <-done; err != nil {
 		t.Fatalf("surface.wait with a send that waited for the agent: %v", err)
 	}
@@ -251,12 +241,7 @@ func TestSubmitTypedToGemini(t *testing.T) {
 			e.scripting.Store(true)
 			n := len(tt.want) / 2
 			sf, fifo := fakeAgentRunning(t, e, "gemini", "stty raw -echo", fmt.Sprintf("head -c %d | od -An -tx1 | tr -d ' \\n'; echo ' 'end; sleep 30", n))
-			w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			w.WriteString("go\n")
-			w.Close()
+			letAgentGo(t, fifo)
 			var res proto.SurfaceSendTextResult
 			params, _ := json.Marshal(map[string]any{"surface_id": sf.ID(), "text": tt.text, "submit": true})
 			e.ok("surface.send_text", string(params), &res)
@@ -266,6 +251,66 @@ func TestSubmitTypedToGemini(t *testing.T) {
 			waitText(t, sf, tt.want+" end")
 		})
 	}
+}
+
+// TestSubmitGeminiSlashCommand: the deferred Enter of a slash command
+// typed into the Gemini CLI waits past the echo until the screen shows
+// Gemini's completion of that command alone (geminiCompleted). The fake
+// gemini echoes the command, looks a second later whether the Enter came
+// already ("early:" and its bytes), then draws the completion row and
+// dumps what it reads next.
+func TestSubmitGeminiSlashCommand(t *testing.T) {
+	e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())
+	e.scripting.Store(true)
+	sf, fifo := fakeAgentRunning(t, e, "gemini", "stty raw -echo",
+		`head -c 5 >/dev/null; printf '> /quit\r\n'; sleep 1; stty min 0 time 0; `+
+			`printf 'early:%s;\r\n' "$(dd bs=1 count=1 2>/dev/null | od -An -tx1 | tr -d ' \n')"; stty min 1; `+
+			`printf ' quit   Exit the cli\r\n'; head -c 1 | od -An -tx1 | tr -d ' \n'; echo ' 'end; sleep 30`)
+	letAgentGo(t, fifo)
+	var res proto.SurfaceSendTextResult
+	e.ok("surface.send_text", fmt.Sprintf(`{"surface_id":%d,"text":"/quit","submit":true}`, sf.ID()), &res)
+	if res.SubmitMode == nil || *res.SubmitMode != proto.SubmitDeferredTypedCR {
+		t.Errorf("send_text = %+v, want submit_mode %s", res, proto.SubmitDeferredTypedCR)
+	}
+	if text := waitText(t, sf, "0d end"); !strings.Contains(text, "early:;") {
+		t.Errorf("the Enter came before Gemini's completion row:\n%s", text)
+	}
+}
+
+// TestGeminiCompleted: the screens on which Enter submits a typed slash
+// command to Gemini CLI 0.61, and what counts as one.
+func TestGeminiCompleted(t *testing.T) {
+	all := []string{" > /quit", "", " clear            Clear the screen", " quit             Exit the cli", " (0/42)"}
+	for _, tt := range []struct {
+		screen []string
+		want   bool
+	}{
+		{[]string{" > /quit"}, false},
+		{all, false},
+		{[]string{" > /quit", " quit   Exit the cli"}, true},
+		{[]string{" > /quit", " quit   "}, false},
+	} {
+		if got := geminiCompleted(tt.screen, "quit"); got != tt.want {
+			t.Errorf("geminiCompleted(%q) = %t, want %t", tt.screen, got, tt.want)
+		}
+	}
+	for text, want := range map[string]bool{"/quit": true, "/": false, "/chat save x": false, "quit": false} {
+		if _, got := geminiSlashCommand(text); got != want {
+			t.Errorf("geminiSlashCommand(%q) = %t, want %t", text, got, want)
+		}
+	}
+}
+
+// letAgentGo lets the fake agent of fakeAgentRunning go on: it turns
+// bracketed paste on (its input is ready) and runs its script.
+func letAgentGo(t *testing.T, fifo string) {
+	t.Helper()
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.WriteString("go\n")
+	w.Close()
 }
 
 // TestTypeableForGemini: which texts go to Gemini typed.
