@@ -136,7 +136,7 @@ func (s *shell) runActionLocked(a keymap.Action) {
 	if p, ok := presetOf[a]; ok {
 		index := s.activeIndexLocked()
 		s.pos.zoom = 0
-		s.mutate("layout", func() error { return s.b.ApplyPreset(index, p) })
+		s.work.mutate("layout", func() error { return s.b.ApplyPreset(index, p) })
 		return
 	}
 	if d, ok := focusDir[a]; ok {
@@ -172,10 +172,10 @@ func (s *shell) runActionLocked(a keymap.Action) {
 	case keymap.ToggleZoom:
 		s.toggleZoomLocked()
 	case keymap.ToggleSidebar:
-		s.sidePanel.setCollapsed(!s.sidePanel.collapsed)
+		s.chrome.sidePanel.setCollapsed(!s.chrome.sidePanel.collapsed)
 	case keymap.SplitEqualize:
 		index := s.activeIndexLocked()
-		s.mutate("equalize", func() error { return s.b.Equalize(index) })
+		s.work.mutate("equalize", func() error { return s.b.Equalize(index) })
 	case keymap.JumpNextWaiting:
 		s.jumpNextWaitingLocked()
 	case keymap.RenamePane:
@@ -265,7 +265,7 @@ func (s *shell) runActionLocked(a keymap.Action) {
 			v.ResetTerminal()
 		}
 	default:
-		s.banner.show(fmt.Sprintf("%s is not available in this version", s.keys.Label(a)))
+		s.chrome.banner.show(fmt.Sprintf("%s is not available in this version", s.keys.Label(a)))
 	}
 }
 
@@ -297,25 +297,25 @@ func (s *shell) activeIndexLocked() int {
 // closeWorkspaceLocked closes the workspace at index, with the undo
 // note.
 func (s *shell) closeWorkspaceLocked(index int) {
-	s.mutate("close workspace", func() error { return s.closedToast("Workspace", s.b.CloseWorkspace(index)) })
+	s.work.mutate("close workspace", func() error { return s.closedToast("Workspace", s.b.CloseWorkspace(index)) })
 }
 
 func (s *shell) selectWorkspaceLocked(index int) {
 	if s.pos.snap == nil || index < 0 || index >= len(s.pos.snap.Workspaces) {
 		return
 	}
-	s.mutate("select workspace", func() error { return s.b.SelectWorkspace(index) })
+	s.work.mutate("select workspace", func() error { return s.b.SelectWorkspace(index) })
 }
 
 // splitLocked splits the focused pane in dir; the new pane starts in the
 // focused pane's working directory.
 func (s *shell) splitLocked(dir workspace.Direction) {
 	if s.pos.zoom != 0 {
-		s.banner.show(msgUnzoomFirst)
+		s.chrome.banner.show(msgUnzoomFirst)
 		return
 	}
 	target := s.pos.focus
-	s.mutate("split", func() error {
+	s.work.mutate("split", func() error {
 		spec := workspace.PaneSpec{}
 		if in, ok := s.b.SurfaceInfo(target); !ok {
 			target = 0
@@ -340,7 +340,7 @@ func (s *shell) toggleZoomLocked() {
 	} else if s.pos.focus != 0 && s.pos.snap != nil && s.pos.snap.Tree != nil && s.pos.snap.Tree.Leaves() > 1 {
 		s.pos.zoom = s.pos.focus
 	}
-	s.area.setTree(s.area.tree, s.area.views, s.pos.zoom, s.pos.focus)
+	s.chrome.area.setTree(s.chrome.area.tree, s.chrome.area.views, s.pos.zoom, s.pos.focus)
 	s.hideOffscreenLocked()
 	s.focusViewLocked(s.pos.focus)
 }
@@ -352,7 +352,7 @@ func (s *shell) moveFocusLocked(d direction) {
 	}
 	t := tile(s.pos.snap.Tree, rect{W: 1000, H: 1000}, 0)
 	if id, ok := neighbour(t.Panes, t.Order, s.pos.focus, d); ok {
-		s.mutate("focus", func() error { return s.b.Focus(id) })
+		s.work.mutate("focus", func() error { return s.b.Focus(id) })
 	}
 }
 
@@ -377,14 +377,14 @@ func (s *shell) jumpNextWaitingLocked() {
 		next = order[(i+1)%len(order)]
 	}
 	s.pos.jumpCursor = next
-	s.mutate("focus", func() error { return s.b.Focus(next) })
+	s.work.mutate("focus", func() error { return s.b.Focus(next) })
 }
 
 // newWorkspaceLocked asks for a folder and opens a workspace there.
 func (s *shell) newWorkspaceLocked() {
 	dialog.ShowFolderOpen(func(dir fyne.ListableURI, err error) {
 		if err != nil {
-			s.guard(func() { s.banner.show("new workspace: " + err.Error()) })
+			s.guard(func() { s.chrome.banner.show("new workspace: " + err.Error()) })
 			return
 		}
 		if dir == nil {
@@ -396,7 +396,7 @@ func (s *shell) newWorkspaceLocked() {
 
 // createWorkspace opens a workspace in dir, titled after the folder.
 func (s *shell) createWorkspace(dir string) {
-	s.mutate("new workspace", func() error {
+	s.work.mutate("new workspace", func() error {
 		err := s.b.CreateWorkspace(filepath.Base(dir), dir, true)
 		return err
 	})

@@ -56,8 +56,8 @@ func idleAgentListed(t *testing.T, h *harness) {
 		if head, _, _ := ov.rowText(ov.rows[0]); !strings.Contains(head, "OpenCode — idle (no prompt yet)") {
 			t.Errorf("overview row heading = %q, want OpenCode idle (no prompt yet)", head)
 		}
-		if h.s.side.agents.Text != "Agents (1)" {
-			t.Errorf("sidebar Agents entry = %q, want %q", h.s.side.agents.Text, "Agents (1)")
+		if h.s.chrome.side.agents.Text != "Agents (1)" {
+			t.Errorf("sidebar Agents entry = %q, want %q", h.s.chrome.side.agents.Text, "Agents (1)")
 		}
 		h.s.closeOverviewLocked()
 	})

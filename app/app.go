@@ -139,7 +139,7 @@ func Run(a fyne.App, o Options) error {
 		return err
 	}
 	a.Run()
-	if s.uiThread != 0 {
+	if s.loop.thread != 0 {
 		// The desktop driver's Run returns only once its loop has ended:
 		// the app has quit, whoever quit it.
 		s.life.runStoppedHooks()
@@ -169,55 +169,38 @@ type shell struct {
 	// hosts is b when the window can show other hosts (Options.Hosts),
 	// else nil.
 	hosts *hostsBackend
-	// hostProbe writes the sidebar's hosts and cards when they change
-	// (PANEFLOW_UI_PROBE=1 with hosts: the GUI tests read it); off
-	// otherwise. Guarded by mu.
-	hostProbe changeProbe
 
-	mu          sync.Mutex // guards the UI state below; see the type's doc
-	cfg         config.Config
-	keys        *keymap.Map
-	look        paneLook // how the panes are drawn: fonts, palette, painting
-	panes       paneMaps // what the window keeps per pane: views, attention, queued prompts, groups
-	area        *splitArea
-	center      *fyne.Container // holds area, or the agents overview in its place
-	side        *sidebar
-	sidePanel   *sidePanel // side at its dragged width, or collapsed
-	toast       *toast     // undo close's "Pane closed — Undo" (undoclose.go)
-	tabs        *tabStrip  // the workspaces as tabs above the panes (tabstrip.go)
-	banner      *banner
-	agents      agentBoard
-	pos         position                     // what the window shows: the snapshot, workspace, focused and zoomed pane
-	kb          keyState                     // modifiers held, the window's focus, the pane being focused
-	pal         *palette                     // the open command palette, nil when closed
-	ov          *overview                    // the open agents overview, nil when closed
-	comp        *composer                    // the prompt composer (hidden when closed)
-	dv          *diffView                    // the open Diff view, nil when closed
-	launch      launchState                  // the launch pad, quick launch and template views, the running flow
-	mcpv        *mcpView                     // the open MCP entry view, nil when closed
-	hist        historyViews                 // the search, timeline and replay views
-	webv        *webView                     // the open web access view, nil when closed
-	panel       *shownPanel                  // the open panel (settings, shortcuts), nil when none
-	hint        *hintBar                     // the first-start hint while shown, else nil
-	checks      map[string]bus.ChecksChanged // each worktree's last checks_changed, by root
-	lastGroup   string                       // the group name used last
-	dialogs     []keyDialog                  // dialogs the keyboard answers, oldest first (showDialogLocked)
-	probedUsage map[string]fyne.CanvasObject // the usage lines probed last (probeUsageLocked, the overview's fetchDay)
-	// uiThread is the OS thread Fyne's loop runs on (the main thread, to
-	// which the desktop driver locks the main goroutine), or 0 when that
-	// is not checked (Fyne's test driver runs posted work on the caller's
-	// goroutine by design). Set before the shell's goroutines start.
-	uiThread  int64
-	startMsgs []string // problems found before the banner existed
-	// idle sleeps the UI loop while nothing happens; nil when it polls.
-	// Set before the shell's goroutines start.
-	idle *idler
+	mu     sync.Mutex // guards the UI state below; see the type's doc
+	cfg    config.Config
+	keys   *keymap.Map
+	look   paneLook // how the panes are drawn: fonts, palette, painting
+	panes  paneMaps // what the window keeps per pane: views, attention, queued prompts, groups
+	chrome chrome   // the widgets around the panes: split area, sidebar, tabs, banner, toast
+	agents agentBoard
+	pos    position                     // what the window shows: the snapshot, workspace, focused and zoomed pane
+	kb     keyState                     // modifiers held, the window's focus, the pane being focused, the dialogs keys answer
+	pal    *palette                     // the open command palette, nil when closed
+	ov     *overview                    // the open agents overview, nil when closed
+	comp   *composer                    // the prompt composer (hidden when closed)
+	dv     *diffView                    // the open Diff view, nil when closed
+	launch launchState                  // the launch pad, quick launch and template views, the running flow
+	mcpv   *mcpView                     // the open MCP entry view, nil when closed
+	hist   historyViews                 // the search, timeline and replay views
+	webv   *webView                     // the open web access view, nil when closed
+	panel  *shownPanel                  // the open panel (settings, shortcuts), nil when none
+	hint   *hintBar                     // the first-start hint while shown, else nil
+	checks map[string]bus.ChecksChanged // each worktree's last checks_changed, by root
+	probes uiProbes                     // what the UI probe wrote last (PANEFLOW_UI_PROBE=1)
 
+	// loop posts to Fyne's UI goroutine and lets it sleep while idle
+	// (idle.go); set before the shell's goroutines start.
+	loop uiLoop
 	// handed carries the model reader's snapshots and events to the UI.
 	handed handover
 
-	work  chan func() // model mutations, run in order off the UI goroutine
-	saver *saver
+	// work runs model changes in order off the UI goroutine and saves
+	// the session (worker.go).
+	work *worker
 	// life is the shell's run: its goroutines, quit and stop.
 	life *lifetime
 }
@@ -235,16 +218,19 @@ func start(a fyne.App, o Options) (*shell, error) {
 	home, _ := os.UserHomeDir()
 	s := &shell{
 		a: a, o: o, b: o.Backend, logf: logf, home: home,
-		cfg: o.Config, panes: newPaneMaps(), checks: map[string]bus.ChecksChanged{}, probedUsage: map[string]fyne.CanvasObject{},
-		work: make(chan func(), 256), life: newLifetime(),
+		cfg: o.Config, panes: newPaneMaps(), checks: map[string]bus.ChecksChanged{}, probes: uiProbes{usage: map[string]fyne.CanvasObject{}},
+		life: newLifetime(),
 	}
+	s.work = newWorker(s.life.done, func(what string, err error) {
+		s.do(func() { s.chrome.banner.show(fmt.Sprintf("%s: %v", what, err)) })
+	})
 	if _, ok := a.Driver().(desktop.Driver); ok {
 		// start runs on the main goroutine, which the desktop driver
 		// keeps on the main thread; its loop will run there.
-		s.uiThread = threadID()
+		s.loop.thread = threadID()
 	}
-	if o.Events != nil && s.uiThread != 0 {
-		s.idle = newIdler(o.Events)
+	if o.Events != nil && s.loop.thread != 0 {
+		s.loop.idle = newIdler(o.Events)
 		if p, ok := o.Events.(FramePainter); ok {
 			s.look.paintNow = p.PaintNow
 			if r, ok := o.Events.(RegionPainter); ok {
@@ -252,7 +238,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 			}
 		}
 		if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
-			s.idle.probe = os.Stderr
+			s.loop.idle.probe = os.Stderr
 		}
 	}
 	if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
@@ -262,11 +248,13 @@ func start(a fyne.App, o Options) (*shell, error) {
 		s.hosts = newHosts(o.Backend, o.Hosts, 0, logf)
 		s.b = s.hosts
 		if os.Getenv("PANEFLOW_UI_PROBE") == "1" {
-			s.hostProbe.w = os.Stderr
+			s.probes.hosts.w = os.Stderr
 		}
 	}
 	s.kb.windowFocused.Store(true)
-	s.startMsgs = append(s.startMsgs, o.Notices...)
+	for _, m := range o.Notices {
+		s.chrome.notice(m)
+	}
 	s.restoreOrCreate()
 
 	s.mu.Lock()
@@ -276,7 +264,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 
 	if o.SessionPath != "" {
 		path := o.SessionPath
-		s.saver = newSaver(func() error { return s.b.SaveSession(path) }, logf)
+		s.work.saveTo(func() error { return s.b.SaveSession(path) }, logf)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.life.cancel = cancel
@@ -292,7 +280,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	// meanwhile) could be overwritten by the older first picture, and
 	// the reader, whose last snapshot is the newer one, would hand over
 	// nothing more until the model changed again.
-	go s.runWork()
+	go s.work.run(&s.life.wg)
 	go func() {
 		defer s.life.wg.Done()
 		s.life.served <- s.serve(context.WithoutCancel(ctx))
@@ -300,7 +288,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	if o.ConfigPath != "" {
 		s.watchConfig(ctx, o.ConfigPath)
 	}
-	if s.idle != nil {
+	if s.loop.idle != nil {
 		s.life.wg.Add(1)
 		go s.runIdle()
 	}
@@ -333,7 +321,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 		logf("paneflow: window ready socket=%s", s.b.Endpoint())
 	})
 	lc.SetOnStopped(s.life.quit)
-	if s.uiThread != 0 {
+	if s.loop.thread != 0 {
 		s.life.takeStoppedHooks(lc)
 	}
 	s.w.Show()
@@ -350,7 +338,7 @@ func (s *shell) restoreOrCreate() {
 		}
 		for _, w := range warns {
 			s.logf("paneflow: session: %s", w)
-			s.startMsgs = append(s.startMsgs, "session: "+w)
+			s.chrome.notice("session: " + w)
 		}
 	}
 	if len(s.b.Workspaces()) == 0 {
@@ -363,55 +351,44 @@ func (s *shell) restoreOrCreate() {
 // buildWindowLocked creates the window and its widgets.
 func (s *shell) buildWindowLocked() {
 	s.w = s.a.NewWindow(windowTitle(0))
-	s.area = newSplitArea(func(path []int, ratios []float64) {
+	s.chrome.area = newSplitArea(func(path []int, ratios []float64) {
 		wsID := s.pos.wsID
-		s.mutate("resize panes", func() error { return s.b.SetRatios(wsID, path, ratios) })
+		s.work.mutate("resize panes", func() error { return s.b.SetRatios(wsID, path, ratios) })
 	})
-	s.side = newSidebar(
+	s.chrome.side = newSidebar(
 		// A click on a workspace or a pane shows it: the agents overview,
 		// standing in the split area's place, closes.
 		func(i int) { s.guard(func() { s.closeOverviewLocked(); s.selectWorkspaceLocked(i) }) },
 		func(id uint64) {
 			s.guard(s.closeOverviewLocked)
-			s.mutate("focus", func() error { return s.b.Focus(id) })
+			s.work.mutate("focus", func() error { return s.b.Focus(id) })
 		},
 		func() { s.guard(s.newWorkspaceLocked) },
 		func() { s.guard(s.openOverviewLocked) },
 		s.home,
 	)
-	s.side.onPort = s.openPort
-	s.side.onLaunchPad = func() { s.guard(s.openLaunchPadLocked) }
-	s.side.onChecks = func(id uint64) { s.guard(func() { s.openChecksLocked(id) }) }
+	s.chrome.side.onPort = s.openPort
+	s.chrome.side.onLaunchPad = func() { s.guard(s.openLaunchPadLocked) }
+	s.chrome.side.onChecks = func(id uint64) { s.guard(func() { s.openChecksLocked(id) }) }
 	if s.hosts != nil {
-		s.side.onAddHost = func() { s.guard(s.addHostLocked) }
-		s.side.onRemoveHost = func(address string) { s.guard(func() { s.removeHostLocked(address) }) }
+		s.chrome.side.onAddHost = func() { s.guard(s.addHostLocked) }
+		s.chrome.side.onRemoveHost = func(address string) { s.guard(func() { s.removeHostLocked(address) }) }
 	}
 	go s.findAgentLaunchers()
-	s.banner = newBanner()
-	for _, m := range s.startMsgs {
-		s.banner.show(m)
-	}
+	s.chrome.buildBanner()
 	s.comp = s.buildComposerLocked()
-	s.center = container.NewStack(s.area)
-	s.tabs = newTabStrip(
+	s.chrome.tabs = newTabStrip(
 		func(i int) { s.guard(func() { s.selectWorkspaceLocked(i) }) },
 		func(i int) { s.guard(func() { s.closeWorkspaceLocked(i) }) },
 		func() { s.guard(s.newWorkspaceLocked) })
-	s.tabs.onMove = func(i, to int) { s.guard(func() { s.moveWorkspaceLocked(i, to) }) }
-	s.tabs.onRename = func(i int) { s.guard(func() { s.renameWorkspaceLocked(i) }) }
-	s.tabs.onMenu = func(i int, pos fyne.Position) { s.guard(func() { s.tabMenuLocked(i, pos) }) }
-	top := container.NewVBox(s.toolbarLocked(), s.tabs.root)
+	s.chrome.tabs.onMove = func(i, to int) { s.guard(func() { s.moveWorkspaceLocked(i, to) }) }
+	s.chrome.tabs.onRename = func(i int) { s.guard(func() { s.renameWorkspaceLocked(i) }) }
+	s.chrome.tabs.onMenu = func(i int, pos fyne.Position) { s.guard(func() { s.tabMenuLocked(i, pos) }) }
+	top := container.NewVBox(s.toolbarLocked(), s.chrome.tabs.root)
 	if hint := s.hintLocked(); hint != nil {
 		top = container.NewVBox(top, hint)
 	}
-	main := container.NewBorder(top, s.comp.root, nil, nil, s.center)
-	s.sidePanel = newSidePanel(s.side)
-	s.toast = newToast()
-	content := container.NewBorder(s.banner.root, nil, s.sidePanel, nil, container.NewStack(main, s.toast.layer))
-	// A new sidebar width moves the panes' edge: they, and so their PTYs,
-	// get the new size as on a window resize.
-	s.sidePanel.onResize = func() { relayout(content) }
-	s.banner.relayout = func() { relayout(content) }
+	content := s.chrome.layout(top, s.comp.root)
 	s.w.SetContent(content)
 	s.w.Resize(fyne.NewSize(1280, 800))
 	s.w.SetCloseIntercept(func() { s.guard(s.closeRequestedLocked) })
@@ -439,49 +416,7 @@ func (s *shell) do(f func()) { s.post(func() { s.guard(f) }) }
 // post runs f on the UI goroutine, unless Fyne's loop has ended (see do).
 // The pane views post their frames through it too. It wakes the loop when
 // it sleeps (see idler).
-func (s *shell) post(f func()) {
-	if s.idle != nil {
-		s.idle.posted()
-	}
-	s.postQuiet(f)
-}
-
-// postQuiet is post without noting activity, for the idler's own naps.
-func (s *shell) postQuiet(f func()) {
-	fyne.Do(func() {
-		if s.uiThread != 0 && threadID() != s.uiThread {
-			return
-		}
-		f()
-	})
-}
-
-// mutate queues a model change for the worker goroutine (model methods
-// start programs and read /proc, too slow for the UI goroutine); a
-// failure is shown in the banner, labelled with what.
-func (s *shell) mutate(what string, f func() error) {
-	select {
-	case s.work <- func() {
-		if err := f(); err != nil && !errors.Is(err, workspace.ErrClosed) {
-			s.do(func() { s.banner.show(fmt.Sprintf("%s: %v", what, err)) })
-		}
-	}:
-	case <-s.life.done:
-	}
-}
-
-// runWork runs queued model changes in order until the shell stops.
-func (s *shell) runWork() {
-	defer s.life.wg.Done()
-	for {
-		select {
-		case f := <-s.work:
-			f()
-		case <-s.life.done:
-			return
-		}
-	}
-}
+func (s *shell) post(f func()) { s.loop.post(f) }
 
 // snapshot is the model as the window shows it, read off the UI
 // goroutine (reading pane names and working directories reads /proc).
@@ -777,7 +712,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 			bus.WorkspaceSelected, bus.WorkspaceChanged, bus.LayoutChanged, bus.FocusChanged:
 			structural = true
 		case inputRefused:
-			s.banner.show(s.inputRefusedTextLocked(ev, snap))
+			s.chrome.banner.show(s.inputRefusedTextLocked(ev, snap))
 			s.probeBannerLocked()
 		case hostEvent:
 			hostsChanged = true
@@ -788,8 +723,8 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 			}
 		}
 	}
-	if structural && s.saver != nil {
-		s.saver.trigger()
+	if structural {
+		s.work.saveSoon()
 	}
 	s.pos.snap = snap
 	s.checkScaleLocked()
@@ -828,17 +763,17 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	if _, ok := views[s.pos.zoom]; !ok || s.pos.zoom != focus {
 		s.pos.zoom = 0 // the zoomed pane closed, or the focus moved away from it
 	}
-	s.area.setTree(snap.Tree, views, s.pos.zoom, focus)
+	s.chrome.area.setTree(snap.Tree, views, s.pos.zoom, focus)
 	s.hideOffscreenLocked()
 	if focus != s.pos.focus || s.w.Canvas().Focused() == nil {
 		s.pos.focus = focus
 		s.focusViewLocked(focus)
 	}
 	s.refreshAttentionLocked()
-	s.side.setHosts(snap.Hosts)
+	s.chrome.side.setHosts(snap.Hosts)
 	cards := sidebarModel(snap, &s.agents, s.panes.groups, s.checks)
-	s.side.update(cards)
-	s.tabs.update(snap.Workspaces)
+	s.chrome.side.update(cards)
+	s.chrome.tabs.update(snap.Workspaces)
 	s.probeUsageLocked()
 	if structural || hostsChanged {
 		s.comp.forgetClosed(snap.Open)
@@ -856,7 +791,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	if agentsChanged || structural || usageChanged || checksChanged {
 		s.refreshOverviewLocked(0)
 	}
-	if s.hostProbe.on() {
+	if s.probes.hosts.on() {
 		s.probeHostsLocked(snap.Hosts, cards)
 		s.probeChipsLocked()
 	}
@@ -869,7 +804,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 func (s *shell) hideOffscreenLocked() {
 	shown := map[uint64]bool{}
 	if s.ov == nil {
-		for _, id := range s.area.shown() {
+		for _, id := range s.chrome.area.shown() {
 			shown[id] = true
 		}
 	}
@@ -953,8 +888,8 @@ func (s *shell) refreshAttentionLocked() {
 	if t := windowTitle(len(waiting)); t != s.w.Title() {
 		s.w.SetTitle(t)
 	}
-	s.side.setAgentBadge(len(s.agents.panes), len(waiting))
-	s.sidePanel.setWaiting(len(waiting))
+	s.chrome.side.setAgentBadge(len(s.agents.panes), len(waiting))
+	s.chrome.sidePanel.setWaiting(len(waiting))
 }
 
 // quitLocked quits without asking: the views close, Fyne's driver is
@@ -1014,7 +949,7 @@ func (s *shell) probeHostsLocked(hosts []hostStatus, cards []workspaceCard) {
 		}
 	}
 	fmt.Fprintf(&b, "] shown=@%d focus=@%d", hostSlot(s.pos.wsID), hostSlot(s.pos.focus))
-	s.hostProbe.write(b.String())
+	s.probes.hosts.write(b.String())
 }
 
 // closeHostViewsLocked closes the views of host slot's panes.
@@ -1049,8 +984,8 @@ func (s *shell) stop() error {
 	s.life.stopOnce.Do(func() {
 		s.guard(func() {
 			s.life.quitting = true
-			if s.toast != nil {
-				s.toast.stop()
+			if s.chrome.toast != nil {
+				s.chrome.toast.stop()
 			}
 			if s.ov != nil {
 				s.ov.stop() // its refresh must not run after the window (see toast.stop)
@@ -1059,9 +994,7 @@ func (s *shell) stop() error {
 			s.closeViewsLocked()
 		})
 		s.hist.calls.Wait()
-		if s.saver != nil {
-			s.saver.close() // saves once more while the panes still exist
-		}
+		s.work.close() // saves once more while the panes still exist
 		s.life.end()
 		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 		defer cancel()

@@ -223,7 +223,7 @@ func shapeOf(l *workspace.LayoutNode) string {
 
 // cardTitles lists the sidebar's workspace titles and pane counts.
 func (h *harness) cards() []workspaceCard {
-	return h.s.side.shown
+	return h.s.chrome.side.shown
 }
 
 func TestSidebarFollowsSocket(t *testing.T) { sidebarFollowsSocket(t, newHarness(t, nil)) }
@@ -249,7 +249,7 @@ func sidebarFollowsSocket(t *testing.T, h *harness) {
 	h.call("workspace.select", map[string]any{"index": 1}, nil)
 	h.waitFor("the new workspace shown", func() bool {
 		c := h.cards()
-		return c[1].Active && h.s.pos.wsID == c[1].ID && len(h.s.area.shown()) == 1
+		return c[1].Active && h.s.pos.wsID == c[1].ID && len(h.s.chrome.area.shown()) == 1
 	})
 	var id uint64
 	h.s.guard(func() { id = h.cards()[1].Panes[0].ID })
@@ -266,7 +266,7 @@ func sidebarFollowsSocket(t *testing.T, h *harness) {
 	h.call("workspace.select", map[string]any{"index": 0}, nil)
 	h.waitFor("the first workspace shown", func() bool {
 		c := h.cards()
-		return c[0].Active && h.s.pos.wsID == c[0].ID && len(h.s.area.shown()) == 1
+		return c[0].Active && h.s.pos.wsID == c[0].ID && len(h.s.chrome.area.shown()) == 1
 	})
 	h.call("workspace.close", map[string]any{"index": 1}, nil)
 	h.waitFor("the card gone and the pane's view closed", func() bool {
@@ -283,7 +283,7 @@ func TestSplitShortcutAndDividerDrag(t *testing.T) {
 	// secondary-shift-e (ctrl on Linux): split_vertically, side by side.
 	h.splitKey()
 	h.waitFor("two panes, each with a view, the new one focused", func() bool {
-		return h.shape() == "V[p p]" && len(h.s.panes.views) == 2 && h.s.pos.focus != first && len(h.s.area.shown()) == 2
+		return h.shape() == "V[p p]" && len(h.s.panes.views) == 2 && h.s.pos.focus != first && len(h.s.chrome.area.shown()) == 2
 	})
 	if h.s.onViewKey(fyne.KeyA, 0) {
 		t.Error("a plain key was taken as an app shortcut")
@@ -292,7 +292,7 @@ func TestSplitShortcutAndDividerDrag(t *testing.T) {
 	var d *divider
 	var span float32
 	h.s.guard(func() {
-		d = h.s.area.dividers[0]
+		d = h.s.chrome.area.dividers[0]
 		span = d.at.Span
 	})
 	if span <= 0 {
@@ -318,7 +318,7 @@ func TestSplitShortcutAndDividerDrag(t *testing.T) {
 	// The panes are laid out along the new ratio (once the model's last
 	// layout event is applied).
 	h.waitFor("the left pane at 3/4 of the width", func() bool {
-		left := h.s.area.tiles.Panes[first]
+		left := h.s.chrome.area.tiles.Panes[first]
 		return math.Abs(float64(left.W-span*0.75)) <= 2
 	})
 }
@@ -364,15 +364,15 @@ func TestFocusMoveZoomAndPresets(t *testing.T) {
 	// refused while zoomed.
 	h.s.guard(func() { h.key(fyne.KeyZ, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
 	h.s.guard(func() {
-		if got := h.s.area.shown(); len(got) != 1 || got[0] != ids[2] {
+		if got := h.s.chrome.area.shown(); len(got) != 1 || got[0] != ids[2] {
 			t.Errorf("zoomed area shows %v, want [%d]", got, ids[2])
 		}
 		h.key(fyne.KeyD, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift)
-		if !strings.Contains(h.s.banner.text.Text, msgUnzoomFirst) {
-			t.Errorf("banner = %q after a split while zoomed, want %q", h.s.banner.text.Text, msgUnzoomFirst)
+		if !strings.Contains(h.s.chrome.banner.text.Text, msgUnzoomFirst) {
+			t.Errorf("banner = %q after a split while zoomed, want %q", h.s.chrome.banner.text.Text, msgUnzoomFirst)
 		}
 		h.key(fyne.KeyZ, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift)
-		if got := h.s.area.shown(); len(got) != 3 {
+		if got := h.s.chrome.area.shown(); len(got) != 3 {
 			t.Errorf("unzoomed area shows %v, want all 3 panes", got)
 		}
 	})
@@ -392,7 +392,7 @@ func TestFocusMoveZoomAndPresets(t *testing.T) {
 	}
 	for _, p := range presets {
 		h.s.guard(func() { h.key(p.key, fyne.KeyModifierShortcutDefault|fyne.KeyModifierAlt) })
-		h.waitFor("layout "+p.want, func() bool { return h.shape() == p.want && len(h.s.area.shown()) == 3 })
+		h.waitFor("layout "+p.want, func() bool { return h.shape() == p.want && len(h.s.chrome.area.shown()) == 3 })
 	}
 	// main_vertical put the focused pane first.
 	if _, l, _ := m.ActiveTree(); l.Children[0].Surfaces[0].SurfaceID != ids[2] {
@@ -587,8 +587,8 @@ func TestConfigReload(t *testing.T) {
 	body := "theme = \"light\"\nfont_size = 99\n[shortcuts]\n\"ctrl+shift+y\" = \"toggle_zoom\"\n"
 	h.rewriteConfig(path, "the reloaded configuration", body, func() bool { return h.s.cfg.Theme == config.ThemeLight })
 	h.s.guard(func() {
-		if !strings.Contains(h.s.banner.text.Text, "font_size") {
-			t.Errorf("banner = %q, want the bad font_size reported", h.s.banner.text.Text)
+		if !strings.Contains(h.s.chrome.banner.text.Text, "font_size") {
+			t.Errorf("banner = %q, want the bad font_size reported", h.s.chrome.banner.text.Text)
 		}
 		if !h.key(fyne.KeyY, fyne.KeyModifierControl|fyne.KeyModifierShift) {
 			t.Error("the shortcut from the reloaded configuration is not bound")
@@ -606,13 +606,13 @@ func TestConfigWarningClearedWhenFixed(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "paneflow.toml")
 	h := newHarness(t, func(o *Options) { o.ConfigPath = path })
 	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
-	h.s.guard(func() { h.s.banner.show("an unrelated problem") })
+	h.s.guard(func() { h.s.chrome.banner.show("an unrelated problem") })
 	const warning = `unknown key "fontsize"`
-	h.rewriteConfig(path, "the warning", "fontsize = 12\n", func() bool { return strings.Contains(h.s.banner.text.Text, warning) })
-	h.rewriteConfig(path, "the warning gone", "font_size = 12\n", func() bool { return !strings.Contains(h.s.banner.text.Text, warning) })
+	h.rewriteConfig(path, "the warning", "fontsize = 12\n", func() bool { return strings.Contains(h.s.chrome.banner.text.Text, warning) })
+	h.rewriteConfig(path, "the warning gone", "font_size = 12\n", func() bool { return !strings.Contains(h.s.chrome.banner.text.Text, warning) })
 	h.s.guard(func() {
-		if b := h.s.banner.text.Text; !strings.Contains(b, "an unrelated problem") || !h.s.banner.root.Visible() {
-			t.Errorf("banner %q (shown %v), want the unrelated problem still shown", b, h.s.banner.root.Visible())
+		if b := h.s.chrome.banner.text.Text; !strings.Contains(b, "an unrelated problem") || !h.s.chrome.banner.root.Visible() {
+			t.Errorf("banner %q (shown %v), want the unrelated problem still shown", b, h.s.chrome.banner.root.Visible())
 		}
 	})
 }
@@ -654,7 +654,7 @@ func TestScreenshot(t *testing.T) {
 	}
 	h.c.Bus.Publish(bus.AgentState{SurfaceID: id, Tool: "claude", PID: 1, State: stateWaiting, Hooked: true, Message: "Allow Bash: go test ./...?"})
 	h.call("surface.send_text", map[string]any{"surface_id": id, "text": "echo hello from paneflow\n"}, nil)
-	h.waitFor("two panes", func() bool { return len(h.s.area.shown()) == 2 })
+	h.waitFor("two panes", func() bool { return len(h.s.chrome.area.shown()) == 2 })
 	time.Sleep(500 * time.Millisecond) // let the views draw; only a picture depends on it
 	var f *os.File
 	h.s.guard(func() {
@@ -719,7 +719,7 @@ func TestWorkspaceKeysCloseAndJump(t *testing.T) {
 	h.s.guard(func() { h.key(fyne.KeyW, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
 	h.waitFor("the pane and its view gone", func() bool {
 		_, open := m.Surface(extra.ID)
-		return !open && h.s.panes.views[extra.ID] == nil && len(h.s.area.shown()) == 1
+		return !open && h.s.panes.views[extra.ID] == nil && len(h.s.chrome.area.shown()) == 1
 	})
 }
 

@@ -313,22 +313,22 @@ func TestAttachedInputRefusedBanner(t *testing.T) {
 		}
 	}
 	want := "input refused: Surface not found: 987654"
-	h.waitFor("the refusal in the banner", func() bool { return strings.Contains(h.s.banner.text.Text, want) })
+	h.waitFor("the refusal in the banner", func() bool { return strings.Contains(h.s.chrome.banner.text.Text, want) })
 	h.s.guard(func() {
-		if n := strings.Count(h.s.banner.text.Text, want); n != 1 {
-			t.Errorf("banner %q says it %d times, want once", h.s.banner.text.Text, n)
+		if n := strings.Count(h.s.chrome.banner.text.Text, want); n != 1 {
+			t.Errorf("banner %q says it %d times, want once", h.s.chrome.banner.text.Text, n)
 		}
 		checkBannerPlace(t, h.s, "shown")
 		// A second line (a second refusal's), a dismiss and the same
 		// banner shown again: each time the window is laid out anew, the
 		// banner above the toolbar and tall enough for its lines.
-		h.s.banner.show("input to pane 2 refused: " + strings.Repeat("a long reason ", 20))
+		h.s.chrome.banner.show("input to pane 2 refused: " + strings.Repeat("a long reason ", 20))
 		checkBannerPlace(t, h.s, "with a second, wrapping line")
-		h.s.banner.dismiss()
+		h.s.chrome.banner.dismiss()
 		if c := bannerContent(t, h.s); c.Objects[0].Position().Y != 0 {
 			t.Errorf("after the dismiss the panes' side starts at y=%v, want 0", c.Objects[0].Position().Y)
 		}
-		h.s.banner.show(want)
+		h.s.chrome.banner.show(want)
 		checkBannerPlace(t, h.s, "shown again after a dismiss")
 	})
 }
@@ -338,7 +338,7 @@ func TestAttachedInputRefusedBanner(t *testing.T) {
 func bannerContent(t *testing.T, s *shell) *fyne.Container {
 	t.Helper()
 	c, ok := s.w.Content().(*fyne.Container)
-	if !ok || len(c.Objects) == 0 || !slices.Contains(c.Objects, fyne.CanvasObject(s.banner.root)) {
+	if !ok || len(c.Objects) == 0 || !slices.Contains(c.Objects, fyne.CanvasObject(s.chrome.banner.root)) {
 		t.Fatalf("the window's content %T does not hold the banner", s.w.Content())
 	}
 	return c
@@ -350,7 +350,7 @@ func bannerContent(t *testing.T, s *shell) *fyne.Container {
 func checkBannerPlace(t *testing.T, s *shell, when string) {
 	t.Helper()
 	c := bannerContent(t, s)
-	b := s.banner.root
+	b := s.chrome.banner.root
 	if !b.Visible() || b.Size().Height < b.MinSize().Height || b.MinSize().Height == 0 {
 		t.Errorf("banner %s: visible %v, height %v, want its minimum %v (its last line cut off)", when, b.Visible(), b.Size().Height, b.MinSize().Height)
 	}

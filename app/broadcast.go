@@ -48,12 +48,12 @@ func (s *shell) setGroupLocked(id uint64, name string) {
 		delete(s.panes.groups, id)
 	} else {
 		s.panes.groups[id] = name
-		s.lastGroup = name
+		s.panes.lastGroup = name
 	}
 	s.stripeLocked(id)
 	s.updateComposerLocked()
 	if s.pos.snap != nil {
-		s.side.update(sidebarModel(s.pos.snap, &s.agents, s.panes.groups, s.checks))
+		s.chrome.side.update(sidebarModel(s.pos.snap, &s.agents, s.panes.groups, s.checks))
 	}
 }
 
@@ -83,7 +83,7 @@ func (s *shell) toggleBroadcastLocked() {
 		return
 	}
 	entry := newKeyEntry(false)
-	entry.SetText(s.lastGroup)
+	entry.SetText(s.panes.lastGroup)
 	var names []string
 	for _, g := range s.panes.groups {
 		if !slices.Contains(names, g) {

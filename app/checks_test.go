@@ -109,7 +109,7 @@ func TestChecksBadge(t *testing.T) {
 			// A tap on the badge opens the Diff view on the worktree.
 			var badge *tapBox
 			h.s.guard(func() {
-				for _, cv := range h.s.side.views {
+				for _, cv := range h.s.chrome.side.views {
 					if rv, ok := cv.rows[pane]; ok {
 						badge = checksBadgeBox(rv.obj)
 					}

@@ -14,6 +14,70 @@ import (
 	"github.com/paneflow-go/paneflow/app/keymap"
 )
 
+// chrome is the window's widgets around the panes: the split area and
+// the place it stands in (the agents overview takes that place), the
+// sidebar in its resizable panel, the workspace tabs, the banner and undo
+// close's toast. The shell builds it (buildWindowLocked) and keeps it
+// under its lock; the widgets' own methods run on the UI goroutine.
+type chrome struct {
+	area      *splitArea
+	center    *fyne.Container // holds area, or the agents overview in its place
+	side      *sidebar
+	sidePanel *sidePanel // side at its dragged width, or collapsed
+	toast     *toast     // undo close's "Pane closed — Undo" (undoclose.go)
+	tabs      *tabStrip  // the workspaces as tabs above the panes (tabstrip.go)
+	banner    *banner
+	// pending are the messages for the banner found before it existed
+	// (session restore, configuration, Options.Notices); build shows them.
+	pending []string
+}
+
+// notice shows msg in the banner, or keeps it for when the banner is
+// built.
+func (c *chrome) notice(msg string) {
+	if c.banner == nil {
+		c.pending = append(c.pending, msg)
+		return
+	}
+	c.banner.show(msg)
+}
+
+// buildBanner makes the banner, showing the messages kept for it.
+func (c *chrome) buildBanner() {
+	c.banner = newBanner()
+	for _, m := range c.pending {
+		c.banner.show(m)
+	}
+	c.pending = nil
+}
+
+// layout builds the window's content: the banner above everything, the
+// sidebar's panel on the left, and top, the center (the split area, or
+// the overview) and bottom in a column under which the toast floats.
+// The split area, the sidebar and the banner must be built.
+func (c *chrome) layout(top, bottom fyne.CanvasObject) fyne.CanvasObject {
+	c.center = container.NewStack(c.area)
+	main := container.NewBorder(top, bottom, nil, nil, c.center)
+	c.sidePanel = newSidePanel(c.side)
+	c.toast = newToast()
+	content := container.NewBorder(c.banner.root, nil, c.sidePanel, nil, container.NewStack(main, c.toast.layer))
+	// A new sidebar width moves the panes' edge: they, and so their PTYs,
+	// get the new size as on a window resize.
+	c.sidePanel.onResize = func() { relayout(content) }
+	c.banner.relayout = func() { relayout(content) }
+	return content
+}
+
+// showCenter puts o where the split area stands (the agents overview),
+// or the split area back when o is nil.
+func (c *chrome) showCenter(o fyne.CanvasObject) {
+	if o == nil {
+		o = c.area
+	}
+	c.center.Objects = []fyne.CanvasObject{o}
+	c.center.Refresh()
+}
+
 // maxBannerLines caps the messages the banner keeps.
 const maxBannerLines = 6
 
@@ -193,7 +257,7 @@ func (s *shell) renameLocked(id uint64) {
 			return
 		}
 		name := entry.Text
-		s.mutate("rename", func() error { return s.b.Rename(id, name) })
+		s.work.mutate("rename", func() error { return s.b.Rename(id, name) })
 	}, s.w)
 	s.showDialogLocked(d, entry, d.Submit, d.Hide)
 }

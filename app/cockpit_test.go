@@ -294,7 +294,7 @@ func TestAgentsOverviewJumps(t *testing.T) {
 	h.c.Bus.Publish(bus.AgentState{SurfaceID: second, Tool: "codex", PID: 7, State: stateThinking, Hooked: true})
 	h.c.Bus.Publish(bus.AgentState{SurfaceID: third, Tool: "claude", PID: 8, State: stateWaiting, Hooked: true, Message: "Run the migration?"})
 	h.waitFor("the badge", func() bool {
-		return h.s.side.agents.Text == "Agents (2)  ● 1 waiting" && h.s.w.Title() == "Paneflow — 1 waiting"
+		return h.s.chrome.side.agents.Text == "Agents (2)  ● 1 waiting" && h.s.w.Title() == "Paneflow — 1 waiting"
 	})
 	var ov *overview
 	h.s.guard(func() {
@@ -336,13 +336,13 @@ func TestAgentsOverviewJumps(t *testing.T) {
 		}
 	})
 	// The sidebar's entry opens and closes it too.
-	h.tap(h.s.side.agents)
+	h.tap(h.s.chrome.side.agents)
 	h.s.guard(func() {
 		if h.s.ov != nil {
 			t.Fatal("the sidebar's Agents entry did not close the open overview")
 		}
 	})
-	h.tap(h.s.side.agents)
+	h.tap(h.s.chrome.side.agents)
 	h.s.guard(func() {
 		if h.s.ov == nil {
 			t.Fatal("the sidebar's Agents entry did not open the overview")

@@ -93,7 +93,7 @@ func (s *shell) openComposerLocked() {
 		return
 	}
 	if s.pos.focus == 0 {
-		s.banner.show("prompt composer: no pane is focused")
+		s.chrome.banner.show("prompt composer: no pane is focused")
 		return
 	}
 	c.keepDraft()
@@ -188,7 +188,7 @@ func (s *shell) submitComposerLocked(submit bool) {
 	for _, id := range targets {
 		if st, ok := s.agents.status(id); ok && st.State == stateThinking {
 			s.panes.queued[id] = p
-			s.banner.show(fmt.Sprintf("prompt queued: %s is thinking; it goes in when the agent stops", notify.AgentName(st.Tool)))
+			s.chrome.banner.show(fmt.Sprintf("prompt queued: %s is thinking; it goes in when the agent stops", notify.AgentName(st.Tool)))
 		} else {
 			s.deliverPrompt(id, p)
 		}
@@ -218,5 +218,5 @@ func (s *shell) flushQueuedLocked() {
 // program asked for it), then Enter when p.submit; on the worker
 // goroutine, in order with other model work.
 func (s *shell) deliverPrompt(id uint64, p queuedPrompt) {
-	s.mutate("prompt", func() error { return s.b.Paste(id, p.text, p.submit) })
+	s.work.mutate("prompt", func() error { return s.b.Paste(id, p.text, p.submit) })
 }

@@ -26,7 +26,7 @@ type keyDialog struct {
 func (s *shell) showDialogLocked(d dialog.Dialog, field *keyEntry, enter, escape func()) {
 	d.Show()
 	c := s.w.Canvas()
-	s.dialogs = append(s.dialogs, keyDialog{over: c.Overlays().Top(), enter: enter, escape: escape})
+	s.kb.dialogs = append(s.kb.dialogs, keyDialog{over: c.Overlays().Top(), enter: enter, escape: escape})
 	if field != nil {
 		field.onKey = func(ev *fyne.KeyEvent) bool {
 			if f := dialogAnswer(ev.Name, enter, escape); f != nil {
@@ -45,11 +45,11 @@ func (s *shell) showDialogLocked(d dialog.Dialog, field *keyEntry, enter, escape
 func (s *shell) dialogKeyLocked(key fyne.KeyName) func() {
 	ov := s.w.Canvas().Overlays()
 	open := ov.List()
-	s.dialogs = slices.DeleteFunc(s.dialogs, func(d keyDialog) bool { return !slices.Contains(open, d.over) })
-	if len(s.dialogs) == 0 {
+	s.kb.dialogs = slices.DeleteFunc(s.kb.dialogs, func(d keyDialog) bool { return !slices.Contains(open, d.over) })
+	if len(s.kb.dialogs) == 0 {
 		return nil
 	}
-	d := s.dialogs[len(s.dialogs)-1]
+	d := s.kb.dialogs[len(s.kb.dialogs)-1]
 	if d.over != ov.Top() {
 		return nil
 	}

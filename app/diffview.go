@@ -280,7 +280,7 @@ func (s *shell) openDiffLocked() {
 	}
 	slot, dir := s.focusedDirLocked()
 	if dir == "" {
-		s.banner.show("diff: the focused pane's directory is not known")
+		s.chrome.banner.show("diff: the focused pane's directory is not known")
 		return
 	}
 	s.openDiffInLocked(slot, dir)
@@ -315,7 +315,7 @@ func (s *shell) openChecksLocked(id uint64) {
 	if root == "" {
 		return
 	}
-	s.mutate("focus", func() error { return s.b.Focus(id) })
+	s.work.mutate("focus", func() error { return s.b.Focus(id) })
 	if s.dv != nil {
 		s.closeDiffLocked()
 	}
@@ -355,7 +355,7 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 				root = dv.diff.Root
 			}
 			if err := s.a.OpenURL(&url.URL{Scheme: "file", Path: root}); err != nil {
-				s.banner.show("open folder: " + err.Error())
+				s.chrome.banner.show("open folder: " + err.Error())
 			}
 		})
 	}, keys)
@@ -512,7 +512,7 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 	w, err := treewatch.Start(ctx, dv.dir)
 	if err != nil {
 		if errors.Is(err, treewatch.ErrWatcher) {
-			s.do(func() { s.banner.show("diff: " + err.Error()) })
+			s.do(func() { s.chrome.banner.show("diff: " + err.Error()) })
 		}
 		load() // shows git's error, or the diff unwatched
 		return
@@ -662,7 +662,7 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 	default:
 		base += " (" + shortHash(d.Base) + ")"
 	}
-	root := s.side.shortPath(d.Root)
+	root := s.chrome.side.shortPath(d.Root)
 	if dv.remote {
 		root = dv.place(d.Root) // this machine's home says nothing of the host's
 	}

@@ -104,3 +104,14 @@ func (p *changeProbe) write(line string) {
 	p.last = line
 	fmt.Fprintln(p.w, line)
 }
+
+// uiProbes is what the shell's UI probes (PANEFLOW_UI_PROBE=1: the GUI
+// tests read the lines) wrote last. Guarded by the shell's mu.
+type uiProbes struct {
+	// hosts writes the sidebar's hosts and cards when they change (with
+	// hosts); off otherwise.
+	hosts changeProbe
+	// usage are the sidebar's and the overview's usage lines probed
+	// last, by key (probeUsageLocked, the overview's fetchDay).
+	usage map[string]fyne.CanvasObject
+}

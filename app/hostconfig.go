@@ -31,7 +31,7 @@ func addHostToConfig(path, address string) error {
 // the sidebar and saves it in the configuration file.
 func (s *shell) addHostLocked() {
 	if s.hosts == nil {
-		s.banner.show("This window shows only its own server: other hosts need the desktop app's default mode.")
+		s.chrome.banner.show("This window shows only its own server: other hosts need the desktop app's default mode.")
 		return
 	}
 	entry := newKeyEntry(false)
@@ -57,12 +57,12 @@ func (s *shell) addHostLocked() {
 func (s *shell) addHostNow(address string) {
 	address = strings.TrimSpace(address)
 	if _, err := remote.ParseHost(address); err != nil {
-		s.guard(func() { s.banner.show("Add host: " + err.Error()) })
+		s.guard(func() { s.chrome.banner.show("Add host: " + err.Error()) })
 		return
 	}
 	s.hosts.AddHost(address)
 	if path := s.o.ConfigPath; path != "" {
-		s.mutate("add host", func() error { return addHostToConfig(path, address) })
+		s.work.mutate("add host", func() error { return addHostToConfig(path, address) })
 	}
 }
 
@@ -166,7 +166,7 @@ func cutHostTable(data []byte, address string) (out []byte, ok bool) {
 // any), then removes it (removeHostNow).
 func (s *shell) removeHostLocked(address string) {
 	if s.hosts == nil || len(s.hosts.hostStatuses()) == 0 {
-		s.banner.show("This window shows no other host.")
+		s.chrome.banner.show("This window shows no other host.")
 		return
 	}
 	var addrs []string
@@ -195,7 +195,7 @@ func (s *shell) removeHostLocked(address string) {
 // goroutine; a file that cannot be changed is said in the banner.
 func (s *shell) removeHostNow(address string) {
 	path := s.o.ConfigPath
-	s.mutate("remove host", func() error {
+	s.work.mutate("remove host", func() error {
 		s.hosts.RemoveHost(address)
 		if path == "" {
 			return nil

@@ -291,7 +291,7 @@ func (s *shell) openPort(id uint64, port string) {
 	open := func(hostport string) {
 		u := &url.URL{Scheme: "http", Host: hostport}
 		if err := s.a.OpenURL(u); err != nil {
-			s.guard(func() { s.banner.show("open " + u.String() + ": " + err.Error()) })
+			s.guard(func() { s.chrome.banner.show("open " + u.String() + ": " + err.Error()) })
 		}
 	}
 	if hostSlot(id) == 0 || s.hosts == nil {
@@ -307,7 +307,7 @@ func (s *shell) openPort(id uint64, port string) {
 		defer s.life.wg.Done()
 		addr, err := s.hosts.forwardPort(id, n)
 		if err != nil {
-			s.do(func() { s.banner.show("forward port " + port + ": " + err.Error()) })
+			s.do(func() { s.chrome.banner.show("forward port " + port + ": " + err.Error()) })
 			return
 		}
 		s.post(func() { open(addr) })
@@ -324,10 +324,10 @@ func (s *shell) probeChipsLocked() {
 	default:
 		return
 	}
-	if s.side.probedChips == nil {
-		s.side.probedChips = map[string]fyne.CanvasObject{}
+	if s.chrome.side.probedChips == nil {
+		s.chrome.side.probedChips = map[string]fyne.CanvasObject{}
 	}
-	for _, cv := range s.side.views {
+	for _, cv := range s.chrome.side.views {
 		for id, rv := range cv.rows {
 			if rv.data.Ports == "" {
 				continue
@@ -338,10 +338,10 @@ func (s *shell) probeChipsLocked() {
 					continue
 				}
 				key := fmt.Sprintf("pane=%d port=%s", id, port)
-				if s.side.probedChips[key] == b {
+				if s.chrome.side.probedChips[key] == b {
 					continue
 				}
-				s.side.probedChips[key] = b
+				s.chrome.side.probedChips[key] = b
 				s.probeChipLater(key, b, 200)
 			}
 		}
@@ -354,7 +354,7 @@ func (s *shell) probeChipsLocked() {
 func (s *shell) probeChipLater(key string, b *widget.Button, tries int) {
 	time.AfterFunc(50*time.Millisecond, func() {
 		s.do(func() {
-			if s.life.quitting || s.side.probedChips[key] != b {
+			if s.life.quitting || s.chrome.side.probedChips[key] != b {
 				return
 			}
 			if l, ok := s.probeLineLocked("chip "+key, b); ok && b.Size().Width > 0 {

@@ -137,7 +137,7 @@ func TestHostsPortForward(t *testing.T) {
 				walk(o.content)
 			}
 		}
-		walk(h.s.side.paneRow(row))
+		walk(h.s.chrome.side.paneRow(row))
 	})
 	if chip == nil {
 		t.Fatal("no chip :" + want + " in the pane's row")

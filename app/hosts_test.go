@@ -226,7 +226,7 @@ func TestHostsSidebar(t *testing.T) {
 	gid := globalID(1, rid)
 	h.waitFor("the host connected, its workspace under its header", func() bool {
 		c := h.cards()
-		hs := h.s.side.hosts
+		hs := h.s.chrome.side.hosts
 		return len(c) == 2 && c[0].Title == "Terminal" && c[0].Host == 0 &&
 			c[1].Title == "Remote" && c[1].Host == 1 && len(c[1].Panes) == 1 && c[1].Panes[0].ID == gid &&
 			len(hs) == 1 && hs[0].Address == "ssh://build" && hs[0].State == hostConnected
@@ -234,14 +234,14 @@ func TestHostsSidebar(t *testing.T) {
 	// The list: this machine's header and card, the host's header and
 	// card, the "Add host…" button.
 	h.s.guard(func() {
-		if n := len(h.s.side.list.Objects); n != 5 {
+		if n := len(h.s.chrome.side.list.Objects); n != 5 {
 			t.Errorf("the sidebar list holds %d objects, want 5 (2 headers, 2 cards, Add host)", n)
 		}
 	})
 
 	// A click on the remote card shows its pane; a key typed in its view
 	// reaches the remote program.
-	h.s.side.onWS(1)
+	h.s.chrome.side.onWS(1)
 	h.waitFor("the remote pane shown and focused", func() bool {
 		return h.s.pos.wsID == globalID(1, rc.Workspaces.Workspaces()[0].ID) && h.s.pos.focus == gid && h.s.panes.views[gid] != nil
 	})
@@ -294,24 +294,24 @@ func TestHostsReconnect(t *testing.T) {
 	sf, _ := rc.Workspaces.Surface(rid)
 	pid := sf.Terminal().Pid()
 	h.waitFor("the host connected", func() bool { c := h.cards(); return len(c) == 2 })
-	h.s.side.onWS(1)
+	h.s.chrome.side.onWS(1)
 	h.waitFor("the remote pane's view", func() bool { return h.s.panes.views[gid] != nil })
 	old := h.s.panes.views[gid]
 
 	fh.setRefusing(errors.New("ssh: connect to host build port 22: Connection refused"))
 	fh.drop()
 	h.waitFor("the host reconnecting, with the reason", func() bool {
-		hs := h.s.side.hosts
+		hs := h.s.chrome.side.hosts
 		return len(hs) == 1 && hs[0].State == hostReconnecting && strings.Contains(hs[0].Err, "Connection refused") &&
 			len(h.cards()) == 1 && h.s.panes.views[gid] == nil
 	})
 	fh.setRefusing(nil)
 	h.waitFor("the host connected again, its pane back in a new view", func() bool {
-		hs := h.s.side.hosts
+		hs := h.s.chrome.side.hosts
 		c := h.cards()
 		return len(hs) == 1 && hs[0].State == hostConnected && len(c) == 2 && len(c[1].Panes) == 1
 	})
-	h.s.side.onWS(1)
+	h.s.chrome.side.onWS(1)
 	h.waitFor("a new view of the remote pane", func() bool { v := h.s.panes.views[gid]; return v != nil && v != old })
 	if sf, ok := rc.Workspaces.Surface(rid); !ok || sf.Terminal().Pid() != pid {
 		t.Fatalf("the remote pane's program changed across the reconnection (want pid %d)", pid)
@@ -333,7 +333,7 @@ func TestHostsFailed(t *testing.T) {
 		o.Config.Hosts = []string{"ssh://nowhere"}
 	})
 	h.waitFor("the host failed with ssh's reason", func() bool {
-		hs := h.s.side.hosts
+		hs := h.s.chrome.side.hosts
 		return len(hs) == 1 && hs[0].State == hostFailed && strings.Contains(hs[0].Err, "Could not resolve hostname") &&
 			len(h.cards()) == 1 && h.cards()[0].Title == "Terminal"
 	})
@@ -536,7 +536,7 @@ func TestRemoveHost(t *testing.T) {
 	sf, _ := rc.Workspaces.Surface(rid)
 	pid := sf.Terminal().Pid()
 	h.waitFor("the host connected", func() bool { return len(h.cards()) == 2 })
-	h.s.side.onWS(1)
+	h.s.chrome.side.onWS(1)
 	h.waitFor("the remote pane shown", func() bool { return h.s.panes.views[globalID(1, rid)] != nil })
 	h.s.guard(func() {
 		h.s.runActionLocked(keymap.RemoveHost)
@@ -546,7 +546,7 @@ func TestRemoveHost(t *testing.T) {
 	})
 	h.s.removeHostNow("ssh://build")
 	h.waitFor("the host gone from the sidebar, the window's own workspace shown", func() bool {
-		return len(h.s.side.hosts) == 0 && len(h.cards()) == 1 && h.cards()[0].Host == 0 &&
+		return len(h.s.chrome.side.hosts) == 0 && len(h.cards()) == 1 && h.cards()[0].Host == 0 &&
 			h.s.panes.views[globalID(1, rid)] == nil && hostSlot(h.s.pos.wsID) == 0
 	})
 	h.waitFor("the host out of the config file", func() bool {
@@ -754,12 +754,12 @@ func TestHostsShownPanes(t *testing.T) {
 	}
 	h.waitFor("the host's card, the host told no pane of it is shown", func() bool { return len(h.cards()) == 2 && last() == "[]" })
 	n := calls()
-	h.s.side.onWS(1)
+	h.s.chrome.side.onWS(1)
 	want := fmt.Sprintf("[%d]", rid)
 	h.waitFor("the host told its pane is shown", func() bool { return last() == want })
 	if got := calls(); got != n+1 {
 		t.Errorf("%d screen.shown calls to show the pane, want 1", got-n)
 	}
-	h.s.side.onWS(0)
+	h.s.chrome.side.onWS(0)
 	h.waitFor("the host told no pane of it is shown again", func() bool { return last() == "[]" })
 }

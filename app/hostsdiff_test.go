@@ -53,7 +53,7 @@ func TestHostsDiff(t *testing.T) {
 	})
 	gid := globalID(1, remotePane(t, rc))
 	h.waitFor("the host's card", func() bool { c := h.cards(); return len(c) == 2 && c[1].Host == 1 })
-	h.s.side.onWS(1)
+	h.s.chrome.side.onWS(1)
 	h.waitFor("the remote pane focused, its directory known", func() bool {
 		slot, dir := h.s.focusedDirLocked()
 		return h.s.pos.focus == gid && slot == 1 && dir == wt

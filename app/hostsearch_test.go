@@ -101,7 +101,7 @@ func TestHostsSearchView(t *testing.T) {
 	h.waitFor("the step to the host's screen 2", func() bool { return rv.at == 1 && rv.grid.RowText(0) == "screen two" })
 	rv.keys.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 
-	h.s.mutate("focus", func() error { return h.s.b.Focus(gid) })
+	h.s.work.mutate("focus", func() error { return h.s.b.Focus(gid) })
 	h.waitFor("the host's pane focused", func() bool { return h.s.pos.focus == gid })
 	var tv *timelineView
 	h.s.guard(func() {

@@ -341,13 +341,13 @@ func (s *shell) runIdle() {
 	case <-s.life.done:
 		return
 	}
-	s.idle.posted() // the first frames are painted before any sleep
+	s.loop.idle.posted() // the first frames are painted before any sleep
 	// An animation that never ends is called at every tick of Fyne's
 	// loop: the short naps follow the ticks through it.
 	ticks := &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever,
-		Tick: func(float32) { s.idle.ticked(); s.applyAtTick() }}
-	s.postQuiet(ticks.Start)
-	s.idle.run(s.life.done, s.postQuiet, s.napAllowed)
+		Tick: func(float32) { s.loop.idle.ticked(); s.applyAtTick() }}
+	s.loop.postQuiet(ticks.Start)
+	s.loop.idle.run(s.life.done, s.loop.postQuiet, s.napAllowed)
 }
 
 // applyAtTick applies, at a tick of Fyne's loop (its animations run just
@@ -367,8 +367,8 @@ func (s *shell) applyAtTick() {
 
 // noteInput keeps the UI loop awake after input a pane received.
 func (s *shell) noteInput() {
-	if s.idle != nil {
-		s.idle.noteInput()
+	if s.loop.idle != nil {
+		s.loop.idle.noteInput()
 	}
 }
 
@@ -392,4 +392,36 @@ func (s *shell) napAllowed() bool {
 		return true
 	}
 	return false
+}
+
+// uiLoop is how the shell reaches Fyne's UI goroutine. Both fields are
+// set before the shell's goroutines start and not changed after; its
+// methods are safe for concurrent use.
+type uiLoop struct {
+	// thread is the OS thread Fyne's loop runs on (the main thread, to
+	// which the desktop driver locks the main goroutine), or 0 when that
+	// is not checked (Fyne's test driver runs posted work on the
+	// caller's goroutine by design).
+	thread int64
+	// idle sleeps the UI loop while nothing happens; nil when it polls.
+	idle *idler
+}
+
+// post runs f on the UI goroutine unless Fyne's loop has ended (see
+// shell.do), waking the loop when it sleeps.
+func (l *uiLoop) post(f func()) {
+	if l.idle != nil {
+		l.idle.posted()
+	}
+	l.postQuiet(f)
+}
+
+// postQuiet is post without noting activity, for the idler's own naps.
+func (l *uiLoop) postQuiet(f func()) {
+	fyne.Do(func() {
+		if l.thread != 0 && threadID() != l.thread {
+			return
+		}
+		f()
+	})
 }

@@ -13,19 +13,21 @@ import (
 // reports modifiers only as key presses, so they are tracked), whether
 // the window has the keyboard focus (notifications are sent only when it
 // has not), and the pane whose view the shell is focusing right now (its
-// OnFocus must not ask the model to focus it again).
+// OnFocus must not ask the model to focus it again), and the dialogs the
+// keyboard answers, oldest first (showDialogLocked).
 //
 // Its zero value holds no modifier, says the window is not focused and
 // focuses no pane.
 //
 // # Concurrency
 //
-// held is guarded by shell.mu. stale, windowFocused and focusing are
+// held and dialogs are guarded by shell.mu. stale, windowFocused and focusing are
 // atomics: Fyne's lifecycle hooks set the first two without mu (the GLFW
 // driver runs them inside its Quit, which the shell calls holding mu),
 // and a view's OnFocus reads the last while the shell may hold mu.
 type keyState struct {
 	held          fyne.KeyModifier
+	dialogs       []keyDialog
 	stale         atomic.Bool // held must be forgotten at the next key: the focus moved
 	windowFocused atomic.Bool
 	focusing      atomic.Uint64

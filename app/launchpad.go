@@ -56,7 +56,7 @@ func (s *shell) noteRecentLocked(path string) {
 	s.launch.recent = specfind.NoteRecent(s.recentSpecsLocked(), path)
 	if p := s.recentPath(); p != "" {
 		if err := specfind.SaveRecent(p, s.launch.recent); err != nil {
-			s.banner.show("launch pad: cannot save the recent specs: " + err.Error())
+			s.chrome.banner.show("launch pad: cannot save the recent specs: " + err.Error())
 		}
 	}
 }
@@ -246,7 +246,7 @@ func (s *shell) openLaunchPadLocked() {
 			box := o.(*fyne.Container)
 			name, caption := box.Objects[0].(*canvas.Text), box.Objects[1].(*canvas.Text)
 			name.Text = filepath.Base(e.Path)
-			line := captionText(e.Kind+" · "+e.Origin+" · "+s.side.shortPath(filepath.Dir(e.Path)), muted)
+			line := captionText(e.Kind+" · "+e.Origin+" · "+s.chrome.side.shortPath(filepath.Dir(e.Path)), muted)
 			caption.Text = line.Text
 			box.Refresh()
 			lp.items[id] = o
@@ -432,7 +432,7 @@ func (s *shell) openSpecFileLocked(lp *launchPad) {
 	dialog.ShowFileOpen(func(f fyne.URIReadCloser, err error) {
 		if err != nil || f == nil {
 			if err != nil {
-				s.guard(func() { s.banner.show("open spec: " + err.Error()) })
+				s.guard(func() { s.chrome.banner.show("open spec: " + err.Error()) })
 			}
 			return
 		}
@@ -532,11 +532,11 @@ func (s *shell) carryOutLocked(lp *launchPad, r *specfind.Resolved) {
 		}
 		s.do(func() {
 			if len(warns) > 0 {
-				s.banner.show("launch: " + strings.Join(warns, "; "))
+				s.chrome.banner.show("launch: " + strings.Join(warns, "; "))
 			}
 			if s.launch.pad != lp {
 				if err != nil {
-					s.banner.show("launch " + filepath.Base(e.Path) + ": " + err.Error())
+					s.chrome.banner.show("launch " + filepath.Base(e.Path) + ": " + err.Error())
 				}
 				return
 			}
@@ -663,7 +663,7 @@ func (s *shell) runFlow(r *specfind.Resolved) {
 		s.do(func() {
 			lp := s.launch.pad
 			if lp == nil {
-				s.banner.show("launch " + filepath.Base(e.Path) + ": " + err.Error())
+				s.chrome.banner.show("launch " + filepath.Base(e.Path) + ": " + err.Error())
 				return
 			}
 			lp.busy = false
@@ -702,7 +702,7 @@ func (s *shell) runFlow(r *specfind.Resolved) {
 		Waits:     s.caller(time.Duration(longest)*time.Second + time.Minute),
 		Worktrees: flowgit.Worktrees{},
 		Resolve:   s.resolveTarget,
-		Warn:      func(m string) { s.do(func() { s.banner.show("flow: " + m) }) },
+		Warn:      func(m string) { s.do(func() { s.chrome.banner.show("flow: " + m) }) },
 		OnStatus: func(id, status, msg string) {
 			s.do(func() {
 				run.status[id], run.msg[id] = status, msg

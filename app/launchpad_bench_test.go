@@ -55,7 +55,7 @@ func benchLaunchPad(b *testing.B, specs int) {
 	}
 	a := test.NewApp()
 	defer a.Quit()
-	s := &shell{a: a, w: a.NewWindow("bench"), life: newLifetime(), side: newSidebar(func(int) {}, func(uint64) {}, func() {}, func() {}, "")}
+	s := &shell{a: a, w: a.NewWindow("bench"), life: newLifetime(), chrome: chrome{side: newSidebar(func(int) {}, func(uint64) {}, func() {}, func() {}, "")}}
 	s.w.Resize(fyne.NewSize(1280, 800))
 	s.pos.snap = &snapshot{Open: map[uint64]uint64{1: 1}, Workspaces: []workspace.WorkspaceInfo{{ID: 1, Title: "w"}},
 		Surfaces: []workspace.SurfaceInfo{{ID: 1, WorkspaceID: 1, Cwd: &cwd}}}

@@ -483,9 +483,9 @@ func TestAgentLaunchersAndTemplate(t *testing.T) {
 	fakeAgents(t)
 	h := newHarness(t, nil)
 	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
-	h.waitFor("the launcher buttons", func() bool { return len(h.s.side.launchers.Objects) == 1 })
+	h.waitFor("the launcher buttons", func() bool { return len(h.s.chrome.side.launchers.Objects) == 1 })
 	before := len(h.c.Workspaces.Surfaces())
-	press(t, h, h.s.side.launchers.Objects[0].(*widget.Button))
+	press(t, h, h.s.chrome.side.launchers.Objects[0].(*widget.Button))
 	var id uint64
 	h.waitFor("the agent's pane", func() bool {
 		ss := h.c.Workspaces.Surfaces()
@@ -671,7 +671,7 @@ func TestAgentButtonSplitsTheLargestPane(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.s.mutate("focus", func() error { return h.s.b.Focus(third.ID) })
+	h.s.work.mutate("focus", func() error { return h.s.b.Focus(third.ID) })
 	var narrow, narrowRows int
 	h.waitFor("the third pane focused and laid out", func() bool {
 		v := h.s.panes.views[third.ID]
@@ -682,8 +682,8 @@ func TestAgentButtonSplitsTheLargestPane(t *testing.T) {
 		wide, _ := h.s.panes.views[first].Cells()
 		return narrow > 0 && wide > narrow
 	})
-	h.waitFor("the launcher buttons", func() bool { return len(h.s.side.launchers.Objects) == 1 })
-	press(t, h, h.s.side.launchers.Objects[0].(*widget.Button))
+	h.waitFor("the launcher buttons", func() bool { return len(h.s.chrome.side.launchers.Objects) == 1 })
+	press(t, h, h.s.chrome.side.launchers.Objects[0].(*widget.Button))
 	var id uint64
 	defer func() {
 		if t.Failed() {

@@ -89,8 +89,8 @@ func (s *shell) serve(ctx context.Context) error {
 // pixels, when PANEFLOW_UI_PROBE=1 (the GUI tests click it).
 func (s *shell) probeBannerActionLocked() {
 	s.probePlacedLocked(func() (string, bool) {
-		l, ok := s.probeLineLocked("banner-action", s.banner.action)
-		return l, ok && s.banner.action.Visible() && s.banner.action.Size().Width > 0
+		l, ok := s.probeLineLocked("banner-action", s.chrome.banner.action)
+		return l, ok && s.chrome.banner.action.Visible() && s.chrome.banner.action.Size().Width > 0
 	})
 }
 
@@ -102,17 +102,17 @@ func (s *shell) probeBannerActionLocked() {
 // the window was laid out again around it, and dismiss it).
 func (s *shell) probeBannerLocked() {
 	s.probePlacedLocked(func() (string, bool) {
-		b := s.banner.root
+		b := s.chrome.banner.root
 		c, ok := s.w.Content().(*fyne.Container)
 		if !ok || len(c.Objects) == 0 || !b.Visible() || b.Size().Height == 0 || s.a.Driver().CanvasForObject(b) == nil {
 			return "", false
 		}
 		d, sc := s.a.Driver(), s.w.Canvas().Scale()
 		px := func(v float32) int { return int(v * sc) }
-		cl := d.AbsolutePositionForObject(s.banner.close).Add(fyne.NewPos(s.banner.close.Size().Width/2, s.banner.close.Size().Height/2))
+		cl := d.AbsolutePositionForObject(s.chrome.banner.close).Add(fyne.NewPos(s.chrome.banner.close.Size().Width/2, s.chrome.banner.close.Size().Height/2))
 		return fmt.Sprintf("ui-probe banner y=%d height=%d min=%d below=%d close=%d,%d text=%q",
 			px(d.AbsolutePositionForObject(b).Y), px(b.Size().Height), px(b.MinSize().Height),
-			px(d.AbsolutePositionForObject(c.Objects[0]).Y), px(cl.X), px(cl.Y), s.banner.text.Text), true
+			px(d.AbsolutePositionForObject(c.Objects[0]).Y), px(cl.X), px(cl.Y), s.chrome.banner.text.Text), true
 	})
 }
 
@@ -155,7 +155,7 @@ func (s *shell) probePlacedLocked(probe func() (line string, placed bool)) {
 // banner.showAction) and lays the window out again: the banner grows (or
 // first appears) while nothing else may change on a lost server's window.
 func (s *shell) bannerActionLocked(msg, label string, f func()) {
-	s.banner.showAction(msg, label, f)
+	s.chrome.banner.showAction(msg, label, f)
 	s.w.Content().Refresh()
 }
 
@@ -179,7 +179,7 @@ func (s *shell) reattachedLocked(snap *snapshot) {
 	clear(s.panes.groups)
 	clear(s.panes.queued)
 	s.pos.zoom, s.pos.focus = 0, 0
-	s.banner.dismiss()
+	s.chrome.banner.dismiss()
 	s.bannerActionLocked("The server was restarted on "+s.b.Endpoint()+" and its session restored.", "", nil)
 	s.applyLocked(snap, nil)
 }
@@ -237,7 +237,7 @@ func (s *shell) stopEverythingLocked() {
 		s.do(func() {
 			if err != nil {
 				s.life.stopping.Store(false)
-				s.banner.show("Stop everything: " + err.Error())
+				s.chrome.banner.show("Stop everything: " + err.Error())
 				return
 			}
 			s.logf("paneflow: stopped the server on %s", s.b.Endpoint())

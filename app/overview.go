@@ -525,9 +525,8 @@ func (s *shell) openOverviewLocked() {
 		return
 	}
 	s.closeOverlaysLocked()
-	s.ov = newOverview(overviewShell{s}, s.agents.clock, s.side.shortPath, s.look.probe)
-	s.center.Objects = []fyne.CanvasObject{s.ov.view}
-	s.center.Refresh()
+	s.ov = newOverview(overviewShell{s}, s.agents.clock, s.chrome.side.shortPath, s.look.probe)
+	s.chrome.showCenter(s.ov.view)
 	s.hideOffscreenLocked()
 	s.w.Canvas().Focus(s.ov.list.query)
 }
@@ -550,8 +549,7 @@ func (s *shell) hideOverviewLocked() {
 	}
 	s.ov.stop()
 	s.ov = nil
-	s.center.Objects = []fyne.CanvasObject{s.area}
-	s.center.Refresh()
+	s.chrome.showCenter(nil)
 	s.hideOffscreenLocked()
 }
 
@@ -586,7 +584,7 @@ func (h overviewShell) feed() overviewFeed {
 func (h overviewShell) focusPane(id uint64) {
 	s := h.s
 	s.closeOverviewLocked()
-	s.mutate("focus", func() error { return s.b.Focus(id) })
+	s.work.mutate("focus", func() error { return s.b.Focus(id) })
 }
 
 func (h overviewShell) closeOverview() { h.s.closeOverviewLocked() }
@@ -605,12 +603,7 @@ func (h overviewShell) daySummary(done func(proto.UsageSummary, error)) bool {
 		err := c.Call(context.Background(), proto.MethodUsageSummary, proto.UsageSummaryParams{Since: "today"}, &sum)
 		s.do(func() { done(sum, err) })
 	}
-	select {
-	case s.work <- f:
-		return true
-	default:
-		return false
-	}
+	return s.work.try(f)
 }
 
 func (h overviewShell) probeUsage(key string, o fyne.CanvasObject, line string) {
@@ -618,7 +611,7 @@ func (h overviewShell) probeUsage(key string, o fyne.CanvasObject, line string) 
 	if os.Getenv("PANEFLOW_UI_PROBE") != "1" {
 		return
 	}
-	s.probedUsage[key] = o
+	s.probes.usage[key] = o
 	s.probeUsageLater(key, o, line, 200)
 }
 

@@ -21,7 +21,7 @@ import (
 func fleetShell(t testing.TB, n int) *shell {
 	a := test.NewApp()
 	t.Cleanup(a.Quit)
-	s := &shell{a: a, w: a.NewWindow("fleet"), life: newLifetime(), side: newSidebar(func(int) {}, func(uint64) {}, func() {}, func() {}, "")}
+	s := &shell{a: a, w: a.NewWindow("fleet"), life: newLifetime(), chrome: chrome{side: newSidebar(func(int) {}, func(uint64) {}, func() {}, func() {}, "")}}
 	snap := &snapshot{Open: map[uint64]uint64{}, Workspaces: []workspace.WorkspaceInfo{{ID: 1, Title: "fleet"}}}
 	cwd := t.TempDir()
 	for i := range n {
@@ -36,9 +36,9 @@ func fleetShell(t testing.TB, n int) *shell {
 	}
 	s.pos.snap = snap
 	s.comp = &composer{}
-	s.area = newSplitArea(func([]int, []float64) {})
-	s.center = container.NewStack(s.area)
-	s.w.SetContent(container.NewBorder(nil, nil, s.side.root, nil, s.center))
+	s.chrome.area = newSplitArea(func([]int, []float64) {})
+	s.chrome.center = container.NewStack(s.chrome.area)
+	s.w.SetContent(container.NewBorder(nil, nil, s.chrome.side.root, nil, s.chrome.center))
 	s.w.Resize(fyne.NewSize(1280, 800))
 	return s
 }
@@ -106,17 +106,17 @@ func TestOverviewCursorRow(t *testing.T) {
 func TestOverviewReplacesPanes(t *testing.T) {
 	h := newHarness(t, nil)
 	first, second := h.twoPanes()
-	h.waitFor("both views shown", func() bool { return len(h.s.area.shown()) == 2 })
+	h.waitFor("both views shown", func() bool { return len(h.s.chrome.area.shown()) == 2 })
 	h.c.Bus.Publish(bus.AgentState{SurfaceID: second, Tool: "claude", PID: 9, State: stateWaiting, Hooked: true, Message: "Go on?"})
 	h.waitFor("the agent", func() bool { return h.s.w.Title() == "Paneflow — 1 waiting" })
 	placed := func(what string, open bool) {
 		t.Helper()
 		h.s.guard(func() {
-			objs := h.s.center.Objects
+			objs := h.s.chrome.center.Objects
 			switch {
 			case open && (h.s.ov == nil || len(objs) != 1 || objs[0] != h.s.ov.view):
 				t.Fatalf("%s: the split area's place holds %v, want only the overview", what, objs)
-			case !open && (h.s.ov != nil || len(objs) != 1 || objs[0] != h.s.area):
+			case !open && (h.s.ov != nil || len(objs) != 1 || objs[0] != h.s.chrome.area):
 				t.Fatalf("%s: the split area's place holds %v (overview %v), want only the area", what, objs, h.s.ov)
 			}
 			for id, v := range h.s.panes.views {
@@ -165,7 +165,7 @@ func TestOverviewReplacesPanes(t *testing.T) {
 
 	// A click on a pane row of the sidebar shows that pane.
 	open()
-	h.s.side.onPane(first)
+	h.s.chrome.side.onPane(first)
 	h.waitFor("the focus on the clicked pane", func() bool { return h.s.pos.focus == first })
 	placed("after a click in the sidebar", false)
 }

@@ -95,7 +95,7 @@ func (h shellHost) closePanel(p panel) {
 func (h shellHost) saveConfig(edits []config.Edit, done func(error)) {
 	s := h.s
 	path := s.o.ConfigPath
-	s.mutate("settings", func() error {
+	s.work.mutate("settings", func() error {
 		err := errNoConfigFile
 		if path != "" {
 			err = config.Save(path, edits...)

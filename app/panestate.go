@@ -23,6 +23,7 @@ type paneMaps struct {
 	attention map[uint64]bool         // the panes drawn as waiting for the user
 	queued    map[uint64]queuedPrompt // prompts waiting for their pane's agent to stop thinking
 	groups    map[uint64]string       // each pane's broadcast group, if any
+	lastGroup string                  // the group name given last (the next "Add to broadcast group" offers it)
 }
 
 func newPaneMaps() paneMaps {

@@ -123,7 +123,7 @@ func TestSidebarShowsGroup(t *testing.T) {
 	var id uint64
 	h.waitFor("the first pane", func() bool { id = h.s.pos.focus; return id != 0 && h.s.pos.snap != nil })
 	shows := func() bool {
-		for _, tx := range sidebarTexts(h.s.side.list) {
+		for _, tx := range sidebarTexts(h.s.chrome.side.list) {
 			if strings.Contains(tx.Text, "api") {
 				return true
 			}
@@ -174,7 +174,7 @@ func TestSidebarShowsBranch(t *testing.T) {
 	h.waitFor("the first pane", func() bool { id = h.s.pos.focus; return id != 0 })
 	h.call("surface.send_text", map[string]any{"surface_id": id, "text": "cd " + wt + "\n"}, nil)
 	h.waitFor("the branch on the pane's row", func() bool {
-		for _, tx := range sidebarTexts(h.s.side.list) {
+		for _, tx := range sidebarTexts(h.s.chrome.side.list) {
 			if strings.Contains(tx.Text, "⎇ feat (worktree)") {
 				return true
 			}

@@ -168,7 +168,7 @@ func (s *shell) openQuickLaunchLocked() {
 	q.prompt = newKeyEntry(true)
 	q.prompt.SetPlaceHolder("optional prompt: typed into the agent, not submitted")
 	q.prompt.SetMinRowsVisible(4)
-	q.status = widget.NewLabel("in " + s.side.shortPath(dir))
+	q.status = widget.NewLabel("in " + s.chrome.side.shortPath(dir))
 	q.status.Wrapping = fyne.TextWrapWord
 	if dir == "" {
 		q.status.SetText("The focused pane's directory is not known.")
@@ -260,7 +260,7 @@ func (s *shell) submitQuickLaunchLocked(q *quickLaunch) {
 		s.do(func() {
 			if s.launch.quick != q {
 				if err != nil {
-					s.banner.show("quick launch: " + err.Error())
+					s.chrome.banner.show("quick launch: " + err.Error())
 				}
 				return
 			}
@@ -274,7 +274,7 @@ func (s *shell) submitQuickLaunchLocked(q *quickLaunch) {
 			}
 			s.logf("paneflow: quick launch: %s in pane %d on branch %s", a.Name, id, branch)
 			s.closeQuickLaunchLocked()
-			s.mutate("focus", func() error { return s.b.Focus(id) })
+			s.work.mutate("focus", func() error { return s.b.Focus(id) })
 		})
 	}()
 }
@@ -285,10 +285,10 @@ func (s *shell) findAgentLaunchers() {
 	agents := installedAgents(exec.LookPath)
 	s.do(func() {
 		s.launch.agents, s.launch.agentsFound = agents, true
-		s.side.setAgentLaunchers(agents, func(a installedAgent) { s.guard(func() { s.launchAgentPaneLocked(a) }) })
+		s.chrome.side.setAgentLaunchers(agents, func(a installedAgent) { s.guard(func() { s.launchAgentPaneLocked(a) }) })
 		if os.Getenv("PANEFLOW_UI_PROBE") == "1" {
 			s.probeLater(func() (bool, []string) {
-				l, ok := s.probeLineLocked("sidebar-launch-pad", s.side.launchPad)
+				l, ok := s.probeLineLocked("sidebar-launch-pad", s.chrome.side.launchPad)
 				return ok, []string{l}
 			}, 300)
 		}
@@ -306,10 +306,10 @@ func (s *shell) launchAgentPaneLocked(a installedAgent) {
 			SurfaceID uint64 `json:"surface_id"`
 		}
 		if err := s.caller(0).Call(context.Background(), "surface.split", req, &res); err != nil {
-			s.do(func() { s.banner.show("launch " + a.Name + ": " + err.Error()) })
+			s.do(func() { s.chrome.banner.show("launch " + a.Name + ": " + err.Error()) })
 			return
 		}
-		s.mutate("focus", func() error { return s.b.Focus(res.SurfaceID) })
+		s.work.mutate("focus", func() error { return s.b.Focus(res.SurfaceID) })
 	}()
 }
 

@@ -432,7 +432,7 @@ func (s *shell) deliverLocked(dv *diffView, what string, send func(context.Conte
 		}
 		s.do(func() {
 			if s.dv != dv {
-				s.banner.show(msg)
+				s.chrome.banner.show(msg)
 				return
 			}
 			dv.setStatusLocked(msg, bad)
@@ -555,7 +555,7 @@ func (s *shell) landStatusLocked(dv *diffView, msg string, bad bool) {
 		dv.setStatusLocked(msg, bad)
 		return
 	}
-	s.banner.show(msg)
+	s.chrome.banner.show(msg)
 }
 
 // showConflictLocked lists a land's conflicting files and offers to hand
@@ -633,13 +633,13 @@ func (s *shell) openWorktreePaneLocked(root string) {
 	}
 	s.closeDiffLocked()
 	if id != 0 {
-		s.mutate("open pane", func() error { return s.b.Focus(id) })
+		s.work.mutate("open pane", func() error { return s.b.Focus(id) })
 		return
 	}
 	req := quickSplit{SurfaceID: s.pos.focus, Direction: "vertical", Cwd: root}
 	s.goReview(nil, func(ctx context.Context) {
 		if err := s.caller(0).Call(ctx, "surface.split", req, nil); err != nil {
-			s.do(func() { s.banner.show("open pane: " + err.Error()) })
+			s.do(func() { s.chrome.banner.show("open pane: " + err.Error()) })
 		}
 	})
 }

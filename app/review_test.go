@@ -223,7 +223,7 @@ func TestDiffViewLand(t *testing.T) {
 		press(t, h, dv.answers["Tear down, delete the branch"])
 		h.waitFor("the teardown", func() bool {
 			_, open := h.s.pos.snap.Open[pane]
-			return !open && strings.Contains(dv.status.Text+h.s.banner.text.Text, "removed; 1 panes closed; branch feat deleted.")
+			return !open && strings.Contains(dv.status.Text+h.s.chrome.banner.text.Text, "removed; 1 panes closed; branch feat deleted.")
 		})
 		if _, err := os.Stat(wt); !os.IsNotExist(err) {
 			t.Errorf("the worktree is still there: %v", err)

@@ -387,12 +387,12 @@ func (s *shell) activateSearchRowLocked(r searchRow) {
 	if m != nil {
 		v := s.viewLocked(id)
 		if v == nil {
-			s.banner.show(fmt.Sprintf("search: pane %s is closed", vis.String(r.pane.Name)))
+			s.chrome.banner.show(fmt.Sprintf("search: pane %s is closed", vis.String(r.pane.Name)))
 			return
 		}
 		if !v.Reveal(m.Line, m.Text, m.Spans) {
-			s.banner.show(fmt.Sprintf("search: the line is no longer in pane %s", vis.String(r.pane.Name)))
+			s.chrome.banner.show(fmt.Sprintf("search: the line is no longer in pane %s", vis.String(r.pane.Name)))
 		}
 	}
-	s.mutate("focus", func() error { return s.b.Focus(id) })
+	s.work.mutate("focus", func() error { return s.b.Focus(id) })
 }

@@ -93,7 +93,7 @@ func TestAttachedSearchViewJumps(t *testing.T) { searchViewJumps(t, newAttachedH
 func searchViewJumps(t *testing.T, h *harness) {
 	first, second := historyPanes(h)
 	h.s.guard(func() { h.s.focusViewLocked(second) })
-	h.s.mutate("focus", func() error { return h.s.b.Focus(second) })
+	h.s.work.mutate("focus", func() error { return h.s.b.Focus(second) })
 	h.waitFor("the second pane focused", func() bool { return h.s.pos.focus == second })
 
 	v := searchFor(h, "needle", 4)
@@ -222,7 +222,7 @@ func TestTimelineView(t *testing.T) {
 	frame("ai.tool_use", `,"tool_name":"Bash"`)
 	frame("ai.stop", `,"last_result":"Ran the tests"`)
 	frame("ai.prompt_submit", "")
-	h.s.mutate("focus", func() error { return h.s.b.Focus(second) })
+	h.s.work.mutate("focus", func() error { return h.s.b.Focus(second) })
 	h.waitFor("the second pane focused", func() bool { return h.s.pos.focus == second })
 
 	var v *timelineView

@@ -57,9 +57,9 @@ func (s *shell) applyConfigLocked(cfg config.Config, warns []string, initial boo
 	s.look.setTheme(dark)
 	if th, ok := s.a.Settings().Theme().(variantTheme); !ok || th.dark != dark {
 		s.a.Settings().SetTheme(variantTheme{dark: dark})
-		if s.side != nil && s.pos.snap != nil {
-			s.side.reset() // its texts carry colours: rebuild them
-			s.side.update(sidebarModel(s.pos.snap, &s.agents, s.panes.groups, s.checks))
+		if s.chrome.side != nil && s.pos.snap != nil {
+			s.chrome.side.reset() // its texts carry colours: rebuild them
+			s.chrome.side.update(sidebarModel(s.pos.snap, &s.agents, s.panes.groups, s.checks))
 		}
 	}
 	for _, v := range s.panes.views {
@@ -68,17 +68,17 @@ func (s *shell) applyConfigLocked(cfg config.Config, warns []string, initial boo
 		v.SetCursor(cursorShape(cfg.Terminal.CursorShape), blinkMode(cfg.Terminal.CursorBlink))
 		v.SetScrollMultiplier(cfg.Terminal.ScrollMultiplier)
 	}
-	if s.banner != nil {
+	if s.chrome.banner != nil {
 		// The file as read now is all that counts: the last reading's
 		// problems go, fixed or not (those still there are shown again).
-		s.banner.drop(configMsg)
+		s.chrome.banner.drop(configMsg)
 		for _, m := range msgs {
-			s.banner.show(configMsg + m)
+			s.chrome.banner.show(configMsg + m)
 		}
 	} else {
 		for _, m := range msgs {
 			s.logf("paneflow: config: %s", m)
-			s.startMsgs = append(s.startMsgs, configMsg+m)
+			s.chrome.notice(configMsg + m)
 		}
 	}
 }
@@ -110,7 +110,7 @@ func (s *shell) setFontSizeLocked(size float64) {
 	if err := s.rebuildFontsLocked(); err != nil {
 		// A font_family problem: it goes with the next reading of the
 		// file, as applyConfigLocked's do.
-		s.banner.show(configMsg + err.Error())
+		s.chrome.banner.show(configMsg + err.Error())
 	}
 	for _, v := range s.panes.views {
 		v.SetFonts(s.look.fonts)
@@ -149,7 +149,7 @@ func (s *shell) viewOptionsLocked(id uint64) termview.Options {
 			if s.kb.selfFocused(id) {
 				return
 			}
-			s.mutate("focus", func() error {
+			s.work.mutate("focus", func() error {
 				if cur, ok := s.b.FocusedSurface(s.workspaceOf(id)); ok && cur == id {
 					return nil
 				}

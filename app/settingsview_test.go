@@ -216,7 +216,7 @@ func TestConfigWarningGoneWhenFixedBeforeWatch(t *testing.T) {
 	warning := path + `: unknown key "fontsize" (ignored)`
 	h := newHarness(t, func(o *Options) { o.ConfigPath, o.ConfigWarnings = path, []string{warning} })
 	h.waitFor("the warning gone and the file applied", func() bool {
-		return !strings.Contains(h.s.banner.text.Text, "fontsize") && h.s.cfg.FontSize == 12
+		return !strings.Contains(h.s.chrome.banner.text.Text, "fontsize") && h.s.cfg.FontSize == 12
 	})
 }
 
@@ -227,16 +227,16 @@ func TestFontWarningAfterZoomClearedWhenFixed(t *testing.T) {
 	h := newHarness(t, func(o *Options) { o.ConfigPath = path })
 	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.rewriteConfig(path, "the font warning", "font_family = \"No Such Font Paneflow\"\n", func() bool {
-		return strings.Contains(h.s.banner.text.Text, "No Such Font Paneflow")
+		return strings.Contains(h.s.chrome.banner.text.Text, "No Such Font Paneflow")
 	})
 	h.s.guard(func() {
-		h.s.banner.dismiss()
+		h.s.chrome.banner.dismiss()
 		h.key(fyne.KeyEqual, fyne.KeyModifierControl) // the zoom builds the fonts again
-		if !strings.Contains(h.s.banner.text.Text, "No Such Font Paneflow") {
-			t.Fatalf("banner %q after the zoom, want the font problem", h.s.banner.text.Text)
+		if !strings.Contains(h.s.chrome.banner.text.Text, "No Such Font Paneflow") {
+			t.Fatalf("banner %q after the zoom, want the font problem", h.s.chrome.banner.text.Text)
 		}
 	})
 	h.rewriteConfig(path, "the font warning gone", "font_family = \"\"\n", func() bool {
-		return !strings.Contains(h.s.banner.text.Text, "No Such Font Paneflow")
+		return !strings.Contains(h.s.chrome.banner.text.Text, "No Such Font Paneflow")
 	})
 }

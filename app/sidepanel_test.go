@@ -23,8 +23,8 @@ func (h *harness) paneCols(id uint64) int {
 
 // areaX is the split area's left edge in the window and its width.
 func (h *harness) areaX() (x, w float32) {
-	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(h.s.area)
-	return pos.X, h.s.area.Size().Width
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(h.s.chrome.area)
+	return pos.X, h.s.chrome.area.Size().Width
 }
 
 func TestSidebarGripResizesSidebarAndPanes(t *testing.T) {
@@ -36,7 +36,7 @@ func TestSidebarGripResizesSidebarAndPanes(t *testing.T) {
 	h.waitFor("the panes laid out", func() bool { x0, w0 = h.areaX(); return w0 > 0 })
 	var cols0 int
 	h.waitFor("the PTY at the window's size", func() bool { cols0 = h.paneCols(id); return cols0 != 80 && cols0 > 0 })
-	p := h.s.sidePanel
+	p := h.s.chrome.sidePanel
 	h.s.guard(func() {
 		if got := p.side.root.Size().Width; got != sidebarWidth {
 			t.Fatalf("sidebar width = %v at start, want %v", got, sidebarWidth)
@@ -89,7 +89,7 @@ func TestToggleSidebarCollapsesAndRestores(t *testing.T) {
 	h.s.guard(func() { h.s.w.Resize(fyne.NewSize(1000, 600)) })
 	var id uint64
 	h.waitFor("a view", func() bool { id = h.s.pos.focus; return id != 0 && h.s.panes.views[id] != nil })
-	p := h.s.sidePanel
+	p := h.s.chrome.sidePanel
 	var x0, w0 float32
 	h.s.guard(func() {
 		p.setWidth(300)

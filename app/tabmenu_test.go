@@ -31,10 +31,10 @@ func TestWorkspaceTabMenu(t *testing.T) {
 		t.Helper()
 		var tab *tabItem
 		var before *widget.PopUpMenu
-		h.s.guard(func() { tab, before = h.s.tabs.tabs[i], h.s.tabs.menu })
+		h.s.guard(func() { tab, before = h.s.chrome.tabs.tabs[i], h.s.chrome.tabs.menu })
 		tab.TappedSecondary(&fyne.PointEvent{AbsolutePosition: fyne.NewPos(40, 40)}) // as the driver: without the lock
 		var m *widget.PopUpMenu
-		h.waitFor("the tab's menu", func() bool { m = h.s.tabs.menu; return m != nil && m != before && m.Visible() })
+		h.waitFor("the tab's menu", func() bool { m = h.s.chrome.tabs.menu; return m != nil && m != before && m.Visible() })
 		h.s.guard(func() {
 			if f := h.s.w.Canvas().Focused(); f != m {
 				t.Errorf("%T has the keyboard, want the menu", f)
@@ -42,7 +42,7 @@ func TestWorkspaceTabMenu(t *testing.T) {
 		})
 		var got, off []string
 		var items []*fyne.MenuItem
-		h.s.guard(func() { items = h.s.tabs.menuItems })
+		h.s.guard(func() { items = h.s.chrome.tabs.menuItems })
 		for _, it := range items {
 			got = append(got, it.Label)
 			if it.Disabled {
@@ -114,7 +114,7 @@ func TestWorkspaceTabMenu(t *testing.T) {
 	open(0, "Move left")
 	choose(5) // … Close, New workspace…
 	h.waitFor("the new workspace's folder dialog, as + asks", func() bool {
-		return h.s.w.Canvas().Overlays().Top() != nil && h.s.w.Canvas().Overlays().Top() != h.s.tabs.menu
+		return h.s.w.Canvas().Overlays().Top() != nil && h.s.w.Canvas().Overlays().Top() != h.s.chrome.tabs.menu
 	})
 }
 
@@ -122,7 +122,7 @@ func TestWorkspaceTabMenu(t *testing.T) {
 // order, numbered.
 func tabTitles(h *harness, want ...string) func() bool {
 	return func() bool {
-		s := h.s.tabs.shown
+		s := h.s.chrome.tabs.shown
 		if len(s) != len(want) {
 			return false
 		}

@@ -300,7 +300,7 @@ func (s *shell) moveWorkspaceLocked(index, to int) {
 	if s.pos.snap == nil || index < 0 || to < 0 || index >= len(s.pos.snap.Workspaces) || to >= len(s.pos.snap.Workspaces) || index == to {
 		return
 	}
-	s.mutate("move workspace", func() error { return s.b.MoveWorkspace(index, to) })
+	s.work.mutate("move workspace", func() error { return s.b.MoveWorkspace(index, to) })
 }
 
 // renameWorkspaceLocked asks for a new title for the workspace at index
@@ -321,11 +321,11 @@ func (s *shell) renameWorkspaceLocked(index int) {
 		s.guard(func() {
 			for i, w := range s.pos.snap.Workspaces {
 				if w.ID == id {
-					s.mutate("rename workspace", func() error { return s.b.RenameWorkspace(i, title) })
+					s.work.mutate("rename workspace", func() error { return s.b.RenameWorkspace(i, title) })
 					return
 				}
 			}
-			s.banner.show("rename workspace: the workspace was closed")
+			s.chrome.banner.show("rename workspace: the workspace was closed")
 		})
 	}, s.w)
 	s.showDialogLocked(d, entry, d.Submit, d.Hide)
@@ -369,6 +369,6 @@ func (s *shell) tabMenuLocked(index int, pos fyne.Position) {
 	// it is given back first.
 	s.focusViewLocked(s.pos.focus)
 	pm := widget.NewPopUpMenu(menu, s.w.Canvas())
-	s.tabs.menu, s.tabs.menuItems = pm, menu.Items
+	s.chrome.tabs.menu, s.chrome.tabs.menuItems = pm, menu.Items
 	pm.ShowAtPosition(pos)
 }

@@ -18,36 +18,36 @@ import (
 func TestWorkspaceTabs(t *testing.T) {
 	h := newHarness(t, nil)
 	h.waitFor("one workspace: the strip hidden", func() bool {
-		return len(h.s.tabs.shown) == 1 && h.s.tabs.shown[0].active && !h.s.tabs.root.Visible()
+		return len(h.s.chrome.tabs.shown) == 1 && h.s.chrome.tabs.shown[0].active && !h.s.chrome.tabs.root.Visible()
 	})
 	if _, err := h.c.Workspaces.CreateWorkspace("second", t.TempDir(), nil, true); err != nil {
 		t.Fatal(err)
 	}
 	h.waitFor("two tabs shown, the second active", func() bool {
-		s := h.s.tabs.shown
+		s := h.s.chrome.tabs.shown
 		return len(s) == 2 && s[1].title == "2  second" && s[1].active && !s[0].active &&
-			h.s.tabs.root.Visible() && h.s.tabs.tabs[0].label.Text == "1  Terminal"
+			h.s.chrome.tabs.root.Visible() && h.s.chrome.tabs.tabs[0].label.Text == "1  Terminal"
 	})
 	var first *tabItem
-	h.s.guard(func() { first = h.s.tabs.tabs[0] })
+	h.s.guard(func() { first = h.s.chrome.tabs.tabs[0] })
 	h.tap(first) // the tab's callbacks take the shell's lock
 	h.waitFor("the first workspace active", func() bool {
-		s := h.s.tabs.shown
+		s := h.s.chrome.tabs.shown
 		return len(s) == 2 && s[0].active && !s[1].active && h.s.activeIndexLocked() == 0
 	})
 	var second *tabItem
-	h.s.guard(func() { second = h.s.tabs.tabs[1] })
+	h.s.guard(func() { second = h.s.chrome.tabs.tabs[1] })
 	second.MouseDown(&desktop.MouseEvent{Button: desktop.MouseButtonTertiary})
 	h.waitFor("one workspace left, the strip hidden, and the undo note", func() bool {
-		return len(h.s.tabs.shown) == 1 && !h.s.tabs.root.Visible() && h.s.toast.visible() && h.s.toast.text.Text == "Workspace closed (Ctrl+Shift+T reopens it)"
+		return len(h.s.chrome.tabs.shown) == 1 && !h.s.chrome.tabs.root.Visible() && h.s.chrome.toast.visible() && h.s.chrome.toast.text.Text == "Workspace closed (Ctrl+Shift+T reopens it)"
 	})
 	h.s.guard(func() { h.key(fyne.KeyT, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
 	h.waitFor("the second tab back, active", func() bool {
-		s := h.s.tabs.shown
+		s := h.s.chrome.tabs.shown
 		return len(s) == 2 && s[1].title == "2  second" && s[1].active
 	})
 	// + asks for the new workspace's folder, as Ctrl+Shift+N does.
-	press(t, h, h.s.tabs.add)
+	press(t, h, h.s.chrome.tabs.add)
 	h.waitFor("the folder dialog", func() bool { return h.s.w.Canvas().Overlays().Top() != nil })
 }
 
@@ -74,7 +74,7 @@ func tabsMoveRename(t *testing.T, h *harness) {
 	// Drag the first tab to the third: the third is outlined, then the
 	// first workspace is last (and still the active one).
 	var tabs []*tabItem
-	h.s.guard(func() { tabs = slices.Clone(h.s.tabs.tabs) })
+	h.s.guard(func() { tabs = slices.Clone(h.s.chrome.tabs.tabs) })
 	var third fyne.Position
 	h.s.guard(func() { third = tabs[2].Position().AddXY(tabs[2].Size().Width/2, 5) })
 	h.s.guard(func() {
@@ -89,7 +89,7 @@ func tabsMoveRename(t *testing.T, h *harness) {
 		if tabs[2].target {
 			t.Fatal("the drop left the outline")
 		}
-		if !h.s.tabs.shown[2].active {
+		if !h.s.chrome.tabs.shown[2].active {
 			t.Fatal("the moved workspace is no longer the active one")
 		}
 	})
@@ -110,11 +110,11 @@ func tabsMoveRename(t *testing.T, h *harness) {
 	// title; a new one and Enter renames the workspace.
 	var first *tabItem
 	h.s.guard(func() {
-		first = h.s.tabs.tabs[0]
-		h.s.tabs.now = func() time.Time { return time.Unix(100, 0) } // both clicks at one instant
+		first = h.s.chrome.tabs.tabs[0]
+		h.s.chrome.tabs.now = func() time.Time { return time.Unix(100, 0) } // both clicks at one instant
 	})
 	h.tap(first)
-	h.waitFor("b active", func() bool { return h.s.tabs.shown[0].active })
+	h.waitFor("b active", func() bool { return h.s.chrome.tabs.shown[0].active })
 	h.tap(first)
 	h.waitFor("the rename dialog", func() bool {
 		e, ok := h.s.w.Canvas().Focused().(*keyEntry)
@@ -129,7 +129,7 @@ func tabsMoveRename(t *testing.T, h *harness) {
 	// Two clicks further apart than a double click select twice.
 	h.s.guard(func() {
 		n := int64(200)
-		h.s.tabs.now = func() time.Time { n += 10; return time.Unix(n, 0) }
+		h.s.chrome.tabs.now = func() time.Time { n += 10; return time.Unix(n, 0) }
 	})
 	h.tap(first)
 	h.tap(first)

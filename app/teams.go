@@ -90,7 +90,7 @@ func (s *shell) teammatesLocked(id uint64) (team string, mates []uint64, names [
 func (s *shell) closePaneLocked(id uint64) {
 	team, mates, names := s.teammatesLocked(id)
 	if len(mates) == 0 {
-		s.mutate("close pane", func() error { return s.closedToast("Pane", s.b.CloseSurface(id)) })
+		s.work.mutate("close pane", func() error { return s.closedToast("Pane", s.b.CloseSurface(id)) })
 		return
 	}
 	what := "1 teammate"
@@ -108,7 +108,7 @@ func (s *shell) closePaneLocked(id uint64) {
 
 // closeTeamLocked closes a lead's teammates, then the lead.
 func (s *shell) closeTeamLocked(lead uint64, mates []uint64) {
-	s.mutate("close team", func() error {
+	s.work.mutate("close team", func() error {
 		for _, id := range mates {
 			if err := s.b.CloseSurface(id); err != nil && !errors.Is(err, workspace.ErrNotFound) {
 				return err

@@ -18,8 +18,8 @@ import (
 // back the pane or workspace closed last, with its programs; the window
 // follows from the server's events.
 func (s *shell) reopenLocked() {
-	s.toast.hide()
-	s.mutate("reopen", s.b.Reopen)
+	s.chrome.toast.hide()
+	s.work.mutate("reopen", s.b.Reopen)
 }
 
 // closedToast shows "<what> closed — Undo" after a close that succeeded
@@ -34,7 +34,7 @@ func (s *shell) closedToast(what string, err error) error {
 		if k := s.keys.Label(keymap.ReopenClosed); k != "" {
 			msg += " (" + k + " reopens it)"
 		}
-		s.toast.show(msg, func() { s.guard(s.reopenLocked) }, workspace.DefaultUndoWindow, s.do)
+		s.chrome.toast.show(msg, func() { s.guard(s.reopenLocked) }, workspace.DefaultUndoWindow, s.do)
 	})
 	return nil
 }

@@ -32,8 +32,8 @@ func TestUndoClose(t *testing.T) {
 		t.Fatal("ctrl+shift+w was not taken")
 	}
 	h.waitFor("one pane left and the undo toast", func() bool {
-		return h.shape() == "p" && h.s.panes.views[second] == nil && h.s.toast.visible() &&
-			strings.HasPrefix(h.s.toast.text.Text, "Pane closed (Ctrl+Shift+T")
+		return h.shape() == "p" && h.s.panes.views[second] == nil && h.s.chrome.toast.visible() &&
+			strings.HasPrefix(h.s.chrome.toast.text.Text, "Pane closed (Ctrl+Shift+T")
 	})
 
 	h.s.guard(func() { handled = h.key(fyne.KeyT, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
@@ -43,7 +43,7 @@ func TestUndoClose(t *testing.T) {
 	h.waitFor("the pane back in its place, focused, the toast gone", func() bool {
 		o := h.s.pos.snap.Order
 		return h.shape() == "V[p p]" && len(o) == 2 && o[0] == first && o[1] == second &&
-			h.s.pos.focus == second && h.s.panes.views[second] != nil && !h.s.toast.visible()
+			h.s.pos.focus == second && h.s.panes.views[second] != nil && !h.s.chrome.toast.visible()
 	})
 	if got := h.s.b.PanePIDs()[second]; got != pid {
 		t.Errorf("reopened pane's pid = %d, want %d", got, pid)
@@ -57,7 +57,7 @@ func TestUndoClose(t *testing.T) {
 
 	h.s.guard(func() { h.key(fyne.KeyT, fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift) })
 	h.waitFor("the banner saying there is nothing to reopen", func() bool {
-		return strings.Contains(h.s.banner.text.Text, "reopen: Nothing to reopen")
+		return strings.Contains(h.s.chrome.banner.text.Text, "reopen: Nothing to reopen")
 	})
 }
 

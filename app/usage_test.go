@@ -111,7 +111,7 @@ func (h *harness) paneCard(id uint64) (workspaceCard, paneRow, bool) {
 // shownTexts is every text the sidebar draws.
 func (h *harness) shownTexts() []string {
 	var out []string
-	for _, cv := range h.s.side.views {
+	for _, cv := range h.s.chrome.side.views {
 		for _, t := range sidebarTexts(cv.box) {
 			out = append(out, t.Text)
 		}
