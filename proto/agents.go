@@ -180,8 +180,22 @@ type HooksReportParams struct {
 	// PID is the session key (PANEFLOW_AI_PID, the launch shim's pid);
 	// 0 when unknown.
 	PID int `json:"pid,omitempty"`
-	// Payload is the event's JSON object.
-	Payload json.RawMessage `json:"payload"`
+	// Payload is the event's JSON object (required: one missing is
+	// refused as one that is not an object).
+	Payload json.RawMessage `json:"payload,omitempty"`
+}
+
+// AppendJSON appends p's JSON encoding (see the package's params types).
+func (p HooksReportParams) AppendJSON(dst []byte) []byte {
+	o := openObject(dst)
+	o.str("event", p.Event)
+	o.uint("surface_id", p.SurfaceID)
+	o.strOmit("tool", p.Tool)
+	if p.PID != 0 {
+		o.int("pid", int64(p.PID))
+	}
+	o.rawOmit("payload", p.Payload)
+	return o.close()
 }
 
 // HooksReportResult is hooks.report's result: Sent is the ai.* method

@@ -30,7 +30,7 @@ var paramsTypes = []appender{
 	ScreenAttachParams{}, ScreenRowsParams{}, ScreenLinesParams{}, ScreenInputParams{},
 	ScreenResizeParams{}, ScreenPaneParams{}, ScreenShownParams{}, AIHistoryParams{},
 	ReviewCommentParams{}, ReviewListParams{}, ReviewResolveParams{}, ReviewSendParams{}, ReviewDiffParams{}, ReviewWatchParams{}, LandParams{}, LandPRParams{}, LandTeardownParams{}, ChecksParams{},
-	WebPairParams{}, WebRevokeParams{},
+	WebPairParams{}, WebRevokeParams{}, HooksReportParams{},
 }
 
 // TestParamsTypesListed checks that every exported type named *Params is

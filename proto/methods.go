@@ -190,7 +190,7 @@ var methods = [...]string{
 	MethodScreenClearScrollback, MethodScreenReset, MethodScreenShown,
 	MethodAISessionStart, MethodAIPromptSubmit, MethodAIToolUse, MethodAINotification,
 	MethodAIStop, MethodAIExit, MethodAISessionEnd, MethodAIHistory,
-	MethodHooksEndpoint,
+	MethodHooksEndpoint, MethodHooksReport,
 	MethodTeamsTmux, MethodTeamsAttach, MethodTeamsList,
 	MethodWorktreeCreate, MethodWorktreeRollback,
 	MethodArtifactGet, MethodArtifactKeep,
