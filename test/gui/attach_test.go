@@ -50,7 +50,11 @@ func TestAttachedWindow(t *testing.T) {
 // terminal (its size, printed on each SIGWINCH).
 func TestAttachedInputRefusedBannerX(t *testing.T) {
 	x := display(t)
-	srv := startServe(t, "100x30")
+	// The window's own binary serves: a server of another build (the
+	// nogui CLI TestMain builds, without make's version stamp) gets the
+	// window's version banner, and this test measures the banner.
+	srv := launch(t, nil, guiBin, []string{"serve", "--size", "100x30", "--socket"}, nil)
+	srv.waitPing()
 	srv.mustCLI(nil, "send", "1", `trap 'echo SIZE $(stty size)' WINCH; while :; do sleep 1 & wait; done`, "--submit")
 	gone := srv.splitShell("1")
 	srv.mustCLI(nil, "send", gone, "exit", "--submit")
