@@ -15,32 +15,59 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// readStat reads /proc/<task>/stat (task: "PID" or "PID/task/TID"): the
+// command's name and the fields after it (state, ppid, …: the stat
+// fields from 3 on, so utime and stime are 11 and 12).
+func readStat(task string) (comm string, fields []string, ok bool) {
+	data, err := os.ReadFile(filepath.Join("/proc", task, "stat"))
+	if err != nil {
+		return "", nil, false // gone
+	}
+	s := string(data)
+	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open < 0 || end < open {
+		return "", nil, false
+	}
+	return s[open+1 : end], strings.Fields(s[end+1:]), true
+}
+
+// statTicks adds up fields of a stat (readStat's numbering), in clock
+// ticks.
+func statTicks(fields []string, which ...int) int64 {
+	var n int64
+	for _, i := range which {
+		v, _ := strconv.ParseInt(fields[i], 10, 64)
+		n += v
+	}
+	return n
+}
+
 // procTree is the processes of this machine by parent, read from /proc.
 type procTree struct {
 	parent   map[int]int
+	comm     map[int]string
 	children map[int][]int
 }
 
+// readProcTree reads the process table.
 func readProcTree(t testing.TB) procTree {
 	t.Helper()
 	dirs, err := os.ReadDir("/proc")
 	if err != nil {
 		t.Fatal(err)
 	}
-	pt := procTree{parent: map[int]int{}, children: map[int][]int{}}
+	pt := procTree{parent: map[int]int{}, comm: map[int]string{}, children: map[int][]int{}}
 	for _, d := range dirs {
 		pid, err := strconv.Atoi(d.Name())
 		if err != nil {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
-		if err != nil {
-			continue // gone
+		comm, f, ok := readStat(d.Name())
+		if !ok || len(f) < 2 {
+			continue
 		}
-		s := string(data)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
 		ppid, _ := strconv.Atoi(f[1])
-		pt.parent[pid] = ppid
+		pt.parent[pid], pt.comm[pid] = ppid, comm
 		pt.children[ppid] = append(pt.children[ppid], pid)
 	}
 	return pt
@@ -133,15 +160,8 @@ func pinProcs(t testing.TB, set map[int]bool, cpus ...int) {
 func treeCPU(set map[int]bool) time.Duration {
 	var ticks int64
 	for pid := range set {
-		data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(data)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-		for _, i := range []int{11, 12, 13, 14} { // utime, stime, cutime, cstime
-			n, _ := strconv.ParseInt(f[i], 10, 64)
-			ticks += n
+		if _, f, ok := readStat(strconv.Itoa(pid)); ok {
+			ticks += statTicks(f, 11, 12, 13, 14) // utime, stime, cutime, cstime
 		}
 	}
 	return time.Duration(ticks) * 10 * time.Millisecond
@@ -154,18 +174,9 @@ func glCPU(pid int) time.Duration {
 	tasks, _ := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "task"))
 	var ticks int64
 	for _, task := range tasks {
-		data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "task", task.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(data)
-		if !strings.Contains(s[:strings.LastIndexByte(s, ')')], "(llvmpipe") {
-			continue
-		}
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-		for _, i := range []int{11, 12} {
-			n, _ := strconv.ParseInt(f[i], 10, 64)
-			ticks += n
+		comm, f, ok := readStat(filepath.Join(strconv.Itoa(pid), "task", task.Name()))
+		if ok && strings.HasPrefix(comm, "llvmpipe") {
+			ticks += statTicks(f, 11, 12)
 		}
 	}
 	return time.Duration(ticks) * 10 * time.Millisecond
