@@ -47,6 +47,11 @@ func (e *Encoder) Update(emu *terminal.Emulator) (f *proto.ScreenFrame, ok bool)
 	return e.encode(&e.cur, emu.Bells(), emu.HistoryLen(), emu.DroppedLines())
 }
 
+// Generation is the emulator's output generation at the last Update:
+// what the client was last sent (or found unchanged) includes every
+// output up to it.
+func (e *Encoder) Generation() uint64 { return e.sent.Generation }
+
 // encode diffs cur against e.sent and builds e.f, then makes cur the sent
 // state.
 func (e *Encoder) encode(cur *terminal.Snapshot, bells, hist int, dropped uint64) (*proto.ScreenFrame, bool) {
