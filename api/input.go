@@ -110,7 +110,7 @@ func (s *server) sendText(_ context.Context, params json.RawMessage) (any, error
 	agent, _ := proto.AgentByBinary(tool)
 	modes := emu.Modes()
 	bracketed := modes.BracketedPaste
-	paste := p.Submit && (tool != "" || bracketed)
+	paste := p.Submit && p.Text != "" && (tool != "" || bracketed) // nothing to paste in a bare submit
 	typed := p.Paste == nil && p.Submit && agent.Submit == proto.SubmitTyped && typeableForGemini(p.Text)
 	if typed {
 		paste = false
@@ -146,39 +146,55 @@ func (s *server) sendText(_ context.Context, params json.RawMessage) (any, error
 		return res, nil
 	}
 	mode := proto.SubmitInlineCR
-	if (paste || typed) && p.Text != "" {
+	w := enterWait{gen: emu.Generation(), delay: s.o.PasteDelay}
+	switch {
+	case (paste || typed) && p.Text != "":
 		mode = proto.SubmitDeferredPasteCR
 		if typed {
 			mode = proto.SubmitDeferredTypedCR
 		}
-		gen := emu.Generation()
-		delay := s.o.PasteDelay
-		var ready func([]string) bool
 		if cmd, ok := geminiSlashCommand(p.Text); ok && typed {
-			ready = func(screen []string) bool { return geminiCompleted(screen, cmd) }
+			w.ready = func(screen []string) bool { return geminiCompleted(screen, cmd) }
 		}
-		if !s.m.Go(func(stop <-chan struct{}) { deferredEnter(sf, gen, delay, ready, stop) }) {
-			return nil, ipc.Errorf(ipc.CodeBusy, "Paneflow is shutting down")
+	case p.Text == "" && p.Paste == nil && agent.Submit == proto.SubmitTyped:
+		// A bare Enter for keys typed before it: only the output's rest.
+		mode, w.delay, w.rest = proto.SubmitDeferredCR, 0, true
+	default:
+		if err := sendInput(sf, []byte{'\r'}); err != nil {
+			return nil, err
 		}
-	} else if err := sendInput(sf, []byte{'\r'}); err != nil {
-		return nil, err
+	}
+	if mode != proto.SubmitInlineCR && !s.m.Go(func(stop <-chan struct{}) { deferredEnter(sf, w, stop) }) {
+		return nil, ipc.Errorf(ipc.CodeBusy, "Paneflow is shutting down")
 	}
 	res.SubmitMode = &mode
 	return res, nil
 }
 
-// deferredEnter presses Enter after a paste: once delay has passed, the
+// enterWait is what a deferred Enter (deferredEnter) waits for.
+type enterWait struct {
+	delay time.Duration // first, whatever else
+	gen   uint64        // the output generation before the text: its echo moves past it
+	// rest: there is no echo to wait for (a bare submit), only the
+	// output's rest.
+	rest  bool
+	ready func(screen []string) bool // when not nil, last: the screen holds this
+}
+
+// deferredEnter presses Enter after a paste: once w.delay has passed, the
 // program echoed something since the paste (its output generation moved
-// past gen), and its output then rested for pasteSettle; pasteEchoGrace
-// after the delay at the latest. The rest matters: Gemini CLI takes an
-// Enter that reaches it within 40 ms of a paste for a newline (its guard
-// against pasted text submitting itself), measured when its event loop
-// handles the two, so an Enter sent as soon as the echo showed left the
-// prompt in its input box. When ready is not nil, the Enter then also
-// waits until ready holds for the screen's rows, completionWait at the
-// latest. Nothing is sent if the pane closes or the manager stops first.
-func deferredEnter(sf *workspace.Surface, gen uint64, delay time.Duration, ready func([]string) bool, stop <-chan struct{}) {
-	t := time.NewTimer(delay)
+// past w.gen; not waited for when w.rest), and its output then rested for
+// pasteSettle; pasteEchoGrace after the delay at the latest. The rest
+// matters: Gemini CLI takes an Enter that reaches it within 40 ms of a
+// paste for a newline (its guard against pasted text submitting itself),
+// measured when its event loop handles the two, so an Enter sent as soon
+// as the echo showed left the prompt in its input box; a bare Enter right
+// after keys it had echoed was once left in the box too (at load 40, Gemini
+// CLI 0.61.0). When w.ready is not nil, the Enter then also waits until it
+// holds for the screen's rows, completionWait at the latest. Nothing is
+// sent if the pane closes or the manager stops first.
+func deferredEnter(sf *workspace.Surface, w enterWait, stop <-chan struct{}) {
+	t := time.NewTimer(w.delay)
 	defer t.Stop()
 	select {
 	case <-t.C:
@@ -195,7 +211,7 @@ func deferredEnter(sf *workspace.Surface, gen uint64, delay time.Duration, ready
 			break
 		}
 		g, ch := emu.Watch()
-		echoed := g != gen
+		echoed := w.rest || g != w.gen
 		if echoed {
 			left = min(left, pasteSettle)
 		}
@@ -213,12 +229,12 @@ func deferredEnter(sf *workspace.Surface, gen uint64, delay time.Duration, ready
 			break // echoed, then quiet for pasteSettle
 		}
 	}
-	if ready != nil {
+	if w.ready != nil {
 		t.Reset(completionWait)
 	wait:
 		for {
 			_, ch := emu.Watch()
-			if ready(emu.ScreenLines()) {
+			if w.ready(emu.ScreenLines()) {
 				break
 			}
 			select {

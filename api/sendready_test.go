@@ -225,8 +225,9 @@ func TestWaitSendCountsFromTheText(t *testing.T) {
 // TestSubmitTypedToGemini: a submitted text for the Gemini CLI is typed,
 // not pasted (its paste guard can turn the Enter into a newline, see
 // typeableForGemini), its line breaks as LF, then the deferred Enter; a
-// text starting with "!" is still pasted. The fake gemini dumps the raw
-// bytes it reads.
+// text starting with "!" is still pasted; a bare submit (Enter for keys
+// typed before) is deferred too, until the output rested. The fake gemini
+// dumps the raw bytes it reads.
 func TestSubmitTypedToGemini(t *testing.T) {
 	for _, tt := range []struct {
 		name, text, mode string
@@ -235,6 +236,7 @@ func TestSubmitTypedToGemini(t *testing.T) {
 	}{
 		{"typed", "line one\r\nline two", "deferred_typed_cr", false, "6c696e65206f6e650a6c696e652074776f0d"},
 		{"bang is pasted", "!ls", "deferred_paste_cr", true, "1b5b3230307e216c731b5b3230317e0d"},
+		{"bare submit", "", "deferred_cr", false, "0d"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t, workspace.Options{}, Options{}).withWorkspace(t.TempDir())

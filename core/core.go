@@ -479,12 +479,7 @@ func undoWindow(getenv func(string) string, logf func(string, ...any)) time.Dura
 	return d
 }
 
-// workspaceOf returns the workspace of live pane id.
-func (c *Core) workspaceOf(id uint64) (uint64, bool) {
-	s, ok := c.Workspaces.Surface(id)
-	if !ok {
-		return 0, false
-	}
-	in, ok := s.Info()
-	return in.WorkspaceID, ok
-}
+// workspaceOf returns the workspace of live pane id. Every hooks.report
+// frame and kept answer asks it, so it probes no pane (Surface.Info
+// would read all the panes' foreground processes to resolve names).
+func (c *Core) workspaceOf(id uint64) (uint64, bool) { return c.Workspaces.WorkspaceOf(id) }

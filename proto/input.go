@@ -42,6 +42,11 @@ const (
 	// SubmitDeferredTypedCR: the text typed without control characters
 	// (line breaks as LF), then the deferred Enter (the Gemini CLI).
 	SubmitDeferredTypedCR = "deferred_typed_cr"
+	// SubmitDeferredCR: no text, and the Enter once the program's output
+	// rested (a bare submit to the Gemini CLI, which can take an Enter
+	// that comes while it still handles the keys before it as a stale
+	// one).
+	SubmitDeferredCR = "deferred_cr"
 )
 
 // SurfaceSendTextResult is surface.send_text's result.

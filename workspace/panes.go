@@ -178,6 +178,9 @@ func (m *Manager) prefill(s *Surface, prompt string) {
 		if !s.waitInputReady(promptInputWait, m.stop) {
 			return
 		}
+		if !s.InputReady() {
+			m.warnf("paneflow: surface %d: %s did not read its input within %s; its start prompt is typed anyway", s.id, s.AgentTool(), promptInputWait)
+		}
 		rest := Settle{Floor: m.o.PromptSettle.Quiet, Quiet: m.o.PromptSettle.Quiet, Max: m.o.PromptSettle.Max}
 		if !s.WaitSettled(rest, m.stop) {
 			return
