@@ -179,15 +179,10 @@ type shell struct {
 	agents agentBoard
 	pos    position                     // what the window shows: the snapshot, workspace, focused and zoomed pane
 	kb     keyState                     // modifiers held, the window's focus, the pane being focused, the dialogs keys answer
-	pal    *palette                     // the open command palette, nil when closed
+	top    overlay                      // the view in the overlay (palette, Diff, launch, history, MCP, web views, panels), nil when none
 	ov     *overview                    // the open agents overview, nil when closed
 	comp   *composer                    // the prompt composer (hidden when closed)
-	dv     *diffView                    // the open Diff view, nil when closed
-	launch launchState                  // the launch pad, quick launch and template views, the running flow
-	mcpv   *mcpView                     // the open MCP entry view, nil when closed
-	hist   historyViews                 // the search, timeline and replay views
-	webv   *webView                     // the open web access view, nil when closed
-	panel  *shownPanel                  // the open panel (settings, shortcuts), nil when none
+	launch launchState                  // the running flow, recent specs, the agents found
 	hint   *hintBar                     // the first-start hint while shown, else nil
 	checks map[string]bus.ChecksChanged // each worktree's last checks_changed, by root
 	probes uiProbes                     // what the UI probe wrote last (PANEFLOW_UI_PROBE=1)
@@ -846,7 +841,7 @@ func (s *shell) viewLocked(id uint64) *termview.View {
 // is open it keeps the keyboard: the model's events do not take it away.
 func (s *shell) focusViewLocked(id uint64) {
 	v := s.panes.views[id]
-	if v == nil || s.life.quitting || s.pal != nil || s.ov != nil || s.dv != nil || (s.comp != nil && s.comp.pane != 0) || s.launchOverlayOpenLocked() || s.historyOverlayOpenLocked() || s.panel != nil {
+	if v == nil || s.life.quitting || s.top != nil || s.ov != nil || (s.comp != nil && s.comp.pane != 0) {
 		return
 	}
 	s.kb.focus(id, func() { s.w.Canvas().Focus(v) })
@@ -990,10 +985,10 @@ func (s *shell) stop() error {
 			if s.ov != nil {
 				s.ov.stop() // its refresh must not run after the window (see toast.stop)
 			}
-			s.closeHistoryOverlaysLocked() // cancels their calls
+			s.dismissOverlayLocked() // cancels its calls
 			s.closeViewsLocked()
 		})
-		s.hist.calls.Wait()
+		s.life.calls.Wait()
 		s.work.close() // saves once more while the panes still exist
 		s.life.end()
 		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)

@@ -119,7 +119,9 @@ func TestChecksBadge(t *testing.T) {
 				t.Fatal("the sidebar row has no tappable checks badge")
 			}
 			h.tap(badge)
-			h.waitFor("the Diff view on the worktree", func() bool { return h.s.dv != nil && h.s.dv.dir == wt && h.s.ov == nil })
+			h.waitFor("the Diff view on the worktree", func() bool {
+				return shownAs[*diffView](h.s) != nil && shownAs[*diffView](h.s).dir == wt && h.s.ov == nil
+			})
 		})
 	}
 }

@@ -135,7 +135,7 @@ func TestPaletteRunsAction(t *testing.T) {
 		if !h.key(fyne.KeyP, ctrlShift) {
 			t.Fatal("Ctrl+Shift+P is not bound")
 		}
-		p = h.s.pal
+		p = shownAs[*palette](h.s)
 		if p == nil || h.s.w.Canvas().Overlays().Top() == nil {
 			t.Fatal("the palette did not open")
 		}
@@ -149,14 +149,14 @@ func TestPaletteRunsAction(t *testing.T) {
 	// Escape closes it and the pane gets the keyboard back.
 	p.list.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	h.s.guard(func() {
-		if h.s.pal != nil || h.s.w.Canvas().Overlays().Top() != nil {
+		if shownAs[*palette](h.s) != nil || h.s.w.Canvas().Overlays().Top() != nil {
 			t.Fatal("Escape did not close the palette")
 		}
 		if h.s.w.Canvas().Focused() != h.s.panes.views[h.s.pos.focus] {
 			t.Fatal("the pane did not get the focus back")
 		}
 		h.key(fyne.KeyP, ctrlShift)
-		p = h.s.pal
+		p = shownAs[*palette](h.s)
 	})
 	typeInto(h, p.list.query, "split")
 	h.s.guard(func() {
@@ -172,9 +172,9 @@ func TestPaletteRunsAction(t *testing.T) {
 		}
 	})
 	p.list.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	h.waitFor("the split", func() bool { return h.shape() == "V[p p]" && h.s.pal == nil })
+	h.waitFor("the split", func() bool { return h.shape() == "V[p p]" && shownAs[*palette](h.s) == nil })
 	// A click on a row runs it too.
-	h.s.guard(func() { h.key(fyne.KeyP, ctrlShift); p = h.s.pal })
+	h.s.guard(func() { h.key(fyne.KeyP, ctrlShift); p = shownAs[*palette](h.s) })
 	typeInto(h, p.list.query, "equalize")
 	h.s.guard(func() {
 		if len(p.shown) == 0 || p.shown[0].Action != keymap.SplitEqualize {
@@ -182,7 +182,7 @@ func TestPaletteRunsAction(t *testing.T) {
 		}
 	})
 	h.tap(p.list.boxes[0])
-	h.waitFor("the palette closed by the click", func() bool { return h.s.pal == nil })
+	h.waitFor("the palette closed by the click", func() bool { return shownAs[*palette](h.s) == nil })
 }
 
 func TestOverviewRows(t *testing.T) {
@@ -504,11 +504,11 @@ func TestDiffViewFollowsFiles(t *testing.T) {
 		if !h.key(fyne.KeyG, ctrlShift) {
 			t.Fatal("Ctrl+Shift+G is not bound")
 		}
-		if h.s.dv == nil {
+		if shownAs[*diffView](h.s) == nil {
 			t.Fatal("the Diff view did not open")
 		}
 	})
-	dv := h.s.dv
+	dv := shownAs[*diffView](h.s)
 	gridHas := func(s string) bool { return strings.Contains(dv.grid.Text(), s) }
 	h.waitFor("the diff", func() bool { return dv.loads > 0 && gridHas("+two") && gridHas("+brand new") })
 	h.s.guard(func() {
@@ -553,7 +553,7 @@ func TestDiffViewFollowsFiles(t *testing.T) {
 	// Escape closes it.
 	h.s.w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	h.s.guard(func() {
-		if h.s.dv != nil || h.s.w.Canvas().Overlays().Top() != nil {
+		if shownAs[*diffView](h.s) != nil || h.s.w.Canvas().Overlays().Top() != nil {
 			t.Fatal("Escape did not close the Diff view")
 		}
 	})

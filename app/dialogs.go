@@ -68,31 +68,15 @@ func dialogAnswer(key fyne.KeyName, enter, escape func()) func() {
 	return nil
 }
 
-// escapeLocked closes the shell's overlay on top (launch views, panels,
-// palette, MCP view, history views, Diff view, agents overview, composer) and
+// escapeLocked closes the shell's overlay on top (see [overlay]), the
+// agents overview or the composer, and
 // reports whether one was open. It is what Escape does when it reaches
 // the window's canvas, which happens once a click left no widget with
 // the keyboard (the views' own fields take Escape while they have it).
 func (s *shell) escapeLocked() bool {
 	switch {
-	case s.launch.tmpl != nil:
-		s.closeTemplateLocked()
-	case s.launch.quick != nil:
-		s.closeQuickLaunchLocked()
-	case s.launch.pad != nil:
-		s.closeLaunchPadLocked()
-	case s.panel != nil:
-		s.closePanelLocked()
-	case s.pal != nil:
-		s.closePaletteLocked()
-	case s.mcpv != nil:
-		s.closeMCPLocked()
-	case s.historyOverlayOpenLocked():
-		s.closeHistoryLocked()
-	case s.webv != nil:
-		s.closeWebLocked()
-	case s.dv != nil:
-		s.closeDiffLocked()
+	case s.top != nil:
+		s.closeOverlayLocked()
 	case s.ov != nil:
 		s.closeOverviewLocked()
 	case s.comp != nil && s.comp.pane != 0:

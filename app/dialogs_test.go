@@ -180,9 +180,9 @@ func TestLaunchPadEscapeAfterClick(t *testing.T) {
 		}
 		pressKey(h, fyne.KeyEscape)
 		h.s.guard(func() {
-			if h.s.launch.pad != nil {
+			if shownAs[*launchPad](h.s) != nil {
 				t.Errorf("Escape after a click on %s left the launch pad open", click)
-				h.s.closeLaunchPadLocked()
+				closeShownLocked[*launchPad](h.s)
 			}
 		})
 	}

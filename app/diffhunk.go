@@ -302,7 +302,7 @@ func (s *shell) hunkActionLocked(dv *diffView, action string) {
 			_ = os.Remove(kept)
 		}
 		s.do(func() {
-			if s.dv != dv {
+			if s.top != dv {
 				return
 			}
 			dv.busy = ""

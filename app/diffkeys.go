@@ -20,7 +20,7 @@ import (
 // diffKeyLocked runs the Diff view action bound to key with mods, if the
 // Diff view is open and on top; it reports whether one ran.
 func (s *shell) diffKeyLocked(key fyne.KeyName, mods fyne.KeyModifier) bool {
-	dv := s.dv
+	dv := shownAs[*diffView](s)
 	if dv == nil || s.keys == nil || dv.pop == nil || s.w.Canvas().Overlays().Top() != dv.pop.pop {
 		return false // a dialog of the view (Land…) or another overlay is on top
 	}

@@ -274,8 +274,8 @@ var _ desktop.Mouseable = (*diffGrid)(nil)
 // openDiffLocked opens the Diff view of the focused pane's directory, on
 // whichever host the pane is (or closes the view when open).
 func (s *shell) openDiffLocked() {
-	if s.dv != nil {
-		s.closeDiffLocked()
+	if shownAs[*diffView](s) != nil {
+		s.closeOverlayLocked()
 		return
 	}
 	slot, dir := s.focusedDirLocked()
@@ -316,9 +316,7 @@ func (s *shell) openChecksLocked(id uint64) {
 		return
 	}
 	s.work.mutate("focus", func() error { return s.b.Focus(id) })
-	if s.dv != nil {
-		s.closeDiffLocked()
-	}
+	closeShownLocked[*diffView](s)
 	s.openDiffInLocked(hostSlot(id), root)
 }
 
@@ -359,7 +357,7 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 			}
 		})
 	}, keys)
-	closeBtn := newPassButton("", theme.CancelIcon(), func() { s.guard(s.closeDiffLocked) }, keys)
+	closeBtn := newPassButton("", theme.CancelIcon(), func() { s.guard(func() { closeShownLocked[*diffView](s) }) }, keys)
 	closeBtn.Importance = widget.LowImportance
 	dv.mode = widget.NewRadioGroup([]string{diffUnified, diffSplit}, func(string) { s.guard(func() { s.renderDiffLocked(dv) }) })
 	dv.mode.Horizontal, dv.mode.Required = true, true
@@ -415,7 +413,7 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 	right := container.NewBorder(nil, dv.commentBox, nil, nil, dv.grid)
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.25
-	s.dv = dv
+	s.top = dv
 	csize := s.w.Canvas().Size()
 	dv.pop = s.showPopupLocked(container.NewBorder(container.NewVBox(top, bar, hunkBar, dv.status), dv.pathLine, nil, nil, split), fyne.NewSize(csize.Width-40, csize.Height-40), nil)
 	s.w.Canvas().Unfocus()
@@ -481,17 +479,6 @@ func (s *shell) focusedCwdLocked() string {
 	return ""
 }
 
-// closeDiffLocked closes the Diff view and stops its watcher.
-func (s *shell) closeDiffLocked() {
-	if s.dv == nil {
-		return
-	}
-	s.dv.cancel()
-	s.dv.pop.close()
-	s.dv = nil
-	s.focusViewLocked(s.pos.focus)
-}
-
 // runDiff loads dv's diff, then watches the work tree and loads it again
 // (debounced) whenever a file in it changes, until ctx ends.
 func (s *shell) runDiff(ctx context.Context, dv *diffView) {
@@ -503,7 +490,7 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 			return
 		}
 		s.do(func() {
-			if s.dv == dv {
+			if s.top == dv {
 				s.showDiffLocked(dv, d, err)
 			}
 		})
@@ -561,7 +548,7 @@ func (s *shell) runRemoteDiff(ctx context.Context, dv *diffView) {
 		if first || errText != lastErr || !sameDiff(d, last) {
 			last, lastErr = d, errText
 			s.do(func() {
-				if s.dv == dv {
+				if s.top == dv {
 					s.showDiffLocked(dv, d, err)
 				}
 			})
@@ -753,7 +740,7 @@ func (s *shell) renderDiffLocked(dv *diffView) {
 func (s *shell) diffFileRow(dv *diffView, f diffFile, prefix, label string, c color.Color) fyne.CanvasObject {
 	row := newHoverRow(container.NewPadded(newPathText(prefix, label, c)), func() {
 		s.guard(func() {
-			if s.dv != dv || dv.diff == nil {
+			if s.top != dv || dv.diff == nil {
 				return
 			}
 			dv.file = f.Path
@@ -761,7 +748,7 @@ func (s *shell) diffFileRow(dv *diffView, f diffFile, prefix, label string, c co
 		})
 	}, func(in bool) {
 		s.guard(func() {
-			if s.dv != dv || dv.diff == nil {
+			if s.top != dv || dv.diff == nil {
 				return
 			}
 			if in && f.Path != "" {

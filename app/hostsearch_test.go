@@ -89,8 +89,8 @@ func TestHostsSearchView(t *testing.T) {
 	v.list.activate(4)
 	var rv *replayView
 	h.waitFor("the replay of the host's pane at screen 1", func() bool {
-		rv = h.s.hist.replay
-		return h.s.hist.search == nil && rv != nil && len(rv.screens) == 2 && rv.at == 0
+		rv = shownAs[*replayView](h.s)
+		return shownAs[*searchView](h.s) == nil && rv != nil && len(rv.screens) == 2 && rv.at == 0
 	})
 	h.s.guard(func() {
 		if rv.pane != gid || rv.grid.RowText(0) != "NEEDLEHIST on screen one" || rv.grid.Rows[0].Cells[0].Style == nil {
@@ -106,7 +106,7 @@ func TestHostsSearchView(t *testing.T) {
 	var tv *timelineView
 	h.s.guard(func() {
 		h.s.openTimelineLocked()
-		tv = h.s.hist.timeline
+		tv = shownAs[*timelineView](h.s)
 	})
 	if tv == nil {
 		t.Fatal("the timeline did not open")

@@ -51,7 +51,7 @@ func TestTemplateAgentsLabelledAndShown(t *testing.T) {
 	h.s.guard(func() {
 		h.s.w.Resize(fyne.NewSize(1000, 700))
 		h.s.openTemplateLocked()
-		tv := h.s.launch.tmpl
+		tv := shownAs[*templateView](h.s)
 		want := []string{"Claude Code", "Codex", "OpenCode", "Gemini"}
 		if got := tv.checks.Options; strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("agents offered %q, want %q", got, want)
@@ -69,15 +69,15 @@ func TestMCPViewShowsEveryAction(t *testing.T) {
 	h.s.guard(func() {
 		h.s.w.Resize(fyne.NewSize(1000, 700))
 		h.s.openMCPLocked()
-		sc := h.s.mcpv.list.scroll
-		if n := len(h.s.mcpv.list.rows.Objects); n != len(mcpActions) {
+		sc := shownAs[*mcpView](h.s).list.scroll
+		if n := len(shownAs[*mcpView](h.s).list.rows.Objects); n != len(mcpActions) {
 			t.Fatalf("%d rows, want %d", n, len(mcpActions))
 		}
 		showsAll(t, "the MCP actions", sc)
 	})
 	var status string
 	h.waitFor("the MCP status", func() bool {
-		status = h.s.mcpv.status.Text
+		status = shownAs[*mcpView](h.s).status.Text
 		return !strings.HasPrefix(status, "reading")
 	})
 	// No bridge in this HOME: the advice names the view's own action, not
@@ -114,7 +114,7 @@ func TestQuickLaunchWithoutAgents(t *testing.T) {
 	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() {
 		h.s.openQuickLaunchLocked()
-		q := h.s.launch.quick
+		q := shownAs[*quickLaunch](h.s)
 		if len(q.agents) != 0 {
 			t.Skipf("agents found on PATH: %v", q.agents)
 		}

@@ -64,40 +64,13 @@ func (s *shell) noteRecentLocked(path string) {
 // launchState is the launch pad's, quick launch's and the template
 // view's state; it lives in the shell, under its lock.
 type launchState struct {
-	pad    *launchPad    // the open launch pad, nil when closed
-	quick  *quickLaunch  // the open quick launch, nil when closed
-	tmpl   *templateView // the open template view, nil when closed
-	run    *flowRun      // the flow launched last (running or ended), nil before any
-	recent []string      // recently used spec files, newest first
+	run    *flowRun // the flow launched last (running or ended), nil before any
+	recent []string // recently used spec files, newest first
 	// recentLoaded says recent was read from its file.
 	recentLoaded bool
 	// agents are the agents found on PATH (once, at start: findAgentLaunchers).
 	agents      []installedAgent
 	agentsFound bool
-}
-
-// launchOverlayOpenLocked reports whether one of the launch views is open
-// (they keep the keyboard).
-func (s *shell) launchOverlayOpenLocked() bool {
-	return s.launch.pad != nil || s.launch.quick != nil || s.launch.tmpl != nil
-}
-
-// closeLaunchOverlaysLocked closes the launch pad, quick launch and the
-// template view; a running flow goes on.
-func (s *shell) closeLaunchOverlaysLocked() {
-	if lp := s.launch.pad; lp != nil {
-		lp.cancelResolve()
-		lp.pop.close()
-		s.launch.pad = nil
-	}
-	if q := s.launch.quick; q != nil {
-		q.pop.close()
-		s.launch.quick = nil
-	}
-	if t := s.launch.tmpl; t != nil {
-		t.pop.close()
-		s.launch.tmpl = nil
-	}
 }
 
 // Colours of the launch pad's spec text.
@@ -218,8 +191,8 @@ func (lp *launchPad) cancelResolve() {
 
 // openLaunchPadLocked opens the launch pad (or closes it when open).
 func (s *shell) openLaunchPadLocked() {
-	if s.launch.pad != nil {
-		s.closeLaunchPadLocked()
+	if shownAs[*launchPad](s) != nil {
+		s.closeOverlayLocked()
 		return
 	}
 	s.closeOverlaysLocked()
@@ -253,7 +226,7 @@ func (s *shell) openLaunchPadLocked() {
 		})
 	lp.rows.OnSelected = func(id widget.ListItemID) {
 		s.guard(func() {
-			if s.launch.pad == lp && id < len(lp.shown) && id != lp.cursor {
+			if s.top == lp && id < len(lp.shown) && id != lp.cursor {
 				lp.cursor = id
 				s.selectSpecLocked(lp, lp.shown[id])
 			}
@@ -272,13 +245,13 @@ func (s *shell) openLaunchPadLocked() {
 			move = -10
 		case fyne.KeyReturn, fyne.KeyEnter:
 			s.guard(func() {
-				if s.launch.pad == lp && lp.sel != nil && lp.cursor >= 0 {
+				if s.top == lp && lp.sel != nil && lp.cursor >= 0 {
 					s.launchSelectedLocked(lp)
 				}
 			})
 			return true
 		case fyne.KeyEscape:
-			s.guard(s.closeLaunchPadLocked)
+			s.guard(func() { closeShownLocked[*launchPad](s) })
 			return true
 		default:
 			return false
@@ -298,7 +271,7 @@ func (s *shell) openLaunchPadLocked() {
 	lp.rows.onKey = lp.query.onKey // after a click on a row the list has the keyboard
 	lp.query.OnChanged = func(q string) {
 		s.guard(func() {
-			if s.launch.pad != lp {
+			if s.top != lp {
 				return
 			}
 			q = strings.ToLower(strings.TrimSpace(q))
@@ -329,7 +302,7 @@ func (s *shell) openLaunchPadLocked() {
 	open := widget.NewButtonWithIcon("Open…", theme.FolderOpenIcon(), func() { s.guard(func() { s.openSpecFileLocked(lp) }) })
 	quick := widget.NewButton("Quick launch…", func() { s.guard(s.openQuickLaunchLocked) })
 	tmpl := widget.NewButton("New from template…", func() { s.guard(s.openTemplateLocked) })
-	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { s.guard(s.closeLaunchPadLocked) })
+	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { s.guard(func() { closeShownLocked[*launchPad](s) }) })
 	closeBtn.Importance = widget.LowImportance
 	header := widget.NewLabelWithStyle("Launch pad", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	top := container.NewBorder(nil, nil, header, container.NewHBox(open, quick, tmpl, closeBtn))
@@ -339,28 +312,11 @@ func (s *shell) openLaunchPadLocked() {
 	right := container.NewBorder(lp.title, bottom, nil, nil, container.NewScroll(lp.grid))
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.34
-	s.launch.pad = lp
+	s.top = lp
 	s.showRunLocked()
 	csize := s.w.Canvas().Size()
 	lp.pop = s.showPopupLocked(container.NewBorder(top, nil, nil, nil, split), fyne.NewSize(min(csize.Width-40, 1100), csize.Height-40), lp.query)
 	s.probeLaunchPadLocked(lp)
-}
-
-// closeLaunchPadLocked closes the launch pad (a running flow goes on)
-// and gives the keyboard back to the focused pane.
-func (s *shell) closeLaunchPadLocked() {
-	if s.launch.pad == nil {
-		return
-	}
-	lp := s.launch.pad
-	lp.cancelResolve()
-	if lp.trust != nil { // closing the pad answers its question "no"
-		lp.trust.Hide()
-		lp.trust, lp.trustYes, lp.trustNo = nil, nil, nil
-	}
-	lp.pop.close()
-	s.launch.pad = nil
-	s.focusViewLocked(s.pos.focus)
 }
 
 // selectSpecLocked shows e's plan once resolved off the UI goroutine.
@@ -378,7 +334,7 @@ func (s *shell) selectSpecLocked(lp *launchPad, e specfind.Entry) {
 	go func() {
 		r := specfind.Resolve(ctx, e, home)
 		s.do(func() {
-			if s.launch.pad != lp || ctx.Err() != nil {
+			if s.top != lp || ctx.Err() != nil {
 				return
 			}
 			lp.pending, lp.sel = nil, r
@@ -444,7 +400,7 @@ func (s *shell) openSpecFileLocked(lp *launchPad) {
 
 // addSpecLocked lists the spec at path first (as opened) and selects it.
 func (s *shell) addSpecLocked(lp *launchPad, path string) {
-	if s.launch.pad != lp {
+	if s.top != lp {
 		return
 	}
 	e := specfind.Entry{Path: path, Kind: specfind.Kind(path), Origin: specfind.OriginOpened}
@@ -490,7 +446,7 @@ func (s *shell) launchSelectedLocked(lp *launchPad) {
 			case r.Err == nil && trustErr != nil:
 				r.Err = trustErr
 			case r.Err == nil && !st.OK():
-				if s.launch.pad == lp {
+				if s.top == lp {
 					s.askTrustLocked(lp, r, st)
 					return
 				}
@@ -534,7 +490,7 @@ func (s *shell) carryOutLocked(lp *launchPad, r *specfind.Resolved) {
 			if len(warns) > 0 {
 				s.chrome.banner.show("launch: " + strings.Join(warns, "; "))
 			}
-			if s.launch.pad != lp {
+			if s.top != lp {
 				if err != nil {
 					s.chrome.banner.show("launch " + filepath.Base(e.Path) + ": " + err.Error())
 				}
@@ -550,7 +506,7 @@ func (s *shell) carryOutLocked(lp *launchPad, r *specfind.Resolved) {
 				return
 			}
 			s.logf("paneflow: launched %s: workspace %q, %s", e.Path, res.Title, count(res.Panes, "pane", "panes"))
-			s.closeLaunchPadLocked()
+			closeShownLocked[*launchPad](s)
 		})
 	}()
 }
@@ -581,7 +537,7 @@ func (s *shell) askTrustLocked(lp *launchPad, r *specfind.Resolved, st spectrust
 				lp.status.SetText("✗ not trusted: nothing ran")
 				lp.status.Importance = widget.DangerImportance
 				lp.status.Refresh()
-				if s.launch.pad == lp && lp.sel != nil && lp.sel.Err == nil {
+				if s.top == lp && lp.sel != nil && lp.sel.Err == nil {
 					lp.launch.Enable()
 				}
 				return
@@ -661,7 +617,7 @@ func (s *shell) runFlow(r *specfind.Resolved) {
 	}
 	if err != nil {
 		s.do(func() {
-			lp := s.launch.pad
+			lp := shownAs[*launchPad](s)
 			if lp == nil {
 				s.chrome.banner.show("launch " + filepath.Base(e.Path) + ": " + err.Error())
 				return
@@ -686,7 +642,7 @@ func (s *shell) runFlow(r *specfind.Resolved) {
 	}
 	s.do(func() {
 		s.launch.run = run
-		if lp := s.launch.pad; lp != nil {
+		if lp := shownAs[*launchPad](s); lp != nil {
 			lp.busy = false
 			if lp.sel != nil && lp.sel.Err == nil {
 				lp.launch.Enable()
@@ -758,7 +714,7 @@ var flowStatusColors = map[string]color.Color{
 
 // showRunLocked shows the last flow's units in the open launch pad.
 func (s *shell) showRunLocked() {
-	lp, run := s.launch.pad, s.launch.run
+	lp, run := shownAs[*launchPad](s), s.launch.run
 	if lp == nil {
 		return
 	}
@@ -805,7 +761,7 @@ func (s *shell) probeLaunchPadLocked(lp *launchPad) {
 		return
 	}
 	s.probeLater(func() (bool, []string) {
-		if s.launch.pad != lp {
+		if s.top != lp {
 			return true, nil
 		}
 		var lines []string

@@ -67,10 +67,10 @@ func benchLaunchPad(b *testing.B, specs int) {
 	for range b.N {
 		s.mu.Lock()
 		s.openLaunchPadLocked()
-		if n := len(s.launch.pad.entries); n != specs {
+		if n := len(shownAs[*launchPad](s).entries); n != specs {
 			b.Fatalf("%d specs listed, want %d", n, specs)
 		}
-		s.closeLaunchPadLocked()
+		closeShownLocked[*launchPad](s)
 		s.mu.Unlock()
 	}
 	b.StopTimer()

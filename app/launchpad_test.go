@@ -49,7 +49,7 @@ func openPad(t *testing.T, h *harness) *launchPad {
 		if !h.key(fyne.KeyO, ctrlShift) {
 			t.Fatal("Ctrl+Shift+O is not bound")
 		}
-		lp = h.s.launch.pad
+		lp = shownAs[*launchPad](h.s)
 		if lp == nil || h.s.w.Canvas().Overlays().Top() == nil {
 			t.Fatal("the launch pad did not open")
 		}
@@ -181,7 +181,7 @@ agent = "no-such-agent"
 				ids = append(ids, in.ID)
 			}
 		}
-		return len(ids) == 2 && h.s.launch.pad == nil && h.s.panes.views[ids[0]] != nil && h.s.panes.views[ids[1]] != nil
+		return len(ids) == 2 && shownAs[*launchPad](h.s) == nil && h.s.panes.views[ids[0]] != nil && h.s.panes.views[ids[1]] != nil
 	})
 	h.waitFor("both programs", func() bool {
 		return strings.Contains(h.screen(ids[0]), "left-side") && strings.Contains(h.screen(ids[1]), "right-side")
@@ -212,7 +212,7 @@ agent = "no-such-agent"
 	})
 	lp.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	h.s.guard(func() {
-		if h.s.launch.pad != nil {
+		if shownAs[*launchPad](h.s) != nil {
 			t.Fatal("Escape did not close the launch pad")
 		}
 	})
@@ -342,7 +342,7 @@ func TestQuickLaunch(t *testing.T) {
 		if !h.key(fyne.KeyL, ctrlShift) {
 			t.Fatal("Ctrl+Shift+L is not bound")
 		}
-		q = h.s.launch.quick
+		q = shownAs[*quickLaunch](h.s)
 		if q == nil {
 			t.Fatal("quick launch did not open")
 		}
@@ -403,7 +403,7 @@ func TestQuickLaunch(t *testing.T) {
 				id = in.ID
 			}
 		}
-		return id != 0 && h.s.launch.quick == nil
+		return id != 0 && shownAs[*quickLaunch](h.s) == nil
 	})
 	h.waitFor("the agent and its prompt", func() bool {
 		s := strings.ReplaceAll(h.screen(id), "\n", "") // the narrow pane wraps
@@ -504,7 +504,7 @@ func TestAgentLaunchersAndTemplate(t *testing.T) {
 		if !h.key(fyne.KeyI, ctrlShift) { // new_workspace_from_template (Ctrl+Shift+T reopens)
 			t.Fatal("Ctrl+Shift+I is not bound")
 		}
-		tv = h.s.launch.tmpl
+		tv = shownAs[*templateView](h.s)
 		if tv == nil || len(tv.agents) != 1 {
 			t.Fatal("the template view did not open with the installed agent")
 		}
@@ -512,7 +512,7 @@ func TestAgentLaunchersAndTemplate(t *testing.T) {
 		tv.folder.SetText(dir)
 		s := h.s
 		s.writeTemplateLocked(tv)
-		if s.launch.tmpl != nil || s.launch.pad == nil {
+		if shownAs[*templateView](s) != nil || shownAs[*launchPad](s) == nil {
 			t.Fatalf("after writing: %q", tv.status.Text)
 		}
 	})
@@ -528,17 +528,17 @@ func TestAgentLaunchersAndTemplate(t *testing.T) {
 	if len(spec.Panes) != 1 || *spec.Panes[0].Agent != "codex" || *spec.Panes[0].Cwd != dir {
 		t.Fatalf("spec:\n%s", data)
 	}
-	lp := h.s.launch.pad
+	lp := shownAs[*launchPad](h.s)
 	h.waitFor("the written spec selected", func() bool { return lp.sel != nil && lp.sel.Err == nil && lp.sel.Entry.Path == p })
 	// Writing again never replaces the file.
 	writeFile(t, p, "# mine\n")
 	h.s.guard(func() {
-		h.s.closeLaunchPadLocked()
+		closeShownLocked[*launchPad](h.s)
 		h.s.openTemplateLocked()
-		tv = h.s.launch.tmpl
+		tv = shownAs[*templateView](h.s)
 		tv.folder.SetText(dir)
 		h.s.writeTemplateLocked(tv)
-		if h.s.launch.tmpl == nil || !strings.Contains(tv.status.Text, "already exists") {
+		if shownAs[*templateView](h.s) == nil || !strings.Contains(tv.status.Text, "already exists") {
 			t.Fatalf("status %q", tv.status.Text)
 		}
 	})
@@ -633,7 +633,7 @@ func TestLaunchPadAsksTrust(t *testing.T) {
 	press(t, h, lp.launch)
 	h.waitFor("the trust question again", func() bool { return lp.trust != nil })
 	press(t, h, lp.trustYes)
-	h.waitFor("the trusted spec's pane, the pad closed", func() bool { return repoPanes() == 1 && h.s.launch.pad == nil })
+	h.waitFor("the trusted spec's pane, the pad closed", func() bool { return repoPanes() == 1 && shownAs[*launchPad](h.s) == nil })
 	st, err := spectrust.Store{Path: filepath.Join(state, "paneflow", spectrust.FileName)}.Check(spec, []byte(body))
 	if err != nil || st != spectrust.Trusted {
 		t.Fatalf("trust after Run and trust: %v, %v", st, err)
@@ -647,14 +647,14 @@ func TestLaunchPadAsksTrust(t *testing.T) {
 		if lp.trust != nil {
 			t.Fatal("a trusted spec was asked about")
 		}
-		return repoPanes() == 2 && h.s.launch.pad == nil
+		return repoPanes() == 2 && shownAs[*launchPad](h.s) == nil
 	})
 	writeFile(t, spec, body+"\n[[panes]]\ncommand = \"echo CHANGED\"\n")
 	lp = openPad(t, h)
 	selectSpec(t, h, lp, "paneflow.workspace.toml")
 	press(t, h, lp.launch)
 	h.waitFor("the question for the changed spec", func() bool { return lp.trust != nil })
-	h.s.guard(func() { h.s.closeLaunchPadLocked() }) // closing the pad answers no
+	h.s.guard(func() { closeShownLocked[*launchPad](h.s) }) // closing the pad answers no
 	if n := repoPanes(); n != 2 {
 		t.Fatalf("closing the pad ran the changed spec: %d panes", n)
 	}

@@ -32,6 +32,10 @@ type lifetime struct {
 	// wg counts the shell's goroutines: Add(1) before each starts, Done
 	// as it returns; wait waits for them after end.
 	wg sync.WaitGroup
+	// calls are the views' socket calls in flight, each on a goroutine
+	// of its own (started by shell.goCall, holding the shell's lock);
+	// closing a view cancels its calls, and stop waits for them.
+	calls sync.WaitGroup
 	// done is closed by end: every goroutine of the shell returns.
 	done chan struct{}
 	// cancel cancels the context the shell's goroutines (config watcher)

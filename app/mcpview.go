@@ -51,8 +51,8 @@ func runMCP(args ...string) (string, int) {
 // openMCPLocked opens the MCP view (or closes it when open) and reads
 // the agents' status.
 func (s *shell) openMCPLocked() {
-	if s.mcpv != nil {
-		s.closeMCPLocked()
+	if shownAs[*mcpView](s) != nil {
+		s.closeOverlayLocked()
 		return
 	}
 	s.closeOverlaysLocked()
@@ -68,7 +68,7 @@ func (s *shell) openMCPLocked() {
 	}
 	v.list.activate = func(i int) {
 		s.guard(func() {
-			if s.mcpv != v || i >= len(mcpActions) {
+			if s.top != v || i >= len(mcpActions) {
 				return
 			}
 			args := mcpActions[i].args
@@ -76,14 +76,14 @@ func (s *shell) openMCPLocked() {
 			go s.mcpRun(v, args)
 		})
 	}
-	v.list.dismiss = func() { s.guard(s.closeMCPLocked) }
+	v.list.dismiss = func() { s.guard(func() { closeShownLocked[*mcpView](s) }) }
 	v.list.setRows(len(mcpActions), 0)
 	fitScroll(v.list.scroll, 200) // every action shown: three rows
 	header := widget.NewLabelWithStyle("Paneflow's MCP bridge in the agent CLIs", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	intro := widget.NewLabel(mcpIntroText)
 	intro.Wrapping = fyne.TextWrapWord
 	body := container.NewBorder(container.NewVBox(header, intro, v.list.query, v.list.scroll), nil, nil, nil, container.NewVScroll(v.status))
-	s.mcpv = v
+	s.top = v
 	v.pop = s.showPopupLocked(body, fyne.NewSize(760, 420), v.list.query)
 	go s.mcpRun(v, nil)
 }
@@ -103,19 +103,8 @@ func (s *shell) mcpRun(v *mcpView, args []string) {
 	s.logf("paneflow: mcp status (exit %d):\n%s", code, strings.TrimRight(out, "\n"))
 	fmt.Fprintf(&text, "$ paneflow mcp status\n%s", out)
 	s.do(func() {
-		if s.mcpv == v {
+		if s.top == v {
 			v.status.SetText(text.String())
 		}
 	})
-}
-
-// closeMCPLocked closes the MCP view and gives the keyboard back to the
-// focused pane.
-func (s *shell) closeMCPLocked() {
-	if s.mcpv == nil {
-		return
-	}
-	s.mcpv.pop.close()
-	s.mcpv = nil
-	s.focusViewLocked(s.pos.focus)
 }

@@ -100,7 +100,7 @@ func TestEmptyStates(t *testing.T) {
 		}
 		h.s.closeOverlaysLocked()
 		h.s.openMCPLocked()
-		if !labelWith(h.s.mcpv.pop.pop, "choose Install") {
+		if !labelWith(shownAs[*mcpView](h.s).pop.pop, "choose Install") {
 			t.Error("the MCP view does not say what to do")
 		}
 	})

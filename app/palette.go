@@ -536,8 +536,8 @@ type palette struct {
 
 // openPaletteLocked opens the command palette (or closes it when open).
 func (s *shell) openPaletteLocked() {
-	if s.pal != nil {
-		s.closePaletteLocked()
+	if shownAs[*palette](s) != nil {
+		s.closeOverlayLocked()
 		return
 	}
 	s.closeOverlaysLocked()
@@ -555,18 +555,18 @@ func (s *shell) openPaletteLocked() {
 	}
 	p.list.activate = func(i int) {
 		s.guard(func() {
-			if s.pal != p || i >= len(p.shown) {
+			if s.top != p || i >= len(p.shown) {
 				return
 			}
 			a := p.shown[i].Action
-			s.closePaletteLocked()
+			closeShownLocked[*palette](s)
 			s.runActionLocked(a)
 		})
 	}
-	p.list.dismiss = func() { s.guard(s.closePaletteLocked) }
+	p.list.dismiss = func() { s.guard(func() { closeShownLocked[*palette](s) }) }
 	p.list.query.OnChanged = func(q string) {
 		s.guard(func() {
-			if s.pal == p {
+			if s.top == p {
 				p.shown = filterPalette(p.items, q)
 				p.list.setRows(len(p.shown), 0)
 			}
@@ -576,46 +576,13 @@ func (s *shell) openPaletteLocked() {
 	p.list.setRows(len(p.shown), 0)
 	header := widget.NewLabelWithStyle("Command palette", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	body := container.NewBorder(container.NewVBox(header, p.list.query), nil, nil, nil, p.list.scroll)
-	s.pal = p
+	s.top = p
 	p.pop = s.showPopupLocked(body, fyne.NewSize(560, 460), p.list.query)
 }
 
-// closePaletteLocked closes the command palette and gives the keyboard
-// back to the focused pane.
-func (s *shell) closePaletteLocked() {
-	if s.pal == nil {
-		return
-	}
-	s.pal.pop.close()
-	s.pal = nil
-	s.focusViewLocked(s.pos.focus)
-}
-
-// closeOverlaysLocked closes the palette, the agents overview, the Diff
-// view, the launch pad's overlays, the MCP view and the history views.
+// closeOverlaysLocked closes the open overlay (see [overlay]) and the
+// agents overview, without giving the keyboard back.
 func (s *shell) closeOverlaysLocked() {
-	s.closeHistoryOverlaysLocked()
-	if s.dv != nil {
-		s.dv.cancel()
-		s.dv.pop.close()
-		s.dv = nil
-	}
-	if s.pal != nil {
-		s.pal.pop.close()
-		s.pal = nil
-	}
+	s.dismissOverlayLocked()
 	s.hideOverviewLocked()
-	s.closeLaunchOverlaysLocked()
-	if s.mcpv != nil {
-		s.mcpv.pop.close()
-		s.mcpv = nil
-	}
-	if s.webv != nil {
-		s.webv.pop.close()
-		s.webv = nil
-	}
-	if s.panel != nil {
-		s.panel.pop.close()
-		s.panel = nil
-	}
 }

@@ -9,7 +9,7 @@ import (
 
 // panel is a cockpit view that owns its state: a Fyne widget (with its
 // renderer) built over a [panelHost], shown by the shell in its overlay
-// (openPanelLocked), one panel at a time. The settings view and the
+// (openPanelLocked), one overlay at a time. The settings view and the
 // keyboard shortcuts sheet are panels; the agents overview owns its
 // state over a host of its own (overviewHost: it stands in the split
 // area's place, not in the overlay); the older views are still the
@@ -41,7 +41,7 @@ type panelHost interface {
 	runAction(p panel, a keymap.Action)
 }
 
-// shownPanel is the panel in the shell's overlay.
+// shownPanel is the panel in the shell's overlay (an [overlay]).
 type shownPanel struct {
 	p   panel
 	pop *popup
@@ -51,32 +51,26 @@ type shownPanel struct {
 // open; the panel's focus target gets the keyboard.
 func (s *shell) openPanelLocked(p panel, size fyne.Size) {
 	s.closeOverlaysLocked()
-	s.panel = &shownPanel{p: p}
-	s.panel.pop = s.showPopupLocked(p, size, p.focusTarget())
+	s.top = &shownPanel{p: p, pop: s.showPopupLocked(p, size, p.focusTarget())}
+}
+
+// panelShownLocked reports whether p is the open panel.
+func (s *shell) panelShownLocked(p panel) bool {
+	sp := shownAs[*shownPanel](s)
+	return sp != nil && sp.p == p
 }
 
 // togglePanelLocked opens the panel build makes, or closes the open panel
 // when it is a P already (the panels' actions toggle them). The caller
 // holds the shell's lock.
 func togglePanelLocked[P panel](s *shell, build func() P, size fyne.Size) {
-	if s.panel != nil {
-		if _, ok := s.panel.p.(P); ok {
-			s.closePanelLocked()
+	if sp := shownAs[*shownPanel](s); sp != nil {
+		if _, ok := sp.p.(P); ok {
+			s.closeOverlayLocked()
 			return
 		}
 	}
 	s.openPanelLocked(build(), size)
-}
-
-// closePanelLocked closes the open panel, if any, and gives the keyboard
-// back to the focused pane.
-func (s *shell) closePanelLocked() {
-	if s.panel == nil {
-		return
-	}
-	s.panel.pop.close()
-	s.panel = nil
-	s.focusViewLocked(s.pos.focus)
 }
 
 // shellHost is the shell's panelHost.
@@ -86,8 +80,8 @@ var _ panelHost = shellHost{}
 
 func (h shellHost) closePanel(p panel) {
 	h.s.guard(func() {
-		if h.s.panel != nil && h.s.panel.p == p {
-			h.s.closePanelLocked()
+		if h.s.panelShownLocked(p) {
+			h.s.closeOverlayLocked()
 		}
 	})
 }
@@ -107,10 +101,10 @@ func (h shellHost) saveConfig(edits []config.Edit, done func(error)) {
 
 func (h shellHost) runAction(p panel, a keymap.Action) {
 	h.s.guard(func() {
-		if h.s.panel == nil || h.s.panel.p != p {
+		if !h.s.panelShownLocked(p) {
 			return
 		}
-		h.s.closePanelLocked()
+		h.s.closeOverlayLocked()
 		h.s.runActionLocked(a)
 	})
 }

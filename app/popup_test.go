@@ -24,7 +24,7 @@ func TestPopupDoesNotDim(t *testing.T) {
 	// The pane redraws for its new size on a posted frame.
 	before := stillPicture(h)
 	h.s.guard(func() {
-		if !h.key(fyne.KeyP, ctrlShift) || h.s.pal == nil {
+		if !h.key(fyne.KeyP, ctrlShift) || shownAs[*palette](h.s) == nil {
 			t.Fatal("Ctrl+Shift+P did not open the palette")
 		}
 	})
@@ -74,11 +74,11 @@ func TestPopupKeepsNoFonts(t *testing.T) {
 	cycle := func() {
 		h.s.guard(func() {
 			h.s.openPaletteLocked()
-			if h.s.pal == nil {
+			if shownAs[*palette](h.s) == nil {
 				t.Fatal("the palette did not open")
 			}
 			h.s.w.Canvas().Capture() // draws the palette's texts
-			h.s.closePaletteLocked()
+			closeShownLocked[*palette](h.s)
 			h.s.w.Canvas().Capture()
 		})
 	}

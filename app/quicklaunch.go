@@ -148,8 +148,8 @@ type quickLaunch struct {
 // openQuickLaunchLocked opens quick launch for the focused pane's
 // directory (or closes it when open).
 func (s *shell) openQuickLaunchLocked() {
-	if s.launch.quick != nil {
-		s.closeQuickLaunchLocked()
+	if shownAs[*quickLaunch](s) != nil {
+		s.closeOverlayLocked()
 		return
 	}
 	dir := s.focusedCwdLocked()
@@ -186,7 +186,7 @@ func (s *shell) openQuickLaunchLocked() {
 	keys := func(ev *fyne.KeyEvent) bool {
 		switch ev.Name {
 		case fyne.KeyEscape:
-			s.guard(s.closeQuickLaunchLocked)
+			s.guard(func() { closeShownLocked[*quickLaunch](s) })
 			return true
 		case fyne.KeyReturn, fyne.KeyEnter:
 			s.guard(func() { s.submitQuickLaunchLocked(q) })
@@ -201,11 +201,11 @@ func (s *shell) openQuickLaunchLocked() {
 		}
 		return false
 	}
-	cancel := widget.NewButton("Cancel", func() { s.guard(s.closeQuickLaunchLocked) })
+	cancel := widget.NewButton("Cancel", func() { s.guard(func() { closeShownLocked[*quickLaunch](s) }) })
 	form := widget.NewForm(widget.NewFormItem("Agent", q.agent), widget.NewFormItem("Branch", q.branch), widget.NewFormItem("Prompt", q.prompt))
 	head := widget.NewLabelWithStyle("Quick launch: an agent in a new worktree", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	body := container.NewBorder(head, container.NewVBox(q.status, container.NewHBox(layoutSpacer(), cancel, q.launch)), nil, nil, form)
-	s.launch.quick = q
+	s.top = q
 	q.pop = s.showPopupLocked(body, fyne.NewSize(620, 380), q.branch)
 }
 
@@ -220,21 +220,11 @@ func fitScroll(sc *container.Scroll, most float32) {
 	sc.SetMinSize(fyne.NewSize(0, min(sc.Content.MinSize().Height, most)))
 }
 
-// closeQuickLaunchLocked closes quick launch and gives the keyboard back.
-func (s *shell) closeQuickLaunchLocked() {
-	if s.launch.quick == nil {
-		return
-	}
-	s.launch.quick.pop.close()
-	s.launch.quick = nil
-	s.focusViewLocked(s.pos.focus)
-}
-
 // submitQuickLaunchLocked starts quick launch's work; the view shows git's
 // error or closes once the pane is there. It cannot be submitted again
 // while it runs.
 func (s *shell) submitQuickLaunchLocked(q *quickLaunch) {
-	if q.busy || s.launch.quick != q {
+	if q.busy || s.top != q {
 		return
 	}
 	i := q.agent.SelectedIndex()
@@ -258,7 +248,7 @@ func (s *shell) submitQuickLaunchLocked(q *quickLaunch) {
 	go func() {
 		id, err := quickLaunchAgent(context.Background(), s.caller(worktreeCallWait), dir, a, branch, prompt, beside, direction)
 		s.do(func() {
-			if s.launch.quick != q {
+			if s.top != q {
 				if err != nil {
 					s.chrome.banner.show("quick launch: " + err.Error())
 				}
@@ -273,7 +263,7 @@ func (s *shell) submitQuickLaunchLocked(q *quickLaunch) {
 				return
 			}
 			s.logf("paneflow: quick launch: %s in pane %d on branch %s", a.Name, id, branch)
-			s.closeQuickLaunchLocked()
+			closeShownLocked[*quickLaunch](s)
 			s.work.mutate("focus", func() error { return s.b.Focus(id) })
 		})
 	}()
@@ -434,8 +424,8 @@ type templateView struct {
 
 // openTemplateLocked opens the template view (or closes it when open).
 func (s *shell) openTemplateLocked() {
-	if s.launch.tmpl != nil {
-		s.closeTemplateLocked()
+	if shownAs[*templateView](s) != nil {
+		s.closeOverlayLocked()
 		return
 	}
 	dir := s.focusedCwdLocked()
@@ -462,25 +452,15 @@ func (s *shell) openTemplateLocked() {
 	}
 	write := widget.NewButtonWithIcon("Write spec", theme.DocumentSaveIcon(), func() { s.guard(func() { s.writeTemplateLocked(t) }) })
 	write.Importance = widget.HighImportance
-	cancel := widget.NewButton("Cancel", func() { s.guard(s.closeTemplateLocked) })
+	cancel := widget.NewButton("Cancel", func() { s.guard(func() { closeShownLocked[*templateView](s) }) })
 	agents := container.NewVScroll(t.checks)
 	fitScroll(agents, 200)
 	form := widget.NewForm(widget.NewFormItem("Agents", agents),
 		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, browse, t.folder)))
 	head := widget.NewLabelWithStyle("New workspace from template", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	body := container.NewBorder(head, container.NewVBox(t.status, container.NewHBox(layoutSpacer(), cancel, write)), nil, nil, form)
-	s.launch.tmpl = t
+	s.top = t
 	t.pop = s.showPopupLocked(body, fyne.NewSize(620, 440), t.folder)
-}
-
-// closeTemplateLocked closes the template view.
-func (s *shell) closeTemplateLocked() {
-	if s.launch.tmpl == nil {
-		return
-	}
-	s.launch.tmpl.pop.close()
-	s.launch.tmpl = nil
-	s.focusViewLocked(s.pos.focus)
 }
 
 // writeTemplateLocked writes the spec and opens the launch pad with it
@@ -507,9 +487,9 @@ func (s *shell) writeTemplateLocked(t *templateView) {
 		return
 	}
 	s.noteRecentLocked(p)
-	s.closeTemplateLocked()
+	closeShownLocked[*templateView](s)
 	s.openLaunchPadLocked()
-	if lp := s.launch.pad; lp != nil {
+	if lp := shownAs[*launchPad](s); lp != nil {
 		s.addSpecLocked(lp, p)
 	}
 }

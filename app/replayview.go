@@ -84,7 +84,7 @@ func (s *shell) openReplayLocked(id uint64, name string, screen uint64, mark *re
 		case fyne.KeyEnd:
 			s.guard(func() { s.stepReplayLocked(v, len(v.screens)) })
 		case fyne.KeyEscape:
-			s.guard(s.closeHistoryLocked)
+			s.guard(func() { closeShownLocked[*replayView](s) })
 		}
 	})
 	title := widget.NewLabelWithStyle("Replay: pane "+vis.String(name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -92,7 +92,7 @@ func (s *shell) openReplayLocked(id uint64, name string, screen uint64, mark *re
 	hint.TextSize = nameSize
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(hint, v.keys), title), v.header)
 	bottom := container.NewHBox(v.prev, layoutSpacer(), v.next)
-	s.hist.replay = v
+	s.top = v
 	v.pop = s.showPopupLocked(container.NewBorder(top, bottom, nil, nil, v.scroll), fyne.NewSize(980, 680), v.keys)
 	cl, lid := s.paneClient(id)
 	s.goCall(func() {
@@ -117,7 +117,7 @@ func (s *shell) openReplayLocked(id uint64, name string, screen uint64, mark *re
 			}
 		}
 		s.do(func() {
-			if s.hist.replay != v {
+			if s.top != v {
 				return
 			}
 			v.held, v.screens, v.turns, v.at = list, list.Screens, hist.Turns, at
@@ -149,7 +149,7 @@ func (s *shell) replayFailed(v *replayView, err error) {
 		return
 	}
 	s.do(func() {
-		if s.hist.replay == v {
+		if s.top == v {
 			v.header.SetText("pane " + vis.String(v.name) + ": " + err.Error())
 		}
 	})
@@ -158,7 +158,7 @@ func (s *shell) replayFailed(v *replayView, err error) {
 // stepReplayLocked shows the screen d places later (earlier when d < 0),
 // stopping at the ends; a screen not read yet is read first.
 func (s *shell) stepReplayLocked(v *replayView, d int) {
-	if s.hist.replay != v || len(v.screens) == 0 {
+	if s.top != v || len(v.screens) == 0 {
 		return
 	}
 	at := min(max(v.at+d, 0), len(v.screens)-1)
@@ -181,7 +181,7 @@ func (s *shell) stepReplayLocked(v *replayView, d int) {
 			return
 		}
 		s.do(func() {
-			if s.hist.replay == v && v.seq == seq {
+			if s.top == v && v.seq == seq {
 				v.texts[n] = text
 				v.at = at
 				v.showLocked()

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -23,61 +22,14 @@ import (
 // views (surface.search_all, ai.history, surface.screens).
 const historyCallTimeout = 10 * time.Second
 
-// historyViews are the views over what the panes printed: the search
-// over every pane, an agent's timeline and the replay of a pane's
-// screens. At most one of them is open; each is nil when closed. They
-// are guarded by the shell's lock.
-type historyViews struct {
-	search   *searchView
-	timeline *timelineView
-	replay   *replayView
-	// calls are the views' socket calls in flight, each on a goroutine
-	// of its own (started by goCall, holding the shell's lock); closing
-	// a view cancels its calls, and stop waits for them.
-	calls sync.WaitGroup
-}
-
-// goCall runs f on a goroutine of its own, counted in s.hist.calls; none
+// goCall runs f on a goroutine of its own, counted in s.life.calls; none
 // starts once the shell is quitting (stop then waits for them). The
 // caller holds the shell's lock.
 func (s *shell) goCall(f func()) {
 	if s.life.quitting {
 		return
 	}
-	s.hist.calls.Go(f)
-}
-
-// historyOverlayOpenLocked reports whether one of the history views is
-// open (it keeps the keyboard).
-func (s *shell) historyOverlayOpenLocked() bool {
-	return s.hist.search != nil || s.hist.timeline != nil || s.hist.replay != nil
-}
-
-// closeHistoryOverlaysLocked closes the open history view, if any,
-// without giving the keyboard back (closeOverlaysLocked's part).
-func (s *shell) closeHistoryOverlaysLocked() {
-	if v := s.hist.search; v != nil {
-		v.cancel()
-		v.pop.close()
-		s.hist.search = nil
-	}
-	if v := s.hist.timeline; v != nil {
-		v.cancel()
-		v.pop.close()
-		s.hist.timeline = nil
-	}
-	if v := s.hist.replay; v != nil {
-		v.cancel()
-		v.pop.close()
-		s.hist.replay = nil
-	}
-}
-
-// closeHistoryLocked closes the open history view and gives the keyboard
-// back to the focused pane.
-func (s *shell) closeHistoryLocked() {
-	s.closeHistoryOverlaysLocked()
-	s.focusViewLocked(s.pos.focus)
+	s.life.calls.Go(f)
 }
 
 // historyClient reaches the backend's socket methods for the history
@@ -138,8 +90,8 @@ var searchCases = []struct{ label, mode string }{
 // openSearchLocked opens the search over every pane (or closes it when
 // open).
 func (s *shell) openSearchLocked() {
-	if s.hist.search != nil {
-		s.closeHistoryLocked()
+	if shownAs[*searchView](s) != nil {
+		s.closeOverlayLocked()
 		return
 	}
 	s.closeOverlaysLocked()
@@ -158,18 +110,18 @@ func (s *shell) openSearchLocked() {
 	v.list.build = func(i int) fyne.CanvasObject { return searchRowObject(v.rows[i]) }
 	v.list.activate = func(i int) {
 		s.guard(func() {
-			if s.hist.search == v && i < len(v.rows) {
+			if s.top == v && i < len(v.rows) {
 				s.activateSearchRowLocked(v.rows[i])
 			}
 		})
 	}
-	v.list.dismiss = func() { s.guard(s.closeHistoryLocked) }
+	v.list.dismiss = func() { s.guard(func() { closeShownLocked[*searchView](s) }) }
 	v.list.query.OnChanged = func(string) { s.guard(func() { s.searchLocked(v) }) }
 	v.list.setRows(0, 0)
 	header := widget.NewLabelWithStyle("Search every pane", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	opts := container.NewHBox(v.regex, v.cases)
 	top := container.NewVBox(header, container.NewBorder(nil, nil, nil, opts, v.list.query), v.status)
-	s.hist.search = v
+	s.top = v
 	s.searchLocked(v)
 	v.pop = s.showPopupLocked(container.NewBorder(top, nil, nil, nil, v.list.scroll), fyne.NewSize(900, 600), v.list.query)
 }
@@ -200,7 +152,7 @@ func (s *shell) searchLocked(v *searchView) {
 			return
 		}
 		s.do(func() {
-			if s.hist.search == v && v.seq == seq {
+			if s.top == v && v.seq == seq {
 				v.shown = q
 				v.showLocked(m, err)
 			}
@@ -383,7 +335,7 @@ func (s *shell) activateSearchRowLocked(r searchRow) {
 		s.openReplayLocked(id, r.pane.Name, *m.Screen, &replayMark{screen: *m.Screen, row: m.Line, spans: m.Spans})
 		return
 	}
-	s.closeHistoryLocked()
+	closeShownLocked[*searchView](s)
 	if m != nil {
 		v := s.viewLocked(id)
 		if v == nil {

@@ -26,8 +26,8 @@ func openPanel[P panel](h *harness, key fyne.KeyName, mods fyne.KeyModifier) P {
 		if !h.key(key, mods) {
 			h.t.Fatalf("%s with %v is not an app shortcut", key, mods)
 		}
-		if h.s.panel != nil {
-			p, ok = h.s.panel.p.(P)
+		if sp := shownAs[*shownPanel](h.s); sp != nil {
+			p, ok = sp.p.(P)
 		}
 	})
 	if !ok {
@@ -108,7 +108,7 @@ func TestSettingsViewSavesInPlace(t *testing.T) {
 	// Escape in a field closes the view, giving the keyboard back.
 	p.row("font_size").entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	h.s.guard(func() {
-		if h.s.panel != nil {
+		if h.s.top != nil {
 			t.Error("Escape left the settings view open")
 		}
 		if f := h.s.w.Canvas().Focused(); f != h.s.panes.views[h.s.pos.focus] {
@@ -174,8 +174,10 @@ func TestShortcutsSheet(t *testing.T) {
 	})
 	p.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	h.s.guard(func() {
-		if _, ok := h.s.panel.p.(*settingsPanel); !ok {
-			t.Errorf("Enter opened %T, want the settings view", h.s.panel.p)
+		if sp := shownAs[*shownPanel](h.s); sp == nil {
+			t.Errorf("Enter opened %T, want the settings view", h.s.top)
+		} else if _, ok := sp.p.(*settingsPanel); !ok {
+			t.Errorf("Enter opened %T, want the settings view", h.s.top)
 		}
 	})
 

@@ -39,8 +39,8 @@ type timelineView struct {
 // openTimelineLocked opens the timeline of the focused pane (or closes
 // it when open).
 func (s *shell) openTimelineLocked() {
-	if s.hist.timeline != nil {
-		s.closeHistoryLocked()
+	if shownAs[*timelineView](s) != nil {
+		s.closeOverlayLocked()
 		return
 	}
 	id := s.pos.focus
@@ -64,15 +64,15 @@ func (s *shell) openTimelineLocked() {
 	v.list.build = func(i int) fyne.CanvasObject { return turnRowObject(v.turns[i]) }
 	v.list.activate = func(i int) {
 		s.guard(func() {
-			if s.hist.timeline == v && i < len(v.turns) {
+			if s.top == v && i < len(v.turns) {
 				s.openReplayLocked(v.pane, v.name, screenOfTurn(v.turns[i], v.hist, v.screens), nil)
 			}
 		})
 	}
-	v.list.dismiss = func() { s.guard(s.closeHistoryLocked) }
+	v.list.dismiss = func() { s.guard(func() { closeShownLocked[*timelineView](s) }) }
 	v.list.query.OnChanged = func(q string) {
 		s.guard(func() {
-			if s.hist.timeline == v {
+			if s.top == v {
 				v.turns = filterTurns(all, q)
 				v.list.setRows(len(v.turns), 0)
 			}
@@ -80,7 +80,7 @@ func (s *shell) openTimelineLocked() {
 	}
 	replay := widget.NewButtonWithIcon("Replay screens", theme.MediaPlayIcon(), func() {
 		s.guard(func() {
-			if s.hist.timeline == v {
+			if s.top == v {
 				s.openReplayLocked(v.pane, v.name, 0, nil)
 			}
 		})
@@ -88,7 +88,7 @@ func (s *shell) openTimelineLocked() {
 	v.list.setRows(0, 0)
 	title := widget.NewLabelWithStyle("Agent timeline: pane "+vis.String(name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, replay, title), v.list.query, v.status)
-	s.hist.timeline = v
+	s.top = v
 	v.pop = s.showPopupLocked(container.NewBorder(top, nil, nil, nil, v.list.scroll), fyne.NewSize(900, 600), v.list.query)
 	cl, lid := s.paneClient(id)
 	s.goCall(func() {
@@ -98,7 +98,7 @@ func (s *shell) openTimelineLocked() {
 			return
 		}
 		s.do(func() {
-			if s.hist.timeline != v {
+			if s.top != v {
 				return
 			}
 			all = make([]proto.AITurn, len(hist.Turns))

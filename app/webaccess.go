@@ -56,8 +56,8 @@ const webDefaultListen = "127.0.0.1:8714"
 // openWebLocked opens the web view (or closes it when open) and reads the
 // paired browsers.
 func (s *shell) openWebLocked() {
-	if s.webv != nil {
-		s.closeWebLocked()
+	if shownAs[*webView](s) != nil {
+		s.closeOverlayLocked()
 		return
 	}
 	s.closeOverlaysLocked()
@@ -82,7 +82,7 @@ func (s *shell) openWebLocked() {
 	}
 	v.list.activate = func(i int) {
 		s.guard(func() {
-			if s.webv != v {
+			if s.top != v {
 				return
 			}
 			switch {
@@ -99,13 +99,13 @@ func (s *shell) openWebLocked() {
 			}
 		})
 	}
-	v.list.dismiss = func() { s.guard(s.closeWebLocked) }
+	v.list.dismiss = func() { s.guard(func() { closeShownLocked[*webView](s) }) }
 	v.list.setRows(webFixedRows, 0)
 	fitScroll(v.list.scroll, 240)
 	header := widget.NewLabelWithStyle("Web access: the agents in a browser or on a phone", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	top := container.NewVBox(header, v.status, v.list.query, v.list.scroll)
 	body := container.NewBorder(top, nil, nil, container.NewCenter(v.qr), container.NewVScroll(container.NewVBox(v.note, v.link)))
-	s.webv = v
+	s.top = v
 	v.pop = s.showPopupLocked(body, fyne.NewSize(780, 560), v.list.query)
 	go s.webFollow(v)
 }
@@ -123,7 +123,7 @@ func (s *shell) webFollow(v *webView) {
 		s.webRefresh(v, "")
 		<-t.C
 		open := false
-		s.guard(func() { open = s.webv == v })
+		s.guard(func() { open = s.top == v })
 		if !open {
 			return
 		}
@@ -193,7 +193,7 @@ func (s *shell) webRefreshHeld(v *webView, note string) {
 	defer cancel()
 	res, err := proto.Client{Caller: s.b.Caller(webCallTimeout)}.WebList(ctx)
 	s.do(func() {
-		if s.webv != v {
+		if s.top != v {
 			return
 		}
 		var ie *ipc.Error
@@ -226,7 +226,7 @@ func (s *shell) webPair(v *webView, readOnly bool) {
 	res, err := proto.Client{Caller: s.b.Caller(webCallTimeout)}.WebPair(ctx, proto.WebPairParams{ReadOnly: readOnly})
 	if err != nil {
 		s.do(func() {
-			if s.webv == v {
+			if s.top == v {
 				v.setNote(webErrText(err))
 			}
 		})
@@ -239,7 +239,7 @@ func (s *shell) webPair(v *webView, readOnly bool) {
 	}
 	text := "Open this link in the browser to pair (once, within " + (time.Duration(res.ExpiresInMS) * time.Millisecond).String() + "; " + mode + "), or scan the code with the phone. The link is on the clipboard."
 	s.do(func() {
-		if s.webv != v {
+		if s.top != v {
 			return
 		}
 		s.a.Clipboard().SetContent(res.URL)
@@ -271,7 +271,7 @@ func (s *shell) webTurnOn(v *webView) {
 		}
 	}
 	s.do(func() {
-		if s.webv == v {
+		if s.top == v {
 			v.setNote(note)
 		}
 	})
@@ -297,15 +297,4 @@ func (v *webView) setNote(text string) {
 	v.note.SetText(text)
 	v.link.SetText("")
 	v.qr.Hide()
-}
-
-// closeWebLocked closes the web view and gives the keyboard back to the
-// focused pane.
-func (s *shell) closeWebLocked() {
-	if s.webv == nil {
-		return
-	}
-	s.webv.pop.close()
-	s.webv = nil
-	s.focusViewLocked(s.pos.focus)
 }

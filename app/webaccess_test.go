@@ -39,22 +39,22 @@ func TestWebAccessPairsAndRevokes(t *testing.T) {
 	h.s.guard(h.s.openWebLocked)
 	var status string
 	h.waitFor("the web client's address", func() bool {
-		status = h.s.webv.status.Text
+		status = shownAs[*webView](h.s).status.Text
 		return strings.HasPrefix(status, "The web client is on http://127.0.0.1:")
 	})
 	if !strings.Contains(status, "0 browsers are paired") {
 		t.Errorf("status %q, want no browser paired yet", status)
 	}
 
-	h.s.webv.list.activate(webRowPair)
+	shownAs[*webView](h.s).list.activate(webRowPair)
 	var link string
 	h.waitFor("the pairing link", func() bool {
 		link = h.s.a.Clipboard().Content()
 		return strings.Contains(link, "/pair#")
 	})
 	h.s.guard(func() {
-		if h.s.webv.link.Text != link || !strings.Contains(h.s.webv.note.Text, "on the clipboard") || !h.s.webv.qr.Visible() || h.s.webv.qr.Image == nil {
-			t.Errorf("after pairing: link %q, note %q, QR shown %v; want the link, where it is and its QR code", h.s.webv.link.Text, h.s.webv.note.Text, h.s.webv.qr.Visible())
+		if shownAs[*webView](h.s).link.Text != link || !strings.Contains(shownAs[*webView](h.s).note.Text, "on the clipboard") || !shownAs[*webView](h.s).qr.Visible() || shownAs[*webView](h.s).qr.Image == nil {
+			t.Errorf("after pairing: link %q, note %q, QR shown %v; want the link, where it is and its QR code", shownAs[*webView](h.s).link.Text, shownAs[*webView](h.s).note.Text, shownAs[*webView](h.s).qr.Visible())
 		}
 	})
 
@@ -76,16 +76,16 @@ func TestWebAccessPairsAndRevokes(t *testing.T) {
 
 	// The open view lists it (it reads the list again every 2 s).
 	h.waitFor("the paired browser's row", func() bool {
-		return h.s.webv.list.n == webFixedRows+1
+		return shownAs[*webView](h.s).list.n == webFixedRows+1
 	})
 	h.s.guard(func() {
-		if title := webRowTitle(h.s.webv, webFixedRows); !strings.HasPrefix(title, "Revoke ") || !strings.Contains(title, "TestPhone/1.0") {
+		if title := webRowTitle(shownAs[*webView](h.s), webFixedRows); !strings.HasPrefix(title, "Revoke ") || !strings.Contains(title, "TestPhone/1.0") {
 			t.Errorf("the browser's row reads %q, want Revoke with its User-Agent", title)
 		}
 	})
-	h.s.webv.list.activate(webFixedRows)
+	shownAs[*webView](h.s).list.activate(webFixedRows)
 	h.waitFor("the revocation", func() bool {
-		return h.s.webv.list.n == webFixedRows && strings.HasPrefix(h.s.webv.note.Text, "Revoked ")
+		return shownAs[*webView](h.s).list.n == webFixedRows && strings.HasPrefix(shownAs[*webView](h.s).note.Text, "Revoked ")
 	})
 	res, err := proto.Client{Caller: h.s.b.Caller(0)}.WebList(context.Background())
 	if err != nil || len(res.Browsers) != 0 {
@@ -105,22 +105,22 @@ func TestWebAccessWithoutWebClient(t *testing.T) {
 	h.s.guard(h.s.openWebLocked)
 	var status string
 	h.waitFor("the status", func() bool {
-		status = h.s.webv.status.Text
+		status = shownAs[*webView](h.s).status.Text
 		return !strings.HasPrefix(status, "reading")
 	})
 	if !strings.Contains(status, "serves no web client") || !strings.Contains(status, "paneflow serve --web") {
 		t.Errorf("status %q, want no web client and how to start one", status)
 	}
-	h.s.webv.list.activate(webRowPair)
+	shownAs[*webView](h.s).list.activate(webRowPair)
 	h.waitFor("pairing's answer", func() bool {
-		return strings.Contains(h.s.webv.note.Text, "serves no web client")
+		return strings.Contains(shownAs[*webView](h.s).note.Text, "serves no web client")
 	})
 
 	// "Turn web access on" saves [web] for the server's next start,
 	// keeping the file's own lines.
-	h.waitFor("the turn-on row", func() bool { return h.s.webv.list.n == webFixedRows+1 })
-	h.s.webv.list.activate(webRowTurnOn)
-	h.waitFor("the saved note", func() bool { return strings.HasPrefix(h.s.webv.note.Text, "Saved in "+cfgPath) })
+	h.waitFor("the turn-on row", func() bool { return shownAs[*webView](h.s).list.n == webFixedRows+1 })
+	shownAs[*webView](h.s).list.activate(webRowTurnOn)
+	h.waitFor("the saved note", func() bool { return strings.HasPrefix(shownAs[*webView](h.s).note.Text, "Saved in "+cfgPath) })
 	b, err := os.ReadFile(cfgPath)
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +133,7 @@ func TestWebAccessWithoutWebClient(t *testing.T) {
 	}
 	h.s.guard(func() { h.s.escapeLocked() })
 	h.s.guard(func() {
-		if h.s.webv != nil {
+		if shownAs[*webView](h.s) != nil {
 			t.Errorf("Escape left the web view open")
 		}
 	})
