@@ -37,11 +37,12 @@ const targetHostFloodRatio = 1.2
 // window, their echo seen as a DAMAGE of its pane (package keyecho), with
 // host B idle, then while a pane of host B prints without pause (its
 // frames cross the other ssh into the same window), alternating in
-// hostFloodRounds rounds. Host B runs on a CPU of its own (see
-// pinHostApart; BENCH_HOSTB_PIN=none shares them); BENCH_HOSTFLOOD_KEYS
-// changes the number of keys; BENCH_HOSTB_FLOOD=unlinked floods a server
-// the window is not connected to instead (a control: host B's CPU without
-// its link).
+// hostFloodRounds rounds. In the baseline half the same flood runs in a
+// server the window is not connected to (BENCH_HOSTB_BASELINE=quiet: no
+// flood), so the ratio is what host B's link costs the echo, not its
+// CPU; host B and that server run on a CPU of their own (see
+// pinHostApart; BENCH_HOSTB_PIN=none shares them). BENCH_HOSTFLOOD_KEYS
+// changes the number of keys.
 func BenchmarkHostFloodEcho(b *testing.B) {
 	need(b)
 	x := benchX(b)
@@ -80,16 +81,23 @@ func BenchmarkHostFloodEcho(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		// The baseline half is not a quiet machine: the same flood runs
+		// in a server the window is not connected to (decoy), so both
+		// halves have the flood's CPU and differ only in whether it
+		// reaches the window over its link (as when host B is another
+		// machine). BENCH_HOSTB_BASELINE=quiet: no decoy flood.
+		decoy := startServe(b, "100x30")
+		dID := strconv.FormatUint(decoy.ls().Surfaces[0].ID, 10)
+		decoy.waitOutput(dID, promptRe)
+		decoyFloods := os.Getenv("BENCH_HOSTB_BASELINE") != "quiet"
 		// Host B stands for another machine: unless BENCH_HOSTB_PIN=none,
 		// its processes (server, shell, flood, the sshd session that
-		// serves the window's link) run on the last CPU and everything
-		// else of this benchmark (window, its ssh clients, Xvfb, host A)
-		// on the others, so the flood's own CPU does not compete with
-		// the window's; what the flood costs the window (its link's
-		// frames) stays on the window's side.
+		// serves the window's link) and the decoy run on the last CPU and
+		// everything else of this benchmark (window, its ssh clients,
+		// Xvfb, host A) on the others.
 		split := os.Getenv("BENCH_HOSTB_PIN") != "none" && runtime.NumCPU() > 1
 		if split {
-			pinHostApart(b, hostB.sock)
+			pinHostApart(b, hostB.sock, decoy.sock)
 		}
 		keys := hostFloodKeys
 		if n, err := strconv.Atoi(os.Getenv("BENCH_HOSTFLOOD_KEYS")); err == nil {
@@ -97,17 +105,7 @@ func BenchmarkHostFloodEcho(b *testing.B) {
 		}
 		g := mustGeometry(b, c, win)
 		t := &echoTerm{name: "host A", pid: w.pid(), win: win, roi: image.Rect(sidebarPx+8, 48, g.Dx()-8, g.Dy()-8)}
-		// BENCH_HOSTB_FLOOD=unlinked: the same flood in a server the
-		// window is not connected to (a control: its CPU without its link).
-		flooder, fID := hostB, bID
-		if os.Getenv("BENCH_HOSTB_FLOOD") == "unlinked" {
-			flooder = startServe(b, "100x30")
-			fID = strconv.FormatUint(flooder.ls().Surfaces[0].ID, 10)
-			flooder.waitOutput(fID, promptRe)
-			if split {
-				pinHostApart(b, flooder.sock)
-			}
-		}
+		const loop = "while :; do seq 1 5000; done"
 		// The halves alternate in rounds, so a change of the machine's
 		// load during the run falls on both.
 		var idle, flood []keyecho.Sample
@@ -117,14 +115,21 @@ func BenchmarkHostFloodEcho(b *testing.B) {
 			if r < keys%hostFloodRounds {
 				n++
 			}
+			if decoyFloods {
+				decoy.mustCLI(nil, "send", dID, loop, "--submit")
+				time.Sleep(time.Second)
+			}
 			gl := glCPU(w.pid())
 			idle = append(idle, echoKeys(b, c, t, n)...)
 			idleGL += glCPU(w.pid()) - gl
 			idleCPU += t.echoCPU
 			t.echoCPU = 0
-			flooder.mustCLI(nil, "send", fID, "while :; do seq 1 5000; done", "--submit")
+			if decoyFloods {
+				decoy.mustCLI(nil, "key", dID, "ctrl-c")
+			}
+			hostB.mustCLI(nil, "send", bID, loop, "--submit")
 			time.Sleep(time.Second)
-			bProcs := hostProcs(b, flooder.sock)
+			bProcs := hostProcs(b, hostB.sock)
 			b0, t0 := treeCPU(bProcs), time.Now()
 			gl = glCPU(w.pid())
 			flood = append(flood, echoKeys(b, c, t, n)...)
@@ -133,7 +138,7 @@ func BenchmarkHostFloodEcho(b *testing.B) {
 			floodFor += time.Since(t0)
 			floodCPU += t.echoCPU
 			t.echoCPU = 0
-			flooder.mustCLI(nil, "key", fID, "ctrl-c")
+			hostB.mustCLI(nil, "key", bID, "ctrl-c")
 			time.Sleep(time.Second) // its output drains
 		}
 		bShare := float64(bCPU) / float64(floodFor)
@@ -152,13 +157,17 @@ func BenchmarkHostFloodEcho(b *testing.B) {
 		if !split {
 			where = "host B sharing the window's CPUs"
 		}
-		fmt.Printf("\nHostFloodEcho (%d keys into host A's pane, host B idle, then printing without pause, in %d rounds; both over one loopback sshd, %s; target median ratio ≤ %.1f)\n",
-			keys, hostFloodRounds, where, targetHostFloodRatio)
+		base := "idle (decoy floods)"
+		if !decoyFloods {
+			base = "idle"
+		}
+		fmt.Printf("\nHostFloodEcho (%d keys into host A's pane, host B idle, then printing without pause, in %d rounds; both over one loopback sshd, %s; baseline: host B idle, %s; target median ratio ≤ %.1f)\n",
+			keys, hostFloodRounds, where, map[bool]string{true: "the same flood in a server the window is not connected to", false: "nothing flooding"}[decoyFloods], targetHostFloodRatio)
 		// The window's CPU while the keys were typed says whether host B's
 		// output reached it (its screen stream's frames).
-		fmt.Printf("  %-18s %10s %10s %16s %10s\n", "host B", "median-ms", "p99-ms", "window-cpu-ms", "of it GL")
-		fmt.Printf("  %-18s %10.1f %10.1f %16.0f %10.0f\n", "idle", ms(si.Median), ms(si.P99), ms(idleCPU), ms(idleGL))
-		fmt.Printf("  %-18s %10.1f %10.1f %16.0f %10.0f\n", "flooding", ms(sf.Median), ms(sf.P99), ms(floodCPU), ms(floodGL))
+		fmt.Printf("  %-20s %10s %10s %16s %10s\n", "host B", "median-ms", "p99-ms", "window-cpu-ms", "of it GL")
+		fmt.Printf("  %-20s %10.1f %10.1f %16.0f %10.0f\n", base, ms(si.Median), ms(si.P99), ms(idleCPU), ms(idleGL))
+		fmt.Printf("  %-20s %10.1f %10.1f %16.0f %10.0f\n", "flooding", ms(sf.Median), ms(sf.P99), ms(floodCPU), ms(floodGL))
 		fmt.Printf("  ratio %.2f; host B's processes used %.2f CPUs while it flooded\n", ratio, bShare)
 		b.ReportMetric(ms(si.Median), "echo-ms-idle")
 		b.ReportMetric(ms(sf.Median), "echo-ms-flood")

@@ -106,13 +106,13 @@ func hostProcs(t testing.TB, sock string) map[int]bool {
 	return set
 }
 
-// pinHostApart runs the processes of the host whose server listens on
-// sock (hostProcs) on the machine's last CPU, and this test process and
+// pinHostApart runs the processes of the hosts whose servers listen on
+// socks (hostProcs) on the machine's last CPU, and this test process and
 // every other process it started on the others, as if the host were
 // another machine; the processes are allowed every CPU again when the
 // benchmark ends (those the host starts later inherit their parent's
 // CPUs).
-func pinHostApart(t testing.TB, sock string) {
+func pinHostApart(t testing.TB, socks ...string) {
 	t.Helper()
 	n := runtime.NumCPU()
 	all := make([]int, n)
@@ -121,9 +121,12 @@ func pinHostApart(t testing.TB, sock string) {
 	}
 	local := map[int]bool{}
 	readProcTree(t).below(os.Getpid(), local)
-	host := hostProcs(t, sock)
-	for pid := range host {
-		delete(local, pid)
+	host := map[int]bool{}
+	for _, sock := range socks {
+		for pid := range hostProcs(t, sock) {
+			host[pid] = true
+			delete(local, pid)
+		}
 	}
 	pinProcs(t, local, all[:n-1]...)
 	pinProcs(t, host, n-1)
