@@ -173,19 +173,18 @@ type shell struct {
 	mu     sync.Mutex // guards the UI state below; see the type's doc
 	cfg    config.Config
 	keys   *keymap.Map
-	look   paneLook // how the panes are drawn: fonts, palette, painting
-	panes  paneMaps // what the window keeps per pane: views, attention, queued prompts, groups
-	chrome chrome   // the widgets around the panes: split area, sidebar, tabs, banner, toast
-	agents agentBoard
-	pos    position                     // what the window shows: the snapshot, workspace, focused and zoomed pane
-	kb     keyState                     // modifiers held, the window's focus, the pane being focused, the dialogs keys answer
-	top    overlay                      // the view in the overlay (palette, Diff, launch, history, MCP, web views, panels), nil when none
-	ov     *overview                    // the open agents overview, nil when closed
-	comp   *composer                    // the prompt composer (hidden when closed)
-	launch launchState                  // the running flow, recent specs, the agents found
-	hint   *hintBar                     // the first-start hint while shown, else nil
-	checks map[string]bus.ChecksChanged // each worktree's last checks_changed, by root
-	probes uiProbes                     // what the UI probe wrote last (PANEFLOW_UI_PROBE=1)
+	look   paneLook    // how the panes are drawn: fonts, palette, painting
+	panes  paneMaps    // what the window keeps per pane: views, attention, queued prompts, groups
+	chrome chrome      // the widgets around the panes: split area, sidebar, tabs, banner, toast
+	agents agentBoard  // the agents in the panes and their worktrees' checks
+	pos    position    // what the window shows: the snapshot, workspace, focused and zoomed pane
+	kb     keyState    // modifiers held, the window's focus, the pane being focused, the dialogs keys answer
+	top    overlay     // the view in the overlay (palette, Diff, launch, history, MCP, web views, panels), nil when none
+	ov     *overview   // the open agents overview, nil when closed
+	comp   *composer   // the prompt composer (hidden when closed)
+	launch launchState // the running flow, recent specs, the agents found
+	hint   *hintBar    // the first-start hint while shown, else nil
+	probes uiProbes    // what the UI probe wrote last (PANEFLOW_UI_PROBE=1)
 
 	// loop posts to Fyne's UI goroutine and lets it sleep while idle
 	// (idle.go); set before the shell's goroutines start.
@@ -213,7 +212,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	home, _ := os.UserHomeDir()
 	s := &shell{
 		a: a, o: o, b: o.Backend, logf: logf, home: home,
-		cfg: o.Config, panes: newPaneMaps(), checks: map[string]bus.ChecksChanged{}, probes: uiProbes{usage: map[string]fyne.CanvasObject{}},
+		cfg: o.Config, panes: newPaneMaps(), probes: uiProbes{usage: map[string]fyne.CanvasObject{}},
 		life: newLifetime(),
 	}
 	s.work = newWorker(s.life.done, func(what string, err error) {
@@ -694,7 +693,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 		case bus.UsageChanged:
 			usageChanged = true
 		case bus.ChecksChanged:
-			s.checks[ev.Worktree] = ev
+			s.agents.applyChecks(ev)
 			checksChanged = true
 		case bus.BudgetAlert:
 			if n, ok := budgetNotification(ev, s.cfg.NotifyWhenAgentWaiting); ok {
@@ -766,7 +765,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	}
 	s.refreshAttentionLocked()
 	s.chrome.side.setHosts(snap.Hosts)
-	cards := sidebarModel(snap, &s.agents, s.panes.groups, s.checks)
+	cards := sidebarModel(snap, &s.agents, s.panes.groups)
 	s.chrome.side.update(cards)
 	s.chrome.tabs.update(snap.Workspaces)
 	s.probeUsageLocked()

@@ -59,7 +59,7 @@ func (s *shell) applyConfigLocked(cfg config.Config, warns []string, initial boo
 		s.a.Settings().SetTheme(variantTheme{dark: dark})
 		if s.chrome.side != nil && s.pos.snap != nil {
 			s.chrome.side.reset() // its texts carry colours: rebuild them
-			s.chrome.side.update(sidebarModel(s.pos.snap, &s.agents, s.panes.groups, s.checks))
+			s.chrome.side.update(sidebarModel(s.pos.snap, &s.agents, s.panes.groups))
 		}
 	}
 	for _, v := range s.panes.views {
