@@ -110,7 +110,7 @@ func (s *shell) hintLocked() fyne.CanvasObject {
 	if !hintDue(s.o.HintPath) {
 		return nil
 	}
-	s.hint = newHintBar(firstStartHint(s.keys), func() { s.guard(s.hideHintLocked) })
+	s.hint = newHintBar(firstStartHint(s.conf.keys), func() { s.guard(s.hideHintLocked) })
 	return s.hint.root
 }
 

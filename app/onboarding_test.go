@@ -50,7 +50,7 @@ func TestFirstStartHint(t *testing.T) {
 			t.Fatal("the first start shows no hint")
 		}
 		for _, a := range []keymap.Action{keymap.CommandPalette, keymap.QuickLaunch, keymap.ShowShortcuts, keymap.OpenSettings} {
-			want := h.s.keys.Label(a)
+			want := h.s.conf.keys.Label(a)
 			if want == "" || !strings.Contains(h.s.hint.text.Text, want) {
 				t.Errorf("hint %q does not name %s", h.s.hint.text.Text, want)
 			}
@@ -82,7 +82,7 @@ func TestEmptyStates(t *testing.T) {
 	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() {
 		h.s.openOverviewLocked()
-		if got := h.s.ov.header.Text; !strings.Contains(got, "started in any pane is listed here") || !strings.Contains(got, h.s.keys.Label(keymap.QuickLaunch)) {
+		if got := h.s.ov.header.Text; !strings.Contains(got, "started in any pane is listed here") || !strings.Contains(got, h.s.conf.keys.Label(keymap.QuickLaunch)) {
 			t.Errorf("empty overview header %q, want how agents get listed", got)
 		}
 	})
@@ -95,7 +95,7 @@ func TestEmptyStates(t *testing.T) {
 	})
 	lp := openPad(t, h)
 	h.s.guard(func() {
-		if got := lp.status.Text; !strings.Contains(got, "No specs found") || !strings.Contains(got, h.s.keys.Label(keymap.NewFromTemplate)) {
+		if got := lp.status.Text; !strings.Contains(got, "No specs found") || !strings.Contains(got, h.s.conf.keys.Label(keymap.NewFromTemplate)) {
 			t.Errorf("empty launch pad status %q, want where specs go", got)
 		}
 		h.s.closeOverlaysLocked()

@@ -523,7 +523,7 @@ func (s *shell) openOverviewLocked() {
 		return
 	}
 	s.closeOverlaysLocked()
-	s.ov = newOverview(overviewShell{s}, s.agents.clock, s.chrome.side.shortPath, s.look.probe)
+	s.ov = newOverview(overviewShell{s}, s.agents.clock, s.chrome.side.shortPath, s.conf.look.probe)
 	s.chrome.showCenter(s.ov.view)
 	s.hideOffscreenLocked()
 	s.w.Canvas().Focus(s.ov.list.query)
@@ -576,7 +576,7 @@ func (h overviewShell) later(f func()) {
 
 func (h overviewShell) feed() overviewFeed {
 	s := h.s
-	return overviewFeed{snap: s.pos.snap, agents: &s.agents, keys: s.keys}
+	return overviewFeed{snap: s.pos.snap, agents: &s.agents, keys: s.conf.keys}
 }
 
 func (h overviewShell) focusPane(id uint64) {

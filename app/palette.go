@@ -542,7 +542,7 @@ func (s *shell) openPaletteLocked() {
 	}
 	s.closeOverlaysLocked()
 	s.hideHintLocked() // the hint's main advice is taken
-	p := &palette{list: newPickList("Type a command…", s.guard), items: paletteItems(s.keys)}
+	p := &palette{list: newPickList("Type a command…", s.guard), items: paletteItems(s.conf.keys)}
 	muted := theme.Color(theme.ColorNamePlaceHolder)
 	fg := theme.Color(theme.ColorNameForeground)
 	p.list.build = func(i int) fyne.CanvasObject {
