@@ -180,7 +180,6 @@ type shell struct {
 	ov     *overview     // the open agents overview, nil when closed
 	comp   *composer     // the prompt composer (hidden when closed)
 	launch launchState   // the running flow, recent specs, the agents found
-	hint   *hintBar      // the first-start hint while shown, else nil
 	probes uiProbes      // what the UI probe wrote last (PANEFLOW_UI_PROBE=1)
 
 	// loop posts to Fyne's UI goroutine and lets it sleep while idle

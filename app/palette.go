@@ -541,7 +541,7 @@ func (s *shell) openPaletteLocked() {
 		return
 	}
 	s.closeOverlaysLocked()
-	s.hideHintLocked() // the hint's main advice is taken
+	s.chrome.hideHint() // the hint's main advice is taken
 	p := &palette{list: newPickList("Type a command…", s.guard), items: paletteItems(s.conf.keys)}
 	muted := theme.Color(theme.ColorNamePlaceHolder)
 	fg := theme.Color(theme.ColorNameForeground)
