@@ -63,6 +63,9 @@ type attachment struct {
 	since     time.Time
 	typedAt   *atomic.Int64
 	typedPane *atomic.Uint64
+	// watching is the pane whose emulator its stream watches itself
+	// (0: none), for the echo of a key without the bus's hand-off.
+	watching *atomic.Uint64
 	// shown is the panes its window shows (screen.shown); nil: every
 	// pane. wake (buffered, 1) tells its stream the set changed.
 	shown *atomic.Pointer[map[uint64]bool]
@@ -113,10 +116,18 @@ func (at attachment) hidden(id uint64) bool {
 }
 
 // typed records a screen.input with the attachment's token into pane id
-// at now.
+// at now, and wakes its stream unless the stream already watches that
+// pane's emulator (so that it watches it before the echo comes; a typist's
+// later keys cost no wake).
 func (at attachment) typed(id uint64, now time.Time) {
 	at.typedPane.Store(id)
 	at.typedAt.Store(int64(now.Sub(at.since)) + 1)
+	if at.watching.Load() != id {
+		select {
+		case at.wake <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // sinceTyped returns the pane of the last screen.input with its token and
@@ -137,7 +148,7 @@ func (a *attachments) add(readOnly string, now time.Time) (attachment, string) {
 	}
 	a.n++
 	at := attachment{id: a.n, readOnly: readOnly, since: now, typedAt: new(atomic.Int64), typedPane: new(atomic.Uint64),
-		shown: new(atomic.Pointer[map[uint64]bool]), wake: make(chan struct{}, 1), refused: new(refusals)}
+		watching: new(atomic.Uint64), shown: new(atomic.Pointer[map[uint64]bool]), wake: make(chan struct{}, 1), refused: new(refusals)}
 	a.tokens[tok] = at
 	return at, tok
 }
@@ -327,7 +338,9 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 		for _, e := range evs {
 			switch e := e.(type) {
 			case bus.SurfaceChanged:
-				if panes[e.SurfaceID] != nil {
+				// Skipped when a frame (or echo below) already took
+				// that output in.
+				if ap := panes[e.SurfaceID]; ap != nil && !(ap.sent && e.Generation <= ap.enc.Generation()) {
 					dirty[e.SurfaceID] = true
 				}
 			case bus.SurfaceCreated:
@@ -369,6 +382,39 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 		}
 		return ended, nil
 	}
+	// echo returns the pane this client typed into within typingFor and
+	// its emulator's change channel, which this goroutine waits on itself
+	// (the watching of the attachment): the echo of a key wakes it from
+	// the PTY reader's parse, not through the manager's watch goroutine
+	// and the bus, two hand-offs later. No channel while that pane is
+	// dirty (its frame goes first); one found changed since its last
+	// frame is made dirty here.
+	echo := func(now time.Time) (uint64, <-chan struct{}) {
+		tp, ago, ok := at.sinceTyped(now)
+		if !ok || ago >= typingFor || panes[tp] == nil {
+			if at.watching.Load() == 0 {
+				return 0, nil
+			}
+			// Stop, then look again: a screen.input that found its
+			// pane watched, and so did not wake this goroutine,
+			// recorded its time before.
+			at.watching.Store(0)
+			if tp, ago, ok = at.sinceTyped(now); !ok || ago >= typingFor || panes[tp] == nil {
+				return 0, nil
+			}
+		}
+		at.watching.Store(tp)
+		ap := panes[tp]
+		if dirty[tp] || !ap.sent {
+			return tp, nil
+		}
+		g, ch := ap.sf.Terminal().Emulator().Watch()
+		if g != ap.enc.Generation() {
+			dirty[tp] = true
+			return tp, nil
+		}
+		return tp, ch
+	}
 	// sendRefused tells the client about its refused input.
 	sendRefused := func() error {
 		for _, f := range at.takeRefused() {
@@ -379,6 +425,11 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 		return nil
 	}
 	for {
+		var ep uint64
+		var ech <-chan struct{}
+		if len(dirty) == 0 {
+			ep, ech = echo(s.o.Clock.Now())
+		}
 		if len(dirty) == 0 {
 			select {
 			case <-ctx.Done():
@@ -394,6 +445,8 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 					return err
 				}
 				continue
+			case <-ech:
+				dirty[ep] = true
 			case <-sub.Ready():
 			case <-sub.Done():
 			}
@@ -410,6 +463,7 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 		var dueAt time.Time
 		for !ended && len(dirty) > 0 {
 			now := s.o.Clock.Now()
+			ep, ech = echo(now)
 			d := next(now)
 			if d <= 0 {
 				break
@@ -428,6 +482,8 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 				return nil
 			case <-due:
 				t = nil
+			case <-ech:
+				dirty[ep] = true
 			case <-at.wake:
 				// The shown panes changed (one may be due sooner), or
 				// input was refused.

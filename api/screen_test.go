@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/paneflow-go/paneflow/attach"
+	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/internal/clock"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/ipc/ipctest"
@@ -630,6 +631,46 @@ func TestScreenAttachEchoNotPaced(t *testing.T) {
 	noFrame("for output an interval after the input, before the next interval passed")
 	fc.Advance(100 * time.Millisecond)
 	until("abcdef")
+}
+
+// TestScreenAttachEchoWatchesPane: the echo of a key reaches the stream
+// from the typed pane's emulator itself, not through the manager's watch
+// goroutine and the bus (here a bus nobody publishes to), for a first
+// key and for the next ones.
+func TestScreenAttachEchoWatchesPane(t *testing.T) {
+	e, _ := newClockEnv(t)
+	quiet := bus.New()
+	t.Cleanup(quiet.Close)
+	e.s.b = quiet
+	sf, _ := e.m.ActiveSurface()
+	emu := sf.Terminal().Emulator()
+	l := &frameLog{frames: make(chan []byte, 64)}
+	tok := startAttach(t, e, fmt.Sprintf(`{"surfaces":[%d],"fps":10}`, sf.ID()), l)
+	if f := l.nextScreen(t); !f.Full {
+		t.Fatalf("first frame %+v, want full", f)
+	}
+	echo := ""
+	for _, k := range "abc" {
+		p, _ := json.Marshal(proto.ScreenInputParams{Token: tok, SurfaceID: sf.ID(), Data: []byte{byte(k)}})
+		if _, err := e.s.screenInput(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+		emu.Write([]byte{byte(k)}) // the program's echo
+		echo += string(k)
+		for {
+			f := l.nextScreen(t)
+			if len(f.Lines) != 1 || len(f.Lines[0].Runs) != 1 {
+				t.Fatalf("frame %+v, want the echo's row", f)
+			}
+			got := f.Lines[0].Runs[0].Text
+			if got == echo {
+				break
+			}
+			if !strings.HasPrefix(echo, got) {
+				t.Fatalf("row %q, want %q", got, echo)
+			}
+		}
+	}
 }
 
 // TestScreenAttachLatestWins: while a write is held (the client's socket

@@ -135,6 +135,31 @@ func Dial(ctx context.Context, path string, o Options) (*Client, error) {
 	if o.CallTimeout <= 0 {
 		o.CallTimeout = 5 * time.Second
 	}
+	dialCalls := func(ctx context.Context) (*ipc.Mux, error) {
+		if o.Dial != nil {
+			return ipc.DialMuxWith(ctx, path, o.Dial)
+		}
+		return ipc.DialMux(ctx, path)
+	}
+	// The call connection is dialed beside the stream: dialed after its
+	// attached frame, its round trip held up the first frames (nothing
+	// read them until Dial returned; issue 26's attach benchmark).
+	type dialed struct {
+		mux *ipc.Mux
+		err error
+	}
+	muxc := make(chan dialed, 1)
+	go func() {
+		m, err := dialCalls(ctx)
+		muxc <- dialed{m, err}
+	}()
+	dropMux := func() {
+		go func() {
+			if d := <-muxc; d.mux != nil {
+				d.mux.Close()
+			}
+		}()
+	}
 	sctx, cancel := context.WithCancel(context.Background())
 	stop := context.AfterFunc(ctx, cancel) // ctx bounds the handshake
 	ic := &ipc.Client{Path: path, Dial: o.Dial}
@@ -145,6 +170,7 @@ func Dial(ctx context.Context, path string, o Options) (*Client, error) {
 	if err != nil {
 		stop()
 		cancel()
+		dropMux()
 		return nil, err
 	}
 	first, err := st.Next()
@@ -159,15 +185,11 @@ func Dial(ctx context.Context, path string, o Options) (*Client, error) {
 		stop()
 		st.Close()
 		cancel()
+		dropMux()
 		return nil, err
 	}
-	dialCalls := func(ctx context.Context) (*ipc.Mux, error) {
-		if o.Dial != nil {
-			return ipc.DialMuxWith(ctx, path, o.Dial)
-		}
-		return ipc.DialMux(ctx, path)
-	}
-	mux, err := dialCalls(ctx)
+	d := <-muxc
+	mux, err := d.mux, d.err
 	if !stop() && err == nil {
 		err = ctx.Err()
 	}

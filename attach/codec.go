@@ -47,6 +47,11 @@ func (e *Encoder) Update(emu *terminal.Emulator) (f *proto.ScreenFrame, ok bool)
 	return e.encode(&e.cur, emu.Bells(), emu.HistoryLen(), emu.DroppedLines())
 }
 
+// Generation is the emulator's output generation at the last Update:
+// what the client was last sent (or found unchanged) includes every
+// output up to it.
+func (e *Encoder) Generation() uint64 { return e.sent.Generation }
+
 // encode diffs cur against e.sent and builds e.f, then makes cur the sent
 // state.
 func (e *Encoder) encode(cur *terminal.Snapshot, bells, hist int, dropped uint64) (*proto.ScreenFrame, bool) {
@@ -137,6 +142,10 @@ func appendRuns(runs []proto.ScreenRun, s *terminal.Snapshot, row []terminal.Cel
 	var text []byte
 	cur := -1 // index of the open run, -1 none
 	curKind := 0
+	// The last style looked up: neighbouring cells mostly share one,
+	// and hashing each cell's style took a sixth of the server's
+	// encoding of a first full frame (issue 26's attach benchmark).
+	lastSt, lastSi := terminal.Style{}, -1
 	for i := 0; i < n; {
 		cell := row[i]
 		st := cell.WithWidth(1).Style
@@ -160,7 +169,10 @@ func appendRuns(runs []proto.ScreenRun, s *terminal.Snapshot, row []terminal.Cel
 		case cell.Char == 0 || !utf8.ValidRune(cell.Char): // a wide blank, or a cluster (its Char is a table index)
 			kind = kindClusters
 		}
-		si, ok := styles[st]
+		si, ok := lastSi, lastSi >= 0 && st == lastSt
+		if !ok {
+			si, ok = styles[st]
+		}
 		if !ok {
 			si = len(c.Styles)
 			styles[st] = si
@@ -172,6 +184,7 @@ func appendRuns(runs []proto.ScreenRun, s *terminal.Snapshot, row []terminal.Cel
 				c.Links = append(c.Links, proto.ScreenLink{ID: st.Link, URI: s.Link(st.Link)})
 			}
 		}
+		lastSt, lastSi = st, si
 		if cur < 0 || runs[cur].Style != si || runs[cur].Width != width || curKind != kind {
 			if cur >= 0 && curKind == kindText {
 				runs[cur].Text = string(text)

@@ -59,3 +59,18 @@ func BenchmarkDecodeFullFrame(b *testing.B) {
 		decodeApply(b, &m, full)
 	}
 }
+
+// BenchmarkEncodeFullFrame: the server's first full frame of a 120x40
+// screen for a new client (a new Encoder: snapshot, encode, JSON), what
+// attaching costs per pane (issue 26's attach benchmark).
+func BenchmarkEncodeFullFrame(b *testing.B) {
+	emu := terminal.NewEmulator(120, 40, terminal.EmulatorOptions{})
+	for i := range 40 {
+		emu.Write([]byte("\x1b[1;32muser@host\x1b[0m:\x1b[34m~/src/paneflow\x1b[0m$ ls -la some/dir " + string(rune('a'+i%26)) + " the quick brown fox jumps over the lazy dog\r\n"))
+	}
+	b.ReportAllocs()
+	var frames [][]byte
+	for b.Loop() {
+		frames = NewEncoder(7).Frames(emu, 1<<20, frames[:0])
+	}
+}
