@@ -186,17 +186,12 @@ func (a *app) catFlood(id, file string, n int) time.Duration {
 // procCPU is the user+system CPU time pid has used.
 func procCPU(t testing.TB, pid int) time.Duration {
 	t.Helper()
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		t.Fatal(err)
+	_, f, ok := readStat(strconv.Itoa(pid))
+	if !ok {
+		t.Fatalf("no process %d", pid)
 	}
-	s := string(data)
-	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-	// Fields 14 and 15 of stat (utime, stime) are 11 and 12 after the
-	// command; clock ticks are 100 a second on Linux.
-	ut, _ := strconv.ParseInt(fields[11], 10, 64)
-	st, _ := strconv.ParseInt(fields[12], 10, 64)
-	return time.Duration(ut+st) * 10 * time.Millisecond
+	// Clock ticks are 100 a second on Linux.
+	return time.Duration(statTicks(f, 11, 12)) * 10 * time.Millisecond
 }
 
 // benchRow is one line of the printed table.

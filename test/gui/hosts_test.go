@@ -143,25 +143,10 @@ func TestHostsWindow(t *testing.T) {
 // name (from /proc).
 func childNamed(t *testing.T, parent int, name string) int {
 	t.Helper()
+	pt := readProcTree(t)
 	var found []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...
-		s := string(stat)
-		open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-		if open < 0 || end < open {
-			continue
-		}
-		f := strings.Fields(s[end+1:])
-		if len(f) > 1 && s[open+1:end] == name && f[1] == strconv.Itoa(parent) {
+	for _, pid := range pt.children[parent] {
+		if pt.comm[pid] == name {
 			found = append(found, pid)
 		}
 	}

@@ -84,13 +84,8 @@ func logServerLog(t testing.TB, a *app) {
 // procStat returns the state, parent and session id of pid from
 // /proc/<pid>/stat; ok is false when it is gone or a zombie.
 func procStat(pid int) (ppid, sid int, ok bool) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, 0, false
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(f) < 4 || f[0] == "Z" {
+	_, f, ok := readStat(strconv.Itoa(pid))
+	if !ok || len(f) < 4 || f[0] == "Z" {
 		return 0, 0, false
 	}
 	ppid, _ = strconv.Atoi(f[1])
