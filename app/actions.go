@@ -29,10 +29,10 @@ func (s *shell) onViewKey(key fyne.KeyName, mods fyne.KeyModifier) bool {
 
 // handleKeyLocked looks key up in the keymap and runs its action.
 func (s *shell) handleKeyLocked(key fyne.KeyName, mods fyne.KeyModifier) bool {
-	if s.keys == nil {
+	if s.conf.keys == nil {
 		return false
 	}
-	a, ok := s.keys.Lookup(key, mods)
+	a, ok := s.conf.keys.Lookup(key, mods)
 	if !ok {
 		return false
 	}
@@ -191,11 +191,11 @@ func (s *shell) runActionLocked(a keymap.Action) {
 	case keymap.RenameWorkspace:
 		s.renameWorkspaceLocked(s.activeIndexLocked())
 	case keymap.FontSizeIncrease:
-		s.setFontSizeLocked(s.look.size + 1)
+		s.setFontSizeLocked(s.conf.look.size + 1)
 	case keymap.FontSizeDecrease:
-		s.setFontSizeLocked(s.look.size - 1)
+		s.setFontSizeLocked(s.conf.look.size - 1)
 	case keymap.FontSizeReset:
-		s.setFontSizeLocked(s.cfg.FontSize)
+		s.setFontSizeLocked(s.conf.cfg.FontSize)
 	case keymap.Quit:
 		s.quitRequestedLocked()
 	case keymap.CommandPalette:
@@ -265,7 +265,7 @@ func (s *shell) runActionLocked(a keymap.Action) {
 			v.ResetTerminal()
 		}
 	default:
-		s.chrome.banner.show(fmt.Sprintf("%s is not available in this version", s.keys.Label(a)))
+		s.chrome.banner.show(fmt.Sprintf("%s is not available in this version", s.conf.keys.Label(a)))
 	}
 }
 

@@ -32,15 +32,26 @@ type agentKey struct {
 	pid  int
 }
 
-// agentBoard is what the window knows about the agents in its panes,
-// built from AgentState events. The zero value is empty and ready; it is
-// used on the UI goroutine only.
+// agentBoard is what the window knows about the agents in its panes and
+// the checks of their worktrees, built from AgentState and ChecksChanged
+// events: the state the sidebar and the agents overview list. The zero
+// value is empty and ready; it is used on the UI goroutine only.
 type agentBoard struct {
-	panes map[uint64]map[agentKey]bus.AgentState
+	// checks is each worktree's last checks_changed, by root.
+	checks map[string]bus.ChecksChanged
+	panes  map[uint64]map[agentKey]bus.AgentState
 	// since is when each agent entered its current state, as apply saw
 	// it; now is the clock (nil: time.Now).
 	since map[uint64]map[agentKey]time.Time
 	now   func() time.Time
+}
+
+// applyChecks records a worktree's checks.
+func (b *agentBoard) applyChecks(ev bus.ChecksChanged) {
+	if b.checks == nil {
+		b.checks = map[string]bus.ChecksChanged{}
+	}
+	b.checks[ev.Worktree] = ev
 }
 
 // apply records ev. An idle (or empty) state without hooks says the

@@ -20,7 +20,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 
-	"github.com/paneflow-go/paneflow/app/keymap"
 	"github.com/paneflow-go/paneflow/app/termview"
 	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/config"
@@ -170,22 +169,18 @@ type shell struct {
 	// else nil.
 	hosts *hostsBackend
 
-	mu     sync.Mutex // guards the UI state below; see the type's doc
-	cfg    config.Config
-	keys   *keymap.Map
-	look   paneLook // how the panes are drawn: fonts, palette, painting
-	panes  paneMaps // what the window keeps per pane: views, attention, queued prompts, groups
-	chrome chrome   // the widgets around the panes: split area, sidebar, tabs, banner, toast
-	agents agentBoard
-	pos    position                     // what the window shows: the snapshot, workspace, focused and zoomed pane
-	kb     keyState                     // modifiers held, the window's focus, the pane being focused, the dialogs keys answer
-	top    overlay                      // the view in the overlay (palette, Diff, launch, history, MCP, web views, panels), nil when none
-	ov     *overview                    // the open agents overview, nil when closed
-	comp   *composer                    // the prompt composer (hidden when closed)
-	launch launchState                  // the running flow, recent specs, the agents found
-	hint   *hintBar                     // the first-start hint while shown, else nil
-	checks map[string]bus.ChecksChanged // each worktree's last checks_changed, by root
-	probes uiProbes                     // what the UI probe wrote last (PANEFLOW_UI_PROBE=1)
+	mu     sync.Mutex    // guards the UI state below; see the type's doc
+	conf   appliedConfig // the configuration, its key map and how the panes are drawn from it
+	panes  paneMaps      // what the window keeps per pane: views, attention, queued prompts, groups
+	chrome chrome        // the widgets around the panes: split area, sidebar, tabs, banner, toast
+	agents agentBoard    // the agents in the panes and their worktrees' checks
+	pos    position      // what the window shows: the snapshot, workspace, focused and zoomed pane
+	kb     keyState      // modifiers held, the window's focus, the pane being focused, the dialogs keys answer
+	top    overlay       // the view in the overlay (palette, Diff, launch, history, MCP, web views, panels), nil when none
+	ov     *overview     // the open agents overview, nil when closed
+	comp   *composer     // the prompt composer (hidden when closed)
+	launch launchState   // the running flow, recent specs, the agents found
+	probes uiProbes      // what the UI probe wrote last (PANEFLOW_UI_PROBE=1)
 
 	// loop posts to Fyne's UI goroutine and lets it sleep while idle
 	// (idle.go); set before the shell's goroutines start.
@@ -213,7 +208,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	home, _ := os.UserHomeDir()
 	s := &shell{
 		a: a, o: o, b: o.Backend, logf: logf, home: home,
-		cfg: o.Config, panes: newPaneMaps(), checks: map[string]bus.ChecksChanged{}, probes: uiProbes{usage: map[string]fyne.CanvasObject{}},
+		conf: appliedConfig{cfg: o.Config}, panes: newPaneMaps(), probes: uiProbes{usage: map[string]fyne.CanvasObject{}},
 		life: newLifetime(),
 	}
 	s.work = newWorker(s.life.done, func(what string, err error) {
@@ -227,9 +222,9 @@ func start(a fyne.App, o Options) (*shell, error) {
 	if o.Events != nil && s.loop.thread != 0 {
 		s.loop.idle = newIdler(o.Events)
 		if p, ok := o.Events.(FramePainter); ok {
-			s.look.paintNow = p.PaintNow
+			s.conf.look.paintNow = p.PaintNow
 			if r, ok := o.Events.(RegionPainter); ok {
-				s.look.paintRegion = r.PaintRegion
+				s.conf.look.paintRegion = r.PaintRegion
 			}
 		}
 		if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
@@ -237,7 +232,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 		}
 	}
 	if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
-		s.look.probe = os.Stderr
+		s.conf.look.probe = os.Stderr
 	}
 	if o.Hosts != nil {
 		s.hosts = newHosts(o.Backend, o.Hosts, 0, logf)
@@ -694,10 +689,10 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 		case bus.UsageChanged:
 			usageChanged = true
 		case bus.ChecksChanged:
-			s.checks[ev.Worktree] = ev
+			s.agents.applyChecks(ev)
 			checksChanged = true
 		case bus.BudgetAlert:
-			if n, ok := budgetNotification(ev, s.cfg.NotifyWhenAgentWaiting); ok {
+			if n, ok := budgetNotification(ev, s.conf.cfg.NotifyWhenAgentWaiting); ok {
 				s.a.SendNotification(n)
 			}
 		case bus.SurfaceClosed:
@@ -766,7 +761,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	}
 	s.refreshAttentionLocked()
 	s.chrome.side.setHosts(snap.Hosts)
-	cards := sidebarModel(snap, &s.agents, s.panes.groups, s.checks)
+	cards := sidebarModel(snap, &s.agents, s.panes.groups)
 	s.chrome.side.update(cards)
 	s.chrome.tabs.update(snap.Workspaces)
 	s.probeUsageLocked()
@@ -860,7 +855,7 @@ func (s *shell) agentChangedLocked(ev bus.AgentState, snap *snapshot) {
 			name = in.Name
 		}
 	}
-	if n, ok := notification(ev, s.kb.windowFocused.Load(), s.cfg.NotifyWhenAgentWaiting, name); ok {
+	if n, ok := notification(ev, s.kb.windowFocused.Load(), s.conf.cfg.NotifyWhenAgentWaiting, name); ok {
 		s.a.SendNotification(n)
 	}
 }

@@ -585,7 +585,7 @@ func TestConfigReload(t *testing.T) {
 	h := newHarness(t, func(o *Options) { o.ConfigPath = path })
 	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	body := "theme = \"light\"\nfont_size = 99\n[shortcuts]\n\"ctrl+shift+y\" = \"toggle_zoom\"\n"
-	h.rewriteConfig(path, "the reloaded configuration", body, func() bool { return h.s.cfg.Theme == config.ThemeLight })
+	h.rewriteConfig(path, "the reloaded configuration", body, func() bool { return h.s.conf.cfg.Theme == config.ThemeLight })
 	h.s.guard(func() {
 		if !strings.Contains(h.s.chrome.banner.text.Text, "font_size") {
 			t.Errorf("banner = %q, want the bad font_size reported", h.s.chrome.banner.text.Text)
@@ -621,19 +621,19 @@ func TestFontZoom(t *testing.T) {
 	h := newHarness(t, nil)
 	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() {
-		base := h.s.look.size
+		base := h.s.conf.look.size
 		h.key(fyne.KeyEqual, fyne.KeyModifierShortcutDefault)
-		if h.s.look.size != base+1 {
-			t.Errorf("font size after secondary-= is %v, want %v", h.s.look.size, base+1)
+		if h.s.conf.look.size != base+1 {
+			t.Errorf("font size after secondary-= is %v, want %v", h.s.conf.look.size, base+1)
 		}
 		h.key(fyne.KeyMinus, fyne.KeyModifierShortcutDefault)
 		h.key(fyne.KeyMinus, fyne.KeyModifierShortcutDefault)
-		if h.s.look.size != base-1 {
-			t.Errorf("font size after two secondary-- is %v, want %v", h.s.look.size, base-1)
+		if h.s.conf.look.size != base-1 {
+			t.Errorf("font size after two secondary-- is %v, want %v", h.s.conf.look.size, base-1)
 		}
 		h.key(fyne.Key0, fyne.KeyModifierShortcutDefault)
-		if h.s.look.size != base {
-			t.Errorf("font size after secondary-0 is %v, want %v", h.s.look.size, base)
+		if h.s.conf.look.size != base {
+			t.Errorf("font size after secondary-0 is %v, want %v", h.s.conf.look.size, base)
 		}
 	})
 }
@@ -796,7 +796,7 @@ func TestThemeSwitchRecoloursSidebar(t *testing.T) {
 	}
 	for _, th := range []string{config.ThemeLight, config.ThemeDark} {
 		h.s.guard(func() {
-			cfg := h.s.cfg
+			cfg := h.s.conf.cfg
 			cfg.Theme = th
 			h.s.applyConfigLocked(cfg, nil, false)
 		})

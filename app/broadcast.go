@@ -53,7 +53,7 @@ func (s *shell) setGroupLocked(id uint64, name string) {
 	s.stripeLocked(id)
 	s.updateComposerLocked()
 	if s.pos.snap != nil {
-		s.chrome.side.update(sidebarModel(s.pos.snap, &s.agents, s.panes.groups, s.checks))
+		s.chrome.side.update(sidebarModel(s.pos.snap, &s.agents, s.panes.groups))
 	}
 }
 

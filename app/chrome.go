@@ -16,9 +16,10 @@ import (
 
 // chrome is the window's widgets around the panes: the split area and
 // the place it stands in (the agents overview takes that place), the
-// sidebar in its resizable panel, the workspace tabs, the banner and undo
-// close's toast. The shell builds it (buildWindowLocked) and keeps it
-// under its lock; the widgets' own methods run on the UI goroutine.
+// sidebar in its resizable panel, the workspace tabs, the banner, undo
+// close's toast and the first-start hint. The shell builds it
+// (buildWindowLocked) and keeps it under its lock; the widgets' own
+// methods run on the UI goroutine.
 type chrome struct {
 	area      *splitArea
 	center    *fyne.Container // holds area, or the agents overview in its place
@@ -27,6 +28,7 @@ type chrome struct {
 	toast     *toast     // undo close's "Pane closed — Undo" (undoclose.go)
 	tabs      *tabStrip  // the workspaces as tabs above the panes (tabstrip.go)
 	banner    *banner
+	hint      *hintBar // the first-start hint while shown, else nil (onboarding.go)
 	// pending are the messages for the banner found before it existed
 	// (session restore, configuration, Options.Notices); build shows them.
 	pending []string
@@ -40,6 +42,16 @@ func (c *chrome) notice(msg string) {
 		return
 	}
 	c.banner.show(msg)
+}
+
+// hideHint hides the first-start hint for good. The caller holds the
+// shell's lock.
+func (c *chrome) hideHint() {
+	if c.hint == nil {
+		return
+	}
+	c.hint.root.Hide()
+	c.hint = nil
 }
 
 // buildBanner makes the banner, showing the messages kept for it.

@@ -207,7 +207,7 @@ func TestOverviewRows(t *testing.T) {
 	b.apply(bus.AgentState{SurfaceID: 10, Tool: "codex", PID: 1, State: stateThinking, Hooked: true})
 	branch := func(dir string) (string, bool) { return "feat-x", dir == cwd }
 
-	rows := overviewRows(snap, b, filterAll, "", branch, nil)
+	rows := overviewRows(snap, b, filterAll, "", branch)
 	var got []uint64
 	for _, r := range rows {
 		got = append(got, r.Surface)
@@ -225,12 +225,12 @@ func TestOverviewRows(t *testing.T) {
 		t.Fatalf("finished row = %+v", r)
 	}
 	for filter, want := range map[string]int{filterWaiting: 1, filterWorking: 1, filterDone: 1, filterProblems: 0, filterAll: 3} {
-		if n := len(overviewRows(snap, b, filter, "", branch, nil)); n != want {
+		if n := len(overviewRows(snap, b, filter, "", branch)); n != want {
 			t.Errorf("filter %s: %d rows, want %d", filter, n, want)
 		}
 	}
 	for search, want := range map[string]int{"allow": 1, "FEAT-X": 1, "api": 1, "codex": 1, "nothing like it": 0} {
-		if n := len(overviewRows(snap, b, filterAll, search, branch, nil)); n != want {
+		if n := len(overviewRows(snap, b, filterAll, search, branch)); n != want {
 			t.Errorf("search %q: %d rows, want %d", search, n, want)
 		}
 	}
@@ -566,7 +566,7 @@ func TestSidebarPortChips(t *testing.T) {
 		Open:       map[uint64]uint64{10: 1},
 		Ports:      map[uint64]string{10: "3000 5173"},
 	}
-	cards := sidebarModel(snap, &agentBoard{}, nil, nil)
+	cards := sidebarModel(snap, &agentBoard{}, nil)
 	if p := cards[0].Panes[0]; p.Ports != "3000 5173" {
 		t.Fatalf("pane row = %+v", p)
 	}

@@ -21,10 +21,10 @@ import (
 // Diff view is open and on top; it reports whether one ran.
 func (s *shell) diffKeyLocked(key fyne.KeyName, mods fyne.KeyModifier) bool {
 	dv := shownAs[*diffView](s)
-	if dv == nil || s.keys == nil || dv.pop == nil || s.w.Canvas().Overlays().Top() != dv.pop.pop {
+	if dv == nil || s.conf.keys == nil || dv.pop == nil || s.w.Canvas().Overlays().Top() != dv.pop.pop {
 		return false // a dialog of the view (Land…) or another overlay is on top
 	}
-	a, ok := s.keys.LookupIn(keymap.DiffView, key, mods)
+	a, ok := s.conf.keys.LookupIn(keymap.DiffView, key, mods)
 	if !ok {
 		return false
 	}
@@ -35,7 +35,7 @@ func (s *shell) diffKeyLocked(key fyne.KeyName, mods fyne.KeyModifier) bool {
 // keyName is a's first keystroke as a person reads it, for a hint; a
 // name of the action when the user unbound it.
 func (s *shell) keyName(a keymap.Action) string {
-	if l := s.keys.Label(a); l != "" {
+	if l := s.conf.keys.Label(a); l != "" {
 		return l
 	}
 	return "the " + string(a) + " key"
@@ -44,7 +44,7 @@ func (s *shell) keyName(a keymap.Action) string {
 // diffHints is the Diff view's line of keys, from the live keymap.
 func (s *shell) diffHints() string {
 	k := func(a keymap.Action) string {
-		if l := s.keys.Label(a); l != "" {
+		if l := s.conf.keys.Label(a); l != "" {
 			return l
 		}
 		return "—"

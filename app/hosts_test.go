@@ -505,7 +505,7 @@ func TestOverviewRowsHosts(t *testing.T) {
 	var b agentBoard
 	b.apply(bus.AgentState{SurfaceID: local, Tool: "claude", PID: 1, State: stateThinking})
 	b.apply(bus.AgentState{SurfaceID: remote, Tool: "claude", PID: 1, State: stateWaiting})
-	rows := overviewRows(snap, &b, "", "", func(string) (string, bool) { return "main", false }, nil)
+	rows := overviewRows(snap, &b, "", "", func(string) (string, bool) { return "main", false })
 	got := map[uint64]agentRow{}
 	for _, r := range rows {
 		got[r.Surface] = r

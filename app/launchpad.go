@@ -289,7 +289,7 @@ func (s *shell) openLaunchPadLocked() {
 	lp.title.Truncation = fyne.TextTruncateEllipsis
 	lp.status = widget.NewLabel(count(len(lp.entries), "spec", "specs") + " found")
 	if len(lp.entries) == 0 {
-		lp.status.SetText(launchPadEmptyText(s.keys))
+		lp.status.SetText(launchPadEmptyText(s.conf.keys))
 	}
 	lp.status.Wrapping = fyne.TextWrapWord
 	lp.grid = widget.NewTextGrid()

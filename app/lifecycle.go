@@ -193,7 +193,7 @@ func (s *shell) quitRequestedLocked() {
 		s.closeRequestedLocked()
 		return
 	}
-	switch s.cfg.QuitAction {
+	switch s.conf.cfg.QuitAction {
 	case config.QuitDetach:
 		s.quitLocked()
 		return

@@ -27,7 +27,7 @@ func TestAttachedQuitAsks(t *testing.T) {
 		if h.s.w.Canvas().Overlays().Top() == nil {
 			t.Error("the quit action showed no question")
 		}
-		h.s.cfg.QuitAction = config.QuitDetach
+		h.s.conf.cfg.QuitAction = config.QuitDetach
 		h.s.quitRequestedLocked()
 	})
 	select {

@@ -110,17 +110,8 @@ func (s *shell) hintLocked() fyne.CanvasObject {
 	if !hintDue(s.o.HintPath) {
 		return nil
 	}
-	s.hint = newHintBar(firstStartHint(s.keys), func() { s.guard(s.hideHintLocked) })
-	return s.hint.root
-}
-
-// hideHintLocked hides the first-start hint for good.
-func (s *shell) hideHintLocked() {
-	if s.hint == nil {
-		return
-	}
-	s.hint.root.Hide()
-	s.hint = nil
+	s.chrome.hint = newHintBar(firstStartHint(s.conf.keys), func() { s.guard(s.chrome.hideHint) })
+	return s.chrome.hint.root
 }
 
 // emptyFiltered reports whether an overview filter or query hides rows

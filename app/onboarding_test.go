@@ -46,18 +46,18 @@ func TestFirstStartHint(t *testing.T) {
 	h := newHarness(t, func(o *Options) { o.HintPath = hint })
 	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() {
-		if h.s.hint == nil || !h.s.hint.root.Visible() {
+		if h.s.chrome.hint == nil || !h.s.chrome.hint.root.Visible() {
 			t.Fatal("the first start shows no hint")
 		}
 		for _, a := range []keymap.Action{keymap.CommandPalette, keymap.QuickLaunch, keymap.ShowShortcuts, keymap.OpenSettings} {
-			want := h.s.keys.Label(a)
-			if want == "" || !strings.Contains(h.s.hint.text.Text, want) {
-				t.Errorf("hint %q does not name %s", h.s.hint.text.Text, want)
+			want := h.s.conf.keys.Label(a)
+			if want == "" || !strings.Contains(h.s.chrome.hint.text.Text, want) {
+				t.Errorf("hint %q does not name %s", h.s.chrome.hint.text.Text, want)
 			}
 		}
-		root := h.s.hint.root
+		root := h.s.chrome.hint.root
 		h.s.openPaletteLocked()
-		if root.Visible() || h.s.hint != nil {
+		if root.Visible() || h.s.chrome.hint != nil {
 			t.Error("the hint stayed once the palette opened")
 		}
 	})
@@ -69,7 +69,7 @@ func TestFirstStartHint(t *testing.T) {
 	again := newHarness(t, func(o *Options) { o.HintPath = hint })
 	again.waitFor("the first pane", func() bool { return again.s.pos.focus != 0 })
 	again.s.guard(func() {
-		if again.s.hint != nil {
+		if again.s.chrome.hint != nil {
 			t.Error("the hint is shown again on a later start")
 		}
 	})
@@ -82,7 +82,7 @@ func TestEmptyStates(t *testing.T) {
 	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() {
 		h.s.openOverviewLocked()
-		if got := h.s.ov.header.Text; !strings.Contains(got, "started in any pane is listed here") || !strings.Contains(got, h.s.keys.Label(keymap.QuickLaunch)) {
+		if got := h.s.ov.header.Text; !strings.Contains(got, "started in any pane is listed here") || !strings.Contains(got, h.s.conf.keys.Label(keymap.QuickLaunch)) {
 			t.Errorf("empty overview header %q, want how agents get listed", got)
 		}
 	})
@@ -95,7 +95,7 @@ func TestEmptyStates(t *testing.T) {
 	})
 	lp := openPad(t, h)
 	h.s.guard(func() {
-		if got := lp.status.Text; !strings.Contains(got, "No specs found") || !strings.Contains(got, h.s.keys.Label(keymap.NewFromTemplate)) {
+		if got := lp.status.Text; !strings.Contains(got, "No specs found") || !strings.Contains(got, h.s.conf.keys.Label(keymap.NewFromTemplate)) {
 			t.Errorf("empty launch pad status %q, want where specs go", got)
 		}
 		h.s.closeOverlaysLocked()

@@ -93,9 +93,8 @@ func matchesFilter(state, filter string) bool {
 // overviewRows lists every agent of every open pane in snap, filtered
 // and searched (case-insensitive substring of any shown text), waiting
 // agents first, then by the longest time in state. branch gives the git
-// branch of a directory (it may be nil); checks are the worktrees' last
-// checks by root (nil: none).
-func overviewRows(snap *snapshot, b *agentBoard, filter, search string, branch func(dir string) (string, bool), checks map[string]bus.ChecksChanged) []agentRow {
+// branch of a directory (it may be nil); the checks badges are b's.
+func overviewRows(snap *snapshot, b *agentBoard, filter, search string, branch func(dir string) (string, bool)) []agentRow {
 	if snap == nil {
 		return nil
 	}
@@ -117,7 +116,7 @@ func overviewRows(snap *snapshot, b *agentBoard, filter, search string, branch f
 				Surface: in.ID, Workspace: titles[in.WorkspaceID], Pane: in.Name, Tool: notify.AgentName(ev.Tool),
 				State: ev.State, Since: b.since[in.ID][k], Question: notify.FirstLine(ev.Message, 200),
 				Result: notify.FirstLine(ev.LastResult, 200), Tool2: ev.ActiveToolName,
-				Checks: paneChecks(snap, checks, in.ID),
+				Checks: paneChecks(snap, b.checks, in.ID),
 			}
 			if u, ok := snap.Usage[in.ID]; ok && strings.EqualFold(u.Tool, ev.Tool) {
 				r.Usage = usageText(u.Session) + " (turn " + usageText(u.LastTurn) + ")"
@@ -275,7 +274,6 @@ type overview struct {
 type overviewFeed struct {
 	snap   *snapshot
 	agents *agentBoard
-	checks map[string]bus.ChecksChanged // each worktree's last checks, by root
 	keys   *keymap.Map
 }
 
@@ -386,7 +384,7 @@ func (ov *overview) refresh(cursor int) {
 		return b[0], b[1] != ""
 	}
 	f := ov.host.feed()
-	ov.rows = overviewRows(f.snap, f.agents, ov.filter.Selected, ov.list.query.Text, branch, f.checks)
+	ov.rows = overviewRows(f.snap, f.agents, ov.filter.Selected, ov.list.query.Text, branch)
 	waiting := len(f.agents.waiting())
 	title := fmt.Sprintf("Agents — %d listed", len(ov.rows))
 	if len(ov.rows) == 0 {
@@ -525,7 +523,7 @@ func (s *shell) openOverviewLocked() {
 		return
 	}
 	s.closeOverlaysLocked()
-	s.ov = newOverview(overviewShell{s}, s.agents.clock, s.chrome.side.shortPath, s.look.probe)
+	s.ov = newOverview(overviewShell{s}, s.agents.clock, s.chrome.side.shortPath, s.conf.look.probe)
 	s.chrome.showCenter(s.ov.view)
 	s.hideOffscreenLocked()
 	s.w.Canvas().Focus(s.ov.list.query)
@@ -578,7 +576,7 @@ func (h overviewShell) later(f func()) {
 
 func (h overviewShell) feed() overviewFeed {
 	s := h.s
-	return overviewFeed{snap: s.pos.snap, agents: &s.agents, checks: s.checks, keys: s.keys}
+	return overviewFeed{snap: s.pos.snap, agents: &s.agents, keys: s.conf.keys}
 }
 
 func (h overviewShell) focusPane(id uint64) {

@@ -541,8 +541,8 @@ func (s *shell) openPaletteLocked() {
 		return
 	}
 	s.closeOverlaysLocked()
-	s.hideHintLocked() // the hint's main advice is taken
-	p := &palette{list: newPickList("Type a command…", s.guard), items: paletteItems(s.keys)}
+	s.chrome.hideHint() // the hint's main advice is taken
+	p := &palette{list: newPickList("Type a command…", s.guard), items: paletteItems(s.conf.keys)}
 	muted := theme.Color(theme.ColorNamePlaceHolder)
 	fg := theme.Color(theme.ColorNameForeground)
 	p.list.build = func(i int) fyne.CanvasObject {

@@ -29,7 +29,7 @@ func blockPane(t *testing.T, h *harness) (id uint64, pic image.Image, r image.Re
 		v := h.s.panes.views[id]
 		p := fyne.CurrentApp().Driver().AbsolutePositionForObject(v)
 		r = image.Rect(int(p.X), int(p.Y), int(p.X+v.Size().Width), int(p.Y+v.Size().Height))
-		bg = h.s.look.palette.Background
+		bg = h.s.conf.look.palette.Background
 	})
 	return id, pic, r, bg
 }

@@ -65,6 +65,10 @@ func TestPopupDoesNotDim(t *testing.T) {
 func TestPopupKeepsNoFonts(t *testing.T) {
 	h := newHarness(t, nil)
 	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
+	// Big enough for the palette (560×460), no bigger: each capture
+	// paints the window in software, and at the test driver's 1280×800
+	// under -race the twelve took 98-135 s, at 600×480 12 s.
+	h.s.guard(func() { h.s.w.Resize(fyne.NewSize(600, 480)) })
 	heap := func() uint64 {
 		runtime.GC()
 		var m runtime.MemStats

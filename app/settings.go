@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
-	"github.com/paneflow-go/paneflow/app/keymap"
 	"github.com/paneflow-go/paneflow/app/termview"
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/terminal"
@@ -32,39 +31,24 @@ const configMsg = "config: "
 // problems and warns (from reading the file) go to the banner; nothing
 // here fails.
 func (s *shell) applyConfigLocked(cfg config.Config, warns []string, initial bool) {
-	old := s.cfg
-	s.cfg = cfg
 	if s.hosts != nil && !initial {
 		// Hosts added to the file are added; one taken out stays until
 		// the window is opened again (a file that failed to parse lists
 		// none, which must not detach every host).
 		s.hosts.AddHosts(cfg.Hosts)
 	}
-	var msgs []string
-	msgs = append(msgs, warns...)
-
-	keys := keymap.Default(goos)
-	msgs = append(msgs, keys.Override(cfg.Shortcuts)...)
-	s.keys = keys
-
-	if initial || cfg.FontFamily != old.FontFamily || cfg.LineHeight != old.LineHeight || cfg.FontSize != old.FontSize {
-		s.look.size = cfg.FontSize
-		if err := s.rebuildFontsLocked(); err != nil {
-			msgs = append(msgs, err.Error())
-		}
-	}
-	dark := !strings.EqualFold(cfg.Theme, "light")
-	s.look.setTheme(dark)
+	msgs := append(slices.Clip(warns), s.conf.take(cfg, initial, s.fontScale())...)
+	dark := s.conf.dark()
 	if th, ok := s.a.Settings().Theme().(variantTheme); !ok || th.dark != dark {
 		s.a.Settings().SetTheme(variantTheme{dark: dark})
 		if s.chrome.side != nil && s.pos.snap != nil {
 			s.chrome.side.reset() // its texts carry colours: rebuild them
-			s.chrome.side.update(sidebarModel(s.pos.snap, &s.agents, s.panes.groups, s.checks))
+			s.chrome.side.update(sidebarModel(s.pos.snap, &s.agents, s.panes.groups))
 		}
 	}
 	for _, v := range s.panes.views {
-		v.SetFonts(s.look.fonts)
-		v.SetPalette(s.look.palette)
+		v.SetFonts(s.conf.look.fonts)
+		v.SetPalette(s.conf.look.palette)
 		v.SetCursor(cursorShape(cfg.Terminal.CursorShape), blinkMode(cfg.Terminal.CursorBlink))
 		v.SetScrollMultiplier(cfg.Terminal.ScrollMultiplier)
 	}
@@ -96,24 +80,24 @@ func (s *shell) fontScale() float32 {
 // rebuildFontsLocked builds the font set for the configured family at
 // the current zoomed size and the canvas scale (paneLook.build).
 func (s *shell) rebuildFontsLocked() error {
-	return s.look.build(s.cfg, s.fontScale())
+	return s.conf.look.build(s.conf.cfg, s.fontScale())
 }
 
 // setFontSizeLocked zooms every pane's font to size points (clamped to
 // 8–32).
 func (s *shell) setFontSizeLocked(size float64) {
 	size = min(max(size, minFontSize), maxFontSize)
-	if size == s.look.size {
+	if size == s.conf.look.size {
 		return
 	}
-	s.look.size = size
+	s.conf.look.size = size
 	if err := s.rebuildFontsLocked(); err != nil {
 		// A font_family problem: it goes with the next reading of the
 		// file, as applyConfigLocked's do.
 		s.chrome.banner.show(configMsg + err.Error())
 	}
 	for _, v := range s.panes.views {
-		v.SetFonts(s.look.fonts)
+		v.SetFonts(s.conf.look.fonts)
 	}
 }
 
@@ -121,14 +105,14 @@ func (s *shell) setFontSizeLocked(size float64) {
 // window moved to another monitor, or the scale was only known once the
 // window showed).
 func (s *shell) checkScaleLocked() {
-	if s.fontScale() == s.look.scaleBuilt {
+	if s.fontScale() == s.conf.look.scaleBuilt {
 		return
 	}
 	if err := s.rebuildFontsLocked(); err != nil {
 		s.logf("paneflow: %v", err)
 	}
 	for _, v := range s.panes.views {
-		v.SetFonts(s.look.fonts)
+		v.SetFonts(s.conf.look.fonts)
 	}
 }
 
@@ -141,7 +125,7 @@ const paneInset = termview.StripeWidth + 2
 func (s *shell) viewOptionsLocked(id uint64) termview.Options {
 	o := termview.Options{
 		Post:             s.post,
-		ScrollMultiplier: s.cfg.Terminal.ScrollMultiplier,
+		ScrollMultiplier: s.conf.cfg.Terminal.ScrollMultiplier,
 		Keys:             s.onViewKey,
 		OnFocus: func() {
 			// Runs while the shell may hold mu (when it focused the view
@@ -159,11 +143,11 @@ func (s *shell) viewOptionsLocked(id uint64) termview.Options {
 		ProbeName:   fmt.Sprint(id),
 		OnInput:     s.noteInput,
 		Menu:        s.paneMenu,
-		CursorBlink: blinkMode(s.cfg.Terminal.CursorBlink),
-		CursorShape: cursorShape(s.cfg.Terminal.CursorShape),
+		CursorBlink: blinkMode(s.conf.cfg.Terminal.CursorBlink),
+		CursorShape: cursorShape(s.conf.cfg.Terminal.CursorShape),
 		Inset:       paneInset,
 	}
-	s.look.viewOptions(&o)
+	s.conf.look.viewOptions(&o)
 	if os.Getenv("PANEFLOW_RENDER_PROBE") == "1" {
 		o.Probe = os.Stderr
 	}

@@ -335,6 +335,6 @@ func (p *settingsPanel) focusTarget() fyne.Focusable { return p.first }
 // openSettingsLocked opens the settings view (or closes it when open).
 func (s *shell) openSettingsLocked() {
 	togglePanelLocked(s, func() *settingsPanel {
-		return newSettingsPanel(shellHost{s}, s.cfg, s.o.ConfigPath, s.keys.Label(keymap.ShowShortcuts))
+		return newSettingsPanel(shellHost{s}, s.conf.cfg, s.o.ConfigPath, s.conf.keys.Label(keymap.ShowShortcuts))
 	}, fyne.NewSize(760, 640))
 }

@@ -97,7 +97,7 @@ func TestSettingsViewSavesInPlace(t *testing.T) {
 	}
 	h.waitFor("the window to apply the saved file", func() bool {
 		th, ok := h.a.Settings().Theme().(variantTheme)
-		return h.s.cfg.FontSize == 16 && h.s.look.size == 16 && ok && !th.dark
+		return h.s.conf.cfg.FontSize == 16 && h.s.conf.look.size == 16 && ok && !th.dark
 	})
 
 	// Saving again with nothing changed writes nothing.
@@ -181,7 +181,7 @@ func TestShortcutsSheet(t *testing.T) {
 		}
 	})
 
-	items := paletteItems(h.s.keys)
+	items := paletteItems(h.s.conf.keys)
 	for _, title := range []string{"Settings…", "Keyboard shortcuts"} {
 		if !slices.ContainsFunc(items, func(it paletteItem) bool { return it.Title == title }) {
 			t.Errorf("the palette has no %q", title)
@@ -218,7 +218,7 @@ func TestConfigWarningGoneWhenFixedBeforeWatch(t *testing.T) {
 	warning := path + `: unknown key "fontsize" (ignored)`
 	h := newHarness(t, func(o *Options) { o.ConfigPath, o.ConfigWarnings = path, []string{warning} })
 	h.waitFor("the warning gone and the file applied", func() bool {
-		return !strings.Contains(h.s.chrome.banner.text.Text, "fontsize") && h.s.cfg.FontSize == 12
+		return !strings.Contains(h.s.chrome.banner.text.Text, "fontsize") && h.s.conf.cfg.FontSize == 12
 	})
 }
 

@@ -13,8 +13,6 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/paneflow-go/paneflow/bus"
 )
 
 // sidebarWidth is the sidebar's width in window units (spec gui.md §1).
@@ -72,11 +70,11 @@ type workspaceCard struct {
 	Host int
 }
 
-// sidebarModel builds the cards from a model snapshot, the agents known,
-// the panes' broadcast groups (nil: none) and the worktrees' last checks
-// by root (nil: none); the result is compared to
+// sidebarModel builds the cards from a model snapshot, the agents and
+// worktree checks known and the panes' broadcast groups (nil: none); the
+// result is compared to
 // the shown one to skip useless rebuilds.
-func sidebarModel(snap *snapshot, agents *agentBoard, groups map[uint64]string, checks map[string]bus.ChecksChanged) []workspaceCard {
+func sidebarModel(snap *snapshot, agents *agentBoard, groups map[uint64]string) []workspaceCard {
 	cards := make([]workspaceCard, len(snap.Workspaces))
 	byWS := map[uint64]int{}
 	for i, w := range snap.Workspaces {
@@ -107,7 +105,7 @@ func sidebarModel(snap *snapshot, agents *agentBoard, groups map[uint64]string, 
 		row.Ports = snap.Ports[s.ID]
 		row.Group = groups[s.ID]
 		row.Branch = snap.Branches[s.ID]
-		row.Checks = paneChecks(snap, checks, s.ID)
+		row.Checks = paneChecks(snap, agents.checks, s.ID)
 		if u, ok := snap.Usage[s.ID]; ok {
 			row.Usage, row.Turn = paneUsage(u)
 		}

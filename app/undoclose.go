@@ -31,7 +31,7 @@ func (s *shell) closedToast(what string, err error) error {
 	}
 	s.do(func() {
 		msg := what + " closed"
-		if k := s.keys.Label(keymap.ReopenClosed); k != "" {
+		if k := s.conf.keys.Label(keymap.ReopenClosed); k != "" {
 			msg += " (" + k + " reopens it)"
 		}
 		s.chrome.toast.show(msg, func() { s.guard(s.reopenLocked) }, workspace.DefaultUndoWindow, s.do)
