@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -243,18 +242,23 @@ func rssKiB(pid int) int {
 	return 0
 }
 
-// eofConn is a client connection that tells when a read on it failed:
-// the server closed it.
+// eofConn is a client connection that tells when a read on it failed
+// (the server closed it): it sends itself on eof, once, without blocking.
 type eofConn struct {
 	net.Conn
 	once sync.Once
-	eof  chan struct{}
+	eof  chan<- *eofConn
 }
 
 func (c *eofConn) Read(b []byte) (int, error) {
 	n, err := c.Conn.Read(b)
 	if err != nil {
-		c.once.Do(func() { close(c.eof) })
+		c.once.Do(func() {
+			select {
+			case c.eof <- c:
+			default:
+			}
+		})
 	}
 	return n, err
 }
@@ -270,17 +274,18 @@ func TestAttachInputAfterIdle(t *testing.T) {
 	s := startServer(t)
 	sid := s.command("seq 1 300; exec cat")
 	s.waitOutput(id(sid), `300`)
-	calls := &eofConn{eof: make(chan struct{})}
-	var dials atomic.Int32
+	// Every connection is watched: the stream and the call connection
+	// are dialed at once, in no set order, and only the call connection
+	// is closed for idleness (the stream goes on).
+	eofs := make(chan *eofConn, 8)
 	ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
 	defer cancel()
 	c, err := attach.Dial(ctx, s.sock, attach.Options{Surfaces: []uint64{sid}, Dial: func(ctx context.Context) (net.Conn, error) {
 		nc, err := new(net.Dialer).DialContext(ctx, "unix", s.sock)
-		if err != nil || dials.Add(1) != 2 {
+		if err != nil {
 			return nc, err
 		}
-		calls.Conn = nc // the second connection: the calls (the first is the stream)
-		return calls, nil
+		return &eofConn{Conn: nc, eof: eofs}, nil
 	}})
 	if err != nil {
 		t.Fatalf("attach: %v", err)
@@ -288,7 +293,7 @@ func TestAttachInputAfterIdle(t *testing.T) {
 	t.Cleanup(func() { c.Close() })
 	p := c.Pane(sid)
 	select {
-	case <-calls.eof:
+	case <-eofs:
 	case <-time.After(4 * pollTimeout):
 		t.Fatal("the server never closed the idle call connection")
 	}
