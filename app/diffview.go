@@ -329,8 +329,8 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 		header: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		files:  container.NewVBox(), commentList: container.NewVBox(), status: widget.NewLabel(""), answers: map[string]*widget.Button{}}
 	dv.remote = slot != 0 || s.primaryRemote()
-	if slot != 0 && s.hosts != nil {
-		if r := s.hosts.hostAt(slot); r != nil {
+	if slot != 0 && s.hosts() != nil {
+		if r := s.hosts().hostAt(slot); r != nil {
 			dv.where = r.address
 		}
 	}
@@ -454,8 +454,8 @@ func (dv *diffView) place(dir string) string {
 // directories are paths there.
 func (s *shell) primaryRemote() bool {
 	b := s.b
-	if s.hosts != nil {
-		b = s.hosts.primary
+	if s.hosts() != nil {
+		b = s.hosts().primary
 	}
 	a, ok := b.(*attached)
 	return ok && a.o.Dial != nil

@@ -42,11 +42,11 @@ type hostSearch struct {
 // (one not connected is listed with why).
 func (s *shell) searchTargetsLocked() []searchTarget {
 	out := []searchTarget{{cl: s.historyClient()}}
-	if s.hosts == nil {
+	if s.hosts() == nil {
 		return out
 	}
-	for _, st := range s.hosts.hostStatuses() {
-		t := searchTarget{slot: st.Slot, host: st.Address, cl: proto.Client{Caller: s.hosts.callerAt(st.Slot, historyCallTimeout)}}
+	for _, st := range s.hosts().hostStatuses() {
+		t := searchTarget{slot: st.Slot, host: st.Address, cl: proto.Client{Caller: s.hosts().callerAt(st.Slot, historyCallTimeout)}}
 		if st.State != hostConnected {
 			why := st.State
 			if st.Err != "" {
@@ -76,10 +76,10 @@ func (s *shell) searchAll(ctx context.Context, targets []searchTarget, p proto.S
 		})
 	}
 	wg.Wait()
-	if s.hosts != nil {
+	if s.hosts() != nil {
 		for i := range out {
 			if out[i].slot != 0 && out[i].err == nil {
-				out[i].base = s.hosts.offset(out[i].slot)
+				out[i].base = s.hosts().offset(out[i].slot)
 			}
 		}
 	}

@@ -44,7 +44,7 @@ func TestHostsSearchView(t *testing.T) {
 	gid := globalID(1, rid)
 	var local uint64
 	h.waitFor("the host connected, the other failed", func() bool {
-		hs := h.s.hosts.hostStatuses()
+		hs := h.s.hosts().hostStatuses()
 		local = h.s.pos.focus
 		return local != 0 && len(h.cards()) == 2 && len(hs) == 2 && hs[0].State == hostConnected && hs[1].State == hostFailed
 	})

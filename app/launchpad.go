@@ -71,6 +71,9 @@ type launchState struct {
 	// agents are the agents found on PATH (once, at start: findAgentLaunchers).
 	agents      []installedAgent
 	agentsFound bool
+	// home is the user's home directory, which specs' paths resolve
+	// against (specfind.Resolve).
+	home string
 }
 
 // Colours of the launch pad's spec text.
@@ -330,7 +333,7 @@ func (s *shell) selectSpecLocked(lp *launchPad, e specfind.Entry) {
 	lp.grid.Rows = nil
 	lp.grid.Refresh()
 	lp.launch.Disable()
-	home := s.home
+	home := s.launch.home
 	go func() {
 		r := specfind.Resolve(ctx, e, home)
 		s.do(func() {
@@ -432,7 +435,7 @@ func (s *shell) launchSelectedLocked(lp *launchPad) {
 	lp.status.SetText("launching…")
 	lp.status.Importance = widget.MediumImportance
 	lp.status.Refresh()
-	home := s.home
+	home := s.launch.home
 	go func() {
 		// Read, resolved and checked once: what the trust question shows
 		// and what is trusted are the bytes that run.

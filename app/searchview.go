@@ -42,8 +42,8 @@ func (s *shell) historyClient() proto.Client {
 // history views (its host's for another host's pane, see hostsBackend)
 // and returns the id that server knows the pane by.
 func (s *shell) paneClient(id uint64) (proto.Client, uint64) {
-	if slot := hostSlot(id); slot != 0 && s.hosts != nil {
-		return proto.Client{Caller: s.hosts.callerAt(slot, historyCallTimeout)}, localID(id)
+	if slot := hostSlot(id); slot != 0 && s.hosts() != nil {
+		return proto.Client{Caller: s.hosts().callerAt(slot, historyCallTimeout)}, localID(id)
 	}
 	return s.historyClient(), id
 }
