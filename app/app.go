@@ -171,7 +171,7 @@ type shell struct {
 	agents agentBoard    // the agents in the panes and their worktrees' checks
 	pos    position      // what the window shows: the snapshot, workspace, focused and zoomed pane
 	kb     keyState      // modifiers held, the window's focus, the pane being focused, the dialogs keys answer
-	top    overlay       // the view in the overlay (palette, Diff, launch, history, MCP, web views, panels), nil when none
+	top    overlay       // the view in the overlay (palette, Diff, launch views, panels), nil when none
 	launch launchState   // the running flow, recent specs, the agents found, the home spec paths resolve against
 
 	// loop posts to Fyne's UI goroutine and lets it sleep while idle

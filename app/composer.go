@@ -111,15 +111,7 @@ func (s *shell) updateComposerLocked() {
 	if c.pane == 0 {
 		return
 	}
-	name := fmt.Sprintf("pane %d", c.pane)
-	if s.pos.snap != nil {
-		for _, in := range s.pos.snap.Surfaces {
-			if in.ID == c.pane {
-				name = in.Name
-			}
-		}
-	}
-	label := "Prompt → " + name
+	label := "Prompt → " + s.pos.paneName(c.pane, fmt.Sprintf("pane %d", c.pane))
 	if st, ok := s.agents.status(c.pane); ok {
 		label += " (" + notify.AgentName(st.Tool) + ", " + stateText(agentRow{State: st.State, Tool2: st.ActiveToolName}) + ")"
 	}

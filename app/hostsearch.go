@@ -59,6 +59,16 @@ func (s *shell) searchTargetsLocked() []searchTarget {
 	return out
 }
 
+// searchAllLocked gives the search of every server the window shows (the
+// targets now, see searchTargetsLocked): a function asking each for p at
+// once and returning their answers in the targets' order, each remote one
+// with its workspace offset. That function is called off the UI
+// goroutine: it may wait for every server.
+func (s *shell) searchAllLocked() func(context.Context, proto.SearchAllParams) []hostSearch {
+	targets := s.searchTargetsLocked()
+	return func(ctx context.Context, p proto.SearchAllParams) []hostSearch { return s.searchAll(ctx, targets, p) }
+}
+
 // searchAll asks every target for p at once and returns their answers in
 // the targets' order, each remote one with its workspace offset (off the
 // UI goroutine: it may wait for every server).

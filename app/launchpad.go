@@ -20,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/paneflow-go/paneflow/app/keymap"
 	"github.com/paneflow-go/paneflow/flow"
 	"github.com/paneflow-go/paneflow/internal/flowgit"
 	"github.com/paneflow-go/paneflow/internal/specfind"
@@ -303,8 +304,8 @@ func (s *shell) openLaunchPadLocked() {
 	lp.runHead = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	lp.runBox = container.NewVBox()
 	open := widget.NewButtonWithIcon("Open…", theme.FolderOpenIcon(), func() { s.guard(func() { s.openSpecFileLocked(lp) }) })
-	quick := widget.NewButton("Quick launch…", func() { s.guard(s.openQuickLaunchLocked) })
-	tmpl := widget.NewButton("New from template…", func() { s.guard(s.openTemplateLocked) })
+	quick := widget.NewButton("Quick launch…", func() { s.guard(func() { s.runActionLocked(keymap.QuickLaunch) }) })
+	tmpl := widget.NewButton("New from template…", func() { s.guard(func() { s.runActionLocked(keymap.NewFromTemplate) }) })
 	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { s.guard(func() { closeShownLocked[*launchPad](s) }) })
 	closeBtn.Importance = widget.LowImportance
 	header := widget.NewLabelWithStyle("Launch pad", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})

@@ -99,8 +99,8 @@ func TestEmptyStates(t *testing.T) {
 			t.Errorf("empty launch pad status %q, want where specs go", got)
 		}
 		h.s.closeOverlaysLocked()
-		h.s.openMCPLocked()
-		if !labelWith(shownAs[*mcpView](h.s).pop.pop, "choose Install") {
+		h.s.runActionLocked(keymap.OpenMCPInstall)
+		if !labelWith(shownPanelAs[*mcpView](h.s).body, "choose Install") {
 			t.Error("the MCP view does not say what to do")
 		}
 	})
