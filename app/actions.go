@@ -199,7 +199,10 @@ func (s *shell) runActionLocked(a keymap.Action) {
 	case keymap.Quit:
 		s.quitRequestedLocked()
 	case keymap.CommandPalette:
-		s.openPaletteLocked()
+		togglePanelLocked(s, func(h panelHost) *palette {
+			s.chrome.hideHint() // the hint's main advice is taken
+			return newPalette(h, s.conf.keys)
+		}, fyne.NewSize(560, 460))
 	case keymap.OpenAgentsView:
 		s.openOverviewLocked()
 	case keymap.OpenComposer:

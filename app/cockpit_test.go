@@ -135,7 +135,7 @@ func TestPaletteRunsAction(t *testing.T) {
 		if !h.key(fyne.KeyP, ctrlShift) {
 			t.Fatal("Ctrl+Shift+P is not bound")
 		}
-		p = shownAs[*palette](h.s)
+		p = shownPanelAs[*palette](h.s)
 		if p == nil || h.s.w.Canvas().Overlays().Top() == nil {
 			t.Fatal("the palette did not open")
 		}
@@ -149,14 +149,14 @@ func TestPaletteRunsAction(t *testing.T) {
 	// Escape closes it and the pane gets the keyboard back.
 	p.list.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	h.s.guard(func() {
-		if shownAs[*palette](h.s) != nil || h.s.w.Canvas().Overlays().Top() != nil {
+		if shownPanelAs[*palette](h.s) != nil || h.s.w.Canvas().Overlays().Top() != nil {
 			t.Fatal("Escape did not close the palette")
 		}
 		if h.s.w.Canvas().Focused() != h.s.panes.views[h.s.pos.focus] {
 			t.Fatal("the pane did not get the focus back")
 		}
 		h.key(fyne.KeyP, ctrlShift)
-		p = shownAs[*palette](h.s)
+		p = shownPanelAs[*palette](h.s)
 	})
 	typeInto(h, p.list.query, "split")
 	h.s.guard(func() {
@@ -172,9 +172,9 @@ func TestPaletteRunsAction(t *testing.T) {
 		}
 	})
 	p.list.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	h.waitFor("the split", func() bool { return h.shape() == "V[p p]" && shownAs[*palette](h.s) == nil })
+	h.waitFor("the split", func() bool { return h.shape() == "V[p p]" && shownPanelAs[*palette](h.s) == nil })
 	// A click on a row runs it too.
-	h.s.guard(func() { h.key(fyne.KeyP, ctrlShift); p = shownAs[*palette](h.s) })
+	h.s.guard(func() { h.key(fyne.KeyP, ctrlShift); p = shownPanelAs[*palette](h.s) })
 	typeInto(h, p.list.query, "equalize")
 	h.s.guard(func() {
 		if len(p.shown) == 0 || p.shown[0].Action != keymap.SplitEqualize {
@@ -182,7 +182,7 @@ func TestPaletteRunsAction(t *testing.T) {
 		}
 	})
 	h.tap(p.list.boxes[0])
-	h.waitFor("the palette closed by the click", func() bool { return shownAs[*palette](h.s) == nil })
+	h.waitFor("the palette closed by the click", func() bool { return shownPanelAs[*palette](h.s) == nil })
 }
 
 func TestOverviewRows(t *testing.T) {

@@ -56,7 +56,7 @@ func TestFirstStartHint(t *testing.T) {
 			}
 		}
 		root := h.s.chrome.hint.root
-		h.s.openPaletteLocked()
+		h.s.runActionLocked(keymap.CommandPalette)
 		if root.Visible() || h.s.chrome.hint != nil {
 			t.Error("the hint stayed once the palette opened")
 		}

@@ -3,9 +3,10 @@ package app
 import "context"
 
 // overlay is a view shown over the panes in the shell's one overlay slot
-// (shell.top): the command palette, the Diff view, the launch pad, and
-// the panels (settings, shortcuts, quick launch and the template view, the MCP and web access views, the search, timeline and replay
-// views) in a shownPanel. One is open at a time: opening one closes the one shown
+// (shell.top): the Diff view, the launch pad, and the panels (the command
+// palette, settings, shortcuts, quick launch and the template view, the
+// MCP and web access views, the search, timeline and replay views) in a
+// shownPanel. One is open at a time: opening one closes the one shown
 // (closeOverlaysLocked).
 //
 // A view's own callbacks check that it is still the one shown
@@ -52,8 +53,6 @@ func closeShownLocked[T overlay](s *shell) {
 		s.closeOverlayLocked()
 	}
 }
-
-func (p *palette) dismiss() { p.pop.close() }
 
 // dismiss hides the panel and cancels its calls, if it makes any.
 func (p *shownPanel) dismiss() {

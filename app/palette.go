@@ -526,23 +526,24 @@ func (p *popup) close() {
 	}
 }
 
-// palette is the open command palette; nil when closed.
+// palette is the command palette, a panel: every action with its
+// keystroke, filtered by what is typed; Enter or a click runs one. Its
+// widgets are used holding the shell's lock (host.guard).
 type palette struct {
+	widget.BaseWidget
+	host  panelHost
 	list  *pickList
 	items []paletteItem
 	shown []paletteItem
-	pop   *popup
+	body  fyne.CanvasObject
 }
 
-// openPaletteLocked opens the command palette (or closes it when open).
-func (s *shell) openPaletteLocked() {
-	if shownAs[*palette](s) != nil {
-		s.closeOverlayLocked()
-		return
-	}
-	s.closeOverlaysLocked()
-	s.chrome.hideHint() // the hint's main advice is taken
-	p := &palette{list: newPickList("Type a command…", s.guard), items: paletteItems(s.conf.keys)}
+var _ panel = (*palette)(nil)
+
+// newPalette builds the command palette over h for the key map keys.
+func newPalette(h panelHost, keys *keymap.Map) *palette {
+	p := &palette{host: h, list: newPickList("Type a command…", h.guard), items: paletteItems(keys)}
+	p.ExtendBaseWidget(p)
 	muted := theme.Color(theme.ColorNamePlaceHolder)
 	fg := theme.Color(theme.ColorNameForeground)
 	p.list.build = func(i int) fyne.CanvasObject {
@@ -554,19 +555,20 @@ func (s *shell) openPaletteLocked() {
 		return container.NewBorder(nil, nil, nil, key, title)
 	}
 	p.list.activate = func(i int) {
-		s.guard(func() {
-			if s.top != p || i >= len(p.shown) {
-				return
+		var a keymap.Action
+		h.guard(func() {
+			if h.shown(p) && i < len(p.shown) {
+				a = p.shown[i].Action
 			}
-			a := p.shown[i].Action
-			closeShownLocked[*palette](s)
-			s.runActionLocked(a)
 		})
+		if a != "" {
+			h.runAction(p, a)
+		}
 	}
-	p.list.dismiss = func() { s.guard(func() { closeShownLocked[*palette](s) }) }
+	p.list.dismiss = func() { h.closePanel(p) }
 	p.list.query.OnChanged = func(q string) {
-		s.guard(func() {
-			if s.top == p {
+		h.guard(func() {
+			if h.shown(p) {
 				p.shown = filterPalette(p.items, q)
 				p.list.setRows(len(p.shown), 0)
 			}
@@ -575,10 +577,15 @@ func (s *shell) openPaletteLocked() {
 	p.shown = p.items
 	p.list.setRows(len(p.shown), 0)
 	header := widget.NewLabelWithStyle("Command palette", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	body := container.NewBorder(container.NewVBox(header, p.list.query), nil, nil, nil, p.list.scroll)
-	s.top = p
-	p.pop = s.showPopupLocked(body, fyne.NewSize(560, 460), p.list.query)
+	p.body = container.NewBorder(container.NewVBox(header, p.list.query), nil, nil, nil, p.list.scroll)
+	return p
 }
+
+// CreateRenderer draws the palette.
+func (p *palette) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(p.body) }
+
+// focusTarget is the query field.
+func (p *palette) focusTarget() fyne.Focusable { return p.list.query }
 
 // closeOverlaysLocked closes the open overlay (see [overlay]) and the
 // agents overview, without giving the keyboard back.

@@ -13,13 +13,14 @@ import (
 
 // panel is a cockpit view that owns its state: a Fyne widget (with its
 // renderer) built over a [panelHost], shown by the shell in its overlay
-// (openPanelLocked), one overlay at a time. The settings view, the
-// keyboard shortcuts sheet, quick launch and the template view, the MCP
-// and web access views
-// and the history views (search, agent timeline, replay) are panels; the agents overview owns its state over a host of its own
-// (overviewHost: it stands in the split area's place, not in the
-// overlay); the older views are still the shell's methods (issue 29 asks
-// for them to become panels too).
+// (openPanelLocked), one overlay at a time. The command palette, the
+// settings view, the keyboard shortcuts sheet, quick launch and the
+// template view, the MCP and web access views and the history views
+// (search, agent timeline, replay) are panels; the agents overview owns
+// its state over a host of its own (overviewHost: it stands in the split
+// area's place, not in the overlay); the Diff view and the launch pad
+// are still the shell's methods (issue 29 asks for them to become panels
+// too).
 //
 // A panel reaches the shell only through its host. Its widgets are used
 // on the UI goroutine; a panel whose goroutines post outcomes back uses

@@ -11,6 +11,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+
+	"github.com/paneflow-go/paneflow/app/keymap"
 )
 
 // TestPopupDoesNotDim: the shell's overlays (here the command palette)
@@ -24,7 +26,7 @@ func TestPopupDoesNotDim(t *testing.T) {
 	// The pane redraws for its new size on a posted frame.
 	before := stillPicture(h)
 	h.s.guard(func() {
-		if !h.key(fyne.KeyP, ctrlShift) || shownAs[*palette](h.s) == nil {
+		if !h.key(fyne.KeyP, ctrlShift) || shownPanelAs[*palette](h.s) == nil {
 			t.Fatal("Ctrl+Shift+P did not open the palette")
 		}
 	})
@@ -77,12 +79,12 @@ func TestPopupKeepsNoFonts(t *testing.T) {
 	}
 	cycle := func() {
 		h.s.guard(func() {
-			h.s.openPaletteLocked()
-			if shownAs[*palette](h.s) == nil {
+			h.s.runActionLocked(keymap.CommandPalette)
+			if shownPanelAs[*palette](h.s) == nil {
 				t.Fatal("the palette did not open")
 			}
 			h.s.w.Canvas().Capture() // draws the palette's texts
-			closeShownLocked[*palette](h.s)
+			h.s.closeOverlayLocked()
 			h.s.w.Canvas().Capture()
 		})
 	}
