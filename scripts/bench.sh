@@ -54,7 +54,12 @@
 # scripts/deps.sh bench installs them) under one Xvfb, same window and
 # font size, bash --norc, interleaved rounds; the same with another
 # Paneflow pane flooding; 100 MB plain and 20 MB SGR cats through each
-# window; RSS 30 s after the 100 MB. A third table, with ratios.
+# window; RSS 30 s after the 100 MB. A third table, with ratios; a
+# window attached to a server takes its turns too (issue 26). Then the
+# window with 100 agent panes (BenchmarkOverviewFlood, BenchmarkIdleFleet,
+# BenchmarkFleetFlood) and with remote hosts over a loopback sshd
+# (BenchmarkHostAgentLatency, BenchmarkIdleHosts, BenchmarkHostFloodEcho),
+# each printing its own table against its target.
 # Rounds rather than go test -count keep the Paneflow and tmux samples of a
 # round seconds apart, so load from other work on the machine affects both
 # sides alike. The parse-only benchmarks run last, by time. The input files
@@ -66,7 +71,8 @@
 #   BENCH_OUT       file to keep the raw go test output in
 #   PANEFLOW_GUI_BIN the desktop app to measure (make bench builds
 #                   bin/paneflow-gui and sets it; else built here)
-#   BENCH_GUI=0     skip the GUI rendering and key-echo benchmarks
+#   BENCH_GUI=0     skip the desktop app's benchmarks (rendering, key echo,
+#                   fleet and remote host windows)
 #   BENCH_AGENTS=0  skip the real agent CLIs' hook-to-status benchmark
 set -eu
 
@@ -196,9 +202,32 @@ if [ "${BENCH_GUI:-1}" != 0 ]; then
 		exit 1
 	}
 	echo "== load before the key-echo benchmark: $(uptime)"
-	(cd test/gui && PANEFLOW_GUI_BIN=$gui "$tmp/gui.test" -test.run '^$' -test.bench '^BenchmarkKeyEcho$' \
-		-test.benchtime=1x -test.timeout=30m) || {
+	# BENCH_ECHO_ATTACHED=1: a window attached to a server, as make run
+	# starts it, takes its turns beside the embedded one (issue 26's
+	# attached/embedded echo ratio, in the same rounds).
+	(cd test/gui && PANEFLOW_GUI_BIN=$gui BENCH_ECHO_ATTACHED=1 "$tmp/gui.test" -test.run '^$' \
+		-test.bench '^BenchmarkKeyEcho$' -test.benchtime=1x -test.timeout=30m) || {
 		echo "bench: the key-echo benchmark failed" >&2
+		exit 1
+	}
+	# The window with many panes (issues 17, 26, 29): the overview of 100
+	# agents during a flood (frames per second, >= 30), the window's idle
+	# CPU with 100 agent panes attached and embedded (<= 50 ms per 5 s),
+	# and 100 hidden agent panes' cost to a shown pane's flood.
+	echo "== load before the fleet window benchmarks: $(uptime)"
+	(cd test/gui && PANEFLOW_GUI_BIN=$gui "$tmp/gui.test" -test.run '^$' \
+		-test.bench '^Benchmark(OverviewFlood|IdleFleet|FleetFlood)$' -test.benchtime=1x -test.timeout=30m) || {
+		echo "bench: the fleet window benchmarks failed" >&2
+		exit 1
+	}
+	# Remote hosts in the window (issue 30), over a real sshd on loopback:
+	# a remote agent's state change to the local sidebar (loopback and a
+	# 50 ms round trip), the idle window with 10 hosts x 50 panes, and key
+	# echo into one host while another floods.
+	echo "== load before the remote host window benchmarks: $(uptime)"
+	(cd test/gui && PANEFLOW_GUI_BIN=$gui "$tmp/gui.test" -test.run '^$' \
+		-test.bench '^Benchmark(HostAgentLatency|IdleHosts|HostFloodEcho)$' -test.benchtime=1x -test.timeout=30m) || {
+		echo "bench: the remote host window benchmarks failed" >&2
 		exit 1
 	}
 fi
