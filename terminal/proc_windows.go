@@ -22,8 +22,10 @@ type procEntry struct {
 // foreground reports the deepest descendant of the program (Windows has no
 // foreground process group). Its Argv is parsed from its command line when
 // that can be read, else it is just the executable's file name; Cwd is
-// not available. It reads the same whatever fields are asked for.
-func (p *PTY) foreground(_, _ Fields) (Process, error) {
+// not available. It reads the same whatever fields are asked for, each
+// time: without a foreground group to tell a new job, no description is
+// reused (r is not used).
+func (p *PTY) foreground(_, _ Fields, _ *recentFg, _ uint64) (Process, error) {
 	procs, err := processSnapshot()
 	if err != nil {
 		return Process{}, err

@@ -390,13 +390,20 @@ const (
 // in them). Fields not asked for may still be filled: on Windows and
 // macOS it reads what Foreground reads.
 func (p *PTY) ForegroundFields(own, other Fields) (Process, error) {
+	return p.foregroundFields(own, other, nil, 0)
+}
+
+// foregroundFields is [PTY.ForegroundFields]; with r, a [Terminal]'s
+// last description, it reuses that when it still holds at the terminal's
+// activity count act (see recentFg; on Windows r is not used).
+func (p *PTY) foregroundFields(own, other Fields, r *recentFg, act uint64) (Process, error) {
 	if p.closed.Load() {
 		return Process{}, fmt.Errorf("terminal: foreground: %w", os.ErrClosed)
 	}
 	if p.exited() {
 		return Process{}, fmt.Errorf("terminal: foreground: %w", os.ErrProcessDone)
 	}
-	pr, err := p.foreground(own, other)
+	pr, err := p.foreground(own, other, r, act)
 	if err != nil {
 		return Process{}, fmt.Errorf("terminal: foreground: %w", err)
 	}

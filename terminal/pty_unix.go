@@ -231,7 +231,16 @@ func (p *PTY) ttyPgrp() (int, error) {
 	return pgrp, nil
 }
 
-func (p *PTY) foreground(own, other Fields) (Process, error) {
+// foreground describes the leader of the foreground group with the
+// fields own or other ask for (see [PTY.ForegroundFields]); with r, a
+// Terminal's last description, that one while it holds at the terminal's
+// activity count act (see recentFg), and what is read is kept there.
+func (p *PTY) foreground(own, other Fields, r *recentFg, act uint64) (Process, error) {
+	if r != nil {
+		if pr, ok := r.reuse(p.pid, own, other, act); ok {
+			return pr, nil
+		}
+	}
 	pgrp, err := p.foregroundPgrp()
 	if err != nil {
 		return Process{}, err
@@ -240,7 +249,11 @@ func (p *PTY) foreground(own, other Fields) (Process, error) {
 	if pgrp == p.pid {
 		want = own
 	}
-	return p.fg.describe(pgrp, want)
+	pr, err := p.fg.describe(pgrp, want)
+	if err == nil && r != nil && want != 0 {
+		r.keep(pgrp, want, act, pr)
+	}
+	return pr, err
 }
 
 func (p *PTY) kill(grace time.Duration) error {

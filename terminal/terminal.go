@@ -178,6 +178,13 @@ type Terminal struct {
 	// settle decides when the program's alternate screen has settled and
 	// is recorded (screencapture.go).
 	settle settler
+
+	// activity counts what happened on the terminal that may change its
+	// foreground process: each read of output, each input sent, each
+	// resize. fg is the last description of that process, reused while
+	// activity and the foreground group stay the same (fgrecent.go).
+	activity atomic.Uint64
+	fg       recentFg
 }
 
 // Start runs a program on a new pseudo-terminal. Errors in the
@@ -316,7 +323,15 @@ func (t *Terminal) Foreground() (Process, error) {
 // ForegroundFields is [Terminal.Foreground] reading only the fields own
 // (when the foreground process is the program itself) or other (when it
 // is another one) name, as [PTY.ForegroundFields].
+//
+// Unlike a PTY's, a Terminal's description is reused while nothing
+// happened on it (no output, input or resize) and it is less than a
+// second old (on Unix; see recentFg), without asking the terminal for its
+// foreground group: a program that changes directory or execs, or a new
+// foreground job that starts, without any output or input is seen up to
+// a second late. Asking for no fields always asks the terminal.
 func (t *Terminal) ForegroundFields(own, other Fields) (Process, error) {
+	act := t.activity.Load() // before the foreground group is read
 	p := t.running()
 	if p == nil {
 		if t.detached != nil {
@@ -327,7 +342,7 @@ func (t *Terminal) ForegroundFields(own, other Fields) (Process, error) {
 		}
 		return Process{}, errNotStarted
 	}
-	return p.ForegroundFields(own, other)
+	return p.foregroundFields(own, other, &t.fg, act)
 }
 
 // errNotStarted is the error of [Terminal.Foreground] while the program
@@ -366,6 +381,7 @@ func (t *Terminal) SendInput(p []byte) error {
 		return ErrInputQueueFull
 	}
 	t.input = append(t.input, p...)
+	t.activity.Add(1)
 	t.signal()
 	return nil
 }
@@ -400,6 +416,7 @@ func (t *Terminal) Resize(cols, rows int) error {
 	defer t.sizeMu.Unlock()
 	t.emu.Resize(cols, rows)
 	if p := t.running(); p != nil {
+		t.activity.Add(1) // SIGWINCH: the program may act on it
 		return p.Resize(cols, rows)
 	}
 	return nil // applied by launch, or there is no program to tell
@@ -470,6 +487,7 @@ func (t *Terminal) readLoop() {
 		t.passGate()
 		n, err := t.pty.Read(buf)
 		if n > 0 {
+			t.activity.Add(1)
 			t.tapOutput(buf[:n])
 		}
 		t.outMu.Lock()

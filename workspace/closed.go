@@ -187,7 +187,7 @@ func (m *Manager) Reopen() (Reopened, error) {
 // terminal, names and Enter record, registered and watched.
 func (m *Manager) reviveLocked(old *Surface, ws *wsState) *Surface {
 	s := &Surface{
-		id: old.id, m: m, term: old.term, dir: old.dir, command: old.command, argv: old.argv, env: old.env,
+		id: old.id, m: m, term: old.term, dir: old.dir, command: old.command, words: old.words, argv: old.argv, env: old.env,
 		custom: old.custom, gone: make(chan struct{}), ws: ws,
 	}
 	s.enter = old.LastEnter()

@@ -96,7 +96,7 @@ func (m *Manager) startSurface(id, wsID uint64, index int, spec PaneSpec, cwd st
 		t.TapInput(func(p []byte) { in(id, p) }) // lasts as long as the terminal
 	}
 	sf := &Surface{
-		id: id, m: m, term: t, dir: cwd, command: spec.Command, argv: shown, env: maps.Clone(spec.Env),
+		id: id, m: m, term: t, dir: cwd, command: spec.Command, words: splitCommand(spec.Command), argv: shown, env: maps.Clone(spec.Env),
 		custom: SanitizeName(spec.Name), gone: make(chan struct{}),
 	}
 	t.TapInput(sf.noteEnter) // lasts as long as the terminal

@@ -22,6 +22,9 @@ type Surface struct {
 	term    *terminal.Terminal
 	dir     string // working directory it was started in
 	command string // PaneSpec.Command ("" for a shell)
+	// words is splitCommand(command), split once: each description of
+	// the pane names its program by them (read-only).
+	words []string
 	// env is PaneSpec.Env as given (nil for none), kept for session
 	// files; never modified after start.
 	env map[string]string
@@ -154,7 +157,7 @@ func (s *Surface) probe() probe {
 		p.base = titleName(p.title)
 	}
 	if p.base == "" && s.command != "" {
-		p.base = commandName(splitCommand(s.command))
+		p.base = commandName(s.words)
 	}
 	if p.base == "" {
 		p.base = "shell"
@@ -197,7 +200,7 @@ func (s *Surface) foreground(withCwd bool) (argv []string, cmdline, cwd string, 
 func (s *Surface) describe(fg terminal.Process, own bool) (argv []string, cmdline, cwd string, ok bool) {
 	switch {
 	case own && s.command != "":
-		return splitCommand(s.command), s.command, fg.Cwd, true
+		return s.words, s.command, fg.Cwd, true
 	case own && len(s.argv) > 0:
 		return s.argv, strings.Join(s.argv, " "), fg.Cwd, true
 	case len(fg.Argv) == 0:
@@ -210,7 +213,9 @@ func (s *Surface) describe(fg terminal.Process, own bool) (argv []string, cmdlin
 // pane: the job an interactive shell runs (or the shell itself when
 // idle), or for a pane started with a command, that command's words. ok
 // is false once the program exited or when it cannot be read. It reads
-// /proc (or the platform's equivalent).
+// /proc (or the platform's equivalent), or reuses the terminal's last
+// description (see [terminal.Terminal.ForegroundFields]). The caller
+// must not change argv: it may be the pane's own.
 func (s *Surface) ForegroundArgv() (argv []string, ok bool) {
 	argv, _, _, ok = s.foreground(false)
 	return argv, ok
