@@ -211,21 +211,29 @@ func (s *shell) runActionLocked(a keymap.Action) {
 	case keymap.OpenLaunchPad:
 		s.openLaunchPadLocked()
 	case keymap.QuickLaunch:
-		s.openQuickLaunchLocked()
+		togglePanelLocked(s, func(h panelHost) *quickLaunch {
+			dir := s.focusedCwdLocked()
+			return newQuickLaunch(h, dir, s.chrome.side.shortPath(dir), s.installedAgentsLocked())
+		}, fyne.NewSize(620, 380))
 	case keymap.NewFromTemplate:
-		s.openTemplateLocked()
+		togglePanelLocked(s, func(h panelHost) *templateView {
+			return newTemplateView(h, s.focusedCwdLocked(), s.installedAgentsLocked())
+		}, fyne.NewSize(620, 440))
 	case keymap.OpenMCPInstall:
-		s.openMCPLocked()
+		togglePanelLocked(s, newMCPView, fyne.NewSize(760, 420))
 	case keymap.AddHost:
 		s.addHostLocked()
 	case keymap.RemoveHost:
 		s.removeHostLocked("")
 	case keymap.SearchAllPanes:
-		s.openSearchLocked()
+		togglePanelLocked(s, newSearchView, fyne.NewSize(900, 600))
 	case keymap.OpenPaneHistory:
-		s.openTimelineLocked()
+		// The focused pane's (none: nothing opens, an open one closes).
+		if id := s.pos.focus; id != 0 || shownPanelAs[*timelineView](s) != nil {
+			togglePanelLocked(s, func(h panelHost) *timelineView { return newTimelineView(h, id, s.pos.paneName(id, fmt.Sprint(id))) }, fyne.NewSize(900, 600))
+		}
 	case keymap.OpenWebAccess:
-		s.openWebLocked()
+		togglePanelLocked(s, newWebView, fyne.NewSize(780, 560))
 	case keymap.OpenSettings:
 		s.openSettingsLocked()
 	case keymap.ShowShortcuts:

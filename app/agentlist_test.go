@@ -46,7 +46,7 @@ func idleAgentListed(t *testing.T, h *harness) {
 	})
 	h.s.guard(func() {
 		h.s.openOverviewLocked()
-		ov := h.s.ov
+		ov := h.s.chrome.ov
 		if len(ov.rows) != 1 || ov.rows[0].Surface != second || ov.rows[0].State != string(proto.StateIdle) || ov.rows[0].Tool != "OpenCode" {
 			t.Fatalf("overview rows = %+v, want OpenCode idle in pane %d", ov.rows, second)
 		}

@@ -159,28 +159,20 @@ func Run(a fyne.App, o Options) error {
 // Callbacks Fyne may run while mu is held (a view gaining focus because
 // the shell focused it) must not take mu.
 type shell struct {
-	a    fyne.App
-	w    fyne.Window
-	o    Options
-	b    Backend
-	logf func(format string, args ...any)
-	home string
-	// hosts is b when the window can show other hosts (Options.Hosts),
-	// else nil.
-	hosts *hostsBackend
+	a fyne.App
+	w fyne.Window
+	o Options // Logf defaulted (start)
+	b Backend // a *hostsBackend when the window can show other hosts (see hosts)
 
 	mu     sync.Mutex    // guards the UI state below; see the type's doc
 	conf   appliedConfig // the configuration, its key map and how the panes are drawn from it
 	panes  paneMaps      // what the window keeps per pane: views, attention, queued prompts, groups
-	chrome chrome        // the widgets around the panes: split area, sidebar, tabs, banner, toast
+	chrome chrome        // the widgets around the panes: split area or overview, sidebar, tabs, banner, toast, composer
 	agents agentBoard    // the agents in the panes and their worktrees' checks
 	pos    position      // what the window shows: the snapshot, workspace, focused and zoomed pane
 	kb     keyState      // modifiers held, the window's focus, the pane being focused, the dialogs keys answer
-	top    overlay       // the view in the overlay (palette, Diff, launch, history, MCP, web views, panels), nil when none
-	ov     *overview     // the open agents overview, nil when closed
-	comp   *composer     // the prompt composer (hidden when closed)
-	launch launchState   // the running flow, recent specs, the agents found
-	probes uiProbes      // what the UI probe wrote last (PANEFLOW_UI_PROBE=1)
+	top    overlay       // the view in the overlay (palette, Diff, launch views, panels), nil when none
+	launch launchState   // the running flow, recent specs, the agents found, the home spec paths resolve against
 
 	// loop posts to Fyne's UI goroutine and lets it sleep while idle
 	// (idle.go); set before the shell's goroutines start.
@@ -201,16 +193,16 @@ func start(a fyne.App, o Options) (*shell, error) {
 	if o.Backend == nil {
 		return nil, errors.New("app: Options.Backend is nil")
 	}
-	logf := o.Logf
-	if logf == nil {
-		logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+	if o.Logf == nil {
+		o.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
 	}
 	home, _ := os.UserHomeDir()
 	s := &shell{
-		a: a, o: o, b: o.Backend, logf: logf, home: home,
-		conf: appliedConfig{cfg: o.Config}, panes: newPaneMaps(), probes: uiProbes{usage: map[string]fyne.CanvasObject{}},
+		a: a, o: o, b: o.Backend,
+		conf: appliedConfig{cfg: o.Config}, panes: newPaneMaps(), launch: launchState{home: home},
 		life: newLifetime(),
 	}
+	s.chrome.probes.usage = map[string]fyne.CanvasObject{}
 	s.work = newWorker(s.life.done, func(what string, err error) {
 		s.do(func() { s.chrome.banner.show(fmt.Sprintf("%s: %v", what, err)) })
 	})
@@ -235,10 +227,9 @@ func start(a fyne.App, o Options) (*shell, error) {
 		s.conf.look.probe = os.Stderr
 	}
 	if o.Hosts != nil {
-		s.hosts = newHosts(o.Backend, o.Hosts, 0, logf)
-		s.b = s.hosts
+		s.b = newHosts(o.Backend, o.Hosts, 0, s.o.Logf)
 		if os.Getenv("PANEFLOW_UI_PROBE") == "1" {
-			s.probes.hosts.w = os.Stderr
+			s.chrome.probes.hosts.w = os.Stderr
 		}
 	}
 	s.kb.windowFocused.Store(true)
@@ -254,15 +245,15 @@ func start(a fyne.App, o Options) (*shell, error) {
 
 	if o.SessionPath != "" {
 		path := o.SessionPath
-		s.work.saveTo(func() error { return s.b.SaveSession(path) }, logf)
+		s.work.saveTo(func() error { return s.b.SaveSession(path) }, s.o.Logf)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.life.cancel = cancel
 	sub := s.b.Subscribe("gui", guiEvents, 4096)
-	if s.hosts != nil {
+	if s.hosts() != nil {
 		// After the subscription: every state change of a host reaches
 		// the reader.
-		s.hosts.AddHosts(o.Config.Hosts)
+		s.hosts().AddHosts(o.Config.Hosts)
 	}
 	s.life.wg.Add(3)
 	// The reader starts after the first picture is applied (below):
@@ -308,7 +299,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	lc.SetOnExitedForeground(func() { s.kb.setWindowFocused(false) })
 	lc.SetOnStarted(func() {
 		s.life.markStarted()
-		logf("paneflow: window ready socket=%s", s.b.Endpoint())
+		s.logf("paneflow: window ready socket=%s", s.b.Endpoint())
 	})
 	lc.SetOnStopped(s.life.quit)
 	if s.loop.thread != 0 {
@@ -355,18 +346,18 @@ func (s *shell) buildWindowLocked() {
 		},
 		func() { s.guard(s.newWorkspaceLocked) },
 		func() { s.guard(s.openOverviewLocked) },
-		s.home,
+		s.launch.home, // the sidebar shortens paths under it
 	)
 	s.chrome.side.onPort = s.openPort
 	s.chrome.side.onLaunchPad = func() { s.guard(s.openLaunchPadLocked) }
 	s.chrome.side.onChecks = func(id uint64) { s.guard(func() { s.openChecksLocked(id) }) }
-	if s.hosts != nil {
+	if s.hosts() != nil {
 		s.chrome.side.onAddHost = func() { s.guard(s.addHostLocked) }
 		s.chrome.side.onRemoveHost = func(address string) { s.guard(func() { s.removeHostLocked(address) }) }
 	}
 	go s.findAgentLaunchers()
 	s.chrome.buildBanner()
-	s.comp = s.buildComposerLocked()
+	s.chrome.comp = s.buildComposerLocked()
 	s.chrome.tabs = newTabStrip(
 		func(i int) { s.guard(func() { s.selectWorkspaceLocked(i) }) },
 		func(i int) { s.guard(func() { s.closeWorkspaceLocked(i) }) },
@@ -378,11 +369,21 @@ func (s *shell) buildWindowLocked() {
 	if hint := s.hintLocked(); hint != nil {
 		top = container.NewVBox(top, hint)
 	}
-	content := s.chrome.layout(top, s.comp.root)
+	content := s.chrome.layout(top, s.chrome.comp.root)
 	s.w.SetContent(content)
 	s.w.Resize(fyne.NewSize(1280, 800))
 	s.w.SetCloseIntercept(func() { s.guard(s.closeRequestedLocked) })
 	s.installCanvasKeysLocked()
+}
+
+// logf writes a diagnostic (Options.Logf).
+func (s *shell) logf(format string, args ...any) { s.o.Logf(format, args...) }
+
+// hosts is the backend when the window can show other hosts
+// (Options.Hosts), else nil.
+func (s *shell) hosts() *hostsBackend {
+	h, _ := s.b.(*hostsBackend)
+	return h
 }
 
 // guard runs f holding mu: the entry for Fyne callbacks (see shell).
@@ -766,7 +767,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 	s.chrome.tabs.update(snap.Workspaces)
 	s.probeUsageLocked()
 	if structural || hostsChanged {
-		s.comp.forgetClosed(snap.Open)
+		s.chrome.comp.forgetClosed(snap.Open)
 	}
 	if agentsChanged || structural || hostsChanged {
 		if len(s.panes.queued) > 0 {
@@ -775,13 +776,13 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 			s.updateComposerLocked()
 		}
 	}
-	if s.ov != nil && usageChanged {
-		s.ov.usageChanged() // asked for again on the overview's next tick
+	if s.chrome.ov != nil && usageChanged {
+		s.chrome.ov.usageChanged() // asked for again on the overview's next tick
 	}
 	if agentsChanged || structural || usageChanged || checksChanged {
 		s.refreshOverviewLocked(0)
 	}
-	if s.probes.hosts.on() {
+	if s.chrome.probes.hosts.on() {
 		s.probeHostsLocked(snap.Hosts, cards)
 		s.probeChipsLocked()
 	}
@@ -793,7 +794,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 // split area's place) draw nothing while their programs print.
 func (s *shell) hideOffscreenLocked() {
 	shown := map[uint64]bool{}
-	if s.ov == nil {
+	if s.chrome.ov == nil {
 		for _, id := range s.chrome.area.shown() {
 			shown[id] = true
 		}
@@ -836,7 +837,7 @@ func (s *shell) viewLocked(id uint64) *termview.View {
 // is open it keeps the keyboard: the model's events do not take it away.
 func (s *shell) focusViewLocked(id uint64) {
 	v := s.panes.views[id]
-	if v == nil || s.life.quitting || s.top != nil || s.ov != nil || (s.comp != nil && s.comp.pane != 0) {
+	if v == nil || s.life.quitting || s.top != nil || s.chrome.ov != nil || (s.chrome.comp != nil && s.chrome.comp.pane != 0) {
 		return
 	}
 	s.kb.focus(id, func() { s.w.Canvas().Focus(v) })
@@ -939,7 +940,7 @@ func (s *shell) probeHostsLocked(hosts []hostStatus, cards []workspaceCard) {
 		}
 	}
 	fmt.Fprintf(&b, "] shown=@%d focus=@%d", hostSlot(s.pos.wsID), hostSlot(s.pos.focus))
-	s.probes.hosts.write(b.String())
+	s.chrome.probes.hosts.write(b.String())
 }
 
 // closeHostViewsLocked closes the views of host slot's panes.
@@ -977,8 +978,8 @@ func (s *shell) stop() error {
 			if s.chrome.toast != nil {
 				s.chrome.toast.stop()
 			}
-			if s.ov != nil {
-				s.ov.stop() // its refresh must not run after the window (see toast.stop)
+			if s.chrome.ov != nil {
+				s.chrome.ov.stop() // its refresh must not run after the window (see toast.stop)
 			}
 			s.dismissOverlayLocked() // cancels its calls
 			s.closeViewsLocked()

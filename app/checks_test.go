@@ -80,7 +80,7 @@ func TestChecksBadge(t *testing.T) {
 			shows := func(badge string) bool {
 				_, row, ok := h.paneCard(pane)
 				_, elsewhere, _ := h.paneCard(other)
-				ov := h.s.ov
+				ov := h.s.chrome.ov
 				if !ok || row.Checks != badge || elsewhere.Checks != "" || ov == nil || len(ov.rows) != 1 {
 					return false
 				}
@@ -120,7 +120,7 @@ func TestChecksBadge(t *testing.T) {
 			}
 			h.tap(badge)
 			h.waitFor("the Diff view on the worktree", func() bool {
-				return shownAs[*diffView](h.s) != nil && shownAs[*diffView](h.s).dir == wt && h.s.ov == nil
+				return shownAs[*diffView](h.s) != nil && shownAs[*diffView](h.s).dir == wt && h.s.chrome.ov == nil
 			})
 		})
 	}

@@ -17,18 +17,25 @@ import (
 // chrome is the window's widgets around the panes: the split area and
 // the place it stands in (the agents overview takes that place), the
 // sidebar in its resizable panel, the workspace tabs, the banner, undo
-// close's toast and the first-start hint. The shell builds it
+// close's toast, the prompt composer under the panes and the first-start
+// hint. The shell builds it
 // (buildWindowLocked) and keeps it under its lock; the widgets' own
 // methods run on the UI goroutine.
 type chrome struct {
 	area      *splitArea
 	center    *fyne.Container // holds area, or the agents overview in its place
+	ov        *overview       // the open agents overview (in center), nil when closed
+	comp      *composer       // the prompt composer under the panes (hidden when closed)
 	side      *sidebar
 	sidePanel *sidePanel // side at its dragged width, or collapsed
 	toast     *toast     // undo close's "Pane closed — Undo" (undoclose.go)
 	tabs      *tabStrip  // the workspaces as tabs above the panes (tabstrip.go)
 	banner    *banner
 	hint      *hintBar // the first-start hint while shown, else nil (onboarding.go)
+	// probes are what the UI probes (PANEFLOW_UI_PROBE=1) wrote last
+	// about these widgets: the sidebar's hosts, its and the overview's
+	// usage lines.
+	probes uiProbes
 	// pending are the messages for the banner found before it existed
 	// (session restore, configuration, Options.Notices); build shows them.
 	pending []string

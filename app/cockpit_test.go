@@ -301,7 +301,7 @@ func TestAgentsOverviewJumps(t *testing.T) {
 		if !h.key(fyne.KeyA, ctrlShift) {
 			t.Fatal("Ctrl+Shift+A is not bound")
 		}
-		ov = h.s.ov
+		ov = h.s.chrome.ov
 		if ov == nil || len(ov.rows) != 2 || ov.rows[0].Surface != third || ov.rows[1].Surface != second {
 			t.Fatalf("rows = %+v, want the waiting agent first", ov)
 		}
@@ -320,9 +320,9 @@ func TestAgentsOverviewJumps(t *testing.T) {
 		}
 	})
 	ov.list.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	h.waitFor("the jump", func() bool { return h.s.ov == nil && h.s.pos.wsID == ws.ID && h.s.pos.focus == third })
+	h.waitFor("the jump", func() bool { return h.s.chrome.ov == nil && h.s.pos.wsID == ws.ID && h.s.pos.focus == third })
 	// The filter: only the working agents.
-	h.s.guard(func() { h.key(fyne.KeyA, ctrlShift); ov = h.s.ov })
+	h.s.guard(func() { h.key(fyne.KeyA, ctrlShift); ov = h.s.chrome.ov })
 	choose(h, ov.filter, filterWorking)
 	h.s.guard(func() {
 		if len(ov.rows) != 0 {
@@ -338,13 +338,13 @@ func TestAgentsOverviewJumps(t *testing.T) {
 	// The sidebar's entry opens and closes it too.
 	h.tap(h.s.chrome.side.agents)
 	h.s.guard(func() {
-		if h.s.ov != nil {
+		if h.s.chrome.ov != nil {
 			t.Fatal("the sidebar's Agents entry did not close the open overview")
 		}
 	})
 	h.tap(h.s.chrome.side.agents)
 	h.s.guard(func() {
-		if h.s.ov == nil {
+		if h.s.chrome.ov == nil {
 			t.Fatal("the sidebar's Agents entry did not open the overview")
 		}
 	})
@@ -369,7 +369,7 @@ func TestComposerDeliversAndQueues(t *testing.T) {
 		if !h.key(fyne.KeySpace, ctrlShift) {
 			t.Fatal("Ctrl+Shift+Space is not bound")
 		}
-		c = h.s.comp
+		c = h.s.chrome.comp
 		if c.pane != id || !c.root.Visible() || h.s.w.Canvas().Focused() != c.entry {
 			t.Fatal("the composer did not open on the focused pane")
 		}
@@ -617,7 +617,7 @@ func TestBroadcastGroup(t *testing.T) {
 	var c *composer
 	h.s.guard(func() {
 		h.key(fyne.KeySpace, ctrlShift)
-		c = h.s.comp
+		c = h.s.chrome.comp
 		if !c.broadcast.Visible() || !strings.Contains(c.broadcast.Text, `"api" (2 panes`) {
 			t.Fatalf("broadcast check = %q visible=%v", c.broadcast.Text, c.broadcast.Visible())
 		}
@@ -646,7 +646,7 @@ func TestComposerDraftStaysWithItsPane(t *testing.T) {
 	open := func(id uint64) *composer {
 		var c *composer
 		h.s.guard(func() {
-			if c = h.s.comp; c.pane != 0 {
+			if c = h.s.chrome.comp; c.pane != 0 {
 				h.s.closeComposerLocked()
 			}
 		})

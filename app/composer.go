@@ -87,7 +87,7 @@ func secondaryName() string {
 // openComposerLocked opens the composer for the focused pane (or closes
 // it when it is open for that pane).
 func (s *shell) openComposerLocked() {
-	c := s.comp
+	c := s.chrome.comp
 	if c.pane != 0 && c.pane == s.pos.focus {
 		s.closeComposerLocked()
 		return
@@ -107,19 +107,11 @@ func (s *shell) openComposerLocked() {
 
 // updateComposerLocked shows the composer's target and queue.
 func (s *shell) updateComposerLocked() {
-	c := s.comp
+	c := s.chrome.comp
 	if c.pane == 0 {
 		return
 	}
-	name := fmt.Sprintf("pane %d", c.pane)
-	if s.pos.snap != nil {
-		for _, in := range s.pos.snap.Surfaces {
-			if in.ID == c.pane {
-				name = in.Name
-			}
-		}
-	}
-	label := "Prompt → " + name
+	label := "Prompt → " + s.pos.paneName(c.pane, fmt.Sprintf("pane %d", c.pane))
 	if st, ok := s.agents.status(c.pane); ok {
 		label += " (" + notify.AgentName(st.Tool) + ", " + stateText(agentRow{State: st.State, Tool2: st.ActiveToolName}) + ")"
 	}
@@ -161,7 +153,7 @@ func (c *composer) keepDraft() {
 // draft, shown when the composer opens for that pane again) and gives the
 // keyboard back to the focused pane.
 func (s *shell) closeComposerLocked() {
-	c := s.comp
+	c := s.chrome.comp
 	if c.pane == 0 {
 		return
 	}
@@ -174,7 +166,7 @@ func (s *shell) closeComposerLocked() {
 // submitComposerLocked delivers the composer's text to its pane, or
 // queues it while the pane's agent thinks, and closes the composer.
 func (s *shell) submitComposerLocked(submit bool) {
-	c := s.comp
+	c := s.chrome.comp
 	text := c.entry.Text
 	if c.pane == 0 || text == "" {
 		return

@@ -77,9 +77,9 @@ func (s *shell) escapeLocked() bool {
 	switch {
 	case s.top != nil:
 		s.closeOverlayLocked()
-	case s.ov != nil:
+	case s.chrome.ov != nil:
 		s.closeOverviewLocked()
-	case s.comp != nil && s.comp.pane != 0:
+	case s.chrome.comp != nil && s.chrome.comp.pane != 0:
 		s.closeComposerLocked()
 	default:
 		return false

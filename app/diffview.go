@@ -148,8 +148,7 @@ type diffView struct {
 	// list shorten them).
 	pathLine *widget.Label
 	pop      *popup
-	ctx      context.Context // ends when the view closes
-	cancel   context.CancelFunc
+	calls    // its git ends when the view closes
 	// reload asks the watcher for a load now (a land moved the base,
 	// which no file of the work tree shows).
 	reload chan struct{}
@@ -324,13 +323,12 @@ func (s *shell) openChecksLocked(id uint64) {
 // host slot (0: this machine).
 func (s *shell) openDiffInLocked(slot int, dir string) {
 	s.closeOverlaysLocked()
-	ctx, cancel := context.WithCancel(context.Background())
-	dv := &diffView{dir: dir, slot: slot, ctx: ctx, cancel: cancel, selFrom: -1, selTo: -1, hunk: -1, reload: make(chan struct{}, 1),
+	dv := &diffView{dir: dir, slot: slot, calls: newCalls(), selFrom: -1, selTo: -1, hunk: -1, reload: make(chan struct{}, 1),
 		header: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		files:  container.NewVBox(), commentList: container.NewVBox(), status: widget.NewLabel(""), answers: map[string]*widget.Button{}}
 	dv.remote = slot != 0 || s.primaryRemote()
-	if slot != 0 && s.hosts != nil {
-		if r := s.hosts.hostAt(slot); r != nil {
+	if slot != 0 && s.hosts() != nil {
+		if r := s.hosts().hostAt(slot); r != nil {
 			dv.where = r.address
 		}
 	}
@@ -419,10 +417,10 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 	s.w.Canvas().Unfocus()
 	s.markHunkLocked(dv)
 	if dv.remote {
-		go s.runRemoteDiff(ctx, dv)
+		go s.runRemoteDiff(dv.ctx, dv)
 		return
 	}
-	go s.runDiff(ctx, dv)
+	go s.runDiff(dv.ctx, dv)
 }
 
 // scopeChangedLocked loads dv's diff again for scope sc, chosen by the
@@ -454,8 +452,8 @@ func (dv *diffView) place(dir string) string {
 // directories are paths there.
 func (s *shell) primaryRemote() bool {
 	b := s.b
-	if s.hosts != nil {
-		b = s.hosts.primary
+	if s.hosts() != nil {
+		b = s.hosts().primary
 	}
 	a, ok := b.(*attached)
 	return ok && a.o.Dial != nil

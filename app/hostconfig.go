@@ -30,7 +30,7 @@ func addHostToConfig(path, address string) error {
 // addHostLocked asks for a host's address, then shows its workspaces in
 // the sidebar and saves it in the configuration file.
 func (s *shell) addHostLocked() {
-	if s.hosts == nil {
+	if s.hosts() == nil {
 		s.chrome.banner.show("This window shows only its own server: other hosts need the desktop app's default mode.")
 		return
 	}
@@ -60,7 +60,7 @@ func (s *shell) addHostNow(address string) {
 		s.guard(func() { s.chrome.banner.show("Add host: " + err.Error()) })
 		return
 	}
-	s.hosts.AddHost(address)
+	s.hosts().AddHost(address)
 	if path := s.o.ConfigPath; path != "" {
 		s.work.mutate("add host", func() error { return addHostToConfig(path, address) })
 	}
@@ -165,12 +165,12 @@ func cutHostTable(data []byte, address string) (out []byte, ok bool) {
 // removeHostLocked asks which host to remove (preselecting address, if
 // any), then removes it (removeHostNow).
 func (s *shell) removeHostLocked(address string) {
-	if s.hosts == nil || len(s.hosts.hostStatuses()) == 0 {
+	if s.hosts() == nil || len(s.hosts().hostStatuses()) == 0 {
 		s.chrome.banner.show("This window shows no other host.")
 		return
 	}
 	var addrs []string
-	for _, h := range s.hosts.hostStatuses() {
+	for _, h := range s.hosts().hostStatuses() {
 		addrs = append(addrs, h.Address)
 	}
 	pick := widget.NewSelect(addrs, nil)
@@ -196,7 +196,7 @@ func (s *shell) removeHostLocked(address string) {
 func (s *shell) removeHostNow(address string) {
 	path := s.o.ConfigPath
 	s.work.mutate("remove host", func() error {
-		s.hosts.RemoveHost(address)
+		s.hosts().RemoveHost(address)
 		if path == "" {
 			return nil
 		}

@@ -294,7 +294,7 @@ func (s *shell) openPort(id uint64, port string) {
 			s.guard(func() { s.chrome.banner.show("open " + u.String() + ": " + err.Error()) })
 		}
 	}
-	if hostSlot(id) == 0 || s.hosts == nil {
+	if hostSlot(id) == 0 || s.hosts() == nil {
 		open("localhost:" + port)
 		return
 	}
@@ -305,7 +305,7 @@ func (s *shell) openPort(id uint64, port string) {
 	s.life.wg.Add(1)
 	go func() {
 		defer s.life.wg.Done()
-		addr, err := s.hosts.forwardPort(id, n)
+		addr, err := s.hosts().forwardPort(id, n)
 		if err != nil {
 			s.do(func() { s.chrome.banner.show("forward port " + port + ": " + err.Error()) })
 			return

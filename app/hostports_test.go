@@ -102,7 +102,7 @@ func get(t *testing.T, url string) (string, error) {
 // pane closes its forward.
 func TestHostsPortForward(t *testing.T) {
 	h, rc, _ := hostsHarness(t)
-	h.s.hosts.portsEvery.Store(1) // read the host's ports at every describe
+	h.s.hosts().portsEvery.Store(1) // read the host's ports at every describe
 	rid := remotePane(t, rc)
 	h.waitFor("the host connected", func() bool { return len(h.cards()) == 2 })
 	sid, port := httpPane(t, rc, rid)
@@ -143,7 +143,7 @@ func TestHostsPortForward(t *testing.T) {
 		t.Fatal("no chip :" + want + " in the pane's row")
 	}
 	h.tap(chip)
-	r := h.s.hosts.hostAt(1)
+	r := h.s.hosts().hostAt(1)
 	key := fwdKey{sid, port}
 	var addr string
 	h.waitFor("the forward", func() bool { addr = r.forwardAddrs()[key]; return addr != "" })
@@ -156,14 +156,14 @@ func TestHostsPortForward(t *testing.T) {
 		}
 	}
 	// Asking again reuses it.
-	if again, err := h.s.hosts.forwardPort(gid, port); err != nil || again != addr {
+	if again, err := h.s.hosts().forwardPort(gid, port); err != nil || again != addr {
 		t.Fatalf("second forward = %q, %v; want %s", again, err, addr)
 	}
 	// Only the ports the pane listens on.
-	if _, err := h.s.hosts.forwardPort(gid, port+1); err == nil || !strings.Contains(err.Error(), "no longer listens") {
+	if _, err := h.s.hosts().forwardPort(gid, port+1); err == nil || !strings.Contains(err.Error(), "no longer listens") {
 		t.Fatalf("forward of a port the pane does not listen on: %v", err)
 	}
-	if _, err := h.s.hosts.forwardPort(globalID(1, rid), port); err == nil {
+	if _, err := h.s.hosts().forwardPort(globalID(1, rid), port); err == nil {
 		t.Fatal("forward of another pane's port was made")
 	}
 

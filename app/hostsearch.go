@@ -42,11 +42,11 @@ type hostSearch struct {
 // (one not connected is listed with why).
 func (s *shell) searchTargetsLocked() []searchTarget {
 	out := []searchTarget{{cl: s.historyClient()}}
-	if s.hosts == nil {
+	if s.hosts() == nil {
 		return out
 	}
-	for _, st := range s.hosts.hostStatuses() {
-		t := searchTarget{slot: st.Slot, host: st.Address, cl: proto.Client{Caller: s.hosts.callerAt(st.Slot, historyCallTimeout)}}
+	for _, st := range s.hosts().hostStatuses() {
+		t := searchTarget{slot: st.Slot, host: st.Address, cl: proto.Client{Caller: s.hosts().callerAt(st.Slot, historyCallTimeout)}}
 		if st.State != hostConnected {
 			why := st.State
 			if st.Err != "" {
@@ -57,6 +57,16 @@ func (s *shell) searchTargetsLocked() []searchTarget {
 		out = append(out, t)
 	}
 	return out
+}
+
+// searchAllLocked gives the search of every server the window shows (the
+// targets now, see searchTargetsLocked): a function asking each for p at
+// once and returning their answers in the targets' order, each remote one
+// with its workspace offset. That function is called off the UI
+// goroutine: it may wait for every server.
+func (s *shell) searchAllLocked() func(context.Context, proto.SearchAllParams) []hostSearch {
+	targets := s.searchTargetsLocked()
+	return func(ctx context.Context, p proto.SearchAllParams) []hostSearch { return s.searchAll(ctx, targets, p) }
 }
 
 // searchAll asks every target for p at once and returns their answers in
@@ -76,10 +86,10 @@ func (s *shell) searchAll(ctx context.Context, targets []searchTarget, p proto.S
 		})
 	}
 	wg.Wait()
-	if s.hosts != nil {
+	if s.hosts() != nil {
 		for i := range out {
 			if out[i].slot != 0 && out[i].err == nil {
-				out[i].base = s.hosts.offset(out[i].slot)
+				out[i].base = s.hosts().offset(out[i].slot)
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/paneflow-go/paneflow/app/keymap"
 	"github.com/paneflow-go/paneflow/core"
 	"github.com/paneflow-go/paneflow/proto"
 )
@@ -44,7 +45,7 @@ func TestHostsSearchView(t *testing.T) {
 	gid := globalID(1, rid)
 	var local uint64
 	h.waitFor("the host connected, the other failed", func() bool {
-		hs := h.s.hosts.hostStatuses()
+		hs := h.s.hosts().hostStatuses()
 		local = h.s.pos.focus
 		return local != 0 && len(h.cards()) == 2 && len(hs) == 2 && hs[0].State == hostConnected && hs[1].State == hostFailed
 	})
@@ -89,8 +90,8 @@ func TestHostsSearchView(t *testing.T) {
 	v.list.activate(4)
 	var rv *replayView
 	h.waitFor("the replay of the host's pane at screen 1", func() bool {
-		rv = shownAs[*replayView](h.s)
-		return shownAs[*searchView](h.s) == nil && rv != nil && len(rv.screens) == 2 && rv.at == 0
+		rv = shownPanelAs[*replayView](h.s)
+		return shownPanelAs[*searchView](h.s) == nil && rv != nil && len(rv.screens) == 2 && rv.at == 0
 	})
 	h.s.guard(func() {
 		if rv.pane != gid || rv.grid.RowText(0) != "NEEDLEHIST on screen one" || rv.grid.Rows[0].Cells[0].Style == nil {
@@ -105,8 +106,8 @@ func TestHostsSearchView(t *testing.T) {
 	h.waitFor("the host's pane focused", func() bool { return h.s.pos.focus == gid })
 	var tv *timelineView
 	h.s.guard(func() {
-		h.s.openTimelineLocked()
-		tv = shownAs[*timelineView](h.s)
+		h.s.runActionLocked(keymap.OpenPaneHistory)
+		tv = shownPanelAs[*timelineView](h.s)
 	})
 	if tv == nil {
 		t.Fatal("the timeline did not open")

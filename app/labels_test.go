@@ -11,6 +11,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+
+	"github.com/paneflow-go/paneflow/app/keymap"
 )
 
 // scrollOf finds the scroll whose content is content under o; nil when
@@ -50,8 +52,8 @@ func TestTemplateAgentsLabelledAndShown(t *testing.T) {
 	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() {
 		h.s.w.Resize(fyne.NewSize(1000, 700))
-		h.s.openTemplateLocked()
-		tv := shownAs[*templateView](h.s)
+		h.s.runActionLocked(keymap.NewFromTemplate)
+		tv := shownPanelAs[*templateView](h.s)
 		want := []string{"Claude Code", "Codex", "OpenCode", "Gemini"}
 		if got := tv.checks.Options; strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("agents offered %q, want %q", got, want)
@@ -68,16 +70,16 @@ func TestMCPViewShowsEveryAction(t *testing.T) {
 	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() {
 		h.s.w.Resize(fyne.NewSize(1000, 700))
-		h.s.openMCPLocked()
-		sc := shownAs[*mcpView](h.s).list.scroll
-		if n := len(shownAs[*mcpView](h.s).list.rows.Objects); n != len(mcpActions) {
+		h.s.runActionLocked(keymap.OpenMCPInstall)
+		sc := shownPanelAs[*mcpView](h.s).list.scroll
+		if n := len(shownPanelAs[*mcpView](h.s).list.rows.Objects); n != len(mcpActions) {
 			t.Fatalf("%d rows, want %d", n, len(mcpActions))
 		}
 		showsAll(t, "the MCP actions", sc)
 	})
 	var status string
 	h.waitFor("the MCP status", func() bool {
-		status = shownAs[*mcpView](h.s).status.Text
+		status = shownPanelAs[*mcpView](h.s).status.Text
 		return !strings.HasPrefix(status, "reading")
 	})
 	// No bridge in this HOME: the advice names the view's own action, not
@@ -113,8 +115,8 @@ func TestQuickLaunchWithoutAgents(t *testing.T) {
 	h := newHarness(t, nil)
 	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() {
-		h.s.openQuickLaunchLocked()
-		q := shownAs[*quickLaunch](h.s)
+		h.s.runActionLocked(keymap.QuickLaunch)
+		q := shownPanelAs[*quickLaunch](h.s)
 		if len(q.agents) != 0 {
 			t.Skipf("agents found on PATH: %v", q.agents)
 		}

@@ -20,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/paneflow-go/paneflow/app/keymap"
 	"github.com/paneflow-go/paneflow/flow"
 	"github.com/paneflow-go/paneflow/internal/flowgit"
 	"github.com/paneflow-go/paneflow/internal/specfind"
@@ -71,6 +72,9 @@ type launchState struct {
 	// agents are the agents found on PATH (once, at start: findAgentLaunchers).
 	agents      []installedAgent
 	agentsFound bool
+	// home is the user's home directory, which specs' paths resolve
+	// against (specfind.Resolve).
+	home string
 }
 
 // Colours of the launch pad's spec text.
@@ -300,8 +304,8 @@ func (s *shell) openLaunchPadLocked() {
 	lp.runHead = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	lp.runBox = container.NewVBox()
 	open := widget.NewButtonWithIcon("Open…", theme.FolderOpenIcon(), func() { s.guard(func() { s.openSpecFileLocked(lp) }) })
-	quick := widget.NewButton("Quick launch…", func() { s.guard(s.openQuickLaunchLocked) })
-	tmpl := widget.NewButton("New from template…", func() { s.guard(s.openTemplateLocked) })
+	quick := widget.NewButton("Quick launch…", func() { s.guard(func() { s.runActionLocked(keymap.QuickLaunch) }) })
+	tmpl := widget.NewButton("New from template…", func() { s.guard(func() { s.runActionLocked(keymap.NewFromTemplate) }) })
 	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { s.guard(func() { closeShownLocked[*launchPad](s) }) })
 	closeBtn.Importance = widget.LowImportance
 	header := widget.NewLabelWithStyle("Launch pad", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -330,7 +334,7 @@ func (s *shell) selectSpecLocked(lp *launchPad, e specfind.Entry) {
 	lp.grid.Rows = nil
 	lp.grid.Refresh()
 	lp.launch.Disable()
-	home := s.home
+	home := s.launch.home
 	go func() {
 		r := specfind.Resolve(ctx, e, home)
 		s.do(func() {
@@ -432,7 +436,7 @@ func (s *shell) launchSelectedLocked(lp *launchPad) {
 	lp.status.SetText("launching…")
 	lp.status.Importance = widget.MediumImportance
 	lp.status.Refresh()
-	home := s.home
+	home := s.launch.home
 	go func() {
 		// Read, resolved and checked once: what the trust question shows
 		// and what is trusted are the bytes that run.

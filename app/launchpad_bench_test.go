@@ -60,7 +60,7 @@ func benchLaunchPad(b *testing.B, specs int) {
 	s.pos.snap = &snapshot{Open: map[uint64]uint64{1: 1}, Workspaces: []workspace.WorkspaceInfo{{ID: 1, Title: "w"}},
 		Surfaces: []workspace.SurfaceInfo{{ID: 1, WorkspaceID: 1, Cwd: &cwd}}}
 	s.pos.focus = 1
-	s.comp = &composer{}
+	s.chrome.comp = &composer{}
 	s.launch.recentLoaded = true
 	cpu0 := cpuTime()
 	b.ResetTimer()

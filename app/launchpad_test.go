@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/paneflow-go/paneflow/app/keymap"
 	"github.com/paneflow-go/paneflow/flow"
 	"github.com/paneflow-go/paneflow/internal/specfind"
 	"github.com/paneflow-go/paneflow/internal/spectrust"
@@ -342,7 +343,7 @@ func TestQuickLaunch(t *testing.T) {
 		if !h.key(fyne.KeyL, ctrlShift) {
 			t.Fatal("Ctrl+Shift+L is not bound")
 		}
-		q = shownAs[*quickLaunch](h.s)
+		q = shownPanelAs[*quickLaunch](h.s)
 		if q == nil {
 			t.Fatal("quick launch did not open")
 		}
@@ -403,7 +404,7 @@ func TestQuickLaunch(t *testing.T) {
 				id = in.ID
 			}
 		}
-		return id != 0 && shownAs[*quickLaunch](h.s) == nil
+		return id != 0 && shownPanelAs[*quickLaunch](h.s) == nil
 	})
 	h.waitFor("the agent and its prompt", func() bool {
 		s := strings.ReplaceAll(h.screen(id), "\n", "") // the narrow pane wraps
@@ -504,15 +505,15 @@ func TestAgentLaunchersAndTemplate(t *testing.T) {
 		if !h.key(fyne.KeyI, ctrlShift) { // new_workspace_from_template (Ctrl+Shift+T reopens)
 			t.Fatal("Ctrl+Shift+I is not bound")
 		}
-		tv = shownAs[*templateView](h.s)
+		tv = shownPanelAs[*templateView](h.s)
 		if tv == nil || len(tv.agents) != 1 {
 			t.Fatal("the template view did not open with the installed agent")
 		}
 		tv.checks.SetSelected([]string{tv.agents[0].Name})
 		tv.folder.SetText(dir)
 		s := h.s
-		s.writeTemplateLocked(tv)
-		if shownAs[*templateView](s) != nil || shownAs[*launchPad](s) == nil {
+		tv.write()
+		if shownPanelAs[*templateView](s) != nil || shownAs[*launchPad](s) == nil {
 			t.Fatalf("after writing: %q", tv.status.Text)
 		}
 	})
@@ -534,11 +535,11 @@ func TestAgentLaunchersAndTemplate(t *testing.T) {
 	writeFile(t, p, "# mine\n")
 	h.s.guard(func() {
 		closeShownLocked[*launchPad](h.s)
-		h.s.openTemplateLocked()
-		tv = shownAs[*templateView](h.s)
+		h.s.runActionLocked(keymap.NewFromTemplate)
+		tv = shownPanelAs[*templateView](h.s)
 		tv.folder.SetText(dir)
-		h.s.writeTemplateLocked(tv)
-		if shownAs[*templateView](h.s) == nil || !strings.Contains(tv.status.Text, "already exists") {
+		tv.write()
+		if shownPanelAs[*templateView](h.s) == nil || !strings.Contains(tv.status.Text, "already exists") {
 			t.Fatalf("status %q", tv.status.Text)
 		}
 	})

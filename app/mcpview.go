@@ -17,17 +17,22 @@ import (
 	"github.com/paneflow-go/paneflow/mcpinstall"
 )
 
-// mcpView is the open MCP view: each agent CLI's `paneflow` MCP entry
-// (the output of `paneflow mcp status`) and the actions of `paneflow mcp`
-// as a pick list. Its widgets are used holding the shell's lock; the
-// commands run on goroutines of their own, one at a time (run), so a
-// pick made while one runs waits instead of being lost. nil when closed.
+// mcpView is the MCP view, a panel: each agent CLI's `paneflow` MCP
+// entry (the output of `paneflow mcp status`) and the actions of
+// `paneflow mcp` as a pick list. Its widgets are used holding the shell's
+// lock (host.guard, host.do); the commands run on goroutines of their
+// own, one at a time (run), so a pick made while one runs waits instead
+// of being lost.
 type mcpView struct {
+	widget.BaseWidget
+	host   panelHost
 	list   *pickList
 	status *widget.Label
-	pop    *popup
+	body   fyne.CanvasObject
 	run    sync.Mutex // held while a command runs
 }
+
+var _ panel = (*mcpView)(nil)
 
 // mcpActions are the view's rows: a title and the `paneflow mcp`
 // arguments it runs.
@@ -48,15 +53,11 @@ func runMCP(args ...string) (string, int) {
 	return out.String(), code
 }
 
-// openMCPLocked opens the MCP view (or closes it when open) and reads
-// the agents' status.
-func (s *shell) openMCPLocked() {
-	if shownAs[*mcpView](s) != nil {
-		s.closeOverlayLocked()
-		return
-	}
-	s.closeOverlaysLocked()
-	v := &mcpView{list: newPickList("Enter runs the selected action; Escape closes", s.guard)}
+// newMCPView builds the MCP view over h and starts reading the agents'
+// status.
+func newMCPView(h panelHost) *mcpView {
+	v := &mcpView{host: h, list: newPickList("Enter runs the selected action; Escape closes", h.guard)}
+	v.ExtendBaseWidget(v)
 	v.status = widget.NewLabel("reading the agents' configuration…")
 	v.status.TextStyle = fyne.TextStyle{Monospace: true}
 	v.status.Wrapping = fyne.TextWrapWord
@@ -67,43 +68,48 @@ func (s *shell) openMCPLocked() {
 		return t
 	}
 	v.list.activate = func(i int) {
-		s.guard(func() {
-			if s.top != v || i >= len(mcpActions) {
+		h.guard(func() {
+			if !h.shown(v) || i >= len(mcpActions) {
 				return
 			}
 			args := mcpActions[i].args
 			v.status.SetText("paneflow mcp " + strings.Join(args, " ") + "…")
-			go s.mcpRun(v, args)
+			go v.runCommand(args)
 		})
 	}
-	v.list.dismiss = func() { s.guard(func() { closeShownLocked[*mcpView](s) }) }
+	v.list.dismiss = func() { h.closePanel(v) }
 	v.list.setRows(len(mcpActions), 0)
 	fitScroll(v.list.scroll, 200) // every action shown: three rows
 	header := widget.NewLabelWithStyle("Paneflow's MCP bridge in the agent CLIs", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	intro := widget.NewLabel(mcpIntroText)
 	intro.Wrapping = fyne.TextWrapWord
-	body := container.NewBorder(container.NewVBox(header, intro, v.list.query, v.list.scroll), nil, nil, nil, container.NewVScroll(v.status))
-	s.top = v
-	v.pop = s.showPopupLocked(body, fyne.NewSize(760, 420), v.list.query)
-	go s.mcpRun(v, nil)
+	v.body = container.NewBorder(container.NewVBox(header, intro, v.list.query, v.list.scroll), nil, nil, nil, container.NewVScroll(v.status))
+	go v.runCommand(nil)
+	return v
 }
 
-// mcpRun runs one `paneflow mcp` command (nil: only status), then status,
-// and shows both in v; each outcome is also logged.
-func (s *shell) mcpRun(v *mcpView, args []string) {
+// CreateRenderer draws the view.
+func (v *mcpView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(v.body) }
+
+// focusTarget is the action list's field.
+func (v *mcpView) focusTarget() fyne.Focusable { return v.list.query }
+
+// runCommand runs one `paneflow mcp` command (nil: only status), then
+// status, and shows both; each outcome is also logged.
+func (v *mcpView) runCommand(args []string) {
 	v.run.Lock()
 	defer v.run.Unlock()
 	var text strings.Builder
 	if args != nil {
 		out, code := runMCP(args...)
-		s.logf("paneflow: mcp %s (exit %d):\n%s", strings.Join(args, " "), code, strings.TrimRight(out, "\n"))
+		v.host.logf("paneflow: mcp %s (exit %d):\n%s", strings.Join(args, " "), code, strings.TrimRight(out, "\n"))
 		fmt.Fprintf(&text, "$ paneflow mcp %s (exit %d)\n%s\n", strings.Join(args, " "), code, out)
 	}
 	out, code := runMCP("status")
-	s.logf("paneflow: mcp status (exit %d):\n%s", code, strings.TrimRight(out, "\n"))
+	v.host.logf("paneflow: mcp status (exit %d):\n%s", code, strings.TrimRight(out, "\n"))
 	fmt.Fprintf(&text, "$ paneflow mcp status\n%s", out)
-	s.do(func() {
-		if s.top == v {
+	v.host.do(func() {
+		if v.host.shown(v) {
 			v.status.SetText(text.String())
 		}
 	})

@@ -82,13 +82,13 @@ func TestEmptyStates(t *testing.T) {
 	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
 	h.s.guard(func() {
 		h.s.openOverviewLocked()
-		if got := h.s.ov.header.Text; !strings.Contains(got, "started in any pane is listed here") || !strings.Contains(got, h.s.conf.keys.Label(keymap.QuickLaunch)) {
+		if got := h.s.chrome.ov.header.Text; !strings.Contains(got, "started in any pane is listed here") || !strings.Contains(got, h.s.conf.keys.Label(keymap.QuickLaunch)) {
 			t.Errorf("empty overview header %q, want how agents get listed", got)
 		}
 	})
-	h.s.ov.filter.SetSelected(filterWaiting) // its OnChanged takes the lock
+	h.s.chrome.ov.filter.SetSelected(filterWaiting) // its OnChanged takes the lock
 	h.s.guard(func() {
-		if got := h.s.ov.header.Text; !strings.Contains(got, "none match") {
+		if got := h.s.chrome.ov.header.Text; !strings.Contains(got, "none match") {
 			t.Errorf("overview header with a filter %q, want none match", got)
 		}
 		h.s.closeOverviewLocked()
@@ -99,8 +99,8 @@ func TestEmptyStates(t *testing.T) {
 			t.Errorf("empty launch pad status %q, want where specs go", got)
 		}
 		h.s.closeOverlaysLocked()
-		h.s.openMCPLocked()
-		if !labelWith(shownAs[*mcpView](h.s).pop.pop, "choose Install") {
+		h.s.runActionLocked(keymap.OpenMCPInstall)
+		if !labelWith(shownPanelAs[*mcpView](h.s).body, "choose Install") {
 			t.Error("the MCP view does not say what to do")
 		}
 	})

@@ -1,14 +1,16 @@
 package app
 
+import "context"
+
 // overlay is a view shown over the panes in the shell's one overlay slot
-// (shell.top): the command palette, the Diff view, the launch pad, quick
-// launch and template views, the search, timeline and replay views, the
-// MCP and web access views, and the panels (settings, shortcuts). One is
-// open at a time: opening one closes the one shown (closeOverlaysLocked).
+// (shell.top): the command palette, the Diff view, the launch pad, and
+// the panels (settings, shortcuts, quick launch and the template view, the MCP and web access views, the search, timeline and replay
+// views) in a shownPanel. One is open at a time: opening one closes the one shown
+// (closeOverlaysLocked).
 //
 // A view's own callbacks check that it is still the one shown
-// (s.top == v) before they touch it: a closed view's late answers are
-// dropped.
+// (s.top == v; a panel's host.shown(p)) before they touch it: a closed
+// view's late answers are dropped.
 type overlay interface {
 	// dismiss hides the view and cancels the work it started (socket
 	// calls, git, spec resolving). The caller holds the shell's lock and
@@ -51,31 +53,36 @@ func closeShownLocked[T overlay](s *shell) {
 	}
 }
 
-func (p *palette) dismiss()      { p.pop.close() }
-func (v *mcpView) dismiss()      { v.pop.close() }
-func (v *webView) dismiss()      { v.pop.close() }
-func (q *quickLaunch) dismiss()  { q.pop.close() }
-func (t *templateView) dismiss() { t.pop.close() }
-func (p *shownPanel) dismiss()   { p.pop.close() }
+func (p *palette) dismiss() { p.pop.close() }
 
+// dismiss hides the panel and cancels its calls, if it makes any.
+func (p *shownPanel) dismiss() {
+	if c, ok := p.p.(interface{ cancelCalls() }); ok {
+		c.cancelCalls()
+	}
+	p.pop.close()
+}
+
+// calls is the context a view's calls run under (socket calls, git);
+// cancel ends it when the view is dismissed. The Diff view and the
+// history panels embed it.
+type calls struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+func newCalls() calls {
+	ctx, cancel := context.WithCancel(context.Background())
+	return calls{ctx: ctx, cancel: cancel}
+}
+
+// cancelCalls ends the calls (a panel's, when it is dismissed).
+func (c calls) cancelCalls() { c.cancel() }
+
+// dismiss cancels the view's git and hides it.
 func (dv *diffView) dismiss() {
 	dv.cancel()
 	dv.pop.close()
-}
-
-func (v *searchView) dismiss() {
-	v.cancel()
-	v.pop.close()
-}
-
-func (v *timelineView) dismiss() {
-	v.cancel()
-	v.pop.close()
-}
-
-func (v *replayView) dismiss() {
-	v.cancel()
-	v.pop.close()
 }
 
 // dismiss answers the pad's trust question "no" and stops resolving.

@@ -518,21 +518,21 @@ func (ov *overview) fillRow(r agentRow, o fyne.CanvasObject) {
 // openOverviewLocked opens the agents overview (or closes it when open)
 // in the split area's place.
 func (s *shell) openOverviewLocked() {
-	if s.ov != nil {
+	if s.chrome.ov != nil {
 		s.closeOverviewLocked()
 		return
 	}
 	s.closeOverlaysLocked()
-	s.ov = newOverview(overviewShell{s}, s.agents.clock, s.chrome.side.shortPath, s.conf.look.probe)
-	s.chrome.showCenter(s.ov.view)
+	s.chrome.ov = newOverview(overviewShell{s}, s.agents.clock, s.chrome.side.shortPath, s.conf.look.probe)
+	s.chrome.showCenter(s.chrome.ov.view)
 	s.hideOffscreenLocked()
-	s.w.Canvas().Focus(s.ov.list.query)
+	s.w.Canvas().Focus(s.chrome.ov.list.query)
 }
 
 // closeOverviewLocked closes the agents overview and gives the keyboard
 // back to the focused pane.
 func (s *shell) closeOverviewLocked() {
-	if s.ov == nil {
+	if s.chrome.ov == nil {
 		return
 	}
 	s.hideOverviewLocked()
@@ -542,11 +542,11 @@ func (s *shell) closeOverviewLocked() {
 // hideOverviewLocked closes the agents overview: it stops its clock and
 // puts the split area back, whose views draw their panes as they are now.
 func (s *shell) hideOverviewLocked() {
-	if s.ov == nil {
+	if s.chrome.ov == nil {
 		return
 	}
-	s.ov.stop()
-	s.ov = nil
+	s.chrome.ov.stop()
+	s.chrome.ov = nil
 	s.chrome.showCenter(nil)
 	s.hideOffscreenLocked()
 }
@@ -554,8 +554,8 @@ func (s *shell) hideOverviewLocked() {
 // refreshOverviewLocked rebuilds the open overview's rows (see
 // overview.refresh).
 func (s *shell) refreshOverviewLocked(cursor int) {
-	if s.ov != nil {
-		s.ov.refresh(cursor)
+	if s.chrome.ov != nil {
+		s.chrome.ov.refresh(cursor)
 	}
 }
 
@@ -609,7 +609,7 @@ func (h overviewShell) probeUsage(key string, o fyne.CanvasObject, line string) 
 	if os.Getenv("PANEFLOW_UI_PROBE") != "1" {
 		return
 	}
-	s.probes.usage[key] = o
+	s.chrome.probes.usage[key] = o
 	s.probeUsageLater(key, o, line, 200)
 }
 

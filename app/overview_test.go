@@ -35,7 +35,7 @@ func fleetShell(t testing.TB, n int) *shell {
 		s.agents.apply(bus.AgentState{SurfaceID: id, Tool: "claude", PID: 1000 + i, State: st, Hooked: true, Message: "Allow Bash to run the tests?"})
 	}
 	s.pos.snap = snap
-	s.comp = &composer{}
+	s.chrome.comp = &composer{}
 	s.chrome.area = newSplitArea(func([]int, []float64) {})
 	s.chrome.center = container.NewStack(s.chrome.area)
 	s.w.SetContent(container.NewBorder(nil, nil, s.chrome.side.root, nil, s.chrome.center))
@@ -84,7 +84,7 @@ func TestOverviewCursorRow(t *testing.T) {
 	s := fleetShell(t, 100)
 	s.mu.Lock()
 	s.openOverviewLocked()
-	ov := s.ov
+	ov := s.chrome.ov
 	s.mu.Unlock()
 	defer s.guard(s.closeOverviewLocked)
 	if got := highlighted(ov); len(got) != 1 || got[0] != 0 {
@@ -114,17 +114,17 @@ func TestOverviewReplacesPanes(t *testing.T) {
 		h.s.guard(func() {
 			objs := h.s.chrome.center.Objects
 			switch {
-			case open && (h.s.ov == nil || len(objs) != 1 || objs[0] != h.s.ov.view):
+			case open && (h.s.chrome.ov == nil || len(objs) != 1 || objs[0] != h.s.chrome.ov.view):
 				t.Fatalf("%s: the split area's place holds %v, want only the overview", what, objs)
-			case !open && (h.s.ov != nil || len(objs) != 1 || objs[0] != h.s.chrome.area):
-				t.Fatalf("%s: the split area's place holds %v (overview %v), want only the area", what, objs, h.s.ov)
+			case !open && (h.s.chrome.ov != nil || len(objs) != 1 || objs[0] != h.s.chrome.area):
+				t.Fatalf("%s: the split area's place holds %v (overview %v), want only the area", what, objs, h.s.chrome.ov)
 			}
 			for id, v := range h.s.panes.views {
 				if v.Hidden() != open {
 					t.Fatalf("%s: pane %d's view hidden = %v, want %v", what, id, v.Hidden(), open)
 				}
 			}
-			if open && h.s.w.Canvas().Focused() != h.s.ov.list.query {
+			if open && h.s.w.Canvas().Focused() != h.s.chrome.ov.list.query {
 				t.Fatalf("%s: the keyboard is on %v, not the overview's search field", what, h.s.w.Canvas().Focused())
 			}
 		})
@@ -136,7 +136,7 @@ func TestOverviewReplacesPanes(t *testing.T) {
 			if !h.key(fyne.KeyA, ctrlShift) {
 				t.Fatal("Ctrl+Shift+A is not bound")
 			}
-			ov = h.s.ov
+			ov = h.s.chrome.ov
 		})
 		placed("opened", true)
 		h.s.guard(func() {

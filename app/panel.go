@@ -1,22 +1,30 @@
 package app
 
 import (
+	"context"
+	"time"
+
 	"fyne.io/fyne/v2"
 
 	"github.com/paneflow-go/paneflow/app/keymap"
 	"github.com/paneflow-go/paneflow/config"
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 // panel is a cockpit view that owns its state: a Fyne widget (with its
 // renderer) built over a [panelHost], shown by the shell in its overlay
-// (openPanelLocked), one overlay at a time. The settings view and the
-// keyboard shortcuts sheet are panels; the agents overview owns its
-// state over a host of its own (overviewHost: it stands in the split
-// area's place, not in the overlay); the older views are still the
-// shell's methods (issue 29 asks for them to become panels too).
+// (openPanelLocked), one overlay at a time. The settings view, the
+// keyboard shortcuts sheet, quick launch and the template view, the MCP
+// and web access views
+// and the history views (search, agent timeline, replay) are panels; the agents overview owns its state over a host of its own
+// (overviewHost: it stands in the split area's place, not in the
+// overlay); the older views are still the shell's methods (issue 29 asks
+// for them to become panels too).
 //
-// A panel's methods run on the UI goroutine; it never holds the shell's
-// lock itself and reaches the shell only through its host.
+// A panel reaches the shell only through its host. Its widgets are used
+// on the UI goroutine; a panel whose goroutines post outcomes back uses
+// them holding the shell's lock (host.guard in its callbacks, host.do
+// for the outcomes), never taking the lock another way.
 type panel interface {
 	fyne.Widget
 	// focusTarget is the widget given the keyboard when the panel opens;
@@ -24,9 +32,12 @@ type panel interface {
 	focusTarget() fyne.Focusable
 }
 
-// panelHost is the shell as a panel sees it. Its methods are called on
-// the UI goroutine, from the panel's Fyne callbacks, without the shell's
-// lock (they take it themselves).
+// panelHost is the shell as a panel sees it. closePanel, saveConfig,
+// runAction and guard are called on the UI goroutine, from the panel's
+// Fyne callbacks, without the shell's lock (they take it themselves);
+// shown, goCall, openReplay, searchAll, revealMatch, agentPlace,
+// focusPane, notice and openSpec holding it; window on the UI goroutine; do, caller, clipboard,
+// configPath, paneClient and logf from any goroutine.
 type panelHost interface {
 	// closePanel closes the panel if it is the open one, and gives the
 	// keyboard back to the focused pane.
@@ -39,6 +50,64 @@ type panelHost interface {
 	// runAction closes the panel and runs a keymap action, as the
 	// command palette does.
 	runAction(p panel, a keymap.Action)
+
+	// guard runs f holding the shell's lock: a panel's widget callback
+	// that touches state its goroutines' outcomes also touch (see do).
+	guard(f func())
+	// do runs f on the UI goroutine holding the shell's lock: the
+	// outcome of a panel's goroutine. f checks shown first: a closed
+	// panel's late outcome is dropped.
+	do(f func())
+	// shown reports whether p is the open panel. The caller holds the
+	// shell's lock (in guard or do).
+	shown(p panel) bool
+	// caller makes the backend's socket calls, each bounded by timeout.
+	caller(timeout time.Duration) proto.Caller
+	// clipboard is the window's clipboard.
+	clipboard() fyne.Clipboard
+	// configPath is the configuration file (Options.ConfigPath); "" for
+	// none.
+	configPath() string
+	// logf writes a diagnostic.
+	logf(format string, args ...any)
+
+	// goCall runs f on a goroutine of its own that the shell's stop
+	// waits for (a socket call; none starts once the window quits). The
+	// caller holds the shell's lock.
+	goCall(f func())
+	// paneClient reaches the server holding window-side pane id (its
+	// host's for another host's pane) and gives the id that server knows
+	// it by.
+	paneClient(id uint64) (proto.Client, uint64)
+	// openReplay opens the replay of pane id (named name) at screen (0:
+	// the newest), highlighting mark unless it is nil, in the panel's
+	// place. The caller holds the shell's lock.
+	openReplay(id uint64, name string, screen uint64, mark *replayMark)
+	// searchAll gives a function that searches every server the window
+	// shows (called off the UI goroutine). The caller holds the shell's
+	// lock.
+	searchAll() func(context.Context, proto.SearchAllParams) []hostSearch
+	// revealMatch closes the panel, scrolls pane id's view (named name)
+	// to match m, highlighted, unless m is nil, and focuses the pane. The
+	// caller holds the shell's lock.
+	revealMatch(id uint64, name string, m *proto.SearchAllMatch)
+
+	// agentPlace is where an agent's new pane goes: the pane to split
+	// and the direction (agentPlaceLocked). The caller holds the shell's
+	// lock.
+	agentPlace() (target uint64, direction string)
+	// focusPane closes the panel and focuses pane id. The caller holds
+	// the shell's lock.
+	focusPane(id uint64)
+	// notice shows msg in the window's banner. The caller holds the
+	// shell's lock.
+	notice(msg string)
+	// openSpec notes the spec at path as recently used and opens the
+	// launch pad with it selected, in the panel's place. The caller
+	// holds the shell's lock.
+	openSpec(path string)
+	// window is the window, for the panel's dialogs.
+	window() fyne.Window
 }
 
 // shownPanel is the panel in the shell's overlay (an [overlay]).
@@ -60,17 +129,27 @@ func (s *shell) panelShownLocked(p panel) bool {
 	return sp != nil && sp.p == p
 }
 
-// togglePanelLocked opens the panel build makes, or closes the open panel
-// when it is a P already (the panels' actions toggle them). The caller
-// holds the shell's lock.
-func togglePanelLocked[P panel](s *shell, build func() P, size fyne.Size) {
+// shownPanelAs is the open panel as a P, or nil when none or another
+// view is open. The caller holds the shell's lock.
+func shownPanelAs[P panel](s *shell) P {
+	var p P
+	if sp := shownAs[*shownPanel](s); sp != nil {
+		p, _ = sp.p.(P)
+	}
+	return p
+}
+
+// togglePanelLocked opens the panel build makes over the shell's host,
+// or closes the open panel when it is a P already (the panels' actions
+// toggle them). The caller holds the shell's lock.
+func togglePanelLocked[P panel](s *shell, build func(panelHost) P, size fyne.Size) {
 	if sp := shownAs[*shownPanel](s); sp != nil {
 		if _, ok := sp.p.(P); ok {
 			s.closeOverlayLocked()
 			return
 		}
 	}
-	s.openPanelLocked(build(), size)
+	s.openPanelLocked(build(shellHost{s}), size)
 }
 
 // shellHost is the shell's panelHost.
@@ -107,4 +186,32 @@ func (h shellHost) runAction(p panel, a keymap.Action) {
 		h.s.closeOverlayLocked()
 		h.s.runActionLocked(a)
 	})
+}
+
+func (h shellHost) guard(f func())                              { h.s.guard(f) }
+func (h shellHost) do(f func())                                 { h.s.do(f) }
+func (h shellHost) shown(p panel) bool                          { return h.s.panelShownLocked(p) }
+func (h shellHost) caller(timeout time.Duration) proto.Caller   { return h.s.b.Caller(timeout) }
+func (h shellHost) clipboard() fyne.Clipboard                   { return h.s.a.Clipboard() }
+func (h shellHost) configPath() string                          { return h.s.o.ConfigPath }
+func (h shellHost) logf(format string, args ...any)             { h.s.logf(format, args...) }
+func (h shellHost) goCall(f func())                             { h.s.goCall(f) }
+func (h shellHost) paneClient(id uint64) (proto.Client, uint64) { return h.s.paneClient(id) }
+func (h shellHost) openReplay(id uint64, name string, screen uint64, mark *replayMark) {
+	h.s.openPanelLocked(newReplayView(h, id, name, screen, mark), replaySize)
+}
+func (h shellHost) searchAll() func(context.Context, proto.SearchAllParams) []hostSearch {
+	return h.s.searchAllLocked()
+}
+func (h shellHost) revealMatch(id uint64, name string, m *proto.SearchAllMatch) {
+	h.s.revealMatchLocked(id, name, m)
+}
+func (h shellHost) agentPlace() (uint64, string) { return h.s.agentPlaceLocked() }
+func (h shellHost) notice(msg string)            { h.s.chrome.banner.show(msg) }
+func (h shellHost) openSpec(path string)         { h.s.openSpecLocked(path) }
+func (h shellHost) window() fyne.Window          { return h.s.w }
+func (h shellHost) focusPane(id uint64) {
+	s := h.s
+	s.closeOverlayLocked()
+	s.work.mutate("focus", func() error { return s.b.Focus(id) })
 }

@@ -15,6 +15,19 @@ type position struct {
 	jumpCursor uint64 // the last pane jump_next_waiting went to
 }
 
+// paneName is pane id's name in the snapshot shown; unknown when the
+// snapshot has no such pane.
+func (p *position) paneName(id uint64, unknown string) string {
+	if p.snap != nil {
+		for _, in := range p.snap.Surfaces {
+			if in.ID == id {
+				return in.Name
+			}
+		}
+	}
+	return unknown
+}
+
 // paneMaps is what the window keeps per pane, by pane id. An entry goes
 // with its pane (applyLocked, closeHostViewsLocked). Guarded by the
 // shell's mu.

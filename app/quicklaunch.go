@@ -132,8 +132,13 @@ func quickLaunchAgent(ctx context.Context, c flow.Caller, dir string, a installe
 	return res.SurfaceID, nil
 }
 
-// quickLaunch is the open quick launch view.
+// quickLaunch is the quick launch view, a panel: an agent in a new
+// worktree of the focused pane's directory, beside the focused pane. Its
+// widgets are used holding the shell's lock (host.guard, host.do); the
+// worktree and the pane are made on a goroutine of its own.
 type quickLaunch struct {
+	widget.BaseWidget
+	host   panelHost
 	dir    string
 	agents []installedAgent
 	agent  *widget.Select
@@ -142,19 +147,16 @@ type quickLaunch struct {
 	status *widget.Label
 	launch *widget.Button
 	busy   bool
-	pop    *popup
+	body   fyne.CanvasObject
 }
 
-// openQuickLaunchLocked opens quick launch for the focused pane's
-// directory (or closes it when open).
-func (s *shell) openQuickLaunchLocked() {
-	if shownAs[*quickLaunch](s) != nil {
-		s.closeOverlayLocked()
-		return
-	}
-	dir := s.focusedCwdLocked()
-	s.closeOverlaysLocked()
-	q := &quickLaunch{dir: dir, agents: s.installedAgentsLocked()}
+var _ panel = (*quickLaunch)(nil)
+
+// newQuickLaunch builds quick launch over h for directory dir ("" when
+// not known; shown as where, its short form) and the agents found.
+func newQuickLaunch(h panelHost, dir, where string, agents []installedAgent) *quickLaunch {
+	q := &quickLaunch{host: h, dir: dir, agents: agents}
+	q.ExtendBaseWidget(q)
 	var names []string
 	for _, a := range q.agents {
 		names = append(names, a.Name)
@@ -168,7 +170,7 @@ func (s *shell) openQuickLaunchLocked() {
 	q.prompt = newKeyEntry(true)
 	q.prompt.SetPlaceHolder("optional prompt: typed into the agent, not submitted")
 	q.prompt.SetMinRowsVisible(4)
-	q.status = widget.NewLabel("in " + s.chrome.side.shortPath(dir))
+	q.status = widget.NewLabel("in " + where)
 	q.status.Wrapping = fyne.TextWrapWord
 	if dir == "" {
 		q.status.SetText("The focused pane's directory is not known.")
@@ -176,7 +178,7 @@ func (s *shell) openQuickLaunchLocked() {
 	if len(names) == 0 {
 		q.status.SetText("No coding agent found on PATH (claude, codex, gemini, opencode, …).")
 	}
-	q.launch = widget.NewButtonWithIcon("Launch", theme.MediaPlayIcon(), func() { s.guard(func() { s.submitQuickLaunchLocked(q) }) })
+	q.launch = widget.NewButtonWithIcon("Launch", theme.MediaPlayIcon(), func() { h.guard(q.submit) })
 	q.launch.Importance = widget.HighImportance
 	if len(names) == 0 {
 		q.agent.PlaceHolder = "no agent found"
@@ -186,10 +188,10 @@ func (s *shell) openQuickLaunchLocked() {
 	keys := func(ev *fyne.KeyEvent) bool {
 		switch ev.Name {
 		case fyne.KeyEscape:
-			s.guard(func() { closeShownLocked[*quickLaunch](s) })
+			h.closePanel(q)
 			return true
 		case fyne.KeyReturn, fyne.KeyEnter:
-			s.guard(func() { s.submitQuickLaunchLocked(q) })
+			h.guard(q.submit)
 			return true
 		}
 		return false
@@ -201,13 +203,18 @@ func (s *shell) openQuickLaunchLocked() {
 		}
 		return false
 	}
-	cancel := widget.NewButton("Cancel", func() { s.guard(func() { closeShownLocked[*quickLaunch](s) }) })
+	cancel := widget.NewButton("Cancel", func() { h.closePanel(q) })
 	form := widget.NewForm(widget.NewFormItem("Agent", q.agent), widget.NewFormItem("Branch", q.branch), widget.NewFormItem("Prompt", q.prompt))
 	head := widget.NewLabelWithStyle("Quick launch: an agent in a new worktree", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	body := container.NewBorder(head, container.NewVBox(q.status, container.NewHBox(layoutSpacer(), cancel, q.launch)), nil, nil, form)
-	s.top = q
-	q.pop = s.showPopupLocked(body, fyne.NewSize(620, 380), q.branch)
+	q.body = container.NewBorder(head, container.NewVBox(q.status, container.NewHBox(layoutSpacer(), cancel, q.launch)), nil, nil, form)
+	return q
 }
+
+// CreateRenderer draws the view.
+func (q *quickLaunch) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(q.body) }
+
+// focusTarget is the branch field.
+func (q *quickLaunch) focusTarget() fyne.Focusable { return q.branch }
 
 // layoutSpacer pushes the buttons after it to the right of an HBox.
 func layoutSpacer() fyne.CanvasObject { return widget.NewLabel("") }
@@ -220,11 +227,12 @@ func fitScroll(sc *container.Scroll, most float32) {
 	sc.SetMinSize(fyne.NewSize(0, min(sc.Content.MinSize().Height, most)))
 }
 
-// submitQuickLaunchLocked starts quick launch's work; the view shows git's
-// error or closes once the pane is there. It cannot be submitted again
-// while it runs.
-func (s *shell) submitQuickLaunchLocked(q *quickLaunch) {
-	if q.busy || s.top != q {
+// submit starts quick launch's work; the view shows git's error or
+// closes once the pane is there. It cannot be submitted again while it
+// runs. The caller holds the shell's lock.
+func (q *quickLaunch) submit() {
+	h := q.host
+	if q.busy || !h.shown(q) {
 		return
 	}
 	i := q.agent.SelectedIndex()
@@ -244,13 +252,13 @@ func (s *shell) submitQuickLaunchLocked(q *quickLaunch) {
 	q.launch.Disable()
 	q.status.SetText("creating the worktree for " + branch + "…")
 	a, prompt, dir := q.agents[i], q.prompt.Text, q.dir
-	beside, direction := s.agentPlaceLocked()
+	beside, direction := h.agentPlace()
 	go func() {
-		id, err := quickLaunchAgent(context.Background(), s.caller(worktreeCallWait), dir, a, branch, prompt, beside, direction)
-		s.do(func() {
-			if s.top != q {
+		id, err := quickLaunchAgent(context.Background(), rpcCaller{c: h.caller(worktreeCallWait)}, dir, a, branch, prompt, beside, direction)
+		h.do(func() {
+			if !h.shown(q) {
 				if err != nil {
-					s.chrome.banner.show("quick launch: " + err.Error())
+					h.notice("quick launch: " + err.Error())
 				}
 				return
 			}
@@ -262,9 +270,8 @@ func (s *shell) submitQuickLaunchLocked(q *quickLaunch) {
 				q.status.Refresh()
 				return
 			}
-			s.logf("paneflow: quick launch: %s in pane %d on branch %s", a.Name, id, branch)
-			closeShownLocked[*quickLaunch](s)
-			s.work.mutate("focus", func() error { return s.b.Focus(id) })
+			h.logf("paneflow: quick launch: %s in pane %d on branch %s", a.Name, id, branch)
+			h.focusPane(id)
 		})
 	}()
 }
@@ -413,24 +420,27 @@ func writeTemplate(dir string, agents []installedAgent) (string, error) {
 	return p, nil
 }
 
-// templateView is the open "new workspace from template" view.
+// templateView is the "new workspace from template" view, a panel: a
+// workspace spec with a pane per agent checked, written into a folder,
+// then selected in the launch pad. Its widgets are used holding the
+// shell's lock (host.guard).
 type templateView struct {
+	widget.BaseWidget
+	host   panelHost
 	agents []installedAgent
 	checks *widget.CheckGroup
 	folder *widget.Entry
 	status *widget.Label
-	pop    *popup
+	body   fyne.CanvasObject
 }
 
-// openTemplateLocked opens the template view (or closes it when open).
-func (s *shell) openTemplateLocked() {
-	if shownAs[*templateView](s) != nil {
-		s.closeOverlayLocked()
-		return
-	}
-	dir := s.focusedCwdLocked()
-	s.closeOverlaysLocked()
-	t := &templateView{agents: s.installedAgentsLocked()}
+var _ panel = (*templateView)(nil)
+
+// newTemplateView builds the template view over h for the agents found,
+// the folder field filled with dir.
+func newTemplateView(h panelHost, dir string, agents []installedAgent) *templateView {
+	t := &templateView{host: h, agents: agents}
+	t.ExtendBaseWidget(t)
 	var names []string
 	for _, a := range t.agents {
 		names = append(names, a.Name)
@@ -441,31 +451,36 @@ func (s *shell) openTemplateLocked() {
 	browse := widget.NewButtonWithIcon("", theme.FolderOpenIcon(), func() {
 		dialog.ShowFolderOpen(func(u fyne.ListableURI, err error) {
 			if err == nil && u != nil {
-				s.guard(func() { t.folder.SetText(u.Path()) })
+				h.guard(func() { t.folder.SetText(u.Path()) })
 			}
-		}, s.w)
+		}, h.window())
 	})
 	t.status = widget.NewLabel("Writes " + specFileName + " in the folder (an existing file is never replaced).")
 	t.status.Wrapping = fyne.TextWrapWord
 	if len(names) == 0 {
 		t.status.SetText("No coding agent found on PATH: the spec will have one shell pane.")
 	}
-	write := widget.NewButtonWithIcon("Write spec", theme.DocumentSaveIcon(), func() { s.guard(func() { s.writeTemplateLocked(t) }) })
+	write := widget.NewButtonWithIcon("Write spec", theme.DocumentSaveIcon(), func() { h.guard(t.write) })
 	write.Importance = widget.HighImportance
-	cancel := widget.NewButton("Cancel", func() { s.guard(func() { closeShownLocked[*templateView](s) }) })
-	agents := container.NewVScroll(t.checks)
-	fitScroll(agents, 200)
-	form := widget.NewForm(widget.NewFormItem("Agents", agents),
+	cancel := widget.NewButton("Cancel", func() { h.closePanel(t) })
+	checks := container.NewVScroll(t.checks)
+	fitScroll(checks, 200)
+	form := widget.NewForm(widget.NewFormItem("Agents", checks),
 		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, browse, t.folder)))
 	head := widget.NewLabelWithStyle("New workspace from template", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	body := container.NewBorder(head, container.NewVBox(t.status, container.NewHBox(layoutSpacer(), cancel, write)), nil, nil, form)
-	s.top = t
-	t.pop = s.showPopupLocked(body, fyne.NewSize(620, 440), t.folder)
+	t.body = container.NewBorder(head, container.NewVBox(t.status, container.NewHBox(layoutSpacer(), cancel, write)), nil, nil, form)
+	return t
 }
 
-// writeTemplateLocked writes the spec and opens the launch pad with it
-// selected; an error stays in the view.
-func (s *shell) writeTemplateLocked(t *templateView) {
+// CreateRenderer draws the view.
+func (t *templateView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(t.body) }
+
+// focusTarget is the folder field.
+func (t *templateView) focusTarget() fyne.Focusable { return t.folder }
+
+// write writes the spec and opens the launch pad with it selected; an
+// error stays in the view. The caller holds the shell's lock.
+func (t *templateView) write() {
 	var picked []installedAgent
 	for _, a := range t.agents {
 		for _, n := range t.checks.Selected {
@@ -486,10 +501,16 @@ func (s *shell) writeTemplateLocked(t *templateView) {
 		t.status.Refresh()
 		return
 	}
-	s.noteRecentLocked(p)
-	closeShownLocked[*templateView](s)
+	t.host.openSpec(p)
+}
+
+// openSpecLocked notes the spec at path as recently used and opens the
+// launch pad (in the overlay's place) with it selected.
+func (s *shell) openSpecLocked(path string) {
+	s.noteRecentLocked(path)
+	s.closeOverlayLocked()
 	s.openLaunchPadLocked()
 	if lp := shownAs[*launchPad](s); lp != nil {
-		s.addSpecLocked(lp, p)
+		s.addSpecLocked(lp, path)
 	}
 }

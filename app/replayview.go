@@ -33,9 +33,13 @@ type replayMark struct {
 // stepping through them in the order they were shown. Each is labelled
 // with when it was shown and the agent turn it was shown in
 // (ai.history). A search match in a history screen opens it at that
-// screen with the match highlighted. Screens are read on goroutines of
-// their own, cancelled when the view closes.
+// screen with the match highlighted. It is a panel: screens are read on
+// goroutines of their own (host.goCall), cancelled when the view is
+// dismissed; its widgets are used holding the shell's lock (host.guard,
+// host.do).
 type replayView struct {
+	widget.BaseWidget
+	host    panelHost
 	pane    uint64
 	name    string
 	screens []proto.HeldScreen // listed, without text; nil until read
@@ -52,39 +56,44 @@ type replayView struct {
 	prev   *widget.Button
 	next   *widget.Button
 	keys   *keySink
-	pop    *popup
-	ctx    context.Context
-	cancel context.CancelFunc
+	body   fyne.CanvasObject
+	calls
 }
 
-// openReplayLocked opens the replay of pane id (named name) at screen
-// (0: the newest), highlighting mark when it is not nil.
-func (s *shell) openReplayLocked(id uint64, name string, screen uint64, mark *replayMark) {
-	s.closeOverlaysLocked()
-	ctx, cancel := context.WithCancel(context.Background())
-	v := &replayView{pane: id, name: name, mark: mark, texts: map[uint64]string{}, ctx: ctx, cancel: cancel}
+var _ panel = (*replayView)(nil)
+
+// replaySize is the replay view's size.
+var replaySize = fyne.NewSize(980, 680)
+
+// newReplayView builds the replay of pane id (named name) over h, at
+// screen (0: the newest), highlighting mark when it is not nil, and
+// starts reading the screens. The caller holds the shell's lock.
+func newReplayView(h panelHost, id uint64, name string, screen uint64, mark *replayMark) *replayView {
+	v := &replayView{host: h, pane: id, name: name, mark: mark, texts: map[uint64]string{}, calls: newCalls()}
+	v.ExtendBaseWidget(v)
+	ctx := v.ctx
 	v.header = widget.NewLabel("reading the screens of pane " + vis.String(name) + "…")
 	v.header.Wrapping = fyne.TextWrapWord
 	v.grid = widget.NewTextGrid()
 	v.grid.Scroll = fyne.ScrollNone
 	v.scroll = container.NewScroll(v.grid)
-	v.prev = widget.NewButtonWithIcon("Previous", theme.NavigateBackIcon(), func() { s.guard(func() { s.stepReplayLocked(v, -1) }) })
-	v.next = widget.NewButtonWithIcon("Next", theme.NavigateNextIcon(), func() { s.guard(func() { s.stepReplayLocked(v, 1) }) })
+	v.prev = widget.NewButtonWithIcon("Previous", theme.NavigateBackIcon(), func() { h.guard(func() { v.step(-1) }) })
+	v.next = widget.NewButtonWithIcon("Next", theme.NavigateNextIcon(), func() { h.guard(func() { v.step(1) }) })
 	v.next.IconPlacement = widget.ButtonIconTrailingText
 	v.prev.Disable()
 	v.next.Disable()
 	v.keys = newKeySink(func(ev *fyne.KeyEvent) {
 		switch ev.Name {
 		case fyne.KeyLeft, fyne.KeyPageUp, fyne.KeyUp:
-			s.guard(func() { s.stepReplayLocked(v, -1) })
+			h.guard(func() { v.step(-1) })
 		case fyne.KeyRight, fyne.KeyPageDown, fyne.KeyDown:
-			s.guard(func() { s.stepReplayLocked(v, 1) })
+			h.guard(func() { v.step(1) })
 		case fyne.KeyHome:
-			s.guard(func() { s.stepReplayLocked(v, -len(v.screens)) })
+			h.guard(func() { v.step(-len(v.screens)) })
 		case fyne.KeyEnd:
-			s.guard(func() { s.stepReplayLocked(v, len(v.screens)) })
+			h.guard(func() { v.step(len(v.screens)) })
 		case fyne.KeyEscape:
-			s.guard(func() { closeShownLocked[*replayView](s) })
+			h.closePanel(v)
 		}
 	})
 	title := widget.NewLabelWithStyle("Replay: pane "+vis.String(name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -92,13 +101,12 @@ func (s *shell) openReplayLocked(id uint64, name string, screen uint64, mark *re
 	hint.TextSize = nameSize
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(hint, v.keys), title), v.header)
 	bottom := container.NewHBox(v.prev, layoutSpacer(), v.next)
-	s.top = v
-	v.pop = s.showPopupLocked(container.NewBorder(top, bottom, nil, nil, v.scroll), fyne.NewSize(980, 680), v.keys)
-	cl, lid := s.paneClient(id)
-	s.goCall(func() {
+	v.body = container.NewBorder(top, bottom, nil, nil, v.scroll)
+	cl, lid := h.paneClient(id)
+	h.goCall(func() {
 		list, err := cl.SurfaceScreens(ctx, proto.SurfaceScreensParams{Target: proto.SurfaceTarget(lid)})
 		if err != nil {
-			s.replayFailed(v, err)
+			v.failed(err)
 			return
 		}
 		// The turns only label the screens: without them it still replays.
@@ -112,22 +120,29 @@ func (s *shell) openReplayLocked(id uint64, name string, screen uint64, mark *re
 		var text string
 		if at >= 0 {
 			if text, err = readScreen(ctx, cl, lid, list.Screens[at].Screen); err != nil {
-				s.replayFailed(v, err)
+				v.failed(err)
 				return
 			}
 		}
-		s.do(func() {
-			if s.top != v {
+		h.do(func() {
+			if !h.shown(v) {
 				return
 			}
 			v.held, v.screens, v.turns, v.at = list, list.Screens, hist.Turns, at
 			if at >= 0 {
 				v.texts[list.Screens[at].Screen] = text
 			}
-			v.showLocked()
+			v.show()
 		})
 	})
+	return v
 }
+
+// CreateRenderer draws the view.
+func (v *replayView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(v.body) }
+
+// focusTarget is the invisible widget taking the view's keys.
+func (v *replayView) focusTarget() fyne.Focusable { return v.keys }
 
 // readScreen reads screen n of pane id (as cl's server knows it) with
 // its text.
@@ -143,22 +158,23 @@ func readScreen(ctx context.Context, cl proto.Client, id, n uint64) (string, err
 	return *res.Screens[0].Text, nil
 }
 
-// replayFailed shows a failed read in v (a closed view shows nothing).
-func (s *shell) replayFailed(v *replayView, err error) {
+// failed shows a failed read (a closed view shows nothing).
+func (v *replayView) failed(err error) {
 	if v.ctx.Err() != nil {
 		return
 	}
-	s.do(func() {
-		if s.top == v {
+	v.host.do(func() {
+		if v.host.shown(v) {
 			v.header.SetText("pane " + vis.String(v.name) + ": " + err.Error())
 		}
 	})
 }
 
-// stepReplayLocked shows the screen d places later (earlier when d < 0),
-// stopping at the ends; a screen not read yet is read first.
-func (s *shell) stepReplayLocked(v *replayView, d int) {
-	if s.top != v || len(v.screens) == 0 {
+// step shows the screen d places later (earlier when d < 0), stopping
+// at the ends; a screen not read yet is read first. The caller holds the
+// shell's lock.
+func (v *replayView) step(d int) {
+	if !v.host.shown(v) || len(v.screens) == 0 {
 		return
 	}
 	at := min(max(v.at+d, 0), len(v.screens)-1)
@@ -168,31 +184,31 @@ func (s *shell) stepReplayLocked(v *replayView, d int) {
 	n := v.screens[at].Screen
 	if _, ok := v.texts[n]; ok {
 		v.at = at
-		v.showLocked()
+		v.show()
 		return
 	}
 	v.seq++
 	seq := v.seq
-	cl, lid := s.paneClient(v.pane)
-	s.goCall(func() {
+	cl, lid := v.host.paneClient(v.pane)
+	v.host.goCall(func() {
 		text, err := readScreen(v.ctx, cl, lid, n)
 		if err != nil {
-			s.replayFailed(v, err)
+			v.failed(err)
 			return
 		}
-		s.do(func() {
-			if s.top == v && v.seq == seq {
+		v.host.do(func() {
+			if v.host.shown(v) && v.seq == seq {
 				v.texts[n] = text
 				v.at = at
-				v.showLocked()
+				v.show()
 			}
 		})
 	})
 }
 
-// showLocked shows screen v.at with its label, and the mark when it is
-// on it.
-func (v *replayView) showLocked() {
+// show shows screen v.at with its label, and the mark when it is on it.
+// The caller holds the shell's lock.
+func (v *replayView) show() {
 	if len(v.screens) == 0 {
 		v.header.SetText(fmt.Sprintf("Pane %s holds no screens of full-screen programs (an agent's or an editor's full screen is kept once it settles).", vis.String(v.name)))
 		v.grid.SetText("")

@@ -71,8 +71,8 @@ func (s *shell) goReview(view context.Context, f func(ctx context.Context)) {
 // another host's worktree) whose calls may take up to timeout (0: the
 // default).
 func (s *shell) reviewClient(dv *diffView, timeout time.Duration) proto.Client {
-	if dv != nil && dv.slot != 0 && s.hosts != nil {
-		return proto.Client{Caller: s.hosts.callerAt(dv.slot, timeout)}
+	if dv != nil && dv.slot != 0 && s.hosts() != nil {
+		return proto.Client{Caller: s.hosts().callerAt(dv.slot, timeout)}
 	}
 	return proto.Client{Caller: s.b.Caller(timeout)}
 }
@@ -80,12 +80,12 @@ func (s *shell) reviewClient(dv *diffView, timeout time.Duration) proto.Client {
 // reviewStream opens a stream of dv's server: its host's, or the window's
 // own when that is attached (a window attached over ssh).
 func (s *shell) reviewStream(ctx context.Context, dv *diffView, method string, params any) (*ipc.Stream, error) {
-	if dv != nil && dv.slot != 0 && s.hosts != nil {
-		return s.hosts.subscribeAt(ctx, dv.slot, method, params)
+	if dv != nil && dv.slot != 0 && s.hosts() != nil {
+		return s.hosts().subscribeAt(ctx, dv.slot, method, params)
 	}
 	b := s.b
-	if s.hosts != nil {
-		b = s.hosts.primary
+	if s.hosts() != nil {
+		b = s.hosts().primary
 	}
 	a, ok := b.(*attached)
 	if !ok {

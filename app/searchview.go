@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -42,8 +41,8 @@ func (s *shell) historyClient() proto.Client {
 // history views (its host's for another host's pane, see hostsBackend)
 // and returns the id that server knows the pane by.
 func (s *shell) paneClient(id uint64) (proto.Client, uint64) {
-	if slot := hostSlot(id); slot != 0 && s.hosts != nil {
-		return proto.Client{Caller: s.hosts.callerAt(slot, historyCallTimeout)}, localID(id)
+	if slot := hostSlot(id); slot != 0 && s.hosts() != nil {
+		return proto.Client{Caller: s.hosts().callerAt(slot, historyCallTimeout)}, localID(id)
 	}
 	return s.historyClient(), id
 }
@@ -56,19 +55,22 @@ func (s *shell) paneClient(id uint64) (proto.Client, uint64) {
 // under the host's name. Activating a match
 // jumps to it, highlighted: in the pane's scrollback (the pane's view
 // scrolls there) or in a history screen (the replay view opens at that
-// screen). Searches run on their own goroutines, cancelled when the view
-// closes; only the newest query's result is shown.
+// screen). It is a panel: searches run on their own goroutines
+// (host.goCall), cancelled when the view is dismissed; only the newest
+// query's result is shown. Its widgets are used holding the shell's lock
+// (host.guard, host.do).
 type searchView struct {
+	widget.BaseWidget
+	host   panelHost
 	list   *pickList
 	regex  *widget.Check
 	cases  *widget.Select
 	status *widget.Label
-	pop    *popup
-	rows   []searchRow
-	shown  string // the query rows are the answer to
-	seq    uint64 // the newest query; results of older ones are dropped
-	ctx    context.Context
-	cancel context.CancelFunc
+	body   fyne.CanvasObject
+	calls
+	rows  []searchRow
+	shown string // the query rows are the answer to
+	seq   uint64 // the newest query; results of older ones are dropped
 }
 
 // searchRow is one row of the search view: a remote host's header (pane
@@ -87,49 +89,52 @@ var searchCases = []struct{ label, mode string }{
 	{"Ignore case", proto.CaseInsensitive},
 }
 
-// openSearchLocked opens the search over every pane (or closes it when
-// open).
-func (s *shell) openSearchLocked() {
-	if shownAs[*searchView](s) != nil {
-		s.closeOverlayLocked()
-		return
-	}
-	s.closeOverlaysLocked()
-	ctx, cancel := context.WithCancel(context.Background())
-	v := &searchView{list: newPickList("Search every pane: scrollback, screens, full-screen history", s.guard), ctx: ctx, cancel: cancel}
+var _ panel = (*searchView)(nil)
+
+// newSearchView builds the search over every pane over h. The caller
+// holds the shell's lock.
+func newSearchView(h panelHost) *searchView {
+	v := &searchView{host: h, list: newPickList("Search every pane: scrollback, screens, full-screen history", h.guard), calls: newCalls()}
+	v.ExtendBaseWidget(v)
 	v.status = widget.NewLabel("")
 	v.status.Wrapping = fyne.TextWrapWord
-	v.regex = widget.NewCheck("Regex", func(bool) { s.guard(func() { s.searchLocked(v) }) })
+	v.regex = widget.NewCheck("Regex", func(bool) { h.guard(v.search) })
 	var labels []string
 	for _, c := range searchCases {
 		labels = append(labels, c.label)
 	}
 	v.cases = widget.NewSelect(labels, nil)
 	v.cases.SetSelectedIndex(0) // before OnChanged: it would run here, under the lock
-	v.cases.OnChanged = func(string) { s.guard(func() { s.searchLocked(v) }) }
+	v.cases.OnChanged = func(string) { h.guard(v.search) }
 	v.list.build = func(i int) fyne.CanvasObject { return searchRowObject(v.rows[i]) }
 	v.list.activate = func(i int) {
-		s.guard(func() {
-			if s.top == v && i < len(v.rows) {
-				s.activateSearchRowLocked(v.rows[i])
+		h.guard(func() {
+			if h.shown(v) && i < len(v.rows) {
+				v.activate(v.rows[i])
 			}
 		})
 	}
-	v.list.dismiss = func() { s.guard(func() { closeShownLocked[*searchView](s) }) }
-	v.list.query.OnChanged = func(string) { s.guard(func() { s.searchLocked(v) }) }
+	v.list.dismiss = func() { h.closePanel(v) }
+	v.list.query.OnChanged = func(string) { h.guard(v.search) }
 	v.list.setRows(0, 0)
 	header := widget.NewLabelWithStyle("Search every pane", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	opts := container.NewHBox(v.regex, v.cases)
 	top := container.NewVBox(header, container.NewBorder(nil, nil, nil, opts, v.list.query), v.status)
-	s.top = v
-	s.searchLocked(v)
-	v.pop = s.showPopupLocked(container.NewBorder(top, nil, nil, nil, v.list.scroll), fyne.NewSize(900, 600), v.list.query)
+	v.body = container.NewBorder(top, nil, nil, nil, v.list.scroll)
+	v.search()
+	return v
 }
 
-// searchLocked searches for v's query as its options say, on a goroutine
-// of its own; the result replaces v's rows if no newer query was asked
-// for meanwhile.
-func (s *shell) searchLocked(v *searchView) {
+// CreateRenderer draws the view.
+func (v *searchView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(v.body) }
+
+// focusTarget is the query field.
+func (v *searchView) focusTarget() fyne.Focusable { return v.list.query }
+
+// search searches for the query as the options say, on a goroutine of
+// its own; the result replaces the rows if no newer query was asked for
+// meanwhile. The caller holds the shell's lock.
+func (v *searchView) search() {
 	v.seq++
 	seq := v.seq
 	q := v.list.query.Text
@@ -145,23 +150,24 @@ func (s *shell) searchLocked(v *searchView) {
 		mode = searchCases[i].mode
 	}
 	p := proto.SearchAllParams{Pattern: q, Regex: &regex, Case: &mode}
-	targets := s.searchTargetsLocked()
-	s.goCall(func() {
-		m, err := mergeSearches(s.searchAll(v.ctx, targets, p))
+	search := v.host.searchAll()
+	v.host.goCall(func() {
+		m, err := mergeSearches(search(v.ctx, p))
 		if v.ctx.Err() != nil {
 			return
 		}
-		s.do(func() {
-			if s.top == v && v.seq == seq {
+		v.host.do(func() {
+			if v.host.shown(v) && v.seq == seq {
 				v.shown = q
-				v.showLocked(m, err)
+				v.showResult(m, err)
 			}
 		})
 	})
 }
 
-// showLocked shows a search's merged result (or its error).
-func (v *searchView) showLocked(m searchMerged, err error) {
+// showResult shows a search's merged result (or its error). The caller
+// holds the shell's lock.
+func (v *searchView) showResult(m searchMerged, err error) {
 	v.rows = v.rows[:0]
 	if err != nil {
 		v.list.setRows(0, 0)
@@ -320,30 +326,36 @@ func matchSegments(text string, spans [][2]int, most int) []segment {
 	return out
 }
 
-// activateSearchRowLocked jumps to what a row of the search view shows
-// (a pane on another host like one of the window's own): a pane's header
-// focuses the pane; a match in the scrollback or on a screen scrolls the
-// pane's view to it, highlighted; a match in a history screen opens the
-// replay at that screen, highlighted. A host's header does nothing.
-func (s *shell) activateSearchRowLocked(r searchRow) {
+// activate jumps to what a row shows (a pane on another host like one
+// of the window's own): a pane's header focuses the pane; a match in the
+// scrollback or on a screen scrolls the pane's view to it, highlighted; a
+// match in a history screen opens the replay at that screen, highlighted.
+// A host's header does nothing. The caller holds the shell's lock.
+func (v *searchView) activate(r searchRow) {
 	if r.pane == nil {
 		return // a host's header
 	}
 	id := r.pane.SurfaceID
 	m := r.match
 	if m != nil && m.Source == proto.SourceHistory && m.Screen != nil {
-		s.openReplayLocked(id, r.pane.Name, *m.Screen, &replayMark{screen: *m.Screen, row: m.Line, spans: m.Spans})
+		v.host.openReplay(id, r.pane.Name, *m.Screen, &replayMark{screen: *m.Screen, row: m.Line, spans: m.Spans})
 		return
 	}
-	closeShownLocked[*searchView](s)
+	v.host.revealMatch(id, r.pane.Name, m)
+}
+
+// revealMatchLocked closes the overlay, scrolls pane id's view (named
+// name) to match m, highlighted, unless m is nil, and focuses the pane.
+func (s *shell) revealMatchLocked(id uint64, name string, m *proto.SearchAllMatch) {
+	s.closeOverlayLocked()
 	if m != nil {
 		v := s.viewLocked(id)
 		if v == nil {
-			s.chrome.banner.show(fmt.Sprintf("search: pane %s is closed", vis.String(r.pane.Name)))
+			s.chrome.banner.show(fmt.Sprintf("search: pane %s is closed", vis.String(name)))
 			return
 		}
 		if !v.Reveal(m.Line, m.Text, m.Spans) {
-			s.chrome.banner.show(fmt.Sprintf("search: the line is no longer in pane %s", vis.String(r.pane.Name)))
+			s.chrome.banner.show(fmt.Sprintf("search: the line is no longer in pane %s", vis.String(name)))
 		}
 	}
 	s.work.mutate("focus", func() error { return s.b.Focus(id) })

@@ -67,7 +67,7 @@ func searchFor(h *harness, q string, n int) *searchView {
 		if !h.key(fyne.KeyS, ctrlShift) {
 			h.t.Fatal("Ctrl+Shift+S is not bound")
 		}
-		v = shownAs[*searchView](h.s)
+		v = shownPanelAs[*searchView](h.s)
 	})
 	if v == nil {
 		h.t.Fatal("Ctrl+Shift+S did not open the search view")
@@ -118,12 +118,12 @@ func searchViewJumps(t *testing.T, h *harness) {
 	h.waitFor("the history match alone", func() bool {
 		return v.shown == "NEEDLEHIST" && len(v.rows) == 2 && strings.HasSuffix(v.status.Text, "matching case")
 	})
-	h.s.guard(func() { closeShownLocked[*searchView](h.s) })
+	h.s.guard(func() { h.s.closeOverlayLocked() })
 
 	// The scrollback match: the view scrolls there, highlighted.
 	v = searchFor(h, "needle", 4)
 	v.list.activate(1)
-	h.waitFor("the jump to the scrollback", func() bool { return shownAs[*searchView](h.s) == nil && h.s.pos.focus == first })
+	h.waitFor("the jump to the scrollback", func() bool { return shownPanelAs[*searchView](h.s) == nil && h.s.pos.focus == first })
 	h.s.guard(func() {
 		vw := h.s.panes.views[first]
 		line, ok := vw.Revealed()
@@ -137,8 +137,8 @@ func searchViewJumps(t *testing.T, h *harness) {
 	v.list.activate(3)
 	var rv *replayView
 	h.waitFor("the replay at screen 1", func() bool {
-		rv = shownAs[*replayView](h.s)
-		return shownAs[*searchView](h.s) == nil && rv != nil && len(rv.screens) == 2 && rv.at == 0
+		rv = shownPanelAs[*replayView](h.s)
+		return shownPanelAs[*searchView](h.s) == nil && rv != nil && len(rv.screens) == 2 && rv.at == 0
 	})
 	h.s.guard(func() {
 		if got := rv.grid.RowText(0); got != "NEEDLEHIST on screen one" {
@@ -166,7 +166,7 @@ func searchViewJumps(t *testing.T, h *harness) {
 	})
 	rv.keys.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	h.s.guard(func() {
-		if shownAs[*replayView](h.s) != nil {
+		if shownPanelAs[*replayView](h.s) != nil {
 			t.Fatal("Escape did not close the replay")
 		}
 	})
@@ -230,7 +230,7 @@ func TestTimelineView(t *testing.T) {
 		if !h.key(fyne.KeyH, ctrlShift) {
 			t.Fatal("Ctrl+Shift+H is not bound")
 		}
-		v = shownAs[*timelineView](h.s)
+		v = shownPanelAs[*timelineView](h.s)
 	})
 	if v == nil {
 		t.Fatal("Ctrl+Shift+H did not open the timeline")
@@ -266,8 +266,8 @@ func TestTimelineView(t *testing.T) {
 	v.list.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	var rv *replayView
 	h.waitFor("the replay of the turn", func() bool {
-		rv = shownAs[*replayView](h.s)
-		return shownAs[*timelineView](h.s) == nil && rv != nil && len(rv.screens) == 2 && rv.at == 0
+		rv = shownPanelAs[*replayView](h.s)
+		return shownPanelAs[*timelineView](h.s) == nil && rv != nil && len(rv.screens) == 2 && rv.at == 0
 	})
 	h.s.guard(func() {
 		if !strings.Contains(rv.header.Text, "turn ") || !strings.Contains(rv.header.Text, "(claude)") {
@@ -278,11 +278,11 @@ func TestTimelineView(t *testing.T) {
 	// (the harness's clean-up quits).
 	h.s.guard(func() { h.key(fyne.KeyS, ctrlShift) })
 	h.s.guard(func() {
-		if shownAs[*searchView](h.s) == nil || shownAs[*replayView](h.s) != nil {
+		if shownPanelAs[*searchView](h.s) == nil || shownPanelAs[*replayView](h.s) != nil {
 			t.Fatal("Ctrl+Shift+S did not replace the replay with the search")
 		}
 	})
-	typeInto(h, shownAs[*searchView](h.s).list.query, "needle")
+	typeInto(h, shownPanelAs[*searchView](h.s).list.query, "needle")
 }
 
 // rawParams is a JSON object as params.

@@ -31,11 +31,11 @@ const configMsg = "config: "
 // problems and warns (from reading the file) go to the banner; nothing
 // here fails.
 func (s *shell) applyConfigLocked(cfg config.Config, warns []string, initial bool) {
-	if s.hosts != nil && !initial {
+	if s.hosts() != nil && !initial {
 		// Hosts added to the file are added; one taken out stays until
 		// the window is opened again (a file that failed to parse lists
 		// none, which must not detach every host).
-		s.hosts.AddHosts(cfg.Hosts)
+		s.hosts().AddHosts(cfg.Hosts)
 	}
 	msgs := append(slices.Clip(warns), s.conf.take(cfg, initial, s.fontScale())...)
 	dark := s.conf.dark()

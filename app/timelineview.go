@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -16,102 +15,97 @@ import (
 	"github.com/paneflow-go/paneflow/proto"
 )
 
-// timelineView is the open timeline of the agent in a pane: its turns
-// (ai.history), newest first, each with when it began, how long it took,
-// the tools it ran, its prompt (when the agent's hook gave it) and its
-// result. Activating a turn opens the replay
-// at the first screen shown in that turn (the newest before it when the
-// turn showed none); the Replay button opens it at the newest screen.
-// The pane's turns and screens are read on a goroutine of its own,
-// cancelled when the view closes.
+// timelineView is the timeline of the agent in a pane, a panel: its
+// turns (ai.history), newest first, each with when it began, how long it
+// took, the tools it ran, its prompt (when the agent's hook gave it) and
+// its result. Activating a turn opens the replay at the first screen
+// shown in that turn (the newest before it when the turn showed none);
+// the Replay button opens it at the newest screen. The pane's turns and
+// screens are read on a goroutine of its own (host.goCall), cancelled
+// when the view is dismissed. Its widgets are used holding the shell's
+// lock (host.guard, host.do).
 type timelineView struct {
+	widget.BaseWidget
+	host    panelHost
 	pane    uint64
 	name    string
 	list    *pickList
-	turns   []proto.AITurn // newest first, as shown
+	all     []proto.AITurn // every turn, newest first
+	turns   []proto.AITurn // those matching the filter, as shown
 	hist    []proto.AITurn // every turn, oldest first
 	screens []proto.HeldScreen
 	status  *widget.Label
-	pop     *popup
-	cancel  context.CancelFunc
+	body    fyne.CanvasObject
+	calls
 }
 
-// openTimelineLocked opens the timeline of the focused pane (or closes
-// it when open).
-func (s *shell) openTimelineLocked() {
-	if shownAs[*timelineView](s) != nil {
-		s.closeOverlayLocked()
-		return
-	}
-	id := s.pos.focus
-	if id == 0 {
-		return
-	}
-	s.closeOverlaysLocked()
-	name := fmt.Sprint(id)
-	if s.pos.snap != nil {
-		for _, in := range s.pos.snap.Surfaces {
-			if in.ID == id {
-				name = in.Name
-			}
-		}
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	v := &timelineView{pane: id, name: name, list: newPickList("Filter the turns (prompt, tools, result)", s.guard), cancel: cancel}
+var _ panel = (*timelineView)(nil)
+
+// newTimelineView builds the timeline of pane id (named name) over h and
+// starts reading it. The caller holds the shell's lock.
+func newTimelineView(h panelHost, id uint64, name string) *timelineView {
+	v := &timelineView{host: h, pane: id, name: name, list: newPickList("Filter the turns (prompt, tools, result)", h.guard), calls: newCalls()}
+	v.ExtendBaseWidget(v)
 	v.status = widget.NewLabel("reading the agent's turns…")
 	v.status.Wrapping = fyne.TextWrapWord
-	var all []proto.AITurn
 	v.list.build = func(i int) fyne.CanvasObject { return turnRowObject(v.turns[i]) }
 	v.list.activate = func(i int) {
-		s.guard(func() {
-			if s.top == v && i < len(v.turns) {
-				s.openReplayLocked(v.pane, v.name, screenOfTurn(v.turns[i], v.hist, v.screens), nil)
+		h.guard(func() {
+			if h.shown(v) && i < len(v.turns) {
+				h.openReplay(v.pane, v.name, screenOfTurn(v.turns[i], v.hist, v.screens), nil)
 			}
 		})
 	}
-	v.list.dismiss = func() { s.guard(func() { closeShownLocked[*timelineView](s) }) }
+	v.list.dismiss = func() { h.closePanel(v) }
 	v.list.query.OnChanged = func(q string) {
-		s.guard(func() {
-			if s.top == v {
-				v.turns = filterTurns(all, q)
+		h.guard(func() {
+			if h.shown(v) {
+				v.turns = filterTurns(v.all, q)
 				v.list.setRows(len(v.turns), 0)
 			}
 		})
 	}
 	replay := widget.NewButtonWithIcon("Replay screens", theme.MediaPlayIcon(), func() {
-		s.guard(func() {
-			if s.top == v {
-				s.openReplayLocked(v.pane, v.name, 0, nil)
+		h.guard(func() {
+			if h.shown(v) {
+				h.openReplay(v.pane, v.name, 0, nil)
 			}
 		})
 	})
 	v.list.setRows(0, 0)
 	title := widget.NewLabelWithStyle("Agent timeline: pane "+vis.String(name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, replay, title), v.list.query, v.status)
-	s.top = v
-	v.pop = s.showPopupLocked(container.NewBorder(top, nil, nil, nil, v.list.scroll), fyne.NewSize(900, 600), v.list.query)
-	cl, lid := s.paneClient(id)
-	s.goCall(func() {
+	v.body = container.NewBorder(top, nil, nil, nil, v.list.scroll)
+	cl, lid := h.paneClient(id)
+	ctx := v.ctx
+	h.goCall(func() {
 		hist, herr := cl.AIHistory(ctx, proto.AIHistoryParams{SurfaceID: lid})
 		list, serr := cl.SurfaceScreens(ctx, proto.SurfaceScreensParams{Target: proto.SurfaceTarget(lid)})
 		if ctx.Err() != nil {
 			return
 		}
-		s.do(func() {
-			if s.top != v {
+		h.do(func() {
+			if !h.shown(v) {
 				return
 			}
-			all = make([]proto.AITurn, len(hist.Turns))
+			v.all = make([]proto.AITurn, len(hist.Turns))
 			for i, t := range hist.Turns {
-				all[len(all)-1-i] = t
+				v.all[len(v.all)-1-i] = t
 			}
 			v.screens, v.hist = list.Screens, hist.Turns
-			v.turns = filterTurns(all, v.list.query.Text)
+			v.turns = filterTurns(v.all, v.list.query.Text)
 			v.list.setRows(len(v.turns), 0)
-			v.status.SetText(timelineSummary(len(all), len(list.Screens), herr, serr))
+			v.status.SetText(timelineSummary(len(v.all), len(list.Screens), herr, serr))
 		})
 	})
+	return v
 }
+
+// CreateRenderer draws the view.
+func (v *timelineView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(v.body) }
+
+// focusTarget is the filter field.
+func (v *timelineView) focusTarget() fyne.Focusable { return v.list.query }
 
 // timelineSummary is the timeline's status line.
 func timelineSummary(turns, screens int, herr, serr error) string {

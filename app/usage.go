@@ -155,12 +155,12 @@ func (s *shell) probeUsageLocked() {
 			}
 		}
 		for key, o := range lines {
-			if s.probes.usage[key] == o {
+			if s.chrome.probes.usage[key] == o {
 				continue
 			}
 			// A row is built anew whenever its content changes (its text
 			// or another line's): each new line is probed once drawn.
-			s.probes.usage[key] = o
+			s.chrome.probes.usage[key] = o
 			what := fmt.Sprintf("sidebar-usage %s text=%q", key, strings.TrimSpace(o.(*canvas.Text).Text))
 			s.probeUsageLater(key, o, what, 200)
 		}
@@ -175,7 +175,7 @@ func (s *shell) probeUsageLocked() {
 func (s *shell) probeUsageLater(key string, o fyne.CanvasObject, what string, tries int) {
 	time.AfterFunc(50*time.Millisecond, func() {
 		s.do(func() {
-			if s.life.quitting || s.probes.usage[key] != o {
+			if s.life.quitting || s.chrome.probes.usage[key] != o {
 				return
 			}
 			if l, ok := s.probeLineLocked(what, o); ok && o.Size().Width > 0 {

@@ -189,7 +189,7 @@ func sidebarShowsUsage(t *testing.T, h *harness) {
 	h.waitFor("the agent's state", func() bool { _, ok := h.s.agents.status(first); return ok })
 	h.s.guard(h.s.openOverviewLocked)
 	h.waitFor("the agent's usage and the day's in the overview", func() bool {
-		ov := h.s.ov
+		ov := h.s.chrome.ov
 		if ov == nil || len(ov.rows) != 1 {
 			return false
 		}

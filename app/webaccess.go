@@ -23,13 +23,15 @@ import (
 // webCallTimeout bounds one web.* call of the web view.
 const webCallTimeout = 5 * time.Second
 
-// webView is the open "Web access" view: the server's web client (its
-// address, or how to start one), pairing a browser (the one-time link as
-// text, on the clipboard and as a QR code) and the paired browsers, each
-// row revoking one. Its widgets are used holding the shell's lock; the
-// socket calls run on goroutines of their own, one at a time (run), and
-// post their outcome back. nil when closed.
+// webView is the "Web access" view, a panel: the server's web client
+// (its address, or how to start one), pairing a browser (the one-time
+// link as text, on the clipboard and as a QR code) and the paired
+// browsers, each row revoking one. Its widgets are used holding the
+// shell's lock (host.guard, host.do); the socket calls run on goroutines
+// of their own, one at a time (run), and post their outcome back.
 type webView struct {
+	widget.BaseWidget
+	host     panelHost
 	list     *pickList
 	status   *widget.Label // the web client's address, or why there is none
 	note     *widget.Label // the outcome of the last action
@@ -37,9 +39,11 @@ type webView struct {
 	qr       *canvas.Image // that link's QR code; hidden until a pairing
 	browsers []proto.WebBrowser
 	off      bool // the server serves no web client: the turn-on row shows
-	pop      *popup
+	body     fyne.CanvasObject
 	run      sync.Mutex // held while a call runs
 }
+
+var _ panel = (*webView)(nil)
 
 // The view's fixed rows, above one row per paired browser (or, on a server
 // without a web client, the row that turns it on).
@@ -53,15 +57,11 @@ const (
 // webDefaultListen is the address "Turn web access on" saves.
 const webDefaultListen = "127.0.0.1:8714"
 
-// openWebLocked opens the web view (or closes it when open) and reads the
-// paired browsers.
-func (s *shell) openWebLocked() {
-	if shownAs[*webView](s) != nil {
-		s.closeOverlayLocked()
-		return
-	}
-	s.closeOverlaysLocked()
-	v := &webView{list: newPickList("Enter pairs a browser or revokes the selected one; Escape closes", s.guard)}
+// newWebView builds the web view over h and starts following the paired
+// browsers.
+func newWebView(h panelHost) *webView {
+	v := &webView{host: h, list: newPickList("Enter pairs a browser or revokes the selected one; Escape closes", h.guard)}
+	v.ExtendBaseWidget(v)
 	v.status = widget.NewLabel("reading the web client's state…")
 	v.status.Wrapping = fyne.TextWrapWord
 	v.note = widget.NewLabel("")
@@ -81,49 +81,54 @@ func (s *shell) openWebLocked() {
 		return t
 	}
 	v.list.activate = func(i int) {
-		s.guard(func() {
-			if s.top != v {
+		h.guard(func() {
+			if !h.shown(v) {
 				return
 			}
 			switch {
 			case i == webRowPair || i == webRowPairReadOnly:
 				v.setNote("asking the server for a link…")
-				go s.webPair(v, i == webRowPairReadOnly)
+				go v.pair(i == webRowPairReadOnly)
 			case v.off && i == webRowTurnOn:
 				v.setNote("saving…")
-				go s.webTurnOn(v)
+				go v.turnOn()
 			case i-webFixedRows < len(v.browsers):
 				b := v.browsers[i-webFixedRows]
 				v.setNote("revoking " + b.ID + "…")
-				go s.webRevoke(v, b.ID)
+				go v.revoke(b.ID)
 			}
 		})
 	}
-	v.list.dismiss = func() { s.guard(func() { closeShownLocked[*webView](s) }) }
+	v.list.dismiss = func() { h.closePanel(v) }
 	v.list.setRows(webFixedRows, 0)
 	fitScroll(v.list.scroll, 240)
 	header := widget.NewLabelWithStyle("Web access: the agents in a browser or on a phone", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	top := container.NewVBox(header, v.status, v.list.query, v.list.scroll)
-	body := container.NewBorder(top, nil, nil, container.NewCenter(v.qr), container.NewVScroll(container.NewVBox(v.note, v.link)))
-	s.top = v
-	v.pop = s.showPopupLocked(body, fyne.NewSize(780, 560), v.list.query)
-	go s.webFollow(v)
+	v.body = container.NewBorder(top, nil, nil, container.NewCenter(v.qr), container.NewVScroll(container.NewVBox(v.note, v.link)))
+	go v.follow()
+	return v
 }
+
+// CreateRenderer draws the view.
+func (v *webView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(v.body) }
+
+// focusTarget is the list's field.
+func (v *webView) focusTarget() fyne.Focusable { return v.list.query }
 
 // webListEvery is how often the open web view reads the paired browsers
 // again (a phone pairs with the link while it is open).
 const webListEvery = 2 * time.Second
 
-// webFollow reads the web client's state into v now and then every
+// follow reads the web client's state into v now and then every
 // webListEvery until v is closed.
-func (s *shell) webFollow(v *webView) {
+func (v *webView) follow() {
 	t := time.NewTicker(webListEvery)
 	defer t.Stop()
 	for {
-		s.webRefresh(v, "")
+		v.refresh("")
 		<-t.C
 		open := false
-		s.guard(func() { open = s.top == v })
+		v.host.guard(func() { open = v.host.shown(v) })
 		if !open {
 			return
 		}
@@ -178,22 +183,22 @@ func webErrText(err error) string {
 	return "The web client could not be reached: " + err.Error()
 }
 
-// webRefresh reads the web client's address and paired browsers and shows
-// them in v, with note (the outcome of the last action, "" for none) under
-// the list.
-func (s *shell) webRefresh(v *webView, note string) {
+// refresh reads the web client's address and paired browsers and shows
+// them, with note (the outcome of the last action, "" for none) under the
+// list.
+func (v *webView) refresh(note string) {
 	v.run.Lock()
 	defer v.run.Unlock()
-	s.webRefreshHeld(v, note)
+	v.refreshHeld(note)
 }
 
-// webRefreshHeld is webRefresh with v.run held.
-func (s *shell) webRefreshHeld(v *webView, note string) {
+// refreshHeld is refresh with v.run held.
+func (v *webView) refreshHeld(note string) {
 	ctx, cancel := context.WithTimeout(context.Background(), webCallTimeout)
 	defer cancel()
-	res, err := proto.Client{Caller: s.b.Caller(webCallTimeout)}.WebList(ctx)
-	s.do(func() {
-		if s.top != v {
+	res, err := proto.Client{Caller: v.host.caller(webCallTimeout)}.WebList(ctx)
+	v.host.do(func() {
+		if !v.host.shown(v) {
 			return
 		}
 		var ie *ipc.Error
@@ -216,17 +221,17 @@ func (s *shell) webRefreshHeld(v *webView, note string) {
 	})
 }
 
-// webPair asks for a pairing link and shows it in v: as text, on the
-// clipboard, and as a QR code.
-func (s *shell) webPair(v *webView, readOnly bool) {
+// pair asks for a pairing link and shows it: as text, on the clipboard,
+// and as a QR code.
+func (v *webView) pair(readOnly bool) {
 	v.run.Lock()
 	defer v.run.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), webCallTimeout)
 	defer cancel()
-	res, err := proto.Client{Caller: s.b.Caller(webCallTimeout)}.WebPair(ctx, proto.WebPairParams{ReadOnly: readOnly})
+	res, err := proto.Client{Caller: v.host.caller(webCallTimeout)}.WebPair(ctx, proto.WebPairParams{ReadOnly: readOnly})
 	if err != nil {
-		s.do(func() {
-			if s.top == v {
+		v.host.do(func() {
+			if v.host.shown(v) {
 				v.setNote(webErrText(err))
 			}
 		})
@@ -238,11 +243,11 @@ func (s *shell) webPair(v *webView, readOnly bool) {
 		mode = "read-only: it can watch, not type"
 	}
 	text := "Open this link in the browser to pair (once, within " + (time.Duration(res.ExpiresInMS) * time.Millisecond).String() + "; " + mode + "), or scan the code with the phone. The link is on the clipboard."
-	s.do(func() {
-		if s.top != v {
+	v.host.do(func() {
+		if !v.host.shown(v) {
 			return
 		}
-		s.a.Clipboard().SetContent(res.URL)
+		v.host.clipboard().SetContent(res.URL)
 		v.setNote(text)
 		v.link.SetText(res.URL)
 		if qerr == nil {
@@ -253,13 +258,13 @@ func (s *shell) webPair(v *webView, readOnly bool) {
 	})
 }
 
-// webTurnOn saves [web] listen = webDefaultListen in the configuration
-// file (appended, the rest kept byte for byte) and says when it applies:
-// the web client is the server's, which reads it when it starts.
-func (s *shell) webTurnOn(v *webView) {
+// turnOn saves [web] listen = webDefaultListen in the configuration file
+// (appended, the rest kept byte for byte) and says when it applies: the
+// web client is the server's, which reads it when it starts.
+func (v *webView) turnOn() {
 	v.run.Lock()
 	defer v.run.Unlock()
-	path := s.o.ConfigPath
+	path := v.host.configPath()
 	note := "This window has no configuration file to save it in: start the server with `paneflow serve --web " + webDefaultListen + "`."
 	if path != "" {
 		err := config.Append(path, "[web]\nlisten = \""+webDefaultListen+"\"\n",
@@ -270,25 +275,25 @@ func (s *shell) webTurnOn(v *webView) {
 			note = "Not saved: " + err.Error()
 		}
 	}
-	s.do(func() {
-		if s.top == v {
+	v.host.do(func() {
+		if v.host.shown(v) {
 			v.setNote(note)
 		}
 	})
 }
 
-// webRevoke revokes browser id and shows the list again.
-func (s *shell) webRevoke(v *webView, id string) {
+// revoke revokes browser id and shows the list again.
+func (v *webView) revoke(id string) {
 	v.run.Lock()
 	defer v.run.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), webCallTimeout)
 	defer cancel()
-	res, err := proto.Client{Caller: s.b.Caller(webCallTimeout)}.WebRevoke(ctx, proto.WebRevokeParams{ID: id})
+	res, err := proto.Client{Caller: v.host.caller(webCallTimeout)}.WebRevoke(ctx, proto.WebRevokeParams{ID: id})
 	note := fmt.Sprintf("Revoked %s (%s closed).", id, count(res.Closed, "page", "pages"))
 	if err != nil {
 		note = "Revoking " + id + " failed: " + err.Error()
 	}
-	s.webRefreshHeld(v, note)
+	v.refreshHeld(note)
 }
 
 // setNote shows what the last action did, and hides the link and QR code

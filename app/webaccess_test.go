@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/paneflow-go/paneflow/app/keymap"
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/core"
 	"github.com/paneflow-go/paneflow/proto"
@@ -36,25 +37,25 @@ func TestWebAccessPairsAndRevokes(t *testing.T) {
 		}
 	})
 	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
-	h.s.guard(h.s.openWebLocked)
+	h.s.guard(func() { h.s.runActionLocked(keymap.OpenWebAccess) })
 	var status string
 	h.waitFor("the web client's address", func() bool {
-		status = shownAs[*webView](h.s).status.Text
+		status = shownPanelAs[*webView](h.s).status.Text
 		return strings.HasPrefix(status, "The web client is on http://127.0.0.1:")
 	})
 	if !strings.Contains(status, "0 browsers are paired") {
 		t.Errorf("status %q, want no browser paired yet", status)
 	}
 
-	shownAs[*webView](h.s).list.activate(webRowPair)
+	shownPanelAs[*webView](h.s).list.activate(webRowPair)
 	var link string
 	h.waitFor("the pairing link", func() bool {
 		link = h.s.a.Clipboard().Content()
 		return strings.Contains(link, "/pair#")
 	})
 	h.s.guard(func() {
-		if shownAs[*webView](h.s).link.Text != link || !strings.Contains(shownAs[*webView](h.s).note.Text, "on the clipboard") || !shownAs[*webView](h.s).qr.Visible() || shownAs[*webView](h.s).qr.Image == nil {
-			t.Errorf("after pairing: link %q, note %q, QR shown %v; want the link, where it is and its QR code", shownAs[*webView](h.s).link.Text, shownAs[*webView](h.s).note.Text, shownAs[*webView](h.s).qr.Visible())
+		if shownPanelAs[*webView](h.s).link.Text != link || !strings.Contains(shownPanelAs[*webView](h.s).note.Text, "on the clipboard") || !shownPanelAs[*webView](h.s).qr.Visible() || shownPanelAs[*webView](h.s).qr.Image == nil {
+			t.Errorf("after pairing: link %q, note %q, QR shown %v; want the link, where it is and its QR code", shownPanelAs[*webView](h.s).link.Text, shownPanelAs[*webView](h.s).note.Text, shownPanelAs[*webView](h.s).qr.Visible())
 		}
 	})
 
@@ -76,16 +77,16 @@ func TestWebAccessPairsAndRevokes(t *testing.T) {
 
 	// The open view lists it (it reads the list again every 2 s).
 	h.waitFor("the paired browser's row", func() bool {
-		return shownAs[*webView](h.s).list.n == webFixedRows+1
+		return shownPanelAs[*webView](h.s).list.n == webFixedRows+1
 	})
 	h.s.guard(func() {
-		if title := webRowTitle(shownAs[*webView](h.s), webFixedRows); !strings.HasPrefix(title, "Revoke ") || !strings.Contains(title, "TestPhone/1.0") {
+		if title := webRowTitle(shownPanelAs[*webView](h.s), webFixedRows); !strings.HasPrefix(title, "Revoke ") || !strings.Contains(title, "TestPhone/1.0") {
 			t.Errorf("the browser's row reads %q, want Revoke with its User-Agent", title)
 		}
 	})
-	shownAs[*webView](h.s).list.activate(webFixedRows)
+	shownPanelAs[*webView](h.s).list.activate(webFixedRows)
 	h.waitFor("the revocation", func() bool {
-		return shownAs[*webView](h.s).list.n == webFixedRows && strings.HasPrefix(shownAs[*webView](h.s).note.Text, "Revoked ")
+		return shownPanelAs[*webView](h.s).list.n == webFixedRows && strings.HasPrefix(shownPanelAs[*webView](h.s).note.Text, "Revoked ")
 	})
 	res, err := proto.Client{Caller: h.s.b.Caller(0)}.WebList(context.Background())
 	if err != nil || len(res.Browsers) != 0 {
@@ -102,25 +103,25 @@ func TestWebAccessWithoutWebClient(t *testing.T) {
 	}
 	h := newHarness(t, func(o *Options) { o.ConfigPath = cfgPath })
 	h.waitFor("the first pane", func() bool { return h.s.pos.focus != 0 })
-	h.s.guard(h.s.openWebLocked)
+	h.s.guard(func() { h.s.runActionLocked(keymap.OpenWebAccess) })
 	var status string
 	h.waitFor("the status", func() bool {
-		status = shownAs[*webView](h.s).status.Text
+		status = shownPanelAs[*webView](h.s).status.Text
 		return !strings.HasPrefix(status, "reading")
 	})
 	if !strings.Contains(status, "serves no web client") || !strings.Contains(status, "paneflow serve --web") {
 		t.Errorf("status %q, want no web client and how to start one", status)
 	}
-	shownAs[*webView](h.s).list.activate(webRowPair)
+	shownPanelAs[*webView](h.s).list.activate(webRowPair)
 	h.waitFor("pairing's answer", func() bool {
-		return strings.Contains(shownAs[*webView](h.s).note.Text, "serves no web client")
+		return strings.Contains(shownPanelAs[*webView](h.s).note.Text, "serves no web client")
 	})
 
 	// "Turn web access on" saves [web] for the server's next start,
 	// keeping the file's own lines.
-	h.waitFor("the turn-on row", func() bool { return shownAs[*webView](h.s).list.n == webFixedRows+1 })
-	shownAs[*webView](h.s).list.activate(webRowTurnOn)
-	h.waitFor("the saved note", func() bool { return strings.HasPrefix(shownAs[*webView](h.s).note.Text, "Saved in "+cfgPath) })
+	h.waitFor("the turn-on row", func() bool { return shownPanelAs[*webView](h.s).list.n == webFixedRows+1 })
+	shownPanelAs[*webView](h.s).list.activate(webRowTurnOn)
+	h.waitFor("the saved note", func() bool { return strings.HasPrefix(shownPanelAs[*webView](h.s).note.Text, "Saved in "+cfgPath) })
 	b, err := os.ReadFile(cfgPath)
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +134,7 @@ func TestWebAccessWithoutWebClient(t *testing.T) {
 	}
 	h.s.guard(func() { h.s.escapeLocked() })
 	h.s.guard(func() {
-		if shownAs[*webView](h.s) != nil {
+		if shownPanelAs[*webView](h.s) != nil {
 			t.Errorf("Escape left the web view open")
 		}
 	})
