@@ -268,8 +268,15 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 		defer s.o.Windows.n.Add(-1)
 	}
 	id := at.id
+	// The output of the pane this goroutine watches itself (echo below)
+	// wakes it from that pane's emulator: the bus's event for the same
+	// output would wake it a second time, for a frame already sent.
+	unwatched := func(e bus.Event) bool {
+		sc, ok := e.(bus.SurfaceChanged)
+		return !ok || sc.SurfaceID != at.watching.Load()
+	}
 	// Subscribe before listing the panes, so none created in between is missed.
-	sub := s.b.Subscribe("screen.attach#"+strconv.FormatUint(id, 10), filter, 0)
+	sub := s.b.Subscribe("screen.attach#"+strconv.FormatUint(id, 10), bus.All(filter, unwatched), 0)
 	defer sub.Close()
 	ids := p.Surfaces
 	if all {
@@ -382,6 +389,21 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 		}
 		return ended, nil
 	}
+	// watch makes pane sid (0: none) the one this goroutine watches
+	// itself (the attachment's watching), whose output events the bus
+	// then keeps from it (unwatched). A pane it stops watching is made
+	// dirty when it changed since its last frame: its events were kept
+	// back until the swap, and the output they told of is in the
+	// generation read after it.
+	watch := func(sid uint64) {
+		old := at.watching.Swap(sid)
+		if old == 0 || old == sid {
+			return
+		}
+		if ap := panes[old]; ap != nil && ap.sf.Terminal().Emulator().Generation() != ap.enc.Generation() {
+			dirty[old] = true
+		}
+	}
 	// echo returns the pane this client typed into within typingFor and
 	// its emulator's change channel, which this goroutine waits on itself
 	// (the watching of the attachment): the echo of a key wakes it from
@@ -398,12 +420,12 @@ func (s *server) screenAttach(ctx context.Context, params json.RawMessage, w ipc
 			// Stop, then look again: a screen.input that found its
 			// pane watched, and so did not wake this goroutine,
 			// recorded its time before.
-			at.watching.Store(0)
+			watch(0)
 			if tp, ago, ok = at.sinceTyped(now); !ok || ago >= typingFor || panes[tp] == nil {
 				return 0, nil
 			}
 		}
-		at.watching.Store(tp)
+		watch(tp)
 		ap := panes[tp]
 		if dirty[tp] || !ap.sent {
 			return tp, nil

@@ -673,6 +673,149 @@ func TestScreenAttachEchoWatchesPane(t *testing.T) {
 	}
 }
 
+// published waits until pane id's output up to generation gen was
+// published on e's bus (sub, subscribed after the stream's, had it:
+// Publish delivers in the order of subscription).
+func published(t *testing.T, sub *bus.Subscription, id, gen uint64) {
+	t.Helper()
+	deadline := time.After(testDeadline)
+	var evs []bus.Event
+	for {
+		evs, _ = sub.Drain(evs[:0])
+		for _, e := range evs {
+			if sc, ok := e.(bus.SurfaceChanged); ok && sc.SurfaceID == id && sc.Generation >= gen {
+				return
+			}
+		}
+		select {
+		case <-sub.Ready():
+		case <-deadline:
+			t.Fatalf("pane %d's output generation %d was never published", id, gen)
+		}
+	}
+}
+
+// streamReceived is how many events the bus gave the subscription of
+// the screen.attach stream whose token is tok.
+func streamReceived(t *testing.T, e *env, tok string) uint64 {
+	t.Helper()
+	at, ok := e.s.attached.lookup(tok)
+	if !ok {
+		t.Fatal("no attachment")
+	}
+	name := "screen.attach#" + strconv.FormatUint(at.id, 10)
+	for _, st := range e.b.Stats() {
+		if st.Name == name {
+			return st.Received
+		}
+	}
+	t.Fatalf("no subscription %s", name)
+	return 0
+}
+
+// TestScreenAttachWatchedPaneOffBus: while the stream watches the typed
+// pane's emulator itself, that pane's output events on the bus do not
+// reach the stream (each woke it a second time per echo, for output it
+// had sent already); the echoes still come.
+func TestScreenAttachWatchedPaneOffBus(t *testing.T) {
+	e, _ := newClockEnv(t)
+	sf, _ := e.m.ActiveSurface()
+	emu := sf.Terminal().Emulator()
+	l := &frameLog{frames: make(chan []byte, 64)}
+	tok := startAttach(t, e, fmt.Sprintf(`{"surfaces":[%d],"fps":10}`, sf.ID()), l)
+	if f := l.nextScreen(t); !f.Full {
+		t.Fatalf("first frame %+v, want full", f)
+	}
+	seen := e.b.Subscribe("test", bus.MatchTypes(bus.TypeSurfaceChanged), 0)
+	defer seen.Close()
+	echo := ""
+	key := func(k byte) {
+		t.Helper()
+		p, _ := json.Marshal(proto.ScreenInputParams{Token: tok, SurfaceID: sf.ID(), Data: []byte{k}})
+		if _, err := e.s.screenInput(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+		emu.Write([]byte{k}) // the program's echo
+		echo += string(k)
+		for {
+			f := l.nextScreen(t)
+			if len(f.Lines) != 1 || len(f.Lines[0].Runs) != 1 {
+				t.Fatalf("frame %+v, want the echo's row", f)
+			}
+			if got := f.Lines[0].Runs[0].Text; got == echo {
+				break
+			} else if !strings.HasPrefix(echo, got) {
+				t.Fatalf("row %q, want %q", got, echo)
+			}
+		}
+		published(t, seen, sf.ID(), emu.Generation())
+	}
+	// The first key's echo may reach the bus before the stream watches
+	// the pane; from its frame on the stream watches it (the clock
+	// stands still: the typing goes on).
+	key('a')
+	before := streamReceived(t, e, tok)
+	key('b')
+	key('c')
+	if n := streamReceived(t, e, tok) - before; n != 0 {
+		t.Errorf("the stream's subscription received %d events for two echoes of the pane it watches, want 0", n)
+	}
+}
+
+// TestScreenAttachUnwatchedPaneOutput: output of the typed pane that came
+// while the stream watched it, but was not waiting on it (it was writing
+// the echo's frame), and whose bus event it was therefore not given, is
+// sent when the typing is over and the stream stops watching the pane.
+func TestScreenAttachUnwatchedPaneOutput(t *testing.T) {
+	e, fc := newClockEnv(t)
+	sf, _ := e.m.ActiveSurface()
+	emu := sf.Terminal().Emulator()
+	l := &frameLog{frames: make(chan []byte, 64), hold: make(chan struct{}), waiting: make(chan struct{})}
+	go func() { // let the attached frame through
+		<-l.waiting
+		l.hold <- struct{}{}
+	}()
+	tok := startAttach(t, e, fmt.Sprintf(`{"surfaces":[%d],"fps":10}`, sf.ID()), l)
+	next := func() proto.ScreenFrame {
+		t.Helper()
+		select {
+		case <-l.waiting:
+		case <-time.After(testDeadline):
+			t.Fatal("no frame")
+		}
+		l.hold <- struct{}{}
+		return l.nextScreen(t)
+	}
+	if f := next(); !f.Full {
+		t.Fatalf("first frame %+v, want full", f)
+	}
+	seen := e.b.Subscribe("test", bus.MatchTypes(bus.TypeSurfaceChanged), 0)
+	defer seen.Close()
+	p, _ := json.Marshal(proto.ScreenInputParams{Token: tok, SurfaceID: sf.ID(), Data: []byte("a")})
+	if _, err := e.s.screenInput(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	emu.Write([]byte("a")) // the echo
+	<-l.waiting            // its frame is encoded, the write held
+	// Meanwhile the typing ends and the pane writes more.
+	fc.Advance(typingFor)
+	emu.Write([]byte("b"))
+	published(t, seen, sf.ID(), emu.Generation())
+	l.hold <- struct{}{}
+	row := func(f proto.ScreenFrame) string {
+		if len(f.Lines) != 1 || len(f.Lines[0].Runs) != 1 {
+			t.Fatalf("frame %+v, want one row", f)
+		}
+		return f.Lines[0].Runs[0].Text
+	}
+	if got := row(l.nextScreen(t)); got != "a" {
+		t.Fatalf("row %q, want the echo", got)
+	}
+	if got := row(next()); got != "ab" {
+		t.Errorf("row %q after the typing, want %q", got, "ab")
+	}
+}
+
 // TestScreenAttachLatestWins: while a write is held (the client's socket
 // is full), output goes on; the next frame shows the latest screen.
 func TestScreenAttachLatestWins(t *testing.T) {
