@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -963,6 +964,16 @@ type closeWatchConn struct {
 	net.Conn
 	once   sync.Once
 	closed chan struct{}
+	// stream: the connection carried screen.attach (attach.Dial opens
+	// the stream and the call connection at once, in either order).
+	stream atomic.Bool
+}
+
+func (c *closeWatchConn) Write(b []byte) (int, error) {
+	if bytes.Contains(b, []byte(`"`+proto.MethodScreenAttach+`"`)) {
+		c.stream.Store(true)
+	}
+	return c.Conn.Write(b)
 }
 
 func (c *closeWatchConn) Read(b []byte) (int, error) {
@@ -1004,15 +1015,21 @@ func TestScreenAttachCallsAfterIdleClose(t *testing.T) {
 	if len(conns) != 2 {
 		t.Fatalf("%d connections after Dial, want 2 (the stream, the calls)", len(conns))
 	}
-	calls := conns[1]
+	stream, calls := conns[0], conns[1]
+	if calls.stream.Load() {
+		stream, calls = calls, stream
+	}
 	mu.Unlock()
+	if !stream.stream.Load() || calls.stream.Load() {
+		t.Fatalf("screen.attach went over %t and %t, want exactly one connection", stream.stream.Load(), calls.stream.Load())
+	}
 	select {
 	case <-calls.closed:
 	case <-time.After(testDeadline):
 		t.Fatal("the server never closed the idle call connection")
 	}
 	select {
-	case <-conns[0].closed:
+	case <-stream.closed:
 		t.Fatal("the server closed the stream")
 	default:
 	}

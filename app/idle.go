@@ -48,7 +48,10 @@ const (
 	// loaded machine, much of it the Go runtime's sysmon thread
 	// spinning until it retakes the P of the cgo wait: with 1 s naps that
 	// was 20 of an idle window's 50 ms per 5 s (BenchmarkIdleHosts, 49-50
-	// against 28 ms with 5 s naps at load 35-47, issue 30).
+	// against 28 ms with 5 s naps at load 35-47, issue 30). The desktop
+	// app's wait on Linux has since moved into Go's network poller, which
+	// frees the P (cmd/paneflow/gui_events_linux.go); the bound stays for
+	// other EventWaiters and for the ticks after each sleep.
 	napMax = 5 * time.Second
 	// awakeBetweenNaps lets the loop run at least a tick between two
 	// sleeps, so what Fyne queued during one is painted before the next.

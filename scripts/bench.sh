@@ -142,10 +142,12 @@ run env PANEFLOW_BENCH_TMUX=1 PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.tes
 # load, `paneflow ls` is what is timed; then the same 200 agents working
 # (a hook every 2 s each, 1,600 in all: BenchmarkFleetPaced). Then both
 # with the hooks Claude Code gets from the shim when the server offers its
-# http-hook endpoint: posts to 127.0.0.1, no process per hook (…HTTP).
-echo "== Fleet: paneflow ls while 200 paneflow-mcp bridges hold their streams and 200 agents' hooks fire (at once; then paced; then both as http hooks)"
+# http-hook endpoint: posts to 127.0.0.1, no process per hook (…HTTP), and
+# with the mcp_tool hooks Codex gets when it runs our bridge: each a
+# tools/call of the pane's own bridge (…MCP; the pair adds about 40 s).
+echo "== Fleet: paneflow ls while 200 paneflow-mcp bridges hold their streams and 200 agents' hooks fire (at once; then paced; then both as http hooks, then as the bridges' mcp_tool hooks)"
 run env PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.test" \
-	-test.run '^$' -test.bench '^BenchmarkFleet(Paced)?(HTTP)?$' -test.benchtime=1x -test.timeout=30m
+	-test.run '^$' -test.bench '^BenchmarkFleet(Paced)?(HTTP|MCP)?$' -test.benchtime=1x -test.timeout=30m
 
 # Remote hosts (issue 30): once; `paneflow --host … ls` through a real sshd on
 # loopback (scripts/deps.sh installs openssh-server) vs local ls, interleaved.

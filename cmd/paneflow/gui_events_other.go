@@ -1,4 +1,4 @@
-//go:build !nogui && !client && !linux
+//go:build !nogui && !client && (!linux || wayland)
 
 package main
 

@@ -1,4 +1,4 @@
-//go:build !nogui && !client && !gles && !arm && !arm64
+//go:build !nogui && !client && !gles && !arm && !arm64 && !wayland
 
 package main
 
@@ -187,7 +187,7 @@ func partialPaintOK() bool {
 // drew it, for at most a tick. It paints nothing and reports false when
 // Fyne has no texture of the image's size, or when partialPaintOK says no.
 // UI thread only.
-func (glfwEvents) PaintRegion(img *canvas.Image, r image.Rectangle) bool {
+func (*glfwEvents) PaintRegion(img *canvas.Image, r image.Rectangle) bool {
 	src, ok := img.Image.(*image.RGBA)
 	if !ok || src.Stride != 4*src.Rect.Dx() {
 		return false

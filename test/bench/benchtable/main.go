@@ -201,9 +201,9 @@ func targetFor(name, unit string) (target, bool) {
 		return atMost(50, "≤ 50 ms"), true
 	case name == "SearchAll/cli" && unit == "ms":
 		return notSlowerThanTmux, true
-	case name == "Fleet" && unit == "ls-p99-ms":
+	case strings.HasPrefix(name, "Fleet") && unit == "ls-p99-ms":
 		return atMost(20, "≤ 20 ms"), true
-	case name == "Fleet" && unit == "hooks-lost":
+	case strings.HasPrefix(name, "Fleet") && unit == "hooks-lost":
 		return atMost(0, "0"), true
 	case name == "RemoteLs" && (unit == "remote-budget-ms" || unit == "delay-budget-ms"):
 		return atMost(0, "≤ 0 (local + 1 RTT + 5 ms)"), true
@@ -236,6 +236,8 @@ var notes = []struct{ prefix, text string }{
 	{"Attach", "Attach: attach.Dial to a server of 50 panes × 10,000 lines of history until every pane's first full frame is in vs a tmux -C client started (attach-session) and capture-pane -p -e of each pane"},
 	{"Fleet", "Fleet: `paneflow ls` (a process start each) while 200 real paneflow-mcp bridges hold their events.subscribe streams and 200 agents' real paneflow-ai-hook processes send 3 frames each at once (each agent its own process starting its hooks); true: /bin/true started between the ls calls, the floor of a process start under that load; idle-ls: the same ls with the bridges connected and no hooks; hooks-lost: frames fired that the server never admitted; hooks-late: hooks past their 550 ms budget before they read the answer (the server may still have admitted the frame); every delivered frame is checked admitted and run; Paneflow only"},
 	{"FleetPaced", "FleetPaced: the Fleet's 200 agents working instead of firing at once: a hook every 2 s each (8 each, the first ones spread over 2 s), about 100 hooks a second; same metrics; Paneflow only"},
+	{"FleetHTTP", "FleetHTTP, FleetPacedHTTP: the same with the hooks Claude Code gets when the server offers its http-hook endpoint: each agent posts its frames over its own keep-alive connection, no hook process; hook-slowest: the longest post; Paneflow only"},
+	{"FleetMCP", "FleetMCP, FleetPacedMCP: the same with the mcp_tool hooks Codex gets when it runs our bridge: each frame a tools/call of the pane's own paneflow-mcp bridge, which forwards it to hooks.report; no hook process; hook-slowest: the longest call; Paneflow only"},
 	{"RemoteLs", "RemoteLs: `paneflow --host ssh://… ls` through a real sshd on loopback to the same server, once the link holds its ssh, vs `paneflow ls` there, interleaved, a process start each; rtt: a TCP connect to sshd; remote-budget: remote − (local + rtt + 5 ms); first-ls: the call that starts the link (ssh's handshake); cm-ls: no link, one ssh per call over an ssh ControlMaster; delay-*: the same through a proxy adding 25 ms each way (RTT 50 ms), delay-budget = remote − (local + 50 + 5 ms); Paneflow only"},
 	{"Vttest", "Vttest: vttest's result pages (test/conform's plan, through its relay) in Paneflow's emulator vs in a tmux pane: how many show what xterm 379 showed (text, cursor, VT100 renditions, line sizes) and their share of the pages xterm showed; pages: how many the run showed (vttest shows more where a report goes unanswered); higher is better"},
 	{"Flood", "Flood: 100 panes of `yes | head -c 1000000`; while they stream: split-ms over the socket (tmux: -C client), cli-split-ms by a process start (true-ms: /bin/true, the floor of any process start under that load), ping-ms system.ping (tmux: display-message over -C) every 10 ms (idle-ping-ms: system.ping of a second, idle paneflow serve at the same time, the floor of a socket round trip under that load)"},
