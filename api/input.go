@@ -39,7 +39,18 @@ func (s *server) inputTarget(id *uint64, unknown, none string) (*workspace.Surfa
 // sendInput writes to a pane, mapping a pane whose program is gone to
 // -32602.
 func sendInput(sf *workspace.Surface, p []byte) error {
-	err := sf.Terminal().SendInput(p)
+	return inputErr(sf, sf.Terminal().SendInput(p))
+}
+
+// sendInputNow is sendInput written from this goroutine when the pane's
+// writer is idle (terminal.Terminal.SendInputNow): a window's keys.
+func sendInputNow(sf *workspace.Surface, p []byte) error {
+	return inputErr(sf, sf.Terminal().SendInputNow(p))
+}
+
+// inputErr maps an error of a pane's input: a pane whose program is gone
+// is -32602.
+func inputErr(sf *workspace.Surface, err error) error {
 	if errors.Is(err, terminal.ErrClosed) {
 		return ipc.InvalidParams("surface %d has exited", sf.ID())
 	}

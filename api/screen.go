@@ -664,7 +664,7 @@ func (s *server) screenInput(_ context.Context, params json.RawMessage) (any, er
 	// the other panes' output waits meanwhile (the echo hold).
 	at.typed(p.SurfaceID, s.o.Clock.Now())
 	s.hold.Start(s.m, p.SurfaceID)
-	if err := sendInput(sf, p.Data); err != nil {
+	if err := sendInputNow(sf, p.Data); err != nil {
 		return nil, err
 	}
 	return proto.ScreenDoneResult{Done: true}, nil

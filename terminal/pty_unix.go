@@ -181,6 +181,41 @@ func (p *PTY) read(b []byte) (int, error) {
 	return 0, fmt.Errorf("terminal: read: %w", rerr)
 }
 
+// writeNow writes what of b the terminal's input buffer takes without
+// waiting: n < len(b) and no error when it is full.
+func (p *PTY) writeNow(b []byte) (int, error) {
+	if p.closed.Load() {
+		return 0, fmt.Errorf("terminal: write: %w", os.ErrClosed)
+	}
+	if p.exited() {
+		return 0, fmt.Errorf("terminal: write: %w", os.ErrProcessDone)
+	}
+	rc, err := p.master.SyscallConn()
+	if err != nil {
+		return 0, fmt.Errorf("terminal: write: %w", os.ErrClosed)
+	}
+	var n int
+	var werr error
+	err = rc.Write(func(fd uintptr) bool {
+		for {
+			n, werr = unix.Write(int(fd), b)
+			if werr != unix.EINTR {
+				break
+			}
+		}
+		return true // one try: never wait for room
+	})
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("terminal: write: %w", err)
+	case werr == unix.EAGAIN:
+		return 0, nil
+	case werr != nil:
+		return 0, fmt.Errorf("terminal: write: %w", werr)
+	}
+	return n, nil
+}
+
 func (p *PTY) write(b []byte) (int, error) {
 	n, err := p.master.Write(b)
 	switch {

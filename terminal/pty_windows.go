@@ -248,6 +248,10 @@ func (p *PTY) read(b []byte) (int, error) {
 	return n, fmt.Errorf("terminal: read: %w", err)
 }
 
+// writeNow writes nothing: a pseudo console's write may wait, so the
+// writer goroutine writes all of b (see Terminal.SendInputNow).
+func (p *PTY) writeNow([]byte) (int, error) { return 0, nil }
+
 func (p *PTY) write(b []byte) (int, error) {
 	written := 0
 	for written < len(b) {

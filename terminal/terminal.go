@@ -141,6 +141,9 @@ type Terminal struct {
 	replies int    // bytes of input that are replies
 	wake    chan struct{}
 	closing bool
+	// writing is set while input is being written to the PTY, by the
+	// writer or by SendInputNow: one write at a time, in order.
+	writing bool
 
 	// Output read but not parsed yet, guarded by outMu. The reader
 	// appends and waits on outSpace when pendingMax is reached; the
@@ -369,6 +372,57 @@ func (t *Terminal) SendInput(p []byte) error {
 	t.tapInput(p)
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if err := t.acceptLocked(len(p)); err != nil {
+		return err
+	}
+	t.input = append(t.input, p...)
+	t.activity.Add(1)
+	t.signal()
+	return nil
+}
+
+// SendInputNow is SendInput, except that while no input is queued or
+// being written it writes p to the program itself, on the caller's
+// goroutine, with one write that does not wait: what the program's input
+// buffer has no room for is queued for the writer, ahead of input queued
+// meanwhile. A server's connection goroutine uses it for a window's keys,
+// which then reach the program without the hand-off to the writer
+// goroutine (issue 26, the attached window's key echo). Where the
+// pseudo-terminal cannot be written without waiting (Windows, a detached
+// terminal, a program still starting) it is SendInput.
+func (t *Terminal) SendInputNow(p []byte) error {
+	t.tapInput(p)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.acceptLocked(len(p)); err != nil {
+		return err
+	}
+	t.activity.Add(1)
+	pty := t.running()
+	if t.writing || len(t.input) > 0 || t.detached != nil || pty == nil || len(p) == 0 {
+		t.input = append(t.input, p...)
+		t.signal()
+		return nil
+	}
+	t.writing = true
+	t.mu.Unlock()
+	n, err := pty.writeNow(p)
+	t.mu.Lock()
+	t.writing = false
+	if err == nil && n < len(p) {
+		t.input = append(append([]byte(nil), p[n:]...), t.input...)
+	}
+	// Input queued meanwhile (or the rest of p) is the writer's; a write
+	// that failed (the program is gone) drops p, as the writer would.
+	if len(t.input) > 0 {
+		t.signal()
+	}
+	return nil
+}
+
+// acceptLocked says whether n more bytes of input may be queued; t.mu
+// must be held.
+func (t *Terminal) acceptLocked(n int) error {
 	if t.closing {
 		return ErrClosed
 	}
@@ -377,12 +431,9 @@ func (t *Terminal) SendInput(p []byte) error {
 		return ErrClosed
 	default:
 	}
-	if len(t.input)+len(p) > inputQueueMax {
+	if len(t.input)+n > inputQueueMax {
 		return ErrInputQueueFull
 	}
-	t.input = append(t.input, p...)
-	t.activity.Add(1)
-	t.signal()
 	return nil
 }
 
@@ -671,11 +722,23 @@ func (t *Terminal) writeLoop() {
 	var buf []byte
 	for {
 		<-t.wake
+		mine := false // t.writing is this loop's
 		for {
 			t.mu.Lock()
+			if mine {
+				t.writing = false
+			}
 			closing := t.closing
+			if t.writing && !closing {
+				// SendInputNow is writing; it wakes this loop when it
+				// leaves input queued.
+				t.mu.Unlock()
+				break
+			}
 			buf, t.input = t.input, buf[:0]
 			t.replies = 0
+			mine = len(buf) > 0
+			t.writing = mine
 			t.mu.Unlock()
 			if closing {
 				return
