@@ -263,6 +263,18 @@ func (l *frameLog) WriteFrame(v any) error {
 	return nil
 }
 
+// heldFrameLog returns a frameLog that holds each write until the test
+// lets it through (l.waiting, then l.hold), except the first: the
+// attached frame goes through by itself.
+func heldFrameLog() *frameLog {
+	l := &frameLog{frames: make(chan []byte, 64), hold: make(chan struct{}), waiting: make(chan struct{})}
+	go func() {
+		<-l.waiting
+		l.hold <- struct{}{}
+	}()
+	return l
+}
+
 // nextScreen returns the next frame, which must be a screen frame.
 func (l *frameLog) nextScreen(t *testing.T) proto.ScreenFrame {
 	t.Helper()
@@ -771,11 +783,7 @@ func TestScreenAttachUnwatchedPaneOutput(t *testing.T) {
 	e, fc := newClockEnv(t)
 	sf, _ := e.m.ActiveSurface()
 	emu := sf.Terminal().Emulator()
-	l := &frameLog{frames: make(chan []byte, 64), hold: make(chan struct{}), waiting: make(chan struct{})}
-	go func() { // let the attached frame through
-		<-l.waiting
-		l.hold <- struct{}{}
-	}()
+	l := heldFrameLog()
 	tok := startAttach(t, e, fmt.Sprintf(`{"surfaces":[%d],"fps":10}`, sf.ID()), l)
 	next := func() proto.ScreenFrame {
 		t.Helper()
@@ -823,11 +831,7 @@ func TestScreenAttachLatestWins(t *testing.T) {
 	e, fc := newClockEnv(t)
 	sf, _ := e.m.ActiveSurface()
 	emu := sf.Terminal().Emulator()
-	l := &frameLog{frames: make(chan []byte, 64), hold: make(chan struct{}), waiting: make(chan struct{})}
-	go func() { // let the attached frame through
-		<-l.waiting
-		l.hold <- struct{}{}
-	}()
+	l := heldFrameLog()
 	startAttach(t, e, fmt.Sprintf(`{"surfaces":[%d]}`, sf.ID()), l)
 	<-l.waiting // the first screen frame is encoded, its write held
 	// The pane goes on meanwhile.
