@@ -263,6 +263,19 @@ func (l *frameLog) WriteFrame(v any) error {
 	return nil
 }
 
+// attachPane attaches to pane id alone at 10 frames a second on a
+// frameLog that never holds, checks that the first frame is full, and
+// returns the log and the attachment's token.
+func attachPane(t *testing.T, e *env, id uint64) (*frameLog, string) {
+	t.Helper()
+	l := &frameLog{frames: make(chan []byte, 64)}
+	tok := startAttach(t, e, fmt.Sprintf(`{"surfaces":[%d],"fps":10}`, id), l)
+	if f := l.nextScreen(t); !f.Full {
+		t.Fatalf("first frame %+v, want full", f)
+	}
+	return l, tok
+}
+
 // heldFrameLog returns a frameLog that holds each write until the test
 // lets it through (l.waiting, then l.hold), except the first: the
 // attached frame goes through by itself.
@@ -344,11 +357,7 @@ func TestScreenAttachPacing(t *testing.T) {
 	e, fc := newClockEnv(t)
 	sf, _ := e.m.ActiveSurface()
 	emu := sf.Terminal().Emulator()
-	l := &frameLog{frames: make(chan []byte, 64)}
-	startAttach(t, e, fmt.Sprintf(`{"surfaces":[%d],"fps":10}`, sf.ID()), l)
-	if f := l.nextScreen(t); !f.Full {
-		t.Fatalf("first frame %+v, want full", f)
-	}
+	l, _ := attachPane(t, e, sf.ID())
 	emu.Write([]byte("a"))
 	armed(t, fc, 1) // the writer waits for the 100 ms interval
 	emu.Write([]byte("b"))
@@ -581,12 +590,8 @@ func TestScreenAttachEchoNotPaced(t *testing.T) {
 	e, fc := newClockEnv(t)
 	sf, _ := e.m.ActiveSurface()
 	emu := sf.Terminal().Emulator()
-	l := &frameLog{frames: make(chan []byte, 64)}
-	tok := startAttach(t, e, fmt.Sprintf(`{"surfaces":[%d],"fps":10}`, sf.ID()), l)
+	l, tok := attachPane(t, e, sf.ID())
 	_, other := e.s.attached.add("", fc.Now()) // another window's token
-	if f := l.nextScreen(t); !f.Full {
-		t.Fatalf("first frame %+v, want full", f)
-	}
 	input := func(tok string) {
 		t.Helper()
 		p, _ := json.Marshal(proto.ScreenInputParams{Token: tok, SurfaceID: sf.ID(), Data: []byte("k")})
@@ -657,11 +662,7 @@ func TestScreenAttachEchoWatchesPane(t *testing.T) {
 	e.s.b = quiet
 	sf, _ := e.m.ActiveSurface()
 	emu := sf.Terminal().Emulator()
-	l := &frameLog{frames: make(chan []byte, 64)}
-	tok := startAttach(t, e, fmt.Sprintf(`{"surfaces":[%d],"fps":10}`, sf.ID()), l)
-	if f := l.nextScreen(t); !f.Full {
-		t.Fatalf("first frame %+v, want full", f)
-	}
+	l, tok := attachPane(t, e, sf.ID())
 	echo := ""
 	for _, k := range "abc" {
 		p, _ := json.Marshal(proto.ScreenInputParams{Token: tok, SurfaceID: sf.ID(), Data: []byte{byte(k)}})
@@ -734,11 +735,7 @@ func TestScreenAttachWatchedPaneOffBus(t *testing.T) {
 	e, _ := newClockEnv(t)
 	sf, _ := e.m.ActiveSurface()
 	emu := sf.Terminal().Emulator()
-	l := &frameLog{frames: make(chan []byte, 64)}
-	tok := startAttach(t, e, fmt.Sprintf(`{"surfaces":[%d],"fps":10}`, sf.ID()), l)
-	if f := l.nextScreen(t); !f.Full {
-		t.Fatalf("first frame %+v, want full", f)
-	}
+	l, tok := attachPane(t, e, sf.ID())
 	seen := e.b.Subscribe("test", bus.MatchTypes(bus.TypeSurfaceChanged), 0)
 	defer seen.Close()
 	echo := ""
