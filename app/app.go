@@ -171,7 +171,7 @@ type shell struct {
 	agents agentBoard    // the agents in the panes and their worktrees' checks
 	pos    position      // what the window shows: the snapshot, workspace, focused and zoomed pane
 	kb     keyState      // modifiers held, the window's focus, the pane being focused, the dialogs keys answer
-	views  cockpit       // the view in the overlay (Diff, panels), and the launcher the launch views share
+	views  cockpit       // the panel in the overlay, and the launcher the launch views share
 
 	// loop posts to Fyne's UI goroutine and lets it sleep while idle
 	// (idle.go); set before the shell's goroutines start.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"net/url"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -9,19 +10,19 @@ import (
 
 	"github.com/paneflow-go/paneflow/app/keymap"
 	"github.com/paneflow-go/paneflow/config"
+	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
 )
 
 // panel is a cockpit view that owns its state: a Fyne widget (with its
 // renderer) built over a [panelHost], shown by the shell in its overlay
 // (openPanelLocked), one overlay at a time. The command palette, the
-// settings view, the keyboard shortcuts sheet, the launch pad, quick
-// launch and the template view (over a launchHost), the MCP and web
-// access views and the history views (search, agent timeline, replay)
-// are panels; the agents overview owns its state over a host of its own
-// (overviewHost: it stands in the split area's place, not in the
-// overlay); the Diff view is still the shell's methods (issue 29 asks
-// for it to become a panel too).
+// settings view, the keyboard shortcuts sheet, the Diff view (over a
+// diffHost), the launch pad, quick launch and the template view (over a
+// launchHost), the MCP and web access views and the history views
+// (search, agent timeline, replay) are panels; the agents overview owns
+// its state over a host of its own (overviewHost: it stands in the split
+// area's place, not in the overlay).
 //
 // A panel reaches the shell only through its host. Its widgets are used
 // on the UI goroutine; a panel whose goroutines post outcomes back uses
@@ -102,6 +103,10 @@ type panelHost interface {
 	notice(msg string)
 	// window is the window, for the panel's dialogs.
 	window() fyne.Window
+	// showDialog shows d over the window, the keyboard answering it:
+	// Enter calls enter and Escape escape (nil: the key does nothing;
+	// showDialogLocked). The caller holds the shell's lock.
+	showDialog(d dialog.Dialog, enter, escape func())
 }
 
 // launchHost is the shell as the launch views (the launch pad, quick
@@ -122,9 +127,6 @@ type launchHost interface {
 	// closeShown closes p if it is the open panel (closePanel, for a
 	// caller holding the lock).
 	closeShown(p panel)
-	// showDialog shows d over the window, Escape calling escape (the
-	// dialogs the keyboard answers, showDialogLocked).
-	showDialog(d dialog.Dialog, escape func())
 	// resolveTarget finds the pane a flow's send target names (a
 	// surface id or a pane name).
 	resolveTarget(ctx context.Context, target string) (uint64, error)
@@ -135,7 +137,41 @@ type launchHost interface {
 	probeLine(what string, o fyne.CanvasObject) (line string, found bool)
 }
 
-// shownPanel is the panel in the shell's overlay (an [overlay]).
+// diffHost is the shell as the Diff view sees it: a panelHost plus the
+// servers its review calls go to, the keyboard, and the panes it opens.
+// Every method is called holding the shell's lock but reviewClient and
+// reviewStream, which are called from any goroutine.
+type diffHost interface {
+	panelHost
+	// goReview runs f on a goroutine of its own that the shell's stop
+	// waits for, with a context that ends when the shell stops and, when
+	// view is not nil, when view ends (shell.goReview).
+	goReview(view context.Context, f func(ctx context.Context))
+	// reviewClient reaches host slot's server (0: the window's own), its
+	// calls bounded by timeout (0: the default).
+	reviewClient(slot int, timeout time.Duration) proto.Client
+	// reviewStream opens a stream of host slot's server (0: the window's
+	// own, when it is attached).
+	reviewStream(ctx context.Context, slot int, method string, params any) (*ipc.Stream, error)
+	// keys is the live keymap (the view's DiffView actions and hints).
+	keys() *keymap.Map
+	// canvasKeys passes the keys a button does not use on to the
+	// window's canvas (the view's keys, Escape).
+	canvasKeys() *canvasKeys
+	// focus gives f the keyboard; nil takes it from every widget, so
+	// keys reach the canvas.
+	focus(f fyne.Focusable)
+	// forgetModifiers forgets the modifiers the window holds (released
+	// in a field, where the canvas did not see them).
+	forgetModifiers()
+	// openURL opens u with the desktop (a folder: its file manager).
+	openURL(u *url.URL) error
+	// openWorktreePane closes the view and shows the pane working in the
+	// worktree at root (its agent's first), else a new shell there.
+	openWorktreePane(root string)
+}
+
+// shownPanel is the panel in the shell's overlay slot (overlay.go).
 type shownPanel struct {
 	p   panel
 	pop *popup
@@ -150,7 +186,7 @@ func (s *shell) openPanelLocked(p panel, size fyne.Size) {
 
 // panelShownLocked reports whether p is the open panel.
 func (s *shell) panelShownLocked(p panel) bool {
-	sp := shownAs[*shownPanel](s)
+	sp := s.views.top
 	return sp != nil && sp.p == p
 }
 
@@ -158,7 +194,7 @@ func (s *shell) panelShownLocked(p panel) bool {
 // view is open. The caller holds the shell's lock.
 func shownPanelAs[P panel](s *shell) P {
 	var p P
-	if sp := shownAs[*shownPanel](s); sp != nil {
+	if sp := s.views.top; sp != nil {
 		p, _ = sp.p.(P)
 	}
 	return p
@@ -167,7 +203,7 @@ func shownPanelAs[P panel](s *shell) P {
 // closeShownPanelLocked closes the open panel if it is a P and reports
 // whether it did. The caller holds the shell's lock.
 func closeShownPanelLocked[P panel](s *shell) bool {
-	if sp := shownAs[*shownPanel](s); sp != nil {
+	if sp := s.views.top; sp != nil {
 		if _, ok := sp.p.(P); ok {
 			s.closeOverlayLocked()
 			return true
@@ -192,6 +228,7 @@ type shellHost struct{ s *shell }
 var (
 	_ panelHost  = shellHost{}
 	_ launchHost = shellHost{}
+	_ diffHost   = shellHost{}
 )
 
 func (h shellHost) closePanel(p panel) {
@@ -259,8 +296,8 @@ func (h shellHost) closeShown(p panel) {
 		h.s.closeOverlayLocked()
 	}
 }
-func (h shellHost) showDialog(d dialog.Dialog, escape func()) {
-	h.s.showDialogLocked(d, nil, nil, escape)
+func (h shellHost) showDialog(d dialog.Dialog, enter, escape func()) {
+	h.s.showDialogLocked(d, nil, enter, escape)
 }
 func (h shellHost) resolveTarget(ctx context.Context, t string) (uint64, error) {
 	return h.s.resolveTarget(ctx, t)
@@ -279,4 +316,24 @@ func (s *shell) toggleLaunchPadLocked() {
 // pane's directory.
 func (s *shell) newLaunchPadLocked(h shellHost) *launchPad {
 	return newLaunchPad(h, s.focusedCwdLocked(), s.chrome.side.shortPath, s.conf.keys)
+}
+
+func (h shellHost) goReview(view context.Context, f func(ctx context.Context)) { h.s.goReview(view, f) }
+func (h shellHost) reviewClient(slot int, timeout time.Duration) proto.Client {
+	return h.s.reviewClient(slot, timeout)
+}
+func (h shellHost) reviewStream(ctx context.Context, slot int, method string, params any) (*ipc.Stream, error) {
+	return h.s.reviewStream(ctx, slot, method, params)
+}
+func (h shellHost) keys() *keymap.Map         { return h.s.conf.keys }
+func (h shellHost) canvasKeys() *canvasKeys   { return h.s.canvasKeys() }
+func (h shellHost) forgetModifiers()          { h.s.kb.forget() }
+func (h shellHost) openURL(u *url.URL) error  { return h.s.a.OpenURL(u) }
+func (h shellHost) openWorktreePane(r string) { h.s.openWorktreePaneLocked(r) }
+func (h shellHost) focus(f fyne.Focusable) {
+	if f == nil {
+		h.s.w.Canvas().Unfocus()
+		return
+	}
+	h.s.w.Canvas().Focus(f)
 }
