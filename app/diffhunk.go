@@ -302,7 +302,7 @@ func (s *shell) hunkActionLocked(dv *diffView, action string) {
 			_ = os.Remove(kept)
 		}
 		s.do(func() {
-			if s.top != dv {
+			if s.views.top != dv {
 				return
 			}
 			dv.busy = ""

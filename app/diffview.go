@@ -411,7 +411,7 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 	right := container.NewBorder(nil, dv.commentBox, nil, nil, dv.grid)
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.25
-	s.top = dv
+	s.views.top = dv
 	csize := s.w.Canvas().Size()
 	dv.pop = s.showPopupLocked(container.NewBorder(container.NewVBox(top, bar, hunkBar, dv.status), dv.pathLine, nil, nil, split), fyne.NewSize(csize.Width-40, csize.Height-40), nil)
 	s.w.Canvas().Unfocus()
@@ -488,7 +488,7 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 			return
 		}
 		s.do(func() {
-			if s.top == dv {
+			if s.views.top == dv {
 				s.showDiffLocked(dv, d, err)
 			}
 		})
@@ -546,7 +546,7 @@ func (s *shell) runRemoteDiff(ctx context.Context, dv *diffView) {
 		if first || errText != lastErr || !sameDiff(d, last) {
 			last, lastErr = d, errText
 			s.do(func() {
-				if s.top == dv {
+				if s.views.top == dv {
 					s.showDiffLocked(dv, d, err)
 				}
 			})
@@ -738,7 +738,7 @@ func (s *shell) renderDiffLocked(dv *diffView) {
 func (s *shell) diffFileRow(dv *diffView, f diffFile, prefix, label string, c color.Color) fyne.CanvasObject {
 	row := newHoverRow(container.NewPadded(newPathText(prefix, label, c)), func() {
 		s.guard(func() {
-			if s.top != dv || dv.diff == nil {
+			if s.views.top != dv || dv.diff == nil {
 				return
 			}
 			dv.file = f.Path
@@ -746,7 +746,7 @@ func (s *shell) diffFileRow(dv *diffView, f diffFile, prefix, label string, c co
 		})
 	}, func(in bool) {
 		s.guard(func() {
-			if s.top != dv || dv.diff == nil {
+			if s.views.top != dv || dv.diff == nil {
 				return
 			}
 			if in && f.Path != "" {

@@ -260,7 +260,7 @@ func (s *shell) addCommentLocked(dv *diffView) {
 		res, err := s.reviewClient(dv, 0).ReviewComment(ctx, p)
 		s.do(func() {
 			dv.commentAdd.Enable()
-			if s.top != dv {
+			if s.views.top != dv {
 				return
 			}
 			if err != nil {
@@ -287,7 +287,7 @@ func (s *shell) refreshReviewLocked(dv *diffView) {
 		list, lerr := cl.ReviewList(ctx, proto.ReviewListParams{Worktree: root})
 		checks, cerr := cl.ChecksStatus(ctx, proto.ChecksParams{Worktree: root})
 		s.do(func() {
-			if s.top != dv { // closed meanwhile (ctx has ended by now: this runs after the goroutine returned)
+			if s.views.top != dv { // closed meanwhile (ctx has ended by now: this runs after the goroutine returned)
 				return
 			}
 			if lerr != nil {
@@ -364,7 +364,7 @@ func (s *shell) resolveCommentLocked(dv *diffView, id string) {
 	s.goReview(dv.ctx, func(ctx context.Context) {
 		_, err := s.reviewClient(dv, 0).ReviewResolve(ctx, proto.ReviewResolveParams{Worktree: root, IDs: []string{id}})
 		s.do(func() {
-			if s.top != dv {
+			if s.views.top != dv {
 				return
 			}
 			if err != nil {
@@ -431,7 +431,7 @@ func (s *shell) deliverLocked(dv *diffView, what string, send func(context.Conte
 			}
 		}
 		s.do(func() {
-			if s.top != dv {
+			if s.views.top != dv {
 				s.chrome.banner.show(msg)
 				return
 			}
@@ -453,7 +453,7 @@ func (s *shell) runChecksLocked(dv *diffView) {
 	s.goReview(dv.ctx, func(ctx context.Context) {
 		res, err := s.reviewClient(dv, checksCallWait).ChecksRun(ctx, proto.ChecksParams{Worktree: root})
 		s.do(func() {
-			if s.top != dv {
+			if s.views.top != dv {
 				return
 			}
 			dv.checkBtn.Enable()
@@ -526,7 +526,7 @@ func (s *shell) landLocked(dv *diffView, p proto.LandParams) {
 	s.goReview(nil, func(ctx context.Context) {
 		res, err := s.reviewClient(dv, landCallWait).LandRun(ctx, p)
 		s.do(func() {
-			if s.top == dv {
+			if s.views.top == dv {
 				dv.landBtn.Enable()
 			}
 			if err != nil {
@@ -551,7 +551,7 @@ func (s *shell) landLocked(dv *diffView, p proto.LandParams) {
 // landStatusLocked shows a land's outcome in the view, or the banner
 // when the view closed meanwhile.
 func (s *shell) landStatusLocked(dv *diffView, msg string, bad bool) {
-	if s.top == dv {
+	if s.views.top == dv {
 		dv.setStatusLocked(msg, bad)
 		return
 	}
@@ -732,7 +732,7 @@ func (s *shell) checkPRLocked(dv *diffView) {
 	s.goReview(dv.ctx, func(ctx context.Context) {
 		why := prReason(ctx, root, branch)
 		s.do(func() {
-			if s.top != dv {
+			if s.views.top != dv {
 				return
 			}
 			if why != "" {
@@ -760,7 +760,7 @@ func (s *shell) openPRLocked(dv *diffView) {
 	s.goReview(nil, func(ctx context.Context) {
 		res, err := s.reviewClient(dv, landCallWait).LandPR(ctx, proto.LandPRParams{Worktree: root})
 		s.do(func() {
-			if s.top == dv {
+			if s.views.top == dv {
 				dv.prBtn.Enable()
 			}
 			if err != nil {
