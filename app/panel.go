@@ -38,9 +38,10 @@ type panel interface {
 // panelHost is the shell as a panel sees it. closePanel, saveConfig,
 // runAction and guard are called on the UI goroutine, from the panel's
 // Fyne callbacks, without the shell's lock (they take it themselves);
-// shown, goCall, openReplay, searchAll, revealMatch, focusPane and notice
-// holding it; window on the UI goroutine; do, caller, clipboard,
-// configPath, paneClient and logf from any goroutine.
+// shown, goCall, focusPane, notice and showDialog holding it; window on
+// the UI goroutine; do, caller, clipboard, configPath, paneClient and
+// logf from any goroutine. A family of panels that needs more takes a
+// host of its own that embeds it: historyHost, launchHost, diffHost.
 type panelHost interface {
 	// closePanel closes the panel if it is the open one, and gives the
 	// keyboard back to the focused pane.
@@ -82,19 +83,6 @@ type panelHost interface {
 	// host's for another host's pane) and gives the id that server knows
 	// it by.
 	paneClient(id uint64) (proto.Client, uint64)
-	// openReplay opens the replay of pane id (named name) at screen (0:
-	// the newest), highlighting mark unless it is nil, in the panel's
-	// place. The caller holds the shell's lock.
-	openReplay(id uint64, name string, screen uint64, mark *replayMark)
-	// searchAll gives a function that searches every server the window
-	// shows (called off the UI goroutine). The caller holds the shell's
-	// lock.
-	searchAll() func(context.Context, proto.SearchAllParams) []hostSearch
-	// revealMatch closes the panel, scrolls pane id's view (named name)
-	// to match m, highlighted, unless m is nil, and focuses the pane. The
-	// caller holds the shell's lock.
-	revealMatch(id uint64, name string, m *proto.SearchAllMatch)
-
 	// focusPane closes the panel and focuses pane id. The caller holds
 	// the shell's lock.
 	focusPane(id uint64)
@@ -107,6 +95,26 @@ type panelHost interface {
 	// Enter calls enter and Escape escape (nil: the key does nothing;
 	// showDialogLocked). The caller holds the shell's lock.
 	showDialog(d dialog.Dialog, enter, escape func())
+}
+
+// historyHost is the shell as the history views (search, the agent
+// timeline) see it: a panelHost plus the search over every host and the
+// places a result opens. Its methods are called holding the shell's
+// lock.
+type historyHost interface {
+	panelHost
+	// openReplay opens the replay of pane id (named name) at screen (0:
+	// the newest), highlighting mark unless it is nil, in the panel's
+	// place. The caller holds the shell's lock.
+	openReplay(id uint64, name string, screen uint64, mark *replayMark)
+	// searchAll gives a function that searches every server the window
+	// shows (called off the UI goroutine). The caller holds the shell's
+	// lock.
+	searchAll() func(context.Context, proto.SearchAllParams) []hostSearch
+	// revealMatch closes the panel, scrolls pane id's view (named name)
+	// to match m, highlighted, unless m is nil, and focuses the pane. The
+	// caller holds the shell's lock.
+	revealMatch(id uint64, name string, m *proto.SearchAllMatch)
 }
 
 // launchHost is the shell as the launch views (the launch pad, quick
@@ -226,9 +234,10 @@ func togglePanelLocked[P panel](s *shell, build func(shellHost) P, size fyne.Siz
 type shellHost struct{ s *shell }
 
 var (
-	_ panelHost  = shellHost{}
-	_ launchHost = shellHost{}
-	_ diffHost   = shellHost{}
+	_ panelHost   = shellHost{}
+	_ launchHost  = shellHost{}
+	_ historyHost = shellHost{}
+	_ diffHost    = shellHost{}
 )
 
 func (h shellHost) closePanel(p panel) {
