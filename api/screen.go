@@ -650,7 +650,7 @@ func (s *server) screenWriter(token string, id uint64) (*workspace.Surface, atta
 // their refusals go to its stream (screenInputRefused).
 func (s *server) screenInput(_ context.Context, params json.RawMessage) (any, error) {
 	var p proto.ScreenInputParams
-	if err := proto.DecodeParams(params, &p); err != nil {
+	if err := proto.DecodeScreenInputParams(params, &p); err != nil {
 		return nil, err
 	}
 	sf, at, err := s.screenWriter(p.Token, p.SurfaceID)
@@ -675,7 +675,7 @@ func (s *server) screenInput(_ context.Context, params json.RawMessage) (any, er
 // token names (none: nobody to tell, the window that sent it is gone).
 func (s *server) screenInputRefused(_ context.Context, params json.RawMessage, err *ipc.Error) {
 	var p proto.ScreenInputParams
-	if proto.DecodeParams(params, &p) != nil {
+	if proto.DecodeScreenInputParams(params, &p) != nil {
 		return
 	}
 	if at, ok := s.attached.lookup(p.Token); ok {

@@ -128,8 +128,8 @@ var selectIndex = map[keymap.Action]int{
 // go to the worker; the window follows from their events.
 func (s *shell) runActionLocked(a keymap.Action) {
 	if a.Scope() == keymap.DiffView {
-		if dv := shownAs[*diffView](s); dv != nil {
-			s.diffActionLocked(dv, a)
+		if dv := shownPanelAs[*diffView](s); dv != nil {
+			dv.action(a)
 		}
 		return
 	}
@@ -199,7 +199,7 @@ func (s *shell) runActionLocked(a keymap.Action) {
 	case keymap.Quit:
 		s.quitRequestedLocked()
 	case keymap.CommandPalette:
-		togglePanelLocked(s, func(h panelHost) *palette {
+		togglePanelLocked(s, func(h shellHost) *palette {
 			s.chrome.hideHint() // the hint's main advice is taken
 			return newPalette(h, s.conf.keys)
 		}, fyne.NewSize(560, 460))
@@ -212,31 +212,31 @@ func (s *shell) runActionLocked(a keymap.Action) {
 	case keymap.ToggleBroadcastMember:
 		s.toggleBroadcastLocked()
 	case keymap.OpenLaunchPad:
-		s.openLaunchPadLocked()
+		s.toggleLaunchPadLocked()
 	case keymap.QuickLaunch:
-		togglePanelLocked(s, func(h panelHost) *quickLaunch {
+		togglePanelLocked(s, func(h shellHost) *quickLaunch {
 			dir := s.focusedCwdLocked()
-			return newQuickLaunch(h, dir, s.chrome.side.shortPath(dir), s.installedAgentsLocked())
+			return newQuickLaunch(h, dir, s.chrome.side.shortPath(dir), s.views.launch.installed())
 		}, fyne.NewSize(620, 380))
 	case keymap.NewFromTemplate:
-		togglePanelLocked(s, func(h panelHost) *templateView {
-			return newTemplateView(h, s.focusedCwdLocked(), s.installedAgentsLocked())
+		togglePanelLocked(s, func(h shellHost) *templateView {
+			return newTemplateView(h, s.focusedCwdLocked(), s.views.launch.installed())
 		}, fyne.NewSize(620, 440))
 	case keymap.OpenMCPInstall:
-		togglePanelLocked(s, newMCPView, fyne.NewSize(760, 420))
+		togglePanelLocked(s, func(h shellHost) *mcpView { return newMCPView(h) }, fyne.NewSize(760, 420))
 	case keymap.AddHost:
 		s.addHostLocked()
 	case keymap.RemoveHost:
 		s.removeHostLocked("")
 	case keymap.SearchAllPanes:
-		togglePanelLocked(s, newSearchView, fyne.NewSize(900, 600))
+		togglePanelLocked(s, func(h shellHost) *searchView { return newSearchView(h) }, fyne.NewSize(900, 600))
 	case keymap.OpenPaneHistory:
 		// The focused pane's (none: nothing opens, an open one closes).
 		if id := s.pos.focus; id != 0 || shownPanelAs[*timelineView](s) != nil {
-			togglePanelLocked(s, func(h panelHost) *timelineView { return newTimelineView(h, id, s.pos.paneName(id, fmt.Sprint(id))) }, fyne.NewSize(900, 600))
+			togglePanelLocked(s, func(h shellHost) *timelineView { return newTimelineView(h, id, s.pos.paneName(id, fmt.Sprint(id))) }, fyne.NewSize(900, 600))
 		}
 	case keymap.OpenWebAccess:
-		togglePanelLocked(s, newWebView, fyne.NewSize(780, 560))
+		togglePanelLocked(s, func(h shellHost) *webView { return newWebView(h) }, fyne.NewSize(780, 560))
 	case keymap.OpenSettings:
 		s.openSettingsLocked()
 	case keymap.ShowShortcuts:

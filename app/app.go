@@ -171,8 +171,7 @@ type shell struct {
 	agents agentBoard    // the agents in the panes and their worktrees' checks
 	pos    position      // what the window shows: the snapshot, workspace, focused and zoomed pane
 	kb     keyState      // modifiers held, the window's focus, the pane being focused, the dialogs keys answer
-	top    overlay       // the view in the overlay (palette, Diff, launch views, panels), nil when none
-	launch launchState   // the running flow, recent specs, the agents found, the home spec paths resolve against
+	views  cockpit       // the panel in the overlay, and the launcher the launch views share
 
 	// loop posts to Fyne's UI goroutine and lets it sleep while idle
 	// (idle.go); set before the shell's goroutines start.
@@ -199,7 +198,7 @@ func start(a fyne.App, o Options) (*shell, error) {
 	home, _ := os.UserHomeDir()
 	s := &shell{
 		a: a, o: o, b: o.Backend,
-		conf: appliedConfig{cfg: o.Config}, panes: newPaneMaps(), launch: launchState{home: home},
+		conf: appliedConfig{cfg: o.Config}, panes: newPaneMaps(), views: cockpit{launch: newLauncher(home, o.SessionPath)},
 		life: newLifetime(),
 	}
 	s.chrome.probes.usage = map[string]fyne.CanvasObject{}
@@ -346,10 +345,10 @@ func (s *shell) buildWindowLocked() {
 		},
 		func() { s.guard(s.newWorkspaceLocked) },
 		func() { s.guard(s.openOverviewLocked) },
-		s.launch.home, // the sidebar shortens paths under it
+		s.views.launch.home, // the sidebar shortens paths under it
 	)
 	s.chrome.side.onPort = s.openPort
-	s.chrome.side.onLaunchPad = func() { s.guard(s.openLaunchPadLocked) }
+	s.chrome.side.onLaunchPad = func() { s.guard(s.toggleLaunchPadLocked) }
 	s.chrome.side.onChecks = func(id uint64) { s.guard(func() { s.openChecksLocked(id) }) }
 	if s.hosts() != nil {
 		s.chrome.side.onAddHost = func() { s.guard(s.addHostLocked) }
@@ -837,7 +836,7 @@ func (s *shell) viewLocked(id uint64) *termview.View {
 // is open it keeps the keyboard: the model's events do not take it away.
 func (s *shell) focusViewLocked(id uint64) {
 	v := s.panes.views[id]
-	if v == nil || s.life.quitting || s.top != nil || s.chrome.ov != nil || (s.chrome.comp != nil && s.chrome.comp.pane != 0) {
+	if v == nil || s.life.quitting || s.views.top != nil || s.chrome.ov != nil || (s.chrome.comp != nil && s.chrome.comp.pane != 0) {
 		return
 	}
 	s.kb.focus(id, func() { s.w.Canvas().Focus(v) })

@@ -504,11 +504,11 @@ func TestDiffViewFollowsFiles(t *testing.T) {
 		if !h.key(fyne.KeyG, ctrlShift) {
 			t.Fatal("Ctrl+Shift+G is not bound")
 		}
-		if shownAs[*diffView](h.s) == nil {
+		if shownPanelAs[*diffView](h.s) == nil {
 			t.Fatal("the Diff view did not open")
 		}
 	})
-	dv := shownAs[*diffView](h.s)
+	dv := shownPanelAs[*diffView](h.s)
 	gridHas := func(s string) bool { return strings.Contains(dv.grid.Text(), s) }
 	h.waitFor("the diff", func() bool { return dv.loads > 0 && gridHas("+two") && gridHas("+brand new") })
 	h.s.guard(func() {
@@ -553,7 +553,7 @@ func TestDiffViewFollowsFiles(t *testing.T) {
 	// Escape closes it.
 	h.s.w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	h.s.guard(func() {
-		if shownAs[*diffView](h.s) != nil || h.s.w.Canvas().Overlays().Top() != nil {
+		if shownPanelAs[*diffView](h.s) != nil || h.s.w.Canvas().Overlays().Top() != nil {
 			t.Fatal("Escape did not close the Diff view")
 		}
 	})

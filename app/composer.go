@@ -105,13 +105,17 @@ func (s *shell) openComposerLocked() {
 	s.w.Canvas().Focus(c.entry)
 }
 
+// composerPrefix starts the composer's target line ("Prompt → "
+// drew a missing-glyph box after the arrow: see replayHint).
+const composerPrefix = "Prompt for "
+
 // updateComposerLocked shows the composer's target and queue.
 func (s *shell) updateComposerLocked() {
 	c := s.chrome.comp
 	if c.pane == 0 {
 		return
 	}
-	label := "Prompt → " + s.pos.paneName(c.pane, fmt.Sprintf("pane %d", c.pane))
+	label := composerPrefix + s.pos.paneName(c.pane, fmt.Sprintf("pane %d", c.pane))
 	if st, ok := s.agents.status(c.pane); ok {
 		label += " (" + notify.AgentName(st.Tool) + ", " + stateText(agentRow{State: st.State, Tool2: st.ActiveToolName}) + ")"
 	}

@@ -75,7 +75,7 @@ func dialogAnswer(key fyne.KeyName, enter, escape func()) func() {
 // the keyboard (the views' own fields take Escape while they have it).
 func (s *shell) escapeLocked() bool {
 	switch {
-	case s.top != nil:
+	case s.views.top != nil:
 		s.closeOverlayLocked()
 	case s.chrome.ov != nil:
 		s.closeOverviewLocked()

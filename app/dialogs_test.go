@@ -180,9 +180,9 @@ func TestLaunchPadEscapeAfterClick(t *testing.T) {
 		}
 		pressKey(h, fyne.KeyEscape)
 		h.s.guard(func() {
-			if shownAs[*launchPad](h.s) != nil {
+			if shownPanelAs[*launchPad](h.s) != nil {
 				t.Errorf("Escape after a click on %s left the launch pad open", click)
-				closeShownLocked[*launchPad](h.s)
+				closeShownPanelLocked[*launchPad](h.s)
 			}
 		})
 	}

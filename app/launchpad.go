@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image/color"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -30,51 +31,86 @@ import (
 	"github.com/paneflow-go/paneflow/proto"
 )
 
-// recentPath is the file that remembers the recently used specs, beside
-// the session file; "" keeps them in memory only.
-func (s *shell) recentPath() string {
-	if s.o.SessionPath == "" {
-		return ""
-	}
-	return filepath.Join(filepath.Dir(s.o.SessionPath), "recent-specs.json")
-}
-
-// recentSpecsLocked returns the recently used spec files, newest first,
-// reading them from their file the first time.
-func (s *shell) recentSpecsLocked() []string {
-	if !s.launch.recentLoaded {
-		s.launch.recentLoaded = true
-		if p := s.recentPath(); p != "" {
-			s.launch.recent = specfind.LoadRecent(p)
-		}
-	}
-	return s.launch.recent
-}
-
-// noteRecentLocked puts path first among the recently used specs and
-// saves the list (atomically; a failure only shows in the banner).
-func (s *shell) noteRecentLocked(path string) {
-	s.launch.recent = specfind.NoteRecent(s.recentSpecsLocked(), path)
-	if p := s.recentPath(); p != "" {
-		if err := specfind.SaveRecent(p, s.launch.recent); err != nil {
-			s.chrome.banner.show("launch pad: cannot save the recent specs: " + err.Error())
-		}
-	}
-}
-
-// launchState is the launch pad's, quick launch's and the template
-// view's state; it lives in the shell, under its lock.
-type launchState struct {
+// launcher is what the launch views (the launch pad, quick launch, the
+// template view, the sidebar's agent buttons) share and keep between
+// openings: the flow launched last, the recent specs, the agents found on
+// PATH and the home directory specs resolve against. It is used holding
+// the shell's lock.
+type launcher struct {
 	run    *flowRun // the flow launched last (running or ended), nil before any
 	recent []string // recently used spec files, newest first
-	// recentLoaded says recent was read from its file.
+	// recentLoaded says recent was read from recentFile.
 	recentLoaded bool
+	// recentFile remembers the recent specs, beside the session file; ""
+	// keeps them in memory only.
+	recentFile string
 	// agents are the agents found on PATH (once, at start: findAgentLaunchers).
 	agents      []installedAgent
 	agentsFound bool
 	// home is the user's home directory, which specs' paths resolve
 	// against (specfind.Resolve).
 	home string
+	// pad is the launch pad built last, shown or not (shownPad).
+	pad *launchPad
+}
+
+// newLauncher is the launcher of a window whose session file is
+// sessionPath ("": none).
+func newLauncher(home, sessionPath string) *launcher {
+	l := &launcher{home: home}
+	if sessionPath != "" {
+		l.recentFile = filepath.Join(filepath.Dir(sessionPath), "recent-specs.json")
+	}
+	return l
+}
+
+// recentSpecs returns the recently used spec files, newest first,
+// reading them from their file the first time.
+func (l *launcher) recentSpecs() []string {
+	if !l.recentLoaded {
+		l.recentLoaded = true
+		if l.recentFile != "" {
+			l.recent = specfind.LoadRecent(l.recentFile)
+		}
+	}
+	return l.recent
+}
+
+// noteRecent puts path first among the recently used specs and saves the
+// list (atomically); the error is the save's.
+func (l *launcher) noteRecent(path string) error {
+	l.recent = specfind.NoteRecent(l.recentSpecs(), path)
+	if l.recentFile == "" {
+		return nil
+	}
+	if err := specfind.SaveRecent(l.recentFile, l.recent); err != nil {
+		return errors.New("launch pad: cannot save the recent specs: " + err.Error())
+	}
+	return nil
+}
+
+// installed is the installed agents as found at start
+// (findAgentLaunchers), or looked up now if that has not finished.
+func (l *launcher) installed() []installedAgent {
+	if !l.agentsFound {
+		l.agents, l.agentsFound = installedAgents(exec.LookPath), true
+	}
+	return l.agents
+}
+
+// shownPad is the launch pad when it is the open panel, else nil.
+func (l *launcher) shownPad(h launchHost) *launchPad {
+	if l.pad != nil && h.shown(l.pad) {
+		return l.pad
+	}
+	return nil
+}
+
+// stopFlow stops the running flow's orchestration; its panes stay.
+func (l *launcher) stopFlow() {
+	if r := l.run; r != nil && !r.done {
+		r.cancel()
+	}
 }
 
 // Colours of the launch pad's spec text.
@@ -134,10 +170,15 @@ func errorRows(data []byte, err error, loc flow.Location) []widget.TextGridRow {
 	return rows
 }
 
-// launchPad is the open launch pad: the specs found on the left, the
+// launchPad is the launch pad, a panel: the specs found on the left, the
 // selected one's plan or errors on the right, Launch, and the steps of
-// the flow launched last.
+// the flow launched last (its launcher's). Its widgets are used holding
+// the shell's lock (host.guard, host.do); specs resolve, and launches
+// run, on goroutines of their own.
 type launchPad struct {
+	widget.BaseWidget
+	host    launchHost
+	l       *launcher
 	query   *keyEntry
 	rows    *keyList
 	cursor  int                                     // the selected row, -1 for none
@@ -155,7 +196,7 @@ type launchPad struct {
 	pending *specfind.Entry    // the selected spec while it resolves
 	busy    bool               // a launch is under way
 	cancel  context.CancelFunc
-	pop     *popup
+	body    fyne.CanvasObject
 	// trust is the open "Trust this spec?" dialog (nil when none), with
 	// its plan and buttons.
 	trust     dialog.Dialog
@@ -164,45 +205,25 @@ type launchPad struct {
 	trustNo   *widget.Button
 }
 
-// relistLocked shows lp.shown afresh, nothing selected. The list's
-// selection callback does not run (it would take the shell's lock).
-func (lp *launchPad) relistLocked() {
-	cb := lp.rows.OnSelected
-	lp.rows.OnSelected = nil
-	lp.rows.UnselectAll()
-	lp.rows.OnSelected = cb
-	lp.cursor = -1
-	clear(lp.items)
-	lp.rows.Refresh()
+var _ panel = (*launchPad)(nil)
+
+// launchPadSize is the launch pad's size on a window of size win.
+func launchPadSize(win fyne.Size) fyne.Size {
+	return fyne.NewSize(min(win.Width-40, 1100), win.Height-40)
 }
 
-// selectQuietLocked highlights row i without the selection callback.
-func (lp *launchPad) selectQuietLocked(i int) {
-	cb := lp.rows.OnSelected
-	lp.rows.OnSelected = nil
-	lp.rows.Select(i)
-	lp.rows.OnSelected = cb
-	lp.cursor = i
-}
-
-// cancelResolve stops a resolution in flight.
-func (lp *launchPad) cancelResolve() {
-	if lp.cancel != nil {
-		lp.cancel()
-		lp.cancel = nil
-	}
-}
-
-// openLaunchPadLocked opens the launch pad (or closes it when open).
-func (s *shell) openLaunchPadLocked() {
-	if shownAs[*launchPad](s) != nil {
-		s.closeOverlayLocked()
-		return
-	}
-	s.closeOverlaysLocked()
-	lp := &launchPad{query: newKeyEntry(false), cursor: -1, items: map[widget.ListItemID]fyne.CanvasObject{}}
+// newLaunchPad builds the launch pad over h, listing the specs found
+// from directory dir (the focused pane's; "" for none), the library and
+// the launcher's recent ones; short shortens a directory for its rows,
+// keys names the keystrokes of its empty state. It becomes its
+// launcher's pad. The caller holds the shell's lock.
+func newLaunchPad(h launchHost, dir string, short func(string) string, keys *keymap.Map) *launchPad {
+	l := h.launcher()
+	lp := &launchPad{host: h, l: l, query: newKeyEntry(false), cursor: -1, items: map[widget.ListItemID]fyne.CanvasObject{}}
+	lp.ExtendBaseWidget(lp)
+	l.pad = lp
 	lp.query.SetPlaceHolder("Filter specs by path…")
-	lp.entries = specfind.Discover(s.focusedCwdLocked(), specfind.LibraryDir(os.Getenv, goos), s.recentSpecsLocked())
+	lp.entries = specfind.Discover(dir, specfind.LibraryDir(os.Getenv, goos), l.recentSpecs())
 	lp.shown = lp.entries
 	fg := theme.Color(theme.ColorNameForeground)
 	muted := theme.Color(theme.ColorNamePlaceHolder)
@@ -223,16 +244,16 @@ func (s *shell) openLaunchPadLocked() {
 			box := o.(*fyne.Container)
 			name, caption := box.Objects[0].(*canvas.Text), box.Objects[1].(*canvas.Text)
 			name.Text = filepath.Base(e.Path)
-			line := captionText(e.Kind+" · "+e.Origin+" · "+s.chrome.side.shortPath(filepath.Dir(e.Path)), muted)
+			line := captionText(e.Kind+" · "+e.Origin+" · "+short(filepath.Dir(e.Path)), muted)
 			caption.Text = line.Text
 			box.Refresh()
 			lp.items[id] = o
 		})
 	lp.rows.OnSelected = func(id widget.ListItemID) {
-		s.guard(func() {
-			if s.top == lp && id < len(lp.shown) && id != lp.cursor {
+		h.guard(func() {
+			if h.shown(lp) && id < len(lp.shown) && id != lp.cursor {
 				lp.cursor = id
-				s.selectSpecLocked(lp, lp.shown[id])
+				lp.selectSpec(lp.shown[id])
 			}
 		})
 	}
@@ -248,20 +269,20 @@ func (s *shell) openLaunchPadLocked() {
 		case fyne.KeyPageUp:
 			move = -10
 		case fyne.KeyReturn, fyne.KeyEnter:
-			s.guard(func() {
-				if s.top == lp && lp.sel != nil && lp.cursor >= 0 {
-					s.launchSelectedLocked(lp)
+			h.guard(func() {
+				if h.shown(lp) && lp.sel != nil && lp.cursor >= 0 {
+					lp.launchSelected()
 				}
 			})
 			return true
 		case fyne.KeyEscape:
-			s.guard(func() { closeShownLocked[*launchPad](s) })
+			h.closePanel(lp)
 			return true
 		default:
 			return false
 		}
 		to := -1
-		s.guard(func() {
+		h.guard(func() {
 			if n := len(lp.shown); n > 0 {
 				to = min(max(lp.cursor+move, 0), n-1)
 			}
@@ -274,8 +295,8 @@ func (s *shell) openLaunchPadLocked() {
 	}
 	lp.rows.onKey = lp.query.onKey // after a click on a row the list has the keyboard
 	lp.query.OnChanged = func(q string) {
-		s.guard(func() {
-			if s.top != lp {
+		h.guard(func() {
+			if !h.shown(lp) {
 				return
 			}
 			q = strings.ToLower(strings.TrimSpace(q))
@@ -285,7 +306,7 @@ func (s *shell) openLaunchPadLocked() {
 					lp.shown = append(lp.shown, e)
 				}
 			}
-			lp.relistLocked()
+			lp.relist()
 		})
 	}
 
@@ -293,20 +314,20 @@ func (s *shell) openLaunchPadLocked() {
 	lp.title.Truncation = fyne.TextTruncateEllipsis
 	lp.status = widget.NewLabel(count(len(lp.entries), "spec", "specs") + " found")
 	if len(lp.entries) == 0 {
-		lp.status.SetText(launchPadEmptyText(s.conf.keys))
+		lp.status.SetText(launchPadEmptyText(keys))
 	}
 	lp.status.Wrapping = fyne.TextWrapWord
 	lp.grid = widget.NewTextGrid()
-	lp.launch = widget.NewButtonWithIcon("Launch", theme.MediaPlayIcon(), func() { s.guard(func() { s.launchSelectedLocked(lp) }) })
+	lp.launch = widget.NewButtonWithIcon("Launch", theme.MediaPlayIcon(), func() { h.guard(lp.launchSelected) })
 	lp.launch.Importance = widget.HighImportance
 	lp.launch.Disable()
-	lp.stop = widget.NewButtonWithIcon("Stop flow", theme.MediaStopIcon(), func() { s.guard(s.stopFlowLocked) })
+	lp.stop = widget.NewButtonWithIcon("Stop flow", theme.MediaStopIcon(), func() { h.guard(l.stopFlow) })
 	lp.runHead = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	lp.runBox = container.NewVBox()
-	open := widget.NewButtonWithIcon("Open…", theme.FolderOpenIcon(), func() { s.guard(func() { s.openSpecFileLocked(lp) }) })
-	quick := widget.NewButton("Quick launch…", func() { s.guard(func() { s.runActionLocked(keymap.QuickLaunch) }) })
-	tmpl := widget.NewButton("New from template…", func() { s.guard(func() { s.runActionLocked(keymap.NewFromTemplate) }) })
-	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { s.guard(func() { closeShownLocked[*launchPad](s) }) })
+	open := widget.NewButtonWithIcon("Open…", theme.FolderOpenIcon(), lp.openSpecFile)
+	quick := widget.NewButton("Quick launch…", func() { h.runAction(lp, keymap.QuickLaunch) })
+	tmpl := widget.NewButton("New from template…", func() { h.runAction(lp, keymap.NewFromTemplate) })
+	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { h.closePanel(lp) })
 	closeBtn.Importance = widget.LowImportance
 	header := widget.NewLabelWithStyle("Launch pad", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	top := container.NewBorder(nil, nil, header, container.NewHBox(open, quick, tmpl, closeBtn))
@@ -316,15 +337,63 @@ func (s *shell) openLaunchPadLocked() {
 	right := container.NewBorder(lp.title, bottom, nil, nil, container.NewScroll(lp.grid))
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.34
-	s.top = lp
-	s.showRunLocked()
-	csize := s.w.Canvas().Size()
-	lp.pop = s.showPopupLocked(container.NewBorder(top, nil, nil, nil, split), fyne.NewSize(min(csize.Width-40, 1100), csize.Height-40), lp.query)
-	s.probeLaunchPadLocked(lp)
+	lp.body = container.NewBorder(top, nil, nil, nil, split)
+	lp.showRun()
+	lp.probe()
+	return lp
 }
 
-// selectSpecLocked shows e's plan once resolved off the UI goroutine.
-func (s *shell) selectSpecLocked(lp *launchPad, e specfind.Entry) {
+// CreateRenderer draws the pad.
+func (lp *launchPad) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(lp.body) }
+
+// focusTarget is the filter field.
+func (lp *launchPad) focusTarget() fyne.Focusable { return lp.query }
+
+// cancelCalls answers the pad's trust question "no" and stops resolving
+// (the pad is dismissed). The caller holds the shell's lock.
+func (lp *launchPad) cancelCalls() {
+	lp.cancelResolve()
+	if lp.trust != nil {
+		lp.trust.Hide()
+		lp.trust, lp.trustYes, lp.trustNo = nil, nil, nil
+	}
+}
+
+// relist shows lp.shown afresh, nothing selected. The list's selection
+// callback does not run (it would take the shell's lock, which the
+// caller holds).
+func (lp *launchPad) relist() {
+	cb := lp.rows.OnSelected
+	lp.rows.OnSelected = nil
+	lp.rows.UnselectAll()
+	lp.rows.OnSelected = cb
+	lp.cursor = -1
+	clear(lp.items)
+	lp.rows.Refresh()
+}
+
+// selectQuiet highlights row i without the selection callback. The
+// caller holds the shell's lock.
+func (lp *launchPad) selectQuiet(i int) {
+	cb := lp.rows.OnSelected
+	lp.rows.OnSelected = nil
+	lp.rows.Select(i)
+	lp.rows.OnSelected = cb
+	lp.cursor = i
+}
+
+// cancelResolve stops a resolution in flight.
+func (lp *launchPad) cancelResolve() {
+	if lp.cancel != nil {
+		lp.cancel()
+		lp.cancel = nil
+	}
+}
+
+// selectSpec shows e's plan once resolved off the UI goroutine. The
+// caller holds the shell's lock.
+func (lp *launchPad) selectSpec(e specfind.Entry) {
+	h := lp.host
 	lp.cancelResolve()
 	ctx, cancel := context.WithCancel(context.Background())
 	lp.cancel = cancel
@@ -334,22 +403,22 @@ func (s *shell) selectSpecLocked(lp *launchPad, e specfind.Entry) {
 	lp.grid.Rows = nil
 	lp.grid.Refresh()
 	lp.launch.Disable()
-	home := s.launch.home
+	home := lp.l.home
 	go func() {
 		r := specfind.Resolve(ctx, e, home)
-		s.do(func() {
-			if s.top != lp || ctx.Err() != nil {
+		h.do(func() {
+			if !h.shown(lp) || ctx.Err() != nil {
 				return
 			}
 			lp.pending, lp.sel = nil, r
-			s.showResolvedLocked(lp)
+			lp.showResolved()
 		})
 	}()
 }
 
-// showResolvedLocked shows the selected spec's plan, or its text with the
-// error at its line.
-func (s *shell) showResolvedLocked(lp *launchPad) {
+// showResolved shows the selected spec's plan, or its text with the
+// error at its line. The caller holds the shell's lock.
+func (lp *launchPad) showResolved() {
 	r := lp.sel
 	if r.Err != nil {
 		where := ""
@@ -383,28 +452,30 @@ func (s *shell) showResolvedLocked(lp *launchPad) {
 	}
 	lp.status.Refresh()
 	lp.grid.Refresh()
-	s.probeLaunchPadLocked(lp)
+	lp.probe()
 }
 
-// openSpecFileLocked picks any spec file with the file dialog and selects
-// it.
-func (s *shell) openSpecFileLocked(lp *launchPad) {
+// openSpecFile picks any spec file with the file dialog and selects it
+// (the Open… button, on the UI goroutine).
+func (lp *launchPad) openSpecFile() {
+	h := lp.host
 	dialog.ShowFileOpen(func(f fyne.URIReadCloser, err error) {
 		if err != nil || f == nil {
 			if err != nil {
-				s.guard(func() { s.chrome.banner.show("open spec: " + err.Error()) })
+				h.guard(func() { h.notice("open spec: " + err.Error()) })
 			}
 			return
 		}
 		p := f.URI().Path()
 		f.Close()
-		s.guard(func() { s.addSpecLocked(lp, p) })
-	}, s.w)
+		h.guard(func() { lp.add(p) })
+	}, h.window())
 }
 
-// addSpecLocked lists the spec at path first (as opened) and selects it.
-func (s *shell) addSpecLocked(lp *launchPad, path string) {
-	if s.top != lp {
+// add lists the spec at path first (as opened) and selects it. The
+// caller holds the shell's lock.
+func (lp *launchPad) add(path string) {
+	if !lp.host.shown(lp) {
 		return
 	}
 	e := specfind.Entry{Path: path, Kind: specfind.Kind(path), Origin: specfind.OriginOpened}
@@ -412,20 +483,21 @@ func (s *shell) addSpecLocked(lp *launchPad, path string) {
 	lp.query.Text = "" // set quietly: OnChanged would take the lock
 	lp.query.Refresh()
 	lp.shown = lp.entries
-	lp.relistLocked()
-	lp.selectQuietLocked(0)
-	s.selectSpecLocked(lp, e)
+	lp.relist()
+	lp.selectQuiet(0)
+	lp.selectSpec(e)
 }
 
-// launchSelectedLocked launches the selected spec: it is read and
-// resolved again (the plan shown may be stale) and carried out as
-// `paneflow up` or `paneflow flow run` would.
-func (s *shell) launchSelectedLocked(lp *launchPad) {
+// launchSelected launches the selected spec: it is read and resolved
+// again (the plan shown may be stale) and carried out as `paneflow up`
+// or `paneflow flow run` would. The caller holds the shell's lock.
+func (lp *launchPad) launchSelected() {
 	if lp.sel == nil || lp.sel.Err != nil || lp.busy {
 		return
 	}
+	h := lp.host
 	e := lp.sel.Entry
-	if e.Kind == specfind.KindFlow && s.launch.run != nil && !s.launch.run.done {
+	if e.Kind == specfind.KindFlow && lp.l.run != nil && !lp.l.run.done {
 		lp.status.SetText("✗ a flow is running: stop it first")
 		lp.status.Importance = widget.DangerImportance
 		lp.status.Refresh()
@@ -436,51 +508,54 @@ func (s *shell) launchSelectedLocked(lp *launchPad) {
 	lp.status.SetText("launching…")
 	lp.status.Importance = widget.MediumImportance
 	lp.status.Refresh()
-	home := s.launch.home
+	home := lp.l.home
 	go func() {
 		// Read, resolved and checked once: what the trust question shows
 		// and what is trusted are the bytes that run.
 		r := specfind.Resolve(context.Background(), e, home)
 		st, trustErr := spectrust.Status(0), error(nil)
 		if r.Err == nil {
-			st, trustErr = s.specTrust().Check(e.Path, r.Data)
+			st, trustErr = specTrust(h.logf).Check(e.Path, r.Data)
 		}
-		s.do(func() {
+		h.do(func() {
 			switch {
 			case r.Err == nil && trustErr != nil:
 				r.Err = trustErr
 			case r.Err == nil && !st.OK():
-				if s.top == lp {
-					s.askTrustLocked(lp, r, st)
+				if h.shown(lp) {
+					lp.askTrust(r, st)
 					return
 				}
 				r.Err = errors.New("not trusted: open the launch pad to review it")
 			}
-			s.carryOutLocked(lp, r)
+			lp.carryOut(r)
 		})
 	}()
 }
 
 // specTrust is the user's spec trust store (package spectrust), in this
-// process's state directory.
-func (s *shell) specTrust() spectrust.Store {
+// process's state directory; logf gets why it is not there.
+func specTrust(logf func(string, ...any)) spectrust.Store {
 	st, err := spectrust.Default(os.Getenv, goos)
 	if err != nil {
-		s.logf("paneflow: %v", err)
+		logf("paneflow: %v", err)
 	}
 	return st // the zero Store trusts nothing and cannot record trust
 }
 
-// carryOutLocked launches the resolved spec r (its error, if any, is
-// shown instead): a flow runs as `paneflow flow run` does, a workspace
-// opens as `paneflow up` does.
-func (s *shell) carryOutLocked(lp *launchPad, r *specfind.Resolved) {
+// carryOut launches the resolved spec r (its error, if any, is shown
+// instead): a flow runs as `paneflow flow run` does, a workspace opens as
+// `paneflow up` does. The caller holds the shell's lock.
+func (lp *launchPad) carryOut(r *specfind.Resolved) {
+	h := lp.host
 	e := r.Entry
 	if r.Err == nil {
-		s.noteRecentLocked(e.Path)
+		if err := lp.l.noteRecent(e.Path); err != nil {
+			h.notice(err.Error())
+		}
 	}
 	if e.Kind == specfind.KindFlow {
-		go s.runFlow(r)
+		go lp.l.runFlow(h, r)
 		return
 	}
 	go func() {
@@ -488,15 +563,15 @@ func (s *shell) carryOutLocked(lp *launchPad, r *specfind.Resolved) {
 		var warns []string
 		err := r.Err
 		if err == nil {
-			res, err = flow.Up(context.Background(), r.WS, flowgit.Worktrees{}, s.caller(0), func(m string) { warns = append(warns, m) })
+			res, err = flow.Up(context.Background(), r.WS, flowgit.Worktrees{}, rpcCaller{c: h.caller(0)}, func(m string) { warns = append(warns, m) })
 		}
-		s.do(func() {
+		h.do(func() {
 			if len(warns) > 0 {
-				s.chrome.banner.show("launch: " + strings.Join(warns, "; "))
+				h.notice("launch: " + strings.Join(warns, "; "))
 			}
-			if s.top != lp {
+			if !h.shown(lp) {
 				if err != nil {
-					s.chrome.banner.show("launch " + filepath.Base(e.Path) + ": " + err.Error())
+					h.notice("launch " + filepath.Base(e.Path) + ": " + err.Error())
 				}
 				return
 			}
@@ -506,20 +581,21 @@ func (s *shell) carryOutLocked(lp *launchPad, r *specfind.Resolved) {
 				if r.Err == nil {
 					r.Err = err // the launch's own failure, shown as it is
 				}
-				s.showResolvedLocked(lp)
+				lp.showResolved()
 				return
 			}
-			s.logf("paneflow: launched %s: workspace %q, %s", e.Path, res.Title, count(res.Panes, "pane", "panes"))
-			closeShownLocked[*launchPad](s)
+			h.logf("paneflow: launched %s: workspace %q, %s", e.Path, res.Title, count(res.Panes, "pane", "panes"))
+			h.closeShown(lp)
 		})
 	}()
 }
 
-// askTrustLocked asks whether to run the untrusted spec r: a dialog
-// shows where it comes from and its plan (control characters written as
-// \xNN), "Run and trust" records trust in r's bytes and launches r,
-// "Cancel" runs nothing.
-func (s *shell) askTrustLocked(lp *launchPad, r *specfind.Resolved, st spectrust.Status) {
+// askTrust asks whether to run the untrusted spec r: a dialog shows where
+// it comes from and its plan (control characters written as \xNN), "Run
+// and trust" records trust in r's bytes and launches r, "Cancel" runs
+// nothing. The caller holds the shell's lock.
+func (lp *launchPad) askTrust(r *specfind.Resolved, st spectrust.Status) {
+	h := lp.host
 	why := "It comes from outside your config directory, and it runs commands. Nothing runs unless you trust it."
 	if st == spectrust.Changed {
 		why = "It changed since you trusted it. Nothing runs unless you trust its new content."
@@ -530,7 +606,7 @@ func (s *shell) askTrustLocked(lp *launchPad, r *specfind.Resolved, st spectrust
 	plan.Rows = textRows(r.PlanText(), nil)
 	var d dialog.Dialog
 	finish := func(ok bool) {
-		s.guard(func() {
+		h.guard(func() {
 			if lp.trust == nil {
 				return // answered already
 			}
@@ -541,26 +617,26 @@ func (s *shell) askTrustLocked(lp *launchPad, r *specfind.Resolved, st spectrust
 				lp.status.SetText("✗ not trusted: nothing ran")
 				lp.status.Importance = widget.DangerImportance
 				lp.status.Refresh()
-				if s.top == lp && lp.sel != nil && lp.sel.Err == nil {
+				if h.shown(lp) && lp.sel != nil && lp.sel.Err == nil {
 					lp.launch.Enable()
 				}
 				return
 			}
-			if _, err := s.specTrust().Trust(r.Entry.Path, r.Data); err != nil {
+			if _, err := specTrust(h.logf).Trust(r.Entry.Path, r.Data); err != nil {
 				r.Err = err
 			}
-			s.carryOutLocked(lp, r)
+			lp.carryOut(r)
 		})
 	}
 	lp.trustYes = widget.NewButton("Run and trust", func() { finish(true) })
 	lp.trustYes.Importance = widget.WarningImportance
 	lp.trustNo = widget.NewButton("Cancel", func() { finish(false) })
 	content := container.NewBorder(head, container.NewHBox(layout.NewSpacer(), lp.trustNo, lp.trustYes), nil, nil, container.NewScroll(plan))
-	d = dialog.NewCustomWithoutButtons("Trust this spec?", content, s.w)
+	d = dialog.NewCustomWithoutButtons("Trust this spec?", content, h.window())
 	d.Resize(fyne.NewSize(760, 520))
 	lp.trust, lp.trustPlan = d, plan
 	// Escape answers no; trusting takes the button, never a stray Enter.
-	s.showDialogLocked(d, nil, nil, func() { finish(false) })
+	h.showDialog(d, nil, func() { finish(false) })
 }
 
 // caller is the route to the server's methods that `paneflow up`/`flow
@@ -609,21 +685,21 @@ type flowRun struct {
 }
 
 // runFlow runs the resolved flow r, as `paneflow flow run` does,
-// reporting each unit's transitions to the launch pad. It runs on its own
-// goroutine until the flow ends or is stopped.
-func (s *shell) runFlow(r *specfind.Resolved) {
+// reporting each unit's transitions to the launch pad when it is open.
+// It runs on its own goroutine until the flow ends or is stopped.
+func (l *launcher) runFlow(h launchHost, r *specfind.Resolved) {
 	e := r.Entry
 	err := r.Err
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	if err == nil && r.Flow.Submits() {
-		err = flow.CheckGate(ctx, s.caller(0))
+		err = flow.CheckGate(ctx, rpcCaller{c: h.caller(0)})
 	}
 	if err != nil {
-		s.do(func() {
-			lp := shownAs[*launchPad](s)
+		h.do(func() {
+			lp := l.shownPad(h)
 			if lp == nil {
-				s.chrome.banner.show("launch " + filepath.Base(e.Path) + ": " + err.Error())
+				h.notice("launch " + filepath.Base(e.Path) + ": " + err.Error())
 				return
 			}
 			lp.busy = false
@@ -631,7 +707,7 @@ func (s *shell) runFlow(r *specfind.Resolved) {
 				r.Err = err
 			}
 			lp.sel = r
-			s.showResolvedLocked(lp)
+			lp.showResolved()
 		})
 		return
 	}
@@ -644,9 +720,15 @@ func (s *shell) runFlow(r *specfind.Resolved) {
 			longest = max(longest, u.Ready.TimeoutSecs)
 		}
 	}
-	s.do(func() {
-		s.launch.run = run
-		if lp := shownAs[*launchPad](s); lp != nil {
+	// showRun shows the run in the open pad, if any.
+	showRun := func() {
+		if lp := l.shownPad(h); lp != nil {
+			lp.showRun()
+		}
+	}
+	h.do(func() {
+		l.run = run
+		if lp := l.shownPad(h); lp != nil {
 			lp.busy = false
 			if lp.sel != nil && lp.sel.Err == nil {
 				lp.launch.Enable()
@@ -655,24 +737,24 @@ func (s *shell) runFlow(r *specfind.Resolved) {
 			lp.status.Importance = widget.SuccessImportance
 			lp.status.Refresh()
 		}
-		s.showRunLocked()
+		showRun()
 	})
 	rep, err := flow.Run(ctx, r.Flow, flow.RunOptions{
-		Calls:     s.caller(0),
-		Waits:     s.caller(time.Duration(longest)*time.Second + time.Minute),
+		Calls:     rpcCaller{c: h.caller(0)},
+		Waits:     rpcCaller{c: h.caller(time.Duration(longest)*time.Second + time.Minute)},
 		Worktrees: flowgit.Worktrees{},
-		Resolve:   s.resolveTarget,
-		Warn:      func(m string) { s.do(func() { s.chrome.banner.show("flow: " + m) }) },
+		Resolve:   h.resolveTarget,
+		Warn:      func(m string) { h.do(func() { h.notice("flow: " + m) }) },
 		OnStatus: func(id, status, msg string) {
-			s.do(func() {
+			h.do(func() {
 				run.status[id], run.msg[id] = status, msg
-				if s.launch.run == run {
-					s.showRunLocked()
+				if l.run == run {
+					showRun()
 				}
 			})
 		},
 	})
-	s.do(func() {
+	h.do(func() {
 		run.done = true
 		switch {
 		case err != nil:
@@ -685,8 +767,8 @@ func (s *shell) runFlow(r *specfind.Resolved) {
 		if err == nil {
 			run.usage = rep.Usage
 		}
-		if s.launch.run == run {
-			s.showRunLocked()
+		if l.run == run {
+			showRun()
 		}
 	})
 }
@@ -700,13 +782,6 @@ func (s *shell) resolveTarget(_ context.Context, t string) (uint64, error) {
 	return s.b.ResolveTarget(0, t)
 }
 
-// stopFlowLocked stops the running flow's orchestration; its panes stay.
-func (s *shell) stopFlowLocked() {
-	if r := s.launch.run; r != nil && !r.done {
-		r.cancel()
-	}
-}
-
 // Colours of flow unit statuses.
 var flowStatusColors = map[string]color.Color{
 	flow.StatusPending: color.NRGBA{R: 0x90, G: 0x90, B: 0x90, A: 0xff},
@@ -716,12 +791,10 @@ var flowStatusColors = map[string]color.Color{
 	flow.StatusSkipped: color.NRGBA{R: 0xd2, G: 0x99, B: 0x22, A: 0xff},
 }
 
-// showRunLocked shows the last flow's units in the open launch pad.
-func (s *shell) showRunLocked() {
-	lp, run := shownAs[*launchPad](s), s.launch.run
-	if lp == nil {
-		return
-	}
+// showRun shows the launcher's last flow's units. The caller holds the
+// shell's lock.
+func (lp *launchPad) showRun() {
+	run := lp.l.run
 	if run == nil {
 		lp.runHead.SetText("")
 		lp.stop.Hide()
@@ -756,34 +829,35 @@ func (s *shell) showRunLocked() {
 	lp.runBox.Refresh()
 }
 
-// probeLaunchPadLocked writes where the launch pad's rows and buttons
-// are on the window, in pixels, when PANEFLOW_UI_PROBE=1 (the GUI
-// tests click them with xdotool). A widget has a place only once it was
-// drawn, so it tries again each loop pass until everything has one.
-func (s *shell) probeLaunchPadLocked(lp *launchPad) {
+// probe writes where the launch pad's rows and Launch button are on the
+// window, in pixels, when PANEFLOW_UI_PROBE=1 (the GUI tests click them
+// with xdotool), once each has been drawn (host.probe). The caller holds
+// the shell's lock.
+func (lp *launchPad) probe() {
 	if os.Getenv("PANEFLOW_UI_PROBE") != "1" {
 		return
 	}
-	s.probeLater(func() (bool, []string) {
-		if s.top != lp {
+	h := lp.host
+	h.probe(func() (bool, []string) {
+		if !h.shown(lp) {
 			return true, nil
 		}
 		var lines []string
 		ok := len(lp.items) > 0 || len(lp.shown) == 0
 		for i, o := range lp.items {
 			if i < len(lp.shown) && o.Visible() {
-				l, found := s.probeLineLocked("launchpad-row "+filepath.Base(lp.shown[i].Path), o)
+				l, found := h.probeLine("launchpad-row "+filepath.Base(lp.shown[i].Path), o)
 				ok = ok && found
 				lines = append(lines, l)
 			}
 		}
 		if !lp.launch.Disabled() {
-			l, found := s.probeLineLocked("launchpad-launch", lp.launch)
+			l, found := h.probeLine("launchpad-launch", lp.launch)
 			ok = ok && found
 			lines = append(lines, l)
 		}
 		return ok, lines
-	}, 300)
+	})
 }
 
 // probeLater runs probe on the UI goroutine holding the lock until it

@@ -61,16 +61,16 @@ func benchLaunchPad(b *testing.B, specs int) {
 		Surfaces: []workspace.SurfaceInfo{{ID: 1, WorkspaceID: 1, Cwd: &cwd}}}
 	s.pos.focus = 1
 	s.chrome.comp = &composer{}
-	s.launch.recentLoaded = true
+	s.views.launch = &launcher{recentLoaded: true}
 	cpu0 := cpuTime()
 	b.ResetTimer()
 	for range b.N {
 		s.mu.Lock()
-		s.openLaunchPadLocked()
-		if n := len(shownAs[*launchPad](s).entries); n != specs {
+		s.toggleLaunchPadLocked()
+		if n := len(shownPanelAs[*launchPad](s).entries); n != specs {
 			b.Fatalf("%d specs listed, want %d", n, specs)
 		}
-		closeShownLocked[*launchPad](s)
+		closeShownPanelLocked[*launchPad](s)
 		s.mu.Unlock()
 	}
 	b.StopTimer()

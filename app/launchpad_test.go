@@ -50,7 +50,7 @@ func openPad(t *testing.T, h *harness) *launchPad {
 		if !h.key(fyne.KeyO, ctrlShift) {
 			t.Fatal("Ctrl+Shift+O is not bound")
 		}
-		lp = shownAs[*launchPad](h.s)
+		lp = shownPanelAs[*launchPad](h.s)
 		if lp == nil || h.s.w.Canvas().Overlays().Top() == nil {
 			t.Fatal("the launch pad did not open")
 		}
@@ -182,13 +182,13 @@ agent = "no-such-agent"
 				ids = append(ids, in.ID)
 			}
 		}
-		return len(ids) == 2 && shownAs[*launchPad](h.s) == nil && h.s.panes.views[ids[0]] != nil && h.s.panes.views[ids[1]] != nil
+		return len(ids) == 2 && shownPanelAs[*launchPad](h.s) == nil && h.s.panes.views[ids[0]] != nil && h.s.panes.views[ids[1]] != nil
 	})
 	h.waitFor("both programs", func() bool {
 		return strings.Contains(h.screen(ids[0]), "left-side") && strings.Contains(h.screen(ids[1]), "right-side")
 	})
 	h.s.guard(func() {
-		if rec := h.s.launch.recent; len(rec) != 1 || filepath.Base(rec[0]) != "demo.workspace.toml" {
+		if rec := h.s.views.launch.recent; len(rec) != 1 || filepath.Base(rec[0]) != "demo.workspace.toml" {
 			t.Fatalf("recent = %v", rec)
 		}
 	})
@@ -213,7 +213,7 @@ agent = "no-such-agent"
 	})
 	lp.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	h.s.guard(func() {
-		if shownAs[*launchPad](h.s) != nil {
+		if shownPanelAs[*launchPad](h.s) != nil {
 			t.Fatal("Escape did not close the launch pad")
 		}
 	})
@@ -267,7 +267,7 @@ pane = { command = "echo after" }
 	h.waitFor("the trust question", func() bool { return lp.trust != nil })
 	press(t, h, lp.trustYes)
 	h.waitFor("build READY, wait RUNNING", func() bool {
-		run := h.s.launch.run
+		run := h.s.views.launch.run
 		return run != nil && run.status["build"] == flow.StatusReady && run.status["wait"] == flow.StatusRunning
 	})
 	h.s.guard(func() {
@@ -301,9 +301,9 @@ pane = { command = "echo after" }
 	}
 	h.waitFor("two flow panes", func() bool { return panes() == 2 })
 	press(t, h, lp.stop)
-	h.waitFor("the flow stopped", func() bool { run := h.s.launch.run; return run.done })
+	h.waitFor("the flow stopped", func() bool { run := h.s.views.launch.run; return run.done })
 	h.s.guard(func() {
-		run := h.s.launch.run
+		run := h.s.views.launch.run
 		if !strings.HasPrefix(run.result, "stopped: interrupted") || run.status["after"] != flow.StatusPending {
 			t.Fatalf("result %q, after %s; steps %v, messages %q", run.result, run.status["after"], run.status, run.msg)
 		}
@@ -513,7 +513,7 @@ func TestAgentLaunchersAndTemplate(t *testing.T) {
 		tv.folder.SetText(dir)
 		s := h.s
 		tv.write()
-		if shownPanelAs[*templateView](s) != nil || shownAs[*launchPad](s) == nil {
+		if shownPanelAs[*templateView](s) != nil || shownPanelAs[*launchPad](s) == nil {
 			t.Fatalf("after writing: %q", tv.status.Text)
 		}
 	})
@@ -529,12 +529,12 @@ func TestAgentLaunchersAndTemplate(t *testing.T) {
 	if len(spec.Panes) != 1 || *spec.Panes[0].Agent != "codex" || *spec.Panes[0].Cwd != dir {
 		t.Fatalf("spec:\n%s", data)
 	}
-	lp := shownAs[*launchPad](h.s)
+	lp := shownPanelAs[*launchPad](h.s)
 	h.waitFor("the written spec selected", func() bool { return lp.sel != nil && lp.sel.Err == nil && lp.sel.Entry.Path == p })
 	// Writing again never replaces the file.
 	writeFile(t, p, "# mine\n")
 	h.s.guard(func() {
-		closeShownLocked[*launchPad](h.s)
+		closeShownPanelLocked[*launchPad](h.s)
 		h.s.runActionLocked(keymap.NewFromTemplate)
 		tv = shownPanelAs[*templateView](h.s)
 		tv.folder.SetText(dir)
@@ -634,7 +634,7 @@ func TestLaunchPadAsksTrust(t *testing.T) {
 	press(t, h, lp.launch)
 	h.waitFor("the trust question again", func() bool { return lp.trust != nil })
 	press(t, h, lp.trustYes)
-	h.waitFor("the trusted spec's pane, the pad closed", func() bool { return repoPanes() == 1 && shownAs[*launchPad](h.s) == nil })
+	h.waitFor("the trusted spec's pane, the pad closed", func() bool { return repoPanes() == 1 && shownPanelAs[*launchPad](h.s) == nil })
 	st, err := spectrust.Store{Path: filepath.Join(state, "paneflow", spectrust.FileName)}.Check(spec, []byte(body))
 	if err != nil || st != spectrust.Trusted {
 		t.Fatalf("trust after Run and trust: %v, %v", st, err)
@@ -648,14 +648,14 @@ func TestLaunchPadAsksTrust(t *testing.T) {
 		if lp.trust != nil {
 			t.Fatal("a trusted spec was asked about")
 		}
-		return repoPanes() == 2 && shownAs[*launchPad](h.s) == nil
+		return repoPanes() == 2 && shownPanelAs[*launchPad](h.s) == nil
 	})
 	writeFile(t, spec, body+"\n[[panes]]\ncommand = \"echo CHANGED\"\n")
 	lp = openPad(t, h)
 	selectSpec(t, h, lp, "paneflow.workspace.toml")
 	press(t, h, lp.launch)
 	h.waitFor("the question for the changed spec", func() bool { return lp.trust != nil })
-	h.s.guard(func() { closeShownLocked[*launchPad](h.s) }) // closing the pad answers no
+	h.s.guard(func() { closeShownPanelLocked[*launchPad](h.s) }) // closing the pad answers no
 	if n := repoPanes(); n != 2 {
 		t.Fatalf("closing the pad ran the changed spec: %d panes", n)
 	}

@@ -54,15 +54,6 @@ func installedAgents(lookPath func(string) (string, error)) []installedAgent {
 	return out
 }
 
-// installedAgentsLocked is the installed agents as found at start
-// (findAgentLaunchers), or looked up now if that has not finished.
-func (s *shell) installedAgentsLocked() []installedAgent {
-	if !s.launch.agentsFound {
-		s.launch.agents, s.launch.agentsFound = installedAgents(exec.LookPath), true
-	}
-	return s.launch.agents
-}
-
 // quickSplit are the surface.split params quick launch and the agent
 // buttons send (the socket's, as `paneflow split` would).
 type quickSplit struct {
@@ -138,7 +129,7 @@ func quickLaunchAgent(ctx context.Context, c flow.Caller, dir string, a installe
 // worktree and the pane are made on a goroutine of its own.
 type quickLaunch struct {
 	widget.BaseWidget
-	host   panelHost
+	host   launchHost
 	dir    string
 	agents []installedAgent
 	agent  *widget.Select
@@ -154,7 +145,7 @@ var _ panel = (*quickLaunch)(nil)
 
 // newQuickLaunch builds quick launch over h for directory dir ("" when
 // not known; shown as where, its short form) and the agents found.
-func newQuickLaunch(h panelHost, dir, where string, agents []installedAgent) *quickLaunch {
+func newQuickLaunch(h launchHost, dir, where string, agents []installedAgent) *quickLaunch {
 	q := &quickLaunch{host: h, dir: dir, agents: agents}
 	q.ExtendBaseWidget(q)
 	var names []string
@@ -281,7 +272,7 @@ func (q *quickLaunch) submit() {
 func (s *shell) findAgentLaunchers() {
 	agents := installedAgents(exec.LookPath)
 	s.do(func() {
-		s.launch.agents, s.launch.agentsFound = agents, true
+		s.views.launch.agents, s.views.launch.agentsFound = agents, true
 		s.chrome.side.setAgentLaunchers(agents, func(a installedAgent) { s.guard(func() { s.launchAgentPaneLocked(a) }) })
 		if os.Getenv("PANEFLOW_UI_PROBE") == "1" {
 			s.probeLater(func() (bool, []string) {
@@ -426,7 +417,7 @@ func writeTemplate(dir string, agents []installedAgent) (string, error) {
 // shell's lock (host.guard).
 type templateView struct {
 	widget.BaseWidget
-	host   panelHost
+	host   launchHost
 	agents []installedAgent
 	checks *widget.CheckGroup
 	folder *widget.Entry
@@ -438,7 +429,7 @@ var _ panel = (*templateView)(nil)
 
 // newTemplateView builds the template view over h for the agents found,
 // the folder field filled with dir.
-func newTemplateView(h panelHost, dir string, agents []installedAgent) *templateView {
+func newTemplateView(h launchHost, dir string, agents []installedAgent) *templateView {
 	t := &templateView{host: h, agents: agents}
 	t.ExtendBaseWidget(t)
 	var names []string
@@ -507,10 +498,11 @@ func (t *templateView) write() {
 // openSpecLocked notes the spec at path as recently used and opens the
 // launch pad (in the overlay's place) with it selected.
 func (s *shell) openSpecLocked(path string) {
-	s.noteRecentLocked(path)
-	s.closeOverlayLocked()
-	s.openLaunchPadLocked()
-	if lp := shownAs[*launchPad](s); lp != nil {
-		s.addSpecLocked(lp, path)
+	if err := s.views.launch.noteRecent(path); err != nil {
+		s.chrome.banner.show(err.Error())
 	}
+	s.closeOverlayLocked()
+	lp := s.newLaunchPadLocked(shellHost{s})
+	s.openPanelLocked(lp, launchPadSize(s.w.Canvas().Size()))
+	lp.add(path)
 }

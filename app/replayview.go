@@ -65,6 +65,12 @@ var _ panel = (*replayView)(nil)
 // replaySize is the replay view's size.
 var replaySize = fyne.NewSize(980, 680)
 
+// replayHint is the keys line of the replay view. The arrows are in
+// the theme's symbol font only, so no space may follow one: a space
+// stays in the run of the rune before it, and the symbol font has no
+// space glyph ("←/→ step" drew a missing-glyph box after →).
+const replayHint = "Step: ←/→, Escape closes"
+
 // newReplayView builds the replay of pane id (named name) over h, at
 // screen (0: the newest), highlighting mark when it is not nil, and
 // starts reading the screens. The caller holds the shell's lock.
@@ -97,7 +103,7 @@ func newReplayView(h panelHost, id uint64, name string, screen uint64, mark *rep
 		}
 	})
 	title := widget.NewLabelWithStyle("Replay: pane "+vis.String(name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	hint := canvas.NewText("←/→ step, Escape closes", theme.Color(theme.ColorNamePlaceHolder))
+	hint := canvas.NewText(replayHint, theme.Color(theme.ColorNamePlaceHolder))
 	hint.TextSize = nameSize
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(hint, v.keys), title), v.header)
 	bottom := container.NewHBox(v.prev, layoutSpacer(), v.next)

@@ -334,7 +334,7 @@ func (p *settingsPanel) focusTarget() fyne.Focusable { return p.first }
 
 // openSettingsLocked opens the settings view (or closes it when open).
 func (s *shell) openSettingsLocked() {
-	togglePanelLocked(s, func(h panelHost) *settingsPanel {
+	togglePanelLocked(s, func(h shellHost) *settingsPanel {
 		return newSettingsPanel(h, s.conf.cfg, s.o.ConfigPath, s.conf.keys.Label(keymap.ShowShortcuts))
 	}, fyne.NewSize(760, 640))
 }

@@ -181,5 +181,5 @@ func (p *shortcutsPanel) focusTarget() fyne.Focusable { return p.query }
 // openShortcutsLocked opens the keyboard shortcuts sheet over the live
 // keymap (or closes it when open).
 func (s *shell) openShortcutsLocked() {
-	togglePanelLocked(s, func(h panelHost) *shortcutsPanel { return newShortcutsPanel(h, s.conf.keys) }, fyne.NewSize(640, 620))
+	togglePanelLocked(s, func(h shellHost) *shortcutsPanel { return newShortcutsPanel(h, s.conf.keys) }, fyne.NewSize(640, 620))
 }

@@ -217,8 +217,8 @@ func TestFlowRunShowsUsage(t *testing.T) {
 		{&proto.Usage{Total: 3_000}, `Flow "review": ready · its agents used 3.0k tok`},
 	} {
 		h.s.guard(func() {
-			h.s.launch.run = &flowRun{name: "review", done: true, result: "ready", usage: tt.usage}
-			h.s.showRunLocked()
+			h.s.views.launch.run = &flowRun{name: "review", done: true, result: "ready", usage: tt.usage}
+			lp.showRun()
 			if got := lp.runHead.Text; got != tt.want {
 				t.Errorf("usage %+v: head %q, want %q", tt.usage, got, tt.want)
 			}

@@ -86,7 +86,7 @@ func (e *Encoder) encode(cur *terminal.Snapshot, bells, hist int, dropped uint64
 	e.runs = e.runs[:0]
 	for y := range cur.Rows {
 		row := cur.Row(y)
-		if !full && cur.Wrapped[y] == prev.Wrapped[y] && slices.Equal(row, prev.Row(y)) {
+		if !full && cur.Wrapped[y] == prev.Wrapped[y] && terminal.CellsEqual(row, prev.Row(y)) {
 			continue
 		}
 		start := len(e.runs)

@@ -74,3 +74,22 @@ func BenchmarkEncodeFullFrame(b *testing.B) {
 		frames = NewEncoder(7).Frames(emu, 1<<20, frames[:0])
 	}
 }
+
+// BenchmarkEncodeEchoFrame: the server's frame for one key's echo (a
+// snapshot of the screen, the row diff, JSON), per attached key.
+func BenchmarkEncodeEchoFrame(b *testing.B) {
+	emu := terminal.NewEmulator(120, 40, terminal.EmulatorOptions{})
+	for i := range 30 {
+		emu.Write([]byte("\x1b[1;32muser@host\x1b[0m:\x1b[34m~/src/paneflow\x1b[0m$ ls -la some/dir " + string(rune('a'+i%26)) + "\r\n"))
+	}
+	enc := NewEncoder(7)
+	frames := enc.Frames(emu, 1<<20, nil)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		emu.Write([]byte{byte('a' + i%26)})
+		if i%100 == 99 {
+			emu.Write([]byte("\r\x1b[K"))
+		}
+		frames = enc.Frames(emu, 1<<20, frames[:0])
+	}
+}

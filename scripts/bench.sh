@@ -145,9 +145,12 @@ run env PANEFLOW_BENCH_TMUX=1 PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.tes
 # http-hook endpoint: posts to 127.0.0.1, no process per hook (…HTTP), and
 # with the mcp_tool hooks Codex gets when it runs our bridge: each a
 # tools/call of the pane's own bridge (…MCP; the pair adds about 40 s).
-echo "== Fleet: paneflow ls while 200 paneflow-mcp bridges hold their streams and 200 agents' hooks fire (at once; then paced; then both as http hooks, then as the bridges' mcp_tool hooks)"
+# Last the two paced ones again with the timed loop on a CPU of its own
+# and the simulated fleet on another (…OwnCPU, about 55 s more): the
+# server's share of the ls tail without the load generator beside it.
+echo "== Fleet: paneflow ls while 200 paneflow-mcp bridges hold their streams and 200 agents' hooks fire (at once; then paced; then both as http hooks, then as the bridges' mcp_tool hooks; then the paced pair with the timed loop on a CPU of its own)"
 run env PANEFLOW_BENCH_BIN="$tmp/paneflow" "$tmp/bench.test" \
-	-test.run '^$' -test.bench '^BenchmarkFleet(Paced)?(HTTP|MCP)?$' -test.benchtime=1x -test.timeout=30m
+	-test.run '^$' -test.bench '^BenchmarkFleet((Paced)?(HTTP|MCP)?|Paced(HTTP|MCP)OwnCPU)$' -test.benchtime=1x -test.timeout=30m
 
 # Remote hosts (issue 30): once; `paneflow --host … ls` through a real sshd on
 # loopback (scripts/deps.sh installs openssh-server) vs local ls, interleaved.

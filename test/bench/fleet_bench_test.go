@@ -9,9 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/test/internal/fleettest"
@@ -36,7 +39,8 @@ const (
 // agents' hooks fire at once (fleettest.FireHooks: each agent its own
 // process starting its hooks, as agent CLIs do), and checks that no hook
 // frame was refused or lost. Metrics: ls-p50-ms, ls-p99-ms, ls-calls (how
-// many ls ran during the hooks), true-p50-ms and true-p99-ms (/bin/true
+// many ls ran during the hooks), ls-cpu-ms (the CPU one of those ls used,
+// its own threads, user and system, the mean), true-p50-ms and true-p99-ms (/bin/true
 // started by the same loop, between the ls calls: the floor of any
 // process start under that load), list-p50-ms and list-p99-ms
 // (surface.list called every 25 ms meanwhile from this already running
@@ -54,7 +58,7 @@ const (
 // hooks and the timed ls) and self-cpu-ms (this process: the timed
 // starts and the surface.list loop). Paneflow only: tmux has no bridges
 // or hooks.
-func BenchmarkFleet(b *testing.B) { benchFleet(b, fleetFrames, 0, viaCommand) }
+func BenchmarkFleet(b *testing.B) { benchFleet(b, fleetFrames, 0, viaCommand, false) }
 
 // BenchmarkFleetHTTP is BenchmarkFleet with the agents' hooks as Claude
 // Code gets them from the launch shim when the server offers its
@@ -66,11 +70,13 @@ func BenchmarkFleet(b *testing.B) { benchFleet(b, fleetFrames, 0, viaCommand) }
 // posted that it did not run, hooks-late the posts not answered 200
 // within the agent's hook timeout (fleettest.AgentHookTimeout: the run
 // fails on any), hook-slowest-ms the longest a post waited.
-func BenchmarkFleetHTTP(b *testing.B) { benchFleet(b, fleetFrames, 0, viaHTTP) }
+func BenchmarkFleetHTTP(b *testing.B) { benchFleet(b, fleetFrames, 0, viaHTTP, false) }
 
 // BenchmarkFleetPacedHTTP is BenchmarkFleetPaced with http hooks, as
 // BenchmarkFleetHTTP.
-func BenchmarkFleetPacedHTTP(b *testing.B) { benchFleet(b, fleetPacedFrames, fleetPace, viaHTTP) }
+func BenchmarkFleetPacedHTTP(b *testing.B) {
+	benchFleet(b, fleetPacedFrames, fleetPace, viaHTTP, false)
+}
 
 // BenchmarkFleetMCP is BenchmarkFleet with the agents' hooks as Codex
 // gets them from the launch shim when it runs our bridge: mcp_tool hooks,
@@ -79,11 +85,32 @@ func BenchmarkFleetPacedHTTP(b *testing.B) { benchFleet(b, fleetPacedFrames, fle
 // forwards it to hooks.report (fleettest.FireMCPPaced); no hook process
 // starts. Metrics as BenchmarkFleetHTTP (hooks-late: calls not answered
 // within the agent's hook timeout; hook-slowest-ms: the longest call).
-func BenchmarkFleetMCP(b *testing.B) { benchFleet(b, fleetFrames, 0, viaMCP) }
+func BenchmarkFleetMCP(b *testing.B) { benchFleet(b, fleetFrames, 0, viaMCP, false) }
 
 // BenchmarkFleetPacedMCP is BenchmarkFleetPaced with mcp_tool hooks, as
 // BenchmarkFleetMCP.
-func BenchmarkFleetPacedMCP(b *testing.B) { benchFleet(b, fleetPacedFrames, fleetPace, viaMCP) }
+func BenchmarkFleetPacedMCP(b *testing.B) {
+	benchFleet(b, fleetPacedFrames, fleetPace, viaMCP, false)
+}
+
+// BenchmarkFleetPacedHTTPOwnCPU is BenchmarkFleetPacedHTTP with the timed
+// loop on a CPU of its own: the thread that starts the timed ls and
+// /bin/true processes (which inherit its CPU mask) on the first CPU, the
+// rest of this process (the agents' posts, the surface.list probe) and the
+// bridges on the second; the server may run on both, as may whatever else
+// runs on the machine. It separates what the server does to ls from the
+// simulated fleet's own CPU: on a 2-core machine the standard rows' timed
+// loop and load generator compete for the same two cores as the server.
+// The standard rows stay the target's measure; these are a diagnostic.
+func BenchmarkFleetPacedHTTPOwnCPU(b *testing.B) {
+	benchFleet(b, fleetPacedFrames, fleetPace, viaHTTP, true)
+}
+
+// BenchmarkFleetPacedMCPOwnCPU is BenchmarkFleetPacedMCP split as
+// BenchmarkFleetPacedHTTPOwnCPU.
+func BenchmarkFleetPacedMCPOwnCPU(b *testing.B) {
+	benchFleet(b, fleetPacedFrames, fleetPace, viaMCP, true)
+}
 
 // How a fleet's agents deliver their hook frames.
 const (
@@ -99,11 +126,14 @@ const (
 // seconds, so a working agent's hooks (prompt, each tool call's pre and
 // post, stop) come about that often; BenchmarkFleet, all 200 agents'
 // hooks at the same instant, is the target's worst case. Same metrics.
-func BenchmarkFleetPaced(b *testing.B) { benchFleet(b, fleetPacedFrames, fleetPace, viaCommand) }
+func BenchmarkFleetPaced(b *testing.B) {
+	benchFleet(b, fleetPacedFrames, fleetPace, viaCommand, false)
+}
 
 // benchFleet is BenchmarkFleet with frames hooks per agent, pace apart
-// (0: back to back, all agents at once), delivered via (viaCommand …).
-func benchFleet(b *testing.B, frames int, pace time.Duration, via int) {
+// (0: back to back, all agents at once), delivered via (viaCommand …);
+// with own, the timed loop on a CPU of its own (…OwnCPU).
+func benchFleet(b *testing.B, frames int, pace time.Duration, via int, own bool) {
 	overHTTP := via != viaCommand // process-less: checked by the turns run
 	pf := startPaneflow(b)
 	mcp := siblingBin(b, "paneflow-mcp", "./cmd/paneflow-mcp")
@@ -123,12 +153,15 @@ func benchFleet(b *testing.B, frames int, pace time.Duration, via int) {
 		b.Fatal(err)
 	}
 	defer bridges.Stop()
-	timeLs := func() (float64, error) {
+	// timeLs runs one `paneflow ls`: its wall time and the CPU it used.
+	timeLs := func() (wall, cpu float64, err error) {
 		start := time.Now()
-		if out, err := pf.cli("ls").CombinedOutput(); err != nil {
-			return 0, fmt.Errorf("paneflow ls: %v\n%s", err, out)
+		cmd := pf.cli("ls")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return 0, 0, fmt.Errorf("paneflow ls: %v\n%s", err, out)
 		}
-		return ms(time.Since(start)), nil
+		wall = ms(time.Since(start))
+		return wall, ms(cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()), nil
 	}
 	var endpoint proto.HooksEndpointResult
 	if via == viaHTTP {
@@ -138,13 +171,25 @@ func benchFleet(b *testing.B, frames int, pace time.Duration, via int) {
 	}
 	var idle []float64
 	for range 20 {
-		d, err := timeLs()
+		d, _, err := timeLs()
 		if err != nil {
 			b.Fatal(err)
 		}
 		idle = append(idle, d)
 	}
-	var busy, list, floor []float64
+	var split *ownCPU
+	if own {
+		if split, err = splitCPUs(); err != nil {
+			b.Skip(err)
+		}
+		b.Cleanup(func() { pinProcess(os.Getpid(), &split.all) })
+		for _, pid := range append(bridges.Pids(), os.Getpid()) {
+			if err := pinProcess(pid, &split.load); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	var busy, busyCPU, list, floor []float64
 	delivered, late, fired := 0, 0, 0
 	var slowest time.Duration
 	var admitted uint64
@@ -157,7 +202,7 @@ func benchFleet(b *testing.B, frames int, pace time.Duration, via int) {
 		}
 		done := make(chan struct{})
 		lsErr, listErr := make(chan error, 1), make(chan error, 1)
-		var round, listRound, trueRound []float64
+		var round, roundCPU, listRound, trueRound []float64
 		// surface.list from this running process, on a fresh connection
 		// per call, every listEvery: the server's own answer time during
 		// the storm, without the exec of a new process that `paneflow
@@ -186,18 +231,30 @@ func benchFleet(b *testing.B, frames int, pace time.Duration, via int) {
 		}()
 		go func() {
 			defer close(lsErr)
+			if split != nil {
+				// This thread only; never unlocked, so it ends with
+				// the goroutine. Threads the runtime starts meanwhile
+				// come from a thread on the load's CPU (LockOSThread's
+				// template thread), not from this one.
+				runtime.LockOSThread()
+				if err := unix.SchedSetaffinity(0, &split.timed); err != nil {
+					lsErr <- err
+					return
+				}
+			}
 			for {
 				select {
 				case <-done:
 					return
 				default:
 				}
-				d, err := timeLs()
+				d, c, err := timeLs()
 				if err != nil {
 					lsErr <- err
 					return
 				}
 				round = append(round, d)
+				roundCPU = append(roundCPU, c)
 				start := time.Now()
 				if out, err := exec.Command("/bin/true").CombinedOutput(); err != nil {
 					lsErr <- fmt.Errorf("/bin/true: %v\n%s", err, out)
@@ -238,6 +295,7 @@ func benchFleet(b *testing.B, frames int, pace time.Duration, via int) {
 			b.Fatal(err)
 		}
 		busy = append(busy, round...)
+		busyCPU = append(busyCPU, roundCPU...)
 		floor = append(floor, trueRound...)
 		var bad []string
 		if overHTTP {
@@ -271,6 +329,7 @@ func benchFleet(b *testing.B, frames int, pace time.Duration, via int) {
 	b.ReportMetric(percentile(busy, 50), "ls-p50-ms")
 	b.ReportMetric(percentile(busy, 99), "ls-p99-ms")
 	b.ReportMetric(float64(len(busy)), "ls-calls")
+	b.ReportMetric(mean(busyCPU), "ls-cpu-ms")
 	if len(floor) > 0 {
 		b.ReportMetric(percentile(floor, 50), "true-p50-ms")
 		b.ReportMetric(percentile(floor, 99), "true-p99-ms")
@@ -349,4 +408,16 @@ func siblingBin(b *testing.B, name, pkg string) string {
 		b.Fatalf("building %s: %v\n%s", name, err, out)
 	}
 	return path
+}
+
+// mean is the arithmetic mean of xs (0 for none).
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	var sum float64
+	for _, x := range xs {
+		sum += x
+	}
+	return sum / float64(len(xs))
 }
