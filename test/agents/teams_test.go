@@ -4,6 +4,7 @@ package agents
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -102,6 +103,13 @@ func TestClaudeAgentTeam(t *testing.T) {
 		t.Logf("every pane's agent events:\n%s", proctest.Indent(b.String()))
 		log, err := os.ReadFile(hookLog)
 		t.Logf("hook log (%v):\n%s", err, proctest.Indent(string(log)))
+		// The team's mailboxes as Claude Code left them: whether a
+		// teammate's message to the lead was written, and read.
+		inboxes, _ := filepath.Glob(filepath.Join(e.home, ".claude", "teams", "*", "inboxes", "*.json"))
+		for _, f := range inboxes {
+			data, err := os.ReadFile(f)
+			t.Logf("%s (%v):\n%s", f, err, proctest.Indent(fmt.Sprintf("%.4000s", data)))
+		}
 		// What each model request heard from the teammates (the harness
 		// logs only the start of each body).
 		for i, r := range model.Requests() {
