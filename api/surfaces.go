@@ -148,13 +148,13 @@ func withEnterMarks(v any, m proto.EnterMarks) (json.RawMessage, error) {
 }
 
 // surfaceStatus reports the agent in the pane (Options.Agents), else
-// "idle" and not hooked.
+// "idle" and not hooked; with cpu, its processes' CPU demand too.
 func (s *server) surfaceStatus(_ context.Context, params json.RawMessage) (any, error) {
-	var p proto.Target
+	var p proto.SurfaceStatusParams
 	if err := proto.DecodeParams(params, &p); err != nil {
 		return nil, err
 	}
-	sf, err := s.resolve(p)
+	sf, err := s.resolve(p.Target)
 	if err != nil {
 		return nil, err
 	}
@@ -164,6 +164,12 @@ func (s *server) surfaceStatus(_ context.Context, params json.RawMessage) (any, 
 	if s.o.Usage != nil {
 		if u, ok := s.o.Usage.SurfaceUsage(sf.ID()); ok {
 			marks.Usage = &u
+		}
+	}
+	if p.CPU {
+		if d, ok := sf.Terminal().ForegroundCPUDemand(); ok {
+			ms := uint64(d.Milliseconds())
+			marks.CPUDemandMS = &ms
 		}
 	}
 	gen := sf.Terminal().Emulator().Generation()

@@ -128,8 +128,8 @@ var selectIndex = map[keymap.Action]int{
 // go to the worker; the window follows from their events.
 func (s *shell) runActionLocked(a keymap.Action) {
 	if a.Scope() == keymap.DiffView {
-		if dv := shownAs[*diffView](s); dv != nil {
-			s.diffActionLocked(dv, a)
+		if dv := shownPanelAs[*diffView](s); dv != nil {
+			dv.action(a)
 		}
 		return
 	}

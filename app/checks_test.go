@@ -120,7 +120,7 @@ func TestChecksBadge(t *testing.T) {
 			}
 			h.tap(badge)
 			h.waitFor("the Diff view on the worktree", func() bool {
-				return shownAs[*diffView](h.s) != nil && shownAs[*diffView](h.s).dir == wt && h.s.chrome.ov == nil
+				return shownPanelAs[*diffView](h.s) != nil && shownPanelAs[*diffView](h.s).dir == wt && h.s.chrome.ov == nil
 			})
 		})
 	}

@@ -370,7 +370,7 @@ func TestComposerDeliversAndQueues(t *testing.T) {
 			t.Fatal("Ctrl+Shift+Space is not bound")
 		}
 		c = h.s.chrome.comp
-		if c.pane != id || !c.root.Visible() || h.s.w.Canvas().Focused() != c.entry {
+		if c.pane != id || !c.Visible() || h.s.w.Canvas().Focused() != c.entry {
 			t.Fatal("the composer did not open on the focused pane")
 		}
 	})
@@ -384,7 +384,7 @@ func TestComposerDeliversAndQueues(t *testing.T) {
 	})
 	c.entry.TypedShortcut(submitKey)
 	h.waitFor("the prompt run in the pane", func() bool {
-		return strings.Count(h.screen(id), "composed-one") >= 2 && c.pane == 0 && !c.root.Visible()
+		return strings.Count(h.screen(id), "composed-one") >= 2 && c.pane == 0 && !c.Visible()
 	})
 	// Prefill (Alt+Enter) types without Enter.
 	h.s.guard(func() { h.key(fyne.KeySpace, ctrlShift) })
@@ -409,7 +409,7 @@ func TestComposerDeliversAndQueues(t *testing.T) {
 		if c.chip.Text != "1 queued" {
 			t.Fatalf("chip = %q", c.chip.Text)
 		}
-		h.s.closeComposerLocked()
+		c.close()
 	})
 	h.c.Bus.Publish(bus.AgentState{SurfaceID: id, Tool: "claude", PID: 9, State: stateFinished, Previous: stateThinking, Hooked: true})
 	h.waitFor("the queued prompt delivered", func() bool {
@@ -504,11 +504,11 @@ func TestDiffViewFollowsFiles(t *testing.T) {
 		if !h.key(fyne.KeyG, ctrlShift) {
 			t.Fatal("Ctrl+Shift+G is not bound")
 		}
-		if shownAs[*diffView](h.s) == nil {
+		if shownPanelAs[*diffView](h.s) == nil {
 			t.Fatal("the Diff view did not open")
 		}
 	})
-	dv := shownAs[*diffView](h.s)
+	dv := shownPanelAs[*diffView](h.s)
 	gridHas := func(s string) bool { return strings.Contains(dv.grid.Text(), s) }
 	h.waitFor("the diff", func() bool { return dv.loads > 0 && gridHas("+two") && gridHas("+brand new") })
 	h.s.guard(func() {
@@ -553,7 +553,7 @@ func TestDiffViewFollowsFiles(t *testing.T) {
 	// Escape closes it.
 	h.s.w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	h.s.guard(func() {
-		if shownAs[*diffView](h.s) != nil || h.s.w.Canvas().Overlays().Top() != nil {
+		if shownPanelAs[*diffView](h.s) != nil || h.s.w.Canvas().Overlays().Top() != nil {
 			t.Fatal("Escape did not close the Diff view")
 		}
 	})
@@ -647,7 +647,7 @@ func TestComposerDraftStaysWithItsPane(t *testing.T) {
 		var c *composer
 		h.s.guard(func() {
 			if c = h.s.chrome.comp; c.pane != 0 {
-				h.s.closeComposerLocked()
+				c.close()
 			}
 		})
 		if err := h.s.b.Focus(id); err != nil {

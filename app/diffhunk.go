@@ -172,21 +172,21 @@ type revertedHunk struct {
 	kept  string // the file it was kept in
 }
 
-// chooseHunkLocked makes the hunk grid row row shows the one the hunk
+// chooseHunk makes the hunk grid row row shows the one the hunk
 // buttons act on, -1 none; its @@ row is marked.
-func (s *shell) chooseHunkLocked(dv *diffView, row int) {
+func (dv *diffView) chooseHunk(row int) {
 	dv.hunk = -1
 	if row >= 0 && row < len(dv.refs) && dv.refs[row].line >= 0 {
 		if _, head, ok := hunkPatch(dv.lines, dv.refs[row].line); ok {
 			dv.hunk = head
 		}
 	}
-	s.markHunkLocked(dv)
+	dv.markHunk()
 }
 
-// markHunkLocked marks the chosen hunk's @@ row and sets the hunk
+// markHunk marks the chosen hunk's @@ row and sets the hunk
 // buttons for the scope and the choice.
-func (s *shell) markHunkLocked(dv *diffView) {
+func (dv *diffView) markHunk() {
 	for i := range dv.grid.Rows {
 		dv.grid.Rows[i].Style = unmarkHunk(dv.grid.Rows[i].Style)
 	}
@@ -245,10 +245,10 @@ func unmarkHunk(st widget.TextGridStyle) widget.TextGridStyle {
 	return st
 }
 
-// hunkActionLocked stages, unstages or reverts the chosen hunk (action
+// hunkAction stages, unstages or reverts the chosen hunk (action
 // by the scope for the stage button), on a goroutine of its own; the
 // diff is read again after it, whether it applied or not.
-func (s *shell) hunkActionLocked(dv *diffView, action string) {
+func (dv *diffView) hunkAction(action string) {
 	root := dv.root()
 	if root == "" || dv.busy != "" || dv.remote {
 		return
@@ -271,14 +271,14 @@ func (s *shell) hunkActionLocked(dv *diffView, action string) {
 			file = dv.lines[dv.hunk].file
 		}
 		if !ok {
-			dv.setStatusLocked("Click a line of a hunk first, or choose one with "+s.keyName(keymap.DiffNextHunk)+".", true)
+			dv.setStatus("Click a line of a hunk first, or choose one with "+dv.keyName(keymap.DiffNextHunk)+".", true)
 			return
 		}
 	}
 	dv.busy = action
-	s.markHunkLocked(dv)
+	dv.markHunk()
 	what := map[string]string{hunkStage: "Stage hunk", hunkUnstage: "Unstage hunk", hunkRevert: "Revert hunk", hunkUndo: "Undo revert"}[action]
-	s.goReview(dv.ctx, func(ctx context.Context) {
+	dv.host.goReview(dv.ctx, func(ctx context.Context) {
 		kept := ""
 		var err error
 		if action == hunkRevert {
@@ -301,29 +301,29 @@ func (s *shell) hunkActionLocked(dv *diffView, action string) {
 		if err != nil && action == hunkRevert && kept != "" {
 			_ = os.Remove(kept)
 		}
-		s.do(func() {
-			if s.views.top != dv {
+		dv.host.do(func() {
+			if !dv.host.shown(dv) {
 				return
 			}
 			dv.busy = ""
 			switch {
 			case err != nil && action == hunkUndo:
-				dv.setStatusLocked(what+" of "+file+": "+err.Error()+"; the hunk is kept in "+undo.kept+" (git apply it by hand)", true)
+				dv.setStatus(what+" of "+file+": "+err.Error()+"; the hunk is kept in "+undo.kept+" (git apply it by hand)", true)
 			case err != nil:
-				dv.setStatusLocked(what+" of "+file+": "+err.Error()+"; the diff was read again.", true)
+				dv.setStatus(what+" of "+file+": "+err.Error()+"; the diff was read again.", true)
 			case action == hunkRevert:
 				dv.reverted = append(dv.reverted, revertedHunk{root: root, file: file, patch: patch, kept: kept})
-				dv.setStatusLocked("Reverted a hunk of "+file+" (Undo revert puts it back; it is kept in "+kept+").", false)
+				dv.setStatus("Reverted a hunk of "+file+" (Undo revert puts it back; it is kept in "+kept+").", false)
 			case action == hunkUndo:
 				dv.reverted = dv.reverted[:len(dv.reverted)-1]
-				dv.setStatusLocked("Put the reverted hunk of "+file+" back.", false)
+				dv.setStatus("Put the reverted hunk of "+file+" back.", false)
 			case action == hunkStage:
-				dv.setStatusLocked("Staged a hunk of "+file+".", false)
+				dv.setStatus("Staged a hunk of "+file+".", false)
 			default:
-				dv.setStatusLocked("Unstaged a hunk of "+file+".", false)
+				dv.setStatus("Unstaged a hunk of "+file+".", false)
 			}
 			dv.hunk = -1
-			s.markHunkLocked(dv)
+			dv.markHunk()
 			select {
 			case dv.reload <- struct{}{}:
 			default:
@@ -334,9 +334,9 @@ func (s *shell) hunkActionLocked(dv *diffView, action string) {
 
 // hunkButtons are the Diff view's hunk buttons, hidden in the Branch
 // scope.
-func (s *shell) hunkButtons(dv *diffView, keys *canvasKeys) []*passButton {
-	dv.stageBtn = newPassButton("Stage hunk", nil, func() { s.guard(func() { s.hunkActionLocked(dv, hunkStage) }) }, keys)
-	dv.revertBtn = newPassButton("Revert hunk", nil, func() { s.guard(func() { s.hunkActionLocked(dv, hunkRevert) }) }, keys)
-	dv.undoBtn = newPassButton("Undo revert", nil, func() { s.guard(func() { s.hunkActionLocked(dv, hunkUndo) }) }, keys)
+func (dv *diffView) hunkButtons(keys *canvasKeys) []*passButton {
+	dv.stageBtn = newPassButton("Stage hunk", nil, func() { dv.host.guard(func() { dv.hunkAction(hunkStage) }) }, keys)
+	dv.revertBtn = newPassButton("Revert hunk", nil, func() { dv.host.guard(func() { dv.hunkAction(hunkRevert) }) }, keys)
+	dv.undoBtn = newPassButton("Undo revert", nil, func() { dv.host.guard(func() { dv.hunkAction(hunkUndo) }) }, keys)
 	return []*passButton{dv.stageBtn, dv.revertBtn, dv.undoBtn}
 }

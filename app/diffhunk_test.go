@@ -340,7 +340,7 @@ func TestDiffViewHunks(t *testing.T) {
 		// Under the lock, as the button's handler runs, so the watcher's
 		// reload cannot land between the write and the revert.
 		writeFile(t, filepath.Join(dir, "a.txt"), edited)
-		h.s.hunkActionLocked(dv, hunkRevert)
+		dv.hunkAction(hunkRevert)
 	})
 	h.waitFor("refused", func() bool {
 		return strings.Contains(dv.status.Text, "Revert hunk of a.txt: the hunk no longer applies: the file changed since the diff was read") &&

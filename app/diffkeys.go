@@ -20,31 +20,35 @@ import (
 // diffKeyLocked runs the Diff view action bound to key with mods, if the
 // Diff view is open and on top; it reports whether one ran.
 func (s *shell) diffKeyLocked(key fyne.KeyName, mods fyne.KeyModifier) bool {
-	dv := shownAs[*diffView](s)
-	if dv == nil || s.conf.keys == nil || dv.pop == nil || s.w.Canvas().Overlays().Top() != dv.pop.pop {
+	sp := s.views.top
+	if sp == nil || s.conf.keys == nil || s.w.Canvas().Overlays().Top() != sp.pop.pop {
 		return false // a dialog of the view (Land…) or another overlay is on top
+	}
+	dv, ok := sp.p.(*diffView)
+	if !ok {
+		return false
 	}
 	a, ok := s.conf.keys.LookupIn(keymap.DiffView, key, mods)
 	if !ok {
 		return false
 	}
-	s.diffActionLocked(dv, a)
+	dv.action(a)
 	return true
 }
 
 // keyName is a's first keystroke as a person reads it, for a hint; a
 // name of the action when the user unbound it.
-func (s *shell) keyName(a keymap.Action) string {
-	if l := s.conf.keys.Label(a); l != "" {
+func (dv *diffView) keyName(a keymap.Action) string {
+	if l := dv.host.keys().Label(a); l != "" {
 		return l
 	}
 	return "the " + string(a) + " key"
 }
 
-// diffHints is the Diff view's line of keys, from the live keymap.
-func (s *shell) diffHints() string {
+// keysLine is the Diff view's line of keys, from the live keymap.
+func (dv *diffView) keysLine() string {
 	k := func(a keymap.Action) string {
-		if l := s.conf.keys.Label(a); l != "" {
+		if l := dv.host.keys().Label(a); l != "" {
 			return l
 		}
 		return "—"
@@ -54,55 +58,55 @@ func (s *shell) diffHints() string {
 		k(keymap.DiffUndoRevert), k(keymap.DiffNextScope))
 }
 
-// diffActionLocked runs a Diff view action on dv. A hunk action that
+// action runs a Diff view action. A hunk action that
 // its button could not run (hidden in this comparison, no hunk chosen,
 // another host's files) says why in the view's status line instead.
-func (s *shell) diffActionLocked(dv *diffView, a keymap.Action) {
+func (dv *diffView) action(a keymap.Action) {
 	switch a {
 	case keymap.DiffNextHunk:
-		s.stepHunkLocked(dv, 1)
+		dv.stepHunk(1)
 	case keymap.DiffPrevHunk:
-		s.stepHunkLocked(dv, -1)
+		dv.stepHunk(-1)
 	case keymap.DiffNextScope:
 		// Not SetSelected: its OnChanged takes the shell's lock.
 		opts := dv.scope.Options
 		dv.scope.Selected = opts[(slices.Index(opts, dv.scope.Selected)+1)%len(opts)]
 		dv.scope.Refresh()
-		s.scopeChangedLocked(dv, dv.scope.Selected)
-		dv.setStatusLocked("Comparing "+dv.scope.Selected+".", false)
+		dv.scopeChanged(dv.scope.Selected)
+		dv.setStatus("Comparing "+dv.scope.Selected+".", false)
 	case keymap.DiffStageHunk:
-		if s.hunkKeyReadyLocked(dv, dv.stageBtn, "Stage works when comparing Unstaged or Staged") {
-			s.hunkActionLocked(dv, hunkStage)
+		if dv.hunkKeyReady(dv.stageBtn, "Stage works when comparing Unstaged or Staged") {
+			dv.hunkAction(hunkStage)
 		}
 	case keymap.DiffRevertHunk:
-		if s.hunkKeyReadyLocked(dv, dv.revertBtn, "Revert works when comparing Unstaged") {
-			s.hunkActionLocked(dv, hunkRevert)
+		if dv.hunkKeyReady(dv.revertBtn, "Revert works when comparing Unstaged") {
+			dv.hunkAction(hunkRevert)
 		}
 	case keymap.DiffUndoRevert:
 		switch {
 		case dv.busy != "":
 		case len(dv.reverted) == 0:
-			dv.setStatusLocked("No reverted hunk to put back.", true)
+			dv.setStatus("No reverted hunk to put back.", true)
 		default:
-			s.hunkActionLocked(dv, hunkUndo)
+			dv.hunkAction(hunkUndo)
 		}
 	}
 }
 
-// hunkKeyReadyLocked reports whether btn (a hunk button) would act now;
+// hunkKeyReady reports whether btn (a hunk button) would act now;
 // when not, the status line says why (where, when btn is hidden).
-func (s *shell) hunkKeyReadyLocked(dv *diffView, btn *passButton, where string) bool {
+func (dv *diffView) hunkKeyReady(btn *passButton, where string) bool {
 	switch {
 	case dv.busy != "":
 		return false
 	case dv.remote:
-		dv.setStatusLocked("Hunks of another host's files are not staged or reverted from here.", true)
+		dv.setStatus("Hunks of another host's files are not staged or reverted from here.", true)
 		return false
 	case btn.Hidden:
-		dv.setStatusLocked(where+": press "+s.keyName(keymap.DiffNextScope)+" to compare another way.", true)
+		dv.setStatus(where+": press "+dv.keyName(keymap.DiffNextScope)+" to compare another way.", true)
 		return false
 	case btn.Disabled():
-		dv.setStatusLocked("Choose a hunk first: "+s.keyName(keymap.DiffNextHunk)+" or "+s.keyName(keymap.DiffPrevHunk)+", or click a line of one.", true)
+		dv.setStatus("Choose a hunk first: "+dv.keyName(keymap.DiffNextHunk)+" or "+dv.keyName(keymap.DiffPrevHunk)+", or click a line of one.", true)
 		return false
 	}
 	return true
@@ -123,13 +127,13 @@ func hunkRows(dv *diffView) []int {
 	return rows
 }
 
-// stepHunkLocked chooses the hunk after (dir 1) or before (dir -1) the
+// stepHunk chooses the hunk after (dir 1) or before (dir -1) the
 // chosen one among those shown, the first or last when none is chosen,
 // scrolls its @@ row into view and says which it is.
-func (s *shell) stepHunkLocked(dv *diffView, dir int) {
+func (dv *diffView) stepHunk(dir int) {
 	rows := hunkRows(dv)
 	if len(rows) == 0 {
-		dv.setStatusLocked("No hunks here.", false)
+		dv.setStatus("No hunks here.", false)
 		return
 	}
 	at := -1
@@ -147,8 +151,8 @@ func (s *shell) stepHunkLocked(dv *diffView, dir int) {
 		at = min(max(at+dir, 0), len(rows)-1)
 	}
 	row := rows[at]
-	s.chooseHunkLocked(dv, row)
+	dv.chooseHunk(row)
 	dv.grid.showRow(row)
 	l := dv.lines[dv.refs[row].line]
-	dv.setStatusLocked(fmt.Sprintf("Hunk %d of %d: %s %s", at+1, len(rows), l.file, strings.TrimSpace(l.text)), false)
+	dv.setStatus(fmt.Sprintf("Hunk %d of %d: %s %s", at+1, len(rows), l.file, strings.TrimSpace(l.text)), false)
 }

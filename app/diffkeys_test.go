@@ -104,7 +104,7 @@ func TestDiffViewHunkKeys(t *testing.T) {
 	}
 
 	pressKey(h, fyne.KeyEscape)
-	h.waitFor("the Diff view closed", func() bool { return shownAs[*diffView](h.s) == nil })
+	h.waitFor("the Diff view closed", func() bool { return shownPanelAs[*diffView](h.s) == nil })
 	h.s.guard(func() {
 		if h.s.diffKeyLocked(fyne.KeyN, 0) {
 			t.Error("N acted with the Diff view closed")
@@ -207,5 +207,5 @@ func TestDiffViewKeysButtonFocused(t *testing.T) {
 		return strings.Contains(dv.status.Text, "Staged a hunk of a.txt.") && !strings.Contains(gittest.Git(t, dir, "diff"), "line 2 changed")
 	})
 	pressKey(h, fyne.KeyEscape)
-	h.waitFor("Escape closed the view", func() bool { return shownAs[*diffView](h.s) == nil })
+	h.waitFor("Escape closed the view", func() bool { return shownPanelAs[*diffView](h.s) == nil })
 }

@@ -118,10 +118,17 @@ var (
 // The review buttons (send, checks, land, pull request) call the
 // server's review.*, checks.* and land.* methods through the backend, so
 // they work the same in an embedded and an attached window.
-// Its fields are used on the UI goroutine; its loads, its watcher and its
-// calls run on their own goroutines until cancel.
+// It is a panel over a diffHost (openDiffInLocked builds it): its fields
+// are used on the UI goroutine holding the shell's lock (host.guard in
+// its callbacks, host.do for its goroutines' outcomes); its loads, its
+// watcher and its calls run on their own goroutines until cancel.
 type diffView struct {
-	dir string
+	widget.BaseWidget
+	host diffHost
+	// short shortens this machine's paths (the sidebar's shortPath).
+	short func(string) string
+	body  fyne.CanvasObject
+	dir   string
 	// slot is the host the directory is on (0: this machine); another
 	// host's diff is read by that host's server (review.diff) every
 	// remoteDiffEvery, and its review calls go to that server.
@@ -147,7 +154,6 @@ type diffView struct {
 	// under the pointer, else the work tree's root (the header and the
 	// list shorten them).
 	pathLine *widget.Label
-	pop      *popup
 	calls    // its git ends when the view closes
 	// reload asks the watcher for a load now (a land moved the base,
 	// which no file of the work tree shows).
@@ -273,8 +279,7 @@ var _ desktop.Mouseable = (*diffGrid)(nil)
 // openDiffLocked opens the Diff view of the focused pane's directory, on
 // whichever host the pane is (or closes the view when open).
 func (s *shell) openDiffLocked() {
-	if shownAs[*diffView](s) != nil {
-		s.closeOverlayLocked()
+	if closeShownPanelLocked[*diffView](s) {
 		return
 	}
 	slot, dir := s.focusedDirLocked()
@@ -315,63 +320,73 @@ func (s *shell) openChecksLocked(id uint64) {
 		return
 	}
 	s.work.mutate("focus", func() error { return s.b.Focus(id) })
-	closeShownLocked[*diffView](s)
+	closeShownPanelLocked[*diffView](s)
 	s.openDiffInLocked(hostSlot(id), root)
 }
 
 // openDiffInLocked opens the Diff view on the work tree dir is in, on
 // host slot (0: this machine).
 func (s *shell) openDiffInLocked(slot int, dir string) {
-	s.closeOverlaysLocked()
-	dv := &diffView{dir: dir, slot: slot, calls: newCalls(), selFrom: -1, selTo: -1, hunk: -1, reload: make(chan struct{}, 1),
-		header: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		files:  container.NewVBox(), commentList: container.NewVBox(), status: widget.NewLabel(""), answers: map[string]*widget.Button{}}
-	dv.remote = slot != 0 || s.primaryRemote()
+	where := ""
 	if slot != 0 && s.hosts() != nil {
 		if r := s.hosts().hostAt(slot); r != nil {
-			dv.where = r.address
+			where = r.address
 		}
 	}
+	dv := newDiffView(shellHost{s}, slot, dir, where, slot != 0 || s.primaryRemote(), s.chrome.side.shortPath)
+	s.openPanelLocked(dv, s.w.Canvas().Size())
+	dv.start()
+}
+
+// newDiffView builds the Diff view over h of directory dir on host slot
+// (0: this machine; where names it, "" for this machine); remote says
+// the directory is another machine's; short shortens this machine's
+// paths. start begins its loads once it is shown.
+func newDiffView(h diffHost, slot int, dir, where string, remote bool, short func(string) string) *diffView {
+	dv := &diffView{host: h, short: short, dir: dir, slot: slot, where: where, remote: remote, calls: newCalls(), selFrom: -1, selTo: -1, hunk: -1, reload: make(chan struct{}, 1),
+		header: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		files:  container.NewVBox(), commentList: container.NewVBox(), status: widget.NewLabel(""), answers: map[string]*widget.Button{}}
+	dv.ExtendBaseWidget(dv)
 	dv.header.SetText("Diff — " + dv.place(dir) + " (loading…)")
 	dv.status.Wrapping = fyne.TextWrapWord
 	dv.pathLine = widget.NewLabel(dir)
 	dv.pathLine.Truncation = fyne.TextTruncateEllipsis
 	dv.pathLine.Importance = widget.LowImportance
 	dv.grid = newDiffGrid(func(row int, extend bool) {
-		s.guard(func() {
-			s.chooseHunkLocked(dv, row)
-			s.selectDiffRowLocked(dv, row, extend)
+		h.guard(func() {
+			dv.chooseHunk(row)
+			dv.selectRow(row, extend)
 		})
 	})
-	keys := s.canvasKeys() // the view's buttons pass on the keys they do not use
+	keys := h.canvasKeys() // the view's buttons pass on the keys they do not use
 	dv.openBtn = newPassButton("Open folder", theme.FolderOpenIcon(), func() {
-		s.guard(func() {
+		h.guard(func() {
 			root := dv.dir
 			if dv.diff != nil {
 				root = dv.diff.Root
 			}
-			if err := s.a.OpenURL(&url.URL{Scheme: "file", Path: root}); err != nil {
-				s.chrome.banner.show("open folder: " + err.Error())
+			if err := h.openURL(&url.URL{Scheme: "file", Path: root}); err != nil {
+				h.notice("open folder: " + err.Error())
 			}
 		})
 	}, keys)
-	closeBtn := newPassButton("", theme.CancelIcon(), func() { s.guard(func() { closeShownLocked[*diffView](s) }) }, keys)
+	closeBtn := newPassButton("", theme.CancelIcon(), func() { h.closePanel(dv) }, keys)
 	closeBtn.Importance = widget.LowImportance
-	dv.mode = widget.NewRadioGroup([]string{diffUnified, diffSplit}, func(string) { s.guard(func() { s.renderDiffLocked(dv) }) })
+	dv.mode = widget.NewRadioGroup([]string{diffUnified, diffSplit}, func(string) { h.guard(func() { dv.render() }) })
 	dv.mode.Horizontal, dv.mode.Required = true, true
 	dv.mode.Selected = diffUnified
 	dv.scopeNow.Store(scopeBranch)
 	dv.scope = widget.NewRadioGroup([]string{scopeBranch, scopeUnstaged, scopeStaged}, func(sc string) {
-		s.guard(func() { s.scopeChangedLocked(dv, sc) })
+		h.guard(func() { dv.scopeChanged(sc) })
 	})
 	dv.scope.Horizontal, dv.scope.Required = true, true
 	dv.scope.Selected = scopeBranch
-	hunkBtns := s.hunkButtons(dv, keys)
-	dv.sendBtn = newPassButton("Send to agent", theme.MailSendIcon(), func() { s.guard(func() { s.sendReviewLocked(dv) }) }, keys)
-	dv.checkBtn = newPassButton("Run checks", theme.MediaPlayIcon(), func() { s.guard(func() { s.runChecksLocked(dv) }) }, keys)
-	dv.failBtn = newPassButton("Send failure to agent", theme.MailForwardIcon(), func() { s.guard(func() { s.sendFailureLocked(dv) }) }, keys)
-	dv.landBtn = newPassButton("Land…", theme.ConfirmIcon(), func() { s.guard(func() { s.openLandLocked(dv) }) }, keys)
-	dv.prBtn = newPassButton("Open pull request", theme.UploadIcon(), func() { s.guard(func() { s.openPRLocked(dv) }) }, keys)
+	hunkBtns := dv.hunkButtons(keys)
+	dv.sendBtn = newPassButton("Send to agent", theme.MailSendIcon(), func() { h.guard(func() { dv.sendReview() }) }, keys)
+	dv.checkBtn = newPassButton("Run checks", theme.MediaPlayIcon(), func() { h.guard(func() { dv.runChecks() }) }, keys)
+	dv.failBtn = newPassButton("Send failure to agent", theme.MailForwardIcon(), func() { h.guard(func() { dv.sendFailure() }) }, keys)
+	dv.landBtn = newPassButton("Land…", theme.ConfirmIcon(), func() { h.guard(func() { dv.openLand() }) }, keys)
+	dv.prBtn = newPassButton("Open pull request", theme.UploadIcon(), func() { h.guard(func() { dv.openPR() }) }, keys)
 	for _, b := range []*passButton{dv.sendBtn, dv.checkBtn, dv.failBtn, dv.landBtn, dv.prBtn} {
 		b.Disable() // until the first load names the worktree
 	}
@@ -386,14 +401,14 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 	dv.commentText.SetMinRowsVisible(3)
 	dv.commentText.onShortcut = func(sc fyne.Shortcut) bool {
 		if k, ok := sc.(*desktop.CustomShortcut); ok && k.KeyName == fyne.KeyReturn && k.Modifier == fyne.KeyModifierControl {
-			s.guard(func() { s.addCommentLocked(dv) })
+			h.guard(func() { dv.addComment() })
 			return true
 		}
 		return false
 	}
-	dv.commentAdd = newPassButton("Add comment", theme.ContentAddIcon(), func() { s.guard(func() { s.addCommentLocked(dv) }) }, keys)
+	dv.commentAdd = newPassButton("Add comment", theme.ContentAddIcon(), func() { h.guard(func() { dv.addComment() }) }, keys)
 	dv.commentAdd.Importance = widget.HighImportance
-	cancelSel := newPassButton("Cancel", nil, func() { s.guard(func() { s.selectDiffRowLocked(dv, -1, false) }) }, keys)
+	cancelSel := newPassButton("Cancel", nil, func() { h.guard(func() { dv.selectRow(-1, false) }) }, keys)
 	dv.commentBox = container.NewBorder(dv.commentWhat, nil, nil, container.NewVBox(dv.commentAdd, cancelSel), dv.commentText)
 	dv.commentBox.Hide()
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(dv.openBtn, closeBtn), dv.header)
@@ -401,7 +416,7 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 	dv.prWhy.Truncation = fyne.TextTruncateEllipsis
 	dv.prWhy.Importance = widget.LowImportance
 	bar := container.NewBorder(nil, nil, container.NewHBox(dv.mode, widget.NewSeparator(), dv.sendBtn, dv.checkBtn, dv.failBtn, widget.NewSeparator(), dv.landBtn, dv.prBtn), nil, dv.prWhy)
-	dv.hints = widget.NewLabel(s.diffHints())
+	dv.hints = widget.NewLabel(dv.keysLine())
 	dv.hints.Truncation = fyne.TextTruncateEllipsis
 	dv.hints.Importance = widget.LowImportance
 	hunkBar := container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Compare:"), dv.scope, widget.NewSeparator(), hunkBtns[0], hunkBtns[1], hunkBtns[2]), nil, dv.hints)
@@ -411,23 +426,35 @@ func (s *shell) openDiffInLocked(slot int, dir string) {
 	right := container.NewBorder(nil, dv.commentBox, nil, nil, dv.grid)
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.25
-	s.views.top = dv
-	csize := s.w.Canvas().Size()
-	dv.pop = s.showPopupLocked(container.NewBorder(container.NewVBox(top, bar, hunkBar, dv.status), dv.pathLine, nil, nil, split), fyne.NewSize(csize.Width-40, csize.Height-40), nil)
-	s.w.Canvas().Unfocus()
-	s.markHunkLocked(dv)
-	if dv.remote {
-		go s.runRemoteDiff(dv.ctx, dv)
-		return
-	}
-	go s.runDiff(dv.ctx, dv)
+	dv.body = container.NewBorder(container.NewVBox(top, bar, hunkBar, dv.status), dv.pathLine, nil, nil, split)
+	return dv
 }
 
-// scopeChangedLocked loads dv's diff again for scope sc, chosen by the
+// CreateRenderer draws the view.
+func (dv *diffView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(dv.body) }
+
+// focusTarget is none: the view's keys reach the window's canvas (its
+// diffKeyLocked) while no field of it has the keyboard.
+func (dv *diffView) focusTarget() fyne.Focusable { return nil }
+
+// start takes the keyboard from the panes and begins the loads: this
+// machine's git with a watcher, or another host's server. The caller
+// holds the shell's lock, and has shown the view.
+func (dv *diffView) start() {
+	dv.host.focus(nil)
+	dv.markHunk()
+	if dv.remote {
+		go dv.runRemoteDiff(dv.ctx)
+		return
+	}
+	go dv.runDiff(dv.ctx)
+}
+
+// scopeChanged loads the diff again for scope sc, chosen by the
 // Compare buttons or the keys.
-func (s *shell) scopeChangedLocked(dv *diffView, sc string) {
+func (dv *diffView) scopeChanged(sc string) {
 	dv.scopeNow.Store(sc)
-	s.markHunkLocked(dv)
+	dv.markHunk()
 	select {
 	case dv.reload <- struct{}{}:
 	default:
@@ -477,9 +504,9 @@ func (s *shell) focusedCwdLocked() string {
 	return ""
 }
 
-// runDiff loads dv's diff, then watches the work tree and loads it again
+// runDiff loads the diff, then watches the work tree and loads it again
 // (debounced) whenever a file in it changes, until ctx ends.
-func (s *shell) runDiff(ctx context.Context, dv *diffView) {
+func (dv *diffView) runDiff(ctx context.Context) {
 	load := func() {
 		lctx, cancel := context.WithTimeout(ctx, gitTimeout)
 		d, err := loadScopedDiff(lctx, dv.dir, dv.scopeNow.Load().(string))
@@ -487,9 +514,9 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 		if ctx.Err() != nil {
 			return
 		}
-		s.do(func() {
-			if s.views.top == dv {
-				s.showDiffLocked(dv, d, err)
+		dv.host.do(func() {
+			if dv.host.shown(dv) {
+				dv.showDiff(d, err)
 			}
 		})
 	}
@@ -497,7 +524,7 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 	w, err := treewatch.Start(ctx, dv.dir)
 	if err != nil {
 		if errors.Is(err, treewatch.ErrWatcher) {
-			s.do(func() { s.chrome.banner.show("diff: " + err.Error()) })
+			dv.host.do(func() { dv.host.notice("diff: " + err.Error()) })
 		}
 		load() // shows git's error, or the diff unwatched
 		return
@@ -516,21 +543,21 @@ func (s *shell) runDiff(ctx context.Context, dv *diffView) {
 	}
 }
 
-// runRemoteDiff asks dv's host's server for the diff of the chosen scope
+// runRemoteDiff asks the view's host's server for the diff of the chosen scope
 // (review.diff) now, then each time that server says the worktree
 // changed (followRemoteTree) and on a reload, until ctx ends; a result
 // equal to the last one shown is not shown again. An idle view makes no
 // call. While the host is not connected the header says so, and the ask
 // after its return shows the diff.
-func (s *shell) runRemoteDiff(ctx context.Context, dv *diffView) {
+func (dv *diffView) runRemoteDiff(ctx context.Context) {
 	changed := make(chan struct{}, 1)
-	go s.followRemoteTree(ctx, dv, changed)
+	go dv.followRemoteTree(ctx, changed)
 	var last *gitDiff
 	var lastErr string
 	for first := true; ; first = false {
 		scope := dv.scopeNow.Load().(string)
 		lctx, cancel := context.WithTimeout(ctx, gitTimeout)
-		res, err := s.reviewClient(dv, gitTimeout+reviewCallMargin).ReviewDiff(lctx, proto.ReviewDiffParams{Worktree: dv.dir, Scope: scopeWire[scope]})
+		res, err := dv.host.reviewClient(dv.slot, gitTimeout+reviewCallMargin).ReviewDiff(lctx, proto.ReviewDiffParams{Worktree: dv.dir, Scope: scopeWire[scope]})
 		cancel()
 		if ctx.Err() != nil {
 			return
@@ -545,9 +572,9 @@ func (s *shell) runRemoteDiff(ctx context.Context, dv *diffView) {
 		}
 		if first || errText != lastErr || !sameDiff(d, last) {
 			last, lastErr = d, errText
-			s.do(func() {
-				if s.views.top == dv {
-					s.showDiffLocked(dv, d, err)
+			dv.host.do(func() {
+				if dv.host.shown(dv) {
+					dv.showDiff(d, err)
 				}
 			})
 		}
@@ -560,13 +587,13 @@ func (s *shell) runRemoteDiff(ctx context.Context, dv *diffView) {
 	}
 }
 
-// followRemoteTree signals changed each time dv's host's server says the
+// followRemoteTree signals changed each time the view's host's server says the
 // worktree changed (review.watch), and once each time its watch is in
 // place (a change may have fallen before it), until ctx ends. A stream
 // that could not open or ended (the host dropped) is opened again after
 // remoteDiffEvery, signalling the ask that shows the host's state; a
 // server without review.watch is asked every remoteDiffEvery instead.
-func (s *shell) followRemoteTree(ctx context.Context, dv *diffView, changed chan<- struct{}) {
+func (dv *diffView) followRemoteTree(ctx context.Context, changed chan<- struct{}) {
 	signal := func() {
 		select {
 		case changed <- struct{}{}:
@@ -574,7 +601,7 @@ func (s *shell) followRemoteTree(ctx context.Context, dv *diffView, changed chan
 		}
 	}
 	for {
-		st, err := s.reviewStream(ctx, dv, proto.MethodReviewWatch, proto.ReviewWatchParams{Worktree: dv.dir})
+		st, err := dv.host.reviewStream(ctx, dv.slot, proto.MethodReviewWatch, proto.ReviewWatchParams{Worktree: dv.dir})
 		if err == nil {
 			stop := context.AfterFunc(ctx, func() { st.Close() })
 			for {
@@ -619,9 +646,10 @@ func sameDiff(a, b *gitDiff) bool {
 		a.Text == b.Text && a.Truncated == b.Truncated && slices.Equal(a.Files, b.Files)
 }
 
-// showDiffLocked shows a load's result, then asks the server for the
-// worktree's comments and checks.
-func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
+// showDiff shows a load's result, then asks the server for the
+// worktree's comments and checks. Like every method of the view that
+// touches its widgets, it runs holding the shell's lock.
+func (dv *diffView) showDiff(d *gitDiff, err error) {
 	if d != nil && d.Scope != dv.scope.Selected {
 		return // read before the scope changed; the new scope's load follows
 	}
@@ -631,7 +659,7 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 		dv.header.SetText("Diff — " + dv.place(dv.dir) + ": " + err.Error())
 		dv.lines, dv.hunk = nil, -1
 		dv.grid.Rows, dv.refs = nil, nil
-		s.markHunkLocked(dv)
+		dv.markHunk()
 		return
 	}
 	what := d.Branch
@@ -647,7 +675,7 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 	default:
 		base += " (" + shortHash(d.Base) + ")"
 	}
-	root := s.chrome.side.shortPath(d.Root)
+	root := dv.short(d.Root)
 	if dv.remote {
 		root = dv.place(d.Root) // this machine's home says nothing of the host's
 	}
@@ -668,7 +696,7 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 	dv.pathLine.SetText(d.Root)
 	muted := theme.Color(theme.ColorNamePlaceHolder)
 	dv.fileRows = map[string]*hoverRow{}
-	objs := []fyne.CanvasObject{s.diffFileRow(dv, diffFile{}, "", "All files", muted)}
+	objs := []fyne.CanvasObject{dv.fileRow(diffFile{}, "", "All files", muted)}
 	for _, f := range d.Files {
 		c := theme.Color(theme.ColorNameForeground)
 		switch f.Status {
@@ -679,7 +707,7 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 		case "M", "R":
 			c = diffHeader
 		}
-		objs = append(objs, s.diffFileRow(dv, f, f.Status+"  ", f.Path, c))
+		objs = append(objs, dv.fileRow(f, f.Status+"  ", f.Path, c))
 	}
 	dv.files.Objects = objs
 	dv.files.Refresh()
@@ -702,7 +730,7 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 			break
 		}
 	}
-	s.renderDiffLocked(dv)
+	dv.render()
 	dv.checkBtn.Enable()
 	if dv.remote {
 		// Landing and pull requests read and change this machine's
@@ -713,40 +741,40 @@ func (s *shell) showDiffLocked(dv *diffView, d *gitDiff, err error) {
 			dv.landBtn.Enable()
 		}
 		if dv.loads == 1 {
-			s.checkPRLocked(dv)
+			dv.checkPR()
 		}
 	}
-	s.refreshReviewLocked(dv)
+	dv.refreshReview()
 }
 
-// renderDiffLocked renders dv's diff, comments and checks into its grid
+// render renders the diff, comments and checks into its grid
 // in the chosen mode; the selection is dropped when the rows move.
-func (s *shell) renderDiffLocked(dv *diffView) {
+func (dv *diffView) render() {
 	r := diffRender{lines: dv.lines, mode: dv.mode.Selected, file: dv.file, comments: dv.comments, checks: dv.checks}
 	dv.grid.Rows, dv.refs = r.rows()
 	for path, row := range dv.fileRows {
 		row.setHighlight(path == dv.file)
 	}
-	s.reselectLocked(dv)
-	s.markHunkLocked(dv)
+	dv.reselect()
+	dv.markHunk()
 }
 
-// diffFileRow is a tappable row of the file list: it shows that file's
+// fileRow is a tappable row of the file list: it shows that file's
 // diff alone (or, for the first row, all of them). Its path is cut from
 // the left to the list's width; under the pointer, the view's path line
 // shows it whole.
-func (s *shell) diffFileRow(dv *diffView, f diffFile, prefix, label string, c color.Color) fyne.CanvasObject {
+func (dv *diffView) fileRow(f diffFile, prefix, label string, c color.Color) fyne.CanvasObject {
 	row := newHoverRow(container.NewPadded(newPathText(prefix, label, c)), func() {
-		s.guard(func() {
-			if s.views.top != dv || dv.diff == nil {
+		dv.host.guard(func() {
+			if !dv.host.shown(dv) || dv.diff == nil {
 				return
 			}
 			dv.file = f.Path
-			s.renderDiffLocked(dv)
+			dv.render()
 		})
 	}, func(in bool) {
-		s.guard(func() {
-			if s.views.top != dv || dv.diff == nil {
+		dv.host.guard(func() {
+			if !dv.host.shown(dv) || dv.diff == nil {
 				return
 			}
 			if in && f.Path != "" {

@@ -30,7 +30,7 @@ func openDiffNow(h *harness) *diffView {
 	var dv *diffView
 	h.s.guard(func() {
 		h.s.openDiffLocked()
-		dv = shownAs[*diffView](h.s)
+		dv = shownPanelAs[*diffView](h.s)
 	})
 	if dv == nil {
 		h.t.Fatal("the Diff view did not open")

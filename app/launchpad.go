@@ -636,7 +636,7 @@ func (lp *launchPad) askTrust(r *specfind.Resolved, st spectrust.Status) {
 	d.Resize(fyne.NewSize(760, 520))
 	lp.trust, lp.trustPlan = d, plan
 	// Escape answers no; trusting takes the button, never a stray Enter.
-	h.showDialog(d, func() { finish(false) })
+	h.showDialog(d, nil, func() { finish(false) })
 }
 
 // caller is the route to the server's methods that `paneflow up`/`flow

@@ -2,40 +2,24 @@ package app
 
 import "context"
 
-// overlay is a view shown over the panes in the shell's one overlay slot
-// (shell.views.top): the Diff view and the panels (the command palette,
-// settings, shortcuts, the launch pad, quick launch and the template
-// view, the MCP and web access views, the search, timeline and replay
-// views) in a
-// shownPanel. One is open at a time: opening one closes the one shown
-// (closeOverlaysLocked).
-//
-// A view's own callbacks check that it is still the one shown
-// (s.views.top == v; a panel's host.shown(p)) before they touch it: a
-// closed view's late answers are dropped.
-type overlay interface {
-	// dismiss hides the view and cancels the work it started (socket
-	// calls, git, spec resolving). The caller holds the shell's lock and
-	// forgets the view.
-	dismiss()
-}
+// The shell has one overlay slot (shell.views.top) over the panes, and
+// every cockpit view shown there is a panel (panel.go) in a shownPanel:
+// the command palette, settings, shortcuts, the Diff view, the launch
+// pad, quick launch and the template view, the MCP and web access views,
+// the search, timeline and replay views. One is open at a time: opening
+// one closes the one shown (closeOverlaysLocked). A panel's own
+// callbacks check that it is still the one shown (host.shown(p)) before
+// they touch it: a closed panel's late answers are dropped.
 
-// cockpit is the cockpit views' state the shell keeps: the one view open
-// in the overlay, and what the launch views keep between openings.
+// cockpit is the cockpit views' state the shell keeps: the panel open in
+// the overlay, and what the launch views keep between openings.
 type cockpit struct {
-	top    overlay   // the view in the overlay (Diff, a panel), nil when none
-	launch *launcher // the flow launched last, recent specs, the agents found, the home spec paths resolve against
+	top    *shownPanel // the panel in the overlay, nil when none
+	launch *launcher   // the flow launched last, recent specs, the agents found, the home spec paths resolve against
 }
 
-// shownAs is the open overlay as a T, or nil when none or another view
-// is open. The caller holds the shell's lock.
-func shownAs[T overlay](s *shell) T {
-	v, _ := s.views.top.(T)
-	return v
-}
-
-// dismissOverlayLocked closes the open overlay, if any, without giving
-// the keyboard back (closeOverlaysLocked's part).
+// dismissOverlayLocked closes the open panel, if any, without giving the
+// keyboard back (closeOverlaysLocked's part).
 func (s *shell) dismissOverlayLocked() {
 	if s.views.top != nil {
 		s.views.top.dismiss()
@@ -43,7 +27,7 @@ func (s *shell) dismissOverlayLocked() {
 	}
 }
 
-// closeOverlayLocked closes the open overlay, if any, and gives the
+// closeOverlayLocked closes the open panel, if any, and gives the
 // keyboard back to the focused pane.
 func (s *shell) closeOverlayLocked() {
 	if s.views.top == nil {
@@ -53,16 +37,9 @@ func (s *shell) closeOverlayLocked() {
 	s.focusViewLocked(s.pos.focus)
 }
 
-// closeShownLocked closes the open overlay if it is a T (a view's own
-// Close button, Escape or action), and gives the keyboard back to the
-// focused pane.
-func closeShownLocked[T overlay](s *shell) {
-	if _, ok := s.views.top.(T); ok {
-		s.closeOverlayLocked()
-	}
-}
-
-// dismiss hides the panel and cancels its calls, if it makes any.
+// dismiss hides the panel and cancels the work it started (socket calls,
+// git, spec resolving), if it makes any. The caller holds the shell's
+// lock and forgets the panel.
 func (p *shownPanel) dismiss() {
 	if c, ok := p.p.(interface{ cancelCalls() }); ok {
 		c.cancelCalls()
@@ -85,9 +62,3 @@ func newCalls() calls {
 
 // cancelCalls ends the calls (a panel's, when it is dismissed).
 func (c calls) cancelCalls() { c.cancel() }
-
-// dismiss cancels the view's git and hides it.
-func (dv *diffView) dismiss() {
-	dv.cancel()
-	dv.pop.close()
-}

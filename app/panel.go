@@ -2,26 +2,29 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"net/url"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 
 	"github.com/paneflow-go/paneflow/app/keymap"
+	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/config"
+	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
 )
 
 // panel is a cockpit view that owns its state: a Fyne widget (with its
 // renderer) built over a [panelHost], shown by the shell in its overlay
 // (openPanelLocked), one overlay at a time. The command palette, the
-// settings view, the keyboard shortcuts sheet, the launch pad, quick
-// launch and the template view (over a launchHost), the MCP and web
-// access views and the history views (search, agent timeline, replay)
-// are panels; the agents overview owns its state over a host of its own
-// (overviewHost: it stands in the split area's place, not in the
-// overlay); the Diff view is still the shell's methods (issue 29 asks
-// for it to become a panel too).
+// settings view, the keyboard shortcuts sheet, the Diff view (over a
+// diffHost), the launch pad, quick launch and the template view (over a
+// launchHost), the MCP and web access views and the history views
+// (search, agent timeline, replay) are panels; the agents overview owns
+// its state over a host of its own (overviewHost: it stands in the split
+// area's place, not in the overlay).
 //
 // A panel reaches the shell only through its host. Its widgets are used
 // on the UI goroutine; a panel whose goroutines post outcomes back uses
@@ -37,9 +40,10 @@ type panel interface {
 // panelHost is the shell as a panel sees it. closePanel, saveConfig,
 // runAction and guard are called on the UI goroutine, from the panel's
 // Fyne callbacks, without the shell's lock (they take it themselves);
-// shown, goCall, openReplay, searchAll, revealMatch, focusPane and notice
-// holding it; window on the UI goroutine; do, caller, clipboard,
-// configPath, paneClient and logf from any goroutine.
+// shown, goCall, focusPane, notice and showDialog holding it; window on
+// the UI goroutine; do, caller, clipboard, configPath, paneClient and
+// logf from any goroutine. A family of panels that needs more takes a
+// host of its own that embeds it: historyHost, launchHost, diffHost.
 type panelHost interface {
 	// closePanel closes the panel if it is the open one, and gives the
 	// keyboard back to the focused pane.
@@ -81,6 +85,26 @@ type panelHost interface {
 	// host's for another host's pane) and gives the id that server knows
 	// it by.
 	paneClient(id uint64) (proto.Client, uint64)
+	// focusPane closes the panel and focuses pane id. The caller holds
+	// the shell's lock.
+	focusPane(id uint64)
+	// notice shows msg in the window's banner. The caller holds the
+	// shell's lock.
+	notice(msg string)
+	// window is the window, for the panel's dialogs.
+	window() fyne.Window
+	// showDialog shows d over the window, the keyboard answering it:
+	// Enter calls enter and Escape escape (nil: the key does nothing;
+	// showDialogLocked). The caller holds the shell's lock.
+	showDialog(d dialog.Dialog, enter, escape func())
+}
+
+// historyHost is the shell as the history views (search, the agent
+// timeline) see it: a panelHost plus the search over every host and the
+// places a result opens. Its methods are called holding the shell's
+// lock.
+type historyHost interface {
+	panelHost
 	// openReplay opens the replay of pane id (named name) at screen (0:
 	// the newest), highlighting mark unless it is nil, in the panel's
 	// place. The caller holds the shell's lock.
@@ -93,15 +117,6 @@ type panelHost interface {
 	// to match m, highlighted, unless m is nil, and focuses the pane. The
 	// caller holds the shell's lock.
 	revealMatch(id uint64, name string, m *proto.SearchAllMatch)
-
-	// focusPane closes the panel and focuses pane id. The caller holds
-	// the shell's lock.
-	focusPane(id uint64)
-	// notice shows msg in the window's banner. The caller holds the
-	// shell's lock.
-	notice(msg string)
-	// window is the window, for the panel's dialogs.
-	window() fyne.Window
 }
 
 // launchHost is the shell as the launch views (the launch pad, quick
@@ -122,9 +137,6 @@ type launchHost interface {
 	// closeShown closes p if it is the open panel (closePanel, for a
 	// caller holding the lock).
 	closeShown(p panel)
-	// showDialog shows d over the window, Escape calling escape (the
-	// dialogs the keyboard answers, showDialogLocked).
-	showDialog(d dialog.Dialog, escape func())
 	// resolveTarget finds the pane a flow's send target names (a
 	// surface id or a pane name).
 	resolveTarget(ctx context.Context, target string) (uint64, error)
@@ -135,7 +147,41 @@ type launchHost interface {
 	probeLine(what string, o fyne.CanvasObject) (line string, found bool)
 }
 
-// shownPanel is the panel in the shell's overlay (an [overlay]).
+// diffHost is the shell as the Diff view sees it: a panelHost plus the
+// servers its review calls go to, the keyboard, and the panes it opens.
+// Every method is called holding the shell's lock but reviewClient and
+// reviewStream, which are called from any goroutine.
+type diffHost interface {
+	panelHost
+	// goReview runs f on a goroutine of its own that the shell's stop
+	// waits for, with a context that ends when the shell stops and, when
+	// view is not nil, when view ends (shell.goReview).
+	goReview(view context.Context, f func(ctx context.Context))
+	// reviewClient reaches host slot's server (0: the window's own), its
+	// calls bounded by timeout (0: the default).
+	reviewClient(slot int, timeout time.Duration) proto.Client
+	// reviewStream opens a stream of host slot's server (0: the window's
+	// own, when it is attached).
+	reviewStream(ctx context.Context, slot int, method string, params any) (*ipc.Stream, error)
+	// keys is the live keymap (the view's DiffView actions and hints).
+	keys() *keymap.Map
+	// canvasKeys passes the keys a button does not use on to the
+	// window's canvas (the view's keys, Escape).
+	canvasKeys() *canvasKeys
+	// focus gives f the keyboard; nil takes it from every widget, so
+	// keys reach the canvas.
+	focus(f fyne.Focusable)
+	// forgetModifiers forgets the modifiers the window holds (released
+	// in a field, where the canvas did not see them).
+	forgetModifiers()
+	// openURL opens u with the desktop (a folder: its file manager).
+	openURL(u *url.URL) error
+	// openWorktreePane closes the view and shows the pane working in the
+	// worktree at root (its agent's first), else a new shell there.
+	openWorktreePane(root string)
+}
+
+// shownPanel is the panel in the shell's overlay slot (overlay.go).
 type shownPanel struct {
 	p   panel
 	pop *popup
@@ -150,7 +196,7 @@ func (s *shell) openPanelLocked(p panel, size fyne.Size) {
 
 // panelShownLocked reports whether p is the open panel.
 func (s *shell) panelShownLocked(p panel) bool {
-	sp := shownAs[*shownPanel](s)
+	sp := s.views.top
 	return sp != nil && sp.p == p
 }
 
@@ -158,7 +204,7 @@ func (s *shell) panelShownLocked(p panel) bool {
 // view is open. The caller holds the shell's lock.
 func shownPanelAs[P panel](s *shell) P {
 	var p P
-	if sp := shownAs[*shownPanel](s); sp != nil {
+	if sp := s.views.top; sp != nil {
 		p, _ = sp.p.(P)
 	}
 	return p
@@ -167,7 +213,7 @@ func shownPanelAs[P panel](s *shell) P {
 // closeShownPanelLocked closes the open panel if it is a P and reports
 // whether it did. The caller holds the shell's lock.
 func closeShownPanelLocked[P panel](s *shell) bool {
-	if sp := shownAs[*shownPanel](s); sp != nil {
+	if sp := s.views.top; sp != nil {
 		if _, ok := sp.p.(P); ok {
 			s.closeOverlayLocked()
 			return true
@@ -190,8 +236,11 @@ func togglePanelLocked[P panel](s *shell, build func(shellHost) P, size fyne.Siz
 type shellHost struct{ s *shell }
 
 var (
-	_ panelHost  = shellHost{}
-	_ launchHost = shellHost{}
+	_ panelHost    = shellHost{}
+	_ launchHost   = shellHost{}
+	_ historyHost  = shellHost{}
+	_ diffHost     = shellHost{}
+	_ composerHost = shellHost{}
 )
 
 func (h shellHost) closePanel(p panel) {
@@ -259,8 +308,8 @@ func (h shellHost) closeShown(p panel) {
 		h.s.closeOverlayLocked()
 	}
 }
-func (h shellHost) showDialog(d dialog.Dialog, escape func()) {
-	h.s.showDialogLocked(d, nil, nil, escape)
+func (h shellHost) showDialog(d dialog.Dialog, enter, escape func()) {
+	h.s.showDialogLocked(d, nil, enter, escape)
 }
 func (h shellHost) resolveTarget(ctx context.Context, t string) (uint64, error) {
 	return h.s.resolveTarget(ctx, t)
@@ -280,3 +329,41 @@ func (s *shell) toggleLaunchPadLocked() {
 func (s *shell) newLaunchPadLocked(h shellHost) *launchPad {
 	return newLaunchPad(h, s.focusedCwdLocked(), s.chrome.side.shortPath, s.conf.keys)
 }
+
+func (h shellHost) goReview(view context.Context, f func(ctx context.Context)) { h.s.goReview(view, f) }
+func (h shellHost) reviewClient(slot int, timeout time.Duration) proto.Client {
+	return h.s.reviewClient(slot, timeout)
+}
+func (h shellHost) reviewStream(ctx context.Context, slot int, method string, params any) (*ipc.Stream, error) {
+	return h.s.reviewStream(ctx, slot, method, params)
+}
+func (h shellHost) keys() *keymap.Map         { return h.s.conf.keys }
+func (h shellHost) canvasKeys() *canvasKeys   { return h.s.canvasKeys() }
+func (h shellHost) forgetModifiers()          { h.s.kb.forget() }
+func (h shellHost) openURL(u *url.URL) error  { return h.s.a.OpenURL(u) }
+func (h shellHost) openWorktreePane(r string) { h.s.openWorktreePaneLocked(r) }
+func (h shellHost) focus(f fyne.Focusable) {
+	if f == nil {
+		h.s.w.Canvas().Unfocus()
+		return
+	}
+	h.s.w.Canvas().Focus(f)
+}
+
+func (h shellHost) paneName(id uint64) string {
+	return h.s.pos.paneName(id, fmt.Sprintf("pane %d", id))
+}
+func (h shellHost) agentStatus(id uint64) (bus.AgentState, bool) { return h.s.agents.status(id) }
+func (h shellHost) queued(id uint64) bool {
+	_, ok := h.s.panes.queued[id]
+	return ok
+}
+func (h shellHost) group(id uint64) (string, []uint64, bool) {
+	g, ok := h.s.panes.groups[id]
+	if !ok {
+		return "", nil, false
+	}
+	return g, h.s.groupMembersLocked(g), true
+}
+func (h shellHost) send(targets []uint64, p queuedPrompt) { h.s.sendPromptLocked(targets, p) }
+func (h shellHost) paneKeyboard()                         { h.s.focusViewLocked(h.s.pos.focus) }

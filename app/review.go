@@ -67,21 +67,20 @@ func (s *shell) goReview(view context.Context, f func(ctx context.Context)) {
 	}()
 }
 
-// reviewClient is a client of the methods of dv's server (its host's for
-// another host's worktree) whose calls may take up to timeout (0: the
-// default).
-func (s *shell) reviewClient(dv *diffView, timeout time.Duration) proto.Client {
-	if dv != nil && dv.slot != 0 && s.hosts() != nil {
-		return proto.Client{Caller: s.hosts().callerAt(dv.slot, timeout)}
+// reviewClient is a client of the methods of host slot's server (0: the
+// window's own) whose calls may take up to timeout (0: the default).
+func (s *shell) reviewClient(slot int, timeout time.Duration) proto.Client {
+	if slot != 0 && s.hosts() != nil {
+		return proto.Client{Caller: s.hosts().callerAt(slot, timeout)}
 	}
 	return proto.Client{Caller: s.b.Caller(timeout)}
 }
 
-// reviewStream opens a stream of dv's server: its host's, or the window's
-// own when that is attached (a window attached over ssh).
-func (s *shell) reviewStream(ctx context.Context, dv *diffView, method string, params any) (*ipc.Stream, error) {
-	if dv != nil && dv.slot != 0 && s.hosts() != nil {
-		return s.hosts().subscribeAt(ctx, dv.slot, method, params)
+// reviewStream opens a stream of host slot's server, or of the window's
+// own (slot 0) when that is attached (a window attached over ssh).
+func (s *shell) reviewStream(ctx context.Context, slot int, method string, params any) (*ipc.Stream, error) {
+	if slot != 0 && s.hosts() != nil {
+		return s.hosts().subscribeAt(ctx, slot, method, params)
 	}
 	b := s.b
 	if s.hosts() != nil {
@@ -107,9 +106,10 @@ func reviewError(what string, err error) string {
 	return what + ": " + err.Error()
 }
 
-// setStatusLocked shows what the last review action did; bad marks a
-// failure.
-func (dv *diffView) setStatusLocked(text string, bad bool) {
+// setStatus shows what the last review action did; bad marks a failure.
+// The caller holds the shell's lock, as for every method of the view
+// that touches its widgets.
+func (dv *diffView) setStatus(text string, bad bool) {
 	dv.status.SetText(text)
 	dv.status.Importance = widget.MediumImportance
 	if bad {
@@ -126,10 +126,10 @@ func (dv *diffView) root() string {
 	return dv.diff.Root
 }
 
-// selectDiffRowLocked selects grid row row (extend: from the selection's
+// selectRow selects grid row row (extend: from the selection's
 // first row to it) for a comment; row -1 drops the selection. Only lines
 // of the new file (added or unchanged) of one file take a comment.
-func (s *shell) selectDiffRowLocked(dv *diffView, row int, extend bool) {
+func (dv *diffView) selectRow(row int, extend bool) {
 	for i := range dv.grid.Rows {
 		if st, ok := dv.grid.Rows[i].Style.(*selectedStyle); ok {
 			dv.grid.Rows[i].Style = st.was
@@ -140,8 +140,8 @@ func (s *shell) selectDiffRowLocked(dv *diffView, row int, extend bool) {
 		dv.selFrom, dv.selTo = -1, -1
 		if dv.commentBox.Visible() {
 			dv.commentBox.Hide()
-			s.w.Canvas().Unfocus() // the keys go to the view's dialogs again
-			s.kb.forget()          // modifiers released in the editor never reached the canvas
+			dv.host.focus(nil)        // the keys go to the view's dialogs again
+			dv.host.forgetModifiers() // modifiers released in the editor never reached the canvas
 		}
 		return
 	}
@@ -158,8 +158,8 @@ func (s *shell) selectDiffRowLocked(dv *diffView, row int, extend bool) {
 		}
 		l := dv.lines[ref.line]
 		if path != "" && l.file != path {
-			dv.setStatusLocked("A comment is on lines of one file: select lines of "+path+" only.", true)
-			s.selectDiffRowLocked(dv, -1, false)
+			dv.setStatus("A comment is on lines of one file: select lines of "+path+" only.", true)
+			dv.selectRow(-1, false)
 			return
 		}
 		if path == "" {
@@ -169,9 +169,9 @@ func (s *shell) selectDiffRowLocked(dv *diffView, row int, extend bool) {
 	}
 	if path == "" {
 		if dv.hunk < 0 { // a hunk chosen for its buttons needs no word
-			dv.setStatusLocked("Select an added or unchanged line (one with a number in the new file) to comment on it.", true)
+			dv.setStatus("Select an added or unchanged line (one with a number in the new file) to comment on it.", true)
 		}
-		s.selectDiffRowLocked(dv, -1, false)
+		dv.selectRow(-1, false)
 		return
 	}
 	dv.selFrom, dv.selTo = from, row
@@ -185,10 +185,10 @@ func (s *shell) selectDiffRowLocked(dv *diffView, row int, extend bool) {
 	}
 	dv.commentWhat.SetText(what + " (Shift+click another line for a range)")
 	dv.commentBox.Show()
-	s.w.Canvas().Focus(dv.commentText)
+	dv.host.focus(dv.commentText)
 	// The Shift of a Shift+click is released in the editor, where the
 	// canvas does not see it: forget the modifiers it holds.
-	s.kb.forget()
+	dv.host.forgetModifiers()
 }
 
 // selectedStyle is a selected row's style: its own, on the selection's
@@ -211,9 +211,9 @@ func (st *selectedStyle) Style() fyne.TextStyle {
 	return st.was.Style()
 }
 
-// reselectLocked finds the selection's lines again after the rows were
+// reselect finds the selection's lines again after the rows were
 // rendered anew (a reload, another mode), or drops it.
-func (s *shell) reselectLocked(dv *diffView) {
+func (dv *diffView) reselect() {
 	if dv.selFrom < 0 {
 		return
 	}
@@ -232,66 +232,66 @@ func (s *shell) reselectLocked(dv *diffView) {
 	}
 	dv.selFrom = -1
 	if from < 0 {
-		s.selectDiffRowLocked(dv, -1, false)
+		dv.selectRow(-1, false)
 		return
 	}
-	s.selectDiffRowLocked(dv, from, false)
+	dv.selectRow(from, false)
 	if to != from {
-		s.selectDiffRowLocked(dv, to, true)
+		dv.selectRow(to, true)
 	}
 }
 
-// addCommentLocked makes the selected lines' comment (review.comment).
-func (s *shell) addCommentLocked(dv *diffView) {
+// addComment makes the selected lines' comment (review.comment).
+func (dv *diffView) addComment() {
 	body := strings.TrimSpace(dv.commentText.Text)
 	root := dv.root()
 	switch {
 	case dv.selFrom < 0 || root == "":
-		dv.setStatusLocked("Select the lines to comment on first.", true)
+		dv.setStatus("Select the lines to comment on first.", true)
 		return
 	case body == "":
-		dv.setStatusLocked("Type the comment first.", true)
+		dv.setStatus("Type the comment first.", true)
 		return
 	}
 	end := dv.selEnd
 	p := proto.ReviewCommentParams{Worktree: root, Path: dv.selPath, StartLine: dv.selStart, EndLine: &end, Body: body}
 	dv.commentAdd.Disable()
-	s.goReview(dv.ctx, func(ctx context.Context) {
-		res, err := s.reviewClient(dv, 0).ReviewComment(ctx, p)
-		s.do(func() {
+	dv.host.goReview(dv.ctx, func(ctx context.Context) {
+		res, err := dv.host.reviewClient(dv.slot, 0).ReviewComment(ctx, p)
+		dv.host.do(func() {
 			dv.commentAdd.Enable()
-			if s.views.top != dv {
+			if !dv.host.shown(dv) {
 				return
 			}
 			if err != nil {
-				dv.setStatusLocked(reviewError("comment", err), true)
+				dv.setStatus(reviewError("comment", err), true)
 				return
 			}
 			dv.commentText.SetText("")
-			s.selectDiffRowLocked(dv, -1, false)
-			dv.setStatusLocked("Comment added: "+commentTitle(res.Comment)+".", false)
-			s.refreshReviewLocked(dv)
+			dv.selectRow(-1, false)
+			dv.setStatus("Comment added: "+commentTitle(res.Comment)+".", false)
+			dv.refreshReview()
 		})
 	})
 }
 
-// refreshReviewLocked reads the worktree's open comments (re-anchored by
+// refreshReview reads the worktree's open comments (re-anchored by
 // the server) and its checks, then shows them.
-func (s *shell) refreshReviewLocked(dv *diffView) {
+func (dv *diffView) refreshReview() {
 	root := dv.root()
 	if root == "" {
 		return
 	}
-	s.goReview(dv.ctx, func(ctx context.Context) {
-		cl := s.reviewClient(dv, 0)
+	dv.host.goReview(dv.ctx, func(ctx context.Context) {
+		cl := dv.host.reviewClient(dv.slot, 0)
 		list, lerr := cl.ReviewList(ctx, proto.ReviewListParams{Worktree: root})
 		checks, cerr := cl.ChecksStatus(ctx, proto.ChecksParams{Worktree: root})
-		s.do(func() {
-			if s.views.top != dv { // closed meanwhile (ctx has ended by now: this runs after the goroutine returned)
+		dv.host.do(func() {
+			if !dv.host.shown(dv) { // closed meanwhile (ctx has ended by now: this runs after the goroutine returned)
 				return
 			}
 			if lerr != nil {
-				dv.setStatusLocked(reviewError("comments", lerr), true)
+				dv.setStatus(reviewError("comments", lerr), true)
 			} else {
 				dv.comments = list.Comments
 			}
@@ -300,16 +300,16 @@ func (s *shell) refreshReviewLocked(dv *diffView) {
 			} else {
 				dv.checks, dv.checksCfg = nil, false
 			}
-			s.showReviewLocked(dv)
+			dv.showReview()
 		})
 	})
 }
 
-// showReviewLocked shows dv's comments and checks: the list, the rows
+// showReview shows the comments and checks: the list, the rows
 // under their lines, the buttons' states.
-func (s *shell) showReviewLocked(dv *diffView) {
+func (dv *diffView) showReview() {
 	var objs []fyne.CanvasObject
-	keys := s.canvasKeys()
+	keys := dv.host.canvasKeys()
 	for _, c := range dv.comments {
 		title := widget.NewLabelWithStyle(commentTitle(c), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		title.Truncation = fyne.TextTruncateEllipsis
@@ -319,7 +319,7 @@ func (s *shell) showReviewLocked(dv *diffView) {
 		body := widget.NewLabel(c.Body)
 		body.Wrapping = fyne.TextWrapWord
 		id := c.ID
-		resolve := newPassButton("Resolve", theme.ConfirmIcon(), func() { s.guard(func() { s.resolveCommentLocked(dv, id) }) }, keys)
+		resolve := newPassButton("Resolve", theme.ConfirmIcon(), func() { dv.host.guard(func() { dv.resolveComment(id) }) }, keys)
 		resolve.Importance = widget.LowImportance
 		objs = append(objs, container.NewBorder(title, nil, nil, resolve, body), widget.NewSeparator())
 	}
@@ -345,7 +345,7 @@ func (s *shell) showReviewLocked(dv *diffView) {
 	} else {
 		dv.failBtn.Disable()
 	}
-	s.renderDiffLocked(dv)
+	dv.render()
 }
 
 // failingCheck is the first failed check's name, "" when none failed.
@@ -358,62 +358,62 @@ func failingCheck(checks []proto.CheckResult) string {
 	return ""
 }
 
-// resolveCommentLocked resolves comment id (review.resolve).
-func (s *shell) resolveCommentLocked(dv *diffView, id string) {
+// resolveComment resolves comment id (review.resolve).
+func (dv *diffView) resolveComment(id string) {
 	root := dv.root()
-	s.goReview(dv.ctx, func(ctx context.Context) {
-		_, err := s.reviewClient(dv, 0).ReviewResolve(ctx, proto.ReviewResolveParams{Worktree: root, IDs: []string{id}})
-		s.do(func() {
-			if s.views.top != dv {
+	dv.host.goReview(dv.ctx, func(ctx context.Context) {
+		_, err := dv.host.reviewClient(dv.slot, 0).ReviewResolve(ctx, proto.ReviewResolveParams{Worktree: root, IDs: []string{id}})
+		dv.host.do(func() {
+			if !dv.host.shown(dv) {
 				return
 			}
 			if err != nil {
-				dv.setStatusLocked(reviewError("resolve", err), true)
+				dv.setStatus(reviewError("resolve", err), true)
 				return
 			}
-			dv.setStatusLocked("Comment "+id+" resolved.", false)
-			s.refreshReviewLocked(dv)
+			dv.setStatus("Comment "+id+" resolved.", false)
+			dv.refreshReview()
 		})
 	})
 }
 
-// sendReviewLocked sends the open comments to the agent working in the
+// sendReview sends the open comments to the agent working in the
 // worktree as one prompt (review.send), then confirms its turn started.
-func (s *shell) sendReviewLocked(dv *diffView) {
+func (dv *diffView) sendReview() {
 	root := dv.root()
 	if root == "" || len(dv.comments) == 0 {
 		return
 	}
 	dv.sendBtn.Disable()
-	dv.setStatusLocked(fmt.Sprintf("Sending %d comments to the agent…", len(dv.comments)), false)
-	s.deliverLocked(dv, "comments", func(ctx context.Context, p proto.ReviewSendParams) (proto.ReviewSendResult, error) {
-		return s.reviewClient(dv, reviewInputWait+reviewCallMargin).ReviewSend(ctx, p)
+	dv.setStatus(fmt.Sprintf("Sending %d comments to the agent…", len(dv.comments)), false)
+	dv.deliver("comments", func(ctx context.Context, p proto.ReviewSendParams) (proto.ReviewSendResult, error) {
+		return dv.host.reviewClient(dv.slot, reviewInputWait+reviewCallMargin).ReviewSend(ctx, p)
 	})
 }
 
-// sendFailureLocked sends the first failing check's output to the agent
+// sendFailure sends the first failing check's output to the agent
 // (checks.send), then confirms its turn started.
-func (s *shell) sendFailureLocked(dv *diffView) {
+func (dv *diffView) sendFailure() {
 	name := failingCheck(dv.checks)
 	if dv.root() == "" || name == "" {
 		return
 	}
 	dv.failBtn.Disable()
-	dv.setStatusLocked("Sending check "+name+"'s failure to the agent…", false)
-	s.deliverLocked(dv, "check "+name, func(ctx context.Context, p proto.ReviewSendParams) (proto.ReviewSendResult, error) {
+	dv.setStatus("Sending check "+name+"'s failure to the agent…", false)
+	dv.deliver("check "+name, func(ctx context.Context, p proto.ReviewSendParams) (proto.ReviewSendResult, error) {
 		p.Check = name
-		return s.reviewClient(dv, reviewInputWait+reviewCallMargin).ChecksSend(ctx, p)
+		return dv.host.reviewClient(dv.slot, reviewInputWait+reviewCallMargin).ChecksSend(ctx, p)
 	})
 }
 
-// deliverLocked runs a send (review.send or checks.send) on the view's
+// deliver runs a send (review.send or checks.send) on the view's
 // worktree, confirms the agent's turn start and shows the outcome. The
 // send is not cancelled when the view closes (the prompt may be typed
 // already); its outcome then goes to the banner.
-func (s *shell) deliverLocked(dv *diffView, what string, send func(context.Context, proto.ReviewSendParams) (proto.ReviewSendResult, error)) {
+func (dv *diffView) deliver(what string, send func(context.Context, proto.ReviewSendParams) (proto.ReviewSendResult, error)) {
 	wait := reviewInputWait.Milliseconds()
 	p := proto.ReviewSendParams{Worktree: dv.root(), InputWaitMS: &wait}
-	s.goReview(nil, func(ctx context.Context) {
+	dv.host.goReview(nil, func(ctx context.Context) {
 		res, err := send(ctx, p)
 		msg, bad := "", false
 		if err != nil {
@@ -423,58 +423,58 @@ func (s *shell) deliverLocked(dv *diffView, what string, send func(context.Conte
 			if !res.Send.InputReady {
 				msg += fmt.Sprintf(" (the agent had not read its input after %v; the text was typed anyway)", reviewInputWait)
 			}
-			reason, cerr := s.reviewClient(dv, 0).ConfirmTurnStart(ctx, res.SurfaceID, res.StatusBefore)
+			reason, cerr := dv.host.reviewClient(dv.slot, 0).ConfirmTurnStart(ctx, res.SurfaceID, res.StatusBefore)
 			if cerr != nil {
 				msg, bad = msg+": "+cerr.Error(), true
 			} else {
 				msg += "; the agent started its turn (" + reason + ")."
 			}
 		}
-		s.do(func() {
-			if s.views.top != dv {
-				s.chrome.banner.show(msg)
+		dv.host.do(func() {
+			if !dv.host.shown(dv) {
+				dv.host.notice(msg)
 				return
 			}
-			dv.setStatusLocked(msg, bad)
-			s.refreshReviewLocked(dv)
+			dv.setStatus(msg, bad)
+			dv.refreshReview()
 		})
 	})
 }
 
-// runChecksLocked runs the worktree's checks (checks.run) and shows them.
-func (s *shell) runChecksLocked(dv *diffView) {
+// runChecks runs the worktree's checks (checks.run) and shows them.
+func (dv *diffView) runChecks() {
 	root := dv.root()
 	if root == "" {
 		return
 	}
 	dv.checkBtn.Disable()
 	dv.checkBtn.SetText("Checks running…")
-	dv.setStatusLocked("Running the checks…", false)
-	s.goReview(dv.ctx, func(ctx context.Context) {
-		res, err := s.reviewClient(dv, checksCallWait).ChecksRun(ctx, proto.ChecksParams{Worktree: root})
-		s.do(func() {
-			if s.views.top != dv {
+	dv.setStatus("Running the checks…", false)
+	dv.host.goReview(dv.ctx, func(ctx context.Context) {
+		res, err := dv.host.reviewClient(dv.slot, checksCallWait).ChecksRun(ctx, proto.ChecksParams{Worktree: root})
+		dv.host.do(func() {
+			if !dv.host.shown(dv) {
 				return
 			}
 			dv.checkBtn.Enable()
 			if err != nil {
 				dv.checkBtn.SetText("Run checks")
-				dv.setStatusLocked(reviewError("checks", err), true)
+				dv.setStatus(reviewError("checks", err), true)
 				return
 			}
 			var parts []string
 			for _, c := range res.Checks {
 				parts = append(parts, c.Name+" "+checkSummary(c))
 			}
-			dv.setStatusLocked("Checks: "+strings.Join(parts, " · "), failingCheck(res.Checks) != "")
-			s.refreshReviewLocked(dv)
+			dv.setStatus("Checks: "+strings.Join(parts, " · "), failingCheck(res.Checks) != "")
+			dv.refreshReview()
 		})
 	})
 }
 
-// openLandLocked asks how to land the worktree's branch: the strategy
+// openLand asks how to land the worktree's branch: the strategy
 // (the repository's configured default chosen), then lands it.
-func (s *shell) openLandLocked(dv *diffView) {
+func (dv *diffView) openLand() {
 	root := dv.root()
 	if root == "" {
 		return
@@ -490,22 +490,22 @@ func (s *shell) openLandLocked(dv *diffView) {
 	land.Importance = widget.HighImportance
 	cancel := widget.NewButton("Cancel", func() { d.Hide() })
 	land.OnTapped = func() {
-		s.guard(func() {
+		dv.host.guard(func() {
 			d.Hide()
-			s.landLocked(dv, proto.LandParams{Worktree: root, Strategy: strategy.Selected})
+			dv.land(proto.LandParams{Worktree: root, Strategy: strategy.Selected})
 		})
 	}
 	content := container.NewVBox(msg, strategy, note, container.NewHBox(layout.NewSpacer(), cancel, land))
-	d = dialog.NewCustomWithoutButtons("Land "+branch, content, s.w)
+	d = dialog.NewCustomWithoutButtons("Land "+branch, content, dv.host.window())
 	d.Resize(fyne.NewSize(520, 220))
 	dv.landWith = strategy
-	s.w.Canvas().Unfocus() // Enter lands, Escape cancels
-	s.kb.forget()
+	dv.host.focus(nil) // Enter lands, Escape cancels
+	dv.host.forgetModifiers()
 	dv.answers[land.Text] = land
-	s.showDialogLocked(d, nil, land.OnTapped, d.Hide)
-	s.goReview(dv.ctx, func(ctx context.Context) {
+	dv.host.showDialog(d, land.OnTapped, d.Hide)
+	dv.host.goReview(dv.ctx, func(ctx context.Context) {
 		st, err := review.LandDefault(ctx, root)
-		s.do(func() {
+		dv.host.do(func() {
 			switch {
 			case err != nil:
 				note.SetText("The configured default is unreadable: " + err.Error())
@@ -517,88 +517,88 @@ func (s *shell) openLandLocked(dv *diffView) {
 	})
 }
 
-// landLocked lands (land.run) and shows the outcome: after a conflict the
+// land lands (land.run) and shows the outcome: after a conflict the
 // files, with "Hand to agent" and "Open pane"; after a clean land, the
 // offer to tear the worktree down.
-func (s *shell) landLocked(dv *diffView, p proto.LandParams) {
+func (dv *diffView) land(p proto.LandParams) {
 	dv.landBtn.Disable()
-	dv.setStatusLocked("Landing with "+p.Strategy+"…", false)
-	s.goReview(nil, func(ctx context.Context) {
-		res, err := s.reviewClient(dv, landCallWait).LandRun(ctx, p)
-		s.do(func() {
-			if s.views.top == dv {
+	dv.setStatus("Landing with "+p.Strategy+"…", false)
+	dv.host.goReview(nil, func(ctx context.Context) {
+		res, err := dv.host.reviewClient(dv.slot, landCallWait).LandRun(ctx, p)
+		dv.host.do(func() {
+			if dv.host.shown(dv) {
 				dv.landBtn.Enable()
 			}
 			if err != nil {
-				s.landStatusLocked(dv, reviewError("land", err), true)
+				dv.landStatus(reviewError("land", err), true)
 				return
 			}
 			if !res.Landed {
-				s.landStatusLocked(dv, fmt.Sprintf("%s did not land: conflicts in %s; %s is unchanged.", res.Branch, strings.Join(res.Conflicts, ", "), res.Base), true)
-				s.showConflictLocked(dv, p, res)
+				dv.landStatus(fmt.Sprintf("%s did not land: conflicts in %s; %s is unchanged.", res.Branch, strings.Join(res.Conflicts, ", "), res.Base), true)
+				dv.showConflict(p, res)
 				return
 			}
-			s.landStatusLocked(dv, fmt.Sprintf("Landed %s into %s with %s (%d commits, now %s).", res.Branch, res.Base, res.Strategy, res.Commits, shortHash(res.Commit)), false)
+			dv.landStatus(fmt.Sprintf("Landed %s into %s with %s (%d commits, now %s).", res.Branch, res.Base, res.Strategy, res.Commits, shortHash(res.Commit)), false)
 			select {
 			case dv.reload <- struct{}{}: // the diff against the moved base
 			default:
 			}
-			s.offerTeardownLocked(dv, res)
+			dv.offerTeardown(res)
 		})
 	})
 }
 
-// landStatusLocked shows a land's outcome in the view, or the banner
+// landStatus shows a land's outcome in the view, or the banner
 // when the view closed meanwhile.
-func (s *shell) landStatusLocked(dv *diffView, msg string, bad bool) {
-	if s.views.top == dv {
-		dv.setStatusLocked(msg, bad)
+func (dv *diffView) landStatus(msg string, bad bool) {
+	if dv.host.shown(dv) {
+		dv.setStatus(msg, bad)
 		return
 	}
-	s.chrome.banner.show(msg)
+	dv.host.notice(msg)
 }
 
-// showConflictLocked lists a land's conflicting files and offers to hand
+// showConflict lists a land's conflicting files and offers to hand
 // them to the agent (land.run again with send_conflicts: it types the
 // files into the agent) or to open the agent's pane.
-func (s *shell) showConflictLocked(dv *diffView, p proto.LandParams, res proto.LandResult) {
+func (dv *diffView) showConflict(p proto.LandParams, res proto.LandResult) {
 	files := widget.NewLabel(strings.Join(res.Conflicts, "\n"))
 	head := widget.NewLabel(fmt.Sprintf("%s did not land into %s: these files conflict. The merge was aborted and %s is as it was.", res.Branch, res.Base, res.Base))
 	head.Wrapping = fyne.TextWrapWord
 	var d dialog.Dialog
 	hand := widget.NewButtonWithIcon("Hand to agent", theme.MailSendIcon(), func() {
-		s.guard(func() {
+		dv.host.guard(func() {
 			d.Hide()
 			send := true
 			p.SendConflicts = &send
 			wait := reviewInputWait.Milliseconds()
 			p.InputWaitMS = &wait
-			s.landConflictToAgentLocked(dv, p)
+			dv.landConflictToAgent(p)
 		})
 	})
 	hand.Importance = widget.HighImportance
 	open := widget.NewButtonWithIcon("Open pane", theme.ComputerIcon(), func() {
-		s.guard(func() {
+		dv.host.guard(func() {
 			d.Hide()
-			s.openWorktreePaneLocked(res.Worktree)
+			dv.host.openWorktreePane(res.Worktree)
 		})
 	})
 	closeBtn := widget.NewButton("Close", func() { d.Hide() })
 	content := container.NewBorder(head, container.NewHBox(layout.NewSpacer(), closeBtn, open, hand), nil, nil, container.NewVScroll(files))
-	d = dialog.NewCustomWithoutButtons("Conflicts", content, s.w)
+	d = dialog.NewCustomWithoutButtons("Conflicts", content, dv.host.window())
 	d.Resize(fyne.NewSize(560, 320))
 	for _, b := range []*widget.Button{hand, open, closeBtn} {
 		dv.answers[b.Text] = b
 	}
-	s.showDialogLocked(d, nil, nil, d.Hide)
+	dv.host.showDialog(d, nil, d.Hide)
 }
 
-// landConflictToAgentLocked lands again with send_conflicts: the land
+// landConflictToAgent lands again with send_conflicts: the land
 // stops on the same conflict and the server types the files into the
 // agent working in the worktree; the turn start is confirmed.
-func (s *shell) landConflictToAgentLocked(dv *diffView, p proto.LandParams) {
-	s.goReview(nil, func(ctx context.Context) {
-		res, err := s.reviewClient(dv, landCallWait+reviewInputWait).LandRun(ctx, p)
+func (dv *diffView) landConflictToAgent(p proto.LandParams) {
+	dv.host.goReview(nil, func(ctx context.Context) {
+		res, err := dv.host.reviewClient(dv.slot, landCallWait+reviewInputWait).LandRun(ctx, p)
 		msg, bad := "", false
 		switch {
 		case err != nil:
@@ -609,13 +609,13 @@ func (s *shell) landConflictToAgentLocked(dv *diffView, p proto.LandParams) {
 			msg, bad = "The conflict was not sent to the agent.", true
 		default:
 			msg = fmt.Sprintf("Handed the conflicts in %s to the agent in pane %d", strings.Join(res.Conflicts, ", "), res.Sent.SurfaceID)
-			if reason, cerr := s.reviewClient(dv, 0).ConfirmTurnStart(ctx, res.Sent.SurfaceID, res.Sent.StatusBefore); cerr != nil {
+			if reason, cerr := dv.host.reviewClient(dv.slot, 0).ConfirmTurnStart(ctx, res.Sent.SurfaceID, res.Sent.StatusBefore); cerr != nil {
 				msg, bad = msg+": "+cerr.Error(), true
 			} else {
 				msg += "; the agent started its turn (" + reason + ")."
 			}
 		}
-		s.do(func() { s.landStatusLocked(dv, msg, bad) })
+		dv.host.do(func() { dv.landStatus(msg, bad) })
 	})
 }
 
@@ -631,7 +631,7 @@ func (s *shell) openWorktreePaneLocked(root string) {
 			}
 		}
 	}
-	closeShownLocked[*diffView](s)
+	closeShownPanelLocked[*diffView](s)
 	if id != 0 {
 		s.work.mutate("open pane", func() error { return s.b.Focus(id) })
 		return
@@ -655,10 +655,10 @@ func pathInside(root, p string) bool {
 	return p == root || strings.HasPrefix(p, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator))
 }
 
-// offerTeardownLocked offers, after a clean land, to tear the worktree
+// offerTeardown offers, after a clean land, to tear the worktree
 // down (land.teardown: its panes closed, the worktree removed), keeping
 // or deleting the branch.
-func (s *shell) offerTeardownLocked(dv *diffView, res proto.LandResult) {
+func (dv *diffView) offerTeardown(res proto.LandResult) {
 	if res.Worktree == res.RepoRoot {
 		return // the main working tree is never torn down
 	}
@@ -667,9 +667,9 @@ func (s *shell) offerTeardownLocked(dv *diffView, res proto.LandResult) {
 	var d dialog.Dialog
 	teardown := func(deleteBranch bool) func() {
 		return func() {
-			s.guard(func() {
+			dv.host.guard(func() {
 				d.Hide()
-				s.teardownLocked(dv, res, deleteBranch)
+				dv.teardown(res, deleteBranch)
 			})
 		}
 	}
@@ -679,19 +679,19 @@ func (s *shell) offerTeardownLocked(dv *diffView, res proto.LandResult) {
 	tdDel := widget.NewButton("Tear down, delete the branch", teardown(true))
 	tdDel.Importance = widget.DangerImportance
 	content := container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), keep, tdDel, tdKeep))
-	d = dialog.NewCustomWithoutButtons("Landed", content, s.w)
+	d = dialog.NewCustomWithoutButtons("Landed", content, dv.host.window())
 	d.Resize(fyne.NewSize(640, 180))
 	for _, b := range []*widget.Button{keep, tdKeep, tdDel} {
 		dv.answers[b.Text] = b
 	}
-	s.showDialogLocked(d, nil, nil, d.Hide)
+	dv.host.showDialog(d, nil, d.Hide)
 }
 
-// teardownLocked tears a landed worktree down (land.teardown).
-func (s *shell) teardownLocked(dv *diffView, res proto.LandResult, deleteBranch bool) {
+// teardown tears a landed worktree down (land.teardown).
+func (dv *diffView) teardown(res proto.LandResult, deleteBranch bool) {
 	p := proto.LandTeardownParams{Worktree: res.Worktree, Branch: res.Branch, Strategy: res.Strategy, DeleteBranch: &deleteBranch}
-	s.goReview(nil, func(ctx context.Context) {
-		out, err := s.reviewClient(dv, landCallWait).LandTeardown(ctx, p)
+	dv.host.goReview(nil, func(ctx context.Context) {
+		out, err := dv.host.reviewClient(dv.slot, landCallWait).LandTeardown(ctx, p)
 		msg, bad := "", false
 		switch {
 		case err != nil:
@@ -706,7 +706,7 @@ func (s *shell) teardownLocked(dv *diffView, res proto.LandResult, deleteBranch 
 				msg += "; branch " + out.Branch + " kept."
 			}
 		}
-		s.do(func() { s.landStatusLocked(dv, msg, bad) })
+		dv.host.do(func() { dv.landStatus(msg, bad) })
 	})
 }
 
@@ -725,14 +725,14 @@ func prReason(ctx context.Context, root, branch string) string {
 	return ""
 }
 
-// checkPRLocked enables "Open pull request" where gh and a GitHub remote
+// checkPR enables "Open pull request" where gh and a GitHub remote
 // exist; otherwise the button stays disabled and says why.
-func (s *shell) checkPRLocked(dv *diffView) {
+func (dv *diffView) checkPR() {
 	root, branch := dv.root(), dv.diff.Branch
-	s.goReview(dv.ctx, func(ctx context.Context) {
+	dv.host.goReview(dv.ctx, func(ctx context.Context) {
 		why := prReason(ctx, root, branch)
-		s.do(func() {
-			if s.views.top != dv {
+		dv.host.do(func() {
+			if !dv.host.shown(dv) {
 				return
 			}
 			if why != "" {
@@ -748,26 +748,26 @@ func (s *shell) checkPRLocked(dv *diffView) {
 	})
 }
 
-// openPRLocked opens the branch's pull request (land.pr: pushed, then
+// openPR opens the branch's pull request (land.pr: pushed, then
 // `gh pr create` with the agent's last result as its body).
-func (s *shell) openPRLocked(dv *diffView) {
+func (dv *diffView) openPR() {
 	root := dv.root()
 	if root == "" {
 		return
 	}
 	dv.prBtn.Disable()
-	dv.setStatusLocked("Pushing and opening the pull request…", false)
-	s.goReview(nil, func(ctx context.Context) {
-		res, err := s.reviewClient(dv, landCallWait).LandPR(ctx, proto.LandPRParams{Worktree: root})
-		s.do(func() {
-			if s.views.top == dv {
+	dv.setStatus("Pushing and opening the pull request…", false)
+	dv.host.goReview(nil, func(ctx context.Context) {
+		res, err := dv.host.reviewClient(dv.slot, landCallWait).LandPR(ctx, proto.LandPRParams{Worktree: root})
+		dv.host.do(func() {
+			if dv.host.shown(dv) {
 				dv.prBtn.Enable()
 			}
 			if err != nil {
-				s.landStatusLocked(dv, reviewError("pull request", err), true)
+				dv.landStatus(reviewError("pull request", err), true)
 				return
 			}
-			s.landStatusLocked(dv, fmt.Sprintf("Opened the pull request of %s into %s: %s", res.Branch, res.Base, res.URL), false)
+			dv.landStatus(fmt.Sprintf("Opened the pull request of %s into %s: %s", res.Branch, res.Base, res.URL), false)
 		})
 	})
 }

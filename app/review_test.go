@@ -265,13 +265,13 @@ func TestDiffViewLand(t *testing.T) {
 			t.Fatalf("main moved from %s to %s", head, got)
 		}
 		// Elsewhere first, then "Open pane" goes back to the worktree's.
-		h.s.guard(func() { closeShownLocked[*diffView](h.s) })
+		h.s.guard(func() { closeShownPanelLocked[*diffView](h.s) })
 		if _, err := h.c.Workspaces.CreateWorkspace("other", t.TempDir(), nil, true); err != nil {
 			t.Fatal(err)
 		}
 		h.waitFor("another pane focused", func() bool { return h.s.pos.focus != pane && h.s.pos.focus != 0 })
 		press(t, h, dv.answers["Open pane"])
-		h.waitFor("the worktree's pane focused", func() bool { return h.s.pos.focus == pane && shownAs[*diffView](h.s) == nil })
+		h.waitFor("the worktree's pane focused", func() bool { return h.s.pos.focus == pane && shownPanelAs[*diffView](h.s) == nil })
 	})
 }
 

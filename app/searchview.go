@@ -61,7 +61,7 @@ func (s *shell) paneClient(id uint64) (proto.Client, uint64) {
 // (host.guard, host.do).
 type searchView struct {
 	widget.BaseWidget
-	host   panelHost
+	host   historyHost
 	list   *pickList
 	regex  *widget.Check
 	cases  *widget.Select
@@ -93,7 +93,7 @@ var _ panel = (*searchView)(nil)
 
 // newSearchView builds the search over every pane over h. The caller
 // holds the shell's lock.
-func newSearchView(h panelHost) *searchView {
+func newSearchView(h historyHost) *searchView {
 	v := &searchView{host: h, list: newPickList("Search every pane: scrollback, screens, full-screen history", h.guard), calls: newCalls()}
 	v.ExtendBaseWidget(v)
 	v.status = widget.NewLabel("")

@@ -26,7 +26,7 @@ func openPanel[P panel](h *harness, key fyne.KeyName, mods fyne.KeyModifier) P {
 		if !h.key(key, mods) {
 			h.t.Fatalf("%s with %v is not an app shortcut", key, mods)
 		}
-		if sp := shownAs[*shownPanel](h.s); sp != nil {
+		if sp := h.s.views.top; sp != nil {
 			p, ok = sp.p.(P)
 		}
 	})
@@ -174,7 +174,7 @@ func TestShortcutsSheet(t *testing.T) {
 	})
 	p.query.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	h.s.guard(func() {
-		if sp := shownAs[*shownPanel](h.s); sp == nil {
+		if sp := h.s.views.top; sp == nil {
 			t.Errorf("Enter opened %T, want the settings view", h.s.views.top)
 		} else if _, ok := sp.p.(*settingsPanel); !ok {
 			t.Errorf("Enter opened %T, want the settings view", h.s.views.top)

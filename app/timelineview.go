@@ -26,7 +26,7 @@ import (
 // lock (host.guard, host.do).
 type timelineView struct {
 	widget.BaseWidget
-	host    panelHost
+	host    historyHost
 	pane    uint64
 	name    string
 	list    *pickList
@@ -43,7 +43,7 @@ var _ panel = (*timelineView)(nil)
 
 // newTimelineView builds the timeline of pane id (named name) over h and
 // starts reading it. The caller holds the shell's lock.
-func newTimelineView(h panelHost, id uint64, name string) *timelineView {
+func newTimelineView(h historyHost, id uint64, name string) *timelineView {
 	v := &timelineView{host: h, pane: id, name: name, list: newPickList("Filter the turns (prompt, tools, result)", h.guard), calls: newCalls()}
 	v.ExtendBaseWidget(v)
 	v.status = widget.NewLabel("reading the agent's turns…")

@@ -3,12 +3,15 @@ package cli
 import (
 	"bytes"
 	"context"
+	"maps"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/synctest"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/paneflow-go/paneflow/proto"
 )
 
 func TestVerbHelp(t *testing.T) {
@@ -153,6 +156,7 @@ func TestSubmitConfirmation(t *testing.T) {
 	idle := st("idle", true, 5, 3, 1, 4)
 	sendCall := `surface.send_text {"input_wait_ms":30000,"submit":true,"surface_id":2,"text":"go"}`
 	statusCall := `surface.status {"surface_id":2}`
+	pollCall := `surface.status {"cpu":true,"surface_id":2}` // the confirmation's polls
 	unread := map[string]any{"sent": true, "submitted": true, "agent_target": true, "input_ready": false, "output_generation": 5}
 	unreadJSON := "{\n  \"agent_target\": true,\n  \"input_ready\": false,\n  \"output_generation\": 5,\n  \"sent\": true,\n  \"submitted\": true,\n"
 	withStartOf := func(head, reason string) string {
@@ -168,11 +172,11 @@ func TestSubmitConfirmation(t *testing.T) {
 	tests := []verbCase{
 		{name: "a hooked agent's turn start", args: []string{"send", "claude", "go", "--submit"},
 			handlers:   map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(idle, idle, st("thinking", true, 9, 4, 2, 7))},
-			wantCalls:  []string{listCall, statusCall, sendCall, statusCall, statusCall},
+			wantCalls:  []string{listCall, statusCall, sendCall, pollCall, pollCall},
 			wantStdout: withStart("hook_turn_started")},
 		{name: "a turn that started and ended between two polls", args: []string{"send", "claude", "go", "--submit"},
 			handlers:   map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(st("finished", true, 5, 3, 1, 4), st("finished", true, 9, 4, 2, 7))},
-			wantCalls:  []string{listCall, statusCall, sendCall, statusCall},
+			wantCalls:  []string{listCall, statusCall, sendCall, pollCall},
 			wantStdout: withStart("hook_turn_started")},
 		{name: "a hooked agent's output and state are no turn start", args: []string{"send", "claude", "go", "--submit"},
 			// Gemini CLI took the Enter for a newline: it redrew its
@@ -182,7 +186,7 @@ func TestSubmitConfirmation(t *testing.T) {
 				"surface.status": status(idle, st("idle", true, 9, 3, 2, 7), st("thinking", true, 12, 3, 2, 7))},
 			wantCode: ExitFailure,
 			// 10 s from its last output (the second poll's): 169 polls.
-			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 169)...),
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(pollCall, 169)...),
 			wantStderr: noHookTurn},
 		{name: "a hooked agent still redrawing is waited for", args: []string{"send", "claude", "go", "--submit"},
 			// opencode at load 26: its input box cleared 6.5 s after the
@@ -191,25 +195,40 @@ func TestSubmitConfirmation(t *testing.T) {
 			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
 				"surface.status": status(append(append(append([]map[string]any{idle}, repeatStatus(idle, 108)...),
 					repeatStatus(st("idle", true, 9, 3, 2, 7), 75)...), st("thinking", true, 9, 4, 2, 7))...)},
-			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 184)...),
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(pollCall, 184)...),
 			wantStdout: withStart("hook_turn_started")},
+		{name: "a hooked agent busy without printing is waited for", args: []string{"send", "claude", "go", "--submit"},
+			// opencode held to 15 % of a CPU: silent for 15 s after the
+			// Enter, its processes at a full CPU's demand (run plus run
+			// queue), its hook at poll 251: a start.
+			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
+				"surface.status": status(append(append([]map[string]any{idle}, busyStatus(idle, 250)...), st("thinking", true, 9, 4, 2, 7))...)},
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(pollCall, 251)...),
+			wantStdout: withStart("hook_turn_started")},
+		{name: "a hooked agent idle at a little CPU is no start", args: []string{"send", "claude", "go", "--submit"},
+			// 6 ms a poll: a tenth of a CPU, a TUI's timers.
+			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
+				"surface.status": status(append([]map[string]any{idle}, busyStatusAt(idle, 400, 6)...)...)},
+			wantCode:   ExitFailure,
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(pollCall, 167)...),
+			wantStderr: noHookTurn},
 		{name: "output after the Enter, without hooks", args: []string{"send", "claude", "go", "--submit"},
 			// the echo of the text (7), the Enter at 7, then the answer
 			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
 				"surface.status": status(st("unknown_running", false, 5, 0, 1, 4), st("unknown_running", false, 7, 0, 1, 4), st("unknown_running", false, 7, 0, 2, 7), st("unknown_running", false, 8, 0, 2, 7))},
-			wantCalls:  []string{listCall, statusCall, sendCall, statusCall, statusCall, statusCall},
+			wantCalls:  []string{listCall, statusCall, sendCall, pollCall, pollCall, pollCall},
 			wantStdout: withStart("output_after_enter")},
 		{name: "the echo of the text is no start", args: []string{"send", "claude", "go", "--submit"},
 			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
 				"surface.status": status(st("unknown_running", false, 5, 0, 1, 4), st("unknown_running", false, 7, 0, 1, 4), st("unknown_running", false, 9, 0, 2, 9))},
 			wantCode:   ExitFailure,
-			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 52)...), // 3 s from the last output (poll 2)
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(pollCall, 52)...), // 3 s from the last output (poll 2)
 			wantStderr: "paneflow: " + noOutput + "\n"},
 		{name: "output before the Enter came, without hooks", args: []string{"send", "claude", "go", "--submit"},
 			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
 				"surface.status": status(st("unknown_running", false, 5, 0, 1, 4), st("unknown_running", false, 30, 0, 1, 4))},
 			wantCode:   ExitFailure,
-			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 51)...), // 3 s from the last output (poll 1)
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(pollCall, 51)...), // 3 s from the last output (poll 1)
 			wantStderr: "paneflow: " + noOutput + "\n"},
 		{name: "a hook that speaks during the wait gives the agent the hooks' time", args: []string{"send", "claude", "go", "--submit"},
 			// Unhooked when the text was sent (3 s), hooked at the first
@@ -217,17 +236,17 @@ func TestSubmitConfirmation(t *testing.T) {
 			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
 				"surface.status": status(append(append([]map[string]any{st("unknown_running", false, 5, 0, 1, 4)},
 					repeatStatus(st("idle", true, 9, 0, 2, 7), 59)...), st("thinking", true, 12, 1, 2, 7))...)},
-			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 60)...),
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(pollCall, 60)...),
 			wantStdout: withStart("hook_turn_started")},
 		{name: "an agent that never reads its input is sent to anyway, with a warning", args: []string{"send", "claude", "go", "--submit"},
 			handlers:   map[string]handlerFunc{"surface.send_text": answer(unread), "surface.status": status(idle, st("thinking", true, 9, 4, 2, 7))},
-			wantCalls:  []string{listCall, statusCall, sendCall, statusCall},
+			wantCalls:  []string{listCall, statusCall, sendCall, pollCall},
 			wantStdout: withStartOf(unreadJSON, "hook_turn_started"),
 			wantStderr: "paneflow: warning: the agent in pane 2 had not read its input (bracketed paste still off) after 30s; the text was typed anyway\n"},
 		{name: "broadcast records an unconfirmed pane as sent and failed", args: []string{"send", "2", "go", "--submit", "--broadcast"},
 			handlers:  map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(st("unknown_running", false, 5, 0, 1, 4))},
 			wantCode:  ExitFailure,
-			wantCalls: append([]string{listCall, statusCall, sendCall}, repeat(statusCall, 50)...),
+			wantCalls: append([]string{listCall, statusCall, sendCall}, repeat(pollCall, 50)...),
 			wantStdout: "{\n  \"sent\": [\n    2\n  ],\n  \"failed\": [\n    {\n      \"surface_id\": 2,\n" +
 				"      \"error\": \"" + strings.ReplaceAll(noOutput, `"`, `\"`) + "\"\n" +
 				"    }\n  ],\n  \"submitted\": true\n}\n"},
@@ -237,6 +256,21 @@ func TestSubmitConfirmation(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) { checkVerbCase(t, tt) })
 		})
 	}
+}
+
+// busyStatus is n copies of s whose cpu_demand_ms grows by a poll's
+// interval each (a full CPU's demand); busyStatusAt by ms a poll.
+func busyStatus(s map[string]any, n int) []map[string]any {
+	return busyStatusAt(s, n, uint64(proto.SubmitPollInterval.Milliseconds()))
+}
+
+func busyStatusAt(s map[string]any, n int, ms uint64) []map[string]any {
+	out := make([]map[string]any, n)
+	for i := range out {
+		out[i] = maps.Clone(s)
+		out[i]["cpu_demand_ms"] = 1000 + uint64(i)*ms
+	}
+	return out
 }
 
 func repeatStatus(s map[string]any, n int) []map[string]any {

@@ -224,8 +224,11 @@ type session struct {
 	// the user's approval in the pane makes it the active tool again.
 	pendingTool string
 
-	seen bool   // a process scan saw the agent in its pane (pid-less sessions)
-	seq  uint64 // frames applied; a late transcript read checks it
+	seen bool // a process scan saw the agent in its pane (pid-less sessions)
+	// askedScan is when a frame of this pid-less, not yet seen session
+	// last asked for a scan of its pane (see frameScanEvery).
+	askedScan time.Time
+	seq       uint64 // frames applied; a late transcript read checks it
 	// turn is Conductor.turns when the session last started a turn by its
 	// own hook (see turnStarted); 0 if it never did.
 	turn uint64

@@ -3,6 +3,7 @@ package conductor
 import (
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/paneflow-go/paneflow/bus"
 )
@@ -25,6 +26,16 @@ func (c *Conductor) scheduleScanLocked(p *pane) {
 	id := p.id
 	p.scanTimer = c.clock.AfterFunc(c.scanDelay, func() { c.scan(id) })
 }
+
+// frameScanEvery is how often the frames of a pid-less session whose
+// agent no scan has seen yet may ask for another scan of its pane. The
+// pane's own activity schedules scans anyway (an agent that starts draws
+// its screen); the frames' scans are for a tree that changed silently, and
+// an agent the scan cannot see (run in a container, over ssh, under a name
+// it does not know) would otherwise cost a scan per frame for its life:
+// 12-14 % of the server's CPU in test/bench's paced fleets, whose panes run
+// `sleep`.
+const frameScanEvery = 10 * time.Second
 
 // liveness is a session whose process a scan checks.
 type liveness struct {

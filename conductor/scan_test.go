@@ -47,6 +47,51 @@ func TestScanDebounce(t *testing.T) {
 	}
 }
 
+// TestFrameScansBounded checks that the frames of a pid-less session whose
+// agent no scan finds ask for a scan of its pane at most once every
+// frameScanEvery, while the pane's activity still schedules its own scans,
+// which see the agent once it is there.
+func TestFrameScansBounded(t *testing.T) {
+	h := newHarness(t, Options{})
+	cp := &countingProcs{procTable: h.procs}
+	h.c.procs = cp
+	h.mustSend(MethodPromptSubmit, `{"surface_id":1,"tool":"claude"}`)
+	h.clock.Advance(h.c.scanDelay)
+	if n := cp.scans.Load(); n != 1 {
+		t.Fatalf("scans after the first frame = %d, want 1 (the confirming scan)", n)
+	}
+	for range 5 {
+		h.mustSend(MethodToolUse, `{"surface_id":1,"tool":"claude","tool_name":"Bash"}`)
+		h.clock.Advance(h.c.scanDelay)
+	}
+	if n := cp.scans.Load(); n != 1 {
+		t.Errorf("scans after 5 more frames, the agent not found = %d, want still 1", n)
+	}
+	h.clock.Advance(frameScanEvery)
+	h.mustSend(MethodToolUse, `{"surface_id":1,"tool":"claude","tool_name":"Bash"}`)
+	h.clock.Advance(h.c.scanDelay)
+	if n := cp.scans.Load(); n != 2 {
+		t.Errorf("scans after a frame %v later = %d, want 2", frameScanEvery, n)
+	}
+	// The agent starts and draws: the pane's activity scans and sees it.
+	h.procs.set(fakeProc{pid: 140, ppid: 100, start: 1400, comm: "claude", argv: []string{"claude"}})
+	h.activity(1)
+	if n := cp.scans.Load(); n != 3 {
+		t.Errorf("scans after the pane's activity = %d, want 3", n)
+	}
+	h.mustSend(MethodStop, `{"surface_id":1,"tool":"claude"}`)
+	h.clock.Advance(h.c.scanDelay)
+	if n := cp.scans.Load(); n != 3 {
+		t.Errorf("scans after a frame of a seen agent = %d, want still 3", n)
+	}
+	// Seen, its leaving without a word is noticed by the next scan.
+	h.procs.kill(140)
+	h.activity(1)
+	if st, ok := h.c.Status(1); ok {
+		t.Errorf("status after claude left = %+v, want none", st)
+	}
+}
+
 // TestUnhookedAgents checks agents found only by the scan: reported as
 // unknown_running with reason no_hook, replaced by a hooked session when
 // the hooks speak, and back to idle when they leave.

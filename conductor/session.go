@@ -238,7 +238,8 @@ func (c *Conductor) apply(f frame) (any, error) {
 		// that its leaving is noticed even though no shim reports it.
 		if p := c.panes[s.surface]; p != nil && hasTool(p.detected, s.tool) {
 			s.seen = true
-		} else if p != nil && !p.exited {
+		} else if p != nil && !p.exited && (s.askedScan.IsZero() || now.Sub(s.askedScan) >= frameScanEvery) {
+			s.askedScan = now
 			c.scheduleScanLocked(p)
 		}
 	}

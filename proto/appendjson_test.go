@@ -20,7 +20,7 @@ var paramsTypes = []appender{
 	WorkspaceCurrentParams{}, WorkspaceCreateParams{}, WorkspaceIndexParams{},
 	WorkspaceMoveParams{Index: 1, To: 2}, WorkspaceRenameParams{Title: "t"},
 	WorkspaceRestoreLayoutParams{}, PaneParams{}, WorkspaceUpParams{},
-	SurfaceReadParams{}, SurfaceSearchParams{}, SearchAllParams{}, SurfaceScreensParams{}, SurfaceRenameParams{}, SurfaceIDParams{},
+	SurfaceReadParams{}, SurfaceSearchParams{}, SearchAllParams{}, SurfaceScreensParams{}, SurfaceRenameParams{}, SurfaceIDParams{}, SurfaceStatusParams{CPU: true},
 	SurfaceSplitParams{}, SurfaceResizeParams{}, SurfaceSendTextParams{},
 	SurfaceSendKeystrokeParams{}, SurfaceInterruptParams{}, SurfaceWaitParams{}, EventsSubscribeParams{},
 	AIFrameParams{}, TeamsTmuxParams{}, TeamsAttachParams{},

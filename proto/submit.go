@@ -18,14 +18,24 @@ import (
 // in all: an agent still redrawing its screen is still at work on the
 // submit (on a machine at load 26, opencode 1.18.33 cleared its input
 // box 6.5 s after the Enter and drew its session view 0.3 s later, and
-// its hook had not spoken 10 s after the submit). `paneflow send
-// --submit`, the review verbs and the web page's composer all confirm
-// this way.
+// its hook had not spoken 10 s after the submit). An agent whose
+// processes keep a CPU busy is at work too, printing or not: a second in
+// which they ran or waited runnable for at least [BusyShare] of it counts
+// as output does (opencode 1.18.33 held to 15 % of a CPU took 19 s from
+// the Enter to clearing its input box and 28 s more to its first hook,
+// printing nothing for 16 s). `paneflow send --submit`, the review verbs
+// and the web page's composer all confirm this way.
 const (
 	SubmitPollInterval = 60 * time.Millisecond
 	SubmitConfirmLimit = 3000 * time.Millisecond
 	HookConfirmLimit   = 10 * time.Second
 	SubmitConfirmMax   = 60 * time.Second
+	// BusyWindow is how long a stretch of the agent's CPU demand is
+	// judged over; BusyShare the demand per second of it (0.5: half a
+	// CPU) that counts as work. A TUI waiting for input wakes for
+	// timers and redraws, far below it.
+	BusyWindow = time.Second
+	BusyShare  = 0.5
 )
 
 // The start reasons of a confirmed submit (send's start_reason).
@@ -61,7 +71,7 @@ type NoTurnStartError struct {
 	SurfaceID uint64
 	// Limit is the quiet limit that ran out ([SubmitConfirmLimit] or
 	// [HookConfirmLimit]): no start within it of the submit or of the
-	// pane's last output after it.
+	// pane's last output or busy second after it.
 	Limit time.Duration
 	// Hooked: the limit was a hooked agent's, whose hooks reported no new
 	// turn; else the agent printed nothing after the Enter.
@@ -94,6 +104,10 @@ type turnWait struct {
 	limit           time.Duration
 	gen             uint64
 	hooked          bool
+	// The CPU demand (cpu_demand_ms) read at cpuAt, the start of the
+	// stretch being judged; cpuAt is zero until a read carried one.
+	cpuAt time.Time
+	cpu   uint64
 }
 
 // newTurnWait starts the wait at start for a submit whose status before
@@ -119,13 +133,44 @@ func (w *turnWait) saw(now time.Time, st SurfaceStatusResult) {
 	}
 	if st.OutputGeneration != w.gen {
 		w.gen = st.OutputGeneration
-		if d := now.Add(w.limit); d.After(w.deadline) {
-			w.deadline = d
-		}
+		w.active(now)
+	}
+	if w.busy(now, st.CPUDemandMS) {
+		w.active(now)
 	}
 	if end := w.start.Add(SubmitConfirmMax); w.deadline.After(end) {
 		w.deadline = end
 	}
+}
+
+// active moves the deadline to the limit after now, a sign of work seen
+// then (saw caps it).
+func (w *turnWait) active(now time.Time) {
+	if d := now.Add(w.limit); d.After(w.deadline) {
+		w.deadline = d
+	}
+}
+
+// busy takes a read of the agent's CPU demand at now (nil: not
+// reported) and reports whether a stretch of at least [BusyWindow] just
+// ended in which the demand was [BusyShare] of it or more. A demand that
+// went down (a process ended) starts a new stretch.
+func (w *turnWait) busy(now time.Time, demandMS *uint64) bool {
+	if demandMS == nil {
+		return false
+	}
+	d := *demandMS
+	if w.cpuAt.IsZero() || d < w.cpu {
+		w.cpuAt, w.cpu = now, d
+		return false
+	}
+	span := now.Sub(w.cpuAt)
+	if span < BusyWindow {
+		return false
+	}
+	used := time.Duration(d-w.cpu) * time.Millisecond
+	w.cpuAt, w.cpu = now, d
+	return used.Seconds() >= BusyShare*span.Seconds()
 }
 
 // expired reports whether the wait is over at now.
@@ -136,8 +181,8 @@ func (w *turnWait) expired(now time.Time) bool { return !now.Before(w.deadline) 
 // [TurnStarted]), comparing with before, read just before the text was
 // sent. It waits [HookConfirmLimit] for a hooked agent (or one whose hook
 // speaks while it waits) and [SubmitConfirmLimit] for any other, counted
-// from the submit or from the pane's last output since, at most
-// [SubmitConfirmMax] in all (turnWait). It returns the start reason, a
+// from the submit or from the pane's last output or busy second since
+// (see [BusyShare]), at most [SubmitConfirmMax] in all (turnWait). It returns the start reason, a
 // *[NoTurnStartError] when none was seen in time, or ctx's error. A
 // failed status read counts as no start yet.
 func (c Client) ConfirmTurnStart(ctx context.Context, id uint64, before SurfaceStatusResult) (string, error) {
@@ -151,7 +196,7 @@ func (c Client) ConfirmTurnStart(ctx context.Context, id uint64, before SurfaceS
 			return "", ctx.Err()
 		case <-t.C:
 		}
-		if now, err := c.SurfaceStatus(ctx, target); err == nil {
+		if now, err := call[SurfaceStatusResult](ctx, c.Caller, MethodSurfaceStatus, SurfaceStatusParams{Target: target, CPU: true}); err == nil {
 			if reason := TurnStarted(before, now); reason != "" {
 				return reason, nil
 			}

@@ -165,3 +165,77 @@ func TestTurnWait(t *testing.T) {
 		t.Errorf("a hook spoke: hooked %v, limit %v, deadline %v; want true, %v, %v", w.hooked, w.limit, w.deadline.Sub(t0), HookConfirmLimit, HookConfirmLimit)
 	}
 }
+
+// TestTurnWaitBusy: a second in which the agent's processes used (or
+// waited for) at least half a CPU moves the deadline as output does; a
+// waiting TUI's few milliseconds, a demand that went down (a process
+// ended) and a server that reports none do not.
+func TestTurnWaitBusy(t *testing.T) {
+	t0 := time.Date(2026, 12, 7, 23, 10, 0, 0, time.UTC)
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	var before SurfaceStatusResult
+	before.Hooked, before.OutputGeneration = true, 30
+	st := func(cpuMS uint64) SurfaceStatusResult { s := before; s.CPUDemandMS = &cpuMS; return s }
+
+	// Starved opencode: silent for 16 s, a full CPU's demand all along.
+	w := newTurnWait(t0, before)
+	for d := time.Duration(0); d <= 16*time.Second; d += SubmitPollInterval {
+		w.saw(at(d), st(5000+uint64(d.Milliseconds())))
+	}
+	if w.expired(at(16 * time.Second)) {
+		t.Errorf("busy agent: expired at 16 s, deadline %v after the submit", w.deadline.Sub(t0))
+	}
+	if got, min := w.deadline.Sub(t0), 15*time.Second+HookConfirmLimit; got < min {
+		t.Errorf("busy agent: deadline %v after the submit, want at least %v", got, min)
+	}
+
+	// The same at 0.6 of a CPU (what BusyShare lets through) and at 0.4.
+	for _, tt := range []struct {
+		share float64
+		busy  bool
+	}{{0.6, true}, {0.4, false}} {
+		w = newTurnWait(t0, before)
+		for d := time.Duration(0); d <= 12*time.Second; d += 100 * time.Millisecond {
+			w.saw(at(d), st(uint64(tt.share*float64(d.Milliseconds()))))
+		}
+		if got := w.expired(at(12 * time.Second)); got == tt.busy {
+			t.Errorf("agent at %.1f of a CPU: expired at 12 s: %v, want %v", tt.share, got, !tt.busy)
+		}
+	}
+
+	// Idle TUI: 20 ms a second of timers and redraws.
+	w = newTurnWait(t0, before)
+	for d := time.Duration(0); d <= HookConfirmLimit; d += SubmitPollInterval {
+		w.saw(at(d), st(900+uint64(d.Milliseconds()/50)))
+	}
+	if !w.expired(at(HookConfirmLimit)) {
+		t.Errorf("idle agent: not expired at %v, deadline %v", HookConfirmLimit, w.deadline.Sub(t0))
+	}
+
+	// A demand that went down starts a new stretch: not a busy one.
+	w = newTurnWait(t0, before)
+	w.saw(at(0), st(10000))
+	w.saw(at(1500*time.Millisecond), st(100))
+	w.saw(at(2600*time.Millisecond), st(150))
+	if w.deadline.Sub(t0) != HookConfirmLimit {
+		t.Errorf("demand went down: deadline %v, want %v", w.deadline.Sub(t0), HookConfirmLimit)
+	}
+
+	// No demand reported (another system, an older server): as before.
+	w = newTurnWait(t0, before)
+	for d := time.Duration(0); d <= HookConfirmLimit; d += time.Second {
+		w.saw(at(d), before)
+	}
+	if !w.expired(at(HookConfirmLimit)) {
+		t.Errorf("no demand reported: not expired at %v", HookConfirmLimit)
+	}
+
+	// Busy for ever: SubmitConfirmMax at most.
+	w = newTurnWait(t0, before)
+	for d := time.Duration(0); d < 2*SubmitConfirmMax; d += time.Second {
+		w.saw(at(d), st(uint64(d.Milliseconds())))
+	}
+	if w.deadline.Sub(t0) != SubmitConfirmMax {
+		t.Errorf("busy for ever: deadline %v, want %v", w.deadline.Sub(t0), SubmitConfirmMax)
+	}
+}

@@ -129,6 +129,13 @@ type EnterMarks struct {
 	EnterCount      uint64       `json:"enter_count"`
 	EnterGeneration uint64       `json:"enter_generation"`
 	Usage           *UsageStatus `json:"usage,omitempty"`
+	// CPUDemandMS, only when the params asked for it (cpu) and the server's
+	// system reports it (Linux), is how long the pane's foreground
+	// processes have run on a CPU or waited runnable for one, in
+	// milliseconds summed over their threads: its growth between two
+	// reads tells an agent at work (or starved of a CPU) from one waiting
+	// for input when neither prints. It can go down (a thread ended).
+	CPUDemandMS *uint64 `json:"cpu_demand_ms,omitempty"`
 }
 
 // IdleStatusResult is surface.status's result for a pane where no agent
@@ -139,6 +146,23 @@ type IdleStatusResult struct {
 	Hooked     bool   `json:"hooked"`
 	Generation uint64 `json:"output_generation"`
 	EnterMarks
+}
+
+// SurfaceStatusParams are surface.status's params: the pane, and whether
+// to read its processes' CPU demand ([EnterMarks.CPUDemandMS]), which
+// costs a scan of the process table: a caller waiting on the pane asks,
+// a listing does not. A server that predates CPU ignores it.
+type SurfaceStatusParams struct {
+	Target
+	CPU bool `json:"cpu,omitempty"`
+}
+
+// AppendJSON appends p's JSON encoding (see the package's params types).
+func (p SurfaceStatusParams) AppendJSON(dst []byte) []byte {
+	o := openObject(dst)
+	p.appendTarget(&o)
+	o.boolOmit("cpu", p.CPU)
+	return o.close()
 }
 
 // SurfaceStatusResult is surface.status's result: the agent the pane runs

@@ -348,6 +348,23 @@ func (t *Terminal) ForegroundFields(own, other Fields) (Process, error) {
 	return p.foregroundFields(own, other, &t.fg, act)
 }
 
+// ForegroundCPUDemand reports how long the terminal's foreground
+// processes have run on a CPU or waited runnable for one, summed over
+// their threads: a counter whose growth tells a program that works (or is
+// starved of a CPU by the machine's load) from one that waits for input,
+// when neither prints. It can go down (a thread or process ended). ok is
+// false where the system does not say (only Linux does), on a detached
+// terminal, or before the program started. It reads the process table:
+// for a caller that waits on one pane, not for listings.
+func (t *Terminal) ForegroundCPUDemand() (d time.Duration, ok bool) {
+	p := t.running()
+	if p == nil {
+		return 0, false
+	}
+	d, err := p.cpuDemand()
+	return d, err == nil
+}
+
 // errNotStarted is the error of [Terminal.Foreground] while the program
 // is being started in the background.
 var errNotStarted = errors.New("terminal: the program is still starting")

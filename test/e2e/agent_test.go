@@ -12,7 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/paneflow-go/paneflow/proto"
 	"github.com/paneflow-go/paneflow/test/internal/proctest"
 )
 
@@ -29,6 +31,7 @@ import (
 //	echo          from here on, echo what it is sent but nothing for an
 //	              Enter, in raw mode, and never end a turn (a TUI that takes
 //	              an Enter for a newline in its input box)
+//	spin:DUR      keep a CPU busy for DUR (a Go duration), printing nothing
 //	exit:N        report the exit like the launch shim (hook Exit) and exit N
 //
 // Hooks run with PANEFLOW_AI_PID set to the agent's own pid and
@@ -101,6 +104,15 @@ func fakeAgentMain(steps []string) int {
 			fmt.Printf("got %q\r\n", strings.TrimSpace(line))
 		case "echo":
 			return fakeEcho(in)
+		case "spin":
+			// Work without printing: a CPU kept busy for the duration.
+			d, err := time.ParseDuration(arg)
+			if err != nil {
+				fmt.Printf("bad step %q\r\n", step)
+				return 3
+			}
+			for start := time.Now(); time.Since(start) < d; {
+			}
 		case "exit":
 			code, err := strconv.Atoi(arg)
 			if err != nil {
@@ -409,6 +421,28 @@ func TestAgentErrored(t *testing.T) {
 	if row, out := s.fleetRowOf(pane); row.Tool != "claude" || row.State != "errored" || row.ExitCode == nil || *row.ExitCode != 1 {
 		t.Errorf("ps --json: got %+v, want claude errored with exit code 1:\n%s", row, out)
 	}
+}
+
+// TestSubmitConfirmedBusy: an agent that takes the submit and then works
+// for longer than the hook limit without printing (as opencode did, held
+// to 15 % of a CPU: 16 s silent before its first hook) is still
+// confirmed: its processes' CPU demand counts as output does.
+func TestSubmitConfirmedBusy(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "PANEFLOW_IPC_SCRIPTING=1")
+	spin := proto.HookConfirmLimit + 3*time.Second
+	args, _ := agentDir(t, "banner", "hook:SessionStart", "read", "spin:"+spin.String(), "hook:UserPromptSubmit", "read")
+	pane := s.split(args...)
+	s.waitState(pane, "idle")
+	var res struct {
+		Started     bool   `json:"started"`
+		StartReason string `json:"start_reason"`
+	}
+	s.mustCLI(&res, "send", id(pane), "say hi", "--submit")
+	if !res.Started || res.StartReason != "hook_turn_started" {
+		t.Errorf("send --submit = %+v, want started by hook_turn_started", res)
+	}
+	s.waitState(pane, "thinking")
 }
 
 // goAhead types line and a CR into the fake agent's pane as keys (send
