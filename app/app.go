@@ -356,7 +356,7 @@ func (s *shell) buildWindowLocked() {
 	}
 	go s.findAgentLaunchers()
 	s.chrome.buildBanner()
-	s.chrome.comp = s.buildComposerLocked()
+	s.chrome.comp = newComposer(shellHost{s})
 	s.chrome.tabs = newTabStrip(
 		func(i int) { s.guard(func() { s.selectWorkspaceLocked(i) }) },
 		func(i int) { s.guard(func() { s.closeWorkspaceLocked(i) }) },
@@ -368,7 +368,7 @@ func (s *shell) buildWindowLocked() {
 	if hint := s.hintLocked(); hint != nil {
 		top = container.NewVBox(top, hint)
 	}
-	content := s.chrome.layout(top, s.chrome.comp.root)
+	content := s.chrome.layout(top, s.chrome.comp)
 	s.w.SetContent(content)
 	s.w.Resize(fyne.NewSize(1280, 800))
 	s.w.SetCloseIntercept(func() { s.guard(s.closeRequestedLocked) })
@@ -772,7 +772,7 @@ func (s *shell) applyLocked(snap *snapshot, evs []bus.Event) {
 		if len(s.panes.queued) > 0 {
 			s.flushQueuedLocked()
 		} else {
-			s.updateComposerLocked()
+			s.chrome.comp.update()
 		}
 	}
 	if s.chrome.ov != nil && usageChanged {

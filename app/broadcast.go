@@ -51,7 +51,7 @@ func (s *shell) setGroupLocked(id uint64, name string) {
 		s.panes.lastGroup = name
 	}
 	s.stripeLocked(id)
-	s.updateComposerLocked()
+	s.chrome.comp.update()
 	if s.pos.snap != nil {
 		s.chrome.side.update(sidebarModel(s.pos.snap, &s.agents, s.panes.groups))
 	}

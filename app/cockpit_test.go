@@ -370,7 +370,7 @@ func TestComposerDeliversAndQueues(t *testing.T) {
 			t.Fatal("Ctrl+Shift+Space is not bound")
 		}
 		c = h.s.chrome.comp
-		if c.pane != id || !c.root.Visible() || h.s.w.Canvas().Focused() != c.entry {
+		if c.pane != id || !c.Visible() || h.s.w.Canvas().Focused() != c.entry {
 			t.Fatal("the composer did not open on the focused pane")
 		}
 	})
@@ -384,7 +384,7 @@ func TestComposerDeliversAndQueues(t *testing.T) {
 	})
 	c.entry.TypedShortcut(submitKey)
 	h.waitFor("the prompt run in the pane", func() bool {
-		return strings.Count(h.screen(id), "composed-one") >= 2 && c.pane == 0 && !c.root.Visible()
+		return strings.Count(h.screen(id), "composed-one") >= 2 && c.pane == 0 && !c.Visible()
 	})
 	// Prefill (Alt+Enter) types without Enter.
 	h.s.guard(func() { h.key(fyne.KeySpace, ctrlShift) })
@@ -409,7 +409,7 @@ func TestComposerDeliversAndQueues(t *testing.T) {
 		if c.chip.Text != "1 queued" {
 			t.Fatalf("chip = %q", c.chip.Text)
 		}
-		h.s.closeComposerLocked()
+		c.close()
 	})
 	h.c.Bus.Publish(bus.AgentState{SurfaceID: id, Tool: "claude", PID: 9, State: stateFinished, Previous: stateThinking, Hooked: true})
 	h.waitFor("the queued prompt delivered", func() bool {
@@ -647,7 +647,7 @@ func TestComposerDraftStaysWithItsPane(t *testing.T) {
 		var c *composer
 		h.s.guard(func() {
 			if c = h.s.chrome.comp; c.pane != 0 {
-				h.s.closeComposerLocked()
+				c.close()
 			}
 		})
 		if err := h.s.b.Focus(id); err != nil {

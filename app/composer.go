@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/notify"
 )
 
@@ -23,9 +24,13 @@ type queuedPrompt struct {
 // without submitting it; Ctrl+Enter (Cmd+Enter) or "Send" also presses
 // Enter; Escape closes. While the pane's agent is thinking the prompt is
 // queued for the pane (the latest wins) and delivered when the agent
-// stops thinking. Its methods run on the UI goroutine.
+// stops thinking. It is a widget owning its state over a composerHost
+// (the chrome lays it out under the panes, hidden while closed); its
+// methods run on the UI goroutine holding the shell's lock.
 type composer struct {
-	root   *fyne.Container
+	widget.BaseWidget
+	host   composerHost
+	body   fyne.CanvasObject
 	entry  *keyEntry
 	target *widget.Label
 	chip   *widget.Label
@@ -38,16 +43,40 @@ type composer struct {
 	drafts map[uint64]string
 }
 
-// buildComposerLocked makes the (hidden) composer bar.
-func (s *shell) buildComposerLocked() *composer {
-	c := &composer{entry: newKeyEntry(true), target: widget.NewLabel(""), chip: widget.NewLabel(""), broadcast: widget.NewCheck("", nil), drafts: map[uint64]string{}}
+// composerHost is the shell as the composer sees it. guard is called
+// from the composer's Fyne callbacks without the shell's lock; the
+// others holding it.
+type composerHost interface {
+	// guard runs f holding the shell's lock.
+	guard(f func())
+	// paneName is pane id's name as the window shows it.
+	paneName(id uint64) string
+	// agentStatus is the state of the agent in pane id, if one is known.
+	agentStatus(id uint64) (bus.AgentState, bool)
+	// queued reports whether a prompt waits for pane id's agent.
+	queued(id uint64) bool
+	// group is pane id's broadcast group and its panes, if it has one.
+	group(id uint64) (name string, members []uint64, ok bool)
+	// send types p into each pane of targets, or queues it for a pane
+	// whose agent is thinking.
+	send(targets []uint64, p queuedPrompt)
+	// focus gives f the keyboard.
+	focus(f fyne.Focusable)
+	// paneKeyboard gives the keyboard back to the focused pane.
+	paneKeyboard()
+}
+
+// newComposer makes the (hidden) composer bar over h.
+func newComposer(h composerHost) *composer {
+	c := &composer{host: h, entry: newKeyEntry(true), target: widget.NewLabel(""), chip: widget.NewLabel(""), broadcast: widget.NewCheck("", nil), drafts: map[uint64]string{}}
+	c.ExtendBaseWidget(c)
 	c.broadcast.Hide()
 	c.entry.SetMinRowsVisible(3)
 	c.entry.SetPlaceHolder("Prompt for the agent — Alt+Enter prefills, " + secondaryName() + "+Enter sends, Esc closes")
 	c.chip.Importance = widget.WarningImportance
 	c.entry.onKey = func(ev *fyne.KeyEvent) bool {
 		if ev.Name == fyne.KeyEscape {
-			s.guard(s.closeComposerLocked)
+			h.guard(c.close)
 			return true
 		}
 		return false
@@ -59,22 +88,25 @@ func (s *shell) buildComposerLocked() *composer {
 		}
 		switch cs.Modifier {
 		case fyne.KeyModifierShortcutDefault:
-			s.guard(func() { s.submitComposerLocked(true) })
+			h.guard(func() { c.submit(true) })
 		case fyne.KeyModifierAlt:
-			s.guard(func() { s.submitComposerLocked(false) })
+			h.guard(func() { c.submit(false) })
 		default:
 			return false
 		}
 		return true
 	}
-	prefill := widget.NewButton("Prefill", func() { s.guard(func() { s.submitComposerLocked(false) }) })
-	send := widget.NewButton("Send", func() { s.guard(func() { s.submitComposerLocked(true) }) })
+	prefill := widget.NewButton("Prefill", func() { h.guard(func() { c.submit(false) }) })
+	send := widget.NewButton("Send", func() { h.guard(func() { c.submit(true) }) })
 	send.Importance = widget.HighImportance
 	head := container.NewBorder(nil, nil, c.target, container.NewHBox(c.chip, c.broadcast, prefill, send))
-	c.root = container.NewBorder(head, nil, nil, nil, c.entry)
-	c.root.Hide()
+	c.body = container.NewBorder(head, nil, nil, nil, c.entry)
+	c.Hide()
 	return c
 }
+
+// CreateRenderer draws the composer.
+func (c *composer) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(c.body) }
 
 // secondaryName is the label of the secondary modifier.
 func secondaryName() string {
@@ -89,44 +121,50 @@ func secondaryName() string {
 func (s *shell) openComposerLocked() {
 	c := s.chrome.comp
 	if c.pane != 0 && c.pane == s.pos.focus {
-		s.closeComposerLocked()
+		c.close()
 		return
 	}
 	if s.pos.focus == 0 {
 		s.chrome.banner.show("prompt composer: no pane is focused")
 		return
 	}
+	c.open(s.pos.focus)
+}
+
+// open shows the composer for pane id, with that pane's draft, and gives
+// it the keyboard.
+func (c *composer) open(id uint64) {
 	c.keepDraft()
-	c.pane = s.pos.focus
+	c.pane = id
 	c.entry.SetText(c.drafts[c.pane])
 	delete(c.drafts, c.pane)
-	s.updateComposerLocked()
-	c.root.Show()
-	s.w.Canvas().Focus(c.entry)
+	c.update()
+	c.Show()
+	c.host.focus(c.entry)
 }
 
 // composerPrefix starts the composer's target line ("Prompt → "
 // drew a missing-glyph box after the arrow: see replayHint).
 const composerPrefix = "Prompt for "
 
-// updateComposerLocked shows the composer's target and queue.
-func (s *shell) updateComposerLocked() {
-	c := s.chrome.comp
+// update shows the composer's target and queue.
+func (c *composer) update() {
 	if c.pane == 0 {
 		return
 	}
-	label := composerPrefix + s.pos.paneName(c.pane, fmt.Sprintf("pane %d", c.pane))
-	if st, ok := s.agents.status(c.pane); ok {
+	h := c.host
+	label := composerPrefix + h.paneName(c.pane)
+	if st, ok := h.agentStatus(c.pane); ok {
 		label += " (" + notify.AgentName(st.Tool) + ", " + stateText(agentRow{State: st.State, Tool2: st.ActiveToolName}) + ")"
 	}
 	c.target.SetText(label)
-	if _, ok := s.panes.queued[c.pane]; ok {
+	if h.queued(c.pane) {
 		c.chip.SetText("1 queued")
 	} else {
 		c.chip.SetText("")
 	}
-	if g, ok := s.panes.groups[c.pane]; ok {
-		c.broadcast.Text = fmt.Sprintf("to group %q (%d panes, prefill only)", g, len(s.groupMembersLocked(g)))
+	if g, members, ok := h.group(c.pane); ok {
+		c.broadcast.Text = fmt.Sprintf("to group %q (%d panes, prefill only)", g, len(members))
 		c.broadcast.Refresh()
 		c.broadcast.Show()
 	} else {
@@ -153,34 +191,40 @@ func (c *composer) keepDraft() {
 	}
 }
 
-// closeComposerLocked hides the composer (the text stays as its pane's
-// draft, shown when the composer opens for that pane again) and gives the
-// keyboard back to the focused pane.
-func (s *shell) closeComposerLocked() {
-	c := s.chrome.comp
+// close hides the composer (the text stays as its pane's draft, shown
+// when the composer opens for that pane again) and gives the keyboard
+// back to the focused pane.
+func (c *composer) close() {
 	if c.pane == 0 {
 		return
 	}
 	c.keepDraft()
 	c.pane = 0
-	c.root.Hide()
-	s.focusViewLocked(s.pos.focus)
+	c.Hide()
+	c.host.paneKeyboard()
 }
 
-// submitComposerLocked delivers the composer's text to its pane, or
-// queues it while the pane's agent thinks, and closes the composer.
-func (s *shell) submitComposerLocked(submit bool) {
-	c := s.chrome.comp
+// submit delivers the composer's text to its pane (its broadcast group's
+// panes, prefilled only, when ticked), or queues it while the pane's
+// agent thinks, and closes the composer.
+func (c *composer) submit(submit bool) {
 	text := c.entry.Text
 	if c.pane == 0 || text == "" {
 		return
 	}
 	targets := []uint64{c.pane}
-	if g, ok := s.panes.groups[c.pane]; ok && c.broadcast.Checked {
-		targets = s.groupMembersLocked(g)
+	if _, members, ok := c.host.group(c.pane); ok && c.broadcast.Checked {
+		targets = members
 		submit = false // a broadcast only prefills
 	}
-	p := queuedPrompt{text: text, submit: submit}
+	c.host.send(targets, queuedPrompt{text: text, submit: submit})
+	c.entry.SetText("")
+	c.close()
+}
+
+// sendPromptLocked types p into each pane of targets, or queues it for a
+// pane whose agent is thinking (the composer's send).
+func (s *shell) sendPromptLocked(targets []uint64, p queuedPrompt) {
 	for _, id := range targets {
 		if st, ok := s.agents.status(id); ok && st.State == stateThinking {
 			s.panes.queued[id] = p
@@ -189,8 +233,6 @@ func (s *shell) submitComposerLocked(submit bool) {
 			s.deliverPrompt(id, p)
 		}
 	}
-	c.entry.SetText("")
-	s.closeComposerLocked()
 }
 
 // flushQueuedLocked delivers the queued prompts of panes whose agent no
@@ -207,7 +249,7 @@ func (s *shell) flushQueuedLocked() {
 		delete(s.panes.queued, id)
 		s.deliverPrompt(id, p)
 	}
-	s.updateComposerLocked()
+	s.chrome.comp.update()
 }
 
 // deliverPrompt types p into pane id as one paste (bracketed when the

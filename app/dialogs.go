@@ -80,7 +80,7 @@ func (s *shell) escapeLocked() bool {
 	case s.chrome.ov != nil:
 		s.closeOverviewLocked()
 	case s.chrome.comp != nil && s.chrome.comp.pane != 0:
-		s.closeComposerLocked()
+		s.chrome.comp.close()
 	default:
 		return false
 	}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 
 	"github.com/paneflow-go/paneflow/app/keymap"
+	"github.com/paneflow-go/paneflow/bus"
 	"github.com/paneflow-go/paneflow/config"
 	"github.com/paneflow-go/paneflow/ipc"
 	"github.com/paneflow-go/paneflow/proto"
@@ -234,10 +236,11 @@ func togglePanelLocked[P panel](s *shell, build func(shellHost) P, size fyne.Siz
 type shellHost struct{ s *shell }
 
 var (
-	_ panelHost   = shellHost{}
-	_ launchHost  = shellHost{}
-	_ historyHost = shellHost{}
-	_ diffHost    = shellHost{}
+	_ panelHost    = shellHost{}
+	_ launchHost   = shellHost{}
+	_ historyHost  = shellHost{}
+	_ diffHost     = shellHost{}
+	_ composerHost = shellHost{}
 )
 
 func (h shellHost) closePanel(p panel) {
@@ -346,3 +349,21 @@ func (h shellHost) focus(f fyne.Focusable) {
 	}
 	h.s.w.Canvas().Focus(f)
 }
+
+func (h shellHost) paneName(id uint64) string {
+	return h.s.pos.paneName(id, fmt.Sprintf("pane %d", id))
+}
+func (h shellHost) agentStatus(id uint64) (bus.AgentState, bool) { return h.s.agents.status(id) }
+func (h shellHost) queued(id uint64) bool {
+	_, ok := h.s.panes.queued[id]
+	return ok
+}
+func (h shellHost) group(id uint64) (string, []uint64, bool) {
+	g, ok := h.s.panes.groups[id]
+	if !ok {
+		return "", nil, false
+	}
+	return g, h.s.groupMembersLocked(g), true
+}
+func (h shellHost) send(targets []uint64, p queuedPrompt) { h.s.sendPromptLocked(targets, p) }
+func (h shellHost) paneKeyboard()                         { h.s.focusViewLocked(h.s.pos.focus) }

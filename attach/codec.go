@@ -21,7 +21,7 @@ type Encoder struct {
 	seq     uint64
 	started bool
 	sent    terminal.Snapshot // what the client has
-	cur     terminal.Snapshot
+	changed []int             // the rows of sent the last Update changed
 	bells   int
 	hist    int
 	dropped uint64
@@ -43,8 +43,9 @@ func NewEncoder(surfaceID uint64) *Encoder {
 // until the next call; the client is assumed to take every frame Update
 // returns (a stream that fails a write ends).
 func (e *Encoder) Update(emu *terminal.Emulator) (f *proto.ScreenFrame, ok bool) {
-	emu.Snapshot(&e.cur)
-	return e.encode(&e.cur, emu.Bells(), emu.HistoryLen(), emu.DroppedLines())
+	prev := e.sent // its state; its rows are brought up to date in place
+	e.changed = emu.SnapshotChanges(&e.sent, e.changed[:0])
+	return e.encode(&prev, emu.Bells(), emu.HistoryLen(), emu.DroppedLines())
 }
 
 // Generation is the emulator's output generation at the last Update:
@@ -52,10 +53,10 @@ func (e *Encoder) Update(emu *terminal.Emulator) (f *proto.ScreenFrame, ok bool)
 // output up to it.
 func (e *Encoder) Generation() uint64 { return e.sent.Generation }
 
-// encode diffs cur against e.sent and builds e.f, then makes cur the sent
-// state.
-func (e *Encoder) encode(cur *terminal.Snapshot, bells, hist int, dropped uint64) (*proto.ScreenFrame, bool) {
-	prev := &e.sent
+// encode builds e.f from e.sent, brought up to date with e.changed its
+// changed rows, and prev, its state (not its rows) before.
+func (e *Encoder) encode(prev *terminal.Snapshot, bells, hist int, dropped uint64) (*proto.ScreenFrame, bool) {
+	cur := &e.sent
 	full := !e.started || cur.Cols != prev.Cols || cur.Rows != prev.Rows
 	colors := full || cur.Colors != prev.Colors
 	f := &e.f
@@ -84,11 +85,14 @@ func (e *Encoder) encode(cur *terminal.Snapshot, bells, hist int, dropped uint64
 	}
 	clear(e.styles)
 	e.runs = e.runs[:0]
-	for y := range cur.Rows {
-		row := cur.Row(y)
-		if !full && cur.Wrapped[y] == prev.Wrapped[y] && terminal.CellsEqual(row, prev.Row(y)) {
-			continue
+	if full && len(e.changed) != cur.Rows {
+		e.changed = e.changed[:0]
+		for y := range cur.Rows {
+			e.changed = append(e.changed, y)
 		}
+	}
+	for _, y := range e.changed {
+		row := cur.Row(y)
 		start := len(e.runs)
 		e.runs = e.appendRuns(e.runs, cur, row, &f.ScreenCells)
 		f.Lines = append(f.Lines, proto.ScreenRow{Y: y, Wrapped: cur.Wrapped[y], Runs: e.runs[start:len(e.runs):len(e.runs)]})
@@ -98,7 +102,6 @@ func (e *Encoder) encode(cur *terminal.Snapshot, bells, hist int, dropped uint64
 		cur.ReverseVideo != prev.ReverseVideo || cur.SyncOutput != prev.SyncOutput ||
 		cur.Title != prev.Title || cur.Cwd != prev.Cwd || bells != e.bells ||
 		hist != e.hist || dropped != e.dropped
-	e.sent, *cur = *cur, e.sent // swap storage: cur's buffers are reused next time
 	if !changed {
 		return nil, false
 	}

@@ -62,3 +62,43 @@ func BenchmarkCellsEqual(b *testing.B) {
 		}
 	})
 }
+
+// TestSnapshotChanges: a snapshot kept up to date with SnapshotChanges
+// equals a fresh Snapshot after each write (scrolls, erases, wraps, the
+// alternate screen, a resize), and the rows it names are exactly those
+// whose cells or wrap flag changed.
+func TestSnapshotChanges(t *testing.T) {
+	emu := NewEmulator(20, 6, EmulatorOptions{})
+	var kept, before, fresh Snapshot
+	var rows []int
+	steps := []string{
+		"hello", "\r\nworld\x1b[31m red\x1b[0m", "\r\n" + "a line long enough to wrap twice over 20", "\r\n1\r\n2\r\n3\r\n4",
+		"\x1b[2;1H\x1b[K", "\x1b[3;5H\x1b[2P", "\x1b[?1049h", "alt", "\x1b[?1049l", "\x1b[2J", "", "\x1b#8", "\x1b#6x",
+	}
+	for i, step := range steps {
+		if i == len(steps)-2 {
+			emu.Resize(24, 5)
+		}
+		before.Cols, before.Rows = kept.Cols, kept.Rows
+		before.Cells = slices.Clone(kept.Cells)
+		before.Wrapped = slices.Clone(kept.Wrapped)
+		emu.Write([]byte(step))
+		rows = emu.SnapshotChanges(&kept, rows[:0])
+		emu.Snapshot(&fresh)
+		if !slices.Equal(kept.Cells, fresh.Cells) || !slices.Equal(kept.Wrapped, fresh.Wrapped) ||
+			!slices.Equal(kept.LineSizes, fresh.LineSizes) || kept.Cursor != fresh.Cursor || kept.Generation != fresh.Generation ||
+			kept.Cols != fresh.Cols || kept.Rows != fresh.Rows || kept.AltScreen != fresh.AltScreen {
+			t.Fatalf("step %d %q: the kept snapshot differs from a fresh one", i, step)
+		}
+		var want []int
+		for y := range fresh.Rows {
+			if before.Cols != fresh.Cols || before.Rows != fresh.Rows ||
+				before.Wrapped[y] != fresh.Wrapped[y] || !slices.Equal(before.Cells[y*before.Cols:(y+1)*before.Cols], fresh.Row(y)) {
+				want = append(want, y)
+			}
+		}
+		if !slices.Equal(rows, want) {
+			t.Fatalf("step %d %q: changed rows %v, want %v", i, step, rows, want)
+		}
+	}
+}

@@ -96,6 +96,42 @@ func (s *Snapshot) RowText(y int) string {
 func (e *Emulator) Snapshot(s *Snapshot) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.snapshotLocked(s)
+}
+
+// SnapshotChanges is Snapshot for a snapshot s of this emulator kept up
+// to date from one call to the next: it copies only the rows whose cells
+// or wrap flag differ from what s holds, and appends their numbers to
+// rows (every row's when s holds another size). The attach encoder keeps
+// what it last sent a client this way: copying the whole screen to
+// compare it with that cost a frame more than the comparison (issue 26,
+// a key's echo).
+func (e *Emulator) SnapshotChanges(s *Snapshot, rows []int) []int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if s.Cols != e.cols || s.Rows != e.rows || len(s.Cells) != e.cols*e.rows || len(s.Wrapped) != e.rows {
+		e.snapshotLocked(s)
+		for y := range e.rows {
+			rows = append(rows, y)
+		}
+		return rows
+	}
+	s.LineSizes = growLineSizes(s.LineSizes, e.rows)
+	for y, r := range e.cur.rows {
+		dst := s.Cells[y*e.cols : (y+1)*e.cols]
+		if s.Wrapped[y] != r.wrapped || !CellsEqual(dst, r.cells) {
+			copy(dst, r.cells)
+			s.Wrapped[y] = r.wrapped
+			rows = append(rows, y)
+		}
+		s.LineSizes[y] = r.size
+	}
+	e.snapshotStateLocked(s)
+	return rows
+}
+
+// snapshotLocked is Snapshot with e.mu held.
+func (e *Emulator) snapshotLocked(s *Snapshot) {
 	n := e.cols * e.rows
 	if cap(s.Cells) < n {
 		s.Cells = make([]Cell, n)
@@ -112,6 +148,12 @@ func (e *Emulator) Snapshot(s *Snapshot) {
 		s.LineSizes[y] = r.size
 	}
 	s.Cols, s.Rows = e.cols, e.rows
+	e.snapshotStateLocked(s)
+}
+
+// snapshotStateLocked copies into s what a snapshot holds besides the
+// cells (e.mu held).
+func (e *Emulator) snapshotStateLocked(s *Snapshot) {
 	s.Cursor = e.cursorLocked()
 	s.Modes = e.in
 	s.AltScreen = e.cur == e.alt
