@@ -361,14 +361,7 @@ func TestAgentLifecycle(t *testing.T) {
 
 	// The answer: the agent goes on with a tool call (PreToolUse), a turn
 	// start by its own hook.
-	var answered struct {
-		Started     bool   `json:"started"`
-		StartReason string `json:"start_reason"`
-	}
-	s.mustCLI(&answered, "send", id(pane), "yes", "--submit")
-	if !answered.Started || answered.StartReason != "hook_turn_started" {
-		t.Errorf("send --submit of the answer: %+v, want started by hook_turn_started", answered)
-	}
+	s.submitStarted(pane, "yes", "hook_turn_started")
 	s.waitOutput(id(pane), `got "yes"`)
 	st = s.waitState(pane, "thinking")
 	if str(st.Message) != "" {
@@ -434,15 +427,22 @@ func TestSubmitConfirmedBusy(t *testing.T) {
 	args, _ := agentDir(t, "banner", "hook:SessionStart", "read", "spin:"+spin.String(), "hook:UserPromptSubmit", "read")
 	pane := s.split(args...)
 	s.waitState(pane, "idle")
+	s.submitStarted(pane, "say hi", "hook_turn_started")
+	s.waitState(pane, "thinking")
+}
+
+// submitStarted sends text to pane with `send --submit` and checks that
+// it answered started, by reason.
+func (s *server) submitStarted(pane uint64, text, reason string) {
+	s.t.Helper()
 	var res struct {
 		Started     bool   `json:"started"`
 		StartReason string `json:"start_reason"`
 	}
-	s.mustCLI(&res, "send", id(pane), "say hi", "--submit")
-	if !res.Started || res.StartReason != "hook_turn_started" {
-		t.Errorf("send --submit = %+v, want started by hook_turn_started", res)
+	s.mustCLI(&res, "send", id(pane), text, "--submit")
+	if !res.Started || res.StartReason != reason {
+		s.t.Errorf("pane %d: send --submit %q = %+v, want started by %s", pane, text, res, reason)
 	}
-	s.waitState(pane, "thinking")
 }
 
 // goAhead types line and a CR into the fake agent's pane as keys (send
@@ -461,29 +461,17 @@ func goAhead(s *server, pane uint64, line string) {
 // start, hooked or not: send fails, the text delivered.
 func TestSubmitConfirmed(t *testing.T) {
 	s := startServer(t, "PANEFLOW_IPC_SCRIPTING=1")
-	type sent struct {
-		Started     bool   `json:"started"`
-		StartReason string `json:"start_reason"`
-	}
-	started := func(pane uint64, reason string) {
-		t.Helper()
-		var res sent
-		s.mustCLI(&res, "send", id(pane), "say hi", "--submit")
-		if !res.Started || res.StartReason != reason {
-			t.Errorf("pane %d: send --submit = %+v, want started by %s", pane, res, reason)
-		}
-	}
 
 	args, _ := agentDir(t, "banner", "hook:SessionStart", "read", "hook:UserPromptSubmit", "read")
 	hooked := s.split(args...)
 	s.waitState(hooked, "idle")
-	started(hooked, "hook_turn_started")
+	s.submitStarted(hooked, "say hi", "hook_turn_started")
 	s.waitState(hooked, "thinking")
 
 	args, _ = agentDir(t, "banner", "read", "read")
 	plain := s.split(args...)
 	s.waitOutput(id(plain), `fake claude 1\.0 pid=`)
-	started(plain, "output_after_enter") // the tty's echo of the line end, and "got"
+	s.submitStarted(plain, "say hi", "output_after_enter") // the tty's echo of the line end, and "got"
 	s.waitOutput(id(plain), `got "say hi"`)
 	if st := s.waitState(plain, "unknown_running"); st.Hooked {
 		t.Errorf("the fake without hooks: %+v, want not hooked", st)
