@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -156,7 +157,22 @@ func TestSubmitConfirmation(t *testing.T) {
 	idle := st("idle", true, 5, 3, 1, 4)
 	sendCall := `surface.send_text {"input_wait_ms":30000,"submit":true,"surface_id":2,"text":"go"}`
 	statusCall := `surface.status {"surface_id":2}`
-	pollCall := `surface.status {"cpu":true,"surface_id":2}` // the confirmation's polls
+	cpuCall := `surface.status {"cpu":true,"surface_id":2}`
+	// polls is the calls of n confirmation polls: the CPU demand asked
+	// for on the first and then once per proto.BusyWindow.
+	polls := func(n int) []string {
+		var out []string
+		var last time.Duration
+		for i := 1; i <= n; i++ {
+			at := time.Duration(i) * proto.SubmitPollInterval
+			if i == 1 || at-last >= proto.BusyWindow {
+				out, last = append(out, cpuCall), at
+			} else {
+				out = append(out, statusCall)
+			}
+		}
+		return out
+	}
 	unread := map[string]any{"sent": true, "submitted": true, "agent_target": true, "input_ready": false, "output_generation": 5}
 	unreadJSON := "{\n  \"agent_target\": true,\n  \"input_ready\": false,\n  \"output_generation\": 5,\n  \"sent\": true,\n  \"submitted\": true,\n"
 	withStartOf := func(head, reason string) string {
@@ -172,11 +188,11 @@ func TestSubmitConfirmation(t *testing.T) {
 	tests := []verbCase{
 		{name: "a hooked agent's turn start", args: []string{"send", "claude", "go", "--submit"},
 			handlers:   map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(idle, idle, st("thinking", true, 9, 4, 2, 7))},
-			wantCalls:  []string{listCall, statusCall, sendCall, pollCall, pollCall},
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, polls(2)...),
 			wantStdout: withStart("hook_turn_started")},
 		{name: "a turn that started and ended between two polls", args: []string{"send", "claude", "go", "--submit"},
 			handlers:   map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(st("finished", true, 5, 3, 1, 4), st("finished", true, 9, 4, 2, 7))},
-			wantCalls:  []string{listCall, statusCall, sendCall, pollCall},
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, polls(1)...),
 			wantStdout: withStart("hook_turn_started")},
 		{name: "a hooked agent's output and state are no turn start", args: []string{"send", "claude", "go", "--submit"},
 			// Gemini CLI took the Enter for a newline: it redrew its
@@ -186,7 +202,7 @@ func TestSubmitConfirmation(t *testing.T) {
 				"surface.status": status(idle, st("idle", true, 9, 3, 2, 7), st("thinking", true, 12, 3, 2, 7))},
 			wantCode: ExitFailure,
 			// 10 s from its last output (the second poll's): 169 polls.
-			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(pollCall, 169)...),
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, polls(169)...),
 			wantStderr: noHookTurn},
 		{name: "a hooked agent still redrawing is waited for", args: []string{"send", "claude", "go", "--submit"},
 			// opencode at load 26: its input box cleared 6.5 s after the
@@ -195,7 +211,7 @@ func TestSubmitConfirmation(t *testing.T) {
 			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
 				"surface.status": status(append(append(append([]map[string]any{idle}, repeatStatus(idle, 108)...),
 					repeatStatus(st("idle", true, 9, 3, 2, 7), 75)...), st("thinking", true, 9, 4, 2, 7))...)},
-			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(pollCall, 184)...),
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, polls(184)...),
 			wantStdout: withStart("hook_turn_started")},
 		{name: "a hooked agent busy without printing is waited for", args: []string{"send", "claude", "go", "--submit"},
 			// opencode held to 15 % of a CPU: silent for 15 s after the
@@ -203,32 +219,32 @@ func TestSubmitConfirmation(t *testing.T) {
 			// queue), its hook at poll 251: a start.
 			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
 				"surface.status": status(append(append([]map[string]any{idle}, busyStatus(idle, 250)...), st("thinking", true, 9, 4, 2, 7))...)},
-			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(pollCall, 251)...),
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, polls(251)...),
 			wantStdout: withStart("hook_turn_started")},
 		{name: "a hooked agent idle at a little CPU is no start", args: []string{"send", "claude", "go", "--submit"},
 			// 6 ms a poll: a tenth of a CPU, a TUI's timers.
 			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
 				"surface.status": status(append([]map[string]any{idle}, busyStatusAt(idle, 400, 6)...)...)},
 			wantCode:   ExitFailure,
-			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(pollCall, 167)...),
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, polls(167)...),
 			wantStderr: noHookTurn},
 		{name: "output after the Enter, without hooks", args: []string{"send", "claude", "go", "--submit"},
 			// the echo of the text (7), the Enter at 7, then the answer
 			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
 				"surface.status": status(st("unknown_running", false, 5, 0, 1, 4), st("unknown_running", false, 7, 0, 1, 4), st("unknown_running", false, 7, 0, 2, 7), st("unknown_running", false, 8, 0, 2, 7))},
-			wantCalls:  []string{listCall, statusCall, sendCall, pollCall, pollCall, pollCall},
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, polls(3)...),
 			wantStdout: withStart("output_after_enter")},
 		{name: "the echo of the text is no start", args: []string{"send", "claude", "go", "--submit"},
 			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
 				"surface.status": status(st("unknown_running", false, 5, 0, 1, 4), st("unknown_running", false, 7, 0, 1, 4), st("unknown_running", false, 9, 0, 2, 9))},
 			wantCode:   ExitFailure,
-			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(pollCall, 52)...), // 3 s from the last output (poll 2)
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, polls(52)...), // 3 s from the last output (poll 2)
 			wantStderr: "paneflow: " + noOutput + "\n"},
 		{name: "output before the Enter came, without hooks", args: []string{"send", "claude", "go", "--submit"},
 			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
 				"surface.status": status(st("unknown_running", false, 5, 0, 1, 4), st("unknown_running", false, 30, 0, 1, 4))},
 			wantCode:   ExitFailure,
-			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(pollCall, 51)...), // 3 s from the last output (poll 1)
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, polls(51)...), // 3 s from the last output (poll 1)
 			wantStderr: "paneflow: " + noOutput + "\n"},
 		{name: "a hook that speaks during the wait gives the agent the hooks' time", args: []string{"send", "claude", "go", "--submit"},
 			// Unhooked when the text was sent (3 s), hooked at the first
@@ -236,17 +252,17 @@ func TestSubmitConfirmation(t *testing.T) {
 			handlers: map[string]handlerFunc{"surface.send_text": answer(sentAgent),
 				"surface.status": status(append(append([]map[string]any{st("unknown_running", false, 5, 0, 1, 4)},
 					repeatStatus(st("idle", true, 9, 0, 2, 7), 59)...), st("thinking", true, 12, 1, 2, 7))...)},
-			wantCalls:  append([]string{listCall, statusCall, sendCall}, repeat(pollCall, 60)...),
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, polls(60)...),
 			wantStdout: withStart("hook_turn_started")},
 		{name: "an agent that never reads its input is sent to anyway, with a warning", args: []string{"send", "claude", "go", "--submit"},
 			handlers:   map[string]handlerFunc{"surface.send_text": answer(unread), "surface.status": status(idle, st("thinking", true, 9, 4, 2, 7))},
-			wantCalls:  []string{listCall, statusCall, sendCall, pollCall},
+			wantCalls:  append([]string{listCall, statusCall, sendCall}, polls(1)...),
 			wantStdout: withStartOf(unreadJSON, "hook_turn_started"),
 			wantStderr: "paneflow: warning: the agent in pane 2 had not read its input (bracketed paste still off) after 30s; the text was typed anyway\n"},
 		{name: "broadcast records an unconfirmed pane as sent and failed", args: []string{"send", "2", "go", "--submit", "--broadcast"},
 			handlers:  map[string]handlerFunc{"surface.send_text": answer(sentAgent), "surface.status": status(st("unknown_running", false, 5, 0, 1, 4))},
 			wantCode:  ExitFailure,
-			wantCalls: append([]string{listCall, statusCall, sendCall}, repeat(pollCall, 50)...),
+			wantCalls: append([]string{listCall, statusCall, sendCall}, polls(50)...),
 			wantStdout: "{\n  \"sent\": [\n    2\n  ],\n  \"failed\": [\n    {\n      \"surface_id\": 2,\n" +
 				"      \"error\": \"" + strings.ReplaceAll(noOutput, `"`, `\"`) + "\"\n" +
 				"    }\n  ],\n  \"submitted\": true\n}\n"},

@@ -190,13 +190,21 @@ func (c Client) ConfirmTurnStart(ctx context.Context, id uint64, before SurfaceS
 	t := time.NewTicker(SubmitPollInterval)
 	defer t.Stop()
 	target := Target{SurfaceID: &id}
+	var cpuAt time.Time // when the CPU demand was last asked for
 	for {
 		select {
 		case <-ctx.Done():
 			return "", ctx.Err()
 		case <-t.C:
 		}
-		if now, err := call[SurfaceStatusResult](ctx, c.Caller, MethodSurfaceStatus, SurfaceStatusParams{Target: target, CPU: true}); err == nil {
+		// The demand is judged a BusyWindow at a time (turnWait.busy),
+		// and reading it scans the server's process table: ask once per
+		// window, not on every poll.
+		p := SurfaceStatusParams{Target: target}
+		if at := time.Now(); cpuAt.IsZero() || at.Sub(cpuAt) >= BusyWindow {
+			p.CPU, cpuAt = true, at
+		}
+		if now, err := call[SurfaceStatusResult](ctx, c.Caller, MethodSurfaceStatus, p); err == nil {
 			if reason := TurnStarted(before, now); reason != "" {
 				return reason, nil
 			}
