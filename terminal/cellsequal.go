@@ -16,7 +16,8 @@ var _ = [1]struct{}{}[cellSize-int(unsafe.Sizeof(rune(0))+unsafe.Sizeof(Color(0)
 // slices.Equal does, by comparing their memory in one pass: an attached
 // window's server compares every row of a pane's screen with what it last
 // sent for each frame (attach.Encoder), a key's echo among them, and the
-// comparison cell by cell was half that frame's CPU.
+// comparison cell by cell was half that frame's CPU; each window's
+// renderer compares every row with what it drew last (app/render).
 func CellsEqual(a, b []Cell) bool {
 	if len(a) != len(b) {
 		return false

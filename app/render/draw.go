@@ -160,7 +160,7 @@ func (r *Renderer) render(dst *image.RGBA, s *terminal.Snapshot, o *Overlay) int
 		cells := s.Cells[y*cols : (y+1)*cols]
 		prev := st.prev[y*cols : (y+1)*cols]
 		wrapped := y < len(s.Wrapped) && s.Wrapped[y]
-		if !full && st.sig[y] == st.prevSig[y] && st.prevWrapped[y] == wrapped && slices.Equal(cells, prev) {
+		if !full && st.sig[y] == st.prevSig[y] && st.prevWrapped[y] == wrapped && terminal.CellsEqual(cells, prev) {
 			continue
 		}
 		r.drawRow(grid, s, o, y)

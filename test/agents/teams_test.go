@@ -70,7 +70,10 @@ func TestClaudeAgentTeam(t *testing.T) {
 	t.Cleanup(func() { os.RemoveAll(logDir) })
 	hookLog := filepath.Join(logDir, "hook.log")
 	e := newEnv(t, model, options{
-		profile: claudeProfile(model) + "export CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1\nexport PANEFLOW_HOOK_LOG=" + hookLog + "\n",
+		// DEBUG=1 has Claude Code keep its debug log in
+		// ~/.claude/debug/<session>.txt: the lead's and the teammates'
+		// mailbox writes and reads, logged below when the test fails.
+		profile: claudeProfile(model) + "export CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1 DEBUG=1\nexport PANEFLOW_HOOK_LOG=" + hookLog + "\n",
 		setup:   func(e *env) { claudeTeamSetup(e.write, e.project) },
 	})
 	// Every pane's events: a teammate's pane closes once its turn ends
@@ -109,6 +112,26 @@ func TestClaudeAgentTeam(t *testing.T) {
 		for _, f := range inboxes {
 			data, err := os.ReadFile(f)
 			t.Logf("%s (%v):\n%s", f, err, proctest.Indent(fmt.Sprintf("%.4000s", data)))
+		}
+		// What each Claude Code process logged of its mailboxes: a
+		// failed or refused write says why a message never arrived.
+		logs, _ := filepath.Glob(filepath.Join(e.home, ".claude", "debug", "*.txt"))
+		for _, f := range logs {
+			data, err := os.ReadFile(f)
+			var mail strings.Builder
+			for _, line := range strings.Split(string(data), "\n") {
+				if !strings.Contains(line, "TeammateMailbox") && !strings.Contains(line, "inbox") {
+					continue
+				}
+				// Not the empty polls, once a second for as long as the
+				// test waited.
+				if strings.Contains(line, "getInboxPath") || strings.Contains(line, "readMailbox: path=") ||
+					strings.Contains(line, "read 0 message") || strings.Contains(line, " 0 unread of") {
+					continue
+				}
+				mail.WriteString(line + "\n")
+			}
+			t.Logf("%s (%v), its mailbox lines:\n%s", f, err, proctest.Indent(mail.String()))
 		}
 		// What each model request heard from the teammates (the harness
 		// logs only the start of each body).
