@@ -80,3 +80,14 @@ func TestRunAgainstIPCServer(t *testing.T) {
 		})
 	}
 }
+
+// TestEmptyParamsEncodeThemselves: params-less calls send {} as before,
+// encoded without reflection (ipc takes an AppendJSON first).
+func TestEmptyParamsEncodeThemselves(t *testing.T) {
+	if got := string(emptyParams.AppendJSON(nil)); got != "{}" {
+		t.Errorf("emptyParams.AppendJSON = %s, want {}", got)
+	}
+	if b, err := json.Marshal(emptyParams); err != nil || string(b) != "{}" {
+		t.Errorf("json.Marshal(emptyParams) = %s, %v; want {}", b, err)
+	}
+}
