@@ -75,7 +75,9 @@ type Verb struct {
 	// call (the arguments after the verb, its environment) to the server
 	// binary as InServer does: the command-line client hands `search
 	// --all` over when the configuration may list hosts, which it cannot
-	// read (TOML).
+	// read (TOML), and `wait --pattern`, whose pattern it cannot check
+	// (it does not link regexp/syntax). A host (--host, PANEFLOW_HOST)
+	// goes along.
 	InServerFor func(args []string, getenv func(string) string) bool
 }
 
@@ -88,8 +90,11 @@ func Verbs() []Verb {
 			Name: v.name, Aliases: append([]string(nil), v.aliases...), Args: v.synopsis, Summary: v.summary,
 			Interruptible: v.interruptible, InServer: v.inServer && specVerbsInServer, OnHost: v.onHost,
 		})
-		if v.name == "search" && searchInServer != nil {
+		switch {
+		case v.name == "search" && searchInServer != nil:
 			out[len(out)-1].InServerFor = searchInServer
+		case v.name == "wait" && waitInServer != nil:
+			out[len(out)-1].InServerFor = waitInServer
 		}
 	}
 	return out

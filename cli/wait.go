@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp/syntax"
 	"strconv"
 	"strings"
 	"time"
@@ -216,13 +215,4 @@ func runWatch(ctx context.Context, s *session, in *input) error {
 			return err
 		}
 	}
-}
-
-// checkPattern returns the error regexp.Compile would return for pattern.
-// Parsing is the only step of regexp.Compile that can fail, with these
-// very errors, so the client need not link the matcher (package regexp)
-// to check a pattern the server compiles.
-func checkPattern(pattern string) error {
-	_, err := syntax.Parse(pattern, syntax.Perl)
-	return err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -161,5 +162,18 @@ func TestHasDisplay(t *testing.T) {
 				t.Errorf("hasDisplay(%v, %q) = %v, want %v", tt.env, tt.goos, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestInServerArgv: a call handed to the server binary takes its host
+// along, which may have come as --host on this command line.
+func TestInServerArgv(t *testing.T) {
+	inv := &invocation{getenv: func(string) string { return "" }}
+	if got := inServerArgv(inv, "wait", []string{"--pattern", "x"}); !slices.Equal(got, []string{"wait", "--pattern", "x"}) {
+		t.Errorf("no host: %q", got)
+	}
+	withHost(inv, "ssh://h")
+	if got := inServerArgv(inv, "wait", []string{"--pattern", "x"}); !slices.Equal(got, []string{"--host", "ssh://h", "wait", "--pattern", "x"}) {
+		t.Errorf("with a host: %q", got)
 	}
 }
