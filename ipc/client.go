@@ -97,22 +97,82 @@ func (c *Client) timeout() time.Duration {
 // ctx.Err() when ctx ended first; [ErrResponseTooLarge]
 // when the reply exceeds [MaxFrame].
 func (c *Client) Call(ctx context.Context, method string, params, result any) error {
+	_, raw := result.(*json.RawMessage) // keeps the reply's buffer (see decodeResponse)
+	return c.call(ctx, method, params, result, nil, !raw)
+}
+
+// CallRaw is Call with the raw result handed to use, which must not keep
+// it, nor any part of it, once it returns: the buffer then serves the
+// process's next call (see spareReader); an absent result is nil.
+// CallRaw returns Call's error, or else use's.
+func (c *Client) CallRaw(ctx context.Context, method string, params any, use func(result json.RawMessage) error) error {
+	var raw json.RawMessage
+	return c.call(ctx, method, params, &raw, func() error { return use(raw) }, true)
+}
+
+// call is Call and CallRaw: then runs after the result is decoded, and
+// reuse gives the read buffer to the next call once both are done.
+func (c *Client) call(ctx context.Context, method string, params, result any, then func() error, reuse bool) error {
 	id := lastID.Add(1)
 	line, err := encodeRequest(id, method, params)
 	if err != nil {
 		return err
 	}
-	s, err := c.open(ctx, line, c.dialer(dialCall))
+	s, err := c.open(ctx, line, c.dialer(dialCall), callReader)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
+	defer func() {
+		s.Close()
+		if reuse {
+			putCallReader(s.fr)
+		}
+	}()
 	frame, err := s.fr.next()
 	if err != nil {
 		return c.readError(ctx, s, err)
 	}
-	return decodeResponse(frame, id, result)
+	if err := decodeResponse(frame, id, result); err != nil || then == nil {
+		return err
+	}
+	return then()
 }
+
+// spareReader keeps the read buffer of a finished call for the next call
+// of the process. A long-lived client makes many calls: an MCP bridge
+// forwards every hook event of its agent with one, the window calls the
+// server all the time. A fresh clientReadBuffer (64 KiB) per call was
+// allocated, zeroed and, as the runtime had handed its pages back to the
+// system, faulted in again. One spare is enough for calls one after
+// another; calls at the same time take a fresh buffer as before. (Not a
+// sync.Pool: a bridge's calls run on new goroutines, often on another P
+// than the one whose private slot the last Put filled, and the pool
+// missed.)
+var spareReader atomic.Pointer[frameReader]
+
+// callReader returns a frame reader of nc for a Call: the spare one if
+// it is there.
+func callReader(nc io.Reader) *frameReader {
+	if fr := spareReader.Swap(nil); fr != nil {
+		fr.r.Reset(nc)
+		return fr
+	}
+	return newFrameReader(nc, MaxFrame, clientReadBuffer)
+}
+
+// putCallReader keeps fr as the spare once its call is over and nothing
+// refers to its buffers any more.
+func putCallReader(fr *frameReader) {
+	fr.r.Reset(nil)
+	if cap(fr.buf) > maxKeptBuffer {
+		fr.buf = nil
+	}
+	spareReader.Store(fr)
+}
+
+// streamReader returns a frame reader of nc for a Subscribe stream, which
+// keeps it for its life.
+func streamReader(nc io.Reader) *frameReader { return newFrameReader(nc, MaxFrame, clientReadBuffer) }
 
 // Notify sends a notification (a request without an id, which the server
 // runs but never answers) and returns once it is written.
@@ -121,7 +181,7 @@ func (c *Client) Notify(ctx context.Context, method string, params any) error {
 	if err != nil {
 		return err
 	}
-	s, err := c.open(ctx, line, c.dialer(dialCall))
+	s, err := c.open(ctx, line, c.dialer(dialCall), nil)
 	if err != nil {
 		return err
 	}
@@ -138,7 +198,7 @@ func (c *Client) Subscribe(ctx context.Context, method string, params any) (*Str
 	if err != nil {
 		return nil, err
 	}
-	s, err := c.open(ctx, line, c.dialer(dialStream))
+	s, err := c.open(ctx, line, c.dialer(dialStream), streamReader)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +254,7 @@ func encodeRequest(id int64, method string, params any) ([]byte, error) {
 // not final: the server may have refused the connection with a frame
 // (busy, permission) that is waiting to be read, so open returns the stream
 // and leaves the verdict to the read.
-func (c *Client) open(ctx context.Context, line []byte, dial dialFunc) (*Stream, error) {
+func (c *Client) open(ctx context.Context, line []byte, dial dialFunc, reader func(io.Reader) *frameReader) (*Stream, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -216,7 +276,10 @@ func (c *Client) open(ctx context.Context, line []byte, dial dialFunc) (*Stream,
 		}
 		return nil, &UnreachableError{Path: c.Path, Err: err}
 	}
-	s := &Stream{ctx: ctx, nc: nc, fr: newFrameReader(nc, MaxFrame, clientReadBuffer), timeout: timeout}
+	s := &Stream{ctx: ctx, nc: nc, timeout: timeout}
+	if reader != nil { // nil: a notification, which reads nothing
+		s.fr = reader(nc)
+	}
 	s.stop = context.AfterFunc(ctx, func() { nc.SetDeadline(aLongTimeAgo) })
 	setDeadline(ctx, nc, deadline)
 	if _, err := nc.Write(line); err != nil {
@@ -311,7 +374,8 @@ func decodeResponse(frame []byte, id int64, result any) error {
 	if raw, ok := result.(*json.RawMessage); ok {
 		// Already validated with the envelope, and not copied either:
 		// the frame's buffer belongs to this call's connection, which
-		// is never read again, so the result can keep it. The capacity
+		// is never read again, and Call does not keep it as its
+		// spareReader, so the result can keep it. The capacity
 		// is cut so that appending to the result cannot write into the
 		// rest of the frame.
 		*raw = resResult[:len(resResult):len(resResult)]

@@ -292,3 +292,63 @@ func TestSubscribeCancelledAtFirstFrame(t *testing.T) {
 		t.Fatal("Next still blocked 10 s after the ctx ended")
 	}
 }
+
+// TestCallRawResultKept: a json.RawMessage result refers to the reply's
+// buffer without a copy, so Call must not give that buffer to a later
+// call (spareReader); other results are copied out and their buffer is
+// reused. Each result must stay as it was after many more calls.
+func TestCallRawResultKept(t *testing.T) {
+	s, _ := startTest(t, nil)
+	c := ipctest.Client(s)
+	ctx := context.Background()
+	var raws []json.RawMessage
+	for i := range 20 {
+		var raw json.RawMessage
+		if err := c.Call(ctx, "test.echo", map[string]int{"n": i}, &raw); err != nil {
+			t.Fatal(err)
+		}
+		raws = append(raws, raw)
+		var typed struct{ N int }
+		if err := c.Call(ctx, "test.echo", map[string]int{"n": 100 + i}, &typed); err != nil || typed.N != 100+i {
+			t.Fatalf("typed call %d = %+v, %v", i, typed, err)
+		}
+	}
+	for i, raw := range raws {
+		if want := fmt.Sprintf(`{"n":%d}`, i); string(raw) != want {
+			t.Errorf("raw result %d is now %s, want %s", i, raw, want)
+		}
+	}
+}
+
+// TestCallRaw: CallRaw hands the raw result to use and returns use's
+// error; a server error is returned without calling use.
+func TestCallRaw(t *testing.T) {
+	s, _ := startTest(t, nil)
+	c := ipctest.Client(s)
+	ctx := context.Background()
+	for i := range 3 {
+		var got string
+		err := c.CallRaw(ctx, "test.echo", map[string]int{"n": i}, func(raw json.RawMessage) error {
+			got = string(raw) // a copy: raw is the next call's buffer
+			return nil
+		})
+		if want := fmt.Sprintf(`{"n":%d}`, i); err != nil || got != want {
+			t.Fatalf("CallRaw %d: %s, %v; want %s", i, got, err, want)
+		}
+	}
+	useErr := errors.New("use failed")
+	if err := c.CallRaw(ctx, "test.null", nil, func(raw json.RawMessage) error {
+		if string(raw) != "null" {
+			t.Errorf("null result = %q, want null", raw)
+		}
+		return useErr
+	}); err != useErr {
+		t.Errorf("CallRaw returned %v, want use's error", err)
+	}
+	called := false
+	err := c.CallRaw(ctx, "test.fail", nil, func(json.RawMessage) error { called = true; return nil })
+	var e *ipc.Error
+	if !errors.As(err, &e) || e.Code != 1234 || called {
+		t.Errorf("CallRaw of a failing method = %v (use called: %v), want the *ipc.Error 1234 and no call", err, called)
+	}
+}

@@ -163,10 +163,23 @@ func (b *Bridge) call(ctx context.Context, c *ipc.Client, method string, params,
 	if c == nil {
 		c = b.client
 	}
-	var raw json.RawMessage
-	if err := c.Call(ctx, method, params, &raw); err != nil {
+	// CallRaw: out is decoded from the reply's own buffer, which the
+	// bridge's next call then reads into; a fresh one per hook event
+	// was a fifth of the bridge's page faults. out keeps nothing of raw
+	// (encoding/json and jsonscan copy what they decode).
+	var derr error
+	if err := c.CallRaw(ctx, method, params, func(raw json.RawMessage) error {
+		derr = decodeResult(method, raw, out)
+		return nil
+	}); err != nil {
 		return callError(err)
 	}
+	return derr
+}
+
+// decodeResult decodes the raw result of method into out (nil: nothing
+// to decode), or returns the legacy error the result carries.
+func decodeResult(method string, raw json.RawMessage, out any) error {
 	if msg, ok := ipc.LegacyError(raw); ok {
 		return errors.New(msg)
 	}
