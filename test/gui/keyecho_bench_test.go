@@ -5,6 +5,7 @@ package gui
 import (
 	"fmt"
 	"image"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -167,6 +168,10 @@ func startOther(b *testing.B, x *xserver, dir string, argv []string) int {
 // quicker look: BENCH_ECHO_TERMS=paneflow,kitty measures only those,
 // BENCH_ECHO_ONLY=1 only the key echo (no throughput, no memory);
 // BENCH_ECHO_ROUNDS=N N rounds of keys instead of 4;
+// BENCH_ECHO_KEYS=N N keys per terminal and round instead of 25 (1: the
+// terminals take turns key by key, so that load drift falls on both);
+// BENCH_ECHO_SAMPLES=FILE writes every key's latency (terminal, round,
+// key, µs) to FILE;
 // BENCH_ECHO_ATTACHED=1 adds a second Paneflow window, attached to a
 // server it started as `make run` does, which takes its turns with the
 // others (its key echo against the embedded window's is the
@@ -271,8 +276,11 @@ func keyEchoOnce(b *testing.B, x *xserver, c *keyecho.Conn, f echoFiles) []echoR
 	for r := range benchEchoRounds(b) {
 		for k := range terms {
 			t := terms[(r+k)%len(terms)]
-			t.samples = append(t.samples, echoKeys(b, c, t, echoRoundKeys)...)
+			t.samples = append(t.samples, echoKeys(b, c, t, benchEchoKeys(b))...)
 		}
+	}
+	if path := os.Getenv("BENCH_ECHO_SAMPLES"); path != "" {
+		writeEchoSamples(b, path, terms)
 	}
 
 	for _, t := range terms {
@@ -342,19 +350,42 @@ func keyEchoOnce(b *testing.B, x *xserver, c *keyecho.Conn, f echoFiles) []echoR
 
 // benchEchoRounds is BENCH_ECHO_ROUNDS, else echoRounds; a bad value
 // fails b (nil: echoRounds).
-func benchEchoRounds(b *testing.B) int {
-	v := os.Getenv("BENCH_ECHO_ROUNDS")
+func benchEchoRounds(b *testing.B) int { return envCount(b, "BENCH_ECHO_ROUNDS", echoRounds) }
+
+// benchEchoKeys is BENCH_ECHO_KEYS, else echoRoundKeys; a bad value fails
+// b (nil: echoRoundKeys).
+func benchEchoKeys(b *testing.B) int { return envCount(b, "BENCH_ECHO_KEYS", echoRoundKeys) }
+
+// envCount is the positive number in the environment variable name, else
+// def; a bad value fails b (nil: def).
+func envCount(b *testing.B, name string, def int) int {
+	v := os.Getenv(name)
 	if v == "" {
-		return echoRounds
+		return def
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 {
 		if b != nil {
-			b.Fatalf("BENCH_ECHO_ROUNDS=%q: want a positive number", v)
+			b.Fatalf("%s=%q: want a positive number", name, v)
 		}
-		return echoRounds
+		return def
 	}
 	return n
+}
+
+// writeEchoSamples writes each key's latency, one line per key:
+// terminal, round, key in its round, µs.
+func writeEchoSamples(b *testing.B, path string, terms []*echoTerm) {
+	var sb strings.Builder
+	per := benchEchoKeys(b)
+	for _, t := range terms {
+		for i, s := range t.samples {
+			fmt.Fprintf(&sb, "%s %d %d %d\n", t.name, i/per, i%per, s.Latency().Microseconds())
+		}
+	}
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		b.Error(err)
+	}
 }
 
 // targetAttachedVsEmbedded is issue 26's target: the key echo of the
@@ -391,12 +422,59 @@ func attachedRows(pf, att *echoTerm) []echoRow {
 	if float64(a.Median) <= targetAttachedVsEmbedded*float64(e.Median) {
 		ok = "ok"
 	}
+	lo, hi := medianRatioCI(att.echo, pf.echo)
+	am, em := interquartileMean(att.echo), interquartileMean(pf.echo)
 	return []echoRow{
 		{bench: "KeyEchoAttached", metric: "ms median", gui: ms(a.Median), ratio: fmt.Sprintf("%.2f× embedded (%s)", float64(a.Median)/float64(e.Median), ms(e.Median)),
 			target: fmt.Sprintf("≤ %.1f× embedded", targetAttachedVsEmbedded), result: ok},
+		{bench: "KeyEchoAttached", metric: "median ratio 95% CI", ratio: fmt.Sprintf("%.2f–%.2f×", lo, hi)},
+		{bench: "KeyEchoAttached", metric: "ms IQ mean", gui: ms(am), ratio: fmt.Sprintf("%.2f× embedded (%s)", float64(am)/float64(em), ms(em))},
 		{bench: "KeyEchoAttached", metric: "ms p99", gui: ms(a.P99), ratio: fmt.Sprintf("%.2f× embedded (%s)", float64(a.P99)/float64(e.P99), ms(e.P99))},
 		{bench: "KeyEchoAttached", metric: "CPU ms/key", gui: ms(att.echoCPU/time.Duration(max(1, len(att.echo)))) + " window"},
 	}
+}
+
+// medianRatioCI is a 95% bootstrap interval of median(a)/median(b): each
+// of 2000 resamples draws len(a) samples of a and len(b) of b with
+// replacement (a fixed seed: the same samples give the same interval).
+// It tells whether a run's ratio can resolve the target: one run's ratio
+// moves with which keys happened to be slow.
+func medianRatioCI(a, b []time.Duration) (lo, hi float64) {
+	if len(a) == 0 || len(b) == 0 {
+		return 0, 0
+	}
+	rng := rand.New(rand.NewPCG(26, 11))
+	median := func(s []time.Duration) time.Duration {
+		r := make([]time.Duration, len(s))
+		for i := range r {
+			r[i] = s[rng.IntN(len(s))]
+		}
+		slices.Sort(r)
+		return r[len(r)/2]
+	}
+	const n = 2000
+	ratios := make([]float64, n)
+	for i := range ratios {
+		ratios[i] = float64(median(a)) / float64(median(b))
+	}
+	slices.Sort(ratios)
+	return ratios[n*25/1000], ratios[n*975/1000-1]
+}
+
+// interquartileMean is the mean of the middle half of s (the quarter
+// above and the quarter below left out): steadier than the median for the
+// same number of keys, and as deaf to the slowest keys.
+func interquartileMean(s []time.Duration) time.Duration {
+	if len(s) == 0 {
+		return 0
+	}
+	s = slices.Sorted(slices.Values(s))
+	mid := s[len(s)/4 : len(s)-len(s)/4]
+	var sum time.Duration
+	for _, d := range mid {
+		sum += d
+	}
+	return sum / time.Duration(len(mid))
 }
 
 func mustGeometry(b *testing.B, c *keyecho.Conn, w keyecho.Window) image.Rectangle {
@@ -607,7 +685,7 @@ func printEchoTable(rows []echoRow) {
 		}
 		fmt.Println(strings.TrimRight(sb.String(), " "))
 	}
-	fmt.Printf("  KeyEcho: XTest key → first DAMAGE report after which the pane's pixels differ (package keyecho), %d×%d keys\n", benchEchoRounds(nil), echoRoundKeys)
+	fmt.Printf("  KeyEcho: XTest key → first DAMAGE report after which the pane's pixels differ (package keyecho), %d×%d keys\n", benchEchoRounds(nil), benchEchoKeys(nil))
 	fmt.Printf("  each, rounds interleaved, pane unchanged for %v before each key; window %dx%d px, font %d px, bash --norc.\n", echoStill, echoWinW, echoWinH, echoFontPx)
 	fmt.Println("  KeyEchoFlood: Paneflow with a second pane catting the SGR file in a loop. Cat/SGR: medians of the cat's")
 	fmt.Println("  own time in each window. RSS: the terminal's process, 30 s after its last 100 MB cat. ratio = paneflow / other.")
