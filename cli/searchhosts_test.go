@@ -43,6 +43,7 @@ func runHostSearch(t *testing.T, local *fakeServer, hosts []string, remotes map[
 	s.getenv = func(k string) string {
 		return map[string]string{"HOME": "/home/u", "XDG_CONFIG_HOME": dir}[k]
 	}
+	skipHandedOver(t, args, s.getenv)
 	s.hostDial = func(ctx context.Context, address string) (caller, func(), error) {
 		f := remotes[address]
 		if f == nil {

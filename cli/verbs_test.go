@@ -60,6 +60,7 @@ func runVerbCases(t *testing.T, tests []verbCase) {
 // checkVerbCase runs one verbCase and reports every difference.
 func checkVerbCase(t *testing.T, tt verbCase) {
 	t.Helper()
+	skipHandedOver(t, tt.args, func(k string) string { return map[string]string{"HOME": "/home/u"}[k] })
 	f := &fakeServer{t: t, surfaces: tt.surfaces, handlers: tt.handlers, dialErr: tt.dialErr}
 	if f.surfaces == nil {
 		f.surfaces = fixture()
@@ -749,4 +750,25 @@ func TestReviewDiff(t *testing.T) {
 			handlers: map[string]handlerFunc{"review.diff": failWith(ipc.InvalidParams("'/tmp': git rev-parse: fatal: not a git repository"))},
 			wantCode: ExitFailure, wantCalls: []string{`review.diff {"worktree":"/tmp"}`}, wantStderr: "not a git repository"},
 	})
+}
+
+// skipHandedOver skips a test of a call that this build hands to the
+// server binary instead of carrying it out (Verb.InServer,
+// Verb.InServerFor): the command-line client (tag client) does so for
+// `up`, `flow`, `mcp`, `wait --pattern` and `search --all` with hosts,
+// and its own tests of those calls are TestWaitNeedsServer and
+// TestSearchNeedsServer.
+func skipHandedOver(t *testing.T, args []string, getenv func(string) string) {
+	t.Helper()
+	if len(args) == 0 {
+		return
+	}
+	for _, v := range Verbs() {
+		if v.Name != args[0] && !slices.Contains(v.Aliases, args[0]) {
+			continue
+		}
+		if v.InServer || v.InServerFor != nil && v.InServerFor(args[1:], getenv) {
+			t.Skipf("this build hands %q to the server binary", args)
+		}
+	}
 }

@@ -13,7 +13,8 @@
 #   darwin   GOOS=darwin CGO_ENABLED=0 go vet -tags nogui ./..., less the
 #            packages whose dependencies need cgo on macOS (Fyne's widgets)
 #   nocgo    CGO_ENABLED=0 go build -tags nogui ./...
-#   test     go test -race -tags nogui -count=1 -timeout 25m ./... except test/gui
+#   test     go test -race -tags nogui -count=1 -timeout 25m ./... except test/gui,
+#            then -tags nogui,client the packages with files for the CLI client
 #   gui      test/gui, the desktop app's end-to-end tests under Xvfb, against
 #            the binary $PANEFLOW_GUI_BIN (cgo, default tags; built into a
 #            temporary directory when unset; `make test` builds
@@ -158,6 +159,15 @@ step_test() {
 	# still ends there first.
 	# shellcheck disable=SC2086 # one package per word
 	CGO_ENABLED=1 go test -race -tags "$TAGS" -count=1 -timeout 25m $pkgs
+	footer
+	# The command-line client users run is the client build: the packages
+	# with files of their own for it (the calls it hands to paneflow-server,
+	# what it leaves out) are tested in that build too.
+	local clientPkgs
+	clientPkgs=$(grep -rlE --include='*.go' '^//go:build .*\bclient\b' . | xargs -n1 dirname | sort -u)
+	header "go test -race -tags $TAGS,client -count=1 $(echo "$clientPkgs" | tr "\n" " ")"
+	# shellcheck disable=SC2086 # one package per word
+	CGO_ENABLED=1 go test -race -tags "$TAGS,client" -count=1 $clientPkgs
 	footer
 }
 
