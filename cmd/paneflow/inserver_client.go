@@ -12,6 +12,10 @@ import (
 // which carry it out; on Unix it replaces this process, so signals
 // (Ctrl-C) and the exit status are the server binary's.
 func runInServer(inv *invocation, argv []string) error {
+	verb := argv[0]
+	if verb == "--host" && len(argv) > 2 { // inServerArgv's host first
+		verb = argv[2]
+	}
 	for _, name := range []string{serverBinary, guiBinary} {
 		path, ok := sibling(name, runtime.GOOS)
 		if !ok {
@@ -19,12 +23,12 @@ func runInServer(inv *invocation, argv []string) error {
 		}
 		code, err := handOff(path, argv)
 		if err != nil {
-			return fmt.Errorf("%s: starting %s: %w", argv[0], path, err)
+			return fmt.Errorf("%s: starting %s: %w", verb, path, err)
 		}
 		if code != 0 {
 			return &exitError{Code: code}
 		}
 		return nil
 	}
-	return fmt.Errorf("%s: this paneflow is the command-line client; the server (%s) that runs `%s` is not installed next to it", argv[0], serverBinary, argv[0])
+	return fmt.Errorf("%s: this paneflow is the command-line client; the server (%s) that runs `%s` is not installed next to it", verb, serverBinary, verb)
 }
