@@ -24,7 +24,7 @@ func runGUI(_ context.Context, inv *invocation, args []string) error {
 		return err
 	}
 	if path, ok := sibling(guiBinary, inv.goos); ok {
-		code, err := handOff(path, args)
+		code, err := handOff(path, args, os.Environ())
 		if err != nil {
 			return fmt.Errorf("starting the desktop app %s: %w", path, err)
 		}

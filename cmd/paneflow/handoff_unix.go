@@ -2,14 +2,11 @@
 
 package main
 
-import (
-	"os"
-	"syscall"
-)
+import "syscall"
 
-// handOff replaces this process with path, given args; it returns only
-// when the exec fails.
-func handOff(path string, args []string) (int, error) {
-	err := syscall.Exec(path, append([]string{path}, args...), os.Environ())
+// handOff replaces this process with path, given args and the
+// environment env; it returns only when the exec fails.
+func handOff(path string, args, env []string) (int, error) {
+	err := syscall.Exec(path, append([]string{path}, args...), env)
 	return 0, err
 }

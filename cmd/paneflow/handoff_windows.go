@@ -8,10 +8,12 @@ import (
 	"os/exec"
 )
 
-// handOff runs path with args, sharing this console, and returns its exit
-// code (Windows cannot replace a process image).
-func handOff(path string, args []string) (int, error) {
+// handOff runs path with args and the environment env, sharing this
+// console, and returns its exit code (Windows cannot replace a process
+// image).
+func handOff(path string, args, env []string) (int, error) {
 	cmd := exec.Command(path, args...)
+	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	err := cmd.Run()
 	var ee *exec.ExitError

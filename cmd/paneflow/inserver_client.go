@@ -13,15 +13,12 @@ import (
 // (Ctrl-C) and the exit status are the server binary's.
 func runInServer(inv *invocation, argv []string) error {
 	verb := argv[0]
-	if verb == "--host" && len(argv) > 2 { // inServerArgv's host first
-		verb = argv[2]
-	}
 	for _, name := range []string{serverBinary, guiBinary} {
 		path, ok := sibling(name, runtime.GOOS)
 		if !ok {
 			continue
 		}
-		code, err := handOff(path, argv)
+		code, err := handOff(path, argv, callEnv(inv))
 		if err != nil {
 			return fmt.Errorf("%s: starting %s: %w", verb, path, err)
 		}

@@ -7,13 +7,13 @@ import (
 	"testing"
 )
 
-// TestRunInServerNamesTheVerb: a call handed over with its host first
-// (inServerArgv) is still named by its verb when the server binary is
-// missing, as the test binary's directory has none.
+// TestRunInServerNamesTheVerb: a call handed over with a host is named
+// by its verb when the server binary is missing, as the test binary's
+// directory has none.
 func TestRunInServerNamesTheVerb(t *testing.T) {
 	inv := &invocation{getenv: func(string) string { return "" }}
 	withHost(inv, "ssh://h")
-	err := runInServer(inv, inServerArgv(inv, "wait", []string{"--pattern", "x"}))
+	err := runInServer(inv, []string{"wait", "--pattern", "x"})
 	if err == nil || !strings.HasPrefix(err.Error(), "wait: ") || !strings.Contains(err.Error(), "runs `wait`") {
 		t.Errorf("runInServer = %v, want an error naming wait", err)
 	}

@@ -78,6 +78,25 @@ func withHost(inv *invocation, host string) {
 	}
 }
 
+// callEnv is the environment of a call handed to another binary
+// (runInServer): this process's, with the call's host as the
+// environment's PANEFLOW_HOST, since --host on this command line is only
+// in inv.
+func callEnv(inv *invocation) []string {
+	env := os.Environ()
+	host := inv.getenv(remote.EnvHost)
+	if host == "" || host == os.Getenv(remote.EnvHost) {
+		return env
+	}
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, remote.EnvHost+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, remote.EnvHost+"="+host)
+}
+
 // runBridge is `paneflow bridge`.
 func runBridge(ctx context.Context, inv *invocation, args []string) error {
 	if len(args) > 0 {

@@ -116,11 +116,9 @@ func clientCommands() []command {
 			// cost 0.3 ms of every CLI call.
 			help: func() string { h, _ := cli.Help(v.Name); return h },
 			run: func(ctx context.Context, inv *invocation, args []string) error {
-				if v.InServer && (!v.OnHost || inv.getenv(remote.EnvHost) == "") {
+				if v.InServer && (!v.OnHost || inv.getenv(remote.EnvHost) == "") ||
+					v.InServerFor != nil && v.InServerFor(args, inv.getenv) {
 					return runInServer(inv, append([]string{v.Name}, args...))
-				}
-				if v.InServerFor != nil && v.InServerFor(args, inv.getenv) {
-					return runInServer(inv, inServerArgv(inv, v.Name, args))
 				}
 				if v.Interruptible {
 					var stop context.CancelFunc
@@ -136,18 +134,6 @@ func clientCommands() []command {
 		})
 	}
 	return rows
-}
-
-// inServerArgv is the command line that hands the call of verb with args
-// to the server binary, with --host when this call has a host: --host
-// may have come on this command line, which the server binary does not
-// see.
-func inServerArgv(inv *invocation, verb string, args []string) []string {
-	argv := append([]string{verb}, args...)
-	if host := inv.getenv(remote.EnvHost); host != "" {
-		argv = append([]string{"--host", host}, argv...)
-	}
-	return argv
 }
 
 // run is the whole program: main only adds the signal context and exits

@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/paneflow-go/paneflow/cli"
+	"github.com/paneflow-go/paneflow/remote"
 	"github.com/paneflow-go/paneflow/version"
 )
 
@@ -165,15 +167,26 @@ func TestHasDisplay(t *testing.T) {
 	}
 }
 
-// TestInServerArgv: a call handed to the server binary takes its host
-// along, which may have come as --host on this command line.
-func TestInServerArgv(t *testing.T) {
+// TestCallEnv: a call handed to another binary takes its host along,
+// which may have come as --host on this command line.
+func TestCallEnv(t *testing.T) {
+	t.Setenv(remote.EnvHost, "")
 	inv := &invocation{getenv: func(string) string { return "" }}
-	if got := inServerArgv(inv, "wait", []string{"--pattern", "x"}); !slices.Equal(got, []string{"wait", "--pattern", "x"}) {
-		t.Errorf("no host: %q", got)
+	if got := callEnv(inv); !slices.Equal(got, os.Environ()) {
+		t.Errorf("no host: the environment changed")
 	}
 	withHost(inv, "ssh://h")
-	if got := inServerArgv(inv, "wait", []string{"--pattern", "x"}); !slices.Equal(got, []string{"--host", "ssh://h", "wait", "--pattern", "x"}) {
-		t.Errorf("with a host: %q", got)
+	got := callEnv(inv)
+	var hosts []string
+	for _, kv := range got {
+		if strings.HasPrefix(kv, remote.EnvHost+"=") {
+			hosts = append(hosts, kv)
+		}
+	}
+	if !slices.Equal(hosts, []string{remote.EnvHost + "=ssh://h"}) {
+		t.Errorf("with a host: %s entries %q, want one, ssh://h", remote.EnvHost, hosts)
+	}
+	if len(got) != len(os.Environ()) {
+		t.Errorf("with a host: %d variables, want %d (the empty one replaced)", len(got), len(os.Environ()))
 	}
 }

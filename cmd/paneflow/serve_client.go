@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 )
 
@@ -30,7 +31,7 @@ func runServe(_ context.Context, _ io.Writer, _ func(string) string, args []stri
 		if !ok {
 			continue
 		}
-		code, err := handOff(path, append([]string{"serve"}, args...))
+		code, err := handOff(path, append([]string{"serve"}, args...), os.Environ())
 		if err != nil {
 			return fmt.Errorf("serve: starting %s: %w", path, err)
 		}
